@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* capability flags: what a method can do; an experiment runs every method that has what it needs */
+#ifndef TC_CAPS_H
+#define TC_CAPS_H
+
+enum {
+    TC_CAP_FORCE_QUERY = 1u << 0, /* contact wrenches at a given configuration (static query) */
+    TC_CAP_DYNAMICS = 1u << 1,    /* can be stepped forward in time */
+    TC_CAP_FRICTION = 1u << 2,    /* produces tangential (friction) forces */
+    TC_CAP_SMOOTH = 1u << 3,      /* force is a smooth function of the configuration */
+};
+
+/* "force-query,dynamics,..." into buf */
+void tc_caps_format(unsigned caps, char *buf, int n);
+
+#endif

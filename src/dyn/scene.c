@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* scene construction helpers */
+#include "dyn/tc_scene.h"
+
+#include <stdio.h>
+#include <string.h>
+
+tc_scene tc_default_scene(void) {
+    tc_scene s;
+    memset(&s, 0, sizeof s);
+    s.friction = 0.5;
+    return s;
+}
+
+tc_body_desc tc_default_body(const char *name, tc_shape shape) {
+    tc_body_desc b;
+    memset(&b, 0, sizeof b);
+    snprintf(b.name, sizeof b.name, "%s", name);
+    b.shape = shape;
+    b.joint = TC_JOINT_FIXED;
+    b.quat[0] = 1;
+    return b;
+}
+
+tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_error *err) {
+    if (s->nbody >= TC_SCENE_MAXBODY)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies", "more than %d bodies",
+                            TC_SCENE_MAXBODY);
+    tc_status st = tc_shape_check(&b->shape, err);
+    if (st) return st;
+    if (b->shape.type == TC_SHAPE_PLANE && b->joint != TC_JOINT_FIXED)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "joint", "a plane must be fixed");
+    tc_body_desc *d = &s->body[s->nbody];
+    *d = *b;
+    if (density > 0) tc_shape_mass(&d->shape, density, &d->mass, d->inertia);
+    if (d->joint != TC_JOINT_FIXED && !(d->mass > 0 && d->inertia[0] > 0 && d->inertia[1] > 0 &&
+                                        d->inertia[2] > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "mass",
+                            "body '%s' moves, so it needs mass > 0 and inertia > 0", b->name);
+    s->nbody++;
+    return TC_OK;
+}
+
+int tc_scene_find(const tc_scene *s, const char *name) {
+    for (int i = 0; i < s->nbody; i++)
+        if (strcmp(s->body[i].name, name) == 0) return i;
+    return -1;
+}
+
+int tc_scene_pairs(const tc_scene *s, int *pairs) {
+    int n = 0;
+    for (int a = 0; a < s->nbody; a++)
+        for (int b = a + 1; b < s->nbody; b++) {
+            if (s->body[a].joint == TC_JOINT_FIXED && s->body[b].joint == TC_JOINT_FIXED) continue;
+            pairs[2 * n] = a, pairs[2 * n + 1] = b;
+            n++;
+        }
+    return n;
+}
+
+unsigned tc_scene_shapes(const tc_scene *s) {
+    unsigned m = 0;
+    for (int i = 0; i < s->nbody; i++) m |= TC_SHAPE_BIT(s->body[i].shape.type);
+    return m;
+}

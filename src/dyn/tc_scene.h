@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* scene description: bodies (shape, mass, joint, initial state), gravity, friction */
+#ifndef TC_SCENE_H
+#define TC_SCENE_H
+
+#include "core/tc_status.h"
+#include "geom/tc_shape.h"
+
+#define TC_SCENE_MAXBODY 128
+
+/* how a body moves */
+typedef enum tc_joint_type {
+    TC_JOINT_FIXED = 0, /* welded to the world: no degrees of freedom */
+    TC_JOINT_FREE,      /* 6 DOF: position + orientation */
+    TC_JOINT_COUNT
+} tc_joint_type;
+
+/* one rigid body; pose and twist are the initial state, in the world frame */
+typedef struct tc_body_desc {
+    char name[32];
+    tc_shape shape;
+    tc_joint_type joint;
+    double mass;       /* kg (ignored for fixed bodies) */
+    double inertia[3]; /* principal moments about the body axes at the COM (kg m^2) */
+    double pos[3];     /* COM position (m) */
+    double quat[4];    /* orientation, unit quaternion (w, x, y, z) */
+    double vel[3];     /* COM velocity (m/s) */
+    double omega[3];   /* angular velocity (rad/s), world frame */
+} tc_body_desc;
+
+typedef struct tc_scene {
+    int nbody;
+    tc_body_desc body[TC_SCENE_MAXBODY];
+    double gravity[3]; /* m/s^2 */
+    double friction;   /* Coulomb coefficient for every pair (1) */
+} tc_scene;
+
+/* an empty scene: no bodies, zero gravity, friction 0.5 */
+tc_scene tc_default_scene(void);
+
+/* a body of the given shape at the origin, identity orientation, at rest, fixed */
+tc_body_desc tc_default_body(const char *name, tc_shape shape);
+
+/* append a body; sets mass and inertia from density (kg/m^3) when density > 0 */
+tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_error *err);
+
+/* index of a body by name, or -1 */
+int tc_scene_find(const tc_scene *s, const char *name);
+
+/* body pairs that can touch (not both fixed), in a fixed order; returns their number.
+ * pairs must hold 2 * nbody * (nbody - 1) / 2 ints */
+int tc_scene_pairs(const tc_scene *s, int *pairs);
+
+/* mask of the shape types used in the scene */
+unsigned tc_scene_shapes(const tc_scene *s);
+
+#endif

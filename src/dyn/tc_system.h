@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* the rigid-body system: state layout, kinematics, Newton–Euler accelerations, energy, momentum */
+#ifndef TC_SYSTEM_H
+#define TC_SYSTEM_H
+
+#include "dyn/tc_scene.h"
+
+/* world-frame pose and twist of one body (fixed bodies too) */
+typedef struct tc_body_state {
+    double pos[3];   /* COM position (m) */
+    double quat[4];  /* orientation (w, x, y, z) */
+    double R[9];     /* rotation matrix body -> world, row-major */
+    double vel[3];   /* COM velocity (m/s) */
+    double omega[3]; /* angular velocity, world frame (rad/s) */
+} tc_body_state;
+
+/* force (N) and torque about the body's COM (N m), world frame */
+typedef struct tc_wrench {
+    double f[3], t[3];
+} tc_wrench;
+
+/* state layout: a free body owns q = (pos[3], quat[4]) and v = (vel[3], omega_world[3]) */
+typedef struct tc_system {
+    const tc_scene *scene;        /* not owned; must outlive the system */
+    int nq, nv;                   /* sizes of q and v */
+    int qadr[TC_SCENE_MAXBODY];   /* offset of the body's q, -1 for fixed bodies */
+    int vadr[TC_SCENE_MAXBODY];   /* offset of the body's v, -1 for fixed bodies */
+} tc_system;
+
+void tc_system_init(tc_system *sys, const tc_scene *scene);
+
+/* the scene's initial q and v */
+void tc_system_initial_state(const tc_system *sys, double *q, double *v);
+
+/* per-body world poses and twists from q and v (v may be NULL: zero twist) */
+void tc_system_kinematics(const tc_system *sys, const double *q, const double *v,
+                          tc_body_state *bs);
+
+/* vdot from Newton–Euler with gravity, gyroscopic torque and applied wrenches (w may be NULL) */
+void tc_system_accel(const tc_system *sys, const tc_body_state *bs, const tc_wrench *w,
+                     double *vdot);
+
+/* q <- q + dt * qdot(v): positions by Euler, orientations by the exact exponential map */
+void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, double dt);
+
+/* kinetic plus gravitational potential energy (J) */
+double tc_system_energy(const tc_system *sys, const tc_body_state *bs);
+
+/* total linear momentum (kg m/s) and angular momentum about the world origin (kg m^2/s) */
+void tc_system_momentum(const tc_system *sys, const tc_body_state *bs, double lin[3],
+                        double ang[3]);
+
+/* 0 when every entry of x[n] is finite */
+int tc_nonfinite(const double *x, int n);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* engine adapter interface: an external simulator behind the same operations as model/solver */
+#ifndef TC_ENGINE_H
+#define TC_ENGINE_H
+
+#include "core/tc_caps.h"
+#include "core/tc_param.h"
+#include "dyn/tc_system.h"
+
+/* an engine type: one const instance per file in src/engines/.
+ * q and v use touche's layout (tc_system): per free body q = (pos, quat), v = (vel, omega_world). */
+typedef struct tc_engine_type {
+    const char *name;            /* e.g. "mujoco" */
+    const char *summary;
+    const char *version;         /* version of the library linked, e.g. "2.2.2" */
+    const tc_param_spec *params; /* NULL-terminated */
+    unsigned caps;
+    unsigned shapes; /* TC_SHAPE_BIT mask */
+    /* translate the scene into the engine's model; dt is the step (s) */
+    tc_status (*alloc)(void **state, const tc_scene *scene, const tc_params *p, double dt,
+                       tc_error *err);
+    /* contact wrenches on every body (w[nbody]) at state (q, v); v may be NULL (at rest) */
+    tc_status (*force)(void *state, const double *q, const double *v, tc_wrench *w);
+    /* advance (q, v) by one step of dt */
+    tc_status (*step)(void *state, double *q, double *v);
+    /* warnings the engine raised since the last call, one per line, into buf; returns count */
+    int (*warnings)(void *state, char *buf, int n);
+    void (*free)(void *state);
+} tc_engine_type;
+
+extern const tc_engine_type *const tc_engines[];
+const tc_engine_type *tc_engine_find(const char *name);
+
+#endif

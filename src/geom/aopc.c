@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* AOPC sampling of sphere, box and plane, transforms, and the SSDF */
+#include "geom/tc_aopc.h"
+#include "math/tc_smooth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+tc_status tc_aopc_alloc_n(tc_aopc *c, int n) {
+    memset(c, 0, sizeof *c);
+    double *buf = calloc((size_t)6 * (size_t)(n > 0 ? n : 1), sizeof *buf);
+    if (!buf) return TC_ENOMEM;
+    c->n = n;
+    c->px = buf, c->py = buf + n, c->pz = buf + 2 * n;
+    c->nx = buf + 3 * n, c->ny = buf + 4 * n, c->nz = buf + 5 * n;
+    return TC_OK;
+}
+
+void tc_aopc_free(tc_aopc *c) {
+    if (c) free(c->px);
+    if (c) memset(c, 0, sizeof *c);
+}
+
+static void put(tc_aopc *c, int i, const double p[3], const double nrm[3]) {
+    c->px[i] = p[0], c->py[i] = p[1], c->pz[i] = p[2];
+    c->nx[i] = nrm[0], c->ny[i] = nrm[1], c->nz[i] = nrm[2];
+}
+
+/* sphere: golden-angle spiral, equal-area bands in z, so point density is uniform */
+static tc_status sample_sphere(tc_aopc *c, double r, double h) {
+    double area = 4 * M_PI * r * r;
+    int n = (int)ceil(area / (h * h));
+    if (n < 12) n = 12;
+    if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
+    const double golden = M_PI * (3.0 - sqrt(5.0));
+    for (int i = 0; i < n; i++) {
+        double z = 1.0 - (2.0 * i + 1.0) / n, rho = sqrt(1.0 - z * z), a = golden * i;
+        double u[3] = {rho * cos(a), rho * sin(a), z}, p[3] = {r * u[0], r * u[1], r * u[2]};
+        put(c, i, p, u);
+    }
+    c->spacing = sqrt(area / n);
+    return TC_OK;
+}
+
+/* box: per face a grid of quad centres; axis k is the face normal, (i, j) span the face */
+static tc_status sample_box(tc_aopc *c, const double half[3], double h) {
+    int cells[3], n = 0;
+    for (int k = 0; k < 3; k++) cells[k] = (int)ceil(2 * half[k] / h - 1e-9) > 0
+                                               ? (int)ceil(2 * half[k] / h - 1e-9) : 1;
+    for (int k = 0; k < 3; k++) n += 2 * cells[(k + 1) % 3] * cells[(k + 2) % 3];
+    if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
+    int m = 0;
+    double area = 0;
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        for (int side = -1; side <= 1; side += 2)
+            for (int a = 0; a < cells[i]; a++)
+                for (int b = 0; b < cells[j]; b++) {
+                    double p[3], nrm[3] = {0, 0, 0};
+                    p[k] = side * half[k];
+                    p[i] = -half[i] + (a + 0.5) * 2 * half[i] / cells[i];
+                    p[j] = -half[j] + (b + 0.5) * 2 * half[j] / cells[j];
+                    nrm[k] = side;
+                    put(c, m++, p, nrm);
+                }
+        area += 2 * 4 * half[i] * half[j];
+    }
+    c->spacing = sqrt(area / n);
+    return TC_OK;
+}
+
+tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err) {
+    if (!(isfinite(h) && h > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "spacing", "must be > 0 m (got %g)", h);
+    switch (s->type) {
+    case TC_SHAPE_SPHERE: return sample_sphere(c, s->size[0], h);
+    case TC_SHAPE_BOX: return sample_box(c, s->size, h);
+    case TC_SHAPE_PLANE: {
+        if (tc_aopc_alloc_n(c, 1)) return TC_ENOMEM;
+        double o[3] = {0, 0, 0}, z[3] = {0, 0, 1};
+        put(c, 0, o, z);
+        return TC_OK;
+    }
+    default: return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape", "no AOPC sampler for this shape");
+    }
+}
+
+void tc_aopc_transform(tc_aopc *dst, const tc_aopc *src, const double R[9], const double x[3]) {
+    for (int i = 0; i < src->n; i++) {
+        double p[3] = {src->px[i], src->py[i], src->pz[i]};
+        double nn[3] = {src->nx[i], src->ny[i], src->nz[i]};
+        dst->px[i] = R[0] * p[0] + R[1] * p[1] + R[2] * p[2] + x[0];
+        dst->py[i] = R[3] * p[0] + R[4] * p[1] + R[5] * p[2] + x[1];
+        dst->pz[i] = R[6] * p[0] + R[7] * p[1] + R[8] * p[2] + x[2];
+        dst->nx[i] = R[0] * nn[0] + R[1] * nn[1] + R[2] * nn[2];
+        dst->ny[i] = R[3] * nn[0] + R[4] * nn[1] + R[5] * nn[2];
+        dst->nz[i] = R[6] * nn[0] + R[7] * nn[1] + R[8] * nn[2];
+    }
+    dst->n = src->n;
+    dst->spacing = src->spacing;
+}
+
+double tc_ssdf(const tc_aopc *c, const double p[3], double eps1) {
+    /* softmin over squared distances: subtract the smallest so the top weight is 1 */
+    double dmin = INFINITY;
+    for (int i = 0; i < c->n; i++) {
+        double dx = p[0] - c->px[i], dy = p[1] - c->py[i], dz = p[2] - c->pz[i];
+        double d = dx * dx + dy * dy + dz * dz;
+        dmin = d < dmin ? d : dmin;
+    }
+    double sw = 0, swphi = 0;
+    for (int i = 0; i < c->n; i++) {
+        double dx = p[0] - c->px[i], dy = p[1] - c->py[i], dz = p[2] - c->pz[i];
+        double w = tc_exp_neg(-(dx * dx + dy * dy + dz * dz - dmin) / eps1);
+        sw += w;
+        swphi += w * (c->nx[i] * dx + c->ny[i] * dy + c->nz[i] * dz);
+    }
+    return swphi / sw;
+}

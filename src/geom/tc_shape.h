@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* primitive shapes in their body frame, mass properties, and shape-type masks */
+#ifndef TC_SHAPE_H
+#define TC_SHAPE_H
+
+#include "core/tc_status.h"
+
+/* shape types; a model or engine declares which it handles with a mask of TC_SHAPE_BIT(type) */
+typedef enum tc_shape_type {
+    TC_SHAPE_SPHERE = 0, /* size[0] = radius (m), centred at the body origin */
+    TC_SHAPE_BOX,        /* size[0..2] = half extents along body x, y, z (m) */
+    TC_SHAPE_PLANE,      /* the body's z = 0 plane, outward normal +z; infinite, static only */
+    TC_SHAPE_COUNT
+} tc_shape_type;
+
+#define TC_SHAPE_BIT(t) (1u << (t))
+
+typedef struct tc_shape {
+    tc_shape_type type;
+    double size[3]; /* m; meaning depends on type (see tc_shape_type) */
+} tc_shape;
+
+/* "sphere", "box", "plane" */
+const char *tc_shape_name(tc_shape_type t);
+
+/* type from its name; returns TC_ENOTFOUND for an unknown name */
+tc_status tc_shape_parse(const char *name, tc_shape_type *t);
+
+/* check that sizes are finite and positive; err names the offending size */
+tc_status tc_shape_check(const tc_shape *s, tc_error *err);
+
+/* mass (kg) and principal inertia diag (kg m^2) at uniform density (kg/m^3); plane: 0 */
+void tc_shape_mass(const tc_shape *s, double density, double *mass, double inertia[3]);
+
+/* signed distance (m) of a body-frame point to the shape surface, and the outward normal of the
+ * closest surface feature (exact for sphere, box and plane) */
+double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3]);
+
+#endif

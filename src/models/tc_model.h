@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* contact-model interface: a force law from body poses and twists to body wrenches */
+#ifndef TC_MODEL_H
+#define TC_MODEL_H
+
+#include "core/tc_caps.h"
+#include "core/tc_param.h"
+#include "dyn/tc_system.h"
+
+/* counters a model fills on each force evaluation */
+typedef struct tc_contact_stats {
+    long long pair_evals; /* innermost kernel evaluations (e.g. SCM point-point pairs) */
+    int ncontact;         /* number of active contacts (model's own notion) */
+} tc_contact_stats;
+
+/* a contact model type: one const instance per file in src/models/ (like gsl_odeiv2_step_type).
+ * The state made by alloc is owned by one run (one thread) and holds all its scratch memory:
+ * force() must not allocate. */
+typedef struct tc_model_type {
+    const char *name;            /* as written in method specs, e.g. "scm" */
+    const char *summary;         /* one line for `touche list` */
+    const char *reference;       /* paper or source */
+    const tc_param_spec *params; /* NULL-terminated table */
+    unsigned caps;               /* TC_CAP_* */
+    unsigned shapes;             /* TC_SHAPE_BIT mask of shape types it can handle */
+    /* build the state for a scene (sample shapes, size workspaces) */
+    tc_status (*alloc)(void **state, const tc_scene *scene, const tc_params *p, tc_error *err);
+    /* wrenches on every body (w[nbody], zeroed by the model) at poses and twists bs */
+    tc_status (*force)(void *state, const tc_body_state *bs, tc_wrench *w, tc_contact_stats *st);
+    void (*free)(void *state);
+} tc_model_type;
+
+/* the registry: a NULL-terminated table of every model, and lookup by name */
+extern const tc_model_type *const tc_models[];
+const tc_model_type *tc_model_find(const char *name);
+
+#endif

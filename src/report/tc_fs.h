@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* output files written atomically (temp file + rename) and directory helpers */
+#ifndef TC_FS_H
+#define TC_FS_H
+
+#include <stdio.h>
+
+#include "core/tc_status.h"
+
+/* a file being written: data goes to a temp file in the same directory; commit renames it over
+ * the final path, so a crash or error never leaves a half-written or damaged output */
+typedef struct tc_outfile {
+    FILE *f;         /* write here */
+    char path[1024]; /* final path */
+    char tmp[1040];  /* temp path (path + ".tmp.XXXXXX") */
+} tc_outfile;
+
+/* create parent directories, open a temp file next to path */
+tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err);
+
+/* flush, close, check for write errors, rename onto the final path; on error the temp is removed */
+tc_status tc_outfile_commit(tc_outfile *o, tc_error *err);
+
+/* close and remove the temp file; the final path is untouched */
+void tc_outfile_abort(tc_outfile *o);
+
+/* mkdir -p */
+tc_status tc_mkdir_p(const char *path, tc_error *err);
+
+/* buf = a "/" b; TC_EINVAL if it does not fit */
+tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b);
+
+/* 1 if the file exists and is readable */
+int tc_file_readable(const char *path);
+
+/* 1 if an executable of this name is on PATH */
+int tc_have_program(const char *name);
+
+#endif

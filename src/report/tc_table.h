@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* tables of strings written as Markdown and LaTeX (booktabs) */
+#ifndef TC_TABLE_H
+#define TC_TABLE_H
+
+#include "core/tc_status.h"
+
+typedef struct tc_table tc_table;
+
+/* a table with ncol columns and these header cells (copied) */
+tc_table *tc_table_alloc(int ncol, const char *const *headers);
+
+/* append a row of ncol cells (copied); cells may contain plain text, '±', '<', '>', '_', '%', '#' etc.:
+ * the LaTeX writer escapes them */
+tc_status tc_table_add_row(tc_table *t, const char *const *cells);
+
+/* write base.md (pipe table with the caption as a paragraph above it) and base.tex (a table
+ * environment with \caption and \label{label}), both atomically */
+tc_status tc_table_write(const tc_table *t, const char *base, const char *caption,
+                         const char *label, tc_error *err);
+
+void tc_table_free(tc_table *t);
+
+#endif

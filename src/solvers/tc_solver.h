@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* solver interface: advances (q, v) by one step given an acceleration function */
+#ifndef TC_SOLVER_H
+#define TC_SOLVER_H
+
+#include "core/tc_caps.h"
+#include "core/tc_param.h"
+#include "dyn/tc_system.h"
+
+/* the ODE a force-level method defines: vdot = accel(q, v) (GSL's gsl_odeiv2_system, for
+ * second-order rigid-body states; q lives on SE(3) per body, integrated by tc_system_integrate_q) */
+typedef struct tc_ode {
+    const tc_system *sys;
+    tc_status (*accel)(void *ctx, double t, const double *q, const double *v, double *vdot);
+    void *ctx;
+} tc_ode;
+
+/* a solver type: one const instance per file in src/solvers/ */
+typedef struct tc_solver_type {
+    const char *name;            /* e.g. "euler", "semi-euler" */
+    const char *summary;
+    const tc_param_spec *params; /* NULL-terminated */
+    unsigned caps;               /* TC_CAP_DYNAMICS */
+    /* workspace sized for the system: step() must not allocate */
+    tc_status (*alloc)(void **state, const tc_system *sys, const tc_params *p, tc_error *err);
+    /* advance q, v from t by dt (s) */
+    tc_status (*step)(void *state, const tc_ode *ode, double t, double dt, double *q, double *v);
+    void (*free)(void *state);
+} tc_solver_type;
+
+extern const tc_solver_type *const tc_solvers[];
+const tc_solver_type *tc_solver_find(const char *name);
+
+#endif
