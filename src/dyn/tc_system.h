@@ -50,6 +50,13 @@ double tc_system_energy(const tc_system *sys, const tc_body_state *bs);
 void tc_system_momentum(const tc_system *sys, const tc_body_state *bs, double lin[3],
                         double ang[3]);
 
+/* velocity (m/s) of the body-fixed material point at world position p */
+void tc_body_point_velocity(const tc_body_state *s, const double p[3], double v[3]);
+
+/* w += (sign * f applied at world point p), torque taken about the body's COM */
+void tc_wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3], const double f[3],
+                     double sign);
+
 /* 0 when every entry of x[n] is finite */
 int tc_nonfinite(const double *x, int n);
 

@@ -18,7 +18,8 @@ typedef struct tc_outfile {
 /* create parent directories, open a temp file next to path */
 tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err);
 
-/* flush, close, check for write errors, rename onto the final path; on error the temp is removed */
+/* flush, close, check for write errors, rename onto the final path; on error the temp is removed;
+ * f may already be closed and set to NULL when another program wrote the temp file */
 tc_status tc_outfile_commit(tc_outfile *o, tc_error *err);
 
 /* close and remove the temp file; the final path is untouched */
@@ -26,6 +27,9 @@ void tc_outfile_abort(tc_outfile *o);
 
 /* mkdir -p */
 tc_status tc_mkdir_p(const char *path, tc_error *err);
+
+/* mkdir -p of the directory part of a file path (nothing to do without one) */
+tc_status tc_mkdir_parent(const char *path, tc_error *err);
 
 /* buf = a "/" b; TC_EINVAL if it does not fit */
 tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b);
@@ -35,5 +39,12 @@ int tc_file_readable(const char *path);
 
 /* 1 if an executable of this name is on PATH */
 int tc_have_program(const char *name);
+
+/* run argv[0] (searched on PATH) with stdin from /dev/null and stdout and stderr into log_path,
+ * truncated first or appended to when append is 1; env lists "NAME=value" entries that replace or
+ * extend the environment (NULL-terminated, or NULL for none); a failure to start or a non-zero
+ * exit is TC_EENGINE, and err->msg names the log and carries its last 3 lines */
+tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *log_path,
+                        int append, tc_error *err);
 
 #endif

@@ -25,6 +25,7 @@ typedef struct tc_metrics {
     char tier[16];
     int n;
     tc_metric m[TC_METRICS_MAX];
+    int dropped;     /* metrics added past TC_METRICS_MAX: an error when written */
 } tc_metrics;
 
 void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier);
@@ -36,6 +37,14 @@ void tc_metrics_add(tc_metrics *ms, const char *name, double value, const char *
 /* write as a libconfig file (atomically); the reference file adds a provenance group */
 tc_status tc_metrics_write(const tc_metrics *ms, const char *path, tc_error *err);
 tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err);
+
+/* the reference form: the same metrics plus provenance { generated; revision; host; command;
+ * touche_version; note; }, command saying how the outputs were produced */
+tc_status tc_metrics_write_reference(const tc_metrics *ms, const char *path, const char *command,
+                                     tc_error *err);
+
+/* index of the metric called name, or -1 */
+int tc_metrics_find(const tc_metrics *ms, const char *name);
 
 /* options of `touche check` */
 typedef struct tc_check_opts {

@@ -15,7 +15,7 @@ int tc_plot_available(void);
 
 /* render template (a .gp file that sets no terminal or output) to outbase.png (pngcairo) and
  * outbase.pdf (pdfcairo), each written to a temp name and renamed; gnuplot's messages go to
- * outbase.log; on failure err carries the last lines of that log */
+ * outbase.log (removed when empty); on failure err carries the last lines of that log */
 tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int nvar,
                          const char *outbase, tc_error *err);
 

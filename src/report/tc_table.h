@@ -3,6 +3,8 @@
 #ifndef TC_TABLE_H
 #define TC_TABLE_H
 
+#include <stddef.h>
+
 #include "core/tc_status.h"
 
 typedef struct tc_table tc_table;
@@ -15,10 +17,15 @@ tc_table *tc_table_alloc(int ncol, const char *const *headers);
 tc_status tc_table_add_row(tc_table *t, const char *const *cells);
 
 /* write base.md (pipe table with the caption as a paragraph above it) and base.tex (a table
- * environment with \caption and \label{label}), both atomically */
+ * environment with \caption and \label{label}; a tabular wider than the line is scaled down with
+ * graphicx's \resizebox, so the including document loads graphicx), both atomically */
 tc_status tc_table_write(const tc_table *t, const char *base, const char *caption,
                          const char *label, tc_error *err);
 
 void tc_table_free(tc_table *t);
+
+/* s with LaTeX specials escaped for text mode (_ % & # $ { } ~ ^ \ < > and the symbols ± µ × °
+ * ≤ ≥ − ≈ as math); TC_EINVAL if it does not fit in n bytes (buf then holds a truncated prefix) */
+tc_status tc_latex_escape(char *buf, size_t n, const char *s);
 
 #endif

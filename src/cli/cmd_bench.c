@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* touche bench: kernel throughput side by side with MuJoCo, written as CSV */
+#include "cli/tc_cli.h"
+#include "report/tc_fs.h"
+#include "report/tc_progress.h"
+#include "sim/tc_sim.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* E1's two spheres, the small one 1 cm deep; v non-NULL adds a sliding velocity */
+static tc_scene two_spheres(void) {
+    tc_scene sc = tc_default_scene();
+    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {0.1, 0, 0}});
+    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    small.joint = TC_JOINT_FREE;
+    small.pos[1] = 0.14;
+    tc_scene_add(&sc, &big, 1000, NULL);
+    tc_scene_add(&sc, &small, 1000, NULL);
+    return sc;
+}
+
+/* repeat force queries for at least `seconds`; returns seconds per query */
+static double time_queries(tc_sim *sim, const double *v, double seconds, long long *pairs) {
+    tc_wrench w[2];
+    const double *q = tc_sim_q(sim);
+    long long n = 0, p0 = tc_sim_get_stats(sim)->pair_evals;
+    tc_sim_force(sim, q, v, w); /* warm up */
+    double t0 = tc_wall_time(), t;
+    do {
+        for (int i = 0; i < 4; i++) tc_sim_force(sim, q, v, w);
+        n += 4;
+    } while ((t = tc_wall_time() - t0) < seconds);
+    if (pairs) *pairs = (tc_sim_get_stats(sim)->pair_evals - p0) / (n + 1);
+    return t / n;
+}
+
+int tc_cmd_bench(int argc, char **argv) {
+    const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
+    const char *out = "out/bench", *plist = "100,400,1600,6400";
+    double seconds = 0.5;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], what) && i == 1) continue;
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
+        else {
+            fprintf(stderr, "usage: touche bench scm [--points a,b,...] [--seconds S] [--out DIR]\n");
+            return 2;
+        }
+    }
+    if (strcmp(what, "scm")) {
+        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm)\n", what);
+        return 2;
+    }
+    if (!(seconds > 0)) seconds = 0.5;
+    tc_scene sc = two_spheres();
+    tc_error err;
+    tc_error_clear(&err);
+    /* MuJoCo's mj_forward on the same scene, measured in the same run */
+    tc_method mj;
+    tc_sim *sim = NULL;
+    double mj_s = NAN;
+    if (tc_method_parse(&mj, "mujoco", &err) == TC_OK && tc_sim_alloc(&sim, &sc, &mj, 0.002, &err) == TC_OK)
+        mj_s = time_queries(sim, NULL, seconds, NULL);
+    tc_sim_free(sim);
+    char path[1100];
+    tc_outfile o;
+    tc_path_join(path, sizeof path, out, "bench_scm.csv");
+    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    fprintf(o.f, "points_big,points_small,pairs_per_query,velocity,threads,us_per_query,"
+                 "pair_evals_per_s,mujoco_us_per_forward,ratio_scm_over_mujoco\n");
+    printf("%8s %8s %10s %5s %7s %12s %14s %12s\n", "big", "small", "pairs", "vel", "threads",
+           "us/query", "pairs/s", "mujoco us");
+    int nthreads = omp_get_num_procs();
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", plist);
+    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+        int nbig = atoi(t);
+        if (nbig < 12) continue;
+        /* spacing that puts about nbig points on the big sphere */
+        tc_method m;
+        tc_method_parse(&m, "scm", &err);
+        tc_method_set(&m, "spacing", sqrt(4 * M_PI * 0.01 / nbig), &err);
+        if (tc_sim_alloc(&sim, &sc, &m, 0.002, &err)) return tc_cli_error(&err, 1), 1;
+        double vel[6] = {0.3, -0.2, 0.1, 0.5, 0.0, 1.0};
+        for (int dyn = 0; dyn < 2; dyn++)
+            for (int th = 1; th <= nthreads; th += nthreads > 1 ? nthreads - 1 : 1) {
+                omp_set_num_threads(th);
+                long long pairs = 0;
+                double s = time_queries(sim, dyn ? vel : NULL, seconds, &pairs);
+                int nsmall = (int)(pairs / 2 / (nbig ? nbig : 1));
+                fprintf(o.f, "%d,%d,%lld,%d,%d,%.3f,%.6g,%.3f,%.4g\n", nbig, nsmall, pairs, dyn, th,
+                        1e6 * s, pairs / s, 1e6 * mj_s, s / mj_s);
+                printf("%8d %8d %10lld %5s %7d %12.2f %14.4g %12.2f\n", nbig, nsmall, pairs,
+                       dyn ? "yes" : "no", th, 1e6 * s, pairs / s, 1e6 * mj_s);
+                if (nthreads == 1) break;
+            }
+        tc_sim_free(sim);
+    }
+    omp_set_num_threads(nthreads);
+    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    printf("wrote %s\n", path);
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* touche check: metrics against data/reference/, history, and --update to regenerate */
+#include "cli/tc_cli.h"
+#include "report/tc_metrics.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+int tc_cmd_check(int argc, char **argv) {
+    static const struct option opts[] = {{"out", required_argument, 0, 'o'},
+                                         {"ref", required_argument, 0, 'r'},
+                                         {"history", required_argument, 0, 'y'},
+                                         {"update", no_argument, 0, 'u'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    char ref[1024], hist[1024] = "", cmd[1024] = "";
+    snprintf(ref, sizeof ref, "%s/data/reference", tc_cli_source_dir());
+    tc_check_opts o = {.out_dir = "out", .ref_dir = ref, .history = NULL, .command = cmd};
+    for (int i = 0; i < argc; i++)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);
+    for (int c; (c = getopt_long(argc, argv, "o:r:y:uh", opts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': o.out_dir = optarg; break;
+        case 'r': o.ref_dir = optarg; break;
+        case 'y': o.history = optarg; break;
+        case 'u': o.update = 1; break;
+        case 'h':
+            printf("usage: touche check [--out DIR] [--ref DIR] [--history FILE] [--update]\n");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (!o.history) {
+        snprintf(hist, sizeof hist, "%s/history.tsv", o.out_dir);
+        o.history = hist;
+    }
+    tc_error err;
+    tc_error_clear(&err);
+    tc_status st = tc_check_run(&o, stdout, &err);
+    if (st && st != TC_ECHECK) tc_cli_error(&err, st);
+    if (st == TC_ECHECK) fprintf(stderr, "touche check: REGRESSION (see the table above)\n");
+    return st ? 1 : 0;
+}

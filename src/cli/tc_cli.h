@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* the touche program's subcommands */
+#ifndef TC_CLI_H
+#define TC_CLI_H
+
+/* each returns the process exit status: 0 ok, 1 failure, 2 usage error */
+int tc_cmd_list(int argc, char **argv);
+int tc_cmd_run(int argc, char **argv);
+int tc_cmd_check(int argc, char **argv);
+int tc_cmd_bench(int argc, char **argv);
+int tc_cmd_report(int argc, char **argv);
+
+/* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
+const char *tc_cli_source_dir(void);
+
+/* print "touche: <error>" to stderr */
+struct tc_error;
+void tc_cli_error(const struct tc_error *err, int status);
+
+#endif

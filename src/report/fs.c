@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* atomic output files, directories, PATH lookup and logged child processes */
+#include "report/tc_fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---------- directories and paths ---------- */
+
+tc_status tc_mkdir_p(const char *path, tc_error *err) {
+    char buf[1024];
+    if (!path || !path[0])
+        return tc_error_set(err, TC_EINVAL, NULL, 0, NULL, "empty directory path");
+    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf)
+        return tc_error_set(err, TC_EINVAL, path, 0, NULL, "directory path too long: %s", path);
+
+    /* create each prefix ending at a '/', then the whole path */
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char c = *p;
+        *p = '\0';
+        struct stat st;
+        if (stat(buf, &st) != 0 && mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return tc_error_set(err, TC_EIO, buf, 0, NULL, "cannot create directory %s: %s", buf,
+                                strerror(errno));
+        if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+            return tc_error_set(err, TC_EIO, buf, 0, NULL,
+                                "cannot create directory %s: a file of that name exists", buf);
+        *p = c;
+        if (c == '\0') break;
+    }
+    return TC_OK;
+}
+
+tc_status tc_mkdir_parent(const char *path, tc_error *err) {
+    char dir[1024];
+    if ((size_t)snprintf(dir, sizeof dir, "%s", path) >= sizeof dir)
+        return tc_error_set(err, TC_EINVAL, path, 0, NULL, "path too long: %s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return TC_OK;
+    *slash = '\0';
+    return tc_mkdir_p(dir, err);
+}
+
+tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b) {
+    /* an empty a, or one ending in '/', needs no separator */
+    size_t la = strlen(a);
+    const char *sep = (la == 0 || a[la - 1] == '/') ? "" : "/";
+    int len = snprintf(buf, n, "%s%s%s", a, sep, b);
+    return (len < 0 || (size_t)len >= n) ? TC_EINVAL : TC_OK;
+}
+
+int tc_file_readable(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+/* 1 if path is a regular file this process may execute */
+static int is_executable(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int tc_have_program(const char *name) {
+    /* a name with a slash is a path, not looked up on PATH */
+    if (!name || !name[0]) return 0;
+    if (strchr(name, '/')) return is_executable(name);
+
+    /* try each PATH entry; an empty entry means the current directory */
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path;;) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char dir[1024], file[1280];
+        snprintf(dir, sizeof dir, "%.*s", (int)len, len ? p : ".");
+        if (tc_path_join(file, sizeof file, dir, name) == TC_OK && is_executable(file)) return 1;
+        if (!end) return 0;
+        p = end + 1;
+    }
+}
+
+/* ---------- atomic output files ---------- */
+
+tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err) {
+    memset(o, 0, sizeof *o);
+    if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path)
+        return tc_error_set(err, TC_EINVAL, path, 0, NULL, "output path too long: %s", path);
+
+    /* the parent directory must exist for the temp file */
+    tc_error e;
+    tc_error_clear(&e);
+    if (tc_mkdir_parent(path, &e) != TC_OK)
+        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot create %s: %s", path, e.msg);
+
+    /* a unique temp name next to the final path, closed in spawned children */
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkostemp(o->tmp, O_CLOEXEC);
+    if (fd < 0) {
+        int code = errno;
+        o->tmp[0] = '\0';
+        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot create %s: %s", path,
+                            strerror(code));
+    }
+
+    /* mkstemp makes 0600; outputs are meant to be read by others */
+    if (fchmod(fd, 0644) != 0 || !(o->f = fdopen(fd, "w"))) {
+        int code = errno;
+        close(fd);
+        unlink(o->tmp);
+        o->tmp[0] = '\0';
+        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot open %s: %s", path, strerror(code));
+    }
+    return TC_OK;
+}
+
+tc_status tc_outfile_commit(tc_outfile *o, tc_error *err) {
+    if (!o->tmp[0])
+        return tc_error_set(err, TC_EINVAL, o->path, 0, NULL, "%s is not open for writing",
+                            o->path);
+
+    /* flush to disk and catch any write error before the rename makes the file visible */
+    int e = 0;
+    if (o->f) {
+        if (fflush(o->f) != 0 || ferror(o->f)) e = errno ? errno : EIO;
+        if (!e && fsync(fileno(o->f)) != 0 && errno != EINVAL) e = errno;
+        if (fclose(o->f) != 0 && !e) e = errno ? errno : EIO;
+        o->f = NULL;
+    }
+    if (!e && rename(o->tmp, o->path) != 0) e = errno;
+
+    /* on any failure the temp goes away and the old file stays */
+    if (e) {
+        unlink(o->tmp);
+        o->tmp[0] = '\0';
+        return tc_error_set(err, TC_EIO, o->path, 0, NULL, "writing %s failed: %s", o->path,
+                            strerror(e));
+    }
+    o->tmp[0] = '\0';
+    return TC_OK;
+}
+
+void tc_outfile_abort(tc_outfile *o) {
+    if (o->f) fclose(o->f);
+    o->f = NULL;
+    if (o->tmp[0]) unlink(o->tmp);
+    o->tmp[0] = '\0';
+}
+
+/* ---------- child processes ---------- */
+
+/* the last nlines lines of a text file into buf ("" if unreadable) */
+static void file_tail(const char *path, int nlines, char *buf, size_t n) {
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f) return;
+
+    /* read the last few KiB; the tail of a log is all that matters */
+    char tail[4096];
+    long off = 0;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        off = size > (long)sizeof tail - 1 ? size - (long)sizeof tail + 1 : 0;
+    }
+    fseek(f, off, SEEK_SET);
+    size_t len = fread(tail, 1, sizeof tail - 1, f);
+    fclose(f);
+    tail[len] = '\0';
+
+    /* drop trailing newlines, then walk back over nlines line breaks */
+    while (len > 0 && (tail[len - 1] == '\n' || tail[len - 1] == '\r'))
+        tail[--len] = '\0';
+    size_t start = len;
+    for (int k = 0; start > 0; start--)
+        if (tail[start - 1] == '\n' && ++k == nlines) break;
+
+    /* if that is still too long, keep its end: the error is usually on the last line */
+    size_t keep = len - start;
+    if (keep > n - 1) {
+        start += keep - (n - 1);
+        keep = n - 1;
+    }
+    memcpy(buf, tail + start, keep);
+    buf[keep] = '\0';
+}
+
+/* environ with the NAME=value entries of env replacing or extending it (malloc'd array) */
+static char **merged_env(const char *const *env) {
+    size_t ne = 0, nx = 0;
+    while (environ && environ[ne])
+        ne++;
+    while (env && env[nx])
+        nx++;
+    char **out = malloc((ne + nx + 1) * sizeof *out);
+    if (!out) return NULL;
+
+    /* keep inherited entries that env does not override */
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++) {
+        int keep = 1;
+        for (size_t j = 0; j < nx && keep; j++) {
+            size_t len = strcspn(env[j], "=");
+            if (strncmp(environ[i], env[j], len) == 0 && environ[i][len] == '=') keep = 0;
+        }
+        if (keep) out[k++] = environ[i];
+    }
+    for (size_t j = 0; j < nx; j++)
+        out[k++] = (char *)env[j];
+    out[k] = NULL;
+    return out;
+}
+
+tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *log_path,
+                        int append, tc_error *err) {
+    /* the log takes both output streams */
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+    int logfd = open(log_path, flags, 0644);
+    if (logfd < 0)
+        return tc_error_set(err, TC_EIO, log_path, 0, NULL, "cannot open log %s: %s", log_path,
+                            strerror(errno));
+
+    /* stdin from /dev/null, stdout and stderr to the log */
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, logfd, 1);
+    posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+
+    /* start it with the merged environment */
+    char **envp = merged_env(env);
+    pid_t pid;
+    int rc = envp ? posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, envp) : ENOMEM;
+    free(envp);
+    posix_spawn_file_actions_destroy(&fa);
+    close(logfd);
+    if (rc != 0)
+        return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "cannot run %s: %s", argv[0],
+                            strerror(rc));
+
+    /* wait, riding out signals */
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0)
+        if (errno != EINTR)
+            return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "waiting for %s: %s", argv[0],
+                                strerror(errno));
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) return TC_OK;
+
+    /* failure: say how it ended and quote the end of the log */
+    char how[64], tail[384];
+    if (WIFEXITED(ws))
+        snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(ws));
+    else
+        snprintf(how, sizeof how, "signal %d", WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+    file_tail(log_path, 3, tail, sizeof tail);
+    return tc_error_set(err, TC_EENGINE, log_path, 0, NULL, "%s failed (%s); see %s:\n%s", argv[0],
+                        how, log_path, tail);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* figures: a gnuplot template rendered once per terminal (PNG, PDF) into atomically renamed files
+ */
+#include "report/tc_plot.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/tc_fs.h"
+
+/* the terminals every figure is rendered with */
+static const struct {
+    const char *ext, *terminal;
+} outputs[] = {
+    {"png", "pngcairo size 1000,700 font 'Sans,11'"},
+    {"pdf", "pdfcairo size 6in,4.2in"},
+};
+
+int tc_plot_available(void) {
+    return tc_have_program("gnuplot");
+}
+
+/* append s to buf at *used as a gnuplot single-quoted string ('' stands for a quote) */
+static int put_quoted(char *buf, size_t n, size_t *used, const char *s) {
+    if (*used + 2 > n) return 0;
+    buf[(*used)++] = '\'';
+    for (; *s; s++) {
+        if (*used + 3 > n) return 0;
+        if (*s == '\'') buf[(*used)++] = '\'';
+        buf[(*used)++] = *s;
+    }
+    if (*used + 2 > n) return 0;
+    buf[(*used)++] = '\'';
+    buf[*used] = '\0';
+    return 1;
+}
+
+/* append plain text */
+static int put_text(char *buf, size_t n, size_t *used, const char *s) {
+    size_t len = strlen(s);
+    if (*used + len + 1 > n) return 0;
+    memcpy(buf + *used, s, len + 1);
+    *used += len;
+    return 1;
+}
+
+/* 1 if s is a gnuplot identifier */
+static int is_identifier(const char *s) {
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
+    return 1;
+}
+
+/* "name='value'; ...; set terminal T; set output 'file'" for one gnuplot run */
+static tc_status build_commands(char *buf, size_t n, const tc_plot_var *vars, int nvar,
+                                const char *terminal, const char *output, tc_error *err) {
+    size_t used = 0;
+    buf[0] = '\0';
+
+    /* the template's variables, checked: a name becomes code, a value stays a string */
+    for (int i = 0; i < nvar; i++) {
+        if (!is_identifier(vars[i].name))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, vars[i].name ? vars[i].name : "",
+                                "plot variable name is not an identifier");
+        for (const char *p = vars[i].value ? vars[i].value : ""; *p; p++)
+            if (iscntrl((unsigned char)*p))
+                return tc_error_set(err, TC_EINVAL, NULL, 0, vars[i].name,
+                                    "plot variable value contains a control character");
+        if (!put_text(buf, n, &used, vars[i].name) || !put_text(buf, n, &used, "=") ||
+            !put_quoted(buf, n, &used, vars[i].value ? vars[i].value : "") ||
+            !put_text(buf, n, &used, "; "))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, vars[i].name, "plot variables too long");
+    }
+
+    /* then the terminal and the output file */
+    if (!put_text(buf, n, &used, "set terminal ") || !put_text(buf, n, &used, terminal) ||
+        !put_text(buf, n, &used, "; set output ") || !put_quoted(buf, n, &used, output))
+        return tc_error_set(err, TC_EINVAL, output, 0, NULL, "plot output path too long");
+    return TC_OK;
+}
+
+/* size of a file in bytes, -1 if it cannot be read */
+static long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int nvar,
+                         const char *outbase, tc_error *err) {
+    /* the template must be there before anything is written */
+    if (!template_path || !tc_file_readable(template_path))
+        return tc_error_set(err, TC_EIO, template_path, 0, NULL, "plot template %s not readable",
+                            template_path ? template_path : "(null)");
+    char log[1040];
+    if ((size_t)snprintf(log, sizeof log, "%s.log", outbase) >= sizeof log)
+        return tc_error_set(err, TC_EINVAL, outbase, 0, NULL, "plot output path too long");
+
+    for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; k++) {
+        /* a temp file next to outbase.ext; gnuplot writes it by name */
+        char path[1040];
+        snprintf(path, sizeof path, "%s.%s", outbase, outputs[k].ext);
+        tc_outfile o;
+        tc_status st = tc_outfile_open(&o, path, err);
+        if (st != TC_OK) return st;
+        fclose(o.f);
+        o.f = NULL;
+
+        /* gnuplot -e "<variables; terminal; output>" template, its messages into the log */
+        char cmds[8192];
+        st = build_commands(cmds, sizeof cmds, vars, nvar, outputs[k].terminal, o.tmp, err);
+        const char *argv[] = {"gnuplot", "-e", cmds, template_path, NULL};
+        if (st == TC_OK) st = tc_run_logged(argv, NULL, log, k > 0, err);
+
+        /* a template without a plot command exits 0 but leaves the file empty */
+        if (st == TC_OK && file_size(o.tmp) <= 0)
+            st = tc_error_set(err, TC_EENGINE, template_path, 0, NULL,
+                              "gnuplot wrote no %s for %s (does it plot anything?); see %s",
+                              outputs[k].ext, template_path, log);
+        if (st != TC_OK) {
+            tc_outfile_abort(&o);
+            return st;
+        }
+        st = tc_outfile_commit(&o, err);
+        if (st != TC_OK) return st;
+    }
+
+    /* a silent success leaves no empty log behind */
+    if (file_size(log) == 0) remove(log);
+    return TC_OK;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* report.md assembled from the experiments' sections, and the optional PDF via pdflatex */
+#include "report/tc_report.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "report/tc_fs.h"
+#include "tc_config.h"
+#include "tc_version.h"
+
+/* ---------- provenance facts ---------- */
+
+void tc_utc_now(char *buf, size_t n) {
+    time_t t = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(buf, n, "unknown");
+}
+
+void tc_host_desc(char *buf, size_t n) {
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(buf, n, "%s %s", u.nodename, u.machine);
+    else
+        snprintf(buf, n, "unknown");
+}
+
+const char *tc_revision(void) {
+    return TC_VCS_REVISION;
+}
+
+const char *tc_source_dir(void) {
+    const char *s = getenv("TOUCHE_SOURCE_DIR");
+    return s && s[0] ? s : TC_SOURCE_DIR;
+}
+
+/* ---------- report.md ---------- */
+
+/* copy a whole file into f, ending with a newline; 0 if it cannot be read */
+static int copy_file(FILE *f, const char *path) {
+    FILE *in = fopen(path, "rb");
+    if (!in) return 0;
+    char buf[8192];
+    size_t len, last = 0;
+    char end = '\n';
+    while ((len = fread(buf, 1, sizeof buf, in)) > 0) {
+        fwrite(buf, 1, len, f);
+        last = len;
+        end = buf[len - 1];
+    }
+    int ok = !ferror(in);
+    fclose(in);
+    if (last && end != '\n') fputc('\n', f);
+    return ok;
+}
+
+/* title, provenance line, then each experiment's section */
+static tc_status write_markdown(const char *out_dir, const char *const *experiments, int n,
+                                tc_error *err) {
+    char path[1024];
+    if (tc_path_join(path, sizeof path, out_dir, "report.md") != TC_OK)
+        return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "output path too long: %s", out_dir);
+    tc_outfile o;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st != TC_OK) return st;
+
+    /* header: what, from which revision, when, where */
+    char date[64], host[320];
+    tc_utc_now(date, sizeof date);
+    tc_host_desc(host, sizeof host);
+    fprintf(o.f, "# touche reproduction report\n\n");
+    fprintf(o.f, "Revision `%s`, generated %s on %s.\n", tc_revision(), date, host);
+
+    /* the sections in the order given; an experiment that did not run leaves a marker only */
+    for (int i = 0; i < n; i++) {
+        char dir[1024], sec[1280];
+        if (tc_path_join(dir, sizeof dir, out_dir, experiments[i]) != TC_OK ||
+            tc_path_join(sec, sizeof sec, dir, "section.md") != TC_OK) {
+            tc_outfile_abort(&o);
+            return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "path too long for %s",
+                                experiments[i]);
+        }
+        int present = tc_file_readable(sec);
+        fprintf(o.f, "\n<!-- %s%s -->\n", experiments[i],
+                present ? "" : ": no section.md (not run)");
+        if (present && !copy_file(o.f, sec)) {
+            tc_outfile_abort(&o);
+            return tc_error_set(err, TC_EIO, sec, 0, NULL, "cannot read %s", sec);
+        }
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* ---------- the PDF ---------- */
+
+/* pdflatex twice (references, then their numbers) on <src>/paper/touche.tex; 0 on failure */
+static int build_pdf(const char *out_dir, const char *src) {
+    /* absolute paths: pdflatex resolves them against its own notion of the working directory */
+    char out_abs[PATH_MAX], tex[1280], paper[PATH_MAX + 16], log[PATH_MAX + 32];
+    char outdir_opt[PATH_MAX + 48], texinputs[2 * PATH_MAX + 64];
+    tc_error err;
+    tc_error_clear(&err);
+    if (!realpath(out_dir, out_abs)) return 0;
+    snprintf(tex, sizeof tex, "%s/paper/touche.tex", src);
+    snprintf(paper, sizeof paper, "%s/paper", out_abs);
+    snprintf(log, sizeof log, "%s/latex.log", paper);
+    snprintf(outdir_opt, sizeof outdir_opt, "-output-directory=%s", paper);
+    snprintf(texinputs, sizeof texinputs, "TEXINPUTS=%s//:%s/paper//:", out_abs, src);
+    if (tc_mkdir_p(paper, &err) != TC_OK) return 0;
+
+    /* nonstop, halting at the first error; the log collects both runs */
+    const char *argv[] = {"pdflatex", "-interaction=nonstopmode", "-halt-on-error", outdir_opt, tex,
+                          NULL};
+    const char *env[] = {texinputs, NULL};
+    for (int run = 0; run < 2; run++)
+        if (tc_run_logged(argv, env, log, run > 0, &err) != TC_OK) return 0;
+    return 1;
+}
+
+tc_status tc_report_write(const char *out_dir, const char *const *experiments, int n,
+                          tc_error *err) {
+    tc_status st = write_markdown(out_dir, experiments, n, err);
+    if (st != TC_OK) return st;
+
+    /* the PDF only when its tools and source are there; its failure is a warning */
+    const char *src = tc_source_dir();
+    char tex[1280];
+    snprintf(tex, sizeof tex, "%s/paper/touche.tex", src);
+    if (!tc_have_program("pdflatex")) {
+        fprintf(stderr, "report: pdflatex not found; wrote report.md only "
+                        "(install texlive-latex-extra for the PDF)\n");
+    } else if (!tc_file_readable(tex)) {
+        fprintf(stderr, "report: %s not found; wrote report.md only\n", tex);
+    } else if (!build_pdf(out_dir, src)) {
+        fprintf(stderr,
+                "report: warning: PDF build failed (see %s/paper/latex.log); "
+                "report.md is complete\n",
+                out_dir);
+    }
+    return TC_OK;
+}

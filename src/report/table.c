@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* tables of strings written as Markdown pipe tables and LaTeX booktabs tables */
+#include "report/tc_table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/tc_fs.h"
+
+struct tc_table {
+    int ncol, nrow, cap; /* columns, rows, allocated rows */
+    char **head;         /* ncol header cells */
+    char **cell;         /* nrow * ncol body cells, row-major */
+};
+
+/* ---------- building ---------- */
+
+/* a malloc'd copy of s (NULL counts as "") */
+static char *dup_cell(const char *s) {
+    s = s ? s : "";
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* free n cells and the array holding them */
+static void free_cells(char **c, size_t n) {
+    if (!c) return;
+    for (size_t i = 0; i < n; i++)
+        free(c[i]);
+    free(c);
+}
+
+tc_table *tc_table_alloc(int ncol, const char *const *headers) {
+    if (ncol <= 0) return NULL;
+    tc_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->ncol = ncol;
+
+    /* copy the headers; a failed copy frees everything */
+    t->head = calloc((size_t)ncol, sizeof *t->head);
+    int ok = t->head != NULL;
+    for (int j = 0; ok && j < ncol; j++)
+        ok = (t->head[j] = dup_cell(headers ? headers[j] : "")) != NULL;
+    if (!ok) {
+        tc_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+tc_status tc_table_add_row(tc_table *t, const char *const *cells) {
+    if (!t || !cells) return TC_EINVAL;
+
+    /* grow the row storage geometrically */
+    if (t->nrow == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 16;
+        char **c = realloc(t->cell, (size_t)cap * (size_t)t->ncol * sizeof *c);
+        if (!c) return TC_ENOMEM;
+        t->cell = c;
+        t->cap = cap;
+    }
+
+    /* copy the cells; on failure the row is not added */
+    char **row = t->cell + (size_t)t->nrow * (size_t)t->ncol;
+    for (int j = 0; j < t->ncol; j++) {
+        if (!(row[j] = dup_cell(cells[j]))) {
+            for (int k = 0; k < j; k++)
+                free(row[k]);
+            return TC_ENOMEM;
+        }
+    }
+    t->nrow++;
+    return TC_OK;
+}
+
+void tc_table_free(tc_table *t) {
+    if (!t) return;
+    free_cells(t->head, t->head ? (size_t)t->ncol : 0);
+    free_cells(t->cell, (size_t)t->nrow * (size_t)t->ncol);
+    free(t);
+}
+
+/* body cell (i, j) */
+static const char *cell(const tc_table *t, int i, int j) {
+    return t->cell[(size_t)i * (size_t)t->ncol + (size_t)j];
+}
+
+/* 1 if every non-empty body cell of column j starts with a number: right-align it */
+static int numeric_column(const tc_table *t, int j) {
+    int any = 0;
+    for (int i = 0; i < t->nrow; i++) {
+        const char *s = cell(t, i, j);
+        if (!s[0]) continue;
+        char *end;
+        (void)strtod(s, &end);
+        if (end == s) return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* ---------- LaTeX escaping ---------- */
+
+/* text-mode replacements; multi-byte entries are UTF-8 symbols typeset as math */
+static const struct {
+    const char *from, *to;
+} latex_map[] = {
+    {"\\", "\\textbackslash{}"},
+    {"%", "\\%"},
+    {"_", "\\_"},
+    {"&", "\\&"},
+    {"#", "\\#"},
+    {"$", "\\$"},
+    {"{", "\\{"},
+    {"}", "\\}"},
+    {"~", "\\textasciitilde{}"},
+    {"^", "\\textasciicircum{}"},
+    {"<", "\\textless{}"},
+    {">", "\\textgreater{}"},
+    {"\xc2\xb1", "$\\pm$"},         /* ± */
+    {"\xc2\xb5", "$\\mu$"},         /* µ micro sign */
+    {"\xce\xbc", "$\\mu$"},         /* μ greek mu */
+    {"\xc3\x97", "$\\times$"},      /* × */
+    {"\xc2\xb0", "$^\\circ$"},      /* ° */
+    {"\xe2\x89\xa4", "$\\le$"},     /* ≤ */
+    {"\xe2\x89\xa5", "$\\ge$"},     /* ≥ */
+    {"\xe2\x88\x92", "$-$"},        /* − minus */
+    {"\xe2\x89\x88", "$\\approx$"}, /* ≈ */
+};
+
+/* the replacement for the character at s (len = bytes consumed); one = scratch for a plain byte */
+static const char *latex_piece(const char *s, size_t *len, char one[2]) {
+    for (size_t k = 0; k < sizeof latex_map / sizeof latex_map[0]; k++) {
+        size_t n = strlen(latex_map[k].from);
+        if (strncmp(s, latex_map[k].from, n) == 0) {
+            *len = n;
+            return latex_map[k].to;
+        }
+    }
+    one[0] = *s;
+    one[1] = '\0';
+    *len = 1;
+    return one;
+}
+
+tc_status tc_latex_escape(char *buf, size_t n, const char *s) {
+    if (n == 0) return TC_EINVAL;
+    size_t used = 0;
+    buf[0] = '\0';
+
+    /* append whole replacements only, so a truncated result never ends inside an escape */
+    while (*s) {
+        char one[2];
+        size_t len;
+        const char *rep = latex_piece(s, &len, one);
+        size_t rl = strlen(rep);
+        if (used + rl + 1 > n) return TC_EINVAL;
+        memcpy(buf + used, rep, rl + 1);
+        used += rl;
+        s += len;
+    }
+    return TC_OK;
+}
+
+/* write s escaped for LaTeX */
+static void latex_put(FILE *f, const char *s) {
+    while (*s) {
+        char one[2];
+        size_t len;
+        fputs(latex_piece(s, &len, one), f);
+        s += len;
+    }
+}
+
+/* ---------- writers ---------- */
+
+/* display width of a Markdown cell: UTF-8 code points, plus one per escaped '|' */
+static int md_width(const char *s) {
+    int w = 0;
+    for (; *s; s++)
+        w += ((*s & 0xC0) != 0x80) + (*s == '|');
+    return w;
+}
+
+/* one Markdown cell padded to width w, '|' escaped */
+static void md_put(FILE *f, const char *s, int w, int right) {
+    int pad = w - md_width(s);
+    if (right) fprintf(f, "%*s", pad, "");
+    for (; *s; s++) {
+        if (*s == '|') fputc('\\', f);
+        fputc(*s, f);
+    }
+    if (!right) fprintf(f, "%*s", pad, "");
+}
+
+/* one Markdown row: "| a | b |" */
+static void md_row(FILE *f, const tc_table *t, char *const *cells, const int *w, const int *right) {
+    fputs("|", f);
+    for (int j = 0; j < t->ncol; j++) {
+        fputs(" ", f);
+        md_put(f, cells[j], w[j], right[j]);
+        fputs(" |", f);
+    }
+    fputs("\n", f);
+}
+
+/* caption paragraph, then a pipe table with columns padded to a common width */
+static void write_md(FILE *f, const tc_table *t, const char *caption, int *w, int *right) {
+    /* column widths and alignment */
+    for (int j = 0; j < t->ncol; j++) {
+        w[j] = md_width(t->head[j]) < 3 ? 3 : md_width(t->head[j]);
+        for (int i = 0; i < t->nrow; i++)
+            if (md_width(cell(t, i, j)) > w[j]) w[j] = md_width(cell(t, i, j));
+        right[j] = numeric_column(t, j);
+    }
+
+    /* caption, header, rule (":" marks right alignment), body */
+    if (caption && caption[0]) fprintf(f, "%s\n\n", caption);
+    md_row(f, t, t->head, w, right);
+    fputs("|", f);
+    for (int j = 0; j < t->ncol; j++) {
+        fputc(' ', f);
+        for (int k = 1; k < w[j]; k++)
+            fputc('-', f);
+        fputs(right[j] ? ": |" : "- |", f);
+    }
+    fputs("\n", f);
+    for (int i = 0; i < t->nrow; i++)
+        md_row(f, t, t->cell + (size_t)i * (size_t)t->ncol, w, right);
+}
+
+/* one LaTeX row: "a & b \\" */
+static void tex_row(FILE *f, const tc_table *t, char *const *cells) {
+    for (int j = 0; j < t->ncol; j++) {
+        if (j) fputs(" & ", f);
+        latex_put(f, cells[j]);
+    }
+    fputs(" \\\\\n", f);
+}
+
+/* a floating table with booktabs rules, numeric columns right-aligned; the tabular is set in a
+ * box first and scaled down to the line width when wider (\resizebox: needs graphicx) */
+static void write_tex(FILE *f, const tc_table *t, const char *caption, const char *label,
+                      const int *right) {
+    /* float, caption, label */
+    fputs("\\begin{table}[htbp]\n\\centering\n", f);
+    if (caption && caption[0]) {
+        fputs("\\caption{", f);
+        latex_put(f, caption);
+        fputs("}\n", f);
+    }
+    if (label && label[0]) fprintf(f, "\\label{%s}\n", label);
+
+    /* the tabular, boxed */
+    fputs("\\ifdefined\\tctablebox\\else\\newsavebox\\tctablebox\\fi\n", f);
+    fputs("\\sbox\\tctablebox{%\n\\begin{tabular}{", f);
+    for (int j = 0; j < t->ncol; j++)
+        fputc(right[j] ? 'r' : 'l', f);
+    fputs("}\n\\toprule\n", f);
+    tex_row(f, t, t->head);
+    fputs("\\midrule\n", f);
+    for (int i = 0; i < t->nrow; i++)
+        tex_row(f, t, t->cell + (size_t)i * (size_t)t->ncol);
+    fputs("\\bottomrule\n\\end{tabular}}%\n", f);
+
+    /* at its natural size, or shrunk to fit */
+    fputs("\\ifdim\\wd\\tctablebox>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox\\tctablebox}"
+          "\\else\\usebox\\tctablebox\\fi\n\\end{table}\n",
+          f);
+}
+
+tc_status tc_table_write(const tc_table *t, const char *base, const char *caption,
+                         const char *label, tc_error *err) {
+    if (!t) return tc_error_set(err, TC_EINVAL, base, 0, NULL, "no table to write to %s", base);
+    int *w = malloc(2 * (size_t)t->ncol * sizeof *w);
+    if (!w) return tc_error_set(err, TC_ENOMEM, base, 0, NULL, "out of memory writing %s", base);
+    int *right = w + t->ncol;
+
+    /* base.md, then base.tex (which reuses the alignment computed for the Markdown) */
+    tc_status st = TC_OK;
+    for (int k = 0; k < 2 && st == TC_OK; k++) {
+        char path[1024];
+        if ((size_t)snprintf(path, sizeof path, "%s.%s", base, k ? "tex" : "md") >= sizeof path) {
+            st = tc_error_set(err, TC_EINVAL, base, 0, NULL, "table path too long: %s", base);
+            break;
+        }
+        tc_outfile o;
+        st = tc_outfile_open(&o, path, err);
+        if (st != TC_OK) break;
+        if (k == 0)
+            write_md(o.f, t, caption, w, right);
+        else
+            write_tex(o.f, t, caption, label, right);
+        st = tc_outfile_commit(&o, err);
+    }
+    free(w);
+    return st;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* the reproduction report: report.md from the experiments' sections, and the optional PDF */
+#ifndef TC_REPORT_H
+#define TC_REPORT_H
+
+#include <stddef.h>
+
+#include "core/tc_status.h"
+
+/* the release, as in meson.build's project() */
+#define TC_TOUCHE_VERSION "0.1.0"
+
+/* contract with the experiment drivers:
+ *  - experiment E writes its outputs under <out_dir>/E/ and its part of the report as
+ *    <out_dir>/E/section.md (Markdown, starting with a "## ..." heading);
+ *  - links and images in section.md are relative to <out_dir>, i.e. written as "E/fig.png",
+ *    because report.md (in <out_dir>) includes the section text verbatim, unrewritten;
+ *  - for the PDF, E writes <out_dir>/E/section.tex (a \section{...} with
+ * \includegraphics{E/fig.pdf} and \input{E/table.tex}); paper/touche.tex inputs it when it exists,
+ * and TEXINPUTS makes <out_dir> the root of those paths. */
+
+/* write <out_dir>/report.md (atomically): title, revision, UTC date and host, then for each
+ * experiment in order a "<!-- E -->" marker and the contents of <out_dir>/E/section.md if it
+ * exists; then, when pdflatex is on PATH and <source>/paper/touche.tex exists (source =
+ * $TOUCHE_SOURCE_DIR or the build's source tree), build <out_dir>/paper/touche.pdf, logging to
+ * <out_dir>/paper/latex.log. The PDF is optional: its problems are one-line warnings on stderr,
+ * never an error status. */
+tc_status tc_report_write(const char *out_dir, const char *const *experiments, int n,
+                          tc_error *err);
+
+/* provenance facts shared by the report, the references and the history file */
+void tc_utc_now(char *buf, size_t n);   /* "2025-01-31T12:00:00Z" */
+void tc_host_desc(char *buf, size_t n); /* uname nodename and machine: "box x86_64" */
+const char *tc_revision(void);          /* the source revision the binary was built from */
+const char *tc_source_dir(void);        /* $TOUCHE_SOURCE_DIR, else the build's source tree */
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* simulations: a scene copy, a method's states, the state vectors and all scratch memory */
+#include "sim/tc_sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tc_sim {
+    tc_scene scene;   /* owned copy: models keep pointers into it */
+    tc_system sys;
+    tc_method m;
+    void *mstate, *sstate, *estate;
+    double dt, t;
+    double *q, *v;    /* nq, nv */
+    tc_body_state *bs;
+    tc_wrench *w;
+    tc_ode ode;
+    tc_sim_stats stats;
+    char warn[4096];
+    int nwarn;
+};
+
+/* remember a warning line (truncated when the buffer is full) */
+static void add_warning(tc_sim *s, const char *msg) {
+    size_t l = strlen(s->warn);
+    if (l + 2 < sizeof s->warn) snprintf(s->warn + l, sizeof s->warn - l, "%s\n", msg);
+    s->nwarn++;
+}
+
+/* the ODE of a force-level method: model wrenches into Newton–Euler accelerations */
+static tc_status model_accel(void *ctx, double t, const double *q, const double *v, double *vdot) {
+    tc_sim *s = ctx;
+    (void)t;
+    tc_contact_stats cs = {0, 0};
+    tc_system_kinematics(&s->sys, q, v, s->bs);
+    tc_status st = s->m.model->force(s->mstate, s->bs, s->w, &cs);
+    if (st) return st;
+    s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
+    tc_system_accel(&s->sys, s->bs, s->w, vdot);
+    return TC_OK;
+}
+
+tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, double dt,
+                       tc_error *err) {
+    *out = NULL;
+    if (!(dt > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "time step must be > 0 s (got %g)", dt);
+    if ((m->shapes & tc_scene_shapes(scene)) != tc_scene_shapes(scene))
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "method '%s' cannot handle the shapes of this scene", m->spec);
+    tc_sim *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    s->scene = *scene;
+    s->m = *m;
+    s->dt = dt;
+    tc_system_init(&s->sys, &s->scene);
+    s->q = calloc((size_t)s->sys.nq + 1, sizeof *s->q);
+    s->v = calloc((size_t)s->sys.nv + 1, sizeof *s->v);
+    s->bs = calloc((size_t)scene->nbody + 1, sizeof *s->bs);
+    s->w = calloc((size_t)scene->nbody + 1, sizeof *s->w);
+    if (!s->q || !s->v || !s->bs || !s->w) return tc_sim_free(s), TC_ENOMEM;
+    tc_system_initial_state(&s->sys, s->q, s->v);
+    /* the method's own states */
+    tc_status st = TC_OK;
+    if (m->engine) {
+        st = m->engine->alloc(&s->estate, &s->scene, &m->eparams, dt, err);
+    } else {
+        st = m->model->alloc(&s->mstate, &s->scene, &m->mparams, err);
+        if (!st) st = m->solver->alloc(&s->sstate, &s->sys, &m->sparams, err);
+        s->ode = (tc_ode){&s->sys, model_accel, s};
+    }
+    if (st) return tc_sim_free(s), st;
+    *out = s;
+    return TC_OK;
+}
+
+void tc_sim_free(tc_sim *s) {
+    if (!s) return;
+    if (s->estate) s->m.engine->free(s->estate);
+    if (s->mstate) s->m.model->free(s->mstate);
+    if (s->sstate) s->m.solver->free(s->sstate);
+    free(s->q), free(s->v), free(s->bs), free(s->w);
+    free(s);
+}
+
+tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w) {
+    if (s->m.engine) return s->m.engine->force(s->estate, q, v, w);
+    tc_contact_stats cs = {0, 0};
+    tc_system_kinematics(&s->sys, q, v, s->bs);
+    tc_status st = s->m.model->force(s->mstate, s->bs, w, &cs);
+    s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
+    return st;
+}
+
+tc_status tc_sim_step(tc_sim *s) {
+    tc_status st = s->m.engine ? s->m.engine->step(s->estate, s->q, s->v)
+                               : s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
+    s->t += s->dt;
+    s->stats.steps++;
+    if (st) return st;
+    /* divergence: any non-finite state entry ends the run with its reason */
+    if (tc_nonfinite(s->q, s->sys.nq) || tc_nonfinite(s->v, s->sys.nv)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "diverged: non-finite state at t = %g s (step %lld)", s->t,
+                 s->stats.steps);
+        add_warning(s, msg);
+        return TC_EDIVERGED;
+    }
+    return TC_OK;
+}
+
+double *tc_sim_q(tc_sim *s) { return s->q; }
+double *tc_sim_v(tc_sim *s) { return s->v; }
+double tc_sim_time(const tc_sim *s) { return s->t; }
+const tc_system *tc_sim_system(const tc_sim *s) { return &s->sys; }
+const tc_sim_stats *tc_sim_get_stats(const tc_sim *s) { return &s->stats; }
+
+int tc_sim_warnings(tc_sim *s, char *buf, int n) {
+    /* engine warnings are drained into the simulation's list first */
+    if (s->m.engine && s->m.engine->warnings) {
+        char eng[2048] = "";
+        if (s->m.engine->warnings(s->estate, eng, (int)sizeof eng) > 0) {
+            for (char *sv = NULL, *line = strtok_r(eng, "\n", &sv); line;
+                 line = strtok_r(NULL, "\n", &sv))
+                add_warning(s, line);
+        }
+    }
+    snprintf(buf, (size_t)n, "%s", s->warn);
+    return s->nwarn;
+}

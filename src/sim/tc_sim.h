@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* the one interface experiments use: methods (model/solver or engine) and simulations */
+#ifndef TC_SIM_H
+#define TC_SIM_H
+
+#include "engines/tc_engine.h"
+#include "models/tc_model.h"
+#include "solvers/tc_solver.h"
+
+/* a method: "model" or "model/solver" (force-level model + integrator) or "engine" */
+typedef struct tc_method {
+    char spec[64];                 /* canonical name, e.g. "scm/semi-euler", "mujoco" */
+    const tc_model_type *model;    /* NULL for engines */
+    const tc_solver_type *solver;  /* NULL for engines */
+    const tc_engine_type *engine;  /* NULL for model/solver methods */
+    tc_params mparams, sparams, eparams;
+    unsigned caps, shapes;
+} tc_method;
+
+/* parse a spec; a bare model name takes the first registered solver (semi-euler) */
+tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err);
+
+/* set a parameter of the model, solver or engine (searched in that order) */
+tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *err);
+
+/* 1 if the method has every capability in caps and handles every shape type in shapes */
+int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes);
+
+/* every registered model (with the default solver) and every engine, in registry order;
+ * returns the count written (at most max) */
+int tc_method_enumerate(tc_method *out, int max);
+
+/* what a simulation has done so far */
+typedef struct tc_sim_stats {
+    long long steps;
+    long long force_evals;
+    long long pair_evals;  /* model kernel evaluations (e.g. SCM point pairs) */
+    int ncontact;          /* active contacts at the last evaluation */
+} tc_sim_stats;
+
+typedef struct tc_sim tc_sim;
+
+/* a simulation of a copy of the scene with one method and step dt (s); all memory up front */
+tc_status tc_sim_alloc(tc_sim **sim, const tc_scene *scene, const tc_method *m, double dt,
+                       tc_error *err);
+void tc_sim_free(tc_sim *sim);
+
+/* contact wrenches on every body (w[nbody]) at state (q, v); v may be NULL (at rest).
+ * Does not change the simulation's own state. */
+tc_status tc_sim_force(tc_sim *sim, const double *q, const double *v, tc_wrench *w);
+
+/* advance the simulation's state by dt; TC_EDIVERGED (reason in the warnings) on NaN/Inf */
+tc_status tc_sim_step(tc_sim *sim);
+
+/* state access: q[nq], v[nv] in the tc_system layout; the system and the scene copy */
+double *tc_sim_q(tc_sim *sim);
+double *tc_sim_v(tc_sim *sim);
+double tc_sim_time(const tc_sim *sim);
+const tc_system *tc_sim_system(const tc_sim *sim);
+const tc_sim_stats *tc_sim_get_stats(const tc_sim *sim);
+
+/* warnings raised so far (engine messages, divergence reasons), one per line; returns count */
+int tc_sim_warnings(tc_sim *sim, char *buf, int n);
+
+#endif

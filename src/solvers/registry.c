@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* the solver registry: add one line here for a new solver */
+#include "solvers/tc_solver.h"
+
+#include <string.h>
+
+extern const tc_solver_type tc_solver_euler;
+extern const tc_solver_type tc_solver_semi_euler;
+
+const tc_solver_type *const tc_solvers[] = {
+    &tc_solver_semi_euler,
+    &tc_solver_euler,
+    NULL,
+};
+
+const tc_solver_type *tc_solver_find(const char *name) {
+    for (int i = 0; tc_solvers[i]; i++)
+        if (strcmp(tc_solvers[i]->name, name) == 0) return tc_solvers[i];
+    return NULL;
+}

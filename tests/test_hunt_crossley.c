@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Hunt–Crossley: the force law exactly, direction, separation, friction */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "sim/tc_sim.h"
+
+/* a free sphere of radius 5 cm over a plane, centre at height z, velocity v */
+static void ball(double z, const double v[6], tc_wrench *w) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = 0.4;
+    tc_body_desc floor = tc_default_body("floor", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
+    tc_body_desc b = tc_default_body("ball", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    b.joint = TC_JOINT_FREE;
+    b.pos[2] = z;
+    cr_assert_eq(tc_scene_add(&sc, &floor, 0, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+    tc_method m;
+    tc_sim *sim;
+    cr_assert_eq(tc_method_parse(&m, "hunt-crossley", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "k", 2e4, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "d", 0.3, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 0.001, NULL), TC_OK);
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w), TC_OK);
+    tc_sim_free(sim);
+}
+
+Test(hunt_crossley, matches_its_formula) {
+    const double zero[6] = {0}, down[6] = {0, 0, -0.4, 0, 0, 0};
+    tc_wrench w[2];
+    for (double x = 0.001; x < 0.02; x *= 1.7) {
+        ball(0.05 - x, zero, w);
+        cr_expect_float_eq(w[1].f[2], 2e4 * pow(x, 1.5), 1e-12 * w[1].f[2]);
+        cr_expect_float_eq(w[0].f[2], -w[1].f[2], 1e-15, "equal and opposite");
+        ball(0.05 - x, down, w);
+        cr_expect_float_eq(w[1].f[2], 2e4 * pow(x, 1.5) * (1 + 0.3 * 0.4), 1e-12 * w[1].f[2]);
+    }
+    ball(0.0501, zero, w);
+    cr_expect_eq(w[1].f[2], 0.0, "no force when separated");
+}
+
+Test(hunt_crossley, friction_is_bounded_by_the_cone) {
+    const double slide[6] = {1.0, 0, 0, 0, 0, 0};
+    tc_wrench w[2];
+    ball(0.045, slide, w);
+    cr_expect_lt(w[1].f[0], 0.0);
+    cr_expect_leq(fabs(w[1].f[0]), 0.4 * w[1].f[2] * (1 + 1e-12));
+    /* the friction acts at the contact point below the centre: it spins the ball forward */
+    cr_expect_gt(w[1].t[1], 0.0);
+}

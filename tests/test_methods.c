@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* every registered method through every scenario its capabilities allow */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "sim/tc_sim.h"
+
+/* scenario 1 (force query, spheres): a small sphere 1 cm deep above a fixed big one */
+static int query_spheres(tc_method *m, char *why) {
+    tc_scene sc = tc_default_scene();
+    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {0.1, 0, 0}});
+    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    small.joint = TC_JOINT_FREE;
+    small.pos[1] = 0.14;
+    tc_scene_add(&sc, &big, 1000, NULL);
+    tc_scene_add(&sc, &small, 1000, NULL);
+    tc_sim *sim;
+    tc_error err;
+    tc_error_clear(&err);
+    if (tc_sim_alloc(&sim, &sc, m, 0.002, &err)) return sprintf(why, "alloc: %s", err.msg), 0;
+    tc_wrench w[2];
+    int ok = tc_sim_force(sim, tc_sim_q(sim), NULL, w) == TC_OK;
+    if (!ok) sprintf(why, "force failed");
+    else if (!(w[1].f[1] > 0)) ok = 0, sprintf(why, "not repulsive: F_y = %g", w[1].f[1]);
+    else if (fabs(w[0].f[1] + w[1].f[1]) > 1e-9 * w[1].f[1]) ok = 0, sprintf(why, "not balanced");
+    tc_sim_free(sim);
+    return ok;
+}
+
+/* scenario 2 (dynamics, sphere and plane): a ball dropped from 2 cm stays finite, does not fall
+ * through the floor and does not fly off (explicit Euler may keep bouncing: no settling asked) */
+static int drop_ball(tc_method *m, char *why) {
+    tc_scene sc = tc_default_scene();
+    sc.gravity[2] = -9.81;
+    tc_body_desc floor = tc_default_body("floor", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
+    tc_body_desc ball = tc_default_body("ball", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    ball.joint = TC_JOINT_FREE;
+    ball.pos[2] = 0.07;
+    tc_scene_add(&sc, &floor, 0, NULL);
+    tc_scene_add(&sc, &ball, 1000, NULL);
+    tc_sim *sim;
+    tc_error err;
+    tc_error_clear(&err);
+    if (tc_sim_alloc(&sim, &sc, m, 0.001, &err)) return sprintf(why, "alloc: %s", err.msg), 0;
+    int ok = 1;
+    double zmin = INFINITY;
+    for (int i = 0; i < 1500 && ok; i++) {
+        ok = tc_sim_step(sim) == TC_OK;
+        zmin = fmin(zmin, tc_sim_q(sim)[2]);
+    }
+    double z = tc_sim_q(sim)[2], vz = tc_sim_v(sim)[2];
+    if (!ok) sprintf(why, "step failed");
+    else if (zmin < 0.03) ok = 0, sprintf(why, "fell through: min z = %g", zmin);
+    else if (z > 0.2 || fabs(vz) > 2) ok = 0, sprintf(why, "flew off: z = %g, vz = %g", z, vz);
+    tc_sim_free(sim);
+    return ok;
+}
+
+Test(methods, every_method_runs_every_scenario_it_supports) {
+    static const struct {
+        const char *name;
+        unsigned caps, shapes;
+        int (*run)(tc_method *, char *);
+    } scen[] = {
+        {"force query, spheres", TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE), query_spheres},
+        {"drop on plane", TC_CAP_DYNAMICS, TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_PLANE),
+         drop_ball},
+    };
+    tc_method all[32];
+    int n = tc_method_enumerate(all, 32), ran = 0;
+    cr_assert_geq(n, 3, "scm, hunt-crossley and mujoco at least");
+    /* every model also with every solver */
+    for (int i = 0; tc_models[i]; i++)
+        for (int j = 1; tc_solvers[j] && n < 32; j++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "%s/%s", tc_models[i]->name, tc_solvers[j]->name);
+            cr_assert_eq(tc_method_parse(&all[n++], spec, NULL), TC_OK);
+        }
+    for (int k = 0; k < n; k++)
+        for (size_t s = 0; s < sizeof scen / sizeof *scen; s++) {
+            if (!tc_method_can_run(&all[k], scen[s].caps, scen[s].shapes)) continue;
+            char why[256] = "";
+            cr_expect(scen[s].run(&all[k], why), "%s on '%s': %s", all[k].spec, scen[s].name, why);
+            ran++;
+        }
+    cr_expect_geq(ran, 2 * 3, "each method should meet at least both scenarios");
+}

@@ -1,0 +1,616 @@
+/* SPDX-License-Identifier: MIT */
+/* report layer tests: atomic files, tables, metrics round trip, the check, figures, the report */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <dirent.h>
+#include <float.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/tc_fs.h"
+#include "report/tc_metrics.h"
+#include "report/tc_plot.h"
+#include "report/tc_progress.h"
+#include "report/tc_report.h"
+#include "report/tc_table.h"
+
+/* ---------- helpers ---------- */
+
+/* a fresh scratch directory under /tmp, removed at exit */
+static char scratch[64];
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    chmod(path, 0700);
+    return remove(path);
+}
+
+static void rm_scratch(void) {
+    if (scratch[0]) nftw(scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *make_scratch(void) {
+    snprintf(scratch, sizeof scratch, "/tmp/touche-test-XXXXXX");
+    cr_assert_not_null(mkdtemp(scratch));
+    atexit(rm_scratch);
+    return scratch;
+}
+
+/* scratch/name into a static buffer (one of 32, so a few can be live at once) */
+static const char *in_scratch(const char *name) {
+    static char buf[32][512];
+    static int k;
+    k = (k + 1) % 32;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", scratch, name);
+    return buf[k];
+}
+
+/* write a small text file */
+static void put_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* a whole file as a malloc'd string (NULL if unreadable) */
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* number of entries of dir whose name contains needle */
+static int count_named(const char *dir, const char *needle) {
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strstr(e->d_name, needle) != NULL;
+    closedir(d);
+    return n;
+}
+
+/* number of occurrences of c in line */
+static int count_char(const char *line, size_t len, char c) {
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += line[i] == c;
+    return n;
+}
+
+/* ---------- atomic files ---------- */
+
+Test(fs, abort_keeps_old_content_and_leaves_no_temp) {
+    make_scratch();
+    const char *path = in_scratch("out.txt");
+    put_file(path, "old\n");
+
+    tc_outfile o;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_outfile_open(&o, path, &err), TC_OK, "%s", err.msg);
+    fputs("new, half written", o.f);
+    tc_outfile_abort(&o);
+
+    char *s = slurp(path);
+    cr_assert_str_eq(s, "old\n");
+    free(s);
+    cr_assert_eq(count_named(scratch, ".tmp."), 0, "a temp file was left behind");
+}
+
+Test(fs, commit_replaces_content) {
+    make_scratch();
+    const char *path = in_scratch("sub/dir/out.txt");
+    tc_error err;
+    tc_error_clear(&err);
+
+    /* twice: once creating the file (and its directories), once replacing it */
+    for (int k = 0; k < 2; k++) {
+        tc_outfile o;
+        cr_assert_eq(tc_outfile_open(&o, path, &err), TC_OK, "%s", err.msg);
+        fprintf(o.f, "version %d\n", k);
+        cr_assert_eq(tc_outfile_commit(&o, &err), TC_OK, "%s", err.msg);
+    }
+    char *s = slurp(path);
+    cr_assert_str_eq(s, "version 1\n");
+    free(s);
+    cr_assert_eq(count_named(in_scratch("sub/dir"), ".tmp."), 0);
+
+    /* readable by others, not mkstemp's 0600 */
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0644);
+}
+
+Test(fs, unwritable_directory_is_eio_naming_the_path) {
+    make_scratch();
+    tc_error err;
+    tc_outfile o;
+
+    /* a directory without write permission (root ignores permissions: checked as non-root only) */
+    const char *ro = in_scratch("ro");
+    cr_assert_eq(mkdir(ro, 0500), 0);
+    if (geteuid() != 0) {
+        const char *path = in_scratch("ro/out.txt");
+        tc_error_clear(&err);
+        cr_assert_eq(tc_outfile_open(&o, path, &err), TC_EIO);
+        cr_assert(strstr(err.msg, path), "message '%s' does not name %s", err.msg, path);
+        cr_assert_null(o.f);
+    }
+
+    /* a "directory" that is a regular file fails for root too */
+    put_file(in_scratch("plain"), "x");
+    const char *path = in_scratch("plain/sub/out.txt");
+    tc_error_clear(&err);
+    cr_assert_eq(tc_outfile_open(&o, path, &err), TC_EIO);
+    cr_assert(strstr(err.msg, path), "message '%s' does not name %s", err.msg, path);
+}
+
+Test(fs, path_join_mkdir_and_program_lookup) {
+    char buf[16];
+    cr_assert_eq(tc_path_join(buf, sizeof buf, "a", "b"), TC_OK);
+    cr_assert_str_eq(buf, "a/b");
+    cr_assert_eq(tc_path_join(buf, sizeof buf, "a/", "b"), TC_OK);
+    cr_assert_str_eq(buf, "a/b");
+    cr_assert_eq(tc_path_join(buf, sizeof buf, "0123456789", "abcdef"), TC_EINVAL);
+
+    make_scratch();
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_mkdir_p(in_scratch("x/y/z"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_mkdir_p(in_scratch("x/y/z"), &err), TC_OK, "existing directories are fine");
+    struct stat st;
+    cr_assert(stat(in_scratch("x/y/z"), &st) == 0 && S_ISDIR(st.st_mode));
+
+    cr_assert(tc_have_program("sh"));
+    cr_assert_not(tc_have_program("touche-no-such-program"));
+}
+
+/* ---------- tables ---------- */
+
+Test(table, latex_escaping) {
+    char buf[256];
+    cr_assert_eq(tc_latex_escape(buf, sizeof buf, "a_b 5% ±1"), TC_OK);
+    cr_assert_str_eq(buf, "a\\_b 5\\% $\\pm$1");
+
+    cr_assert_eq(tc_latex_escape(buf, sizeof buf, "& # $ { } ~ ^ \\ < > 3 µs"), TC_OK);
+    cr_assert_str_eq(buf, "\\& \\# \\$ \\{ \\} \\textasciitilde{} \\textasciicircum{} "
+                          "\\textbackslash{} \\textless{} \\textgreater{} 3 $\\mu$s");
+
+    /* too small: an error, and never half an escape */
+    cr_assert_eq(tc_latex_escape(buf, 4, "ab%c"), TC_EINVAL);
+    cr_assert_str_eq(buf, "ab");
+}
+
+Test(table, markdown_and_latex_files) {
+    make_scratch();
+    static const char *const head[] = {"method", "F (N)", "note"};
+    static const char *const r1[] = {"scm_smooth", "1.25", "a|b"};
+    static const char *const r2[] = {"hunt_crossley", "-0.5", "±2%"};
+    tc_table *t = tc_table_alloc(3, head);
+    cr_assert_not_null(t);
+    cr_assert_eq(tc_table_add_row(t, r1), TC_OK);
+    cr_assert_eq(tc_table_add_row(t, r2), TC_OK);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_table_write(t, in_scratch("tab"), "Forces at 1 cm", "tab:forces", &err), TC_OK,
+                 "%s", err.msg);
+    tc_table_free(t);
+
+    /* Markdown: the caption, then 4 table lines of exactly ncol + 1 unescaped pipes */
+    char *md = slurp(in_scratch("tab.md"));
+    cr_assert_not_null(md);
+    cr_assert_eq(strncmp(md, "Forces at 1 cm\n\n", 16), 0, "caption paragraph first:\n%s", md);
+    int lines = 0;
+    for (char *l = md; *l;) {
+        char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if (len && l[0] == '|') {
+            int pipes = count_char(l, len, '|');
+            for (size_t i = 1; i < len; i++)
+                pipes -= l[i] == '|' && l[i - 1] == '\\';
+            cr_assert_eq(pipes, 4, "line '%.*s' has %d pipes", (int)len, l, pipes);
+            lines++;
+        }
+        l += len + (nl != NULL);
+    }
+    cr_assert_eq(lines, 4, "header, rule and two rows:\n%s", md);
+    cr_assert(strstr(md, "a\\|b"), "a '|' in a cell is escaped");
+    cr_assert(strstr(md, "-:"), "the numeric column is right-aligned");
+    free(md);
+
+    /* LaTeX: booktabs rules, escaped cells and caption, the label */
+    char *tex = slurp(in_scratch("tab.tex"));
+    cr_assert_not_null(tex);
+    cr_assert(strstr(tex, "\\begin{tabular}{lrl}"), "%s", tex);
+    cr_assert(strstr(tex, "\\toprule") && strstr(tex, "\\midrule") && strstr(tex, "\\bottomrule"));
+    cr_assert(strstr(tex, "\\caption{Forces at 1 cm}"));
+    cr_assert(strstr(tex, "\\label{tab:forces}"));
+    cr_assert(strstr(tex, "scm\\_smooth & 1.25 & a|b \\\\"), "%s", tex);
+    cr_assert(strstr(tex, "$\\pm$2\\%"), "%s", tex);
+    free(tex);
+}
+
+/* ---------- metrics files ---------- */
+
+Test(metrics, write_read_round_trips_bitwise) {
+    make_scratch();
+    const double v[] = {0.1,
+                        1e-300,
+                        1.0 / 3.0,
+                        -0.0,
+                        5e-324,
+                        DBL_MAX,
+                        -DBL_MIN,
+                        123456789.123456789,
+                        2.0 / 3.0 * 1e-7,
+                        0.0};
+    const int nv = (int)(sizeof v / sizeof v[0]);
+    tc_metrics ms, back;
+    tc_metrics_init(&ms, "e0_test", "quick");
+    for (int i = 0; i < nv; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "m%d.value", i);
+        tc_metrics_add(&ms, name, v[i], "N", v[nv - 1 - i], 1.0 / 7.0, "doc with \"quotes\"");
+    }
+    tc_metrics_add(&ms, "not.a.number", NAN, "1", 0, 0, "");
+    tc_metrics_add(&ms, "infinite", -INFINITY, "1", 0, 0, "");
+
+    tc_error err;
+    tc_error_clear(&err);
+    const char *path = in_scratch("metrics.cfg");
+    cr_assert_eq(tc_metrics_write(&ms, path, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_metrics_read(&back, path, &err), TC_OK, "%s:%d: %s", err.file, err.line,
+                 err.msg);
+
+    cr_assert_str_eq(back.experiment, "e0_test");
+    cr_assert_str_eq(back.tier, "quick");
+    cr_assert_eq(back.n, nv + 2);
+    for (int i = 0; i < nv; i++) {
+        cr_assert_str_eq(back.m[i].name, ms.m[i].name);
+        cr_assert_str_eq(back.m[i].unit, "N");
+        cr_assert_str_eq(back.m[i].doc, "doc with \"quotes\"");
+        cr_assert_eq(memcmp(&back.m[i].value, &v[i], sizeof(double)), 0, "value %d: %.17g != %.17g",
+                     i, back.m[i].value, v[i]);
+        cr_assert_eq(memcmp(&back.m[i].tol_abs, &v[nv - 1 - i], sizeof(double)), 0);
+        cr_assert_eq(back.m[i].tol_rel, 1.0 / 7.0);
+    }
+    cr_assert(isnan(back.m[nv].value));
+    cr_assert(isinf(back.m[nv + 1].value) && back.m[nv + 1].value < 0);
+}
+
+Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
+    make_scratch();
+    tc_metrics ms, back;
+    tc_metrics_init(&ms, "e0_test", "quick");
+    tc_metrics_add(&ms, "third", 1.0 / 3.0, "1", 0, 0.01, "");
+    tc_error err;
+    tc_error_clear(&err);
+    const char *path = in_scratch("ref.cfg");
+    cr_assert_eq(tc_metrics_write(&ms, path, &err), TC_OK, "%s", err.msg);
+
+    /* replace the 15-digit float as a reviewer would; value_exact is left stale */
+    char *s = slurp(path), *p = strstr(s, "0.333333333333333;");
+    cr_assert_not_null(p, "%s", s);
+    memcpy(p, "0.250000000000000;", 18);
+    put_file(path, s);
+    free(s);
+    cr_assert_eq(tc_metrics_read(&back, path, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(back.m[0].value, 0.25);
+}
+
+Test(metrics, too_many_metrics_is_an_error_at_write) {
+    make_scratch();
+    static tc_metrics ms;
+    tc_metrics_init(&ms, "e0_test", "quick");
+    for (int i = 0; i <= TC_METRICS_MAX; i++)
+        tc_metrics_add(&ms, "m", i, "1", 0, 0, "");
+    cr_assert_eq(ms.n, TC_METRICS_MAX);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("m.cfg"), &err), TC_EINVAL);
+    cr_assert_not(tc_file_readable(in_scratch("m.cfg")));
+}
+
+Test(metrics, malformed_file_reports_line) {
+    make_scratch();
+    const char *path = in_scratch("bad.cfg");
+    put_file(
+        path,
+        "experiment = \"e\";\ntier = \"quick\";\nmetrics = ( { name = \"a\"; value = ; } );\n");
+    tc_metrics ms;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_read(&ms, path, &err), TC_EPARSE);
+    cr_assert_eq(err.line, 3);
+    cr_assert_str_eq(err.file, path);
+}
+
+/* ---------- the check ---------- */
+
+/* out/<dir>/metrics.cfg for experiment e1, tier quick, metrics a and b */
+static void write_run(const char *dir, double a, double b) {
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e1", "quick");
+    /* the run's own tolerances are deliberately zero: the reference's must be used */
+    tc_metrics_add(&ms, "a", a, "N", 0, 0, "first");
+    tc_metrics_add(&ms, "b.ratio", b, "1", 0, 0, "second");
+    char path[512];
+    snprintf(path, sizeof path, "%s/out/%s/metrics.cfg", scratch, dir);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_write(&ms, path, &err), TC_OK, "%s", err.msg);
+}
+
+/* ref/e1.quick.cfg: a = 2 within 0.25 + 0.125 * 2 = 0.5 (bounds 1.5 and 2.5, differences exact
+ * in binary); b = 1 within 1e-12 */
+static void write_ref(int with_b) {
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e1", "quick");
+    tc_metrics_add(&ms, "a", 2.0, "N", 0.25, 0.125, "first");
+    if (with_b) tc_metrics_add(&ms, "b.ratio", 1.0, "1", 1e-12, 0, "second");
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+}
+
+/* run the check (or update); the printed table goes to *text (malloc'd) */
+static tc_status run_check(int update, const char *history, char **text, tc_error *err) {
+    char out[512], ref[512];
+    snprintf(out, sizeof out, "%s/out", scratch);
+    snprintf(ref, sizeof ref, "%s/ref", scratch);
+    tc_check_opts o = {.out_dir = out,
+                       .ref_dir = ref,
+                       .history = history,
+                       .command = "touche run --tier quick e1",
+                       .update = update};
+    size_t len;
+    FILE *f = open_memstream(text, &len);
+    tc_error_clear(err);
+    tc_status st = tc_check_run(&o, f, err);
+    fclose(f);
+    return st;
+}
+
+Test(check, passes_within_tolerance_from_the_reference) {
+    make_scratch();
+    write_ref(1);
+    /* exactly on either bound passes */
+    const double edge[] = {2.5, 1.5};
+    for (int k = 0; k < 2; k++) {
+        write_run("e1", edge[k], 1.0);
+        char *text;
+        tc_error err;
+        cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);
+        cr_assert(strstr(text, "PASS"), "%s", text);
+        cr_assert_null(strstr(text, "FAIL"), "%s", text);
+        free(text);
+    }
+}
+
+Test(check, fails_just_outside_tolerance) {
+    make_scratch();
+    write_ref(1);
+    const double outside[] = {nextafter(2.5, INFINITY), nextafter(1.5, -INFINITY)};
+    for (int k = 0; k < 2; k++) {
+        write_run("e1", outside[k], 1.0);
+        char *text;
+        tc_error err;
+        cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK, "%.17g should fail:\n%s", outside[k],
+                     text);
+        cr_assert(strstr(text, "FAIL") && strstr(text, "outside tolerance"), "%s", text);
+        free(text);
+    }
+}
+
+Test(check, fails_for_nan) {
+    make_scratch();
+    write_ref(1);
+    write_run("e1", 2.0, NAN);
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
+    cr_assert(strstr(text, "not finite"), "%s", text);
+    free(text);
+}
+
+Test(check, missing_reference_or_metric_fails_and_says_update) {
+    make_scratch();
+    write_run("e1", 2.0, 1.0);
+    char *text;
+    tc_error err;
+
+    /* no reference file at all */
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
+    cr_assert(strstr(text, "NEW") && strstr(text, "no reference file"), "%s", text);
+    cr_assert(strstr(text, "touche check --update"), "%s", text);
+    cr_assert(strstr(err.msg, "touche check --update"), "%s", err.msg);
+    free(text);
+
+    /* a reference without metric b */
+    write_ref(0);
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
+    cr_assert(strstr(text, "not in the reference"), "%s", text);
+    free(text);
+
+    /* a metric the run no longer produces */
+    write_ref(1);
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e1", "quick");
+    tc_metrics_add(&ms, "a", 2.0, "N", 0, 0, "first");
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
+    cr_assert(strstr(text, "missing from the run"), "%s", text);
+    free(text);
+}
+
+Test(check, update_then_check_passes_with_provenance) {
+    make_scratch();
+    write_run("e1", 1.0 / 3.0, 1e-300);
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(1, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);
+    free(text);
+
+    /* the reference holds the same values and says where it came from */
+    char *ref = slurp(in_scratch("ref/e1.quick.cfg"));
+    cr_assert_not_null(ref);
+    cr_assert(strstr(ref, "provenance"), "%s", ref);
+    cr_assert(strstr(ref, "touche run --tier quick e1"), "%s", ref);
+    cr_assert(strstr(ref, "revision") && strstr(ref, "host") && strstr(ref, "generated"));
+    cr_assert(strstr(ref, "touche_version = \"0.1.0\""), "%s", ref);
+    free(ref);
+    tc_metrics back;
+    cr_assert_eq(tc_metrics_read(&back, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s",
+                 err.msg);
+    cr_assert_eq(back.m[0].value, 1.0 / 3.0);
+    cr_assert_eq(back.m[1].value, 1e-300);
+
+    /* and the same outputs now pass, even with zero tolerance */
+    cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);
+    free(text);
+}
+
+Test(check, update_refuses_non_finite_values) {
+    make_scratch();
+    write_run("e1", NAN, 1.0);
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(1, "", &text, &err), TC_ECHECK);
+    free(text);
+    cr_assert_not(tc_file_readable(in_scratch("ref/e1.quick.cfg")));
+}
+
+Test(check, history_gets_one_line_per_metric) {
+    make_scratch();
+    write_run("e1", 2.0, 1.0);
+    write_ref(1);
+    const char *hist = in_scratch("hist/history.tsv");
+    char *text;
+    tc_error err;
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(run_check(0, hist, &text, &err), TC_OK, "%s", err.msg);
+        free(text);
+    }
+
+    /* a header, then 2 runs x 2 metrics, 8 tab-separated fields each */
+    char *s = slurp(hist);
+    cr_assert_not_null(s);
+    cr_assert_eq(
+        strncmp(s, "time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus\n", 60), 0,
+        "%s", s);
+    int lines = 0;
+    for (char *l = s; *l; lines++) {
+        char *nl = strchr(l, '\n');
+        cr_assert_not_null(nl);
+        cr_assert_eq(count_char(l, (size_t)(nl - l), '\t'), 7, "%.*s", (int)(nl - l), l);
+        if (lines > 0) cr_assert(strstr(l, "\te1\tquick\t") && strstr(l, "\tPASS"));
+        l = nl + 1;
+    }
+    cr_assert_eq(lines, 1 + 2 * 2, "%s", s);
+    free(s);
+}
+
+Test(check, nothing_to_check_is_not_found) {
+    make_scratch();
+    cr_assert_eq(mkdir(in_scratch("out"), 0755), 0);
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ENOTFOUND);
+    free(text);
+}
+
+/* ---------- figures ---------- */
+
+Test(plot, renders_png_and_pdf) {
+    if (!tc_plot_available()) cr_skip_test("gnuplot not on PATH");
+    make_scratch();
+    const char *tpl = in_scratch("t.gp");
+    put_file(tpl, "set title ttl\nplot sin(x) * scale + 0 title ttl\n");
+    tc_plot_var vars[] = {{"ttl", "it's a test"}, {"scale", "2"}};
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, vars, 2, in_scratch("fig/f"), &err), TC_OK, "%s", err.msg);
+
+    /* both files, by their magic bytes, and no temps left */
+    char *png = slurp(in_scratch("fig/f.png")), *pdf = slurp(in_scratch("fig/f.pdf"));
+    cr_assert_not_null(png);
+    cr_assert_not_null(pdf);
+    cr_assert_eq(memcmp(png, "\x89PNG", 4), 0);
+    cr_assert_eq(memcmp(pdf, "%PDF", 4), 0);
+    free(png);
+    free(pdf);
+    cr_assert_eq(count_named(in_scratch("fig"), ".tmp."), 0);
+}
+
+Test(plot, broken_template_points_at_the_log) {
+    if (!tc_plot_available()) cr_skip_test("gnuplot not on PATH");
+    make_scratch();
+    char tpl[512];
+    snprintf(tpl, sizeof tpl, "%s", in_scratch("bad.gp"));
+    put_file(tpl, "plot sin(x\n");
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_neq(tc_plot_render(tpl, NULL, 0, in_scratch("g"), &err), TC_OK);
+    cr_assert(strstr(err.msg, in_scratch("g.log")), "message does not name the log: %s", err.msg);
+    cr_assert_not(tc_file_readable(in_scratch("g.png")));
+    cr_assert_eq(count_named(scratch, ".tmp."), 0);
+
+    /* a variable name that would be code is refused */
+    tc_plot_var bad[] = {{"x;system('true')", "1"}};
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, bad, 1, in_scratch("h"), &err), TC_EINVAL);
+}
+
+/* ---------- the report ---------- */
+
+Test(report, assembles_sections_in_order) {
+    make_scratch();
+    /* no paper/ in this source dir, so no PDF whatever is installed */
+    setenv("TOUCHE_SOURCE_DIR", scratch, 1);
+    cr_assert_eq(mkdir(in_scratch("e1"), 0755), 0);
+    put_file(in_scratch("e1/section.md"), "## E1\n\n![fig](e1/fig.png)");
+    const char *names[] = {"e1", "e2"};
+    tc_error err;
+    tc_error_clear(&err);
+    cr_redirect_stderr();
+    cr_assert_eq(tc_report_write(scratch, names, 2, &err), TC_OK, "%s", err.msg);
+
+    char *s = slurp(in_scratch("report.md"));
+    cr_assert_not_null(s);
+    cr_assert_eq(strncmp(s, "# touche reproduction report\n", 29), 0, "%s", s);
+    cr_assert(strstr(s, tc_revision()), "%s", s);
+    char *e1 = strstr(s, "<!-- e1 -->\n## E1\n\n![fig](e1/fig.png)\n");
+    char *e2 = strstr(s, "<!-- e2: no section.md");
+    cr_assert(e1 && e2 && e1 < e2, "%s", s);
+    free(s);
+}
+
+/* ---------- progress ---------- */
+
+Test(progress, ticks_from_threads_all_count) {
+    tc_progress p;
+    tc_progress_start(&p, "test", 20000);
+    p.enabled = 1; /* exercise the redraw path even without a terminal */
+    cr_redirect_stderr();
+    double t0 = tc_wall_time();
+#pragma omp parallel for
+    for (int i = 0; i < 20000; i++)
+        tc_progress_tick(&p);
+    tc_progress_end(&p);
+    cr_assert_eq(p.done, 20000);
+    cr_assert_geq(tc_wall_time(), t0);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* SCM: smoothness along a sweep, force at a distance, friction, dissipation, momentum */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <omp.h>
+
+#include "math/tc_vec.h"
+#include "sim/tc_sim.h"
+
+/* fixed big sphere at the origin, free small sphere at (0, y, 0) */
+static tc_scene spheres(double y) {
+    tc_scene sc = tc_default_scene();
+    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {0.1, 0, 0}});
+    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    small.joint = TC_JOINT_FREE;
+    small.pos[1] = y;
+    cr_assert_eq(tc_scene_add(&sc, &big, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &small, 1000, NULL), TC_OK);
+    return sc;
+}
+
+static tc_sim *scm_sim(const tc_scene *sc, double spacing, int consistent) {
+    tc_method m;
+    tc_sim *sim;
+    cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "spacing", spacing, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "consistent", consistent, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.002, NULL), TC_OK);
+    return sim;
+}
+
+/* F_y on the small sphere along y in [a, b] with n samples */
+static void sweep(tc_sim *sim, double a, double b, int n, double *f) {
+    double q[7];
+    tc_wrench w[2];
+    memcpy(q, tc_sim_q(sim), sizeof q);
+    for (int i = 0; i < n; i++) {
+        q[1] = a + (b - a) * i / (n - 1);
+        cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
+        f[i] = w[1].f[1];
+    }
+}
+
+static double max_d2(const double *f, int n) {
+    double m = 0;
+    for (int i = 0; i + 2 < n; i++) m = fmax(m, fabs(f[i + 2] - 2 * f[i + 1] + f[i]));
+    return m;
+}
+
+Test(scm, force_is_smooth_along_the_sweep) {
+    /* a C2 profile's largest second difference shrinks 4x when the step halves */
+    tc_scene sc = spheres(0.14);
+    tc_sim *sim = scm_sim(&sc, 0.02, 0);
+    static double f1[201], f2[401];
+    sweep(sim, 0.0, 0.2, 201, f1);
+    sweep(sim, 0.0, 0.2, 401, f2);
+    double r = max_d2(f1, 201) / max_d2(f2, 401);
+    cr_expect_gt(r, 3.0, "second-difference ratio %g: not C2 at this resolution", r);
+    for (int i = 0; i < 401; i++) cr_expect(isfinite(f2[i]));
+    tc_sim_free(sim);
+}
+
+Test(scm, force_before_touching_is_positive_and_decays) {
+    tc_scene sc = spheres(0.2);
+    tc_sim *sim = scm_sim(&sc, 0.02, 0);
+    double f[3];
+    sweep(sim, 0.152, 0.156, 3, f); /* 2, 4 and 6 mm gaps */
+    cr_expect_gt(f[0], 0.0);
+    cr_expect_gt(f[0], f[1]);
+    cr_expect_gt(f[1], f[2]);
+    cr_expect_gt(f[2], 0.0, "SCM must push before contact");
+    tc_sim_free(sim);
+}
+
+/* a free sphere sliding on a fixed plane, pressed in by 5 mm */
+static void sliding(double vx, double vz, tc_wrench *w) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = 0.5;
+    tc_body_desc floor = tc_default_body("floor", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
+    tc_body_desc ball = tc_default_body("ball", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    ball.joint = TC_JOINT_FREE;
+    ball.pos[2] = 0.045;
+    cr_assert_eq(tc_scene_add(&sc, &floor, 0, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &ball, 1000, NULL), TC_OK);
+    tc_sim *sim = scm_sim(&sc, 0.01, 0);
+    double v[6] = {vx, 0, vz, 0, 0, 0};
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w), TC_OK);
+    tc_sim_free(sim);
+}
+
+Test(scm, friction_opposes_sliding_within_the_cone) {
+    tc_wrench w[2];
+    sliding(0.2, 0, w);
+    cr_expect_gt(w[1].f[2], 0.0);
+    cr_expect_lt(w[1].f[0], 0.0, "friction must oppose +x sliding");
+    cr_expect_leq(fabs(w[1].f[0]), 0.5 * w[1].f[2] * (1 + 1e-12));
+    cr_expect_gt(fabs(w[1].f[0]), 0.49 * w[1].f[2], "20 m/s^-1 over v_s: near full sliding friction");
+}
+
+Test(scm, dissipation_adds_on_approach_and_vanishes_on_fast_separation) {
+    tc_wrench rest[2], in[2], out[2];
+    sliding(0, 0, rest);
+    sliding(0, -0.25, in);  /* u = -0.5: factor 1.5 */
+    sliding(0, 1.5, out);   /* u = 3 > 2: no force */
+    cr_expect_float_eq(in[1].f[2], 1.5 * rest[1].f[2], 1e-9 * rest[1].f[2]);
+    cr_expect_eq(out[1].f[2], 0.0);
+}
+
+/* two free spheres spinning and moving through each other in free space */
+static void momentum_residual(int consistent, double *lin, double *ang) {
+    tc_scene sc = tc_default_scene();
+    tc_body_desc a = tc_default_body("a", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    tc_body_desc b = tc_default_body("b", (tc_shape){TC_SHAPE_BOX, {0.04, 0.03, 0.05}});
+    a.joint = b.joint = TC_JOINT_FREE;
+    tc_v3_set(b.pos, 0.02, 0.08, 0.01);
+    double qb[4] = {0.9, 0.1, 0.3, 0.2};
+    tc_quat_normalize(qb);
+    memcpy(b.quat, qb, sizeof qb);
+    cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 800, NULL), TC_OK);
+    tc_sim *sim = scm_sim(&sc, 0.01, consistent);
+    double v[12] = {0.1, -0.3, 0.2, 1, 2, -1, -0.2, 0.1, 0, 0.5, -1, 3};
+    tc_wrench w[2];
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w), TC_OK);
+    /* sum of forces, and of torques about the origin (r x f + t) */
+    double l[3], t[3], rf[3];
+    tc_v3_add(l, w[0].f, w[1].f);
+    tc_v3_add(t, w[0].t, w[1].t);
+    tc_v3_cross(rf, a.pos, w[0].f), tc_v3_add(t, t, rf);
+    tc_v3_cross(rf, b.pos, w[1].f), tc_v3_add(t, t, rf);
+    *lin = tc_v3_norm(l) / tc_v3_norm(w[0].f);
+    *ang = tc_v3_norm(t) / (tc_v3_norm(w[0].f) * 0.1);
+    tc_sim_free(sim);
+}
+
+Test(scm, momentum_consistent_form_conserves_angular_momentum) {
+    double lin, ang, lin_p, ang_p;
+    momentum_residual(1, &lin, &ang);
+    momentum_residual(0, &lin_p, &ang_p);
+    cr_expect_lt(lin, 1e-13, "linear residual %g", lin);
+    cr_expect_lt(ang, 1e-13, "angular residual %g (consistent form)", ang);
+    cr_expect_lt(lin_p, 1e-13, "the paper form also balances forces");
+    cr_expect_gt(ang_p, 1e-6, "the paper form should leave an angular residual (%g)", ang_p);
+}
+
+Test(scm, force_bits_do_not_depend_on_threads) {
+    tc_scene sc = spheres(0.13);
+    tc_sim *sim = scm_sim(&sc, 0.004, 0); /* ~7800 x 2000 points: the kernel runs in parallel */
+    double v[6] = {0.1, -0.2, 0, 0.3, 0, 0};
+    tc_wrench w1[2], w2[2];
+    omp_set_num_threads(1);
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w1), TC_OK);
+    omp_set_num_threads(2);
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w2), TC_OK);
+    cr_expect_eq(memcmp(w1, w2, sizeof w1), 0, "wrenches differ between 1 and 2 threads");
+    tc_sim_free(sim);
+}
