@@ -212,6 +212,14 @@ static tc_status write_field(const char *dir, const e1_setup *e, const e1_points
     return tc_outfile_commit(&o, err);
 }
 
+/* what happens at concentric centres: a force jump, or an equilibrium and its stability
+ * (|F(0)| below 1e-3 max |F|: the AOPC samplings are not exactly symmetric) */
+static const char *centre_kind(const e1_metrics *m) {
+    if (m->ratio0 < 1.5) return "force jumps";
+    if (fabs(m->fcentre) > 1e-3 * m->fmax) return "no equilibrium";
+    return m->slope_centre > 0 ? "unstable eq." : "stable eq.";
+}
+
 static void fmt(char *b, size_t n, double v) {
     if (isnan(v)) snprintf(b, n, "n/a");
     else snprintf(b, n, "%.3g", v);
@@ -240,8 +248,7 @@ static tc_status write_tables(const tc_exp_ctx *ctx, const tc_exp_method *em, co
             snprintf(c[5], 64, "%s", m->ratio0 > 1.5 ? "yes" : "no");
             snprintf(c[6], 64, "%s", m->ratio1 > 1.5 ? "yes" : "no");
             fmt(c[7], 64, m->fgap), fmt(c[8], 64, m->slope_gap), fmt(c[9], 64, m->slope_centre);
-            snprintf(c[10], 64, "%s", fabs(m->fcentre) > 1e-9 * fmax(m->fmax, 1e-300) ? "no equilibrium"
-                                      : m->slope_centre > 0 ? "unstable eq." : "stable eq.");
+            snprintf(c[10], 64, "%s", centre_kind(m));
             snprintf(c[11], 64, "%.3g", m->ms_per_query);
             snprintf(c[12], 64, "%s", res[k].warning[0] ? "ok (warnings)" : "ok");
         }
@@ -343,11 +350,14 @@ static tc_status write_section(const tc_exp_ctx *ctx, const e1_setup *e, const t
     fprintf(o.f, "\\begin{figure}[htbp]\\centering\n"
                  "\\includegraphics[width=0.8\\linewidth]{e1_sphere_profiles/fig_profile.pdf}\n"
                  "\\caption{$F_y$ along $y$ for every method.}\\end{figure}\n");
-    for (int k = 0; k < nm; k++)
+    for (int k = 0; k < nm; k++) {
+        char tex[160];
+        tc_latex_escape(tex, sizeof tex, em[k].label);
         if (!res[k].failed)
             fprintf(o.f, "\\begin{figure}[htbp]\\centering\n"
                          "\\includegraphics[width=0.6\\linewidth]{e1_sphere_profiles/fig_field_%s.pdf}\n"
-                         "\\caption{Force field of \\texttt{%s}.}\\end{figure}\n", em[k].label, em[k].label);
+                         "\\caption{Force field of \\texttt{%s}.}\\end{figure}\n", em[k].label, tex);
+    }
     return tc_outfile_commit(&o, err);
 }
 
