@@ -63,16 +63,11 @@ static tc_status read_setup(tc_script *s, e1_setup *e, tc_error *err) {
     return TC_OK;
 }
 
-/* fixed big sphere at the origin, free small sphere */
+/* fixed big sphere at the origin, free small sphere just outside contact */
 static tc_status build_scene(const e1_setup *e, tc_scene *sc, tc_error *err) {
-    *sc = tc_default_scene();
+    tc_status st = tc_scene_sphere_pair(sc, e->R, e->r, e->R + e->r + e->gap, e->density, err);
     sc->friction = e->friction;
-    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {e->R, 0, 0}});
-    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {e->r, 0, 0}});
-    small.joint = TC_JOINT_FREE;
-    small.pos[1] = e->R + e->r + e->gap;
-    tc_status st = tc_scene_add(sc, &big, 1000, err);
-    return st ? st : tc_scene_add(sc, &small, e->density, err);
+    return st;
 }
 
 static tc_status make_points(const e1_setup *e, e1_points *p) {

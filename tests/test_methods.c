@@ -8,13 +8,8 @@
 
 /* scenario 1 (force query, spheres): a small sphere 1 cm deep above a fixed big one */
 static int query_spheres(tc_method *m, char *why) {
-    tc_scene sc = tc_default_scene();
-    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {0.1, 0, 0}});
-    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
-    small.joint = TC_JOINT_FREE;
-    small.pos[1] = 0.14;
-    tc_scene_add(&sc, &big, 1000, NULL);
-    tc_scene_add(&sc, &small, 1000, NULL);
+    tc_scene sc;
+    tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL);
     tc_sim *sim;
     tc_error err;
     tc_error_clear(&err);

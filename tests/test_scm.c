@@ -9,13 +9,8 @@
 
 /* fixed big sphere at the origin, free small sphere at (0, y, 0) */
 static tc_scene spheres(double y) {
-    tc_scene sc = tc_default_scene();
-    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {0.1, 0, 0}});
-    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
-    small.joint = TC_JOINT_FREE;
-    small.pos[1] = y;
-    cr_assert_eq(tc_scene_add(&sc, &big, 1000, NULL), TC_OK);
-    cr_assert_eq(tc_scene_add(&sc, &small, 1000, NULL), TC_OK);
+    tc_scene sc;
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, y, 1000, NULL), TC_OK);
     return sc;
 }
 

@@ -11,18 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* E1's two spheres, the small one 1 cm deep; v non-NULL adds a sliding velocity */
-static tc_scene two_spheres(void) {
-    tc_scene sc = tc_default_scene();
-    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {0.1, 0, 0}});
-    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
-    small.joint = TC_JOINT_FREE;
-    small.pos[1] = 0.14;
-    tc_scene_add(&sc, &big, 1000, NULL);
-    tc_scene_add(&sc, &small, 1000, NULL);
-    return sc;
-}
-
 /* repeat force queries for at least `seconds`; returns seconds per query */
 static double time_queries(tc_sim *sim, const double *v, double seconds, long long *pairs) {
     tc_wrench w[2];
@@ -57,7 +45,8 @@ int tc_cmd_bench(int argc, char **argv) {
         return 2;
     }
     if (!(seconds > 0)) seconds = 0.5;
-    tc_scene sc = two_spheres();
+    tc_scene sc;
+    tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL); /* E1's spheres, 1 cm deep */
     tc_error err;
     tc_error_clear(&err);
     /* MuJoCo's mj_forward on the same scene, measured in the same run */

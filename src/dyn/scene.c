@@ -41,6 +41,17 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
     return TC_OK;
 }
 
+tc_status tc_scene_sphere_pair(tc_scene *s, double R, double r, double y, double density,
+                               tc_error *err) {
+    *s = tc_default_scene();
+    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {R, 0, 0}});
+    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {r, 0, 0}});
+    small.joint = TC_JOINT_FREE;
+    small.pos[1] = y;
+    tc_status st = tc_scene_add(s, &big, density, err);
+    return st ? st : tc_scene_add(s, &small, density, err);
+}
+
 int tc_scene_find(const tc_scene *s, const char *name) {
     for (int i = 0; i < s->nbody; i++)
         if (strcmp(s->body[i].name, name) == 0) return i;
