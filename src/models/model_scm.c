@@ -41,6 +41,8 @@ typedef struct scm_state {
     tc_aopc *body;  /* per body: cloud in the body frame */
     tc_aopc *world; /* per body: cloud in the world frame (scratch) */
     double *eps1;   /* per body: SSDF width of its cloud (m^2) */
+    double **mom;   /* per body: 3n moments (p - c) x n, body frame then world (scratch) */
+    double **momw;
     double *out;    /* per query point of the largest pair: OUT_N values */
 } scm_state;
 
@@ -50,8 +52,10 @@ static void scm_free(void *state) {
     for (int i = 0; s->body && i < s->scene->nbody; i++) {
         tc_aopc_free(&s->body[i]);
         tc_aopc_free(&s->world[i]);
+        if (s->mom) free(s->mom[i]), free(s->momw[i]);
     }
     free(s->body), free(s->world), free(s->eps1), free(s->out), free(s->pairs);
+    free(s->mom), free(s->momw);
     free(s);
 }
 
@@ -65,7 +69,10 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     s->world = calloc((size_t)nb, sizeof *s->world);
     s->eps1 = calloc((size_t)nb, sizeof *s->eps1);
     s->pairs = calloc((size_t)(nb * nb + 2), sizeof *s->pairs);
-    if (!s->body || !s->world || !s->eps1 || !s->pairs) return scm_free(s), TC_ENOMEM;
+    s->mom = calloc((size_t)nb, sizeof *s->mom);
+    s->momw = calloc((size_t)nb, sizeof *s->momw);
+    if (!s->body || !s->world || !s->eps1 || !s->pairs || !s->mom || !s->momw)
+        return scm_free(s), TC_ENOMEM;
     /* sample every body once; world copies are the per-evaluation scratch */
     double h = tc_params_get(p, "spacing"), rel = tc_params_get(p, "eps1_rel");
     for (int i = 0; i < nb; i++) {
@@ -74,6 +81,18 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         if (st) return scm_free(s), st;
         double hi = s->body[i].spacing > 0 ? s->body[i].spacing : h;
         s->eps1[i] = rel * hi * hi;
+        /* moments p x n about the body origin (the COM): the paper-form reaction torque per unit
+         * normal force, rotated with the body at each evaluation */
+        const tc_aopc *c = &s->body[i];
+        s->mom[i] = calloc((size_t)(3 * c->n + 1), sizeof(double));
+        s->momw[i] = calloc((size_t)(3 * c->n + 1), sizeof(double));
+        if (!s->mom[i] || !s->momw[i]) return scm_free(s), TC_ENOMEM;
+        for (int j = 0; j < c->n; j++) {
+            double pj[3] = {c->px[j], c->py[j], c->pz[j]}, nj[3] = {c->nx[j], c->ny[j], c->nz[j]};
+            double mj[3];
+            tc_v3_cross(mj, pj, nj);
+            s->mom[i][j] = mj[0], s->mom[i][c->n + j] = mj[1], s->mom[i][2 * c->n + j] = mj[2];
+        }
     }
     s->npair = tc_scene_pairs(scene, s->pairs);
     int maxq = 0;
@@ -97,17 +116,95 @@ static inline double damping(double u) {
     return u <= 0 ? 1 - u : sep;
 }
 
-/* force of every point of cloud Q (on body bq) against the SSDF of cloud S (on body bs_):
- * per point the SSDF value and the softmax(eps1)-weighted point-plane forces (eq. 21-22).
- * dynamic = 0 skips velocities (static queries); the compiler specialises both variants. */
-static inline void query(const scm_state *s, const tc_aopc *Q, const tc_body_state *qb,
-                         const tc_aopc *S, const tc_body_state *sb, double eps1, int dynamic,
-                         double *out) {
-    const double k = s->k, eps3 = s->eps3, inv_vd = 1.0 / s->vd, vs2 = s->vs * s->vs;
-    const double mu = s->mu, inv_eps1 = 1.0 / eps1;
-    const double *px = S->px, *py = S->py, *pz = S->pz, *nx = S->nx, *ny = S->ny, *nz = S->nz;
-    const double cx = sb->pos[0], cy = sb->pos[1], cz = sb->pos[2];
-    const double wx = sb->omega[0], wy = sb->omega[1], wz = sb->omega[2];
+/* stage A, elementwise over one chunk of plane points (vectorises; every clone computes the same
+ * IEEE operations, without contraction, so all give the same bits): softmax weight, plane distance
+ * and point-plane normal force magnitude */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+chunk_eval(const tc_aopc *S, int i0, int m, const double p[3], double dmin, double inv_eps1,
+           double k, double eps3, double *restrict wb, double *restrict phib,
+           double *restrict lnb) {
+    const double *px = S->px + i0, *py = S->py + i0, *pz = S->pz + i0;
+    const double *nx = S->nx + i0, *ny = S->ny + i0, *nz = S->nz + i0;
+    for (int t = 0; t < m; t++) {
+        double dx = p[0] - px[t], dy = p[1] - py[t], dz = p[2] - pz[t];
+        wb[t] = tc_exp_neg((dmin - (dx * dx + dy * dy + dz * dz)) * inv_eps1);
+        phib[t] = nx[t] * dx + ny[t] * dy + nz[t] * dz;
+        lnb[t] = k * tc_softplus(-phib[t], eps3);
+    }
+}
+
+/* stage B, elementwise: the point-plane force lambda and r x lambda (r = p_i - c) per pair into
+ * lam[0..5]. Static queries: lambda = ln n, r x lambda = ln (r x n) from the stored moments. */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+chunk_force_static(const tc_aopc *S, const double *mom, int i0, int m, const double *restrict lnb,
+                   double *restrict lam[6]) {
+    const int n = S->n;
+    const double *nx = S->nx + i0, *ny = S->ny + i0, *nz = S->nz + i0;
+    const double *mx = mom + i0, *my = mom + n + i0, *mz = mom + 2 * n + i0;
+    double *l0 = lam[0], *l1 = lam[1], *l2 = lam[2], *t0 = lam[3], *t1 = lam[4], *t2 = lam[5];
+    for (int t = 0; t < m; t++) {
+        const double ln = lnb[t];
+        l0[t] = ln * nx[t], l1[t] = ln * ny[t], l2[t] = ln * nz[t];
+        t0[t] = ln * mx[t], t1[t] = ln * my[t], t2[t] = ln * mz[t];
+    }
+}
+
+/* with velocities: dissipation d(v_n / v_d) and regularised friction (eq. 17-20); v is the query
+ * point's velocity, V and W the plane body's linear and angular velocity, c its COM */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+chunk_force_dynamic(const tc_aopc *S, int i0, int m, const double v[3], const double V[3],
+                    const double W[3], const double c[3], double inv_vd, double vs2, double mu,
+                    const double *restrict lnb, double *restrict lam[6]) {
+    const double *px = S->px + i0, *py = S->py + i0, *pz = S->pz + i0;
+    const double *nx = S->nx + i0, *ny = S->ny + i0, *nz = S->nz + i0;
+    double *l0 = lam[0], *l1 = lam[1], *l2 = lam[2], *t0 = lam[3], *t1 = lam[4], *t2 = lam[5];
+    for (int t = 0; t < m; t++) {
+        double rx = px[t] - c[0], ry = py[t] - c[1], rz = pz[t] - c[2];
+        /* relative velocity of the point against the plane point */
+        double v0 = v[0] - (V[0] + W[1] * rz - W[2] * ry);
+        double v1 = v[1] - (V[1] + W[2] * rx - W[0] * rz);
+        double v2 = v[2] - (V[2] + W[0] * ry - W[1] * rx);
+        double vn = v0 * nx[t] + v1 * ny[t] + v2 * nz[t];
+        double vt0 = v0 - vn * nx[t], vt1 = v1 - vn * ny[t], vt2 = v2 - vn * nz[t];
+        double lnd = lnb[t] * damping(vn * inv_vd);
+        double ft = -mu * lnd / sqrt(vs2 + vt0 * vt0 + vt1 * vt1 + vt2 * vt2);
+        double a = lnd * nx[t] + ft * vt0, b = lnd * ny[t] + ft * vt1, e = lnd * nz[t] + ft * vt2;
+        l0[t] = a, l1[t] = b, l2[t] = e;
+        t0[t] = ry * e - rz * b, t1[t] = rz * a - rx * e, t2[t] = rx * b - ry * a;
+    }
+}
+
+/* stage C: sums of w, w phi and w lam[0..5] over one chunk, in LANES interleaved accumulators
+ * whose order the source fixes (vectorises on any ISA with the same bits) */
+enum { LANES = 4, NSUM = 8 };
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+chunk_sum(int m, const double *restrict wb, const double *restrict phib,
+          double *const restrict lam[6], double acc[NSUM][LANES]) {
+    const double *l0 = lam[0], *l1 = lam[1], *l2 = lam[2], *t0 = lam[3], *t1 = lam[4], *t2 = lam[5];
+    int t = 0;
+    for (; t + LANES <= m; t += LANES)
+        for (int l = 0; l < LANES; l++) {
+            const double w = wb[t + l];
+            acc[0][l] += w, acc[1][l] += w * phib[t + l];
+            acc[2][l] += w * l0[t + l], acc[3][l] += w * l1[t + l], acc[4][l] += w * l2[t + l];
+            acc[5][l] += w * t0[t + l], acc[6][l] += w * t1[t + l], acc[7][l] += w * t2[t + l];
+        }
+    for (int l = 0; t < m; t++, l++) {
+        const double w = wb[t];
+        acc[0][l] += w, acc[1][l] += w * phib[t];
+        acc[2][l] += w * l0[t], acc[3][l] += w * l1[t], acc[4][l] += w * l2[t];
+        acc[5][l] += w * t0[t], acc[6][l] += w * t1[t], acc[7][l] += w * t2[t];
+    }
+}
+
+/* force of every point of cloud Q (on body qb) against the SSDF of cloud S (on body sb), with mom
+ * the world moments of S: per point the SSDF value and the softmax(eps1)-weighted point-plane
+ * forces (eq. 21-22), as wrenches on both bodies */
+static void query(const scm_state *s, const tc_aopc *Q, const tc_body_state *qb, const tc_aopc *S,
+                  const double *mom, const tc_body_state *sb, double eps1, int dynamic,
+                  double *out) {
+    const double inv_eps1 = 1.0 / eps1, inv_vd = 1.0 / s->vd, vs2 = s->vs * s->vs;
+    const double *px = S->px, *py = S->py, *pz = S->pz;
     const int n = S->n, paper = !s->consistent;
     /* query points are independent: fixed work per point, so any thread split gives equal bits */
 #pragma omp parallel for schedule(static) if (Q->n * n > 200000)
@@ -123,55 +220,31 @@ static inline void query(const scm_state *s, const tc_aopc *Q, const tc_body_sta
             double d = dx * dx + dy * dy + dz * dz;
             dmin = d < dmin ? d : dmin;
         }
-        /* pass 2, in fixed chunks: transcendental work elementwise (vectorises), then sums */
-        double sw = 0, sphi = 0, f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
-        double wb[CHUNK], phib[CHUNK], lnb[CHUNK];
+        /* pass 2 in fixed chunks: weights and forces elementwise, then the sums */
+        double acc[NSUM][LANES] = {{0}}, wb[CHUNK], phib[CHUNK], lnb[CHUNK], lbuf[6][CHUNK];
+        double *lam[6] = {lbuf[0], lbuf[1], lbuf[2], lbuf[3], lbuf[4], lbuf[5]};
         for (int i0 = 0; i0 < n; i0 += CHUNK) {
             const int m = n - i0 < CHUNK ? n - i0 : CHUNK;
-#pragma omp simd
-            for (int t = 0; t < m; t++) {
-                const int i = i0 + t;
-                double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
-                wb[t] = tc_exp_neg((dmin - (dx * dx + dy * dy + dz * dz)) * inv_eps1);
-                phib[t] = nx[i] * dx + ny[i] * dy + nz[i] * dz;
-                lnb[t] = k * tc_softplus(-phib[t], eps3);
-            }
-            for (int t = 0; t < m; t++) {
-                const int i = i0 + t;
-                const double w = wb[t], ln = lnb[t];
-                double l0 = ln * nx[i], l1 = ln * ny[i], l2 = ln * nz[i];
-                double rx = px[i] - cx, ry = py[i] - cy, rz = pz[i] - cz;
-                if (dynamic) {
-                    /* relative velocity of the point against the plane point, eq. 17-20 */
-                    double v0 = vq[0] - (sb->vel[0] + wy * rz - wz * ry);
-                    double v1 = vq[1] - (sb->vel[1] + wz * rx - wx * rz);
-                    double v2 = vq[2] - (sb->vel[2] + wx * ry - wy * rx);
-                    double vn = v0 * nx[i] + v1 * ny[i] + v2 * nz[i];
-                    double vt0 = v0 - vn * nx[i], vt1 = v1 - vn * ny[i], vt2 = v2 - vn * nz[i];
-                    double lnd = ln * damping(vn * inv_vd);
-                    double ft = -mu * lnd / sqrt(vs2 + vt0 * vt0 + vt1 * vt1 + vt2 * vt2);
-                    l0 = lnd * nx[i] + ft * vt0, l1 = lnd * ny[i] + ft * vt1;
-                    l2 = lnd * nz[i] + ft * vt2;
-                }
-                sw += w, sphi += w * phib[t];
-                f0 += w * l0, f1 += w * l1, f2 += w * l2;
-                /* paper form: the reaction -lambda acts at p_i; accumulate r_i x lambda */
-                if (paper) {
-                    t0 += w * (ry * l2 - rz * l1), t1 += w * (rz * l0 - rx * l2);
-                    t2 += w * (rx * l1 - ry * l0);
-                }
-            }
+            chunk_eval(S, i0, m, p, dmin, inv_eps1, s->k, s->eps3, wb, phib, lnb);
+            if (dynamic)
+                chunk_force_dynamic(S, i0, m, vq, sb->vel, sb->omega, sb->pos, inv_vd, vs2, s->mu,
+                                    lnb, lam);
+            else
+                chunk_force_static(S, mom, i0, m, lnb, lam);
+            chunk_sum(m, wb, phib, lam, acc);
         }
         /* normalise and express the wrenches on both bodies */
-        double *o = out + (size_t)j * OUT_N, inv = 1.0 / sw;
-        double F[3] = {f0 * inv, f1 * inv, f2 * inv}, r[3];
-        o[OUT_PHI] = sphi * inv;
+        double sum[NSUM];
+        for (int k = 0; k < NSUM; k++) sum[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+        double *o = out + (size_t)j * OUT_N, inv = 1.0 / sum[0];
+        double F[3] = {sum[2] * inv, sum[3] * inv, sum[4] * inv}, r[3];
+        o[OUT_PHI] = sum[1] * inv;
         tc_v3_copy(o + OUT_FQ, F);
         tc_v3_sub(r, p, qb->pos);
         tc_v3_cross(o + OUT_TQ, r, F);
         tc_v3_scale(o + OUT_FS, F, -1);
         if (paper) {
-            o[OUT_TS] = -t0 * inv, o[OUT_TS + 1] = -t1 * inv, o[OUT_TS + 2] = -t2 * inv;
+            o[OUT_TS] = -sum[5] * inv, o[OUT_TS + 1] = -sum[6] * inv, o[OUT_TS + 2] = -sum[7] * inv;
         } else {
             tc_v3_sub(r, p, sb->pos);
             tc_v3_cross(o + OUT_TS, r, o + OUT_FS);
@@ -192,14 +265,8 @@ static long long pair_force(scm_state *s, int a, int b, const tc_body_state *bs,
                    bs[b].omega[k] != 0;
     /* points of a against b's SSDF, then points of b against a's */
     double *oa = s->out, *ob = s->out + (size_t)na * OUT_N;
-    if (na) {
-        if (dynamic) query(s, A, &bs[a], B, &bs[b], s->eps1[b], 1, oa);
-        else query(s, A, &bs[a], B, &bs[b], s->eps1[b], 0, oa);
-    }
-    if (nb) {
-        if (dynamic) query(s, B, &bs[b], A, &bs[a], s->eps1[a], 1, ob);
-        else query(s, B, &bs[b], A, &bs[a], s->eps1[a], 0, ob);
-    }
+    if (na) query(s, A, &bs[a], B, s->momw[b], &bs[b], s->eps1[b], dynamic, oa);
+    if (nb) query(s, B, &bs[b], A, s->momw[a], &bs[a], s->eps1[a], dynamic, ob);
     /* separation distribution: softmin of the SSDF values, in a fixed sequential order */
     const int nq = na + nb;
     double pmin = INFINITY;
@@ -228,8 +295,19 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
     scm_state *s = state;
     const int nb = s->scene->nbody;
     memset(w, 0, (size_t)nb * sizeof *w);
-    /* clouds into the world frame */
-    for (int i = 0; i < nb; i++) tc_aopc_transform(&s->world[i], &s->body[i], bs[i].R, bs[i].pos);
+    /* clouds and their moments into the world frame */
+    for (int i = 0; i < nb; i++) {
+        const int n = s->body[i].n;
+        const double *R = bs[i].R, *mb = s->mom[i];
+        double *mw = s->momw[i];
+        tc_aopc_transform(&s->world[i], &s->body[i], R, bs[i].pos);
+        for (int j = 0; j < n; j++) {
+            double m0 = mb[j], m1 = mb[n + j], m2 = mb[2 * n + j];
+            mw[j] = R[0] * m0 + R[1] * m1 + R[2] * m2;
+            mw[n + j] = R[3] * m0 + R[4] * m1 + R[5] * m2;
+            mw[2 * n + j] = R[6] * m0 + R[7] * m1 + R[8] * m2;
+        }
+    }
     long long evals = 0;
     for (int i = 0; i < s->npair; i++) evals += pair_force(s, s->pairs[2 * i], s->pairs[2 * i + 1], bs, w);
     if (st) st->pair_evals += evals, st->ncontact = s->npair;
