@@ -160,7 +160,7 @@ Test(engine_mujoco, drop_comes_to_rest) {
     start(&R, 0.002);
     int qa = R.sys.qadr[s], va = R.sys.vadr[s];
     for (int i = 0; i < 500; i++)
-        cr_assert_eq(tc_engine_mujoco.step(R.st, R.q, R.v), TC_OK, "step %d", i);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK, "step %d", i);
     double z = R.q[qa + 2], pen = 0.05 - z;
     cr_log_info("rest: z = %.9g m, penetration %.3g m, |v| = %.3g m/s", z, pen,
                 tc_v3_norm(R.v + va));
@@ -183,7 +183,7 @@ Test(engine_mujoco, world_frame_spin) {
     tc_v3_set(R.scene.body[s].omega, 0, 0, 2);
     start(&R, 0.001);
     for (int i = 0; i < 100; i++)
-        cr_assert_eq(tc_engine_mujoco.step(R.st, R.q, R.v), TC_OK);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
     /* expected: rotation by 0.2 rad about world z applied to q0 */
     double qz[4] = {cos(0.1), 0, 0, sin(0.1)}, qe[4];
     tc_quat_mul(qe, qz, q0);
@@ -260,7 +260,7 @@ Test(engine_mujoco, warnings_are_queued_not_printed, .init = redirect) {
     R.scene.body[s].vel[0] = 1e12; /* beyond MuJoCo's mjMAXVAL = 1e10 */
     start(&R, 0.002);
     double q0 = R.q[R.sys.qadr[s]];
-    cr_assert_eq(tc_engine_mujoco.step(R.st, R.q, R.v), TC_EDIVERGED);
+    cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_EDIVERGED);
     cr_assert_eq(R.q[R.sys.qadr[s]], q0, "state left as it was");
     char buf[1024];
     int n = tc_engine_mujoco.warnings(R.st, buf, sizeof buf);
@@ -269,7 +269,7 @@ Test(engine_mujoco, warnings_are_queued_not_printed, .init = redirect) {
     cr_assert_not_null(strstr(buf, "mjWARN_BADQVEL"), "%s", buf);
     /* drained: nothing left, and the named counter is reported once */
     cr_assert_eq(tc_engine_mujoco.warnings(R.st, buf, sizeof buf), 0);
-    cr_assert_eq(tc_engine_mujoco.step(R.st, R.q, R.v), TC_EDIVERGED);
+    cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_EDIVERGED);
     tc_engine_mujoco.warnings(R.st, buf, sizeof buf);
     cr_assert_null(strstr(buf, "mjWARN_BADQVEL"), "%s", buf);
     tc_engine_mujoco.free(R.st);
@@ -314,7 +314,7 @@ Test(engine_mujoco, parallel_runs_agree) {
             continue;
         }
         for (int i = 0; i < 300; i++)
-            fails += tc_engine_mujoco.step(r->st, r->q, r->v) != TC_OK;
+            fails += tc_engine_mujoco.step(r->st, NULL, r->q, r->v) != TC_OK;
         tc_engine_mujoco.free(r->st);
     }
     cr_assert_eq(fails, 0);

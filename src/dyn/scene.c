@@ -2,6 +2,7 @@
 /* scene construction helpers */
 #include "dyn/tc_scene.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,15 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
     tc_body_desc *d = &s->body[s->nbody];
     *d = *b;
     if (density > 0) tc_shape_mass(&d->shape, density, &d->mass, d->inertia);
+    for (int k = 0; k < 6; k++)
+        if (!(isfinite(b->damping[k]) && b->damping[k] >= 0 && isfinite(b->kp[k]) && b->kp[k] >= 0))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, b->kp[k] >= 0 ? "damping" : "kp",
+                                "body '%s': damping and servo gains must be finite and >= 0",
+                                b->name);
+    for (int k = 0; k < 6; k++)
+        if (b->kp[k] != 0 && b->joint != TC_JOINT_PLANAR)
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "kp",
+                                "body '%s': position servos need a planar joint", b->name);
     if (d->joint != TC_JOINT_FIXED && !(d->mass > 0 && d->inertia[0] > 0 && d->inertia[1] > 0 &&
                                         d->inertia[2] > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "mass",

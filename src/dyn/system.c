@@ -11,9 +11,18 @@ void tc_system_init(tc_system *sys, const tc_scene *scene) {
     sys->scene = scene;
     for (int i = 0; i < scene->nbody; i++) {
         sys->qadr[i] = sys->vadr[i] = -1;
-        if (scene->body[i].joint == TC_JOINT_FREE) {
+        const tc_body_desc *b = &scene->body[i];
+        if (b->joint == TC_JOINT_FREE) {
             sys->qadr[i] = sys->nq, sys->vadr[i] = sys->nv;
             sys->nq += 7, sys->nv += 6;
+        } else if (b->joint == TC_JOINT_PLANAR) {
+            sys->qadr[i] = sys->nq, sys->vadr[i] = sys->nv;
+            sys->nq += 3, sys->nv += 3;
+            /* e_z . R0 diag(I) R0^T e_z: the body's inertia about the world vertical */
+            double R0[9];
+            tc_quat_to_mat(R0, b->quat);
+            sys->izz[i] = b->inertia[0] * R0[6] * R0[6] + b->inertia[1] * R0[7] * R0[7] +
+                          b->inertia[2] * R0[8] * R0[8];
         }
     }
 }
@@ -22,10 +31,17 @@ void tc_system_initial_state(const tc_system *sys, double *q, double *v) {
     for (int i = 0; i < sys->scene->nbody; i++) {
         const tc_body_desc *b = &sys->scene->body[i];
         if (sys->qadr[i] < 0) continue;
-        memcpy(q + sys->qadr[i], b->pos, sizeof b->pos);
-        memcpy(q + sys->qadr[i] + 3, b->quat, sizeof b->quat);
-        memcpy(v + sys->vadr[i], b->vel, sizeof b->vel);
-        memcpy(v + sys->vadr[i] + 3, b->omega, sizeof b->omega);
+        double *qi = q + sys->qadr[i], *vi = v + sys->vadr[i];
+        if (b->joint == TC_JOINT_PLANAR) {
+            /* theta is measured from the scene orientation */
+            qi[0] = b->pos[0], qi[1] = b->pos[1], qi[2] = 0;
+            vi[0] = b->vel[0], vi[1] = b->vel[1], vi[2] = b->omega[2];
+            continue;
+        }
+        memcpy(qi, b->pos, sizeof b->pos);
+        memcpy(qi + 3, b->quat, sizeof b->quat);
+        memcpy(vi, b->vel, sizeof b->vel);
+        memcpy(vi + 3, b->omega, sizeof b->omega);
     }
 }
 
@@ -40,6 +56,14 @@ void tc_system_kinematics(const tc_system *sys, const double *q, const double *v
             memcpy(s->quat, b->quat, sizeof s->quat);
             memset(s->vel, 0, sizeof s->vel);
             memset(s->omega, 0, sizeof s->omega);
+        } else if (b->joint == TC_JOINT_PLANAR) {
+            /* pose: (x, y, z0), rotation Rz(theta) R0; twist in the plane */
+            const double *qi = q + sys->qadr[i], *vi = v ? v + sys->vadr[i] : NULL;
+            double rz[4] = {cos(0.5 * qi[2]), 0, 0, sin(0.5 * qi[2])};
+            tc_v3_set(s->pos, qi[0], qi[1], b->pos[2]);
+            tc_quat_mul(s->quat, rz, b->quat);
+            tc_v3_set(s->vel, vi ? vi[0] : 0, vi ? vi[1] : 0, 0);
+            tc_v3_set(s->omega, 0, 0, vi ? vi[2] : 0);
         } else {
             memcpy(s->pos, q + sys->qadr[i], sizeof s->pos);
             memcpy(s->quat, q + sys->qadr[i] + 3, sizeof s->quat);
@@ -72,19 +96,35 @@ static void inertia_solve(double r[3], const double R[9], const double I[3], con
 }
 
 void tc_system_accel(const tc_system *sys, const tc_body_state *bs, const tc_wrench *w,
-                     double *vdot) {
+                     const double *q, const double *v, const double *ctrl, double *vdot) {
     const tc_scene *sc = sys->scene;
     for (int i = 0; i < sc->nbody; i++) {
         if (sys->vadr[i] < 0) continue;
         const tc_body_desc *b = &sc->body[i];
         const tc_body_state *s = &bs[i];
-        double *a = vdot + sys->vadr[i], Iw[3], tau[3];
-        /* linear: gravity plus applied force over mass */
-        for (int k = 0; k < 3; k++) a[k] = sc->gravity[k] + (w ? w[i].f[k] / b->mass : 0);
+        const double *vi = v + sys->vadr[i];
+        double *a = vdot + sys->vadr[i];
+        if (b->joint == TC_JOINT_PLANAR) {
+            /* generalized forces (F_x, F_y, tau_z), damping and servos, over (m, m, I_zz) */
+            const double *qi = q + sys->qadr[i], *ci = ctrl ? ctrl + sys->vadr[i] : NULL;
+            const double f[3] = {w ? w[i].f[0] : 0, w ? w[i].f[1] : 0, w ? w[i].t[2] : 0};
+            const double m[3] = {b->mass, b->mass, sys->izz[i]};
+            for (int k = 0; k < 3; k++) {
+                double servo = b->kp[k] != 0 && ci ? b->kp[k] * (ci[k] - qi[k]) : 0;
+                a[k] = (f[k] - b->damping[k] * vi[k] + servo) / m[k];
+            }
+            a[0] += sc->gravity[0], a[1] += sc->gravity[1];
+            continue;
+        }
+        double Iw[3], tau[3];
+        /* linear: gravity plus applied and damping forces over mass */
+        for (int k = 0; k < 3; k++)
+            a[k] = sc->gravity[k] + ((w ? w[i].f[k] : 0) - b->damping[k] * vi[k]) / b->mass;
         /* angular: I wdot = tau - w x I w */
         inertia_mul(Iw, s->R, b->inertia, s->omega);
         tc_v3_cross(tau, s->omega, Iw);
-        for (int k = 0; k < 3; k++) tau[k] = (w ? w[i].t[k] : 0) - tau[k];
+        for (int k = 0; k < 3; k++)
+            tau[k] = (w ? w[i].t[k] : 0) - b->damping[3 + k] * vi[3 + k] - tau[k];
         inertia_solve(a + 3, s->R, b->inertia, tau);
     }
 }
@@ -95,8 +135,27 @@ void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, dou
         double *qi = q + sys->qadr[i];
         const double *vi = v + sys->vadr[i];
         for (int k = 0; k < 3; k++) qi[k] += dt * vi[k];
-        tc_quat_integrate(qi + 3, vi + 3, dt);
+        if (sys->scene->body[i].joint == TC_JOINT_FREE) tc_quat_integrate(qi + 3, vi + 3, dt);
     }
+}
+
+void tc_system_qdot(const tc_system *sys, const double *q, const double *v, double *qdot) {
+    for (int i = 0; i < sys->scene->nbody; i++) {
+        if (sys->qadr[i] < 0) continue;
+        const double *qi = q + sys->qadr[i], *vi = v + sys->vadr[i];
+        double *d = qdot + sys->qadr[i];
+        for (int k = 0; k < 3; k++) d[k] = vi[k];
+        if (sys->scene->body[i].joint != TC_JOINT_FREE) continue;
+        /* quat' = [0, omega] (x) quat / 2 */
+        double w[4] = {0, 0.5 * vi[3], 0.5 * vi[4], 0.5 * vi[5]};
+        tc_quat_mul(d + 3, w, qi + 3);
+    }
+}
+
+void tc_system_normalize_q(const tc_system *sys, double *q) {
+    for (int i = 0; i < sys->scene->nbody; i++)
+        if (sys->qadr[i] >= 0 && sys->scene->body[i].joint == TC_JOINT_FREE)
+            tc_quat_normalize(q + sys->qadr[i] + 3);
 }
 
 double tc_system_energy(const tc_system *sys, const tc_body_state *bs) {

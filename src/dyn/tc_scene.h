@@ -12,6 +12,8 @@
 typedef enum tc_joint_type {
     TC_JOINT_FIXED = 0, /* welded to the world: no degrees of freedom */
     TC_JOINT_FREE,      /* 6 DOF: position + orientation */
+    TC_JOINT_PLANAR,    /* 3 DOF: x, y and a rotation theta about the world z axis; the height and
+                         * the tilt stay as given in pos and quat */
     TC_JOINT_COUNT
 } tc_joint_type;
 
@@ -26,6 +28,11 @@ typedef struct tc_body_desc {
     double quat[4];    /* orientation, unit quaternion (w, x, y, z) */
     double vel[3];     /* COM velocity (m/s) */
     double omega[3];   /* angular velocity (rad/s), world frame */
+    /* per degree of freedom, in the order of the body's v (free: vel x y z, omega x y z; planar:
+     * x, y, theta): viscous damping (N s/m or N m s/rad), and the gain of a position servo
+     * kp (q_target - q) (N/m or N m/rad; planar joints only, 0 = none; targets: tc_sim_ctrl) */
+    double damping[6];
+    double kp[6];
 } tc_body_desc;
 
 typedef struct tc_scene {

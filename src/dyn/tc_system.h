@@ -19,12 +19,14 @@ typedef struct tc_wrench {
     double f[3], t[3];
 } tc_wrench;
 
-/* state layout: a free body owns q = (pos[3], quat[4]) and v = (vel[3], omega_world[3]) */
+/* state layout: a free body owns q = (pos[3], quat[4]) and v = (vel[3], omega_world[3]);
+ * a planar body owns q = (x, y, theta) and v = (xdot, ydot, thetadot) */
 typedef struct tc_system {
     const tc_scene *scene;        /* not owned; must outlive the system */
     int nq, nv;                   /* sizes of q and v */
     int qadr[TC_SCENE_MAXBODY];   /* offset of the body's q, -1 for fixed bodies */
     int vadr[TC_SCENE_MAXBODY];   /* offset of the body's v, -1 for fixed bodies */
+    double izz[TC_SCENE_MAXBODY]; /* planar bodies: moment of inertia about the world z axis */
 } tc_system;
 
 void tc_system_init(tc_system *sys, const tc_scene *scene);
@@ -36,9 +38,17 @@ void tc_system_initial_state(const tc_system *sys, double *q, double *v);
 void tc_system_kinematics(const tc_system *sys, const double *q, const double *v,
                           tc_body_state *bs);
 
-/* vdot from Newton–Euler with gravity, gyroscopic torque and applied wrenches (w may be NULL) */
+/* vdot from Newton–Euler: gravity, gyroscopic torque, applied wrenches w (may be NULL), joint
+ * damping, and position servos towards ctrl[nv] (targets in q's coordinates; may be NULL) */
 void tc_system_accel(const tc_system *sys, const tc_body_state *bs, const tc_wrench *w,
-                     double *vdot);
+                     const double *q, const double *v, const double *ctrl, double *vdot);
+
+/* dq/dt for v (free bodies: quat' = [0, omega] (x) quat / 2), for ODE solvers working on a flat
+ * state; after such a step call tc_system_normalize_q */
+void tc_system_qdot(const tc_system *sys, const double *q, const double *v, double *qdot);
+
+/* renormalise the quaternions of free bodies */
+void tc_system_normalize_q(const tc_system *sys, double *q);
 
 /* q <- q + dt * qdot(v): positions by Euler, orientations by the exact exponential map */
 void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, double dt);

@@ -450,9 +450,10 @@ static tc_status mujoco_force(void *state, const double *q, const double *v, tc_
     return TC_OK;
 }
 
-/* one mj_step from (q, v), written back into (q, v) */
-static tc_status mujoco_step(void *state, double *q, double *v) {
+/* one mj_step from (q, v), written back into (q, v); ctrl: servo targets (none yet in MJCF) */
+static tc_status mujoco_step(void *state, const double *ctrl, double *q, double *v) {
     engine *e = state;
+    (void)ctrl;
     unsigned fired;
     state_in(e, q, v);
     tc_status st = guarded(e, mj_step, &fired);

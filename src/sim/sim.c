@@ -13,6 +13,7 @@ struct tc_sim {
     void *mstate, *sstate, *estate;
     double dt, t;
     double *q, *v;    /* nq, nv */
+    double *ctrl;     /* nv: position-servo targets, held over each step */
     tc_body_state *bs;
     tc_wrench *w;
     tc_ode ode;
@@ -37,7 +38,7 @@ static tc_status model_accel(void *ctx, double t, const double *q, const double 
     tc_status st = s->m.model->force(s->mstate, s->bs, s->w, &cs);
     if (st) return st;
     s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
-    tc_system_accel(&s->sys, s->bs, s->w, vdot);
+    tc_system_accel(&s->sys, s->bs, s->w, q, v, s->ctrl, vdot);
     return TC_OK;
 }
 
@@ -56,10 +57,15 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     tc_system_init(&s->sys, &s->scene);
     s->q = calloc((size_t)s->sys.nq + 1, sizeof *s->q);
     s->v = calloc((size_t)s->sys.nv + 1, sizeof *s->v);
+    s->ctrl = calloc((size_t)s->sys.nv + 1, sizeof *s->ctrl);
     s->bs = calloc((size_t)scene->nbody + 1, sizeof *s->bs);
     s->w = calloc((size_t)scene->nbody + 1, sizeof *s->w);
-    if (!s->q || !s->v || !s->bs || !s->w) return tc_sim_free(s), TC_ENOMEM;
+    if (!s->q || !s->v || !s->ctrl || !s->bs || !s->w) return tc_sim_free(s), TC_ENOMEM;
     tc_system_initial_state(&s->sys, s->q, s->v);
+    /* servos start holding the initial configuration */
+    for (int i = 0; i < scene->nbody; i++)
+        if (s->sys.qadr[i] >= 0 && scene->body[i].joint == TC_JOINT_PLANAR)
+            for (int k = 0; k < 3; k++) s->ctrl[s->sys.vadr[i] + k] = s->q[s->sys.qadr[i] + k];
     /* the method's own states */
     tc_status st = TC_OK;
     if (m->engine) {
@@ -79,7 +85,7 @@ void tc_sim_free(tc_sim *s) {
     if (s->estate) s->m.engine->free(s->estate);
     if (s->mstate) s->m.model->free(s->mstate);
     if (s->sstate) s->m.solver->free(s->sstate);
-    free(s->q), free(s->v), free(s->bs), free(s->w);
+    free(s->q), free(s->v), free(s->ctrl), free(s->bs), free(s->w);
     free(s);
 }
 
@@ -93,7 +99,7 @@ tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w
 }
 
 tc_status tc_sim_step(tc_sim *s) {
-    tc_status st = s->m.engine ? s->m.engine->step(s->estate, s->q, s->v)
+    tc_status st = s->m.engine ? s->m.engine->step(s->estate, s->ctrl, s->q, s->v)
                                : s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
     s->t += s->dt;
     s->stats.steps++;
@@ -111,6 +117,7 @@ tc_status tc_sim_step(tc_sim *s) {
 
 double *tc_sim_q(tc_sim *s) { return s->q; }
 double *tc_sim_v(tc_sim *s) { return s->v; }
+double *tc_sim_ctrl(tc_sim *s) { return s->ctrl; }
 double tc_sim_time(const tc_sim *s) { return s->t; }
 const tc_system *tc_sim_system(const tc_sim *s) { return &s->sys; }
 const tc_sim_stats *tc_sim_get_stats(const tc_sim *s) { return &s->stats; }

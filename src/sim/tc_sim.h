@@ -55,6 +55,9 @@ tc_status tc_sim_step(tc_sim *sim);
 /* state access: q[nq], v[nv] in the tc_system layout; the system and the scene copy */
 double *tc_sim_q(tc_sim *sim);
 double *tc_sim_v(tc_sim *sim);
+/* position-servo targets ctrl[nv] (per planar dof: x, y, theta), held constant over each step;
+ * they start at the initial configuration */
+double *tc_sim_ctrl(tc_sim *sim);
 double tc_sim_time(const tc_sim *sim);
 const tc_system *tc_sim_system(const tc_sim *sim);
 const tc_sim_stats *tc_sim_get_stats(const tc_sim *sim);
