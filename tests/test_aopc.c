@@ -6,7 +6,7 @@
 #include "geom/tc_aopc.h"
 
 Test(aopc, sphere_points_on_surface_with_radial_normals) {
-    tc_shape s = {TC_SHAPE_SPHERE, {0.1, 0, 0}};
+    tc_shape s = tc_sphere(0.1);
     tc_aopc c;
     cr_assert_eq(tc_aopc_alloc(&c, &s, 0.01, NULL), TC_OK);
     cr_expect_eq(c.n, (int)ceil(4 * M_PI * 0.01 / 1e-4));
@@ -23,7 +23,7 @@ Test(aopc, sphere_points_on_surface_with_radial_normals) {
 }
 
 Test(aopc, box_points_avoid_edges) {
-    tc_shape s = {TC_SHAPE_BOX, {0.1, 0.05, 0.02}};
+    tc_shape s = tc_box(0.1, 0.05, 0.02);
     tc_aopc c;
     cr_assert_eq(tc_aopc_alloc(&c, &s, 0.02, NULL), TC_OK);
     /* 10x5 cells on the z faces, 10x2 on y, 5x2 on x, twice each */
@@ -57,7 +57,7 @@ static double sphere_error(const tc_aopc *c, double R, double eps1) {
 
 Test(aopc, ssdf_converges_to_signed_distance) {
     const double R = 0.1, h = 0.01;
-    tc_shape s = {TC_SHAPE_SPHERE, {R, 0, 0}};
+    tc_shape s = tc_sphere(R);
     tc_aopc c;
     cr_assert_eq(tc_aopc_alloc(&c, &s, h, NULL), TC_OK);
     /* eps1 -> 0 picks the nearest point's tangent plane: error <= (R + |delta|) theta^2 / 2 with
@@ -75,7 +75,7 @@ Test(aopc, ssdf_converges_to_signed_distance) {
 }
 
 Test(aopc, ssdf_of_box_face_is_exact_for_small_eps) {
-    tc_shape s = {TC_SHAPE_BOX, {0.1, 0.1, 0.1}};
+    tc_shape s = tc_box(0.1, 0.1, 0.1);
     tc_aopc c;
     cr_assert_eq(tc_aopc_alloc(&c, &s, 0.02, NULL), TC_OK);
     for (double d = -0.05; d <= 0.05; d += 0.01) {
@@ -83,4 +83,50 @@ Test(aopc, ssdf_of_box_face_is_exact_for_small_eps) {
         cr_expect_float_eq(tc_ssdf(&c, p, 1e-6), d, 1e-12);
     }
     tc_aopc_free(&c);
+}
+
+/* the E2 T: a 25 x 5 cm crossbar on a 5 x 15 cm stem, 5 cm thick */
+static tc_shape tee(void) {
+    tc_shape t = tc_box(0, 0, 0);
+    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    t.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.125, 0.025, 0.025}, {0, 0.075, 0}};
+    t.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.025, 0.075, 0.025}, {0, -0.025, 0}};
+    return t;
+}
+
+Test(aopc, compound_keeps_only_the_union_surface) {
+    tc_shape t = tee();
+    double com[3];
+    cr_assert_eq(tc_shape_center(&t, com, NULL), TC_OK);
+    /* masses 25*5*5 and 5*15*5 cm^3 at y = 7.5 and -2.5 cm: COM at y = (625*7.5 - 375*2.5)/1000 */
+    cr_expect_float_eq(com[1], (625 * 0.075 - 375 * 0.025) / 1000, 1e-15);
+    tc_aopc c;
+    cr_assert_eq(tc_aopc_alloc(&c, &t, 0.005, NULL), TC_OK);
+    for (int i = 0; i < c.n; i++) {
+        double p[3] = {c.px[i], c.py[i], c.pz[i]}, n[3];
+        /* on the surface of the union, outward normal agreeing with the nearest face */
+        cr_expect_leq(fabs(tc_shape_distance(&t, p, n)), 1e-12, "point %d off the surface", i);
+        double q[3] = {p[0] + 1e-4 * c.nx[i], p[1] + 1e-4 * c.ny[i], p[2] + 1e-4 * c.nz[i]};
+        cr_expect_gt(tc_shape_distance(&t, q, n), 0.0, "normal %d points inwards", i);
+    }
+    /* the 5 x 5 cm joint between crossbar and stem is interior: 10 x 10 quads on each side go */
+    tc_aopc a, b;
+    tc_shape bar = tc_box(0.125, 0.025, 0.025), stem = tc_box(0.025, 0.075, 0.025);
+    tc_aopc_alloc(&a, &bar, 0.005, NULL), tc_aopc_alloc(&b, &stem, 0.005, NULL);
+    cr_expect_eq(c.n, a.n + b.n - 2 * 100);
+    tc_aopc_free(&a), tc_aopc_free(&b), tc_aopc_free(&c);
+}
+
+Test(aopc, compound_mass_and_inertia_add_up) {
+    tc_shape t = tee();
+    double com[3], m, I[3];
+    cr_assert_eq(tc_shape_center(&t, com, NULL), TC_OK);
+    tc_shape_mass(&t, 1000, &m, I);
+    cr_expect_float_eq(m, 1000 * (0.25 * 0.05 * 0.05 + 0.05 * 0.15 * 0.05), 1e-12);
+    /* I_zz by hand: boxes about their centres plus m d^2 with d the offset from the COM */
+    double m1 = 1000 * 0.25 * 0.05 * 0.05, m2 = 1000 * 0.05 * 0.15 * 0.05, y1 = 0.075 - com[1],
+           y2 = -0.025 - com[1];
+    double izz = m1 * (0.25 * 0.25 + 0.05 * 0.05) / 12 + m1 * y1 * y1 +
+                 m2 * (0.05 * 0.05 + 0.15 * 0.15) / 12 + m2 * y2 * y2;
+    cr_expect_float_eq(I[2], izz, 1e-12 * izz);
 }

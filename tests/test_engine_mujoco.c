@@ -29,7 +29,7 @@ typedef struct run {
 /* add a sphere of radius r at pos; free bodies get density 1000 */
 static int add_sphere(tc_scene *s, const char *name, double r, tc_joint_type j, double x, double y,
                       double z) {
-    tc_body_desc b = tc_default_body(name, (tc_shape){TC_SHAPE_SPHERE, {r, 0, 0}});
+    tc_body_desc b = tc_default_body(name, tc_sphere(r));
     b.joint = j;
     tc_v3_set(b.pos, x, y, z);
     tc_error err = {0};
@@ -39,7 +39,7 @@ static int add_sphere(tc_scene *s, const char *name, double r, tc_joint_type j, 
 
 /* a fixed ground plane through the origin */
 static int add_plane(tc_scene *s) {
-    tc_body_desc b = tc_default_body("ground", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
+    tc_body_desc b = tc_default_body("ground", tc_plane());
     tc_error err = {0};
     cr_assert_eq(tc_scene_add(s, &b, 0, &err), TC_OK, "%s", err.msg);
     return s->nbody - 1;
@@ -198,7 +198,7 @@ Test(engine_mujoco, world_frame_spin) {
 Test(engine_mujoco, box_torque_balance) {
     init_run(&R);
     int g = add_plane(&R.scene);
-    tc_body_desc b = tc_default_body("box", (tc_shape){TC_SHAPE_BOX, {0.1, 0.05, 0.02}});
+    tc_body_desc b = tc_default_body("box", tc_box(0.1, 0.05, 0.02));
     b.joint = TC_JOINT_FREE;
     double a = 0.3;
     tc_v3_set(b.pos, 0.2, -0.1, 0.03);
@@ -224,7 +224,7 @@ Test(engine_mujoco, box_torque_balance) {
 /* d: MuJoCo's compiler rejects a massless free body: TC_EENGINE with its message */
 Test(engine_mujoco, compiler_error) {
     init_run(&R);
-    tc_body_desc b = tc_default_body("ghost", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    tc_body_desc b = tc_default_body("ghost", tc_sphere(0.05));
     b.joint = TC_JOINT_FREE; /* mass and inertia stay 0: tc_scene_add would refuse this */
     R.scene.body[R.scene.nbody++] = b;
     tc_error err = {0};
@@ -299,8 +299,8 @@ Test(engine_mujoco, parallel_runs_agree) {
         r->scene = tc_default_scene();
         tc_v3_set(r->scene.gravity, 0, 0, -9.81);
         tc_params_default(&r->p, tc_engine_mujoco.params);
-        tc_body_desc g = tc_default_body("ground", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
-        tc_body_desc b = tc_default_body("box", (tc_shape){TC_SHAPE_BOX, {0.05, 0.03, 0.02}});
+        tc_body_desc g = tc_default_body("ground", tc_plane());
+        tc_body_desc b = tc_default_body("box", tc_box(0.05, 0.03, 0.02));
         b.joint = TC_JOINT_FREE;
         tc_v3_set(b.pos, 0, 0, 0.1);
         b.quat[0] = cos(0.2), b.quat[2] = sin(0.2);

@@ -9,8 +9,8 @@
 static void ball(double z, const double v[6], tc_wrench *w) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.4;
-    tc_body_desc floor = tc_default_body("floor", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
-    tc_body_desc b = tc_default_body("ball", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    tc_body_desc floor = tc_default_body("floor", tc_plane());
+    tc_body_desc b = tc_default_body("ball", tc_sphere(0.05));
     b.joint = TC_JOINT_FREE;
     b.pos[2] = z;
     cr_assert_eq(tc_scene_add(&sc, &floor, 0, NULL), TC_OK);

@@ -28,8 +28,8 @@ static int query_spheres(tc_method *m, char *why) {
 static int drop_ball(tc_method *m, char *why) {
     tc_scene sc = tc_default_scene();
     sc.gravity[2] = -9.81;
-    tc_body_desc floor = tc_default_body("floor", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
-    tc_body_desc ball = tc_default_body("ball", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    tc_body_desc floor = tc_default_body("floor", tc_plane());
+    tc_body_desc ball = tc_default_body("ball", tc_sphere(0.05));
     ball.joint = TC_JOINT_FREE;
     ball.pos[2] = 0.07;
     tc_scene_add(&sc, &floor, 0, NULL);

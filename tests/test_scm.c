@@ -71,8 +71,8 @@ Test(scm, force_before_touching_is_positive_and_decays) {
 static void sliding(double vx, double vz, tc_wrench *w) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.5;
-    tc_body_desc floor = tc_default_body("floor", (tc_shape){TC_SHAPE_PLANE, {0, 0, 0}});
-    tc_body_desc ball = tc_default_body("ball", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
+    tc_body_desc floor = tc_default_body("floor", tc_plane());
+    tc_body_desc ball = tc_default_body("ball", tc_sphere(0.05));
     ball.joint = TC_JOINT_FREE;
     ball.pos[2] = 0.045;
     cr_assert_eq(tc_scene_add(&sc, &floor, 0, NULL), TC_OK);
@@ -104,8 +104,8 @@ Test(scm, dissipation_adds_on_approach_and_vanishes_on_fast_separation) {
 /* two free spheres spinning and moving through each other in free space */
 static void momentum_residual(int consistent, double *lin, double *ang) {
     tc_scene sc = tc_default_scene();
-    tc_body_desc a = tc_default_body("a", (tc_shape){TC_SHAPE_SPHERE, {0.05, 0, 0}});
-    tc_body_desc b = tc_default_body("b", (tc_shape){TC_SHAPE_BOX, {0.04, 0.03, 0.05}});
+    tc_body_desc a = tc_default_body("a", tc_sphere(0.05));
+    tc_body_desc b = tc_default_body("b", tc_box(0.04, 0.03, 0.05));
     a.joint = b.joint = TC_JOINT_FREE;
     tc_v3_set(b.pos, 0.02, 0.08, 0.01);
     double qb[4] = {0.9, 0.1, 0.3, 0.2};

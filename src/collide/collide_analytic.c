@@ -65,8 +65,25 @@ static int box_plane(const tc_shape *box, const tc_body_state *B, const tc_body_
     return m;
 }
 
+/* a sphere against each part of a compound posed by C: one contact per part in reach */
+static int sphere_compound(double r, const double x[3], const tc_shape *s, const tc_body_state *C,
+                           double margin, tc_contact *c) {
+    int m = 0;
+    for (int i = 0; i < s->npart; i++) {
+        const tc_shape_part *p = &s->part[i];
+        tc_shape prim = p->type == TC_SHAPE_SPHERE ? tc_sphere(p->size[0])
+                                                   : tc_box(p->size[0], p->size[1], p->size[2]);
+        tc_body_state P = *C;
+        double off[3];
+        tc_m3_mulv(off, C->R, p->pos);
+        tc_v3_add(P.pos, C->pos, off);
+        m += sphere_shape(r, x, &prim, &P, margin, c + m);
+    }
+    return m;
+}
+
 int tc_collide_supported(tc_shape_type a, tc_shape_type b) {
-    if (a == TC_SHAPE_SPHERE || b == TC_SHAPE_SPHERE) return 1;
+    if (a == TC_SHAPE_SPHERE || b == TC_SHAPE_SPHERE) return a != TC_SHAPE_PLANE || b != TC_SHAPE_PLANE;
     return (a == TC_SHAPE_BOX && b == TC_SHAPE_PLANE) || (a == TC_SHAPE_PLANE && b == TC_SHAPE_BOX);
 }
 
@@ -80,6 +97,10 @@ int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
                const tc_body_state *B, double margin, tc_contact *out) {
     if (a->type == TC_SHAPE_SPHERE && b->type == TC_SHAPE_SPHERE)
         return sphere_sphere(a->size[0], A, b->size[0], B, margin, out);
+    if (b->type == TC_SHAPE_SPHERE && a->type == TC_SHAPE_COMPOUND)
+        return sphere_compound(b->size[0], B->pos, a, A, margin, out);
+    if (a->type == TC_SHAPE_SPHERE && b->type == TC_SHAPE_COMPOUND)
+        return flipped(sphere_compound(a->size[0], A->pos, b, B, margin, out), out);
     /* sphere against anything: the normal comes out pointing from the other shape */
     if (b->type == TC_SHAPE_SPHERE) return sphere_shape(b->size[0], B->pos, a, A, margin, out);
     if (a->type == TC_SHAPE_SPHERE)

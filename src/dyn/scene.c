@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* scene construction helpers */
 #include "dyn/tc_scene.h"
+#include "math/tc_vec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +34,12 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
         return tc_error_set(err, TC_EINVAL, NULL, 0, "joint", "a plane must be fixed");
     tc_body_desc *d = &s->body[s->nbody];
     *d = *b;
+    /* a compound's body origin becomes its COM; the body moves so the geometry stays put */
+    double com[3], Rc[3], R[9];
+    if ((st = tc_shape_center(&d->shape, com, err))) return st;
+    tc_quat_to_mat(R, d->quat);
+    tc_m3_mulv(Rc, R, com);
+    for (int k = 0; k < 3; k++) d->pos[k] += Rc[k];
     if (density > 0) tc_shape_mass(&d->shape, density, &d->mass, d->inertia);
     for (int k = 0; k < 6; k++)
         if (!(isfinite(b->damping[k]) && b->damping[k] >= 0 && isfinite(b->kp[k]) && b->kp[k] >= 0))
@@ -54,8 +61,8 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
 tc_status tc_scene_sphere_pair(tc_scene *s, double R, double r, double y, double density,
                                tc_error *err) {
     *s = tc_default_scene();
-    tc_body_desc big = tc_default_body("big", (tc_shape){TC_SHAPE_SPHERE, {R, 0, 0}});
-    tc_body_desc small = tc_default_body("small", (tc_shape){TC_SHAPE_SPHERE, {r, 0, 0}});
+    tc_body_desc big = tc_default_body("big", tc_sphere(R));
+    tc_body_desc small = tc_default_body("small", tc_sphere(r));
     small.joint = TC_JOINT_FREE;
     small.pos[1] = y;
     tc_status st = tc_scene_add(s, &big, density, err);

@@ -70,10 +70,56 @@ static tc_status sample_box(tc_aopc *c, const double half[3], double h) {
     return TC_OK;
 }
 
+/* part i of a compound as a primitive shape centred at its own origin */
+static tc_shape part_of(const tc_shape *s, int i) {
+    const tc_shape_part *p = &s->part[i];
+    return p->type == TC_SHAPE_SPHERE ? tc_sphere(p->size[0])
+                                      : tc_box(p->size[0], p->size[1], p->size[2]);
+}
+
+/* compound: every part's samples that lie on the union's surface (not inside or on another part) */
+static tc_status sample_compound(tc_aopc *c, const tc_shape *s, double h, tc_error *err) {
+    tc_aopc parts[TC_SHAPE_MAXPART];
+    int n = 0, keep_n = 0;
+    double area = 0;
+    for (int i = 0; i < s->npart; i++) {
+        tc_shape prim = part_of(s, i);
+        tc_status st = tc_aopc_alloc(&parts[i], &prim, h, err);
+        if (st) {
+            while (i--) tc_aopc_free(&parts[i]);
+            return st;
+        }
+        n += parts[i].n;
+    }
+    if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
+    for (int i = 0; i < s->npart; i++) {
+        const double *o = s->part[i].pos;
+        for (int j = 0; j < parts[i].n; j++) {
+            double p[3] = {parts[i].px[j] + o[0], parts[i].py[j] + o[1], parts[i].pz[j] + o[2]};
+            int inside = 0;
+            for (int k = 0; k < s->npart && !inside; k++) {
+                if (k == i) continue;
+                tc_shape prim = part_of(s, k);
+                double q[3] = {p[0] - s->part[k].pos[0], p[1] - s->part[k].pos[1], p[2] - s->part[k].pos[2]}, nn[3];
+                inside = tc_shape_distance(&prim, q, nn) <= 1e-9;
+            }
+            if (inside) continue;
+            double nrm[3] = {parts[i].nx[j], parts[i].ny[j], parts[i].nz[j]};
+            put(c, keep_n++, p, nrm);
+        }
+        area += parts[i].spacing * parts[i].spacing * parts[i].n;
+        tc_aopc_free(&parts[i]);
+    }
+    c->n = keep_n;
+    c->spacing = sqrt(area / n);
+    return TC_OK;
+}
+
 tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err) {
     if (!(isfinite(h) && h > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "spacing", "must be > 0 m (got %g)", h);
     switch (s->type) {
+    case TC_SHAPE_COMPOUND: return sample_compound(c, s, h, err);
     case TC_SHAPE_SPHERE: return sample_sphere(c, s->size[0], h);
     case TC_SHAPE_BOX: return sample_box(c, s->size, h);
     case TC_SHAPE_PLANE: {

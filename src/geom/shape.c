@@ -5,7 +5,28 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane"};
+static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane", "compound"};
+
+tc_shape tc_sphere(double r) {
+    tc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = TC_SHAPE_SPHERE, s.size[0] = r;
+    return s;
+}
+
+tc_shape tc_box(double hx, double hy, double hz) {
+    tc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = TC_SHAPE_BOX, s.size[0] = hx, s.size[1] = hy, s.size[2] = hz;
+    return s;
+}
+
+tc_shape tc_plane(void) {
+    tc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = TC_SHAPE_PLANE;
+    return s;
+}
 
 const char *tc_shape_name(tc_shape_type t) {
     return (unsigned)t < TC_SHAPE_COUNT ? shape_names[t] : "?";
@@ -18,6 +39,12 @@ tc_status tc_shape_parse(const char *name, tc_shape_type *t) {
             return TC_OK;
         }
     return TC_ENOTFOUND;
+}
+
+/* a compound's part as a primitive shape, */
+static tc_shape part_shape(const tc_shape_part *p) {
+    return p->type == TC_SHAPE_SPHERE ? tc_sphere(p->size[0])
+                                      : tc_box(p->size[0], p->size[1], p->size[2]);
 }
 
 tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
@@ -35,8 +62,60 @@ tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
                                     s->size[i]);
         return TC_OK;
     case TC_SHAPE_PLANE: return TC_OK;
+    case TC_SHAPE_COMPOUND:
+        if (s->npart < 1 || s->npart > TC_SHAPE_MAXPART)
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "a compound has 1 to %d parts (got %d)",
+                                TC_SHAPE_MAXPART, s->npart);
+        for (int i = 0; i < s->npart; i++) {
+            const tc_shape_part *p = &s->part[i];
+            if (p->type != TC_SHAPE_SPHERE && p->type != TC_SHAPE_BOX)
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "compound parts are spheres or boxes");
+            tc_shape prim = part_shape(p);
+            tc_status st = tc_shape_check(&prim, err);
+            if (st) return st;
+            for (int k = 0; k < 3; k++)
+                if (!isfinite(p->pos[k]))
+                    return tc_error_set(err, TC_EINVAL, NULL, 0, "pos", "part %d: position must be finite", i);
+        }
+        return TC_OK;
     default: return tc_error_set(err, TC_EINVAL, NULL, 0, "shape", "unknown shape type");
     }
+}
+
+/* full inertia tensor (row-major) of a compound about point o, and its mass and COM */
+static void compound_inertia(const tc_shape *s, double density, const double o[3], double *mass,
+                             double com[3], double I[9]) {
+    *mass = 0;
+    for (int k = 0; k < 3; k++) com[k] = 0;
+    for (int k = 0; k < 9; k++) I[k] = 0;
+    for (int i = 0; i < s->npart; i++) {
+        tc_shape prim = part_shape(&s->part[i]);
+        double m, d[3], Ic[3];
+        tc_shape_mass(&prim, density, &m, Ic);
+        /* parallel axis: I += Ic + m (|d|^2 1 - d d^T) */
+        for (int k = 0; k < 3; k++) d[k] = s->part[i].pos[k] - o[k], com[k] += m * s->part[i].pos[k];
+        double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                I[3 * r + c] += (r == c ? Ic[r] + m * dd : 0) - m * d[r] * d[c];
+        *mass += m;
+    }
+    for (int k = 0; k < 3; k++) com[k] = *mass > 0 ? com[k] / *mass : 0;
+}
+
+tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err) {
+    com[0] = com[1] = com[2] = 0;
+    if (s->type != TC_SHAPE_COMPOUND) return TC_OK;
+    double m, I[9], o[3] = {0, 0, 0};
+    compound_inertia(s, 1.0, o, &m, com, I);
+    for (int i = 0; i < s->npart; i++)
+        for (int k = 0; k < 3; k++) s->part[i].pos[k] -= com[k];
+    compound_inertia(s, 1.0, o, &m, o, I);
+    double tr = I[0] + I[4] + I[8];
+    if (fabs(I[1]) > 1e-9 * tr || fabs(I[2]) > 1e-9 * tr || fabs(I[5]) > 1e-9 * tr)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
+                            "arrange the parts so the inertia about the COM is diagonal in the body axes");
+    return TC_OK;
 }
 
 void tc_shape_mass(const tc_shape *s, double density, double *mass, double inertia[3]) {
@@ -50,6 +129,10 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
         m = density * a * b * c;
         I[0] = m * (b * b + c * c) / 12, I[1] = m * (a * a + c * c) / 12;
         I[2] = m * (a * a + b * b) / 12;
+    } else if (s->type == TC_SHAPE_COMPOUND) {
+        double o[3] = {0, 0, 0}, com[3], T[9];
+        compound_inertia(s, density, o, &m, com, T);
+        I[0] = T[0], I[1] = T[4], I[2] = T[8];
     }
     *mass = m;
     for (int i = 0; i < 3; i++) inertia[i] = I[i];
@@ -86,6 +169,17 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
     case TC_SHAPE_PLANE:
         normal[0] = normal[1] = 0, normal[2] = 1;
         return p[2];
+    case TC_SHAPE_COMPOUND: {
+        /* union: the nearest part (exact outside; inside, the least deep part) */
+        double best = INFINITY;
+        for (int i = 0; i < s->npart; i++) {
+            tc_shape prim = part_shape(&s->part[i]);
+            double q[3] = {p[0] - s->part[i].pos[0], p[1] - s->part[i].pos[1], p[2] - s->part[i].pos[2]}, n[3];
+            double d = tc_shape_distance(&prim, q, n);
+            if (d < best) best = d, normal[0] = n[0], normal[1] = n[1], normal[2] = n[2];
+        }
+        return best;
+    }
     default: normal[0] = normal[1] = 0, normal[2] = 1; return INFINITY;
     }
 }

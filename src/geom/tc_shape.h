@@ -10,17 +10,33 @@ typedef enum tc_shape_type {
     TC_SHAPE_SPHERE = 0, /* size[0] = radius (m), centred at the body origin */
     TC_SHAPE_BOX,        /* size[0..2] = half extents along body x, y, z (m) */
     TC_SHAPE_PLANE,      /* the body's z = 0 plane, outward normal +z; infinite, static only */
+    TC_SHAPE_COMPOUND,   /* union of up to TC_SHAPE_MAXPART spheres and boxes (e.g. the T) */
     TC_SHAPE_COUNT
 } tc_shape_type;
 
 #define TC_SHAPE_BIT(t) (1u << (t))
+#define TC_SHAPE_MAXPART 4
+
+/* one part of a compound: a sphere or box, axis-aligned, centred at pos in the body frame */
+typedef struct tc_shape_part {
+    tc_shape_type type;
+    double size[3]; /* m, as for the primitive */
+    double pos[3];  /* m, body frame */
+} tc_shape_part;
 
 typedef struct tc_shape {
     tc_shape_type type;
-    double size[3]; /* m; meaning depends on type (see tc_shape_type) */
+    double size[3];                       /* m; meaning depends on type (see tc_shape_type) */
+    int npart;                            /* compound only */
+    tc_shape_part part[TC_SHAPE_MAXPART]; /* compound only */
 } tc_shape;
 
-/* "sphere", "box", "plane" */
+/* constructors: a sphere of radius r (m), a box of half extents (m), the z = 0 plane */
+tc_shape tc_sphere(double r);
+tc_shape tc_box(double hx, double hy, double hz);
+tc_shape tc_plane(void);
+
+/* "sphere", "box", "plane", "compound" */
 const char *tc_shape_name(tc_shape_type t);
 
 /* type from its name; returns TC_ENOTFOUND for an unknown name */
@@ -29,8 +45,14 @@ tc_status tc_shape_parse(const char *name, tc_shape_type *t);
 /* check that sizes are finite and positive; err names the offending size */
 tc_status tc_shape_check(const tc_shape *s, tc_error *err);
 
-/* mass (kg) and principal inertia diag (kg m^2) at uniform density (kg/m^3); plane: 0 */
+/* mass (kg) and principal inertia diag (kg m^2) about the body origin at uniform density
+ * (kg/m^3); plane: 0. A compound's parts overlap nowhere (their volumes add). */
 void tc_shape_mass(const tc_shape *s, double density, double *mass, double inertia[3]);
+
+/* compound: move the parts so the centre of mass is the body origin; com gets the old COM (m,
+ * body frame). Fails when the inertia about the COM is not diagonal in the body axes. Other
+ * shapes: com = 0. */
+tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err);
 
 /* signed distance (m) of a body-frame point to the shape surface, and the outward normal of the
  * closest surface feature (exact for sphere, box and plane) */

@@ -93,7 +93,7 @@ const tc_model_type tc_model_hunt_crossley = {
     .params = hc_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE),
+              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
     .alloc = hc_alloc,
     .force = hc_force,
     .free = hc_free,
