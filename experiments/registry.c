@@ -5,9 +5,11 @@
 #include <string.h>
 
 extern const tc_experiment_type tc_experiment_e1;
+extern const tc_experiment_type tc_experiment_e2;
 
 const tc_experiment_type *const tc_experiments[] = {
     &tc_experiment_e1,
+    &tc_experiment_e2,
     NULL,
 };
 

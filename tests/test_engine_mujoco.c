@@ -2,6 +2,7 @@
 /* unit tests of the MuJoCo 2.2.2 engine adapter: directions, magnitudes, dynamics, errors, logs */
 #include "engines/tc_engine.h"
 #include "math/tc_vec.h"
+#include "sim/tc_sim.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -323,4 +324,296 @@ Test(engine_mujoco, parallel_runs_agree) {
         cr_assert_eq(memcmp(runs[k].v, runs[0].v, 6 * sizeof(double)), 0, "run %d v", k);
     }
     cr_assert_lt(runs[0].q[2], 0.03, "the box has landed (z = %g)", runs[0].q[2]);
+}
+
+/* the T of the pushing experiments: crossbar and stem, parts given before COM centring */
+static tc_shape t_shape(void) {
+    tc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = TC_SHAPE_COMPOUND;
+    s.npart = 2;
+    s.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.125, 0.025, 0.025}, {0, 0.075, 0}};
+    s.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.025, 0.075, 0.025}, {0, -0.025, 0}};
+    return s;
+}
+
+/* add the T (density 500) with its stem-bar frame origin at z = 0.025 */
+static int add_t(tc_scene *s, tc_joint_type j) {
+    tc_body_desc b = tc_default_body("T", t_shape());
+    b.joint = j;
+    b.pos[2] = 0.025;
+    tc_error err = {0};
+    cr_assert_eq(tc_scene_add(s, &b, 500, &err), TC_OK, "%s", err.msg);
+    return s->nbody - 1;
+}
+
+/* touche's reference method: Hunt–Crossley with RK4 when registered, else semi-implicit Euler;
+ * *rk4 says which */
+static const char *touche_method(int *rk4) {
+    *rk4 = tc_solver_find("rk4") != NULL;
+    return *rk4 ? "hunt-crossley/rk4" : "hunt-crossley/semi-euler";
+}
+
+/* a touche simulation of scene with the method spec at step dt */
+static tc_sim *touche_sim(const tc_scene *scene, const char *spec, double dt) {
+    tc_method m;
+    tc_error err = {0};
+    tc_sim *sim = NULL;
+    cr_assert_eq(tc_method_parse(&m, spec, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_sim_alloc(&sim, scene, &m, dt, &err), TC_OK, "%s", err.msg);
+    return sim;
+}
+
+/* x0 + v0 tau (1 - exp(-t / tau)): a coordinate under viscous damping alone */
+static double damped(double x0, double v0, double tau, double t) {
+    return x0 + v0 * tau * (1 - exp(-t / tau));
+}
+
+/* 7a: a planar T coasting under damping matches the closed form (MuJoCo RK4) and touche.
+ * Measured over 2 s at dt 2 ms, largest over all steps: MuJoCo RK4 - closed form 9.5e-13 m (x),
+ * 3.2e-13 m (y), 4.9e-12 rad (theta); touche hunt-crossley/rk4 - MuJoCo 2.8e-17 m, 3.8e-17 m,
+ * 1.1e-16 rad (tolerance 1e-9); hunt-crossley/semi-euler - MuJoCo 6.0e-4 m, 2.0e-4 m, 4.0e-3 rad,
+ * its first-order error v0 dt (tolerance 1e-2). */
+Test(engine_mujoco, planar_t_damping_closed_form) {
+    const double dt = 0.002;
+    init_run(&R);
+    set_param(&R, "integrator", 1);
+    int t = add_t(&R.scene, TC_JOINT_PLANAR);
+    tc_body_desc *b = &R.scene.body[t];
+    b->damping[0] = b->damping[1] = 2, b->damping[2] = 0.012;
+    tc_v3_set(b->vel, 0.3, -0.1, 0);
+    tc_v3_set(b->omega, 0, 0, 2);
+    start(&R, dt);
+    int rk4;
+    tc_sim *sim = touche_sim(&R.scene, touche_method(&rk4), dt);
+    const double tau[3] = {b->mass / 2, b->mass / 2, R.sys.izz[t] / 0.012};
+    const double x0[3] = {b->pos[0], b->pos[1], 0}, v0[3] = {0.3, -0.1, 2};
+    double emj[3] = {0, 0, 0}, etc[3] = {0, 0, 0};
+    const double *qt = tc_sim_q(sim) + tc_sim_system(sim)->qadr[t], *qm = R.q + R.sys.qadr[t];
+    for (int n = 1; n <= 1000; n++) {
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK, "step %d", n);
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "touche step %d", n);
+        for (int k = 0; k < 3; k++) {
+            emj[k] = fmax(emj[k], fabs(qm[k] - damped(x0[k], v0[k], tau[k], n * dt)));
+            etc[k] = fmax(etc[k], fabs(qt[k] - qm[k]));
+        }
+    }
+    cr_log_info("T: m %.6g kg, Izz %.6g kg m^2; MuJoCo RK4 vs closed form: x %.3g m, y %.3g m, "
+                "theta %.3g rad; touche (%s) vs MuJoCo: %.3g m, %.3g m, %.3g rad",
+                b->mass, R.sys.izz[t], emj[0], emj[1], emj[2], touche_method(&rk4), etc[0], etc[1],
+                etc[2]);
+    /* the T has moved: v0 tau = 75 mm along x, omega0 tau_theta = 0.54 rad */
+    cr_assert_gt(qm[0] - x0[0], 0.07);
+    cr_assert_gt(qm[2], 0.5);
+    double tol = rk4 ? 1e-9 : 1e-2;
+    for (int k = 0; k < 3; k++) {
+        cr_assert_leq(emj[k], 1e-6, "MuJoCo vs closed form, dof %d: %g", k, emj[k]);
+        cr_assert_leq(etc[k], tol, "touche vs MuJoCo, dof %d: %g", k, etc[k]);
+    }
+    tc_sim_free(sim);
+    tc_engine_mujoco.free(R.st);
+}
+
+/* MuJoCo's Euler treats joint damping implicitly: v_n = v0 / (1 + dt b / m)^n exactly, where an
+ * explicit method has v0 (1 - dt b / m)^n (measured largest relative deviation over 1000 steps
+ * from the implicit law 4.2e-15, from the explicit one 6.6e-2) */
+Test(engine_mujoco, euler_damping_is_implicit) {
+    const double dt = 0.002;
+    init_run(&R);
+    int t = add_t(&R.scene, TC_JOINT_PLANAR);
+    tc_body_desc *b = &R.scene.body[t];
+    b->damping[0] = 2;
+    b->vel[0] = 0.3;
+    start(&R, dt);
+    double a = dt * 2 / b->mass, v = 0, imp = 0, exp_ = 0;
+    for (int n = 1; n <= 1000; n++) {
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+        v = R.v[R.sys.vadr[t]];
+        imp = fmax(imp, fabs(v / (0.3 * pow(1 + a, -n)) - 1));
+        exp_ = fmax(exp_, fabs(v / (0.3 * pow(1 - a, n)) - 1));
+    }
+    cr_log_info("Euler damping: rel. deviation from implicit %.3g, from explicit %.3g", imp, exp_);
+    cr_assert_lt(imp, 1e-12);
+    cr_assert_gt(exp_, 1e-3);
+    tc_engine_mujoco.free(R.st);
+}
+
+/* 7b: a critically damped planar servo reaches a moved target in MuJoCo and in touche.
+ * Measured (dt 2 ms): distance to the target at 1 s 6.95e-5 m (MuJoCo RK4 and touche
+ * hunt-crossley/rk4; semi-euler 8.3e-5 m); largest MuJoCo - touche difference at the 0.1 s
+ * samples 1.5e-16 m with rk4 (tolerance 1e-9), 4.8e-4 m with semi-euler (tolerance 2e-3). */
+Test(engine_mujoco, planar_servo_reaches_target) {
+    const double dt = 0.002, kp = 50, target[2] = {0.1, -0.05};
+    init_run(&R);
+    set_param(&R, "integrator", 1);
+    int s = add_sphere(&R.scene, "puck", 0.05, TC_JOINT_FREE, 0.02, 0.03, 0.05);
+    tc_body_desc *b = &R.scene.body[s];
+    b->joint = TC_JOINT_PLANAR;
+    for (int k = 0; k < 2; k++)
+        b->kp[k] = kp, b->damping[k] = 2 * sqrt(kp * b->mass);
+    start(&R, dt);
+    int rk4;
+    tc_sim *sim = touche_sim(&R.scene, touche_method(&rk4), dt);
+    const tc_system *ts = tc_sim_system(sim);
+    /* both runs get the same targets in touche's layout: (x, y, theta) absolute */
+    double ctrl[NV];
+    memcpy(ctrl, R.q, (size_t)R.sys.nv * sizeof *ctrl);
+    ctrl[R.sys.vadr[s]] = target[0], ctrl[R.sys.vadr[s] + 1] = target[1];
+    double *sc = tc_sim_ctrl(sim);
+    sc[ts->vadr[s]] = target[0], sc[ts->vadr[s] + 1] = target[1];
+    const double *qm = R.q + R.sys.qadr[s], *qt = tc_sim_q(sim) + ts->qadr[s];
+    double diff = 0;
+    for (int n = 1; n <= 500; n++) {
+        cr_assert_eq(tc_engine_mujoco.step(R.st, ctrl, R.q, R.v), TC_OK, "step %d", n);
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "touche step %d", n);
+        if (n % 50) continue;
+        double d = fmax(fabs(qm[0] - qt[0]), fabs(qm[1] - qt[1]));
+        cr_log_info("t = %.1f s: MuJoCo (%.9f, %.9f), touche (%.9f, %.9f), diff %.3g m", n * dt,
+                    qm[0], qm[1], qt[0], qt[1], d);
+        diff = fmax(diff, d);
+    }
+    double em = hypot(qm[0] - target[0], qm[1] - target[1]);
+    double et = hypot(qt[0] - target[0], qt[1] - target[1]);
+    cr_log_info("at 1 s: MuJoCo %.3g m, touche (%s) %.3g m from the target; max diff %.3g m", em,
+                touche_method(&rk4), et, diff);
+    cr_assert_lt(em, 1e-3, "MuJoCo %g m from the target", em);
+    cr_assert_lt(et, 1e-3, "touche %g m from the target", et);
+    cr_assert_leq(diff, rk4 ? 1e-9 : 2e-3, "trajectories differ by %g m", diff);
+    cr_assert_lt(fabs(qm[2]), 1e-15, "no servo, no torque: theta stays 0");
+    tc_sim_free(sim);
+    tc_engine_mujoco.free(R.st);
+}
+
+/* without ctrl the servos hold the initial configuration, as touche's initial targets do */
+Test(engine_mujoco, planar_servo_null_ctrl_holds) {
+    init_run(&R);
+    set_param(&R, "integrator", 1);
+    int s = add_sphere(&R.scene, "puck", 0.05, TC_JOINT_FREE, 0.3, -0.2, 0);
+    tc_body_desc *b = &R.scene.body[s];
+    b->joint = TC_JOINT_PLANAR;
+    for (int k = 0; k < 3; k++)
+        b->kp[k] = 20, b->damping[k] = 2 * sqrt(20 * b->mass);
+    b->damping[2] = 2 * sqrt(20 * b->inertia[2]);
+    tc_v3_set(b->vel, 0.2, 0.1, 0);
+    b->omega[2] = 3;
+    start(&R, 0.002);
+    for (int n = 0; n < 1500; n++)
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+    const double *q = R.q + R.sys.qadr[s];
+    cr_log_info("held: (%.3g, %.3g, %.3g) from the initial pose", q[0] - 0.3, q[1] + 0.2, q[2]);
+    cr_assert_lt(fabs(q[0] - 0.3) + fabs(q[1] + 0.2) + fabs(q[2]), 1e-3);
+    tc_engine_mujoco.free(R.st);
+}
+
+/* 7c: a sphere pressed 5 mm into the side face of the T's stem is pushed out along the face
+ * normal; the T (planar, or fixed as world geoms) gets the opposite force; moments balance.
+ * Frictionless (condim 1): with friction MuJoCo also resists the tangential slip the off-centre
+ * push would start on the planar T (measured with condim 3: 0.129 N along -y for 2.57 N). */
+Test(engine_mujoco, compound_contact_direction) {
+    for (int fixed = 0; fixed < 2; fixed++) {
+        init_run(&R);
+        set_param(&R, "condim", 1);
+        int t = add_t(&R.scene, fixed ? TC_JOINT_FIXED : TC_JOINT_PLANAR);
+        const tc_body_desc *T = &R.scene.body[t];
+        const tc_shape_part *stem = &T->shape.part[1];
+        /* the stem's +x face, at its mid-height, in the world */
+        double x = T->pos[0] + stem->pos[0] + stem->size[0], y = T->pos[1] + stem->pos[1];
+        int s = add_sphere(&R.scene, "ball", 0.05, TC_JOINT_FREE, x + 0.05 - 0.005, y, T->pos[2]);
+        start(&R, 0.002);
+        tc_wrench w[2];
+        cr_assert_eq(tc_engine_mujoco.force(R.st, R.q, NULL, w), TC_OK);
+        double f = w[s].f[0];
+        cr_log_info("%s T: force on the sphere (%.6g, %.3g, %.3g) N, on the T (%.6g, %.3g, %.3g) N",
+                    fixed ? "fixed" : "planar", w[s].f[0], w[s].f[1], w[s].f[2], w[t].f[0],
+                    w[t].f[1], w[t].f[2]);
+        cr_assert_gt(f, 0, "the sphere is pushed along +x (got %g)", f);
+        cr_assert_lt(fabs(w[s].f[1]) + fabs(w[s].f[2]), 1e-9 * f, "along the face normal");
+        double ps[3], pt[3];
+        tc_v3_cross(ps, R.scene.body[s].pos, w[s].f);
+        tc_v3_cross(pt, T->pos, w[t].f);
+        for (int k = 0; k < 3; k++) {
+            cr_assert_leq(fabs(w[s].f[k] + w[t].f[k]), 1e-9 * f, "opposite forces, axis %d", k);
+            cr_assert_leq(fabs(w[s].t[k] + ps[k] + w[t].t[k] + pt[k]), 1e-9 * f,
+                          "moments about the origin, axis %d", k);
+        }
+        /* the contact is off the T's COM in y: it turns the T about z */
+        cr_assert_gt(fabs(w[t].t[2]), 1e-3 * f * 0.05);
+        /* against a fixed T: one free body's contact, f = m x / 0.02^2 as in
+         * magnitude_matches_solref */
+        double m = R.scene.body[s].mass;
+        if (fixed) cr_assert_leq(fabs(f - m * 0.005 / 0.0004), 1e-6 * f, "F = %.15g N", f);
+        tc_engine_mujoco.free(R.st);
+    }
+}
+
+/* a tilted planar body: slides along world x and y, the hinge about world z through the COM.
+ * A box stood on its side is posed at q = (x, y, theta); a fixed sphere pressed into its +x
+ * face where touche's kinematics puts it pushes the box along minus that face's normal. */
+Test(engine_mujoco, planar_tilted_axes) {
+    init_run(&R);
+    tc_body_desc b = tc_default_body("box", tc_box(0.1, 0.05, 0.02));
+    b.joint = TC_JOINT_PLANAR;
+    tc_v3_set(b.pos, 0.1, 0.2, 0.3);
+    b.quat[0] = cos(0.6), b.quat[1] = sin(0.6); /* 1.2 rad about x */
+    tc_error err = {0};
+    cr_assert_eq(tc_scene_add(&R.scene, &b, 800, &err), TC_OK, "%s", err.msg);
+    /* the sphere's place: from touche's pose at q */
+    tc_system sys;
+    tc_system_init(&sys, &R.scene);
+    const double q[3] = {0.15, 0.25, 0.7};
+    tc_body_state bs[2];
+    tc_system_kinematics(&sys, q, NULL, bs);
+    double n[3] = {bs[0].R[0], bs[0].R[3], bs[0].R[6]}, c[3];
+    tc_v3_copy(c, bs[0].pos);
+    tc_v3_addscl(c, n, 0.1 + 0.05 - 0.004);
+    int s = add_sphere(&R.scene, "pin", 0.05, TC_JOINT_FIXED, c[0], c[1], c[2]);
+    start(&R, 0.002);
+    memcpy(R.q, q, sizeof q);
+    tc_wrench w[2];
+    cr_assert_eq(tc_engine_mujoco.force(R.st, R.q, NULL, w), TC_OK);
+    double f = -tc_v3_dot(w[0].f, n), fxn[3];
+    tc_v3_cross(fxn, w[0].f, n);
+    cr_log_info("tilted box: n = (%.6f, %.6f, %.6f), force on the box (%.6g, %.6g, %.6g) N", n[0],
+                n[1], n[2], w[0].f[0], w[0].f[1], w[0].f[2]);
+    cr_assert_gt(f, 0, "pushed along -n (got %g)", f);
+    cr_assert_lt(tc_v3_norm(fxn), 1e-9 * f, "parallel to the face normal");
+    cr_assert_leq(fabs(w[0].f[0] + w[s].f[0]), 1e-9 * f);
+    tc_engine_mujoco.free(R.st);
+}
+
+/* 7d: free-body damping equal on all six dofs decays v and omega exponentially; unequal damping
+ * is refused with a message. Measured (RK4, dt 1 ms, 1 s): largest relative error 9.7e-16. */
+Test(engine_mujoco, free_damping) {
+    init_run(&R);
+    set_param(&R, "integrator", 1);
+    int s = add_sphere(&R.scene, "ball", 0.05, TC_JOINT_FREE, 0, 0, 0);
+    tc_body_desc *b = &R.scene.body[s];
+    for (int k = 0; k < 6; k++)
+        b->damping[k] = 0.05;
+    tc_v3_set(b->vel, 0.2, 0, -0.1);
+    tc_v3_set(b->omega, 1, -2, 3);
+    b->quat[0] = cos(0.4), b->quat[2] = sin(0.4); /* tilted: omega crosses frames */
+    start(&R, 0.001);
+    for (int n = 0; n < 1000; n++)
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+    double tv = b->mass / 0.05, tw = b->inertia[0] / 0.05, err = 0;
+    const double *v = R.v + R.sys.vadr[s], *q = R.q + R.sys.qadr[s];
+    for (int k = 0; k < 3; k++) {
+        err = fmax(err, fabs(v[k] - b->vel[k] * exp(-1 / tv)) / 0.2);
+        err = fmax(err, fabs(v[3 + k] - b->omega[k] * exp(-1 / tw)) / 3);
+        err = fmax(err, fabs(q[k] - damped(0, b->vel[k], tv, 1)) / 0.2);
+    }
+    cr_log_info("free damping: tau_v %.4g s, tau_w %.4g s, largest relative error %.3g", tv, tw,
+                err);
+    cr_assert_lt(err, 1e-9);
+    tc_engine_mujoco.free(R.st);
+    /* one unequal value: TC_EUNSUP naming the damping */
+    b->damping[4] = 0.06;
+    tc_error e = {0};
+    void *st = NULL;
+    cr_assert_eq(tc_engine_mujoco.alloc(&st, &R.scene, &R.p, 0.001, &e), TC_EUNSUP);
+    cr_assert_null(st);
+    cr_assert_str_eq(e.param, "damping");
+    cr_log_info("unequal damping: %s", e.msg);
+    cr_assert_not_null(strstr(e.msg, "free joint"), "%s", e.msg);
 }

@@ -150,3 +150,59 @@ Test(scm, force_bits_do_not_depend_on_threads) {
     cr_expect_eq(memcmp(w1, w2, sizeof w1), 0, "wrenches differ between 1 and 2 threads");
     tc_sim_free(sim);
 }
+
+/* largest relative difference between the pruned and the brute-force wrenches at state (q, v):
+ * forces against |F|, torques against |F| times the body scale 0.1 m (torques of near-symmetric
+ * bodies are cancellations; pruning regroups the sums, which moves them by rounding) */
+static double prune_gap(const tc_scene *sc, double spacing, const double *v, double shift) {
+    tc_method m0, m1;
+    tc_sim *s0, *s1;
+    cr_assert_eq(tc_method_parse(&m0, "scm", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m0, "spacing", spacing, NULL), TC_OK);
+    m1 = m0;
+    cr_assert_eq(tc_method_set(&m0, "prune", 0, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m1, "prune", 1, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&s0, sc, &m0, 0.002, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&s1, sc, &m1, 0.002, NULL), TC_OK);
+    double q[16];
+    memcpy(q, tc_sim_q(s0), sizeof(double) * (size_t)tc_sim_system(s0)->nq);
+    q[1] += shift;
+    tc_wrench w0[2], w1[2];
+    cr_assert_eq(tc_sim_force(s0, q, v, w0), TC_OK);
+    cr_assert_eq(tc_sim_force(s1, q, v, w1), TC_OK);
+    double gap = 0;
+    for (int b = 0; b < 2; b++) {
+        double f0 = tc_v3_norm(w0[b].f), df[3], dt[3];
+        tc_v3_sub(df, w1[b].f, w0[b].f), tc_v3_sub(dt, w1[b].t, w0[b].t);
+        gap = fmax(gap, tc_v3_norm(df) / f0);
+        gap = fmax(gap, tc_v3_norm(dt) / (0.1 * f0));
+    }
+    tc_sim_free(s0), tc_sim_free(s1);
+    return gap;
+}
+
+Test(scm, pruning_changes_no_result_by_more_than_1e_12) {
+    /* E1's spheres at rest (static kernel) and moving (dynamic kernel), several depths */
+    const double moving[6] = {0.2, -0.1, 0.05, 1, 0.5, -2};
+    for (double y = 0.02; y < 0.17; y += 0.03) {
+        tc_scene sc = spheres(y);
+        double g0 = prune_gap(&sc, 0.005, NULL, 0), g1 = prune_gap(&sc, 0.005, moving, 0);
+        cr_log_info("y = %g: relative change static %g, dynamic %g", y, g0, g1);
+        cr_expect_leq(g0, 1e-12, "static, y = %g: relative change %g", y, g0);
+        cr_expect_leq(g1, 1e-12, "dynamic, y = %g: relative change %g", y, g1);
+    }
+    /* a sphere against a T-shaped compound (E2's shapes), 4000-point clouds */
+    tc_scene sc = tc_default_scene();
+    tc_shape t = tc_box(0, 0, 0);
+    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    t.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.125, 0.025, 0.025}, {0, 0.175, 0}};
+    t.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.025, 0.075, 0.025}, {0, 0.075, 0}};
+    tc_body_desc T = tc_default_body("T", t), f = tc_default_body("finger", tc_sphere(0.015));
+    T.joint = f.joint = TC_JOINT_FREE;
+    f.pos[1] = -0.0065;
+    cr_assert_eq(tc_scene_add(&sc, &T, 500, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &f, 1000, NULL), TC_OK);
+    const double v[12] = {0.1, 0, 0, 0, 0, 0.5, 0, 0.3, 0, 0, 0, 0};
+    double g = prune_gap(&sc, 0.0047, v, 0);
+    cr_expect_leq(g, 1e-12, "T and finger: relative change %g", g);
+}

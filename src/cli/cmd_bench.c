@@ -3,6 +3,7 @@
 #include "cli/tc_cli.h"
 #include "report/tc_fs.h"
 #include "report/tc_progress.h"
+#include "experiments/e2.h"
 #include "sim/tc_sim.h"
 
 #include <math.h>
@@ -26,6 +27,45 @@ static double time_queries(tc_sim *sim, const double *v, double seconds, long lo
     return t / n;
 }
 
+/* E2's T scene: SCM Euler step time vs AOPC points beside MuJoCo's Euler step, same run */
+static int bench_e2(const char *out, double seconds) {
+    static const double spacings[] = {0.08, 0.04, 0.02, 0.01, 0.0047};
+    char script[1024], path[1100];
+    snprintf(script, sizeof script, "%s/experiments/e2_t_pushing.cfg", tc_cli_source_dir());
+    tc_script s;
+    e2_setup e;
+    tc_scene sc;
+    e2_traj tr[E2_MAXTRAJ];
+    int ntr, points[5];
+    double ms[5], mj_s;
+    tc_method scm, mj;
+    tc_error err;
+    tc_error_clear(&err);
+    tc_status st = tc_script_load(&s, script, "full", &err);
+    if (!st) st = e2_read_setup(&s, &e, &err), tc_script_free(&s);
+    snprintf(path, sizeof path, "%s/%s", tc_cli_source_dir(), e.trajectories);
+    if (!st) st = e2_build_scene(&e, &sc, &err);
+    if (!st) st = e2_read_trajectories(path, &e, tr, &ntr, &err);
+    if (!st) st = tc_method_parse(&scm, "scm/euler", &err);
+    if (!st) st = tc_method_parse(&mj, "mujoco", &err);
+    /* about `seconds` of SCM time at the finest spacing, at least 20 steps */
+    int steps = (int)fmax(20, seconds / 0.002);
+    if (!st) st = e2_step_times(&e, &sc, &scm, &mj, &tr[0], 0.002, steps, spacings, 5, points, ms, &mj_s, &err);
+    if (st) return tc_cli_error(&err, st), 1;
+    tc_outfile o;
+    tc_path_join(path, sizeof path, out, "bench_e2.csv");
+    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    fprintf(o.f, "points,scm_euler_us,mujoco_euler_us,ratio\n");
+    printf("%8s %14s %16s %8s\n", "points", "SCM Euler us", "MuJoCo Euler us", "ratio");
+    for (int i = 0; i < 5; i++) {
+        fprintf(o.f, "%d,%.4f,%.4f,%.4g\n", points[i], 1e6 * ms[i], 1e6 * mj_s, ms[i] / mj_s);
+        printf("%8d %14.2f %16.2f %8.3g\n", points[i], 1e6 * ms[i], 1e6 * mj_s, ms[i] / mj_s);
+    }
+    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    printf("wrote %s\n", path);
+    return 0;
+}
+
 int tc_cmd_bench(int argc, char **argv) {
     const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
     const char *out = "out/bench", *plist = "100,400,1600,6400";
@@ -36,15 +76,16 @@ int tc_cmd_bench(int argc, char **argv) {
         else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else {
-            fprintf(stderr, "usage: touche bench scm [--points a,b,...] [--seconds S] [--out DIR]\n");
+            fprintf(stderr, "usage: touche bench scm|e2 [--points a,b,...] [--seconds S] [--out DIR]\n");
             return 2;
         }
     }
+    if (!(seconds > 0)) seconds = 0.5;
+    if (!strcmp(what, "e2")) return bench_e2(out, seconds);
     if (strcmp(what, "scm")) {
-        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm)\n", what);
+        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm, e2)\n", what);
         return 2;
     }
-    if (!(seconds > 0)) seconds = 0.5;
     tc_scene sc;
     tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL); /* E1's spheres, 1 cm deep */
     tc_error err;

@@ -38,6 +38,8 @@ int tc_cmd_check(int argc, char **argv) {
     tc_error err;
     tc_error_clear(&err);
     tc_status st = tc_check_run(&o, stdout, &err);
+    /* an update records the new values: differences from the old reference are its purpose */
+    if (o.update && st == TC_ECHECK) st = TC_OK;
     if (st && st != TC_ECHECK) tc_cli_error(&err, st);
     if (st == TC_ECHECK) fprintf(stderr, "touche check: REGRESSION (see the table above)\n");
     return st ? 1 : 0;

@@ -27,7 +27,10 @@ static const char usage[] =
     "  bench scm [options]       SCM pair evaluations/s vs points, 1 and all threads, beside\n"
     "                            MuJoCo's mj_forward on the same scene; writes bench_scm.csv\n"
     "      --points a,b,...  --out DIR  --seconds S (time per measurement, default 0.5)\n"
+    "  bench e2                  E2's T scene: SCM Euler step time vs AOPC points beside MuJoCo's\n"
     "  report [--out DIR]        rebuild OUT/report.md (and the PDF when pdflatex is present)\n"
+    "  generate e2 [--out FILE]  regenerate E2's finger trajectories (cross-entropy search in\n"
+    "                            MuJoCo; writes data/e2_trajectories.csv with provenance)\n"
     "  help, --help              this text;  --version  the revision\n"
     "\n"
     "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/; default the source tree),\n"
@@ -64,7 +67,8 @@ int main(int argc, char **argv) {
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"list", tc_cmd_list},   {"run", tc_cmd_run},     {"check", tc_cmd_check},
-                {"bench", tc_cmd_bench}, {"report", tc_cmd_report}};
+                {"bench", tc_cmd_bench}, {"report", tc_cmd_report},
+                {"generate", tc_cmd_generate}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (!strcmp(cmd, cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "touche: unknown command '%s'\n\n%s", cmd, usage);

@@ -9,6 +9,7 @@ int tc_cmd_run(int argc, char **argv);
 int tc_cmd_check(int argc, char **argv);
 int tc_cmd_bench(int argc, char **argv);
 int tc_cmd_report(int argc, char **argv);
+int tc_cmd_generate(int argc, char **argv);
 
 /* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
 const char *tc_cli_source_dir(void);

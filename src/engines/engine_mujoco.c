@@ -40,7 +40,8 @@ static const tc_param_spec mujoco_params[] = {
      "rolling friction coefficient (friction[2], used when condim = 6)", "MuJoCo's default"},
     {"cone", 0, 0, 1, TC_PARAM_INT, "1", "friction cone: 0 pyramidal, 1 elliptic",
      "MuJoCo's default"},
-    {"integrator", 0, 0, 1, TC_PARAM_INT, "1", "integrator: 0 semi-implicit Euler, 1 RK4",
+    {"integrator", 0, 0, 1, TC_PARAM_INT, "1",
+     "integrator: 0 semi-implicit Euler (joint damping implicit), 1 RK4 (all explicit)",
      "MuJoCo's default"},
     {"solver", 2, 0, 2, TC_PARAM_INT, "1", "constraint solver: 0 PGS, 1 CG, 2 Newton",
      "MuJoCo's default"},
@@ -69,16 +70,22 @@ typedef struct warnbuf {
     int len, count, dropped;
 } warnbuf;
 
+/* most geoms a scene compiles to: every body a compound of TC_SHAPE_MAXPART parts */
+#define MAXGEOM (TC_SCENE_MAXBODY * TC_SHAPE_MAXPART)
+
 /* adapter state: one per run, used by one thread at a time */
 typedef struct engine {
     mjModel *m;
     mjData *d;
     int nbody;
+    tc_joint_type joint[TC_SCENE_MAXBODY];                /* each body's joint type */
     int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY];   /* touche state offsets, -1 fixed */
     int mqadr[TC_SCENE_MAXBODY], mvadr[TC_SCENE_MAXBODY]; /* MuJoCo qpos/qvel offsets */
     int mbody[TC_SCENE_MAXBODY];     /* touche body -> mjModel body, -1 fixed (world geoms) */
-    int owner[TC_SCENE_MAXBODY];     /* mjModel geom -> touche body */
-    double org[TC_SCENE_MAXBODY][3]; /* fixed bodies' positions (torque origin) */
+    int act[TC_SCENE_MAXBODY][3];    /* planar dof -> position actuator, -1 none */
+    int owner[MAXGEOM];              /* mjModel geom -> touche body */
+    double org[TC_SCENE_MAXBODY][3]; /* scene positions: fixed bodies' torque origin, planar
+                                      * bodies' slide origin */
     int reported[mjNWARNING];        /* counter already reported */
     warnbuf warn;
 } engine;
@@ -133,21 +140,110 @@ static void flatten(char *dst, size_t n, const char *src) {
         if (*c == '\n' || *c == '\r') *c = ' ';
 }
 
-/* one geom line named g<i>; attrs carries the pose of world-body geoms */
-static void write_geom(FILE *f, int i, const tc_shape *sh, const char *attrs) {
+/* one sphere, box or plane geom line; attrs carries the pose */
+static void write_geom(FILE *f, const char *name, const tc_shape *sh, const char *attrs) {
     switch (sh->type) {
     case TC_SHAPE_SPHERE:
-        fprintf(f, "<geom name=\"g%d\" type=\"sphere\" size=\"%.17g\" %s/>\n", i, sh->size[0],
+        fprintf(f, "<geom name=\"%s\" type=\"sphere\" size=\"%.17g\" %s/>\n", name, sh->size[0],
                 attrs);
         break;
     case TC_SHAPE_BOX:
-        fprintf(f, "<geom name=\"g%d\" type=\"box\" size=\"%.17g %.17g %.17g\" %s/>\n", i,
+        fprintf(f, "<geom name=\"%s\" type=\"box\" size=\"%.17g %.17g %.17g\" %s/>\n", name,
                 sh->size[0], sh->size[1], sh->size[2], attrs);
         break;
     default: /* plane: size 0 0 is infinite; the third number only spaces the render grid */
-        fprintf(f, "<geom name=\"g%d\" type=\"plane\" size=\"0 0 1\" %s/>\n", i, attrs);
+        fprintf(f, "<geom name=\"%s\" type=\"plane\" size=\"0 0 1\" %s/>\n", name, attrs);
         break;
     }
+}
+
+/* the geoms of body i, named g<i> (one primitive) or g<i>p<k> (compound parts at their body
+ * positions); world geoms of a fixed body get the world pose of each part */
+static void write_body_geoms(FILE *f, int i, const tc_body_desc *b, int world) {
+    char name[32], attrs[256];
+    double R[9], q[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]};
+    tc_quat_normalize(q);
+    tc_quat_to_mat(R, q);
+    /* a primitive: at the body origin */
+    if (b->shape.type != TC_SHAPE_COMPOUND) {
+        snprintf(name, sizeof name, "g%d", i);
+        if (world)
+            snprintf(attrs, sizeof attrs,
+                     "pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"", b->pos[0],
+                     b->pos[1], b->pos[2], b->quat[0], b->quat[1], b->quat[2], b->quat[3]);
+        else
+            attrs[0] = '\0';
+        fprintf(f, world ? "    " : "      ");
+        write_geom(f, name, &b->shape, attrs);
+        return;
+    }
+    /* a compound: one axis-aligned sphere or box per part */
+    for (int k = 0; k < b->shape.npart; k++) {
+        const tc_shape_part *pt = &b->shape.part[k];
+        tc_shape sh = pt->type == TC_SHAPE_SPHERE ? tc_sphere(pt->size[0])
+                                                  : tc_box(pt->size[0], pt->size[1], pt->size[2]);
+        double p[3];
+        snprintf(name, sizeof name, "g%dp%d", i, k);
+        if (world) {
+            tc_m3_mulv(p, R, pt->pos);
+            tc_v3_add(p, p, b->pos);
+            snprintf(attrs, sizeof attrs,
+                     "pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"", p[0], p[1], p[2],
+                     b->quat[0], b->quat[1], b->quat[2], b->quat[3]);
+        } else {
+            snprintf(attrs, sizeof attrs, "pos=\"%.17g %.17g %.17g\"", pt->pos[0], pt->pos[1],
+                     pt->pos[2]);
+        }
+        fprintf(f, world ? "    " : "      ");
+        write_geom(f, name, &sh, attrs);
+    }
+}
+
+/* number of geoms body b compiles to */
+static int geom_count(const tc_body_desc *b) {
+    return b->shape.type == TC_SHAPE_COMPOUND ? b->shape.npart : 1;
+}
+
+/* the joints of a moving body: one free joint, or slides along world x and y then a hinge about
+ * world z through the body origin (axes in the body frame: rows of R0, the scene rotation) */
+static void write_joints(FILE *f, int i, const tc_body_desc *b) {
+    if (b->joint == TC_JOINT_FREE) {
+        fprintf(f, "      <joint name=\"j%d\" type=\"free\" damping=\"%.17g\"/>\n", i,
+                b->damping[0]);
+        return;
+    }
+    static const char *const type[3] = {"slide", "slide", "hinge"};
+    static const char dof[3] = {'x', 'y', 't'};
+    double R[9], q[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]};
+    tc_quat_normalize(q);
+    tc_quat_to_mat(R, q);
+    for (int k = 0; k < 3; k++) {
+        /* world axis e_k (k = 2: e_z) in the body frame is row k of R0 */
+        fprintf(f,
+                "      <joint name=\"j%d%c\" type=\"%s\" pos=\"0 0 0\" axis=\"%.17g %.17g %.17g\" "
+                "limited=\"false\" damping=\"%.17g\"/>\n",
+                i, dof[k], type[k], R[3 * k], R[3 * k + 1], R[3 * k + 2], b->damping[k]);
+    }
+}
+
+/* position servos of planar dofs with kp > 0; returns the number written */
+static int write_actuators(FILE *f, const tc_scene *sc) {
+    static const char dof[3] = {'x', 'y', 't'};
+    int n = 0;
+    for (int i = 0; i < sc->nbody; i++) {
+        const tc_body_desc *b = &sc->body[i];
+        if (b->joint != TC_JOINT_PLANAR) continue;
+        for (int k = 0; k < 3; k++) {
+            if (!(b->kp[k] > 0)) continue;
+            if (n++ == 0) fprintf(f, "  <actuator>\n");
+            fprintf(f,
+                    "    <position name=\"a%d%c\" joint=\"j%d%c\" kp=\"%.17g\" "
+                    "ctrllimited=\"false\" forcelimited=\"false\"/>\n",
+                    i, dof[k], i, dof[k], b->kp[k]);
+        }
+    }
+    if (n) fprintf(f, "  </actuator>\n");
+    return n;
 }
 
 /* write the scene as MJCF; returns the stream's error state */
@@ -159,10 +255,12 @@ static int write_mjcf(FILE *f, const tc_scene *sc, const tc_params *p, double dt
     int cone_i = (int)tc_params_get(p, "cone");
     /* constraint rows per contact: pyramidal cones use 2 (condim - 1) edges */
     int rows = condim == 1 ? 1 : (cone_i == 0 ? 2 * (condim - 1) : condim);
+    /* geom pairs that can touch: compounds count each part */
     int npair = 0;
     for (int a = 0; a < sc->nbody; a++)
         for (int b = a + 1; b < sc->nbody; b++)
-            npair += sc->body[a].joint != TC_JOINT_FIXED || sc->body[b].joint != TC_JOINT_FIXED;
+            if (sc->body[a].joint != TC_JOINT_FIXED || sc->body[b].joint != TC_JOINT_FIXED)
+                npair += geom_count(&sc->body[a]) * geom_count(&sc->body[b]);
     /* box-box gives up to 8 contacts; cap the dense nefc x nefc buffers at 2000 rows */
     int nconmax = 8 * npair < 100 ? 100 : (8 * npair > 1000 ? 1000 : 8 * npair);
     int njmax = nconmax * rows < 500 ? 500 : (nconmax * rows > 2000 ? 2000 : nconmax * rows);
@@ -188,27 +286,29 @@ static int write_mjcf(FILE *f, const tc_scene *sc, const tc_params *p, double dt
     fprintf(f, "  <worldbody>\n");
     /* fixed bodies are geoms of the world body: a plane inside a welded child body collides
      * twice in MuJoCo 2.2.2 (world pass plus broadphase), and world geoms never touch each
-     * other, as in touche. Free bodies carry their own inertial. Names are indices, so scene
-     * names need no XML escaping. */
+     * other, as in touche. Moving bodies carry their joints and their own inertial at the body
+     * origin (the COM). Names are indices, so scene names need no XML escaping. */
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
-        char pose[256];
-        snprintf(pose, sizeof pose, "pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\"",
-                 b->pos[0], b->pos[1], b->pos[2], b->quat[0], b->quat[1], b->quat[2], b->quat[3]);
-        if (b->joint == TC_JOINT_FREE) {
-            fprintf(f, "    <body name=\"b%d\" %s>\n      <freejoint/>\n", i, pose);
-            fprintf(f,
-                    "      <inertial pos=\"0 0 0\" mass=\"%.17g\" "
-                    "diaginertia=\"%.17g %.17g %.17g\"/>\n      ",
-                    b->mass, b->inertia[0], b->inertia[1], b->inertia[2]);
-            write_geom(f, i, &b->shape, "");
-            fprintf(f, "    </body>\n");
-        } else {
-            fprintf(f, "    ");
-            write_geom(f, i, &b->shape, pose);
+        if (b->joint == TC_JOINT_FIXED) {
+            write_body_geoms(f, i, b, 1);
+            continue;
         }
+        fprintf(f,
+                "    <body name=\"b%d\" pos=\"%.17g %.17g %.17g\" "
+                "quat=\"%.17g %.17g %.17g %.17g\">\n",
+                i, b->pos[0], b->pos[1], b->pos[2], b->quat[0], b->quat[1], b->quat[2], b->quat[3]);
+        write_joints(f, i, b);
+        fprintf(f,
+                "      <inertial pos=\"0 0 0\" mass=\"%.17g\" "
+                "diaginertia=\"%.17g %.17g %.17g\"/>\n",
+                b->mass, b->inertia[0], b->inertia[1], b->inertia[2]);
+        write_body_geoms(f, i, b, 0);
+        fprintf(f, "    </body>\n");
     }
-    fprintf(f, "  </worldbody>\n</mujoco>\n");
+    fprintf(f, "  </worldbody>\n");
+    write_actuators(f, sc);
+    fprintf(f, "</mujoco>\n");
     return ferror(f);
 }
 
@@ -281,6 +381,27 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
                             condim);
     if (tc_params_get(p, "solimp_dmin") > tc_params_get(p, "solimp_dmax"))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "solimp_dmin", "must not exceed solimp_dmax");
+    /* joints, damping and servos MuJoCo can express */
+    for (int i = 0; i < sc->nbody; i++) {
+        const tc_body_desc *b = &sc->body[i];
+        if (b->joint != TC_JOINT_FIXED && b->joint != TC_JOINT_FREE && b->joint != TC_JOINT_PLANAR)
+            return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
+                                "body '%s': unknown joint type %d", b->name, (int)b->joint);
+        for (int k = 0; k < 6; k++)
+            if (b->kp[k] != 0 && (b->joint != TC_JOINT_PLANAR || k >= 3))
+                return tc_error_set(err, TC_EUNSUP, NULL, 0, "kp",
+                                    "body '%s': position servos need a planar joint (dofs 0-2)",
+                                    b->name);
+        if (b->joint != TC_JOINT_FREE) continue;
+        for (int k = 1; k < 6; k++)
+            if (b->damping[k] != b->damping[0])
+                return tc_error_set(
+                    err, TC_EUNSUP, NULL, 0, "damping",
+                    "body '%s': MuJoCo's free joint takes one damping value for all 6 dofs, "
+                    "got (%g %g %g | %g %g %g); make them equal",
+                    b->name, b->damping[0], b->damping[1], b->damping[2], b->damping[3],
+                    b->damping[4], b->damping[5]);
+    }
     /* the scene as MJCF text in memory */
     char *xml = NULL;
     size_t len = 0;
@@ -312,45 +433,72 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         mujoco_free(e);
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "MuJoCo: %s", error_text);
     }
-    /* map touche bodies to MuJoCo geoms, bodies and free-joint addresses */
-    if (e->m->ngeom != sc->nbody) {
+    /* map touche bodies to MuJoCo geoms, bodies, joint addresses and actuators */
+    int ngeom = 0;
+    for (int i = 0; i < sc->nbody; i++)
+        ngeom += geom_count(&sc->body[i]);
+    if (e->m->ngeom != ngeom) {
         int ng = e->m->ngeom;
         mujoco_free(e);
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
-                            "MuJoCo compiled %d geoms for %d scene bodies", ng, sc->nbody);
+                            "MuJoCo compiled %d geoms for the scene's %d", ng, ngeom);
     }
     e->nbody = sc->nbody;
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "g%d", i);
-        e->owner[mj_name2id(e->m, mjOBJ_GEOM, name)] = i;
-        tc_v3_copy(e->org[i], sc->body[i].pos);
+        const tc_body_desc *b = &sc->body[i];
+        char name[32];
+        for (int k = 0; k < geom_count(b); k++) {
+            if (b->shape.type == TC_SHAPE_COMPOUND)
+                snprintf(name, sizeof name, "g%dp%d", i, k);
+            else
+                snprintf(name, sizeof name, "g%d", i);
+            e->owner[mj_name2id(e->m, mjOBJ_GEOM, name)] = i;
+        }
+        tc_v3_copy(e->org[i], b->pos);
+        e->joint[i] = b->joint;
         e->mbody[i] = e->qadr[i] = e->vadr[i] = e->mqadr[i] = e->mvadr[i] = -1;
-        if (sc->body[i].joint != TC_JOINT_FREE) continue;
+        e->act[i][0] = e->act[i][1] = e->act[i][2] = -1;
+        if (b->joint == TC_JOINT_FIXED) continue;
+        /* the body's first joint; a planar body's three are consecutive in qpos and qvel */
         snprintf(name, sizeof name, "b%d", i);
         int id = mj_name2id(e->m, mjOBJ_BODY, name), j = e->m->body_jntadr[id];
         e->mbody[i] = id;
         e->qadr[i] = nq, e->vadr[i] = nv;
         e->mqadr[i] = e->m->jnt_qposadr[j], e->mvadr[i] = e->m->jnt_dofadr[j];
-        nq += 7, nv += 6;
+        if (b->joint == TC_JOINT_FREE) {
+            nq += 7, nv += 6;
+            continue;
+        }
+        nq += 3, nv += 3;
+        for (int k = 0; k < 3; k++) {
+            snprintf(name, sizeof name, "a%d%c", i, "xyt"[k]);
+            e->act[i][k] = b->kp[k] > 0 ? mj_name2id(e->m, mjOBJ_ACTUATOR, name) : -1;
+        }
     }
     *state = e;
     return TC_OK;
 }
 
-/* touche (q, v) into qpos/qvel; MuJoCo's free-joint angular velocity is in the body frame */
+/* touche (q, v) into qpos/qvel: a free joint's angular velocity is in the body frame, a planar
+ * body's slides are displacements from the scene position */
 static void state_in(engine *e, const double *q, const double *v) {
     for (int i = 0; i < e->nbody; i++) {
         if (e->qadr[i] < 0) continue;
-        const double *qi = q + e->qadr[i];
+        const double *qi = q + e->qadr[i], *vi = v ? v + e->vadr[i] : NULL;
         double *qpos = e->d->qpos + e->mqadr[i], *qvel = e->d->qvel + e->mvadr[i];
+        /* planar: (x - x0, y - y0, theta), velocities as they are */
+        if (e->joint[i] == TC_JOINT_PLANAR) {
+            qpos[0] = qi[0] - e->org[i][0], qpos[1] = qi[1] - e->org[i][1], qpos[2] = qi[2];
+            for (int k = 0; k < 3; k++)
+                qvel[k] = vi ? vi[k] : 0;
+            continue;
+        }
         memcpy(qpos, qi, 7 * sizeof *qpos);
-        if (!v) {
+        if (!vi) {
             memset(qvel, 0, 6 * sizeof *qvel);
             continue;
         }
-        const double *vi = v + e->vadr[i];
         double quat[4] = {qi[3], qi[4], qi[5], qi[6]}, R[9];
         tc_quat_normalize(quat);
         tc_quat_to_mat(R, quat);
@@ -359,16 +507,35 @@ static void state_in(engine *e, const double *q, const double *v) {
     }
 }
 
-/* qpos/qvel back into touche (q, v), angular velocity rotated to the world frame */
+/* qpos/qvel back into touche (q, v): angular velocity to the world frame, slides to absolute */
 static void state_out(const engine *e, double *q, double *v) {
     for (int i = 0; i < e->nbody; i++) {
         if (e->qadr[i] < 0) continue;
         const double *qpos = e->d->qpos + e->mqadr[i], *qvel = e->d->qvel + e->mvadr[i];
         double *qi = q + e->qadr[i], *vi = v + e->vadr[i], R[9];
+        /* planar: absolute x, y and theta from the scene orientation */
+        if (e->joint[i] == TC_JOINT_PLANAR) {
+            qi[0] = e->org[i][0] + qpos[0], qi[1] = e->org[i][1] + qpos[1], qi[2] = qpos[2];
+            memcpy(vi, qvel, 3 * sizeof *vi);
+            continue;
+        }
         memcpy(qi, qpos, 7 * sizeof *qi);
         tc_quat_to_mat(R, qi + 3);
         memcpy(vi, qvel, 3 * sizeof *vi);
         tc_m3_mulv(vi + 3, R, qvel + 3);
+    }
+}
+
+/* servo targets in MuJoCo joint coordinates: slides relative to the scene position, theta as
+ * is; no ctrl holds the initial configuration (all zero) */
+static void ctrl_in(engine *e, const double *ctrl) {
+    for (int i = 0; i < e->nbody; i++) {
+        if (e->joint[i] != TC_JOINT_PLANAR) continue;
+        for (int k = 0; k < 3; k++) {
+            int a = e->act[i][k];
+            if (a >= 0)
+                e->d->ctrl[a] = ctrl ? ctrl[e->vadr[i] + k] - (k < 2 ? e->org[i][k] : 0) : 0;
+        }
     }
 }
 
@@ -419,7 +586,7 @@ static void add_wrench(tc_wrench *w, const double org[3], const double x[3], con
     tc_v3_addscl(w->t, T, sign);
 }
 
-/* torque origin: a free body's frame origin (its COM, xpos = xipos), a fixed body's position */
+/* torque origin: a moving body's frame origin (its COM, xpos = xipos), a fixed body's position */
 static const double *origin(const engine *e, int i) {
     return e->mbody[i] >= 0 ? e->d->xpos + 3 * e->mbody[i] : e->org[i];
 }
@@ -450,12 +617,13 @@ static tc_status mujoco_force(void *state, const double *q, const double *v, tc_
     return TC_OK;
 }
 
-/* one mj_step from (q, v), written back into (q, v); ctrl: servo targets (none yet in MJCF) */
+/* one mj_step from (q, v) with servo targets ctrl (touche layout, may be NULL), written back
+ * into (q, v) */
 static tc_status mujoco_step(void *state, const double *ctrl, double *q, double *v) {
     engine *e = state;
-    (void)ctrl;
     unsigned fired;
     state_in(e, q, v);
+    ctrl_in(e, ctrl);
     tc_status st = guarded(e, mj_step, &fired);
     if (st) return st;
     /* MuJoCo reset mjData to qpos0 after a bad number: keep (q, v) and report divergence */
@@ -503,8 +671,8 @@ const tc_engine_type tc_engine_mujoco = {
     .version = MUJOCO_VERSION,
     .params = mujoco_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
-    .shapes =
-        TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE),
+    .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
+              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
     .alloc = mujoco_alloc,
     .force = mujoco_force,
     .step = mujoco_step,

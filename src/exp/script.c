@@ -95,6 +95,28 @@ tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *
     return TC_OK;
 }
 
+tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *name, double lo,
+                          double hi, double *out, int max, int *n, tc_error *err) {
+    config_setting_t *v = tc_script_lookup(s, g, name);
+    if (!v) return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name, "missing (a list of numbers is required)");
+    int line = (int)config_setting_source_line(v), len = config_setting_length(v);
+    if (!config_setting_is_aggregate(v) || len < 1 || len > max)
+        return tc_error_set(err, TC_EINVAL, s->path, line, name, "must be a list of 1 to %d numbers", max);
+    for (int i = 0; i < len; i++) {
+        config_setting_t *e = config_setting_get_elem(v, (unsigned)i);
+        int t = config_setting_type(e);
+        if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+            return tc_error_set(err, TC_EINVAL, s->path, line, name, "element %d must be a number", i + 1);
+        double x = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : (double)config_setting_get_int64(e);
+        if (!isfinite(x) || x < lo || x > hi)
+            return tc_error_set(err, TC_EINVAL, s->path, line, name,
+                                "element %d must lie in [%g, %g] (got %g)", i + 1, lo, hi, x);
+        out[i] = x;
+    }
+    *n = len;
+    return TC_OK;
+}
+
 tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char *const *names,
                             tc_error *err) {
     for (int i = 0; g && i < config_setting_length(g); i++) {

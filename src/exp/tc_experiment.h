@@ -52,6 +52,10 @@ tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *nam
 tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *name,
                            const char **out, tc_error *err);
 
+/* an array or list of numbers (each in [lo, hi]) into out[max]; *n gets the count */
+tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *name, double lo,
+                          double hi, double *out, int max, int *n, tc_error *err);
+
 /* every setting of group g must be one of the NULL-terminated names */
 tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char *const *names,
                             tc_error *err);

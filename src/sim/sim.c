@@ -2,6 +2,7 @@
 /* simulations: a scene copy, a method's states, the state vectors and all scratch memory */
 #include "sim/tc_sim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,12 +104,32 @@ tc_status tc_sim_step(tc_sim *s) {
                                : s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
     s->t += s->dt;
     s->stats.steps++;
-    if (st) return st;
-    /* divergence: any non-finite state entry ends the run with its reason */
+    if (st) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "step failed at t = %g s: %s (%s)", s->t, tc_status_str(st), s->m.spec);
+        add_warning(s, msg);
+        return st;
+    }
+    /* divergence: a non-finite state, or a body faster than any rigid-contact scene allows */
+    char msg[192] = "";
     if (tc_nonfinite(s->q, s->sys.nq) || tc_nonfinite(s->v, s->sys.nv)) {
-        char msg[128];
         snprintf(msg, sizeof msg, "diverged: non-finite state at t = %g s (step %lld)", s->t,
                  s->stats.steps);
+    } else {
+        tc_system_kinematics(&s->sys, s->q, s->v, s->bs);
+        for (int i = 0; i < s->scene.nbody && !msg[0]; i++) {
+            double v = sqrt(s->bs[i].vel[0] * s->bs[i].vel[0] + s->bs[i].vel[1] * s->bs[i].vel[1] +
+                            s->bs[i].vel[2] * s->bs[i].vel[2]);
+            double w = sqrt(s->bs[i].omega[0] * s->bs[i].omega[0] +
+                            s->bs[i].omega[1] * s->bs[i].omega[1] +
+                            s->bs[i].omega[2] * s->bs[i].omega[2]);
+            if (v > TC_SIM_MAX_SPEED || w > TC_SIM_MAX_SPIN)
+                snprintf(msg, sizeof msg,
+                         "diverged: body '%s' at %.3g m/s, %.3g rad/s (limits %g, %g) at t = %g s",
+                         s->scene.body[i].name, v, w, TC_SIM_MAX_SPEED, TC_SIM_MAX_SPIN, s->t);
+        }
+    }
+    if (msg[0]) {
         add_warning(s, msg);
         return TC_EDIVERGED;
     }

@@ -49,7 +49,11 @@ void tc_sim_free(tc_sim *sim);
  * Does not change the simulation's own state. */
 tc_status tc_sim_force(tc_sim *sim, const double *q, const double *v, tc_wrench *w);
 
-/* advance the simulation's state by dt; TC_EDIVERGED (reason in the warnings) on NaN/Inf */
+/* a run has diverged when its state is not finite or a body moves faster than these */
+#define TC_SIM_MAX_SPEED 1e3 /* m/s */
+#define TC_SIM_MAX_SPIN 1e4  /* rad/s */
+
+/* advance the simulation's state by dt; TC_EDIVERGED (reason in the warnings) on divergence */
 tc_status tc_sim_step(tc_sim *sim);
 
 /* state access: q[nq], v[nv] in the tc_system layout; the system and the scene copy */

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* the solver registry: add one line here for a new solver */
+/* the solver registry: add one line here for a new solver (the first is the default) */
 #include "solvers/tc_solver.h"
 
 #include <string.h>
 
 extern const tc_solver_type tc_solver_euler;
 extern const tc_solver_type tc_solver_semi_euler;
+extern const tc_solver_type tc_solver_rk4;
+extern const tc_solver_type tc_solver_rkf45;
+extern const tc_solver_type tc_solver_rk8pd;
+extern const tc_solver_type tc_solver_rk4imp;
 
 const tc_solver_type *const tc_solvers[] = {
     &tc_solver_semi_euler,
     &tc_solver_euler,
+    &tc_solver_rk4,
+    &tc_solver_rkf45,
+    &tc_solver_rk8pd,
+    &tc_solver_rk4imp,
     NULL,
 };
 

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* E2: the stored trajectories make and break contact, and a diverging rollout fails cleanly */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiments/e2.h"
+
+static const char *src(void) {
+    const char *s = getenv("TOUCHE_SOURCE_DIR");
+    return s ? s : ".";
+}
+
+/* the E2 setup from the committed script, at the quick tier */
+static void setup(e2_setup *e) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/e2_t_pushing.cfg", src());
+    tc_script s;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_script_load(&s, path, "quick", &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(e2_read_setup(&s, e, &err), TC_OK, "%s", err.msg);
+    tc_script_free(&s);
+}
+
+Test(e2, trajectories_make_and_break_contact_twice_in_mujoco) {
+    e2_setup e;
+    setup(&e);
+    tc_scene sc;
+    e2_traj tr[E2_MAXTRAJ];
+    int n = 0;
+    char path[1024];
+    tc_error err;
+    tc_error_clear(&err);
+    snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
+    cr_assert_eq(e2_build_scene(&e, &sc, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(n, 5, "five trajectories");
+    tc_method m;
+    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+    for (int k = 0; k < n; k++) {
+        e2_result r;
+        e2_rollout(&e, &sc, &m, 0.002, &tr[k], NULL, 0, &r);
+        cr_expect_eq(r.status, TC_OK, "trajectory %d: %s", k, r.reason);
+        cr_expect_geq(r.contacts, 2, "trajectory %d touches the T %d times", k, r.contacts);
+        cr_expect_geq(r.breaks, 2, "trajectory %d releases the T %d times", k, r.breaks);
+        /* and it moves the T */
+        cr_expect_gt(hypot(r.final[0], r.final[1]) + fabs(r.final[2]), 0.02, "trajectory %d", k);
+    }
+}
+
+Test(e2, a_diverging_rollout_is_reported_with_its_reason) {
+    e2_setup e;
+    setup(&e);
+    tc_scene sc;
+    e2_traj tr[E2_MAXTRAJ];
+    int n = 0;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
+    cr_assert_eq(e2_build_scene(&e, &sc, NULL), TC_OK);
+    cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, NULL), TC_OK);
+    /* a contact 10^7 times too stiff for 16 ms explicit Euler */
+    tc_method m;
+    cr_assert_eq(tc_method_parse(&m, "scm/euler", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "k", 2e9, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "spacing", 0.08, NULL), TC_OK);
+    e2_result r;
+    e2_rollout(&e, &sc, &m, 0.016, &tr[0], NULL, 0, &r);
+    cr_expect_eq(r.status, TC_EDIVERGED);
+    cr_expect_not_null(strstr(r.reason, "diverged"), "reason: '%s'", r.reason);
+}
+
+Test(e2, the_grid_goes_on_after_a_failed_rollout) {
+    /* the committed script with SCM far too stiff: its rollouts fail, the rest complete */
+    char script[1024], text[8192], dir[64] = "/tmp/touche-e2-XXXXXX";
+    snprintf(script, sizeof script, "%s/experiments/e2_t_pushing.cfg", src());
+    FILE *f = fopen(script, "r");
+    cr_assert_not_null(f);
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    char *k = strstr(text, "k = 208.0");
+    cr_assert_not_null(k);
+    memcpy(k, "k = 2e9  ", 9);
+    cr_assert_not_null(mkdtemp(dir));
+    char mine[128], out[128];
+    snprintf(mine, sizeof mine, "%s/e2.cfg", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    f = fopen(mine, "w");
+    fputs(text, f);
+    fclose(f);
+    tc_exp_ctx ctx = {.source_dir = src(), .script = mine, .out_dir = out, .tier = "quick",
+                      .methods = "scm,mujoco", .threads = 2};
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_experiment_find("e2")->run(&ctx, &err), TC_OK, "%s", err.msg);
+    char csv[256], line[512];
+    snprintf(csv, sizeof csv, "%s/rollouts.csv", out);
+    f = fopen(csv, "r");
+    cr_assert_not_null(f);
+    int failed = 0, ok = 0;
+    while (fgets(line, sizeof line, f)) {
+        failed += strstr(line, ",failed,") != NULL;
+        ok += strstr(line, "mujoco") && strstr(line, ",ok,");
+    }
+    fclose(f);
+    cr_expect_gt(failed, 0, "the stiff SCM rollouts should fail");
+    cr_expect_gt(ok, 0, "MuJoCo's rollouts should still complete");
+}
