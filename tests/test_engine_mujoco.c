@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* unit tests of the MuJoCo 2.2.2 engine adapter: directions, magnitudes, dynamics, errors, logs */
+/* unit tests of the MuJoCo 2.2.2 engine adapter: directions, magnitudes, dynamics, kinematic
+ * bodies, errors, logs */
 #include "engines/tc_engine.h"
 #include "math/tc_vec.h"
 #include "sim/tc_sim.h"
@@ -562,7 +563,7 @@ Test(engine_mujoco, planar_tilted_axes) {
     tc_system_init(&sys, &R.scene);
     const double q[3] = {0.15, 0.25, 0.7};
     tc_body_state bs[2];
-    tc_system_kinematics(&sys, q, NULL, bs);
+    tc_system_kinematics(&sys, 0, q, NULL, bs);
     double n[3] = {bs[0].R[0], bs[0].R[3], bs[0].R[6]}, c[3];
     tc_v3_copy(c, bs[0].pos);
     tc_v3_addscl(c, n, 0.1 + 0.05 - 0.004);
@@ -616,4 +617,123 @@ Test(engine_mujoco, free_damping) {
     cr_assert_str_eq(e.param, "damping");
     cr_log_info("unequal damping: %s", e.msg);
     cr_assert_not_null(strstr(e.msg, "free joint"), "%s", e.msg);
+}
+
+/* a kinematic sphere (r 5 cm) sweeping along +x at 0.4 m/s, from x = -0.2 at t = 0 to 0.2 at
+ * t = 1 s, into a free box (half extent 5 cm, density 500: 0.5 kg) at rest at the origin; no
+ * gravity, no friction. Returns the box's index (the pusher is body 0). */
+static int add_sweep(tc_scene *sc) {
+    sc->friction = 0;
+    tc_body_desc k = tc_default_body("pusher", tc_sphere(0.05));
+    k.joint = TC_JOINT_KINEMATIC;
+    k.path_n = 2, k.path_dt = 1;
+    tc_v3_set(k.path[0], -0.2, 0, 0), tc_v3_set(k.path[1], 0.2, 0, 0);
+    tc_body_desc b = tc_default_body("box", tc_box(0.05, 0.05, 0.05));
+    b.joint = TC_JOINT_FREE;
+    tc_error err = {0};
+    cr_assert_eq(tc_scene_add(sc, &k, 0, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_scene_add(sc, &b, 500, &err), TC_OK, "%s", err.msg);
+    return sc->nbody - 1;
+}
+
+/* the static force on the box (frictionless, v = NULL) placed with its -x face 5 mm into the
+ * pusher, the pusher taken where its path is at the simulation time: it is the one-body value
+ * m x / 0.02^2 only if MuJoCo's mocap body is exactly there (one step, 0.4 mm, off would change
+ * it by 8%) */
+static double probe_depth_force(tc_sim *sim, const tc_scene *sc, int box) {
+    double p[3], q[7];
+    tc_body_path(&sc->body[0], tc_sim_time(sim), p, NULL);
+    memcpy(q, tc_sim_q(sim) + tc_sim_system(sim)->qadr[box], sizeof q);
+    tc_v3_set(q, p[0] + 0.05 + 0.05 - 0.005, p[1], p[2]);
+    tc_quat_identity(q + 3);
+    tc_wrench w[2];
+    cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
+    return w[box].f[0];
+}
+
+/* a kinematic (mocap) sphere sweeps into a free box: in MuJoCo and in touche the box ends up
+ * moving along +x, and the pusher is exactly on its path. touche's state has no pusher in it:
+ * its pose is tc_body_path at tc_sim_time. In MuJoCo the adapter sets the mocap body from the
+ * path at its own time, kept equal to touche's; the depth probe shows it is there at t = 0 and
+ * after 800 steps (0.8 s, x = 0.12 m). Measured: box speed 0.4 m/s in MuJoCo (it is pushed
+ * along: the mocap body's velocity does not enter the contact, so no rebound), 0.753 m/s with
+ * touche's Hunt–Crossley (it rebounds ahead of the pusher); probe force 6.25 N to 9e-15. */
+Test(engine_mujoco, kinematic_sweep_pushes_box) {
+    const double dt = 0.001;
+    tc_scene sc = tc_default_scene();
+    int box = add_sweep(&sc);
+    int rk4;
+    tc_sim *ts = touche_sim(&sc, touche_method(&rk4), dt);
+    tc_method m;
+    tc_error err = {0};
+    tc_sim *ms = NULL;
+    cr_assert_eq(tc_method_parse(&m, "mujoco", &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_set(&m, "condim", 1, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_sim_alloc(&ms, &sc, &m, dt, &err), TC_OK, "%s", err.msg);
+    /* before the first step: the pusher at the path's start */
+    double mass = sc.body[box].mass, f0 = mass * 0.005 / 0.0004;
+    double f = probe_depth_force(ms, &sc, box);
+    cr_assert_leq(fabs(f - f0), 1e-9 * f0, "t = 0: probe force %.17g N, want %.17g", f, f0);
+    for (int n = 0; n < 800; n++) {
+        cr_assert_eq(tc_sim_step(ts), TC_OK, "touche step %d", n);
+        cr_assert_eq(tc_sim_step(ms), TC_OK, "MuJoCo step %d", n);
+    }
+    cr_assert_eq(tc_sim_time(ts), tc_sim_time(ms));
+    /* the box moves along +x in both */
+    const double *vt = tc_sim_v(ts) + tc_sim_system(ts)->vadr[box];
+    const double *vm = tc_sim_v(ms) + tc_sim_system(ms)->vadr[box];
+    const double *qm = tc_sim_q(ms) + tc_sim_system(ms)->qadr[box];
+    cr_log_info("kinematic sweep: box speed touche (%s) %.6g m/s, MuJoCo %.6g m/s (x = %.6g m)",
+                touche_method(&rk4), vt[0], vm[0], qm[0]);
+    cr_assert_gt(vt[0], 0.3, "touche box speed %g", vt[0]);
+    cr_assert_gt(vm[0], 0.3, "MuJoCo box speed %g", vm[0]);
+    cr_assert_lt(fabs(vm[1]) + fabs(vm[2]), 1e-9);
+    cr_assert_gt(qm[0], 0.1, "MuJoCo box position %g", qm[0]);
+    /* the pusher on its path: touche's pose is the path's, bit for bit */
+    double p[3];
+    tc_body_state bs[2];
+    tc_body_path(&sc.body[0], tc_sim_time(ts), p, NULL);
+    tc_system_kinematics(tc_sim_system(ts), tc_sim_time(ts), tc_sim_q(ts), tc_sim_v(ts), bs);
+    cr_assert_eq(memcmp(bs[0].pos, p, sizeof p), 0);
+    cr_assert_float_eq(p[0], 0.12, 1e-12);
+    /* and MuJoCo's mocap body is there too */
+    f = probe_depth_force(ms, &sc, box);
+    cr_log_info("MuJoCo depth probe at t = %.17g s: %.17g N (one-body value %.17g N)",
+                tc_sim_time(ms), f, f0);
+    cr_assert_leq(fabs(f - f0), 1e-9 * f0, "t = 0.8: probe force %.17g N, want %.17g", f, f0);
+    tc_sim_free(ts);
+    tc_sim_free(ms);
+}
+
+/* MuJoCo 2.2.2 welds mocap bodies to the world for collision filtering (body_weldid 0), so a
+ * kinematic body never touches a fixed or another kinematic body there; touche's models do
+ * give those pairs a force (it moves nothing: neither body has degrees of freedom) */
+Test(engine_mujoco, kinematic_no_contact_with_world_in_mujoco) {
+    for (int other = 0; other < 2; other++) {
+        tc_scene sc = tc_default_scene();
+        tc_body_desc k = tc_default_body("pusher", tc_sphere(0.05));
+        k.joint = TC_JOINT_KINEMATIC, k.path_n = 1;
+        tc_body_desc o = k;
+        tc_v3_set(o.path[0], 0.09, 0, 0), tc_v3_set(o.pos, 0.09, 0, 0);
+        if (!other) o.joint = TC_JOINT_FIXED;
+        tc_error err = {0};
+        cr_assert_eq(tc_scene_add(&sc, &k, 0, &err), TC_OK, "%s", err.msg);
+        cr_assert_eq(tc_scene_add(&sc, &o, 0, &err), TC_OK, "%s", err.msg);
+        const char *spec[2] = {"hunt-crossley", "mujoco"};
+        double f[2];
+        for (int s = 0; s < 2; s++) {
+            tc_method m;
+            tc_sim *sim = NULL;
+            cr_assert_eq(tc_method_parse(&m, spec[s], &err), TC_OK, "%s", err.msg);
+            cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
+            tc_wrench w[2];
+            cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+            f[s] = w[1].f[0];
+            tc_sim_free(sim);
+        }
+        cr_log_info("kinematic vs %s, 1 cm overlap: hunt-crossley %g N, MuJoCo %g N",
+                    other ? "kinematic" : "fixed", f[0], f[1]);
+        cr_assert_gt(f[0], 0);
+        cr_assert_eq(f[1], 0);
+    }
 }

@@ -143,11 +143,11 @@ static void spin_drift(const tc_method *m, double dt, int n, double *de, double 
     const tc_system *sys = tc_sim_system(sim);
     tc_body_state bs[1];
     double e0, l0[3], p0[3], e1, l1[3], p1[3], d[3];
-    tc_system_kinematics(sys, tc_sim_q(sim), tc_sim_v(sim), bs);
+    tc_system_kinematics(sys, tc_sim_time(sim), tc_sim_q(sim), tc_sim_v(sim), bs);
     e0 = tc_system_energy(sys, bs);
     tc_system_momentum(sys, bs, p0, l0);
     for (int i = 0; i < n; i++) cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, i);
-    tc_system_kinematics(sys, tc_sim_q(sim), tc_sim_v(sim), bs);
+    tc_system_kinematics(sys, tc_sim_time(sim), tc_sim_q(sim), tc_sim_v(sim), bs);
     e1 = tc_system_energy(sys, bs);
     tc_system_momentum(sys, bs, p1, l1);
     /* angular momentum about the world origin: the COM term r x p is conserved too */

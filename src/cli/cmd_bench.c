@@ -41,15 +41,24 @@ static int bench_e2(const char *out, double seconds) {
     tc_method scm, mj;
     tc_error err;
     tc_error_clear(&err);
+    tc_exp_method em[TC_EXP_MAXMETHOD];
+    int nm = 0;
+    tc_exp_ctx ctx = {.source_dir = tc_cli_source_dir(), .tier = "full", .methods = "scm"};
     tc_status st = tc_script_load(&s, script, "full", &err);
-    if (!st) st = e2_read_setup(&s, &e, &err), tc_script_free(&s);
+    /* SCM with E2's own parameters (the script's "scm" method), integrated by explicit Euler */
+    if (!st) {
+        st = e2_read_setup(&s, &e, &err);
+        if (!st) st = tc_exp_methods(&s, &ctx, TC_CAP_DYNAMICS, 0, em, &nm, &err);
+        tc_script_free(&s);
+    }
     snprintf(path, sizeof path, "%s/%s", tc_cli_source_dir(), e.trajectories);
     if (!st) st = e2_build_scene(&e, &sc, &err);
     if (!st) st = e2_read_trajectories(path, &e, tr, &ntr, &err);
     if (!st) st = tc_method_parse(&scm, "scm/euler", &err);
+    if (!st) scm.mparams = em[0].m.mparams;
     if (!st) st = tc_method_parse(&mj, "mujoco", &err);
-    /* about `seconds` of SCM time at the finest spacing, at least 20 steps */
-    int steps = (int)fmax(20, seconds / 0.002);
+    /* `seconds` of simulated time per measurement (fastest of three), at least 200 steps */
+    int steps = (int)fmax(200, seconds / 0.002);
     if (!st) st = e2_step_times(&e, &sc, &scm, &mj, &tr[0], 0.002, steps, spacings, 5, points, ms, &mj_s, &err);
     if (st) return tc_cli_error(&err, st), 1;
     tc_outfile o;

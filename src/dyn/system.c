@@ -45,13 +45,19 @@ void tc_system_initial_state(const tc_system *sys, double *q, double *v) {
     }
 }
 
-void tc_system_kinematics(const tc_system *sys, const double *q, const double *v,
+void tc_system_kinematics(const tc_system *sys, double t, const double *q, const double *v,
                           tc_body_state *bs) {
     for (int i = 0; i < sys->scene->nbody; i++) {
         const tc_body_desc *b = &sys->scene->body[i];
         tc_body_state *s = &bs[i];
-        /* fixed bodies keep their scene pose and no twist */
-        if (sys->qadr[i] < 0) {
+        /* kinematic bodies: the path at t, the scene orientation, no spin */
+        if (b->joint == TC_JOINT_KINEMATIC) {
+            tc_body_path(b, t, s->pos, s->vel);
+            if (!v) memset(s->vel, 0, sizeof s->vel);
+            memcpy(s->quat, b->quat, sizeof s->quat);
+            memset(s->omega, 0, sizeof s->omega);
+        } else if (sys->qadr[i] < 0) {
+            /* fixed bodies keep their scene pose and no twist */
             memcpy(s->pos, b->pos, sizeof s->pos);
             memcpy(s->quat, b->quat, sizeof s->quat);
             memset(s->vel, 0, sizeof s->vel);

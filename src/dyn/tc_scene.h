@@ -7,6 +7,7 @@
 #include "geom/tc_shape.h"
 
 #define TC_SCENE_MAXBODY 128
+#define TC_PATH_MAX      16 /* waypoints of a kinematic body's path */
 
 /* how a body moves */
 typedef enum tc_joint_type {
@@ -14,6 +15,8 @@ typedef enum tc_joint_type {
     TC_JOINT_FREE,      /* 6 DOF: position + orientation */
     TC_JOINT_PLANAR,    /* 3 DOF: x, y and a rotation theta about the world z axis; the height and
                          * the tilt stay as given in pos and quat */
+    TC_JOINT_KINEMATIC, /* no DOF: the COM follows the prescribed path (path_n, path_dt, path),
+                         * orientation fixed at quat; an external agent, not part of the state */
     TC_JOINT_COUNT
 } tc_joint_type;
 
@@ -33,6 +36,12 @@ typedef struct tc_body_desc {
      * kp (q_target - q) (N/m or N m/rad; planar joints only, 0 = none; targets: tc_sim_ctrl) */
     double damping[6];
     double kp[6];
+    /* kinematic bodies: COM waypoints path[i] (m) at times i * path_dt (s), i < path_n, joined by
+     * straight lines; the last point is held after the end (and the first before t = 0).
+     * tc_scene_add sets pos and vel to the path at t = 0 and omega to 0 */
+    int path_n;
+    double path_dt;
+    double path[TC_PATH_MAX][3];
 } tc_body_desc;
 
 typedef struct tc_scene {
@@ -48,8 +57,15 @@ tc_scene tc_default_scene(void);
 /* a body of the given shape at the origin, identity orientation, at rest, fixed */
 tc_body_desc tc_default_body(const char *name, tc_shape shape);
 
-/* append a body; sets mass and inertia from density (kg/m^3) when density > 0 */
+/* append a body; sets mass and inertia from density (kg/m^3) when density > 0. A kinematic
+ * body needs path_n in [1, TC_PATH_MAX], path_dt > 0 when path_n > 1, finite waypoints, and no
+ * servos or damping; it needs no mass */
 tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_error *err);
+
+/* COM position (m) and velocity (m/s) of a kinematic body's path at time t (s): linear between
+ * waypoints, velocity the slope of the segment [i path_dt, (i + 1) path_dt) that holds t; before
+ * t = 0 the first point and after the end the last point, at rest. vel may be NULL */
+void tc_body_path(const tc_body_desc *b, double t, double pos[3], double vel[3]);
 
 /* E1's scene: a fixed sphere "big" (radius R, m) at the origin and a free sphere "small"
  * (radius r, m, density kg/m^3) with its centre at (0, y, 0) */
@@ -59,7 +75,8 @@ tc_status tc_scene_sphere_pair(tc_scene *s, double R, double r, double y, double
 /* index of a body by name, or -1 */
 int tc_scene_find(const tc_scene *s, const char *name);
 
-/* body pairs that can touch (not both fixed), in a fixed order; returns their number.
+/* body pairs that can touch (not both fixed; kinematic bodies move, so they pair with fixed and
+ * kinematic bodies too), in a fixed order; returns their number.
  * pairs must hold 2 * nbody * (nbody - 1) / 2 ints */
 int tc_scene_pairs(const tc_scene *s, int *pairs);
 

@@ -5,7 +5,7 @@
 
 #include "dyn/tc_scene.h"
 
-/* world-frame pose and twist of one body (fixed bodies too) */
+/* world-frame pose and twist of one body (fixed and kinematic bodies too) */
 typedef struct tc_body_state {
     double pos[3];   /* COM position (m) */
     double quat[4];  /* orientation (w, x, y, z) */
@@ -20,12 +20,13 @@ typedef struct tc_wrench {
 } tc_wrench;
 
 /* state layout: a free body owns q = (pos[3], quat[4]) and v = (vel[3], omega_world[3]);
- * a planar body owns q = (x, y, theta) and v = (xdot, ydot, thetadot) */
+ * a planar body owns q = (x, y, theta) and v = (xdot, ydot, thetadot); fixed and kinematic
+ * bodies own nothing (their poses depend only on the time) */
 typedef struct tc_system {
     const tc_scene *scene;        /* not owned; must outlive the system */
     int nq, nv;                   /* sizes of q and v */
-    int qadr[TC_SCENE_MAXBODY];   /* offset of the body's q, -1 for fixed bodies */
-    int vadr[TC_SCENE_MAXBODY];   /* offset of the body's v, -1 for fixed bodies */
+    int qadr[TC_SCENE_MAXBODY];   /* offset of the body's q, -1 for fixed and kinematic bodies */
+    int vadr[TC_SCENE_MAXBODY];   /* offset of the body's v, -1 for fixed and kinematic bodies */
     double izz[TC_SCENE_MAXBODY]; /* planar bodies: moment of inertia about the world z axis */
 } tc_system;
 
@@ -34,8 +35,9 @@ void tc_system_init(tc_system *sys, const tc_scene *scene);
 /* the scene's initial q and v */
 void tc_system_initial_state(const tc_system *sys, double *q, double *v);
 
-/* per-body world poses and twists from q and v (v may be NULL: zero twist) */
-void tc_system_kinematics(const tc_system *sys, const double *q, const double *v,
+/* per-body world poses and twists at time t (s) from q and v; kinematic bodies take their path
+ * at t (tc_body_path). v may be NULL: every twist zero, kinematic bodies' too (a static query) */
+void tc_system_kinematics(const tc_system *sys, double t, const double *q, const double *v,
                           tc_body_state *bs);
 
 /* vdot from Newton–Euler: gravity, gyroscopic torque, applied wrenches w (may be NULL), joint
@@ -53,10 +55,11 @@ void tc_system_normalize_q(const tc_system *sys, double *q);
 /* q <- q + dt * qdot(v): positions by Euler, orientations by the exact exponential map */
 void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, double dt);
 
-/* kinetic plus gravitational potential energy (J) */
+/* kinetic plus gravitational potential energy (J) of the bodies with degrees of freedom */
 double tc_system_energy(const tc_system *sys, const tc_body_state *bs);
 
-/* total linear momentum (kg m/s) and angular momentum about the world origin (kg m^2/s) */
+/* total linear momentum (kg m/s) and angular momentum about the world origin (kg m^2/s) of the
+ * bodies with degrees of freedom (kinematic bodies are external agents and do not count) */
 void tc_system_momentum(const tc_system *sys, const tc_body_state *bs, double lin[3],
                         double ang[3]);
 

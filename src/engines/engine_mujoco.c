@@ -82,11 +82,15 @@ typedef struct engine {
     int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY];   /* touche state offsets, -1 fixed */
     int mqadr[TC_SCENE_MAXBODY], mvadr[TC_SCENE_MAXBODY]; /* MuJoCo qpos/qvel offsets */
     int mbody[TC_SCENE_MAXBODY];     /* touche body -> mjModel body, -1 fixed (world geoms) */
+    int mocap[TC_SCENE_MAXBODY];     /* kinematic body -> mocap index, -1 other bodies */
     int act[TC_SCENE_MAXBODY][3];    /* planar dof -> position actuator, -1 none */
     int owner[MAXGEOM];              /* mjModel geom -> touche body */
     double org[TC_SCENE_MAXBODY][3]; /* scene positions: fixed bodies' torque origin, planar
                                       * bodies' slide origin */
     int reported[mjNWARNING];        /* counter already reported */
+    double t, dt;                    /* simulation time (s): 0, then + dt per step; the step */
+    /* the kinematic bodies' descriptions, for their paths */
+    tc_body_desc path[TC_SCENE_MAXBODY];
     warnbuf warn;
 } engine;
 
@@ -286,12 +290,24 @@ static int write_mjcf(FILE *f, const tc_scene *sc, const tc_params *p, double dt
     fprintf(f, "  <worldbody>\n");
     /* fixed bodies are geoms of the world body: a plane inside a welded child body collides
      * twice in MuJoCo 2.2.2 (world pass plus broadphase), and world geoms never touch each
-     * other, as in touche. Moving bodies carry their joints and their own inertial at the body
-     * origin (the COM). Names are indices, so scene names need no XML escaping. */
+     * other, as in touche. Kinematic bodies are mocap bodies (no joints, no mass: their pose is
+     * set from the path before each call). Moving bodies carry their joints and their own
+     * inertial at the body origin (the COM). Names are indices, so scene names need no XML
+     * escaping. */
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         if (b->joint == TC_JOINT_FIXED) {
             write_body_geoms(f, i, b, 1);
+            continue;
+        }
+        if (b->joint == TC_JOINT_KINEMATIC) {
+            fprintf(f,
+                    "    <body name=\"b%d\" mocap=\"true\" pos=\"%.17g %.17g %.17g\" "
+                    "quat=\"%.17g %.17g %.17g %.17g\">\n",
+                    i, b->pos[0], b->pos[1], b->pos[2], b->quat[0], b->quat[1], b->quat[2],
+                    b->quat[3]);
+            write_body_geoms(f, i, b, 0);
+            fprintf(f, "    </body>\n");
             continue;
         }
         fprintf(f,
@@ -384,7 +400,8 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
     /* joints, damping and servos MuJoCo can express */
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
-        if (b->joint != TC_JOINT_FIXED && b->joint != TC_JOINT_FREE && b->joint != TC_JOINT_PLANAR)
+        if (b->joint != TC_JOINT_FIXED && b->joint != TC_JOINT_FREE &&
+            b->joint != TC_JOINT_PLANAR && b->joint != TC_JOINT_KINEMATIC)
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
                                 "body '%s': unknown joint type %d", b->name, (int)b->joint);
         for (int k = 0; k < 6; k++)
@@ -457,13 +474,19 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         }
         tc_v3_copy(e->org[i], b->pos);
         e->joint[i] = b->joint;
-        e->mbody[i] = e->qadr[i] = e->vadr[i] = e->mqadr[i] = e->mvadr[i] = -1;
+        e->mbody[i] = e->mocap[i] = e->qadr[i] = e->vadr[i] = e->mqadr[i] = e->mvadr[i] = -1;
         e->act[i][0] = e->act[i][1] = e->act[i][2] = -1;
         if (b->joint == TC_JOINT_FIXED) continue;
-        /* the body's first joint; a planar body's three are consecutive in qpos and qvel */
         snprintf(name, sizeof name, "b%d", i);
         int id = mj_name2id(e->m, mjOBJ_BODY, name), j = e->m->body_jntadr[id];
         e->mbody[i] = id;
+        /* a kinematic body: its mocap slot and its path, no state */
+        if (b->joint == TC_JOINT_KINEMATIC) {
+            e->mocap[i] = e->m->body_mocapid[id];
+            e->path[i] = *b;
+            continue;
+        }
+        /* the body's first joint; a planar body's three are consecutive in qpos and qvel */
         e->qadr[i] = nq, e->vadr[i] = nv;
         e->mqadr[i] = e->m->jnt_qposadr[j], e->mvadr[i] = e->m->jnt_dofadr[j];
         if (b->joint == TC_JOINT_FREE) {
@@ -476,8 +499,17 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
             e->act[i][k] = b->kp[k] > 0 ? mj_name2id(e->m, mjOBJ_ACTUATOR, name) : -1;
         }
     }
+    e->dt = dt;
     *state = e;
     return TC_OK;
+}
+
+/* the simulation time into MuJoCo and the kinematic bodies to their paths at that time */
+static void time_in(engine *e) {
+    e->d->time = e->t;
+    for (int i = 0; i < e->nbody; i++)
+        if (e->mocap[i] >= 0)
+            tc_body_path(&e->path[i], e->t, e->d->mocap_pos + 3 * e->mocap[i], NULL);
 }
 
 /* touche (q, v) into qpos/qvel: a free joint's angular velocity is in the body frame, a planar
@@ -591,7 +623,8 @@ static const double *origin(const engine *e, int i) {
     return e->mbody[i] >= 0 ? e->d->xpos + 3 * e->mbody[i] : e->org[i];
 }
 
-/* contact wrenches at (q, v) from mj_forward's constraint forces */
+/* contact wrenches at (q, v) from mj_forward's constraint forces, kinematic bodies where their
+ * paths are at the time of the last step (0 before the first) */
 static tc_status mujoco_force(void *state, const double *q, const double *v, tc_wrench *w) {
     engine *e = state;
     const mjModel *m = e->m;
@@ -599,6 +632,7 @@ static tc_status mujoco_force(void *state, const double *q, const double *v, tc_
     unsigned fired;
     memset(w, 0, (size_t)e->nbody * sizeof *w);
     state_in(e, q, v);
+    time_in(e);
     tc_status st = guarded(e, mj_forward, &fired);
     if (st) return st;
     /* each contact: force on geom2's body, the opposite on geom1's */
@@ -618,13 +652,16 @@ static tc_status mujoco_force(void *state, const double *q, const double *v, tc_
 }
 
 /* one mj_step from (q, v) with servo targets ctrl (touche layout, may be NULL), written back
- * into (q, v) */
+ * into (q, v); kinematic bodies sit where their paths are at the step's start for the whole
+ * step, and the time advances by dt whatever the outcome, as tc_sim's does */
 static tc_status mujoco_step(void *state, const double *ctrl, double *q, double *v) {
     engine *e = state;
     unsigned fired;
     state_in(e, q, v);
     ctrl_in(e, ctrl);
+    time_in(e);
     tc_status st = guarded(e, mj_step, &fired);
+    e->t += e->dt;
     if (st) return st;
     /* MuJoCo reset mjData to qpos0 after a bad number: keep (q, v) and report divergence */
     if (fired & RESET_WARNINGS) return TC_EDIVERGED;

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,8 @@ typedef struct scm_gather {
     int n;
     double *px, *py, *pz, *nx, *ny, *nz, *mx, *my, *mz; /* capacity: the largest cloud */
     int *idx;                                           /* indices in reach, same capacity */
+    double *dist;                                       /* squared distances, same capacity */
+    double *lb;                                         /* per block: squared distance bound */
 } scm_gather;
 
 typedef struct scm_state {
@@ -79,6 +82,59 @@ static void scm_free(void *state) {
     free(s);
 }
 
+/* Morton (Z-order) key of a point quantised to a 2^10 grid over the box [lo, lo + ext] */
+static uint64_t morton(const double p[3], const double lo[3], double ext) {
+    uint64_t key = 0;
+    unsigned c[3];
+    for (int k = 0; k < 3; k++) {
+        double u = ext > 0 ? (p[k] - lo[k]) / ext : 0;
+        c[k] = (unsigned)(u <= 0 ? 0 : u >= 1 ? 1023 : u * 1023);
+    }
+    for (int b = 9; b >= 0; b--)
+        for (int k = 0; k < 3; k++) key = (key << 1) | ((c[k] >> b) & 1u);
+    return key;
+}
+
+typedef struct keyed {
+    uint64_t key;
+    int i;
+} keyed;
+static int by_key(const void *a, const void *b) {
+    const keyed *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->i - y->i;
+}
+
+/* reorder a cloud along a Morton curve, so runs of BLK consecutive samples are compact patches
+ * (the samplers order spheres by height and boxes by rows) and their bounding spheres prune well */
+static tc_status morton_order(tc_aopc *c) {
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < c->n; i++) {
+        double p[3] = {c->px[i], c->py[i], c->pz[i]};
+        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
+    }
+    double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    keyed *kv = malloc((size_t)(c->n + 1) * sizeof *kv);
+    tc_aopc tmp;
+    if (!kv || tc_aopc_alloc_n(&tmp, c->n)) return free(kv), TC_ENOMEM;
+    for (int i = 0; i < c->n; i++) {
+        double p[3] = {c->px[i], c->py[i], c->pz[i]};
+        kv[i].key = morton(p, lo, ext), kv[i].i = i;
+    }
+    qsort(kv, (size_t)c->n, sizeof *kv, by_key);
+    for (int j = 0; j < c->n; j++) {
+        int i = kv[j].i;
+        tmp.px[j] = c->px[i], tmp.py[j] = c->py[i], tmp.pz[j] = c->pz[i];
+        tmp.nx[j] = c->nx[i], tmp.ny[j] = c->ny[i], tmp.nz[j] = c->nz[i];
+    }
+    /* array by array: a compound's arrays are spaced by its pre-filter size, not by n */
+    const size_t sz = (size_t)c->n * sizeof(double);
+    memcpy(c->px, tmp.px, sz), memcpy(c->py, tmp.py, sz), memcpy(c->pz, tmp.pz, sz);
+    memcpy(c->nx, tmp.nx, sz), memcpy(c->ny, tmp.ny, sz), memcpy(c->nz, tmp.nz, sz);
+    tc_aopc_free(&tmp);
+    free(kv);
+    return TC_OK;
+}
+
 static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params *p,
                            tc_error *err) {
     scm_state *s = calloc(1, sizeof *s);
@@ -99,6 +155,7 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     double h = tc_params_get(p, "spacing"), rel = tc_params_get(p, "eps1_rel");
     for (int i = 0; i < nb; i++) {
         tc_status st = tc_aopc_alloc(&s->body[i], &scene->body[i].shape, h, err);
+        if (!st) st = morton_order(&s->body[i]);
         if (!st) st = tc_aopc_alloc_n(&s->world[i], s->body[i].n);
         if (st) return scm_free(s), st;
         double hi = s->body[i].spacing > 0 ? s->body[i].spacing : h;
@@ -146,16 +203,18 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
     s->ngather = omp_get_max_threads();
     s->gather = calloc((size_t)s->ngather, sizeof *s->gather);
-    s->gbuf = calloc((size_t)s->ngather * 9 * (size_t)maxn, sizeof *s->gbuf);
+    s->gbuf = calloc((size_t)s->ngather * 11 * (size_t)maxn, sizeof *s->gbuf);
     s->gidx = calloc((size_t)s->ngather * (size_t)maxn, sizeof *s->gidx);
     if (!s->gather || !s->gbuf || !s->gidx) return scm_free(s), TC_ENOMEM;
     for (int t = 0; t < s->ngather; t++) {
-        double *b = s->gbuf + (size_t)t * 9 * maxn;
+        double *b = s->gbuf + (size_t)t * 11 * maxn;
         scm_gather *g = &s->gather[t];
         g->px = b, g->py = b + maxn, g->pz = b + 2 * maxn, g->nx = b + 3 * maxn;
         g->ny = b + 4 * maxn, g->nz = b + 5 * maxn, g->mx = b + 6 * maxn, g->my = b + 7 * maxn;
         g->mz = b + 8 * maxn;
         g->idx = s->gidx + (size_t)t * maxn;
+        g->dist = b + 9 * maxn;
+        g->lb = b + 10 * maxn;
     }
     s->prune = (int)tc_params_get(p, "prune");
     s->k = tc_params_get(p, "k"), s->eps2 = tc_params_get(p, "eps2");
@@ -178,44 +237,58 @@ static inline double damping(double u) {
 /* below this many pairs the two-phase pruning costs more than it saves (measured on E2's T) */
 #define PRUNE_MIN_PAIRS 20000
 
-/* squared lower bound on the distance from p to the points of block b */
-static inline double block_bound(const double *blkw, const double *blk, int b, const double p[3]) {
-    const double *c = blkw + 3 * b;
-    double dx = p[0] - c[0], dy = p[1] - c[1], dz = p[2] - c[2];
-    double l = sqrt(dx * dx + dy * dy + dz * dz) - blk[4 * b + 3];
-    return l > 0 ? l * l : 0;
-}
-
 /* nearest squared distance from p to S, and the points within the eps1 cutoff into g (every
  * point when prune is off). Blocks whose bounding sphere cannot hold a nearer point, or a point
  * within the cutoff, are skipped: the minimum is exact and the gathered set is the same. */
-static double gather(const tc_aopc *S, const double *mom, const double *blk, const double *blkw,
-                     const double p[3], double eps1, int prune, scm_gather *g) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) static double
+gather(const tc_aopc *S, const double *mom, const double *blk, const double *blkw,
+       const double p[3], double eps1, int prune, scm_gather *g) {
     const int n = S->n, nblk = (n + BLK - 1) / BLK;
     const double *px = S->px, *py = S->py, *pz = S->pz;
-    double dmin = INFINITY;
+    double dmin = INFINITY, *dist = g->dist, *lb = g->lb;
+    /* lower bounds of every block (vectorised), then the block nearest by its bound first, so the
+     * minimum tightens early and far blocks skip */
     for (int b = 0; b < nblk; b++) {
-        if (block_bound(blkw, blk, b, p) >= dmin) continue;
-        const int i1 = (b + 1) * BLK < n ? (b + 1) * BLK : n;
+        const double *c = blkw + 3 * b;
+        double dx = p[0] - c[0], dy = p[1] - c[1], dz = p[2] - c[2];
+        double l = sqrt(dx * dx + dy * dy + dz * dz) - blk[4 * b + 3];
+        lb[b] = l > 0 ? l * l : 0;
+    }
+    int first = 0;
+    for (int b = 1; b < nblk; b++) first = lb[b] < lb[first] ? b : first;
+    /* squared distances of the blocks that may hold the nearest point (vectorised), and the min */
+    for (int k = 0; k < nblk; k++) {
+        const int b = k == 0 ? first : k <= first ? k - 1 : k;
+        const int i0 = b * BLK, i1 = i0 + BLK < n ? i0 + BLK : n;
+        if (lb[b] >= dmin) {
+            for (int i = i0; i < i1; i++) dist[i] = INFINITY;
+            continue;
+        }
         double dm = dmin;
 #pragma omp simd reduction(min : dm)
-        for (int i = b * BLK; i < i1; i++) {
+        for (int i = i0; i < i1; i++) {
             double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
             double d = dx * dx + dy * dy + dz * dz;
+            dist[i] = d;
             dm = d < dm ? d : dm;
         }
         dmin = dm;
     }
     const double limit = prune ? dmin + CUT * eps1 : INFINITY;
-    /* branch-free compaction of the indices in reach, then one gather pass over them */
+    /* branch-free compaction of the indices in reach; blocks skipped above but within the cutoff
+     * get their distances now */
     int m = 0, *idx = g->idx;
     for (int b = 0; b < nblk; b++) {
-        if (block_bound(blkw, blk, b, p) > limit) continue;
-        const int i1 = (b + 1) * BLK < n ? (b + 1) * BLK : n;
-        for (int i = b * BLK; i < i1; i++) {
-            double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
+        const int i0 = b * BLK, i1 = i0 + BLK < n ? i0 + BLK : n;
+        if (lb[b] > limit) continue;
+        if (dist[i0] == INFINITY)
+            for (int i = i0; i < i1; i++) {
+                double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
+                dist[i] = dx * dx + dy * dy + dz * dz;
+            }
+        for (int i = i0; i < i1; i++) {
             idx[m] = i;
-            m += dx * dx + dy * dy + dz * dz <= limit;
+            m += dist[i] <= limit;
         }
     }
     for (int k = 0; k < m; k++) {
@@ -357,7 +430,7 @@ static int nthreads(const scm_state *s) {
 static void query_phi(const scm_state *s, const tc_aopc *Q, const tc_aopc *S, int sbody,
                       double eps1, double *out) {
     const double *mom = s->momw[sbody], *blk = s->blk[sbody], *blkw = s->blkw[sbody];
-#pragma omp parallel for schedule(static) num_threads(nthreads(s)) if (Q->n * S->n > 200000)
+#pragma omp parallel for schedule(dynamic, 32) num_threads(nthreads(s)) if (Q->n * S->n > 200000)
     for (int j = 0; j < Q->n; j++) {
         scm_gather *g = &s->gather[omp_get_thread_num()];
         const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};

@@ -30,12 +30,12 @@ static void add_warning(tc_sim *s, const char *msg) {
     s->nwarn++;
 }
 
-/* the ODE of a force-level method: model wrenches into Newton–Euler accelerations */
+/* the ODE of a force-level method: model wrenches into Newton–Euler accelerations; kinematic
+ * bodies are posed at the solver's time t (RK4 stages, GSL substeps) */
 static tc_status model_accel(void *ctx, double t, const double *q, const double *v, double *vdot) {
     tc_sim *s = ctx;
-    (void)t;
     tc_contact_stats cs = {0, 0};
-    tc_system_kinematics(&s->sys, q, v, s->bs);
+    tc_system_kinematics(&s->sys, t, q, v, s->bs);
     tc_status st = s->m.model->force(s->mstate, s->bs, s->w, &cs);
     if (st) return st;
     s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
@@ -93,7 +93,7 @@ void tc_sim_free(tc_sim *s) {
 tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w) {
     if (s->m.engine) return s->m.engine->force(s->estate, q, v, w);
     tc_contact_stats cs = {0, 0};
-    tc_system_kinematics(&s->sys, q, v, s->bs);
+    tc_system_kinematics(&s->sys, s->t, q, v, s->bs);
     tc_status st = s->m.model->force(s->mstate, s->bs, w, &cs);
     s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
     return st;
@@ -116,8 +116,10 @@ tc_status tc_sim_step(tc_sim *s) {
         snprintf(msg, sizeof msg, "diverged: non-finite state at t = %g s (step %lld)", s->t,
                  s->stats.steps);
     } else {
-        tc_system_kinematics(&s->sys, s->q, s->v, s->bs);
+        tc_system_kinematics(&s->sys, s->t, s->q, s->v, s->bs);
         for (int i = 0; i < s->scene.nbody && !msg[0]; i++) {
+            /* only bodies with degrees of freedom can diverge; kinematic ones follow their path */
+            if (s->sys.vadr[i] < 0) continue;
             double v = sqrt(s->bs[i].vel[0] * s->bs[i].vel[0] + s->bs[i].vel[1] * s->bs[i].vel[1] +
                             s->bs[i].vel[2] * s->bs[i].vel[2]);
             double w = sqrt(s->bs[i].omega[0] * s->bs[i].omega[0] +

@@ -45,8 +45,9 @@ tc_status tc_sim_alloc(tc_sim **sim, const tc_scene *scene, const tc_method *m, 
                        tc_error *err);
 void tc_sim_free(tc_sim *sim);
 
-/* contact wrenches on every body (w[nbody]) at state (q, v); v may be NULL (at rest).
- * Does not change the simulation's own state. */
+/* contact wrenches on every body (w[nbody]) at state (q, v) and the simulation's current time
+ * (tc_sim_time: where kinematic bodies are on their paths); v may be NULL (everything at rest,
+ * kinematic bodies too). Does not change the simulation's own state. */
 tc_status tc_sim_force(tc_sim *sim, const double *q, const double *v, tc_wrench *w);
 
 /* a run has diverged when its state is not finite or a body moves faster than these */
