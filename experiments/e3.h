@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* E3 (FEM sinusoid comparison): the pressure-field force of a rigid sinusoid on a compliant layer */
+#ifndef TC_E3_H
+#define TC_E3_H
+
+/* pressure-field normal force per unit out-of-plane width of a rigid sinusoid with amplitude eta
+ * and wavelength lambda pressed a depth d (from first touch) into a layer whose pressure field is
+ * E x (depth below the surface): E times the integral of the penetration over one period, by the
+ * midpoint rule on n segments of the rigid surface */
+double e3_pfc_force(double eta, double lambda, double E, double d, int n);
+
+/* the same in closed form */
+double e3_pfc_force_exact(double eta, double lambda, double E, double d);
+
+#endif
