@@ -6,10 +6,12 @@
 
 extern const tc_model_type tc_model_scm;
 extern const tc_model_type tc_model_hunt_crossley;
+extern const tc_model_type tc_model_pfc;
 
 const tc_model_type *const tc_models[] = {
     &tc_model_scm,
     &tc_model_hunt_crossley,
+    &tc_model_pfc,
     NULL,
 };
 

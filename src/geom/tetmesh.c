@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* tetrahedral meshes of spheres and boxes with the linear pressure field p0 = E eps per tet */
+#include "geom/tc_tetmesh.h"
+#include "math/tc_vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* allocate the arrays of a mesh with the given counts */
+static tc_status mesh_new(tc_tetmesh **out, int nvert, int ntet, int ntri, double E) {
+    tc_tetmesh *m = calloc(1, sizeof *m);
+    if (!m) return TC_ENOMEM;
+    m->nvert = nvert, m->ntet = ntet, m->ntri = ntri, m->E = E;
+    m->vert = malloc(3 * (size_t)nvert * sizeof *m->vert);
+    m->eps = malloc((size_t)nvert * sizeof *m->eps);
+    m->tet = malloc(4 * (size_t)ntet * sizeof *m->tet);
+    m->tri = malloc(3 * (size_t)(ntri > 0 ? ntri : 1) * sizeof *m->tri);
+    m->grad = malloc(3 * (size_t)ntet * sizeof *m->grad);
+    m->c = malloc((size_t)ntet * sizeof *m->c);
+    m->lo = malloc(3 * (size_t)ntet * sizeof *m->lo);
+    m->hi = malloc(3 * (size_t)ntet * sizeof *m->hi);
+    m->centre = malloc(3 * (size_t)ntet * sizeof *m->centre);
+    m->radius = malloc((size_t)ntet * sizeof *m->radius);
+    if (!m->vert || !m->eps || !m->tet || !m->tri || !m->grad || !m->c || !m->lo || !m->hi ||
+        !m->centre || !m->radius) {
+        tc_tetmesh_free(m);
+        return TC_ENOMEM;
+    }
+    *out = m;
+    return TC_OK;
+}
+
+void tc_tetmesh_free(tc_tetmesh *m) {
+    if (!m) return;
+    free(m->vert), free(m->eps), free(m->tet), free(m->tri), free(m->grad), free(m->c);
+    free(m->lo), free(m->hi), free(m->centre), free(m->radius);
+    free(m);
+}
+
+double tc_tetmesh_tet_volume(const tc_tetmesh *m, int i) {
+    const int *t = m->tet + 4 * i;
+    double e1[3], e2[3], e3[3], x[3];
+    tc_v3_sub(e1, m->vert + 3 * t[1], m->vert + 3 * t[0]);
+    tc_v3_sub(e2, m->vert + 3 * t[2], m->vert + 3 * t[0]);
+    tc_v3_sub(e3, m->vert + 3 * t[3], m->vert + 3 * t[0]);
+    tc_v3_cross(x, e2, e3);
+    return tc_v3_dot(e1, x) / 6;
+}
+
+/* orient surface triangles outward (meshes are star-shaped about the origin) and every tet
+ * positively, then the field gradient, constant, AABB and bounding ball */
+static void mesh_finish(tc_tetmesh *m) {
+    for (int i = 0; i < m->ntri; i++) {
+        int *t = m->tri + 3 * i;
+        double e1[3], e2[3], n[3];
+        tc_v3_sub(e1, m->vert + 3 * t[1], m->vert + 3 * t[0]);
+        tc_v3_sub(e2, m->vert + 3 * t[2], m->vert + 3 * t[0]);
+        tc_v3_cross(n, e1, e2);
+        if (tc_v3_dot(n, m->vert + 3 * t[0]) < 0) {
+            int k = t[1];
+            t[1] = t[2], t[2] = k;
+        }
+    }
+    for (int i = 0; i < m->ntet; i++) {
+        int *t = m->tet + 4 * i;
+        if (tc_tetmesh_tet_volume(m, i) < 0) {
+            int k = t[2];
+            t[2] = t[3], t[3] = k;
+        }
+        /* grad from the edge vectors: g = sum_k dp_k (e_{k+1} x e_{k+2}) / det */
+        const double *x0 = m->vert + 3 * t[0];
+        double e[3][3], dp[3], g[3] = {0, 0, 0}, cr[3];
+        for (int k = 0; k < 3; k++) {
+            tc_v3_sub(e[k], m->vert + 3 * t[k + 1], x0);
+            dp[k] = m->E * (m->eps[t[k + 1]] - m->eps[t[0]]);
+        }
+        tc_v3_cross(cr, e[1], e[2]);
+        double det = tc_v3_dot(e[0], cr);
+        for (int k = 0; k < 3; k++) {
+            tc_v3_cross(cr, e[(k + 1) % 3], e[(k + 2) % 3]);
+            tc_v3_addscl(g, cr, dp[k] / det);
+        }
+        tc_v3_copy(m->grad + 3 * i, g);
+        m->c[i] = m->E * m->eps[t[0]] - tc_v3_dot(g, x0);
+        /* AABB, vertex average and the radius of the ball around it */
+        double *lo = m->lo + 3 * i, *hi = m->hi + 3 * i, *ce = m->centre + 3 * i;
+        tc_v3_copy(lo, x0), tc_v3_copy(hi, x0), tc_v3_set(ce, 0, 0, 0);
+        for (int k = 0; k < 4; k++) {
+            const double *x = m->vert + 3 * t[k];
+            for (int j = 0; j < 3; j++) lo[j] = fmin(lo[j], x[j]), hi[j] = fmax(hi[j], x[j]);
+            tc_v3_addscl(ce, x, 0.25);
+        }
+        double r = 0;
+        for (int k = 0; k < 4; k++) {
+            double d[3];
+            tc_v3_sub(d, m->vert + 3 * t[k], ce);
+            r = fmax(r, tc_v3_norm(d));
+        }
+        m->radius[i] = r;
+    }
+}
+
+/* midpoint of edge (a, b) on the unit sphere, created once through an open-addressing table */
+static int edge_mid(double *vert, int *nv, long long *key, int *val, int cap, int a, int b) {
+    long long k = a < b ? (long long)a * 1000003LL + b : (long long)b * 1000003LL + a;
+    unsigned long long h = (unsigned long long)k * 11400714819323198485ull;
+    int s = (int)(h >> 40) & (cap - 1);
+    while (key[s] >= 0 && key[s] != k) s = (s + 1) & (cap - 1);
+    if (key[s] == k) return val[s];
+    double *x = vert + 3 * *nv;
+    tc_v3_add(x, vert + 3 * a, vert + 3 * b);
+    tc_v3_normalize(x);
+    key[s] = k, val[s] = *nv;
+    return (*nv)++;
+}
+
+tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **out, double r, int level, double E) {
+    if (!(r > 0) || level < 0 || level > 6 || !(E > 0)) return TC_EINVAL;
+    int nf = 20, nvs = 12;
+    for (int l = 0; l < level; l++) nf *= 4, nvs = nvs + 3 * (nf / 4) / 2;
+    /* surface vertices 0..nvs-1 on the unit sphere, the centre last */
+    double *vert = malloc(3 * (size_t)(nvs + 1) * sizeof *vert);
+    int *tri = malloc(3 * (size_t)nf * sizeof *tri), *tmp = malloc(3 * (size_t)nf * sizeof *tmp);
+    int cap = 1;
+    while (cap < 4 * nf) cap *= 2;
+    long long *key = malloc((size_t)cap * sizeof *key);
+    int *val = malloc((size_t)cap * sizeof *val);
+    tc_status st = TC_ENOMEM;
+    if (!vert || !tri || !tmp || !key || !val) goto done;
+    /* the icosahedron */
+    const double p = (1 + sqrt(5.0)) / 2;
+    const double iv[12][3] = {{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0},
+                              {0, -1, p}, {0, 1, p}, {0, -1, -p}, {0, 1, -p},
+                              {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}};
+    const int it[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                           {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                           {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                           {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+    for (int i = 0; i < 12; i++) {
+        tc_v3_copy(vert + 3 * i, iv[i]);
+        tc_v3_normalize(vert + 3 * i);
+    }
+    memcpy(tri, it, sizeof it);
+    int nv = 12, ntri = 20;
+    /* subdivide each triangle into four, sharing edge midpoints */
+    for (int l = 0; l < level; l++) {
+        for (int s = 0; s < cap; s++) key[s] = -1;
+        for (int f = 0; f < ntri; f++) {
+            int a = tri[3 * f], b = tri[3 * f + 1], c = tri[3 * f + 2];
+            int ab = edge_mid(vert, &nv, key, val, cap, a, b);
+            int bc = edge_mid(vert, &nv, key, val, cap, b, c);
+            int ca = edge_mid(vert, &nv, key, val, cap, c, a);
+            int q[12] = {a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca};
+            memcpy(tmp + 12 * f, q, sizeof q);
+        }
+        ntri *= 4;
+        memcpy(tri, tmp, 3 * (size_t)ntri * sizeof *tri);
+    }
+    /* tets fanned from the centre */
+    tc_tetmesh *m;
+    if ((st = mesh_new(&m, nv + 1, ntri, ntri, E))) goto done;
+    for (int i = 0; i < nv; i++) {
+        tc_v3_scale(m->vert + 3 * i, vert + 3 * i, r);
+        m->eps[i] = 0;
+    }
+    tc_v3_set(m->vert + 3 * nv, 0, 0, 0);
+    m->eps[nv] = 1;
+    memcpy(m->tri, tri, 3 * (size_t)ntri * sizeof *tri);
+    for (int f = 0; f < ntri; f++) {
+        int *t = m->tet + 4 * f;
+        t[0] = nv, t[1] = tri[3 * f], t[2] = tri[3 * f + 1], t[3] = tri[3 * f + 2];
+    }
+    mesh_finish(m);
+    *out = m;
+done:
+    free(vert), free(tri), free(tmp), free(key), free(val);
+    return st;
+}
+
+tc_status tc_tetmesh_box_alloc(tc_tetmesh **out, const double h[3], double E) {
+    if (!(h[0] > 0) || !(h[1] > 0) || !(h[2] > 0) || !(E > 0)) return TC_EINVAL;
+    tc_tetmesh *m;
+    tc_status st = mesh_new(&m, 9, 12, 12, E);
+    if (st) return st;
+    /* corners: bit k of i selects +h[k]; the centre is vertex 8 */
+    for (int i = 0; i < 8; i++) {
+        for (int k = 0; k < 3; k++) m->vert[3 * i + k] = (i >> k & 1) ? h[k] : -h[k];
+        m->eps[i] = 0;
+    }
+    tc_v3_set(m->vert + 24, 0, 0, 0);
+    m->eps[8] = 1;
+    /* faces as quads counter-clockwise from outside, two triangles each */
+    static const int quad[6][4] = {{0, 2, 6, 4}, {1, 5, 7, 3}, {0, 4, 5, 1},
+                                   {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 6, 7, 5}};
+    for (int f = 0; f < 6; f++) {
+        int t0[3] = {quad[f][0], quad[f][1], quad[f][2]}, t1[3] = {quad[f][0], quad[f][2], quad[f][3]};
+        memcpy(m->tri + 6 * f, t0, sizeof t0);
+        memcpy(m->tri + 6 * f + 3, t1, sizeof t1);
+    }
+    for (int i = 0; i < 12; i++) {
+        int *t = m->tet + 4 * i;
+        t[0] = 8, t[1] = m->tri[3 * i], t[2] = m->tri[3 * i + 1], t[3] = m->tri[3 * i + 2];
+    }
+    mesh_finish(m);
+    *out = m;
+    return TC_OK;
+}
+
+tc_status tc_tetmesh_shape_alloc(tc_tetmesh **m, const tc_shape *s, int level, double E) {
+    switch (s->type) {
+    case TC_SHAPE_SPHERE: return tc_tetmesh_sphere_alloc(m, s->size[0], level, E);
+    case TC_SHAPE_BOX: return tc_tetmesh_box_alloc(m, s->size, E);
+    default: return TC_EUNSUP;
+    }
+}

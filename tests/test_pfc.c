@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "geom/tc_tetmesh.h"
+#include "sim/tc_sim.h"
+
+/* a simulation of scene sc with pfc at the given resolution, dissipation and modulus */
+static tc_sim *make(const tc_scene *sc, int level, double d, double E) {
+    tc_method m;
+    tc_sim *sim;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_method_parse(&m, "pfc", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "resolution", level, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "d", d, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "E", E, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
+    return sim;
+}
+
+/* a free ball of radius r over the z = 0 plane (body 1), friction mu */
+static tc_scene ball_scene(double r, double mu) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = mu;
+    tc_body_desc floor = tc_default_body("floor", tc_plane());
+    tc_body_desc b = tc_default_body("ball", tc_sphere(r));
+    b.joint = TC_JOINT_FREE;
+    b.pos[2] = r;
+    cr_assert_eq(tc_scene_add(&sc, &floor, 0, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+    return sc;
+}
+
+/* force on the ball with its centre at (x, 0, z) (free body: q = pos, quat) */
+static void ball_force(tc_sim *sim, double x, double z, const double *v, tc_wrench *w) {
+    double q[7];
+    memcpy(q, tc_sim_q(sim), sizeof q);
+    q[0] = x, q[2] = z;
+    cr_assert_eq(tc_sim_force(sim, q, v, w), TC_OK);
+}
+
+/* integral of the linear interpolant of values p over tet x intersected with {x_z < H} */
+static double tet_lin(const double x[4][3], const double p[4]) {
+    double e[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++) e[k][j] = x[k + 1][j] - x[0][j];
+    double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                 e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                 e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+    return fabs(det) / 6 * (p[0] + p[1] + p[2] + p[3]) / 4;
+}
+static void cut(const double *xi, double pi, double si, const double *xo, double po, double so,
+                double *x, double *p) {
+    double t = si / (si - so);
+    for (int j = 0; j < 3; j++) x[j] = xi[j] + t * (xo[j] - xi[j]);
+    *p = pi + t * (po - pi);
+}
+static double tet_below(const double X[4][3], const double P[4], double H) {
+    int in[4], out[4], ni = 0, no = 0;
+    double s[4];
+    for (int k = 0; k < 4; k++) {
+        s[k] = H - X[k][2];
+        if (s[k] > 0) in[ni++] = k;
+        else out[no++] = k;
+    }
+    if (ni == 0) return 0;
+    if (ni == 4) return tet_lin(X, P);
+    double x[4][3], p[4];
+    if (ni == 1 || ni == 3) {
+        /* the corner tet at the lone vertex */
+        int a = ni == 1 ? in[0] : out[0], *o = ni == 1 ? out : in;
+        memcpy(x[0], X[a], sizeof x[0]), p[0] = P[a];
+        for (int k = 0; k < 3; k++) cut(X[a], P[a], s[a], X[o[k]], P[o[k]], s[o[k]], x[k + 1], &p[k + 1]);
+        double corner = tet_lin(x, p);
+        return ni == 1 ? corner : tet_lin(X, P) - corner;
+    }
+    /* two in (i, j), two out (k, l): the prism (i, ik, il) - (j, jk, jl) as three tets */
+    int i = in[0], j = in[1], k = out[0], l = out[1];
+    double A[3][3], B[3][3], pa[3], pb[3];
+    memcpy(A[0], X[i], sizeof A[0]), pa[0] = P[i];
+    memcpy(B[0], X[j], sizeof B[0]), pb[0] = P[j];
+    cut(X[i], P[i], s[i], X[k], P[k], s[k], A[1], &pa[1]);
+    cut(X[i], P[i], s[i], X[l], P[l], s[l], A[2], &pa[2]);
+    cut(X[j], P[j], s[j], X[k], P[k], s[k], B[1], &pb[1]);
+    cut(X[j], P[j], s[j], X[l], P[l], s[l], B[2], &pb[2]);
+    const double *t3[3][4] = {{A[0], A[1], A[2], B[2]}, {A[0], A[1], B[1], B[2]}, {A[0], B[0], B[1], B[2]}};
+    const double v3[3][4] = {{pa[0], pa[1], pa[2], pb[2]}, {pa[0], pa[1], pb[1], pb[2]},
+                             {pa[0], pb[0], pb[1], pb[2]}};
+    double sum = 0;
+    for (int t = 0; t < 3; t++) {
+        for (int m = 0; m < 4; m++) memcpy(x[m], t3[t][m], sizeof x[m]), p[m] = v3[t][m];
+        sum += tet_lin(x, p);
+    }
+    return sum;
+}
+
+/* V(H) = integral of p0 over the mesh below body-frame height H: the potential of a plane */
+static double mesh_potential(const tc_tetmesh *m, double H) {
+    double V = 0;
+    for (int i = 0; i < m->ntet; i++) {
+        double X[4][3], P[4];
+        for (int k = 0; k < 4; k++) {
+            memcpy(X[k], m->vert + 3 * m->tet[4 * i + k], sizeof X[k]);
+            P[k] = m->E * m->eps[m->tet[4 * i + k]];
+        }
+        V += tet_below(X, P, H);
+    }
+    return V;
+}
+
+Test(pfc, meshes_have_the_right_counts_volumes_and_fields) {
+    tc_tetmesh *m;
+    cr_assert_eq(tc_tetmesh_sphere_alloc(&m, 0.05, 3, 1e5), TC_OK);
+    cr_expect_eq(m->ntet, 1280);
+    cr_expect_eq(m->nvert, 642 + 1);
+    double vol = 0;
+    for (int i = 0; i < m->ntet; i++) {
+        double v = tc_tetmesh_tet_volume(m, i);
+        cr_expect_gt(v, 0);
+        vol += v;
+        /* the field is E at the centre, 0 at the surface vertices */
+        for (int k = 0; k < 4; k++) {
+            const double *x = m->vert + 3 * m->tet[4 * i + k];
+            double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] + m->grad[3 * i + 2] * x[2] + m->c[i];
+            cr_expect(fabs(p - 1e5 * m->eps[m->tet[4 * i + k]]) < 1e-9, "p0 at a vertex");
+        }
+    }
+    double ball = 4.0 / 3 * M_PI * pow(0.05, 3);
+    cr_expect(vol < ball && vol > 0.98 * ball, "inscribed polyhedron: %g of the ball", vol / ball);
+    cr_log_info("sphere level 3: %d tets, volume %.5f of the ball\n", m->ntet, vol / ball);
+    tc_tetmesh_free(m);
+    const double h[3] = {0.1, 0.2, 0.3};
+    cr_assert_eq(tc_tetmesh_box_alloc(&m, h, 2e5), TC_OK);
+    cr_expect_eq(m->ntet, 12);
+    vol = 0;
+    for (int i = 0; i < m->ntet; i++) vol += tc_tetmesh_tet_volume(m, i);
+    cr_expect_float_eq(vol, 8 * 0.1 * 0.2 * 0.3, 1e-15);
+    /* a surface point p0 = 0, half way to the centre p0 = E / 2 in the +z pyramid */
+    for (int i = 0; i < 12; i++) {
+        const double *g = m->grad + 3 * i;
+        if (m->centre[3 * i + 2] > 0.2)
+            cr_expect_float_eq(g[2] * 0.15 + m->c[i], 1e5, 1e-9);
+    }
+    tc_tetmesh_free(m);
+    tc_shape pl = tc_plane();
+    cr_expect_eq(tc_tetmesh_shape_alloc(&m, &pl, 2, 1e5), TC_EUNSUP);
+}
+
+/* (a) the normal force is -dV/d(height) for V the integral of p0 over the mesh below the plane,
+ * on the very mesh the model uses; and the force curve integrates to the potential */
+Test(pfc, sphere_on_plane_force_is_the_gradient_of_the_mesh_potential) {
+    const double r = 0.05, E = 1e5;
+    tc_scene sc = ball_scene(r, 0.5);
+    tc_sim *sim = make(&sc, 3, 0, E);
+    tc_tetmesh *m;
+    cr_assert_eq(tc_tetmesh_sphere_alloc(&m, r, 3, E), TC_OK);
+    tc_wrench w[2];
+    double worst = 0;
+    for (double dl = 0.0005; dl < 0.03; dl *= 1.37) {
+        ball_force(sim, 0, r - dl, NULL, w);
+        /* plane z = 0 is body height -(r - dl) */
+        const double h = 1e-8 * r;
+        double dV = (mesh_potential(m, -(r - dl) + h) - mesh_potential(m, -(r - dl) - h)) / (2 * h);
+        worst = fmax(worst, fabs(w[1].f[2] - dV) / dV);
+        cr_expect(fabs(w[1].f[2] - dV) < 1e-6 * dV, "depth %g: F %.10g, dV/dd %.10g", dl, w[1].f[2], dV);
+        cr_expect(fabs(w[1].f[0]) + fabs(w[1].f[1]) < 1e-9 * w[1].f[2], "vertical");
+    }
+    cr_log_info("max |F - dV/dd| / F = %.2e\n", worst);
+    /* trapezoid rule over 200 steps of 0.1 mm against the potential difference */
+    const int n = 200;
+    double I = 0, fprev = 0;
+    for (int k = 0; k <= n; k++) {
+        double dl = 0.02 * k / n;
+        ball_force(sim, 0, r - dl, NULL, w);
+        if (k) I += 0.5 * (fprev + w[1].f[2]) * (0.02 / n);
+        fprev = w[1].f[2];
+    }
+    double V = mesh_potential(m, -(r - 0.02)) - mesh_potential(m, -r);
+    cr_expect(fabs(I - V) < 0.01 * V, "work %.8g vs potential %.8g", I, V);
+    /* the smooth field's closed form F = 2 pi E (d^2/2 - d^3/(3r)) (the mesh is faceted) */
+    ball_force(sim, 0, r - 0.01, NULL, w);
+    double Fa = 2 * M_PI * E * (0.5e-4 - 1e-6 / (3 * r));
+    cr_log_info("trapezoid work %.8g J vs potential %.8g J (rel %.1e); F(1 cm) = %.5g N, smooth "
+                "field %.5g N\n", I, V, fabs(I - V) / V, w[1].f[2], Fa);
+    cr_expect(fabs(w[1].f[2] - Fa) < 0.05 * Fa, "level-3 mesh within 5 %% of the smooth field");
+    tc_tetmesh_free(m);
+    tc_sim_free(sim);
+}
+
+/* largest jump of the force vector between neighbouring samples of f over n steps */
+static double max_jump(double (*f)(tc_sim *, double, double *), tc_sim *sim, double a, double b,
+                       int n) {
+    double prev[3], cur[3], jmax = 0;
+    for (int k = 0; k <= n; k++) {
+        f(sim, a + (b - a) * k / n, cur);
+        if (k) {
+            double d = sqrt((cur[0] - prev[0]) * (cur[0] - prev[0]) + (cur[1] - prev[1]) * (cur[1] - prev[1]) +
+                            (cur[2] - prev[2]) * (cur[2] - prev[2]));
+            jmax = fmax(jmax, d);
+        }
+        memcpy(prev, cur, sizeof prev);
+    }
+    return jmax;
+}
+
+/* the small sphere of E1's pair 5 mm deep, slid sideways by x (and tilted: no symmetry) */
+static double slide_spheres(tc_sim *sim, double x, double *f) {
+    double q[7];
+    tc_wrench w[2];
+    memcpy(q, tc_sim_q(sim), sizeof q);
+    q[0] = x, q[1] = sqrt(0.145 * 0.145 - x * x), q[2] = 0.003;
+    double a = 0.3;
+    q[3] = cos(a / 2), q[4] = sin(a / 2) * 0.6, q[5] = 0, q[6] = sin(a / 2) * 0.8;
+    cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
+    memcpy(f, w[1].f, sizeof w[1].f);
+    return 0;
+}
+/* the ball 7 mm into the plane, rolled in place by angle x about a tilted axis */
+static double slide_ball(tc_sim *sim, double x, double *f) {
+    tc_wrench w[2];
+    double q[7];
+    memcpy(q, tc_sim_q(sim), sizeof q);
+    q[2] = 0.043;
+    double a = 10 * x;
+    q[3] = cos(a / 2), q[4] = sin(a / 2) * 0.8, q[5] = sin(a / 2) * 0.6, q[6] = 0;
+    cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
+    memcpy(f, w[1].f, sizeof w[1].f);
+    return 0;
+}
+
+/* (b) continuity: halving the step halves the largest jump (a discontinuity would not shrink) */
+Test(pfc, force_is_continuous_while_polygons_gain_and_lose_vertices) {
+    tc_scene sc;
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+    tc_sim *sim = make(&sc, 2, 0.5, 1e5);
+    double j1 = max_jump(slide_spheres, sim, 0, 0.02, 500), j2 = max_jump(slide_spheres, sim, 0, 0.02, 1000);
+    cr_log_info("sphere-sphere slide: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1, j2, j1 / j2);
+    cr_expect(j1 / j2 > 1.8 && j1 / j2 < 2.2, "sphere-sphere jump ratio %g", j1 / j2);
+    tc_sim_free(sim);
+    tc_scene sb = ball_scene(0.05, 0.5);
+    sim = make(&sb, 2, 0.5, 1e5);
+    j1 = max_jump(slide_ball, sim, 0, 0.02, 500), j2 = max_jump(slide_ball, sim, 0, 0.02, 1000);
+    cr_log_info("sphere-plane roll: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1, j2, j1 / j2);
+    cr_expect(j1 / j2 > 1.8 && j1 / j2 < 2.2, "sphere-plane jump ratio %g", j1 / j2);
+    tc_sim_free(sim);
+}
+
+/* two soft bodies: a box (0) and a sphere (1), both free, at a generic pose and twist */
+static tc_scene box_sphere(int swap) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = 0.6;
+    tc_body_desc bx = tc_default_body("box", tc_box(0.06, 0.04, 0.05));
+    tc_body_desc sp = tc_default_body("ball", tc_sphere(0.05));
+    bx.joint = sp.joint = TC_JOINT_FREE;
+    const double qb[4] = {0.9, 0.1, -0.3, 0.2}, qs[4] = {0.7, -0.2, 0.5, 0.4};
+    double nb = 0, ns = 0;
+    for (int k = 0; k < 4; k++) nb += qb[k] * qb[k], ns += qs[k] * qs[k];
+    for (int k = 0; k < 4; k++) bx.quat[k] = qb[k] / sqrt(nb), sp.quat[k] = qs[k] / sqrt(ns);
+    tc_body_desc *o = swap ? &sp : &bx;
+    const double pb[3] = {0.31, -0.2, 0.5}, ps[3] = {0.31 + 0.03, -0.2 + 0.07, 0.5 + 0.04};
+    memcpy(bx.pos, pb, sizeof pb), memcpy(sp.pos, ps, sizeof ps);
+    const double vb[3] = {0.1, -0.2, 0.05}, wb[3] = {1, 2, -1}, vs[3] = {-0.3, 0.1, 0.2}, ws[3] = {0.5, -3, 2};
+    memcpy(bx.vel, vb, sizeof vb), memcpy(bx.omega, wb, sizeof wb);
+    memcpy(sp.vel, vs, sizeof vs), memcpy(sp.omega, ws, sizeof ws);
+    cr_assert_eq(tc_scene_add(&sc, o, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, o == &bx ? &sp : &bx, 1000, NULL), TC_OK);
+    return sc;
+}
+
+/* (c) equal and opposite wrenches, torques balanced about a common point, order-independent */
+Test(pfc, soft_soft_wrenches_are_equal_and_opposite) {
+    tc_wrench w[2], ws[2];
+    for (int swap = 0; swap < 2; swap++) {
+        tc_scene sc = box_sphere(swap);
+        tc_sim *sim = make(&sc, 3, 0.5, 1e5);
+        tc_wrench *o = swap ? ws : w;
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), tc_sim_v(sim), o), TC_OK);
+        const tc_sim_stats *st = tc_sim_get_stats(sim);
+        double fn = sqrt(o[1].f[0] * o[1].f[0] + o[1].f[1] * o[1].f[1] + o[1].f[2] * o[1].f[2]);
+        cr_expect_gt(fn, 1.0, "in contact: |F| = %g, %d polygons", fn, st->ncontact);
+        /* the moment of both wrenches about the world origin */
+        double tsum[3], tmag = 0;
+        for (int k = 0; k < 3; k++) {
+            cr_expect(fabs(o[0].f[k] + o[1].f[k]) <= 1e-12 * fn, "forces balance");
+            tsum[k] = o[0].t[k] + o[1].t[k];
+        }
+        for (int b = 0; b < 2; b++) {
+            const double *p = sc.body[b].pos, *f = o[b].f;
+            tsum[0] += p[1] * f[2] - p[2] * f[1];
+            tsum[1] += p[2] * f[0] - p[0] * f[2];
+            tsum[2] += p[0] * f[1] - p[1] * f[0];
+            tmag = fmax(tmag, sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) * fn);
+        }
+        for (int k = 0; k < 3; k++) cr_expect(fabs(tsum[k]) <= 1e-12 * tmag, "torques balance: %g", tsum[k] / tmag);
+        cr_log_info("box-sphere (swap %d): |F| = %.6g N, %d polygons, torque residual %.1e\n", swap, fn,
+                    st->ncontact, sqrt(tsum[0] * tsum[0] + tsum[1] * tsum[1] + tsum[2] * tsum[2]) / tmag);
+        tc_sim_free(sim);
+    }
+    /* listing the bodies the other way round gives the same wrench on each body */
+    for (int k = 0; k < 3; k++) {
+        double s = fabs(w[0].f[0]) + fabs(w[0].f[1]) + fabs(w[0].f[2]);
+        cr_expect(fabs(w[0].f[k] - ws[1].f[k]) < 1e-9 * s, "box force independent of the order");
+        cr_expect(fabs(w[1].f[k] - ws[0].f[k]) < 1e-9 * s, "ball force independent of the order");
+    }
+}
+
+/* (d) separated bodies: exactly zero, soft-soft and soft-plane */
+Test(pfc, separated_pairs_give_exactly_zero) {
+    tc_scene sc;
+    tc_wrench w[2];
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.15 + 1e-7, 1000, NULL), TC_OK);
+    tc_sim *sim = make(&sc, 3, 0.5, 1e5);
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 3; k++) cr_expect(w[b].f[k] == 0.0 && w[b].t[k] == 0.0);
+    tc_sim_free(sim);
+    tc_scene sb = ball_scene(0.05, 0.5);
+    sim = make(&sb, 3, 0.5, 1e5);
+    ball_force(sim, 0, 0.05 + 1e-9, NULL, w);
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 3; k++) cr_expect(w[b].f[k] == 0.0 && w[b].t[k] == 0.0);
+    tc_sim_free(sim);
+}
+
+/* soft-soft is conservative: the work around a closed loop vanishes (trapezoid rule) */
+Test(pfc, soft_soft_work_around_a_loop_vanishes) {
+    tc_scene sc;
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+    tc_sim *sim = make(&sc, 2, 0, 1e5);
+    const int n = 400;
+    double W = 0, Wabs = 0, fp[3] = {0, 0, 0}, xp[3] = {0, 0, 0};
+    for (int k = 0; k <= 4 * n; k++) {
+        /* a square loop in (x, y) around (0, 0.138), 1 cm on a side */
+        int side = k / n % 4;
+        double t = (double)(k % n) / n, u[2];
+        if (k == 4 * n) side = 0, t = 0;
+        const double c[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+        for (int j = 0; j < 2; j++) u[j] = c[side][j] + t * (c[(side + 1) % 4][j] - c[side][j]);
+        double q[7], x[3] = {0.005 * u[0], 0.138 + 0.005 * u[1], 0};
+        tc_wrench w[2];
+        memcpy(q, tc_sim_q(sim), sizeof q);
+        memcpy(q, x, sizeof x);
+        cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
+        if (k) {
+            double dw = 0;
+            for (int j = 0; j < 3; j++) dw += 0.5 * (fp[j] + w[1].f[j]) * (x[j] - xp[j]);
+            W += dw, Wabs += fabs(dw);
+        }
+        memcpy(fp, w[1].f, sizeof fp), memcpy(xp, x, sizeof xp);
+    }
+    cr_log_info("closed loop: work %.3e J of %.3e J moved\n", W, Wabs);
+    cr_expect(fabs(W) < 1e-4 * Wabs, "loop work %g of %g", W, Wabs);
+    tc_sim_free(sim);
+}
+
+/* dissipation raises the pressure on approach; friction opposes the slip inside the cone */
+Test(pfc, dissipation_and_friction_act_as_stated) {
+    tc_scene sc = ball_scene(0.05, 0.4);
+    tc_sim *sim = make(&sc, 3, 0.3, 1e5);
+    tc_wrench w0[2], w1[2], w2[2];
+    const double down[6] = {0, 0, -0.4, 0, 0, 0}, slide[6] = {1.0, 0, 0, 0, 0, 0};
+    ball_force(sim, 0, 0.04, NULL, w0);
+    ball_force(sim, 0, 0.04, down, w1);
+    ball_force(sim, 0, 0.04, slide, w2);
+    /* the separation speed is uniform: p = p0 (1 + 0.3 0.4) exactly */
+    cr_expect_float_eq(w1[1].f[2], w0[1].f[2] * (1 + 0.3 * 0.4), 1e-12 * w0[1].f[2]);
+    cr_expect_lt(w2[1].f[0], 0.0);
+    cr_expect_leq(fabs(w2[1].f[0]), 0.4 * w2[1].f[2] * (1 + 1e-12));
+    cr_expect_gt(fabs(w2[1].f[0]), 0.39 * w2[1].f[2], "slip 100 vs: nearly full Coulomb");
+    cr_expect_gt(w2[1].t[1], 0.0, "friction below the centre spins the ball forward");
+    tc_sim_free(sim);
+}
+
+/* the E1 pair at 1 cm, default resolution: timing of one evaluation (information only) */
+Test(pfc, e1_pair_timing) {
+    tc_scene sc;
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+    tc_sim *sim = make(&sc, 3, 0.5, 1e5);
+    tc_wrench w[2];
+    struct timespec a, b;
+    const int n = 200;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int i = 0; i < n; i++) cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double us = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e3 / n;
+    const tc_sim_stats *st = tc_sim_get_stats(sim);
+    cr_log_info("E1 pair 1 cm deep, 1280 + 1280 tets: F_y = %.5g N, %d polygons, %.1f us per evaluation\n",
+                w[1].f[1], st->ncontact, us);
+    cr_expect_gt(w[1].f[1], 0.0);
+    tc_sim_free(sim);
+}
