@@ -13,3 +13,8 @@ double e3_pfc_force(double eta, double lambda, double E, double d, int n);
 double e3_pfc_force_exact(double eta, double lambda, double E, double d);
 
 #endif
+
+/* regenerate E3's FEM cache (source_dir/<fem.cache> unless out_path) with CalculiX on the
+ * production mesh, for every eta of the script, to depth 0.4 + eta (both depth conventions) */
+#include "core/tc_status.h"
+tc_status e3_generate(const char *source_dir, const char *out_path, tc_error *err);

@@ -2,6 +2,7 @@
 /* touche generate: regenerate the input data of an experiment (E2's finger trajectories) */
 #include "cli/tc_cli.h"
 #include "experiments/e2.h"
+#include "experiments/e3.h"
 
 #include <getopt.h>
 #include <omp.h>
@@ -23,15 +24,24 @@ int tc_cmd_generate(int argc, char **argv) {
         case 'm': method = optarg; break;
         case 'j': threads = atoi(optarg) > 0 ? atoi(optarg) : threads; break;
         case 'h':
-            printf("usage: touche generate e2 [--out FILE] [--method SPEC] [--threads N]\n"
-                   "  regenerates E2's finger trajectories (default: data/e2_trajectories.csv in the\n"
-                   "  source tree) by cross-entropy search in MuJoCo; settings: experiments/e2_t_pushing.cfg\n");
+            printf("usage: touche generate e2|e3 [--out FILE] [--method SPEC] [--threads N]\n"
+                   "  e2: E2's finger trajectories (default: data/e2_trajectories.csv in the source tree)\n"
+                   "      by cross-entropy search in MuJoCo; settings: experiments/e2_t_pushing.cfg\n"
+                   "  e3: E3's FEM curves (default: data/e3_fem.csv) with CalculiX (needs ccx)\n");
             return 0;
         default: return 2;
         }
     }
+    if (optind < argc && !strcmp(argv[optind], "e3")) {
+        tc_error err3;
+        tc_error_clear(&err3);
+        tc_status st3 = e3_generate(tc_cli_source_dir(), out, &err3);
+        if (st3) return tc_cli_error(&err3, st3), 1;
+        printf("wrote the E3 FEM cache\n");
+        return 0;
+    }
     if (optind >= argc || strcmp(argv[optind], "e2")) {
-        fprintf(stderr, "touche generate: name what to generate (available: e2)\n");
+        fprintf(stderr, "touche generate: name what to generate (available: e2, e3)\n");
         return 2;
     }
     /* the script gives the scene and the search settings */

@@ -31,6 +31,7 @@ static const char usage[] =
     "  report [--out DIR]        rebuild OUT/report.md (and the PDF when pdflatex is present)\n"
     "  generate e2 [--out FILE]  regenerate E2's finger trajectories (cross-entropy search in\n"
     "                            MuJoCo; writes data/e2_trajectories.csv with provenance)\n"
+    "  generate e3 [--out FILE]  regenerate E3's FEM curves with CalculiX (data/e3_fem.csv)\n"
     "  help, --help              this text;  --version  the revision\n"
     "\n"
     "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/; default the source tree),\n"
