@@ -324,9 +324,7 @@ static tc_status write_section(const tc_exp_ctx *ctx, const e1_setup *e, const t
     fprintf(o.f, "## E1 — sphere force profiles\n\n");
     fprintf(o.f, intro, e->R, e->r, ctx->tier);
     tc_path_join(tab, sizeof tab, ctx->out_dir, "smoothness.md");
-    FILE *f = fopen(tab, "r");
-    for (int ch; f && (ch = fgetc(f)) != EOF;) fputc(ch, o.f);
-    if (f) fclose(f);
+    tc_file_append(o.f, tab);
     fprintf(o.f, "\n![F_y along y](e1_sphere_profiles/fig_profile.png)\n\n");
     for (int k = 0; k < nm; k++)
         if (!res[k].failed)

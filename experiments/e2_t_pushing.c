@@ -310,9 +310,7 @@ static tc_status e2_run(const tc_exp_ctx *ctx, tc_error *err) {
                          "SCM and every other dynamic method against MuJoCo %s.\n\n",
                     e.rollouts, e.trajectories, ctx->tier, em[mj].m.engine->version);
             tc_path_join(base, sizeof base, ctx->out_dir, "fig7_table.md");
-            FILE *f = fopen(base, "r");
-            for (int ch; f && (ch = fgetc(f)) != EOF;) fputc(ch, o.f);
-            if (f) fclose(f);
+            tc_file_append(o.f, base);
             fprintf(o.f, "\n![T paths](e2_t_pushing/fig_paths.png)\n\n"
                          "![step time vs AOPC points](e2_t_pushing/fig_step_time.png)\n");
             st = tc_outfile_commit(&o, err);

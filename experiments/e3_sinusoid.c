@@ -53,40 +53,31 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
     return TC_OK;
 }
 
-/* the cached FEM curves: CSV "eta,depth,force" with '#' provenance lines */
+/* the cached FEM curves (tc_fem_read_cache), matched to the script's amplitudes, and the cache's
+ * '#' provenance lines for the outputs */
 static tc_status read_cache(const char *path, const e3_setup *e, tc_fem_curve *c, char *prov,
                             size_t nprov, tc_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return tc_error_set(err, TC_EIO, path, 0, NULL,
-                            "no FEM cache: run `touche generate e3` (needs CalculiX's ccx)");
-    char line[512];
-    int lineno = 0;
-    prov[0] = 0;
-    for (int k = 0; k < e->neta; k++) c[k].n = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] == '#') {
-            strncat(prov, line, nprov - strlen(prov) - 1);
-            continue;
-        }
-        double eta, d, F;
-        if (!strncmp(line, "eta,", 4) || line[0] == '\n') continue;
-        if (sscanf(line, "%lf,%lf,%lf", &eta, &d, &F) != 3) {
-            fclose(f);
-            return tc_error_set(err, TC_EPARSE, path, lineno, NULL, "expected 'eta,depth,force'");
-        }
-        for (int k = 0; k < e->neta; k++)
-            if (fabs(eta - e->eta[k]) < 1e-9 && c[k].n < TC_FEM_MAXSTEP) {
-                c[k].depth[c[k].n] = d, c[k].force[c[k].n] = F;
-                c[k].n++;
-            }
-    }
-    fclose(f);
-    for (int k = 0; k < e->neta; k++)
-        if (c[k].n < 2)
+    tc_fem_curve all[MAXETA];
+    double etas[MAXETA];
+    int n = 0;
+    tc_status st = tc_fem_read_cache(path, all, etas, MAXETA, &n, err);
+    if (st == TC_EIO)
+        return tc_error_set(err, st, path, 0, NULL, "no FEM cache: run `touche generate e3` (needs ccx)");
+    if (st) return st;
+    for (int k = 0; k < e->neta; k++) {
+        int found = -1;
+        for (int j = 0; j < n; j++)
+            if (fabs(etas[j] - e->eta[k]) < 1e-9) found = j;
+        if (found < 0 || all[found].n < 2)
             return tc_error_set(err, TC_EPARSE, path, 0, NULL,
                                 "no curve for eta = %g: regenerate with `touche generate e3`", e->eta[k]);
+        c[k] = all[found];
+    }
+    prov[0] = 0;
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f) && line[0] == '#') strncat(prov, line, nprov - strlen(prov) - 1);
+    if (f) fclose(f);
     return TC_OK;
 }
 
@@ -208,9 +199,7 @@ static tc_status e3_run(const tc_exp_ctx *ctx, tc_error *err) {
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "## E3 — FEM sinusoid comparison\n\nTier `%s`. %s\n\n", ctx->tier, note);
     tc_path_join(base, sizeof base, ctx->out_dir, "ratios.md");
-    FILE *f = fopen(base, "r");
-    for (int ch; f && (ch = fgetc(f)) != EOF;) fputc(ch, o.f);
-    if (f) fclose(f);
+    tc_file_append(o.f, base);
     fprintf(o.f, "\n![normalised force](e3_sinusoid/fig_force.png)\n");
     if ((st = tc_outfile_commit(&o, err))) return st;
     tc_path_join(path, sizeof path, ctx->out_dir, "section.tex");

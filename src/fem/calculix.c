@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CalculiX (ccx) driver for E3: deck writer, runner, .dat parser, closed form and curve cache */
 #include "fem/tc_fem.h"
+#include "report/tc_fs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -527,37 +528,16 @@ tc_status tc_fem_write_cache(const char *path, const tc_fem_curve *curves, const
                              int n, const tc_fem_sinusoid *p, tc_error *err) {
     if (n < 1) return tc_error_set(err, TC_EINVAL, path, 0, NULL, "no curves to write");
 
-    /* a temp file next to the target, renamed over it at the end */
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0)
-        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot create %s: %s", tmp,
-                            strerror(errno));
-    FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot open %s", tmp);
-    }
-
-    /* provenance, header, rows */
-    write_provenance(f, curves, etas, n, p);
-    fprintf(f, "eta,depth,force\n");
+    /* written to a temp file next to the target and renamed over it */
+    tc_outfile o;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    write_provenance(o.f, curves, etas, n, p);
+    fprintf(o.f, "eta,depth,force\n");
     for (int c = 0; c < n; c++)
         for (int i = 0; i < curves[c].n; i++)
-            fprintf(f, "%.6g,%.10g,%.10g\n", etas[c], curves[c].depth[i], curves[c].force[i]);
-
-    /* flush, close, rename */
-    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int code = errno;
-        unlink(tmp);
-        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot write %s: %s", path,
-                            strerror(code));
-    }
-    return TC_OK;
+            fprintf(o.f, "%.6g,%.10g,%.10g\n", etas[c], curves[c].depth[i], curves[c].force[i]);
+    return tc_outfile_commit(&o, err);
 }
 
 tc_status tc_fem_read_cache(const char *path, tc_fem_curve *curves, double *etas, int max, int *n,

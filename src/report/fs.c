@@ -263,3 +263,12 @@ tc_status tc_run_logged(const char *const *argv, const char *const *env, const c
     return tc_error_set(err, TC_EENGINE, log_path, 0, NULL, "%s failed (%s); see %s:\n%s", argv[0],
                         how, log_path, tail);
 }
+
+tc_status tc_file_append(FILE *dst, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return TC_EIO;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) fwrite(buf, 1, n, dst);
+    fclose(f);
+    return TC_OK;
+}

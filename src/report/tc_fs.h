@@ -34,6 +34,9 @@ tc_status tc_mkdir_parent(const char *path, tc_error *err);
 /* buf = a "/" b; TC_EINVAL if it does not fit */
 tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b);
 
+/* copy the whole file at path onto dst; TC_EIO when it cannot be read */
+tc_status tc_file_append(FILE *dst, const char *path);
+
 /* 1 if the file exists and is readable */
 int tc_file_readable(const char *path);
 
