@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* E1: sphere force profiles — 1-D sweep, 2-D field, smoothness metrics (Beker et al. fig. 1, 5) */
 #include "exp/tc_experiment.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"
 #include "report/tc_progress.h"

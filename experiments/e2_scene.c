@@ -2,7 +2,7 @@
 /* E2 setup, the T-and-finger scene, finger trajectories and one rollout */
 #include "e2.h"
 #include "geom/tc_aopc.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_progress.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
 /* E2: planar T-pushing — every rollout in MuJoCo and in touche, the fig. 7 table, paths, timing */
 #include "e2.h"
 #include "geom/tc_aopc.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"
 #include "report/tc_progress.h"

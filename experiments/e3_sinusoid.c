@@ -3,7 +3,7 @@
 #include "e3.h"
 #include "exp/tc_experiment.h"
 #include "fem/tc_fem.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"
 #include "report/tc_table.h"

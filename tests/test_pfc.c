@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation */
+/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation, broad phase */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -392,4 +392,149 @@ Test(pfc, e1_pair_timing) {
                 w[1].f[1], st->ncontact, us);
     cr_expect_gt(w[1].f[1], 0.0);
     tc_sim_free(sim);
+}
+
+/* a simulation with the tree (bvh = 1) or brute-force (0) broad phase and the given shells */
+static tc_sim *make_bp(const tc_scene *sc, int level, int shells, int bvh) {
+    tc_method m;
+    tc_sim *sim;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_method_parse(&m, "pfc", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "resolution", level, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "shells", shells, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "bvh", bvh, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
+    return sim;
+}
+
+/* the wrenches of body 1 (free: q = pos, quat) over 24 poses and twists around its scene pose;
+ * out holds 24 * 2 * 6 values (force, torque of both bodies); vel 0 leaves the bodies at rest */
+static void sweep_wrenches(tc_sim *sim, int vel, double *out) {
+    for (int k = 0; k < 24; k++) {
+        double q[7], v[6] = {0, 0, 0, 0, 0, 0}, t = 0.37 * k;
+        memcpy(q, tc_sim_q(sim), sizeof q);
+        q[0] += 0.004 * sin(t), q[1] += 0.004 * cos(1.3 * t), q[2] += 0.003 * sin(0.7 * t);
+        /* turn by 0.2 sin(t / 2) about a fixed tilted axis */
+        double a = 0.2 * sin(0.5 * t), ax[3] = {0.6, 0.48, 0.64}, p[4] = {cos(a / 2), 0, 0, 0}, r[4];
+        for (int j = 0; j < 3; j++) p[j + 1] = sin(a / 2) * ax[j];
+        const double *o = q + 3;
+        r[0] = p[0] * o[0] - p[1] * o[1] - p[2] * o[2] - p[3] * o[3];
+        r[1] = p[0] * o[1] + p[1] * o[0] + p[2] * o[3] - p[3] * o[2];
+        r[2] = p[0] * o[2] - p[1] * o[3] + p[2] * o[0] + p[3] * o[1];
+        r[3] = p[0] * o[3] + p[1] * o[2] - p[2] * o[1] + p[3] * o[0];
+        memcpy(q + 3, r, sizeof r);
+        if (vel)
+            for (int j = 0; j < 6; j++) v[j] = 0.1 * sin(t + j);
+        tc_wrench w[2];
+        cr_assert_eq(tc_sim_force(sim, q, v, w), TC_OK);
+        for (int b = 0; b < 2; b++) {
+            memcpy(out + 12 * k + 6 * b, w[b].f, 3 * sizeof(double));
+            memcpy(out + 12 * k + 6 * b + 3, w[b].t, 3 * sizeof(double));
+        }
+    }
+}
+
+/* largest difference of two sweeps, forces relative to the largest force component of the pose
+ * and torques to that force times 5 cm (or the largest torque component, if larger) */
+static double sweep_diff(const double *x, const double *y) {
+    double worst = 0;
+    for (int k = 0; k < 24; k++) {
+        const double *a = x + 12 * k, *b = y + 12 * k;
+        double sf = 0, st = 0;
+        for (int j = 0; j < 12; j++) {
+            if (j % 6 < 3) sf = fmax(sf, fabs(a[j]));
+            else st = fmax(st, fabs(a[j]));
+        }
+        st = fmax(st, 0.05 * sf);
+        cr_assert_gt(sf, 0.0, "pose %d in contact", k);
+        for (int j = 0; j < 12; j++) worst = fmax(worst, fabs(a[j] - b[j]) / (j % 6 < 3 ? sf : st));
+    }
+    return worst;
+}
+
+/* the scenes of the broad-phase tests: E1's spheres 1 cm deep, a box against a sphere, two
+ * cubes 5 mm deep (one turned), a ball 1 cm into a plane */
+static tc_scene bp_scene(int which) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = 0.6;
+    if (which == 0) {
+        cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+        sc.friction = 0.6;
+        return sc;
+    }
+    if (which == 3) {
+        sc = ball_scene(0.05, 0.6);
+        sc.body[1].pos[2] = 0.04;
+        return sc;
+    }
+    tc_body_desc a = tc_default_body("a", which == 1 ? tc_box(0.06, 0.04, 0.05) : tc_box(0.05, 0.05, 0.05));
+    tc_body_desc b = tc_default_body("b", which == 1 ? tc_sphere(0.05) : tc_box(0.05, 0.05, 0.05));
+    b.joint = TC_JOINT_FREE;
+    if (which == 1) b.pos[0] = 0.03, b.pos[1] = 0.07, b.pos[2] = 0.04;
+    else b.pos[2] = 0.095, b.quat[0] = cos(0.15), b.quat[3] = sin(0.15);
+    cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+    return sc;
+}
+
+/* the tree broad phase gives the brute force's wrenches to 1e-12 (only the summation order of
+ * the polygons differs), with friction and dissipation acting, and repeats bit for bit */
+Test(pfc, bvh_matches_the_brute_force) {
+    static double x[288], y[288], z[288];
+    double worst = 0;
+    for (int which = 0; which < 4; which++)
+        for (int level = 2; level <= 3; level++)
+            for (int shells = 0; shells <= 1; shells++) {
+                tc_scene sc = bp_scene(which);
+                tc_sim *brute = make_bp(&sc, level, shells, 0), *tree = make_bp(&sc, level, shells, 1);
+                sweep_wrenches(brute, 1, x), sweep_wrenches(tree, 1, y), sweep_wrenches(tree, 1, z);
+                double d = sweep_diff(x, y);
+                worst = fmax(worst, d);
+                cr_expect(d < 1e-12, "scene %d level %d shells %d: tree vs brute %.3g", which, level, shells, d);
+                cr_expect(memcmp(y, z, sizeof y) == 0, "the tree's sums repeat bit for bit");
+                tc_sim_free(brute), tc_sim_free(tree);
+            }
+    cr_log_info("tree vs brute force: largest relative difference %.2e\n", worst);
+}
+
+/* interior shells keep the pressure field: vertex values 1 - |x| / r, the same volume, the same
+ * static force to rounding (with motion only the friction quadrature differs) */
+Test(pfc, sphere_shells_keep_the_field) {
+    for (int shells = 1; shells <= 3; shells++) {
+        tc_tetmesh *m, *m0;
+        cr_assert_eq(tc_tetmesh_sphere_shells_alloc(&m, 0.05, 2, shells, 1e5), TC_OK);
+        cr_assert_eq(tc_tetmesh_sphere_alloc(&m0, 0.05, 2, 1e5), TC_OK);
+        cr_expect_eq(m->ntet, 320 * (1 + 3 * shells));
+        cr_expect_eq(m->nvert, 162 * (1 + shells) + 1);
+        double vol = 0, vol0 = 0, rmax = 0;
+        for (int i = 0; i < m->nvert; i++) {
+            const double *x = m->vert + 3 * i;
+            double r = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+            cr_expect(fabs(m->eps[i] - (1 - r / 0.05)) < 1e-12, "eps = 1 - |x| / r");
+        }
+        for (int i = 0; i < m->ntet; i++) {
+            double v = tc_tetmesh_tet_volume(m, i);
+            cr_expect_gt(v, 0);
+            vol += v, rmax = fmax(rmax, m->radius[i]);
+            for (int k = 0; k < 4; k++) {
+                const double *x = m->vert + 3 * m->tet[4 * i + k];
+                double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] + m->grad[3 * i + 2] * x[2] + m->c[i];
+                cr_expect(fabs(p - 1e5 * m->eps[m->tet[4 * i + k]]) < 1e-9, "p0 at a vertex");
+            }
+        }
+        for (int i = 0; i < m0->ntet; i++) vol0 += tc_tetmesh_tet_volume(m0, i);
+        cr_expect(fabs(vol - vol0) < 1e-12 * vol0, "shells %d: volume %.15g vs %.15g", shells, vol, vol0);
+        tc_tetmesh_free(m), tc_tetmesh_free(m0);
+    }
+    static double x[288], y[288];
+    for (int which = 0; which < 4; which += 3) {
+        tc_scene sc = bp_scene(which);
+        tc_sim *a = make_bp(&sc, 2, 0, 1), *b = make_bp(&sc, 2, 2, 1);
+        sweep_wrenches(a, 0, x), sweep_wrenches(b, 0, y);
+        double d = sweep_diff(x, y);
+        cr_log_info("scene %d at rest: shells 2 vs 0: %.2e\n", which, d);
+        cr_expect(d < 1e-12, "the same field gives the same static wrench: %g", d);
+        tc_sim_free(a), tc_sim_free(b);
+    }
 }

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"
 #include "report/tc_progress.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* touche bench: kernel throughput side by side with MuJoCo, written as CSV */
 #include "cli/tc_cli.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_progress.h"
 #include "experiments/e2.h"
 #include "sim/tc_sim.h"
@@ -76,25 +76,113 @@ static int bench_e2(const char *out, double seconds) {
     return 0;
 }
 
+/* the scenes of bench pfc: 0 E1's spheres 1 cm deep, 1 two 10 cm cubes 5 mm deep (the upper one
+ * turned 0.3 rad about z and tilted 0.05 rad about x), 2 a 5 cm ball 1 cm into a plane */
+static tc_status pfc_scene(tc_scene *sc, int which, tc_error *err) {
+    if (which == 0) return tc_scene_sphere_pair(sc, 0.1, 0.05, 0.14, 1000, err);
+    *sc = tc_default_scene();
+    tc_body_desc a = tc_default_body(which == 1 ? "lower" : "floor", which == 1 ? tc_box(0.05, 0.05, 0.05) : tc_plane());
+    tc_body_desc b = tc_default_body(which == 1 ? "upper" : "ball", which == 1 ? tc_box(0.05, 0.05, 0.05) : tc_sphere(0.05));
+    b.joint = TC_JOINT_FREE;
+    if (which == 1) {
+        /* q = q_z(0.3) q_x(0.05): the tilt lifts the corners by at most 0.05 sin 0.05 (2.5 mm) */
+        double cz = cos(0.15), sz = sin(0.15), cx = cos(0.025), sx = sin(0.025);
+        const double q[4] = {cz * cx, cz * sx, sz * sx, sz * cx};
+        memcpy(b.quat, q, sizeof q);
+        b.pos[2] = 0.095;
+    } else
+        b.pos[2] = 0.04;
+    tc_status st = tc_scene_add(sc, &a, 1000, err);
+    return st ? st : tc_scene_add(sc, &b, 1000, err);
+}
+
+/* pfc force evaluation time vs mesh resolution, tree vs brute-force broad phase, beside MuJoCo */
+static int bench_pfc(const char *out, const char *levels, const char *shells, double seconds) {
+    static const char *names[3] = {"sphere-sphere", "box-box", "sphere-plane"};
+    tc_error err;
+    tc_error_clear(&err);
+    char path[1100];
+    tc_outfile o;
+    tc_path_join(path, sizeof path, out, "bench_pfc.csv");
+    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    fprintf(o.f, "scene,resolution,shells,tets_a,tets_b,broad_phase,threads,us_per_eval,pair_evals,"
+                 "polygons,force_N,rel_diff_vs_brute,mujoco_us_per_forward,ratio_pfc_over_mujoco\n");
+    printf("%-13s %4s %6s %6s %6s %6s %11s %10s %8s %11s %9s %10s\n", "scene", "res", "shells", "tets_a",
+           "tets_b", "broad", "us/eval", "pairs", "polygons", "F (N)", "rel diff", "mujoco us");
+    for (int which = 0; which < 3; which++) {
+        tc_scene sc;
+        if (pfc_scene(&sc, which, &err)) return tc_cli_error(&err, 1), 1;
+        /* MuJoCo's mj_forward on the same scene, in the same run */
+        tc_method mj;
+        tc_sim *sim = NULL;
+        double mj_s = NAN;
+        if (tc_method_parse(&mj, "mujoco", &err) == TC_OK && tc_sim_alloc(&sim, &sc, &mj, 0.002, &err) == TC_OK)
+            mj_s = time_queries(sim, NULL, seconds, NULL);
+        tc_sim_free(sim);
+        tc_error_clear(&err);
+        char lb[256], sb[256];
+        snprintf(lb, sizeof lb, "%s", which == 1 ? "0" : levels); /* boxes: 12 tets at any level */
+        for (char *lv = NULL, *lt = strtok_r(lb, ",", &lv); lt; lt = strtok_r(NULL, ",", &lv)) {
+            int level = atoi(lt);
+            snprintf(sb, sizeof sb, "%s", which == 1 ? "0" : shells);
+            for (char *sv = NULL, *st = strtok_r(sb, ",", &sv); st; st = strtok_r(NULL, ",", &sv)) {
+                int nsh = atoi(st), tets = 20 * (1 << (2 * level)) * (1 + 3 * nsh);
+                int ta = which == 1 ? 12 : which == 2 ? 0 : tets, tb = which == 1 ? 12 : tets;
+                double fbrute = NAN;
+                /* the brute force first (small meshes only: it grows as tets squared), then the trees */
+                for (int bvh = 0; bvh < 2; bvh++) {
+                    if (!bvh && (long long)ta * tb > 40000000LL) continue;
+                    tc_method m;
+                    tc_method_parse(&m, "pfc", &err);
+                    tc_method_set(&m, "resolution", level, &err);
+                    tc_method_set(&m, "shells", nsh, &err);
+                    tc_method_set(&m, "bvh", bvh, &err);
+                    if (tc_sim_alloc(&sim, &sc, &m, 0.002, &err)) return tc_cli_error(&err, 1), 1;
+                    long long pairs = 0;
+                    double sec = time_queries(sim, NULL, seconds, &pairs);
+                    tc_wrench w[2];
+                    tc_sim_force(sim, tc_sim_q(sim), NULL, w);
+                    int poly = tc_sim_get_stats(sim)->ncontact;
+                    double F = sqrt(w[1].f[0] * w[1].f[0] + w[1].f[1] * w[1].f[1] + w[1].f[2] * w[1].f[2]);
+                    if (!bvh) fbrute = F;
+                    double rel = fabs(F - fbrute) / F;
+                    fprintf(o.f, "%s,%d,%d,%d,%d,%s,1,%.3f,%lld,%d,%.10g,%.3g,%.3f,%.4g\n", names[which], level, nsh,
+                            ta, tb, bvh ? "bvh" : "brute", 1e6 * sec, pairs, poly, F, rel, 1e6 * mj_s, sec / mj_s);
+                    printf("%-13s %4d %6d %6d %6d %6s %11.2f %10lld %8d %11.6g %9.2g %10.2f\n", names[which], level,
+                           nsh, ta, tb, bvh ? "bvh" : "brute", 1e6 * sec, pairs, poly, F, rel, 1e6 * mj_s);
+                    tc_sim_free(sim);
+                }
+            }
+        }
+    }
+    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    printf("wrote %s\n", path);
+    return 0;
+}
+
 int tc_cmd_bench(int argc, char **argv) {
     const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
-    const char *out = "out/bench", *plist = "100,400,1600,6400";
+    const char *out = "out/bench", *plist = "100,400,1600,6400", *levels = "1,2,3,4", *shells = "0,1";
     double seconds = 0.5;
     int seconds_given = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], what) && i == 1) continue;
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
+        else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
+        else if (!strcmp(argv[i], "--shells") && i + 1 < argc) shells = argv[++i];
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]), seconds_given = 1;
         else {
-            fprintf(stderr, "usage: touche bench scm|e2 [--points a,b,...] [--seconds S] [--out DIR]\n");
+            fprintf(stderr, "usage: touche bench scm|e2|pfc [--points a,b,...] [--levels a,b,...] "
+                            "[--shells a,b,...] [--seconds S] [--out DIR]\n");
             return 2;
         }
     }
     if (!strcmp(what, "e2")) return bench_e2(out, seconds_given ? seconds : 1e9);
     if (!(seconds > 0)) seconds = 0.5;
+    if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
     if (strcmp(what, "scm")) {
-        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm, e2)\n", what);
+        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm, e2, pfc)\n", what);
         return 2;
     }
     tc_scene sc;

@@ -2,7 +2,7 @@
 /* touche run: experiments at a tier, outputs under --out, then the report */
 #include "cli/tc_cli.h"
 #include "exp/tc_experiment.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
 

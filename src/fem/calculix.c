@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CalculiX (ccx) driver for E3: deck writer, runner, .dat parser, closed form and curve cache */
 #include "fem/tc_fem.h"
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,27 +68,9 @@ double tc_fem_uniaxial_force(const tc_fem_sinusoid *p, double d) {
     return -syy * p->wavelength;
 }
 
-/* full path of ccx in PATH, 0 if none */
-static int find_ccx(char *buf, size_t n) {
-    const char *path = getenv("PATH");
-    if (!path || !*path) return 0;
-    const char *s = path;
-    while (*s) {
-        size_t len = strcspn(s, ":");
-        if (len > 0 && len + 5 < n) {
-            snprintf(buf, n, "%.*s/ccx", (int)len, s);
-            struct stat st;
-            if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) return 1;
-        }
-        s += len;
-        if (*s == ':') s++;
-    }
-    return 0;
-}
-
 int tc_fem_have_ccx(void) {
     char buf[1024];
-    return find_ccx(buf, sizeof buf);
+    return tc_find_program("ccx", buf, sizeof buf);
 }
 
 /* check the parameters before any file is written */
@@ -384,22 +366,6 @@ static tc_status parse_dat(const char *path, const tc_fem_sinusoid *p, tc_fem_cu
     return TC_OK;
 }
 
-/* remove a flat directory and its files */
-static void remove_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char path[1400];
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 /* copy every file of dir into keep (created if needed) */
 static tc_status keep_files(const char *dir, const char *keep, tc_error *err) {
     if (mkdir(keep, 0755) != 0 && errno != EEXIST)
@@ -440,7 +406,7 @@ tc_status tc_fem_sinusoid_solve(const tc_fem_sinusoid *p, tc_fem_curve *out, con
     tc_status st = check_params(p, err);
     if (st != TC_OK) return st;
     char ccx[1024];
-    if (!find_ccx(ccx, sizeof ccx))
+    if (!tc_find_program("ccx", ccx, sizeof ccx))
         return tc_error_set(err, TC_EIO, NULL, 0, "ccx",
                             "CalculiX 'ccx' not found in PATH: install Debian's calculix-ccx or "
                             "use the cached curves");
@@ -484,7 +450,7 @@ tc_status tc_fem_sinusoid_solve(const tc_fem_sinusoid *p, tc_fem_curve *out, con
             st = k;
         }
     }
-    remove_dir(dir);
+    tc_remove_dir(dir);
     if (st != TC_OK) out->n = 0;
     return st;
 }

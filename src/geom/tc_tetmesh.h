@@ -27,6 +27,14 @@ typedef struct tc_tetmesh {
  * one tet per triangle fanned from the centre; eps = 0 on the surface, 1 at the centre */
 tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **m, double r, int level, double E);
 
+/* a sphere of radius r (m) with `shells` interior shells: the icosphere at level scaled to radii
+ * r (1 - k t), k = 1..shells, t = min(edge, 1 / (shells + 1)) with edge the surface edge length
+ * over r; the layer between neighbouring shells is cut into prisms of three tets each (diagonals
+ * by vertex index, so faces conform), the core is fanned from the centre. eps = 1 - |x| / r at
+ * every vertex, so the field is the fanned mesh's exactly: 20 4^level (1 + 3 shells) tets;
+ * shells = 0 is tc_tetmesh_sphere_alloc */
+tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **m, double r, int level, int shells, double E);
+
 /* a box of half extents h (m): 12 tets (two per face) sharing the centre; eps = 0 on the
  * surface, 1 at the centre */
 tc_status tc_tetmesh_box_alloc(tc_tetmesh **m, const double h[3], double E);
@@ -35,9 +43,41 @@ tc_status tc_tetmesh_box_alloc(tc_tetmesh **m, const double h[3], double E);
 tc_status tc_tetmesh_shape_alloc(tc_tetmesh **m, const tc_shape *s, int level, double E);
 
 /* release a mesh made by one of the builders (NULL is allowed) */
+/* a mesh with uninitialised arrays for nvert vertices, ntet tets and ntri surface triangles */
+tc_status tc_tetmesh_alloc(tc_tetmesh **out, int nvert, int ntet, int ntri, double E);
+
+/* orient every tet positively, then each tet's field gradient and constant (p0 = E eps, linear),
+ * AABB and bounding ball, from the vertices and eps */
+void tc_tetmesh_build_fields(tc_tetmesh *m);
+
 void tc_tetmesh_free(tc_tetmesh *m);
 
 /* signed volume (m^3) of tet i (positive for every tet a builder makes) */
 double tc_tetmesh_tet_volume(const tc_tetmesh *m, int i);
+
+/* the most tets in a leaf of a tc_tetbvh */
+#define TC_TETBVH_LEAF 4
+
+/* one node of a tc_tetbvh: a box (centre, half extents; body frame) and either two children
+ * (count = 0) or count tets order[first .. first + count - 1] */
+typedef struct tc_tetbvh_node {
+    double c[3], e[3];
+    int left, right; /* children (inner nodes) */
+    int first, count; /* tets (leaves) */
+} tc_tetbvh_node;
+
+/* a bounding volume hierarchy (binary AABB tree) over a mesh's tets in its body frame, built by
+ * median splits of the tet centres along the longest axis; node 0 is the root */
+typedef struct tc_tetbvh {
+    int nnode, depth;      /* node count, levels below the root of the deepest leaf */
+    tc_tetbvh_node *node;  /* nnode */
+    int *order;            /* ntet tet indices in leaf order */
+} tc_tetbvh;
+
+/* the tree of mesh m (TC_ENOMEM when memory runs out) */
+tc_status tc_tetbvh_alloc(tc_tetbvh **bvh, const tc_tetmesh *m);
+
+/* release a tree (NULL is allowed) */
+void tc_tetbvh_free(tc_tetbvh *bvh);
 
 #endif

@@ -7,21 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* allocate the arrays of a mesh with the given counts */
-static tc_status mesh_new(tc_tetmesh **out, int nvert, int ntet, int ntri, double E) {
+tc_status tc_tetmesh_alloc(tc_tetmesh **out, int nvert, int ntet, int ntri, double E) {
     tc_tetmesh *m = calloc(1, sizeof *m);
     if (!m) return TC_ENOMEM;
     m->nvert = nvert, m->ntet = ntet, m->ntri = ntri, m->E = E;
-    m->vert = malloc(3 * (size_t)nvert * sizeof *m->vert);
-    m->eps = malloc((size_t)nvert * sizeof *m->eps);
-    m->tet = malloc(4 * (size_t)ntet * sizeof *m->tet);
+    size_t nv = (size_t)(nvert > 0 ? nvert : 1), nt = (size_t)(ntet > 0 ? ntet : 1);
+    m->vert = malloc(3 * nv * sizeof *m->vert);
+    m->eps = malloc(nv * sizeof *m->eps);
+    m->tet = malloc(4 * nt * sizeof *m->tet);
     m->tri = malloc(3 * (size_t)(ntri > 0 ? ntri : 1) * sizeof *m->tri);
-    m->grad = malloc(3 * (size_t)ntet * sizeof *m->grad);
-    m->c = malloc((size_t)ntet * sizeof *m->c);
-    m->lo = malloc(3 * (size_t)ntet * sizeof *m->lo);
-    m->hi = malloc(3 * (size_t)ntet * sizeof *m->hi);
-    m->centre = malloc(3 * (size_t)ntet * sizeof *m->centre);
-    m->radius = malloc((size_t)ntet * sizeof *m->radius);
+    m->grad = malloc(3 * nt * sizeof *m->grad);
+    m->c = malloc(nt * sizeof *m->c);
+    m->lo = malloc(3 * nt * sizeof *m->lo);
+    m->hi = malloc(3 * nt * sizeof *m->hi);
+    m->centre = malloc(3 * nt * sizeof *m->centre);
+    m->radius = malloc(nt * sizeof *m->radius);
     if (!m->vert || !m->eps || !m->tet || !m->tri || !m->grad || !m->c || !m->lo || !m->hi ||
         !m->centre || !m->radius) {
         tc_tetmesh_free(m);
@@ -48,8 +48,7 @@ double tc_tetmesh_tet_volume(const tc_tetmesh *m, int i) {
     return tc_v3_dot(e1, x) / 6;
 }
 
-/* orient surface triangles outward (meshes are star-shaped about the origin) and every tet
- * positively, then the field gradient, constant, AABB and bounding ball */
+/* orient surface triangles outward (meshes are star-shaped about the origin), then the fields */
 static void mesh_finish(tc_tetmesh *m) {
     for (int i = 0; i < m->ntri; i++) {
         int *t = m->tri + 3 * i;
@@ -62,6 +61,10 @@ static void mesh_finish(tc_tetmesh *m) {
             t[1] = t[2], t[2] = k;
         }
     }
+    tc_tetmesh_build_fields(m);
+}
+
+void tc_tetmesh_build_fields(tc_tetmesh *m) {
     for (int i = 0; i < m->ntet; i++) {
         int *t = m->tet + 4 * i;
         if (tc_tetmesh_tet_volume(m, i) < 0) {
@@ -116,7 +119,24 @@ static int edge_mid(double *vert, int *nv, long long *key, int *val, int cap, in
 }
 
 tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **out, double r, int level, double E) {
-    if (!(r > 0) || level < 0 || level > 6 || !(E > 0)) return TC_EINVAL;
+    return tc_tetmesh_sphere_shells_alloc(out, r, level, 0, E);
+}
+
+/* the three tets of the prism between triangle (a, b, c) of shell k0 and the same triangle of
+ * shell k1 (vertex v of shell k is k * nv + v): with x < y < z, the quad over edge (p, q), p < q,
+ * is cut from p on shell k0 to q on shell k1, so neighbouring prisms share their diagonals */
+static void prism_tets(int *t, const int *tri, int nv, int k0, int k1) {
+    int x = tri[0], y = tri[1], z = tri[2], w;
+    if (x > y) w = x, x = y, y = w;
+    if (y > z) w = y, y = z, z = w;
+    if (x > y) w = x, x = y, y = w;
+    const int o = k0 * nv, i = k1 * nv;
+    const int q[12] = {o + x, o + y, o + z, i + z, o + x, o + y, i + y, i + z, o + x, i + x, i + y, i + z};
+    memcpy(t, q, sizeof q);
+}
+
+tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, int shells, double E) {
+    if (!(r > 0) || level < 0 || level > 6 || shells < 0 || shells > 64 || !(E > 0)) return TC_EINVAL;
     int nf = 20, nvs = 12;
     for (int l = 0; l < level; l++) nf *= 4, nvs = nvs + 3 * (nf / 4) / 2;
     /* surface vertices 0..nvs-1 on the unit sphere, the centre last */
@@ -157,19 +177,34 @@ tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **out, double r, int level, double 
         ntri *= 4;
         memcpy(tri, tmp, 3 * (size_t)ntri * sizeof *tri);
     }
-    /* tets fanned from the centre */
+    /* shell spacing: the mean surface edge (unit sphere), at most 1 / (shells + 1) */
+    double edge = 0;
+    for (int f = 0; f < ntri; f++)
+        for (int k = 0; k < 3; k++) {
+            double d[3];
+            tc_v3_sub(d, vert + 3 * tri[3 * f + k], vert + 3 * tri[3 * f + (k + 1) % 3]);
+            edge += tc_v3_norm(d) / (3.0 * ntri);
+        }
+    const double dt = fmin(edge, 1.0 / (shells + 1));
+    /* vertices: the surface, then shell k at radius r (1 - k dt) with eps = k dt, the centre last */
     tc_tetmesh *m;
-    if ((st = mesh_new(&m, nv + 1, ntri, ntri, E))) goto done;
-    for (int i = 0; i < nv; i++) {
-        tc_v3_scale(m->vert + 3 * i, vert + 3 * i, r);
-        m->eps[i] = 0;
-    }
-    tc_v3_set(m->vert + 3 * nv, 0, 0, 0);
-    m->eps[nv] = 1;
+    if ((st = tc_tetmesh_alloc(&m, (shells + 1) * nv + 1, ntri * (1 + 3 * shells), ntri, E))) goto done;
+    for (int k = 0; k <= shells; k++)
+        for (int i = 0; i < nv; i++) {
+            tc_v3_scale(m->vert + 3 * (k * nv + i), vert + 3 * i, r * (1 - k * dt));
+            m->eps[k * nv + i] = k * dt;
+        }
+    const int ctr = (shells + 1) * nv;
+    tc_v3_set(m->vert + 3 * ctr, 0, 0, 0);
+    m->eps[ctr] = 1;
     memcpy(m->tri, tri, 3 * (size_t)ntri * sizeof *tri);
+    /* per surface triangle: its prisms from the surface inwards, then the core tet on the centre */
+    int nt = 0;
     for (int f = 0; f < ntri; f++) {
-        int *t = m->tet + 4 * f;
-        t[0] = nv, t[1] = tri[3 * f], t[2] = tri[3 * f + 1], t[3] = tri[3 * f + 2];
+        for (int k = 0; k < shells; k++, nt += 3) prism_tets(m->tet + 4 * nt, tri + 3 * f, nv, k, k + 1);
+        int *t = m->tet + 4 * nt++;
+        t[0] = ctr, t[1] = tri[3 * f] + shells * nv, t[2] = tri[3 * f + 1] + shells * nv;
+        t[3] = tri[3 * f + 2] + shells * nv;
     }
     mesh_finish(m);
     *out = m;
@@ -181,7 +216,7 @@ done:
 tc_status tc_tetmesh_box_alloc(tc_tetmesh **out, const double h[3], double E) {
     if (!(h[0] > 0) || !(h[1] > 0) || !(h[2] > 0) || !(E > 0)) return TC_EINVAL;
     tc_tetmesh *m;
-    tc_status st = mesh_new(&m, 9, 12, 12, E);
+    tc_status st = tc_tetmesh_alloc(&m, 9, 12, 12, E);
     if (st) return st;
     /* corners: bit k of i selects +h[k]; the centre is vertex 8 */
     for (int i = 0; i < 8; i++) {
@@ -213,4 +248,75 @@ tc_status tc_tetmesh_shape_alloc(tc_tetmesh **m, const tc_shape *s, int level, d
     case TC_SHAPE_BOX: return tc_tetmesh_box_alloc(m, s->size, E);
     default: return TC_EUNSUP;
     }
+}
+
+/* tet order entries sorted by one coordinate of the tet centre (ties by index: deterministic) */
+typedef struct bvh_key {
+    double k;
+    int i;
+} bvh_key;
+
+static int bvh_key_cmp(const void *a, const void *b) {
+    const bvh_key *x = a, *y = b;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* the subtree over order[first .. first + n - 1] at level depth; returns its node index */
+static int bvh_build(tc_tetbvh *b, const tc_tetmesh *m, bvh_key *key, int first, int n, int depth) {
+    int id = b->nnode++;
+    tc_tetbvh_node *nd = &b->node[id];
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    /* the box of the tets' boxes and the box of their centres */
+    for (int k = first; k < first + n; k++) {
+        int t = b->order[k];
+        for (int j = 0; j < 3; j++) {
+            lo[j] = fmin(lo[j], m->lo[3 * t + j]), hi[j] = fmax(hi[j], m->hi[3 * t + j]);
+            clo[j] = fmin(clo[j], m->centre[3 * t + j]), chi[j] = fmax(chi[j], m->centre[3 * t + j]);
+        }
+    }
+    for (int j = 0; j < 3; j++) nd->c[j] = 0.5 * (lo[j] + hi[j]), nd->e[j] = 0.5 * (hi[j] - lo[j]);
+    if (depth > b->depth) b->depth = depth;
+    if (n <= TC_TETBVH_LEAF) {
+        nd->first = first, nd->count = n, nd->left = nd->right = -1;
+        return id;
+    }
+    /* median split along the longest axis of the centres */
+    int ax = 0;
+    for (int j = 1; j < 3; j++)
+        if (chi[j] - clo[j] > chi[ax] - clo[ax]) ax = j;
+    for (int k = 0; k < n; k++) key[k].i = b->order[first + k], key[k].k = m->centre[3 * key[k].i + ax];
+    qsort(key, (size_t)n, sizeof *key, bvh_key_cmp);
+    for (int k = 0; k < n; k++) b->order[first + k] = key[k].i;
+    nd->first = first, nd->count = 0;
+    int half = n / 2;
+    int l = bvh_build(b, m, key, first, half, depth + 1);
+    int r = bvh_build(b, m, key, first + half, n - half, depth + 1);
+    b->node[id].left = l, b->node[id].right = r;
+    return id;
+}
+
+tc_status tc_tetbvh_alloc(tc_tetbvh **out, const tc_tetmesh *m) {
+    if (m->ntet < 1) return TC_EINVAL;
+    tc_tetbvh *b = calloc(1, sizeof *b);
+    bvh_key *key = malloc((size_t)m->ntet * sizeof *key);
+    if (b) {
+        b->node = malloc(2 * (size_t)m->ntet * sizeof *b->node);
+        b->order = malloc((size_t)m->ntet * sizeof *b->order);
+    }
+    if (!b || !key || !b->node || !b->order) {
+        free(key), tc_tetbvh_free(b);
+        return TC_ENOMEM;
+    }
+    for (int i = 0; i < m->ntet; i++) b->order[i] = i;
+    bvh_build(b, m, key, 0, m->ntet, 0);
+    free(key);
+    *out = b;
+    return TC_OK;
+}
+
+void tc_tetbvh_free(tc_tetbvh *b) {
+    if (!b) return;
+    free(b->node), free(b->order), free(b);
 }

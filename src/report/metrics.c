@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "report/tc_report.h"
 
 /* libconfig 1.5 writes floats with 15 significant digits and has no precision setting: a double

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 
 /* the terminals every figure is rendered with */
 static const struct {

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 #include "tc_config.h"
 #include "tc_version.h"
 

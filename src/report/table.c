@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 
 struct tc_table {
     int ncol, nrow, cap; /* columns, rows, allocated rows */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* atomic output files, directories, PATH lookup and logged child processes */
-#include "report/tc_fs.h"
+#include "core/tc_fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -69,23 +70,42 @@ static int is_executable(const char *path) {
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-int tc_have_program(const char *name) {
+int tc_find_program(const char *name, char *buf, size_t n) {
     /* a name with a slash is a path, not looked up on PATH */
     if (!name || !name[0]) return 0;
-    if (strchr(name, '/')) return is_executable(name);
-
+    if (strchr(name, '/')) return snprintf(buf, n, "%s", name), is_executable(name);
     /* try each PATH entry; an empty entry means the current directory */
     const char *path = getenv("PATH");
     if (!path) path = "/usr/local/bin:/usr/bin:/bin";
     for (const char *p = path;;) {
         const char *end = strchr(p, ':');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        char dir[1024], file[1280];
+        char dir[1024];
         snprintf(dir, sizeof dir, "%.*s", (int)len, len ? p : ".");
-        if (tc_path_join(file, sizeof file, dir, name) == TC_OK && is_executable(file)) return 1;
+        if (tc_path_join(buf, n, dir, name) == TC_OK && is_executable(buf)) return 1;
         if (!end) return 0;
         p = end + 1;
     }
+}
+
+int tc_have_program(const char *name) {
+    char buf[1280];
+    return tc_find_program(name, buf, sizeof buf);
+}
+
+void tc_remove_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[1400];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        closedir(d);
+    }
+    rmdir(dir);
 }
 
 /* ---------- atomic output files ---------- */

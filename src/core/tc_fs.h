@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* output files written atomically (temp file + rename) and directory helpers */
+/* files and programs: atomic output files (temp file + rename), directories, PATH look-ups */
 #ifndef TC_FS_H
 #define TC_FS_H
 
@@ -42,6 +42,13 @@ int tc_file_readable(const char *path);
 
 /* 1 if an executable of this name is on PATH */
 int tc_have_program(const char *name);
+
+/* the full path of an executable on PATH (or name itself when it holds a '/') into buf;
+ * returns 1 when found */
+int tc_find_program(const char *name, char *buf, size_t n);
+
+/* remove a directory of plain files (the temp dirs of external programs), then the directory */
+void tc_remove_dir(const char *dir);
 
 /* run argv[0] (searched on PATH) with stdin from /dev/null and stdout and stderr into log_path,
  * truncated first or appended to when append is 1; env lists "NAME=value" entries that replace or
