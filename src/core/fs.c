@@ -238,8 +238,8 @@ static char **merged_env(const char *const *env) {
     return out;
 }
 
-tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *log_path,
-                        int append, tc_error *err) {
+tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *cwd,
+                        const char *log_path, int append, tc_error *err) {
     /* the log takes both output streams */
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
     int logfd = open(log_path, flags, 0644);
@@ -253,6 +253,7 @@ tc_status tc_run_logged(const char *const *argv, const char *const *env, const c
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, logfd, 1);
     posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+    if (cwd) posix_spawn_file_actions_addchdir_np(&fa, cwd);
 
     /* start it with the merged environment */
     char **envp = merged_env(env);

@@ -50,11 +50,12 @@ int tc_find_program(const char *name, char *buf, size_t n);
 /* remove a directory of plain files (the temp dirs of external programs), then the directory */
 void tc_remove_dir(const char *dir);
 
-/* run argv[0] (searched on PATH) with stdin from /dev/null and stdout and stderr into log_path,
- * truncated first or appended to when append is 1; env lists "NAME=value" entries that replace or
- * extend the environment (NULL-terminated, or NULL for none); a failure to start or a non-zero
- * exit is TC_EENGINE, and err->msg names the log and carries its last 3 lines */
-tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *log_path,
-                        int append, tc_error *err);
+/* run argv[0] (searched on PATH) in directory cwd (NULL: the current one) with stdin from
+ * /dev/null and stdout and stderr into log_path, truncated first or appended to when append is 1;
+ * env lists "NAME=value" entries that replace or extend the environment (NULL-terminated, or NULL
+ * for none); a failure to start or a non-zero exit is TC_EENGINE, and err->msg names the log and
+ * carries its last 3 lines */
+tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *cwd,
+                        const char *log_path, int append, tc_error *err);
 
 #endif

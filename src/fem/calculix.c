@@ -276,49 +276,19 @@ static int first_line_with(const char *path, const char *key, char *buf, size_t 
     return found;
 }
 
-/* run ccx -i job inside dir, stdout and stderr to dir/ccx.log */
+/* run ccx -i job inside dir, stdout and stderr to dir/ccx.log; ccx may exit 0 after an *ERROR,
+ * so the log is checked as well as the status */
 static tc_status run_ccx(const char *ccx, const char *dir, tc_error *err) {
-    char log[1100];
+    char log[1100], msg[400] = "";
     snprintf(log, sizeof log, "%s/ccx.log", dir);
-    int logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (logfd < 0)
-        return tc_error_set(err, TC_EIO, log, 0, NULL, "cannot open %s: %s", log,
-                            strerror(errno));
-
-    /* stdin from /dev/null, output to the log, working directory the job's */
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, logfd, 1);
-    posix_spawn_file_actions_adddup2(&fa, logfd, 2);
-    posix_spawn_file_actions_addchdir_np(&fa, dir);
-    char *argv[] = {(char *)ccx, (char *)"-i", (char *)"job", NULL};
-    pid_t pid;
-    int rc = posix_spawn(&pid, ccx, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(logfd);
-    if (rc != 0)
-        return tc_error_set(err, TC_EIO, ccx, 0, NULL, "cannot run %s: %s", ccx, strerror(rc));
-
-    /* wait, riding out signals */
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        if (errno != EINTR)
-            return tc_error_set(err, TC_EENGINE, ccx, 0, NULL, "waiting for ccx: %s",
-                                strerror(errno));
-
-    /* ccx may exit 0 after an *ERROR: check the log as well as the status */
-    char msg[400] = "";
-    int has_error = first_line_with(log, "*ERROR", msg, sizeof msg);
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && !has_error) return TC_OK;
-    if (!has_error && !last_line_with(log, NULL, msg, sizeof msg))
-        snprintf(msg, sizeof msg, "(empty log)");
-    char how[64];
-    if (WIFEXITED(ws))
-        snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(ws));
-    else
-        snprintf(how, sizeof how, "signal %d", WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
-    return tc_error_set(err, TC_EENGINE, log, 0, NULL, "ccx failed (%s): %s", how, msg);
+    const char *argv[] = {ccx, "-i", "job", NULL};
+    tc_error run;
+    tc_error_clear(&run);
+    tc_status st = tc_run_logged(argv, NULL, dir, log, 0, &run);
+    if (first_line_with(log, "*ERROR", msg, sizeof msg))
+        return tc_error_set(err, TC_EENGINE, log, 0, NULL, "ccx failed: %s", msg);
+    if (st) return tc_error_set(err, st, log, 0, NULL, "%s", run.msg);
+    return TC_OK;
 }
 
 /* the force curve from job.dat: "total force (fx,fy,fz) for set NBOT and time t" blocks */

@@ -550,41 +550,14 @@ static tc_status run_tetgen(const char *dir, const tc_tetmesh_laplace_opts *o, t
     if (o->max_volume > 0) k += snprintf(sw + k, sizeof sw - (size_t)k, "a%.9g", o->max_volume);
     if (o->ncore_pts > 0) snprintf(sw + k, sizeof sw - (size_t)k, "i");
     snprintf(log, sizeof log, "%s/tetgen.log", dir);
-    int logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (logfd < 0)
-        return tc_error_set(err, TC_EIO, log, 0, NULL, "cannot open: %s", strerror(errno));
-    /* stdin from /dev/null, output to the log, working directory the temp dir */
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, logfd, 1);
-    posix_spawn_file_actions_adddup2(&fa, logfd, 2);
-    posix_spawn_file_actions_addchdir_np(&fa, dir);
-    char *argv[] = {prog, sw, (char *)"in.poly", NULL};
-    pid_t pid;
-    int rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(logfd);
-    if (rc != 0)
-        return tc_error_set(err, TC_EIO, NULL, 0, "tetgen",
-                            "cannot run '%s' (%s): install Debian's tetgen or put it in PATH",
-                            o->tetgen, strerror(rc));
-    /* wait, riding out signals */
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        if (errno != EINTR)
-            return tc_error_set(err, TC_EENGINE, NULL, 0, "tetgen", "waiting for tetgen: %s",
-                                strerror(errno));
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) return TC_OK;
+    const char *argv[] = {prog, sw, "in.poly", NULL};
+    tc_error run;
+    tc_error_clear(&run);
+    if (tc_run_logged(argv, NULL, dir, log, 0, &run) == TC_OK) return TC_OK;
     /* the log's last non-empty line says why */
     char last[300];
     log_tail(dir, last, sizeof last);
-    return tc_error_set(err, TC_EENGINE, log, 0, "tetgen", "tetgen %s failed (%s %d): %s", sw,
-                        WIFEXITED(ws) ? "exit status" : "signal",
-                        WIFEXITED(ws)     ? WEXITSTATUS(ws)
-                        : WIFSIGNALED(ws) ? WTERMSIG(ws)
-                                          : 0,
-                        last);
+    return tc_error_set(err, TC_EENGINE, log, 0, "tetgen", "tetgen %s failed: %s", sw, last);
 }
 
 /* the next non-comment line of f, or NULL at the end */

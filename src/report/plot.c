@@ -112,7 +112,7 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
         char cmds[8192];
         st = build_commands(cmds, sizeof cmds, vars, nvar, outputs[k].terminal, o.tmp, err);
         const char *argv[] = {"gnuplot", "-e", cmds, template_path, NULL};
-        if (st == TC_OK) st = tc_run_logged(argv, NULL, log, k > 0, err);
+        if (st == TC_OK) st = tc_run_logged(argv, NULL, NULL, log, k > 0, err);
 
         /* a template without a plot command exits 0 but leaves the file empty */
         if (st == TC_OK && file_size(o.tmp) <= 0)

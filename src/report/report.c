@@ -118,7 +118,7 @@ static int build_pdf(const char *out_dir, const char *src) {
                           NULL};
     const char *env[] = {texinputs, NULL};
     for (int run = 0; run < 2; run++)
-        if (tc_run_logged(argv, env, log, run > 0, &err) != TC_OK) return 0;
+        if (tc_run_logged(argv, env, NULL, log, run > 0, &err) != TC_OK) return 0;
     return 1;
 }
 
