@@ -41,7 +41,8 @@ static const tc_param_spec pfc_params[] = {
 static inline double pfc_min(double a, double b) { return b < a ? b : a; }
 static inline double pfc_max(double a, double b) { return b > a ? b : a; }
 
-/* one body's mesh and its world-frame copy, refreshed on every evaluation */
+/* one mesh (a body's, or one part of a compound's, in the body frame) and its world-frame copy,
+ * refreshed on every evaluation */
 typedef struct pfc_body {
     tc_tetmesh *mesh; /* NULL for a rigid half-space (plane) */
     double *x;        /* 3 * nvert world vertices */
@@ -62,20 +63,24 @@ typedef struct pfc_state {
     int stamp;   /* evaluation counter for vstamp / tstamp */
     int npair;
     int *pairs;     /* 2 * npair body indices */
-    pfc_body *body; /* nbody */
+    int *nmesh;     /* nbody: meshes of each body (0 for a plane, npart for a compound, else 1) */
+    pfc_body *body; /* nbody * TC_SHAPE_MAXPART: mesh k of body i at TC_SHAPE_MAXPART i + k */
 } pfc_state;
+
+/* mesh k of body i */
+static inline pfc_body *pfc_mesh(const pfc_state *s, int i, int k) { return &s->body[TC_SHAPE_MAXPART * i + k]; }
 
 static void pfc_free(void *state) {
     pfc_state *s = state;
     if (!s) return;
     if (s->body)
-        for (int i = 0; i < s->scene->nbody; i++) {
+        for (int i = 0; i < TC_SHAPE_MAXPART * s->scene->nbody; i++) {
             pfc_body *b = &s->body[i];
             tc_tetmesh_free(b->mesh);
             free(b->x), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand);
             tc_tetbvh_free(b->bvh), free(b->vstamp), free(b->tstamp), free(b->prange);
         }
-    free(s->body), free(s->pairs), free(s);
+    free(s->body), free(s->nmesh), free(s->pairs), free(s);
 }
 
 static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params *p,
@@ -85,59 +90,75 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
     if (!s) return TC_ENOMEM;
     s->scene = scene;
     s->pairs = malloc((size_t)(2 * maxpair + 2) * sizeof *s->pairs);
-    s->body = calloc((size_t)(scene->nbody > 0 ? scene->nbody : 1), sizeof *s->body);
-    if (!s->pairs || !s->body) return pfc_free(s), TC_ENOMEM;
+    size_t nb = (size_t)(scene->nbody > 0 ? scene->nbody : 1);
+    s->body = calloc(TC_SHAPE_MAXPART * nb, sizeof *s->body);
+    s->nmesh = calloc(nb, sizeof *s->nmesh);
+    if (!s->pairs || !s->body || !s->nmesh) return pfc_free(s), TC_ENOMEM;
     s->npair = tc_scene_pairs(scene, s->pairs);
     s->d = tc_params_get(p, "d"), s->vs = tc_params_get(p, "vs"), s->mu = scene->friction;
     double E = tc_params_get(p, "E");
     int level = (int)tc_params_get(p, "resolution"), shells = (int)tc_params_get(p, "shells");
     s->use_bvh = (int)tc_params_get(p, "bvh");
-    /* every pair: a soft body (sphere, box) against a soft body or a rigid plane */
+    /* every pair: a soft body (sphere, box, compound) against a soft body or a rigid plane */
     for (int i = 0; i < s->npair; i++) {
         tc_shape_type a = scene->body[s->pairs[2 * i]].shape.type,
                       b = scene->body[s->pairs[2 * i + 1]].shape.type;
-        int sa = a == TC_SHAPE_SPHERE || a == TC_SHAPE_BOX, sb = b == TC_SHAPE_SPHERE || b == TC_SHAPE_BOX;
-        if (!(sa && sb) && !(sa && b == TC_SHAPE_PLANE) && !(sb && a == TC_SHAPE_PLANE)) {
+        if (a == TC_SHAPE_PLANE && b == TC_SHAPE_PLANE) {
             pfc_free(s);
             return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "pfc: no %s-%s contact",
                                 tc_shape_name(a), tc_shape_name(b));
         }
     }
-    /* meshes and world-frame scratch for every soft body */
+    /* meshes and world-frame scratch for every soft body: one per part of a compound, in the
+     * order of the parts */
     for (int i = 0; i < scene->nbody; i++) {
-        tc_shape_type t = scene->body[i].shape.type;
-        if (t != TC_SHAPE_SPHERE && t != TC_SHAPE_BOX) continue;
-        pfc_body *b = &s->body[i];
-        tc_status st = t == TC_SHAPE_SPHERE
-                           ? tc_tetmesh_sphere_shells_alloc(&b->mesh, scene->body[i].shape.size[0], level, shells, E)
-                           : tc_tetmesh_shape_alloc(&b->mesh, &scene->body[i].shape, level, E);
-        if (!st) st = tc_tetbvh_alloc(&b->bvh, b->mesh);
-        if (!st && 2 * b->bvh->depth + 2 > PFC_STACK) st = TC_EUNSUP;
-        if (st) {
-            pfc_free(s);
-            return tc_error_set(err, st, NULL, 0, NULL, "pfc: cannot mesh body '%s'",
-                                scene->body[i].name);
-        }
-        size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet;
-        b->x = malloc(3 * nv * sizeof *b->x);
-        b->g = malloc(3 * nt * sizeof *b->g);
-        b->c = malloc(nt * sizeof *b->c);
-        b->lo = malloc(3 * nt * sizeof *b->lo);
-        b->hi = malloc(3 * nt * sizeof *b->hi);
-        b->cand = malloc(nt * sizeof *b->cand);
-        b->vstamp = calloc(nv, sizeof *b->vstamp);
-        b->tstamp = calloc(nt, sizeof *b->tstamp);
-        b->prange = malloc(2 * nt * sizeof *b->prange);
-        if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->vstamp || !b->tstamp || !b->prange)
-            return pfc_free(s), TC_ENOMEM;
-        /* the pressure range of every tet (linear field: the extremes are at vertices) */
-        for (size_t t = 0; t < nt; t++) {
-            double lo = INFINITY, hi = -INFINITY;
-            for (int v = 0; v < 4; v++) {
-                double p0 = b->mesh->E * b->mesh->eps[b->mesh->tet[4 * t + v]];
-                lo = pfc_min(lo, p0), hi = pfc_max(hi, p0);
+        const tc_shape *sh = &scene->body[i].shape;
+        if (sh->type == TC_SHAPE_PLANE) continue;
+        s->nmesh[i] = sh->type == TC_SHAPE_COMPOUND ? sh->npart : 1;
+        for (int k = 0; k < s->nmesh[i]; k++) {
+            pfc_body *b = pfc_mesh(s, i, k);
+            tc_shape ps = *sh;
+            const double *off = NULL;
+            if (sh->type == TC_SHAPE_COMPOUND) {
+                ps = tc_box(0, 0, 0), ps.type = sh->part[k].type, off = sh->part[k].pos;
+                memcpy(ps.size, sh->part[k].size, sizeof ps.size);
             }
-            b->prange[2 * t] = lo, b->prange[2 * t + 1] = hi;
+            tc_status st = ps.type == TC_SHAPE_SPHERE
+                               ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
+                               : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
+            /* a part's mesh moves to the part's place in the body frame; its fields follow */
+            if (!st && off) {
+                for (int v = 0; v < b->mesh->nvert; v++) tc_v3_add(b->mesh->vert + 3 * v, b->mesh->vert + 3 * v, off);
+                tc_tetmesh_build_fields(b->mesh);
+            }
+            if (!st) st = tc_tetbvh_alloc(&b->bvh, b->mesh);
+            if (!st && 2 * b->bvh->depth + 2 > PFC_STACK) st = TC_EUNSUP;
+            if (st) {
+                pfc_free(s);
+                return tc_error_set(err, st, NULL, 0, NULL, "pfc: cannot mesh body '%s'",
+                                    scene->body[i].name);
+            }
+            size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet;
+            b->x = malloc(3 * nv * sizeof *b->x);
+            b->g = malloc(3 * nt * sizeof *b->g);
+            b->c = malloc(nt * sizeof *b->c);
+            b->lo = malloc(3 * nt * sizeof *b->lo);
+            b->hi = malloc(3 * nt * sizeof *b->hi);
+            b->cand = malloc(nt * sizeof *b->cand);
+            b->vstamp = calloc(nv, sizeof *b->vstamp);
+            b->tstamp = calloc(nt, sizeof *b->tstamp);
+            b->prange = malloc(2 * nt * sizeof *b->prange);
+            if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->vstamp || !b->tstamp || !b->prange)
+                return pfc_free(s), TC_ENOMEM;
+            /* the pressure range of every tet (linear field: the extremes are at vertices) */
+            for (size_t t = 0; t < nt; t++) {
+                double lo = INFINITY, hi = -INFINITY;
+                for (int v = 0; v < 4; v++) {
+                    double p0 = b->mesh->E * b->mesh->eps[b->mesh->tet[4 * t + v]];
+                    lo = pfc_min(lo, p0), hi = pfc_max(hi, p0);
+                }
+                b->prange[2 * t] = lo, b->prange[2 * t + 1] = hi;
+            }
         }
     }
     *state = s;
@@ -510,12 +531,13 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
      * made on demand (trees; the stamps restart before the counter overflows) */
     if (!s->use_bvh) {
         for (int i = 0; i < sc->nbody; i++)
-            if (s->body[i].mesh) body_update(&s->body[i], &bs[i]);
+            for (int k = 0; k < s->nmesh[i]; k++) body_update(pfc_mesh(s, i, k), &bs[i]);
     } else if (++s->stamp == INT_MAX) {
         for (int i = 0; i < sc->nbody; i++)
-            if (s->body[i].mesh) {
-                memset(s->body[i].vstamp, 0, (size_t)s->body[i].mesh->nvert * sizeof(int));
-                memset(s->body[i].tstamp, 0, (size_t)s->body[i].mesh->ntet * sizeof(int));
+            for (int k = 0; k < s->nmesh[i]; k++) {
+                pfc_body *m = pfc_mesh(s, i, k);
+                memset(m->vstamp, 0, (size_t)m->mesh->nvert * sizeof(int));
+                memset(m->tstamp, 0, (size_t)m->mesh->ntet * sizeof(int));
             }
         s->stamp = 1;
     }
@@ -523,16 +545,21 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
     long long evals = 0;
     for (int i = 0; i < s->npair; i++) {
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
-        /* force on b and its moment about b's COM */
+        /* force on b and its moment about b's COM, summed over the meshes (parts) of both in
+         * the parts' order */
         double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
-        if (s->body[a].mesh && s->body[b].mesh)
-            active += (s->use_bvh ? pair_soft_soft_bvh : pair_soft_soft)(s, &s->body[a], &s->body[b], &bs[a],
-                                                                        &bs[b], F, M, &evals);
-        else if (s->body[b].mesh)
-            active += pair_soft_plane(s, &s->body[b], &bs[b], &bs[a], F, M, &evals);
-        else {
+        if (s->nmesh[a] && s->nmesh[b]) {
+            for (int ka = 0; ka < s->nmesh[a]; ka++)
+                for (int kb = 0; kb < s->nmesh[b]; kb++)
+                    active += (s->use_bvh ? pair_soft_soft_bvh : pair_soft_soft)(
+                        s, pfc_mesh(s, a, ka), pfc_mesh(s, b, kb), &bs[a], &bs[b], F, M, &evals);
+        } else if (s->nmesh[b]) {
+            for (int kb = 0; kb < s->nmesh[b]; kb++)
+                active += pair_soft_plane(s, pfc_mesh(s, b, kb), &bs[b], &bs[a], F, M, &evals);
+        } else {
             /* the soft body is a: the force on b (the plane) is the reaction */
-            active += pair_soft_plane(s, &s->body[a], &bs[a], &bs[b], F, M, &evals);
+            for (int ka = 0; ka < s->nmesh[a]; ka++)
+                active += pair_soft_plane(s, pfc_mesh(s, a, ka), &bs[a], &bs[b], F, M, &evals);
             double r[3], t[3];
             tc_v3_sub(r, bs[a].pos, bs[b].pos);
             tc_v3_cross(t, r, F);
@@ -560,7 +587,7 @@ const tc_model_type tc_model_pfc = {
     .params = pfc_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE),
+              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
     .alloc = pfc_alloc,
     .force = pfc_force,
     .free = pfc_free,
