@@ -615,3 +615,23 @@ Test(pfc, compound_part_gives_the_single_box_force) {
             tc_sim_free(c), tc_sim_free(b);
         }
 }
+
+/* at rest (the closed static path of the quadrature) with the separating-face rejection: E1's
+ * pair at the default level, tree and brute force agree to 1e-12 and give the known force */
+Test(pfc, static_pair_matches_the_brute_force) {
+    tc_scene sc;
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+    tc_wrench w[2][2];
+    for (int bvh = 0; bvh < 2; bvh++) {
+        tc_sim *sim = make_bp(&sc, 3, 0, bvh);
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w[bvh]), TC_OK);
+        tc_sim_free(sim);
+    }
+    double F = fabs(w[0][1].f[1]);
+    cr_expect(fabs(F - 6.0349) < 1e-3, "F_y = %.6g N", F);
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 3; k++) {
+            cr_expect_leq(fabs(w[0][b].f[k] - w[1][b].f[k]), 1e-12 * F);
+            cr_expect_leq(fabs(w[0][b].t[k] - w[1][b].t[k]), 1e-12 * F);
+        }
+}

@@ -48,6 +48,12 @@ typedef struct pfc_body {
     double *x;        /* 3 * nvert world vertices */
     double *g, *c;    /* 3 * ntet world gradients, ntet constants: p0(x) = g . x + c */
     double *lo, *hi;  /* 3 * ntet world AABBs */
+    double *fp;       /* 16 * ntet: per tet, per face (poly_clip_tet's order) the world inward
+                       * normal n and a threshold: a point x with n . x < thr lies outside the
+                       * face by a margin far above rounding */
+    double *bfp;      /* 24 * ntet: the same faces in the body frame, built once: n (3), n . a
+                       * (a: a vertex of the face), margins m0 = 2e-9 |n|_1 (1 + |a|_1) and
+                       * m1 = 2e-9 |n|_1 (per metre of |pos|_1) */
     int *cand;        /* ntet: tets that meet the other body's AABB (capacity ntet: cannot
                        * overflow; tet pairs are processed as found, never stored) */
     tc_tetbvh *bvh;   /* tree over the tets (body frame), built once */
@@ -77,11 +83,13 @@ static void pfc_free(void *state) {
         for (int i = 0; i < TC_SHAPE_MAXPART * s->scene->nbody; i++) {
             pfc_body *b = &s->body[i];
             tc_tetmesh_free(b->mesh);
-            free(b->x), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand);
+            free(b->x), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand), free(b->fp), free(b->bfp);
             tc_tetbvh_free(b->bvh), free(b->vstamp), free(b->tstamp), free(b->prange);
         }
     free(s->body), free(s->nmesh), free(s->pairs), free(s);
 }
+
+static void tet_faces_body(pfc_body *b, int i);
 
 static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params *p,
                            tc_error *err) {
@@ -145,11 +153,14 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
             b->lo = malloc(3 * nt * sizeof *b->lo);
             b->hi = malloc(3 * nt * sizeof *b->hi);
             b->cand = malloc(nt * sizeof *b->cand);
+            b->fp = malloc(16 * nt * sizeof *b->fp);
+            b->bfp = malloc(24 * nt * sizeof *b->bfp);
             b->vstamp = calloc(nv, sizeof *b->vstamp);
             b->tstamp = calloc(nt, sizeof *b->tstamp);
             b->prange = malloc(2 * nt * sizeof *b->prange);
-            if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->vstamp || !b->tstamp || !b->prange)
+            if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp || !b->bfp || !b->vstamp || !b->tstamp || !b->prange)
                 return pfc_free(s), TC_ENOMEM;
+            for (size_t t = 0; t < nt; t++) tet_faces_body(b, (int)t);
             /* the pressure range of every tet (linear field: the extremes are at vertices) */
             for (size_t t = 0; t < nt; t++) {
                 double lo = INFINITY, hi = -INFINITY;
@@ -163,6 +174,53 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
     }
     *state = s;
     return TC_OK;
+}
+
+static const int pfc_face[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};
+
+/* the face planes of tet i in the body frame (for the separating-face test), built at alloc:
+ * inward normals (towards the fourth vertex), offsets and rounding margins */
+static void tet_faces_body(pfc_body *b, int i) {
+    const int *t = b->mesh->tet + 4 * i;
+    const double *v = b->mesh->vert;
+    const double *x[4] = {v + 3 * t[0], v + 3 * t[1], v + 3 * t[2], v + 3 * t[3]};
+    double *fp = b->bfp + 24 * i;
+    for (int f = 0; f < 4; f++) {
+        const double *a = x[pfc_face[f][0]];
+        double e1[3], e2[3], e3[3], nf[3];
+        tc_v3_sub(e1, x[pfc_face[f][1]], a), tc_v3_sub(e2, x[pfc_face[f][2]], a);
+        tc_v3_sub(e3, x[pfc_face[f][3]], a);
+        tc_v3_cross(nf, e1, e2);
+        if (tc_v3_dot(nf, e3) < 0) tc_v3_scale(nf, nf, -1);
+        double n1 = fabs(nf[0]) + fabs(nf[1]) + fabs(nf[2]);
+        tc_v3_copy(fp + 6 * f, nf);
+        fp[6 * f + 3] = tc_v3_dot(nf, a);
+        fp[6 * f + 4] = 2e-9 * n1 * (1 + fabs(a[0]) + fabs(a[1]) + fabs(a[2]));
+        fp[6 * f + 5] = 2e-9 * n1;
+    }
+}
+
+/* the world face planes of tet i: n_w = R n, thr = n . a + n_w . pos - margin. The margin (in
+ * metres, about 1e-9 (1 + |x|_1)) is far above the rounding of the world copy and of the clip,
+ * so a pair rejected by the test has an empty clip */
+static void tet_faces(pfc_body *b, const tc_body_state *bs, int i) {
+    const double *bf = b->bfp + 24 * i;
+    double *fp = b->fp + 16 * i, p1 = fabs(bs->pos[0]) + fabs(bs->pos[1]) + fabs(bs->pos[2]);
+    for (int f = 0; f < 4; f++) {
+        tc_m3_mulv(fp + 4 * f, bs->R, bf + 6 * f);
+        fp[4 * f + 3] = bf[6 * f + 3] + tc_v3_dot(fp + 4 * f, bs->pos) - bf[6 * f + 4] - bf[6 * f + 5] * p1;
+    }
+}
+
+/* 1 when a face of tet (planes fp) has all four points x strictly outside, by the margin */
+static inline int faces_separate(const double *fp, const double *x[4]) {
+    for (int f = 0; f < 4; f++) {
+        const double *p = fp + 4 * f;
+        if (tc_v3_dot(p, x[0]) < p[3] && tc_v3_dot(p, x[1]) < p[3] && tc_v3_dot(p, x[2]) < p[3] &&
+            tc_v3_dot(p, x[3]) < p[3])
+            return 1;
+    }
+    return 0;
 }
 
 /* move a body's vertices, fields and AABBs into the world frame */
@@ -183,6 +241,7 @@ static void body_update(pfc_body *b, const tc_body_state *bs) {
             for (int k = 0; k < 3; k++) lo[k] = pfc_min(lo[k], x[k]), hi[k] = pfc_max(hi[k], x[k]);
         }
         for (int k = 0; k < 3; k++) b->blo[k] = pfc_min(b->blo[k], lo[k]), b->bhi[k] = pfc_max(b->bhi[k], hi[k]);
+        tet_faces(b, bs, i);
     }
 }
 
@@ -207,6 +266,7 @@ static void tet_world(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
         const double *x = b->x + 3 * t[v];
         for (int k = 0; k < 3; k++) lo[k] = pfc_min(lo[k], x[k]), hi[k] = pfc_max(hi[k], x[k]);
     }
+    tet_faces(b, bs, i);
 }
 
 /* 1 when boxes [lo1, hi1] and [lo2, hi2] overlap */
@@ -309,6 +369,27 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
     }
     double dv[3];
     tc_v3_sub(dv, sb->vel, sa->vel);
+    /* both bodies at rest: v_r = 0 at every point, so p = p0 and no friction; the same sums as
+     * the general loop below (its velocity terms are exact zeros there), with fewer operations */
+    if (dv[0] == 0 && dv[1] == 0 && dv[2] == 0 && sa->omega[0] == 0 && sa->omega[1] == 0 &&
+        sa->omega[2] == 0 && sb->omega[0] == 0 && sb->omega[1] == 0 && sb->omega[2] == 0) {
+        for (int k = 0; k < 2 * n; k++) {
+            int i = k / 2;
+            double w = k & 1 ? wt[i] : wt[(i + n - 1) % n] + wt[i];
+            if (w == 0) continue;
+            const double *q = k & 1 ? P[(i + 1) % n] : C;
+            double x[3], rb[3], f[3], t[3];
+            for (int j = 0; j < 3; j++) x[j] = 0.5 * (P[i][j] + q[j]);
+            double pr = tc_v3_dot(g, x) + c;
+            if (!(pr > 0)) continue;
+            tc_v3_sub(rb, x, sb->pos);
+            tc_v3_scale(f, nrm, pr * w);
+            tc_v3_add(F, F, f);
+            tc_v3_cross(t, rb, f);
+            tc_v3_add(M, M, t);
+        }
+        return 1;
+    }
     for (int k = 0; k < 2 * n; k++) {
         /* even k: spoke midpoint of P_k/2; odd k: edge midpoint of P_k/2 P_k/2+1 */
         int i = k / 2;
@@ -349,6 +430,8 @@ static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, in
     const double *ga = A->g + 3 * i, *gb = B->g + 3 * j;
     const int *tb = B->mesh->tet + 4 * j;
     const double *xb[4] = {B->x + 3 * tb[0], B->x + 3 * tb[1], B->x + 3 * tb[2], B->x + 3 * tb[3]};
+    /* separating faces: disjoint tets (by the margin) give an empty clip */
+    if (faces_separate(A->fp + 16 * i, xb) || faces_separate(B->fp + 16 * j, xa)) return 0;
     /* quick rejection without roots: p0_a - p0_b must change sign over each tet's vertices */
     double Ea = A->mesh->E, Eb = B->mesh->E;
     int sa_pos = 0, sa_neg = 0, sb_pos = 0, sb_neg = 0;
