@@ -130,3 +130,117 @@ Test(aopc, compound_mass_and_inertia_add_up) {
                  m2 * (0.05 * 0.05 + 0.15 * 0.15) / 12 + m2 * y2 * y2;
     cr_expect_float_eq(I[2], izz, 1e-12 * izz);
 }
+
+/* ellipsoid: points on the surface (implicit function to 1e-12), normals unit, outward and along
+ * the implicit function's gradient; the count from Thomsen's area and the spacing */
+Test(aopc, ellipsoid_points_on_surface_with_outward_normals) {
+    const double a = 0.12, b = 0.05, c3 = 0.08, h = 0.01;
+    tc_shape s = tc_ellipsoid(a, b, c3);
+    cr_assert_eq(tc_shape_check(&s, NULL), TC_OK);
+    tc_aopc c;
+    cr_assert_eq(tc_aopc_alloc(&c, &s, h, NULL), TC_OK);
+    const double pw = 1.6075;
+    double area = 4 * M_PI * pow((pow(a * b, pw) + pow(a * c3, pw) + pow(b * c3, pw)) / 3, 1 / pw);
+    cr_expect_eq(c.n, (int)ceil(area / (h * h)));
+    cr_expect_float_eq(c.spacing, sqrt(area / c.n), 1e-15);
+    double mean[3] = {0, 0, 0};
+    for (int i = 0; i < c.n; i++) {
+        double p[3] = {c.px[i], c.py[i], c.pz[i]}, n[3] = {c.nx[i], c.ny[i], c.nz[i]}, g[3], nd[3];
+        double f = p[0] * p[0] / (a * a) + p[1] * p[1] / (b * b) + p[2] * p[2] / (c3 * c3) - 1;
+        cr_expect_leq(fabs(f), 1e-12, "point %d off the surface (f = %g)", i, f);
+        cr_expect_float_eq(sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), 1.0, 1e-14);
+        /* parallel to grad f = 2 (x / a^2, y / b^2, z / c^2), same sense */
+        g[0] = p[0] / (a * a), g[1] = p[1] / (b * b), g[2] = p[2] / (c3 * c3);
+        double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        for (int k = 0; k < 3; k++) cr_expect_float_eq(n[k], g[k] / gn, 1e-12);
+        /* outward: a step along the normal leaves the ellipsoid, one against it enters it */
+        double out[3], in[3];
+        for (int k = 0; k < 3; k++) out[k] = p[k] + 1e-4 * n[k], in[k] = p[k] - 1e-4 * n[k];
+        cr_expect_gt(tc_shape_distance(&s, out, nd), 0.0, "normal %d points inwards", i);
+        cr_expect_lt(tc_shape_distance(&s, in, nd), 0.0);
+        cr_expect_leq(fabs(tc_shape_distance(&s, p, nd)), 1e-12);
+        for (int k = 0; k < 3; k++) mean[k] += p[k] / c.n;
+    }
+    cr_expect_lt(fabs(mean[0]) + fabs(mean[1]) + fabs(mean[2]), 3 * a * 2.0 / c.n);
+    tc_aopc_free(&c);
+}
+
+/* the ellipsoid's approximate distance: exact for a sphere, exact at the centre and on the axes'
+ * far sides near the tips, first-order accurate near the surface, sign exact */
+Test(aopc, ellipsoid_distance) {
+    tc_shape e = tc_ellipsoid(0.1, 0.1, 0.1), s = tc_sphere(0.1), el = tc_ellipsoid(0.2, 0.05, 0.1);
+    double n1[3], n2[3];
+    for (int i = 0; i < 50; i++) {
+        double p[3] = {0.3 * sin(1.3 * i), 0.2 * cos(0.7 * i) - 0.05, 0.01 * i - 0.25};
+        cr_expect_float_eq(tc_shape_distance(&e, p, n1), tc_shape_distance(&s, p, n2), 1e-15);
+        for (int k = 0; k < 3; k++) cr_expect_float_eq(n1[k], n2[k], 1e-14);
+    }
+    double o[3] = {0, 0, 0}, n[3];
+    cr_expect_float_eq(tc_shape_distance(&el, o, n), -0.05, 1e-15);
+    cr_expect_eq(n[1], 1.0);
+    /* along an axis the level-set estimate is exact: (s - 1) s / |k| = x - a */
+    for (double d = -0.03; d <= 0.03; d += 0.01) {
+        double p[3] = {0.2 + d, 0, 0};
+        cr_expect_float_eq(tc_shape_distance(&el, p, n), d, 1e-15);
+        cr_expect_float_eq(n[0], 1.0, 1e-15);
+    }
+    /* near a generic surface point: the estimate is the distance to first order, O(d^2) error */
+    double u[3] = {0.6, 0.48, 0.64}, q[3] = {0.2 * u[0], 0.05 * u[1], 0.1 * u[2]}, g[3];
+    tc_shape_distance(&el, q, g);
+    for (int j = 1; j <= 3; j++) {
+        double d = 1e-3 * j, p[3] = {q[0] + d * g[0], q[1] + d * g[1], q[2] + d * g[2]};
+        cr_expect_leq(fabs(tc_shape_distance(&el, p, n) - d), 200 * d * d, "d = %g", d);
+        double pi[3] = {q[0] - d * g[0], q[1] - d * g[1], q[2] - d * g[2]};
+        cr_expect_lt(tc_shape_distance(&el, pi, n), 0.0);
+    }
+}
+
+/* mass and inertia against a midpoint-rule volume integral; the sphere as the special case */
+Test(aopc, ellipsoid_mass_and_inertia) {
+    const double ax[3] = {0.12, 0.05, 0.08}, rho = 800;
+    tc_shape e = tc_ellipsoid(ax[0], ax[1], ax[2]);
+    double m, I[3];
+    tc_shape_mass(&e, rho, &m, I);
+    cr_expect_float_eq(m, rho * 4.0 / 3.0 * M_PI * ax[0] * ax[1] * ax[2], 1e-15);
+    const int N = 160;
+    double mq = 0, Iq[3] = {0, 0, 0};
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            for (int k = 0; k < N; k++) {
+                double x = ax[0] * (-1 + (2 * i + 1.0) / N), y = ax[1] * (-1 + (2 * j + 1.0) / N),
+                       z = ax[2] * (-1 + (2 * k + 1.0) / N);
+                if (x * x / (ax[0] * ax[0]) + y * y / (ax[1] * ax[1]) + z * z / (ax[2] * ax[2]) > 1)
+                    continue;
+                double dm = rho * 8 * ax[0] * ax[1] * ax[2] / ((double)N * N * N);
+                mq += dm, Iq[0] += dm * (y * y + z * z), Iq[1] += dm * (x * x + z * z),
+                    Iq[2] += dm * (x * x + y * y);
+            }
+    cr_expect_float_eq(mq, m, 2e-3 * m);
+    for (int k = 0; k < 3; k++) cr_expect_float_eq(Iq[k], I[k], 3e-3 * I[k], "axis %d", k);
+    double ms, Is[3];
+    tc_shape sp = tc_sphere(0.07), es = tc_ellipsoid(0.07, 0.07, 0.07);
+    tc_shape_mass(&sp, rho, &ms, Is), tc_shape_mass(&es, rho, &m, I);
+    cr_expect_float_eq(m, ms, 1e-15 * ms);
+    for (int k = 0; k < 3; k++) cr_expect_float_eq(I[k], Is[k], 1e-15 * Is[k]);
+}
+
+/* the names table still matches the enum after the ellipsoid; checks reject bad semi-axes */
+Test(aopc, ellipsoid_name_and_check) {
+    static const char *const names[] = {"sphere", "box", "plane", "compound", "ellipsoid"};
+    cr_assert_eq(TC_SHAPE_COUNT, 5);
+    for (int t = 0; t < TC_SHAPE_COUNT; t++) {
+        tc_shape_type back;
+        cr_expect_str_eq(tc_shape_name((tc_shape_type)t), names[t]);
+        cr_expect_eq(tc_shape_parse(names[t], &back), TC_OK);
+        cr_expect_eq((int)back, t);
+    }
+    const double bad[] = {0, -0.1, NAN, INFINITY};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 4; i++) {
+            tc_shape e = tc_ellipsoid(0.1, 0.1, 0.1);
+            e.size[k] = bad[i];
+            tc_error err;
+            tc_error_clear(&err);
+            cr_expect_eq(tc_shape_check(&e, &err), TC_EINVAL, "axis %d value %g", k, bad[i]);
+        }
+}

@@ -104,6 +104,34 @@ Test(engine_mujoco, direction_and_newton3) {
     tc_engine_mujoco.free(R.st);
 }
 
+/* a free 5 cm sphere pressed 1 cm into a fixed ellipsoid (semi-axes 10, 4, 6 cm) along its x
+ * axis: MuJoCo's ellipsoid geom takes the semi-axes as size, so the push is +x, and nothing else */
+Test(engine_mujoco, ellipsoid_direction) {
+    init_run(&R);
+    tc_body_desc e = tc_default_body("ell", tc_ellipsoid(0.1, 0.04, 0.06));
+    tc_error err = {0};
+    cr_assert_eq(tc_scene_add(&R.scene, &e, 0, &err), TC_OK, "%s", err.msg);
+    int ell = R.scene.nbody - 1;
+    int small = add_sphere(&R.scene, "small", 0.05, TC_JOINT_FREE, 0.14, 0, 0);
+    start(&R, 0.002);
+    tc_wrench w[2];
+    cr_assert_eq(tc_engine_mujoco.force(R.st, R.q, NULL, w), TC_OK);
+    double fs = w[small].f[0];
+    cr_assert_gt(fs, 0, "repulsive along +x (got %g)", fs);
+    cr_expect_lt(fabs(w[small].f[1]) + fabs(w[small].f[2]), 1e-6 * fs);
+    for (int k = 0; k < 3; k++)
+        cr_expect_leq(fabs(w[small].f[k] + w[ell].f[k]), 1e-9 * fs, "sum of forces, axis %d", k);
+    /* out of reach along x (0.16 > 0.1 + 0.05): no force; the semi-axis, not the diameter */
+    tc_engine_mujoco.free(R.st);
+    init_run(&R);
+    cr_assert_eq(tc_scene_add(&R.scene, &e, 0, &err), TC_OK, "%s", err.msg);
+    small = add_sphere(&R.scene, "small", 0.05, TC_JOINT_FREE, 0.16, 0, 0);
+    start(&R, 0.002);
+    cr_assert_eq(tc_engine_mujoco.force(R.st, R.q, NULL, w), TC_OK);
+    cr_expect_eq(w[small].f[0], 0.0, "got %g", w[small].f[0]);
+    tc_engine_mujoco.free(R.st);
+}
+
 /* b: MuJoCo's documented soft-contact force.
  *
  * MuJoCo solves for the constraint force f (one row for condim 1):

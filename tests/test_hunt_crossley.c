@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "collide/tc_collide.h"
 #include "sim/tc_sim.h"
 
 /* a free sphere of radius 5 cm over a plane, centre at height z, velocity v */
@@ -47,4 +48,25 @@ Test(hunt_crossley, friction_is_bounded_by_the_cone) {
     cr_expect_leq(fabs(w[1].f[0]), 0.4 * w[1].f[2] * (1 + 1e-12));
     /* the friction acts at the contact point below the centre: it spins the ball forward */
     cr_expect_gt(w[1].t[1], 0.0);
+}
+
+/* no analytic ellipsoid contact: the pair test refuses it, the model does not claim the shape and a
+ * scene with an ellipsoid does not start */
+Test(hunt_crossley, refuses_ellipsoids) {
+    for (int t = 0; t < TC_SHAPE_COUNT; t++) {
+        cr_expect_eq(tc_collide_supported(TC_SHAPE_ELLIPSOID, (tc_shape_type)t), 0, "%d", t);
+        cr_expect_eq(tc_collide_supported((tc_shape_type)t, TC_SHAPE_ELLIPSOID), 0, "%d", t);
+    }
+    tc_method m;
+    cr_assert_eq(tc_method_parse(&m, "hunt-crossley", NULL), TC_OK);
+    cr_expect_eq(m.shapes & TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID), 0u);
+    tc_scene sc = tc_default_scene();
+    tc_body_desc e = tc_default_body("e", tc_ellipsoid(0.06, 0.1, 0.06));
+    tc_body_desc b = tc_default_body("ball", tc_sphere(0.05));
+    b.joint = TC_JOINT_FREE;
+    b.pos[1] = 0.14;
+    cr_assert_eq(tc_scene_add(&sc, &e, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+    tc_sim *sim = NULL;
+    cr_expect_neq(tc_sim_alloc(&sim, &sc, &m, 0.001, NULL), TC_OK);
 }

@@ -23,6 +23,29 @@ static int query_spheres(tc_method *m, char *why) {
     return ok;
 }
 
+/* scenario 3 (force query, ellipsoid on sphere): a 5 cm sphere 1 cm into a fixed ellipsoid of
+ * semi-axes 6, 10, 6 cm along its long (y) axis */
+static int query_ellipsoid(tc_method *m, char *why) {
+    tc_scene sc = tc_default_scene();
+    tc_body_desc big = tc_default_body("big", tc_ellipsoid(0.06, 0.1, 0.06));
+    tc_body_desc small = tc_default_body("small", tc_sphere(0.05));
+    small.joint = TC_JOINT_FREE;
+    small.pos[1] = 0.14;
+    tc_error err;
+    tc_error_clear(&err);
+    if (tc_scene_add(&sc, &big, 1000, &err) || tc_scene_add(&sc, &small, 1000, &err))
+        return sprintf(why, "scene: %s", err.msg), 0;
+    tc_sim *sim;
+    if (tc_sim_alloc(&sim, &sc, m, 0.002, &err)) return sprintf(why, "alloc: %s", err.msg), 0;
+    tc_wrench w[2];
+    int ok = tc_sim_force(sim, tc_sim_q(sim), NULL, w) == TC_OK;
+    if (!ok) sprintf(why, "force failed");
+    else if (!(w[1].f[1] > 0)) ok = 0, sprintf(why, "not repulsive: F_y = %g", w[1].f[1]);
+    else if (fabs(w[0].f[1] + w[1].f[1]) > 1e-9 * w[1].f[1]) ok = 0, sprintf(why, "not balanced");
+    tc_sim_free(sim);
+    return ok;
+}
+
 /* scenario 2 (dynamics, sphere and plane): a ball dropped from 2 cm stays finite, does not fall
  * through the floor and does not fly off (explicit Euler may keep bouncing: no settling asked) */
 static int drop_ball(tc_method *m, char *why) {
@@ -61,6 +84,8 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
         {"force query, spheres", TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE), query_spheres},
         {"drop on plane", TC_CAP_DYNAMICS, TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_PLANE),
          drop_ball},
+        {"force query, ellipsoid on sphere", TC_CAP_FORCE_QUERY,
+         TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID), query_ellipsoid},
     };
     tc_method all[32];
     int n = tc_method_enumerate(all, 32), ran = 0;

@@ -144,7 +144,7 @@ static void flatten(char *dst, size_t n, const char *src) {
         if (*c == '\n' || *c == '\r') *c = ' ';
 }
 
-/* one sphere, box or plane geom line; attrs carries the pose */
+/* one sphere, box, ellipsoid or plane geom line; attrs carries the pose */
 static void write_geom(FILE *f, const char *name, const tc_shape *sh, const char *attrs) {
     switch (sh->type) {
     case TC_SHAPE_SPHERE:
@@ -153,6 +153,10 @@ static void write_geom(FILE *f, const char *name, const tc_shape *sh, const char
         break;
     case TC_SHAPE_BOX:
         fprintf(f, "<geom name=\"%s\" type=\"box\" size=\"%.17g %.17g %.17g\" %s/>\n", name,
+                sh->size[0], sh->size[1], sh->size[2], attrs);
+        break;
+    case TC_SHAPE_ELLIPSOID: /* MuJoCo's size is the three semi-axes along the geom frame */
+        fprintf(f, "<geom name=\"%s\" type=\"ellipsoid\" size=\"%.17g %.17g %.17g\" %s/>\n", name,
                 sh->size[0], sh->size[1], sh->size[2], attrs);
         break;
     default: /* plane: size 0 0 is infinite; the third number only spaces the render grid */
@@ -709,7 +713,8 @@ const tc_engine_type tc_engine_mujoco = {
     .params = mujoco_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
+              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
+              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID),
     .alloc = mujoco_alloc,
     .force = mujoco_force,
     .step = mujoco_step,

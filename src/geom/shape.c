@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* shape names, checks, mass properties and exact signed distances */
+/* shape names, checks, mass properties and signed distances (exact except the ellipsoid's) */
 #include "geom/tc_shape.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane", "compound"};
+static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane", "compound",
+                                                              "ellipsoid"};
 
 tc_shape tc_sphere(double r) {
     tc_shape s;
@@ -25,6 +26,13 @@ tc_shape tc_plane(void) {
     tc_shape s;
     memset(&s, 0, sizeof s);
     s.type = TC_SHAPE_PLANE;
+    return s;
+}
+
+tc_shape tc_ellipsoid(double a, double b, double c) {
+    tc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = TC_SHAPE_ELLIPSOID, s.size[0] = a, s.size[1] = b, s.size[2] = c;
     return s;
 }
 
@@ -49,6 +57,7 @@ static tc_shape part_shape(const tc_shape_part *p) {
 
 tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
     static const char *const axis[3] = {"half_x", "half_y", "half_z"};
+    static const char *const semi[3] = {"semi_a", "semi_b", "semi_c"};
     switch (s->type) {
     case TC_SHAPE_SPHERE:
         if (!(isfinite(s->size[0]) && s->size[0] > 0))
@@ -59,6 +68,12 @@ tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
         for (int i = 0; i < 3; i++)
             if (!(isfinite(s->size[i]) && s->size[i] > 0))
                 return tc_error_set(err, TC_EINVAL, NULL, 0, axis[i], "must be > 0 m (got %g)",
+                                    s->size[i]);
+        return TC_OK;
+    case TC_SHAPE_ELLIPSOID:
+        for (int i = 0; i < 3; i++)
+            if (!(isfinite(s->size[i]) && s->size[i] > 0))
+                return tc_error_set(err, TC_EINVAL, NULL, 0, semi[i], "must be > 0 m (got %g)",
                                     s->size[i]);
         return TC_OK;
     case TC_SHAPE_PLANE: return TC_OK;
@@ -129,6 +144,11 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
         m = density * a * b * c;
         I[0] = m * (b * b + c * c) / 12, I[1] = m * (a * a + c * c) / 12;
         I[2] = m * (a * a + b * b) / 12;
+    } else if (s->type == TC_SHAPE_ELLIPSOID) {
+        double a = s->size[0], b = s->size[1], c = s->size[2];
+        m = density * 4.0 / 3.0 * M_PI * a * b * c;
+        I[0] = 0.2 * m * (b * b + c * c), I[1] = 0.2 * m * (a * a + c * c);
+        I[2] = 0.2 * m * (a * a + b * b);
     } else if (s->type == TC_SHAPE_COMPOUND) {
         double o[3] = {0, 0, 0}, com[3], T[9];
         compound_inertia(s, density, o, &m, com, T);
@@ -169,6 +189,25 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
     case TC_SHAPE_PLANE:
         normal[0] = normal[1] = 0, normal[2] = 1;
         return p[2];
+    case TC_SHAPE_ELLIPSOID: {
+        /* g = s - 1 with s^2 = sum (p_i / a_i)^2; grad g = k / s with k_i = p_i / a_i^2, so
+         * g / |grad g| = (s - 1) s / |k| (exact for a sphere; see the header) */
+        const double *ax = s->size;
+        double q = 0, k[3];
+        for (int i = 0; i < 3; i++) q += (p[i] / ax[i]) * (p[i] / ax[i]), k[i] = p[i] / (ax[i] * ax[i]);
+        double kn = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+        if (!(kn > 0)) {
+            int j = 0;
+            for (int i = 1; i < 3; i++)
+                if (ax[i] < ax[j]) j = i;
+            normal[0] = normal[1] = normal[2] = 0;
+            normal[j] = 1;
+            return -ax[j];
+        }
+        for (int i = 0; i < 3; i++) normal[i] = k[i] / kn;
+        double sq = sqrt(q);
+        return (sq - 1) * sq / kn;
+    }
     case TC_SHAPE_COMPOUND: {
         /* union: the nearest part (exact outside; inside, the least deep part) */
         double best = INFINITY;

@@ -11,6 +11,8 @@ typedef enum tc_shape_type {
     TC_SHAPE_BOX,        /* size[0..2] = half extents along body x, y, z (m) */
     TC_SHAPE_PLANE,      /* the body's z = 0 plane, outward normal +z; infinite, static only */
     TC_SHAPE_COMPOUND,   /* union of up to TC_SHAPE_MAXPART spheres and boxes (e.g. the T) */
+    TC_SHAPE_ELLIPSOID,  /* size[0..2] = semi-axes a, b, c along body x, y, z (m), centred at the
+                          * body origin */
     TC_SHAPE_COUNT
 } tc_shape_type;
 
@@ -35,8 +37,10 @@ typedef struct tc_shape {
 tc_shape tc_sphere(double r);
 tc_shape tc_box(double hx, double hy, double hz);
 tc_shape tc_plane(void);
+/* an ellipsoid of semi-axes a, b, c (m) along the body x, y, z axes */
+tc_shape tc_ellipsoid(double a, double b, double c);
 
-/* "sphere", "box", "plane", "compound" */
+/* "sphere", "box", "plane", "compound", "ellipsoid" */
 const char *tc_shape_name(tc_shape_type t);
 
 /* type from its name; returns TC_ENOTFOUND for an unknown name */
@@ -55,7 +59,14 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
 tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err);
 
 /* signed distance (m) of a body-frame point to the shape surface, and the outward normal of the
- * closest surface feature (exact for sphere, box and plane) */
+ * closest surface feature (exact for sphere, box and plane).
+ * Ellipsoid: an approximation. With s = sqrt((x/a)^2 + (y/b)^2 + (z/c)^2) and g = s - 1, it
+ * returns g / |grad g| and the normal grad g / |grad g| (the implicit function's gradient
+ * direction). The sign is exact (0 exactly on the surface, < 0 inside), the value is exact to first
+ * order in the distance near the surface and exact everywhere when a = b = c; away from the
+ * surface of a non-spherical ellipsoid it is not the Euclidean distance (and the normal is that of
+ * the level set through p, not of the closest surface point). At the centre: -min(a, b, c) with
+ * the normal along the shortest axis (exact). */
 double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3]);
 
 #endif

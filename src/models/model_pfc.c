@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pressure field contact (hydroelastic): tractions on the equal-pressure surface of linear tet fields */
 #include "geom/tc_tetmesh.h"
+#include "geom/tc_tetmesh_build.h"
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
 
@@ -107,7 +108,7 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
     double E = tc_params_get(p, "E");
     int level = (int)tc_params_get(p, "resolution"), shells = (int)tc_params_get(p, "shells");
     s->use_bvh = (int)tc_params_get(p, "bvh");
-    /* every pair: a soft body (sphere, box, compound) against a soft body or a rigid plane */
+    /* every pair: a soft body (sphere, box, ellipsoid, compound) against a soft body or a rigid plane */
     for (int i = 0; i < s->npair; i++) {
         tc_shape_type a = scene->body[s->pairs[2 * i]].shape.type,
                       b = scene->body[s->pairs[2 * i + 1]].shape.type;
@@ -131,8 +132,11 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                 ps = tc_box(0, 0, 0), ps.type = sh->part[k].type, off = sh->part[k].pos;
                 memcpy(ps.size, sh->part[k].size, sizeof ps.size);
             }
+            /* an ellipsoid: the icosphere at the resolution level scaled by the semi-axes */
             tc_status st = ps.type == TC_SHAPE_SPHERE
                                ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
+                           : ps.type == TC_SHAPE_ELLIPSOID
+                               ? tc_tetmesh_ellipsoid_alloc(&b->mesh, ps.size, level, E, err)
                                : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
             /* a part's mesh moves to the part's place in the body frame; its fields follow */
             if (!st && off) {
@@ -670,7 +674,8 @@ const tc_model_type tc_model_pfc = {
     .params = pfc_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
+              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
+              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID),
     .alloc = pfc_alloc,
     .force = pfc_force,
     .free = pfc_free,

@@ -567,7 +567,8 @@ const tc_model_type tc_model_scm = {
     .params = scm_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
+              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
+              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID),
     .alloc = scm_alloc,
     .force = scm_force,
     .free = scm_free,
