@@ -9,18 +9,23 @@
 #include "math/tc_vec.h"
 #include "sim/tc_sim.h"
 
-/* a simulation of scene sc with pfc at the given resolution, dissipation and modulus */
-static tc_sim *make(const tc_scene *sc, int level, double d, double E) {
+/* a simulation of scene sc with pfc and the n named parameters set */
+static tc_sim *make_with(const tc_scene *sc, int n, const char *const *names, const double *vals) {
     tc_method m;
     tc_sim *sim;
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_method_parse(&m, "pfc", NULL), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "resolution", level, NULL), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "d", d, NULL), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "E", E, NULL), TC_OK);
+    for (int i = 0; i < n; i++) cr_assert_eq(tc_method_set(&m, names[i], vals[i], NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
     return sim;
+}
+
+/* pfc at the given resolution, dissipation and modulus */
+static tc_sim *make(const tc_scene *sc, int level, double d, double E) {
+    static const char *const names[] = {"resolution", "d", "E"};
+    const double vals[] = {level, d, E};
+    return make_with(sc, 3, names, vals);
 }
 
 /* a free ball of radius r over the z = 0 plane (body 1), friction mu */
@@ -395,18 +400,11 @@ Test(pfc, e1_pair_timing) {
     tc_sim_free(sim);
 }
 
-/* a simulation with the tree (bvh = 1) or brute-force (0) broad phase and the given shells */
+/* pfc with the tree (bvh = 1) or brute-force (0) broad phase and the given shells */
 static tc_sim *make_bp(const tc_scene *sc, int level, int shells, int bvh) {
-    tc_method m;
-    tc_sim *sim;
-    tc_error err;
-    tc_error_clear(&err);
-    cr_assert_eq(tc_method_parse(&m, "pfc", NULL), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "resolution", level, NULL), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "shells", shells, NULL), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "bvh", bvh, NULL), TC_OK);
-    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
-    return sim;
+    static const char *const names[] = {"resolution", "shells", "bvh"};
+    const double vals[] = {level, shells, bvh};
+    return make_with(sc, 3, names, vals);
 }
 
 /* the wrenches of body 1 (free: q = pos, quat) over 24 poses and twists around its scene pose;
