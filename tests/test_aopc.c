@@ -226,8 +226,9 @@ Test(aopc, ellipsoid_mass_and_inertia) {
 
 /* the names table still matches the enum after the ellipsoid; checks reject bad semi-axes */
 Test(aopc, ellipsoid_name_and_check) {
-    static const char *const names[] = {"sphere", "box", "plane", "compound", "ellipsoid"};
-    cr_assert_eq(TC_SHAPE_COUNT, 5);
+    static const char *const names[] = {"sphere", "box", "plane", "compound", "ellipsoid",
+                                        "cylinder"};
+    cr_assert_eq(TC_SHAPE_COUNT, 6);
     for (int t = 0; t < TC_SHAPE_COUNT; t++) {
         tc_shape_type back;
         cr_expect_str_eq(tc_shape_name((tc_shape_type)t), names[t]);
@@ -243,4 +244,49 @@ Test(aopc, ellipsoid_name_and_check) {
             tc_error_clear(&err);
             cr_expect_eq(tc_shape_check(&e, &err), TC_EINVAL, "axis %d value %g", k, bad[i]);
         }
+}
+
+/* the cylinder: exact signed distance at hand-computed points, mass properties in closed form,
+ * and every AOPC sample on the surface with the distance's normal */
+Test(aopc, cylinder_distance_mass_and_samples) {
+    tc_shape c = tc_cylinder(0.1, 0.2);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_shape_check(&c, &err), TC_OK);
+    c.size[1] = -1;
+    cr_expect_eq(tc_shape_check(&c, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "half_length");
+    c = tc_cylinder(0.1, 0.2);
+    /* beside the side, above a cap, beyond the rim, inside nearer the side, inside nearer a cap */
+    static const struct { double p[3], d, n[3]; } pts[] = {
+        {{0.3, 0, 0.1}, 0.2, {1, 0, 0}},
+        {{0, 0.05, -0.5}, 0.3, {0, 0, -1}},
+        {{0, 0.13, 0.24}, 0.05, {0, 0.6, 0.8}},
+        {{0.08, 0, 0}, -0.02, {1, 0, 0}},
+        {{0, 0, 0.19}, -0.01, {0, 0, 1}},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof *pts; i++) {
+        double n[3], d = tc_shape_distance(&c, pts[i].p, n);
+        cr_expect(fabs(d - pts[i].d) < 1e-15, "point %zu: %g vs %g", i, d, pts[i].d);
+        for (int k = 0; k < 3; k++) cr_expect(fabs(n[k] - pts[i].n[k]) < 1e-15, "point %zu normal", i);
+    }
+    double m, I[3];
+    tc_shape_mass(&c, 1000, &m, I);
+    double mm = 1000 * M_PI * 0.01 * 0.4;
+    cr_expect(fabs(m - mm) < 1e-12 * mm);
+    cr_expect(fabs(I[0] - mm * (3 * 0.01 + 0.16) / 12) < 1e-12 * mm);
+    cr_expect(fabs(I[2] - mm * 0.01 / 2) < 1e-12 * mm);
+    tc_aopc a;
+    cr_assert_eq(tc_aopc_alloc(&a, &c, 0.02, &err), TC_OK);
+    cr_expect_gt(a.n, 300);
+    for (int i = 0; i < a.n; i++) {
+        double p[3] = {a.px[i], a.py[i], a.pz[i]}, n[3];
+        double d = tc_shape_distance(&c, p, n);
+        cr_expect(fabs(d) < 1e-14, "sample %d off the surface by %g", i, d);
+        cr_expect(fabs(n[0] - a.nx[i]) + fabs(n[1] - a.ny[i]) + fabs(n[2] - a.nz[i]) < 1e-12,
+                  "sample %d normal", i);
+    }
+    /* the mean spacing is at most the target */
+    cr_expect_leq(a.spacing, 0.02);
+    tc_aopc_free(&a);
 }

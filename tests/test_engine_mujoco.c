@@ -190,7 +190,7 @@ Test(engine_mujoco, drop_comes_to_rest) {
     start(&R, 0.002);
     int qa = R.sys.qadr[s], va = R.sys.vadr[s];
     for (int i = 0; i < 500; i++)
-        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK, "step %d", i);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK, "step %d", i);
     double z = R.q[qa + 2], pen = 0.05 - z;
     cr_log_info("rest: z = %.9g m, penetration %.3g m, |v| = %.3g m/s", z, pen,
                 tc_v3_norm(R.v + va));
@@ -213,7 +213,7 @@ Test(engine_mujoco, world_frame_spin) {
     tc_v3_set(R.scene.body[s].omega, 0, 0, 2);
     start(&R, 0.001);
     for (int i = 0; i < 100; i++)
-        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK);
     /* expected: rotation by 0.2 rad about world z applied to q0 */
     double qz[4] = {cos(0.1), 0, 0, sin(0.1)}, qe[4];
     tc_quat_mul(qe, qz, q0);
@@ -290,7 +290,7 @@ Test(engine_mujoco, warnings_are_queued_not_printed, .init = redirect) {
     R.scene.body[s].vel[0] = 1e12; /* beyond MuJoCo's mjMAXVAL = 1e10 */
     start(&R, 0.002);
     double q0 = R.q[R.sys.qadr[s]];
-    cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_EDIVERGED);
+    cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_EDIVERGED);
     cr_assert_eq(R.q[R.sys.qadr[s]], q0, "state left as it was");
     char buf[1024];
     int n = tc_engine_mujoco.warnings(R.st, buf, sizeof buf);
@@ -299,7 +299,7 @@ Test(engine_mujoco, warnings_are_queued_not_printed, .init = redirect) {
     cr_assert_not_null(strstr(buf, "mjWARN_BADQVEL"), "%s", buf);
     /* drained: nothing left, and the named counter is reported once */
     cr_assert_eq(tc_engine_mujoco.warnings(R.st, buf, sizeof buf), 0);
-    cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_EDIVERGED);
+    cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_EDIVERGED);
     tc_engine_mujoco.warnings(R.st, buf, sizeof buf);
     cr_assert_null(strstr(buf, "mjWARN_BADQVEL"), "%s", buf);
     tc_engine_mujoco.free(R.st);
@@ -344,7 +344,7 @@ Test(engine_mujoco, parallel_runs_agree) {
             continue;
         }
         for (int i = 0; i < 300; i++)
-            fails += tc_engine_mujoco.step(r->st, NULL, r->q, r->v) != TC_OK;
+            fails += tc_engine_mujoco.step(r->st, NULL, NULL, r->q, r->v) != TC_OK;
         tc_engine_mujoco.free(r->st);
     }
     cr_assert_eq(fails, 0);
@@ -420,7 +420,7 @@ Test(engine_mujoco, planar_t_damping_closed_form) {
     double emj[3] = {0, 0, 0}, etc[3] = {0, 0, 0};
     const double *qt = tc_sim_q(sim) + tc_sim_system(sim)->qadr[t], *qm = R.q + R.sys.qadr[t];
     for (int n = 1; n <= 1000; n++) {
-        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK, "step %d", n);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK, "step %d", n);
         cr_assert_eq(tc_sim_step(sim), TC_OK, "touche step %d", n);
         for (int k = 0; k < 3; k++) {
             emj[k] = fmax(emj[k], fabs(qm[k] - damped(x0[k], v0[k], tau[k], n * dt)));
@@ -456,7 +456,7 @@ Test(engine_mujoco, euler_damping_is_implicit) {
     start(&R, dt);
     double a = dt * 2 / b->mass, v = 0, imp = 0, exp_ = 0;
     for (int n = 1; n <= 1000; n++) {
-        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK);
         v = R.v[R.sys.vadr[t]];
         imp = fmax(imp, fabs(v / (0.3 * pow(1 + a, -n)) - 1));
         exp_ = fmax(exp_, fabs(v / (0.3 * pow(1 - a, n)) - 1));
@@ -493,7 +493,7 @@ Test(engine_mujoco, planar_servo_reaches_target) {
     const double *qm = R.q + R.sys.qadr[s], *qt = tc_sim_q(sim) + ts->qadr[s];
     double diff = 0;
     for (int n = 1; n <= 500; n++) {
-        cr_assert_eq(tc_engine_mujoco.step(R.st, ctrl, R.q, R.v), TC_OK, "step %d", n);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, ctrl, NULL, R.q, R.v), TC_OK, "step %d", n);
         cr_assert_eq(tc_sim_step(sim), TC_OK, "touche step %d", n);
         if (n % 50) continue;
         double d = fmax(fabs(qm[0] - qt[0]), fabs(qm[1] - qt[1]));
@@ -527,7 +527,7 @@ Test(engine_mujoco, planar_servo_null_ctrl_holds) {
     b->omega[2] = 3;
     start(&R, 0.002);
     for (int n = 0; n < 1500; n++)
-        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK);
     const double *q = R.q + R.sys.qadr[s];
     cr_log_info("held: (%.3g, %.3g, %.3g) from the initial pose", q[0] - 0.3, q[1] + 0.2, q[2]);
     cr_assert_lt(fabs(q[0] - 0.3) + fabs(q[1] + 0.2) + fabs(q[2]), 1e-3);
@@ -624,7 +624,7 @@ Test(engine_mujoco, free_damping) {
     b->quat[0] = cos(0.4), b->quat[2] = sin(0.4); /* tilted: omega crosses frames */
     start(&R, 0.001);
     for (int n = 0; n < 1000; n++)
-        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, R.q, R.v), TC_OK);
+        cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK);
     double tv = b->mass / 0.05, tw = b->inertia[0] / 0.05, err = 0;
     const double *v = R.v + R.sys.vadr[s], *q = R.q + R.sys.qadr[s];
     for (int k = 0; k < 3; k++) {

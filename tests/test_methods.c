@@ -92,7 +92,10 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
         for (int j = 1; tc_solvers[j] && n < 32; j++) {
             char spec[64];
             snprintf(spec, sizeof spec, "%s/%s", tc_models[i]->name, tc_solvers[j]->name);
-            cr_assert_eq(tc_method_parse(&all[n++], spec, NULL), TC_OK);
+            /* a solver that needs what the model lacks (lcp: contact points) refuses the pair */
+            tc_status st = tc_method_parse(&all[n], spec, NULL);
+            cr_assert(st == TC_OK || (st == TC_EUNSUP && tc_solvers[j]->needs), "%s", spec);
+            if (st == TC_OK) n++;
         }
     for (int k = 0; k < n; k++)
         for (size_t s = 0; s < sizeof scen / sizeof *scen; s++) {

@@ -4,7 +4,7 @@
 # build. Set WITH_LATEX=1 to also install LaTeX for the PDF report.
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="gcc pkg-config meson ninja-build libgsl-dev libcriterion-dev libconfig-dev libmujoco-dev gnuplot-nox git calculix-ccx libqhull-dev tetgen"
+pkgs="gcc pkg-config meson ninja-build libgsl-dev libcriterion-dev libconfig-dev libmujoco-dev gnuplot-nox git calculix-ccx libqhull-dev tetgen libccd-dev libsiconos-numerics-dev"
 [ "${WITH_LATEX:-0}" = 1 ] && pkgs="$pkgs texlive-latex-extra"
 missing=""
 for p in $pkgs; do

@@ -8,6 +8,7 @@ enum {
     TC_CAP_DYNAMICS = 1u << 1,    /* can be stepped forward in time */
     TC_CAP_FRICTION = 1u << 2,    /* produces tangential (friction) forces */
     TC_CAP_SMOOTH = 1u << 3,      /* force is a smooth function of the configuration */
+    TC_CAP_CONTACTS = 1u << 4,    /* reports contact points (for velocity-level solvers: lcp) */
 };
 
 /* "force-query,dynamics,..." into buf */

@@ -135,6 +135,36 @@ void tc_system_accel(const tc_system *sys, const tc_body_state *bs, const tc_wre
     }
 }
 
+void tc_system_point_jacobian(const tc_system *sys, const tc_body_state *bs, int i,
+                              const double p[3], const double d[3], double scale, double *row) {
+    if (sys->vadr[i] < 0) return;
+    double r[3], rxd[3];
+    /* v_p . d = vel . d + (omega x r) . d = vel . d + omega . (r x d) */
+    tc_v3_sub(r, p, bs[i].pos);
+    tc_v3_cross(rxd, r, d);
+    double *J = row + sys->vadr[i];
+    if (sys->scene->body[i].joint == TC_JOINT_PLANAR) {
+        J[0] += scale * d[0], J[1] += scale * d[1], J[2] += scale * rxd[2];
+        return;
+    }
+    for (int k = 0; k < 3; k++) J[k] += scale * d[k], J[3 + k] += scale * rxd[k];
+}
+
+void tc_system_minv(const tc_system *sys, const tc_body_state *bs, double *x) {
+    for (int i = 0; i < sys->scene->nbody; i++) {
+        if (sys->vadr[i] < 0) continue;
+        const tc_body_desc *b = &sys->scene->body[i];
+        double *xi = x + sys->vadr[i];
+        if (b->joint == TC_JOINT_PLANAR) {
+            xi[0] /= b->mass, xi[1] /= b->mass, xi[2] /= sys->izz[i];
+            continue;
+        }
+        double t[3] = {xi[3], xi[4], xi[5]};
+        for (int k = 0; k < 3; k++) xi[k] /= b->mass;
+        inertia_solve(xi + 3, bs[i].R, b->inertia, t);
+    }
+}
+
 void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, double dt) {
     for (int i = 0; i < sys->scene->nbody; i++) {
         if (sys->qadr[i] < 0) continue;

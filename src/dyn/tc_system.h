@@ -45,6 +45,16 @@ void tc_system_kinematics(const tc_system *sys, double t, const double *q, const
 void tc_system_accel(const tc_system *sys, const tc_body_state *bs, const tc_wrench *w,
                      const double *q, const double *v, const double *ctrl, double *vdot);
 
+/* row[nv] += scale * J, where J v is the velocity along the world direction d of body i's
+ * material point at world p (the point Jacobian projected on d); bodies without degrees of
+ * freedom (fixed, kinematic) add nothing */
+void tc_system_point_jacobian(const tc_system *sys, const tc_body_state *bs, int i,
+                              const double p[3], const double d[3], double scale, double *row);
+
+/* x[nv] <- M^-1 x with the generalised mass matrix at poses bs (block diagonal: free bodies
+ * m I and the world inertia R diag(I) R^T, planar bodies m, m, I_zz) */
+void tc_system_minv(const tc_system *sys, const tc_body_state *bs, double *x);
+
 /* dq/dt for v (free bodies: quat' = [0, omega] (x) quat / 2), for ODE solvers working on a flat
  * state; after such a step call tc_system_normalize_q */
 void tc_system_qdot(const tc_system *sys, const double *q, const double *v, double *qdot);

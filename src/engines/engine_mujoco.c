@@ -144,7 +144,7 @@ static void flatten(char *dst, size_t n, const char *src) {
         if (*c == '\n' || *c == '\r') *c = ' ';
 }
 
-/* one sphere, box, ellipsoid or plane geom line; attrs carries the pose */
+/* one sphere, box, ellipsoid, cylinder or plane geom line; attrs carries the pose */
 static void write_geom(FILE *f, const char *name, const tc_shape *sh, const char *attrs) {
     switch (sh->type) {
     case TC_SHAPE_SPHERE:
@@ -158,6 +158,10 @@ static void write_geom(FILE *f, const char *name, const tc_shape *sh, const char
     case TC_SHAPE_ELLIPSOID: /* MuJoCo's size is the three semi-axes along the geom frame */
         fprintf(f, "<geom name=\"%s\" type=\"ellipsoid\" size=\"%.17g %.17g %.17g\" %s/>\n", name,
                 sh->size[0], sh->size[1], sh->size[2], attrs);
+        break;
+    case TC_SHAPE_CYLINDER: /* MuJoCo's size is the radius and the half length along z */
+        fprintf(f, "<geom name=\"%s\" type=\"cylinder\" size=\"%.17g %.17g\" %s/>\n", name,
+                sh->size[0], sh->size[1], attrs);
         break;
     default: /* plane: size 0 0 is infinite; the third number only spaces the render grid */
         fprintf(f, "<geom name=\"%s\" type=\"plane\" size=\"0 0 1\" %s/>\n", name, attrs);
@@ -575,6 +579,17 @@ static void ctrl_in(engine *e, const double *ctrl) {
     }
 }
 
+/* external wrenches on the moving bodies: MuJoCo applies xfrc_applied (force, torque) at the
+ * body's centre of mass, as touche does */
+static void xfrc_in(engine *e, const tc_wrench *xfrc) {
+    for (int i = 0; i < e->nbody; i++) {
+        if (e->mbody[i] < 0) continue;
+        double *x = e->d->xfrc_applied + 6 * e->mbody[i];
+        for (int k = 0; k < 3; k++)
+            x[k] = xfrc ? xfrc[i].f[k] : 0, x[3 + k] = xfrc ? xfrc[i].t[k] : 0;
+    }
+}
+
 /* run fn under the error trap; returns TC_EENGINE after mju_error, else the mask of
  * warning counters that fired during the call in *fired */
 static tc_status guarded(engine *e, void (*fn)(const mjModel *, mjData *), unsigned *fired) {
@@ -655,14 +670,17 @@ static tc_status mujoco_force(void *state, const double *q, const double *v, tc_
     return TC_OK;
 }
 
-/* one mj_step from (q, v) with servo targets ctrl (touche layout, may be NULL), written back
+/* one mj_step from (q, v) with servo targets ctrl (touche layout, may be NULL) and external
+ * wrenches xfrc (may be NULL), written back
  * into (q, v); kinematic bodies sit where their paths are at the step's start for the whole
  * step, and the time advances by dt whatever the outcome, as tc_sim's does */
-static tc_status mujoco_step(void *state, const double *ctrl, double *q, double *v) {
+static tc_status mujoco_step(void *state, const double *ctrl, const tc_wrench *xfrc, double *q,
+                             double *v) {
     engine *e = state;
     unsigned fired;
     state_in(e, q, v);
     ctrl_in(e, ctrl);
+    xfrc_in(e, xfrc);
     time_in(e);
     tc_status st = guarded(e, mj_step, &fired);
     e->t += e->dt;
@@ -714,7 +732,7 @@ const tc_engine_type tc_engine_mujoco = {
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
               TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID),
+              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER),
     .alloc = mujoco_alloc,
     .force = mujoco_force,
     .step = mujoco_step,

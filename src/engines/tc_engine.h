@@ -21,8 +21,10 @@ typedef struct tc_engine_type {
                        tc_error *err);
     /* contact wrenches on every body (w[nbody]) at state (q, v); v may be NULL (at rest) */
     tc_status (*force)(void *state, const double *q, const double *v, tc_wrench *w);
-    /* advance (q, v) by one step of dt with position-servo targets ctrl[nv] held constant */
-    tc_status (*step)(void *state, const double *ctrl, double *q, double *v);
+    /* advance (q, v) by one step of dt with position-servo targets ctrl[nv] and external wrenches
+     * xfrc[nbody] (world frame, torque about the COM; may be NULL) held constant */
+    tc_status (*step)(void *state, const double *ctrl, const tc_wrench *xfrc, double *q,
+                      double *v);
     /* warnings the engine raised since the last call, one per line, into buf; returns count */
     int (*warnings)(void *state, char *buf, int n);
     void (*free)(void *state);

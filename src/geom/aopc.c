@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* AOPC sampling of sphere, box, ellipsoid and plane, transforms, and the SSDF */
+/* AOPC sampling of sphere, box, ellipsoid, cylinder and plane, transforms, and the SSDF */
 #include "geom/tc_aopc.h"
 #include "math/tc_smooth.h"
 
@@ -98,6 +98,42 @@ static tc_status sample_box(tc_aopc *c, const double half[3], double h) {
     return TC_OK;
 }
 
+/* cylinder: the side as rows of equally spaced points at row centres, each cap as concentric rings
+ * at ring centres (no point on a rim, so each point keeps its face's normal) */
+static tc_status sample_cylinder(tc_aopc *c, double r, double hl, double h) {
+    int rows = (int)ceil(2 * hl / h - 1e-9), around = (int)ceil(2 * M_PI * r / h - 1e-9);
+    int rings = (int)ceil(r / h - 1e-9);
+    rows = rows > 0 ? rows : 1, around = around >= 3 ? around : 3, rings = rings > 0 ? rings : 1;
+    int per_cap = 0;
+    for (int j = 0; j < rings; j++) {
+        int k = (int)ceil(2 * M_PI * (j + 0.5) * r / rings / h - 1e-9);
+        per_cap += k > 0 ? k : 1;
+    }
+    int n = rows * around + 2 * per_cap, m = 0;
+    if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
+    /* side */
+    for (int i = 0; i < rows; i++)
+        for (int k = 0; k < around; k++) {
+            double a = 2 * M_PI * (k + 0.5 * (i & 1)) / around;
+            double u[3] = {cos(a), sin(a), 0}, p[3] = {r * u[0], r * u[1], -hl + (i + 0.5) * 2 * hl / rows};
+            put(c, m++, p, u);
+        }
+    /* caps */
+    for (int side = -1; side <= 1; side += 2)
+        for (int j = 0; j < rings; j++) {
+            double rho = (j + 0.5) * r / rings;
+            int cnt = (int)ceil(2 * M_PI * rho / h - 1e-9);
+            cnt = cnt > 0 ? cnt : 1;
+            for (int k = 0; k < cnt; k++) {
+                double a = 2 * M_PI * (k + 0.5 * (j & 1)) / cnt;
+                double p[3] = {rho * cos(a), rho * sin(a), side * hl}, z[3] = {0, 0, side};
+                put(c, m++, p, z);
+            }
+        }
+    c->spacing = sqrt((2 * M_PI * r * 2 * hl + 2 * M_PI * r * r) / n);
+    return TC_OK;
+}
+
 /* part i of a compound as a primitive shape centred at its own origin */
 static tc_shape part_of(const tc_shape *s, int i) {
     const tc_shape_part *p = &s->part[i];
@@ -151,6 +187,7 @@ tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err) 
     case TC_SHAPE_SPHERE: return sample_sphere(c, s->size[0], h);
     case TC_SHAPE_BOX: return sample_box(c, s->size, h);
     case TC_SHAPE_ELLIPSOID: return sample_ellipsoid(c, s->size, h);
+    case TC_SHAPE_CYLINDER: return sample_cylinder(c, s->size[0], s->size[1], h);
     case TC_SHAPE_PLANE: {
         if (tc_aopc_alloc_n(c, 1)) return TC_ENOMEM;
         double o[3] = {0, 0, 0}, z[3] = {0, 0, 1};

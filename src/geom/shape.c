@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane", "compound",
-                                                              "ellipsoid"};
+                                                              "ellipsoid", "cylinder"};
 
 tc_shape tc_sphere(double r) {
     tc_shape s;
@@ -33,6 +33,13 @@ tc_shape tc_ellipsoid(double a, double b, double c) {
     tc_shape s;
     memset(&s, 0, sizeof s);
     s.type = TC_SHAPE_ELLIPSOID, s.size[0] = a, s.size[1] = b, s.size[2] = c;
+    return s;
+}
+
+tc_shape tc_cylinder(double r, double h) {
+    tc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = TC_SHAPE_CYLINDER, s.size[0] = r, s.size[1] = h;
     return s;
 }
 
@@ -75,6 +82,14 @@ tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
             if (!(isfinite(s->size[i]) && s->size[i] > 0))
                 return tc_error_set(err, TC_EINVAL, NULL, 0, semi[i], "must be > 0 m (got %g)",
                                     s->size[i]);
+        return TC_OK;
+    case TC_SHAPE_CYLINDER:
+        if (!(isfinite(s->size[0]) && s->size[0] > 0))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "radius", "must be > 0 m (got %g)",
+                                s->size[0]);
+        if (!(isfinite(s->size[1]) && s->size[1] > 0))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "half_length", "must be > 0 m (got %g)",
+                                s->size[1]);
         return TC_OK;
     case TC_SHAPE_PLANE: return TC_OK;
     case TC_SHAPE_COMPOUND:
@@ -149,6 +164,10 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
         m = density * 4.0 / 3.0 * M_PI * a * b * c;
         I[0] = 0.2 * m * (b * b + c * c), I[1] = 0.2 * m * (a * a + c * c);
         I[2] = 0.2 * m * (a * a + b * b);
+    } else if (s->type == TC_SHAPE_CYLINDER) {
+        double r = s->size[0], l = 2 * s->size[1];
+        m = density * M_PI * r * r * l;
+        I[0] = I[1] = m * (3 * r * r + l * l) / 12, I[2] = 0.5 * m * r * r;
     } else if (s->type == TC_SHAPE_COMPOUND) {
         double o[3] = {0, 0, 0}, com[3], T[9];
         compound_inertia(s, density, o, &m, com, T);
@@ -189,6 +208,24 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
     case TC_SHAPE_PLANE:
         normal[0] = normal[1] = 0, normal[2] = 1;
         return p[2];
+    case TC_SHAPE_CYLINDER: {
+        /* a 2-D box in (radial distance, |z|): outside the corner ring, beside the side, above a
+         * cap, or inside (the nearer of side and cap) */
+        double rho = sqrt(p[0] * p[0] + p[1] * p[1]), u[2] = {1, 0};
+        if (rho > 0) u[0] = p[0] / rho, u[1] = p[1] / rho;
+        double dr = rho - s->size[0], dz = fabs(p[2]) - s->size[1], sz = p[2] >= 0 ? 1 : -1;
+        if (dr > 0 && dz > 0) {
+            double d = sqrt(dr * dr + dz * dz);
+            normal[0] = u[0] * dr / d, normal[1] = u[1] * dr / d, normal[2] = sz * dz / d;
+            return d;
+        }
+        if (dr > dz) {
+            normal[0] = u[0], normal[1] = u[1], normal[2] = 0;
+            return dr;
+        }
+        normal[0] = normal[1] = 0, normal[2] = sz;
+        return dz;
+    }
     case TC_SHAPE_ELLIPSOID: {
         /* g = s - 1 with s^2 = sum (p_i / a_i)^2; grad g = k / s with k_i = p_i / a_i^2, so
          * g / |grad g| = (s - 1) s / |k| (exact for a sphere; see the header) */

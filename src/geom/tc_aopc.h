@@ -18,6 +18,7 @@ typedef struct tc_aopc {
  * sphere: Fibonacci lattice with N = ceil(4 pi r^2 / h^2) points (>= 12), normals radial;
  * box: each face cut into a grid of near-square quads of side <= h, one point at each quad centre
  *      with the face normal (no point on an edge or corner, so each face keeps its own normal);
+ * cylinder: side rows and cap rings of spacing <= h at row / ring centres (no rim points);
  * plane: one point at the origin with normal +z (h ignored) */
 tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err);
 

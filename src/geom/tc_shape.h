@@ -13,6 +13,8 @@ typedef enum tc_shape_type {
     TC_SHAPE_COMPOUND,   /* union of up to TC_SHAPE_MAXPART spheres and boxes (e.g. the T) */
     TC_SHAPE_ELLIPSOID,  /* size[0..2] = semi-axes a, b, c along body x, y, z (m), centred at the
                           * body origin */
+    TC_SHAPE_CYLINDER,   /* size[0] = radius, size[1] = half length along body z (m), centred at
+                          * the body origin */
     TC_SHAPE_COUNT
 } tc_shape_type;
 
@@ -39,8 +41,10 @@ tc_shape tc_box(double hx, double hy, double hz);
 tc_shape tc_plane(void);
 /* an ellipsoid of semi-axes a, b, c (m) along the body x, y, z axes */
 tc_shape tc_ellipsoid(double a, double b, double c);
+/* a solid cylinder of radius r (m) and half length h (m) along the body z axis */
+tc_shape tc_cylinder(double r, double h);
 
-/* "sphere", "box", "plane", "compound", "ellipsoid" */
+/* "sphere", "box", "plane", "compound", "ellipsoid", "cylinder" */
 const char *tc_shape_name(tc_shape_type t);
 
 /* type from its name; returns TC_ENOTFOUND for an unknown name */
@@ -59,7 +63,7 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
 tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err);
 
 /* signed distance (m) of a body-frame point to the shape surface, and the outward normal of the
- * closest surface feature (exact for sphere, box and plane).
+ * closest surface feature (exact for sphere, box, cylinder and plane).
  * Ellipsoid: an approximation. With s = sqrt((x/a)^2 + (y/b)^2 + (z/c)^2) and g = s - 1, it
  * returns g / |grad g| and the normal grad g / |grad g| (the implicit function's gradient
  * direction). The sign is exact (0 exactly on the surface, < 0 inside), the value is exact to first

@@ -4,6 +4,7 @@
 #define TC_MODEL_H
 
 #include "core/tc_caps.h"
+#include "collide/tc_collide.h"
 #include "core/tc_param.h"
 #include "dyn/tc_system.h"
 
@@ -12,6 +13,12 @@ typedef struct tc_contact_stats {
     long long pair_evals; /* innermost kernel evaluations (e.g. SCM point-point pairs) */
     int ncontact;         /* number of active contacts (model's own notion) */
 } tc_contact_stats;
+
+/* one contact point between two bodies, for velocity-level solvers (TC_CAP_CONTACTS) */
+typedef struct tc_model_contact {
+    int a, b;     /* body indices */
+    tc_contact c; /* world point (m), unit normal pointing from a to b, depth (m, > 0 overlapping) */
+} tc_model_contact;
 
 /* a contact model type: one const instance per file in src/models/ (like gsl_odeiv2_step_type).
  * The state made by alloc is owned by one run (one thread) and holds all its scratch memory:
@@ -28,6 +35,13 @@ typedef struct tc_model_type {
     /* wrenches on every body (w[nbody], zeroed by the model) at poses and twists bs */
     tc_status (*force)(void *state, const tc_body_state *bs, tc_wrench *w, tc_contact_stats *st);
     void (*free)(void *state);
+    /* optional (NULL for memoryless force laws): called once at the start of every step with the
+     * step's start poses bs and step dt (s); may update the model's memory (integral terms,
+     * contact phases) and apply impulses by changing the velocities v[nv] (tc_system layout) */
+    tc_status (*step_begin)(void *state, const tc_system *sys, const tc_body_state *bs, double dt,
+                            double *v);
+    /* optional (TC_CAP_CONTACTS): contact points at poses bs into c[max]; returns how many */
+    int (*contacts)(void *state, const tc_body_state *bs, tc_model_contact *c, int max);
 } tc_model_type;
 
 /* the registry: a NULL-terminated table of every model, and lookup by name */

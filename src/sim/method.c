@@ -48,6 +48,13 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
         return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method",
                             "unknown solver '%s' in '%s' (known: %s)", slash + 1, spec, known);
     }
+    if ((m->model->caps & m->solver->needs) != m->solver->needs) {
+        char need[128];
+        tc_caps_format(m->solver->needs & ~m->model->caps, need, sizeof need);
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "method",
+                            "'%s': solver '%s' needs a model with %s; model '%s' has not", spec,
+                            m->solver->name, need, m->model->name);
+    }
     snprintf(m->spec, sizeof m->spec, "%s/%s", m->model->name, m->solver->name);
     tc_params_default(&m->mparams, m->model->params);
     tc_params_default(&m->sparams, m->solver->params);

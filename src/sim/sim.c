@@ -15,6 +15,7 @@ struct tc_sim {
     double dt, t;
     double *q, *v;    /* nq, nv */
     double *ctrl;     /* nv: position-servo targets, held over each step */
+    tc_wrench *xfrc;  /* nbody: external wrenches, held over each step */
     tc_body_state *bs;
     tc_wrench *w;
     tc_ode ode;
@@ -39,8 +40,17 @@ static tc_status model_accel(void *ctx, double t, const double *q, const double 
     tc_status st = s->m.model->force(s->mstate, s->bs, s->w, &cs);
     if (st) return st;
     s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
+    for (int i = 0; i < s->scene.nbody; i++)
+        for (int k = 0; k < 3; k++) s->w[i].f[k] += s->xfrc[i].f[k], s->w[i].t[k] += s->xfrc[i].t[k];
     tc_system_accel(&s->sys, s->bs, s->w, q, v, s->ctrl, vdot);
     return TC_OK;
+}
+
+/* the model's contact points at configuration q and time t (velocity-level solvers) */
+static int model_contacts(void *ctx, double t, const double *q, tc_model_contact *c, int max) {
+    tc_sim *s = ctx;
+    tc_system_kinematics(&s->sys, t, q, NULL, s->bs);
+    return s->m.model->contacts(s->mstate, s->bs, c, max);
 }
 
 tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, double dt,
@@ -61,7 +71,9 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     s->ctrl = calloc((size_t)s->sys.nv + 1, sizeof *s->ctrl);
     s->bs = calloc((size_t)scene->nbody + 1, sizeof *s->bs);
     s->w = calloc((size_t)scene->nbody + 1, sizeof *s->w);
-    if (!s->q || !s->v || !s->ctrl || !s->bs || !s->w) return tc_sim_free(s), TC_ENOMEM;
+    s->xfrc = calloc((size_t)scene->nbody + 1, sizeof *s->xfrc);
+    if (!s->q || !s->v || !s->ctrl || !s->bs || !s->w || !s->xfrc)
+        return tc_sim_free(s), TC_ENOMEM;
     tc_system_initial_state(&s->sys, s->q, s->v);
     /* servos start holding the initial configuration */
     for (int i = 0; i < scene->nbody; i++)
@@ -74,7 +86,7 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     } else {
         st = m->model->alloc(&s->mstate, &s->scene, &m->mparams, err);
         if (!st) st = m->solver->alloc(&s->sstate, &s->sys, &m->sparams, err);
-        s->ode = (tc_ode){&s->sys, model_accel, s};
+        s->ode = (tc_ode){&s->sys, model_accel, m->model->contacts ? model_contacts : NULL, s};
     }
     if (st) return tc_sim_free(s), st;
     *out = s;
@@ -86,7 +98,7 @@ void tc_sim_free(tc_sim *s) {
     if (s->estate) s->m.engine->free(s->estate);
     if (s->mstate) s->m.model->free(s->mstate);
     if (s->sstate) s->m.solver->free(s->sstate);
-    free(s->q), free(s->v), free(s->ctrl), free(s->bs), free(s->w);
+    free(s->q), free(s->v), free(s->ctrl), free(s->bs), free(s->w), free(s->xfrc);
     free(s);
 }
 
@@ -100,8 +112,19 @@ tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w
 }
 
 tc_status tc_sim_step(tc_sim *s) {
-    tc_status st = s->m.engine ? s->m.engine->step(s->estate, s->ctrl, s->q, s->v)
-                               : s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
+    tc_status st = TC_OK;
+    if (s->m.engine) {
+        st = s->m.engine->step(s->estate, s->ctrl, s->xfrc, s->q, s->v);
+    } else {
+        /* a model with memory sees the step's start state first (and may apply impulses) */
+        if (s->m.model->step_begin) {
+            tc_system_kinematics(&s->sys, s->t, s->q, s->v, s->bs);
+            st = s->m.model->step_begin(s->mstate, &s->sys, s->bs, s->dt, s->v);
+        }
+        if (!st) st = s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
+        if (s->m.solver->counters)
+            s->m.solver->counters(s->sstate, &s->stats.solver_iters, &s->stats.solver_fails);
+    }
     s->t += s->dt;
     s->stats.steps++;
     if (st) {
@@ -141,6 +164,7 @@ tc_status tc_sim_step(tc_sim *s) {
 double *tc_sim_q(tc_sim *s) { return s->q; }
 double *tc_sim_v(tc_sim *s) { return s->v; }
 double *tc_sim_ctrl(tc_sim *s) { return s->ctrl; }
+tc_wrench *tc_sim_xfrc(tc_sim *s) { return s->xfrc; }
 double tc_sim_time(const tc_sim *s) { return s->t; }
 const tc_system *tc_sim_system(const tc_sim *s) { return &s->sys; }
 const tc_sim_stats *tc_sim_get_stats(const tc_sim *s) { return &s->stats; }

@@ -36,6 +36,8 @@ typedef struct tc_sim_stats {
     long long force_evals;
     long long pair_evals;  /* model kernel evaluations (e.g. SCM point pairs) */
     int ncontact;          /* active contacts at the last evaluation */
+    long long solver_iters; /* inner-solver work (LCP pivots or sweeps), when the solver has one */
+    long long solver_fails; /* inner solves that did not converge */
 } tc_sim_stats;
 
 typedef struct tc_sim tc_sim;
@@ -63,6 +65,9 @@ double *tc_sim_v(tc_sim *sim);
 /* position-servo targets ctrl[nv] (per planar dof: x, y, theta), held constant over each step;
  * they start at the initial configuration */
 double *tc_sim_ctrl(tc_sim *sim);
+/* external wrenches xfrc[nbody] (world frame: force N, torque N m about the COM), held constant
+ * over each step; they start at zero */
+tc_wrench *tc_sim_xfrc(tc_sim *sim);
 double tc_sim_time(const tc_sim *sim);
 const tc_system *tc_sim_system(const tc_sim *sim);
 const tc_sim_stats *tc_sim_get_stats(const tc_sim *sim);

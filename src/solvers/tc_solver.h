@@ -6,12 +6,16 @@
 #include "core/tc_caps.h"
 #include "core/tc_param.h"
 #include "dyn/tc_system.h"
+#include "models/tc_model.h"
 
 /* the ODE a force-level method defines: vdot = accel(q, v) (GSL's gsl_odeiv2_system, for
  * second-order rigid-body states; q lives on SE(3) per body, integrated by tc_system_integrate_q) */
 typedef struct tc_ode {
     const tc_system *sys;
     tc_status (*accel)(void *ctx, double t, const double *q, const double *v, double *vdot);
+    /* the model's contact points at time t and configuration q into c[max] (count returned);
+     * NULL when the model reports none (solvers that need them declare TC_CAP_CONTACTS) */
+    int (*contacts)(void *ctx, double t, const double *q, tc_model_contact *c, int max);
     void *ctx;
 } tc_ode;
 
@@ -21,11 +25,15 @@ typedef struct tc_solver_type {
     const char *summary;
     const tc_param_spec *params; /* NULL-terminated */
     unsigned caps;               /* TC_CAP_DYNAMICS */
+    unsigned needs;              /* model capabilities it needs (lcp: TC_CAP_CONTACTS), or 0 */
     /* workspace sized for the system: step() must not allocate */
     tc_status (*alloc)(void **state, const tc_system *sys, const tc_params *p, tc_error *err);
     /* advance q, v from t by dt (s) */
     tc_status (*step)(void *state, const tc_ode *ode, double t, double dt, double *q, double *v);
     void (*free)(void *state);
+    /* optional: work of an inner solver since alloc (e.g. LCP pivots or sweeps) and how many of
+     * its solves failed (NULL when there is none) */
+    void (*counters)(void *state, long long *iters, long long *fails);
 } tc_solver_type;
 
 extern const tc_solver_type *const tc_solvers[];
