@@ -7,11 +7,13 @@
 extern const tc_experiment_type tc_experiment_e1;
 extern const tc_experiment_type tc_experiment_e2;
 extern const tc_experiment_type tc_experiment_e3;
+extern const tc_experiment_type tc_experiment_e4;
 
 const tc_experiment_type *const tc_experiments[] = {
     &tc_experiment_e1,
     &tc_experiment_e2,
     &tc_experiment_e3,
+    &tc_experiment_e4,
     NULL,
 };
 

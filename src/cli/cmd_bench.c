@@ -163,6 +163,8 @@ static int bench_pfc(const char *out, const char *levels, const char *shells, do
 int tc_cmd_bench(int argc, char **argv) {
     const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
     const char *out = "out/bench", *plist = "100,400,1600,6400", *levels = "1,2,3,4", *shells = "0,1";
+    const char *bodies = "2,4,8,16,24";
+    int steps = 200;
     double seconds = 0.5;
     int seconds_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -171,18 +173,23 @@ int tc_cmd_bench(int argc, char **argv) {
         else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
         else if (!strcmp(argv[i], "--shells") && i + 1 < argc) shells = argv[++i];
+        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]), seconds_given = 1;
         else {
-            fprintf(stderr, "usage: touche bench scm|e2|pfc [--points a,b,...] [--levels a,b,...] "
-                            "[--shells a,b,...] [--seconds S] [--out DIR]\n");
+            fprintf(stderr, "usage: touche bench scm|e2|pfc|penalty [--points a,b,...] "
+                            "[--levels a,b,...] [--shells a,b,...] [--bodies a,b,...] [--steps N] "
+                            "[--seconds S] [--out DIR]\n");
             return 2;
         }
     }
     if (!strcmp(what, "e2")) return bench_e2(out, seconds_given ? seconds : 1e9);
     if (!(seconds > 0)) seconds = 0.5;
     if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
+    if (!strcmp(what, "penalty")) return tc_bench_penalty(out, bodies, steps > 0 ? steps : 200);
     if (strcmp(what, "scm")) {
-        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm, e2, pfc)\n", what);
+        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm, e2, pfc, penalty)\n",
+                what);
         return 2;
     }
     tc_scene sc;

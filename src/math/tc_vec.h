@@ -41,6 +41,18 @@ static inline double tc_v3_normalize(double a[3]) {
     return n;
 }
 
+/* t1, t2 completing the unit vector n to a right-handed orthonormal basis (t1, t2, n); t1 is
+ * built from the axis least aligned with n, so the result is a fixed function of n */
+static inline void tc_v3_orthonormal(const double n[3], double t1[3], double t2[3]) {
+    double e[3] = {0, 0, 0};
+    int k = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
+                                     : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
+    e[k] = 1;
+    tc_v3_cross(t1, e, n);
+    tc_v3_normalize(t1);
+    tc_v3_cross(t2, n, t1);
+}
+
 /* matrices: r = M a, r = M^T a */
 static inline void tc_m3_mulv(double r[3], const double m[9], const double a[3]) {
     double x = m[0] * a[0] + m[1] * a[1] + m[2] * a[2];

@@ -7,11 +7,15 @@
 extern const tc_model_type tc_model_scm;
 extern const tc_model_type tc_model_hunt_crossley;
 extern const tc_model_type tc_model_pfc;
+extern const tc_model_type tc_model_penalty_dp;
+extern const tc_model_type tc_model_penalty_mp;
 
 const tc_model_type *const tc_models[] = {
     &tc_model_scm,
     &tc_model_hunt_crossley,
     &tc_model_pfc,
+    &tc_model_penalty_dp,
+    &tc_model_penalty_mp,
     NULL,
 };
 

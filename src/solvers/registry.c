@@ -10,6 +10,8 @@ extern const tc_solver_type tc_solver_rk4;
 extern const tc_solver_type tc_solver_rkf45;
 extern const tc_solver_type tc_solver_rk8pd;
 extern const tc_solver_type tc_solver_rk4imp;
+extern const tc_solver_type tc_solver_lcp_lemke;
+extern const tc_solver_type tc_solver_lcp_pgs;
 
 const tc_solver_type *const tc_solvers[] = {
     &tc_solver_semi_euler,
@@ -18,6 +20,8 @@ const tc_solver_type *const tc_solvers[] = {
     &tc_solver_rkf45,
     &tc_solver_rk8pd,
     &tc_solver_rk4imp,
+    &tc_solver_lcp_lemke,
+    &tc_solver_lcp_pgs,
     NULL,
 };
 

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* deepest point of two overlapping convex shapes: libccd's MPR for sphere, box and cylinder pairs,
+ * the support point for a shape against a plane; body-frame support functions */
+#include "collide/tc_penetration.h"
+#include "math/tc_vec.h"
+
+#include <ccd/ccd.h>
+#include <math.h>
+
+/* the support code below passes doubles straight through ccd_vec3_t */
+#ifndef CCD_DOUBLE
+#error "libccd must be built in double precision (CCD_DOUBLE)"
+#endif
+
+/* MPR stops when the portal is within this of the Minkowski boundary (m); libccd's default 1e-4
+ * is far too coarse for contact depths of millimetres */
+#define MPR_TOLERANCE 1e-12
+/* hard cap on MPR refinements (curved shapes converge linearly; boxes in a few steps) */
+#define MPR_MAXITER 500
+
+void tc_shape_support(const tc_shape *s, const double d[3], double out[3]) {
+    switch (s->type) {
+    case TC_SHAPE_SPHERE: {
+        /* the radius along d; d = 0 takes +z (any point is a support point) */
+        double n = tc_v3_norm(d), r = s->size[0];
+        if (n > 0)
+            tc_v3_scale(out, d, r / n);
+        else
+            tc_v3_set(out, 0, 0, r);
+        return;
+    }
+    case TC_SHAPE_BOX:
+        /* the corner in the octant of d (ties to +) */
+        for (int i = 0; i < 3; i++)
+            out[i] = d[i] >= 0 ? s->size[i] : -s->size[i];
+        return;
+    case TC_SHAPE_CYLINDER: {
+        /* the rim point along d's radial part (the cap centre when d is axial), on the cap d
+         * faces (ties to +z) */
+        double rho = sqrt(d[0] * d[0] + d[1] * d[1]), r = s->size[0];
+        out[0] = rho > 0 ? r * d[0] / rho : 0;
+        out[1] = rho > 0 ? r * d[1] / rho : 0;
+        out[2] = d[2] >= 0 ? s->size[1] : -s->size[1];
+        return;
+    }
+    default:
+        tc_v3_set(out, 0, 0, 0);
+        return;
+    }
+}
+
+/* a posed shape as libccd sees it */
+typedef struct ccd_obj {
+    const tc_shape *s;
+    const tc_body_state *S;
+} ccd_obj;
+
+/* world support point: world direction -> body frame -> body support -> world */
+static void ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec) {
+    const ccd_obj *o = obj;
+    double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, dl[3], sl[3], w[3];
+    tc_m3_mulvt(dl, o->S->R, d);
+    tc_shape_support(o->s, dl, sl);
+    tc_m3_mulv(w, o->S->R, sl);
+    for (int k = 0; k < 3; k++)
+        vec->v[k] = w[k] + o->S->pos[k];
+}
+
+/* an interior point: the body origin (the centre of every supported primitive) */
+static void ccd_center(const void *obj, ccd_vec3_t *c) {
+    const ccd_obj *o = obj;
+    for (int k = 0; k < 3; k++)
+        c->v[k] = o->S->pos[k];
+}
+
+/* 1 for the shapes with a support function */
+static int convex(tc_shape_type t) {
+    return t == TC_SHAPE_SPHERE || t == TC_SHAPE_BOX || t == TC_SHAPE_CYLINDER;
+}
+
+/* shape s (posed by S) against the plane posed by P: the support point along -n is the deepest;
+ * its depth below the plane, the point midway between it and the plane */
+static int plane_shape(const tc_body_state *P, const tc_shape *s, const tc_body_state *S,
+                       double *depth, double point[3]) {
+    double n[3] = {P->R[2], P->R[5], P->R[8]}, m[3], dl[3], sl[3], w[3];
+    tc_v3_scale(m, n, -1);
+    tc_m3_mulvt(dl, S->R, m);
+    tc_shape_support(s, dl, sl);
+    tc_m3_mulv(w, S->R, sl);
+    tc_v3_add(w, w, S->pos);
+    double dep = tc_v3_dot(n, P->pos) - tc_v3_dot(n, w);
+    if (!(dep > 0)) return 0;
+    *depth = dep;
+    for (int k = 0; k < 3; k++)
+        point[k] = w[k] + 0.5 * dep * n[k];
+    return 1;
+}
+
+int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+               const tc_body_state *B, double *depth, double normal[3], double point[3]) {
+    int pa = sa->type == TC_SHAPE_PLANE, pb = sb->type == TC_SHAPE_PLANE;
+    if ((pa && pb) || (!pa && !convex(sa->type)) || (!pb && !convex(sb->type))) return -1;
+    /* a shape on plane b: the plane's normal points from b to a */
+    if (pb) {
+        if (!plane_shape(B, sa, A, depth, point)) return 0;
+        tc_v3_set(normal, B->R[2], B->R[5], B->R[8]);
+        return 1;
+    }
+    /* plane a on shape b: a separates by moving against its own normal */
+    if (pa) {
+        if (!plane_shape(A, sb, B, depth, point)) return 0;
+        tc_v3_set(normal, -A->R[2], -A->R[5], -A->R[8]);
+        return 1;
+    }
+    /* convex pair by MPR with obj1 = b, obj2 = a: libccd's dir is the direction in which obj2
+     * (= a) moves by depth to touch, i.e. from b toward a, and pos is midway between the two
+     * surfaces (verified in tests/test_penetration.c, deepest_sign_convention) */
+    ccd_obj oa = {sa, A}, ob = {sb, B};
+    ccd_t ccd;
+    CCD_INIT(&ccd);
+    ccd.support1 = ccd_support;
+    ccd.support2 = ccd_support;
+    ccd.center1 = ccd_center;
+    ccd.center2 = ccd_center;
+    ccd.mpr_tolerance = MPR_TOLERANCE;
+    ccd.max_iterations = MPR_MAXITER;
+    ccd_real_t dep;
+    ccd_vec3_t dir, pos;
+    if (ccdMPRPenetration(&ob, &oa, &ccd, &dep, &dir, &pos) != 0 || !(dep > 0)) return 0;
+    *depth = dep;
+    for (int k = 0; k < 3; k++)
+        normal[k] = dir.v[k], point[k] = pos.v[k];
+    tc_v3_normalize(normal);
+    return 1;
+}

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* the bottom of the penetration volume of two posed convex surfaces (Drumwright 2008, section
+ * III-A and appendix I): inside points, the contact normal of eq. 4, the bottom and its depths */
+#include "collide/tc_penetration.h"
+#include "math/tc_vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* eq. 4 scores closer than this (m) count as equal; b's faces win such ties */
+#define PEN_TIE 1e-12
+
+struct tc_pen_work {
+    int cap;         /* most points per surface */
+    int *ia, *ib;    /* indices of a's points inside b, of b's points inside a */
+    double (*ya)[3]; /* those of a in b's body frame */
+    double (*yb)[3]; /* those of b in a's body frame */
+    int *keep;       /* bottom points (positions in ia or ib) */
+    double *dep;     /* their depths (m) */
+    int *order;      /* scratch for choosing the deepest when more than max qualify */
+};
+
+tc_pen_work *tc_pen_work_alloc(int npoint) {
+    if (npoint < 0) return NULL;
+    tc_pen_work *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    size_t n = npoint > 0 ? (size_t)npoint : 1;
+    w->cap = npoint;
+    w->ia = malloc(n * sizeof *w->ia);
+    w->ib = malloc(n * sizeof *w->ib);
+    w->ya = malloc(n * sizeof *w->ya);
+    w->yb = malloc(n * sizeof *w->yb);
+    w->keep = malloc(n * sizeof *w->keep);
+    w->dep = malloc(n * sizeof *w->dep);
+    w->order = malloc(n * sizeof *w->order);
+    if (!w->ia || !w->ib || !w->ya || !w->yb || !w->keep || !w->dep || !w->order) {
+        tc_pen_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void tc_pen_work_free(tc_pen_work *w) {
+    if (!w) return;
+    free(w->ia);
+    free(w->ib);
+    free(w->ya);
+    free(w->yb);
+    free(w->keep);
+    free(w->dep);
+    free(w->order);
+    free(w);
+}
+
+/* 1 when one of the nn normals has a non-positive dot product with normal */
+static int faces_away(const double (*nrm)[3], int nn, const double normal[3]) {
+    for (int k = 0; k < nn; k++)
+        if (tc_v3_dot(nrm[k], normal) <= 0) return 1;
+    return 0;
+}
+
+int tc_pen_bottom(int n, const double (*nrm)[TC_SURF_MAXNORMAL][3], const unsigned char *nn,
+                  const double normal[3], int *keep) {
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (faces_away(nrm[i], nn[i], normal)) keep[m++] = i;
+    return m;
+}
+
+/* 1 when the bounding spheres (or a sphere and a plane's half-space) cannot overlap */
+static int apart(const tc_shape *sa, const tc_surface *SA, const tc_body_state *A,
+                 const tc_shape *sb, const tc_surface *SB, const tc_body_state *B) {
+    double d[3];
+    tc_v3_sub(d, A->pos, B->pos);
+    if (sa->type == TC_SHAPE_PLANE && sb->type == TC_SHAPE_PLANE) return 1;
+    if (sb->type == TC_SHAPE_PLANE) {
+        double n[3] = {B->R[2], B->R[5], B->R[8]};
+        return tc_v3_dot(n, d) > SA->radius;
+    }
+    if (sa->type == TC_SHAPE_PLANE) {
+        double n[3] = {A->R[2], A->R[5], A->R[8]};
+        return -tc_v3_dot(n, d) > SB->radius;
+    }
+    return tc_v3_norm(d) > SA->radius + SB->radius;
+}
+
+/* step 1: the points of S (posed by P) strictly inside shape so (posed by O); their indices into
+ * idx and their positions in O's body frame into y; returns their count */
+static int inside_points(const tc_surface *S, const tc_body_state *P, const tc_shape *so,
+                         const tc_body_state *O, int *idx, double (*y)[3]) {
+    int m = 0;
+    double x[3], d[3], yl[3], nrm[3];
+    for (int i = 0; i < S->npoint; i++) {
+        tc_m3_mulv(x, P->R, S->p[i]);
+        tc_v3_add(x, x, P->pos);
+        tc_v3_sub(d, x, O->pos);
+        tc_m3_mulvt(yl, O->R, d);
+        if (tc_shape_distance(so, yl, nrm) < 0) {
+            idx[m] = i;
+            tc_v3_copy(y[m], yl);
+            m++;
+        }
+    }
+    return m;
+}
+
+/* which faces take part: the paper considers only faces that intersect the other body p or lie
+ * inside it. Two cheap necessary conditions stand for that: p reaches the face's plane (max over
+ * p of n . x >= d, by p's support point along n), and p's centre lies on the outer side of the
+ * face relative to the owner's centre (n . (c_p - c_O) > 0). The second removes the far faces
+ * of a deep overlap (in a shallow contact the face p touches always passes both) */
+static int eligible(const double pl[4], const tc_body_state *O, const tc_shape *sp,
+                    const tc_body_state *P) {
+    double nw[3], nl[3], sl[3], x[3];
+    tc_m3_mulv(nw, O->R, pl);
+    tc_v3_sub(x, P->pos, O->pos);
+    if (!(tc_v3_dot(nw, x) > 0)) return 0;
+    tc_m3_mulvt(nl, P->R, nw);
+    tc_shape_support(sp, nl, sl);
+    tc_m3_mulv(x, P->R, sl);
+    tc_v3_add(x, x, P->pos);
+    tc_v3_sub(x, x, O->pos);
+    tc_m3_mulvt(nl, O->R, x);
+    return tc_v3_dot(pl, nl) >= pl[3];
+}
+
+/* eq. 4 over the eligible faces of surface S (posed by O): the face minimising the largest
+ * |n . y - d| over p's n inside points y (O's body frame); ties to the lower index; returns the
+ * face (-1 if none) and its score in *best */
+static int best_face(const tc_surface *S, const tc_body_state *O, const tc_shape *sp,
+                     const tc_body_state *P, const double (*y)[3], int n, double *best) {
+    int f = -1;
+    *best = INFINITY;
+    for (int k = 0; k < S->nface; k++) {
+        const double *pl = S->face[k];
+        double worst = 0;
+        for (int j = 0; j < n && worst < *best; j++) {
+            double e = fabs(tc_v3_dot(pl, y[j]) - pl[3]);
+            if (e > worst) worst = e;
+        }
+        if (worst < *best && eligible(pl, O, sp, P)) *best = worst, f = k;
+    }
+    return f;
+}
+
+/* (depth, index) order: deeper first, then the lower point index */
+static int deeper(const tc_pen_work *w, int a, int b) {
+    if (w->dep[a] != w->dep[b]) return w->dep[a] > w->dep[b];
+    return w->keep[a] < w->keep[b];
+}
+
+/* heap sort of ord[0..n) so that ord[0] is the deepest (no allocation, deterministic) */
+static void sift(const tc_pen_work *w, int *ord, int i, int n) {
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) return;
+        /* a min-heap on "deeper": the root is the shallowest of the heap */
+        if (c + 1 < n && deeper(w, ord[c], ord[c + 1])) c++;
+        if (!deeper(w, ord[i], ord[c])) return;
+        int t = ord[i];
+        ord[i] = ord[c], ord[c] = t;
+        i = c;
+    }
+}
+static void sort_deepest_first(const tc_pen_work *w, int *ord, int n) {
+    for (int i = n / 2 - 1; i >= 0; i--)
+        sift(w, ord, i, n);
+    for (int e = n - 1; e > 0; e--) {
+        int t = ord[0];
+        ord[0] = ord[e], ord[e] = t;
+        sift(w, ord, 0, e);
+    }
+}
+
+/* sort small int arrays ascending (insertion; used on at most max entries) */
+static void sort_int(int *v, int n) {
+    for (int i = 1; i < n; i++) {
+        int x = v[i], j = i - 1;
+        while (j >= 0 && v[j] > x)
+            v[j + 1] = v[j], j--;
+        v[j + 1] = x;
+    }
+}
+
+/* the fallback: tc_deepest's single point, moved onto a's surface: a's support point against the
+ * normal (a plane a: half the depth below tc_deepest's midway point, which is then exact) */
+static int deepest_only(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+                        const tc_body_state *B, tc_penetration *out, tc_pen_point *pts, int max) {
+    double depth, nrm[3], mid[3], p[3];
+    if (tc_deepest(sa, A, sb, B, &depth, nrm, mid) != 1) return 0;
+    if (sa->type == TC_SHAPE_PLANE) {
+        for (int k = 0; k < 3; k++)
+            p[k] = mid[k] - 0.5 * depth * nrm[k];
+    } else {
+        double m[3], dl[3], sl[3];
+        tc_v3_scale(m, nrm, -1);
+        tc_m3_mulvt(dl, A->R, m);
+        tc_shape_support(sa, dl, sl);
+        tc_m3_mulv(p, A->R, sl);
+        tc_v3_add(p, p, A->pos);
+    }
+    tc_v3_copy(out->normal, nrm);
+    out->plane_d = tc_v3_dot(nrm, p) + depth;
+    out->on_b = 0;
+    out->depth = depth;
+    out->n = max > 0 ? 1 : 0;
+    if (out->n) {
+        tc_v3_copy(pts[0].p, p);
+        pts[0].depth = depth;
+    }
+    return out->n;
+}
+
+int tc_penetrate(const tc_shape *sa, const tc_surface *SA, const tc_body_state *A,
+                 const tc_shape *sb, const tc_surface *SB, const tc_body_state *B, tc_pen_work *w,
+                 tc_penetration *out, tc_pen_point *pts, int max) {
+    memset(out, 0, sizeof *out);
+    if (SA->npoint > w->cap || SB->npoint > w->cap) return -1;
+    if (apart(sa, SA, A, sb, SB, B)) return 0;
+
+    /* step 1: a's points inside b (in b's frame), b's points inside a (in a's frame) */
+    int na = inside_points(SA, A, sb, B, w->ia, w->ya);
+    int nb = inside_points(SB, B, sa, A, w->ib, w->yb);
+    if (na == 0 && nb == 0) return deepest_only(sa, A, sb, B, out, pts, max);
+
+    /* step 2 (eq. 4): b's faces scored by a's points, a's faces by b's; b wins ties */
+    double sb_best = INFINITY, sa_best = INFINITY;
+    int fb = na ? best_face(SB, B, sa, A, (const double(*)[3])w->ya, na, &sb_best) : -1;
+    int fa = nb ? best_face(SA, A, sb, B, (const double(*)[3])w->yb, nb, &sa_best) : -1;
+    if (fa < 0 && fb < 0) return deepest_only(sa, A, sb, B, out, pts, max);
+    int on_b = fb < 0 || (fa >= 0 && sa_best < sb_best - PEN_TIE);
+
+    /* the chosen face (body frame of its owner O) and the points of the other body p */
+    const tc_surface *SO = on_b ? SA : SB, *SP = on_b ? SB : SA;
+    const tc_body_state *O = on_b ? A : B, *P = on_b ? B : A;
+    const double *pl = SO->face[on_b ? fa : fb];
+    const int *idx = on_b ? w->ib : w->ia;
+    const double(*y)[3] = (const double(*)[3])(on_b ? w->yb : w->ya);
+    int ny = on_b ? nb : na;
+    double nw[3], np[3];
+    tc_m3_mulv(nw, O->R, pl);  /* face normal, world, pointing toward p */
+    tc_m3_mulvt(np, P->R, nw); /* the same in p's body frame */
+    double dw = pl[3] + tc_v3_dot(nw, O->pos);
+
+    /* step 3: p's inside points with a surface normal facing away from the face normal */
+    int m = 0;
+    for (int j = 0; j < ny; j++) {
+        int i = idx[j];
+        if (!faces_away((const double(*)[3])SP->n[i], SP->nn[i], np)) continue;
+        double d = pl[3] - tc_v3_dot(pl, y[j]);
+        w->keep[m] = j;
+        w->dep[m] = d > 0 ? d : 0;
+        m++;
+    }
+    if (m == 0) return deepest_only(sa, A, sb, B, out, pts, max);
+
+    /* at most max of them: the deepest, written in point order */
+    int nout = m < max ? m : (max > 0 ? max : 0);
+    for (int k = 0; k < m; k++)
+        w->order[k] = k;
+    if (nout < m) {
+        sort_deepest_first(w, w->order, m);
+        sort_int(w->order, nout);
+    }
+    double sgn = on_b ? -1 : 1, deepest = 0;
+    for (int k = 0; k < nout; k++) {
+        int q = w->order[k], i = idx[w->keep[q]];
+        tc_m3_mulv(pts[k].p, P->R, SP->p[i]);
+        tc_v3_add(pts[k].p, pts[k].p, P->pos);
+        pts[k].depth = w->dep[q];
+        if (w->dep[q] > deepest) deepest = w->dep[q];
+    }
+    tc_v3_scale(out->normal, nw, sgn);
+    out->plane_d = sgn * dw;
+    out->on_b = on_b;
+    out->n = nout;
+    out->depth = deepest;
+    return nout;
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/* surfaces of convex shapes for penetration queries: points at most h apart with the outward
+ * normals of the faces meeting there, and face planes (box grid, geodesic icosphere, cylinder
+ * rings, plane) */
+#include "collide/tc_penetration.h"
+#include "math/tc_vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* more points than this is surely a unit mistake (h in mm instead of m) */
+#define SURF_MAXPOINT 4000000
+
+/* allocate the arrays of s for np points and nf faces */
+static tc_status surf_arrays(tc_surface *s, long np, long nf, tc_error *err) {
+    if (np > SURF_MAXPOINT || nf > 8L * SURF_MAXPOINT)
+        return tc_error_set(err, TC_EINVAL, "", 0, "spacing",
+                            "surface spacing too fine: %ld points (at most %d)", np, SURF_MAXPOINT);
+    s->npoint = (int)np;
+    s->nface = (int)nf;
+    s->p = np ? malloc((size_t)np * sizeof *s->p) : NULL;
+    s->n = np ? malloc((size_t)np * sizeof *s->n) : NULL;
+    s->nn = np ? calloc((size_t)np, 1) : NULL;
+    s->face = nf ? malloc((size_t)nf * sizeof *s->face) : NULL;
+    if ((np && (!s->p || !s->n || !s->nn)) || (nf && !s->face)) {
+        tc_surface_free(s);
+        return tc_error_set(err, TC_ENOMEM, "", 0, "", "out of memory for a surface of %ld points",
+                            np);
+    }
+    if (np) memset(s->n, 0, (size_t)np * sizeof *s->n);
+    return TC_OK;
+}
+
+/* append normal (x, y, z) to point i */
+static void add_normal(tc_surface *s, int i, double x, double y, double z) {
+    int k = s->nn[i]++;
+    s->n[i][k][0] = x, s->n[i][k][1] = y, s->n[i][k][2] = z;
+}
+
+/* intervals of at most h over a length L (at least 1) */
+static long intervals(double L, double h) {
+    double m = ceil(L / h);
+    return m < 1 ? 1 : (long)m;
+}
+
+/* box: the lattice x_i = a_i (2 k_i - n_i) / n_i on the surface; one normal per axis where k_i is
+ * 0 or n_i (faces 1, edges 2, corners 3) */
+static tc_status surf_box(tc_surface *s, const double a[3], double h, tc_error *err) {
+    long n[3], np = 0;
+    for (int i = 0; i < 3; i++)
+        n[i] = intervals(2 * a[i], h);
+    np = (n[0] + 1) * (n[1] + 1) * (n[2] + 1) - (n[0] - 1) * (n[1] - 1) * (n[2] - 1);
+    tc_status st = surf_arrays(s, np, 6, err);
+    if (st) return st;
+    int m = 0;
+    for (long i = 0; i <= n[0]; i++)
+        for (long j = 0; j <= n[1]; j++)
+            for (long k = 0; k <= n[2]; k++) {
+                long idx[3] = {i, j, k};
+                int on = 0;
+                for (int c = 0; c < 3; c++)
+                    on |= idx[c] == 0 || idx[c] == n[c];
+                if (!on) continue;
+                for (int c = 0; c < 3; c++) {
+                    s->p[m][c] = a[c] * (double)(2 * idx[c] - n[c]) / (double)n[c];
+                    if (idx[c] == 0 || idx[c] == n[c]) {
+                        double nv[3] = {0, 0, 0};
+                        nv[c] = idx[c] == 0 ? -1 : 1;
+                        add_normal(s, m, nv[0], nv[1], nv[2]);
+                    }
+                }
+                m++;
+            }
+    /* the six face planes: +x, -x, +y, -y, +z, -z */
+    for (int f = 0; f < 6; f++) {
+        memset(s->face[f], 0, sizeof s->face[f]);
+        s->face[f][f / 2] = f % 2 ? -1 : 1;
+        s->face[f][3] = a[f / 2];
+    }
+    s->radius = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    return TC_OK;
+}
+
+/* the icosahedron: 12 vertices (0, +-1, +-phi) cyclically, 20 faces */
+static const int ico_face[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                    {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                    {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                    {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+
+static void ico_vertex(int v, double out[3]) {
+    const double f = 0.5 * (1 + sqrt(5.0));
+    const double raw[12][3] = {{-1, f, 0}, {1, f, 0}, {-1, -f, 0}, {1, -f, 0},
+                               {0, -1, f}, {0, 1, f}, {0, -1, -f}, {0, 1, -f},
+                               {f, 0, -1}, {f, 0, 1}, {-f, 0, -1}, {-f, 0, 1}};
+    tc_v3_copy(out, raw[v]);
+    tc_v3_normalize(out);
+}
+
+/* unit point (i, j) of face f at frequency n: weights n-i-j, i, j on the face's vertices, summed
+ * in increasing vertex index (zero weights skipped) so that a point shared by two faces gets the
+ * same bits from both */
+static void ico_point(int f, int n, int i, int j, double out[3]) {
+    int v[3] = {ico_face[f][0], ico_face[f][1], ico_face[f][2]};
+    int w[3] = {n - i - j, i, j};
+    /* sort the (vertex, weight) pairs by vertex index */
+    for (int a = 0; a < 3; a++)
+        for (int b = a + 1; b < 3; b++)
+            if (v[b] < v[a]) {
+                int t = v[a];
+                v[a] = v[b], v[b] = t;
+                t = w[a], w[a] = w[b], w[b] = t;
+            }
+    double x[3] = {0, 0, 0}, V[3];
+    for (int a = 0; a < 3; a++) {
+        if (!w[a]) continue;
+        ico_vertex(v[a], V);
+        for (int c = 0; c < 3; c++)
+            x[c] += (double)w[a] * V[c];
+    }
+    tc_v3_normalize(x);
+    tc_v3_copy(out, x);
+}
+
+/* the three unit corners of a sub-triangle of face f at frequency n: upward (i, j), (i+1, j),
+ * (i, j+1), or downward (i+1, j), (i+1, j+1), (i, j+1) */
+static void ico_tri(int f, int n, int i, int j, int down, double c[3][3]) {
+    if (!down) {
+        ico_point(f, n, i, j, c[0]);
+        ico_point(f, n, i + 1, j, c[1]);
+        ico_point(f, n, i, j + 1, c[2]);
+    } else {
+        ico_point(f, n, i + 1, j, c[0]);
+        ico_point(f, n, i + 1, j + 1, c[1]);
+        ico_point(f, n, i, j + 1, c[2]);
+    }
+}
+
+/* longest edge (unit sphere) of the geodesic subdivision at frequency n */
+static double ico_max_edge(int n) {
+    double e = 0, c[3][3], d[3];
+    for (int f = 0; f < 20; f++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; i + j < n; j++)
+                for (int down = 0; down < 2; down++) {
+                    if (down && i + j + 2 > n) continue;
+                    ico_tri(f, n, i, j, down, c);
+                    for (int k = 0; k < 3; k++) {
+                        tc_v3_sub(d, c[k], c[(k + 1) % 3]);
+                        double l = tc_v3_norm(d);
+                        if (l > e) e = l;
+                    }
+                }
+    return e;
+}
+
+/* lexicographic order of points, for removing the duplicates on shared edges */
+static int cmp_point(const void *pa, const void *pb) {
+    const double *a = pa, *b = pb;
+    for (int c = 0; c < 3; c++)
+        if (a[c] != b[c]) return a[c] < b[c] ? -1 : 1;
+    return 0;
+}
+
+/* sphere: the geodesic icosphere of the lowest frequency n whose edges are <= h; points radial,
+ * faces the tangent planes at the sub-triangles' normals (every point inside the sphere is below
+ * all of them, so depths below a face are >= 0) */
+static tc_status surf_sphere(tc_surface *s, double r, double h, tc_error *err) {
+    /* the n sub-edges along an icosahedron edge (chord 1.0515) add up to at least that chord, so
+     * the longest is >= 1.05 / n: start there */
+    double n0 = floor(1.05 * r / h);
+    int n = n0 > 1 ? (n0 < 1000 ? (int)n0 : 1000) : 1;
+    while (r * ico_max_edge(n) > h) {
+        n++;
+        if (10L * n * n + 2 > SURF_MAXPOINT) break;
+    }
+    long np = 10L * n * n + 2, nf = 20L * n * n, nraw = 20L * (n + 1) * (n + 2) / 2;
+    tc_status st = surf_arrays(s, np, nf, err);
+    if (st) return st;
+    /* every face's points, sorted, duplicates dropped */
+    double(*raw)[3] = malloc((size_t)nraw * sizeof *raw);
+    if (!raw) {
+        tc_surface_free(s);
+        return tc_error_set(err, TC_ENOMEM, "", 0, "", "out of memory for an icosphere");
+    }
+    long m = 0;
+    for (int f = 0; f < 20; f++)
+        for (int i = 0; i <= n; i++)
+            for (int j = 0; i + j <= n; j++)
+                ico_point(f, n, i, j, raw[m++]);
+    qsort(raw, (size_t)nraw, sizeof *raw, cmp_point);
+    long u = 0;
+    for (long k = 0; k < nraw; k++)
+        if (u == 0 || cmp_point(raw[k], raw[u - 1]) != 0) tc_v3_copy(raw[u++], raw[k]);
+    if (u != np) {
+        free(raw);
+        tc_surface_free(s);
+        return tc_error_set(err, TC_EINVAL, "", 0, "", "icosphere: %ld points, expected %ld", u,
+                            np);
+    }
+    for (long k = 0; k < np; k++) {
+        tc_v3_scale(s->p[k], raw[k], r);
+        add_normal(s, (int)k, raw[k][0], raw[k][1], raw[k][2]);
+    }
+    free(raw);
+    /* faces: the tangent plane at each sub-triangle's unit normal */
+    long q = 0;
+    double c[3][3], e1[3], e2[3], nv[3];
+    for (int f = 0; f < 20; f++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; i + j < n; j++)
+                for (int down = 0; down < 2; down++) {
+                    if (down && i + j + 2 > n) continue;
+                    ico_tri(f, n, i, j, down, c);
+                    tc_v3_sub(e1, c[1], c[0]);
+                    tc_v3_sub(e2, c[2], c[0]);
+                    tc_v3_cross(nv, e1, e2);
+                    tc_v3_normalize(nv);
+                    if (tc_v3_dot(nv, c[0]) < 0) tc_v3_scale(nv, nv, -1);
+                    tc_v3_copy(s->face[q], nv);
+                    s->face[q][3] = r;
+                    q++;
+                }
+    s->radius = r;
+    return TC_OK;
+}
+
+/* points around a ring of radius rho so that neighbours are at most h apart (at least mmin) */
+static long ring_count(double rho, double h, long mmin) {
+    long m = mmin;
+    while (2 * rho * sin(M_PI / (double)m) > h)
+        m++;
+    return m;
+}
+
+/* cylinder: side rings at z levels <= h apart (the two rims carry the side and the cap normal),
+ * caps as concentric rings <= h apart plus the centre; faces the two caps and the side's tangent
+ * planes at the side rings' angles */
+static tc_status surf_cylinder(tc_surface *s, double r, double hl, double h, tc_error *err) {
+    long m = ring_count(r, h, 8), nz = intervals(2 * hl, h), nr = intervals(r, h);
+    long np = m * (nz + 1);
+    for (long i = 1; i < nr; i++)
+        np += 2 * ring_count(r * (double)i / (double)nr, h, 3);
+    np += 2;
+    tc_status st = surf_arrays(s, np, m + 2, err);
+    if (st) return st;
+    int q = 0;
+    /* the side, rims included */
+    for (long k = 0; k <= nz; k++) {
+        double z = hl * (double)(2 * k - nz) / (double)nz;
+        for (long j = 0; j < m; j++) {
+            double t = 2 * M_PI * (double)j / (double)m, c = cos(t), sn = sin(t);
+            tc_v3_set(s->p[q], r * c, r * sn, z);
+            add_normal(s, q, c, sn, 0);
+            if (k == 0) add_normal(s, q, 0, 0, -1);
+            if (k == nz) add_normal(s, q, 0, 0, 1);
+            q++;
+        }
+    }
+    /* the caps: inner rings and the centres */
+    for (int side = -1; side <= 1; side += 2) {
+        for (long i = 1; i < nr; i++) {
+            double rho = r * (double)i / (double)nr;
+            long mi = ring_count(rho, h, 3);
+            for (long j = 0; j < mi; j++) {
+                double t = 2 * M_PI * (double)j / (double)mi;
+                tc_v3_set(s->p[q], rho * cos(t), rho * sin(t), side * hl);
+                add_normal(s, q, 0, 0, side);
+                q++;
+            }
+        }
+        tc_v3_set(s->p[q], 0, 0, side * hl);
+        add_normal(s, q, 0, 0, side);
+        q++;
+    }
+    /* faces: the caps, then the side's tangent planes */
+    s->face[0][0] = 0, s->face[0][1] = 0, s->face[0][2] = 1, s->face[0][3] = hl;
+    s->face[1][0] = 0, s->face[1][1] = 0, s->face[1][2] = -1, s->face[1][3] = hl;
+    for (long j = 0; j < m; j++) {
+        double t = 2 * M_PI * (double)j / (double)m;
+        s->face[2 + j][0] = cos(t), s->face[2 + j][1] = sin(t), s->face[2 + j][2] = 0;
+        s->face[2 + j][3] = r;
+    }
+    s->radius = sqrt(r * r + hl * hl);
+    return TC_OK;
+}
+
+tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
+    memset(s, 0, sizeof *s);
+    if (!(h > 0) || !isfinite(h))
+        return tc_error_set(err, TC_EINVAL, "", 0, "spacing",
+                            "surface spacing must be finite and > 0 (m), got %g", h);
+    tc_status st = tc_shape_check(sh, err);
+    if (st) return st;
+    switch (sh->type) {
+    case TC_SHAPE_BOX:
+        return surf_box(s, sh->size, h, err);
+    case TC_SHAPE_SPHERE:
+        return surf_sphere(s, sh->size[0], h, err);
+    case TC_SHAPE_CYLINDER:
+        return surf_cylinder(s, sh->size[0], sh->size[1], h, err);
+    case TC_SHAPE_PLANE:
+        st = surf_arrays(s, 0, 1, err);
+        if (st) return st;
+        s->face[0][0] = 0, s->face[0][1] = 0, s->face[0][2] = 1, s->face[0][3] = 0;
+        s->radius = INFINITY;
+        return TC_OK;
+    default:
+        return tc_error_set(err, TC_EUNSUP, "", 0, "",
+                            "no penetration surface for shape '%s' (box, sphere, cylinder, plane)",
+                            tc_shape_name(sh->type));
+    }
+}
+
+void tc_surface_free(tc_surface *s) {
+    if (!s) return;
+    free(s->p);
+    free(s->n);
+    free(s->nn);
+    free(s->face);
+    memset(s, 0, sizeof *s);
+}

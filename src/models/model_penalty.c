@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* penalty contact (Drumwright 2008): deepest-point and multi-point PID penalty with a forgetting
+ * factor, and impulses at the contact centroid for impacts (the contact-phase machine of fig. 2) */
+#include "collide/tc_penetration.h"
+#include "math/tc_vec.h"
+#include "models/tc_model.h"
+#include "models/tc_penalty.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* both variants share one parameter table; the paper's gains scale with the pair's mass */
+static const tc_param_spec penalty_params[] = {
+    {"kp", 1.0e4, 0, 1e12, TC_PARAM_REAL, "N/(m kg)",
+     "proportional gain per kg of the pair's moving mass (k_p = kp (m1 + m2))",
+     "a resting body sinks about g / kp = 1 mm; the paper's 100 (E4 uses it) sinks 8.6 cm, right "
+     "for its 1 m blocks and through the floor for a 5 cm ball"},
+    {"kv", 200.0, 0, 1e12, TC_PARAM_REAL, "N s/(m kg)",
+     "derivative gain per kg of moving mass (k_v = kv (m1 + m2))",
+     "2 sqrt(kp): critical damping of a body on its contact spring (the paper: 50 with kp 100)"},
+    {"ki", 200.0, 0, 1e12, TC_PARAM_REAL, "N/(m kg)",
+     "integral gain per kg of moving mass (k_i = ki (m1 + m2)); the integral sums depths (m) over "
+     "steps", "the paper's ratio ki / kp = 0.02"},
+    {"forget", 0.85, 0, 0.999999, TC_PARAM_REAL, "1",
+     "forgetting factor lambda of the integral term (eq. 2)",
+     "the paper found 0.8 < lambda < 0.9 works; the middle"},
+    {"spacing_rel", 0.25, 1e-3, 10, TC_PARAM_REAL, "1",
+     "surface point spacing over the body's bounding radius (multi-point contact sets)",
+     "about 5 points along a cube's edge: enough for a stable face contact"},
+    {"impulses", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "resolve impacts with impulses at the contact centroid (fig. 2)", "the paper's method"},
+    {"impact_speed", 1e-3, 0, 1e3, TC_PARAM_REAL, "m/s",
+     "approach speed above which a new contact is an impact (epsilon of fig. 2)",
+     "the paper: a value very near zero; 1 mm/s is below one 1 ms step of gravity (9.8 mm/s)"},
+    {"restitution", 0.0, 0, 1, TC_PARAM_REAL, "1", "Newton restitution of impact impulses",
+     "inelastic: the paper's examples come to rest"},
+    {"slip_speed", 1e-2, 1e-9, 10, TC_PARAM_REAL, "m/s",
+     "sliding friction mu |f| is scaled by |v_t| / sqrt(|v_t|^2 + slip_speed^2)",
+     "explicit RK4 at 1 ms stays stable when mu g (m / m_eff) dt / slip_speed < 2.8; for a unit "
+     "cube's edge (m / m_eff = 2.5) 1 cm/s gives 1.2 (1 mm/s made the block creep in a limit "
+     "cycle)"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+
+/* one candidate pair: bodies, gains, and the memory of fig. 2 and eq. 2 */
+typedef struct pen_pair {
+    int a, b;
+    double kp, kv, ki; /* N/m, N s/m, N/m */
+    int resting;       /* 1 in the penalty state (continuous contact), 0 separated */
+    double integral;   /* I of eq. 2 (m) */
+    double dlast;      /* largest depth at the previous step's start (m) */
+} pen_pair;
+
+typedef struct pen_state {
+    const tc_scene *scene;
+    int multi; /* 1 multi-point, 0 deepest point */
+    double forget, impact_speed, restitution, slip_speed;
+    int impulses;
+    tc_surface *surf; /* per body */
+    tc_pen_work *work;
+    tc_pen_point *pts;
+    int maxpts;
+    int npair;
+    pen_pair *pair;
+    double *row, *mrow; /* nv scratch: a Jacobian row and M^-1 of it */
+    int nv;
+} pen_state;
+
+double tc_penalty_integral_update(double integral, double forget, double depth) {
+    return forget * integral + depth;
+}
+
+double tc_penalty_magnitude(double kp, double kv, double ki, double depth, double vn,
+                            double integral, int r) {
+    double f = (kp * depth - kv * vn + ki * integral) / (r > 0 ? r : 1);
+    return f > 0 ? f : 0;
+}
+
+/* moving mass of a body: fixed and kinematic bodies count nothing */
+static double moving_mass(const tc_body_desc *b) {
+    return b->joint == TC_JOINT_FREE || b->joint == TC_JOINT_PLANAR ? b->mass : 0;
+}
+
+static void penalty_free(void *state) {
+    pen_state *s = state;
+    if (!s) return;
+    if (s->surf)
+        for (int i = 0; i < s->scene->nbody; i++) tc_surface_free(&s->surf[i]);
+    free(s->surf), tc_pen_work_free(s->work), free(s->pts), free(s->pair), free(s->row);
+    free(s);
+}
+
+static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const tc_params *p,
+                                      int multi, tc_error *err) {
+    pen_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    s->scene = scene, s->multi = multi;
+    s->forget = tc_params_get(p, "forget"), s->impact_speed = tc_params_get(p, "impact_speed");
+    s->restitution = tc_params_get(p, "restitution"), s->slip_speed = tc_params_get(p, "slip_speed");
+    s->impulses = (int)tc_params_get(p, "impulses");
+    /* surfaces: spacing relative to each body's size */
+    s->surf = calloc((size_t)scene->nbody + 1, sizeof *s->surf);
+    if (!s->surf) return penalty_free(s), TC_ENOMEM;
+    int maxpt = 1;
+    for (int i = 0; i < scene->nbody; i++) {
+        const tc_shape *sh = &scene->body[i].shape;
+        double r = sh->type == TC_SHAPE_SPHERE     ? sh->size[0]
+                   : sh->type == TC_SHAPE_BOX      ? tc_v3_norm(sh->size)
+                   : sh->type == TC_SHAPE_CYLINDER ? hypot(sh->size[0], sh->size[1])
+                                                   : 1.0;
+        tc_status st = tc_surface_alloc(&s->surf[i], sh, tc_params_get(p, "spacing_rel") * r, err);
+        if (st) return penalty_free(s), st;
+        if (s->surf[i].npoint > maxpt) maxpt = s->surf[i].npoint;
+    }
+    s->work = tc_pen_work_alloc(maxpt);
+    s->maxpts = 2 * maxpt + 1;
+    s->pts = calloc((size_t)s->maxpts, sizeof *s->pts);
+    /* pairs and their gains */
+    int *pairs = calloc((size_t)scene->nbody * (size_t)scene->nbody + 2, sizeof *pairs);
+    s->pair = calloc((size_t)scene->nbody * (size_t)scene->nbody / 2 + 1, sizeof *s->pair);
+    if (!s->work || !s->pts || !pairs || !s->pair) return free(pairs), penalty_free(s), TC_ENOMEM;
+    s->npair = tc_scene_pairs(scene, pairs);
+    for (int k = 0; k < s->npair; k++) {
+        pen_pair *pp = &s->pair[k];
+        pp->a = pairs[2 * k], pp->b = pairs[2 * k + 1];
+        double m = moving_mass(&scene->body[pp->a]) + moving_mass(&scene->body[pp->b]);
+        pp->kp = tc_params_get(p, "kp") * m, pp->kv = tc_params_get(p, "kv") * m;
+        pp->ki = tc_params_get(p, "ki") * m;
+    }
+    free(pairs);
+    /* scratch rows for impulses */
+    tc_system sys;
+    tc_system_init(&sys, scene);
+    s->nv = sys.nv;
+    s->row = calloc(2 * (size_t)sys.nv + 2, sizeof *s->row);
+    if (!s->row) return penalty_free(s), TC_ENOMEM;
+    s->mrow = s->row + sys.nv + 1;
+    *state = s;
+    return TC_OK;
+}
+
+static tc_status dp_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
+    return penalty_alloc_common(state, scene, p, 0, err);
+}
+
+static tc_status mp_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
+    return penalty_alloc_common(state, scene, p, 1, err);
+}
+
+/* the contact set of one pair at poses bs: bottom points (multi-point) or the deepest point;
+ * normal from b toward a; returns the number of points (0: apart) */
+static int pair_points(pen_state *s, const pen_pair *pp, const tc_body_state *bs, double normal[3],
+                       double *dmax) {
+    const tc_scene *sc = s->scene;
+    const tc_shape *sa = &sc->body[pp->a].shape, *sb = &sc->body[pp->b].shape;
+    *dmax = 0;
+    if (s->multi) {
+        tc_penetration pen;
+        int n = tc_penetrate(sa, &s->surf[pp->a], &bs[pp->a], sb, &s->surf[pp->b], &bs[pp->b],
+                             s->work, &pen, s->pts, s->maxpts);
+        if (n <= 0) return 0;
+        tc_v3_copy(normal, pen.normal);
+        *dmax = pen.depth;
+        return n;
+    }
+    /* deepest point: bounding spheres first */
+    double d[3];
+    tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
+    if (tc_v3_norm(d) > s->surf[pp->a].radius + s->surf[pp->b].radius) return 0;
+    double depth;
+    if (tc_deepest(sa, &bs[pp->a], sb, &bs[pp->b], &depth, normal, s->pts[0].p) != 1) return 0;
+    s->pts[0].depth = depth;
+    *dmax = depth;
+    return 1;
+}
+
+/* relative velocity of a with respect to b at world point p */
+static void rel_velocity(const tc_body_state *bs, int a, int b, const double p[3], double v[3]) {
+    double va[3], vb[3];
+    tc_body_point_velocity(&bs[a], p, va);
+    tc_body_point_velocity(&bs[b], p, vb);
+    tc_v3_sub(v, va, vb);
+}
+
+static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *w,
+                               tc_contact_stats *st) {
+    pen_state *s = state;
+    const tc_scene *sc = s->scene;
+    memset(w, 0, (size_t)sc->nbody * sizeof *w);
+    int active = 0;
+    for (int k = 0; k < s->npair; k++) {
+        const pen_pair *pp = &s->pair[k];
+        double n[3], dmax;
+        int m = pair_points(s, pp, bs, n, &dmax);
+        if (m <= 0) continue;
+        /* r: the points that push (eq. 3 divides by their number) */
+        int r = 0;
+        for (int j = 0; j < m; j++) {
+            double v[3];
+            rel_velocity(bs, pp->a, pp->b, s->pts[j].p, v);
+            if (tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, s->pts[j].depth, tc_v3_dot(v, n),
+                                     pp->integral, 1) > 0)
+                r++;
+        }
+        /* each point: the PID normal force and sliding friction against the slip */
+        for (int j = 0; j < m && r > 0; j++) {
+            double v[3], vt[3], f[3];
+            rel_velocity(bs, pp->a, pp->b, s->pts[j].p, v);
+            double vn = tc_v3_dot(v, n);
+            double fn = tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, s->pts[j].depth, vn,
+                                             pp->integral, r);
+            if (fn <= 0) continue;
+            tc_v3_copy(vt, v);
+            tc_v3_addscl(vt, n, -vn);
+            double ft = -sc->friction * fn / sqrt(s->slip_speed * s->slip_speed + tc_v3_dot(vt, vt));
+            tc_v3_scale(f, n, fn);
+            tc_v3_addscl(f, vt, ft);
+            tc_wrench_apply(&w[pp->a], &bs[pp->a], s->pts[j].p, f, 1);
+            tc_wrench_apply(&w[pp->b], &bs[pp->b], s->pts[j].p, f, -1);
+            active++;
+        }
+    }
+    if (st) st->ncontact = active, st->pair_evals += s->npair;
+    return TC_OK;
+}
+
+/* J v along direction d at point p (a's point minus b's) and the effective inverse mass
+ * J M^-1 J^T; s->mrow keeps M^-1 J^T */
+static double impulse_row(pen_state *s, const tc_system *sys, const tc_body_state *bs,
+                          const pen_pair *pp, const double p[3], const double d[3],
+                          const double *v, double *jv) {
+    memset(s->row, 0, (size_t)s->nv * sizeof *s->row);
+    tc_system_point_jacobian(sys, bs, pp->a, p, d, 1, s->row);
+    tc_system_point_jacobian(sys, bs, pp->b, p, d, -1, s->row);
+    memcpy(s->mrow, s->row, (size_t)s->nv * sizeof *s->row);
+    tc_system_minv(sys, bs, s->mrow);
+    double k = 0, u = 0;
+    for (int i = 0; i < s->nv; i++) k += s->row[i] * s->mrow[i], u += s->row[i] * v[i];
+    *jv = u;
+    return k;
+}
+
+/* an impact: a normal impulse at the centroid c stopping (or reversing by e) the approach, then
+ * a friction impulse no larger than mu times it against the slip left */
+static void impact(pen_state *s, const tc_system *sys, const tc_body_state *bs, const pen_pair *pp,
+                   const double c[3], const double n[3], double *v) {
+    double vn, k = impulse_row(s, sys, bs, pp, c, n, v, &vn);
+    if (!(k > 0) || vn >= -s->impact_speed) return;
+    double jn = -(1 + s->restitution) * vn / k;
+    for (int i = 0; i < s->nv; i++) v[i] += jn * s->mrow[i];
+    /* tangential slip after the normal impulse, from the updated generalised velocities */
+    double t1[3], t2[3], t[3], u1, u2, ut;
+    tc_v3_orthonormal(n, t1, t2);
+    impulse_row(s, sys, bs, pp, c, t1, v, &u1);
+    impulse_row(s, sys, bs, pp, c, t2, v, &u2);
+    double us = hypot(u1, u2);
+    if (!(us > 0)) return;
+    for (int k = 0; k < 3; k++) t[k] = (u1 * t1[k] + u2 * t2[k]) / us;
+    double kt = impulse_row(s, sys, bs, pp, c, t, v, &ut);
+    if (!(kt > 0) || ut <= 0) return;
+    double jt = fmin(ut / kt, sys->scene->friction * jn);
+    for (int i = 0; i < s->nv; i++) v[i] -= jt * s->mrow[i];
+}
+
+static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_body_state *bs,
+                                    double dt, double *v) {
+    pen_state *s = state;
+    (void)dt;
+    for (int k = 0; k < s->npair; k++) {
+        pen_pair *pp = &s->pair[k];
+        double n[3], dmax;
+        int m = pair_points(s, pp, bs, n, &dmax);
+        if (m <= 0) {
+            /* separated: forget the contact */
+            pp->resting = 0, pp->integral = 0, pp->dlast = 0;
+            continue;
+        }
+        /* eq. 2: I_t = lambda I_(t-1) + max_y d(y, t-1) */
+        pp->integral = tc_penalty_integral_update(pp->integral, s->forget, pp->dlast);
+        pp->dlast = dmax;
+        if (pp->resting) continue;
+        /* a new contact: an impact when approaching faster than the threshold (fig. 2) */
+        if (s->impulses) {
+            double c[3] = {0, 0, 0};
+            for (int j = 0; j < m; j++) tc_v3_addscl(c, s->pts[j].p, 1.0 / m);
+            impact(s, sys, bs, pp, c, n, v);
+        }
+        pp->resting = 1;
+    }
+    return TC_OK;
+}
+
+/* at most 4 of a pair's m points for a velocity-level solver: the extreme ones along four
+ * tangent directions (t1 +- 0.37 t2 and their opposites; the odd mix avoids ties on square
+ * grids); returns how many distinct points were kept in keep[] */
+static int manifold(const tc_pen_point *pts, int m, const double n[3], int keep[4]) {
+    if (m <= 4) {
+        for (int j = 0; j < m; j++) keep[j] = j;
+        return m;
+    }
+    double t1[3], t2[3];
+    tc_v3_orthonormal(n, t1, t2);
+    int k = 0;
+    for (int dir = 0; dir < 4; dir++) {
+        double a = dir < 2 ? 1 : -1, b = dir % 2 ? 0.37 : -0.37, best = -INFINITY;
+        int arg = 0;
+        for (int j = 0; j < m; j++) {
+            double x = a * tc_v3_dot(pts[j].p, t1) + b * tc_v3_dot(pts[j].p, t2);
+            if (x > best) best = x, arg = j;
+        }
+        int dup = 0;
+        for (int i = 0; i < k; i++) dup |= keep[i] == arg;
+        if (!dup) keep[k++] = arg;
+    }
+    return k;
+}
+
+static int penalty_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
+    pen_state *s = state;
+    int nc = 0;
+    for (int k = 0; k < s->npair; k++) {
+        const pen_pair *pp = &s->pair[k];
+        /* the multi-point set serves velocity-level solvers whichever variant pushes */
+        int multi = s->multi;
+        s->multi = 1;
+        double n[3], dmax;
+        int m = pair_points(s, pp, bs, n, &dmax), keep[4];
+        s->multi = multi;
+        int kept = m > 0 ? manifold(s->pts, m, n, keep) : 0;
+        /* tc_model_contact's normal points from a to b: ours points from pair b toward pair a */
+        for (int j = 0; j < kept && nc < max; j++, nc++) {
+            const tc_pen_point *pt = &s->pts[keep[j]];
+            c[nc].a = pp->b, c[nc].b = pp->a;
+            tc_v3_copy(c[nc].c.pos, pt->p);
+            tc_v3_copy(c[nc].c.normal, n);
+            c[nc].c.depth = pt->depth;
+        }
+    }
+    return nc;
+}
+
+#define PENALTY_SHAPES                                                                            \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | \
+     TC_SHAPE_BIT(TC_SHAPE_CYLINDER))
+#define PENALTY_CAPS \
+    (TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTACTS)
+
+const tc_model_type tc_model_penalty_dp = {
+    .name = "penalty-dp",
+    .summary = "deepest-point PID penalty (libccd MPR depth and normal), impulses for impacts",
+    .reference = "Drumwright 2008 (Moore & Wilhelms' virtual spring with an integral term); "
+                 "MODELS.md section 3",
+    .params = penalty_params,
+    .caps = PENALTY_CAPS,
+    .shapes = PENALTY_SHAPES,
+    .alloc = dp_alloc,
+    .force = penalty_force,
+    .free = penalty_free,
+    .step_begin = penalty_step_begin,
+    .contacts = penalty_contacts,
+};
+
+const tc_model_type tc_model_penalty_mp = {
+    .name = "penalty-mp",
+    .summary = "multi-point PID penalty on the bottom of the penetration volume, forgetting "
+               "factor, impulses at the contact centroid",
+    .reference = "Drumwright 2008, eq. 1-4 and fig. 2; MODELS.md section 3",
+    .params = penalty_params,
+    .caps = PENALTY_CAPS,
+    .shapes = PENALTY_SHAPES,
+    .alloc = mp_alloc,
+    .force = penalty_force,
+    .free = penalty_free,
+    .step_begin = penalty_step_begin,
+    .contacts = penalty_contacts,
+};

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/* velocity-level LCP time stepping (Stewart-Trinkle / Anitescu-Potra, linearised friction cone),
+ * solved by Siconos Numerics: lcp-lemke (lexicographic Lemke), lcp-pgs (projected Gauss-Seidel) */
+#include "solvers/tc_solver.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "LCP_Solvers.h"
+#include "LinearComplementarityProblem.h"
+#include "NonSmoothDrivers.h"
+#include "NumericsMatrix.h"
+#include "SolverOptions.h"
+#include "lcp_cst.h"
+
+/* parameters shared by both descriptors */
+static const tc_param_spec lcp_params[] = {
+    {"friction_dirs", 4, 3, 32, TC_PARAM_INT, "1",
+     "k: tangent directions of the linearised friction cone per contact (a k-sided pyramid)",
+     "the smallest pyramid holding +-t1 and +-t2: sliding along t1 or t2 sees exactly mu"},
+    {"max_contacts", 128, 1, 4096, TC_PARAM_INT, "1",
+     "contacts the LCP is sized for; beyond it the first max_contacts are kept and the step "
+     "counts a failure",
+     "32 boxes resting on 4 corners each; M and its rounded copy, (k + 2) max_contacts square, "
+     "take 2 x 4.7 MB"},
+    {"tol", 1e-10, 1e-16, 1e-2, TC_PARAM_REAL, "1",
+     "Siconos tolerance on the relative natural residual |min(z, w)| / |q| (lcp_compute_error): "
+     "PGS stops below it, and a solve counts only when its z meets it",
+     "a 1 cm/s |q| is met to 1e-12 m/s: the resting block drifts 1e-12 m in 10 s under PGS, "
+     "which needs 12 sweeps a step for it (1e-12 took up to max_iter)"},
+    {"max_iter", 10000, 1, 1e7, TC_PARAM_INT, "1",
+     "most Lemke pivots or PGS sweeps per solve (Siconos iparam[SICONOS_IPARAM_MAX_ITER])",
+     "Siconos' own default for both; the resting block takes 5 Lemke pivots or 12 PGS sweeps"},
+    {"gap_term", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: a separated contact (depth < 0) may close its gap within the step, N v+ >= depth/dt; "
+     "0: every reported contact is held at zero approach speed",
+     "without it a falling body stops as soon as it is within the model's contact margin"},
+    {"retries", 5, 0, 5, TC_PARAM_INT, "1",
+     "Lemke only: M goes to Siconos rounded to the binary grid 2^-44 of its largest entry; after "
+     "a failure it is re-solved unrounded, then rounded to 36, 48, 40, 30 bits. A result counts "
+     "when it solves the unrounded LCP to tol",
+     "Siconos 4.4 Lemke breaks near-ties by rounding noise and ends on a ray in degenerate "
+     "contact LCPs (4.6% of resting-block steps); rounding makes those ties exact"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+
+/* a run's workspace: every buffer sized for max_contacts, the Siconos structures reused */
+typedef struct lcp_state {
+    const tc_system *sys;
+    int id, nv, k, maxc, gap, retries;
+    double tol;
+    long long iters, fails;
+    tc_model_contact *c; /* maxc + 1: one more to detect overflow */
+    tc_body_state *bs;   /* nbody, poses at the step's start */
+    double *acc;         /* nv */
+    double *J;           /* maxc (k + 1) rows of nv: normal rows, then tangent rows */
+    double *AJ;          /* the same rows times M^-1 */
+    double *bias;        /* maxc (k + 1): velocity of the rows from bodies without dofs */
+    double *M0;          /* (maxc (k + 2))^2, column-major with leading dimension n */
+    double *M;           /* what Siconos sees: M0, or M0 rounded for a retry */
+    double *q, *z, *w;   /* maxc (k + 2) */
+    NumericsMatrix *nm;  /* dense view of M (size set per solve; the data stays ours) */
+    SolverOptions *opt;
+    LinearComplementarityProblem lcp;
+} lcp_state;
+
+/* release the buffers and the Siconos structures */
+static void lcp_free(void *state) {
+    lcp_state *s = state;
+    if (!s) return;
+    if (s->nm) NM_free_not_dense(s->nm); /* frees the struct, not our data */
+    /* solver_options_delete releases the contents only */
+    if (s->opt) solver_options_delete(s->opt), free(s->opt);
+    free(s->c), free(s->bs), free(s->acc), free(s->J), free(s->AJ), free(s->bias), free(s->M0),
+        free(s->M);
+    free(s->q), free(s->z), free(s->w);
+    free(s);
+}
+
+/* everything a step needs, for one Siconos solver id */
+static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const tc_params *p,
+                              tc_error *err) {
+    (void)err;
+    lcp_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    s->sys = sys, s->nv = sys->nv;
+    s->k = (int)tc_params_get(p, "friction_dirs");
+    s->maxc = (int)tc_params_get(p, "max_contacts");
+    s->gap = tc_params_get(p, "gap_term") != 0;
+    s->retries = (int)tc_params_get(p, "retries");
+    s->id = id;
+    s->tol = tc_params_get(p, "tol");
+    size_t nv = (size_t)s->nv + 1, rows = (size_t)s->maxc * (size_t)(s->k + 1),
+           n = (size_t)s->maxc * (size_t)(s->k + 2);
+    s->c = calloc((size_t)s->maxc + 1, sizeof *s->c);
+    s->bs = calloc((size_t)sys->scene->nbody + 1, sizeof *s->bs);
+    s->acc = calloc(nv, sizeof(double));
+    s->J = calloc(rows * nv, sizeof(double));
+    s->AJ = calloc(rows * nv, sizeof(double));
+    s->bias = calloc(rows, sizeof(double));
+    s->M0 = calloc(n * n, sizeof(double));
+    s->M = calloc(n * n, sizeof(double));
+    s->q = calloc(n, sizeof(double));
+    s->z = calloc(n, sizeof(double));
+    s->w = calloc(n, sizeof(double));
+    if (!s->c || !s->bs || !s->acc || !s->J || !s->AJ || !s->bias || !s->M0 || !s->M || !s->q ||
+        !s->z || !s->w)
+        return lcp_free(s), TC_ENOMEM;
+    /* Siconos: a dense matrix over our buffer, and the solver's options */
+    s->nm = NM_create_from_data(NM_DENSE, (int)n, (int)n, s->M);
+    s->opt = solver_options_create(id);
+    if (!s->nm || !s->opt) return lcp_free(s), TC_ENOMEM;
+    s->opt->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "max_iter");
+    s->opt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "tol");
+    s->lcp = (LinearComplementarityProblem){(int)n, s->nm, s->q};
+    *state = s;
+    return TC_OK;
+}
+
+/* an orthonormal tangent pair: t1 from the world axis least aligned with n, t2 = n x t1 */
+static void tangents(const double n[3], double t1[3], double t2[3]) {
+    int a = 0;
+    for (int i = 1; i < 3; i++)
+        if (fabs(n[i]) < fabs(n[a])) a = i;
+    double e[3] = {0, 0, 0};
+    e[a] = 1;
+    double d = n[a];
+    for (int i = 0; i < 3; i++) t1[i] = e[i] - d * n[i];
+    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int i = 0; i < 3; i++) t1[i] /= l;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+}
+
+/* one Jacobian row along d at contact c: J_b - J_a, plus the velocity of bodies without dofs */
+static void contact_row(lcp_state *s, const tc_model_contact *c, const double d[3], double *row,
+                        double *bias) {
+    const tc_system *sys = s->sys;
+    memset(row, 0, (size_t)s->nv * sizeof(double));
+    tc_system_point_jacobian(sys, s->bs, c->b, c->c.pos, d, 1.0, row);
+    tc_system_point_jacobian(sys, s->bs, c->a, c->c.pos, d, -1.0, row);
+    /* fixed bodies are at rest; kinematic bodies move along their paths */
+    double vb[3] = {0, 0, 0}, va[3] = {0, 0, 0};
+    if (sys->vadr[c->b] < 0) tc_body_point_velocity(&s->bs[c->b], c->c.pos, vb);
+    if (sys->vadr[c->a] < 0) tc_body_point_velocity(&s->bs[c->a], c->c.pos, va);
+    *bias = (vb[0] - va[0]) * d[0] + (vb[1] - va[1]) * d[1] + (vb[2] - va[2]) * d[2];
+}
+
+/* round x[n] to the binary grid 2^(e - bits), 2^e >= max |x| */
+static void snap(double *x, size_t n, int bits) {
+    double mx = 0;
+    for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs(x[i]));
+    if (mx == 0) return;
+    int e;
+    frexp(mx, &e);
+    double h = ldexp(1.0, e - bits);
+    for (size_t i = 0; i < n; i++) x[i] = nearbyint(x[i] / h) * h;
+}
+
+static double dot(const double *a, const double *b, int n) {
+    double r = 0;
+    for (int i = 0; i < n; i++) r += a[i] * b[i];
+    return r;
+}
+
+/* Lemke's attempts: M rounded to the binary grid 2^-bits of its largest entry (0: unrounded) */
+static const int attempt_bits[] = {44, 0, 36, 48, 40, 30};
+
+/* build the LCP for nc contacts (friction: the full (k + 2) nc problem, else the nc normal rows
+ * alone) at velocity v*, and solve it; returns 0 when z solves it to tol, else Siconos' info */
+static int solve(lcp_state *s, int nc, int friction, double mu, const double *vs, double dt) {
+    int nv = s->nv, k = s->k;
+    int m = friction ? nc * (k + 1) : nc, n = friction ? nc * (k + 2) : nc;
+    size_t nn = (size_t)n * (size_t)n;
+    /* M: [[N A N^T, N A D^T, 0], [D A N^T, D A D^T, E], [mu I, -E^T, 0]], column-major; the
+     * Jacobian block is symmetric by construction (upper triangle mirrored) */
+    memset(s->M0, 0, nn * sizeof(double));
+    for (int r = 0; r < m; r++)
+        for (int c = r; c < m; c++) {
+            double g = dot(s->J + (size_t)r * nv, s->AJ + (size_t)c * nv, nv);
+            s->M0[(size_t)c * n + r] = g, s->M0[(size_t)r * n + c] = g;
+        }
+    if (friction)
+        for (int i = 0; i < nc; i++) {
+            int gi = m + i;
+            s->M0[(size_t)i * n + gi] = mu;
+            for (int j = 0; j < k; j++) {
+                int bj = nc + i * k + j;
+                s->M0[(size_t)gi * n + bj] = 1.0;
+                s->M0[(size_t)bj * n + gi] = -1.0;
+            }
+        }
+    /* q: [N v* (+ gap / dt), D v*, 0] */
+    for (int r = 0; r < m; r++) {
+        s->q[r] = dot(s->J + (size_t)r * nv, vs, nv) + s->bias[r];
+        if (r < nc && s->gap && s->c[r].c.depth < 0) s->q[r] -= s->c[r].c.depth / dt;
+    }
+    for (int r = m; r < n; r++) s->q[r] = 0;
+    s->lcp.size = n;
+    s->nm->size0 = s->nm->size1 = n;
+    /* Lemke: up to 1 + retries attempts on rounded copies of M; PGS: one, unrounded */
+    int lemke = s->id == SICONOS_LCP_LEMKE, tries = lemke ? 1 + s->retries : 1, info = 0;
+    for (int a = 0; a < tries; a++) {
+        int bits = lemke ? attempt_bits[a] : 0;
+        memcpy(s->M, s->M0, nn * sizeof(double));
+        if (bits) snap(s->M, nn, bits);
+        /* the dense driver skips the solver when q >= 0 and then leaves ITER_DONE alone */
+        memset(s->z, 0, (size_t)n * sizeof(double));
+        s->opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+        s->opt->dparam[SICONOS_DPARAM_RESIDU] = 0;
+        info = linearComplementarity_driver(&s->lcp, s->z, s->w, s->opt);
+        s->iters += s->opt->iparam[SICONOS_IPARAM_ITER_DONE];
+        /* the residual on the unrounded problem decides: a rounded attempt must solve the real
+         * one, and Lemke can stop on a secondary ray at a point that is a solution */
+        if (bits) memcpy(s->M, s->M0, nn * sizeof(double));
+        double err = INFINITY;
+        if (!tc_nonfinite(s->z, n)) lcp_compute_error(&s->lcp, s->z, s->w, s->tol, &err);
+        if (err <= s->tol) return 0;
+        if (!info) info = 1;
+    }
+    s->fails++;
+    return info;
+}
+
+/* one step: contacts and v* = v + dt a at (t, q, v), LCP impulses, then q from v+ */
+static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, double *q,
+                          double *v) {
+    lcp_state *s = state;
+    const tc_system *sys = ode->sys;
+    int nv = s->nv, k = s->k;
+    if (!ode->contacts) return TC_EUNSUP;
+    /* contacts at the step's start; one more than fits tells an overflow */
+    int nc = ode->contacts(ode->ctx, t, q, s->c, s->maxc + 1);
+    if (nc > s->maxc) nc = s->maxc, s->fails++;
+    /* a contact between two bodies without dofs constrains nothing (its rows would be zero) */
+    int kept = 0;
+    for (int i = 0; i < nc; i++)
+        if (sys->vadr[s->c[i].a] >= 0 || sys->vadr[s->c[i].b] >= 0) s->c[kept++] = s->c[i];
+    nc = kept;
+    tc_system_kinematics(sys, t, q, v, s->bs);
+    /* unconstrained velocity v* */
+    tc_status st = ode->accel(ode->ctx, t, q, v, s->acc);
+    if (st) return st;
+    for (int i = 0; i < nv; i++) v[i] += dt * s->acc[i];
+    if (nc > 0) {
+        /* Jacobian rows: normals, then k tangent directions per contact; A J^T by M^-1 */
+        for (int i = 0; i < nc; i++) {
+            const tc_model_contact *c = &s->c[i];
+            contact_row(s, c, c->c.normal, s->J + (size_t)i * nv, &s->bias[i]);
+            double t1[3], t2[3];
+            tangents(c->c.normal, t1, t2);
+            for (int j = 0; j < k; j++) {
+                /* direction j of the pyramid; quarter turns exact (no 1e-16 leak into t2) */
+                double th = 2.0 * M_PI * j / k, cs = cos(th), sn = sin(th);
+                if (fabs(cs) < 1e-12) cs = 0;
+                if (fabs(sn) < 1e-12) sn = 0;
+                double d[3] = {cs * t1[0] + sn * t2[0], cs * t1[1] + sn * t2[1],
+                               cs * t1[2] + sn * t2[2]};
+                int r = nc + i * k + j;
+                contact_row(s, c, d, s->J + (size_t)r * nv, &s->bias[r]);
+            }
+        }
+        double mu = sys->scene->friction;
+        int friction = mu > 0, m = friction ? nc * (k + 1) : nc;
+        for (int r = 0; r < m; r++) {
+            memcpy(s->AJ + (size_t)r * nv, s->J + (size_t)r * nv, (size_t)nv * sizeof(double));
+            tc_system_minv(sys, s->bs, s->AJ + (size_t)r * nv);
+        }
+        /* a failed friction solve falls back to the normal rows alone (frictionless step) */
+        int info = solve(s, nc, friction, mu, v, dt);
+        if (info && friction) friction = 0, m = nc, info = solve(s, nc, 0, mu, v, dt);
+        /* a failed normal solve keeps Siconos' last iterate, projected on z >= 0, if finite */
+        if (info) {
+            int n = nc;
+            if (tc_nonfinite(s->z, n)) memset(s->z, 0, (size_t)n * sizeof(double));
+            for (int r = 0; r < n; r++) s->z[r] = fmax(s->z[r], 0.0);
+        }
+        /* v+ = v* + A (N^T lambda + D^T beta) */
+        for (int r = 0; r < m; r++) {
+            double zr = s->z[r];
+            if (zr == 0) continue;
+            const double *a = s->AJ + (size_t)r * nv;
+            for (int i = 0; i < nv; i++) v[i] += zr * a[i];
+        }
+    }
+    tc_system_integrate_q(sys, q, v, dt);
+    tc_system_normalize_q(sys, q);
+    return TC_OK;
+}
+
+static void lcp_counters(void *state, long long *iters, long long *fails) {
+    const lcp_state *s = state;
+    *iters = s->iters, *fails = s->fails;
+}
+
+/* the two descriptors: the same step, Siconos' Lemke or PGS */
+static tc_status lemke_alloc(void **state, const tc_system *sys, const tc_params *p,
+                             tc_error *err) {
+    return lcp_alloc_id(state, SICONOS_LCP_LEMKE, sys, p, err);
+}
+
+static tc_status pgs_alloc(void **state, const tc_system *sys, const tc_params *p, tc_error *err) {
+    return lcp_alloc_id(state, SICONOS_LCP_PGS, sys, p, err);
+}
+
+const tc_solver_type tc_solver_lcp_lemke = {
+    .name = "lcp-lemke",
+    .summary = "velocity-level LCP step, k-sided friction pyramid, Siconos lexicographic Lemke",
+    .params = lcp_params,
+    .caps = TC_CAP_DYNAMICS,
+    .needs = TC_CAP_CONTACTS,
+    .alloc = lemke_alloc,
+    .step = lcp_step,
+    .free = lcp_free,
+    .counters = lcp_counters,
+};
+
+const tc_solver_type tc_solver_lcp_pgs = {
+    .name = "lcp-pgs",
+    .summary = "velocity-level LCP step, Siconos projected Gauss-Seidel (frictionless in effect: "
+               "PGS refuses the friction rows' zero diagonal)",
+    .params = lcp_params,
+    .caps = TC_CAP_DYNAMICS,
+    .needs = TC_CAP_CONTACTS,
+    .alloc = pgs_alloc,
+    .step = lcp_step,
+    .free = lcp_free,
+    .counters = lcp_counters,
+};

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* penalty models: the integral term with forgetting, eq. 3, the steady state in closed form,
+ * impulses of the contact-phase machine, contact points for the LCP */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "models/tc_penalty.h"
+#include "sim/tc_sim.h"
+
+/* the forgetting factor bounds the integral of a constant depth by d / (1 - lambda), reached
+ * geometrically; the bound grows with the depth, and without forgetting the sum grows without
+ * bound (paper fig. 6) */
+Test(penalty, forgetting_bounds_the_integral) {
+    const double lambda = 0.85, small = 1e-4, large = 0.05;
+    double Is = 0, Il = 0, Inone = 0;
+    for (int t = 1; t <= 2000; t++) {
+        Is = tc_penalty_integral_update(Is, lambda, small);
+        Il = tc_penalty_integral_update(Il, lambda, large);
+        Inone = tc_penalty_integral_update(Inone, 1.0, small);
+        /* closed form: d (1 - lambda^t) / (1 - lambda) */
+        double exact = small * (1 - pow(lambda, t)) / (1 - lambda);
+        cr_assert(fabs(Is - exact) <= 1e-15 * t, "t = %d: %g vs %g", t, Is, exact);
+        cr_assert_leq(Is, small / (1 - lambda) * (1 + 1e-15));
+        cr_assert(fabs(Il / Is - large / small) < 1e-9 * large / small, "proportional to depth");
+    }
+    cr_expect(fabs(Is - small / (1 - lambda)) < 1e-15, "converged to the bound");
+    cr_expect(fabs(Inone - 2000 * small) < 1e-12, "no forgetting: grows linearly");
+}
+
+/* eq. 3: (kp d - kv v + ki I) / r, never pulling */
+Test(penalty, eq3_magnitude) {
+    cr_expect_float_eq(tc_penalty_magnitude(100, 10, 2, 0.01, 0.0, 0.05, 1), 1.1, 1e-15);
+    cr_expect_float_eq(tc_penalty_magnitude(100, 10, 2, 0.01, 0.0, 0.05, 4), 1.1 / 4, 1e-15);
+    cr_expect_float_eq(tc_penalty_magnitude(100, 10, 2, 0.01, -0.1, 0, 2), 1.0, 1e-15);
+    cr_expect_eq(tc_penalty_magnitude(100, 10, 2, 0.01, 0.2, 0, 1), 0.0, "separating fast: zero");
+}
+
+/* a 1 m cube (kg) resting flat on a plane */
+static void cube_scene(tc_scene *sc, double mass, double z) {
+    *sc = tc_default_scene();
+    sc->gravity[2] = -9.8;
+    sc->friction = 0.5;
+    tc_body_desc g = tc_default_body("ground", tc_plane());
+    tc_body_desc b = tc_default_body("block", tc_box(0.5, 0.5, 0.5));
+    b.joint = TC_JOINT_FREE;
+    b.pos[2] = z;
+    cr_assert_eq(tc_scene_add(sc, &g, 0, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(sc, &b, mass, NULL), TC_OK);
+}
+
+/* at rest every bottom point has the same depth d, no velocity and the integral d / (1 - lambda):
+ * m g = (kp d + ki d / (1 - lambda)) m, so d = g / (kp + ki / (1 - lambda)) whatever r is */
+Test(penalty, multi_point_steady_state_in_closed_form) {
+    tc_scene sc;
+    cube_scene(&sc, 10, 0.5);
+    tc_method m;
+    tc_sim *sim;
+    cr_assert_eq(tc_method_parse(&m, "penalty-mp/rk4", NULL), TC_OK);
+    /* the paper's gains */
+    cr_assert_eq(tc_method_set(&m, "kp", 100, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "kv", 50, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "ki", 2, NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 0.001, NULL), TC_OK);
+    for (int k = 0; k < 8000; k++) cr_assert_eq(tc_sim_step(sim), TC_OK, "step %d", k);
+    const double d = 9.8 / (100 + 2 / (1 - 0.85));
+    double depth = 0.5 - tc_sim_q(sim)[2];
+    cr_expect(fabs(depth - d) < 1e-6, "depth %.9g vs closed form %.9g", depth, d);
+    /* flat: the orientation stays the identity, nothing moves */
+    cr_expect(fabs(tc_sim_q(sim)[3] - 1) < 1e-9);
+    for (int k = 0; k < 6; k++) cr_expect(fabs(tc_sim_v(sim)[k]) < 1e-6, "v[%d] = %g", k, tc_sim_v(sim)[k]);
+    tc_sim_free(sim);
+}
+
+/* step_begin of a model, called directly on a state (q, v) of the scene */
+static void begin(const tc_model_type *T, const tc_params *p, const tc_scene *sc, double *q,
+                  double *v, void **state) {
+    tc_system sys;
+    tc_system_init(&sys, sc);
+    tc_body_state bs[2];
+    if (!*state) cr_assert_eq(T->alloc(state, sc, p, NULL), TC_OK);
+    tc_system_kinematics(&sys, 0, q, v, bs);
+    cr_assert_eq(T->step_begin(*state, &sys, bs, 0.001, v), TC_OK);
+}
+
+/* an impact: a cube arriving flat at 1 m/s stops at once (e = 0) or bounces at e times its speed;
+ * once resting the pair gets no more impulses; a glancing impact loses at most mu times the
+ * normal impulse of its slip */
+Test(penalty, impulses_follow_the_contact_phase) {
+    const tc_model_type *T = tc_model_find("penalty-mp");
+    cr_assert_not_null(T);
+    tc_scene sc;
+    cube_scene(&sc, 10, 0.499);
+    tc_system sys;
+    tc_system_init(&sys, &sc);
+    for (int e = 0; e < 2; e++) {
+        tc_params p;
+        tc_params_default(&p, T->params);
+        cr_assert_eq(tc_params_set(&p, "restitution", 0.5 * e, NULL), TC_OK);
+        double q[7], v[6];
+        tc_system_initial_state(&sys, q, v);
+        v[2] = -1.0;
+        void *state = NULL;
+        begin(T, &p, &sc, q, v, &state);
+        cr_expect(fabs(v[2] - 0.5 * e) < 1e-12, "restitution %g: vz = %.17g", 0.5 * e, v[2]);
+        for (int k = 3; k < 6; k++) cr_expect(fabs(v[k]) < 1e-12, "no spin from a centred impulse");
+        /* still in contact: the pair is resting now, no second impulse */
+        v[2] = -1.0;
+        begin(T, &p, &sc, q, v, &state);
+        cr_expect_eq(v[2], -1.0);
+        T->free(state);
+    }
+    /* glancing: 2 m/s sideways, 0.1 m/s down, mu = 0.5: the slip drops by mu * 0.1 at most */
+    tc_params p;
+    tc_params_default(&p, T->params);
+    double q[7], v[6];
+    tc_system_initial_state(&sys, q, v);
+    v[0] = 2.0, v[2] = -0.1;
+    void *state = NULL;
+    begin(T, &p, &sc, q, v, &state);
+    cr_expect(fabs(v[2]) < 1e-12);
+    cr_expect_lt(v[0], 2.0);
+    cr_expect_geq(v[0], 2.0 - 0.5 * 0.1 - 1e-12, "friction impulse within the cone: %g", v[0]);
+    T->free(state);
+}
+
+/* the contact points a velocity-level solver gets: the bottom face's four corners, normals from
+ * the block (a) toward the ground (b), depths as placed */
+Test(penalty, contacts_for_velocity_solvers) {
+    const tc_model_type *T = tc_model_find("penalty-dp");
+    tc_scene sc;
+    cube_scene(&sc, 10, 0.49);
+    tc_params p;
+    tc_params_default(&p, T->params);
+    void *state;
+    cr_assert_eq(T->alloc(&state, &sc, &p, NULL), TC_OK);
+    tc_system sys;
+    tc_system_init(&sys, &sc);
+    double q[7], v[6];
+    tc_system_initial_state(&sys, q, v);
+    tc_body_state bs[2];
+    tc_system_kinematics(&sys, 0, q, v, bs);
+    tc_model_contact c[256];
+    int n = T->contacts(state, bs, c, 256);
+    cr_assert_eq(n, 4, "the four corners of the bottom face");
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(c[i].a, 1);
+        cr_expect_eq(c[i].b, 0);
+        cr_expect(fabs(c[i].c.normal[2] + 1) < 1e-12);
+        cr_expect(fabs(fabs(c[i].c.pos[0]) - 0.5) < 1e-12 && fabs(fabs(c[i].c.pos[1]) - 0.5) < 1e-12,
+                  "a corner: %g %g", c[i].c.pos[0], c[i].c.pos[1]);
+        cr_expect(fabs(c[i].c.depth - 0.01) < 1e-12, "depth %g", c[i].c.depth);
+        cr_expect(fabs(c[i].c.pos[2] + 0.01) < 1e-12);
+    }
+    T->free(state);
+}
