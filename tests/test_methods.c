@@ -43,15 +43,17 @@ static int query_ellipsoid(tc_method *m, char *why) {
     return repulsive_along_y(&sc, m, why);
 }
 
-/* scenario 2 (dynamics, sphere and plane): a ball dropped from 2 cm stays finite, does not fall
- * through the floor and does not fly off (explicit Euler may keep bouncing: no settling asked) */
-static int drop_ball(tc_method *m, char *why) {
+/* scenarios 2 and 4 (dynamics on a plane): a body 5 cm in radius dropped from 2 cm stays finite,
+ * does not fall through the floor and does not fly off (explicit Euler may keep bouncing: no
+ * settling asked); quat gives the body's orientation */
+static int drop(tc_shape shape, const double quat[4], tc_method *m, char *why) {
     tc_scene sc = tc_default_scene();
     sc.gravity[2] = -9.81;
     tc_body_desc floor = tc_default_body("floor", tc_plane());
-    tc_body_desc ball = tc_default_body("ball", tc_sphere(0.05));
+    tc_body_desc ball = tc_default_body("body", shape);
     ball.joint = TC_JOINT_FREE;
     ball.pos[2] = 0.07;
+    for (int k = 0; k < 4; k++) ball.quat[k] = quat[k];
     tc_scene_add(&sc, &floor, 0, NULL);
     tc_scene_add(&sc, &ball, 1000, NULL);
     tc_sim *sim;
@@ -72,6 +74,17 @@ static int drop_ball(tc_method *m, char *why) {
     return ok;
 }
 
+static int drop_ball(tc_method *m, char *why) {
+    const double upright[4] = {1, 0, 0, 0};
+    return drop(tc_sphere(0.05), upright, m, why);
+}
+
+/* a cylinder 10 cm long lying on its side (axis along world y) */
+static int drop_cylinder(tc_method *m, char *why) {
+    const double on_side[4] = {sqrt(0.5), sqrt(0.5), 0, 0};
+    return drop(tc_cylinder(0.05, 0.05), on_side, m, why);
+}
+
 Test(methods, every_method_runs_every_scenario_it_supports) {
     static const struct {
         const char *name;
@@ -83,6 +96,8 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
          drop_ball},
         {"force query, ellipsoid on sphere", TC_CAP_FORCE_QUERY,
          TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID), query_ellipsoid},
+        {"cylinder dropped on its side", TC_CAP_DYNAMICS,
+         TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_PLANE), drop_cylinder},
     };
     tc_method all[32];
     int n = tc_method_enumerate(all, 32), ran = 0;

@@ -9,6 +9,8 @@ enum {
     TC_CAP_FRICTION = 1u << 2,    /* produces tangential (friction) forces */
     TC_CAP_SMOOTH = 1u << 3,      /* force is a smooth function of the configuration */
     TC_CAP_CONTACTS = 1u << 4,    /* reports contact points (for velocity-level solvers: lcp) */
+    TC_CAP_CONTINUOUS = 1u << 5,  /* force is a continuous function of the state (implied by
+                                   * smooth); adaptive and implicit integrators need it */
 };
 
 /* "force-query,dynamics,..." into buf */

@@ -91,7 +91,7 @@ const tc_model_type tc_model_hunt_crossley = {
     .summary = "compliant point contact f = k x^n (1 + d xdot) with regularised Coulomb friction",
     .reference = "Hunt & Crossley 1975; MODELS.md section 6",
     .params = hc_params,
-    .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
+    .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTINUOUS,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
               TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
     .alloc = hc_alloc,

@@ -48,9 +48,11 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
         return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method",
                             "unknown solver '%s' in '%s' (known: %s)", slash + 1, spec, known);
     }
-    if ((m->model->caps & m->solver->needs) != m->solver->needs) {
+    /* a smooth force is also continuous */
+    unsigned have = m->model->caps | (m->model->caps & TC_CAP_SMOOTH ? TC_CAP_CONTINUOUS : 0);
+    if ((have & m->solver->needs) != m->solver->needs) {
         char need[128];
-        tc_caps_format(m->solver->needs & ~m->model->caps, need, sizeof need);
+        tc_caps_format(m->solver->needs & ~have, need, sizeof need);
         return tc_error_set(err, TC_EUNSUP, NULL, 0, "method",
                             "'%s': solver '%s' needs a model with %s; model '%s' has not", spec,
                             m->solver->name, need, m->model->name);

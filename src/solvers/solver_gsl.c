@@ -181,6 +181,7 @@ static tc_status gsl_step(void *state, const tc_ode *ode, double t, double dt, d
         .summary = sum,                                                                          \
         .params = prm,                                                                           \
         .caps = TC_CAP_DYNAMICS,                                                                 \
+        .needs = TC_CAP_CONTINUOUS, /* error control and Newton assume a continuous force */     \
         .alloc = var##_alloc,                                                                    \
         .step = gsl_step,                                                                        \
         .free = gsl_free_state,                                                                  \
