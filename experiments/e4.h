@@ -88,6 +88,8 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
 /* one pile size of the speed study */
 typedef struct e4_speed_row {
     int bodies, pairs;              /* bodies; pairs touching at the start */
+    int lcp_contacts;               /* contact points the first method's model reports at the
+                                     * start (the LCP's problem size) */
     double steps_s[E4_MAXSPEED];    /* steps per second, per method */
     double contacts[E4_MAXSPEED];   /* mean active contacts the method reported per step */
     long long iters[E4_MAXSPEED];   /* inner-solver work (LCP) */

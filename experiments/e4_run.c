@@ -91,8 +91,11 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
     free(bs);
 }
 
+#define E4_MAXCONTACT 4096
+
 tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *const *m, int nm,
                    e4_speed_row *rows, tc_error *err) {
+    static _Thread_local tc_model_contact contact_buf[E4_MAXCONTACT];
     for (int s = 0; s < e->d_n; s++) {
         e4_speed_row *row = &rows[s];
         memset(row, 0, sizeof *row);
@@ -126,6 +129,7 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
             if ((st = tc_sim_alloc(&sim, &sc, m[i], e->dt, err))) break;
             memcpy(tc_sim_q(sim), tc_sim_q(settle), (size_t)sys->nq * sizeof(double));
             memcpy(tc_sim_v(sim), tc_sim_v(settle), (size_t)sys->nv * sizeof(double));
+            if (i == 0) row->lcp_contacts = tc_sim_contacts(sim, contact_buf, E4_MAXCONTACT);
             double t0 = tc_wall_time(), contacts = 0;
             int k = 0;
             for (; k < e->d_steps; k++) {

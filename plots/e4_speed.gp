@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: MIT
-# E4 (d): steps per second of the multi-point penalty and the LCP against the penalty's contact
-# points on settled piles of growing size (same run, one thread).
-# variables: datafile (csv: bodies, touching_pairs, contacts_penalty, contacts_lcp_model,
-# penalty_steps_s, lcp_steps_s, ratio, ...)
+# E4 (d): steps per second against the LCP's contacts on settled piles of growing size (same run,
+# one thread), one line per method.
+# variables: datafile (csv blocks, one per method: bodies, touching_pairs, lcp_contacts,
+# method_contacts, steps_s, over_lcp, ...), labels (methods in block order)
 set datafile separator ','
 set logscale xy
 set grid
 set key left bottom
-set xlabel 'penalty contact points'
+set xlabel 'LCP contacts (4 or fewer per touching pair)'
 set ylabel 'steps per second'
 set title 'E4 (d): penalty vs LCP speed'
-plot datafile skip 1 using 3:5 with linespoints lw 2 pt 7 title 'multi-point penalty (RK4)', \
-     datafile skip 1 using 3:6 with linespoints lw 2 pt 5 title 'LCP (Lemke) + deepest-point drift'
+n = words(labels)
+plot for [k=0:n-1] datafile index k using 3:5 with linespoints lw 2 pt 7 lc k+1 title word(labels, k+1)

@@ -82,20 +82,35 @@ static int apart(const tc_shape *sa, const tc_surface *SA, const tc_body_state *
         double n[3] = {A->R[2], A->R[5], A->R[8]};
         return -tc_v3_dot(n, d) > SB->radius;
     }
-    return tc_v3_norm(d) > SA->radius + SB->radius;
+    if (tc_v3_norm(d) > SA->radius + SB->radius) return 1;
+    /* the distance to a convex shape is 1-Lipschitz: a centre farther from the other shape than
+     * its own bounding radius leaves the two apart (cuts long walls against small bodies) */
+    double y[3], nrm[3];
+    tc_m3_mulvt(y, B->R, d);
+    if (tc_shape_distance(sb, y, nrm) > SA->radius) return 1;
+    tc_v3_scale(d, d, -1);
+    tc_m3_mulvt(y, A->R, d);
+    return tc_shape_distance(sa, y, nrm) > SB->radius;
 }
 
 /* step 1: the points of S (posed by P) strictly inside shape so (posed by O); their indices into
  * idx and their positions in O's body frame into y; returns their count */
 static int inside_points(const tc_surface *S, const tc_body_state *P, const tc_shape *so,
-                         const tc_body_state *O, int *idx, double (*y)[3]) {
+                         double so_radius, const tc_body_state *O, int *idx, double (*y)[3]) {
     int m = 0;
-    double x[3], d[3], yl[3], nrm[3];
+    double Rr[9], t[3], d[3], yl[3], nrm[3];
+    /* the relative pose once: y = O.R^T (P.R p + P.pos - O.pos) = Rr p + t */
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            Rr[3 * r + c] = O->R[r] * P->R[c] + O->R[3 + r] * P->R[3 + c] + O->R[6 + r] * P->R[6 + c];
+    tc_v3_sub(d, P->pos, O->pos);
+    tc_m3_mulvt(t, O->R, d);
+    const double r2 = so_radius * so_radius;
     for (int i = 0; i < S->npoint; i++) {
-        tc_m3_mulv(x, P->R, S->p[i]);
-        tc_v3_add(x, x, P->pos);
-        tc_v3_sub(d, x, O->pos);
-        tc_m3_mulvt(yl, O->R, d);
+        tc_m3_mulv(yl, Rr, S->p[i]);
+        tc_v3_add(yl, yl, t);
+        /* outside the other shape's bounding sphere: not inside (a plane has none) */
+        if (tc_v3_dot(yl, yl) > r2) continue;
         if (tc_shape_distance(so, yl, nrm) < 0) {
             idx[m] = i;
             tc_v3_copy(y[m], yl);
@@ -220,8 +235,8 @@ int tc_penetrate(const tc_shape *sa, const tc_surface *SA, const tc_body_state *
     if (apart(sa, SA, A, sb, SB, B)) return 0;
 
     /* step 1: a's points inside b (in b's frame), b's points inside a (in a's frame) */
-    int na = inside_points(SA, A, sb, B, w->ia, w->ya);
-    int nb = inside_points(SB, B, sa, A, w->ib, w->yb);
+    int na = inside_points(SA, A, sb, SB->radius, B, w->ia, w->ya);
+    int nb = inside_points(SB, B, sa, SA->radius, A, w->ib, w->yb);
     if (na == 0 && nb == 0) return deepest_only(sa, A, sb, B, out, pts, max);
 
     /* step 2 (eq. 4): b's faces scored by a's points, a's faces by b's; b wins ties */

@@ -111,6 +111,11 @@ tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w
     return st;
 }
 
+int tc_sim_contacts(tc_sim *s, tc_model_contact *c, int max) {
+    if (s->m.engine || !s->m.model->contacts) return 0;
+    return model_contacts(s, s->t, s->q, c, max);
+}
+
 tc_status tc_sim_step(tc_sim *s) {
     tc_status st = TC_OK;
     if (s->m.engine) {

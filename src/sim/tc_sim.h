@@ -52,6 +52,10 @@ void tc_sim_free(tc_sim *sim);
  * kinematic bodies too). Does not change the simulation's own state. */
 tc_status tc_sim_force(tc_sim *sim, const double *q, const double *v, tc_wrench *w);
 
+/* the model's contact points (TC_CAP_CONTACTS models) at the simulation's current state into
+ * c[max]; returns how many, 0 for other methods */
+int tc_sim_contacts(tc_sim *sim, tc_model_contact *c, int max);
+
 /* a run has diverged when its state is not finite or a body moves faster than these */
 #define TC_SIM_MAX_SPEED 1e3 /* m/s */
 #define TC_SIM_MAX_SPIN 1e4  /* rad/s */
