@@ -30,37 +30,42 @@ static const tc_param_spec lcp_params[] = {
      "a 1 cm/s |q| is met to 1e-12 m/s: the resting block drifts 1e-12 m in 10 s under PGS, "
      "which needs 12 sweeps a step for it (1e-12 took up to max_iter)"},
     {"max_iter", 10000, 1, 1e7, TC_PARAM_INT, "1",
-     "most Lemke pivots or PGS sweeps per solve (Siconos iparam[SICONOS_IPARAM_MAX_ITER])",
+     "most PGS sweeps or Newton iterations per solve, and Lemke pivots per attempt (there also at "
+     "most 10 per unknown) (Siconos iparam[SICONOS_IPARAM_MAX_ITER])",
      "Siconos' own default for both; the resting block takes 5 Lemke pivots or 12 PGS sweeps"},
     {"gap_term", 1, 0, 1, TC_PARAM_BOOL, "1",
      "1: a separated contact (depth < 0) may close its gap within the step, N v+ >= depth/dt; "
      "0: every reported contact is held at zero approach speed",
      "without it a falling body stops as soon as it is within the model's contact margin"},
-    {"retries", 5, 0, 5, TC_PARAM_INT, "1",
-     "Lemke only: M goes to Siconos rounded to the binary grid 2^-44 of its largest entry; after "
-     "a failure it is re-solved unrounded, then rounded to 36, 48, 40, 30 bits. A result counts "
-     "when it solves the unrounded LCP to tol",
-     "Siconos 4.4 Lemke breaks near-ties by rounding noise and ends on a ray in degenerate "
-     "contact LCPs (4.6% of resting-block steps); rounding makes those ties exact"},
+    {"fallbacks", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "lcp-lemke only. 1: Lemke on M rounded to 44 bits, on M as is, rounded to 36, 48, 40, 30 "
+     "bits, then Siconos' Fischer-Burmeister Newton, until z solves the unrounded LCP to tol; "
+     "0: one Lemke on M as is",
+     "Siconos 4.4's Lemke alone ends on a ray or cycles on degenerate contact LCPs: 4.6% of "
+     "resting-block solves, 16% of random contact LCPs (docs/solvers.md)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 /* a run's workspace: every buffer sized for max_contacts, the Siconos structures reused */
 typedef struct lcp_state {
     const tc_system *sys;
-    int id, nv, k, maxc, gap, retries;
+    int id, nv, k, maxc, gap, fallbacks, max_iter;
     double tol;
     long long iters, fails;
     tc_model_contact *c; /* maxc + 1: one more to detect overflow */
+    tc_model_contact *c2; /* the same grouped by island */
+    int *parent, *start; /* union-find over bodies (nbody), island offsets (nbody + 1) */
+    int *isl, *isl2;     /* island (root body) of each contact, before and after grouping */
     tc_body_state *bs;   /* nbody, poses at the step's start */
     double *acc;         /* nv */
     double *J;           /* maxc (k + 1) rows of nv: normal rows, then tangent rows */
     double *AJ;          /* the same rows times M^-1 */
     double *bias;        /* maxc (k + 1): velocity of the rows from bodies without dofs */
     double *M0;          /* (maxc (k + 2))^2, column-major with leading dimension n */
-    double *M;           /* what Siconos sees: M0, or M0 rounded for a retry */
+    double *M;           /* what Siconos sees: M0, or M0 rounded (first Lemke attempt) */
     double *q, *z, *w;   /* maxc (k + 2) */
     NumericsMatrix *nm;  /* dense view of M (size set per solve; the data stays ours) */
-    SolverOptions *opt;
+    SolverOptions *opt; /* the named solver */
+    SolverOptions *fb;  /* lcp-lemke's last fallback: Fischer-Burmeister Newton */
     LinearComplementarityProblem lcp;
 } lcp_state;
 
@@ -71,8 +76,9 @@ static void lcp_free(void *state) {
     if (s->nm) NM_free_not_dense(s->nm); /* frees the struct, not our data */
     /* solver_options_delete releases the contents only */
     if (s->opt) solver_options_delete(s->opt), free(s->opt);
-    free(s->c), free(s->bs), free(s->acc), free(s->J), free(s->AJ), free(s->bias), free(s->M0),
-        free(s->M);
+    if (s->fb) solver_options_delete(s->fb), free(s->fb);
+    free(s->c), free(s->c2), free(s->parent), free(s->bs), free(s->acc);
+    free(s->J), free(s->AJ), free(s->bias), free(s->M0), free(s->M);
     free(s->q), free(s->z), free(s->w);
     free(s);
 }
@@ -87,12 +93,17 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     s->k = (int)tc_params_get(p, "friction_dirs");
     s->maxc = (int)tc_params_get(p, "max_contacts");
     s->gap = tc_params_get(p, "gap_term") != 0;
-    s->retries = (int)tc_params_get(p, "retries");
+    s->fallbacks = tc_params_get(p, "fallbacks") != 0;
+    s->max_iter = (int)tc_params_get(p, "max_iter");
     s->id = id;
     s->tol = tc_params_get(p, "tol");
     size_t nv = (size_t)s->nv + 1, rows = (size_t)s->maxc * (size_t)(s->k + 1),
            n = (size_t)s->maxc * (size_t)(s->k + 2);
     s->c = calloc((size_t)s->maxc + 1, sizeof *s->c);
+    s->c2 = calloc((size_t)s->maxc + 1, sizeof *s->c2);
+    size_t nb = (size_t)sys->scene->nbody + 1, mc = (size_t)s->maxc + 1;
+    s->parent = calloc(2 * nb + 2 * mc, sizeof(int));
+    if (s->parent) s->start = s->parent + nb, s->isl = s->start + nb, s->isl2 = s->isl + mc;
     s->bs = calloc((size_t)sys->scene->nbody + 1, sizeof *s->bs);
     s->acc = calloc(nv, sizeof(double));
     s->J = calloc(rows * nv, sizeof(double));
@@ -103,15 +114,18 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     s->q = calloc(n, sizeof(double));
     s->z = calloc(n, sizeof(double));
     s->w = calloc(n, sizeof(double));
-    if (!s->c || !s->bs || !s->acc || !s->J || !s->AJ || !s->bias || !s->M0 || !s->M || !s->q ||
-        !s->z || !s->w)
+    if (!s->c || !s->c2 || !s->parent || !s->bs || !s->acc || !s->J || !s->AJ || !s->bias ||
+        !s->M0 || !s->M || !s->q || !s->z || !s->w)
         return lcp_free(s), TC_ENOMEM;
     /* Siconos: a dense matrix over our buffer, and the solver's options */
     s->nm = NM_create_from_data(NM_DENSE, (int)n, (int)n, s->M);
     s->opt = solver_options_create(id);
-    if (!s->nm || !s->opt) return lcp_free(s), TC_ENOMEM;
-    s->opt->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "max_iter");
-    s->opt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "tol");
+    s->fb = solver_options_create(SICONOS_LCP_NEWTON_FB_FBLSA);
+    if (!s->nm || !s->opt || !s->fb) return lcp_free(s), TC_ENOMEM;
+    for (SolverOptions *o = s->opt; o; o = o == s->opt ? s->fb : NULL) {
+        o->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "max_iter");
+        o->dparam[SICONOS_DPARAM_TOL] = s->tol;
+    }
     s->lcp = (LinearComplementarityProblem){(int)n, s->nm, s->q};
     *state = s;
     return TC_OK;
@@ -158,18 +172,24 @@ static void snap(double *x, size_t n, int bits) {
     for (size_t i = 0; i < n; i++) x[i] = nearbyint(x[i] / h) * h;
 }
 
+static int imin(int a, int b) { return a < b ? a : b; }
+
 static double dot(const double *a, const double *b, int n) {
     double r = 0;
     for (int i = 0; i < n; i++) r += a[i] * b[i];
     return r;
 }
 
-/* Lemke's attempts: M rounded to the binary grid 2^-bits of its largest entry (0: unrounded) */
-static const int attempt_bits[] = {44, 0, 36, 48, 40, 30};
+/* lcp-lemke's attempts, in order: Siconos' lexicographic Lemke on M rounded to the binary grid
+ * 2^-bits of its largest entry (0: M as is), then Siconos' Fischer-Burmeister Newton
+ * (SICONOS_LCP_NEWTON_FB_FBLSA) from z = 0 on M; lcp-pgs makes one attempt, PGS on M as is */
+enum { NATTEMPT = 7 };
+static const int attempt_bits[NATTEMPT] = {44, 0, 36, 48, 40, 30, 0};
 
 /* build the LCP for nc contacts (friction: the full (k + 2) nc problem, else the nc normal rows
  * alone) at velocity v*, and solve it; returns 0 when z solves it to tol, else Siconos' info */
-static int solve(lcp_state *s, int nc, int friction, double mu, const double *vs, double dt) {
+static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction, double mu,
+                 const double *vs, double dt) {
     int nv = s->nv, k = s->k;
     int m = friction ? nc * (k + 1) : nc, n = friction ? nc * (k + 2) : nc;
     size_t nn = (size_t)n * (size_t)n;
@@ -194,95 +214,136 @@ static int solve(lcp_state *s, int nc, int friction, double mu, const double *vs
     /* q: [N v* (+ gap / dt), D v*, 0] */
     for (int r = 0; r < m; r++) {
         s->q[r] = dot(s->J + (size_t)r * nv, vs, nv) + s->bias[r];
-        if (r < nc && s->gap && s->c[r].c.depth < 0) s->q[r] -= s->c[r].c.depth / dt;
+        if (r < nc && s->gap && cc[r].c.depth < 0) s->q[r] -= cc[r].c.depth / dt;
     }
     for (int r = m; r < n; r++) s->q[r] = 0;
     s->lcp.size = n;
     s->nm->size0 = s->nm->size1 = n;
-    /* Lemke: up to 1 + retries attempts on rounded copies of M; PGS: one, unrounded */
-    int lemke = s->id == SICONOS_LCP_LEMKE, tries = lemke ? 1 + s->retries : 1, info = 0;
+    int lemke = s->id == SICONOS_LCP_LEMKE, tries = lemke ? (s->fallbacks ? NATTEMPT : 1) : 1;
+    int info = 0;
     for (int a = 0; a < tries; a++) {
         int bits = lemke ? attempt_bits[a] : 0;
+        SolverOptions *opt = a == NATTEMPT - 1 ? s->fb : s->opt;
         memcpy(s->M, s->M0, nn * sizeof(double));
         if (bits) snap(s->M, nn, bits);
+        /* a Lemke attempt that cycles is cut at 10 pivots per unknown (it needs about 1) */
+        if (opt == s->opt && lemke)
+            opt->iparam[SICONOS_IPARAM_MAX_ITER] = imin(s->max_iter, 10 * n);
         /* the dense driver skips the solver when q >= 0 and then leaves ITER_DONE alone */
         memset(s->z, 0, (size_t)n * sizeof(double));
-        s->opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
-        s->opt->dparam[SICONOS_DPARAM_RESIDU] = 0;
-        info = linearComplementarity_driver(&s->lcp, s->z, s->w, s->opt);
-        s->iters += s->opt->iparam[SICONOS_IPARAM_ITER_DONE];
+        opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+        opt->dparam[SICONOS_DPARAM_RESIDU] = 0;
+        info = linearComplementarity_driver(&s->lcp, s->z, s->w, opt);
+        s->iters += opt->iparam[SICONOS_IPARAM_ITER_DONE];
         /* the residual on the unrounded problem decides: a rounded attempt must solve the real
          * one, and Lemke can stop on a secondary ray at a point that is a solution */
         if (bits) memcpy(s->M, s->M0, nn * sizeof(double));
         double err = INFINITY;
         if (!tc_nonfinite(s->z, n)) lcp_compute_error(&s->lcp, s->z, s->w, s->tol, &err);
-        if (err <= s->tol) return 0;
+        if (err <= s->tol) {
+            /* Newton leaves -1e-17 where Lemke has exact zeros */
+            for (int r = 0; r < n; r++) s->z[r] = fmax(s->z[r], 0.0);
+            return 0;
+        }
         if (!info) info = 1;
     }
     s->fails++;
     return info;
 }
 
-/* one step: contacts and v* = v + dt a at (t, q, v), LCP impulses, then q from v+ */
+/* impulses of one island of nc contacts cc (no dof shared with other islands) into v = v* */
+static void island(lcp_state *s, const tc_model_contact *cc, int nc, double *v, double dt) {
+    const tc_system *sys = s->sys;
+    int nv = s->nv, k = s->k;
+    /* Jacobian rows: normals, then k tangent directions per contact; A J^T by M^-1 */
+    for (int i = 0; i < nc; i++) {
+        const tc_model_contact *c = &cc[i];
+        contact_row(s, c, c->c.normal, s->J + (size_t)i * nv, &s->bias[i]);
+        double t1[3], t2[3];
+        tangents(c->c.normal, t1, t2);
+        for (int j = 0; j < k; j++) {
+            /* direction j of the pyramid; quarter turns exact (no 1e-16 leak into t2) */
+            double th = 2.0 * M_PI * j / k, cs = cos(th), sn = sin(th);
+            if (fabs(cs) < 1e-12) cs = 0;
+            if (fabs(sn) < 1e-12) sn = 0;
+            double d[3] = {cs * t1[0] + sn * t2[0], cs * t1[1] + sn * t2[1],
+                           cs * t1[2] + sn * t2[2]};
+            int r = nc + i * k + j;
+            contact_row(s, c, d, s->J + (size_t)r * nv, &s->bias[r]);
+        }
+    }
+    double mu = sys->scene->friction;
+    int friction = mu > 0, m = friction ? nc * (k + 1) : nc;
+    for (int r = 0; r < m; r++) {
+        memcpy(s->AJ + (size_t)r * nv, s->J + (size_t)r * nv, (size_t)nv * sizeof(double));
+        tc_system_minv(sys, s->bs, s->AJ + (size_t)r * nv);
+    }
+    /* a failed friction solve falls back to the normal rows alone (frictionless step) */
+    int info = solve(s, cc, nc, friction, mu, v, dt);
+    if (info && friction) friction = 0, m = nc, info = solve(s, cc, nc, 0, mu, v, dt);
+    /* a failed normal solve keeps Siconos' last iterate, projected on z >= 0, if finite */
+    if (info) {
+        if (tc_nonfinite(s->z, nc)) memset(s->z, 0, (size_t)nc * sizeof(double));
+        for (int r = 0; r < nc; r++) s->z[r] = fmax(s->z[r], 0.0);
+    }
+    /* v+ = v* + A (N^T lambda + D^T beta) */
+    for (int r = 0; r < m; r++) {
+        double zr = s->z[r];
+        if (zr == 0) continue;
+        const double *a = s->AJ + (size_t)r * nv;
+        for (int i = 0; i < nv; i++) v[i] += zr * a[i];
+    }
+}
+
+/* union-find root of body i (path halving) */
+static int root(int *parent, int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* one step: contacts and v* = v + dt a at (t, q, v), LCP impulses per island, then q from v+ */
 static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, double *q,
                           double *v) {
     lcp_state *s = state;
     const tc_system *sys = ode->sys;
-    int nv = s->nv, k = s->k;
+    int nv = s->nv, nbody = sys->scene->nbody;
     if (!ode->contacts) return TC_EUNSUP;
     /* contacts at the step's start; one more than fits tells an overflow */
     int nc = ode->contacts(ode->ctx, t, q, s->c, s->maxc + 1);
     if (nc > s->maxc) nc = s->maxc, s->fails++;
-    /* a contact between two bodies without dofs constrains nothing (its rows would be zero) */
+    /* islands: bodies with dofs joined by contacts (fixed and kinematic bodies join nothing); a
+     * contact between two bodies without dofs constrains nothing and is dropped */
+    for (int i = 0; i < nbody; i++) s->parent[i] = i;
     int kept = 0;
-    for (int i = 0; i < nc; i++)
-        if (sys->vadr[s->c[i].a] >= 0 || sys->vadr[s->c[i].b] >= 0) s->c[kept++] = s->c[i];
+    for (int i = 0; i < nc; i++) {
+        int a = s->c[i].a, b = s->c[i].b, da = sys->vadr[a] >= 0, db = sys->vadr[b] >= 0;
+        if (!da && !db) continue;
+        if (da && db) s->parent[root(s->parent, a)] = root(s->parent, b);
+        s->c[kept++] = s->c[i];
+    }
     nc = kept;
+    /* contacts grouped by island (counting sort on the root body: a fixed order) */
+    for (int i = 0; i <= nbody; i++) s->start[i] = 0;
+    for (int i = 0; i < nc; i++) {
+        int a = s->c[i].a, r = root(s->parent, sys->vadr[a] >= 0 ? a : s->c[i].b);
+        s->isl[i] = r, s->start[r + 1]++;
+    }
+    for (int i = 0; i < nbody; i++) s->start[i + 1] += s->start[i];
+    for (int i = 0; i < nc; i++) {
+        int pos = s->start[s->isl[i]]++;
+        s->c2[pos] = s->c[i], s->isl2[pos] = s->isl[i];
+    }
     tc_system_kinematics(sys, t, q, v, s->bs);
     /* unconstrained velocity v* */
     tc_status st = ode->accel(ode->ctx, t, q, v, s->acc);
     if (st) return st;
     for (int i = 0; i < nv; i++) v[i] += dt * s->acc[i];
-    if (nc > 0) {
-        /* Jacobian rows: normals, then k tangent directions per contact; A J^T by M^-1 */
-        for (int i = 0; i < nc; i++) {
-            const tc_model_contact *c = &s->c[i];
-            contact_row(s, c, c->c.normal, s->J + (size_t)i * nv, &s->bias[i]);
-            double t1[3], t2[3];
-            tangents(c->c.normal, t1, t2);
-            for (int j = 0; j < k; j++) {
-                /* direction j of the pyramid; quarter turns exact (no 1e-16 leak into t2) */
-                double th = 2.0 * M_PI * j / k, cs = cos(th), sn = sin(th);
-                if (fabs(cs) < 1e-12) cs = 0;
-                if (fabs(sn) < 1e-12) sn = 0;
-                double d[3] = {cs * t1[0] + sn * t2[0], cs * t1[1] + sn * t2[1],
-                               cs * t1[2] + sn * t2[2]};
-                int r = nc + i * k + j;
-                contact_row(s, c, d, s->J + (size_t)r * nv, &s->bias[r]);
-            }
-        }
-        double mu = sys->scene->friction;
-        int friction = mu > 0, m = friction ? nc * (k + 1) : nc;
-        for (int r = 0; r < m; r++) {
-            memcpy(s->AJ + (size_t)r * nv, s->J + (size_t)r * nv, (size_t)nv * sizeof(double));
-            tc_system_minv(sys, s->bs, s->AJ + (size_t)r * nv);
-        }
-        /* a failed friction solve falls back to the normal rows alone (frictionless step) */
-        int info = solve(s, nc, friction, mu, v, dt);
-        if (info && friction) friction = 0, m = nc, info = solve(s, nc, 0, mu, v, dt);
-        /* a failed normal solve keeps Siconos' last iterate, projected on z >= 0, if finite */
-        if (info) {
-            int n = nc;
-            if (tc_nonfinite(s->z, n)) memset(s->z, 0, (size_t)n * sizeof(double));
-            for (int r = 0; r < n; r++) s->z[r] = fmax(s->z[r], 0.0);
-        }
-        /* v+ = v* + A (N^T lambda + D^T beta) */
-        for (int r = 0; r < m; r++) {
-            double zr = s->z[r];
-            if (zr == 0) continue;
-            const double *a = s->AJ + (size_t)r * nv;
-            for (int i = 0; i < nv; i++) v[i] += zr * a[i];
-        }
+    /* each island's LCP alone: they share no dof, so v* of one is untouched by another */
+    for (int i0 = 0; i0 < nc;) {
+        int i1 = i0;
+        while (i1 < nc && s->isl2[i1] == s->isl2[i0]) i1++;
+        island(s, s->c2 + i0, i1 - i0, v, dt);
+        i0 = i1;
     }
     tc_system_integrate_q(sys, q, v, dt);
     tc_system_normalize_q(sys, q);
