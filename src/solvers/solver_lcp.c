@@ -83,10 +83,16 @@ static void lcp_free(void *state) {
     free(s);
 }
 
+/* OpenBLAS (under Siconos' LU and products) splits work over its own threads, which changes
+ * rounding with the core count and spins on small problems; when it is the BLAS linked, run it
+ * on one thread (a weak reference: other BLAS builds lack the call) */
+extern void openblas_set_num_threads(int n) __attribute__((weak));
+
 /* everything a step needs, for one Siconos solver id */
 static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const tc_params *p,
                               tc_error *err) {
     (void)err;
+    if (openblas_set_num_threads) openblas_set_num_threads(1);
     lcp_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     s->sys = sys, s->nv = sys->nv;
