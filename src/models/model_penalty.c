@@ -22,6 +22,10 @@ static const tc_param_spec penalty_params[] = {
     {"ki", 200.0, 0, 1e12, TC_PARAM_REAL, "N/(m kg)",
      "integral gain per kg of moving mass (k_i = ki (m1 + m2)); the integral sums depths (m) over "
      "steps", "the paper's ratio ki / kp = 0.02"},
+    {"divide_by_r", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: eq. 3 divides each point's force by the number r of pushing points; 0: every point is a "
+     "full spring", "eq. 3 as the paper writes it (0 tests the reading that matches its reported "
+     "penetrations; E4 has both)"},
     {"forget", 0.85, 0, 0.999999, TC_PARAM_REAL, "1",
      "forgetting factor lambda of the integral term (eq. 2)",
      "the paper found 0.8 < lambda < 0.9 works; the middle"},
@@ -55,7 +59,7 @@ typedef struct pen_state {
     const tc_scene *scene;
     int multi; /* 1 multi-point, 0 deepest point */
     double forget, impact_speed, restitution, slip_speed;
-    int impulses;
+    int impulses, divide;
     tc_surface *surf; /* per body */
     tc_pen_work *work;
     tc_pen_point *pts;
@@ -98,6 +102,7 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->forget = tc_params_get(p, "forget"), s->impact_speed = tc_params_get(p, "impact_speed");
     s->restitution = tc_params_get(p, "restitution"), s->slip_speed = tc_params_get(p, "slip_speed");
     s->impulses = (int)tc_params_get(p, "impulses");
+    s->divide = (int)tc_params_get(p, "divide_by_r");
     /* surfaces: spacing relative to each body's size */
     s->surf = calloc((size_t)scene->nbody + 1, sizeof *s->surf);
     if (!s->surf) return penalty_free(s), TC_ENOMEM;
@@ -208,7 +213,7 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
             rel_velocity(bs, pp->a, pp->b, s->pts[j].p, v);
             double vn = tc_v3_dot(v, n);
             double fn = tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, s->pts[j].depth, vn,
-                                             pp->integral, r);
+                                             pp->integral, s->divide ? r : 1);
             if (fn <= 0) continue;
             tc_v3_copy(vt, v);
             tc_v3_addscl(vt, n, -vn);
