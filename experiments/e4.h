@@ -60,6 +60,7 @@ typedef struct e4_summary {
     double mean_pen;    /* mean penetration over the measured steps (m) */
     double max_pen;     /* largest penetration (m) */
     double final_ke;    /* kinetic energy after the last step (J) */
+    double peak_ke;     /* largest kinetic energy of the run (J) */
     int escaped;        /* pile bodies outside the container at the end */
     double wall_s;      /* wall time of the loop (s) */
     long long iters, fails; /* inner-solver work and failed solves (LCP) */

@@ -258,7 +258,7 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
                                         "status"};
     static const char *const hdr_all[] = {"method", "(a) final penetration (m)", "(a) final KE (J)",
                                           "(c) escaped", "(c) max penetration (m)",
-                                          "(c) final KE (J)", "failed runs"};
+                                          "(c) final / peak KE", "failed runs"};
     tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
     tc_metrics ms;
     tc_metrics_init(&ms, "e4_penalty", ctx->tier);
@@ -304,10 +304,13 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
         }
         if (r[2]) {
             snprintf(c[3], 64, "%d", r[2]->escaped), snprintf(c[4], 64, "%.3g", r[2]->max_pen);
-            snprintf(c[5], 64, "%.3g", r[2]->final_ke);
+            snprintf(c[5], 64, "%.3g", r[2]->final_ke / r[2]->peak_ke);
             snprintf(name, sizeof name, "pile.%s.escaped", em[k].label);
             tc_metrics_add(&ms, name, r[2]->status ? NAN : r[2]->escaped, "1", 0, 0,
                            "(c) bodies outside the container at the end");
+            snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", em[k].label);
+            tc_metrics_add(&ms, name, r[2]->status ? NAN : r[2]->final_ke / r[2]->peak_ke, "1",
+                           0.01, 1.0, "(c) kinetic energy at the end over its peak (decay)");
         }
         snprintf(c[6], 64, "%d", failed);
         const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};

@@ -43,6 +43,7 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
     memset(out->summary.reason, 0, sizeof out->summary.reason);
     e4_summary *su = &out->summary;
     su->status = TC_OK, su->escaped = 0, su->mean_pen = 0, su->max_pen = 0, su->final_ke = NAN;
+    su->peak_ke = 0;
     su->iters = su->fails = 0, su->steps = 0;
     tc_sim *sim = NULL;
     tc_error err;
@@ -77,7 +78,7 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
             out->ke[k / every] = ke, out->pen[k / every] = pen;
         int counted = study != E4_PERTURBED || k >= e->b_settle;
         if (counted) su->mean_pen += pen, su->max_pen = fmax(su->max_pen, pen), measured++;
-        su->final_ke = ke;
+        su->final_ke = ke, su->peak_ke = fmax(su->peak_ke, ke);
     }
     su->wall_s = tc_wall_time() - t0;
     su->mean_pen = measured ? su->mean_pen / measured : NAN;
