@@ -227,8 +227,8 @@ Test(aopc, ellipsoid_mass_and_inertia) {
 /* the names table still matches the enum after the ellipsoid; checks reject bad semi-axes */
 Test(aopc, ellipsoid_name_and_check) {
     static const char *const names[] = {"sphere", "box", "plane", "compound", "ellipsoid",
-                                        "cylinder"};
-    cr_assert_eq(TC_SHAPE_COUNT, 6);
+                                        "cylinder", "polytope"};
+    cr_assert_eq(TC_SHAPE_COUNT, 7);
     for (int t = 0; t < TC_SHAPE_COUNT; t++) {
         tc_shape_type back;
         cr_expect_str_eq(tc_shape_name((tc_shape_type)t), names[t]);

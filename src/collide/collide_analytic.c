@@ -83,10 +83,11 @@ static int sphere_compound(double r, const double x[3], const tc_shape *s, const
 }
 
 int tc_collide_supported(tc_shape_type a, tc_shape_type b) {
-    /* no analytic ellipsoid contact (its distance is approximate) and none for cylinders:
-     * refuse every such pair */
+    /* no analytic ellipsoid contact (its distance is approximate) and none for cylinders or
+     * polytopes: refuse every such pair */
     if (a == TC_SHAPE_ELLIPSOID || b == TC_SHAPE_ELLIPSOID) return 0;
     if (a == TC_SHAPE_CYLINDER || b == TC_SHAPE_CYLINDER) return 0;
+    if (a == TC_SHAPE_POLYTOPE || b == TC_SHAPE_POLYTOPE) return 0;
     if (a == TC_SHAPE_SPHERE || b == TC_SHAPE_SPHERE) return a != TC_SHAPE_PLANE || b != TC_SHAPE_PLANE;
     return (a == TC_SHAPE_BOX && b == TC_SHAPE_PLANE) || (a == TC_SHAPE_PLANE && b == TC_SHAPE_BOX);
 }
@@ -100,7 +101,8 @@ static int flipped(int m, tc_contact *c) {
 int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
                const tc_body_state *B, double margin, tc_contact *out) {
     if (a->type == TC_SHAPE_ELLIPSOID || b->type == TC_SHAPE_ELLIPSOID ||
-        a->type == TC_SHAPE_CYLINDER || b->type == TC_SHAPE_CYLINDER)
+        a->type == TC_SHAPE_CYLINDER || b->type == TC_SHAPE_CYLINDER ||
+        a->type == TC_SHAPE_POLYTOPE || b->type == TC_SHAPE_POLYTOPE)
         return -1;
     if (a->type == TC_SHAPE_SPHERE && b->type == TC_SHAPE_SPHERE)
         return sphere_sphere(a->size[0], A, b->size[0], B, margin, out);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* deepest point of two overlapping convex shapes: libccd's MPR for sphere, box and cylinder pairs,
- * the support point for a shape against a plane; body-frame support functions */
+/* deepest point of two overlapping convex shapes: libccd's MPR for sphere, box, cylinder and
+ * polytope pairs, the support point for a shape against a plane; body-frame support functions */
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
 
@@ -43,6 +43,17 @@ void tc_shape_support(const tc_shape *s, const double d[3], double out[3]) {
         out[2] = d[2] >= 0 ? s->size[1] : -s->size[1];
         return;
     }
+    case TC_SHAPE_POLYTOPE: {
+        /* the vertex of largest d . v (ties to the lowest index) */
+        int best = 0;
+        double bd = tc_v3_dot(d, s->vert[0]);
+        for (int i = 1; i < s->nvert; i++) {
+            double e = tc_v3_dot(d, s->vert[i]);
+            if (e > bd) bd = e, best = i;
+        }
+        tc_v3_copy(out, s->vert[best]);
+        return;
+    }
     default:
         tc_v3_set(out, 0, 0, 0);
         return;
@@ -66,16 +77,22 @@ static void ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec)
         vec->v[k] = w[k] + o->S->pos[k];
 }
 
-/* an interior point: the body origin (the centre of every supported primitive) */
+/* an interior point: the body origin (the centre of every supported primitive); a polytope's
+ * vertex mean (always inside, even before tc_shape_center put the COM at the origin) */
 static void ccd_center(const void *obj, ccd_vec3_t *c) {
     const ccd_obj *o = obj;
+    double m[3] = {0, 0, 0}, w[3];
+    if (o->s->type == TC_SHAPE_POLYTOPE)
+        for (int i = 0; i < o->s->nvert; i++) tc_v3_addscl(m, o->s->vert[i], 1.0 / o->s->nvert);
+    tc_m3_mulv(w, o->S->R, m);
     for (int k = 0; k < 3; k++)
-        c->v[k] = o->S->pos[k];
+        c->v[k] = o->S->pos[k] + w[k];
 }
 
 /* 1 for the shapes with a support function */
 static int convex(tc_shape_type t) {
-    return t == TC_SHAPE_SPHERE || t == TC_SHAPE_BOX || t == TC_SHAPE_CYLINDER;
+    return t == TC_SHAPE_SPHERE || t == TC_SHAPE_BOX || t == TC_SHAPE_CYLINDER ||
+           t == TC_SHAPE_POLYTOPE;
 }
 
 /* shape s (posed by S) against the plane posed by P: the support point along -n is the deepest;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* surfaces of convex shapes for penetration queries: points at most h apart with the outward
  * normals of the faces meeting there, and face planes (box grid, geodesic icosphere, cylinder
- * rings, plane) */
+ * rings, polytope vertices, edges and face grids, plane) */
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
 
@@ -285,6 +285,135 @@ static tc_status surf_cylinder(tc_surface *s, double r, double hl, double h, tc_
     return TC_OK;
 }
 
+/* 1 when face f of polytope sh has the directed edge a -> b in its loop */
+static int loop_has_edge(const tc_shape *sh, int f, int a, int b) {
+    const unsigned char *lp = sh->fv + sh->fofs[f];
+    for (int i = 0; i < sh->fnv[f]; i++)
+        if (lp[i] == a && lp[(i + 1) % sh->fnv[f]] == b) return 1;
+    return 0;
+}
+
+/* the faces of polytope sh meeting at vertex v, at most TC_SURF_MAXNORMAL of them: the lowest
+ * index first, then each time the face whose normal has the least largest dot product with
+ * those already taken (the most different; ties to the lower index); returns their count */
+static int vertex_faces(const tc_shape *sh, int v, int *out) {
+    int all[TC_POLY_MAXFACE], na = 0;
+    for (int f = 0; f < sh->nface; f++)
+        for (int i = 0; i < sh->fnv[f]; i++)
+            if (sh->fv[sh->fofs[f] + i] == v) {
+                all[na++] = f;
+                break;
+            }
+    if (na <= TC_SURF_MAXNORMAL) {
+        memcpy(out, all, (size_t)na * sizeof *all);
+        return na;
+    }
+    int m = 0, used[TC_POLY_MAXFACE] = {0};
+    out[m++] = all[0], used[0] = 1;
+    while (m < TC_SURF_MAXNORMAL) {
+        int best = -1;
+        double bd = INFINITY;
+        for (int j = 0; j < na; j++) {
+            if (used[j]) continue;
+            double worst = -INFINITY;
+            for (int k = 0; k < m; k++)
+                worst = fmax(worst, tc_v3_dot(sh->face[all[j]], sh->face[out[k]]));
+            if (worst < bd) bd = worst, best = j;
+        }
+        out[m++] = all[best], used[best] = 1;
+    }
+    return m;
+}
+
+/* polytope: its vertices (the normals of up to TC_SURF_MAXNORMAL of their faces, see
+ * vertex_faces), the points dividing each edge into intervals <= h (the two faces' normals), and
+ * on each face the lattice o + (lo_u + i E_u / n_u) u + (lo_w + j E_w / n_w) w, n = ceil(E / h),
+ * over the face's extent E in its frame (u along the first edge, w = n x u), kept when inside
+ * the face and 1e-9 of the radius off its edges (the face normal); a cube thus gets the box's
+ * lattice. Faces: the hull planes. One pass counts, one fills */
+static tc_status surf_polytope(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
+    double margin = 1e-9 * tc_polytope_radius(sh);
+    long np = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            tc_status st = surf_arrays(s, np, sh->nface, err);
+            if (st) return st;
+        }
+        long q = 0;
+        /* vertices */
+        for (int v = 0; v < sh->nvert; v++, q++) {
+            if (!pass) continue;
+            int fs[TC_SURF_MAXNORMAL], nf = vertex_faces(sh, v, fs);
+            tc_v3_copy(s->p[q], sh->vert[v]);
+            for (int k = 0; k < nf; k++)
+                add_normal(s, (int)q, sh->face[fs[k]][0], sh->face[fs[k]][1], sh->face[fs[k]][2]);
+        }
+        /* edges, each once (as a -> b with a < b in some face's loop) */
+        for (int f = 0; f < sh->nface; f++) {
+            const unsigned char *lp = sh->fv + sh->fofs[f];
+            for (int i = 0; i < sh->fnv[f]; i++) {
+                int a = lp[i], b = lp[(i + 1) % sh->fnv[f]];
+                if (a > b) continue;
+                double e[3];
+                tc_v3_sub(e, sh->vert[b], sh->vert[a]);
+                long m = intervals(tc_v3_norm(e), h);
+                if (!pass) {
+                    np += m - 1;
+                    continue;
+                }
+                int g = 0;
+                while (g < sh->nface && (g == f || !loop_has_edge(sh, g, b, a))) g++;
+                for (long k = 1; k < m; k++, q++) {
+                    for (int c = 0; c < 3; c++)
+                        s->p[q][c] = sh->vert[a][c] + e[c] * (double)k / (double)m;
+                    add_normal(s, (int)q, sh->face[f][0], sh->face[f][1], sh->face[f][2]);
+                    if (g < sh->nface)
+                        add_normal(s, (int)q, sh->face[g][0], sh->face[g][1], sh->face[g][2]);
+                }
+            }
+        }
+        /* face lattices, inside only */
+        for (int f = 0; f < sh->nface; f++) {
+            const unsigned char *lp = sh->fv + sh->fofs[f];
+            double o[3], u[3], w[3], lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+            tc_v3_copy(o, sh->vert[lp[0]]);
+            tc_v3_sub(u, sh->vert[lp[1]], o);
+            tc_v3_normalize(u);
+            tc_v3_cross(w, sh->face[f], u);
+            for (int i = 0; i < sh->fnv[f]; i++) {
+                double r[3];
+                tc_v3_sub(r, sh->vert[lp[i]], o);
+                double x = tc_v3_dot(r, u), y = tc_v3_dot(r, w);
+                lo[0] = fmin(lo[0], x), hi[0] = fmax(hi[0], x);
+                lo[1] = fmin(lo[1], y), hi[1] = fmax(hi[1], y);
+            }
+            long nu = intervals(hi[0] - lo[0], h), nw = intervals(hi[1] - lo[1], h);
+            if ((double)nu * (double)nw > SURF_MAXPOINT)
+                return tc_error_set(err, TC_EINVAL, "", 0, "spacing",
+                                    "surface spacing too fine: over %d points on a face",
+                                    SURF_MAXPOINT);
+            for (long i = 1; i < nu; i++)
+                for (long j = 1; j < nw; j++) {
+                    double x = lo[0] + (hi[0] - lo[0]) * (double)i / (double)nu;
+                    double y = lo[1] + (hi[1] - lo[1]) * (double)j / (double)nw, p[3];
+                    for (int c = 0; c < 3; c++) p[c] = o[c] + x * u[c] + y * w[c];
+                    if (!tc_polytope_face_contains(sh, f, p, margin)) continue;
+                    if (!pass) {
+                        np++;
+                        continue;
+                    }
+                    tc_v3_copy(s->p[q], p);
+                    add_normal(s, (int)q, sh->face[f][0], sh->face[f][1], sh->face[f][2]);
+                    q++;
+                }
+        }
+        if (!pass) np += sh->nvert;
+    }
+    for (int f = 0; f < sh->nface; f++) memcpy(s->face[f], sh->face[f], sizeof s->face[f]);
+    s->radius = tc_polytope_radius(sh);
+    return TC_OK;
+}
+
 tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
     memset(s, 0, sizeof *s);
     if (!(h > 0) || !isfinite(h))
@@ -299,6 +428,8 @@ tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error
         return surf_sphere(s, sh->size[0], h, err);
     case TC_SHAPE_CYLINDER:
         return surf_cylinder(s, sh->size[0], sh->size[1], h, err);
+    case TC_SHAPE_POLYTOPE:
+        return surf_polytope(s, sh, h, err);
     case TC_SHAPE_PLANE:
         st = surf_arrays(s, 0, 1, err);
         if (st) return st;
@@ -307,7 +438,8 @@ tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error
         return TC_OK;
     default:
         return tc_error_set(err, TC_EUNSUP, "", 0, "",
-                            "no penetration surface for shape '%s' (box, sphere, cylinder, plane)",
+                            "no penetration surface for shape '%s' (box, sphere, cylinder, "
+                            "polytope, plane)",
                             tc_shape_name(sh->type));
     }
 }

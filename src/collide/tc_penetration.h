@@ -8,7 +8,8 @@
 
 #include "dyn/tc_system.h"
 
-#define TC_SURF_MAXNORMAL 3 /* most faces that meet at one surface point (a box corner) */
+#define TC_SURF_MAXNORMAL 3 /* most faces that meet at one surface point (a box corner); a
+                             * polytope vertex of more faces keeps 3 (tc_surface_alloc) */
 
 /* a convex shape's surface for penetration queries, body frame */
 typedef struct tc_surface {
@@ -32,6 +33,12 @@ typedef struct tc_surface {
  * cylinder: side rings at z levels <= h apart with m points, 2 r sin(pi / m) <= h, m >= 8, the
  *      rims carrying the side and the cap normal; caps: rings <= h apart plus the centre; faces:
  *      the two caps and the side's tangent planes at the m ring angles;
+ * polytope: its vertices, the points dividing each edge into ceil(length / h) equal intervals
+ *      (the two faces' normals) and on each face the lattice of ceil(E / h) intervals over the
+ *      face's extent E along its first edge and across it, kept inside the face off its edges (the
+ *      face normal; a cube gets the box lattice); a vertex of more than TC_SURF_MAXNORMAL faces
+ *      keeps the lowest-index face, then each time the face least aligned with those kept (the
+ *      largest dot product least); faces: the hull planes;
  * plane: no points, one face (z = 0, normal +z).
  * h must be finite and > 0 (TC_EINVAL); more than 4e6 points is TC_EINVAL. Other shapes:
  * TC_EUNSUP naming the shape. */
@@ -102,7 +109,8 @@ int tc_pen_bottom(int n, const double (*nrm)[TC_SURF_MAXNORMAL][3], const unsign
  * counts as apart). The point is midway between the two surfaces along the normal for a plane
  * pair and for two spheres; otherwise it is libccd's estimate (the mean of the two shapes' points
  * of the final portal, weighted by the origin's barycentric coordinates). Convex pairs by
- * libccd's MPR (support functions of sphere, box and cylinder, tolerance 1e-12 m): its depth and
+ * libccd's MPR (support functions of sphere, box, cylinder and polytope, interior points the
+ * body origins and a polytope's vertex mean, tolerance 1e-12 m): its depth and
  * normal are those of the Minkowski-difference face crossed by the ray between the two centres,
  * exact for two spheres and for face contacts along that ray, an upper bound on the least
  * translation otherwise; between two curved surfaces (a cylinder's rim on a sphere) the normal
@@ -113,9 +121,10 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
                const tc_body_state *B, double *depth, double normal[3], double point[3]);
 
 /* the support point of a shape (body frame): the point of the shape farthest along body-frame
- * direction d (sphere, box, cylinder; planes and other shapes have none: the origin). Ties are
- * broken toward +: a box takes +a_i where d_i = 0, a cylinder the +z cap where d_z = 0 and the cap
- * centre when d is axial, a sphere (0, 0, r) when d = 0 */
+ * direction d (sphere, box, cylinder, polytope; planes and other shapes have none: the origin).
+ * Ties are broken toward +: a box takes +a_i where d_i = 0, a cylinder the +z cap where d_z = 0
+ * and the cap centre when d is axial, a sphere (0, 0, r) when d = 0; a polytope takes the vertex
+ * of largest d . v, ties to the lowest index */
 void tc_shape_support(const tc_shape *s, const double d[3], double out[3]);
 
 #endif

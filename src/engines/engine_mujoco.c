@@ -163,10 +163,70 @@ static void write_geom(FILE *f, const char *name, const tc_shape *sh, const char
         fprintf(f, "<geom name=\"%s\" type=\"cylinder\" size=\"%.17g %.17g\" %s/>\n", name,
                 sh->size[0], sh->size[1], attrs);
         break;
+    case TC_SHAPE_POLYTOPE: /* the asset "m<geom name>" holds its vertices (write_meshes) */
+        fprintf(f, "<geom name=\"%s\" type=\"mesh\" mesh=\"m%s\" %s/>\n", name, name, attrs);
+        break;
     default: /* plane: size 0 0 is infinite; the third number only spaces the render grid */
         fprintf(f, "<geom name=\"%s\" type=\"plane\" size=\"0 0 1\" %s/>\n", name, attrs);
         break;
     }
+}
+
+/* the polytopes' meshes, "mg<i>" for body i: MuJoCo builds the convex hull of the vertices itself
+ * and stores the mesh re-centred at its own volume centroid and turned to its principal axes,
+ * giving the geom that frame; the geometry in the body frame is unchanged by that (checked after
+ * compiling, check_meshes), and the body's inertia comes from the scene (inertiafromgeom false) */
+static void write_meshes(FILE *f, const tc_scene *sc) {
+    int n = 0;
+    for (int i = 0; i < sc->nbody; i++) {
+        const tc_shape *sh = &sc->body[i].shape;
+        if (sh->type != TC_SHAPE_POLYTOPE) continue;
+        if (n++ == 0) fprintf(f, "  <asset>\n");
+        fprintf(f, "    <mesh name=\"mg%d\" vertex=\"", i);
+        for (int v = 0; v < sh->nvert; v++)
+            fprintf(f, "%s%.17g %.17g %.17g", v ? " " : "", sh->vert[v][0], sh->vert[v][1],
+                    sh->vert[v][2]);
+        fprintf(f, "\"/>\n");
+    }
+    if (n) fprintf(f, "  </asset>\n");
+}
+
+/* 1 when every vertex of the compiled mesh of polytope body i, placed by its geom's pos and quat,
+ * is within 1e-5 of the radius (MuJoCo stores mesh vertices as floats) of one of touche's, in
+ * the body frame (world geoms: posed), and every touche vertex has such a MuJoCo vertex */
+static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
+    char name[32];
+    snprintf(name, sizeof name, "g%d", i);
+    int g = mj_name2id(m, mjOBJ_GEOM, name), id = g >= 0 ? m->geom_dataid[g] : -1;
+    if (id < 0) return 0;
+    const tc_shape *sh = &b->shape;
+    double R[9], q[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]}, ref[TC_POLY_MAXVERT][3];
+    tc_quat_normalize(q);
+    tc_quat_to_mat(R, q);
+    for (int v = 0; v < sh->nvert; v++) {
+        tc_v3_copy(ref[v], sh->vert[v]);
+        if (b->joint == TC_JOINT_FIXED) {
+            tc_m3_mulv(ref[v], R, sh->vert[v]);
+            tc_v3_add(ref[v], ref[v], b->pos);
+        }
+    }
+    double tol = 1e-5 * tc_polytope_radius(sh);
+    int nv = m->mesh_vertnum[id], hit[TC_POLY_MAXVERT] = {0};
+    for (int j = 0; j < nv; j++) {
+        mjtNum x[3], y[3];
+        for (int k = 0; k < 3; k++) x[k] = m->mesh_vert[3 * (m->mesh_vertadr[id] + j) + k];
+        mju_rotVecQuat(y, x, m->geom_quat + 4 * g);
+        for (int k = 0; k < 3; k++) y[k] += m->geom_pos[3 * g + k];
+        int found = 0;
+        for (int v = 0; v < sh->nvert; v++) {
+            double d[3] = {y[0] - ref[v][0], y[1] - ref[v][1], y[2] - ref[v][2]};
+            if (tc_v3_norm(d) <= tol) found = 1, hit[v] = 1;
+        }
+        if (!found) return 0;
+    }
+    for (int v = 0; v < sh->nvert; v++)
+        if (!hit[v]) return 0;
+    return 1;
 }
 
 /* the geoms of body i, named g<i> (one primitive) or g<i>p<k> (compound parts at their body
@@ -295,6 +355,7 @@ static int write_mjcf(FILE *f, const tc_scene *sc, const tc_params *p, double dt
             tc_params_get(p, "solref_dampratio"), tc_params_get(p, "solimp_dmin"),
             tc_params_get(p, "solimp_dmax"), tc_params_get(p, "solimp_width"),
             tc_params_get(p, "solimp_midpoint"), tc_params_get(p, "solimp_power"));
+    write_meshes(f, sc);
     fprintf(f, "  <worldbody>\n");
     /* fixed bodies are geoms of the world body: a plane inside a welded child body collides
      * twice in MuJoCo 2.2.2 (world pass plus broadphase), and world geoms never touch each
@@ -468,6 +529,14 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
                             "MuJoCo compiled %d geoms for the scene's %d", ng, ngeom);
     }
+    /* MuJoCo re-frames meshes at their centroid and principal axes: check the geometry stayed */
+    for (int i = 0; i < sc->nbody; i++)
+        if (sc->body[i].shape.type == TC_SHAPE_POLYTOPE && !mesh_matches(e->m, i, &sc->body[i])) {
+            mujoco_free(e);
+            return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
+                                "MuJoCo placed the mesh of polytope body '%s' away from its "
+                                "vertices", sc->body[i].name);
+        }
     e->nbody = sc->nbody;
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
@@ -732,7 +801,8 @@ const tc_engine_type tc_engine_mujoco = {
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
               TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER),
+              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER) |
+              TC_SHAPE_BIT(TC_SHAPE_POLYTOPE),
     .alloc = mujoco_alloc,
     .force = mujoco_force,
     .step = mujoco_step,

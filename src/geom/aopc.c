@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* AOPC sampling of sphere, box, ellipsoid, cylinder and plane, transforms, and the SSDF */
+/* AOPC sampling of sphere, box, ellipsoid, cylinder, polytope and plane, transforms, and the
+ * SSDF */
 #include "geom/tc_aopc.h"
 #include "math/tc_smooth.h"
+#include "math/tc_vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,6 +136,80 @@ static tc_status sample_cylinder(tc_aopc *c, double r, double hl, double h) {
     return TC_OK;
 }
 
+/* face f of a polytope: its first vertex o, the in-plane basis u (along the first edge) and
+ * w = n x u, and the extent of its loop in that basis (lo, hi: u then w, m) */
+static void poly_face_frame(const tc_shape *s, int f, double o[3], double u[3], double w[3],
+                            double lo[2], double hi[2]) {
+    const unsigned char *lp = s->fv + s->fofs[f];
+    tc_v3_copy(o, s->vert[lp[0]]);
+    tc_v3_sub(u, s->vert[lp[1]], o);
+    tc_v3_normalize(u);
+    tc_v3_cross(w, s->face[f], u);
+    lo[0] = lo[1] = INFINITY, hi[0] = hi[1] = -INFINITY;
+    for (int i = 0; i < s->fnv[f]; i++) {
+        double r[3];
+        tc_v3_sub(r, s->vert[lp[i]], o);
+        double a = tc_v3_dot(r, u), b = tc_v3_dot(r, w);
+        lo[0] = fmin(lo[0], a), hi[0] = fmax(hi[0], a);
+        lo[1] = fmin(lo[1], b), hi[1] = fmax(hi[1], b);
+    }
+}
+
+/* polytope: on each face the centres of a grid of cells of side <= h over the face's extent (u
+ * along its first edge, w = n x u), kept when inside the face and farther than 1e-9 of the
+ * polytope's size from its edges (no point on an edge, so each keeps its face's normal, as for
+ * the box); a face that keeps none (a sliver) gets its vertex mean. One pass counts, one fills */
+static tc_status sample_polytope(tc_aopc *c, const tc_shape *s, double h, tc_error *err) {
+    double margin = 1e-9 * tc_polytope_radius(s), area = 0;
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass && tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
+        int m = 0;
+        for (int f = 0; f < s->nface; f++) {
+            double o[3], u[3], w[3], lo[2], hi[2], p[3];
+            poly_face_frame(s, f, o, u, w, lo, hi);
+            double cu = fmax(1, ceil((hi[0] - lo[0]) / h - 1e-9));
+            double cw = fmax(1, ceil((hi[1] - lo[1]) / h - 1e-9));
+            if (cu * cw > 1e8)
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "spacing",
+                                    "too fine for the polytope: over 1e8 cells on a face (h %g m)",
+                                    h);
+            int nu = (int)cu, nw = (int)cw;
+            int kept = 0;
+            for (int i = 0; i < nu; i++)
+                for (int j = 0; j < nw; j++) {
+                    double a = lo[0] + (i + 0.5) * (hi[0] - lo[0]) / nu;
+                    double b = lo[1] + (j + 0.5) * (hi[1] - lo[1]) / nw;
+                    for (int k = 0; k < 3; k++) p[k] = o[k] + a * u[k] + b * w[k];
+                    if (!tc_polytope_face_contains(s, f, p, margin)) continue;
+                    if (pass) put(c, m, p, s->face[f]);
+                    m++, kept++;
+                }
+            if (!kept) {
+                const unsigned char *lp = s->fv + s->fofs[f];
+                for (int k = 0; k < 3; k++) p[k] = 0;
+                for (int i = 0; i < s->fnv[f]; i++)
+                    tc_v3_addscl(p, s->vert[lp[i]], 1.0 / s->fnv[f]);
+                if (pass) put(c, m, p, s->face[f]);
+                m++;
+            }
+            /* the face's area by its triangle fan */
+            if (pass)
+                for (int i = 1; i + 1 < s->fnv[f]; i++) {
+                    const unsigned char *lp = s->fv + s->fofs[f];
+                    double e1[3], e2[3], x[3];
+                    tc_v3_sub(e1, s->vert[lp[i]], s->vert[lp[0]]);
+                    tc_v3_sub(e2, s->vert[lp[i + 1]], s->vert[lp[0]]);
+                    tc_v3_cross(x, e1, e2);
+                    area += 0.5 * tc_v3_norm(x);
+                }
+        }
+        n = m;
+    }
+    c->spacing = sqrt(area / n);
+    return TC_OK;
+}
+
 /* part i of a compound as a primitive shape centred at its own origin */
 static tc_shape part_of(const tc_shape *s, int i) {
     const tc_shape_part *p = &s->part[i];
@@ -188,6 +264,7 @@ tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err) 
     case TC_SHAPE_BOX: return sample_box(c, s->size, h);
     case TC_SHAPE_ELLIPSOID: return sample_ellipsoid(c, s->size, h);
     case TC_SHAPE_CYLINDER: return sample_cylinder(c, s->size[0], s->size[1], h);
+    case TC_SHAPE_POLYTOPE: return sample_polytope(c, s, h, err);
     case TC_SHAPE_PLANE: {
         if (tc_aopc_alloc_n(c, 1)) return TC_ENOMEM;
         double o[3] = {0, 0, 0}, z[3] = {0, 0, 1};

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* shape names, checks, mass properties and signed distances (exact except the ellipsoid's) */
 #include "geom/tc_shape.h"
+#include "math/tc_vec.h"
 
 #include <math.h>
 #include <string.h>
 
 static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane", "compound",
-                                                              "ellipsoid", "cylinder"};
+                                                              "ellipsoid", "cylinder", "polytope"};
 
 tc_shape tc_sphere(double r) {
     tc_shape s;
@@ -56,6 +57,159 @@ tc_status tc_shape_parse(const char *name, tc_shape_type *t) {
     return TC_ENOTFOUND;
 }
 
+/* a polytope's largest vertex coordinate magnitude (m): the scale of its tolerances */
+static double poly_extent(const tc_shape *s) {
+    double e = 0;
+    for (int i = 0; i < s->nvert; i++)
+        for (int k = 0; k < 3; k++) e = fmax(e, fabs(s->vert[i][k]));
+    return e;
+}
+
+double tc_polytope_radius(const tc_shape *s) {
+    double r = 0;
+    for (int i = 0; i < s->nvert; i++) r = fmax(r, tc_v3_norm(s->vert[i]));
+    return r;
+}
+
+int tc_polytope_face_contains(const tc_shape *s, int f, const double q[3], double margin) {
+    /* the loop is counter-clockwise about n: q is inside when it is left of every edge, i.e.
+     * (b - a) x (q - a) . n > margin |b - a| */
+    const double *n = s->face[f];
+    int o = s->fofs[f], k = s->fnv[f];
+    for (int i = 0; i < k; i++) {
+        const double *a = s->vert[s->fv[o + i]], *b = s->vert[s->fv[o + (i + 1) % k]];
+        double e[3], r[3], c[3];
+        tc_v3_sub(e, b, a);
+        tc_v3_sub(r, q, a);
+        tc_v3_cross(c, e, r);
+        if (!(tc_v3_dot(c, n) > margin * tc_v3_norm(e))) return 0;
+    }
+    return 1;
+}
+
+/* volume (m^3), first moment (m^4) and second moment, the integral of x x^T (m^5, row-major),
+ * about the body origin of a polytope: tetrahedra (o, v0, vi, vi+1) fanned from the vertex mean
+ * o over each face's triangle fan; a tetrahedron of volume V and corners p_j contributes
+ * V sum_j p_j / 4 and V / 20 (sum_j p_j p_j^T + S S^T), S = sum_j p_j */
+static void poly_moments(const tc_shape *s, double *vol, double m1[3], double m2[9]) {
+    double o[3] = {0, 0, 0};
+    for (int i = 0; i < s->nvert; i++) tc_v3_addscl(o, s->vert[i], 1.0 / s->nvert);
+    *vol = 0;
+    for (int k = 0; k < 3; k++) m1[k] = 0;
+    for (int k = 0; k < 9; k++) m2[k] = 0;
+    for (int f = 0; f < s->nface; f++) {
+        const unsigned char *lp = s->fv + s->fofs[f];
+        for (int i = 1; i + 1 < s->fnv[f]; i++) {
+            const double *p[4] = {o, s->vert[lp[0]], s->vert[lp[i]], s->vert[lp[i + 1]]};
+            double e1[3], e2[3], e3[3], c[3], S[3] = {0, 0, 0};
+            tc_v3_sub(e1, p[1], o), tc_v3_sub(e2, p[2], o), tc_v3_sub(e3, p[3], o);
+            tc_v3_cross(c, e2, e3);
+            double V = tc_v3_dot(e1, c) / 6;
+            for (int j = 0; j < 4; j++) tc_v3_add(S, S, p[j]);
+            *vol += V;
+            tc_v3_addscl(m1, S, V / 4);
+            for (int r = 0; r < 3; r++)
+                for (int cc = 0; cc < 3; cc++) {
+                    double q = S[r] * S[cc];
+                    for (int j = 0; j < 4; j++) q += p[j][r] * p[j][cc];
+                    m2[3 * r + cc] += V / 20 * q;
+                }
+        }
+    }
+}
+
+/* the checks of tc_shape_check for a polytope */
+static tc_status poly_check(const tc_shape *s, tc_error *err) {
+    if (s->nvert < 4 || s->nvert > TC_POLY_MAXVERT)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
+                            "a polytope has 4 to %d hull vertices (got %d)", TC_POLY_MAXVERT,
+                            s->nvert);
+    for (int i = 0; i < s->nvert; i++)
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(s->vert[i][k]))
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
+                                    "polytope vertex %d is not finite", i);
+    if (s->nface < 4 || s->nface > TC_POLY_MAXFACE)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
+                            "a polytope has 4 to %d faces (got %d); build it with tc_polytope",
+                            TC_POLY_MAXFACE, s->nface);
+    double tol = 1e-9 * poly_extent(s);
+    for (int f = 0; f < s->nface; f++) {
+        const double *pl = s->face[f];
+        if (!(isfinite(pl[0]) && isfinite(pl[1]) && isfinite(pl[2]) && isfinite(pl[3]) &&
+              fabs(tc_v3_norm(pl) - 1) <= 1e-9))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
+                                "polytope face %d: the plane must be finite with a unit normal", f);
+        if (s->fnv[f] < 3 || s->fofs[f] + s->fnv[f] > TC_POLY_MAXLOOP)
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
+                                "polytope face %d: its loop must have 3 or more vertices", f);
+        for (int i = 0; i < s->fnv[f]; i++) {
+            int v = s->fv[s->fofs[f] + i];
+            if (v >= s->nvert || fabs(tc_v3_dot(pl, s->vert[v]) - pl[3]) > tol)
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
+                                    "polytope face %d: loop vertex %d is not on its plane", f, v);
+        }
+        for (int v = 0; v < s->nvert; v++)
+            if (tc_v3_dot(pl, s->vert[v]) > pl[3] + tol)
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
+                                    "polytope vertex %d is above face %d: not convex", v, f);
+    }
+    double vol, m1[3], m2[9];
+    poly_moments(s, &vol, m1, m2);
+    if (!(vol > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices", "the polytope has no volume");
+    return TC_OK;
+}
+
+/* polytope distance: inside, the largest n . p - d (exact); outside, the nearest point of the
+ * faces p is above (the polygon's interior, else its nearest edge point) */
+static double poly_distance(const tc_shape *s, const double p[3], double normal[3]) {
+    double best = -INFINITY;
+    int fb = 0;
+    for (int f = 0; f < s->nface; f++) {
+        double e = tc_v3_dot(s->face[f], p) - s->face[f][3];
+        if (e > best) best = e, fb = f;
+    }
+    if (!(best > 0)) {
+        tc_v3_copy(normal, s->face[fb]);
+        return best;
+    }
+    double d2 = INFINITY, x[3] = {0, 0, 0};
+    int ff = -1;
+    for (int f = 0; f < s->nface; f++) {
+        const double *n = s->face[f];
+        double e = tc_v3_dot(n, p) - n[3], q[3];
+        if (!(e > 0)) continue;
+        /* the projection inside the polygon: the plane distance */
+        for (int k = 0; k < 3; k++) q[k] = p[k] - e * n[k];
+        if (tc_polytope_face_contains(s, f, q, 0)) {
+            if (e * e < d2) d2 = e * e, ff = f, tc_v3_copy(x, q);
+            continue;
+        }
+        /* else the nearest point of its edges */
+        int o = s->fofs[f], k = s->fnv[f];
+        for (int i = 0; i < k; i++) {
+            const double *a = s->vert[s->fv[o + i]], *b = s->vert[s->fv[o + (i + 1) % k]];
+            double ab[3], ap[3], c[3], r[3];
+            tc_v3_sub(ab, b, a);
+            tc_v3_sub(ap, p, a);
+            double t = tc_v3_dot(ap, ab) / tc_v3_dot(ab, ab);
+            t = t < 0 ? 0 : (t > 1 ? 1 : t);
+            for (int j = 0; j < 3; j++) c[j] = a[j] + t * ab[j];
+            tc_v3_sub(r, p, c);
+            double q2 = tc_v3_dot(r, r);
+            if (q2 < d2) d2 = q2, ff = -1, tc_v3_copy(x, c);
+        }
+    }
+    double d = sqrt(d2);
+    if (ff >= 0) {
+        tc_v3_copy(normal, s->face[ff]);
+    } else {
+        for (int k = 0; k < 3; k++) normal[k] = (p[k] - x[k]) / d;
+    }
+    return d;
+}
+
 /* a compound's part as a primitive shape, */
 static tc_shape part_shape(const tc_shape_part *p) {
     return p->type == TC_SHAPE_SPHERE ? tc_sphere(p->size[0])
@@ -92,6 +246,7 @@ tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
                                 s->size[1]);
         return TC_OK;
     case TC_SHAPE_PLANE: return TC_OK;
+    case TC_SHAPE_POLYTOPE: return poly_check(s, err);
     case TC_SHAPE_COMPOUND:
         if (s->npart < 1 || s->npart > TC_SHAPE_MAXPART)
             return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "a compound has 1 to %d parts (got %d)",
@@ -133,8 +288,29 @@ static void compound_inertia(const tc_shape *s, double density, const double o[3
     for (int k = 0; k < 3; k++) com[k] = *mass > 0 ? com[k] / *mass : 0;
 }
 
+/* a polytope: vertices and planes moved by -COM, then the products of inertia checked */
+static tc_status poly_center(tc_shape *s, double com[3], tc_error *err) {
+    double vol, m2[9];
+    poly_moments(s, &vol, com, m2);
+    if (!(vol > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices", "the polytope has no volume");
+    tc_v3_scale(com, com, 1 / vol);
+    for (int i = 0; i < s->nvert; i++) tc_v3_sub(s->vert[i], s->vert[i], com);
+    for (int f = 0; f < s->nface; f++) s->face[f][3] -= tc_v3_dot(s->face[f], com);
+    double m1[3];
+    poly_moments(s, &vol, m1, m2);
+    /* I = tr(m2) 1 - m2: off-diagonals -m2_rc, trace 2 tr(m2) */
+    double tr = 2 * (m2[0] + m2[4] + m2[8]);
+    if (fabs(m2[1]) > 1e-9 * tr || fabs(m2[2]) > 1e-9 * tr || fabs(m2[5]) > 1e-9 * tr)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
+                            "polytope: the inertia about the COM is not diagonal in the body axes "
+                            "(give the vertices in principal axes)");
+    return TC_OK;
+}
+
 tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err) {
     com[0] = com[1] = com[2] = 0;
+    if (s->type == TC_SHAPE_POLYTOPE) return poly_center(s, com, err);
     if (s->type != TC_SHAPE_COMPOUND) return TC_OK;
     double m, I[9], o[3] = {0, 0, 0};
     compound_inertia(s, 1.0, o, &m, com, I);
@@ -168,6 +344,12 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
         double r = s->size[0], l = 2 * s->size[1];
         m = density * M_PI * r * r * l;
         I[0] = I[1] = m * (3 * r * r + l * l) / 12, I[2] = 0.5 * m * r * r;
+    } else if (s->type == TC_SHAPE_POLYTOPE) {
+        double vol, m1[3], m2[9];
+        poly_moments(s, &vol, m1, m2);
+        double tr = m2[0] + m2[4] + m2[8];
+        m = density * vol;
+        for (int k = 0; k < 3; k++) I[k] = density * (tr - m2[4 * k]);
     } else if (s->type == TC_SHAPE_COMPOUND) {
         double o[3] = {0, 0, 0}, com[3], T[9];
         compound_inertia(s, density, o, &m, com, T);
@@ -245,6 +427,7 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
         double sq = sqrt(q);
         return (sq - 1) * sq / kn;
     }
+    case TC_SHAPE_POLYTOPE: return poly_distance(s, p, normal);
     case TC_SHAPE_COMPOUND: {
         /* union: the nearest part (exact outside; inside, the least deep part) */
         double best = INFINITY;

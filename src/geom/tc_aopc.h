@@ -19,6 +19,9 @@ typedef struct tc_aopc {
  * box: each face cut into a grid of near-square quads of side <= h, one point at each quad centre
  *      with the face normal (no point on an edge or corner, so each face keeps its own normal);
  * cylinder: side rows and cap rings of spacing <= h at row / ring centres (no rim points);
+ * polytope: on each face the centres of a grid of cells of side <= h (axes along the face's first
+ *      edge and across it) that lie inside the face, off its edges, with the face normal (a face
+ *      too small for any gets its vertex mean);
  * plane: one point at the origin with normal +z (h ignored) */
 tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err);
 

@@ -112,6 +112,7 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
         double r = sh->type == TC_SHAPE_SPHERE     ? sh->size[0]
                    : sh->type == TC_SHAPE_BOX      ? tc_v3_norm(sh->size)
                    : sh->type == TC_SHAPE_CYLINDER ? hypot(sh->size[0], sh->size[1])
+                   : sh->type == TC_SHAPE_POLYTOPE ? tc_polytope_radius(sh)
                                                    : 1.0;
         tc_status st = tc_surface_alloc(&s->surf[i], sh, tc_params_get(p, "spacing_rel") * r, err);
         if (st) return penalty_free(s), st;
@@ -346,7 +347,7 @@ static int penalty_contacts(void *state, const tc_body_state *bs, tc_model_conta
 
 #define PENALTY_SHAPES                                                                            \
     (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | \
-     TC_SHAPE_BIT(TC_SHAPE_CYLINDER))
+     TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 #define PENALTY_CAPS \
     (TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTACTS)
 
