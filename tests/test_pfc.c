@@ -2,8 +2,8 @@
 /* pressure field contact: potential, continuity, balance, separation, meshes, dissipation, broad phase, compounds */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <omp.h>
 #include <string.h>
-#include <time.h>
 
 #include "geom/tc_tetmesh.h"
 #include "math/tc_vec.h"
@@ -382,22 +382,313 @@ Test(pfc, dissipation_and_friction_act_as_stated) {
 }
 
 /* the E1 pair at 1 cm, default resolution: timing of one evaluation (information only) */
-Test(pfc, e1_pair_timing) {
-    tc_scene sc;
-    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
-    tc_sim *sim = make(&sc, 3, 0.5, 1e5);
+/* the wrenches of both bodies (12 values) at the scene's pose with a generic twist of body 1 */
+static void pair_wrenches(tc_sim *sim, double *out) {
+    const double v[6] = {0.2, -0.3, 0.1, 1.5, -0.7, 2.0};
     tc_wrench w[2];
-    struct timespec a, b;
-    const int n = 200;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    for (int i = 0; i < n; i++) cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    double us = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e3 / n;
-    const tc_sim_stats *st = tc_sim_get_stats(sim);
-    cr_log_info("E1 pair 1 cm deep, 1280 + 1280 tets: F_y = %.5g N, %d polygons, %.1f us per evaluation\n",
-                w[1].f[1], st->ncontact, us);
-    cr_expect_gt(w[1].f[1], 0.0);
+    cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w), TC_OK);
+    for (int b = 0; b < 2; b++) memcpy(out + 6 * b, w[b].f, 3 * sizeof(double)), memcpy(out + 6 * b + 3, w[b].t, 3 * sizeof(double));
+}
+
+/* a fixed sphere of radius 5 cm at the origin (rigid with rigid_fixed = 1) and a free soft
+ * sphere of radius 4 cm 1 cm into it, off the axis */
+static tc_scene rigid_sphere_pair(void) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = 0.6;
+    tc_body_desc a = tc_default_body("rigid", tc_sphere(0.05)), b = tc_default_body("soft", tc_sphere(0.04));
+    b.joint = TC_JOINT_FREE;
+    b.pos[0] = 0.02, b.pos[1] = 0.075, b.pos[2] = -0.02;
+    cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+    return sc;
+}
+
+/* the slab sweep runs over threads for E1's pair (1280 + 1280 tets) and for rigid triangles
+ * against soft tets: the wrenches with 1 and 2 threads (the threads parameter, and 0 with
+ * OpenMP's default set to 2) are equal bit for bit (each candidate sums its own pairs, the
+ * candidates are summed in order) */
+Test(pfc, threads_do_not_change_the_bits) {
+    for (int which = 0; which < 2; which++) {
+        tc_scene sc;
+        if (which == 0) cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+        else sc = rigid_sphere_pair();
+        sc.friction = 0.6;
+        double x[3][12];
+        int polys = 0;
+        for (int run = 0; run < 3; run++) {
+            static const char *const names[] = {"resolution", "rigid_fixed", "threads"};
+            const double vals[] = {3, which, run};
+            omp_set_num_threads(2);
+            tc_sim *sim = make_with(&sc, 3, names, vals);
+            pair_wrenches(sim, x[run]);
+            polys = tc_sim_get_stats(sim)->ncontact;
+            tc_sim_free(sim);
+        }
+        cr_expect_gt(polys, 100, "scene %d: %d polygons", which, polys);
+        cr_expect_gt(fabs(x[0][7]), 1.0, "scene %d in contact: F_y = %g", which, x[0][7]);
+        cr_expect(memcmp(x[1], x[2], sizeof x[1]) == 0, "scene %d: threads 1 and 2 give the same bits", which);
+        cr_expect(memcmp(x[1], x[0], sizeof x[1]) == 0, "scene %d: threads 1 and OpenMP's 2 give the same bits", which);
+    }
+}
+
+/* a soft cube of half size h (body 1, free, at the origin, turned by `turn` about z) under a
+ * fixed cube of half size hr whose bottom face is `depth` below the soft cube's top */
+static tc_scene rigid_on_box(double h, double hr, double depth) {
+    tc_scene sc = tc_default_scene();
+    sc.friction = 0.6;
+    tc_body_desc r = tc_default_body("rigid", tc_box(hr, hr, hr)), b = tc_default_body("soft", tc_box(h, h, h));
+    b.joint = TC_JOINT_FREE;
+    r.pos[2] = h - depth + hr;
+    cr_assert_eq(tc_scene_add(&sc, &r, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+    return sc;
+}
+
+/* soft-rigid: a rigid cube's bottom face (2 hr wide) pressed depth d into the top face of a soft
+ * cube (half size h): in the pyramid under the top face eps = d / h, so the force is exactly
+ * E (d / h) (2 hr)^2 while the face stays inside that pyramid (d <= h - hr); the rigid cube's
+ * sides inside the soft one push sideways in balanced pairs. With rigid_fixed = 0 the same
+ * scene is soft-soft and gives less (both cubes yield) */
+Test(pfc, rigid_box_presses_a_soft_box_face) {
+    const double E = 1e5, h = 0.05, hr = 0.02;
+    static const char *const names[] = {"E", "rigid_fixed"};
+    for (int k = 0; k < 6; k++) {
+        double d = 0.001 + 0.0058 * k;
+        tc_scene sc = rigid_on_box(h, hr, d);
+        const double vals[] = {E, 1}, soft[] = {E, 0};
+        tc_sim *sim = make_with(&sc, 2, names, vals), *ss = make_with(&sc, 2, names, soft);
+        tc_wrench w[2], ws[2];
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+        cr_assert_eq(tc_sim_force(ss, tc_sim_q(ss), NULL, ws), TC_OK);
+        double F = E * d / h * 4 * hr * hr;
+        cr_expect(fabs(w[1].f[2] + F) < 1e-12 * F, "depth %g: F_z %.15g vs -%.15g", d, w[1].f[2], F);
+        cr_expect(fabs(w[1].f[0]) < 1e-12 * F && fabs(w[1].f[1]) < 1e-12 * F, "no sideways force");
+        for (int j = 0; j < 3; j++) {
+            cr_expect(fabs(w[1].t[j]) < 1e-12 * F * h, "no torque about the soft cube's centre");
+            cr_expect(fabs(w[0].f[j] + w[1].f[j]) < 1e-12 * F, "action and reaction");
+        }
+        cr_expect(-ws[1].f[2] < 0.9 * F, "soft-soft yields more: %g vs %g", -ws[1].f[2], F);
+        tc_sim_free(sim), tc_sim_free(ss);
+    }
+}
+
+/* the soft cube of rigid_on_box (5 mm deep, tilted 0.05 rad about a tilted axis) slid by x under
+ * the rigid cube: the rigid face leaves the top pyramid, then the soft cube */
+static double slide_under_rigid(tc_sim *sim, double x, double *f) {
+    double q[7];
+    tc_wrench w[2];
+    memcpy(q, tc_sim_q(sim), sizeof q);
+    q[0] = x, q[1] = 0.3 * x;
+    double a = 0.05;
+    q[3] = cos(a / 2), q[4] = sin(a / 2) * 0.6, q[5] = sin(a / 2) * 0.8, q[6] = 0;
+    cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
+    memcpy(f, w[1].f, sizeof w[1].f);
+    return 0;
+}
+
+/* soft-rigid continuity: halving the step halves the largest jump of the force while the rigid
+ * face's clipped polygons gain and lose vertices and tets */
+Test(pfc, rigid_contact_is_continuous_while_sliding) {
+    tc_scene sc = rigid_on_box(0.05, 0.02, 0.005);
+    static const char *const names[] = {"rigid_fixed"};
+    const double vals[] = {1};
+    tc_sim *sim = make_with(&sc, 1, names, vals);
+    double j1 = max_jump(slide_under_rigid, sim, 0, 0.06, 500), j2 = max_jump(slide_under_rigid, sim, 0, 0.06, 1000);
+    double f0[3], f1[3];
+    slide_under_rigid(sim, 0, f0), slide_under_rigid(sim, 0.08, f1);
+    cr_log_info("rigid cube over a soft cube: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1, j2, j1 / j2);
+    cr_expect(f0[2] < -1.0, "in contact at x = 0: %g", f0[2]);
+    cr_expect(f1[0] == 0 && f1[1] == 0 && f1[2] == 0, "clear of the rigid cube: no force");
+    cr_expect(j1 / j2 > 1.8 && j1 / j2 < 2.2, "jump ratio %g", j1 / j2);
     tc_sim_free(sim);
+}
+
+/* a rigid (fixed) box's top face is a plane for a soft ball on it: the same wrench as on the
+ * plane (the same polygons' integrals, cut differently), for the ball turned and off centre */
+Test(pfc, rigid_box_floor_matches_the_plane) {
+    double w2[2][6];
+    for (int kind = 0; kind < 2; kind++) {
+        tc_scene sc = tc_default_scene();
+        tc_body_desc fl = tc_default_body("floor", kind ? tc_box(0.5, 0.4, 0.1) : tc_plane());
+        if (kind) fl.pos[2] = -0.1;
+        tc_body_desc ball = tc_default_body("ball", tc_sphere(0.05));
+        ball.joint = TC_JOINT_FREE;
+        ball.pos[0] = 0.013, ball.pos[1] = -0.02, ball.pos[2] = 0.042;
+        const double q[4] = {cos(0.3), sin(0.3) * 0.6, sin(0.3) * 0.8, 0};
+        memcpy(ball.quat, q, sizeof q);
+        cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
+        cr_assert_eq(tc_scene_add(&sc, &ball, 1000, NULL), TC_OK);
+        static const char *const names[] = {"rigid_fixed"};
+        const double vals[] = {1};
+        tc_sim *sim = make_with(&sc, 1, names, vals);
+        tc_wrench w[2];
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+        memcpy(w2[kind], w[1].f, 3 * sizeof(double)), memcpy(w2[kind] + 3, w[1].t, 3 * sizeof(double));
+        tc_sim_free(sim);
+    }
+    double F = w2[0][2];
+    cr_expect_gt(F, 10.0);
+    for (int j = 0; j < 3; j++) {
+        cr_expect(fabs(w2[1][j] - w2[0][j]) < 1e-12 * F, "force %d: %.15g vs %.15g", j, w2[1][j], w2[0][j]);
+        cr_expect(fabs(w2[1][3 + j] - w2[0][3 + j]) < 1e-12 * F * 0.05, "torque %d: %.15g vs %.15g", j, w2[1][3 + j], w2[0][3 + j]);
+    }
+}
+
+/* the cylinder dimensions of the tests (radius, half length): long (hl > a), hl = a (the
+ * apothem of n sides), flat (hl < a) */
+static void cyl_dims(int c, int n, double *r, double *hl) {
+    *r = c == 2 ? 0.05 : 0.03;
+    *hl = c == 0 ? 0.08 : c == 1 ? 0.03 * cos(M_PI / n) : 0.01;
+}
+
+/* distance from x to the surface of the regular n-gon prism of apothem a, half length hl */
+static double prism_depth(const double *x, int n, double a, double hl) {
+    double d = hl - fabs(x[2]);
+    for (int k = 0; k < n; k++) {
+        double th = 2 * M_PI * (k + 0.5) / n;
+        d = fmin(d, a - (cos(th) * x[0] + sin(th) * x[1]));
+    }
+    return d;
+}
+
+/* cylinder meshes: counts per core kind, exact prism volume, positive tets, eps = 0 on the
+ * surface, and eps = depth / min(a, hl) at every vertex and tet centroid (the field is the
+ * distance field exactly), p0 = E eps at the vertices */
+Test(pfc, cylinder_meshes_carry_the_depth_field) {
+    const int level = 2, n = 16 << level;
+    const int nt[3] = {5 * n, 4 * n, 9 * n}, nv[3] = {2 * n + 4, 2 * n + 3, 3 * n + 3};
+    for (int c = 0; c < 3; c++) {
+        double r, hl;
+        cyl_dims(c, n, &r, &hl);
+        double a = r * cos(M_PI / n), rin = fmin(a, hl);
+        tc_tetmesh *m;
+        cr_assert_eq(tc_tetmesh_cylinder_alloc(&m, r, hl, level, 1e5), TC_OK);
+        cr_expect_eq(m->ntet, nt[c], "kind %d: %d tets", c, m->ntet);
+        cr_expect_eq(m->nvert, nv[c]);
+        cr_expect_eq(m->ntri, 4 * n);
+        double vol = 0;
+        for (int i = 0; i < m->ntet; i++) {
+            double v = tc_tetmesh_tet_volume(m, i), g[3] = {0, 0, 0}, pc = 0;
+            cr_expect_gt(v, 0);
+            vol += v;
+            for (int k = 0; k < 4; k++) {
+                int j = m->tet[4 * i + k];
+                const double *x = m->vert + 3 * j;
+                double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] + m->grad[3 * i + 2] * x[2] + m->c[i];
+                cr_expect(fabs(p - 1e5 * m->eps[j]) < 1e-9, "p0 at a vertex");
+                cr_expect(fabs(m->eps[j] - prism_depth(x, n, a, hl) / rin) < 1e-12, "eps at a vertex");
+                tc_v3_addscl(g, x, 0.25), pc += 0.25 * m->eps[j];
+            }
+            cr_expect(fabs(pc - prism_depth(g, n, a, hl) / rin) < 1e-12, "kind %d tet %d: eps at the centroid %.15g vs %.15g", c, i, pc,
+                      prism_depth(g, n, a, hl) / rin);
+        }
+        for (int i = 0; i < 3 * m->ntri; i++) cr_expect_eq(m->eps[m->tri[i]], 0.0);
+        double area = n * a * a * tan(M_PI / n);
+        cr_expect(fabs(vol - 2 * hl * area) < 1e-12 * vol, "kind %d: volume %.15g vs %.15g", c, vol, 2 * hl * area);
+        tc_tetmesh_free(m);
+    }
+}
+
+/* a cylinder standing on its cap, depth d into the plane: at height d over the cap the depth
+ * field is min(d, a (1 - t)) (t the polygon gauge, area A t^2 inside gauge t), so
+ * F = E / min(a, hl) [d A (1 - d/a)^2 + int_{1-d/a}^1 a (1 - t) 2 A t dt] = E A a (1 - (1 - d/a)^3) / (3 min(a, hl)),
+ * for d <= min(a, hl); exact for the mesh (the field is exact and the plane's polygons are
+ * integrated exactly), on the default level 3 (128 sides) and off the origin. At d = hl of the
+ * flat one the plane holds the core disc, a face of tets above and below it: cut once */
+Test(pfc, cylinder_on_its_cap_force_in_closed_form) {
+    const double E = 2e5;
+    const int n = 128;
+    for (int c = 0; c < 3; c++) {
+        double r, hl;
+        cyl_dims(c, n, &r, &hl);
+        double a = r * cos(M_PI / n), rin = fmin(a, hl), A = n * a * a * tan(M_PI / n);
+        for (int k = 1; k <= 5; k++) {
+            double d = rin * k / 5;
+            tc_scene sc = tc_default_scene();
+            tc_body_desc fl = tc_default_body("floor", tc_plane()), cy = tc_default_body("cylinder", tc_cylinder(r, hl));
+            cy.joint = TC_JOINT_FREE;
+            cy.pos[0] = 0.31, cy.pos[1] = -0.2, cy.pos[2] = hl - d;
+            cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
+            cr_assert_eq(tc_scene_add(&sc, &cy, 1000, NULL), TC_OK);
+            tc_sim *sim = make(&sc, 3, 0.5, E);
+            tc_wrench w[2];
+            cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+            double F = E * A * a * (1 - pow(1 - d / a, 3)) / (3 * rin);
+            cr_expect(fabs(w[1].f[2] - F) < 1e-11 * F, "kind %d depth %g: F %.15g vs %.15g", c, d, w[1].f[2], F);
+            cr_expect(fabs(w[1].f[0]) < 1e-12 * F && fabs(w[1].f[1]) < 1e-12 * F, "no sideways force");
+            cr_expect(fabs(w[1].t[0]) < 1e-12 * F * r && fabs(w[1].t[1]) < 1e-12 * F * r, "no torque");
+            tc_sim_free(sim);
+        }
+    }
+}
+
+/* a compliant layer (plane_h = H) under a soft cube (half size b) face down, depth d: along
+ * each vertical line the equal-pressure point has p = E min(d / (H + b), 1 - m), m the square's
+ * gauge (under the bottom pyramid both fields are linear in z: springs in series; nearer the
+ * sides the cube's side pyramids set it), so F = E (2b)^2 (1 - (1 - d / (H + b))^3) / 3, the
+ * rigid plane's cube force with d / b replaced by d / (H + b); tree and brute force agree */
+Test(pfc, compliant_layer_under_a_cube_in_closed_form) {
+    const double E = 1e5, b = 0.05, H = 0.1;
+    static const char *const names[] = {"E", "plane_h", "bvh"};
+    for (int k = 1; k <= 5; k++) {
+        double d = 0.004 * k;
+        tc_scene sc = tc_default_scene();
+        tc_body_desc fl = tc_default_body("floor", tc_plane()), cu = tc_default_body("cube", tc_box(b, b, b));
+        cu.joint = TC_JOINT_FREE;
+        cu.pos[0] = 0.2, cu.pos[1] = -0.1, cu.pos[2] = b - d;
+        cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
+        cr_assert_eq(tc_scene_add(&sc, &cu, 1000, NULL), TC_OK);
+        double F = E * 4 * b * b * (1 - pow(1 - d / (H + b), 3)) / 3;
+        for (int bvh = 0; bvh < 2; bvh++) {
+            const double vals[] = {E, H, bvh};
+            tc_sim *sim = make_with(&sc, 3, names, vals);
+            tc_wrench w[2];
+            cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+            cr_expect(fabs(w[1].f[2] - F) < 1e-11 * F, "depth %g bvh %d: F %.15g vs %.15g", d, bvh, w[1].f[2], F);
+            cr_expect(fabs(w[1].f[0]) < 1e-11 * F && fabs(w[1].f[1]) < 1e-11 * F, "no sideways force");
+            cr_expect(fabs(w[1].t[0]) < 1e-11 * F * b && fabs(w[1].t[1]) < 1e-11 * F * b, "no torque");
+            tc_sim_free(sim);
+        }
+    }
+}
+
+/* a polytope with a cube's 8 corners is meshed as its hull fanned from the centroid: each face
+ * pyramid carries eps = 1 - s / h, the box mesh's field, however qhull splits the faces; so at
+ * rest (polynomial integrands, exact) a tilted cube on the plane and a ball pressed into a cube's
+ * edge feel the box's wrench to 1e-12 (with motion the friction quadrature sees the different
+ * face splits: 6e-5) */
+Test(pfc, polytope_cube_matches_the_box) {
+    const double h = 0.05;
+    double corners[8][3];
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 3; k++) corners[i][k] = (i >> k & 1) ? h : -h;
+    for (int which = 0; which < 2; which++) {
+        double w2[2][12];
+        for (int poly = 0; poly < 2; poly++) {
+            tc_shape cube = tc_box(h, h, h);
+            if (poly) cr_assert_eq(tc_polytope(&cube, (const double(*)[3])corners, 8, NULL), TC_OK);
+            tc_scene sc = tc_default_scene();
+            sc.friction = 0.6;
+            tc_body_desc a = tc_default_body("a", which ? tc_sphere(0.04) : tc_plane()), b = tc_default_body("cube", cube);
+            b.joint = TC_JOINT_FREE;
+            const double q[4] = {cos(0.15), sin(0.15) * 0.6, sin(0.15) * 0.8, 0};
+            memcpy(b.quat, q, sizeof q);
+            if (which) b.pos[0] = 0.03, b.pos[1] = 0.075, b.pos[2] = 0.01;
+            else b.pos[2] = 0.055;
+            cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
+            cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+            tc_sim *sim = make(&sc, 3, 0.5, 1e5);
+            tc_wrench w[2];
+            cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+            for (int k = 0; k < 2; k++) memcpy(w2[poly] + 6 * k, w[k].f, 3 * sizeof(double)), memcpy(w2[poly] + 6 * k + 3, w[k].t, 3 * sizeof(double));
+            tc_sim_free(sim);
+        }
+        double F = fmax(fabs(w2[0][6]), fmax(fabs(w2[0][7]), fabs(w2[0][8])));
+        cr_expect_gt(F, 1.0, "scene %d in contact", which);
+        for (int j = 0; j < 12; j++)
+            cr_expect(fabs(w2[1][j] - w2[0][j]) < 1e-12 * F * (j % 6 < 3 ? 1 : 0.05), "scene %d component %d: %.15g vs %.15g", which,
+                      j, w2[1][j], w2[0][j]);
+    }
 }
 
 /* pfc with the tree (bvh = 1) or brute-force (0) broad phase and the given shells */
@@ -483,10 +774,26 @@ static tc_scene t_sphere(int part, const double p[3]) {
 
 /* the scenes of the broad-phase tests: E1's spheres 1 cm deep, a box against a sphere, two
  * cubes 5 mm deep (one turned), a ball 1 cm into a plane, a ball in the T's inner corner
- * (touching both parts) */
+ * (touching both parts), a cylinder lying across a ball 1 cm deep, a tilted cylinder on the
+ * plane */
 static tc_scene bp_scene(int which) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.6;
+    if (which >= 5) {
+        tc_body_desc a = tc_default_body("a", which == 5 ? tc_sphere(0.05) : tc_plane()), b = tc_default_body("cyl", tc_cylinder(0.03, 0.05));
+        b.joint = TC_JOINT_FREE;
+        /* across the ball: the axis turned 1.4 rad about (0.2, 1, 0), the side 1 cm deep; on
+         * the plane: tilted 0.1 rad about (1, 0.3, 0), the lowest rim point 5.7 mm deep */
+        double ax[3] = {which == 5 ? 0.2 : 1, which == 5 ? 1 : 0.3, 0}, an = which == 5 ? 1.4 : 0.1;
+        double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1]);
+        b.quat[0] = cos(an / 2);
+        for (int k = 0; k < 3; k++) b.quat[k + 1] = sin(an / 2) * ax[k] / n;
+        if (which == 5) b.pos[0] = 0.01, b.pos[1] = 0.07, b.pos[2] = 0.005;
+        else b.pos[2] = 0.047;
+        cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
+        cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
+        return sc;
+    }
     if (which == 4) {
         const double p[3] = {0.045, 0.13, 0.005};
         return t_sphere(-1, p);
@@ -516,7 +823,7 @@ static tc_scene bp_scene(int which) {
 Test(pfc, bvh_matches_the_brute_force) {
     static double x[288], y[288], z[288];
     double worst = 0;
-    for (int which = 0; which < 5; which++)
+    for (int which = 0; which < 7; which++)
         for (int level = 2; level <= 3; level++)
             for (int shells = 0; shells <= 1; shells++) {
                 tc_scene sc = bp_scene(which);

@@ -39,7 +39,15 @@ tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **m, double r, int level, in
  * surface, 1 at the centre */
 tc_status tc_tetmesh_box_alloc(tc_tetmesh **m, const double h[3], double E);
 
-/* the mesh of a sphere (at level) or box shape; TC_EUNSUP for other shapes */
+/* a cylinder of radius r (m) and half length hl (m) along z: the regular polygon of n = 16 2^level
+ * sides inscribed in the circle (apothem a = r cos(pi / n)), extruded; eps = depth / min(a, hl),
+ * depth the distance to the nearest face, exact in every tet: the core (eps = 1) is the axis
+ * segment |z| <= hl - a when hl > a (5n tets: a pyramid per cap sector, three per side wedge),
+ * the centre when hl = a (4n) or the disc z = 0 of apothem a - hl when hl < a (9n: three per cap
+ * frustum sector and per side prism); 4n surface triangles */
+tc_status tc_tetmesh_cylinder_alloc(tc_tetmesh **m, double r, double hl, int level, double E);
+
+/* the mesh of a sphere (at level), box or cylinder (at level) shape; TC_EUNSUP for other shapes */
 tc_status tc_tetmesh_shape_alloc(tc_tetmesh **m, const tc_shape *s, int level, double E);
 
 /* release a mesh made by one of the builders (NULL is allowed) */

@@ -242,10 +242,89 @@ tc_status tc_tetmesh_box_alloc(tc_tetmesh **out, const double h[3], double E) {
     return TC_OK;
 }
 
+/* the three tets of the prism with triangles (p0, p1, p2) and (p3, p4, p5), p3 over p0 and so
+ * on (Dompierre et al. 1999): turned so the smallest index comes first, each quad face is cut from
+ * its smallest vertex, so prisms sharing a quad share its diagonal */
+static void prism3(int *t, const int p[6]) {
+    int m = 0;
+    for (int k = 1; k < 6; k++)
+        if (p[k] < p[m]) m = k;
+    int v[6], base = m < 3 ? 0 : 3, r = m % 3;
+    for (int k = 0; k < 3; k++) v[k] = p[base + (r + k) % 3], v[3 + k] = p[3 - base + (r + k) % 3];
+    /* v0 the smallest; the quad (v1, v2, v5, v4) from its smallest vertex */
+    int a = v[1] < v[5] ? v[1] : v[5], b = v[2] < v[4] ? v[2] : v[4];
+    const int q1[12] = {v[0], v[1], v[2], v[5], v[0], v[1], v[5], v[4], v[0], v[4], v[5], v[3]};
+    const int q2[12] = {v[0], v[1], v[2], v[4], v[0], v[4], v[2], v[5], v[0], v[4], v[5], v[3]};
+    memcpy(t, a < b ? q1 : q2, sizeof q1);
+}
+
+tc_status tc_tetmesh_cylinder_alloc(tc_tetmesh **out, double r, double hl, int level, double E) {
+    if (!(r > 0) || !(hl > 0) || level < 0 || level > 8 || !(E > 0)) return TC_EINVAL;
+    const int n = 16 << level;
+    const double a = r * cos(M_PI / n), tiny = 1e-9 * fmax(a, hl);
+    /* the core (eps = 1): the axis segment |z| <= hl - a (long), the centre (hl = a) or the
+     * disc z = 0 of apothem a - hl (flat) */
+    int kind = hl - a > tiny ? 0 : a - hl > tiny ? 2 : 1;
+    int nv = kind == 0 ? 2 * n + 4 : kind == 1 ? 2 * n + 3 : 3 * n + 3;
+    int nt = kind == 0 ? 5 * n : kind == 1 ? 4 * n : 9 * n;
+    tc_tetmesh *m;
+    tc_status st = tc_tetmesh_alloc(&m, nv, nt, 4 * n, E);
+    if (st) return st;
+    /* rim vertices k (top, z = hl) and n + k (bottom), cap centres 2n (top) and 2n + 1 */
+    for (int k = 0; k < n; k++) {
+        double th = 2 * M_PI * k / n, c = r * cos(th), s = r * sin(th);
+        tc_v3_set(m->vert + 3 * k, c, s, hl), tc_v3_set(m->vert + 3 * (n + k), c, s, -hl);
+        m->eps[k] = m->eps[n + k] = 0;
+        if (kind == 2) {
+            tc_v3_set(m->vert + 3 * (2 * n + 3 + k), c * (a - hl) / a, s * (a - hl) / a, 0);
+            m->eps[2 * n + 3 + k] = 1;
+        }
+    }
+    const int ct = 2 * n, cb = 2 * n + 1, c0 = 2 * n + 2;
+    tc_v3_set(m->vert + 3 * ct, 0, 0, hl), tc_v3_set(m->vert + 3 * cb, 0, 0, -hl);
+    m->eps[ct] = m->eps[cb] = 0;
+    tc_v3_set(m->vert + 3 * c0, 0, 0, kind == 0 ? hl - a : 0), m->eps[c0] = 1;
+    if (kind == 0) tc_v3_set(m->vert + 3 * (c0 + 1), 0, 0, a - hl), m->eps[c0 + 1] = 1;
+    /* surface: cap fans and side quads */
+    for (int k = 0; k < n; k++) {
+        int k1 = (k + 1) % n, *t = m->tri + 12 * k;
+        const int q[12] = {ct, k, k1, cb, n + k1, n + k, k, n + k, n + k1, k, n + k1, k1};
+        memcpy(t, q, sizeof q);
+    }
+    /* tets, sector by sector: eps = depth / min(a, hl) in each */
+    int *t = m->tet;
+    for (int k = 0; k < n; k++) {
+        int k1 = (k + 1) % n;
+        if (kind == 0) {
+            /* cap pyramids on the segment's ends, the wedge between the segment and side k */
+            const int c[8] = {c0, ct, k, k1, c0 + 1, cb, n + k, n + k1};
+            memcpy(t, c, sizeof c), t += 8;
+            const int w[6] = {c0, k, k1, c0 + 1, n + k, n + k1};
+            prism3(t, w), t += 12;
+        } else if (kind == 1) {
+            /* cap pyramids and the side pyramid, all on the centre */
+            const int c[16] = {c0, ct, k, k1, c0, cb, n + k, n + k1, c0, k, k1, n + k1, c0, k, n + k1, n + k};
+            memcpy(t, c, sizeof c), t += 16;
+        } else {
+            /* cap frusta over the core disc's sector, the prism between core edge k and side k */
+            int d = 2 * n + 3;
+            const int pt[6] = {c0, d + k, d + k1, ct, k, k1}, pb[6] = {c0, d + k, d + k1, cb, n + k, n + k1};
+            const int ps[6] = {d + k, k, n + k, d + k1, k1, n + k1};
+            prism3(t, pt), t += 12;
+            prism3(t, pb), t += 12;
+            prism3(t, ps), t += 12;
+        }
+    }
+    mesh_finish(m);
+    *out = m;
+    return TC_OK;
+}
+
 tc_status tc_tetmesh_shape_alloc(tc_tetmesh **m, const tc_shape *s, int level, double E) {
     switch (s->type) {
     case TC_SHAPE_SPHERE: return tc_tetmesh_sphere_alloc(m, s->size[0], level, E);
     case TC_SHAPE_BOX: return tc_tetmesh_box_alloc(m, s->size, E);
+    case TC_SHAPE_CYLINDER: return tc_tetmesh_cylinder_alloc(m, s->size[0], s->size[1], level, E);
     default: return TC_EUNSUP;
     }
 }

@@ -7,21 +7,28 @@
 
 #include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* a clipped polygon has at most 4 + 4 vertices (a tet's section cut by another tet's faces) */
 #define PFC_MAXPOLY 16
-/* node pairs waiting in the two-tree traversal: each level of either tree adds at most one, and
- * trees over int-counted tets by median splits are at most 32 levels deep */
+/* nodes waiting in a tree traversal (slab candidates, soft-plane): each level adds at most one,
+ * and trees over int-counted tets by median splits are at most 32 levels deep */
 #define PFC_STACK 80
+/* with threads != 1, the slab sweep runs over threads when the two meshes' tet counts multiply
+ * to at least this (from E1's pair at level 3: 1280 x 1280); the sums are the same either way */
+#define PFC_PARALLEL 1e6
+/* coordinates of a candidate's bounding volume: u, v, w, v + w, v - w (an octagonal prism) */
+#define PFC_K 5
 
 static const tc_param_spec pfc_params[] = {
     {"E", 1.0e5, 1, 1e12, TC_PARAM_REAL, "Pa", "hydroelastic modulus: p0 = E eps",
      "soft rubber; a 5 cm ball 1 cm into a plane feels about pi E d^2 = 31 N, the order of "
      "hunt-crossley's default"},
     {"resolution", 3, 0, 5, TC_PARAM_INT, "1",
-     "icosphere subdivision level of sphere meshes (20 4^level tets); boxes always have 12",
+     "icosphere subdivision level of sphere meshes (20 4^level tets), cylinder polygons of "
+     "16 2^level sides; boxes always have 12 tets",
      "level 3 gives 1280 tets per sphere, the ~1k of the PFC papers' benchmarks"},
     {"d", 0.5, 0, 100, TC_PARAM_REAL, "s/m", "Hunt–Crossley dissipation of the pressure",
      "as hunt-crossley: restitution about 0.7 at 1 m/s impacts"},
@@ -36,6 +43,19 @@ static const tc_param_spec pfc_params[] = {
      "broad phase by bounding volume trees over tets (0: the brute-force box filter over all tet "
      "pairs)",
      "same result to rounding (tested to 1e-12), far fewer tet pairs"},
+    {"plane_h", 0, 0, 10, TC_PARAM_REAL, "m",
+     "thickness of a compliant layer on every plane: p0 = E depth / plane_h below its surface "
+     "(linear, also below plane_h); 0: the plane is rigid",
+     "rigid, as before; a layer of thickness h models a soft floor (MODELS.md's compliant layer)"},
+    {"threads", 1, 0, 256, TC_PARAM_INT, "1",
+     "OpenMP threads of the slab sweep of two large meshes (0: OpenMP's default); the result is "
+     "the same bits for any count",
+     "one: experiments already run their queries in parallel, and on a busy machine a spinning "
+     "team can stall an evaluation for a whole time slice"},
+    {"rigid_fixed", 0, 0, 1, TC_PARAM_BOOL, "1",
+     "1: fixed and kinematic bodies are rigid: their surface triangles inside a soft body carry "
+     "its pressure (soft-rigid contact); 0: every body but a plane is soft",
+     "off: the experiments so far compare soft bodies; on suits walls and pushers (E4)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 /* min and max without fmin's NaN rules (inputs are finite), so they compile to one instruction */
@@ -49,28 +69,38 @@ typedef struct pfc_body {
     double *x;        /* 3 * nvert world vertices */
     double *g, *c;    /* 3 * ntet world gradients, ntet constants: p0(x) = g . x + c */
     double *lo, *hi;  /* 3 * ntet world AABBs */
-    double *fp;       /* 16 * ntet: per tet, per face (poly_clip_tet's order) the world inward
-                       * normal n and a threshold: a point x with n . x < thr lies outside the
-                       * face by a margin far above rounding */
-    double *bfp;      /* 24 * ntet: the same faces in the body frame, built once: n (3), n . a
-                       * (a: a vertex of the face), margins m0 = 2e-9 |n|_1 (1 + |a|_1) and
-                       * m1 = 2e-9 |n|_1 (per metre of |pos|_1) */
-    int *cand;        /* ntet: tets that meet the other body's AABB (capacity ntet: cannot
-                       * overflow; tet pairs are processed as found, never stored) */
+    double *fp;       /* 16 * ntet: per tet, its four faces' world inward normals n and offsets
+                       * o (inside: n . x >= o), by component: n_x[4], n_y[4], n_z[4], o[4] */
+    double *bfp;      /* 16 * ntet: the same faces in the body frame, built once: per face n (3)
+                       * and n . a (a: a vertex of the face) */
+    int *cand;        /* ntet: candidate tets (brute force: those meeting the other body's
+                       * AABB; slab: those meeting the overlap slab), capacity ntet */
+    double *cpart;    /* 6 * ntet: per candidate of the slab sweep, the force on the other body
+                       * and its moment from this candidate's tet pairs, summed in a fixed order */
+    int *cact;        /* 2 * ntet: per candidate, polygons and narrow-phase pairs */
+    double *tn;       /* 3 * ntri: per candidate surface triangle of a rigid mesh, its world unit
+                       * outward normal (candidate arrays hold max(ntet, ntri) entries) */
     tc_tetbvh *bvh;   /* tree over the tets (body frame), built once */
     double *prange;   /* 2 * ntet: least and greatest p0 of each tet (its vertex values, Pa) */
+    double *gnorm;    /* ntet: |grad p0| of each tet (Pa/m, the same in every frame) */
     int *vstamp, *tstamp; /* nvert, ntet: evaluation whose world copy of a vertex / tet is current */
+    double *clo, *chi; /* 3 * ntet: world box of each candidate tet's part inside the overlap slab
+                        * (by candidate index, for the body pair being processed) */
+    int *sorted, *stmp; /* ntet: candidate indices sorted along the sweep axis, merge scratch */
     double blo[3], bhi[3]; /* world AABB of the whole mesh */
 } pfc_body;
 
 typedef struct pfc_state {
     const tc_scene *scene;
     double d, vs, mu;
+    double E, plane_h; /* modulus (Pa) and compliant-layer thickness of planes (m; 0: rigid) */
     int use_bvh; /* 1: tree traversal with world copies made on demand; 0: brute force */
+    int threads; /* team size of the slab sweep (0: OpenMP's default) */
     int stamp;   /* evaluation counter for vstamp / tstamp */
     int npair;
     int *pairs;     /* 2 * npair body indices */
     int *nmesh;     /* nbody: meshes of each body (0 for a plane, npart for a compound, else 1) */
+    int *rigid;     /* nbody: 1 for a rigid body with meshes (rigid_fixed: fixed or kinematic) */
     pfc_body *body; /* nbody * TC_SHAPE_MAXPART: mesh k of body i at TC_SHAPE_MAXPART i + k */
 } pfc_state;
 
@@ -85,9 +115,10 @@ static void pfc_free(void *state) {
             pfc_body *b = &s->body[i];
             tc_tetmesh_free(b->mesh);
             free(b->x), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand), free(b->fp), free(b->bfp);
-            tc_tetbvh_free(b->bvh), free(b->vstamp), free(b->tstamp), free(b->prange);
+            tc_tetbvh_free(b->bvh), free(b->vstamp), free(b->tstamp), free(b->prange), free(b->gnorm);
+            free(b->clo), free(b->chi), free(b->sorted), free(b->stmp), free(b->cpart), free(b->cact), free(b->tn);
         }
-    free(s->body), free(s->nmesh), free(s->pairs), free(s);
+    free(s->body), free(s->nmesh), free(s->rigid), free(s->pairs), free(s);
 }
 
 static void tet_faces_body(pfc_body *b, int i);
@@ -102,13 +133,18 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
     size_t nb = (size_t)(scene->nbody > 0 ? scene->nbody : 1);
     s->body = calloc(TC_SHAPE_MAXPART * nb, sizeof *s->body);
     s->nmesh = calloc(nb, sizeof *s->nmesh);
-    if (!s->pairs || !s->body || !s->nmesh) return pfc_free(s), TC_ENOMEM;
+    s->rigid = calloc(nb, sizeof *s->rigid);
+    if (!s->pairs || !s->body || !s->nmesh || !s->rigid) return pfc_free(s), TC_ENOMEM;
     s->npair = tc_scene_pairs(scene, s->pairs);
     s->d = tc_params_get(p, "d"), s->vs = tc_params_get(p, "vs"), s->mu = scene->friction;
     double E = tc_params_get(p, "E");
+    s->E = E, s->plane_h = tc_params_get(p, "plane_h");
     int level = (int)tc_params_get(p, "resolution"), shells = (int)tc_params_get(p, "shells");
     s->use_bvh = (int)tc_params_get(p, "bvh");
-    /* every pair: a soft body (sphere, box, ellipsoid, compound) against a soft body or a rigid plane */
+    s->threads = (int)tc_params_get(p, "threads");
+    int rigid_fixed = (int)tc_params_get(p, "rigid_fixed");
+    /* every pair: a soft body (sphere, box, ellipsoid, cylinder, polytope, compound) against a
+     * soft or rigid body or a plane */
     for (int i = 0; i < s->npair; i++) {
         tc_shape_type a = scene->body[s->pairs[2 * i]].shape.type,
                       b = scene->body[s->pairs[2 * i + 1]].shape.type;
@@ -124,6 +160,7 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
         const tc_shape *sh = &scene->body[i].shape;
         if (sh->type == TC_SHAPE_PLANE) continue;
         s->nmesh[i] = sh->type == TC_SHAPE_COMPOUND ? sh->npart : 1;
+        s->rigid[i] = rigid_fixed && (scene->body[i].joint == TC_JOINT_FIXED || scene->body[i].joint == TC_JOINT_KINEMATIC);
         for (int k = 0; k < s->nmesh[i]; k++) {
             pfc_body *b = pfc_mesh(s, i, k);
             tc_shape ps = *sh;
@@ -132,11 +169,14 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                 ps = tc_box(0, 0, 0), ps.type = sh->part[k].type, off = sh->part[k].pos;
                 memcpy(ps.size, sh->part[k].size, sizeof ps.size);
             }
-            /* an ellipsoid: the icosphere at the resolution level scaled by the semi-axes */
+            /* an ellipsoid: the icosphere at the resolution level scaled by the semi-axes; a
+             * polytope: its hull fanned from the volume centroid (qhull) */
             tc_status st = ps.type == TC_SHAPE_SPHERE
                                ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
                            : ps.type == TC_SHAPE_ELLIPSOID
                                ? tc_tetmesh_ellipsoid_alloc(&b->mesh, ps.size, level, E, err)
+                           : ps.type == TC_SHAPE_POLYTOPE
+                               ? tc_tetmesh_hull_alloc(&b->mesh, &ps.vert[0][0], ps.nvert, E, err)
                                : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
             /* a part's mesh moves to the part's place in the body frame; its fields follow */
             if (!st && off) {
@@ -150,19 +190,30 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                 return tc_error_set(err, st, NULL, 0, NULL, "pfc: cannot mesh body '%s'",
                                     scene->body[i].name);
             }
-            size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet;
+            /* candidate lists hold tets or, for a rigid mesh, surface triangles */
+            size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet, ntri = (size_t)b->mesh->ntri;
+            size_t ncap = nt > ntri ? nt : ntri;
             b->x = malloc(3 * nv * sizeof *b->x);
             b->g = malloc(3 * nt * sizeof *b->g);
             b->c = malloc(nt * sizeof *b->c);
             b->lo = malloc(3 * nt * sizeof *b->lo);
             b->hi = malloc(3 * nt * sizeof *b->hi);
-            b->cand = malloc(nt * sizeof *b->cand);
+            b->cand = malloc(ncap * sizeof *b->cand);
+            b->tn = malloc(3 * (ntri ? ntri : 1) * sizeof *b->tn);
             b->fp = malloc(16 * nt * sizeof *b->fp);
-            b->bfp = malloc(24 * nt * sizeof *b->bfp);
+            b->bfp = malloc(16 * nt * sizeof *b->bfp);
+            b->cpart = malloc(6 * ncap * sizeof *b->cpart);
+            b->cact = malloc(2 * ncap * sizeof *b->cact);
             b->vstamp = calloc(nv, sizeof *b->vstamp);
             b->tstamp = calloc(nt, sizeof *b->tstamp);
             b->prange = malloc(2 * nt * sizeof *b->prange);
-            if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp || !b->bfp || !b->vstamp || !b->tstamp || !b->prange)
+            b->gnorm = malloc(nt * sizeof *b->gnorm);
+            b->clo = malloc(PFC_K * ncap * sizeof *b->clo);
+            b->chi = malloc(PFC_K * ncap * sizeof *b->chi);
+            b->sorted = malloc(ncap * sizeof *b->sorted);
+            b->stmp = malloc(ncap * sizeof *b->stmp);
+            if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp || !b->bfp || !b->vstamp || !b->tstamp || !b->prange ||
+                !b->clo || !b->chi || !b->sorted || !b->stmp || !b->cpart || !b->cact || !b->tn || !b->gnorm)
                 return pfc_free(s), TC_ENOMEM;
             for (size_t t = 0; t < nt; t++) tet_faces_body(b, (int)t);
             /* the pressure range of every tet (linear field: the extremes are at vertices) */
@@ -173,6 +224,7 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                     lo = pfc_min(lo, p0), hi = pfc_max(hi, p0);
                 }
                 b->prange[2 * t] = lo, b->prange[2 * t + 1] = hi;
+                b->gnorm[t] = tc_v3_norm(b->mesh->grad + 3 * t);
             }
         }
     }
@@ -182,13 +234,13 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
 
 static const int pfc_face[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};
 
-/* the face planes of tet i in the body frame (for the separating-face test), built at alloc:
- * inward normals (towards the fourth vertex), offsets and rounding margins */
+/* the face planes of tet i in the body frame (for the clip), built at alloc: inward normals
+ * (towards the fourth vertex) and offsets */
 static void tet_faces_body(pfc_body *b, int i) {
     const int *t = b->mesh->tet + 4 * i;
     const double *v = b->mesh->vert;
     const double *x[4] = {v + 3 * t[0], v + 3 * t[1], v + 3 * t[2], v + 3 * t[3]};
-    double *fp = b->bfp + 24 * i;
+    double *fp = b->bfp + 16 * i;
     for (int f = 0; f < 4; f++) {
         const double *a = x[pfc_face[f][0]];
         double e1[3], e2[3], e3[3], nf[3];
@@ -196,35 +248,21 @@ static void tet_faces_body(pfc_body *b, int i) {
         tc_v3_sub(e3, x[pfc_face[f][3]], a);
         tc_v3_cross(nf, e1, e2);
         if (tc_v3_dot(nf, e3) < 0) tc_v3_scale(nf, nf, -1);
-        double n1 = fabs(nf[0]) + fabs(nf[1]) + fabs(nf[2]);
-        tc_v3_copy(fp + 6 * f, nf);
-        fp[6 * f + 3] = tc_v3_dot(nf, a);
-        fp[6 * f + 4] = 2e-9 * n1 * (1 + fabs(a[0]) + fabs(a[1]) + fabs(a[2]));
-        fp[6 * f + 5] = 2e-9 * n1;
+        tc_v3_copy(fp + 4 * f, nf);
+        fp[4 * f + 3] = tc_v3_dot(nf, a);
     }
 }
 
-/* the world face planes of tet i: n_w = R n, thr = n . a + n_w . pos - margin. The margin (in
- * metres, about 1e-9 (1 + |x|_1)) is far above the rounding of the world copy and of the clip,
- * so a pair rejected by the test has an empty clip */
+/* the world face planes of tet i: n_w = R n, o = n . a + n_w . pos */
 static void tet_faces(pfc_body *b, const tc_body_state *bs, int i) {
-    const double *bf = b->bfp + 24 * i;
-    double *fp = b->fp + 16 * i, p1 = fabs(bs->pos[0]) + fabs(bs->pos[1]) + fabs(bs->pos[2]);
+    const double *bf = b->bfp + 16 * i;
+    double *fp = b->fp + 16 * i;
     for (int f = 0; f < 4; f++) {
-        tc_m3_mulv(fp + 4 * f, bs->R, bf + 6 * f);
-        fp[4 * f + 3] = bf[6 * f + 3] + tc_v3_dot(fp + 4 * f, bs->pos) - bf[6 * f + 4] - bf[6 * f + 5] * p1;
+        double n[3];
+        tc_m3_mulv(n, bs->R, bf + 4 * f);
+        fp[f] = n[0], fp[4 + f] = n[1], fp[8 + f] = n[2];
+        fp[12 + f] = bf[4 * f + 3] + tc_v3_dot(n, bs->pos);
     }
-}
-
-/* 1 when a face of tet (planes fp) has all four points x strictly outside, by the margin */
-static inline int faces_separate(const double *fp, const double *x[4]) {
-    for (int f = 0; f < 4; f++) {
-        const double *p = fp + 4 * f;
-        if (tc_v3_dot(p, x[0]) < p[3] && tc_v3_dot(p, x[1]) < p[3] && tc_v3_dot(p, x[2]) < p[3] &&
-            tc_v3_dot(p, x[3]) < p[3])
-            return 1;
-    }
-    return 0;
 }
 
 /* move a body's vertices, fields and AABBs into the world frame */
@@ -249,8 +287,8 @@ static void body_update(pfc_body *b, const tc_body_state *bs) {
     }
 }
 
-/* tet i of a body in the world frame (its vertices, field and AABB, as body_update computes
- * them), made once per evaluation stamp */
+/* tet i of a body in the world frame (its vertices, field and face planes, as body_update
+ * computes them; not its AABB, which only the brute force uses), made once per evaluation stamp */
 static void tet_world(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
     if (b->tstamp[i] == stamp) return;
     b->tstamp[i] = stamp;
@@ -262,14 +300,9 @@ static void tet_world(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
         tc_m3_mulv(b->x + 3 * t[v], bs->R, m->vert + 3 * t[v]);
         tc_v3_add(b->x + 3 * t[v], b->x + 3 * t[v], bs->pos);
     }
-    double *g = b->g + 3 * i, *lo = b->lo + 3 * i, *hi = b->hi + 3 * i;
+    double *g = b->g + 3 * i;
     tc_m3_mulv(g, bs->R, m->grad + 3 * i);
     b->c[i] = m->c[i] - tc_v3_dot(g, bs->pos);
-    tc_v3_copy(lo, b->x + 3 * t[0]), tc_v3_copy(hi, lo);
-    for (int v = 1; v < 4; v++) {
-        const double *x = b->x + 3 * t[v];
-        for (int k = 0; k < 3; k++) lo[k] = pfc_min(lo[k], x[k]), hi[k] = pfc_max(hi[k], x[k]);
-    }
     tet_faces(b, bs, i);
 }
 
@@ -305,40 +338,51 @@ static int poly_plane_tet(double (*P)[3], const double *x[4], const double s[4])
     return n;
 }
 
-/* Sutherland–Hodgman: keep the part of polygon P (n vertices) inside the tet with world
- * vertices x[4]; the result replaces P; returns its vertex count */
-static int poly_clip_tet(double (*P)[3], int n, const double *x[4]) {
-    static const int face[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};
-    double Q[PFC_MAXPOLY][3];
+/* Sutherland–Hodgman: keep the part of polygon P (n vertices) inside the tet with world face
+ * planes fp (tet_faces: inward normal n and offset o per face, inside where n . x >= o); the result
+ * replaces P; returns its vertex count. Every vertex's signed distances to the four faces are
+ * computed once (a crossing point's when it is made): a face with every vertex outside empties
+ * the polygon at once, and a face with none outside is skipped */
+static int poly_clip_tet(double (*P)[3], int n, const double *fp) {
+    double Q[PFC_MAXPOLY][3], D0[PFC_MAXPOLY][4], D1[PFC_MAXPOLY][4];
+    double (*src)[3] = P, (*dst)[3] = Q, (*ds)[4] = D0, (*dd)[4] = D1;
+    int nout[4] = {0, 0, 0, 0};
+    for (int k = 0; k < n; k++)
+        for (int f = 0; f < 4; f++) {
+            ds[k][f] = fp[f] * P[k][0] + fp[4 + f] * P[k][1] + fp[8 + f] * P[k][2] - fp[12 + f];
+            nout[f] += ds[k][f] < 0;
+        }
+    for (int f = 0; f < 4; f++)
+        if (nout[f] == n) return 0;
     for (int f = 0; f < 4 && n > 0; f++) {
-        /* the face through three vertices, oriented towards the fourth */
-        const double *a = x[face[f][0]];
-        double e1[3], e2[3], nf[3], e3[3];
-        tc_v3_sub(e1, x[face[f][1]], a), tc_v3_sub(e2, x[face[f][2]], a);
-        tc_v3_sub(e3, x[face[f][3]], a);
-        tc_v3_cross(nf, e1, e2);
-        if (tc_v3_dot(nf, e3) < 0) tc_v3_scale(nf, nf, -1);
-        int m = 0;
-        double dp[3];
-        tc_v3_sub(dp, P[n - 1], a);
-        double sp = tc_v3_dot(nf, dp);
+        if (!nout[f]) continue;
+        int m = 0, pp = n - 1;
+        for (int f2 = f + 1; f2 < 4; f2++) nout[f2] = 0;
         for (int k = 0; k < n; k++) {
-            const double *pp = P[(k + n - 1) % n], *pk = P[k];
-            double dk[3];
-            tc_v3_sub(dk, pk, a);
-            double sk = tc_v3_dot(nf, dk);
+            double sp = ds[pp][f], sk = ds[k][f];
             /* an edge crossing the face adds its crossing point */
             if ((sp >= 0) != (sk >= 0) && m < PFC_MAXPOLY) {
                 double t = sp / (sp - sk);
-                for (int j = 0; j < 3; j++) Q[m][j] = pp[j] + t * (pk[j] - pp[j]);
+                for (int j = 0; j < 3; j++) dst[m][j] = src[pp][j] + t * (src[k][j] - src[pp][j]);
+                for (int f2 = f + 1; f2 < 4; f2++) {
+                    dd[m][f2] = fp[f2] * dst[m][0] + fp[4 + f2] * dst[m][1] + fp[8 + f2] * dst[m][2] - fp[12 + f2];
+                    nout[f2] += dd[m][f2] < 0;
+                }
                 m++;
             }
-            if (sk >= 0 && m < PFC_MAXPOLY) tc_v3_copy(Q[m++], pk);
-            sp = sk;
+            if (sk >= 0 && m < PFC_MAXPOLY) {
+                tc_v3_copy(dst[m], src[k]);
+                for (int f2 = f + 1; f2 < 4; f2++) dd[m][f2] = ds[k][f2], nout[f2] += ds[k][f2] < 0;
+                m++;
+            }
+            pp = k;
         }
-        memcpy(P, Q, (size_t)m * sizeof *Q);
-        n = m;
+        double (*t)[3] = src, (*td)[4] = ds;
+        src = dst, dst = t, ds = dd, dd = td, n = m;
+        for (int f2 = f + 1; f2 < 4; f2++)
+            if (nout[f2] == n) return 0;
     }
+    if (src != P) memcpy(P, src, (size_t)n * sizeof *Q);
     return n;
 }
 
@@ -349,6 +393,32 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
                           const double g[3], double c, const tc_body_state *sa,
                           const tc_body_state *sb, double F[3], double M[3]) {
     if (n < 3) return 0;
+    double dv[3];
+    tc_v3_sub(dv, sb->vel, sa->vel);
+    /* both bodies at rest: v_r = 0 at every point, so p = p0 (linear) and no friction. The force
+     * n int p dA and the moment (int p (x - pos_b) dA) x n in closed form over the fan from P_0:
+     * on a triangle of area a, int f h dA = a/12 (sum f_i h_i + sum f_i sum h_i) for linear f, h */
+    if (dv[0] == 0 && dv[1] == 0 && dv[2] == 0 && sa->omega[0] == 0 && sa->omega[1] == 0 &&
+        sa->omega[2] == 0 && sb->omega[0] == 0 && sb->omega[1] == 0 && sb->omega[2] == 0) {
+        double pv[PFC_MAXPOLY], r[PFC_MAXPOLY][3], A = 0, W = 0, X[3] = {0, 0, 0}, t[3];
+        for (int k = 0; k < n; k++) pv[k] = tc_v3_dot(g, P[k]) + c, tc_v3_sub(r[k], P[k], sb->pos);
+        for (int k = 1; k + 1 < n; k++) {
+            double e1[3], e2[3], cr[3];
+            tc_v3_sub(e1, P[k], P[0]), tc_v3_sub(e2, P[k + 1], P[0]);
+            tc_v3_cross(cr, e1, e2);
+            double a = 0.5 * tc_v3_dot(cr, nrm), ps = pv[0] + pv[k] + pv[k + 1];
+            A += a, W += a * ps / 3;
+            for (int j = 0; j < 3; j++)
+                X[j] += a / 12 * (pv[0] * r[0][j] + pv[k] * r[k][j] + pv[k + 1] * r[k + 1][j] + ps * (r[0][j] + r[k][j] + r[k + 1][j]));
+        }
+        if (A == 0) return 0;
+        /* the polygon's orientation about nrm */
+        if (A < 0) W = -W, tc_v3_scale(X, X, -1);
+        tc_v3_addscl(F, nrm, W);
+        tc_v3_cross(t, X, nrm);
+        tc_v3_add(M, M, t);
+        return 1;
+    }
     /* area centroid: continuous in the polygon, so the fan below appears with zero area */
     double A = 0, C[3] = {0, 0, 0};
     for (int k = 1; k + 1 < n; k++) {
@@ -371,35 +441,12 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
         tc_v3_cross(cr, e1, e2);
         wt[k] = fabs(tc_v3_dot(cr, nrm)) / 6;
     }
-    double dv[3];
-    tc_v3_sub(dv, sb->vel, sa->vel);
-    /* both bodies at rest: v_r = 0 at every point, so p = p0 and no friction; the same sums as
-     * the general loop below (its velocity terms are exact zeros there), with fewer operations */
-    if (dv[0] == 0 && dv[1] == 0 && dv[2] == 0 && sa->omega[0] == 0 && sa->omega[1] == 0 &&
-        sa->omega[2] == 0 && sb->omega[0] == 0 && sb->omega[1] == 0 && sb->omega[2] == 0) {
-        for (int k = 0; k < 2 * n; k++) {
-            int i = k / 2;
-            double w = k & 1 ? wt[i] : wt[(i + n - 1) % n] + wt[i];
-            if (w == 0) continue;
-            const double *q = k & 1 ? P[(i + 1) % n] : C;
-            double x[3], rb[3], f[3], t[3];
-            for (int j = 0; j < 3; j++) x[j] = 0.5 * (P[i][j] + q[j]);
-            double pr = tc_v3_dot(g, x) + c;
-            if (!(pr > 0)) continue;
-            tc_v3_sub(rb, x, sb->pos);
-            tc_v3_scale(f, nrm, pr * w);
-            tc_v3_add(F, F, f);
-            tc_v3_cross(t, rb, f);
-            tc_v3_add(M, M, t);
-        }
-        return 1;
-    }
     for (int k = 0; k < 2 * n; k++) {
         /* even k: spoke midpoint of P_k/2; odd k: edge midpoint of P_k/2 P_k/2+1 */
         int i = k / 2;
-        double w = k & 1 ? wt[i] : wt[(i + n - 1) % n] + wt[i];
+        double w = k & 1 ? wt[i] : wt[i ? i - 1 : n - 1] + wt[i];
         if (w == 0) continue;
-        const double *q = k & 1 ? P[(i + 1) % n] : C;
+        const double *q = k & 1 ? P[i + 1 < n ? i + 1 : 0] : C;
         double x[3], ra[3], rb[3], vr[3], f[3], t[3], ca[3], cb[3];
         for (int j = 0; j < 3; j++) x[j] = 0.5 * (P[i][j] + q[j]);
         /* Hunt–Crossley pressure from the separation speed along the normal */
@@ -421,39 +468,24 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
     return 1;
 }
 
-/* the narrow phase of tet i of a against tet j of b (world copies current): their AABBs, the
- * equal-pressure plane, the section of the smaller tet clipped by the other; returns 1 for a
- * polygon of positive area */
+/* the narrow phase of tet i of a against tet j of b (world copies current; the broad phase has
+ * passed the pair): the equal-pressure plane, which both tets must straddle, and the section of
+ * the smaller tet clipped by the other's faces; adds the force on b and its moment to F, M;
+ * returns 1 for a polygon of positive area */
 static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, int j,
                     const tc_body_state *sa, const tc_body_state *sb, double F[3], double M[3],
                     long long *evals) {
-    if (!aabb_overlap(A->lo + 3 * i, A->hi + 3 * i, B->lo + 3 * j, B->hi + 3 * j)) return 0;
     (*evals)++;
     const int *ta = A->mesh->tet + 4 * i;
     const double *xa[4] = {A->x + 3 * ta[0], A->x + 3 * ta[1], A->x + 3 * ta[2], A->x + 3 * ta[3]};
     const double *ga = A->g + 3 * i, *gb = B->g + 3 * j;
     const int *tb = B->mesh->tet + 4 * j;
     const double *xb[4] = {B->x + 3 * tb[0], B->x + 3 * tb[1], B->x + 3 * tb[2], B->x + 3 * tb[3]};
-    /* separating faces: disjoint tets (by the margin) give an empty clip */
-    if (faces_separate(A->fp + 16 * i, xb) || faces_separate(B->fp + 16 * j, xa)) return 0;
-    /* quick rejection without roots: p0_a - p0_b must change sign over each tet's vertices */
-    double Ea = A->mesh->E, Eb = B->mesh->E;
-    int sa_pos = 0, sa_neg = 0, sb_pos = 0, sb_neg = 0;
-    for (int k = 0; k < 4; k++) {
-        double f = Ea * A->mesh->eps[ta[k]] - (tc_v3_dot(gb, xa[k]) + B->c[j]);
-        sa_pos |= f > 0, sa_neg |= f < 0;
-    }
-    if (!sa_pos || !sa_neg) return 0;
-    for (int k = 0; k < 4; k++) {
-        double f = tc_v3_dot(ga, xb[k]) + A->c[i] - Eb * B->mesh->eps[tb[k]];
-        sb_pos |= f > 0, sb_neg |= f < 0;
-    }
-    if (!sb_pos || !sb_neg) return 0;
     /* the equal-pressure plane n . x = h, n along grad p0_b - grad p0_a (a to b) */
     double n[3];
     tc_v3_sub(n, gb, ga);
     double gn = tc_v3_norm(n);
-    if (!(gn > 1e-12 * (tc_v3_norm(ga) + tc_v3_norm(gb)))) return 0;
+    if (!(gn > 1e-12 * (A->gnorm[i] + B->gnorm[j]))) return 0;
     tc_v3_scale(n, n, 1 / gn);
     double h = (A->c[i] - B->c[j]) / gn;
     /* both tets must straddle the plane */
@@ -468,13 +500,7 @@ static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, in
     int small = A->mesh->radius[i] <= B->mesh->radius[j];
     double P[PFC_MAXPOLY][3];
     int np = poly_plane_tet(P, small ? xa : xb, small ? da : db);
-    const double *olo = small ? B->lo + 3 * j : A->lo + 3 * i, *ohi = small ? B->hi + 3 * j : A->hi + 3 * i;
-    double plo[3], phi[3];
-    tc_v3_copy(plo, P[0]), tc_v3_copy(phi, P[0]);
-    for (int k = 1; k < np; k++)
-        for (int m = 0; m < 3; m++) plo[m] = pfc_min(plo[m], P[k][m]), phi[m] = pfc_max(phi[m], P[k][m]);
-    if (!aabb_overlap(plo, phi, olo, ohi)) return 0;
-    np = poly_clip_tet(P, np, small ? xb : xa);
+    np = poly_clip_tet(P, np, small ? B->fp + 16 * j : A->fp + 16 * i);
     return poly_integrate(s, P, np, n, ga, A->c[i], sa, sb, F, M);
 }
 
@@ -492,70 +518,333 @@ static int pair_soft_soft(const pfc_state *s, pfc_body *A, pfc_body *B, const tc
     for (int i = 0; i < B->mesh->ntet; i++)
         if (aabb_overlap(B->lo + 3 * i, B->hi + 3 * i, lo, hi)) B->cand[nb++] = i;
     for (int ia = 0; ia < na; ia++)
-        for (int ib = 0; ib < nb; ib++) active += tet_pair(s, A, B, A->cand[ia], B->cand[ib], sa, sb, F, M, evals);
+        for (int ib = 0; ib < nb; ib++) {
+            int i = A->cand[ia], j = B->cand[ib];
+            if (aabb_overlap(A->lo + 3 * i, A->hi + 3 * i, B->lo + 3 * j, B->hi + 3 * j))
+                active += tet_pair(s, A, B, i, j, sa, sb, F, M, evals);
+        }
     return active;
 }
 
-/* two soft bodies through their trees: b's nodes are moved into a's body frame (the box of the
- * rotated box) and tested against a's; depth first, a fixed order, so the sums are reproducible;
- * leaf pairs go through tet_pair with world copies made on demand */
-static int pair_soft_soft_bvh(const pfc_state *s, pfc_body *A, pfc_body *B, const tc_body_state *sa,
-                              const tc_body_state *sb, double F[3], double M[3], long long *evals) {
-    /* x_a = Rab x_b + tab, |Rab| for the half extents */
-    double Rab[9], Rabs[9], tab[3], d[3];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            Rab[3 * r + c] = sa->R[r] * sb->R[c] + sa->R[3 + r] * sb->R[3 + c] + sa->R[6 + r] * sb->R[6 + c];
-            Rabs[3 * r + c] = fabs(Rab[3 * r + c]);
+/* 1 when the candidate volumes [lo1, hi1] and [lo2, hi2] (PFC_K coordinates) overlap */
+static inline int kdop_overlap(const double *lo1, const double *hi1, const double *lo2, const double *hi2) {
+    int ok = 1;
+    for (int k = 0; k < PFC_K; k++) ok &= (lo1[k] <= hi2[k]) & (lo2[k] <= hi1[k]);
+    return ok;
+}
+
+/* the world copy of vertex v, made once per evaluation stamp */
+static inline void vert_world(pfc_body *b, const tc_body_state *bs, int v, int stamp) {
+    if (b->vstamp[v] == stamp) return;
+    b->vstamp[v] = stamp;
+    tc_m3_mulv(b->x + 3 * v, bs->R, b->mesh->vert + 3 * v);
+    tc_v3_add(b->x + 3 * v, b->x + 3 * v, bs->pos);
+}
+
+/* the overlap slab of meshes A and B: A ∩ B lies in {lo <= u . x <= hi}, u the unit vector from
+ * A's tree centre to B's, lo the least u . x over B's vertices and hi the greatest over A's (both
+ * widened by the margin tol, m); (u, v, w) an orthonormal frame. Returns 0 when the slab is empty */
+static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state *sa, const tc_body_state *sb,
+                      double uvw[3][3], double *lo, double *hi, double *tol) {
+    const tc_tetbvh_node *ra = &A->bvh->node[0], *rb = &B->bvh->node[0];
+    double ca[3], cb[3];
+    tc_m3_mulv(ca, sa->R, ra->c), tc_v3_add(ca, ca, sa->pos);
+    tc_m3_mulv(cb, sb->R, rb->c), tc_v3_add(cb, cb, sb->pos);
+    double *u = uvw[0], *v = uvw[1], *w = uvw[2];
+    tc_v3_sub(u, cb, ca);
+    double un = tc_v3_norm(u);
+    if (un > 0) tc_v3_scale(u, u, 1 / un);
+    else u[0] = 1, u[1] = u[2] = 0;
+    /* v, w: perpendicular to u, v across the world axis least aligned with u */
+    int least = fabs(u[0]) <= fabs(u[1]) && fabs(u[0]) <= fabs(u[2]) ? 0 : fabs(u[1]) <= fabs(u[2]) ? 1 : 2;
+    double e[3] = {0, 0, 0};
+    e[least] = 1;
+    tc_v3_cross(v, u, e), tc_v3_scale(v, v, 1 / tc_v3_norm(v));
+    tc_v3_cross(w, u, v);
+    /* a margin far above rounding (m): the bodies' sizes and distances from the origin */
+    double t = 1e-12 * (1 + fabs(sa->pos[0]) + fabs(sa->pos[1]) + fabs(sa->pos[2]) + fabs(sb->pos[0]) +
+                        fabs(sb->pos[1]) + fabs(sb->pos[2]));
+    for (int k = 0; k < 3; k++) t += 1e-12 * (ra->e[k] + rb->e[k] + fabs(ra->c[k]) + fabs(rb->c[k]));
+    /* the greatest u . x over A's vertices, the least over B's (body frames) */
+    double ua[3], ub[3], h = -INFINITY, l = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        ua[k] = sa->R[k] * u[0] + sa->R[3 + k] * u[1] + sa->R[6 + k] * u[2];
+        ub[k] = sb->R[k] * u[0] + sb->R[3 + k] * u[1] + sb->R[6 + k] * u[2];
+    }
+    for (int k = 0; k < A->mesh->nvert; k++) h = pfc_max(h, tc_v3_dot(ua, A->mesh->vert + 3 * k));
+    for (int k = 0; k < B->mesh->nvert; k++) l = pfc_min(l, tc_v3_dot(ub, B->mesh->vert + 3 * k));
+    *hi = h + tc_v3_dot(u, sa->pos) + t, *lo = l + tc_v3_dot(u, sb->pos) - t, *tol = t;
+    return *lo <= *hi;
+}
+
+/* the candidate volume of the simplex x[0 .. nv - 1] (a tet, nv = 4, or a triangle, nv = 3; world)
+ * inside the slab: the bounds in (u, v, w, v + w, v - w) of its vertices in the slab and of its
+ * edges' crossings of the two planes, widened by the margin; returns 0 when it misses the slab */
+static int slab_clip(const double *const *x, int nv, const double uvw[3][3], double lo, double hi,
+                     double tol, double *cl, double *ch) {
+    static const int edge[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
+    double d[4][PFC_K], dmin = INFINITY, dmax = -INFINITY;
+    for (int k = 0; k < nv; k++) {
+        for (int a = 0; a < 3; a++) d[k][a] = tc_v3_dot(uvw[a], x[k]);
+        dmin = pfc_min(dmin, d[k][0]), dmax = pfc_max(dmax, d[k][0]);
+    }
+    if (dmax < lo || dmin > hi) return 0;
+    for (int k = 0; k < nv; k++) d[k][3] = d[k][1] + d[k][2], d[k][4] = d[k][1] - d[k][2];
+    for (int a = 0; a < PFC_K; a++) cl[a] = INFINITY, ch[a] = -INFINITY;
+    /* the vertices inside the slab, then the crossings of its two planes (3 edges of a triangle) */
+    for (int k = 0; k < nv; k++)
+        if (d[k][0] >= lo && d[k][0] <= hi)
+            for (int a = 0; a < PFC_K; a++) cl[a] = pfc_min(cl[a], d[k][a]), ch[a] = pfc_max(ch[a], d[k][a]);
+    for (int e = 0; e < (nv == 4 ? 6 : 3); e++) {
+        const double *d0 = d[edge[e][0]], *d1 = d[edge[e][1]];
+        for (int side = 0; side < 2; side++) {
+            double h = side ? hi : lo;
+            if ((d0[0] < h) == (d1[0] < h) || d0[0] == h || d1[0] == h) continue;
+            double f = (h - d0[0]) / (d1[0] - d0[0]);
+            double c1 = d0[1] + f * (d1[1] - d0[1]), c2 = d0[2] + f * (d1[2] - d0[2]);
+            const double c[PFC_K] = {h, c1, c2, c1 + c2, c1 - c2};
+            for (int a = 0; a < PFC_K; a++) cl[a] = pfc_min(cl[a], c[a]), ch[a] = pfc_max(ch[a], c[a]);
         }
-    tc_v3_sub(d, sb->pos, sa->pos);
-    for (int r = 0; r < 3; r++) tab[r] = sa->R[r] * d[0] + sa->R[3 + r] * d[1] + sa->R[6 + r] * d[2];
-    /* a margin far above rounding keeps the test conservative */
-    const tc_tetbvh_node *na = A->bvh->node, *nb = B->bvh->node;
-    double tol = 1e-12 * (1 + fabs(tab[0]) + fabs(tab[1]) + fabs(tab[2]));
-    for (int k = 0; k < 3; k++) tol += 1e-12 * (na[0].e[k] + nb[0].e[k] + fabs(na[0].c[k]) + fabs(nb[0].c[k]));
-    int stack[PFC_STACK][2], top = 0, active = 0;
-    stack[top][0] = 0, stack[top++][1] = 0;
+    }
+    for (int a = 0; a < PFC_K; a++) cl[a] -= 2 * tol, ch[a] += 2 * tol;
+    return 1;
+}
+
+/* the candidate tets of mesh S (pose bs) for the slab: the tree's nodes whose boxes reach into
+ * the slab, in tree order; each leaf tet that meets the slab gets its world copy and its
+ * candidate volume (S->clo / S->chi); returns the count */
+static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3], double lo,
+                           double hi, double tol, int stamp) {
+    const double *u = uvw[0];
+    /* the slab in the body frame: ub . x in [lo - u . pos, hi - u . pos] */
+    double ub[3], up = tc_v3_dot(u, bs->pos);
+    for (int k = 0; k < 3; k++) ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
+    double blo = lo - up - tol, bhi = hi - up + tol;
+    const tc_tetbvh_node *nd = S->bvh->node;
+    int stack[PFC_STACK], top = 0, n = 0;
+    stack[top++] = 0;
     while (top > 0) {
-        top--;
-        const tc_tetbvh_node *a = &na[stack[top][0]], *b = &nb[stack[top][1]];
-        int ia = stack[top][0], ib = stack[top][1], miss = 0;
-        /* b's box in a's frame against a's box */
-        for (int r = 0; r < 3 && !miss; r++) {
-            double c = Rab[3 * r] * b->c[0] + Rab[3 * r + 1] * b->c[1] + Rab[3 * r + 2] * b->c[2] + tab[r];
-            double e = Rabs[3 * r] * b->e[0] + Rabs[3 * r + 1] * b->e[1] + Rabs[3 * r + 2] * b->e[2];
-            miss = fabs(c - a->c[r]) > a->e[r] + e + tol;
-        }
-        if (miss) continue;
-        /* two leaves: their tet pairs in leaf order */
-        if (a->count && b->count) {
-            for (int p = a->first; p < a->first + a->count; p++) {
-                int i = A->bvh->order[p];
-                tet_world(A, sa, i, s->stamp);
-                for (int q = b->first; q < b->first + b->count; q++) {
-                    int j = B->bvh->order[q];
-                    /* disjoint pressure ranges: p0_a = p0_b nowhere in the tets' overlap */
-                    if (A->prange[2 * i + 1] < B->prange[2 * j] || B->prange[2 * j + 1] < A->prange[2 * i]) continue;
-                    tet_world(B, sb, j, s->stamp);
-                    active += tet_pair(s, A, B, i, j, sa, sb, F, M, evals);
-                }
-            }
+        const tc_tetbvh_node *b = &nd[stack[--top]];
+        double dc = tc_v3_dot(ub, b->c), r = fabs(ub[0]) * b->e[0] + fabs(ub[1]) * b->e[1] + fabs(ub[2]) * b->e[2];
+        if (dc + r < blo || dc - r > bhi) continue;
+        if (!b->count) {
+            stack[top++] = b->right, stack[top++] = b->left;
             continue;
         }
-        /* descend the larger box (a leaf never): the left child is popped first */
-        int down_a = b->count || (!a->count && a->e[0] + a->e[1] + a->e[2] >= b->e[0] + b->e[1] + b->e[2]);
-        if (down_a) {
-            stack[top][0] = a->right, stack[top++][1] = ib;
-            stack[top][0] = a->left, stack[top++][1] = ib;
-        } else {
-            stack[top][0] = ia, stack[top++][1] = b->right;
-            stack[top][0] = ia, stack[top++][1] = b->left;
+        for (int p = b->first; p < b->first + b->count; p++) {
+            int i = S->bvh->order[p];
+            const int *t = S->mesh->tet + 4 * i;
+            /* a quick test on the body-frame vertices before the world copy */
+            double dmin = INFINITY, dmax = -INFINITY;
+            for (int k = 0; k < 4; k++) {
+                double e = tc_v3_dot(ub, S->mesh->vert + 3 * t[k]);
+                dmin = pfc_min(dmin, e), dmax = pfc_max(dmax, e);
+            }
+            if (dmax < blo || dmin > bhi) continue;
+            tet_world(S, bs, i, stamp);
+            const double *x[4] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2], S->x + 3 * t[3]};
+            if (slab_clip(x, 4, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) S->cand[n++] = i;
         }
+    }
+    return n;
+}
+
+/* the candidate surface triangles of rigid mesh S (pose bs) for the slab, in mesh order: world
+ * copies of their vertices, their world unit normals (outward, S->tn) and candidate volumes;
+ * returns the count */
+static int slab_tri_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3], double lo,
+                               double hi, double tol, int stamp) {
+    const double *u = uvw[0];
+    double ub[3], up = tc_v3_dot(u, bs->pos);
+    for (int k = 0; k < 3; k++) ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
+    double blo = lo - up - tol, bhi = hi - up + tol;
+    int n = 0;
+    for (int i = 0; i < S->mesh->ntri; i++) {
+        const int *t = S->mesh->tri + 3 * i;
+        double dmin = INFINITY, dmax = -INFINITY;
+        for (int k = 0; k < 3; k++) {
+            double e = tc_v3_dot(ub, S->mesh->vert + 3 * t[k]);
+            dmin = pfc_min(dmin, e), dmax = pfc_max(dmax, e);
+        }
+        if (dmax < blo || dmin > bhi) continue;
+        for (int k = 0; k < 3; k++) vert_world(S, bs, t[k], stamp);
+        const double *x[3] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2]};
+        if (!slab_clip(x, 3, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) continue;
+        double e1[3], e2[3], *nt = S->tn + 3 * n;
+        tc_v3_sub(e1, x[1], x[0]), tc_v3_sub(e2, x[2], x[0]);
+        tc_v3_cross(nt, e1, e2);
+        double nn = tc_v3_norm(nt);
+        if (!(nn > 0)) continue;
+        tc_v3_scale(nt, nt, 1 / nn);
+        S->cand[n++] = i;
+    }
+    return n;
+}
+
+/* S->sorted: the candidates 0 .. n - 1 in increasing S->clo[PFC_K c + k], ties in candidate order
+ * (bottom-up merge sort: deterministic, no allocation) */
+static void cand_sort(pfc_body *S, int n, int k) {
+    int *a = S->sorted, *b = S->stmp;
+    for (int i = 0; i < n; i++) a[i] = i;
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) b[o++] = S->clo[PFC_K * a[j] + k] < S->clo[PFC_K * a[i] + k] ? a[j++] : a[i++];
+            while (i < mid) b[o++] = a[i++];
+            while (j < hi) b[o++] = a[j++];
+        }
+        int *t = a;
+        a = b, b = t;
+    }
+    if (a != S->sorted) memcpy(S->sorted, a, (size_t)n * sizeof *a);
+}
+
+/* rigid triangle ci (candidate index) of R against soft tet j of S (world copies current): the
+ * triangle clipped by the tet, with the tet's pressure and the triangle's outward normal; adds
+ * the force on S's body and its moment to F, M; returns 1 for a polygon of positive area */
+static int tri_tet(const pfc_state *s, const pfc_body *R, const pfc_body *S, int ci, int j,
+                   const tc_body_state *sr, const tc_body_state *ss, double F[3], double M[3],
+                   long long *evals) {
+    const int *t = R->mesh->tri + 3 * R->cand[ci];
+    double P[PFC_MAXPOLY][3];
+    for (int k = 0; k < 3; k++) tc_v3_copy(P[k], R->x + 3 * t[k]);
+    (*evals)++;
+    int np = poly_clip_tet(P, 3, S->fp + 16 * j);
+    return poly_integrate(s, P, np, R->tn + 3 * ci, S->g + 3 * j, S->c[j], sr, ss, F, M);
+}
+
+/* the common box of the two candidate sets (PFC_K coordinates) into cl, ch, and the sweep axis
+ * (the widest of u, v, w); returns -1 when the sets' boxes miss each other */
+static int slab_common(const pfc_body *A, int na, const pfc_body *B, int nb, double *cl, double *ch) {
+    double ula[PFC_K], uha[PFC_K], ulb[PFC_K], uhb[PFC_K];
+    for (int k = 0; k < PFC_K; k++) ula[k] = ulb[k] = INFINITY, uha[k] = uhb[k] = -INFINITY;
+    for (int c = 0; c < na; c++)
+        for (int k = 0; k < PFC_K; k++) ula[k] = pfc_min(ula[k], A->clo[PFC_K * c + k]), uha[k] = pfc_max(uha[k], A->chi[PFC_K * c + k]);
+    for (int c = 0; c < nb; c++)
+        for (int k = 0; k < PFC_K; k++) ulb[k] = pfc_min(ulb[k], B->clo[PFC_K * c + k]), uhb[k] = pfc_max(uhb[k], B->chi[PFC_K * c + k]);
+    int ax = 0;
+    for (int k = 0; k < PFC_K; k++) {
+        cl[k] = pfc_max(ula[k], ulb[k]), ch[k] = pfc_min(uha[k], uhb[k]);
+        if (cl[k] > ch[k]) return -1;
+        if (k < 3 && ch[k] - cl[k] > ch[ax] - cl[ax]) ax = k;
+    }
+    return ax;
+}
+
+/* candidate c of A against B's candidates sorted along axis ax (lower ends from al[ax] - wmax
+ * up to ah[ax]): pairs whose volumes overlap go through tet_pair (rigid = 0) or tri_tet (rigid =
+ * 1: A's triangle c against B's tet); the force on B's body and its moment go to A->cpart[6 c],
+ * the polygons and narrow-phase pairs to A->cact[2 c] */
+static void slab_candidate_pairs(const pfc_state *s, pfc_body *A, int c, const pfc_body *B, int nb,
+                                 int rigid, int ax, double wmax, const double *cl, const double *ch,
+                                 const tc_body_state *sa, const tc_body_state *sb) {
+    const double *al = A->clo + PFC_K * c, *ah = A->chi + PFC_K * c;
+    /* the sums on the stack (no cache line shared with other threads' candidates) */
+    double part[6] = {0, 0, 0, 0, 0, 0};
+    long long ev = 0;
+    int act = 0, i = A->cand[c];
+    if (kdop_overlap(al, ah, cl, ch)) {
+        /* the first of B's candidates that can reach al[ax]: its lower end is at least al - wmax */
+        double from = al[ax] - wmax;
+        int l = 0, r = nb;
+        while (l < r) {
+            int m = (l + r) / 2;
+            if (B->clo[PFC_K * B->sorted[m] + ax] < from) l = m + 1;
+            else r = m;
+        }
+        for (int q = l; q < nb && B->clo[PFC_K * B->sorted[q] + ax] <= ah[ax]; q++) {
+            int cb = B->sorted[q];
+            if (!kdop_overlap(al, ah, B->clo + PFC_K * cb, B->chi + PFC_K * cb)) continue;
+            int j = B->cand[cb];
+            if (rigid) {
+                act += tri_tet(s, A, B, c, j, sa, sb, part, part + 3, &ev);
+                continue;
+            }
+            /* disjoint pressure ranges: p0_a = p0_b nowhere in the tets' overlap */
+            if (A->prange[2 * i + 1] < B->prange[2 * j] || B->prange[2 * j + 1] < A->prange[2 * i]) continue;
+            act += tet_pair(s, A, B, i, j, sa, sb, part, part + 3, &ev);
+        }
+    }
+    memcpy(A->cpart + 6 * c, part, sizeof part);
+    A->cact[2 * c] = act, A->cact[2 * c + 1] = (int)ev;
+}
+
+/* mesh A against mesh B through the overlap slab: the tets of each mesh that meet it (found
+ * through its tree; for a rigid A, rigid = 1, its surface triangles) with their candidate volumes,
+ * then each of A's candidates (in their order) against B's sorted along the widest axis of the
+ * common box. With threads != 1 and large meshes (ntet_a ntet_b >= PFC_PARALLEL) one thread
+ * region runs the two candidate searches side by side and the candidates' pairs over the team; each A
+ * candidate sums its own pairs and the candidates are summed in order, so the bits do not
+ * depend on the thread count. Adds the force on B's body and its moment about B's COM to F, M */
+static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, const tc_body_state *sa,
+                     const tc_body_state *sb, double F[3], double M[3], long long *evals) {
+    double uvw[3][3], lo, hi, tol, cl[PFC_K], ch[PFC_K], wmax = 0;
+    if (!slab_setup(A, B, sa, sb, uvw, &lo, &hi, &tol)) return 0;
+    const double(*frame)[3] = (const double(*)[3])uvw;
+    int na = 0, nb = 0, ax = -1;
+    int nth = s->threads > 0 ? s->threads : omp_get_max_threads();
+    if (nth > 1 && (double)A->mesh->ntet * B->mesh->ntet >= PFC_PARALLEL) {
+        /* a team: the two candidate searches side by side, then the candidates over the team */
+#pragma omp parallel num_threads(nth)
+        {
+#pragma omp sections
+            {
+#pragma omp section
+                na = rigid ? slab_tri_candidates(A, sa, frame, lo, hi, tol, s->stamp)
+                           : slab_candidates(A, sa, frame, lo, hi, tol, s->stamp);
+#pragma omp section
+                nb = slab_candidates(B, sb, frame, lo, hi, tol, s->stamp);
+            }
+            /* the common box, B's candidates sorted along its widest axis, their widest extent */
+#pragma omp single
+            if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
+                cand_sort(B, nb, ax);
+                for (int c = 0; c < nb; c++) wmax = pfc_max(wmax, B->chi[PFC_K * c + ax] - B->clo[PFC_K * c + ax]);
+            }
+            if (ax >= 0) {
+#pragma omp for schedule(dynamic, 4) nowait
+                for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+            }
+        }
+    } else {
+        /* the same steps on the caller's thread, with no thread region at all */
+        na = rigid ? slab_tri_candidates(A, sa, frame, lo, hi, tol, s->stamp)
+                   : slab_candidates(A, sa, frame, lo, hi, tol, s->stamp);
+        nb = na ? slab_candidates(B, sb, frame, lo, hi, tol, s->stamp) : 0;
+        if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
+            cand_sort(B, nb, ax);
+            for (int c = 0; c < nb; c++) wmax = pfc_max(wmax, B->chi[PFC_K * c + ax] - B->clo[PFC_K * c + ax]);
+            for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+        }
+    }
+    if (ax < 0) return 0;
+    /* the candidates' sums in candidate order */
+    int active = 0;
+    for (int c = 0; c < na; c++) {
+        tc_v3_add(F, F, A->cpart + 6 * c), tc_v3_add(M, M, A->cpart + 6 * c + 3);
+        active += A->cact[2 * c], *evals += A->cact[2 * c + 1];
     }
     return active;
 }
 
-/* tet i of a soft body against the half-space {n . x < h}: its section by the plane */
+/* two soft bodies through the overlap slab; adds the force on B's body */
+static int pair_soft_soft_slab(const pfc_state *s, pfc_body *A, pfc_body *B, const tc_body_state *sa,
+                               const tc_body_state *sb, double F[3], double M[3], long long *evals) {
+    return slab_pair(s, A, B, 0, sa, sb, F, M, evals);
+}
+
+/* a rigid body's mesh R against a soft mesh S (Elandt et al.'s soft-rigid contact): R's surface
+ * triangles inside S, each clipped by S's tets, under S's pressure along the triangle's outward
+ * normal; adds the force on S's body and its moment about S's COM to F, M */
+static int pair_rigid_soft(const pfc_state *s, pfc_body *R, pfc_body *S, const tc_body_state *sr,
+                           const tc_body_state *ss, double F[3], double M[3], long long *evals) {
+    return slab_pair(s, R, S, 1, sr, ss, F, M, evals);
+}
+
+/* tet i of a soft body against the half-space {n . x < h}. A rigid plane: its section by the
+ * plane. A compliant layer (plane_h > 0, p0_plane = E (h - n . x) / plane_h): the equal-pressure
+ * plane of the two linear fields inside the tet (where p0 of the tet is >= 0, so is the layer's:
+ * the polygon lies below the surface), normal along grad p0_tet - grad p0_plane */
 static int tet_plane(const pfc_state *s, const pfc_body *S, int i, const double n[3], double h,
                      const tc_body_state *ss, const tc_body_state *sp, double F[3], double M[3],
                      long long *evals) {
@@ -566,15 +855,36 @@ static int tet_plane(const pfc_state *s, const pfc_body *S, int i, const double 
         d[k] = tc_v3_dot(n, x[k]) - h;
         dmin = pfc_min(dmin, d[k]), dmax = pfc_max(dmax, d[k]);
     }
-    if (dmin >= 0 || dmax <= 0) return 0;
-    (*evals)++;
     double P[PFC_MAXPOLY][3];
+    if (s->plane_h > 0) {
+        if (dmin >= 0) return 0;
+        const double kp = s->E / s->plane_h, *gb = S->g + 3 * i;
+        double ne[3], de[4], emin = INFINITY, emax = -INFINITY;
+        for (int k = 0; k < 3; k++) ne[k] = gb[k] + kp * n[k];
+        double gn = tc_v3_norm(ne);
+        if (!(gn > 1e-12 * (S->gnorm[i] + kp))) return 0;
+        tc_v3_scale(ne, ne, 1 / gn);
+        double he = (kp * h - S->c[i]) / gn;
+        for (int k = 0; k < 4; k++) {
+            de[k] = tc_v3_dot(ne, x[k]) - he;
+            emin = pfc_min(emin, de[k]), emax = pfc_max(emax, de[k]);
+        }
+        if (emin >= 0 || emax < 0) return 0;
+        (*evals)++;
+        int np = poly_plane_tet(P, x, de);
+        return poly_integrate(s, P, np, ne, gb, S->c[i], sp, ss, F, M);
+    }
+    /* half open (a vertex on the plane counts above it): a tet face lying in the plane is cut
+     * once, by the tet below it */
+    if (dmin >= 0 || dmax < 0) return 0;
+    (*evals)++;
     int np = poly_plane_tet(P, x, d);
     return poly_integrate(s, P, np, n, S->g + 3 * i, S->c[i], sp, ss, F, M);
 }
 
-/* a soft body against a rigid half-space: the plane inside each tet it crosses (all tets, or
- * the leaves of the tree whose boxes the plane cuts, in tree order) */
+/* a soft body against a half-space: each tet the plane crosses (a rigid plane) or that reaches
+ * below it (a compliant layer), among all tets or the leaves of the tree whose boxes qualify, in
+ * tree order */
 static int pair_soft_plane(const pfc_state *s, pfc_body *S, const tc_body_state *ss,
                            const tc_body_state *sp, double F[3], double M[3], long long *evals) {
     /* the plane's outward normal is its body z axis: from the plane (a) to the soft body (b) */
@@ -594,8 +904,8 @@ static int pair_soft_plane(const pfc_state *s, pfc_body *S, const tc_body_state 
     stack[top++] = 0;
     while (top > 0) {
         const tc_tetbvh_node *b = &nd[stack[--top]];
-        double dc = tc_v3_dot(nb, b->c) - hb;
-        if (fabs(dc) > fabs(nb[0]) * b->e[0] + fabs(nb[1]) * b->e[1] + fabs(nb[2]) * b->e[2] + tol) continue;
+        double dc = tc_v3_dot(nb, b->c) - hb, r = fabs(nb[0]) * b->e[0] + fabs(nb[1]) * b->e[1] + fabs(nb[2]) * b->e[2] + tol;
+        if (dc - r > 0 || (s->plane_h == 0 && dc + r < 0)) continue;
         if (!b->count) {
             stack[top++] = b->right, stack[top++] = b->left;
             continue;
@@ -614,12 +924,9 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
     pfc_state *s = state;
     const tc_scene *sc = s->scene;
     memset(w, 0, (size_t)sc->nbody * sizeof *w);
-    /* every soft body into the world frame once (brute force), or a new stamp for world copies
-     * made on demand (trees; the stamps restart before the counter overflows) */
-    if (!s->use_bvh) {
-        for (int i = 0; i < sc->nbody; i++)
-            for (int k = 0; k < s->nmesh[i]; k++) body_update(pfc_mesh(s, i, k), &bs[i]);
-    } else if (++s->stamp == INT_MAX) {
+    /* a new stamp for world copies made on demand (the stamps restart before the counter
+     * overflows); the brute force also moves every soft mesh into the world frame at once */
+    if (++s->stamp == INT_MAX) {
         for (int i = 0; i < sc->nbody; i++)
             for (int k = 0; k < s->nmesh[i]; k++) {
                 pfc_body *m = pfc_mesh(s, i, k);
@@ -628,25 +935,42 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
             }
         s->stamp = 1;
     }
+    if (!s->use_bvh)
+        for (int i = 0; i < sc->nbody; i++)
+            for (int k = 0; k < s->nmesh[i] && !s->rigid[i]; k++) body_update(pfc_mesh(s, i, k), &bs[i]);
     int active = 0;
     long long evals = 0;
     for (int i = 0; i < s->npair; i++) {
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
+        /* two rigid bodies (or a rigid body and the plane): no contact */
+        int ra = s->rigid[a] || !s->nmesh[a], rb = s->rigid[b] || !s->nmesh[b];
+        if (ra && rb) continue;
         /* force on b and its moment about b's COM, summed over the meshes (parts) of both in
          * the parts' order */
         double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
-        if (s->nmesh[a] && s->nmesh[b]) {
+        if (!ra && !rb) {
             for (int ka = 0; ka < s->nmesh[a]; ka++)
                 for (int kb = 0; kb < s->nmesh[b]; kb++)
-                    active += (s->use_bvh ? pair_soft_soft_bvh : pair_soft_soft)(
+                    active += (s->use_bvh ? pair_soft_soft_slab : pair_soft_soft)(
                         s, pfc_mesh(s, a, ka), pfc_mesh(s, b, kb), &bs[a], &bs[b], F, M, &evals);
-        } else if (s->nmesh[b]) {
+        } else if (ra && s->nmesh[a]) {
+            /* a rigid, b soft */
+            for (int ka = 0; ka < s->nmesh[a]; ka++)
+                for (int kb = 0; kb < s->nmesh[b]; kb++)
+                    active += pair_rigid_soft(s, pfc_mesh(s, a, ka), pfc_mesh(s, b, kb), &bs[a], &bs[b], F, M, &evals);
+        } else if (ra) {
             for (int kb = 0; kb < s->nmesh[b]; kb++)
                 active += pair_soft_plane(s, pfc_mesh(s, b, kb), &bs[b], &bs[a], F, M, &evals);
         } else {
-            /* the soft body is a: the force on b (the plane) is the reaction */
-            for (int ka = 0; ka < s->nmesh[a]; ka++)
-                active += pair_soft_plane(s, pfc_mesh(s, a, ka), &bs[a], &bs[b], F, M, &evals);
+            /* the soft body is a (against the rigid body or plane b): the force on b is the
+             * reaction */
+            for (int ka = 0; ka < s->nmesh[a]; ka++) {
+                if (s->nmesh[b])
+                    for (int kb = 0; kb < s->nmesh[b]; kb++)
+                        active += pair_rigid_soft(s, pfc_mesh(s, b, kb), pfc_mesh(s, a, ka), &bs[b], &bs[a], F, M, &evals);
+                else
+                    active += pair_soft_plane(s, pfc_mesh(s, a, ka), &bs[a], &bs[b], F, M, &evals);
+            }
             double r[3], t[3];
             tc_v3_sub(r, bs[a].pos, bs[b].pos);
             tc_v3_cross(t, r, F);
@@ -675,7 +999,8 @@ const tc_model_type tc_model_pfc = {
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
               TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID),
+              TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER) |
+              TC_SHAPE_BIT(TC_SHAPE_POLYTOPE),
     .alloc = pfc_alloc,
     .force = pfc_force,
     .free = pfc_free,
