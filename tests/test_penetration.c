@@ -8,20 +8,7 @@
 
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
-
-/* a pose at (x, y, z) rotated by ang (rad) about the axis (ax, ay, az) */
-static tc_body_state pose(double x, double y, double z, double ax, double ay, double az,
-                          double ang) {
-    tc_body_state s;
-    memset(&s, 0, sizeof s);
-    tc_v3_set(s.pos, x, y, z);
-    double n = sqrt(ax * ax + ay * ay + az * az);
-    s.quat[0] = cos(ang / 2);
-    s.quat[1] = ax / n * sin(ang / 2), s.quat[2] = ay / n * sin(ang / 2);
-    s.quat[3] = az / n * sin(ang / 2);
-    tc_quat_to_mat(s.R, s.quat);
-    return s;
-}
+#include "test_pose.h"
 
 /* body point -> world */
 static void to_world(double w[3], const tc_body_state *S, const double p[3]) {
