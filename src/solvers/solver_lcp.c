@@ -3,9 +3,12 @@
  * solved by Siconos Numerics: lcp-lemke (lexicographic Lemke), lcp-pgs (projected Gauss-Seidel) */
 #include "solvers/tc_solver.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "LCP_Solvers.h"
 #include "LinearComplementarityProblem.h"
@@ -192,6 +195,27 @@ static double dot(const double *a, const double *b, int n) {
 enum { NATTEMPT = 7 };
 static const int attempt_bits[NATTEMPT] = {44, 0, 36, 48, 40, 30, 0};
 
+/* Siconos' Newton solver prints "NM_LU_factorize: ... failed" to stderr (a plain fprintf, no
+ * verbosity switch) on every singular Newton matrix, which its line search then handles; a
+ * failed solve is counted here anyway. Run it with stderr pointed at /dev/null, serialised over
+ * threads (the redirect is process-wide; other threads' lines in that window are dropped) */
+static int driver_quiet(LinearComplementarityProblem *lcp, double *z, double *w,
+                        SolverOptions *opt) {
+    int info;
+#pragma omp critical(tc_siconos_stderr)
+    {
+        fflush(stderr);
+        int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+        if (saved >= 0 && null >= 0) dup2(null, STDERR_FILENO);
+        info = linearComplementarity_driver(lcp, z, w, opt);
+        fflush(stderr);
+        if (saved >= 0 && null >= 0) dup2(saved, STDERR_FILENO);
+        if (saved >= 0) close(saved);
+        if (null >= 0) close(null);
+    }
+    return info;
+}
+
 /* build the LCP for nc contacts (friction: the full (k + 2) nc problem, else the nc normal rows
  * alone) at velocity v*, and solve it; returns 0 when z solves it to tol, else Siconos' info */
 static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction, double mu,
@@ -239,7 +263,8 @@ static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction,
         memset(s->z, 0, (size_t)n * sizeof(double));
         opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
         opt->dparam[SICONOS_DPARAM_RESIDU] = 0;
-        info = linearComplementarity_driver(&s->lcp, s->z, s->w, opt);
+        info = opt == s->fb ? driver_quiet(&s->lcp, s->z, s->w, opt)
+                            : linearComplementarity_driver(&s->lcp, s->z, s->w, opt);
         s->iters += opt->iparam[SICONOS_IPARAM_ITER_DONE];
         /* the residual on the unrounded problem decides: a rounded attempt must solve the real
          * one, and Lemke can stop on a secondary ray at a point that is a solution */
