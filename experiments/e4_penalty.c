@@ -101,11 +101,13 @@ static void plot(const tc_exp_ctx *ctx, const char *tpl_name, const char *data, 
     if (tc_plot_render(tpl, v, 2, opath, &perr)) fprintf(stderr, "e4: %s\n", perr.msg);
 }
 
-/* the speed study and its table: the LCP (first) and each penalty method, side by side */
-static tc_status speed_study(const tc_exp_ctx *ctx, const tc_script *s, const e4_setup *e,
-                             const tc_exp_method *em, int nm, tc_metrics *ms, tc_error *err) {
-    const char *names[E4_MAXSPEED];
-    int n = 1;
+/* the speed study's methods from the script: speed.lcp then speed.penalty (labels); checked
+ * before the sweep so a bad setting fails early. *n = 0 when a label is not among the selected
+ * methods (the study is skipped) */
+static tc_status speed_methods(const tc_script *s, const tc_exp_method *em, int nm,
+                               const char **names, const tc_method **m, int *n, tc_error *err) {
+    *n = 0;
+    int k = 1;
     tc_status st = tc_script_string(s, NULL, "speed.lcp", &names[0], err);
     if (st) return st;
     config_setting_t *pl = tc_script_lookup(s, NULL, "speed.penalty");
@@ -115,21 +117,29 @@ static tc_status speed_study(const tc_exp_ctx *ctx, const tc_script *s, const e4
                             "speed.penalty", "a list of 1 to %d method labels in quotes",
                             E4_MAXSPEED - 1);
     for (int i = 0; i < config_setting_length(pl); i++) {
-        names[n] = config_setting_get_string_elem(pl, i);
-        if (!names[n])
+        names[k] = config_setting_get_string_elem(pl, i);
+        if (!names[k])
             return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pl),
                                 "speed.penalty", "labels must be strings in quotes");
-        n++;
+        k++;
     }
-    const tc_method *m[E4_MAXSPEED];
-    for (int i = 0; i < n; i++) {
-        int k = find_label(em, nm, names[i]);
-        if (k < 0) {
+    for (int i = 0; i < k; i++) {
+        int j = find_label(em, nm, names[i]);
+        if (j < 0) {
             fprintf(stderr, "e4: speed study skipped: method '%s' not selected\n", names[i]);
             return TC_OK;
         }
-        m[i] = &em[k].m;
+        m[i] = &em[j].m;
     }
+    *n = k;
+    return TC_OK;
+}
+
+/* the speed study and its table: the LCP (first) and each penalty method, side by side */
+static tc_status speed_study(const tc_exp_ctx *ctx, const e4_setup *e, const char **names,
+                             const tc_method **m, int n, tc_metrics *ms, tc_error *err) {
+    tc_status st;
+    if (n == 0) return TC_OK;
     tc_method ref;
     if ((st = tc_method_parse(&ref, "mujoco", err))) return st;
     e4_speed_row rows[E4_MAXPILE];
@@ -218,6 +228,11 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
         (st = e4_pile_scene(&e, e.c_bodies, e.c_seed, &scene[2], err)) ||
         (st = tc_exp_methods(&s, ctx, TC_CAP_DYNAMICS, shapes, em, &nm, err)))
         goto done;
+    /* the speed study's methods, checked before the sweep */
+    const char *sp_names[E4_MAXSPEED];
+    const tc_method *sp_m[E4_MAXSPEED];
+    int sp_n = 0;
+    if ((st = speed_methods(&s, em, nm, sp_names, sp_m, &sp_n, err))) goto done;
     double(*force)[3] = calloc((size_t)e.b_cycles, sizeof *force);
     e4_item *it = calloc((size_t)(3 * nm), sizeof *it);
     if (!force || !it) {
@@ -332,7 +347,7 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
     if (!st) st = write_series(ctx, "perturbed.csv", it, n, E4_PERTURBED, em, err);
     if (!st) st = write_series(ctx, "pile.csv", it, n, E4_PILE, em, err);
     if (!st) st = write_summary(ctx, it, n, em, err);
-    if (!st) st = speed_study(ctx, &s, &e, em, nm, &ms, err);
+    if (!st) st = speed_study(ctx, &e, sp_names, sp_m, sp_n, &ms, err);
     char path[1100];
     tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
     if (!st) st = tc_metrics_write(&ms, path, err);

@@ -47,6 +47,17 @@ check "malformed script" "e1_sphere_profiles.cfg:1: syntax error" \
 after=$(cksum < "$tmp/o/e1_sphere_profiles/profile_1d.csv")
 if [ "$before" = "$after" ]; then echo "ok: earlier outputs untouched"; else echo "FAIL: outputs changed"; fail=$((fail+1)); fi
 if ls "$tmp/o/e1_sphere_profiles" | grep -q '\.tmp\.'; then echo "FAIL: temp files left"; fail=$((fail+1)); fi
-passed=$(( 11 - fail ))
+# E4: a bad number and a bad speed-study setting fail before any simulation, naming file:line
+cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
+sed -i 's/^  mass = 10.0;/  mass = -10.0;/' "$tmp/src/experiments/e4_penalty.cfg"
+line=$(grep -n "^  mass = -10.0;" "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
+check "negative mass (e4)" "e4_penalty.cfg:$line: parameter 'perturbed.mass'" \
+    env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
+cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
+sed -i 's/^  penalty = \[.*\];/  penalty = "multi-point";/' "$tmp/src/experiments/e4_penalty.cfg"
+line=$(grep -n '^  penalty = "multi-point";' "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
+check "speed study labels (e4)" "e4_penalty.cfg:$line: parameter 'speed.penalty'" \
+    env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
+passed=$(( 13 - fail ))
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
