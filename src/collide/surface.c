@@ -136,22 +136,54 @@ static void ico_tri(int f, int n, int i, int j, int down, double c[3][3]) {
     }
 }
 
-/* longest edge (unit sphere) of the geodesic subdivision at frequency n */
-static double ico_max_edge(int n) {
-    double e = 0, c[3][3], d[3];
+/* every sub-triangle of the frequency-n subdivision, in a fixed order: fn(ctx, corners) */
+static void ico_each(int n, void (*fn)(void *ctx, double c[3][3]), void *ctx) {
+    double c[3][3];
     for (int f = 0; f < 20; f++)
         for (int i = 0; i < n; i++)
             for (int j = 0; i + j < n; j++)
                 for (int down = 0; down < 2; down++) {
                     if (down && i + j + 2 > n) continue;
                     ico_tri(f, n, i, j, down, c);
-                    for (int k = 0; k < 3; k++) {
-                        tc_v3_sub(d, c[k], c[(k + 1) % 3]);
-                        double l = tc_v3_norm(d);
-                        if (l > e) e = l;
-                    }
+                    fn(ctx, c);
                 }
+}
+
+/* the longest edge of a triangle into *(double *)ctx */
+static void tri_max_edge(void *ctx, double c[3][3]) {
+    double *e = ctx, d[3];
+    for (int k = 0; k < 3; k++) {
+        tc_v3_sub(d, c[k], c[(k + 1) % 3]);
+        double l = tc_v3_norm(d);
+        if (l > *e) *e = l;
+    }
+}
+
+/* longest edge (unit sphere) of the geodesic subdivision at frequency n */
+static double ico_max_edge(int n) {
+    double e = 0;
+    ico_each(n, tri_max_edge, &e);
     return e;
+}
+
+/* the next face of a sphere surface: the tangent plane at a sub-triangle's outward unit normal */
+typedef struct sphere_faces {
+    tc_surface *s;
+    double r;
+    long q;
+} sphere_faces;
+
+static void tri_face(void *ctx, double c[3][3]) {
+    sphere_faces *sf = ctx;
+    double e1[3], e2[3], nv[3];
+    tc_v3_sub(e1, c[1], c[0]);
+    tc_v3_sub(e2, c[2], c[0]);
+    tc_v3_cross(nv, e1, e2);
+    tc_v3_normalize(nv);
+    if (tc_v3_dot(nv, c[0]) < 0) tc_v3_scale(nv, nv, -1);
+    tc_v3_copy(sf->s->face[sf->q], nv);
+    sf->s->face[sf->q][3] = sf->r;
+    sf->q++;
 }
 
 /* lexicographic order of points, for removing the duplicates on shared edges */
@@ -204,23 +236,8 @@ static tc_status surf_sphere(tc_surface *s, double r, double h, tc_error *err) {
     }
     free(raw);
     /* faces: the tangent plane at each sub-triangle's unit normal */
-    long q = 0;
-    double c[3][3], e1[3], e2[3], nv[3];
-    for (int f = 0; f < 20; f++)
-        for (int i = 0; i < n; i++)
-            for (int j = 0; i + j < n; j++)
-                for (int down = 0; down < 2; down++) {
-                    if (down && i + j + 2 > n) continue;
-                    ico_tri(f, n, i, j, down, c);
-                    tc_v3_sub(e1, c[1], c[0]);
-                    tc_v3_sub(e2, c[2], c[0]);
-                    tc_v3_cross(nv, e1, e2);
-                    tc_v3_normalize(nv);
-                    if (tc_v3_dot(nv, c[0]) < 0) tc_v3_scale(nv, nv, -1);
-                    tc_v3_copy(s->face[q], nv);
-                    s->face[q][3] = r;
-                    q++;
-                }
+    sphere_faces sf = {s, r, 0};
+    ico_each(n, tri_face, &sf);
     s->radius = r;
     return TC_OK;
 }
