@@ -96,23 +96,25 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
 
 tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *const *m, int nm,
                    e4_speed_row *rows, tc_error *err) {
-    static _Thread_local tc_model_contact contact_buf[E4_MAXCONTACT];
+    tc_model_contact *contact_buf = malloc(E4_MAXCONTACT * sizeof *contact_buf);
+    if (!contact_buf) return TC_ENOMEM;
+    tc_status st = TC_OK;
     for (int s = 0; s < e->d_n; s++) {
         e4_speed_row *row = &rows[s];
         memset(row, 0, sizeof *row);
         row->bodies = e->d_sizes[s];
         tc_scene sc;
-        tc_status st = e4_pile_scene(e, row->bodies, e->c_seed, &sc, err);
-        if (st) return st;
+        if ((st = e4_pile_scene(e, row->bodies, e->c_seed, &sc, err))) break;
         /* settle the pile with the reference method, then time each method from there */
         tc_sim *settle = NULL;
-        if ((st = tc_sim_alloc(&settle, &sc, ref, e->dt, err))) return st;
+        if ((st = tc_sim_alloc(&settle, &sc, ref, e->dt, err))) break;
         long nsettle = (long)ceil(e->c_seconds / e->dt);
         for (long k = 0; k < nsettle && !st; k++) st = tc_sim_step(settle);
         if (st) {
             tc_sim_free(settle);
-            return tc_error_set(err, st, NULL, 0, "speed", "settling a %d-body pile failed",
-                                row->bodies);
+            st = tc_error_set(err, st, NULL, 0, "speed", "settling a %d-body pile failed",
+                              row->bodies);
+            break;
         }
         const tc_system *sys = tc_sim_system(settle);
         tc_body_state bs[TC_SCENE_MAXBODY];
@@ -147,7 +149,8 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
             tc_sim_free(sim);
         }
         tc_sim_free(settle);
-        if (st) return st;
+        if (st) break;
     }
-    return TC_OK;
+    free(contact_buf);
+    return st;
 }
