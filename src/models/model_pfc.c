@@ -21,6 +21,11 @@
 #define PFC_PARALLEL 1e6
 /* coordinates of a candidate's bounding volume: u, v, w, v + w, v - w (an octagonal prism) */
 #define PFC_K 5
+/* tet pairs whose planes are computed together (tet_pairs) */
+#define PFC_BATCH 16
+/* a sorted candidate's record for the sweep: its volume's lower bounds and its negated upper
+ * bounds (so one loop of <= compares two volumes), then the least and greatest p0 of its tet */
+#define PFC_REC (2 * PFC_K + 2)
 
 static const tc_param_spec pfc_params[] = {
     {"E", 1.0e5, 1, 1e12, TC_PARAM_REAL, "Pa", "hydroelastic modulus: p0 = E eps",
@@ -67,12 +72,13 @@ static inline double pfc_max(double a, double b) { return b > a ? b : a; }
 typedef struct pfc_body {
     tc_tetmesh *mesh; /* NULL for a rigid half-space (plane) */
     double *x;        /* 3 * nvert world vertices */
+    double *tx;       /* 12 * ntet: each tet's four world vertices, copied together (x's values) */
     double *g, *c;    /* 3 * ntet world gradients, ntet constants: p0(x) = g . x + c */
     double *lo, *hi;  /* 3 * ntet world AABBs */
     double *fp;       /* 16 * ntet: per tet, its four faces' world inward normals n and offsets
                        * o (inside: n . x >= o), by component: n_x[4], n_y[4], n_z[4], o[4] */
-    double *bfp;      /* 16 * ntet: the same faces in the body frame, built once: per face n (3)
-                       * and n . a (a: a vertex of the face) */
+    double *bfp;      /* 16 * ntet: the same faces in the body frame, built once, by component as
+                       * fp: n_x[4], n_y[4], n_z[4], n . a[4] (a: a vertex of the face) */
     int *cand;        /* ntet: candidate tets (brute force: those meeting the other body's
                        * AABB; slab: those meeting the overlap slab), capacity ntet */
     double *cpart;    /* 6 * ntet: per candidate of the slab sweep, the force on the other body
@@ -87,6 +93,8 @@ typedef struct pfc_body {
     double *clo, *chi; /* 3 * ntet: world box of each candidate tet's part inside the overlap slab
                         * (by candidate index, for the body pair being processed) */
     int *sorted, *stmp; /* ntet: candidate indices sorted along the sweep axis, merge scratch */
+    double *srec;       /* PFC_REC * ntet: the sorted candidates' records (contiguous for the sweep) */
+    int *scand;         /* ntet: the sorted candidates' tets */
     double blo[3], bhi[3]; /* world AABB of the whole mesh */
 } pfc_body;
 
@@ -114,9 +122,9 @@ static void pfc_free(void *state) {
         for (int i = 0; i < TC_SHAPE_MAXPART * s->scene->nbody; i++) {
             pfc_body *b = &s->body[i];
             tc_tetmesh_free(b->mesh);
-            free(b->x), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand), free(b->fp), free(b->bfp);
+            free(b->x), free(b->tx), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand), free(b->fp), free(b->bfp);
             tc_tetbvh_free(b->bvh), free(b->vstamp), free(b->tstamp), free(b->prange), free(b->gnorm);
-            free(b->clo), free(b->chi), free(b->sorted), free(b->stmp), free(b->cpart), free(b->cact), free(b->tn);
+            free(b->clo), free(b->chi), free(b->sorted), free(b->stmp), free(b->srec), free(b->scand), free(b->cpart), free(b->cact), free(b->tn);
         }
     free(s->body), free(s->nmesh), free(s->rigid), free(s->pairs), free(s);
 }
@@ -194,6 +202,7 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
             size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet, ntri = (size_t)b->mesh->ntri;
             size_t ncap = nt > ntri ? nt : ntri;
             b->x = malloc(3 * nv * sizeof *b->x);
+            b->tx = malloc(12 * nt * sizeof *b->tx);
             b->g = malloc(3 * nt * sizeof *b->g);
             b->c = malloc(nt * sizeof *b->c);
             b->lo = malloc(3 * nt * sizeof *b->lo);
@@ -212,8 +221,10 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
             b->chi = malloc(PFC_K * ncap * sizeof *b->chi);
             b->sorted = malloc(ncap * sizeof *b->sorted);
             b->stmp = malloc(ncap * sizeof *b->stmp);
-            if (!b->x || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp || !b->bfp || !b->vstamp || !b->tstamp || !b->prange ||
-                !b->clo || !b->chi || !b->sorted || !b->stmp || !b->cpart || !b->cact || !b->tn || !b->gnorm)
+            b->srec = malloc(PFC_REC * ncap * sizeof *b->srec);
+            b->scand = malloc(ncap * sizeof *b->scand);
+            if (!b->x || !b->tx || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp || !b->bfp || !b->vstamp || !b->tstamp || !b->prange ||
+                !b->clo || !b->chi || !b->sorted || !b->stmp || !b->srec || !b->scand || !b->cpart || !b->cact || !b->tn || !b->gnorm)
                 return pfc_free(s), TC_ENOMEM;
             for (size_t t = 0; t < nt; t++) tet_faces_body(b, (int)t);
             /* the pressure range of every tet (linear field: the extremes are at vertices) */
@@ -248,20 +259,21 @@ static void tet_faces_body(pfc_body *b, int i) {
         tc_v3_sub(e3, x[pfc_face[f][3]], a);
         tc_v3_cross(nf, e1, e2);
         if (tc_v3_dot(nf, e3) < 0) tc_v3_scale(nf, nf, -1);
-        tc_v3_copy(fp + 4 * f, nf);
-        fp[4 * f + 3] = tc_v3_dot(nf, a);
+        fp[f] = nf[0], fp[4 + f] = nf[1], fp[8 + f] = nf[2], fp[12 + f] = tc_v3_dot(nf, a);
     }
 }
 
-/* the world face planes of tet i: n_w = R n, o = n . a + n_w . pos */
+/* the world face planes of tet i: n_w = R n, o = n . a + n_w . pos (four faces at once) */
 static void tet_faces(pfc_body *b, const tc_body_state *bs, int i) {
-    const double *bf = b->bfp + 16 * i;
-    double *fp = b->fp + 16 * i;
+    const double *restrict bf = b->bfp + 16 * i;
+    double *restrict fp = b->fp + 16 * i;
+    double R[9], p[3];
+    memcpy(R, bs->R, sizeof R), memcpy(p, bs->pos, sizeof p);
     for (int f = 0; f < 4; f++) {
-        double n[3];
-        tc_m3_mulv(n, bs->R, bf + 4 * f);
-        fp[f] = n[0], fp[4 + f] = n[1], fp[8 + f] = n[2];
-        fp[12 + f] = bf[4 * f + 3] + tc_v3_dot(n, bs->pos);
+        double x = R[0] * bf[f] + R[1] * bf[4 + f] + R[2] * bf[8 + f];
+        double y = R[3] * bf[f] + R[4] * bf[4 + f] + R[5] * bf[8 + f];
+        double z = R[6] * bf[f] + R[7] * bf[4 + f] + R[8] * bf[8 + f];
+        fp[f] = x, fp[4 + f] = y, fp[8 + f] = z, fp[12 + f] = bf[12 + f] + (x * p[0] + y * p[1] + z * p[2]);
     }
 }
 
@@ -283,6 +295,7 @@ static void body_update(pfc_body *b, const tc_body_state *bs) {
             for (int k = 0; k < 3; k++) lo[k] = pfc_min(lo[k], x[k]), hi[k] = pfc_max(hi[k], x[k]);
         }
         for (int k = 0; k < 3; k++) b->blo[k] = pfc_min(b->blo[k], lo[k]), b->bhi[k] = pfc_max(b->bhi[k], hi[k]);
+        for (int v = 0; v < 4; v++) tc_v3_copy(b->tx + 12 * i + 3 * v, b->x + 3 * m->tet[4 * i + v]);
         tet_faces(b, bs, i);
     }
 }
@@ -300,6 +313,7 @@ static void tet_world(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
         tc_m3_mulv(b->x + 3 * t[v], bs->R, m->vert + 3 * t[v]);
         tc_v3_add(b->x + 3 * t[v], b->x + 3 * t[v], bs->pos);
     }
+    for (int v = 0; v < 4; v++) tc_v3_copy(b->tx + 12 * i + 3 * v, b->x + 3 * t[v]);
     double *g = b->g + 3 * i;
     tc_m3_mulv(g, bs->R, m->grad + 3 * i);
     b->c[i] = m->c[i] - tc_v3_dot(g, bs->pos);
@@ -339,25 +353,34 @@ static int poly_plane_tet(double (*P)[3], const double *x[4], const double s[4])
 }
 
 /* Sutherland–Hodgman: keep the part of polygon P (n vertices) inside the tet with world face
- * planes fp (tet_faces: inward normal n and offset o per face, inside where n . x >= o); the result
- * replaces P; returns its vertex count. Every vertex's signed distances to the four faces are
- * computed once (a crossing point's when it is made): a face with every vertex outside empties
- * the polygon at once, and a face with none outside is skipped */
-static int poly_clip_tet(double (*P)[3], int n, const double *fp) {
-    double Q[PFC_MAXPOLY][3], D0[PFC_MAXPOLY][4], D1[PFC_MAXPOLY][4];
+ * planes fp (tet_faces: inward normal n and offset o per face, inside where n . x >= o), with
+ * Q (PFC_MAXPOLY rows) as the second buffer; *res points to the result (P or Q: no copy back);
+ * returns its vertex count.
+ * Every vertex's signed distances to the four faces are computed once (a crossing point's when
+ * it is made): a face with every vertex outside empties the polygon at once, and a face with
+ * none outside is skipped */
+static int poly_clip_tet(double (*P)[3], double (*Q)[3], int n, const double *fp, double (**res)[3]) {
+    double D0[PFC_MAXPOLY][4], D1[PFC_MAXPOLY][4], mn[4], mx[4];
     double (*src)[3] = P, (*dst)[3] = Q, (*ds)[4] = D0, (*dd)[4] = D1;
-    int nout[4] = {0, 0, 0, 0};
-    for (int k = 0; k < n; k++)
+    int nout[4] = {0, 0, 0, 0}, clipped = 0;
+    *res = P;
+    /* the distances and their least and greatest value per face (four faces at once): every
+     * vertex outside one face empties the polygon, none outside skips the face */
+    for (int f = 0; f < 4; f++) mn[f] = INFINITY, mx[f] = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        const double x = P[k][0], y = P[k][1], z = P[k][2];
         for (int f = 0; f < 4; f++) {
-            ds[k][f] = fp[f] * P[k][0] + fp[4 + f] * P[k][1] + fp[8 + f] * P[k][2] - fp[12 + f];
-            nout[f] += ds[k][f] < 0;
+            ds[k][f] = fp[f] * x + fp[4 + f] * y + fp[8 + f] * z - fp[12 + f];
+            mn[f] = pfc_min(mn[f], ds[k][f]), mx[f] = pfc_max(mx[f], ds[k][f]);
         }
-    for (int f = 0; f < 4; f++)
-        if (nout[f] == n) return 0;
+    }
+    if ((mx[0] < 0) | (mx[1] < 0) | (mx[2] < 0) | (mx[3] < 0)) return 0;
+    /* the faces in order; after the first cut, the counts of the new vertices outside */
     for (int f = 0; f < 4 && n > 0; f++) {
-        if (!nout[f]) continue;
+        if (clipped ? !nout[f] : mn[f] >= 0) continue;
+        clipped = 1;
         int m = 0, pp = n - 1;
-        for (int f2 = f + 1; f2 < 4; f2++) nout[f2] = 0;
+        nout[1] = f < 1 ? 0 : nout[1], nout[2] = f < 2 ? 0 : nout[2], nout[3] = f < 3 ? 0 : nout[3];
         for (int k = 0; k < n; k++) {
             double sp = ds[pp][f], sk = ds[k][f];
             /* an edge crossing the face adds its crossing point */
@@ -382,7 +405,7 @@ static int poly_clip_tet(double (*P)[3], int n, const double *fp) {
         for (int f2 = f + 1; f2 < 4; f2++)
             if (nout[f2] == n) return 0;
     }
-    if (src != P) memcpy(P, src, (size_t)n * sizeof *Q);
+    *res = src;
     return n;
 }
 
@@ -400,18 +423,22 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
      * on a triangle of area a, int f h dA = a/12 (sum f_i h_i + sum f_i sum h_i) for linear f, h */
     if (dv[0] == 0 && dv[1] == 0 && dv[2] == 0 && sa->omega[0] == 0 && sa->omega[1] == 0 &&
         sa->omega[2] == 0 && sb->omega[0] == 0 && sb->omega[1] == 0 && sb->omega[2] == 0) {
-        double pv[PFC_MAXPOLY], r[PFC_MAXPOLY][3], A = 0, W = 0, X[3] = {0, 0, 0}, t[3];
-        for (int k = 0; k < n; k++) pv[k] = tc_v3_dot(g, P[k]) + c, tc_v3_sub(r[k], P[k], sb->pos);
+        double pv[PFC_MAXPOLY], r[PFC_MAXPOLY][3], ar[PFC_MAXPOLY], A = 0, W = 0, X[3] = {0, 0, 0}, t[3];
+        /* the fan triangles' areas first: a polygon of zero area ends here */
         for (int k = 1; k + 1 < n; k++) {
             double e1[3], e2[3], cr[3];
             tc_v3_sub(e1, P[k], P[0]), tc_v3_sub(e2, P[k + 1], P[0]);
             tc_v3_cross(cr, e1, e2);
-            double a = 0.5 * tc_v3_dot(cr, nrm), ps = pv[0] + pv[k] + pv[k + 1];
-            A += a, W += a * ps / 3;
+            ar[k] = 0.5 * tc_v3_dot(cr, nrm), A += ar[k];
+        }
+        if (A == 0) return 0;
+        for (int k = 0; k < n; k++) pv[k] = tc_v3_dot(g, P[k]) + c, tc_v3_sub(r[k], P[k], sb->pos);
+        for (int k = 1; k + 1 < n; k++) {
+            double a = ar[k], ps = pv[0] + pv[k] + pv[k + 1];
+            W += a * ps / 3;
             for (int j = 0; j < 3; j++)
                 X[j] += a / 12 * (pv[0] * r[0][j] + pv[k] * r[k][j] + pv[k + 1] * r[k + 1][j] + ps * (r[0][j] + r[k][j] + r[k + 1][j]));
         }
-        if (A == 0) return 0;
         /* the polygon's orientation about nrm */
         if (A < 0) W = -W, tc_v3_scale(X, X, -1);
         tc_v3_addscl(F, nrm, W);
@@ -468,26 +495,16 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
     return 1;
 }
 
-/* the narrow phase of tet i of a against tet j of b (world copies current; the broad phase has
- * passed the pair): the equal-pressure plane, which both tets must straddle, and the section of
- * the smaller tet clipped by the other's faces; adds the force on b and its moment to F, M;
- * returns 1 for a polygon of positive area */
-static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, int j,
-                    const tc_body_state *sa, const tc_body_state *sb, double F[3], double M[3],
-                    long long *evals) {
-    (*evals)++;
-    const int *ta = A->mesh->tet + 4 * i;
-    const double *xa[4] = {A->x + 3 * ta[0], A->x + 3 * ta[1], A->x + 3 * ta[2], A->x + 3 * ta[3]};
-    const double *ga = A->g + 3 * i, *gb = B->g + 3 * j;
-    const int *tb = B->mesh->tet + 4 * j;
-    const double *xb[4] = {B->x + 3 * tb[0], B->x + 3 * tb[1], B->x + 3 * tb[2], B->x + 3 * tb[3]};
-    /* the equal-pressure plane n . x = h, n along grad p0_b - grad p0_a (a to b) */
-    double n[3];
-    tc_v3_sub(n, gb, ga);
-    double gn = tc_v3_norm(n);
-    if (!(gn > 1e-12 * (A->gnorm[i] + B->gnorm[j]))) return 0;
-    tc_v3_scale(n, n, 1 / gn);
-    double h = (A->c[i] - B->c[j]) / gn;
+/* the narrow phase of tet i of a against tet j of b past the equal-pressure plane n . x = h (n
+ * the unit vector along grad p0_b - grad p0_a, a to b; world copies current): both tets must
+ * straddle the plane, and the section of the smaller tet is clipped by the other's faces; adds
+ * the force on b and its moment to F, M; returns 1 for a polygon of positive area */
+static int tet_pair_plane(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, int j,
+                          const double n[3], double h, const tc_body_state *sa, const tc_body_state *sb,
+                          double F[3], double M[3]) {
+    const double *wa = A->tx + 12 * i, *wb = B->tx + 12 * j;
+    const double *xa[4] = {wa, wa + 3, wa + 6, wa + 9}, *ga = A->g + 3 * i;
+    const double *xb[4] = {wb, wb + 3, wb + 6, wb + 9};
     /* both tets must straddle the plane */
     double da[4], db[4], amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
     for (int k = 0; k < 4; k++) {
@@ -498,10 +515,49 @@ static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, in
     if (amin >= 0 || amax <= 0 || bmin >= 0 || bmax <= 0) return 0;
     /* the plane inside the smaller tet, clipped by the other */
     int small = A->mesh->radius[i] <= B->mesh->radius[j];
-    double P[PFC_MAXPOLY][3];
+    double P[PFC_MAXPOLY][3], Q[PFC_MAXPOLY][3], (*R)[3];
     int np = poly_plane_tet(P, small ? xa : xb, small ? da : db);
-    np = poly_clip_tet(P, np, small ? B->fp + 16 * j : A->fp + 16 * i);
-    return poly_integrate(s, P, np, n, ga, A->c[i], sa, sb, F, M);
+    np = poly_clip_tet(P, Q, np, small ? B->fp + 16 * j : A->fp + 16 * i, &R);
+    return poly_integrate(s, R, np, n, ga, A->c[i], sa, sb, F, M);
+}
+
+/* the narrow phase of tet i of a against tet j of b (the broad phase has passed the pair): the
+ * equal-pressure plane (none where the gradients are equal), then tet_pair_plane */
+static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, int j,
+                    const tc_body_state *sa, const tc_body_state *sb, double F[3], double M[3],
+                    long long *evals) {
+    (*evals)++;
+    double n[3];
+    tc_v3_sub(n, B->g + 3 * j, A->g + 3 * i);
+    double gn = tc_v3_norm(n);
+    if (!(gn > 1e-12 * (A->gnorm[i] + B->gnorm[j]))) return 0;
+    tc_v3_scale(n, n, 1 / gn);
+    return tet_pair_plane(s, A, B, i, j, n, (A->c[i] - B->c[j]) / gn, sa, sb, F, M);
+}
+
+/* tet i of a against tets jb[0 .. m - 1] of b as tet_pair does, the planes computed together
+ * first (the square roots and divisions of one pair need not wait for the previous pair's
+ * clip); adds to F, M and returns the polygons */
+static int tet_pairs(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, const int *jb, int m,
+                     const tc_body_state *sa, const tc_body_state *sb, double F[3], double M[3]) {
+    double nx[PFC_BATCH], ny[PFC_BATCH], nz[PFC_BATCH], cb[PFC_BATCH], gb[PFC_BATCH], gn[PFC_BATCH], h[PFC_BATCH];
+    const double *ga = A->g + 3 * i, ca = A->c[i], gna = A->gnorm[i];
+    for (int q = 0; q < m; q++) {
+        const double *g = B->g + 3 * jb[q];
+        nx[q] = g[0] - ga[0], ny[q] = g[1] - ga[1], nz[q] = g[2] - ga[2], cb[q] = B->c[jb[q]], gb[q] = B->gnorm[jb[q]];
+    }
+    for (int q = 0; q < m; q++) gn[q] = sqrt(nx[q] * nx[q] + ny[q] * ny[q] + nz[q] * nz[q]);
+    for (int q = 0; q < m; q++) {
+        double r = 1 / gn[q];
+        nx[q] *= r, ny[q] *= r, nz[q] *= r, h[q] = (ca - cb[q]) / gn[q];
+    }
+    int act = 0;
+    for (int q = 0; q < m; q++) {
+        if (!(gn[q] > 1e-12 * (gna + gb[q]))) continue;
+        const double n[3] = {nx[q], ny[q], nz[q]};
+        act += tet_pair_plane(s, A, B, i, jb[q], n, h[q], sa, sb, F, M);
+    }
+    return act;
 }
 
 /* two soft bodies, brute force: the tets of each body inside the common box of the bodies'
@@ -583,30 +639,33 @@ static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state 
 static int slab_clip(const double *const *x, int nv, const double uvw[3][3], double lo, double hi,
                      double tol, double *cl, double *ch) {
     static const int edge[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
-    double d[4][PFC_K], dmin = INFINITY, dmax = -INFINITY;
+    double du[4], dv[4], dw[4], dmin = INFINITY, dmax = -INFINITY;
     for (int k = 0; k < nv; k++) {
-        for (int a = 0; a < 3; a++) d[k][a] = tc_v3_dot(uvw[a], x[k]);
-        dmin = pfc_min(dmin, d[k][0]), dmax = pfc_max(dmax, d[k][0]);
+        du[k] = tc_v3_dot(uvw[0], x[k]), dv[k] = tc_v3_dot(uvw[1], x[k]), dw[k] = tc_v3_dot(uvw[2], x[k]);
+        dmin = pfc_min(dmin, du[k]), dmax = pfc_max(dmax, du[k]);
     }
     if (dmax < lo || dmin > hi) return 0;
-    for (int k = 0; k < nv; k++) d[k][3] = d[k][1] + d[k][2], d[k][4] = d[k][1] - d[k][2];
-    for (int a = 0; a < PFC_K; a++) cl[a] = INFINITY, ch[a] = -INFINITY;
+    /* the bounds in locals (registers), stored once */
+    double l[PFC_K], g[PFC_K];
+    for (int a = 0; a < PFC_K; a++) l[a] = INFINITY, g[a] = -INFINITY;
     /* the vertices inside the slab, then the crossings of its two planes (3 edges of a triangle) */
     for (int k = 0; k < nv; k++)
-        if (d[k][0] >= lo && d[k][0] <= hi)
-            for (int a = 0; a < PFC_K; a++) cl[a] = pfc_min(cl[a], d[k][a]), ch[a] = pfc_max(ch[a], d[k][a]);
+        if (du[k] >= lo && du[k] <= hi) {
+            const double c[PFC_K] = {du[k], dv[k], dw[k], dv[k] + dw[k], dv[k] - dw[k]};
+            for (int a = 0; a < PFC_K; a++) l[a] = pfc_min(l[a], c[a]), g[a] = pfc_max(g[a], c[a]);
+        }
     for (int e = 0; e < (nv == 4 ? 6 : 3); e++) {
-        const double *d0 = d[edge[e][0]], *d1 = d[edge[e][1]];
+        const int e0 = edge[e][0], e1 = edge[e][1];
         for (int side = 0; side < 2; side++) {
             double h = side ? hi : lo;
-            if ((d0[0] < h) == (d1[0] < h) || d0[0] == h || d1[0] == h) continue;
-            double f = (h - d0[0]) / (d1[0] - d0[0]);
-            double c1 = d0[1] + f * (d1[1] - d0[1]), c2 = d0[2] + f * (d1[2] - d0[2]);
+            if ((du[e0] < h) == (du[e1] < h) || du[e0] == h || du[e1] == h) continue;
+            double f = (h - du[e0]) / (du[e1] - du[e0]);
+            double c1 = dv[e0] + f * (dv[e1] - dv[e0]), c2 = dw[e0] + f * (dw[e1] - dw[e0]);
             const double c[PFC_K] = {h, c1, c2, c1 + c2, c1 - c2};
-            for (int a = 0; a < PFC_K; a++) cl[a] = pfc_min(cl[a], c[a]), ch[a] = pfc_max(ch[a], c[a]);
+            for (int a = 0; a < PFC_K; a++) l[a] = pfc_min(l[a], c[a]), g[a] = pfc_max(g[a], c[a]);
         }
     }
-    for (int a = 0; a < PFC_K; a++) cl[a] -= 2 * tol, ch[a] += 2 * tol;
+    for (int a = 0; a < PFC_K; a++) cl[a] = l[a] - 2 * tol, ch[a] = g[a] + 2 * tol;
     return 1;
 }
 
@@ -681,22 +740,40 @@ static int slab_tri_candidates(pfc_body *S, const tc_body_state *bs, const doubl
     return n;
 }
 
-/* S->sorted: the candidates 0 .. n - 1 in increasing S->clo[PFC_K c + k], ties in candidate order
- * (bottom-up merge sort: deterministic, no allocation) */
-static void cand_sort(pfc_body *S, int n, int k) {
-    int *a = S->sorted, *b = S->stmp;
-    for (int i = 0; i < n; i++) a[i] = i;
-    for (int w = 1; w < n; w *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * w) {
-            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) b[o++] = S->clo[PFC_K * a[j] + k] < S->clo[PFC_K * a[i] + k] ? a[j++] : a[i++];
-            while (i < mid) b[o++] = a[i++];
-            while (j < hi) b[o++] = a[j++];
+/* S->sorted: S's candidates among 0 .. n - 1 whose volumes meet the common box [cl, ch] (the
+ * others meet none of the other mesh's), in increasing S->clo[PFC_K c + k], ties in candidate
+ * order (bottom-up merge sort on copied keys: deterministic, no allocation), and their records
+ * S->srec, S->scand in that order; returns their count */
+static int cand_sort(pfc_body *S, int n, int k, const double *cl, const double *ch) {
+    int *a = S->sorted, *b = S->stmp, m = 0;
+    double *ka = S->srec, *kb = S->srec + n;
+    for (int c = 0; c < n; c++)
+        if (kdop_overlap(S->clo + PFC_K * c, S->chi + PFC_K * c, cl, ch)) a[m] = c, ka[m] = S->clo[PFC_K * c + k], m++;
+    for (int w = 1; w < m; w *= 2) {
+        for (int lo = 0; lo < m; lo += 2 * w) {
+            int mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m, i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                int tj = ka[j] < ka[i];
+                b[o] = tj ? a[j] : a[i], kb[o++] = tj ? ka[j++] : ka[i++];
+            }
+            while (i < mid) b[o] = a[i], kb[o++] = ka[i++];
+            while (j < hi) b[o] = a[j], kb[o++] = ka[j++];
         }
         int *t = a;
-        a = b, b = t;
+        double *tk = ka;
+        a = b, b = t, ka = kb, kb = tk;
     }
-    if (a != S->sorted) memcpy(S->sorted, a, (size_t)n * sizeof *a);
+    if (a != S->sorted) memcpy(S->sorted, a, (size_t)m * sizeof *a);
+    /* the records in sorted order */
+    for (int q = 0; q < m; q++) {
+        int c = S->sorted[q], i = S->cand[c];
+        double *r = S->srec + PFC_REC * q;
+        memcpy(r, S->clo + PFC_K * c, PFC_K * sizeof *r);
+        for (int j = 0; j < PFC_K; j++) r[PFC_K + j] = -S->chi[PFC_K * c + j];
+        r[2 * PFC_K] = S->prange[2 * i], r[2 * PFC_K + 1] = S->prange[2 * i + 1];
+        S->scand[q] = i;
+    }
+    return m;
 }
 
 /* rigid triangle ci (candidate index) of R against soft tet j of S (world copies current): the
@@ -706,11 +783,11 @@ static int tri_tet(const pfc_state *s, const pfc_body *R, const pfc_body *S, int
                    const tc_body_state *sr, const tc_body_state *ss, double F[3], double M[3],
                    long long *evals) {
     const int *t = R->mesh->tri + 3 * R->cand[ci];
-    double P[PFC_MAXPOLY][3];
+    double P[PFC_MAXPOLY][3], Q[PFC_MAXPOLY][3], (*res)[3];
     for (int k = 0; k < 3; k++) tc_v3_copy(P[k], R->x + 3 * t[k]);
     (*evals)++;
-    int np = poly_clip_tet(P, 3, S->fp + 16 * j);
-    return poly_integrate(s, P, np, R->tn + 3 * ci, S->g + 3 * j, S->c[j], sr, ss, F, M);
+    int np = poly_clip_tet(P, Q, 3, S->fp + 16 * j, &res);
+    return poly_integrate(s, res, np, R->tn + 3 * ci, S->g + 3 * j, S->c[j], sr, ss, F, M);
 }
 
 /* the common box of the two candidate sets (PFC_K coordinates) into cl, ch, and the sweep axis
@@ -745,25 +822,39 @@ static void slab_candidate_pairs(const pfc_state *s, pfc_body *A, int c, const p
     int act = 0, i = A->cand[c];
     if (kdop_overlap(al, ah, cl, ch)) {
         /* the first of B's candidates that can reach al[ax]: its lower end is at least al - wmax */
-        double from = al[ax] - wmax;
+        const double *rec = B->srec;
+        double from = al[ax] - wmax, to = ah[ax], plo = rigid ? 0 : A->prange[2 * i], phi = rigid ? 0 : A->prange[2 * i + 1];
         int l = 0, r = nb;
         while (l < r) {
             int m = (l + r) / 2;
-            if (B->clo[PFC_K * B->sorted[m] + ax] < from) l = m + 1;
+            if (rec[PFC_REC * m + ax] < from) l = m + 1;
             else r = m;
         }
-        for (int q = l; q < nb && B->clo[PFC_K * B->sorted[q] + ax] <= ah[ax]; q++) {
-            int cb = B->sorted[q];
-            if (!kdop_overlap(al, ah, B->clo + PFC_K * cb, B->chi + PFC_K * cb)) continue;
-            int j = B->cand[cb];
+        /* the query: A's upper bounds and negated lower bounds against the records */
+        double qa[2 * PFC_K];
+        for (int k = 0; k < PFC_K; k++) qa[k] = ah[k], qa[PFC_K + k] = -al[k];
+        int jb[PFC_BATCH], m = 0;
+        for (int q = l; q < nb && rec[PFC_REC * q + ax] <= to; q++) {
+            const double *rq = rec + PFC_REC * q;
+            /* along the sweep axis first, then the whole volumes: v, v + w, v - w, w, and u last
+             * (the most selective first; inside the slab u seldom separates) */
+            if (rq[PFC_K + ax] > qa[PFC_K + ax]) continue;
+            if (!(rq[1] <= qa[1] && rq[PFC_K + 1] <= qa[PFC_K + 1] && rq[3] <= qa[3] && rq[PFC_K + 3] <= qa[PFC_K + 3] &&
+                  rq[4] <= qa[4] && rq[PFC_K + 4] <= qa[PFC_K + 4] && rq[2] <= qa[2] && rq[PFC_K + 2] <= qa[PFC_K + 2] &&
+                  rq[0] <= qa[0] && rq[PFC_K] <= qa[PFC_K]))
+                continue;
+            int j = B->scand[q];
             if (rigid) {
                 act += tri_tet(s, A, B, c, j, sa, sb, part, part + 3, &ev);
                 continue;
             }
             /* disjoint pressure ranges: p0_a = p0_b nowhere in the tets' overlap */
-            if (A->prange[2 * i + 1] < B->prange[2 * j] || B->prange[2 * j + 1] < A->prange[2 * i]) continue;
-            act += tet_pair(s, A, B, i, j, sa, sb, part, part + 3, &ev);
+            if (phi < rq[2 * PFC_K] || rq[2 * PFC_K + 1] < plo) continue;
+            /* the pairs in batches, in scan order */
+            jb[m++] = j, ev++;
+            if (m == PFC_BATCH) act += tet_pairs(s, A, B, i, jb, m, sa, sb, part, part + 3), m = 0;
         }
+        if (m) act += tet_pairs(s, A, B, i, jb, m, sa, sb, part, part + 3);
     }
     memcpy(A->cpart + 6 * c, part, sizeof part);
     A->cact[2 * c] = act, A->cact[2 * c + 1] = (int)ev;
@@ -798,8 +889,8 @@ static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, co
             /* the common box, B's candidates sorted along its widest axis, their widest extent */
 #pragma omp single
             if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
-                cand_sort(B, nb, ax);
-                for (int c = 0; c < nb; c++) wmax = pfc_max(wmax, B->chi[PFC_K * c + ax] - B->clo[PFC_K * c + ax]);
+                nb = cand_sort(B, nb, ax, cl, ch);
+                for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
             }
             if (ax >= 0) {
 #pragma omp for schedule(dynamic, 4) nowait
@@ -812,8 +903,8 @@ static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, co
                    : slab_candidates(A, sa, frame, lo, hi, tol, s->stamp);
         nb = na ? slab_candidates(B, sb, frame, lo, hi, tol, s->stamp) : 0;
         if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
-            cand_sort(B, nb, ax);
-            for (int c = 0; c < nb; c++) wmax = pfc_max(wmax, B->chi[PFC_K * c + ax] - B->clo[PFC_K * c + ax]);
+            nb = cand_sort(B, nb, ax, cl, ch);
+            for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
             for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
         }
     }
@@ -882,6 +973,17 @@ static int tet_plane(const pfc_state *s, const pfc_body *S, int i, const double 
     return poly_integrate(s, P, np, n, S->g + 3 * i, S->c[i], sp, ss, F, M);
 }
 
+/* tet i's world vertices, gradient and constant as tet_world makes them, without the face
+ * planes and the tet's vertex copy (a half-space needs neither); leaves the tet's stamp alone */
+static void tet_world_field(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
+    if (b->tstamp[i] == stamp) return;
+    const int *t = b->mesh->tet + 4 * i;
+    for (int v = 0; v < 4; v++) vert_world(b, bs, t[v], stamp);
+    double *g = b->g + 3 * i;
+    tc_m3_mulv(g, bs->R, b->mesh->grad + 3 * i);
+    b->c[i] = b->mesh->c[i] - tc_v3_dot(g, bs->pos);
+}
+
 /* a soft body against a half-space: each tet the plane crosses (a rigid plane) or that reaches
  * below it (a compliant layer), among all tets or the leaves of the tree whose boxes qualify, in
  * tree order */
@@ -912,7 +1014,7 @@ static int pair_soft_plane(const pfc_state *s, pfc_body *S, const tc_body_state 
         }
         for (int p = b->first; p < b->first + b->count; p++) {
             int i = S->bvh->order[p];
-            tet_world(S, ss, i, s->stamp);
+            tet_world_field(S, ss, i, s->stamp);
             active += tet_plane(s, S, i, n, h, ss, sp, F, M, evals);
         }
     }
