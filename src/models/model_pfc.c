@@ -67,6 +67,17 @@ static const tc_param_spec pfc_params[] = {
 static inline double pfc_min(double a, double b) { return b < a ? b : a; }
 static inline double pfc_max(double a, double b) { return b > a ? b : a; }
 
+/* 1 when the n body-frame vertices idx[] of a tet or triangle reach into [lo, hi] along u */
+static inline int spans_band(const double *vert, const int *idx, int n, const double u[3],
+                             double lo, double hi) {
+    double dmin = INFINITY, dmax = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        double e = tc_v3_dot(u, vert + 3 * idx[k]);
+        dmin = pfc_min(dmin, e), dmax = pfc_max(dmax, e);
+    }
+    return !(dmax < lo || dmin > hi);
+}
+
 /* one mesh (a body's, or one part of a compound's, in the body frame) and its world-frame copy,
  * refreshed on every evaluation */
 typedef struct pfc_body {
@@ -694,12 +705,7 @@ static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uv
             int i = S->bvh->order[p];
             const int *t = S->mesh->tet + 4 * i;
             /* a quick test on the body-frame vertices before the world copy */
-            double dmin = INFINITY, dmax = -INFINITY;
-            for (int k = 0; k < 4; k++) {
-                double e = tc_v3_dot(ub, S->mesh->vert + 3 * t[k]);
-                dmin = pfc_min(dmin, e), dmax = pfc_max(dmax, e);
-            }
-            if (dmax < blo || dmin > bhi) continue;
+            if (!spans_band(S->mesh->vert, t, 4, ub, blo, bhi)) continue;
             tet_world(S, bs, i, stamp);
             const double *x[4] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2], S->x + 3 * t[3]};
             if (slab_clip(x, 4, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) S->cand[n++] = i;
@@ -720,12 +726,7 @@ static int slab_tri_candidates(pfc_body *S, const tc_body_state *bs, const doubl
     int n = 0;
     for (int i = 0; i < S->mesh->ntri; i++) {
         const int *t = S->mesh->tri + 3 * i;
-        double dmin = INFINITY, dmax = -INFINITY;
-        for (int k = 0; k < 3; k++) {
-            double e = tc_v3_dot(ub, S->mesh->vert + 3 * t[k]);
-            dmin = pfc_min(dmin, e), dmax = pfc_max(dmax, e);
-        }
-        if (dmax < blo || dmin > bhi) continue;
+        if (!spans_band(S->mesh->vert, t, 3, ub, blo, bhi)) continue;
         for (int k = 0; k < 3; k++) vert_world(S, bs, t[k], stamp);
         const double *x[3] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2]};
         if (!slab_clip(x, 3, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) continue;
