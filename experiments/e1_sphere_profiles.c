@@ -230,6 +230,7 @@ static tc_status write_tables(const tc_exp_ctx *ctx, const tc_exp_method *em, co
     tc_table *t = tc_table_alloc(13, hdr);
     tc_metrics ms;
     tc_metrics_init(&ms, "e1_sphere_profiles", ctx->tier);
+    for (int k = 0; k < nm; k++) tc_metrics_ran(&ms, em[k].label, tc_method_cpu(&em[k].m));
     for (int k = 0; k < nm; k++) {
         const e1_metrics *m = &mt[k];
         char c[13][64];
@@ -254,15 +255,15 @@ static tc_status write_tables(const tc_exp_ctx *ctx, const tc_exp_method *em, co
         /* metrics for the reference check: tolerances separate noise from a regression */
         char name[96];
         snprintf(name, sizeof name, "%s.jump_ratio_F", em[k].label);
-        tc_metrics_add(&ms, name, m->ratio0, "1", 0.15, 0, "largest |dF| ratio h -> h/2 (2: continuous, 1: jump)");
+        tc_metrics_add(&ms, em[k].label, name, m->ratio0, "1", 0.15, 0, 0, "largest |dF| ratio h -> h/2 (2: continuous, 1: jump)");
         snprintf(name, sizeof name, "%s.jump_ratio_dF", em[k].label);
-        tc_metrics_add(&ms, name, m->ratio1, "1", 0.15, 0, "largest |d2F|/h ratio h -> h/2 (2: C1, 1: corner)");
+        tc_metrics_add(&ms, em[k].label, name, m->ratio1, "1", 0.15, 0, 0, "largest |d2F|/h ratio h -> h/2 (2: C1, 1: corner)");
         snprintf(name, sizeof name, "%s.F_1cm", em[k].label);
-        tc_metrics_add(&ms, name, m->f1cm, "N", 1e-6, 0.02, "F_y at 1 cm penetration");
+        tc_metrics_add(&ms, em[k].label, name, m->f1cm, "N", 1e-6, 0.02, 0, "F_y at 1 cm penetration");
         snprintf(name, sizeof name, "%s.F_gap", em[k].label);
-        tc_metrics_add(&ms, name, m->fgap, "N", 1e-9, 0.05, "|F| before touching (contact discovery)");
+        tc_metrics_add(&ms, em[k].label, name, m->fgap, "N", 1e-9, 0.05, 0, "|F| before touching (contact discovery)");
         snprintf(name, sizeof name, "%s.slope_centre", em[k].label);
-        tc_metrics_add(&ms, name, m->slope_centre, "N/m", 1e-6, 0.05, "dF_y/dy at concentric centres");
+        tc_metrics_add(&ms, em[k].label, name, m->slope_centre, "N/m", 1e-6, 0.05, 0, "dF_y/dy at concentric centres");
     }
     char base[1100], path[1100];
     tc_path_join(base, sizeof base, ctx->out_dir, "smoothness");
@@ -271,9 +272,12 @@ static tc_status write_tables(const tc_exp_ctx *ctx, const tc_exp_method *em, co
         "largest sample-to-sample change of F and of dF/dy at spacing h and h/2: 2 means continuous, "
         "1 means a jump (F) or a corner (dF/dy).", "tab:e1", err);
     tc_table_free(t);
-    if (st) return st;
-    tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
-    return tc_metrics_write(&ms, path, err);
+    if (!st) {
+        tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
+        st = tc_metrics_write(&ms, path, err);
+    }
+    tc_metrics_free(&ms);
+    return st;
 }
 
 /* figures: every profile overlaid, one field per method */
@@ -424,9 +428,16 @@ static tc_status e1_run(const tc_exp_ctx *ctx, tc_error *err) {
     return st;
 }
 
+/* the result files digested per method (the reference check's determinism hashes) */
+static const tc_results_file e1_results[] = {
+    {"profile_1d.csv", TC_RESULTS_COLUMNS, NULL},
+    {"field_*.csv", TC_RESULTS_FILES, NULL},
+    {NULL, 0, NULL}};
+
 const tc_experiment_type tc_experiment_e1 = {
     .name = "e1_sphere_profiles",
     .title = "sphere force profiles: 1-D sweep, 2-D field, smoothness (Beker et al. fig. 1, 5)",
     .script = "e1_sphere_profiles.cfg",
+    .results = e1_results,
     .run = e1_run,
 };

@@ -217,6 +217,7 @@ static tc_status e2_run(const tc_exp_ctx *ctx, tc_error *err) {
     tc_table *tab = tc_table_alloc(11, hdr);
     tc_metrics ms;
     tc_metrics_init(&ms, "e2_t_pushing", ctx->tier);
+    for (int k = 0; k < nm; k++) tc_metrics_ran(&ms, em[k].label, tc_method_cpu(&em[k].m));
     for (int k = 0; k < nm; k++) {
         if (k == mj) continue;
         int spaced = em[k].m.model && tc_params_find(&em[k].m.mparams, "spacing") >= 0;
@@ -261,9 +262,9 @@ static tc_status e2_run(const tc_exp_ctx *ctx, tc_error *err) {
                     tc_table_add_row(tab, row);
                     /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
                     snprintf(name, sizeof name, "%s.%s.dd_cm", em[k].label, col);
-                    tc_metrics_add(&ms, name, v[4], "cm", 0.5, 0.25, "mean final COM distance to MuJoCo");
+                    tc_metrics_add(&ms, em[k].label, name, v[4], "cm", 0.5, 0.25, 0, "mean final COM distance to MuJoCo");
                     snprintf(name, sizeof name, "%s.%s.dth_deg", em[k].label, col);
-                    tc_metrics_add(&ms, name, v[6], "deg", 3, 0.25, "mean final rotation difference to MuJoCo");
+                    tc_metrics_add(&ms, em[k].label, name, v[6], "deg", 3, 0.25, 0, "mean final rotation difference to MuJoCo");
                 }
     }
     char base[1100];
@@ -279,7 +280,8 @@ static tc_status e2_run(const tc_exp_ctx *ctx, tc_error *err) {
     if (!st && scm >= 0) st = write_paths(ctx, &e, it, n, scm, mj, 0, 0, e.nspacing - 1, err);
     if (!st && scm >= 0) st = write_timing(ctx, &e, &sc, &em[scm], &em[mj], &tr[0], &ratio, err);
     if (!st && scm >= 0)
-        tc_metrics_add(&ms, "scm.euler_step_over_mujoco_26", ratio, "1", 0, 1.5,
+        tc_metrics_add(&ms, em[scm].label, "scm.euler_step_over_mujoco_26", ratio, "1", 0, 1.5,
+                       TC_METRIC_TIMING,
                        "SCM (27 points) over MuJoCo wall time per Euler step, 2 ms (machine-dependent)");
     char path[1100];
     tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
@@ -329,6 +331,7 @@ static tc_status e2_run(const tc_exp_ctx *ctx, tc_error *err) {
             st = tc_outfile_commit(&o, err);
         }
     }
+    tc_metrics_free(&ms);
 free_items:
     free(it);
 done:
@@ -336,9 +339,16 @@ done:
     return st;
 }
 
+/* the result files digested per method (the reference check's determinism hashes) */
+static const tc_results_file e2_results[] = {
+    {"rollouts.csv", TC_RESULTS_ROWS, "step_ms"},
+    {"paths.csv", TC_RESULTS_SHARED, NULL},
+    {NULL, 0, NULL}};
+
 const tc_experiment_type tc_experiment_e2 = {
     .name = "e2_t_pushing",
     .title = "planar T-pushing: SCM vs MuJoCo rollouts, fig. 7 table (Beker et al. fig. 6, 7)",
     .script = "e2_t_pushing.cfg",
+    .results = e2_results,
     .run = e2_run,
 };

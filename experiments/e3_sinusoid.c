@@ -168,7 +168,7 @@ static tc_status e3_run(const tc_exp_ctx *ctx, tc_error *err) {
             if (isnan(ff)) continue;
             char name[96];
             snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s", e.eta[k], conv ? "mean" : "touch");
-            tc_metrics_add(&ms, name, fp / ff, "1", 0.005, 0.01, "PFC / FEM normalised force at the reference depth");
+            tc_metrics_add(&ms, NULL, name, fp / ff, "1", 0.005, 0.01, 0, "PFC / FEM normalised force at the reference depth");
         }
     char base[1100];
     tc_path_join(base, sizeof base, ctx->out_dir, "ratios");
@@ -177,9 +177,11 @@ static tc_status e3_run(const tc_exp_ctx *ctx, tc_error *err) {
         "plane-strain neo-Hookean layer, CalculiX vs the pressure field model; depth from first touch "
         "or from the sinusoid's mean level.", "tab:e3", err);
     tc_table_free(t);
-    if (st) return st;
+    if (st) return tc_metrics_free(&ms), st;
     tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
-    if ((st = tc_metrics_write(&ms, path, err))) return st;
+    st = tc_metrics_write(&ms, path, err);
+    tc_metrics_free(&ms);
+    if (st) return st;
     /* the figure: FEM solid, PFC dotted, as fig. 6 right */
     if (tc_plot_available()) {
         char tpl[1100], data[1100], out[1100], neta[16], etas[128] = "";
@@ -240,9 +242,15 @@ tc_status e3_generate(const char *source_dir, const char *out_path, tc_error *er
     return tc_fem_write_cache(out_path ? out_path : path, c, e.eta, e.neta, &p, err);
 }
 
+/* the result files digested per method (the reference check's determinism hashes) */
+static const tc_results_file e3_results[] = {
+    {"curves.csv", TC_RESULTS_SHARED, NULL},
+    {NULL, 0, NULL}};
+
 const tc_experiment_type tc_experiment_e3 = {
     .name = "e3_sinusoid",
     .title = "FEM sinusoid comparison: CalculiX vs pressure field contact (Elandt et al. fig. 6)",
     .script = "e3_sinusoid.cfg",
+    .results = e3_results,
     .run = e3_run,
 };

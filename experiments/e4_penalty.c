@@ -206,7 +206,7 @@ static tc_status speed_study(const tc_exp_ctx *ctx, const e4_setup *e, const cha
         if (!isnan(at50[i])) {
             char name[128];
             snprintf(name, sizeof name, "speed.%s_over_lcp_at_50", names[i]);
-            tc_metrics_add(ms, name, at50[i], "1", 0, 0.9,
+            tc_metrics_add(ms, names[i], name, at50[i], "1", 0, 0.9, TC_METRIC_TIMING,
                            "steps/s over the LCP's at the first pile with >= 50 LCP contacts "
                            "(machine-dependent)");
         }
@@ -277,6 +277,7 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
     tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
     tc_metrics ms;
     tc_metrics_init(&ms, "e4_penalty", ctx->tier);
+    for (int k = 0; k < nm; k++) tc_metrics_ran(&ms, em[k].label, tc_method_cpu(&em[k].m));
     char labels[1024] = "";
     for (int k = 0; k < nm; k++) {
         const e4_summary *r[3] = {NULL, NULL, NULL};
@@ -299,7 +300,7 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
             const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
             tc_table_add_row(tb, row);
             snprintf(name, sizeof name, "perturbed.%s.mean_penetration", em[k].label);
-            tc_metrics_add(&ms, name, r[1]->status ? NAN : r[1]->mean_pen, "m", 1e-5, 0.3,
+            tc_metrics_add(&ms, em[k].label, name, r[1]->status ? NAN : r[1]->mean_pen, "m", 1e-5, 0.3, 0,
                            "(b) mean penetration of the perturbed block");
         }
         /* (a) and (c) */
@@ -313,19 +314,20 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
                     long last = (it[i].s.summary.steps - 1) / it[i].every;
                     snprintf(c[1], 64, "%.3g", it[i].s.pen[last]);
                     snprintf(name, sizeof name, "block.%s.final_penetration", em[k].label);
-                    tc_metrics_add(&ms, name, r[0]->status ? NAN : it[i].s.pen[last], "m", 1e-4,
-                                   0.3, "(a) penetration after the last step");
+                    tc_metrics_add(&ms, em[k].label, name, r[0]->status ? NAN : it[i].s.pen[last],
+                                   "m", 1e-4, 0.3, 0, "(a) penetration after the last step");
                 }
         }
         if (r[2]) {
             snprintf(c[3], 64, "%d", r[2]->escaped), snprintf(c[4], 64, "%.3g", r[2]->max_pen);
             snprintf(c[5], 64, "%.3g", r[2]->final_ke / r[2]->peak_ke);
             snprintf(name, sizeof name, "pile.%s.escaped", em[k].label);
-            tc_metrics_add(&ms, name, r[2]->status ? NAN : r[2]->escaped, "1", 0, 0,
+            tc_metrics_add(&ms, em[k].label, name, r[2]->status ? NAN : r[2]->escaped, "1", 0, 0, 0,
                            "(c) bodies outside the container at the end");
             snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", em[k].label);
-            tc_metrics_add(&ms, name, r[2]->status ? NAN : r[2]->final_ke / r[2]->peak_ke, "1",
-                           0.01, 1.0, "(c) kinetic energy at the end over its peak (decay)");
+            tc_metrics_add(&ms, em[k].label, name,
+                           r[2]->status ? NAN : r[2]->final_ke / r[2]->peak_ke, "1", 0.01, 1.0, 0,
+                           "(c) kinetic energy at the end over its peak (decay)");
         }
         snprintf(c[6], 64, "%d", failed);
         const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
@@ -426,6 +428,7 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
             st = tc_outfile_commit(&o, err);
         }
     }
+    tc_metrics_free(&ms);
 free_items:
     for (int i = 0; i < n; i++) free(it[i].s.ke), free(it[i].s.pen);
     free(it), free(force);
@@ -434,10 +437,18 @@ done:
     return st;
 }
 
+/* the result files digested per method (the reference check's determinism hashes) */
+static const tc_results_file e4_results[] = {
+    {"block.csv", TC_RESULTS_BLOCKS, NULL},
+    {"perturbed.csv", TC_RESULTS_BLOCKS, NULL},
+    {"pile.csv", TC_RESULTS_BLOCKS, NULL},
+    {NULL, 0, NULL}};
+
 const tc_experiment_type tc_experiment_e4 = {
     .name = "e4_penalty",
     .title = "penalty methods vs LCP: block into a plane, perturbed block, pile, speed "
              "(Drumwright 2008)",
     .script = "e4_penalty.cfg",
+    .results = e4_results,
     .run = e4_run,
 };

@@ -264,10 +264,10 @@ Test(metrics, write_read_round_trips_bitwise) {
     for (int i = 0; i < nv; i++) {
         char name[32];
         snprintf(name, sizeof name, "m%d.value", i);
-        tc_metrics_add(&ms, name, v[i], "N", v[nv - 1 - i], 1.0 / 7.0, "doc with \"quotes\"");
+        tc_metrics_add(&ms, NULL, name, v[i], "N", v[nv - 1 - i], 1.0 / 7.0, 0, "doc with \"quotes\"");
     }
-    tc_metrics_add(&ms, "not.a.number", NAN, "1", 0, 0, "");
-    tc_metrics_add(&ms, "infinite", -INFINITY, "1", 0, 0, "");
+    tc_metrics_add(&ms, NULL, "not.a.number", NAN, "1", 0, 0, 0, "");
+    tc_metrics_add(&ms, NULL, "infinite", -INFINITY, "1", 0, 0, 0, "");
 
     tc_error err;
     tc_error_clear(&err);
@@ -296,7 +296,7 @@ Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
     make_scratch();
     tc_metrics ms, back;
     tc_metrics_init(&ms, "e0_test", "quick");
-    tc_metrics_add(&ms, "third", 1.0 / 3.0, "1", 0, 0.01, "");
+    tc_metrics_add(&ms, NULL, "third", 1.0 / 3.0, "1", 0, 0.01, 0, "");
     tc_error err;
     tc_error_clear(&err);
     const char *path = in_scratch("ref.cfg");
@@ -312,17 +312,39 @@ Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
     cr_assert_eq(back.m[0].value, 0.25);
 }
 
-Test(metrics, too_many_metrics_is_an_error_at_write) {
+Test(metrics, many_metrics_methods_and_digests_round_trip) {
     make_scratch();
-    static tc_metrics ms;
+    tc_metrics ms, back;
     tc_metrics_init(&ms, "e0_test", "quick");
-    for (int i = 0; i <= TC_METRICS_MAX; i++)
-        tc_metrics_add(&ms, "m", i, "1", 0, 0, "");
-    cr_assert_eq(ms.n, TC_METRICS_MAX);
+    ms.filtered = 1;
+    tc_metrics_ran(&ms, "scm-a", NULL);
+    tc_metrics_ran(&ms, "lcp", "OpenBLAS kernels per CPU");
+    for (int i = 0; i < 1000; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "m%d", i);
+        tc_metrics_add(&ms, i % 2 ? "scm-a" : NULL, name, i, "1", 0, 0,
+                       i % 3 ? 0 : TC_METRIC_TIMING, "");
+    }
+    tc_metrics_set_hash(&ms, "scm-a", "fnv1a64:0123456789abcdef", NULL);
+    tc_metrics_set_hash(&ms, "lcp", "fnv1a64:fedcba9876543210", "OpenBLAS kernels per CPU");
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_metrics_write(&ms, in_scratch("m.cfg"), &err), TC_EINVAL);
-    cr_assert_not(tc_file_readable(in_scratch("m.cfg")));
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("m.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_metrics_read(&back, in_scratch("m.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(back.n, 1000);
+    cr_assert(back.filtered);
+    for (int i = 0; i < 1000; i++) {
+        cr_assert_eq(back.m[i].value, i);
+        cr_assert_str_eq(back.m[i].method, i % 2 ? "scm-a" : "");
+        cr_assert_eq(back.m[i].flags, i % 3 ? 0u : (unsigned)TC_METRIC_TIMING);
+    }
+    cr_assert_eq(back.nmethod, 2);
+    cr_assert_str_eq(back.methods[1].label, "lcp");
+    cr_assert_str_eq(back.methods[1].cpu, "OpenBLAS kernels per CPU");
+    cr_assert_eq(back.nhash, 2);
+    cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].hash, "fnv1a64:fedcba9876543210");
+    cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "scm-a")].cpu, "");
+    tc_metrics_free(&ms), tc_metrics_free(&back);
 }
 
 Test(metrics, malformed_file_reports_line) {
@@ -346,8 +368,8 @@ static void write_run(const char *dir, double a, double b) {
     tc_metrics ms;
     tc_metrics_init(&ms, "e1", "quick");
     /* the run's own tolerances are deliberately zero: the reference's must be used */
-    tc_metrics_add(&ms, "a", a, "N", 0, 0, "first");
-    tc_metrics_add(&ms, "b.ratio", b, "1", 0, 0, "second");
+    tc_metrics_add(&ms, NULL, "a", a, "N", 0, 0, 0, "first");
+    tc_metrics_add(&ms, NULL, "b.ratio", b, "1", 0, 0, 0, "second");
     char path[512];
     snprintf(path, sizeof path, "%s/out/%s/metrics.cfg", scratch, dir);
     tc_error err;
@@ -360,8 +382,8 @@ static void write_run(const char *dir, double a, double b) {
 static void write_ref(int with_b) {
     tc_metrics ms;
     tc_metrics_init(&ms, "e1", "quick");
-    tc_metrics_add(&ms, "a", 2.0, "N", 0.25, 0.125, "first");
-    if (with_b) tc_metrics_add(&ms, "b.ratio", 1.0, "1", 1e-12, 0, "second");
+    tc_metrics_add(&ms, NULL, "a", 2.0, "N", 0.25, 0.125, 0, "first");
+    if (with_b) tc_metrics_add(&ms, NULL, "b.ratio", 1.0, "1", 1e-12, 0, 0, "second");
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
@@ -427,22 +449,21 @@ Test(check, fails_for_nan) {
     free(text);
 }
 
-Test(check, missing_reference_or_metric_fails_and_says_update) {
+Test(check, new_metrics_are_listed_not_failures_and_lost_ones_fail) {
     make_scratch();
     write_run("e1", 2.0, 1.0);
     char *text;
     tc_error err;
 
-    /* no reference file at all */
-    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
+    /* no reference file at all: everything is new, which is not a regression */
+    cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s", err.msg);
     cr_assert(strstr(text, "NEW") && strstr(text, "no reference file"), "%s", text);
-    cr_assert(strstr(text, "touche check --update"), "%s", text);
-    cr_assert(strstr(err.msg, "touche check --update"), "%s", err.msg);
+    cr_assert(strstr(text, "touche check --update-new"), "%s", text);
     free(text);
 
     /* a reference without metric b */
     write_ref(0);
-    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
+    cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s", err.msg);
     cr_assert(strstr(text, "not in the reference"), "%s", text);
     free(text);
 
@@ -450,11 +471,171 @@ Test(check, missing_reference_or_metric_fails_and_says_update) {
     write_ref(1);
     tc_metrics ms;
     tc_metrics_init(&ms, "e1", "quick");
-    tc_metrics_add(&ms, "a", 2.0, "N", 0, 0, "first");
+    tc_metrics_add(&ms, NULL, "a", 2.0, "N", 0, 0, 0, "first");
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    tc_metrics_free(&ms);
     cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK);
     cr_assert(strstr(text, "missing from the run"), "%s", text);
     free(text);
+}
+
+/* out/e1/metrics.cfg with methods a and b (b's metric and digest given), filtered or not */
+static void write_methods_run(int with_b, int filtered, const char *hash_a) {
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e1", "quick");
+    ms.filtered = filtered;
+    tc_metrics_ran(&ms, "a", NULL);
+    tc_metrics_add(&ms, "a", "a.F", 1.0, "N", 0.1, 0, 0, "");
+    tc_metrics_set_hash(&ms, "a", hash_a, NULL);
+    if (with_b) {
+        tc_metrics_ran(&ms, "b", "a BLAS");
+        tc_metrics_add(&ms, "b", "b.F", 2.0, "N", 0.1, 0, 0, "");
+        tc_metrics_set_hash(&ms, "b", "fnv1a64:000000000000000b", "a BLAS");
+    }
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s", err.msg);
+    tc_metrics_free(&ms);
+}
+
+Test(check, methods_left_out_by_a_filter_are_not_run_not_missing) {
+    make_scratch();
+    write_methods_run(1, 0, "fnv1a64:000000000000000a");
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(1, "", &text, &err), TC_OK, "%s", err.msg);
+    free(text);
+    /* b left out on purpose: SKIP; without the filter flag: missing */
+    write_methods_run(0, 1, "fnv1a64:000000000000000a");
+    cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);
+    cr_assert(strstr(text, "SKIP") && strstr(text, "method not run"), "%s", text);
+    free(text);
+    write_methods_run(0, 0, "fnv1a64:000000000000000a");
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK, "%s", text);
+    free(text);
+    /* --update refuses a filtered run (it would drop b's references) */
+    write_methods_run(0, 1, "fnv1a64:000000000000000a");
+    cr_assert_eq(run_check(1, "", &text, &err), TC_EINVAL, "%s", text);
+    free(text);
+}
+
+Test(check, a_changed_digest_fails_unless_the_method_depends_on_the_cpu) {
+    make_scratch();
+    write_methods_run(1, 0, "fnv1a64:000000000000000a");
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(1, "", &text, &err), TC_OK, "%s", err.msg);
+    free(text);
+    write_methods_run(1, 0, "fnv1a64:00000000000000aa");
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(text, "results changed"), "%s", text);
+    free(text);
+    /* b's digest differs, but b depends on the CPU: reported, its metrics decide */
+    tc_metrics ms;
+    write_methods_run(1, 0, "fnv1a64:000000000000000a");
+    cr_assert_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    tc_metrics_set_hash(&ms, "b", "fnv1a64:00000000000000bb", "a BLAS");
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    tc_metrics_free(&ms);
+    cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);
+    cr_assert(strstr(text, "CPU") && strstr(text, "a BLAS"), "%s", text);
+    free(text);
+}
+
+Test(check, update_new_adds_only_what_the_reference_lacks) {
+    make_scratch();
+    write_methods_run(0, 0, "fnv1a64:000000000000000a");
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check(1, "", &text, &err), TC_OK, "%s", err.msg);
+    free(text);
+    /* the run now has method b, and a's metric moved: update-new adds b, keeps a's reference */
+    write_methods_run(1, 0, "fnv1a64:000000000000000a");
+    tc_metrics ms;
+    cr_assert_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    ms.m[tc_metrics_find(&ms, "a.F")].value = 1.05;
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    tc_metrics_free(&ms);
+    tc_check_opts o = {.out_dir = in_scratch("out"), .ref_dir = in_scratch("ref"), .history = "",
+                       .command = "test", .update_new = 1};
+    tc_error_clear(&err);
+    cr_assert_eq(tc_check_run(&o, NULL, &err), TC_OK, "%s", err.msg);
+    tc_metrics ref;
+    cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK);
+    cr_assert_eq(ref.m[tc_metrics_find(&ref, "a.F")].value, 1.0, "existing entries stay");
+    cr_assert_eq(ref.m[tc_metrics_find(&ref, "b.F")].value, 2.0, "new ones are added");
+    cr_assert_geq(tc_metrics_find_hash(&ref, "b"), 0);
+    cr_assert_geq(tc_metrics_find_method(&ref, "b"), 0);
+    tc_metrics_free(&ref);
+}
+
+/* ---------- digests of result files ---------- */
+
+/* the digests of dir's results for methods a, b (and c, which may have no results) under spec,
+ * into hex[3] (a, b, shared) */
+static void digests(const tc_results_file *spec, char hex[3][32]) {
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e0", "quick");
+    tc_metrics_ran(&ms, "a", NULL);
+    tc_metrics_ran(&ms, "b", NULL);
+    tc_metrics_ran(&ms, "c", NULL);
+    tc_metrics_add(&ms, "a", "a.x", 1.5, "1", 0, 0, 0, "");
+    tc_metrics_add(&ms, "b", "b.t", 9.0, "s", 0, 0, TC_METRIC_TIMING, "");
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_results_hash(in_scratch("r"), spec, &ms, &err), TC_OK, "%s", err.msg);
+    const char *who[3] = {"a", "b", ""};
+    for (int i = 0; i < 3; i++) snprintf(hex[i], 32, "%s", ms.hash[tc_metrics_find_hash(&ms, who[i])].hash);
+    tc_metrics_free(&ms);
+}
+
+Test(hash, each_method_sees_only_its_own_results) {
+    make_scratch();
+    cr_assert_eq(mkdir(in_scratch("r"), 0755), 0);
+    static const tc_results_file spec[] = {{"cols.csv", TC_RESULTS_COLUMNS, NULL},
+                                           {"rows.csv", TC_RESULTS_ROWS, "wall_s"},
+                                           {"f_*.csv", TC_RESULTS_FILES, NULL},
+                                           {"blocks.csv", TC_RESULTS_BLOCKS, NULL},
+                                           {"shared.csv", TC_RESULTS_SHARED, NULL},
+                                           {NULL, 0, NULL}};
+    put_file(in_scratch("r/cols.csv"), "y,a,b\n0,1,2\n1,3,4\n");
+    put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,0.5\nb,2,0.7\n");
+    put_file(in_scratch("r/f_a.csv"), "x\n1\n");
+    put_file(in_scratch("r/f_b.csv"), "x\n2\n");
+    put_file(in_scratch("r/blocks.csv"), "# k,v; one block per method: a b\n1,1\n\n\n1,2\n");
+    put_file(in_scratch("r/shared.csv"), "z\n7\n");
+    char h0[3][32], h[3][32];
+    digests(spec, h0);
+    cr_assert_str_neq(h0[0], h0[1]);
+    /* timing columns, timing metrics and comment lines change nothing */
+    put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,99\nb,2,98\n");
+    put_file(in_scratch("r/blocks.csv"), "# k,v (new words); one block per method: a b\n1,1\n\n\n1,2\n");
+    digests(spec, h);
+    for (int i = 0; i < 3; i++) cr_assert_str_eq(h[i], h0[i]);
+    /* a new method c changes no digest of a, b or the experiment */
+    put_file(in_scratch("r/cols.csv"), "y,a,b,c\n0,1,2,5\n1,3,4,6\n");
+    put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,0.5\nb,2,0.7\nc,3,0.1\n");
+    put_file(in_scratch("r/f_c.csv"), "x\n3\n");
+    put_file(in_scratch("r/blocks.csv"), "# one block per method: a b c\n1,1\n\n\n1,2\n\n\n1,3\n");
+    digests(spec, h);
+    cr_assert_str_eq(h[0], h0[0]);
+    cr_assert_str_eq(h[1], h0[1]);
+    cr_assert_str_eq(h[2], h0[2]);
+    /* any change of one method's value changes its digest only */
+    put_file(in_scratch("r/cols.csv"), "y,a,b\n0,1,2\n1,3,4.0000001\n");
+    put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,0.5\nb,2,0.7\n");
+    remove(in_scratch("r/f_c.csv"));
+    put_file(in_scratch("r/blocks.csv"), "# k,v; one block per method: a b\n1,1\n\n\n1,2\n");
+    digests(spec, h);
+    cr_assert_str_eq(h[0], h0[0]);
+    cr_assert_str_neq(h[1], h0[1]);
+    cr_assert_str_eq(h[2], h0[2]);
+    put_file(in_scratch("r/cols.csv"), "y,a,b\n0,1,2\n1,3,4\n");
+    put_file(in_scratch("r/shared.csv"), "z\n8\n");
+    digests(spec, h);
+    cr_assert_str_eq(h[0], h0[0]);
+    cr_assert_str_eq(h[1], h0[1]);
+    cr_assert_str_neq(h[2], h0[2]);
 }
 
 Test(check, update_then_check_passes_with_provenance) {

@@ -25,6 +25,17 @@ static tc_status run_one(const tc_experiment_type *x, const tc_exp_ctx *base, co
     fprintf(stderr, "touche: %s (tier %s, %d threads)\n", x->name, ctx.tier, ctx.threads);
     if (!st) st = tc_mkdir_p(dir, &err);
     if (!st) st = x->run(&ctx, &err);
+    /* the per-method digests of the results go into metrics.cfg */
+    if (!st && x->results) {
+        char path[1100];
+        tc_metrics ms;
+        tc_path_join(path, sizeof path, dir, "metrics.cfg");
+        st = tc_metrics_read(&ms, path, &err);
+        ms.filtered = ctx.methods && ctx.methods[0];
+        if (!st) st = tc_results_hash(dir, x->results, &ms, &err);
+        if (!st) st = tc_metrics_write(&ms, path, &err);
+        tc_metrics_free(&ms);
+    }
     if (st) tc_cli_error(&err, st);
     else fprintf(stderr, "touche: %s done in %.1f s -> %s\n", x->name, tc_wall_time() - t0, dir);
     return st;

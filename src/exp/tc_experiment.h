@@ -5,6 +5,7 @@
 
 #include <libconfig.h>
 
+#include "report/tc_metrics.h"
 #include "sim/tc_sim.h"
 
 #define TC_EXP_MAXMETHOD 32
@@ -24,6 +25,8 @@ typedef struct tc_experiment_type {
     const char *title;   /* one line */
     const char *script;  /* file name under experiments/ */
     tc_status (*run)(const tc_exp_ctx *ctx, tc_error *err);
+    /* the result files whose content is digested per method (tc_results_hash) */
+    const tc_results_file *results;
 } tc_experiment_type;
 
 extern const tc_experiment_type *const tc_experiments[];

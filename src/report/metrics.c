@@ -23,24 +23,75 @@ void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier) {
     snprintf(ms->tier, sizeof ms->tier, "%s", tier ? tier : "");
 }
 
-void tc_metrics_add(tc_metrics *ms, const char *name, double value, const char *unit,
-                    double tol_abs, double tol_rel, const char *doc) {
-    if (ms->n >= TC_METRICS_MAX) {
-        ms->dropped++;
-        return;
+void tc_metrics_free(tc_metrics *ms) {
+    free(ms->m), free(ms->methods), free(ms->hash);
+    ms->m = NULL, ms->methods = NULL, ms->hash = NULL;
+    ms->n = ms->cap = ms->nmethod = ms->capmethod = ms->nhash = ms->caphash = 0;
+}
+
+/* room for one more element of an array that grows by doubling; NULL (and oom set) on failure */
+static void *grow(tc_metrics *ms, void **arr, int *n, int *cap, size_t size) {
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        void *p = realloc(*arr, (size_t)c * size);
+        if (!p) {
+            ms->oom = 1;
+            return NULL;
+        }
+        *arr = p, *cap = c;
     }
-    tc_metric *m = &ms->m[ms->n++];
+    char *slot = (char *)*arr + (size_t)(*n)++ * size;
+    memset(slot, 0, size);
+    return slot;
+}
+
+void tc_metrics_add(tc_metrics *ms, const char *method, const char *name, double value,
+                    const char *unit, double tol_abs, double tol_rel, unsigned flags,
+                    const char *doc) {
+    tc_metric *m = grow(ms, (void **)&ms->m, &ms->n, &ms->cap, sizeof *m);
+    if (!m) return;
     snprintf(m->name, sizeof m->name, "%s", name ? name : "");
+    snprintf(m->method, sizeof m->method, "%s", method ? method : "");
     m->value = value;
     snprintf(m->unit, sizeof m->unit, "%s", unit ? unit : "");
     m->tol_abs = tol_abs;
     m->tol_rel = tol_rel;
+    m->flags = flags;
     snprintf(m->doc, sizeof m->doc, "%s", doc ? doc : "");
+}
+
+void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu) {
+    tc_metrics_method *r = grow(ms, (void **)&ms->methods, &ms->nmethod, &ms->capmethod, sizeof *r);
+    if (!r) return;
+    snprintf(r->label, sizeof r->label, "%s", label ? label : "");
+    snprintf(r->cpu, sizeof r->cpu, "%s", cpu ? cpu : "");
+}
+
+void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu) {
+    int i = tc_metrics_find_hash(ms, method ? method : "");
+    tc_result_hash *h = i >= 0 ? &ms->hash[i]
+                               : grow(ms, (void **)&ms->hash, &ms->nhash, &ms->caphash, sizeof *h);
+    if (!h) return;
+    snprintf(h->method, sizeof h->method, "%s", method ? method : "");
+    snprintf(h->hash, sizeof h->hash, "%s", hash ? hash : "");
+    snprintf(h->cpu, sizeof h->cpu, "%s", cpu ? cpu : "");
 }
 
 int tc_metrics_find(const tc_metrics *ms, const char *name) {
     for (int i = 0; i < ms->n; i++)
         if (strcmp(ms->m[i].name, name) == 0) return i;
+    return -1;
+}
+
+int tc_metrics_find_method(const tc_metrics *ms, const char *label) {
+    for (int i = 0; i < ms->nmethod; i++)
+        if (strcmp(ms->methods[i].label, label) == 0) return i;
+    return -1;
+}
+
+int tc_metrics_find_hash(const tc_metrics *ms, const char *method) {
+    for (int i = 0; i < ms->nhash; i++)
+        if (strcmp(ms->hash[i].method, method) == 0) return i;
     return -1;
 }
 
@@ -77,11 +128,23 @@ static int add_double(config_setting_t *g, const char *key, double v) {
     return add_string(g, exact_key, exact);
 }
 
-/* experiment, tier, the metrics list, and the provenance group when command is not NULL */
+/* experiment, tier, the methods that ran, the metrics list, the digests, and the provenance
+ * group when command is not NULL */
 static int build_config(config_t *cfg, const tc_metrics *ms, const char *command) {
     config_setting_t *root = config_root_setting(cfg);
     if (!add_string(root, "experiment", ms->experiment) || !add_string(root, "tier", ms->tier))
         return 0;
+
+    /* the methods that ran, and whether others were left out on purpose */
+    config_setting_t *f = config_setting_add(root, "filtered", CONFIG_TYPE_BOOL);
+    config_setting_t *ran = config_setting_add(root, "methods", CONFIG_TYPE_LIST);
+    if (!f || !ran || config_setting_set_bool(f, ms->filtered) != CONFIG_TRUE) return 0;
+    for (int i = 0; i < ms->nmethod; i++) {
+        config_setting_t *g = config_setting_add(ran, NULL, CONFIG_TYPE_GROUP);
+        if (!g || !add_string(g, "label", ms->methods[i].label) ||
+            (ms->methods[i].cpu[0] && !add_string(g, "cpu", ms->methods[i].cpu)))
+            return 0;
+    }
 
     /* one group per metric, in the order they were added */
     config_setting_t *list = config_setting_add(root, "metrics", CONFIG_TYPE_LIST);
@@ -89,9 +152,26 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
     for (int i = 0; i < ms->n; i++) {
         const tc_metric *m = &ms->m[i];
         config_setting_t *g = config_setting_add(list, NULL, CONFIG_TYPE_GROUP);
-        if (!g || !add_string(g, "name", m->name) || !add_double(g, "value", m->value) ||
-            !add_string(g, "unit", m->unit) || !add_double(g, "tol_abs", m->tol_abs) ||
-            !add_double(g, "tol_rel", m->tol_rel) || !add_string(g, "doc", m->doc))
+        if (!g || !add_string(g, "name", m->name) || !add_string(g, "method", m->method) ||
+            !add_double(g, "value", m->value) || !add_string(g, "unit", m->unit) ||
+            !add_double(g, "tol_abs", m->tol_abs) || !add_double(g, "tol_rel", m->tol_rel) ||
+            !add_string(g, "doc", m->doc))
+            return 0;
+        config_setting_t *t;
+        if ((m->flags & TC_METRIC_TIMING) &&
+            (!(t = config_setting_add(g, "timing", CONFIG_TYPE_BOOL)) ||
+             config_setting_set_bool(t, 1) != CONFIG_TRUE))
+            return 0;
+    }
+
+    /* the digests of the results, per method */
+    config_setting_t *hl = config_setting_add(root, "hashes", CONFIG_TYPE_LIST);
+    if (!hl) return 0;
+    for (int i = 0; i < ms->nhash; i++) {
+        const tc_result_hash *h = &ms->hash[i];
+        config_setting_t *g = config_setting_add(hl, NULL, CONFIG_TYPE_GROUP);
+        if (!g || !add_string(g, "method", h->method) || !add_string(g, "hash", h->hash) ||
+            (h->cpu[0] && !add_string(g, "cpu", h->cpu)))
             return 0;
     }
     if (!command) return 1;
@@ -105,18 +185,16 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
            add_string(p, "host", host) && add_string(p, "command", command) &&
            add_string(p, "touche_version", TC_TOUCHE_VERSION) &&
            add_string(p, "note",
-                      "regenerated by `touche check --update`; "
+                      "regenerated by `touche check --update` (or --update-new); "
                       "review the diff before committing");
 }
 
 /* write ms (with provenance when command is not NULL) to path atomically */
 static tc_status write_metrics(const tc_metrics *ms, const char *path, const char *command,
                                tc_error *err) {
-    if (ms->dropped)
-        return tc_error_set(
-            err, TC_EINVAL, path, 0, NULL,
-            "%s: %d metrics past the limit of %d were dropped; raise TC_METRICS_MAX",
-            ms->experiment, ms->dropped, TC_METRICS_MAX);
+    if (ms->oom)
+        return tc_error_set(err, TC_ENOMEM, path, 0, NULL, "%s: out of memory collecting metrics",
+                            ms->experiment);
     for (int i = 0; i < ms->n; i++)
         if (!ms->m[i].name[0])
             return tc_error_set(err, TC_EINVAL, path, 0, NULL, "%s: metric %d has no name",
@@ -204,14 +282,21 @@ static void get_string(const config_setting_t *g, const char *key, char *dst, si
     snprintf(dst, n, "%s", config_setting_lookup_string(g, key, &s) ? s : "");
 }
 
+/* a boolean member (0 when absent) */
+static int get_bool(const config_setting_t *g, const char *key) {
+    int b = 0;
+    return config_setting_lookup_bool(g, key, &b) == CONFIG_TRUE && b;
+}
+
 /* one metric group; the error names the file, line and metric */
 static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char *path,
                              tc_error *err) {
     int line = (int)config_setting_source_line(g);
-    memset(m, 0, sizeof *m);
     get_string(g, "name", m->name, sizeof m->name);
+    get_string(g, "method", m->method, sizeof m->method);
     get_string(g, "unit", m->unit, sizeof m->unit);
     get_string(g, "doc", m->doc, sizeof m->doc);
+    m->flags = get_bool(g, "timing") ? TC_METRIC_TIMING : 0;
     if (!m->name[0]) return tc_error_set(err, TC_EPARSE, path, line, NULL, "metric without a name");
 
     /* value is required; tolerances default to 0 (exact match) */
@@ -219,6 +304,24 @@ static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char
         return tc_error_set(err, TC_EPARSE, path, line, m->name, "missing or malformed value");
     if (get_double(g, "tol_abs", &m->tol_abs) < 0 || get_double(g, "tol_rel", &m->tol_rel) < 0)
         return tc_error_set(err, TC_EPARSE, path, line, m->name, "malformed tolerance");
+    return TC_OK;
+}
+
+/* a list of groups under key (absent: an empty list); each entry must be a group */
+static tc_status group_list(const config_setting_t *root, const char *key, const char *path,
+                            const config_setting_t **out, int *n, tc_error *err) {
+    const config_setting_t *l = config_setting_get_member(root, key);
+    *out = l, *n = 0;
+    if (!l) return TC_OK;
+    if (!(config_setting_is_list(l) || config_setting_is_array(l)))
+        return tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(l), key,
+                            "must be a list of groups");
+    *n = config_setting_length(l);
+    for (int i = 0; i < *n; i++)
+        if (!config_setting_is_group(config_setting_get_elem(l, (unsigned)i)))
+            return tc_error_set(err, TC_EPARSE, path,
+                                (int)config_setting_source_line(config_setting_get_elem(l, (unsigned)i)),
+                                key, "entry %d is not a group", i + 1);
     return TC_OK;
 }
 
@@ -238,25 +341,48 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
         return st;
     }
 
-    /* header, then the list of metric groups */
+    /* header, the methods that ran, the metrics, the digests */
     const config_setting_t *root = config_root_setting(&cfg);
     get_string(root, "experiment", ms->experiment, sizeof ms->experiment);
     get_string(root, "tier", ms->tier, sizeof ms->tier);
+    ms->filtered = get_bool(root, "filtered");
     const config_setting_t *list = config_setting_get_member(root, "metrics");
     if (!list || !(config_setting_is_list(list) || config_setting_is_array(list)))
         st = tc_error_set(err, TC_EPARSE, path, 0, "metrics", "missing the metrics list");
-    int n = list ? config_setting_length(list) : 0;
-    if (st == TC_OK && n > TC_METRICS_MAX)
-        st = tc_error_set(err, TC_EPARSE, path, 0, "metrics", "%d metrics, more than the limit %d",
-                          n, TC_METRICS_MAX);
-    for (int i = 0; st == TC_OK && i < n; i++) {
-        const config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        if (!config_setting_is_group(g))
-            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), "metrics",
-                              "entry %d is not a group", i + 1);
-        else
-            st = read_metric(g, &ms->m[ms->n++], path, err);
+    const config_setting_t *ran, *hashes;
+    int nran = 0, nhash = 0, n = 0;
+    if (st == TC_OK) st = group_list(root, "methods", path, &ran, &nran, err);
+    if (st == TC_OK) st = group_list(root, "hashes", path, &hashes, &nhash, err);
+    if (st == TC_OK) st = group_list(root, "metrics", path, &list, &n, err);
+    for (int i = 0; st == TC_OK && i < nran; i++) {
+        const config_setting_t *g = config_setting_get_elem(ran, (unsigned)i);
+        char label[TC_LABEL_MAX + 1], cpu[200];
+        get_string(g, "label", label, sizeof label);
+        get_string(g, "cpu", cpu, sizeof cpu);
+        tc_metrics_ran(ms, label, cpu);
     }
+    for (int i = 0; st == TC_OK && i < n; i++) {
+        tc_metric m;
+        memset(&m, 0, sizeof m);
+        st = read_metric(config_setting_get_elem(list, (unsigned)i), &m, path, err);
+        if (st == TC_OK)
+            tc_metrics_add(ms, m.method, m.name, m.value, m.unit, m.tol_abs, m.tol_rel, m.flags,
+                           m.doc);
+    }
+    for (int i = 0; st == TC_OK && i < nhash; i++) {
+        const config_setting_t *g = config_setting_get_elem(hashes, (unsigned)i);
+        char method[TC_LABEL_MAX + 1], hash[32], cpu[200];
+        get_string(g, "method", method, sizeof method);
+        get_string(g, "hash", hash, sizeof hash);
+        get_string(g, "cpu", cpu, sizeof cpu);
+        if (!hash[0])
+            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), "hashes",
+                              "entry %d has no hash", i + 1);
+        else
+            tc_metrics_set_hash(ms, method, hash, cpu);
+    }
+    if (st == TC_OK && ms->oom)
+        st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory reading %s", path);
     config_destroy(&cfg);
     return st;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* metrics an experiment emits, reference values with tolerances and provenance, and the check */
+/* metrics an experiment emits, digests of its results, reference values with tolerances and
+ * provenance, and the check */
 #ifndef TC_METRICS_H
 #define TC_METRICS_H
 
@@ -7,44 +8,107 @@
 
 #include "core/tc_status.h"
 
-#define TC_METRICS_MAX 128
+#define TC_LABEL_MAX 40 /* most characters of a method label */
+
+/* metric flags */
+enum {
+    TC_METRIC_TIMING = 1u << 0, /* a wall-clock time or ratio: machine-dependent, never hashed */
+};
 
 /* one scalar result with the tolerance that separates noise from a regression:
  * it passes when |value - ref| <= tol_abs + tol_rel * |ref| */
 typedef struct tc_metric {
-    char name[96];   /* e.g. "scm-smooth.jump_ratio_F" */
+    char name[96];                 /* e.g. "scm-smooth.jump_ratio_F" */
+    char method[TC_LABEL_MAX + 1]; /* label of the method it measures; "" for the experiment */
     double value;
-    char unit[16];   /* "N", "1", ... */
-    double tol_abs;  /* in unit */
-    double tol_rel;  /* fraction of |ref| */
-    char doc[160];   /* one line: what it measures */
+    char unit[16];                 /* "N", "1", ... */
+    double tol_abs;                /* in unit */
+    double tol_rel;                /* fraction of |ref| */
+    unsigned flags;                /* TC_METRIC_* */
+    char doc[160];                 /* one line: what it measures */
 } tc_metric;
+
+/* a method that ran; cpu says why its results may differ on another CPU ("" when they do not) */
+typedef struct tc_metrics_method {
+    char label[TC_LABEL_MAX + 1];
+    char cpu[200];
+} tc_metrics_method;
+
+/* a digest of the results of one method (method "" : the experiment's shared results) */
+typedef struct tc_result_hash {
+    char method[TC_LABEL_MAX + 1];
+    char hash[32];  /* "fnv1a64:" and 16 hex digits */
+    char cpu[200];  /* "" when exact on any CPU; else why not (the check then relies on the
+                     * metrics' tolerances for this method) */
+} tc_result_hash;
 
 typedef struct tc_metrics {
     char experiment[64];
     char tier[16];
-    int n;
-    tc_metric m[TC_METRICS_MAX];
-    int dropped;     /* metrics added past TC_METRICS_MAX: an error when written */
+    int n, cap;
+    tc_metric *m;
+    int nmethod, capmethod;
+    tc_metrics_method *methods; /* the methods that ran, in order */
+    int filtered;               /* 1 when methods were left out on purpose (touche run --methods):
+                                 * references of the others are "not run", not missing */
+    int nhash, caphash;
+    tc_result_hash *hash;
+    int oom;                    /* an allocation failed: an error at write */
 } tc_metrics;
 
 void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier);
+void tc_metrics_free(tc_metrics *ms);
 
-/* append one metric (silently ignored past TC_METRICS_MAX, reported by write) */
-void tc_metrics_add(tc_metrics *ms, const char *name, double value, const char *unit,
-                    double tol_abs, double tol_rel, const char *doc);
+/* append one metric of method (a label, or NULL/"" for the experiment as a whole) */
+void tc_metrics_add(tc_metrics *ms, const char *method, const char *name, double value,
+                    const char *unit, double tol_abs, double tol_rel, unsigned flags,
+                    const char *doc);
 
-/* write as a libconfig file (atomically); the reference file adds a provenance group */
+/* record a method that ran; cpu: why its results depend on the CPU, or NULL */
+void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu);
+
+/* record (or replace) the digest of a method's results */
+void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu);
+
+/* index of the metric called name, the method labelled label, the hash of method; or -1 */
+int tc_metrics_find(const tc_metrics *ms, const char *name);
+int tc_metrics_find_method(const tc_metrics *ms, const char *label);
+int tc_metrics_find_hash(const tc_metrics *ms, const char *method);
+
+/* write as a libconfig file (atomically); read one back (ms is initialised by the reader and
+ * must be freed even on error) */
 tc_status tc_metrics_write(const tc_metrics *ms, const char *path, tc_error *err);
 tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err);
 
-/* the reference form: the same metrics plus provenance { generated; revision; host; command;
+/* the reference form: the same plus provenance { generated; revision; host; command;
  * touche_version; note; }, command saying how the outputs were produced */
 tc_status tc_metrics_write_reference(const tc_metrics *ms, const char *path, const char *command,
                                      tc_error *err);
 
-/* index of the metric called name, or -1 */
-int tc_metrics_find(const tc_metrics *ms, const char *name);
+/* how an experiment's result files split into per-method digests (tc_results_hash) */
+typedef enum tc_results_layout {
+    TC_RESULTS_SHARED = 0, /* the whole file belongs to the experiment ("" digest) */
+    TC_RESULTS_COLUMNS,    /* CSV; columns headed by a method label belong to it, the other
+                            * columns are keys repeated in every method's digest */
+    TC_RESULTS_FILES,      /* one file per method: pattern holds one '*', the label */
+    TC_RESULTS_ROWS,       /* CSV; the column "label" says whose row it is */
+    TC_RESULTS_BLOCKS,     /* gnuplot blocks (blank-line separated), one per method, in the order
+                            * of the '#' line that reads "... one block per method: a b c" */
+} tc_results_layout;
+
+/* one result file of an experiment (tables end with {NULL}) */
+typedef struct tc_results_file {
+    const char *pattern;      /* file name in the experiment's directory */
+    tc_results_layout layout;
+    const char *drop;         /* comma-separated column names left out (wall-clock times) */
+} tc_results_file;
+
+/* the digests of the results in dir: for every method of ms->methods and for the experiment
+ * (method ""), FNV-1a 64 over the listed files' parts that belong to it (comment lines of
+ * non-shared files and dropped columns left out) and over its metrics that are not timings;
+ * stored with tc_metrics_set_hash. A missing file adds nothing. */
+tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metrics *ms,
+                          tc_error *err);
 
 /* options of `touche check` */
 typedef struct tc_check_opts {
@@ -53,10 +117,14 @@ typedef struct tc_check_opts {
     const char *history;      /* TSV file to append one line per metric to ("" = none) */
     const char *command;      /* how the outputs were produced (provenance of an update) */
     int update;               /* 1: write the references from the outputs instead of checking */
+    int update_new;           /* 1: add only what the references lack (new methods, metrics,
+                               * digests); existing entries stay as they are */
 } tc_check_opts;
 
-/* compare every metrics.cfg under out_dir with its reference, print a table to report,
- * append history lines; returns TC_ECHECK when any metric regressed or has no reference */
+/* compare every metrics.cfg under out_dir with its reference (metrics within tolerance, result
+ * digests equal), print a table to report, append history lines. Returns TC_ECHECK when a
+ * metric or digest regressed or went missing; new ones (no reference yet) are reported, not
+ * failures. With update or update_new the references are written instead. */
 tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err);
 
 #endif

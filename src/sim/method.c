@@ -93,3 +93,7 @@ int tc_method_enumerate(tc_method *out, int max) {
         if (tc_method_parse(&out[n], tc_engines[i]->name, NULL) == TC_OK) n++;
     return n;
 }
+
+const char *tc_method_cpu(const tc_method *m) {
+    return m->solver ? m->solver->cpu_dependent : NULL;
+}

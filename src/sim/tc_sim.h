@@ -26,6 +26,9 @@ tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *
 /* 1 if the method has every capability in caps and handles every shape type in shapes */
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes);
 
+/* why the method's results may differ on another CPU (its solver's note), or NULL */
+const char *tc_method_cpu(const tc_method *m);
+
 /* every registered model (with the default solver) and every engine, in registry order;
  * returns the count written (at most max) */
 int tc_method_enumerate(tc_method *out, int max);

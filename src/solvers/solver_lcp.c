@@ -386,6 +386,12 @@ static void lcp_counters(void *state, long long *iters, long long *fails) {
     *iters = s->iters, *fails = s->fails;
 }
 
+/* Siconos' dense products and residuals run in OpenBLAS, which picks its kernels per CPU:
+ * OPENBLAS_CORETYPE=Prescott changes E4 (a)'s LCP run from step 301 on (docs/solvers.md) */
+#define LCP_CPU_NOTE                                                                              \
+    "Siconos calls OpenBLAS, whose kernels (chosen per CPU) round differently; "                \
+    "OPENBLAS_CORETYPE=Prescott changes E4 (a) from step 301"
+
 /* the two descriptors: the same step, Siconos' Lemke or PGS */
 static tc_status lemke_alloc(void **state, const tc_system *sys, const tc_params *p,
                              tc_error *err) {
@@ -406,6 +412,7 @@ const tc_solver_type tc_solver_lcp_lemke = {
     .step = lcp_step,
     .free = lcp_free,
     .counters = lcp_counters,
+    .cpu_dependent = LCP_CPU_NOTE,
 };
 
 const tc_solver_type tc_solver_lcp_pgs = {
@@ -419,4 +426,5 @@ const tc_solver_type tc_solver_lcp_pgs = {
     .step = lcp_step,
     .free = lcp_free,
     .counters = lcp_counters,
+    .cpu_dependent = LCP_CPU_NOTE,
 };

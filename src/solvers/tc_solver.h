@@ -31,6 +31,9 @@ typedef struct tc_solver_type {
     /* advance q, v from t by dt (s) */
     tc_status (*step)(void *state, const tc_ode *ode, double t, double dt, double *q, double *v);
     void (*free)(void *state);
+    /* why its results may differ between CPUs (e.g. a BLAS that picks kernels per CPU), or NULL
+     * when the same inputs give the same bits everywhere */
+    const char *cpu_dependent;
     /* optional: work of an inner solver since alloc (e.g. LCP pivots or sweeps) and how many of
      * its solves failed (NULL when there is none) */
     void (*counters)(void *state, long long *iters, long long *fails);
