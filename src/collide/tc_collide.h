@@ -3,7 +3,8 @@
 #ifndef TC_COLLIDE_H
 #define TC_COLLIDE_H
 
-#include "dyn/tc_system.h"
+#include "geom/tc_pose.h"
+#include "geom/tc_shape.h"
 
 #define TC_COLLIDE_MAX 8 /* most contacts one pair returns (box on plane: 8 vertices) */
 

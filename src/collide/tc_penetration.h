@@ -6,7 +6,8 @@
 #ifndef TC_PENETRATION_H
 #define TC_PENETRATION_H
 
-#include "dyn/tc_system.h"
+#include "geom/tc_pose.h"
+#include "geom/tc_shape.h"
 
 #define TC_SURF_MAXNORMAL 3 /* most faces that meet at one surface point (a box corner); a
                              * polytope vertex of more faces keeps 3 (tc_surface_alloc) */

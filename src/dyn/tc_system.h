@@ -4,15 +4,7 @@
 #define TC_SYSTEM_H
 
 #include "dyn/tc_scene.h"
-
-/* world-frame pose and twist of one body (fixed and kinematic bodies too) */
-typedef struct tc_body_state {
-    double pos[3];   /* COM position (m) */
-    double quat[4];  /* orientation (w, x, y, z) */
-    double R[9];     /* rotation matrix body -> world, row-major */
-    double vel[3];   /* COM velocity (m/s) */
-    double omega[3]; /* angular velocity, world frame (rad/s) */
-} tc_body_state;
+#include "geom/tc_pose.h"
 
 /* force (N) and torque about the body's COM (N m), world frame */
 typedef struct tc_wrench {
