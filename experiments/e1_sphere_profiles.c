@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* E1: sphere force profiles — 1-D sweep, 2-D field, smoothness metrics (Beker et al. fig. 1, 5) */
 #include "exp/tc_experiment.h"
+#include "scenes/tc_scenes.h"
 #include "core/tc_fs.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"

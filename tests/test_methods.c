@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
 /* the force on body 1 of scene sc must push it along +y and balance the force on body 0 */

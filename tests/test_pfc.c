@@ -7,6 +7,7 @@
 
 #include "geom/tc_tetmesh.h"
 #include "math/tc_vec.h"
+#include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
 /* a simulation of scene sc with pfc and the n named parameters set */

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include "math/tc_vec.h"
+#include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
 /* fixed big sphere at the origin, free small sphere at (0, y, 0) */

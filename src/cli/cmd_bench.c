@@ -4,6 +4,7 @@
 #include "core/tc_fs.h"
 #include "report/tc_progress.h"
 #include "experiments/e2.h"
+#include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
 #include <math.h>

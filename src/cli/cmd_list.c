@@ -19,23 +19,23 @@ int tc_cmd_list(int argc, char **argv) {
     for (int i = 0; tc_experiments[i]; i++)
         printf("  %-22s %s\n", tc_experiments[i]->name, tc_experiments[i]->title);
     printf("\ncontact models (method \"model\" or \"model/solver\"):\n");
-    for (int i = 0; tc_models[i]; i++) {
-        tc_caps_format(tc_models[i]->caps, caps, sizeof caps);
+    for (int i = 0; tc_model_at(i); i++) {
+        tc_caps_format(tc_model_at(i)->caps, caps, sizeof caps);
         printf("  %-14s %s\n      [%s] %s\n      parameter    default    unit     what\n",
-               tc_models[i]->name, tc_models[i]->summary, caps, tc_models[i]->reference);
-        print_params(tc_models[i]->params);
+               tc_model_at(i)->name, tc_model_at(i)->summary, caps, tc_model_at(i)->reference);
+        print_params(tc_model_at(i)->params);
     }
     printf("\nsolvers:\n");
-    for (int i = 0; tc_solvers[i]; i++) {
-        printf("  %-14s %s%s\n", tc_solvers[i]->name, tc_solvers[i]->summary, i ? "" : " (default)");
-        print_params(tc_solvers[i]->params);
+    for (int i = 0; tc_solver_at(i); i++) {
+        printf("  %-14s %s%s\n", tc_solver_at(i)->name, tc_solver_at(i)->summary, i ? "" : " (default)");
+        print_params(tc_solver_at(i)->params);
     }
     printf("\nengines (method \"engine\"):\n");
-    for (int i = 0; tc_engines[i]; i++) {
-        tc_caps_format(tc_engines[i]->caps, caps, sizeof caps);
+    for (int i = 0; tc_engine_at(i); i++) {
+        tc_caps_format(tc_engine_at(i)->caps, caps, sizeof caps);
         printf("  %-14s %s (version %s) [%s]\n      parameter    default    unit     what\n",
-               tc_engines[i]->name, tc_engines[i]->summary, tc_engines[i]->version, caps);
-        print_params(tc_engines[i]->params);
+               tc_engine_at(i)->name, tc_engine_at(i)->summary, tc_engine_at(i)->version, caps);
+        print_params(tc_engine_at(i)->params);
     }
     return 0;
 }

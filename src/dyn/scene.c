@@ -118,17 +118,6 @@ void tc_body_path(const tc_body_desc *b, double t, double pos[3], double vel[3])
     }
 }
 
-tc_status tc_scene_sphere_pair(tc_scene *s, double R, double r, double y, double density,
-                               tc_error *err) {
-    *s = tc_default_scene();
-    tc_body_desc big = tc_default_body("big", tc_sphere(R));
-    tc_body_desc small = tc_default_body("small", tc_sphere(r));
-    small.joint = TC_JOINT_FREE;
-    small.pos[1] = y;
-    tc_status st = tc_scene_add(s, &big, density, err);
-    return st ? st : tc_scene_add(s, &small, density, err);
-}
-
 int tc_scene_find(const tc_scene *s, const char *name) {
     for (int i = 0; i < s->nbody; i++)
         if (strcmp(s->body[i].name, name) == 0) return i;

@@ -194,17 +194,26 @@ void tc_system_normalize_q(const tc_system *sys, double *q) {
             tc_quat_normalize(q + sys->qadr[i] + 3);
 }
 
-double tc_system_energy(const tc_system *sys, const tc_body_state *bs) {
+double tc_system_kinetic(const tc_system *sys, const tc_body_state *bs) {
     const tc_scene *sc = sys->scene;
-    double e = 0;
+    double ke = 0;
     for (int i = 0; i < sc->nbody; i++) {
         if (sys->vadr[i] < 0) continue;
         const tc_body_desc *b = &sc->body[i];
-        double Iw[3];
-        inertia_mul(Iw, bs[i].R, b->inertia, bs[i].omega);
-        e += 0.5 * b->mass * tc_v3_dot(bs[i].vel, bs[i].vel) + 0.5 * tc_v3_dot(bs[i].omega, Iw);
-        e -= b->mass * tc_v3_dot(sc->gravity, bs[i].pos);
+        /* 1/2 m v^2 + 1/2 w_b . I w_b with w_b the body-frame angular velocity */
+        double wb[3];
+        tc_m3_mulvt(wb, bs[i].R, bs[i].omega);
+        ke += 0.5 * b->mass * tc_v3_dot(bs[i].vel, bs[i].vel);
+        for (int k = 0; k < 3; k++) ke += 0.5 * b->inertia[k] * wb[k] * wb[k];
     }
+    return ke;
+}
+
+double tc_system_energy(const tc_system *sys, const tc_body_state *bs) {
+    const tc_scene *sc = sys->scene;
+    double e = tc_system_kinetic(sys, bs);
+    for (int i = 0; i < sc->nbody; i++)
+        if (sys->vadr[i] >= 0) e -= sc->body[i].mass * tc_v3_dot(sc->gravity, bs[i].pos);
     return e;
 }
 

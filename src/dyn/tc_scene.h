@@ -67,11 +67,6 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
  * t = 0 the first point and after the end the last point, at rest. vel may be NULL */
 void tc_body_path(const tc_body_desc *b, double t, double pos[3], double vel[3]);
 
-/* E1's scene: a fixed sphere "big" (radius R, m) at the origin and a free sphere "small"
- * (radius r, m, density kg/m^3) with its centre at (0, y, 0) */
-tc_status tc_scene_sphere_pair(tc_scene *s, double R, double r, double y, double density,
-                               tc_error *err);
-
 /* index of a body by name, or -1 */
 int tc_scene_find(const tc_scene *s, const char *name);
 

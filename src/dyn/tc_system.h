@@ -57,6 +57,10 @@ void tc_system_normalize_q(const tc_system *sys, double *q);
 /* q <- q + dt * qdot(v): positions by Euler, orientations by the exact exponential map */
 void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, double dt);
 
+/* kinetic energy (J) of the bodies with degrees of freedom: 1/2 m v.v + 1/2 sum_k I_k w_k^2,
+ * w the body-frame angular velocity */
+double tc_system_kinetic(const tc_system *sys, const tc_body_state *bs);
+
 /* kinetic plus gravitational potential energy (J) of the bodies with degrees of freedom */
 double tc_system_energy(const tc_system *sys, const tc_body_state *bs);
 

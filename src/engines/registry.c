@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* engine registry: every engine adapter, and lookup by name */
+/* the engine registry: add one line here for a new engine adapter */
 #include "engines/tc_engine.h"
 
-#include <string.h>
+#include <stddef.h>
 
 extern const tc_engine_type tc_engine_mujoco;
 
-/* the table, NULL-terminated */
 const tc_engine_type *const tc_engines[] = {&tc_engine_mujoco, NULL};
 
-const tc_engine_type *tc_engine_find(const char *name) {
-    /* linear search: a handful of engines */
-    for (int i = 0; tc_engines[i]; i++)
-        if (strcmp(tc_engines[i]->name, name) == 0) return tc_engines[i];
-    return NULL;
+static tc_registry registry = {(const void *const *)tc_engines, offsetof(tc_engine_type, name),
+                               "engine", {NULL}, 0};
+
+const tc_engine_type *tc_engine_at(int i) { return tc_registry_at(&registry, i); }
+const tc_engine_type *tc_engine_find(const char *name) { return tc_registry_find(&registry, name); }
+tc_status tc_engine_register(const tc_engine_type *t, tc_error *err) {
+    return tc_registry_add(&registry, t, err);
 }

@@ -5,6 +5,7 @@
 
 #include "core/tc_caps.h"
 #include "core/tc_param.h"
+#include "core/tc_registry.h"
 #include "dyn/tc_system.h"
 
 /* an engine type: one const instance per file in src/engines/.
@@ -30,7 +31,14 @@ typedef struct tc_engine_type {
     void (*free)(void *state);
 } tc_engine_type;
 
+/* the registry: tc_engines[] is the built-in table (one line per file); tc_engine_at(i) walks it
+ * and then the types registered at run time (NULL past the end); find by name */
 extern const tc_engine_type *const tc_engines[];
+const tc_engine_type *tc_engine_at(int i);
 const tc_engine_type *tc_engine_find(const char *name);
+
+/* add a type at run time (a test's own engine, a program that embeds touche); its name must be
+ * new. Not thread-safe: register before anything runs */
+tc_status tc_engine_register(const tc_engine_type *t, tc_error *err);
 
 #endif

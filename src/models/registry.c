@@ -2,7 +2,7 @@
 /* the contact-model registry: add one line here for a new model */
 #include "models/tc_model.h"
 
-#include <string.h>
+#include <stddef.h>
 
 extern const tc_model_type tc_model_scm;
 extern const tc_model_type tc_model_hunt_crossley;
@@ -19,8 +19,11 @@ const tc_model_type *const tc_models[] = {
     NULL,
 };
 
-const tc_model_type *tc_model_find(const char *name) {
-    for (int i = 0; tc_models[i]; i++)
-        if (strcmp(tc_models[i]->name, name) == 0) return tc_models[i];
-    return NULL;
+static tc_registry registry = {(const void *const *)tc_models, offsetof(tc_model_type, name),
+                               "model", {NULL}, 0};
+
+const tc_model_type *tc_model_at(int i) { return tc_registry_at(&registry, i); }
+const tc_model_type *tc_model_find(const char *name) { return tc_registry_find(&registry, name); }
+tc_status tc_model_register(const tc_model_type *t, tc_error *err) {
+    return tc_registry_add(&registry, t, err);
 }

@@ -6,6 +6,7 @@
 #include "core/tc_caps.h"
 #include "collide/tc_collide.h"
 #include "core/tc_param.h"
+#include "core/tc_registry.h"
 #include "dyn/tc_system.h"
 
 /* counters a model fills on each force evaluation */
@@ -30,9 +31,11 @@ typedef struct tc_model_type {
     const tc_param_spec *params; /* NULL-terminated table */
     unsigned caps;               /* TC_CAP_* */
     unsigned shapes;             /* TC_SHAPE_BIT mask of shape types it can handle */
+    const char *solver;          /* the solver a bare "model" means; NULL: the first registered */
     /* build the state for a scene (sample shapes, size workspaces) */
     tc_status (*alloc)(void **state, const tc_scene *scene, const tc_params *p, tc_error *err);
-    /* wrenches on every body (w[nbody], zeroed by the model) at poses and twists bs */
+    /* wrenches on every body (w[nbody], zeroed by the model) at poses and twists bs; NULL for a
+     * model that only reports contact points (a solver that resolves contacts must do the rest) */
     tc_status (*force)(void *state, const tc_body_state *bs, tc_wrench *w, tc_contact_stats *st);
     void (*free)(void *state);
     /* optional (NULL for memoryless force laws): called once at the start of every step with the
@@ -44,8 +47,14 @@ typedef struct tc_model_type {
     int (*contacts)(void *state, const tc_body_state *bs, tc_model_contact *c, int max);
 } tc_model_type;
 
-/* the registry: a NULL-terminated table of every model, and lookup by name */
+/* the registry: tc_models[] is the built-in table (one line per file); tc_model_at(i) walks it
+ * and then the types registered at run time (NULL past the end); find by name */
 extern const tc_model_type *const tc_models[];
+const tc_model_type *tc_model_at(int i);
 const tc_model_type *tc_model_find(const char *name);
+
+/* add a type at run time (a test's own model, a program that embeds touche); its name must be
+ * new. Not thread-safe: register before anything runs */
+tc_status tc_model_register(const tc_model_type *t, tc_error *err);
 
 #endif

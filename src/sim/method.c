@@ -8,10 +8,15 @@
 /* list the registered names into buf for error messages */
 static void known_methods(char *buf, size_t n) {
     buf[0] = 0;
-    for (int i = 0; tc_models[i]; i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_models[i]->name);
-    for (int i = 0; tc_engines[i]; i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), ", %s", tc_engines[i]->name);
+    for (int i = 0; tc_model_at(i); i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_model_at(i)->name);
+    for (int i = 0; tc_engine_at(i); i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), ", %s", tc_engine_at(i)->name);
+}
+
+/* the solver a bare model name means: its own default, else the first registered */
+static const tc_solver_type *default_solver(const tc_model_type *m) {
+    return m->solver ? tc_solver_find(m->solver) : tc_solver_at(0);
 }
 
 tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
@@ -32,21 +37,22 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
         m->caps = m->engine->caps, m->shapes = m->engine->shapes;
         return TC_OK;
     }
-    /* otherwise a force-level model with an integrator */
+    /* otherwise a contact model with a solver */
     m->model = tc_model_find(name);
     if (!m->model) {
         known_methods(known, sizeof known);
         return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method",
                             "unknown method '%s' (known: %s)", spec, known);
     }
-    m->solver = slash ? tc_solver_find(slash + 1) : tc_solvers[0];
+    m->solver = slash ? tc_solver_find(slash + 1) : default_solver(m->model);
     if (!m->solver) {
         known[0] = 0;
-        for (int i = 0; tc_solvers[i]; i++)
+        for (int i = 0; tc_solver_at(i); i++)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
-                     tc_solvers[i]->name);
+                     tc_solver_at(i)->name);
         return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method",
-                            "unknown solver '%s' in '%s' (known: %s)", slash + 1, spec, known);
+                            "unknown solver '%s' in '%s' (known: %s)",
+                            slash ? slash + 1 : m->model->solver, spec, known);
     }
     /* a smooth force is also continuous */
     unsigned have = m->model->caps | (m->model->caps & TC_CAP_SMOOTH ? TC_CAP_CONTINUOUS : 0);
@@ -57,6 +63,12 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
                             "'%s': solver '%s' needs a model with %s; model '%s' has not", spec,
                             m->solver->name, need, m->model->name);
     }
+    /* a model without a force law gives contacts only: a solver must resolve them */
+    if (!m->model->force && !(m->solver->needs & TC_CAP_CONTACTS))
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "method",
+                            "'%s': model '%s' has no force law, only contact points; pair it with "
+                            "a solver that resolves contacts (e.g. lcp-lemke)",
+                            spec, m->model->name);
     snprintf(m->spec, sizeof m->spec, "%s/%s", m->model->name, m->solver->name);
     tc_params_default(&m->mparams, m->model->params);
     tc_params_default(&m->sparams, m->solver->params);
@@ -71,26 +83,56 @@ tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *
         if (sets[i]->spec && tc_params_find(sets[i], name) >= 0)
             return tc_params_set(sets[i], name, value, err);
     /* unknown: list what this method accepts */
-    char known[512] = "";
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < sets[i]->n; j++)
-            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
-                     known[0] ? ", " : "", sets[i]->spec[j].name);
+    char known[512];
+    tc_method_param_names(m, known, sizeof known);
     return tc_error_set(err, TC_ENOTFOUND, NULL, 0, name,
                         "method '%s' has no such parameter (it has: %s)", m->spec,
                         known[0] ? known : "none");
+}
+
+void tc_method_param_names(const tc_method *m, char *buf, size_t n) {
+    const tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
+    buf[0] = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < sets[i]->n; j++)
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     sets[i]->spec[j].name);
 }
 
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes) {
     return (m->caps & caps) == caps && (m->shapes & shapes) == shapes;
 }
 
+void tc_method_why_not(const tc_method *m, unsigned caps, unsigned shapes, char *buf, size_t n) {
+    char lack[128] = "", types[160] = "";
+    if ((m->caps & caps) != caps) tc_caps_format(caps & ~m->caps, lack, sizeof lack);
+    for (int t = 0; t < TC_SHAPE_COUNT; t++)
+        if ((shapes & TC_SHAPE_BIT(t)) && !(m->shapes & TC_SHAPE_BIT(t)))
+            snprintf(types + strlen(types), sizeof types - strlen(types), "%s%s",
+                     types[0] ? ", " : "", tc_shape_name((tc_shape_type)t));
+    snprintf(buf, n, "%s%s%s%s%s", lack[0] ? "lacks " : "", lack, lack[0] && types[0] ? "; " : "",
+             types[0] ? "cannot handle shapes: " : "", types);
+}
+
+const char *tc_method_base(const tc_method *m) {
+    return m->model ? m->model->name : m->engine->name;
+}
+
 int tc_method_enumerate(tc_method *out, int max) {
     int n = 0;
-    for (int i = 0; tc_models[i] && n < max; i++)
-        if (tc_method_parse(&out[n], tc_models[i]->name, NULL) == TC_OK) n++;
-    for (int i = 0; tc_engines[i] && n < max; i++)
-        if (tc_method_parse(&out[n], tc_engines[i]->name, NULL) == TC_OK) n++;
+    tc_method m;
+    /* each model with its default solver, then each engine */
+    for (int i = 0; tc_model_at(i); i++)
+        if (tc_method_parse(&m, tc_model_at(i)->name, NULL) == TC_OK && n++ < max) out[n - 1] = m;
+    for (int i = 0; tc_engine_at(i); i++)
+        if (tc_method_parse(&m, tc_engine_at(i)->name, NULL) == TC_OK && n++ < max) out[n - 1] = m;
+    return n;
+}
+
+int tc_method_count(void) {
+    int n = 0;
+    while (tc_model_at(n)) n++;
+    for (int i = 0; tc_engine_at(i); i++) n++;
     return n;
 }
 

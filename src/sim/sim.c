@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* simulations: a scene copy, a method's states, the state vectors and all scratch memory */
+/* simulations: a method's states on a scene, the state vectors and all scratch memory; the
+ * state, energy, momentum and geometric measures drivers read */
 #include "sim/tc_sim.h"
+#include "collide/tc_penetration.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +10,8 @@
 #include <string.h>
 
 struct tc_sim {
-    tc_scene scene;   /* owned copy: models keep pointers into it */
+    const tc_scene *scene; /* the caller's: it must outlive the simulation (models keep
+                            * pointers into it; a scene with polytopes is about 0.5 MB) */
     tc_system sys;
     tc_method m;
     void *mstate, *sstate, *estate;
@@ -31,16 +34,24 @@ static void add_warning(tc_sim *s, const char *msg) {
     s->nwarn++;
 }
 
+/* the model's wrenches; a model without a force law (contact points only) gives none */
+static tc_status contact_force(tc_sim *s, const tc_body_state *bs, tc_wrench *w,
+                               tc_contact_stats *cs) {
+    if (s->m.model->force) return s->m.model->force(s->mstate, bs, w, cs);
+    memset(w, 0, (size_t)s->scene->nbody * sizeof *w);
+    return TC_OK;
+}
+
 /* the ODE of a force-level method: model wrenches into Newton–Euler accelerations; kinematic
  * bodies are posed at the solver's time t (RK4 stages, GSL substeps) */
 static tc_status model_accel(void *ctx, double t, const double *q, const double *v, double *vdot) {
     tc_sim *s = ctx;
     tc_contact_stats cs = {0, 0};
     tc_system_kinematics(&s->sys, t, q, v, s->bs);
-    tc_status st = s->m.model->force(s->mstate, s->bs, s->w, &cs);
+    tc_status st = contact_force(s, s->bs, s->w, &cs);
     if (st) return st;
     s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
-    for (int i = 0; i < s->scene.nbody; i++)
+    for (int i = 0; i < s->scene->nbody; i++)
         for (int k = 0; k < 3; k++) s->w[i].f[k] += s->xfrc[i].f[k], s->w[i].t[k] += s->xfrc[i].t[k];
     tc_system_accel(&s->sys, s->bs, s->w, q, v, s->ctrl, vdot);
     return TC_OK;
@@ -62,10 +73,10 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
         return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "method '%s' cannot handle the shapes of this scene", m->spec);
     tc_sim *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
-    s->scene = *scene;
+    s->scene = scene;
     s->m = *m;
     s->dt = dt;
-    tc_system_init(&s->sys, &s->scene);
+    tc_system_init(&s->sys, s->scene);
     s->q = calloc((size_t)s->sys.nq + 1, sizeof *s->q);
     s->v = calloc((size_t)s->sys.nv + 1, sizeof *s->v);
     s->ctrl = calloc((size_t)s->sys.nv + 1, sizeof *s->ctrl);
@@ -82,9 +93,9 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     /* the method's own states */
     tc_status st = TC_OK;
     if (m->engine) {
-        st = m->engine->alloc(&s->estate, &s->scene, &m->eparams, dt, err);
+        st = m->engine->alloc(&s->estate, s->scene, &m->eparams, dt, err);
     } else {
-        st = m->model->alloc(&s->mstate, &s->scene, &m->mparams, err);
+        st = m->model->alloc(&s->mstate, s->scene, &m->mparams, err);
         if (!st) st = m->solver->alloc(&s->sstate, &s->sys, &m->sparams, err);
         s->ode = (tc_ode){&s->sys, model_accel, m->model->contacts ? model_contacts : NULL, s};
     }
@@ -106,7 +117,7 @@ tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w
     if (s->m.engine) return s->m.engine->force(s->estate, q, v, w);
     tc_contact_stats cs = {0, 0};
     tc_system_kinematics(&s->sys, s->t, q, v, s->bs);
-    tc_status st = s->m.model->force(s->mstate, s->bs, w, &cs);
+    tc_status st = contact_force(s, s->bs, w, &cs);
     s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
     return st;
 }
@@ -145,7 +156,7 @@ tc_status tc_sim_step(tc_sim *s) {
                  s->stats.steps);
     } else {
         tc_system_kinematics(&s->sys, s->t, s->q, s->v, s->bs);
-        for (int i = 0; i < s->scene.nbody && !msg[0]; i++) {
+        for (int i = 0; i < s->scene->nbody && !msg[0]; i++) {
             /* only bodies with degrees of freedom can diverge; kinematic ones follow their path */
             if (s->sys.vadr[i] < 0) continue;
             double v = sqrt(s->bs[i].vel[0] * s->bs[i].vel[0] + s->bs[i].vel[1] * s->bs[i].vel[1] +
@@ -156,7 +167,7 @@ tc_status tc_sim_step(tc_sim *s) {
             if (v > TC_SIM_MAX_SPEED || w > TC_SIM_MAX_SPIN)
                 snprintf(msg, sizeof msg,
                          "diverged: body '%s' at %.3g m/s, %.3g rad/s (limits %g, %g) at t = %g s",
-                         s->scene.body[i].name, v, w, TC_SIM_MAX_SPEED, TC_SIM_MAX_SPIN, s->t);
+                         s->scene->body[i].name, v, w, TC_SIM_MAX_SPEED, TC_SIM_MAX_SPIN, s->t);
         }
     }
     if (msg[0]) {
@@ -186,4 +197,93 @@ int tc_sim_warnings(tc_sim *s, char *buf, int n) {
     }
     snprintf(buf, (size_t)n, "%s", s->warn);
     return s->nwarn;
+}
+
+/* ---------- state ---------- */
+
+const tc_scene *tc_sim_scene(const tc_sim *s) { return s->scene; }
+
+const tc_body_state *tc_sim_bodies(tc_sim *s) {
+    tc_system_kinematics(&s->sys, s->t, s->q, s->v, s->bs);
+    return s->bs;
+}
+
+int tc_sim_body_q(const tc_sim *s, int body, double *out) {
+    if (body < 0 || body >= s->scene->nbody || s->sys.qadr[body] < 0) return 0;
+    int n = s->scene->body[body].joint == TC_JOINT_PLANAR ? 3 : 7;
+    memcpy(out, s->q + s->sys.qadr[body], (size_t)n * sizeof *out);
+    return n;
+}
+
+tc_status tc_sim_set_position(tc_sim *s, int body, const double pos[3]) {
+    if (body < 0 || body >= s->scene->nbody || s->sys.qadr[body] < 0) return TC_EINVAL;
+    /* free bodies: q = (pos, quat); planar bodies: q = (x, y, theta) */
+    int n = s->scene->body[body].joint == TC_JOINT_PLANAR ? 2 : 3;
+    memcpy(s->q + s->sys.qadr[body], pos, (size_t)n * sizeof *pos);
+    return TC_OK;
+}
+
+tc_status tc_sim_set_target(tc_sim *s, int body, int dof, double value) {
+    if (body < 0 || body >= s->scene->nbody || s->sys.vadr[body] < 0 || dof < 0 ||
+        dof >= (s->scene->body[body].joint == TC_JOINT_PLANAR ? 3 : 6))
+        return TC_EINVAL;
+    s->ctrl[s->sys.vadr[body] + dof] = value;
+    return TC_OK;
+}
+
+tc_status tc_sim_copy_state(tc_sim *dst, const tc_sim *src) {
+    if (dst->sys.nq != src->sys.nq || dst->sys.nv != src->sys.nv) return TC_EINVAL;
+    memcpy(dst->q, src->q, (size_t)src->sys.nq * sizeof *dst->q);
+    memcpy(dst->v, src->v, (size_t)src->sys.nv * sizeof *dst->v);
+    memcpy(dst->ctrl, src->ctrl, (size_t)src->sys.nv * sizeof *dst->ctrl);
+    dst->t = src->t;
+    return TC_OK;
+}
+
+/* ---------- energy, momentum, geometry ---------- */
+
+double tc_sim_kinetic_energy(tc_sim *s) { return tc_system_kinetic(&s->sys, tc_sim_bodies(s)); }
+
+double tc_sim_energy(tc_sim *s) { return tc_system_energy(&s->sys, tc_sim_bodies(s)); }
+
+void tc_sim_momentum(tc_sim *s, double lin[3], double ang[3]) {
+    tc_system_momentum(&s->sys, tc_sim_bodies(s), lin, ang);
+}
+
+double tc_sim_penetration(tc_sim *s, int *pairs) {
+    const tc_scene *sc = s->scene;
+    const tc_body_state *bs = tc_sim_bodies(s);
+    double worst = 0;
+    int n = 0;
+    /* every pair with a moving body, by the shapes alone (libccd depths) */
+    for (int a = 0; a < sc->nbody; a++)
+        for (int b = a + 1; b < sc->nbody; b++) {
+            if (sc->body[a].joint == TC_JOINT_FIXED && sc->body[b].joint == TC_JOINT_FIXED) continue;
+            double d, nrm[3], p[3];
+            if (tc_deepest(&sc->body[a].shape, &bs[a], &sc->body[b].shape, &bs[b], &d, nrm, p) == 1)
+                worst = fmax(worst, d), n++;
+        }
+    if (pairs) *pairs = n;
+    return worst;
+}
+
+double tc_sim_gap(tc_sim *s, int a, int b) {
+    const tc_scene *sc = s->scene;
+    if (a < 0 || b < 0 || a >= sc->nbody || b >= sc->nbody) return NAN;
+    if (sc->body[a].shape.type == TC_SHAPE_SPHERE && sc->body[b].shape.type != TC_SHAPE_SPHERE) {
+        int t = a;
+        a = b, b = t;
+    }
+    const tc_body_state *bs = tc_sim_bodies(s);
+    if (sc->body[b].shape.type == TC_SHAPE_SPHERE) {
+        /* the sphere's centre in a's frame, its distance to a's surface, less the radius */
+        double d[3], p[3], n[3];
+        for (int k = 0; k < 3; k++) d[k] = bs[b].pos[k] - bs[a].pos[k];
+        for (int k = 0; k < 3; k++)
+            p[k] = bs[a].R[k] * d[0] + bs[a].R[3 + k] * d[1] + bs[a].R[6 + k] * d[2];
+        return tc_shape_distance(&sc->body[a].shape, p, n) - sc->body[b].shape.size[0];
+    }
+    double depth, nrm[3], p[3];
+    int r = tc_deepest(&sc->body[a].shape, &bs[a], &sc->body[b].shape, &bs[b], &depth, nrm, p);
+    return r == 1 ? -depth : r == 0 ? 0.0 : NAN;
 }

@@ -26,12 +26,22 @@ tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *
 /* 1 if the method has every capability in caps and handles every shape type in shapes */
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes);
 
+/* why not, in words ("lacks force-query; cannot handle shapes: compound") into buf */
+void tc_method_why_not(const tc_method *m, unsigned caps, unsigned shapes, char *buf, size_t n);
+
+/* the model's or engine's name */
+const char *tc_method_base(const tc_method *m);
+
+/* every parameter name of the method, comma-separated, into buf */
+void tc_method_param_names(const tc_method *m, char *buf, size_t n);
+
 /* why the method's results may differ on another CPU (its solver's note), or NULL */
 const char *tc_method_cpu(const tc_method *m);
 
-/* every registered model (with the default solver) and every engine, in registry order;
- * returns the count written (at most max) */
+/* every registered model (with its default solver) and every engine, in registry order, into
+ * out (at most max written); returns how many there are (tc_method_count sizes out) */
 int tc_method_enumerate(tc_method *out, int max);
+int tc_method_count(void);
 
 /* what a simulation has done so far */
 typedef struct tc_sim_stats {
@@ -45,7 +55,8 @@ typedef struct tc_sim_stats {
 
 typedef struct tc_sim tc_sim;
 
-/* a simulation of a copy of the scene with one method and step dt (s); all memory up front */
+/* a simulation of the scene with one method and step dt (s); all memory up front. The scene is
+ * not copied: it must outlive the simulation and stay unchanged while it lives */
 tc_status tc_sim_alloc(tc_sim **sim, const tc_scene *scene, const tc_method *m, double dt,
                        tc_error *err);
 void tc_sim_free(tc_sim *sim);
@@ -78,6 +89,45 @@ tc_wrench *tc_sim_xfrc(tc_sim *sim);
 double tc_sim_time(const tc_sim *sim);
 const tc_system *tc_sim_system(const tc_sim *sim);
 const tc_sim_stats *tc_sim_get_stats(const tc_sim *sim);
+
+/* the scene */
+const tc_scene *tc_sim_scene(const tc_sim *sim);
+
+/* every body's world pose and twist at the current state and time (bodies[nbody]; valid until
+ * the next call on this simulation) */
+const tc_body_state *tc_sim_bodies(tc_sim *sim);
+
+/* a body's coordinates in q (free: pos[3], quat[4] w x y z; planar: x, y (m), theta (rad,
+ * as integrated, not wrapped)) into out[7]; returns how many (0: a body without dofs) */
+int tc_sim_body_q(const tc_sim *sim, int body, double *out);
+
+/* move a body (free: its COM to pos; planar: x, y from pos) without touching its velocity;
+ * TC_EINVAL for a body without dofs */
+tc_status tc_sim_set_position(tc_sim *sim, int body, const double pos[3]);
+
+/* the position-servo target of a planar body's dof (0 x, 1 y (m), 2 theta (rad)), held over
+ * the next steps; TC_EINVAL for a bad body or dof */
+tc_status tc_sim_set_target(tc_sim *sim, int body, int dof, double value);
+
+/* dst's state (q, v, servo targets, time) from src; both must simulate the same scene layout
+ * (TC_EINVAL otherwise) */
+tc_status tc_sim_copy_state(tc_sim *dst, const tc_sim *src);
+
+/* kinetic energy (J), kinetic plus gravitational energy (J), and linear (kg m/s) and angular
+ * momentum about the origin (kg m^2/s) of the bodies with dofs, at the current state */
+double tc_sim_kinetic_energy(tc_sim *sim);
+double tc_sim_energy(tc_sim *sim);
+void tc_sim_momentum(tc_sim *sim, double lin[3], double ang[3]);
+
+/* the largest penetration (m) between the shapes of any pair with a moving body, measured from
+ * the geometry alone (libccd; the method's own contact model plays no part), and in *pairs (may
+ * be NULL) how many pairs overlap */
+double tc_sim_penetration(tc_sim *sim, int *pairs);
+
+/* the gap (m) between bodies a and b: for a sphere against any shape the exact distance of its
+ * centre to the other surface less its radius (< 0 overlapping); for other convex pairs minus
+ * the libccd depth when they overlap and 0 when apart; NAN when the pair has no distance */
+double tc_sim_gap(tc_sim *sim, int a, int b);
 
 /* warnings raised so far (engine messages, divergence reasons), one per line; returns count */
 int tc_sim_warnings(tc_sim *sim, char *buf, int n);

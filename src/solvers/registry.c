@@ -2,7 +2,7 @@
 /* the solver registry: add one line here for a new solver (the first is the default) */
 #include "solvers/tc_solver.h"
 
-#include <string.h>
+#include <stddef.h>
 
 extern const tc_solver_type tc_solver_euler;
 extern const tc_solver_type tc_solver_semi_euler;
@@ -25,8 +25,11 @@ const tc_solver_type *const tc_solvers[] = {
     NULL,
 };
 
-const tc_solver_type *tc_solver_find(const char *name) {
-    for (int i = 0; tc_solvers[i]; i++)
-        if (strcmp(tc_solvers[i]->name, name) == 0) return tc_solvers[i];
-    return NULL;
+static tc_registry registry = {(const void *const *)tc_solvers, offsetof(tc_solver_type, name),
+                               "solver", {NULL}, 0};
+
+const tc_solver_type *tc_solver_at(int i) { return tc_registry_at(&registry, i); }
+const tc_solver_type *tc_solver_find(const char *name) { return tc_registry_find(&registry, name); }
+tc_status tc_solver_register(const tc_solver_type *t, tc_error *err) {
+    return tc_registry_add(&registry, t, err);
 }

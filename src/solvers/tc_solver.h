@@ -5,6 +5,7 @@
 
 #include "core/tc_caps.h"
 #include "core/tc_param.h"
+#include "core/tc_registry.h"
 #include "dyn/tc_system.h"
 #include "models/tc_model.h"
 
@@ -39,7 +40,14 @@ typedef struct tc_solver_type {
     void (*counters)(void *state, long long *iters, long long *fails);
 } tc_solver_type;
 
+/* the registry: tc_solvers[] is the built-in table (one line per file); tc_solver_at(i) walks it
+ * and then the types registered at run time (NULL past the end); find by name */
 extern const tc_solver_type *const tc_solvers[];
+const tc_solver_type *tc_solver_at(int i);
 const tc_solver_type *tc_solver_find(const char *name);
+
+/* add a type at run time (a test's own solver, a program that embeds touche); its name must be
+ * new. Not thread-safe: register before anything runs */
+tc_status tc_solver_register(const tc_solver_type *t, tc_error *err);
 
 #endif

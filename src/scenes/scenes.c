@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/* scene builders: pairs, bodies on the ground, E2's T and finger, E4's block and pile, 2-D
+ * polygons as prisms */
+#include "scenes/tc_scenes.h"
+#include "collide/tc_penetration.h"
+#include "math/tc_vec.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------- pairs ---------- */
+
+tc_status tc_scene_pair(tc_scene *sc, tc_shape a, tc_shape b, const double pos[3],
+                        const double quat[4], double density, tc_error *err) {
+    *sc = tc_default_scene();
+    tc_body_desc fa = tc_default_body("fixed", a);
+    tc_status st = tc_scene_add(sc, &fa, density, err);
+    return st ? st : tc_scene_add_free(sc, "free", b, pos, quat, density, err);
+}
+
+tc_status tc_scene_sphere_pair(tc_scene *sc, double R, double r, double y, double density,
+                               tc_error *err) {
+    const double pos[3] = {0, y, 0};
+    tc_status st = tc_scene_pair(sc, tc_sphere(R), tc_sphere(r), pos, NULL, density, err);
+    snprintf(sc->body[0].name, sizeof sc->body[0].name, "big");
+    if (!st) snprintf(sc->body[1].name, sizeof sc->body[1].name, "small");
+    return st;
+}
+
+/* ---------- bodies on the ground ---------- */
+
+tc_status tc_scene_ground(tc_scene *sc, double g, double mu, tc_error *err) {
+    *sc = tc_default_scene();
+    sc->gravity[2] = -g;
+    sc->friction = mu;
+    tc_body_desc ground = tc_default_body("ground", tc_plane());
+    return tc_scene_add(sc, &ground, 0, err);
+}
+
+tc_status tc_scene_add_free(tc_scene *sc, const char *name, tc_shape s, const double pos[3],
+                            const double quat[4], double density, tc_error *err) {
+    tc_body_desc b = tc_default_body(name, s);
+    b.joint = TC_JOINT_FREE;
+    if (pos) tc_v3_copy(b.pos, pos);
+    if (quat) memcpy(b.quat, quat, sizeof b.quat);
+    return tc_scene_add(sc, &b, density, err);
+}
+
+tc_status tc_scene_add_box(tc_scene *sc, const char *name, const double h[3], double mass,
+                           const double pos[3], const double quat[4], tc_error *err) {
+    /* the mass sets the density of the 8 hx hy hz box */
+    return tc_scene_add_free(sc, name, tc_box(h[0], h[1], h[2]), pos, quat,
+                             mass / (8 * h[0] * h[1] * h[2]), err);
+}
+
+double tc_shape_lowest(const tc_shape *s, const double quat[4]) {
+    /* the support point along world -z, seen in the body frame, back in the world */
+    double R[9], d[3], p[3], down[3] = {0, 0, -1};
+    tc_quat_to_mat(R, quat);
+    tc_m3_mulvt(d, R, down);
+    tc_shape_support(s, d, p);
+    tc_m3_mulv(d, R, p);
+    return -d[2];
+}
+
+/* Shoemake's uniform rotation from three uniform draws of r */
+static void draw_quat(gsl_rng *r, double q[4]) {
+    double u1 = gsl_rng_uniform(r), u2 = 2 * M_PI * gsl_rng_uniform(r), u3 = 2 * M_PI * gsl_rng_uniform(r);
+    double a = sqrt(1 - u1), b = sqrt(u1);
+    q[0] = b * cos(u3), q[1] = a * sin(u2), q[2] = a * cos(u2), q[3] = b * sin(u3);
+}
+
+void tc_random_quat(unsigned long seed, double quat[4]) {
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r) {
+        quat[0] = 1, quat[1] = quat[2] = quat[3] = 0;
+        return;
+    }
+    gsl_rng_set(r, seed);
+    draw_quat(r, quat);
+    gsl_rng_free(r);
+}
+
+tc_status tc_scene_block_into_ground(tc_scene *sc, double g, double mu, double h, double mass,
+                                     double depth, unsigned long seed, tc_error *err) {
+    double q[4];
+    tc_random_quat(seed, q);
+    tc_shape cube = tc_box(h, h, h);
+    const double hs[3] = {h, h, h}, pos[3] = {0, 0, tc_shape_lowest(&cube, q) - depth};
+    tc_status st = tc_scene_ground(sc, g, mu, err);
+    return st ? st : tc_scene_add_box(sc, "block", hs, mass, pos, q, err);
+}
+
+/* ---------- the pile ---------- */
+
+tc_pile tc_default_pile(void) {
+    return (tc_pile){.bodies = 16, .seed = 3, .mass_lo = 1, .mass_hi = 100, .size_lo = 0.1,
+                     .size_hi = 0.25, .half_width = 1.5, .wall_height = 1.0, .gravity = 9.8,
+                     .friction = 0.5};
+}
+
+tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
+    if (p->bodies < 1 || p->bodies > TC_SCENE_MAXBODY - 5)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies", "a pile holds 1 to %d bodies (got %d)",
+                            TC_SCENE_MAXBODY - 5, p->bodies);
+    tc_status st = tc_scene_ground(sc, p->gravity, p->friction, err);
+    if (st) return st;
+    /* four walls of thickness 0.1 m around [-W, W]^2 */
+    const double W = p->half_width, H = p->wall_height, T = 0.05;
+    for (int k = 0; k < 4 && !st; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "wall%d", k);
+        int along_x = k < 2;
+        tc_body_desc w = tc_default_body(name, along_x ? tc_box(W + 2 * T, T, H / 2)
+                                                       : tc_box(T, W + 2 * T, H / 2));
+        w.pos[along_x ? 1 : 0] = (k % 2 ? -1 : 1) * (W + T);
+        w.pos[2] = H / 2;
+        st = tc_scene_add(sc, &w, 0, err);
+    }
+    if (st) return st;
+    /* bodies on a grid of cells 2 size_hi wide, layer after layer, each in its cell */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r) return TC_ENOMEM;
+    gsl_rng_set(r, p->seed);
+    const double cell = 2.2 * sqrt(3.0) * p->size_hi;
+    int per_row = (int)floor(2 * W / cell);
+    if (per_row < 1) per_row = 1;
+    for (int i = 0; i < p->bodies && !st; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "body%d", i);
+        double h[3];
+        for (int k = 0; k < 3; k++) h[k] = p->size_lo + (p->size_hi - p->size_lo) * gsl_rng_uniform(r);
+        int kind = (int)gsl_rng_uniform_int(r, 3);
+        tc_shape s = kind == 0 ? tc_box(h[0], h[1], h[2]) : kind == 1 ? tc_cylinder(h[0], h[1])
+                                                                       : tc_sphere(h[0]);
+        double mass = p->mass_lo + (p->mass_hi - p->mass_lo) * gsl_rng_uniform(r);
+        double q[4], pos[3];
+        draw_quat(r, q);
+        int layer = i / (per_row * per_row), at = i % (per_row * per_row);
+        pos[0] = -W + cell * (at % per_row + 0.5);
+        pos[1] = -W + cell * (at / per_row + 0.5);
+        pos[2] = cell * (layer + 0.5) + 0.01;
+        /* the mass sets the density */
+        double m1, I1[3];
+        tc_shape_mass(&s, 1.0, &m1, I1);
+        st = tc_scene_add_free(sc, name, s, pos, q, mass / m1, err);
+    }
+    gsl_rng_free(r);
+    return st;
+}
+
+int tc_pile_escaped(const tc_pile *p, const double pos[3]) {
+    const double W = p->half_width;
+    return fabs(pos[0]) > W || fabs(pos[1]) > W || pos[2] < -0.1;
+}
+
+/* ---------- E2's T and finger ---------- */
+
+tc_t_pusher tc_default_t_pusher(void) {
+    return (tc_t_pusher){.bar_x = 0.25, .bar_y = 0.05, .stem_x = 0.05, .stem_y = 0.15,
+                         .thickness = 0.05, .density = 500, .damping_xy = 2,
+                         .damping_theta = 0.012, .finger_radius = 0.015, .finger_mass = 0.1,
+                         .finger_kp = 200, .finger_kd = 9, .finger_spin_damping = 1e-4,
+                         .friction = 0.5};
+}
+
+void tc_t_pusher_start(const tc_t_pusher *t, double xy[2]) {
+    /* below the stem's bottom, clear of it by two radii; the COM is (bar area-weighted) */
+    double a1 = t->bar_x * t->bar_y, a2 = t->stem_x * t->stem_y;
+    double ycom = (a1 * (t->stem_y + t->bar_y / 2) + a2 * t->stem_y / 2) / (a1 + a2);
+    xy[0] = 0, xy[1] = -ycom - 3 * t->finger_radius;
+}
+
+tc_status tc_scene_t_pusher(tc_scene *sc, const tc_t_pusher *t, tc_error *err) {
+    *sc = tc_default_scene();
+    sc->friction = t->friction;
+    /* the T: crossbar on top of the stem, the stem's bottom edge at y = 0 before centring */
+    tc_shape T = tc_box(0, 0, 0);
+    T.type = TC_SHAPE_COMPOUND, T.npart = 2;
+    T.part[0] = (tc_shape_part){TC_SHAPE_BOX, {t->bar_x / 2, t->bar_y / 2, t->thickness / 2},
+                                {0, t->stem_y + t->bar_y / 2, 0}};
+    T.part[1] = (tc_shape_part){TC_SHAPE_BOX, {t->stem_x / 2, t->stem_y / 2, t->thickness / 2},
+                                {0, t->stem_y / 2, 0}};
+    tc_body_desc body = tc_default_body("T", T);
+    body.joint = TC_JOINT_PLANAR;
+    body.pos[2] = t->thickness / 2;
+    body.damping[0] = body.damping[1] = t->damping_xy, body.damping[2] = t->damping_theta;
+    tc_status st = tc_scene_add(sc, &body, t->density, err);
+    if (st) return st;
+    /* centring moved the T so its COM sits at (0, y_com): put the COM at the origin */
+    sc->body[0].pos[0] = 0, sc->body[0].pos[1] = 0;
+    /* the finger: a planar sphere at the T's mid-height with x-y position servos */
+    tc_body_desc f = tc_default_body("finger", tc_sphere(t->finger_radius));
+    f.joint = TC_JOINT_PLANAR;
+    tc_t_pusher_start(t, f.pos);
+    f.pos[2] = t->thickness / 2;
+    f.kp[0] = f.kp[1] = t->finger_kp;
+    f.damping[0] = f.damping[1] = t->finger_kd, f.damping[2] = t->finger_spin_damping;
+    f.mass = t->finger_mass;
+    f.inertia[0] = f.inertia[1] = f.inertia[2] =
+        0.4 * t->finger_mass * t->finger_radius * t->finger_radius;
+    return tc_scene_add(sc, &f, 0, err);
+}
+
+/* ---------- 2-D polygons ---------- */
+
+tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err) {
+    *sc = tc_default_scene();
+    sc->gravity[1] = -g;
+    sc->friction = mu;
+    /* the body's z axis (the plane's normal) turned onto world +y: -90 degrees about x */
+    tc_body_desc ground = tc_default_body("ground", tc_plane());
+    ground.quat[0] = sqrt(0.5), ground.quat[1] = -sqrt(0.5);
+    return tc_scene_add(sc, &ground, 0, err);
+}
+
+#define POLY_MAX 16
+
+tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
+                               const double *b, int m, double h, double mass, double izz,
+                               double x, double y, double theta, tc_error *err) {
+    if (m < 3 || m > POLY_MAX || !(h > 0) || !(mass > 0) || !(izz > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
+                            "'%s': 3 to %d rows, thickness, mass and inertia > 0", name, POLY_MAX);
+    /* the vertices: intersections of two edge lines that satisfy every row */
+    double v[POLY_MAX * POLY_MAX][2], scale = 0;
+    int nv = 0;
+    for (int i = 0; i < m; i++) scale = fmax(scale, fabs(b[i]));
+    const double tol = 1e-12 * (scale > 0 ? scale : 1);
+    for (int i = 0; i < m; i++)
+        for (int j = i + 1; j < m; j++) {
+            double det = A[i][0] * A[j][1] - A[i][1] * A[j][0];
+            if (fabs(det) < 1e-14) continue;
+            double p[2] = {(b[i] * A[j][1] - A[i][1] * b[j]) / det,
+                           (A[i][0] * b[j] - b[i] * A[j][0]) / det};
+            int inside = 1, dup = 0;
+            for (int k = 0; k < m && inside; k++) inside = A[k][0] * p[0] + A[k][1] * p[1] <= b[k] + tol;
+            for (int k = 0; k < nv && !dup; k++) dup = hypot(v[k][0] - p[0], v[k][1] - p[1]) < 1e3 * tol;
+            if (inside && !dup) v[nv][0] = p[0], v[nv][1] = p[1], nv++;
+        }
+    if (nv < 3)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
+                            "'%s': A x <= b is empty, unbounded or degenerate (%d vertices)", name, nv);
+    /* counter-clockwise around the vertex mean */
+    double c0[2] = {0, 0};
+    for (int k = 0; k < nv; k++) c0[0] += v[k][0] / nv, c0[1] += v[k][1] / nv;
+    for (int i = 1; i < nv; i++)
+        for (int j = i; j > 0 && atan2(v[j][1] - c0[1], v[j][0] - c0[0]) <
+                                     atan2(v[j - 1][1] - c0[1], v[j - 1][0] - c0[0]); j--) {
+            double t0 = v[j][0], t1 = v[j][1];
+            v[j][0] = v[j - 1][0], v[j][1] = v[j - 1][1], v[j - 1][0] = t0, v[j - 1][1] = t1;
+        }
+    /* area, centroid and second moments (shoelace), then the principal angle phi */
+    double area = 0, cx = 0, cy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int i = 0; i < nv; i++) {
+        const double *p = v[i], *q = v[(i + 1) % nv];
+        double cr = p[0] * q[1] - q[0] * p[1];
+        area += cr / 2;
+        cx += (p[0] + q[0]) * cr / 6, cy += (p[1] + q[1]) * cr / 6;
+        sxx += (p[0] * p[0] + p[0] * q[0] + q[0] * q[0]) * cr / 12;
+        syy += (p[1] * p[1] + p[1] * q[1] + q[1] * q[1]) * cr / 12;
+        sxy += (p[0] * q[1] + 2 * p[0] * p[1] + 2 * q[0] * q[1] + q[0] * p[1]) * cr / 24;
+    }
+    if (!(area > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "'%s' has no area", name);
+    cx /= area, cy /= area;
+    sxx -= area * cx * cx, syy -= area * cy * cy, sxy -= area * cx * cy;
+    const double phi = 0.5 * atan2(2 * sxy, sxx - syy), cp = cos(phi), sp = sin(phi);
+    /* the prism in principal axes: x' = R(-phi) (x - c), z = +-h */
+    double pv[2 * POLY_MAX * POLY_MAX][3];
+    for (int i = 0; i < nv; i++) {
+        double dx = v[i][0] - cx, dy = v[i][1] - cy;
+        for (int s = 0; s < 2; s++) {
+            pv[2 * i + s][0] = cp * dx + sp * dy;
+            pv[2 * i + s][1] = -sp * dx + cp * dy;
+            pv[2 * i + s][2] = s ? h : -h;
+        }
+    }
+    tc_shape prism;
+    tc_status st = tc_polytope(&prism, (const double(*)[3])pv, 2 * nv, err);
+    if (st) return st;
+    /* turned by theta + phi about z, the centroid at (x, y); the given mass and izz, the other
+     * moments those of a uniform prism of that mass */
+    tc_body_desc body = tc_default_body(name, prism);
+    body.joint = TC_JOINT_PLANAR;
+    body.pos[0] = x, body.pos[1] = y;
+    body.quat[0] = cos((theta + phi) / 2), body.quat[3] = sin((theta + phi) / 2);
+    double m1, I1[3];
+    tc_shape_mass(&prism, 1.0, &m1, I1);
+    body.mass = mass;
+    body.inertia[0] = I1[0] * mass / m1, body.inertia[1] = I1[1] * mass / m1, body.inertia[2] = izz;
+    return tc_scene_add(sc, &body, 0, err);
+}
