@@ -1,19 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* E2 (planar T-pushing): setup, scene, finger trajectories and one rollout, shared by the driver,
- * the trajectory generator and the tests */
+/* E2 (planar T-pushing): setup, finger trajectories and one rollout, shared by the driver, its
+ * generator, its benchmark and the tests */
 #ifndef TC_E2_H
 #define TC_E2_H
 
 #include "exp/tc_experiment.h"
+#include "scenes/tc_scenes.h"
 
 #define E2_MAXWAY 64  /* waypoints per trajectory */
 #define E2_MAXTRAJ 8
 #define E2_MAXGRID 4
+#define E2_MAXINTEG 4
+
+/* an integrator of the grid: a model's solver, or the engine parameters that select it */
+typedef struct e2_integ {
+    char name[16];   /* "RK4", as in the paper's column names */
+    char solver[32]; /* the solver a model method runs with */
+    int nset;        /* engine parameters set where the engine has them */
+    char set_name[4][32];
+    double set_value[4];
+} e2_integ;
 
 typedef struct e2_setup {
-    /* scene (m, kg/m^3, N s/m, N m s/rad, N/m) */
-    double bar_x, bar_y, stem_x, stem_y, thickness, density, damping_xy, damping_theta;
-    double finger_radius, finger_mass, finger_kp, finger_kd, finger_spin_damping, friction;
+    tc_t_pusher scene;  /* the T and the finger (SI units) */
     /* rollout (s) */
     double duration, waypoint_dt;
     char trajectories[512];
@@ -25,6 +34,10 @@ typedef struct e2_setup {
     /* tier grid */
     int ndt, nspacing, rollouts;
     double dt[E2_MAXGRID], spacing[E2_MAXGRID];
+    int ninteg;
+    e2_integ integ[E2_MAXINTEG];
+    /* what the table compares against, and the method timed against its point count */
+    char reference[TC_LABEL_MAX + 1], timing[TC_LABEL_MAX + 1], timing_integ[16];
 } e2_setup;
 
 /* a finger trajectory: target (x, y) at t = i * waypoint_dt, linear in between */
@@ -41,16 +54,15 @@ typedef struct e2_result {
     int breaks;        /* contact episodes ended (no touch after touch) */
     int steps;
     tc_status status;
-    char reason[160];
+    char reason[256];
 } e2_result;
 
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err);
 
-/* body 0: the T (planar, compound), body 1: the finger (planar sphere with x-y servos) */
-tc_status e2_build_scene(const e2_setup *e, tc_scene *sc, tc_error *err);
-
-/* the finger's start position (m), below the T's stem */
-void e2_finger_start(const e2_setup *e, double xy[2]);
+/* the method of one grid cell: a model method with integrator g's solver (and AOPC spacing
+ * sp >= 0), or an engine with g's parameters */
+tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_method *out,
+                       tc_error *err);
 
 /* target of trajectory tr at time t (s) */
 void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]);
@@ -61,8 +73,8 @@ void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, doubl
                 const e2_traj *tr, double *path, int npath, e2_result *r);
 
 /* wall time per step (s) of `steps` steps along trajectory tr at dt: for method m with each of
- * the n AOPC spacings (points[i] gets the T's AOPC size, ms[i] the time), and for the reference
- * method ref (*ref_s); the scene and trajectory as in E2, run serially so timings are clean */
+ * the n AOPC spacings (points[i] gets the T's AOPC size, step_s[i] the time), and for the
+ * reference method ref (*ref_s); run serially so timings are clean */
 tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *m,
                         const tc_method *ref, const e2_traj *tr, double dt, int steps,
                         const double *spacing, int n, int *points, double *step_s, double *ref_s,
@@ -78,5 +90,9 @@ tc_status e2_write_trajectories(const char *path, const e2_traj *tr, int n, cons
  * "mujoco" at 2 ms, MJX's default step) towards each goal; writes out_path with provenance */
 tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path, int threads,
                       tc_error *err);
+
+/* `touche generate e2` and `touche bench e2` */
+tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err);
+int e2_bench(int argc, char **argv);
 
 #endif

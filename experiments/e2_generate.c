@@ -26,7 +26,7 @@ static double cost(const e2_result *r, const double goal[3]) {
 /* waypoints 1..n-1 from a parameter vector (waypoint 0 is the finger's start) */
 static void to_traj(const e2_setup *e, const double *z, int n, e2_traj *tr) {
     double s[2];
-    e2_finger_start(e, s);
+    tc_t_pusher_start(&e->scene, s);
     tr->n = n;
     tr->x[0] = s[0], tr->y[0] = s[1];
     for (int i = 1; i < n; i++) tr->x[i] = z[2 * (i - 1)], tr->y[i] = z[2 * (i - 1) + 1];
@@ -48,7 +48,7 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
                       tc_error *err) {
     tc_scene sc;
     tc_method m;
-    tc_status st = e2_build_scene(e, &sc, err);
+    tc_status st = tc_scene_t_pusher(&sc, &e->scene, err);
     if (!st) st = tc_method_parse(&m, spec, err);
     if (st) return st;
     const double dt = 0.002;
@@ -61,14 +61,17 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
     e2_result *res = calloc((size_t)P, sizeof *res);
     e2_traj *tr = calloc((size_t)P, sizeof *tr);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!z || !rk || !res || !tr || !rng) return TC_ENOMEM;
+    if (!z || !rk || !res || !tr || !rng) {
+        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory for %d samples", P);
+        goto done;
+    }
     tc_progress prog;
     tc_progress_start(&prog, "e2 generate", (long)e->ngoal * e->iterations);
     for (int g = 0; g < e->ngoal; g++) {
         gsl_rng_set(rng, (unsigned long)e->seed + (unsigned long)g);
         /* start: the finger sweeps from its start towards the goal position, through the stem */
         double s[2];
-        e2_finger_start(e, s);
+        tc_t_pusher_start(&e->scene, s);
         for (int i = 0; i < n - 1; i++) {
             double f = (i + 1.0) / (n - 1);
             mean[2 * i] = s[0] + f * e->goal[g][0];
@@ -76,7 +79,8 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
             sd[2 * i] = sd[2 * i + 1] = e->sigma;
         }
         best_c[g] = INFINITY;
-        for (int it = 0; it < e->iterations; it++) {
+        char why[256] = "";
+        for (int it = 0; it < e->iterations && !st; it++) {
             /* samples drawn in a fixed order; sample 0 is the mean itself */
             for (int p = 0; p < P; p++)
                 for (int d = 0; d < dim; d++)
@@ -88,6 +92,7 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
                 rk[p].c = cost(&res[p], e->goal[g]), rk[p].i = p;
             }
             qsort(rk, (size_t)P, sizeof *rk, by_cost);
+            if (!why[0] && res[0].status) snprintf(why, sizeof why, "%s", res[0].reason);
             if (rk[0].c < best_c[g]) {
                 best_c[g] = rk[0].c, best_r[g] = res[rk[0].i];
                 memcpy(best_z[g], z + (size_t)rk[0].i * dim, (size_t)dim * sizeof(double));
@@ -104,8 +109,16 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
             }
             tc_progress_tick(&prog);
         }
+        /* a goal whose every rollout failed has no trajectory to write */
+        if (!(best_c[g] < INFINITY)) {
+            st = tc_error_set(err, TC_EDIVERGED, NULL, 0, "generate",
+                              "every rollout towards goal %d failed (%s): nothing written", g + 1,
+                              why[0] ? why : "no finite cost");
+            break;
+        }
     }
     tc_progress_end(&prog);
+    if (st) goto done;
     /* the winners, with their provenance */
     e2_traj out[E2_MAXTRAJ];
     char prov[4096], now[64], host[128];
@@ -128,7 +141,26 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
                         best_r[g].breaks);
     }
     st = e2_write_trajectories(out_path, out, e->ngoal, e, prov, err);
-    gsl_rng_free(rng);
+done:
+    if (rng) gsl_rng_free(rng);
     free(z), free(rk), free(res), free(tr);
+    return st;
+}
+
+tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err) {
+    /* the script gives the scene and the search settings */
+    char script[1100], path[1100];
+    snprintf(script, sizeof script, "%s/experiments/e2_t_pushing.cfg", o->source_dir);
+    tc_script s;
+    e2_setup e;
+    tc_status st = tc_script_load(&s, script, "quick", err);
+    if (st) return st;
+    st = e2_read_setup(&s, &e, err);
+    tc_script_free(&s);
+    if (st) return st;
+    snprintf(path, sizeof path, "%s/%s", o->source_dir, e.trajectories);
+    st = e2_generate(&e, o->method ? o->method : e.reference, o->out ? o->out : path, o->threads,
+                     err);
+    if (!st) fprintf(stderr, "e2: wrote %s\n", o->out ? o->out : path);
     return st;
 }

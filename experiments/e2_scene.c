@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* E2 setup, the T-and-finger scene, finger trajectories and one rollout */
+/* E2 setup, the grid's methods, finger trajectories and one rollout on the shared loop */
 #include "e2.h"
 #include "geom/tc_aopc.h"
 #include "core/tc_fs.h"
-#include "report/tc_progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +10,45 @@
 #include <string.h>
 
 enum { BODY_T = 0, BODY_FINGER = 1 };
+
+/* integrators = ( { name = "RK4"; solver = "rk4"; engine = { integrator = 1; }; }, ... ) */
+static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err) {
+    static const char *const keys[] = {"name", "solver", "engine", NULL};
+    config_setting_t *l = tc_script_lookup(s, NULL, "integrators");
+    if (!l || !config_setting_is_list(l) || config_setting_length(l) < 1 ||
+        config_setting_length(l) > E2_MAXINTEG)
+        return tc_error_set(err, TC_EINVAL, s->path, l ? (int)config_setting_source_line(l) : 0,
+                            "integrators", "a list of 1 to %d { name; solver; engine; } groups",
+                            E2_MAXINTEG);
+    e->ninteg = config_setting_length(l);
+    for (int g = 0; g < e->ninteg; g++) {
+        config_setting_t *it = config_setting_get_elem(l, (unsigned)g);
+        const char *name, *solver;
+        tc_status st;
+        if ((st = tc_script_allowed(s, it, keys, err)) ||
+            (st = tc_script_string(s, it, "name", &name, err)) ||
+            (st = tc_script_string(s, it, "solver", &solver, err)))
+            return st;
+        e2_integ *ig = &e->integ[g];
+        snprintf(ig->name, sizeof ig->name, "%s", name);
+        snprintf(ig->solver, sizeof ig->solver, "%s", solver);
+        if (!tc_solver_find(solver))
+            return tc_error_set(err, TC_ENOTFOUND, s->path, (int)config_setting_source_line(it),
+                                "solver", "unknown solver '%s'", solver);
+        config_setting_t *eng = config_setting_lookup(it, "engine");
+        for (int k = 0; eng && k < config_setting_length(eng) && k < 4; k++, ig->nset++) {
+            config_setting_t *p = config_setting_get_elem(eng, (unsigned)k);
+            int t = config_setting_type(p);
+            if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64 && t != CONFIG_TYPE_FLOAT)
+                return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(p),
+                                    config_setting_name(p), "must be a number");
+            snprintf(ig->set_name[k], sizeof ig->set_name[k], "%s", config_setting_name(p));
+            ig->set_value[k] = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(p)
+                                                      : (double)config_setting_get_int64(p);
+        }
+    }
+    return TC_OK;
+}
 
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
     static const char *const scene_keys[] = {
@@ -29,14 +67,15 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
                             "missing group");
     tc_status st;
     /* the scene: every length and mass positive */
+    tc_t_pusher *t = &e->scene;
     const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"bar_x", &e->bar_x, 1e-4, 10}, {"bar_y", &e->bar_y, 1e-4, 10},
-        {"stem_x", &e->stem_x, 1e-4, 10}, {"stem_y", &e->stem_y, 1e-4, 10},
-        {"thickness", &e->thickness, 1e-4, 10}, {"density", &e->density, 1e-3, 1e5},
-        {"damping_xy", &e->damping_xy, 0, 1e6}, {"damping_theta", &e->damping_theta, 0, 1e6},
-        {"finger_radius", &e->finger_radius, 1e-4, 1}, {"finger_mass", &e->finger_mass, 1e-6, 1e3},
-        {"finger_kp", &e->finger_kp, 0, 1e9}, {"finger_kd", &e->finger_kd, 0, 1e9},
-        {"finger_spin_damping", &e->finger_spin_damping, 0, 1e6}, {"friction", &e->friction, 0, 10}};
+        {"bar_x", &t->bar_x, 1e-4, 10}, {"bar_y", &t->bar_y, 1e-4, 10},
+        {"stem_x", &t->stem_x, 1e-4, 10}, {"stem_y", &t->stem_y, 1e-4, 10},
+        {"thickness", &t->thickness, 1e-4, 10}, {"density", &t->density, 1e-3, 1e5},
+        {"damping_xy", &t->damping_xy, 0, 1e6}, {"damping_theta", &t->damping_theta, 0, 1e6},
+        {"finger_radius", &t->finger_radius, 1e-4, 1}, {"finger_mass", &t->finger_mass, 1e-6, 1e3},
+        {"finger_kp", &t->finger_kp, 0, 1e9}, {"finger_kd", &t->finger_kd, 0, 1e9},
+        {"finger_spin_damping", &t->finger_spin_damping, 0, 1e6}, {"friction", &t->friction, 0, 10}};
     if ((st = tc_script_allowed(s, sc, scene_keys, err))) return st;
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
         if ((st = tc_script_real(s, sc, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
@@ -86,44 +125,50 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
         (st = tc_script_reals(s, NULL, "spacings", 1e-4, 1, e->spacing, E2_MAXGRID, &e->nspacing, err)) ||
         (st = tc_script_int(s, NULL, "rollouts", 1, E2_MAXTRAJ, &e->rollouts, err)))
         return st;
-    return TC_OK;
+    /* the integrators of the grid, and what the table compares */
+    if ((st = read_integrators(s, e, err))) return st;
+    static const char *const cmp_keys[] = {"reference", "timing", "timing_integrator", NULL};
+    config_setting_t *cmp = tc_script_lookup(s, NULL, "compare");
+    const char *ref, *tim, *tin;
+    if (!cmp)
+        return tc_error_set(err, TC_EINVAL, s->path, 0, "compare",
+                            "missing group: compare = { reference = \"...\"; timing = \"...\"; "
+                            "timing_integrator = \"...\"; }");
+    if ((st = tc_script_allowed(s, cmp, cmp_keys, err)) ||
+        (st = tc_script_string(s, cmp, "reference", &ref, err)) ||
+        (st = tc_script_string(s, cmp, "timing", &tim, err)) ||
+        (st = tc_script_string(s, cmp, "timing_integrator", &tin, err)))
+        return st;
+    snprintf(e->reference, sizeof e->reference, "%s", ref);
+    snprintf(e->timing, sizeof e->timing, "%s", tim);
+    snprintf(e->timing_integ, sizeof e->timing_integ, "%s", tin);
+    for (int g = 0; g < e->ninteg; g++)
+        if (!strcmp(e->integ[g].name, tin)) return TC_OK;
+    return tc_error_set(err, TC_EINVAL, s->path,
+                        (int)config_setting_source_line(tc_script_lookup(s, cmp, "timing_integrator")),
+                        "timing_integrator", "'%s' is not among the integrators", tin);
 }
 
-tc_status e2_build_scene(const e2_setup *e, tc_scene *sc, tc_error *err) {
-    *sc = tc_default_scene();
-    sc->friction = e->friction;
-    /* the T: crossbar on top of the stem, the stem's bottom edge at y = 0 before centring */
-    tc_shape t = tc_box(0, 0, 0);
-    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
-    t.part[0] = (tc_shape_part){TC_SHAPE_BOX, {e->bar_x / 2, e->bar_y / 2, e->thickness / 2},
-                                {0, e->stem_y + e->bar_y / 2, 0}};
-    t.part[1] = (tc_shape_part){TC_SHAPE_BOX, {e->stem_x / 2, e->stem_y / 2, e->thickness / 2},
-                                {0, e->stem_y / 2, 0}};
-    tc_body_desc T = tc_default_body("T", t);
-    T.joint = TC_JOINT_PLANAR;
-    T.pos[2] = e->thickness / 2;
-    T.damping[0] = T.damping[1] = e->damping_xy, T.damping[2] = e->damping_theta;
-    tc_status st = tc_scene_add(sc, &T, e->density, err);
+tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_method *out,
+                       tc_error *err) {
+    *out = *m;
+    const e2_integ *ig = &e->integ[g];
+    /* an engine brings its own integrator: set the parameters that select it, where it has them */
+    if (m->engine) {
+        for (int k = 0; k < ig->nset; k++)
+            if (tc_params_find(&out->eparams, ig->set_name[k]) >= 0) {
+                tc_status st = tc_params_set(&out->eparams, ig->set_name[k], ig->set_value[k], err);
+                if (st) return st;
+            }
+        return TC_OK;
+    }
+    char spec[96];
+    snprintf(spec, sizeof spec, "%s/%s", m->model->name, ig->solver);
+    tc_status st = tc_method_parse(out, spec, err);
     if (st) return st;
-    /* centring moved the T so its COM sits at (0, y_com): put the COM at the origin */
-    sc->body[BODY_T].pos[0] = 0, sc->body[BODY_T].pos[1] = 0;
-    /* the finger: a planar sphere at the T's mid-height with x-y position servos */
-    tc_body_desc f = tc_default_body("finger", tc_sphere(e->finger_radius));
-    f.joint = TC_JOINT_PLANAR;
-    e2_finger_start(e, f.pos);
-    f.pos[2] = e->thickness / 2;
-    f.kp[0] = f.kp[1] = e->finger_kp;
-    f.damping[0] = f.damping[1] = e->finger_kd, f.damping[2] = e->finger_spin_damping;
-    f.mass = e->finger_mass;
-    f.inertia[0] = f.inertia[1] = f.inertia[2] = 0.4 * e->finger_mass * e->finger_radius * e->finger_radius;
-    return tc_scene_add(sc, &f, 0, err);
-}
-
-void e2_finger_start(const e2_setup *e, double xy[2]) {
-    /* below the stem's bottom, clear of it by two radii; the COM is (bar area-weighted) */
-    double a1 = e->bar_x * e->bar_y, a2 = e->stem_x * e->stem_y;
-    double ycom = (a1 * (e->stem_y + e->bar_y / 2) + a2 * e->stem_y / 2) / (a1 + a2);
-    xy[0] = 0, xy[1] = -ycom - 3 * e->finger_radius;
+    out->mparams = m->mparams;
+    if (sp >= 0) return tc_params_set(&out->mparams, "spacing", e->spacing[sp], err);
+    return TC_OK;
 }
 
 void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
@@ -139,57 +184,63 @@ void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
     xy[1] = (1 - f) * tr->y[i] + f * tr->y[i + 1];
 }
 
-/* 1 when the finger touches the T (geometric, the same test for every method) */
-static int touching(const tc_scene *sc, const tc_system *sys, const double *q) {
-    tc_body_state bs[2];
-    tc_system_kinematics(sys, 0, q, NULL, bs);
-    double d[3], p[3], n[3];
-    for (int k = 0; k < 3; k++) d[k] = bs[BODY_FINGER].pos[k] - bs[BODY_T].pos[k];
-    for (int k = 0; k < 3; k++)
-        p[k] = bs[BODY_T].R[k] * d[0] + bs[BODY_T].R[3 + k] * d[1] + bs[BODY_T].R[6 + k] * d[2];
-    return tc_shape_distance(&sc->body[BODY_T].shape, p, n) <= sc->body[BODY_FINGER].shape.size[0];
+/* one rollout: the loop's context */
+typedef struct rollout_ctx {
+    const e2_setup *e;
+    const e2_traj *tr;
+    double dt, *path;
+    int npath, k, was;
+    e2_result *r;
+} rollout_ctx;
+
+/* targets held over the step (zero-order hold, as MuJoCo's ctrl) */
+static void rollout_before(void *ctx, tc_sim *sim, long i) {
+    rollout_ctx *c = ctx;
+    double xy[2];
+    e2_target(c->e, c->tr, i * c->dt, xy);
+    tc_sim_set_target(sim, BODY_FINGER, 0, xy[0]);
+    tc_sim_set_target(sim, BODY_FINGER, 1, xy[1]);
+}
+
+/* contact episodes from the geometry (the same for every method), and the path samples */
+static void rollout_after(void *ctx, tc_sim *sim, long i) {
+    rollout_ctx *c = ctx;
+    int now = tc_sim_gap(sim, BODY_T, BODY_FINGER) <= 0;
+    c->r->contacts += now && !c->was;
+    c->r->breaks += c->was && !now;
+    c->was = now;
+    double q[7];
+    tc_sim_body_q(sim, BODY_T, q);
+    const double t = (i + 1) * c->dt, T = c->e->duration;
+    while (c->path && c->k < c->npath && t >= (double)c->k * T / (c->npath - 1) - 1e-12) {
+        c->path[4 * c->k] = t, c->path[4 * c->k + 1] = q[0], c->path[4 * c->k + 2] = q[1];
+        c->path[4 * c->k + 3] = q[2];
+        c->k++;
+    }
+    c->r->steps++;
+}
+
+/* the T's final pose */
+static void rollout_end(void *ctx, tc_sim *sim) {
+    rollout_ctx *c = ctx;
+    double q[7];
+    tc_sim_body_q(sim, BODY_T, q);
+    c->r->final[0] = q[0], c->r->final[1] = q[1], c->r->final[2] = q[2];
 }
 
 void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, double dt,
                 const e2_traj *tr, double *path, int npath, e2_result *r) {
     memset(r, 0, sizeof *r);
-    tc_sim *sim = NULL;
-    tc_error err;
-    tc_error_clear(&err);
-    if ((r->status = tc_sim_alloc(&sim, sc, m, dt, &err))) {
-        snprintf(r->reason, sizeof r->reason, "%s", err.msg);
-        return;
-    }
-    const tc_system *sys = tc_sim_system(sim);
-    const int qt = sys->qadr[BODY_T], cf = sys->vadr[BODY_FINGER];
-    const int nsteps = (int)lround(e->duration / dt);
-    double *q = tc_sim_q(sim), *ctrl = tc_sim_ctrl(sim), xy[2];
-    int was = 0, k = 0;
-    double t0 = tc_wall_time();
-    for (int i = 0; i < nsteps; i++) {
-        /* targets held over the step (zero-order hold, as MuJoCo's ctrl) */
-        e2_target(e, tr, i * dt, xy);
-        ctrl[cf] = xy[0], ctrl[cf + 1] = xy[1];
-        if ((r->status = tc_sim_step(sim))) {
-            tc_sim_warnings(sim, r->reason, sizeof r->reason);
-            if (!r->reason[0]) snprintf(r->reason, sizeof r->reason, "%s", tc_status_str(r->status));
-            break;
-        }
-        int now = touching(sc, sys, q);
-        r->contacts += now && !was;
-        r->breaks += was && !now;
-        was = now;
-        /* evenly spaced path samples */
-        while (path && k < npath && (i + 1) * dt >= (double)k * e->duration / (npath - 1) - 1e-12) {
-            path[4 * k] = (i + 1) * dt, path[4 * k + 1] = q[qt], path[4 * k + 2] = q[qt + 1];
-            path[4 * k + 3] = q[qt + 2];
-            k++;
-        }
-        r->steps++;
-    }
-    r->step_s = r->steps ? (tc_wall_time() - t0) / r->steps : NAN;
-    r->final[0] = q[qt], r->final[1] = q[qt + 1], r->final[2] = q[qt + 2];
-    tc_sim_free(sim);
+    rollout_ctx c = {e, tr, dt, path, npath, 0, 0, r};
+    tc_sim_loop loop = {.dt = dt, .steps = (long)lround(e->duration / dt), .every = 1,
+                        .before = rollout_before, .after = rollout_after, .end = rollout_end,
+                        .ctx = &c};
+    tc_series s = {0};
+    tc_item it = {0};
+    tc_simulate(sc, m, &loop, &s, &it);
+    r->status = it.status;
+    snprintf(r->reason, sizeof r->reason, "%s", it.reason);
+    r->step_s = r->steps ? s.wall_s / r->steps : NAN;
 }
 
 tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr, int *n,

@@ -4,9 +4,6 @@
 #include "exp/tc_experiment.h"
 #include "fem/tc_fem.h"
 #include "core/tc_fs.h"
-#include "report/tc_metrics.h"
-#include "report/tc_plot.h"
-#include "report/tc_table.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,46 +88,79 @@ static double at(const tc_fem_curve *c, double d) {
     return NAN;
 }
 
-static tc_status e3_run(const tc_exp_ctx *ctx, tc_error *err) {
-    tc_script s;
-    tc_status st = tc_script_load(&s, ctx->script, ctx->tier, err);
-    if (st) return st;
+/* the driver's state: the settings and the FEM cache */
+typedef struct e3_state {
     e3_setup e;
-    st = read_setup(&s, &e, err);
-    tc_script_free(&s);
+    tc_fem_curve fem[MAXETA];
+    char prov[4096];
+} e3_state;
+
+static tc_status e3_setup_fn(tc_exp *x, void **state, tc_error *err) {
+    e3_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    *state = s;
+    char path[1100];
+    tc_status st = read_setup(&x->script, &s->e, err);
     if (st) return st;
-    /* the FEM reference: the cache, and a coarse re-solve when ccx is installed */
-    tc_fem_curve fem[MAXETA], coarse[MAXETA];
-    char path[1100], prov[4096], note[512] = "";
-    snprintf(path, sizeof path, "%s/%s", ctx->source_dir, e.cache);
-    if ((st = read_cache(path, &e, fem, prov, sizeof prov, err))) return st;
+    /* the FEM reference curves, read before anything runs */
+    snprintf(path, sizeof path, "%s/%s", x->source_dir, s->e.cache);
+    return read_cache(path, &s->e, s->fem, s->prov, sizeof s->prov, err);
+}
+
+static void e3_free(void *state) { free(state); }
+
+/* one work item: a coarse CalculiX solve for one amplitude */
+typedef struct e3_resolve {
+    const e3_setup *e;
+    tc_fem_curve coarse[MAXETA];
+} e3_resolve;
+
+static void e3_item(void *ctx, int k, tc_item *it) {
+    e3_resolve *r = ctx;
+    tc_fem_sinusoid p = tc_default_fem_sinusoid();
+    p.eta = r->e->eta[k], p.wavelength = r->e->lambda, p.nu = r->e->nu, p.E = r->e->E;
+    p.depth = r->e->depth, p.nx = r->e->nx, p.ny = r->e->ny, p.nsteps = r->e->steps;
+    tc_error ferr;
+    tc_error_clear(&ferr);
+    if ((it->status = tc_fem_sinusoid_solve(&p, &r->coarse[k], NULL, &ferr)))
+        snprintf(it->reason, sizeof it->reason, "%s", ferr.msg);
+    it->steps = r->coarse[k].n;
+}
+
+static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
+    e3_state *s = state;
+    const e3_setup e = s->e;
+    const tc_fem_curve *fem = s->fem;
+    char path[1200], note[512] = "";
+    /* the FEM reference: the cache, and a coarse re-solve (one run per amplitude) with ccx */
+    e3_resolve *rs = calloc(1, sizeof *rs);
+    if (!rs) return TC_ENOMEM;
+    rs->e = &s->e;
     int resolved = 0;
+    tc_status st = TC_OK;
     if (e.resolve && tc_fem_have_ccx()) {
-        resolved = 1;
-        for (int k = 0; k < e.neta && resolved; k++) {
-            tc_fem_sinusoid p = tc_default_fem_sinusoid();
-            p.eta = e.eta[k], p.wavelength = e.lambda, p.nu = e.nu, p.E = e.E, p.depth = e.depth;
-            p.nx = e.nx, p.ny = e.ny, p.nsteps = e.steps;
-            tc_error ferr;
-            tc_error_clear(&ferr);
-            if (tc_fem_sinusoid_solve(&p, &coarse[k], NULL, &ferr)) {
-                snprintf(note, sizeof note, "ccx failed (%s); the cache is used alone", ferr.msg);
-                resolved = 0;
-            }
-        }
+        for (int k = 0; k < e.neta; k++)
+            tc_exp_add_run(x, -1, NULL, -1, "CalculiX %dx%d mesh, eta = %g", e.nx, e.ny, e.eta[k]);
+        st = tc_exp_sweep(x, e.neta, NULL, e3_item, rs);
+        resolved = !st && tc_exp_failed(x) == 0;
+        if (!st && !resolved)
+            snprintf(note, sizeof note, "ccx failed (%s); the cache is used alone",
+                     tc_exp_run_record(x, 0)->status ? tc_exp_run_record(x, 0)->reason : "see runs.csv");
     } else {
         snprintf(note, sizeof note, "%s", e.resolve ? "ccx not found: the cached FEM curves are used"
                                                     : "full tier: the cached production-mesh curves are used");
     }
-    if (note[0]) fprintf(stderr, "e3: %s\n", note);
+    if (st) return free(rs), st;
+    if (note[0] && e.resolve) tc_exp_warn(x, "%s", note);
+    else if (note[0]) tc_exp_text(x, "%s.", note);
     /* normalisation: each method by its own eta = 0 force at the reference depth */
     const double f0_fem = at(&fem[0], e.depth);
     const double f0_pfc = e3_pfc_force(0, e.lambda, e.E, e.depth, e.segments);
     /* curves.csv: both methods normalised, both depth conventions */
     tc_outfile o;
-    tc_path_join(path, sizeof path, ctx->out_dir, "curves.csv");
-    if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "# one block per eta (gnuplot index), FEM cache provenance:\n%s", prov);
+    tc_exp_path(x, "curves.csv", path, sizeof path);
+    if ((st = tc_outfile_open(&o, path, err))) return free(rs), st;
+    fprintf(o.f, "# one block per eta (gnuplot index), FEM cache provenance:\n%s", s->prov);
     fprintf(o.f, "eta,depth_touch,depth_mean,fem,pfc\n");
     for (int k = 0; k < e.neta; k++) {
         for (int i = 0; i < fem[k].n; i++) {
@@ -140,19 +170,18 @@ static tc_status e3_run(const tc_exp_ctx *ctx, tc_error *err) {
         }
         fprintf(o.f, "\n\n");
     }
-    if ((st = tc_outfile_commit(&o, err))) return st;
+    if ((st = tc_outfile_commit(&o, err))) return free(rs), st;
     /* the table: PFC / FEM at the reference depth, both conventions, beside the paper */
     static const char *const hdr[] = {"eta", "convention", "depth from first touch", "FEM (norm.)",
                                       "PFC (norm.)", "PFC / FEM", "paper PFC / FEM", "coarse FEM / cache"};
     tc_table *t = tc_table_alloc(8, hdr);
-    tc_metrics ms;
-    tc_metrics_init(&ms, "e3_sinusoid", ctx->tier);
+    if (!t) return free(rs), TC_ENOMEM;
     for (int k = 0; k < e.neta; k++)
         for (int conv = 0; conv < 2; conv++) {
             /* first touch: d = depth; mean level: the mean of the surface at depth, d = depth + eta */
             double d = conv ? e.depth + e.eta[k] : e.depth;
             double ff = at(&fem[k], d) / f0_fem, fp = e3_pfc_force(e.eta[k], e.lambda, e.E, d, e.segments) / f0_pfc;
-            double cf = resolved ? at(&coarse[k], e.depth) / at(&fem[k], e.depth) : NAN;
+            double cf = resolved ? at(&rs->coarse[k], e.depth) / at(&fem[k], e.depth) : NAN;
             char c[8][64];
             snprintf(c[0], 64, "%g", e.eta[k]);
             snprintf(c[1], 64, "%s", conv ? "mean level" : "first touch");
@@ -168,55 +197,35 @@ static tc_status e3_run(const tc_exp_ctx *ctx, tc_error *err) {
             if (isnan(ff)) continue;
             char name[96];
             snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s", e.eta[k], conv ? "mean" : "touch");
-            tc_metrics_add(&ms, NULL, name, fp / ff, "1", 0.005, 0.01, 0, "PFC / FEM normalised force at the reference depth");
+            tc_metrics_add(&x->metrics, NULL, name, fp / ff, "1", 0.005, 0.01, 0,
+                           "PFC / FEM normalised force at the reference depth");
         }
-    char base[1100];
-    tc_path_join(base, sizeof base, ctx->out_dir, "ratios");
-    st = tc_table_write(t, base,
+    tc_exp_text(x, "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
+                   "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
+                   "against the pressure field model, tier `%s`.", e.lambda, x->tier);
+    st = tc_exp_table(x, t,  "ratios",
         "E3: normalised force (by the eta = 0, d = 0.4 value of each method) of a rigid sinusoid on a "
         "plane-strain neo-Hookean layer, CalculiX vs the pressure field model; depth from first touch "
-        "or from the sinusoid's mean level.", "tab:e3", err);
+        "or from the sinusoid's mean level.", err);
     tc_table_free(t);
-    if (st) return tc_metrics_free(&ms), st;
-    tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
-    st = tc_metrics_write(&ms, path, err);
-    tc_metrics_free(&ms);
+    free(rs);
     if (st) return st;
     /* the figure: FEM solid, PFC dotted, as fig. 6 right */
-    if (tc_plot_available()) {
-        char tpl[1100], data[1100], out[1100], neta[16], etas[128] = "";
-        for (int k = 0; k < e.neta; k++)
-            snprintf(etas + strlen(etas), sizeof etas - strlen(etas), "%s%g", k ? " " : "", e.eta[k]);
-        tc_error perr;
-        tc_error_clear(&perr);
-        snprintf(neta, sizeof neta, "%d", e.neta);
-        snprintf(tpl, sizeof tpl, "%s/plots/e3_force.gp", ctx->source_dir);
-        tc_path_join(data, sizeof data, ctx->out_dir, "curves.csv");
-        tc_path_join(out, sizeof out, ctx->out_dir, "fig_force");
-        tc_plot_var v[] = {{"datafile", data}, {"neta", neta}, {"etas", etas}};
-        if (tc_plot_render(tpl, v, 3, out, &perr)) fprintf(stderr, "e3: %s\n", perr.msg);
-    }
-    /* the report section */
-    tc_path_join(path, sizeof path, ctx->out_dir, "section.md");
-    if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "## E3 — FEM sinusoid comparison\n\nTier `%s`. %s\n\n", ctx->tier, note);
-    tc_path_join(base, sizeof base, ctx->out_dir, "ratios.md");
-    tc_file_append(o.f, base);
-    fprintf(o.f, "\n![normalised force](e3_sinusoid/fig_force.png)\n");
-    if ((st = tc_outfile_commit(&o, err))) return st;
-    tc_path_join(path, sizeof path, ctx->out_dir, "section.tex");
-    if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "\\section{FEM sinusoid comparison (E3)}\nTier \\texttt{%s}.\n\n"
-                 "\\input{e3_sinusoid/ratios.tex}\n"
-                 "\\begin{figure}[htbp]\\centering\n"
-                 "\\includegraphics[width=0.7\\linewidth]{e3_sinusoid/fig_force.pdf}\n"
-                 "\\caption{Normalised force against depth: CalculiX (solid) and the pressure field "
-                 "model (dotted).}\\end{figure}\n", ctx->tier);
-    return tc_outfile_commit(&o, err);
+    char data[1200], neta[16], etas[128] = "";
+    for (int k = 0; k < e.neta; k++)
+        snprintf(etas + strlen(etas), sizeof etas - strlen(etas), "%s%g", k ? " " : "", e.eta[k]);
+    snprintf(neta, sizeof neta, "%d", e.neta);
+    tc_exp_path(x, "curves.csv", data, sizeof data);
+    tc_plot_var v[] = {{"datafile", data}, {"neta", neta}, {"etas", etas}};
+    tc_exp_figure(x, "e3_force.gp", v, 3, "fig_force",
+                  "Normalised force against depth: CalculiX (solid) and the pressure field model "
+                  "(dotted).");
+    return TC_OK;
 }
 
-tc_status e3_generate(const char *source_dir, const char *out_path, tc_error *err) {
+tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
     char script[1100], path[1100];
+    const char *source_dir = o->source_dir, *out_path = o->out;
     snprintf(script, sizeof script, "%s/experiments/e3_sinusoid.cfg", source_dir);
     tc_script s;
     e3_setup e;
@@ -250,7 +259,13 @@ static const tc_results_file e3_results[] = {
 const tc_experiment_type tc_experiment_e3 = {
     .name = "e3_sinusoid",
     .title = "FEM sinusoid comparison: CalculiX vs pressure field contact (Elandt et al. fig. 6)",
+    .heading = "FEM sinusoid comparison (E3)",
+    .paper = "Elandt et al. 2019, fig. 6",
     .script = "e3_sinusoid.cfg",
     .results = e3_results,
+    .setup = e3_setup_fn,
     .run = e3_run,
+    .free = e3_free,
+    .generate = e3_generate,
+    .generate_doc = "E3's FEM curves with CalculiX (needs ccx; data/e3_fem.csv)",
 };

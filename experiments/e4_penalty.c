@@ -2,10 +2,6 @@
 /* E4: Drumwright's penalty studies — block into a plane, perturbed block, pile, speed */
 #include "e4.h"
 #include "core/tc_fs.h"
-#include "report/tc_metrics.h"
-#include "report/tc_plot.h"
-#include "report/tc_progress.h"
-#include "report/tc_table.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,42 +12,39 @@ static const char *const study_name[3] = {"block", "perturbed", "pile"};
 
 /* one simulation of the sweep */
 typedef struct e4_item {
-    int method, study;
+    int method, study, run;
     long steps;
     int every;
-    e4_series s;
+    e4_run r;
 } e4_item;
 
-/* the paper's value for a method label in list `name` (key `key`), or NaN */
-static double paper_value(const tc_script *s, const char *label, const char *key) {
-    config_setting_t *list = config_lookup((config_t *)&s->cfg, "paper");
-    double v = NAN;
-    for (int i = 0; list && i < config_setting_length(list); i++) {
-        config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
-        const char *l = NULL;
-        if (config_setting_lookup_string(e, "label", &l) && !strcmp(l, label))
-            config_setting_lookup_float(e, key, &v);
-    }
-    return v;
-}
+/* the driver's state */
+typedef struct e4_state {
+    e4_setup e;
+    const tc_exp *x;
+    tc_scene *scene; /* the three studies' scenes */
+    double (*force)[3];
+    e4_item *it;
+    int n;
+} e4_state;
 
 /* series of one study: gnuplot blocks (one per method, two blank lines apart) of
  * step, kinetic energy, penetration */
-static tc_status write_series(const tc_exp_ctx *ctx, const char *file, const e4_item *it, int n,
-                              int study, const tc_exp_method *em, tc_error *err) {
-    char path[1100];
+static tc_status write_series(const tc_exp *x, const char *file, const e4_item *it, int n,
+                              int study, tc_error *err) {
+    char path[1200];
     tc_outfile o;
-    tc_path_join(path, sizeof path, ctx->out_dir, file);
+    tc_exp_path(x, file, path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     fprintf(o.f, "# step,kinetic_J,penetration_m; one block per method:");
     for (int i = 0; i < n; i++)
-        if (it[i].study == study) fprintf(o.f, " %s", em[it[i].method].label);
+        if (it[i].study == study) fprintf(o.f, " %s", x->method[it[i].method].label);
     fprintf(o.f, "\n");
     for (int i = 0; i < n; i++) {
         if (it[i].study != study) continue;
-        const e4_series *s = &it[i].s;
-        long done = s->summary.steps;
+        const tc_series *s = &it[i].r.s;
+        long done = s->steps;
         for (int j = 0; j < s->n && (long)j * it[i].every < done; j++)
             fprintf(o.f, "%ld,%.6e,%.6e\n", (long)j * it[i].every + 1, s->ke[j], s->pen[j]);
         /* an empty method still needs its block for the plot's indexes */
@@ -61,97 +54,62 @@ static tc_status write_series(const tc_exp_ctx *ctx, const char *file, const e4_
     return tc_outfile_commit(&o, err);
 }
 
-/* every run's summary */
-static tc_status write_summary(const tc_exp_ctx *ctx, const e4_item *it, int n,
-                               const tc_exp_method *em, tc_error *err) {
-    char path[1100];
+/* every study run's summary */
+static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_error *err) {
+    char path[1200];
     tc_outfile o;
-    tc_path_join(path, sizeof path, ctx->out_dir, "runs.csv");
+    tc_exp_path(x, "summary.csv", path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     fprintf(o.f, "label,method,study,steps,mean_penetration_m,max_penetration_m,final_kinetic_J,"
                  "escaped,wall_s,solver_iters,solver_fails,status,reason\n");
     for (int i = 0; i < n; i++) {
-        const e4_summary *s = &it[i].s.summary;
-        fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%lld,%lld,%s,\"%s\"\n",
-                em[it[i].method].label, em[it[i].method].m.spec, study_name[it[i].study], s->steps,
-                s->mean_pen, s->max_pen, s->final_ke, s->escaped, s->wall_s, s->iters, s->fails,
-                s->status ? "failed" : "ok", s->reason);
+        const tc_series *s = &it[i].r.s;
+        const tc_run_record *r = tc_exp_run_record(x, it[i].run);
+        char reason[600];
+        tc_csv_field(reason, sizeof reason, r->reason);
+        fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%lld,%lld,%s,%s\n",
+                x->method[it[i].method].label, x->method[it[i].method].m.spec,
+                study_name[it[i].study], s->steps, s->mean_pen, s->max_pen, s->final_ke,
+                it[i].r.escaped, s->wall_s, s->iters, s->fails, r->status ? "failed" : "ok", reason);
     }
     return tc_outfile_commit(&o, err);
 }
 
-/* a method by label (or model/engine name), -1 when absent */
-static int find_label(const tc_exp_method *em, int nm, const char *label) {
-    for (int k = 0; k < nm; k++)
-        if (!strcmp(em[k].label, label)) return k;
-    return -1;
-}
-
-/* render a template with the method labels as a word list */
-static void plot(const tc_exp_ctx *ctx, const char *tpl_name, const char *data, const char *out,
-                 const char *labels) {
-    char tpl[1100], dpath[1100], opath[1100];
-    tc_error perr;
-    tc_error_clear(&perr);
-    snprintf(tpl, sizeof tpl, "%s/plots/%s", ctx->source_dir, tpl_name);
-    tc_path_join(dpath, sizeof dpath, ctx->out_dir, data);
-    tc_path_join(opath, sizeof opath, ctx->out_dir, out);
-    tc_plot_var v[] = {{"datafile", dpath}, {"labels", labels}};
-    if (tc_plot_render(tpl, v, 2, opath, &perr)) fprintf(stderr, "e4: %s\n", perr.msg);
-}
-
-/* the speed study's methods from the script: speed.lcp then speed.penalty (labels); checked
- * before the sweep so a bad setting fails early. *n = 0 when a label is not among the selected
- * methods (the study is skipped) */
-static tc_status speed_methods(const tc_script *s, const tc_exp_method *em, int nm,
-                               const char **names, const tc_method **m, int *n, tc_error *err) {
-    *n = 0;
-    int k = 1;
-    tc_status st = tc_script_string(s, NULL, "speed.lcp", &names[0], err);
-    if (st) return st;
-    config_setting_t *pl = tc_script_lookup(s, NULL, "speed.penalty");
-    if (!pl || config_setting_type(pl) != CONFIG_TYPE_ARRAY || config_setting_length(pl) < 1 ||
-        config_setting_length(pl) > E4_MAXSPEED - 1)
-        return tc_error_set(err, TC_EINVAL, s->path, pl ? (int)config_setting_source_line(pl) : 0,
-                            "speed.penalty", "a list of 1 to %d method labels in quotes",
-                            E4_MAXSPEED - 1);
-    for (int i = 0; i < config_setting_length(pl); i++) {
-        names[k] = config_setting_get_string_elem(pl, i);
-        if (!names[k])
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pl),
-                                "speed.penalty", "labels must be strings in quotes");
-        k++;
-    }
-    for (int i = 0; i < k; i++) {
-        int j = find_label(em, nm, names[i]);
-        if (j < 0) {
-            fprintf(stderr, "e4: speed study skipped: method '%s' not selected\n", names[i]);
+/* the speed study and its table: the baseline (first) and the others, side by side */
+static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
+    /* its methods must have run here (a --methods filter may have left them out) */
+    const tc_method *m[E4_MAXSPEED];
+    int idx[E4_MAXSPEED], settle = tc_exp_method_find(x, e->d_settle);
+    for (int i = 0; i < e->d_nlabel; i++) {
+        idx[i] = tc_exp_method_find(x, e->d_label[i]);
+        if (idx[i] < 0 || settle < 0) {
+            tc_exp_text(x, "(d) The speed study did not run: method `%s` was not selected.",
+                        settle < 0 ? e->d_settle : e->d_label[i]);
             return TC_OK;
         }
-        m[i] = &em[j].m;
+        m[i] = &x->method[idx[i]].m;
     }
-    *n = k;
-    return TC_OK;
-}
-
-/* the speed study and its table: the LCP (first) and each penalty method, side by side */
-static tc_status speed_study(const tc_exp_ctx *ctx, const e4_setup *e, const char **names,
-                             const tc_method **m, int n, tc_metrics *ms, tc_error *err) {
-    tc_status st;
-    if (n == 0) return TC_OK;
-    tc_method ref;
-    if ((st = tc_method_parse(&ref, "mujoco", err))) return st;
+    int n = e->d_nlabel;
     e4_speed_row rows[E4_MAXPILE];
     fprintf(stderr, "e4: speed study (serial): %d pile sizes\n", e->d_n);
-    if ((st = e4_speed(e, &ref, m, n, rows, err))) return st;
-    /* csv: one line per pile size and method */
-    char path[1100];
+    tc_status st = e4_speed(e, &x->method[settle].m, m, n, rows, err);
+    if (st) return st;
+    /* one run record per pile size and method */
+    for (int r = 0; r < e->d_n; r++)
+        for (int i = 0; i < n; i++) {
+            int run = tc_exp_add_run(x, idx[i], NULL, -1, "speed: %d bodies", rows[r].bodies);
+            tc_exp_record(x, run, rows[r].failed[i] ? TC_EDIVERGED : TC_OK,
+                          rows[r].failed[i] ? "a timed step failed" : NULL, rows[r].steps[i],
+                          rows[r].wall[i]);
+        }
+    /* csv: one block per method, one line per pile size */
+    char path[1200];
     tc_outfile o;
-    tc_path_join(path, sizeof path, ctx->out_dir, "speed.csv");
+    tc_exp_path(x, "speed.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "# blocks: one per method, in order:");
-    for (int i = 0; i < n; i++) fprintf(o.f, " %s", names[i]);
+    for (int i = 0; i < n; i++) fprintf(o.f, " %s", e->d_label[i]);
     fprintf(o.f, "\n# bodies,touching_pairs,lcp_contacts,method_contacts,steps_s,over_lcp,"
                  "solver_iters,failed\n");
     for (int i = 0; i < n; i++) {
@@ -164,17 +122,18 @@ static tc_status speed_study(const tc_exp_ctx *ctx, const e4_setup *e, const cha
         fprintf(o.f, "\n\n");
     }
     if ((st = tc_outfile_commit(&o, err))) return st;
-    /* table: steps/s per method and the ratio to the LCP */
+    /* table: steps/s per method and the ratio to the baseline */
     const char *hdr[3 + 2 * E4_MAXSPEED];
     char hb[2 * E4_MAXSPEED][80];
     int nc = 0;
     hdr[nc++] = "bodies", hdr[nc++] = "touching pairs", hdr[nc++] = "LCP contacts";
     for (int i = 0; i < n; i++) {
-        snprintf(hb[2 * i], 80, "%s steps/s", names[i]);
+        snprintf(hb[2 * i], 80, "%s steps/s", e->d_label[i]);
         hdr[nc++] = hb[2 * i];
-        if (i) snprintf(hb[2 * i + 1], 80, "%s / LCP", names[i]), hdr[nc++] = hb[2 * i + 1];
+        if (i) snprintf(hb[2 * i + 1], 80, "%s / %s", e->d_label[i], e->d_label[0]), hdr[nc++] = hb[2 * i + 1];
     }
     tc_table *tab = tc_table_alloc(nc, hdr);
+    if (!tab) return TC_ENOMEM;
     double at50[E4_MAXSPEED];
     for (int i = 0; i < n; i++) at50[i] = NAN;
     for (int r = 0; r < e->d_n; r++) {
@@ -194,80 +153,34 @@ static tc_status speed_study(const tc_exp_ctx *ctx, const e4_setup *e, const cha
         for (int j = 0; j < k; j++) row[j] = c[j];
         tc_table_add_row(tab, row);
     }
-    char base[1100];
-    tc_path_join(base, sizeof base, ctx->out_dir, "speed_table");
-    st = tc_table_write(tab, base,
-                        "E4 (d): steps per second on settled piles of growing size, timed one "
-                        "after the other on one thread in the same run; LCP contacts: at most 4 "
-                        "per touching pair (paper: penalty 80.6 vs LCP 32.6 and 30.7 vs 4.4 "
-                        "steps/s on its two robots).", "tab:e4speed", err);
+    st = tc_exp_table(x, tab, "speed_table",
+                      "E4 (d): steps per second on settled piles of growing size, timed one "
+                      "after the other on one thread in the same run; LCP contacts: at most 4 "
+                      "per touching pair (paper: penalty 80.6 vs LCP 32.6 and 30.7 vs 4.4 "
+                      "steps/s on its two robots).", err);
     tc_table_free(tab);
     for (int i = 1; i < n; i++)
         if (!isnan(at50[i])) {
             char name[128];
-            snprintf(name, sizeof name, "speed.%s_over_lcp_at_50", names[i]);
-            tc_metrics_add(ms, names[i], name, at50[i], "1", 0, 0.9, TC_METRIC_TIMING,
-                           "steps/s over the LCP's at the first pile with >= 50 LCP contacts "
-                           "(machine-dependent)");
+            snprintf(name, sizeof name, "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
+            tc_metrics_add(&x->metrics, e->d_label[i], name, at50[i], "1", 0, 0.9,
+                           TC_METRIC_TIMING,
+                           "steps/s over the baseline's at the first pile with >= 50 LCP "
+                           "contacts (machine-dependent)");
         }
     return st;
 }
 
-static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
-    tc_script s;
-    tc_status st = tc_script_load(&s, ctx->script, ctx->tier, err);
-    if (st) return st;
-    e4_setup e;
-    tc_scene scene[3];
-    tc_exp_method em[TC_EXP_MAXMETHOD];
-    int nm = 0;
-    const double rest[4] = {1, 0, 0, 0};
-    unsigned shapes = TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE);
-    if ((st = e4_read_setup(&s, &e, err)) || (st = e4_penetrating_block(&e, &scene[0], err)) ||
-        (st = e4_block_scene(&e, e.b_mass, rest, 0.5, &scene[1], err)) ||
-        (st = e4_pile_scene(&e, e.c_bodies, e.c_seed, &scene[2], err)) ||
-        (st = tc_exp_methods(&s, ctx, TC_CAP_DYNAMICS, shapes, em, &nm, err)))
-        goto done;
-    /* the speed study's methods, checked before the sweep */
-    const char *sp_names[E4_MAXSPEED];
-    const tc_method *sp_m[E4_MAXSPEED];
-    int sp_n = 0;
-    if ((st = speed_methods(&s, em, nm, sp_names, sp_m, &sp_n, err))) goto done;
-    double(*force)[3] = calloc((size_t)e.b_cycles, sizeof *force);
-    e4_item *it = calloc((size_t)(3 * nm), sizeof *it);
-    if (!force || !it) {
-        free(force), free(it);
-        st = TC_ENOMEM;
-        goto done;
-    }
-    e4_perturbations(&e, force);
-    /* the sweep: every method on every study whose shapes it handles */
-    int n = 0;
-    long pile_steps = (long)ceil(e.c_seconds / e.dt);
-    long psteps = e.b_settle + (long)e.b_cycles * (e.b_on + e.b_off);
-    for (int k = 0; k < nm && !st; k++)
-        for (int q = 0; q < 3; q++) {
-            if (!tc_method_can_run(&em[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&scene[q]))) continue;
-            e4_item *t = &it[n++];
-            t->method = k, t->study = q;
-            t->steps = q == E4_BLOCK ? e.a_steps : q == E4_PERTURBED ? psteps : pile_steps;
-            t->every = q == E4_BLOCK ? 1 : 10;
-            t->s.n = (int)((t->steps + t->every - 1) / t->every);
-            t->s.ke = calloc((size_t)t->s.n, sizeof(double));
-            t->s.pen = calloc((size_t)t->s.n, sizeof(double));
-            if (!t->s.ke || !t->s.pen) st = TC_ENOMEM;
-        }
-    if (st) goto free_items;
-    tc_progress prog;
-    tc_progress_start(&prog, "e4_penalty", n);
-#pragma omp parallel for schedule(dynamic) num_threads(ctx->threads)
-    for (int i = 0; i < n; i++) {
-        e4_simulate(&e, &scene[it[i].study], &em[it[i].method].m, it[i].study, it[i].steps,
-                    it[i].every, (const double(*)[3])force, &it[i].s);
-        tc_progress_tick(&prog);
-    }
-    tc_progress_end(&prog);
-    /* the tables: (b) beside the paper, then every study per method */
+/* one work item: one study of one method */
+static void e4_work(void *ctx, int i, tc_item *it) {
+    e4_state *s = ctx;
+    e4_item *t = &s->it[i];
+    e4_simulate(&s->e, &s->scene[t->study], &s->x->method[t->method].m, t->study, t->steps, t->every,
+                (const double(*)[3])s->force, &t->r, it);
+}
+
+/* the tables: (b) beside the paper, then every study per method, with the metrics */
+static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     static const char *const hdr_b[] = {"method", "spec", "mean penetration (m)",
                                         "max penetration (m)", "final KE (J)", "paper mean (m)",
                                         "status"};
@@ -275,166 +188,184 @@ static tc_status e4_run(const tc_exp_ctx *ctx, tc_error *err) {
                                           "(c) escaped", "(c) max penetration (m)",
                                           "(c) final / peak KE", "failed runs"};
     tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
-    tc_metrics ms;
-    tc_metrics_init(&ms, "e4_penalty", ctx->tier);
-    for (int k = 0; k < nm; k++) tc_metrics_ran(&ms, em[k].label, tc_method_cpu(&em[k].m));
-    char labels[1024] = "";
-    for (int k = 0; k < nm; k++) {
-        const e4_summary *r[3] = {NULL, NULL, NULL};
-        for (int i = 0; i < n; i++)
-            if (it[i].method == k) r[it[i].study] = &it[i].s.summary;
-        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 em[k].label);
+    if (!tb || !ta) return tc_table_free(tb), tc_table_free(ta), TC_ENOMEM;
+    for (int k = 0; k < x->nmethod; k++) {
+        const e4_item *r[3] = {NULL, NULL, NULL};
+        for (int i = 0; i < s->n; i++)
+            if (s->it[i].method == k) r[s->it[i].study] = &s->it[i];
+        const char *label = x->method[k].label;
         char c[7][64], name[160];
-        int failed = 0;
-        for (int q = 0; q < 3; q++) failed += r[q] && r[q]->status;
+        int failed = 0, ok[3];
+        for (int q = 0; q < 3; q++) {
+            ok[q] = r[q] && tc_exp_run_record(x, r[q]->run)->status == TC_OK;
+            failed += r[q] && !ok[q];
+        }
         /* (b) */
         if (r[1]) {
-            double pv = paper_value(&s, em[k].label, "mean_penetration");
-            snprintf(c[0], 64, "%s", em[k].label), snprintf(c[1], 64, "%s", em[k].m.spec);
-            snprintf(c[2], 64, "%.3g", r[1]->mean_pen), snprintf(c[3], 64, "%.3g", r[1]->max_pen);
-            snprintf(c[4], 64, "%.3g", r[1]->final_ke);
+            const tc_series *b = &r[1]->r.s;
+            double pv = tc_script_paper(&x->script, "label", label, "mean_penetration");
+            snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", x->method[k].m.spec);
+            snprintf(c[2], 64, "%.3g", b->mean_pen), snprintf(c[3], 64, "%.3g", b->max_pen);
+            snprintf(c[4], 64, "%.3g", b->final_ke);
             if (isnan(pv)) snprintf(c[5], 64, "-");
             else snprintf(c[5], 64, "%.2g", pv);
-            snprintf(c[6], 64, "%s", r[1]->status ? "failed" : "ok");
+            snprintf(c[6], 64, "%s", ok[1] ? "ok" : "failed");
             const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
             tc_table_add_row(tb, row);
-            snprintf(name, sizeof name, "perturbed.%s.mean_penetration", em[k].label);
-            tc_metrics_add(&ms, em[k].label, name, r[1]->status ? NAN : r[1]->mean_pen, "m", 1e-5, 0.3, 0,
+            snprintf(name, sizeof name, "perturbed.%s.mean_penetration", label);
+            tc_metrics_add(&x->metrics, label, name, ok[1] ? b->mean_pen : NAN, "m", 1e-5, 0.3, 0,
                            "(b) mean penetration of the perturbed block");
         }
         /* (a) and (c) */
-        snprintf(c[0], 64, "%s", em[k].label);
+        snprintf(c[0], 64, "%s", label);
         for (int j = 1; j < 7; j++) snprintf(c[j], 64, "-");
         if (r[0]) {
-            snprintf(c[2], 64, "%.3g", r[0]->final_ke);
+            const tc_series *a = &r[0]->r.s;
+            snprintf(c[2], 64, "%.3g", a->final_ke);
             /* the last penetration sample is the final one */
-            for (int i = 0; i < n; i++)
-                if (it[i].method == k && it[i].study == E4_BLOCK && it[i].s.summary.steps > 0) {
-                    long last = (it[i].s.summary.steps - 1) / it[i].every;
-                    snprintf(c[1], 64, "%.3g", it[i].s.pen[last]);
-                    snprintf(name, sizeof name, "block.%s.final_penetration", em[k].label);
-                    tc_metrics_add(&ms, em[k].label, name, r[0]->status ? NAN : it[i].s.pen[last],
-                                   "m", 1e-4, 0.3, 0, "(a) penetration after the last step");
-                }
+            if (a->steps > 0) {
+                long last = (a->steps - 1) / r[0]->every;
+                snprintf(c[1], 64, "%.3g", a->pen[last]);
+                snprintf(name, sizeof name, "block.%s.final_penetration", label);
+                tc_metrics_add(&x->metrics, label, name, ok[0] ? a->pen[last] : NAN, "m", 1e-4,
+                               0.3, 0, "(a) penetration after the last step");
+            }
         }
         if (r[2]) {
-            snprintf(c[3], 64, "%d", r[2]->escaped), snprintf(c[4], 64, "%.3g", r[2]->max_pen);
-            snprintf(c[5], 64, "%.3g", r[2]->final_ke / r[2]->peak_ke);
-            snprintf(name, sizeof name, "pile.%s.escaped", em[k].label);
-            tc_metrics_add(&ms, em[k].label, name, r[2]->status ? NAN : r[2]->escaped, "1", 0, 0, 0,
+            const tc_series *p = &r[2]->r.s;
+            snprintf(c[3], 64, "%d", r[2]->r.escaped), snprintf(c[4], 64, "%.3g", p->max_pen);
+            snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
+            snprintf(name, sizeof name, "pile.%s.escaped", label);
+            tc_metrics_add(&x->metrics, label, name, ok[2] ? r[2]->r.escaped : NAN, "1", 0, 0, 0,
                            "(c) bodies outside the container at the end");
-            snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", em[k].label);
-            tc_metrics_add(&ms, em[k].label, name,
-                           r[2]->status ? NAN : r[2]->final_ke / r[2]->peak_ke, "1", 0.01, 1.0, 0,
-                           "(c) kinetic energy at the end over its peak (decay)");
+            snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", label);
+            tc_metrics_add(&x->metrics, label, name, ok[2] ? p->final_ke / p->peak_ke : NAN, "1",
+                           0.01, 1.0, 0, "(c) kinetic energy at the end over its peak (decay)");
         }
         snprintf(c[6], 64, "%d", failed);
         const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
         tc_table_add_row(ta, row);
     }
-    char base[1100];
-    tc_path_join(base, sizeof base, ctx->out_dir, "perturbed_table");
-    st = tc_table_write(tb, base,
-                        "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N at "
-                        "random top points (500 steps on, 500 off); penetration measured from the "
-                        "geometry, the same for every method.", "tab:e4b", err);
-    tc_path_join(base, sizeof base, ctx->out_dir, "studies_table");
+    tc_status st = tc_exp_table(x, tb, "perturbed_table",
+                                "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
+                                "at random top points (500 steps on, 500 off); penetration "
+                                "measured from the geometry, the same for every method.", err);
+    /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
+    char line[2048] = "";
+    for (int k = 0; k < x->nmethod; k++) {
+        const tc_params *mp = &x->method[k].m.mparams;
+        if (!x->method[k].m.model || tc_params_find(mp, "divide_by_r") < 0 ||
+            !tc_params_get(mp, "divide_by_r") || tc_params_find(mp, "ki") < 0 ||
+            tc_params_find(mp, "forget") < 0)
+            continue;
+        double kp = tc_params_get(mp, "kp"), ki = tc_params_get(mp, "ki");
+        double lam = tc_params_get(mp, "forget");
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m", line[0] ? "; " : "",
+                 x->method[k].label, s->e.gravity / (kp + ki / (1 - lam)));
+    }
+    if (!st && line[0])
+        tc_exp_text(x, "With eq. 3 as written, a resting body sinks g / (kp + ki / (1 - lambda)): %s. "
+                       "The paper's smaller multi-point penetration needs a stiffer spring than its "
+                       "stated gains give; a method with `divide_by_r = 0` (every bottom point a full "
+                       "spring) tests that reading (docs/experiments/e4.md).", line);
     if (!st)
-        st = tc_table_write(ta, base,
-                            "E4 (a) block started penetrating a plane and (c) a pile settling in "
-                            "an open box: every method that handles the shapes.", "tab:e4ac", err);
+        st = tc_exp_table(x, ta, "studies_table",
+                          "E4 (a) block started penetrating a plane and (c) a pile settling in an "
+                          "open box: every method that handles the shapes.", err);
     tc_table_free(tb), tc_table_free(ta);
-    if (!st) st = write_series(ctx, "block.csv", it, n, E4_BLOCK, em, err);
-    if (!st) st = write_series(ctx, "perturbed.csv", it, n, E4_PERTURBED, em, err);
-    if (!st) st = write_series(ctx, "pile.csv", it, n, E4_PILE, em, err);
-    if (!st) st = write_summary(ctx, it, n, em, err);
-    if (!st) st = speed_study(ctx, &e, sp_names, sp_m, sp_n, &ms, err);
-    char path[1100];
-    tc_path_join(path, sizeof path, ctx->out_dir, "metrics.cfg");
-    if (!st) st = tc_metrics_write(&ms, path, err);
-    /* figures: labels of the methods that ran each study */
-    if (!st && tc_plot_available()) {
-        char lab[3][1024] = {"", "", ""};
-        for (int i = 0; i < n; i++) {
-            char *l = lab[it[i].study];
-            snprintf(l + strlen(l), 1024 - strlen(l), "%s%s", l[0] ? " " : "", em[it[i].method].label);
-        }
-        plot(ctx, "e4_series.gp", "block.csv", "fig_block", lab[0]);
-        plot(ctx, "e4_series.gp", "perturbed.csv", "fig_perturbed", lab[1]);
-        plot(ctx, "e4_series.gp", "pile.csv", "fig_pile", lab[2]);
-        char slab[256] = "";
-        config_setting_t *pl = tc_script_lookup(&s, NULL, "speed.penalty");
-        const char *lcp = NULL;
-        tc_script_string(&s, NULL, "speed.lcp", &lcp, NULL);
-        snprintf(slab, sizeof slab, "%s", lcp ? lcp : "lcp");
-        for (int i = 0; pl && i < config_setting_length(pl); i++)
-            if (config_setting_get_string_elem(pl, i))
-                snprintf(slab + strlen(slab), sizeof slab - strlen(slab), " %s",
-                         config_setting_get_string_elem(pl, i));
-        plot(ctx, "e4_speed.gp", "speed.csv", "fig_speed", slab);
-    }
-    /* the report section */
-    if (!st) {
-        tc_outfile o;
-        tc_path_join(path, sizeof path, ctx->out_dir, "section.md");
-        if (!(st = tc_outfile_open(&o, path, err))) {
-            fprintf(o.f, "## E4 — penalty methods (Drumwright 2008)\n\nTier `%s`, step %g s; "
-                         "methods: %s.\n\n", ctx->tier, e.dt, labels);
-            tc_path_join(base, sizeof base, ctx->out_dir, "perturbed_table.md");
-            tc_file_append(o.f, base);
-            /* the closed-form resting depth of each penalty method under its gains (eq. 2-3) */
-            for (int k = 0; k < nm; k++) {
-                const tc_method *m = &em[k].m;
-                if (!m->model || strncmp(m->model->name, "penalty-", 8) ||
-                    !tc_params_get(&m->mparams, "divide_by_r"))
-                    continue;
-                double kp = tc_params_get(&m->mparams, "kp"), ki = tc_params_get(&m->mparams, "ki");
-                double lam = tc_params_get(&m->mparams, "forget");
-                fprintf(o.f, "%s%s: a resting body sinks g / (kp + ki / (1 - lambda)) = %.3g m",
-                        k ? "; " : "\nWith eq. 3 as written, ", em[k].label,
-                        e.gravity / (kp + ki / (1 - lam)));
-            }
-            fprintf(o.f, ". The paper's smaller multi-point penetration needs a stiffer spring than "
-                         "its stated gains give; a method with `divide_by_r = 0` (every bottom "
-                         "point a full spring) tests that reading (docs/experiments/e4.md).\n\n");
-            tc_path_join(base, sizeof base, ctx->out_dir, "studies_table.md");
-            tc_file_append(o.f, base);
-            fprintf(o.f, "\n");
-            tc_path_join(base, sizeof base, ctx->out_dir, "speed_table.md");
-            if (tc_file_readable(base)) tc_file_append(o.f, base);
-            fprintf(o.f, "\n![(a) block into a plane](e4_penalty/fig_block.png)\n\n"
-                         "![(b) perturbed block](e4_penalty/fig_perturbed.png)\n\n"
-                         "![(c) pile](e4_penalty/fig_pile.png)\n\n"
-                         "![(d) speed](e4_penalty/fig_speed.png)\n");
-            st = tc_outfile_commit(&o, err);
-        }
-        tc_path_join(path, sizeof path, ctx->out_dir, "section.tex");
-        if (!st && !(st = tc_outfile_open(&o, path, err))) {
-            fprintf(o.f, "\\section{Penalty methods (E4)}\nTier \\texttt{%s}, step %g\\,s.\n\n"
-                         "\\input{e4_penalty/perturbed_table.tex}\n"
-                         "\\input{e4_penalty/studies_table.tex}\n"
-                         "\\IfFileExists{e4_penalty/speed_table.tex}{\\input{e4_penalty/speed_table.tex}}{}\n",
-                    ctx->tier, e.dt);
-            static const char *const figs[4][2] = {
-                {"fig_block", "(a) Kinetic energy and penetration of a block started inside a plane."},
-                {"fig_perturbed", "(b) Kinetic energy and penetration of the perturbed block."},
-                {"fig_pile", "(c) Kinetic energy and largest penetration of the settling pile."},
-                {"fig_speed", "(d) Steps per second against contact points, penalty and LCP."}};
-            for (int f = 0; f < 4; f++)
-                fprintf(o.f, "\\begin{figure}[htbp]\\centering\n"
-                             "\\includegraphics[width=0.85\\linewidth]{e4_penalty/%s.pdf}\n"
-                             "\\caption{%s}\\end{figure}\n", figs[f][0], figs[f][1]);
-            st = tc_outfile_commit(&o, err);
-        }
-    }
-    tc_metrics_free(&ms);
-free_items:
-    for (int i = 0; i < n; i++) free(it[i].s.ke), free(it[i].s.pen);
-    free(it), free(force);
-done:
-    tc_script_free(&s);
     return st;
+}
+
+/* a figure of a study: the labels of the methods that ran it */
+static void series_figure(tc_exp *x, const e4_state *s, int study, const char *data,
+                          const char *base, const char *caption) {
+    char labels[2048] = "", path[1200];
+    for (int i = 0; i < s->n; i++)
+        if (s->it[i].study == study)
+            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
+                     labels[0] ? " " : "", x->method[s->it[i].method].label);
+    tc_exp_path(x, data, path, sizeof path);
+    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
+    tc_exp_figure(x, "e4_series.gp", v, 2, base, caption);
+}
+
+static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
+    e4_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    *state = s;
+    s->scene = calloc(3, sizeof *s->scene);
+    if (!s->scene) return TC_ENOMEM;
+    tc_status st = e4_read_setup(&x->script, &s->e, err);
+    if (!st) st = e4_block_scene(&s->e, &s->scene[E4_BLOCK], err);
+    if (!st) st = e4_rest_scene(&s->e, &s->scene[E4_PERTURBED], err);
+    if (!st) st = e4_pile_scene(&s->e, s->e.pile.bodies, &s->scene[E4_PILE], err);
+    /* a dynamic method joins when it handles the block scenes or the pile */
+    tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_BLOCK]), "(a), (b) a box on a plane");
+    tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]), "(c) the pile");
+    return st;
+}
+
+static void e4_free(void *state) {
+    e4_state *s = state;
+    for (int i = 0; s->it && i < s->n; i++) tc_series_free(&s->it[i].r.s);
+    free(s->it), free(s->force), free(s->scene), free(s);
+}
+
+static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
+    e4_state *s = state;
+    const e4_setup *e = &s->e;
+    s->x = x;
+    s->force = calloc((size_t)e->b_cycles, sizeof *s->force);
+    s->it = calloc((size_t)(3 * x->nmethod) + 1, sizeof *s->it);
+    if (!s->force || !s->it) return TC_ENOMEM;
+    e4_perturbations(e, s->force);
+    /* the sweep: every method on every study whose shapes it handles, one run each */
+    long pile_steps = (long)ceil(e->c_seconds / e->dt);
+    long psteps = e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
+    for (int k = 0; k < x->nmethod; k++)
+        for (int q = 0; q < 3; q++) {
+            if (!tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q])))
+                continue;
+            e4_item *t = &s->it[s->n++];
+            t->method = k, t->study = q;
+            t->steps = q == E4_BLOCK ? e->a_steps : q == E4_PERTURBED ? psteps : pile_steps;
+            t->every = q == E4_BLOCK ? 1 : 10;
+            t->run = tc_exp_add_run(x, k, NULL, q == E4_BLOCK ? e->a_seed : q == E4_PERTURBED ? e->b_seed
+                                                                             : (long long)e->pile.seed,
+                                    "study=%s, %ld steps", study_name[q], t->steps);
+            if (tc_series_alloc(&t->r.s, t->steps, t->every, TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
+                return TC_ENOMEM;
+        }
+    tc_status st = tc_exp_sweep(x, s->n, NULL, e4_work, s);
+    if (st) return st;
+    tc_exp_text(x, "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
+                   "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
+                   "(d) the speed of the penalty methods against the LCP.", x->tier, e->dt);
+    st = write_tables(x, s, err);
+    if (!st) st = write_series(x, "block.csv", s->it, s->n, E4_BLOCK, err);
+    if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
+    if (!st) st = write_series(x, "pile.csv", s->it, s->n, E4_PILE, err);
+    if (!st) st = write_summary(x, s->it, s->n, err);
+    if (!st) st = speed_study(x, e, err);
+    if (st) return st;
+    /* figures */
+    series_figure(x, s, E4_BLOCK, "block.csv", "fig_block",
+                  "(a) Kinetic energy and penetration of a block started inside a plane.");
+    series_figure(x, s, E4_PERTURBED, "perturbed.csv", "fig_perturbed",
+                  "(b) Kinetic energy and penetration of the perturbed block.");
+    series_figure(x, s, E4_PILE, "pile.csv", "fig_pile",
+                  "(c) Kinetic energy and largest penetration of the settling pile.");
+    char path[1200], labels[512] = "";
+    tc_exp_path(x, "speed.csv", path, sizeof path);
+    if (tc_file_readable(path)) {
+        for (int i = 0; i < e->d_nlabel; i++)
+            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
+                     e->d_label[i]);
+        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
+        tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
+                      "(d) Steps per second against contact points, penalty and LCP.");
+    }
+    return TC_OK;
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */
@@ -448,7 +379,15 @@ const tc_experiment_type tc_experiment_e4 = {
     .name = "e4_penalty",
     .title = "penalty methods vs LCP: block into a plane, perturbed block, pile, speed "
              "(Drumwright 2008)",
+    .heading = "Penalty methods (E4)",
+    .paper = "Drumwright 2008, section IV and figs. 8-11",
     .script = "e4_penalty.cfg",
     .results = e4_results,
-    .run = e4_run,
+    .setup = e4_setup_fn,
+    .run = e4_run_fn,
+    .free = e4_free,
+    .bench_name = "penalty",
+    .bench_doc = "E4's piles: the LCP against the multi-point penalty (RK4 and semi-implicit "
+                 "Euler), steps/s as contacts grow, one thread, same run",
+    .bench = e4_bench,
 };

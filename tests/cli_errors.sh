@@ -8,8 +8,10 @@ src=${TOUCHE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 tmp=$(mktemp -d /tmp/touche-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() { # description, expected exit status class (nonzero), grep pattern, command...
+total=0
+check() { # description, grep pattern, command... (expects a non-zero exit)
     desc=$1 pat=$2; shift 2
+    total=$((total+1))
     "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
     if [ "$rc" -eq 0 ]; then echo "FAIL: $desc: exit 0"; fail=$((fail+1)); return; fi
     if ! grep -q -- "$pat" "$tmp/err"; then
@@ -20,10 +22,18 @@ check() { # description, expected exit status class (nonzero), grep pattern, com
 export TOUCHE_NO_PROGRESS=1
 check "no command" "usage" "$touche"
 check "unknown command" "unknown command" "$touche" frobnicate
-check "unknown experiment" "unknown experiment 'e9'" "$touche" run e9
+check "unknown experiment" "'e9' is neither an experiment" "$touche" run e9
 check "bad tier" "tier must be" "$touche" run e1 --tier huge
 check "bad threads" "threads must be" "$touche" run e1 --threads zero
-check "unknown method filter" "no method of this experiment matches" "$touche" run e1 --methods nope --out "$tmp/o"
+check "unknown method filter" "no method called 'nope'. Valid are the labels" "$touche" run e1 --methods nope --out "$tmp/o"
+check "a typo lists the valid names" "scm-medium" "$touche" run e1 --methods scm-mediun --out "$tmp/o"
+check "--set unknown parameter" "has no such parameter (it has: k, spacing" "$touche" run e1 --set scm-medium.epsilon2=0.003 --out "$tmp/o"
+check "--set out of range" "must lie in" "$touche" run e1 --set scm-medium.eps2=-1 --out "$tmp/o"
+check "--set not a number" "must be a finite number" "$touche" run e1 --set scm-medium.eps2=nan --out "$tmp/o"
+check "--set unknown method" "no method labelled or named 'scm-huge'" "$touche" run e1 --set scm-huge.eps2=0.1 --out "$tmp/o"
+check "--set malformed" "LABEL.PARAMETER=VALUE" "$touche" run e1 --set eps2=0.1 --out "$tmp/o"
+if [ -e "$tmp/o" ]; then echo "FAIL: bad command lines wrote outputs"; fail=$((fail+1)); fi
+total=$((total+1))
 
 # a good run, then a broken script: the error names file:line:parameter and the outputs survive
 mkdir -p "$tmp/src/experiments"
@@ -54,10 +64,35 @@ line=$(grep -n "^  mass = -10.0;" "$tmp/src/experiments/e4_penalty.cfg" | cut -d
 check "negative mass (e4)" "e4_penalty.cfg:$line: parameter 'perturbed.mass'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
 cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
-sed -i 's/^  penalty = \[.*\];/  penalty = "multi-point";/' "$tmp/src/experiments/e4_penalty.cfg"
-line=$(grep -n '^  penalty = "multi-point";' "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
-check "speed study labels (e4)" "e4_penalty.cfg:$line: parameter 'speed.penalty'" \
+sed -i 's/^  methods = \[.*\];/  methods = "multi-point";/' "$tmp/src/experiments/e4_penalty.cfg"
+line=$(grep -n '^  methods = "multi-point";' "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
+check "speed study labels (e4)" "e4_penalty.cfg:$line: parameter 'speed.methods'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
-passed=$(( 13 - fail ))
-echo "$passed passed, $fail failed"
+
+# a script of one's own, outside the tree: it names its driver and runs like a built-in one
+mkdir -p "$tmp/mine"
+sed 's/^  n1d = 201;/  n1d = 21;/; s/^  n2d = 41;/  n2d = 5;/' "$src/experiments/e1_sphere_profiles.cfg" > "$tmp/mine/my_spheres.cfg"
+total=$((total+1))
+if "$touche" run "$tmp/mine/my_spheres.cfg" --methods hunt-crossley,mujoco --out "$tmp/o2" >"$tmp/out" 2>"$tmp/err" &&
+   [ -s "$tmp/o2/my_spheres/profile_1d.csv" ] && [ -s "$tmp/o2/my_spheres/runs.csv" ] &&
+   grep -q "<!-- my_spheres -->" "$tmp/o2/report.md"; then
+    echo "ok: a script outside the tree runs (outputs in my_spheres/, in the report)"
+else
+    echo "FAIL: a script outside the tree"; cat "$tmp/err"; fail=$((fail+1))
+fi
+sed -i 's/^driver = .*$/driver = "e9_nothing";/' "$tmp/mine/my_spheres.cfg"
+check "a script naming an unknown driver" "driver 'e9_nothing' is not a registered experiment" \
+    "$touche" run "$tmp/mine/my_spheres.cfg" --out "$tmp/o2"
+sed -i '/^driver = .*$/d' "$tmp/mine/my_spheres.cfg"
+check "a script without a driver" "must name the experiment driver" \
+    "$touche" run "$tmp/mine/my_spheres.cfg" --out "$tmp/o2"
+cp "$src/experiments/e1_sphere_profiles.cfg" "$tmp/mine/no_tier.cfg"
+check "a script without the tier" "no tier 'full' in this script (it has: quick, fast)" \
+    sh -c "sed -i 's/^  full = {/  fast = {/' '$tmp/mine/no_tier.cfg' && '$touche' run '$tmp/mine/no_tier.cfg' --tier full --out '$tmp/o2'"
+
+# exit status 2 (nothing ran) for bad input
+"$touche" run e1 --methods nope --out "$tmp/o3" >/dev/null 2>&1; rc=$?
+total=$((total+1))
+if [ "$rc" -eq 2 ]; then echo "ok: bad input exits 2"; else echo "FAIL: bad input exited $rc"; fail=$((fail+1)); fi
+echo "$((total - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -36,7 +36,7 @@ Test(e2, trajectories_make_and_break_contact_twice_in_mujoco) {
     tc_error err;
     tc_error_clear(&err);
     snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
-    cr_assert_eq(e2_build_scene(&e, &sc, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_scene_t_pusher(&sc, &e.scene, &err), TC_OK, "%s", err.msg);
     cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, &err), TC_OK, "%s", err.msg);
     cr_expect_eq(n, 5, "five trajectories");
     tc_method m;
@@ -60,7 +60,7 @@ Test(e2, a_diverging_rollout_is_reported_with_its_reason) {
     int n = 0;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
-    cr_assert_eq(e2_build_scene(&e, &sc, NULL), TC_OK);
+    cr_assert_eq(tc_scene_t_pusher(&sc, &e.scene, NULL), TC_OK);
     cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, NULL), TC_OK);
     /* a contact 10^7 times too stiff for 16 ms explicit Euler */
     tc_method m;
@@ -92,13 +92,20 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     f = fopen(mine, "w");
     fputs(text, f);
     fclose(f);
-    tc_exp_ctx ctx = {.source_dir = src(), .script = mine, .out_dir = out, .tier = "quick",
-                      .methods = "scm,mujoco", .threads = 2};
+    /* --methods names scm alone: the reference (the script's compare.reference) stays */
+    tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "quick", .methods = "scm",
+                     .threads = 2};
+    tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_experiment_find("e2")->run(&ctx, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e2"), mine, "e2", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(x->nmethod, 2, "scm and its reference");
+    cr_assert_geq(tc_exp_method_find(x, "mujoco"), 0);
+    cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
+    cr_expect_gt(tc_exp_failed(x), 0, "the stiff SCM rollouts are recorded as failed runs");
+    tc_exp_free(x);
     char csv[256], line[512];
-    snprintf(csv, sizeof csv, "%s/rollouts.csv", out);
+    snprintf(csv, sizeof csv, "%s/e2/rollouts.csv", out);
     f = fopen(csv, "r");
     cr_assert_not_null(f);
     int failed = 0, ok = 0;
@@ -109,4 +116,13 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     fclose(f);
     cr_expect_gt(failed, 0, "the stiff SCM rollouts should fail");
     cr_expect_gt(ok, 0, "MuJoCo's rollouts should still complete");
+    /* runs.csv and the report section carry the reasons */
+    snprintf(csv, sizeof csv, "%s/e2/section.md", out);
+    f = fopen(csv, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    cr_expect_not_null(strstr(text, "Failed runs:"), "%s", text);
+    cr_expect_not_null(strstr(text, "diverged"), "%s", text);
 }

@@ -3,9 +3,20 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
+
+/* the example model of docs/adding-a-model.md, registered at run time: the every-method test
+ * covers it without naming it */
+extern const tc_model_type tc_model_linear_spring;
+
+static void register_example(void) {
+    cr_assert_eq(tc_model_register(&tc_model_linear_spring, NULL), TC_OK);
+}
+
+TestSuite(methods, .init = register_example);
 
 /* the force on body 1 of scene sc must push it along +y and balance the force on body 0 */
 static int repulsive_along_y(const tc_scene *sc, tc_method *m, char *why) {
@@ -32,14 +43,11 @@ static int query_spheres(tc_method *m, char *why) {
 /* scenario 3 (force query, ellipsoid on sphere): a 5 cm sphere 1 cm into a fixed ellipsoid of
  * semi-axes 6, 10, 6 cm along its long (y) axis */
 static int query_ellipsoid(tc_method *m, char *why) {
-    tc_scene sc = tc_default_scene();
-    tc_body_desc big = tc_default_body("big", tc_ellipsoid(0.06, 0.1, 0.06));
-    tc_body_desc small = tc_default_body("small", tc_sphere(0.05));
-    small.joint = TC_JOINT_FREE;
-    small.pos[1] = 0.14;
+    tc_scene sc;
+    const double pos[3] = {0, 0.14, 0};
     tc_error err;
     tc_error_clear(&err);
-    if (tc_scene_add(&sc, &big, 1000, &err) || tc_scene_add(&sc, &small, 1000, &err))
+    if (tc_scene_pair(&sc, tc_ellipsoid(0.06, 0.1, 0.06), tc_sphere(0.05), pos, NULL, 1000, &err))
         return sprintf(why, "scene: %s", err.msg), 0;
     return repulsive_along_y(&sc, m, why);
 }
@@ -48,15 +56,10 @@ static int query_ellipsoid(tc_method *m, char *why) {
  * does not fall through the floor and does not fly off (explicit Euler may keep bouncing: no
  * settling asked); quat gives the body's orientation */
 static int drop(tc_shape shape, const double quat[4], tc_method *m, char *why) {
-    tc_scene sc = tc_default_scene();
-    sc.gravity[2] = -9.81;
-    tc_body_desc floor = tc_default_body("floor", tc_plane());
-    tc_body_desc ball = tc_default_body("body", shape);
-    ball.joint = TC_JOINT_FREE;
-    ball.pos[2] = 0.07;
-    for (int k = 0; k < 4; k++) ball.quat[k] = quat[k];
-    tc_scene_add(&sc, &floor, 0, NULL);
-    tc_scene_add(&sc, &ball, 1000, NULL);
+    tc_scene sc;
+    const double pos[3] = {0, 0, 0.07};
+    tc_scene_ground(&sc, 9.81, 0.5, NULL);
+    tc_scene_add_free(&sc, "body", shape, pos, quat, 1000, NULL);
     tc_sim *sim;
     tc_error err;
     tc_error_clear(&err);
@@ -115,19 +118,33 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
         {"polytope (octahedron) dropped on a plane", TC_CAP_DYNAMICS,
          TC_SHAPE_BIT(TC_SHAPE_POLYTOPE) | TC_SHAPE_BIT(TC_SHAPE_PLANE), drop_octahedron},
     };
-    tc_method all[32];
-    int n = tc_method_enumerate(all, 32), ran = 0;
-    cr_assert_geq(n, 3, "scm, hunt-crossley and mujoco at least");
-    /* every model also with every solver */
-    for (int i = 0; tc_models[i]; i++)
-        for (int j = 1; tc_solvers[j] && n < 32; j++) {
+    /* every registered model with every registered solver, and every engine: sized from the
+     * registry, so a new model, solver or engine is covered with no change here */
+    int nmodel = 0, nsolver = 0, nengine = 0;
+    while (tc_model_at(nmodel)) nmodel++;
+    while (tc_solver_at(nsolver)) nsolver++;
+    while (tc_engine_at(nengine)) nengine++;
+    tc_method *all = calloc((size_t)(nmodel * nsolver + nengine) + 1, sizeof *all);
+    cr_assert_not_null(all);
+    int n = 0, ran = 0, refused = 0;
+    cr_assert_geq(nmodel + nengine, 3, "scm, hunt-crossley and mujoco at least");
+    for (int i = 0; i < nmodel; i++)
+        for (int j = 0; j < nsolver; j++) {
             char spec[64];
-            snprintf(spec, sizeof spec, "%s/%s", tc_models[i]->name, tc_solvers[j]->name);
-            /* a solver that needs what the model lacks (lcp: contact points) refuses the pair */
-            tc_status st = tc_method_parse(&all[n], spec, NULL);
-            cr_assert(st == TC_OK || (st == TC_EUNSUP && tc_solvers[j]->needs), "%s", spec);
+            snprintf(spec, sizeof spec, "%s/%s", tc_model_at(i)->name, tc_solver_at(j)->name);
+            /* a solver that needs what the model lacks (lcp: contact points), or a model without
+             * a force law paired with an integrator, refuses the pair with a message */
+            tc_error err;
+            tc_error_clear(&err);
+            tc_status st = tc_method_parse(&all[n], spec, &err);
+            cr_assert(st == TC_OK || (st == TC_EUNSUP && err.msg[0]), "%s: %s", spec, err.msg);
             if (st == TC_OK) n++;
+            else refused++;
         }
+    for (int i = 0; i < nengine; i++)
+        cr_assert_eq(tc_method_parse(&all[n++], tc_engine_at(i)->name, NULL), TC_OK);
+    cr_log_info("%d methods (%d model x solver pairs refused), %d registered", n, refused,
+                nmodel * nsolver + nengine);
     for (int k = 0; k < n; k++)
         for (size_t s = 0; s < sizeof scen / sizeof *scen; s++) {
             if (!tc_method_can_run(&all[k], scen[s].caps, scen[s].shapes)) continue;
@@ -136,4 +153,12 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
             ran++;
         }
     cr_expect_geq(ran, 2 * 3, "each method should meet at least both scenarios");
+    /* the registered example is there with every solver whose needs it meets */
+    int spring = 0, pairs = 0;
+    for (int k = 0; k < n; k++) spring += all[k].model == &tc_model_linear_spring;
+    for (int j = 0; j < nsolver; j++)
+        pairs += (tc_model_linear_spring.caps & tc_solver_at(j)->needs) == tc_solver_at(j)->needs;
+    cr_expect(spring >= 3 && spring == pairs, "the registered example: %d methods, %d solvers fit",
+              spring, pairs);
+    free(all);
 }

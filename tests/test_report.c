@@ -764,7 +764,10 @@ Test(report, assembles_sections_in_order) {
     setenv("TOUCHE_SOURCE_DIR", scratch, 1);
     cr_assert_eq(mkdir(in_scratch("e1"), 0755), 0);
     put_file(in_scratch("e1/section.md"), "## E1\n\n![fig](e1/fig.png)");
-    const char *names[] = {"e1", "e2"};
+    /* a user's own script's directory comes after the known ones */
+    cr_assert_eq(mkdir(in_scratch("mine"), 0755), 0);
+    put_file(in_scratch("mine/section.md"), "## Mine\n");
+    const tc_report_entry names[] = {{"e1", "Sphere profiles (E1)"}, {"e2", "T-pushing (E2)"}};
     tc_error err;
     tc_error_clear(&err);
     cr_redirect_stderr();
@@ -776,7 +779,14 @@ Test(report, assembles_sections_in_order) {
     cr_assert(strstr(s, tc_revision()), "%s", s);
     char *e1 = strstr(s, "<!-- e1 -->\n## E1\n\n![fig](e1/fig.png)\n");
     char *e2 = strstr(s, "<!-- e2: no section.md");
-    cr_assert(e1 && e2 && e1 < e2, "%s", s);
+    char *mine = strstr(s, "<!-- mine -->\n## Mine");
+    cr_assert(e1 && e2 && mine && e1 < e2 && e2 < mine, "%s", s);
+    free(s);
+    /* the PDF's list: each section when it exists, else "Not run." under its heading */
+    s = slurp(in_scratch("experiments.tex"));
+    cr_assert_not_null(s);
+    cr_assert(strstr(s, "\\IfFileExists{e2/section.tex}{\\input{e2/section.tex}}{\\section{T-pushing (E2)}Not run.}"), "%s", s);
+    cr_assert(strstr(s, "mine/section.tex"), "%s", s);
     free(s);
 }
 

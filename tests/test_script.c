@@ -15,7 +15,8 @@ static const char good[] =
     "methods = (\n"
     "  { label = \"scm-a\"; method = \"scm\"; params = { k = 1309.0; }; },\n"
     "  { label = \"hc\"; method = \"hunt-crossley\"; }\n"
-    ");\n";
+    ");\n"
+    "driver = \"e1_sphere_profiles\";\n";
 
 /* write text to a fresh script file, return its path */
 static const char *script(const char *text) {
@@ -29,13 +30,35 @@ static const char *script(const char *text) {
     return path;
 }
 
-/* run E1 on a script into out (made here); returns the status and the error */
-static tc_status run_e1(const char *path, const char *out, int threads, tc_error *err) {
+/* read a whole file */
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "missing %s", path);
+    static char buf[2][1 << 20];
+    static int which;
+    char *b = buf[which++ % 2];
+    size_t n = fread(b, 1, sizeof buf[0] - 1, f);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+/* plan and run E1 on a script into out/e1_sphere_profiles; returns the status and the error */
+static tc_status run_e1_with(const char *path, const char *out, int threads, const char *methods,
+                             tc_override *set, int nset, tc_error *err) {
     const char *src = getenv("TOUCHE_SOURCE_DIR");
-    tc_exp_ctx ctx = {.source_dir = src ? src : ".", .script = path, .out_dir = out,
-                      .tier = "quick", .methods = NULL, .threads = threads};
+    tc_run_opts o = {.source_dir = src ? src : ".", .out_root = out, .tier = "quick",
+                     .methods = methods, .set = set, .nset = nset, .threads = threads};
+    tc_exp *x = NULL;
     tc_error_clear(err);
-    return tc_experiment_find("e1")->run(&ctx, err);
+    tc_status st = tc_exp_plan(&x, tc_experiment_find("e1"), path, "e1_sphere_profiles", &o, err);
+    if (!st) st = tc_exp_execute(x, err);
+    tc_exp_free(x);
+    return st;
+}
+
+static tc_status run_e1(const char *path, const char *out, int threads, tc_error *err) {
+    return run_e1_with(path, out, threads, NULL, NULL, 0, err);
 }
 
 /* replace the first occurrence of `from` in good with `to`, then run and expect an error */
@@ -57,6 +80,21 @@ static void expect_error(const char *from, const char *to, int line, const char 
     cr_expect_neq(access(out, F_OK), 0, "nothing may be written");
 }
 
+/* the script, with `from` replaced, must fail to plan with words in the message */
+static void expect_plan_error(const char *from, const char *to, int line, const char *words) {
+    char text[2048];
+    const char *at = strstr(good, from);
+    cr_assert_not_null(at);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
+    const char *path = script(text);
+    tc_error err;
+    cr_expect_neq(run_e1(path, "/tmp/touche-never-written", 1, &err), TC_OK, "%s", text);
+    cr_expect_str_eq(err.file, path);
+    if (line) cr_expect_eq(err.line, line, "line %d, expected %d (%s)", err.line, line, err.msg);
+    cr_expect_not_null(strstr(err.msg, words), "message '%s' lacks '%s'", err.msg, words);
+    cr_expect_neq(access("/tmp/touche-never-written", F_OK), 0, "nothing may be written");
+}
+
 Test(script, syntax_error_names_the_line) { expect_error("gap = 0.005;", "gap = = 0.005;", 2, NULL, "syntax"); }
 Test(script, unknown_method) { expect_error("\"hunt-crossley\"", "\"hunt-crosley\"", 6, "method", "unknown method"); }
 Test(script, unknown_parameter) { expect_error("k = 1309.0", "kk = 1309.0", 5, "kk", "no such parameter"); }
@@ -65,17 +103,55 @@ Test(script, out_of_range_parameter) { expect_error("k = 1309.0", "k = -5.0", 5,
 Test(script, nan_is_rejected) { expect_error("friction = 0.5", "friction = nan", 1, NULL, "syntax"); }
 Test(script, unknown_setting) { expect_error("gap = 0.005;", "gap = 0.005; gapp = 1.0;", 2, "gapp", "unknown setting"); }
 
-/* read a whole file */
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "missing %s", path);
-    static char buf[2][1 << 20];
-    static int which;
-    char *b = buf[which++ % 2];
-    size_t n = fread(b, 1, sizeof buf[0] - 1, f);
-    b[n] = 0;
-    fclose(f);
-    return b;
+/* labels become file names and CSV fields: a safe alphabet, unique, at most TC_LABEL_MAX */
+Test(script, label_with_a_slash_is_refused) { expect_plan_error("\"scm-a\"", "\"../scm\"", 5, "letters, digits"); }
+Test(script, label_with_dots_is_refused) { expect_plan_error("\"scm-a\"", "\"a..b\"", 5, "'.' is not allowed"); }
+Test(script, label_with_a_comma_is_refused) { expect_plan_error("\"scm-a\"", "\"scm,a\"", 5, "',' is not allowed"); }
+Test(script, label_with_a_newline_is_refused) { expect_plan_error("\"scm-a\"", "\"scm\\na\"", 5, "not allowed"); }
+Test(script, label_too_long_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"a0123456789012345678901234567890123456789\"", 5, "1 to 40 characters");
+}
+Test(script, duplicate_label_is_refused) { expect_plan_error("\"hc\"", "\"scm-a\"", 6, "used twice"); }
+Test(script, a_label_taking_a_registered_name_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"pfc\"", 5, "registered method");
+}
+
+/* a script without the tier asked for: a clear error (and no use after free, under ASan) */
+Test(script, missing_tier_is_a_clear_error) {
+    expect_plan_error("tiers = { quick =", "tiers = { fast =", 3, "no tier 'quick' in this script (it has: fast)");
+}
+
+/* a script must name its driver, and the right one */
+Test(script, driver_is_required) {
+    expect_plan_error("driver = \"e1_sphere_profiles\";", "", 0, "must name its driver");
+    expect_plan_error("driver = \"e1_sphere_profiles\";", "driver = \"e4_penalty\";", 0,
+                      "driver is 'e4_penalty'");
+}
+
+/* --set: by label or model name, checked like a script value, recorded in runs.csv */
+Test(script, overrides_are_applied_checked_and_recorded) {
+    const char *path = script(good);
+    char out[160];
+    snprintf(out, sizeof out, "%.*s/out", (int)(strrchr(path, '/') - path), path);
+    tc_override set[2] = {{.target = "scm-a", .param = "eps2", .value = 0.003, .text = "scm-a.eps2=0.003"},
+                          {.target = "hunt-crossley", .param = "k", .value = 2e4, .text = "hunt-crossley.k=2e4"}};
+    tc_error err;
+    cr_assert_eq(run_e1_with(path, out, 2, "scm-a,hc", set, 2, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(set[0].used, 1);
+    cr_expect_eq(set[1].used, 1);
+    char csv[256];
+    snprintf(csv, sizeof csv, "%s/e1_sphere_profiles/runs.csv", out);
+    const char *runs = slurp(csv);
+    cr_expect_not_null(strstr(runs, "eps2=0.003"), "%s", runs);
+    cr_expect_not_null(strstr(runs, "\"eps2=0.003\""), "the set column: %s", runs);
+    cr_expect_not_null(strstr(runs, "k=20000"), "%s", runs);
+    /* an unknown parameter lists the method's; a value out of range names the range */
+    tc_override bad = {.target = "scm-a", .param = "epsilon2", .value = 1, .text = "scm-a.epsilon2=1"};
+    cr_expect_eq(run_e1_with(path, out, 1, NULL, &bad, 1, &err), TC_ENOTFOUND);
+    cr_expect_not_null(strstr(err.msg, "no such parameter (it has: k, spacing"), "%s", err.msg);
+    tc_override range = {.target = "hc", .param = "n", .value = 7, .text = "hc.n=7"};
+    cr_expect_eq(run_e1_with(path, out, 1, NULL, &range, 1, &err), TC_EINVAL);
+    cr_expect_not_null(strstr(err.msg, "must lie in [1, 3]"), "%s", err.msg);
 }
 
 Test(script, results_are_bitwise_identical_for_1_and_2_threads) {
@@ -90,8 +166,8 @@ Test(script, results_are_bitwise_identical_for_1_and_2_threads) {
                                         "field_mujoco.csv", "metrics.cfg"};
     for (int i = 0; i < 5; i++) {
         char a[128], b[128];
-        snprintf(a, sizeof a, "%s/%s", o1, files[i]);
-        snprintf(b, sizeof b, "%s/%s", o2, files[i]);
+        snprintf(a, sizeof a, "%s/e1_sphere_profiles/%s", o1, files[i]);
+        snprintf(b, sizeof b, "%s/e1_sphere_profiles/%s", o2, files[i]);
         cr_expect_str_eq(slurp(a), slurp(b), "%s differs between 1 and 2 threads", files[i]);
     }
 }

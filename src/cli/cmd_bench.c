@@ -3,7 +3,7 @@
 #include "cli/tc_cli.h"
 #include "core/tc_fs.h"
 #include "report/tc_progress.h"
-#include "experiments/e2.h"
+#include "exp/tc_experiment.h"
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
@@ -28,74 +28,20 @@ static double time_queries(tc_sim *sim, const double *v, double seconds, long lo
     return t / n;
 }
 
-/* E2's T scene: SCM Euler step time vs AOPC points beside MuJoCo's Euler step, same run */
-static int bench_e2(const char *out, double seconds) {
-    static const double spacings[] = {0.08, 0.04, 0.02, 0.01, 0.0047};
-    char script[1024], path[1100];
-    snprintf(script, sizeof script, "%s/experiments/e2_t_pushing.cfg", tc_cli_source_dir());
-    tc_script s;
-    e2_setup e;
-    tc_scene sc;
-    e2_traj tr[E2_MAXTRAJ];
-    int ntr, points[5];
-    double ms[5], mj_s;
-    tc_method scm, mj;
-    tc_error err;
-    tc_error_clear(&err);
-    tc_exp_method em[TC_EXP_MAXMETHOD];
-    int nm = 0;
-    tc_exp_ctx ctx = {.source_dir = tc_cli_source_dir(), .tier = "full", .methods = "scm"};
-    tc_status st = tc_script_load(&s, script, "full", &err);
-    /* SCM with E2's own parameters (the script's "scm" method), integrated by explicit Euler */
-    if (!st) {
-        st = e2_read_setup(&s, &e, &err);
-        if (!st) st = tc_exp_methods(&s, &ctx, TC_CAP_DYNAMICS, 0, em, &nm, &err);
-        tc_script_free(&s);
-    }
-    snprintf(path, sizeof path, "%s/%s", tc_cli_source_dir(), e.trajectories);
-    if (!st) st = e2_build_scene(&e, &sc, &err);
-    if (!st) st = e2_read_trajectories(path, &e, tr, &ntr, &err);
-    if (!st) st = tc_method_parse(&scm, "scm/euler", &err);
-    if (!st) scm.mparams = em[0].m.mparams;
-    if (!st) st = tc_method_parse(&mj, "mujoco", &err);
-    /* the whole trajectory, as E2's own timing (the contact phase costs more than the approach);
-     * --seconds limits the simulated time */
-    int steps = (int)lround(fmin(e.duration, seconds) / 0.002);
-    if (!st) st = e2_step_times(&e, &sc, &scm, &mj, &tr[0], 0.002, steps, spacings, 5, points, ms, &mj_s, &err);
-    if (st) return tc_cli_error(&err, st), 1;
-    tc_outfile o;
-    tc_path_join(path, sizeof path, out, "bench_e2.csv");
-    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    fprintf(o.f, "points,scm_euler_us,mujoco_euler_us,ratio\n");
-    printf("%8s %14s %16s %8s\n", "points", "SCM Euler us", "MuJoCo Euler us", "ratio");
-    for (int i = 0; i < 5; i++) {
-        fprintf(o.f, "%d,%.4f,%.4f,%.4g\n", points[i], 1e6 * ms[i], 1e6 * mj_s, ms[i] / mj_s);
-        printf("%8d %14.2f %16.2f %8.3g\n", points[i], 1e6 * ms[i], 1e6 * mj_s, ms[i] / mj_s);
-    }
-    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    printf("wrote %s\n", path);
-    return 0;
-}
-
 /* the scenes of bench pfc: 0 E1's spheres 1 cm deep, 1 two 10 cm cubes 5 mm deep (the upper one
  * turned 0.3 rad about z and tilted 0.05 rad about x), 2 a 5 cm ball 1 cm into a plane, 3 E1's
  * spheres again (run with rigid_fixed = 1: the fixed big sphere is rigid) */
 static tc_status pfc_scene(tc_scene *sc, int which, tc_error *err) {
     if (which == 0 || which == 3) return tc_scene_sphere_pair(sc, 0.1, 0.05, 0.14, 1000, err);
-    *sc = tc_default_scene();
-    tc_body_desc a = tc_default_body(which == 1 ? "lower" : "floor", which == 1 ? tc_box(0.05, 0.05, 0.05) : tc_plane());
-    tc_body_desc b = tc_default_body(which == 1 ? "upper" : "ball", which == 1 ? tc_box(0.05, 0.05, 0.05) : tc_sphere(0.05));
-    b.joint = TC_JOINT_FREE;
     if (which == 1) {
         /* q = q_z(0.3) q_x(0.05): the tilt lifts the corners by at most 0.05 sin 0.05 (2.5 mm) */
         double cz = cos(0.15), sz = sin(0.15), cx = cos(0.025), sx = sin(0.025);
-        const double q[4] = {cz * cx, cz * sx, sz * sx, sz * cx};
-        memcpy(b.quat, q, sizeof q);
-        b.pos[2] = 0.095;
-    } else
-        b.pos[2] = 0.04;
-    tc_status st = tc_scene_add(sc, &a, 1000, err);
-    return st ? st : tc_scene_add(sc, &b, 1000, err);
+        const double q[4] = {cz * cx, cz * sx, sz * sx, sz * cx}, pos[3] = {0, 0, 0.095};
+        return tc_scene_pair(sc, tc_box(0.05, 0.05, 0.05), tc_box(0.05, 0.05, 0.05), pos, q, 1000, err);
+    }
+    const double pos[3] = {0, 0, 0.04};
+    tc_status st = tc_scene_ground(sc, 0, 0.5, err);
+    return st ? st : tc_scene_add_free(sc, "ball", tc_sphere(0.05), pos, NULL, 1000, err);
 }
 
 /* the best time per static force query (s) over batches of 4 queries repeated for `seconds`:
@@ -188,34 +134,38 @@ static int bench_pfc(const char *out, const char *levels, const char *shells, do
 
 int tc_cmd_bench(int argc, char **argv) {
     const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
+    /* an experiment's own benchmark (e2, penalty) takes the rest of the command line */
+    for (int i = 0; tc_experiment_at(i); i++) {
+        const tc_experiment_type *x = tc_experiment_at(i);
+        if (x->bench && (!strcmp(what, x->bench_name) || tc_experiment_find(what) == x))
+            return x->bench(argc - 1, argv + 1);
+    }
     const char *out = "out/bench", *plist = "100,400,1600,6400", *levels = "1,2,3,4", *shells = "0,1";
-    const char *bodies = "2,4,8,16,24";
-    int steps = 200;
     double seconds = 0.5;
-    int seconds_given = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], what) && i == 1) continue;
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
         else if (!strcmp(argv[i], "--shells") && i + 1 < argc) shells = argv[++i];
-        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]), seconds_given = 1;
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else {
-            fprintf(stderr, "usage: touche bench scm|e2|pfc|penalty [--points a,b,...] "
-                            "[--levels a,b,...] [--shells a,b,...] [--bodies a,b,...] [--steps N] "
-                            "[--seconds S] [--out DIR]\n");
+            fprintf(stderr, "usage: touche bench scm|pfc [--points a,b,...] [--levels a,b,...] "
+                            "[--shells a,b,...] [--seconds S] [--out DIR]\n"
+                            "       touche bench NAME [...] for an experiment's benchmark (see "
+                            "touche list)\n");
             return 2;
         }
     }
-    if (!strcmp(what, "e2")) return bench_e2(out, seconds_given ? seconds : 1e9);
     if (!(seconds > 0)) seconds = 0.5;
     if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
-    if (!strcmp(what, "penalty")) return tc_bench_penalty(out, bodies, steps > 0 ? steps : 200);
     if (strcmp(what, "scm")) {
-        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: scm, e2, pfc, penalty)\n",
-                what);
+        char names[256] = "scm, pfc";
+        for (int i = 0; tc_experiment_at(i); i++)
+            if (tc_experiment_at(i)->bench)
+                snprintf(names + strlen(names), sizeof names - strlen(names), ", %s",
+                         tc_experiment_at(i)->bench_name);
+        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: %s)\n", what, names);
         return 2;
     }
     tc_scene sc;

@@ -21,13 +21,17 @@ int tc_cmd_list(int argc, char **argv) {
     printf("\ncontact models (method \"model\" or \"model/solver\"):\n");
     for (int i = 0; tc_model_at(i); i++) {
         tc_caps_format(tc_model_at(i)->caps, caps, sizeof caps);
-        printf("  %-14s %s\n      [%s] %s\n      parameter    default    unit     what\n",
-               tc_model_at(i)->name, tc_model_at(i)->summary, caps, tc_model_at(i)->reference);
+        printf("  %-14s %s\n      [%s] %s%s%s\n      parameter    default    unit     what\n",
+               tc_model_at(i)->name, tc_model_at(i)->summary, caps, tc_model_at(i)->reference,
+               tc_model_at(i)->solver ? "; default solver " : "",
+               tc_model_at(i)->solver ? tc_model_at(i)->solver : "");
         print_params(tc_model_at(i)->params);
     }
     printf("\nsolvers:\n");
     for (int i = 0; tc_solver_at(i); i++) {
         printf("  %-14s %s%s\n", tc_solver_at(i)->name, tc_solver_at(i)->summary, i ? "" : " (default)");
+        if (tc_solver_at(i)->cpu_dependent)
+            printf("      results depend on the CPU: %s\n", tc_solver_at(i)->cpu_dependent);
         print_params(tc_solver_at(i)->params);
     }
     printf("\nengines (method \"engine\"):\n");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* touche run: experiments at a tier, outputs under --out, then the report */
+/* touche run: plan every experiment asked for (scripts, methods, --methods, --set) before any
+ * runs, run them, write the report, and say what failed */
 #include "cli/tc_cli.h"
 #include "exp/tc_experiment.h"
 #include "core/tc_fs.h"
@@ -7,55 +8,208 @@
 #include "report/tc_report.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* run one experiment into out/<name>; returns its status */
-static tc_status run_one(const tc_experiment_type *x, const tc_exp_ctx *base, const char *out) {
-    char dir[1024], script[1024];
+#define MAXRUN 64
+#define MAXSET 64
+
+/* what the command line asked for */
+typedef struct todo {
+    const tc_experiment_type *type;
+    char script[1100], name[64];
+    tc_exp *x;
+} todo;
+
+/* a first SIGINT or SIGTERM asks every loop to stop; a second one ends the program at once */
+static void on_signal(int sig) {
+    if (tc_interrupted()) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    tc_interrupt();
+}
+
+/* --set target.param=value */
+static int parse_set(const char *arg, tc_override *o) {
+    memset(o, 0, sizeof *o);
+    snprintf(o->text, sizeof o->text, "%s", arg);
+    const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+    if (!dot || !eq || eq < dot || dot == arg || eq == dot + 1) {
+        fprintf(stderr, "touche run: --set '%s': write it as LABEL.PARAMETER=VALUE, e.g. "
+                        "--set scm-medium.eps2=0.003 (LABEL: a method label or a model or engine "
+                        "name)\n", arg);
+        return 0;
+    }
+    snprintf(o->target, sizeof o->target, "%.*s", (int)(dot - arg), arg);
+    snprintf(o->param, sizeof o->param, "%.*s", (int)(eq - dot - 1), dot + 1);
+    char *end;
+    o->value = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !isfinite(o->value)) {
+        fprintf(stderr, "touche run: --set '%s': the value must be a finite number (got '%s')\n",
+                arg, eq + 1);
+        return 0;
+    }
+    return 1;
+}
+
+/* a positional argument: "all", an experiment's name, or a script file */
+static int add_todo(const char *arg, const char *src, todo *t, int *n) {
+    if (!strcmp(arg, "all")) {
+        for (int j = 0; tc_experiment_at(j) && *n < MAXRUN; j++) {
+            const tc_experiment_type *x = tc_experiment_at(j);
+            t[*n].type = x;
+            snprintf(t[*n].script, sizeof t[*n].script, "%s/experiments/%s", src, x->script);
+            snprintf(t[*n].name, sizeof t[*n].name, "%s", x->name);
+            (*n)++;
+        }
+        return 1;
+    }
+    const tc_experiment_type *x = tc_experiment_find(arg);
+    if (x && *n < MAXRUN) {
+        t[*n].type = x;
+        snprintf(t[*n].script, sizeof t[*n].script, "%s/experiments/%s", src, x->script);
+        snprintf(t[*n].name, sizeof t[*n].name, "%s", x->name);
+        (*n)++;
+        return 1;
+    }
+    /* a script of one's own: it names its driver; its name is the file's, less .cfg */
+    if (!tc_file_readable(arg)) {
+        char names[512] = "";
+        for (int j = 0; tc_experiment_at(j); j++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     j ? ", " : "", tc_experiment_at(j)->name);
+        fprintf(stderr, "touche run: '%s' is neither an experiment (%s, all) nor a readable "
+                        "script file\n", arg, names);
+        return 0;
+    }
+    char driver[128];
     tc_error err;
     tc_error_clear(&err);
-    tc_status st = tc_path_join(dir, sizeof dir, out, x->name);
-    snprintf(script, sizeof script, "%s/experiments/%s", base->source_dir, x->script);
-    tc_exp_ctx ctx = *base;
-    ctx.out_dir = dir, ctx.script = script;
-    double t0 = tc_wall_time();
-    fprintf(stderr, "touche: %s (tier %s, %d threads)\n", x->name, ctx.tier, ctx.threads);
-    if (!st) st = tc_mkdir_p(dir, &err);
-    if (!st) st = x->run(&ctx, &err);
-    /* the per-method digests of the results go into metrics.cfg */
-    if (!st && x->results) {
-        char path[1100];
-        tc_metrics ms;
-        tc_path_join(path, sizeof path, dir, "metrics.cfg");
-        st = tc_metrics_read(&ms, path, &err);
-        ms.filtered = ctx.methods && ctx.methods[0];
-        if (!st) st = tc_results_hash(dir, x->results, &ms, &err);
-        if (!st) st = tc_metrics_write(&ms, path, &err);
-        tc_metrics_free(&ms);
+    if (tc_script_peek_driver(arg, driver, sizeof driver, &err)) return tc_cli_error(&err, 1), 0;
+    if (!(x = tc_experiment_find(driver)) || strcmp(x->name, driver)) {
+        fprintf(stderr, "touche run: %s: driver '%s' is not a registered experiment (see touche "
+                        "list)\n", arg, driver);
+        return 0;
     }
-    if (st) tc_cli_error(&err, st);
-    else fprintf(stderr, "touche: %s done in %.1f s -> %s\n", x->name, tc_wall_time() - t0, dir);
-    return st;
+    const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+    size_t len = strlen(base);
+    if (len > 4 && !strcmp(base + len - 4, ".cfg")) len -= 4;
+    if (*n >= MAXRUN) return 0;
+    t[*n].type = x;
+    snprintf(t[*n].script, sizeof t[*n].script, "%s", arg);
+    snprintf(t[*n].name, sizeof t[*n].name, "%.*s", (int)len, base);
+    (*n)++;
+    return 1;
+}
+
+/* one line per experiment: which methods joined, which cannot run there and why */
+static void print_plan(const tc_exp *x) {
+    fprintf(stderr, "touche: %s (driver %s, tier %s):", x->name, x->type->name, x->tier);
+    if (x->nmethod == 0 && x->nneed == 0) fprintf(stderr, " no registered methods (its own solvers)");
+    for (int k = 0; k < x->nmethod; k++)
+        fprintf(stderr, "%s%s%s", k ? ", " : " runs ", x->method[k].label,
+                x->method[k].set[0] ? " (--set)" : "");
+    fprintf(stderr, "\n");
+    for (int k = 0; k < x->nskip; k++)
+        fprintf(stderr, "    skipped %s: %s\n", x->skip[k].name, x->skip[k].reason);
+    if (x->nleft) fprintf(stderr, "    left out by --methods: %s\n", x->left);
+}
+
+/* the registered model and engine names */
+static void known_names(char *buf, size_t n) {
+    buf[0] = 0;
+    for (int i = 0; tc_model_at(i); i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_model_at(i)->name);
+    for (int i = 0; tc_engine_at(i); i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_engine_at(i)->name);
+}
+
+/* every --methods entry must name something */
+static int check_filter(const char *filter, todo *t, int n) {
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", filter);
+    for (char *sv = NULL, *tok = strtok_r(buf, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv)) {
+        int known = 0;
+        tc_method m;
+        for (int i = 0; i < n && !known; i++) known = tc_exp_knows(t[i].x, tok);
+        if (known || tc_method_parse(&m, tok, NULL) == TC_OK) continue;
+        char names[1024];
+        fprintf(stderr, "touche run: --methods: no method called '%s'. Valid are the labels", tok);
+        for (int i = 0; i < n; i++)
+            if (t[i].x->labels[0]) fprintf(stderr, "\n  of %s: %s", t[i].name, t[i].x->labels);
+        known_names(names, sizeof names);
+        fprintf(stderr, "\n  and the registered models and engines (a model also as model/solver): "
+                        "%s\n", names);
+        return 0;
+    }
+    return 1;
+}
+
+/* every --set must have found a method */
+static int check_sets(const tc_override *set, int nset, todo *t, int n) {
+    for (int k = 0; k < nset; k++) {
+        if (set[k].used) continue;
+        fprintf(stderr, "touche run: --set %s: no method labelled or named '%s' runs in the "
+                        "experiments asked for. Valid targets:", set[k].text, set[k].target);
+        for (int i = 0; i < n; i++) {
+            fprintf(stderr, "\n  %s:", t[i].name);
+            for (int j = 0; j < t[i].x->nmethod; j++)
+                fprintf(stderr, " %s (%s)", t[i].x->method[j].label, tc_method_base(&t[i].x->method[j].m));
+        }
+        fprintf(stderr, "\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* the summary after every experiment: failed runs with their reasons, warnings */
+static int summary(todo *t, int n) {
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        const tc_exp *x = t[i].x;
+        if (!x) continue;
+        int nf = tc_exp_failed(x);
+        if (nf) fprintf(stderr, "touche: %s: %d of %d runs FAILED (reasons in %s/%s/runs.csv and "
+                                "its report section):\n", x->name, nf, x->nrun,
+                        x->opts->out_root, x->name);
+        for (int r = 0, shown = 0; r < x->nrun && shown < 5; r++) {
+            const tc_run_record *rec = tc_exp_run_record(x, r);
+            if (!rec->status) continue;
+            fprintf(stderr, "    %s%s%s: %s\n", rec->method >= 0 ? x->method[rec->method].label : "",
+                    rec->what[0] ? ", " : "", rec->what, rec->reason);
+            shown++;
+        }
+        if (x->nwarn) fprintf(stderr, "touche: %s: %d warning(s):\n%s", x->name, x->nwarn, x->warn);
+        bad += nf > 0 || x->nwarn > 0;
+    }
+    return bad;
 }
 
 int tc_cmd_run(int argc, char **argv) {
     static const struct option opts[] = {{"tier", required_argument, 0, 't'},
                                          {"methods", required_argument, 0, 'm'},
+                                         {"set", required_argument, 0, 's'},
                                          {"threads", required_argument, 0, 'j'},
                                          {"out", required_argument, 0, 'o'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    tc_exp_ctx ctx = {.source_dir = tc_cli_source_dir(), .tier = "quick",
-                      .threads = omp_get_max_threads()};
-    const char *out = "out";
-    for (int c; (c = getopt_long(argc, argv, "t:m:j:o:h", opts, NULL)) != -1;) {
+    static tc_override set[MAXSET];
+    tc_run_opts o = {.source_dir = tc_cli_source_dir(), .out_root = "out", .tier = "quick",
+                     .threads = omp_get_max_threads(), .set = set};
+    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:h", opts, NULL)) != -1;) {
         switch (c) {
-        case 't': ctx.tier = optarg; break;
-        case 'm': ctx.methods = optarg; break;
-        case 'o': out = optarg; break;
+        case 't': o.tier = optarg; break;
+        case 'm': o.methods = optarg; break;
+        case 'o': o.out_root = optarg; break;
+        case 's':
+            if (o.nset >= MAXSET || !parse_set(optarg, &set[o.nset])) return 2;
+            o.nset++;
+            break;
         case 'j': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -63,53 +217,97 @@ int tc_cmd_run(int argc, char **argv) {
                 fprintf(stderr, "touche run: --threads must be a positive integer (got '%s')\n", optarg);
                 return 2;
             }
-            ctx.threads = (int)n;
+            o.threads = (int)n;
             break;
         }
         case 'h':
-            printf("usage: touche run NAME|all [--tier quick|full] [--methods a,b] [--threads N] "
-                   "[--out DIR]\n");
+            printf("usage: touche run NAME|all|SCRIPT.cfg ... [--tier quick|full] [--methods a,b]\n"
+                   "                  [--set LABEL.PARAM=VALUE]... [--threads N] [--out DIR]\n"
+                   "exit status: 0 every run ok; 1 an experiment could not finish (outputs of\n"
+                   "that experiment left as they were); 2 bad command line or input (nothing\n"
+                   "run); 3 finished, but runs failed or outputs are missing (all written, the\n"
+                   "reasons in the summary, runs.csv and report.md); 130 interrupted\n");
             return 0;
         default: return 2;
         }
     }
     if (optind >= argc) {
-        fprintf(stderr, "touche run: name an experiment or 'all' (see touche list)\n");
+        fprintf(stderr, "touche run: name an experiment, 'all' or a script (see touche list)\n");
         return 2;
     }
-    if (strcmp(ctx.tier, "quick") && strcmp(ctx.tier, "full")) {
-        fprintf(stderr, "touche run: --tier must be quick or full (got '%s')\n", ctx.tier);
+    if (strcmp(o.tier, "quick") && strcmp(o.tier, "full")) {
+        fprintf(stderr, "touche run: --tier must be quick or full (got '%s')\n", o.tier);
         return 2;
     }
-    /* which experiments: all, or the named ones (unknown names stop before anything runs) */
-    const tc_experiment_type *todo[64];
-    int n = 0;
-    for (int i = optind; i < argc; i++) {
-        if (!strcmp(argv[i], "all")) {
-            for (int j = 0; tc_experiments[j] && n < 64; j++) todo[n++] = tc_experiments[j];
-            continue;
-        }
-        const tc_experiment_type *x = tc_experiment_find(argv[i]);
-        if (!x) {
-            fprintf(stderr, "touche run: unknown experiment '%s' (see touche list)\n", argv[i]);
-            return 2;
-        }
-        if (n < 64) todo[n++] = x;
-    }
-    /* a failing experiment is reported and the others still run */
-    int failed = 0;
-    const char *names[64];
+    /* plan everything before anything runs */
+    static todo t[MAXRUN];
+    int n = 0, rc = 0;
+    for (int i = optind; i < argc; i++)
+        if (!add_todo(argv[i], o.source_dir, t, &n)) return 2;
     for (int i = 0; i < n; i++) {
-        failed += run_one(todo[i], &ctx, out) != TC_OK;
-        names[i] = todo[i]->name;
+        tc_error err;
+        tc_error_clear(&err);
+        if (tc_exp_plan(&t[i].x, t[i].type, t[i].script, t[i].name, &o, &err)) {
+            tc_cli_error(&err, 1);
+            rc = 2;
+            break;
+        }
     }
+    if (!rc && o.methods && !check_filter(o.methods, t, n)) rc = 2;
+    if (!rc && !check_sets(set, o.nset, t, n)) rc = 2;
+    for (int i = 0; !rc && i < n; i++) print_plan(t[i].x);
+    /* an experiment where --methods selects nothing (beyond its references) is not run */
+    int runnable = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        const tc_exp *x = t[i].x;
+        if (o.methods && x->nneed && !x->nselected) {
+            fprintf(stderr, "touche: %s not run: none of --methods '%s' runs there\n", x->name, o.methods);
+            tc_exp_free(t[i].x);
+            t[i].x = NULL;
+        } else
+            runnable++;
+    }
+    if (!rc && !runnable) {
+        fprintf(stderr, "touche run: nothing to run\n");
+        rc = 2;
+    }
+    if (rc) {
+        for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
+        return rc;
+    }
+    /* run them; an interrupt abandons the one running and leaves every output set as it was */
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int failed = 0;
+    for (int i = 0; i < n && !tc_interrupted(); i++) {
+        if (!t[i].x) continue;
+        tc_error err;
+        tc_error_clear(&err);
+        double t0 = tc_wall_time();
+        fprintf(stderr, "touche: %s (tier %s, %d threads)\n", t[i].name, o.tier, o.threads);
+        tc_status st = tc_exp_execute(t[i].x, &err);
+        if (st) {
+            tc_cli_error(&err, st);
+            failed++;
+        } else
+            fprintf(stderr, "touche: %s done in %.1f s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
+                    o.out_root, t[i].name);
+    }
+    if (tc_interrupted()) {
+        fprintf(stderr, "touche: interrupted; every output set is as it was before this one\n");
+        for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
+        return 130;
+    }
+    /* the report, then what went wrong */
     tc_error err;
     tc_error_clear(&err);
-    tc_status st = tc_report_write(out, names, n, &err);
+    tc_status st = tc_exp_report(o.out_root, &err);
     if (st) tc_cli_error(&err, st);
-    fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", out, out,
-            failed ? "; some experiments FAILED" : "");
-    return failed || st ? 1 : 0;
+    int bad = summary(t, n);
+    fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", o.out_root, o.out_root,
+            failed ? "; some experiments FAILED" : bad ? "; some runs failed or outputs are missing" : "");
+    for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
+    return failed || st ? 1 : bad ? 3 : 0;
 }
 
 int tc_cmd_report(int argc, char **argv) {
@@ -120,12 +318,9 @@ int tc_cmd_report(int argc, char **argv) {
             fprintf(stderr, "usage: touche report [--out DIR]\n");
             return 2;
         }
-    const char *names[64];
-    int n = 0;
-    for (int j = 0; tc_experiments[j] && n < 64; j++) names[n++] = tc_experiments[j]->name;
     tc_error err;
     tc_error_clear(&err);
-    tc_status st = tc_report_write(out, names, n, &err);
+    tc_status st = tc_exp_report(out, &err);
     if (st) tc_cli_error(&err, st);
     return st ? 1 : 0;
 }

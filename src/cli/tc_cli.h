@@ -11,10 +11,6 @@ int tc_cmd_bench(int argc, char **argv);
 int tc_cmd_report(int argc, char **argv);
 int tc_cmd_generate(int argc, char **argv);
 
-/* touche bench penalty: E4's multi-point penalty vs LCP steps/s for piles of the comma-separated
- * sizes in `bodies`, `steps` steps each, CSV into out */
-int tc_bench_penalty(const char *out, const char *bodies, int steps);
-
 /* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
 const char *tc_cli_source_dir(void);
 

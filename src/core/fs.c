@@ -5,6 +5,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +109,73 @@ void tc_remove_dir(const char *dir) {
         closedir(d);
     }
     rmdir(dir);
+}
+
+/* one entry of a tree being removed, deepest first */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    return remove(path) != 0 && errno != ENOENT;
+}
+
+void tc_remove_tree(const char *path) {
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---------- staging directories ---------- */
+
+#define STAGE_PREFIX ".touche-"
+
+tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, tc_error *err) {
+    tc_status st = tc_mkdir_p(root, err);
+    if (st) return st;
+    if ((size_t)snprintf(buf, n, "%s/" STAGE_PREFIX "%ld-%s-XXXXXX", root, (long)getpid(), name) >= n)
+        return tc_error_set(err, TC_EINVAL, root, 0, NULL, "output path too long: %s", root);
+    if (!mkdtemp(buf))
+        return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot create a directory in %s: %s", root,
+                            strerror(errno));
+    chmod(buf, 0755);
+    return TC_OK;
+}
+
+tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err) {
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (rename(stage, dir) == 0) return TC_OK;
+        return tc_error_set(err, TC_EIO, dir, 0, NULL, "cannot move the outputs to %s: %s", dir,
+                            strerror(errno));
+    }
+    /* both exist: exchange them atomically, then the old set (now at stage) goes */
+    if (renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
+        tc_remove_tree(stage);
+        return TC_OK;
+    }
+    /* a file system without RENAME_EXCHANGE: move the old set aside first */
+    char old[1200];
+    snprintf(old, sizeof old, "%s.old", stage);
+    if (rename(dir, old) != 0 || rename(stage, dir) != 0)
+        return tc_error_set(err, TC_EIO, dir, 0, NULL, "cannot replace %s: %s", dir, strerror(errno));
+    tc_remove_tree(old);
+    return TC_OK;
+}
+
+int tc_clean_stale(const char *root) {
+    DIR *d = opendir(root);
+    if (!d) return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        long pid;
+        if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) ||
+            sscanf(e->d_name + strlen(STAGE_PREFIX), "%ld-", &pid) != 1)
+            continue;
+        /* its process is gone: nothing will finish it */
+        if (pid == (long)getpid() || !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", root, e->d_name);
+        tc_remove_tree(path);
+        n++;
+    }
+    closedir(d);
+    return n;
 }
 
 /* ---------- atomic output files ---------- */

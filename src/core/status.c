@@ -2,6 +2,7 @@
 /* status names and error records */
 #include "core/tc_status.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@ const char *tc_status_str(tc_status s) {
     case TC_EDIVERGED: return "diverged";
     case TC_EENGINE: return "engine error";
     case TC_ECHECK: return "check failed";
+    case TC_EINTR: return "interrupted";
     }
     return "unknown status";
 }
@@ -52,3 +54,10 @@ void tc_error_format(const tc_error *err, char *buf, size_t n) {
     else
         snprintf(buf, n, "%s%s", where, err->msg);
 }
+
+/* set from a signal handler, read by every thread */
+static volatile sig_atomic_t interrupted;
+
+void tc_interrupt(void) { interrupted = 1; }
+
+int tc_interrupted(void) { return interrupted != 0; }

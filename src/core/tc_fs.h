@@ -50,6 +50,21 @@ int tc_find_program(const char *name, char *buf, size_t n);
 /* remove a directory of plain files (the temp dirs of external programs), then the directory */
 void tc_remove_dir(const char *dir);
 
+/* remove a whole tree (files and directories, no symlinks followed) */
+void tc_remove_tree(const char *path);
+
+/* make a fresh staging directory for what will become root/name:
+ * root/.touche-<pid>-<name>-XXXXXX (root created when missing) */
+tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, tc_error *err);
+
+/* put staging directory stage in place of dir in one rename (the two swap places when dir
+ * exists: renameat2 RENAME_EXCHANGE), then remove what was dir; a reader never sees a mix */
+tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err);
+
+/* remove root/.touche-<pid>-* left behind by processes that are gone (a run killed with
+ * SIGKILL); returns how many */
+int tc_clean_stale(const char *root);
+
 /* run argv[0] (searched on PATH) in directory cwd (NULL: the current one) with stdin from
  * /dev/null and stdout and stderr into log_path, truncated first or appended to when append is 1;
  * env lists "NAME=value" entries that replace or extend the environment (NULL-terminated, or NULL

@@ -17,6 +17,7 @@ typedef enum tc_status {
     TC_EDIVERGED, /* a run produced NaN/Inf or blew up */
     TC_EENGINE,   /* an external engine (MuJoCo, ccx, ...) reported an error */
     TC_ECHECK,    /* a reference check failed */
+    TC_EINTR,     /* interrupted (SIGINT, SIGTERM): the work was abandoned */
 } tc_status;
 
 /* a human-readable name for a status code */
@@ -37,6 +38,11 @@ void tc_error_clear(tc_error *err);
 tc_status tc_error_set(tc_error *err, tc_status status, const char *file, int line,
                        const char *param, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* interrupts: the program's signal handler calls tc_interrupt (async-signal-safe: it only
+ * sets a flag); long loops poll tc_interrupted and give up with TC_EINTR */
+void tc_interrupt(void);
+int tc_interrupted(void);
 
 /* format "file:line: parameter 'p': message" into buf */
 void tc_error_format(const tc_error *err, char *buf, size_t n);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* experiment scripts: libconfig files with tier overrides and located error messages */
-#include "exp/tc_experiment.h"
+#include "exp/tc_script.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_error *err) {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
-    s->tier = tier;
+    snprintf(s->tier, sizeof s->tier, "%s", tier);
     config_init(&s->cfg);
     /* parse; libconfig reports the line of a syntax error */
     if (config_read_file(&s->cfg, path) != CONFIG_TRUE) {
@@ -30,9 +30,12 @@ tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_er
             for (int i = 0; i < config_setting_length(tiers); i++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                          config_setting_name(config_setting_get_elem(tiers, (unsigned)i)));
+            /* the message is built before the tree it points into is freed */
+            tc_status st = tc_error_set(err, TC_EINVAL, path, config_setting_source_line(tiers),
+                                        "tier", "no tier '%s' in this script (it has: %s)", tier,
+                                        names[0] ? names : "none");
             config_destroy(&s->cfg);
-            return tc_error_set(err, TC_EINVAL, path, config_setting_source_line(tiers), "tier",
-                                "no tier '%s' in this script (it has: %s)", tier, names);
+            return st;
         }
     }
     return TC_OK;
@@ -135,91 +138,47 @@ tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char 
     return TC_OK;
 }
 
-/* apply every number of a params group to a method; errors keep the setting's line */
-static tc_status apply_params(const tc_script *s, config_setting_t *params, tc_method *m,
-                              int only_known, tc_error *err) {
-    for (int i = 0; params && i < config_setting_length(params); i++) {
-        config_setting_t *e = config_setting_get_elem(params, (unsigned)i);
-        const char *nm = config_setting_name(e);
-        int t = config_setting_type(e), line = (int)config_setting_source_line(e);
-        if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
-            return tc_error_set(err, TC_EINVAL, s->path, line, nm, "must be a number");
-        double x = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e)
-                                          : (double)config_setting_get_int64(e);
-        tc_method probe = *m;
-        tc_error e2;
-        tc_error_clear(&e2);
-        tc_status st = tc_method_set(&probe, nm, x, &e2);
-        if (st == TC_ENOTFOUND && only_known) continue;
-        if (st) return tc_error_set(err, st, s->path, line, nm, "%s", e2.msg);
-        *m = probe;
-    }
-    return TC_OK;
+tc_status tc_script_peek_driver(const char *path, char *buf, size_t n, tc_error *err) {
+    config_t cfg;
+    config_init(&cfg);
+    tc_status st = TC_OK;
+    const char *d = NULL;
+    if (config_read_file(&cfg, path) != CONFIG_TRUE)
+        st = config_error_type(&cfg) == CONFIG_ERR_FILE_IO
+                 ? tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read the script")
+                 : tc_error_set(err, TC_EPARSE, path, config_error_line(&cfg), NULL,
+                                "syntax error: %s", config_error_text(&cfg));
+    else if (config_lookup_string(&cfg, "driver", &d) != CONFIG_TRUE)
+        st = tc_error_set(err, TC_EINVAL, path, 0, "driver",
+                          "the script must name the experiment driver it uses, e.g. "
+                          "driver = \"e1_sphere_profiles\"; (see touche list)");
+    else
+        snprintf(buf, n, "%s", d);
+    config_destroy(&cfg);
+    return st;
 }
 
-/* keep a method when no filter is given or its label, spec or model/engine name is listed */
-static int selected(const char *filter, const tc_exp_method *em) {
-    if (!filter || !*filter) return 1;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", filter);
-    const char *base = em->m.model ? em->m.model->name : em->m.engine->name;
-    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv))
-        if (!strcmp(t, em->label) || !strcmp(t, em->m.spec) || !strcmp(t, base)) return 1;
-    return 0;
+const char *tc_script_driver(const tc_script *s) {
+    const char *d = NULL;
+    return config_lookup_string(&s->cfg, "driver", &d) == CONFIG_TRUE ? d : NULL;
 }
 
-tc_status tc_exp_methods(const tc_script *s, const tc_exp_ctx *ctx, unsigned caps,
-                         unsigned shapes, tc_exp_method *out, int *n, tc_error *err) {
-    static const char *const keys[] = {"label", "method", "params", NULL};
-    config_setting_t *list = config_lookup((config_t *)&s->cfg, "methods");
-    config_setting_t *tier_params = s->tier_group ? config_setting_lookup(s->tier_group, "params") : NULL;
-    int m = 0;
-    tc_status st;
-    /* the script's methods, in order */
-    for (int i = 0; list && i < config_setting_length(list) && m < TC_EXP_MAXMETHOD; i++) {
+double tc_script_paper(const tc_script *s, const char *match_key, const char *match,
+                       const char *key) {
+    config_setting_t *list = config_lookup((config_t *)&s->cfg, "paper");
+    double v = NAN;
+    for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
-        int line = (int)config_setting_source_line(e);
-        const char *spec = NULL, *label = NULL;
-        if ((st = tc_script_allowed(s, e, keys, err))) return st;
-        if ((st = tc_script_string(s, e, "method", &spec, err))) return st;
-        if (config_setting_lookup(e, "label") && (st = tc_script_string(s, e, "label", &label, err)))
-            return st;
-        tc_exp_method *em = &out[m];
-        tc_error e2;
-        tc_error_clear(&e2);
-        if ((st = tc_method_parse(&em->m, spec, &e2)))
-            return tc_error_set(err, st, s->path, line, "method", "%s", e2.msg);
-        if (!tc_method_can_run(&em->m, caps, shapes))
-            return tc_error_set(err, TC_EUNSUP, s->path, line, "method",
-                                "'%s' lacks what this experiment needs", spec);
-        snprintf(em->label, sizeof em->label, "%s", label ? label : spec);
-        if ((st = apply_params(s, tier_params, &em->m, 1, err))) return st;
-        if ((st = apply_params(s, config_setting_lookup(e, "params"), &em->m, 0, err))) return st;
-        m++;
+        const char *m = NULL;
+        if (config_setting_lookup_string(e, match_key, &m) && !strcmp(m, match)) {
+            config_setting_t *x = config_setting_get_member(e, key);
+            if (x && (config_setting_type(x) == CONFIG_TYPE_FLOAT ||
+                      config_setting_type(x) == CONFIG_TYPE_INT ||
+                      config_setting_type(x) == CONFIG_TYPE_INT64))
+                v = config_setting_type(x) == CONFIG_TYPE_FLOAT
+                        ? config_setting_get_float(x)
+                        : (double)config_setting_get_int64(x);
+        }
     }
-    /* every other capable registered method, under its own name */
-    tc_method all[TC_EXP_MAXMETHOD];
-    int na = tc_method_enumerate(all, TC_EXP_MAXMETHOD);
-    for (int i = 0; i < na && m < TC_EXP_MAXMETHOD; i++) {
-        if (!tc_method_can_run(&all[i], caps, shapes)) continue;
-        const char *base = all[i].model ? all[i].model->name : all[i].engine->name;
-        int listed = 0;
-        for (int j = 0; j < m && !listed; j++)
-            listed = (out[j].m.model && out[j].m.model->name == base) ||
-                     (out[j].m.engine && out[j].m.engine->name == base);
-        if (listed) continue;
-        out[m].m = all[i];
-        snprintf(out[m].label, sizeof out[m].label, "%s", base);
-        if ((st = apply_params(s, tier_params, &out[m].m, 1, err))) return st;
-        m++;
-    }
-    /* the user's --methods filter */
-    int k = 0;
-    for (int i = 0; i < m; i++)
-        if (selected(ctx->methods, &out[i])) out[k++] = out[i];
-    if (k == 0)
-        return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "methods",
-                            "no method of this experiment matches '%s'", ctx->methods);
-    *n = k;
-    return TC_OK;
+    return v;
 }

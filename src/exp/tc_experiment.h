@@ -1,79 +1,287 @@
 /* SPDX-License-Identifier: MIT */
-/* experiments: scripts (libconfig), method lists, run context, and the experiment registry */
+/* experiments on one runner: the experiment type (a script plus a short driver), its registry,
+ * and what the runner does for every driver — the methods (script, registry, --methods, --set),
+ * the sweep over runs in parallel, one record per run, metrics and their digests, tables,
+ * figures and the report section, all written into a staging directory that replaces the
+ * previous output set only when the experiment has finished */
 #ifndef TC_EXPERIMENT_H
 #define TC_EXPERIMENT_H
 
-#include <libconfig.h>
-
+#include "exp/tc_script.h"
 #include "report/tc_metrics.h"
+#include "report/tc_plot.h"
+#include "report/tc_table.h"
 #include "sim/tc_sim.h"
 
-#define TC_EXP_MAXMETHOD 32
+typedef struct tc_exp tc_exp;
 
-/* what `touche run` hands an experiment */
-typedef struct tc_exp_ctx {
+/* a method parameter set from the command line: `--set target.param=value`, target a label, a
+ * model or engine name, or a method spec */
+typedef struct tc_override {
+    char target[80], param[64];
+    double value;
+    char text[200]; /* as given */
+    int used;       /* how many methods it was applied to, over every experiment planned */
+} tc_override;
+
+/* what one `touche run` asks of every experiment */
+typedef struct tc_run_opts {
     const char *source_dir; /* holds experiments/, plots/, data/ */
-    const char *script;     /* path of the experiment script */
-    const char *out_dir;    /* this experiment's output directory (created by the runner) */
+    const char *out_root;   /* experiment E writes <out_root>/E/ */
     const char *tier;       /* "quick" or "full" */
-    const char *methods;    /* comma-separated labels or method names to keep, or NULL for all */
-    int threads;            /* OpenMP threads for the sweep */
-} tc_exp_ctx;
+    const char *methods;    /* comma-separated labels, specs or model/engine names, or NULL */
+    tc_override *set;       /* nset overrides, applied after the script's parameters */
+    int nset;
+    int threads;            /* OpenMP threads for the sweeps */
+} tc_run_opts;
 
+/* what `touche generate NAME` hands an experiment's generator */
+typedef struct tc_gen_opts {
+    const char *source_dir; /* the tree whose data/ is regenerated */
+    const char *out;        /* another output file, or NULL for the one in data/ */
+    const char *method;     /* the method that generates, or NULL for the experiment's own */
+    int threads;
+} tc_gen_opts;
+
+/* an experiment: one const instance per driver, listed in experiments/registry.c */
 typedef struct tc_experiment_type {
-    const char *name;    /* e.g. "e1_sphere_profiles" */
-    const char *title;   /* one line */
-    const char *script;  /* file name under experiments/ */
-    tc_status (*run)(const tc_exp_ctx *ctx, tc_error *err);
-    /* the result files whose content is digested per method (tc_results_hash) */
-    const tc_results_file *results;
+    const char *name;    /* "e1_sphere_profiles": the driver name scripts give and the output
+                          * directory of the built-in script */
+    const char *title;   /* one line for `touche list` */
+    const char *heading; /* the report section's title, e.g. "Sphere force profiles (E1)" */
+    const char *paper;   /* what it reproduces, e.g. "Beker et al. 2025, fig. 1 and 5" */
+    const char *script;  /* the built-in script under experiments/ */
+    const tc_results_file *results; /* the result files digested per method (NULL: none) */
+    /* read the script's settings (tc_script_*: errors name file, line, setting), declare what a
+     * method needs to join (tc_exp_need) and the references it compares against
+     * (tc_exp_require); *state is the driver's own, freed by free. Nothing is written. */
+    tc_status (*setup)(tc_exp *x, void **state, tc_error *err);
+    /* the sweep (tc_exp_sweep) and every output (files under x->dir, metrics in x->metrics,
+     * the section with tc_exp_text, tc_exp_table, tc_exp_figure) */
+    tc_status (*run)(tc_exp *x, void *state, tc_error *err);
+    void (*free)(void *state);
+    /* optional: regenerate the experiment's input data in data/ (`touche generate NAME`) */
+    tc_status (*generate)(const tc_gen_opts *o, tc_error *err);
+    const char *generate_doc;
+    /* optional: a benchmark (`touche bench NAME`); argv[0] is its name; returns an exit status */
+    const char *bench_name;
+    const char *bench_doc;
+    int (*bench)(int argc, char **argv);
 } tc_experiment_type;
 
+/* the registry: tc_experiments[] is the built-in table (one line per driver, in report order);
+ * tc_experiment_at(i) walks it and then those registered at run time; find by name or by the
+ * prefix before '_' ("e1") */
 extern const tc_experiment_type *const tc_experiments[];
+const tc_experiment_type *tc_experiment_at(int i);
 const tc_experiment_type *tc_experiment_find(const char *name);
+tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err);
 
-/* a parsed script; errors name the file, line and setting */
-typedef struct tc_script {
-    config_t cfg;
-    char path[1024];
-    const char *tier;             /* selected tier */
-    config_setting_t *tier_group; /* tiers.<tier>, or NULL */
-} tc_script;
+/* ---------- an experiment being run ---------- */
 
-tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_error *err);
-void tc_script_free(tc_script *s);
-
-/* a setting by dotted path in group g (NULL = root), looked up in tiers.<tier> first */
-config_setting_t *tc_script_lookup(const tc_script *s, config_setting_t *g, const char *path);
-
-/* numbers and strings; a missing required setting, a wrong type or a value outside [lo, hi]
- * is an error naming file, line and setting */
-tc_status tc_script_real(const tc_script *s, config_setting_t *g, const char *name, double lo,
-                         double hi, double *out, tc_error *err);
-tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *name, int lo, int hi,
-                        int *out, tc_error *err);
-tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *name,
-                           const char **out, tc_error *err);
-
-/* an array or list of numbers (each in [lo, hi]) into out[max]; *n gets the count */
-tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *name, double lo,
-                          double hi, double *out, int max, int *n, tc_error *err);
-
-/* every setting of group g must be one of the NULL-terminated names */
-tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char *const *names,
-                            tc_error *err);
-
-/* one method of an experiment: a label and a configured method */
+/* one method of the experiment */
 typedef struct tc_exp_method {
-    char label[48];
+    char label[TC_LABEL_MAX + 1];
     tc_method m;
+    int line;      /* its line in the script, 0 when it joined on its own */
+    char set[256]; /* parameters set from the command line, "eps2=0.003 k=10" */
 } tc_exp_method;
 
-/* the script's `methods` list (label, method, params), with tiers.<tier>.params applied to every
- * method that has such a parameter, then every other registered method with the capabilities
- * caps and shape types shapes under its own name (so a new model joins with no script change);
- * a script method lacking caps/shapes is an error; ctx->methods filters the result */
-tc_status tc_exp_methods(const tc_script *s, const tc_exp_ctx *ctx, unsigned caps,
-                         unsigned shapes, tc_exp_method *out, int *n, tc_error *err);
+/* a registered method that did not join, and why */
+typedef struct tc_exp_skip {
+    char name[64];
+    char reason[200];
+} tc_exp_skip;
+
+/* one run: a method at one point of the sweep with one seed */
+typedef struct tc_run_record {
+    int method;        /* index into x->method, -1 for a run of no method (an external solver) */
+    char spec[64];     /* the method as run (a driver may pick the solver per run) */
+    char params[600];  /* its parameters as run, "name=value ..." */
+    char what[128];    /* the sweep point, e.g. "study=pile" */
+    long long seed;    /* -1: none */
+    tc_status status;  /* TC_OK, or why it failed (TC_EDIVERGED, TC_EENGINE, ...) */
+    char reason[256];
+    long long steps;   /* steps or force evaluations done */
+    double wall_s;     /* wall-clock time (s), summed over its items */
+} tc_run_record;
+
+/* what a requirement of the experiment asks of a method */
+typedef struct tc_need {
+    unsigned caps, shapes;
+    char what[64];
+} tc_need;
+
+#define TC_EXP_MAXNEED 8
+#define TC_EXP_MAXREQ 4
+
+struct tc_exp {
+    /* drivers read these */
+    const tc_experiment_type *type;
+    char name[64];         /* its output directory under the output root */
+    tc_script script;      /* loaded at the run's tier */
+    const char *tier, *source_dir;
+    int threads;
+    char dir[1100];        /* write every output here: a staging directory until the end */
+    int nmethod;
+    tc_exp_method *method; /* the methods that run, in order: the script's, then the others */
+    tc_metrics metrics;    /* tc_metrics_add(&x->metrics, label, ...) */
+    /* the runner's own */
+    const tc_run_opts *opts;
+    void *state;
+    int script_loaded;
+    char final_dir[1100];
+    int nneed, nreq;
+    tc_need need[TC_EXP_MAXNEED];
+    char req[TC_EXP_MAXREQ][TC_LABEL_MAX + 1];
+    int nskip, nleft;      /* skipped (cannot run here), left out (--methods) */
+    int nselected;         /* methods --methods named itself (not kept as references) */
+    tc_exp_skip *skip;
+    char left[1024];       /* the labels left out by --methods */
+    char known[2048];      /* every label, spec and model/engine name a filter could name */
+    char labels[1024];     /* every label before --methods, comma-separated */
+    int nrun, caprun;
+    tc_run_record *run;
+    FILE *md, *tex;        /* the section, built in memory */
+    char *md_buf, *tex_buf;
+    size_t md_len, tex_len;
+    char warn[2048];       /* experiment-level warnings, one per line */
+    int nwarn;
+};
+
+/* plan experiment type t from script (its `driver` must name t): load it at the tier, let the
+ * driver read its settings, then resolve the methods — the script's, every other registered one
+ * that meets a need (the rest are skipped with the reason), --methods, --set. Writes nothing.
+ * The output directory is <out_root>/<name>. On error *x is NULL */
+tc_status tc_exp_plan(tc_exp **x, const tc_experiment_type *t, const char *script,
+                      const char *name, const tc_run_opts *o, tc_error *err);
+
+/* run a planned experiment: staging directory, the driver's run, runs.csv, metrics.cfg with the
+ * result digests, section.md and section.tex; then the staging directory replaces
+ * <out_root>/<name> in one rename. On any error, or on an interrupt (TC_EINTR), the previous
+ * output set stays as it was and the staging directory is removed */
+tc_status tc_exp_execute(tc_exp *x, tc_error *err);
+void tc_exp_free(tc_exp *x);
+
+/* out_root/report.md, experiments.tex and the PDF, with the registered experiments in registry
+ * order (then any other output directories with a section) */
+tc_status tc_exp_report(const char *out_root, tc_error *err);
+
+/* 1 when token (a --methods entry) names a label, spec or model/engine name of this experiment,
+ * counting methods skipped or left out */
+int tc_exp_knows(const tc_exp *x, const char *token);
+
+/* runs that failed (after execute) */
+int tc_exp_failed(const tc_exp *x);
+
+/* ---------- for drivers: setup ---------- */
+
+/* a method joins when it meets at least one need: capabilities caps and every shape type in
+ * shapes; what names the scene ("static force on spheres") */
+void tc_exp_need(tc_exp *x, unsigned caps, unsigned shapes, const char *what);
+
+/* a label the experiment compares against (E2's MuJoCo): kept whatever --methods says; the
+ * script must list it (an error naming the script otherwise, at planning) */
+void tc_exp_require(tc_exp *x, const char *label);
+
+/* the index of the method labelled label, or -1 */
+int tc_exp_method_find(const tc_exp *x, const char *label);
+
+/* ---------- for drivers: runs ---------- */
+
+/* declare a run before the sweep: method index (-1 for none), the method as run (NULL: the
+ * method's own), its seed (-1: none) and what point of the sweep it is; returns its index */
+int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* one work item of a sweep: its run, and what the item function reports */
+typedef struct tc_item {
+    int run;
+    tc_status status; /* set on failure, with reason */
+    char reason[256];
+    long long steps;  /* steps or evaluations done */
+} tc_item;
+
+/* the sweep: items 0..n-1 (item i belongs to run item_run[i], or run i when item_run is NULL) in
+ * parallel over x->threads OpenMP threads (dynamic schedule), with progress on stderr. fn must
+ * write only its own results; the runner times each item and folds it into its run's record
+ * (the first failed item, in item order, gives the run's reason). After an interrupt the
+ * remaining items are not started and TC_EINTR is returned */
+typedef void (*tc_item_fn)(void *ctx, int item, tc_item *it);
+tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx);
+
+/* the record of a run done outside a sweep (timed serially by the driver) */
+void tc_exp_record(tc_exp *x, int run, tc_status st, const char *reason, long long steps,
+                   double wall_s);
+const tc_run_record *tc_exp_run_record(const tc_exp *x, int run);
+
+/* ---------- for drivers: the time-series simulation loop ---------- */
+
+/* what the loop measures after every step (from the state and the shapes alone, the same for
+ * every method) */
+enum {
+    TC_SERIES_KINETIC = 1u << 0,     /* kinetic energy (J) */
+    TC_SERIES_PENETRATION = 1u << 1, /* the largest penetration between shapes (m) */
+    TC_SERIES_MOMENTUM = 1u << 2,    /* |linear momentum| (kg m/s) */
+};
+
+/* one simulation: the steps, what to record, and the driver's hooks */
+typedef struct tc_sim_loop {
+    double dt;         /* step (s) */
+    long steps;
+    int every;         /* a sample after steps 1, 1 + every, 1 + 2 every, ... */
+    long measure_from; /* the summary counts steps from this one on (0-based) */
+    unsigned series;   /* TC_SERIES_* to measure */
+    void (*before)(void *ctx, tc_sim *sim, long k); /* before step k: targets, external wrenches */
+    void (*after)(void *ctx, tc_sim *sim, long k);  /* after step k succeeded */
+    void (*end)(void *ctx, tc_sim *sim);            /* once at the end, failed or not */
+    void *ctx;
+} tc_sim_loop;
+
+/* what it recorded */
+typedef struct tc_series {
+    int n;                    /* samples each array holds */
+    double *ke, *pen, *mom;   /* the samples (NULL: not kept) */
+    long steps;               /* steps completed */
+    double mean_pen, max_pen; /* penetration over the measured steps (m) */
+    double final_ke, peak_ke; /* J */
+    double mean_mom, max_mom; /* |linear momentum| over the measured steps (kg m/s) */
+    long long iters, fails;   /* inner-solver work and failed solves */
+    double wall_s;            /* the loop's wall-clock time (s) */
+} tc_series;
+
+/* arrays for the samples of `what` of a loop of `steps` steps sampled every `every` */
+tc_status tc_series_alloc(tc_series *s, long steps, int every, unsigned what);
+void tc_series_free(tc_series *s);
+
+/* simulate scene sc with method m: each step the hooks, then the measures into out; a failed
+ * step (divergence, a solver or engine error) ends it with the status and the simulation's
+ * warnings as the reason in it; an interrupt ends it with TC_EINTR */
+void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop, tc_series *out,
+                 tc_item *it);
+
+/* ---------- for drivers: outputs ---------- */
+
+/* buf = x->dir/file */
+tc_status tc_exp_path(const tc_exp *x, const char *file, char *buf, size_t n);
+
+/* a paragraph of the report section, Markdown with `code` spans; the LaTeX gets it escaped */
+void tc_exp_text(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* write table t as base.md and base.tex and put it in the section */
+tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const char *caption,
+                       tc_error *err);
+
+/* render plots/<tpl> to base.png and base.pdf and put it in the section; a failure (no
+ * gnuplot, a template error) is a warning of the experiment, shown in its section and in the
+ * summary, and makes `touche run` exit non-zero */
+void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar,
+                   const char *base, const char *caption);
+
+/* an experiment-level warning (summary and section) */
+void tc_exp_warn(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* text made safe for one CSV field: quoted, inner quotes doubled, line breaks as spaces */
+void tc_csv_field(char *buf, size_t n, const char *text);
 
 #endif

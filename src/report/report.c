@@ -2,6 +2,7 @@
 /* report.md assembled from the experiments' sections, and the optional PDF via pdflatex */
 #include "report/tc_report.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 
 #include "core/tc_fs.h"
+#include "report/tc_table.h"
 #include "tc_config.h"
 #include "tc_version.h"
 
@@ -59,8 +61,41 @@ static int copy_file(FILE *f, const char *path) {
     return ok;
 }
 
+/* 1 when name is one of the n known experiments */
+static int is_known(const tc_report_entry *known, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(known[i].name, name)) return 1;
+    return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) {
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* the sections to assemble: the known experiments, then other directories with a section.md */
+static int sections(const char *out_dir, const tc_report_entry *known, int n,
+                    tc_report_entry *all, char (*names)[256], int max) {
+    int k = 0;
+    for (int i = 0; i < n && k < max; i++) all[k++] = known[i];
+    struct dirent **ents;
+    int ne = scandir(out_dir, &ents, NULL, by_name);
+    for (int i = 0; i < ne; i++) {
+        char sec[1400];
+        snprintf(sec, sizeof sec, "%s/%s/section.md", out_dir, ents[i]->d_name);
+        if (k < max && ents[i]->d_name[0] != '.' && !is_known(known, n, ents[i]->d_name) &&
+            tc_file_readable(sec)) {
+            snprintf(names[k], sizeof names[k], "%s", ents[i]->d_name);
+            all[k].name = all[k].heading = names[k];
+            k++;
+        }
+        free(ents[i]);
+    }
+    if (ne >= 0) free(ents);
+    return k;
+}
+
 /* title, provenance line, then each experiment's section */
-static tc_status write_markdown(const char *out_dir, const char *const *experiments, int n,
+static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, int n,
                                 tc_error *err) {
     char path[1024];
     if (tc_path_join(path, sizeof path, out_dir, "report.md") != TC_OK)
@@ -76,18 +111,17 @@ static tc_status write_markdown(const char *out_dir, const char *const *experime
     fprintf(o.f, "# touche reproduction report\n\n");
     fprintf(o.f, "Revision `%s`, generated %s on %s.\n", tc_revision(), date, host);
 
-    /* the sections in the order given; an experiment that did not run leaves a marker only */
+    /* the sections in order; an experiment that did not run leaves a marker only */
     for (int i = 0; i < n; i++) {
         char dir[1024], sec[1280];
-        if (tc_path_join(dir, sizeof dir, out_dir, experiments[i]) != TC_OK ||
+        if (tc_path_join(dir, sizeof dir, out_dir, ex[i].name) != TC_OK ||
             tc_path_join(sec, sizeof sec, dir, "section.md") != TC_OK) {
             tc_outfile_abort(&o);
             return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "path too long for %s",
-                                experiments[i]);
+                                ex[i].name);
         }
         int present = tc_file_readable(sec);
-        fprintf(o.f, "\n<!-- %s%s -->\n", experiments[i],
-                present ? "" : ": no section.md (not run)");
+        fprintf(o.f, "\n<!-- %s%s -->\n", ex[i].name, present ? "" : ": no section.md (not run)");
         if (present && !copy_file(o.f, sec)) {
             tc_outfile_abort(&o);
             return tc_error_set(err, TC_EIO, sec, 0, NULL, "cannot read %s", sec);
@@ -96,35 +130,69 @@ static tc_status write_markdown(const char *out_dir, const char *const *experime
     return tc_outfile_commit(&o, err);
 }
 
+/* experiments.tex: each section when its experiment ran, else a line saying it did not */
+static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, int n,
+                                tc_error *err) {
+    char path[1024];
+    if (tc_path_join(path, sizeof path, out_dir, "experiments.tex") != TC_OK)
+        return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "output path too long: %s", out_dir);
+    tc_outfile o;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "%% written by touche (tc_report_write) from its experiment registry\n");
+    for (int i = 0; i < n; i++) {
+        char heading[400];
+        tc_latex_escape(heading, sizeof heading, ex[i].heading);
+        fprintf(o.f, "\\IfFileExists{%s/section.tex}{\\input{%s/section.tex}}{\\section{%s}Not run.}\n",
+                ex[i].name, ex[i].name, heading);
+    }
+    return tc_outfile_commit(&o, err);
+}
+
 /* ---------- the PDF ---------- */
 
-/* pdflatex twice (references, then their numbers) on <src>/paper/touche.tex; 0 on failure */
+/* pdflatex twice (references, then their numbers) on <src>/paper/touche.tex in a staging
+ * directory, which then replaces <out_dir>/paper; 0 on failure (the old paper/ stays) */
 static int build_pdf(const char *out_dir, const char *src) {
     /* absolute paths: pdflatex resolves them against its own notion of the working directory */
-    char out_abs[PATH_MAX], tex[1280], paper[PATH_MAX + 16], log[PATH_MAX + 32];
-    char outdir_opt[PATH_MAX + 48], texinputs[2 * PATH_MAX + 64];
+    char out_abs[PATH_MAX], tex[1280], stage[PATH_MAX + 64], paper[PATH_MAX + 16], log[PATH_MAX + 96];
+    char outdir_opt[PATH_MAX + 112], texinputs[2 * PATH_MAX + 64];
     tc_error err;
     tc_error_clear(&err);
     if (!realpath(out_dir, out_abs)) return 0;
     snprintf(tex, sizeof tex, "%s/paper/touche.tex", src);
     snprintf(paper, sizeof paper, "%s/paper", out_abs);
-    snprintf(log, sizeof log, "%s/latex.log", paper);
-    snprintf(outdir_opt, sizeof outdir_opt, "-output-directory=%s", paper);
+    if (tc_stage_dir(out_abs, "paper", stage, sizeof stage, &err) != TC_OK) return 0;
+    snprintf(log, sizeof log, "%s/latex.log", stage);
+    snprintf(outdir_opt, sizeof outdir_opt, "-output-directory=%s", stage);
     snprintf(texinputs, sizeof texinputs, "TEXINPUTS=%s//:%s/paper//:", out_abs, src);
-    if (tc_mkdir_p(paper, &err) != TC_OK) return 0;
 
     /* nonstop, halting at the first error; the log collects both runs */
     const char *argv[] = {"pdflatex", "-interaction=nonstopmode", "-halt-on-error", outdir_opt, tex,
                           NULL};
     const char *env[] = {texinputs, NULL};
-    for (int run = 0; run < 2; run++)
-        if (tc_run_logged(argv, env, NULL, log, run > 0, &err) != TC_OK) return 0;
-    return 1;
+    int ok = 1;
+    for (int run = 0; run < 2 && ok; run++)
+        ok = tc_run_logged(argv, env, NULL, log, run > 0, &err) == TC_OK && !tc_interrupted();
+    /* a failed build keeps its log beside the old paper/ */
+    if (!ok) {
+        char keep[PATH_MAX + 16];
+        snprintf(keep, sizeof keep, "%s/latex.log", paper);
+        tc_mkdir_p(paper, &err);
+        rename(log, keep);
+        tc_remove_tree(stage);
+        return 0;
+    }
+    return tc_swap_dir(stage, paper, &err) == TC_OK;
 }
 
-tc_status tc_report_write(const char *out_dir, const char *const *experiments, int n,
+tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
                           tc_error *err) {
-    tc_status st = write_markdown(out_dir, experiments, n, err);
+    tc_report_entry all[128];
+    static char names[128][256];
+    int k = sections(out_dir, known, n, all, names, 128);
+    tc_status st = write_markdown(out_dir, all, k, err);
+    if (!st) st = write_tex_list(out_dir, all, k, err);
     if (st != TC_OK) return st;
 
     /* the PDF only when its tools and source are there; its failure is a warning */

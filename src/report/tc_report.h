@@ -10,22 +10,30 @@
 /* the release, as in meson.build's project() */
 #define TC_TOUCHE_VERSION "0.1.0"
 
-/* contract with the experiment drivers:
+/* contract with the experiments:
  *  - experiment E writes its outputs under <out_dir>/E/ and its part of the report as
  *    <out_dir>/E/section.md (Markdown, starting with a "## ..." heading);
  *  - links and images in section.md are relative to <out_dir>, i.e. written as "E/fig.png",
  *    because report.md (in <out_dir>) includes the section text verbatim, unrewritten;
  *  - for the PDF, E writes <out_dir>/E/section.tex (a \section{...} with
- * \includegraphics{E/fig.pdf} and \input{E/table.tex}); paper/touche.tex inputs it when it exists,
- * and TEXINPUTS makes <out_dir> the root of those paths. */
+ *    \includegraphics{E/fig.pdf} and \input{E/table.tex}); paper/touche.tex inputs
+ *    <out_dir>/experiments.tex, which this writes, and TEXINPUTS makes <out_dir> the root of
+ *    those paths. */
 
-/* write <out_dir>/report.md (atomically): title, revision, UTC date and host, then for each
- * experiment in order a "<!-- E -->" marker and the contents of <out_dir>/E/section.md if it
- * exists; then, when pdflatex is on PATH and <source>/paper/touche.tex exists (source =
- * $TOUCHE_SOURCE_DIR or the build's source tree), build <out_dir>/paper/touche.pdf, logging to
- * <out_dir>/paper/latex.log. The PDF is optional: its problems are one-line warnings on stderr,
- * never an error status. */
-tc_status tc_report_write(const char *out_dir, const char *const *experiments, int n,
+/* an experiment the report knows: its directory name and its section's title */
+typedef struct tc_report_entry {
+    const char *name, *heading;
+} tc_report_entry;
+
+/* write <out_dir>/report.md (atomically): title, revision, UTC date and host, then for each of
+ * the n known experiments in order a "<!-- E -->" marker and <out_dir>/E/section.md when it
+ * exists ("not run" otherwise), then every other <out_dir>/D/section.md (a user's own script)
+ * in name order. Also <out_dir>/experiments.tex, the PDF's list of the same sections. Then,
+ * when pdflatex is on PATH and <source>/paper/touche.tex exists (source = $TOUCHE_SOURCE_DIR or
+ * the build's source tree), build <out_dir>/paper/touche.pdf in a staging directory that
+ * replaces <out_dir>/paper only when the build succeeded (log: paper/latex.log). The PDF is
+ * optional: its problems are one-line warnings on stderr, never an error status. */
+tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
                           tc_error *err);
 
 /* provenance facts shared by the report, the references and the history file */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* touche bench penalty: the speed study's methods (E4's script: the LCP baseline, then the
+ * multi-point penalty with RK4 and semi-implicit Euler) in steps per second on piles of growing
+ * size, side by side in one run on one thread, written as CSV */
+#include "e4.h"
+#include "core/tc_fs.h"
+#include "report/tc_report.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* print an error and return the exit status */
+static int fail(const tc_error *err) {
+    char msg[1200];
+    tc_error_format(err, msg, sizeof msg);
+    fprintf(stderr, "touche bench penalty: %s\n", msg);
+    return 1;
+}
+
+int e4_bench(int argc, char **argv) {
+    const char *out = "out/bench", *bodies = "2,4,8,16,24";
+    int steps = 200;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: touche bench penalty [--bodies a,b,...] [--steps N] [--out DIR]\n");
+            return 2;
+        }
+    }
+    /* E4 planned at its full tier: the speed study's methods with the script's parameters */
+    char script[1100], path[1200];
+    snprintf(script, sizeof script, "%s/experiments/e4_penalty.cfg", tc_source_dir());
+    tc_run_opts o = {.source_dir = tc_source_dir(), .out_root = out, .tier = "full", .threads = 1};
+    tc_exp *x = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    if (tc_exp_plan(&x, tc_experiment_find("e4_penalty"), script, "e4_penalty", &o, &err))
+        return fail(&err);
+    e4_setup e;
+    tc_status st = e4_read_setup(&x->script, &e, &err);
+    const tc_method *m[E4_MAXSPEED];
+    int settle = tc_exp_method_find(x, e.d_settle);
+    for (int i = 0; !st && i < e.d_nlabel; i++) {
+        int k = tc_exp_method_find(x, e.d_label[i]);
+        if (k < 0 || settle < 0)
+            st = tc_error_set(&err, TC_EINVAL, script, 0, "speed.methods",
+                              "the script must list the method '%s'", k < 0 ? e.d_label[i] : e.d_settle);
+        else
+            m[i] = &x->method[k].m;
+    }
+    /* the pile sizes from --bodies */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", bodies);
+    e.d_n = 0;
+    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t && e.d_n < E4_MAXPILE; t = strtok_r(NULL, ",", &sv))
+        if (atoi(t) > 0) e.d_sizes[e.d_n++] = atoi(t);
+    e.d_steps = steps > 0 ? steps : 200;
+    e4_speed_row rows[E4_MAXPILE];
+    /* one thread: the timings compare the methods, not the machine's cores */
+    omp_set_num_threads(1);
+    if (!st) st = e4_speed(&e, &x->method[settle].m, m, e.d_nlabel, rows, &err);
+    tc_outfile f;
+    if (!st) {
+        tc_path_join(path, sizeof path, out, "bench_penalty.csv");
+        st = tc_outfile_open(&f, path, &err);
+    }
+    if (st) {
+        tc_exp_free(x);
+        return fail(&err);
+    }
+    fprintf(f.f, "bodies,touching_pairs,baseline_contacts,penalty_contacts");
+    printf("%6s %6s %8s %9s", "bodies", "pairs", "LCP cts", "pen. pts");
+    for (int i = 0; i < e.d_nlabel; i++) fprintf(f.f, ",%s_steps_s", e.d_label[i]), printf(" %14.14s", e.d_label[i]);
+    for (int i = 1; i < e.d_nlabel; i++) fprintf(f.f, ",%s_over_%s", e.d_label[i], e.d_label[0]), printf(" %8s", "ratio");
+    fprintf(f.f, ",baseline_iters,baseline_failed\n");
+    printf("\n");
+    for (int r = 0; r < e.d_n; r++) {
+        const e4_speed_row *w = &rows[r];
+        fprintf(f.f, "%d,%d,%d,%.4g", w->bodies, w->pairs, w->lcp_contacts, w->contacts[1]);
+        printf("%6d %6d %8d %9.1f", w->bodies, w->pairs, w->lcp_contacts, w->contacts[1]);
+        for (int i = 0; i < e.d_nlabel; i++) fprintf(f.f, ",%.6g", w->steps_s[i]), printf(" %14.1f", w->steps_s[i]);
+        for (int i = 1; i < e.d_nlabel; i++) {
+            double ratio = w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0;
+            fprintf(f.f, ",%.4g", ratio), printf(" %8.2f", ratio);
+        }
+        fprintf(f.f, ",%lld,%d\n", w->iters[0], w->failed[0]);
+        printf("\n");
+    }
+    tc_exp_free(x);
+    if (tc_outfile_commit(&f, &err)) return fail(&err);
+    printf("wrote %s\n", path);
+    return 0;
+}

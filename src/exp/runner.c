@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/* the runner: plan an experiment, run its sweep in parallel with one record per run, write
+ * runs.csv, metrics.cfg with the result digests and the section, then put the whole output set
+ * in place at once */
+#include "exp/exp_private.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/tc_fs.h"
+#include "report/tc_progress.h"
+#include "report/tc_report.h"
+
+/* ---------- planning ---------- */
+
+void tc_exp_need(tc_exp *x, unsigned caps, unsigned shapes, const char *what) {
+    if (x->nneed >= TC_EXP_MAXNEED) return;
+    tc_need *n = &x->need[x->nneed++];
+    n->caps = caps, n->shapes = shapes;
+    snprintf(n->what, sizeof n->what, "%s", what ? what : "");
+}
+
+void tc_exp_require(tc_exp *x, const char *label) {
+    if (x->nreq < TC_EXP_MAXREQ) snprintf(x->req[x->nreq++], sizeof x->req[0], "%s", label);
+}
+
+int tc_exp_method_find(const tc_exp *x, const char *label) {
+    for (int k = 0; k < x->nmethod; k++)
+        if (!strcmp(x->method[k].label, label)) return k;
+    return -1;
+}
+
+tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *script,
+                      const char *name, const tc_run_opts *o, tc_error *err) {
+    *out = NULL;
+    tc_exp *x = calloc(1, sizeof *x);
+    if (!x) return TC_ENOMEM;
+    x->type = t, x->opts = o;
+    x->tier = o->tier, x->source_dir = o->source_dir, x->threads = o->threads > 0 ? o->threads : 1;
+    snprintf(x->name, sizeof x->name, "%s", name);
+    char why[200];
+    tc_status st = TC_OK;
+    if (!tc_label_ok(name, why, sizeof why))
+        st = tc_error_set(err, TC_EINVAL, script, 0, NULL,
+                          "the experiment's name '%s' (its output directory) %s", name, why);
+    else if ((st = tc_script_load(&x->script, script, o->tier, err)) == TC_OK) {
+        /* the script names its driver */
+        const char *d = tc_script_driver(&x->script);
+        if (!d || strcmp(d, t->name))
+            st = tc_error_set(err, TC_EINVAL, script, 0, "driver",
+                              d ? "the script's driver is '%s', not '%s'"
+                                : "the script must name its driver: driver = \"%s\";",
+                              d ? d : t->name, t->name);
+        else {
+            x->script_loaded = 1;
+            st = t->setup(x, &x->state, err);
+        }
+    }
+    if (!st) st = tc_exp_resolve(x, err);
+    if (st) {
+        tc_exp_free(x);
+        return st;
+    }
+    *out = x;
+    return TC_OK;
+}
+
+void tc_exp_free(tc_exp *x) {
+    if (!x) return;
+    if (x->state && x->type->free) x->type->free(x->state);
+    if (x->script_loaded) tc_script_free(&x->script);
+    if (x->md) fclose(x->md);
+    if (x->tex) fclose(x->tex);
+    free(x->md_buf), free(x->tex_buf);
+    tc_metrics_free(&x->metrics);
+    free(x->method), free(x->skip), free(x->run);
+    free(x);
+}
+
+/* ---------- runs ---------- */
+
+/* "name=value ..." of a method's parameters (model, solver, engine) */
+static void params_text(const tc_method *m, char *buf, size_t n) {
+    const tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
+    buf[0] = 0;
+    for (int s = 0; s < 3; s++)
+        for (int i = 0; i < sets[s]->n; i++)
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s=%.9g", buf[0] ? " " : "",
+                     sets[s]->spec[i].name, sets[s]->v[i]);
+}
+
+int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed,
+                   const char *fmt, ...) {
+    if (x->nrun == x->caprun) {
+        int cap = x->caprun ? 2 * x->caprun : 64;
+        tc_run_record *r = realloc(x->run, (size_t)cap * sizeof *r);
+        if (!r) return -1;
+        x->run = r, x->caprun = cap;
+    }
+    tc_run_record *r = &x->run[x->nrun];
+    memset(r, 0, sizeof *r);
+    r->method = method, r->seed = seed;
+    const tc_method *m = as_run ? as_run : method >= 0 ? &x->method[method].m : NULL;
+    if (m) snprintf(r->spec, sizeof r->spec, "%s", m->spec), params_text(m, r->params, sizeof r->params);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->what, sizeof r->what, fmt, ap);
+    va_end(ap);
+    return x->nrun++;
+}
+
+void tc_exp_record(tc_exp *x, int run, tc_status st, const char *reason, long long steps,
+                   double wall_s) {
+    if (run < 0 || run >= x->nrun) return;
+    tc_run_record *r = &x->run[run];
+    r->steps += steps, r->wall_s += wall_s;
+    if (st && !r->status) {
+        r->status = st;
+        snprintf(r->reason, sizeof r->reason, "%s", reason && reason[0] ? reason : tc_status_str(st));
+    }
+}
+
+const tc_run_record *tc_exp_run_record(const tc_exp *x, int run) {
+    return run >= 0 && run < x->nrun ? &x->run[run] : NULL;
+}
+
+int tc_exp_failed(const tc_exp *x) {
+    int n = 0;
+    for (int i = 0; i < x->nrun; i++) n += x->run[i].status != TC_OK;
+    return n;
+}
+
+tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx) {
+    tc_item *it = calloc((size_t)n + 1, sizeof *it);
+    double *wall = calloc((size_t)n + 1, sizeof *wall);
+    if (!it || !wall) return free(it), free(wall), TC_ENOMEM;
+    tc_progress prog;
+    tc_progress_start(&prog, x->name, n);
+    /* every item in parallel; each writes only its own slot */
+#pragma omp parallel for schedule(dynamic) num_threads(x->threads)
+    for (int i = 0; i < n; i++) {
+        it[i].run = item_run ? item_run[i] : i;
+        if (tc_interrupted()) {
+            it[i].status = TC_EINTR;
+            continue;
+        }
+        double t0 = tc_wall_time();
+        fn(ctx, i, &it[i]);
+        wall[i] = tc_wall_time() - t0;
+        tc_progress_tick(&prog);
+    }
+    tc_progress_end(&prog);
+    /* fold the items into their runs in item order (so the first failure is the same for any
+     * number of threads) */
+    for (int i = 0; i < n; i++) tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
+    free(it), free(wall);
+    return tc_interrupted() ? TC_EINTR : TC_OK;
+}
+
+/* ---------- outputs ---------- */
+
+tc_status tc_exp_path(const tc_exp *x, const char *file, char *buf, size_t n) {
+    return tc_path_join(buf, n, x->dir, file);
+}
+
+void tc_exp_warn(tc_exp *x, const char *fmt, ...) {
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *c = line; *c; c++)
+        if (*c == '\n') *c = ' ';
+    size_t l = strlen(x->warn);
+    snprintf(x->warn + l, sizeof x->warn - l, "%s\n", line);
+    x->nwarn++;
+}
+
+void tc_csv_field(char *buf, size_t n, const char *text) {
+    size_t k = 0;
+    if (n < 3) return (void)(n ? buf[0] = 0 : 0);
+    buf[k++] = '"';
+    for (const char *p = text ? text : ""; *p && k + 3 < n; p++) {
+        if (*p == '"') buf[k++] = '"';
+        buf[k++] = *p == '\n' || *p == '\r' ? ' ' : *p;
+    }
+    buf[k++] = '"';
+    buf[k] = 0;
+}
+
+/* runs.csv: one line per run */
+static tc_status write_runs(tc_exp *x, tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "runs.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "run,label,method,what,seed,status,reason,steps,wall_s,params,set\n");
+    for (int i = 0; i < x->nrun; i++) {
+        const tc_run_record *r = &x->run[i];
+        const tc_exp_method *em = r->method >= 0 ? &x->method[r->method] : NULL;
+        char what[300], reason[600], params[1300], set[600];
+        tc_csv_field(what, sizeof what, r->what);
+        tc_csv_field(reason, sizeof reason, r->reason);
+        tc_csv_field(params, sizeof params, r->params);
+        tc_csv_field(set, sizeof set, em ? em->set : "");
+        fprintf(o.f, "%d,%s,%s,%s,%lld,%s,%s,%lld,%.6g,%s,%s\n", i, em ? em->label : "",
+                r->spec, what, r->seed, r->status ? "failed" : "ok", reason, r->steps, r->wall_s,
+                params, set);
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* metrics.cfg with the methods that ran and the digests of their results */
+static tc_status write_metrics(tc_exp *x, tc_error *err) {
+    char path[1200];
+    tc_status st = TC_OK;
+    if (x->type->results) st = tc_results_hash(x->dir, x->type->results, &x->metrics, err);
+    tc_exp_path(x, "metrics.cfg", path, sizeof path);
+    return st ? st : tc_metrics_write(&x->metrics, path, err);
+}
+
+tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
+    const char *root = x->opts->out_root;
+    tc_status st = tc_path_join(x->final_dir, sizeof x->final_dir, root, x->name);
+    /* a fresh staging directory; leftovers of killed runs go first */
+    tc_clean_stale(root);
+    if (!st) st = tc_stage_dir(root, x->name, x->dir, sizeof x->dir, err);
+    if (st) return st;
+    /* the metrics know who ran and whether some were left out on purpose */
+    tc_metrics_init(&x->metrics, x->name, x->tier);
+    x->metrics.filtered = x->nleft > 0;
+    for (int k = 0; k < x->nmethod; k++)
+        tc_metrics_ran(&x->metrics, x->method[k].label, tc_method_cpu(&x->method[k].m));
+    /* the driver, then what every experiment writes */
+    st = tc_section_begin(x);
+    if (!st) st = x->type->run(x, x->state, err);
+    if (!st && tc_interrupted()) st = TC_EINTR;
+    if (!st) st = write_runs(x, err);
+    if (!st) st = write_metrics(x, err);
+    if (!st) st = tc_section_end(x, err);
+    if (!st && tc_interrupted()) st = TC_EINTR;
+    if (st == TC_EINTR) tc_error_set(err, st, NULL, 0, NULL, "interrupted: %s left as it was", x->final_dir);
+    /* the whole set replaces the old one, or nothing does */
+    if (!st) st = tc_swap_dir(x->dir, x->final_dir, err);
+    else tc_remove_tree(x->dir);
+    return st;
+}
+
+/* ---------- the report ---------- */
+
+tc_status tc_exp_report(const char *out_root, tc_error *err) {
+    tc_report_entry e[64];
+    int n = 0;
+    for (int i = 0; tc_experiment_at(i) && n < 64; i++, n++)
+        e[n] = (tc_report_entry){tc_experiment_at(i)->name, tc_experiment_at(i)->heading};
+    return tc_report_write(out_root, e, n, err);
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* the report section of an experiment: section.md and section.tex built side by side, with the
+ * driver's text, tables and figures, then the methods, the failed runs and the warnings */
+#include "exp/exp_private.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/tc_fs.h"
+
+/* ---------- Markdown to LaTeX ---------- */
+
+/* n bytes of s escaped for LaTeX text */
+static void tex_escaped(FILE *f, const char *s, size_t n) {
+    char *in = malloc(n + 1), *out = malloc(16 * n + 16);
+    if (in && out) {
+        memcpy(in, s, n);
+        in[n] = 0;
+        tc_latex_escape(out, 16 * n + 16, in);
+        fputs(out, f);
+    }
+    free(in), free(out);
+}
+
+void tc_md_to_tex(FILE *f, const char *md) {
+    const char *p = md;
+    while (*p) {
+        /* `code` and **bold** spans; everything else escaped as it stands */
+        const char *tick = strchr(p, '`'), *bold = strstr(p, "**");
+        const char *next = tick && (!bold || tick < bold) ? tick : bold;
+        if (!next) {
+            tex_escaped(f, p, strlen(p));
+            break;
+        }
+        tex_escaped(f, p, (size_t)(next - p));
+        int is_code = next == tick;
+        const char *start = next + (is_code ? 1 : 2);
+        const char *end = is_code ? strchr(start, '`') : strstr(start, "**");
+        if (!end) {
+            tex_escaped(f, next, strlen(next));
+            break;
+        }
+        fputs(is_code ? "\\texttt{" : "\\textbf{", f);
+        tex_escaped(f, start, (size_t)(end - start));
+        fputs("}", f);
+        p = end + (is_code ? 1 : 2);
+    }
+}
+
+/* ---------- building ---------- */
+
+tc_status tc_section_begin(tc_exp *x) {
+    x->md = open_memstream(&x->md_buf, &x->md_len);
+    x->tex = open_memstream(&x->tex_buf, &x->tex_len);
+    if (!x->md || !x->tex) return TC_ENOMEM;
+    /* a user's script is titled after the driver and its own name */
+    int own = strcmp(x->name, x->type->name) == 0;
+    fprintf(x->md, "## %s%s%s\n\n", x->type->heading, own ? "" : " — ", own ? "" : x->name);
+    fputs("\\section{", x->tex);
+    tc_md_to_tex(x->tex, x->type->heading);
+    if (!own) fputs(" --- ", x->tex), tc_md_to_tex(x->tex, x->name);
+    fputs("}\n", x->tex);
+    return TC_OK;
+}
+
+void tc_section_para(tc_exp *x, const char *md) {
+    fprintf(x->md, "%s\n\n", md);
+    tc_md_to_tex(x->tex, md);
+    fputs("\n\n", x->tex);
+}
+
+void tc_exp_text(tc_exp *x, const char *fmt, ...) {
+    char *text = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&text, fmt, ap);
+    va_end(ap);
+    if (n >= 0) tc_section_para(x, text);
+    free(text);
+}
+
+tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const char *caption,
+                       tc_error *err) {
+    char path[1200], label[160];
+    snprintf(label, sizeof label, "tab:%s:%s", x->name, base);
+    tc_exp_path(x, base, path, sizeof path);
+    tc_status st = tc_table_write(t, path, caption, label, err);
+    if (st) return st;
+    /* the Markdown table itself, and the LaTeX one by \input */
+    snprintf(path + strlen(path), sizeof path - strlen(path), ".md");
+    tc_file_append(x->md, path);
+    fputs("\n", x->md);
+    fprintf(x->tex, "\\input{%s/%s.tex}\n\n", x->name, base);
+    return TC_OK;
+}
+
+void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar,
+                   const char *base, const char *caption) {
+    char tpath[1200], out[1200];
+    tc_error err;
+    tc_error_clear(&err);
+    snprintf(tpath, sizeof tpath, "%s/plots/%s", x->source_dir, tpl);
+    tc_exp_path(x, base, out, sizeof out);
+    tc_status st = tc_plot_available() ? tc_plot_render(tpath, vars, nvar, out, &err)
+                                       : tc_error_set(&err, TC_EIO, NULL, 0, NULL,
+                                                      "gnuplot not found (install gnuplot-nox)");
+    if (st) {
+        tc_exp_warn(x, "figure %s not drawn: %s", base, err.msg);
+        fprintf(x->md, "*Figure `%s` could not be drawn (see the warnings below).*\n\n", base);
+        fprintf(x->tex, "\\emph{Figure \\texttt{");
+        tc_md_to_tex(x->tex, base);
+        fprintf(x->tex, "} could not be drawn.}\n\n");
+        return;
+    }
+    fprintf(x->md, "![%s](%s/%s.png)\n\n", caption, x->name, base);
+    fprintf(x->tex, "\\begin{figure}[htbp]\\centering\n"
+                    "\\includegraphics[width=0.8\\linewidth]{%s/%s.pdf}\n\\caption{",
+            x->name, base);
+    tc_md_to_tex(x->tex, caption);
+    fputs("}\\end{figure}\n\n", x->tex);
+}
+
+/* ---------- the end: methods, failures, warnings ---------- */
+
+/* a list item in both forms */
+static void item(tc_exp *x, const char *md) {
+    fprintf(x->md, "- %s\n", md);
+    fputs("\\item ", x->tex);
+    tc_md_to_tex(x->tex, md);
+    fputs("\n", x->tex);
+}
+
+static void list_begin(tc_exp *x, const char *title) {
+    fprintf(x->md, "**%s**\n\n", title);
+    fputs("\\paragraph{", x->tex);
+    tc_md_to_tex(x->tex, title);
+    fputs("}\n\\begin{itemize}\n", x->tex);
+}
+
+static void list_end(tc_exp *x) {
+    fputs("\n", x->md);
+    fputs("\\end{itemize}\n\n", x->tex);
+}
+
+/* who ran, who did not and why, what the command line set */
+static void methods_part(tc_exp *x) {
+    char line[4096];
+    if (x->nmethod == 0 && x->nneed == 0) return;
+    list_begin(x, "Methods");
+    line[0] = 0;
+    for (int k = 0; k < x->nmethod; k++)
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s (`%s`)", k ? ", " : "",
+                 x->method[k].label, x->method[k].m.spec);
+    if (x->nmethod) {
+        char ran[4200];
+        snprintf(ran, sizeof ran, "ran: %s", line);
+        item(x, ran);
+    }
+    if (x->nskip) {
+        line[0] = 0;
+        for (int k = 0; k < x->nskip; k++)
+            snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s (%s)", k ? "; " : "",
+                     x->skip[k].name, x->skip[k].reason);
+        char sk[4200];
+        snprintf(sk, sizeof sk, "cannot run here: %s", line);
+        item(x, sk);
+    }
+    if (x->nleft) {
+        char lo[1100];
+        snprintf(lo, sizeof lo, "left out with `--methods`: %s", x->left);
+        item(x, lo);
+    }
+    for (int k = 0; k < x->nmethod; k++)
+        if (x->method[k].set[0]) {
+            char st[400];
+            snprintf(st, sizeof st, "set from the command line (`--set`): %s: %s", x->method[k].label,
+                     x->method[k].set);
+            item(x, st);
+        }
+    list_end(x);
+}
+
+/* every failed run with its reason (the first 30; runs.csv has them all) */
+static void failures_part(tc_exp *x) {
+    int nf = tc_exp_failed(x), shown = 0;
+    if (!nf) return;
+    char title[96];
+    snprintf(title, sizeof title, "Failed runs: %d of %d", nf, x->nrun);
+    list_begin(x, title);
+    for (int i = 0; i < x->nrun && shown < 30; i++) {
+        const tc_run_record *r = &x->run[i];
+        if (!r->status) continue;
+        char line[700];
+        snprintf(line, sizeof line, "%s%s%s: %s", r->method >= 0 ? x->method[r->method].label : "",
+                 r->what[0] ? ", " : "", r->what, r->reason);
+        item(x, line);
+        shown++;
+    }
+    if (nf > shown) {
+        char more[96];
+        snprintf(more, sizeof more, "and %d more (see `runs.csv`)", nf - shown);
+        item(x, more);
+    }
+    list_end(x);
+}
+
+static void warnings_part(tc_exp *x) {
+    if (!x->nwarn) return;
+    list_begin(x, "Warnings");
+    char buf[sizeof x->warn];
+    snprintf(buf, sizeof buf, "%s", x->warn);
+    for (char *sv = NULL, *l = strtok_r(buf, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv)) item(x, l);
+    list_end(x);
+}
+
+/* write the in-memory text to file in x->dir */
+static tc_status put(tc_exp *x, const char *file, const char *text, size_t len, tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, file, path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fwrite(text, 1, len, o.f);
+    return tc_outfile_commit(&o, err);
+}
+
+tc_status tc_section_end(tc_exp *x, tc_error *err) {
+    methods_part(x);
+    failures_part(x);
+    warnings_part(x);
+    fclose(x->md), fclose(x->tex);
+    x->md = x->tex = NULL;
+    tc_status st = put(x, "section.md", x->md_buf, x->md_len, err);
+    return st ? st : put(x, "section.tex", x->tex_buf, x->tex_len, err);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* the time-series simulation loop: steps with the driver's hooks, and after each the kinetic
+ * energy, penetration and momentum, measured the same way for every method */
+#include "exp/tc_experiment.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/tc_progress.h"
+
+tc_status tc_series_alloc(tc_series *s, long steps, int every, unsigned what) {
+    memset(s, 0, sizeof *s);
+    s->n = (int)((steps + every - 1) / every);
+    double **arr[3] = {&s->ke, &s->pen, &s->mom};
+    for (int k = 0; k < 3; k++)
+        if (what & (1u << k)) {
+            *arr[k] = calloc((size_t)s->n + 1, sizeof(double));
+            if (!*arr[k]) return tc_series_free(s), TC_ENOMEM;
+        }
+    return TC_OK;
+}
+
+void tc_series_free(tc_series *s) {
+    free(s->ke), free(s->pen), free(s->mom);
+    s->ke = s->pen = s->mom = NULL;
+}
+
+/* the simulation's warnings as one line: the reason of a failed run */
+static void reason_of(tc_sim *sim, tc_status st, char *buf, size_t n) {
+    char w[2048] = "";
+    tc_sim_warnings(sim, w, (int)sizeof w);
+    size_t l = strlen(w);
+    while (l && w[l - 1] == '\n') w[--l] = 0;
+    for (char *c = w; *c; c++)
+        if (*c == '\n') *c = ';';
+    snprintf(buf, n, "%s", w[0] ? w : tc_status_str(st));
+}
+
+void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop, tc_series *out,
+                 tc_item *it) {
+    out->steps = 0, out->mean_pen = out->max_pen = 0, out->final_ke = NAN, out->peak_ke = 0;
+    out->mean_mom = out->max_mom = 0, out->iters = out->fails = 0, out->wall_s = 0;
+    tc_sim *sim = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    if ((it->status = tc_sim_alloc(&sim, sc, m, loop->dt, &err))) {
+        snprintf(it->reason, sizeof it->reason, "%s", err.msg[0] ? err.msg : tc_status_str(it->status));
+        return;
+    }
+    const unsigned what = loop->series;
+    long measured = 0;
+    double t0 = tc_wall_time();
+    for (long k = 0; k < loop->steps; k++) {
+        if (tc_interrupted()) {
+            it->status = TC_EINTR;
+            snprintf(it->reason, sizeof it->reason, "interrupted");
+            break;
+        }
+        if (loop->before) loop->before(loop->ctx, sim, k);
+        tc_status st = tc_sim_step(sim);
+        if (st) {
+            it->status = st;
+            reason_of(sim, st, it->reason, sizeof it->reason);
+            break;
+        }
+        out->steps = k + 1;
+        /* the measures after the step, sampled every `every` steps */
+        double pen = what & TC_SERIES_PENETRATION ? tc_sim_penetration(sim, NULL) : 0;
+        double ke = what & TC_SERIES_KINETIC ? tc_sim_kinetic_energy(sim) : NAN, mom = 0;
+        if (what & TC_SERIES_MOMENTUM) {
+            double lin[3], ang[3];
+            tc_sim_momentum(sim, lin, ang);
+            mom = sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
+        }
+        if (k % loop->every == 0 && k / loop->every < out->n) {
+            if (out->ke) out->ke[k / loop->every] = ke;
+            if (out->pen) out->pen[k / loop->every] = pen;
+            if (out->mom) out->mom[k / loop->every] = mom;
+        }
+        if (k >= loop->measure_from) {
+            out->mean_pen += pen, out->max_pen = fmax(out->max_pen, pen);
+            out->mean_mom += mom, out->max_mom = fmax(out->max_mom, mom);
+            measured++;
+        }
+        if (what & TC_SERIES_KINETIC) out->final_ke = ke, out->peak_ke = fmax(out->peak_ke, ke);
+        if (loop->after) loop->after(loop->ctx, sim, k);
+    }
+    out->wall_s = tc_wall_time() - t0;
+    out->mean_pen = measured ? out->mean_pen / measured : NAN;
+    out->mean_mom = measured ? out->mean_mom / measured : NAN;
+    if (loop->end) loop->end(loop->ctx, sim);
+    const tc_sim_stats *ss = tc_sim_get_stats(sim);
+    out->iters = ss->solver_iters, out->fails = ss->solver_fails;
+    it->steps = out->steps;
+    tc_sim_free(sim);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* scene builders: 2-D polygons as prisms (the polygon A x <= b in the world), the 2-D ground,
+ * the E2 T and finger, pairs */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "math/tc_vec.h"
+#include "scenes/tc_scenes.h"
+#include "sim/tc_sim.h"
+
+/* Le Cleac'h et al.'s dropped polygon (public code): A x <= b */
+static const double A5[5][2] = {{1, 0.2}, {0, 1}, {-1, -0.3}, {0, -1}, {0.8, -0.8}};
+static const double b5[5] = {0.4, 0.4, 0.4, 0.4, 0.4};
+
+/* the world x-y of every prism vertex of body i */
+static int world_vertices(const tc_scene *sc, int i, double (*w)[3]) {
+    const tc_body_desc *b = &sc->body[i];
+    double R[9];
+    tc_quat_to_mat(R, b->quat);
+    for (int k = 0; k < b->shape.nvert; k++) {
+        tc_m3_mulv(w[k], R, b->shape.vert[k]);
+        tc_v3_add(w[k], w[k], b->pos);
+    }
+    return b->shape.nvert;
+}
+
+/* the polygon's centroid by the shoelace formula over its vertices, in A's frame */
+static void centroid(const double (*v)[2], int n, double c[2]) {
+    double a = 0;
+    c[0] = c[1] = 0;
+    for (int i = 0; i < n; i++) {
+        const double *p = v[i], *q = v[(i + 1) % n];
+        double cr = p[0] * q[1] - q[0] * p[1];
+        a += cr / 2, c[0] += (p[0] + q[0]) * cr / 6, c[1] += (p[1] + q[1]) * cr / 6;
+    }
+    c[0] /= a, c[1] /= a;
+}
+
+Test(scenes, polygon_prism_is_the_polygon_in_the_world) {
+    /* the polygon's vertices by hand: consecutive rows intersect (A's rows go round it) */
+    double v[5][2];
+    for (int i = 0; i < 5; i++) {
+        const double *a = A5[i], *c = A5[(i + 1) % 5];
+        double det = a[0] * c[1] - a[1] * c[0];
+        v[i][0] = (b5[i] * c[1] - a[1] * b5[(i + 1) % 5]) / det;
+        v[i][1] = (a[0] * b5[(i + 1) % 5] - b5[i] * c[0]) / det;
+    }
+    double c[2];
+    centroid((const double(*)[2])v, 5, c);
+    for (int t = 0; t < 3; t++) {
+        const double theta = 0.7 * t;
+        tc_scene *sc = malloc(sizeof *sc);
+        tc_error err;
+        tc_error_clear(&err);
+        cr_assert_eq(tc_scene_ground_2d(sc, 9.81, 0.2, &err), TC_OK, "%s", err.msg);
+        cr_assert_eq(tc_scene_add_polygon(sc, "poly", A5, b5, 5, 0.05, 1.0, 0.2, 0.3, 1.0, theta, &err),
+                     TC_OK, "%s", err.msg);
+        const tc_body_desc *b = &sc->body[1];
+        cr_expect_eq(b->joint, TC_JOINT_PLANAR);
+        cr_expect_eq(b->mass, 1.0);
+        cr_expect_eq(b->inertia[2], 0.2);
+        cr_expect_eq(b->shape.nvert, 10, "a pentagon's prism");
+        cr_expect(fabs(b->pos[0] - 0.3) < 1e-12 && fabs(b->pos[1] - 1.0) < 1e-12, "centroid at (x, y)");
+        /* every vertex, turned back by theta about the centroid, lies in A x <= b, on two rows */
+        double w[32][3];
+        int n = world_vertices(sc, 1, w);
+        for (int k = 0; k < n; k++) {
+            double dx = w[k][0] - 0.3, dy = w[k][1] - 1.0;
+            double x = cos(theta) * dx + sin(theta) * dy + c[0], y = -sin(theta) * dx + cos(theta) * dy + c[1];
+            int on = 0;
+            for (int r = 0; r < 5; r++) {
+                double g = A5[r][0] * x + A5[r][1] * y - b5[r];
+                cr_expect_leq(g, 1e-12, "theta %g vertex %d row %d: %g", theta, k, r, g);
+                on += fabs(g) < 1e-12;
+            }
+            cr_expect_eq(on, 2, "a vertex lies on two edges");
+            cr_expect(fabs(fabs(w[k][2]) - 0.05) < 1e-12);
+        }
+        free(sc);
+    }
+}
+
+Test(scenes, empty_or_unbounded_polygons_are_refused) {
+    tc_scene *sc = malloc(sizeof *sc);
+    tc_error err;
+    cr_assert_eq(tc_scene_ground_2d(sc, 9.81, 0.2, NULL), TC_OK);
+    const double A[3][2] = {{1, 0}, {-1, 0}, {0, 1}}, b[3] = {1, 1, 1};
+    tc_error_clear(&err);
+    cr_expect_eq(tc_scene_add_polygon(sc, "open", A, b, 3, 0.05, 1, 0.2, 0, 1, 0, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "polygon");
+    const double e[3] = {-1, -1, 1};
+    tc_error_clear(&err);
+    cr_expect_eq(tc_scene_add_polygon(sc, "empty", A, e, 3, 0.05, 1, 0.2, 0, 1, 0, &err), TC_EINVAL);
+    free(sc);
+}
+
+Test(scenes, the_2d_ground_is_y_below_zero_with_gravity_along_minus_y) {
+    tc_scene *sc = malloc(sizeof *sc);
+    const double pos[3] = {0.5, 0.3, 0};
+    cr_assert_eq(tc_scene_ground_2d(sc, 9.81, 0.2, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_free(sc, "ball", tc_sphere(0.1), pos, NULL, 1000, NULL), TC_OK);
+    cr_expect_eq(sc->gravity[1], -9.81);
+    tc_method m;
+    tc_sim *sim = NULL;
+    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, NULL), TC_OK);
+    cr_expect(fabs(tc_sim_gap(sim, 0, 1) - 0.2) < 1e-12, "gap %g", tc_sim_gap(sim, 0, 1));
+    tc_sim_free(sim);
+    free(sc);
+}
+
+Test(scenes, t_pusher_has_its_com_at_the_origin_and_the_finger_below) {
+    tc_scene *sc = malloc(sizeof *sc);
+    tc_t_pusher t = tc_default_t_pusher();
+    cr_assert_eq(tc_scene_t_pusher(sc, &t, NULL), TC_OK);
+    cr_expect_eq(sc->nbody, 2);
+    cr_expect_eq(sc->body[0].pos[0], 0.0);
+    cr_expect_eq(sc->body[0].pos[1], 0.0);
+    /* 0.5 kg of T: (25 x 5 + 5 x 15) cm^2 x 5 cm x 500 kg/m^3 */
+    cr_expect(fabs(sc->body[0].mass - 500 * 0.05 * (0.25 * 0.05 + 0.05 * 0.15)) < 1e-12, "%g", sc->body[0].mass);
+    double xy[2];
+    tc_t_pusher_start(&t, xy);
+    cr_expect_eq(sc->body[1].pos[1], xy[1]);
+    tc_method m;
+    tc_sim *sim = NULL;
+    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.002, NULL), TC_OK);
+    cr_expect(fabs(tc_sim_gap(sim, 0, 1) - 2 * t.finger_radius) < 1e-12, "clear by two radii: %g",
+              tc_sim_gap(sim, 0, 1));
+    tc_sim_free(sim);
+    free(sc);
+}
