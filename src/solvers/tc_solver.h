@@ -20,6 +20,10 @@ typedef struct tc_ode {
     void *ctx;
 } tc_ode;
 
+/* one contact's impulse in a step (bodies, point, normal, depth, normal and tangential impulse):
+ * defined in solvers/tc_contact_space.h */
+typedef struct tc_contact_impulse tc_contact_impulse;
+
 /* a solver type: one const instance per file in src/solvers/ */
 typedef struct tc_solver_type {
     const char *name;            /* e.g. "euler", "semi-euler" */
