@@ -278,6 +278,12 @@ static void lcp_counters(void *state, long long *iters, long long *fails) {
     *iters = s->iters, *fails = s->fails + s->cs->overflows;
 }
 
+/* the contact impulses of the last step */
+static int lcp_impulses(void *state, tc_contact_impulse *out, int max) {
+    const lcp_state *s = state;
+    return tc_cspace_impulses(s->cs, out, max);
+}
+
 /* Siconos' dense products and residuals run in OpenBLAS, which picks its kernels per CPU:
  * OPENBLAS_CORETYPE=Prescott changes E4 (a)'s LCP run from step 301 on (docs/solvers.md) */
 #define LCP_CPU_NOTE                                                                              \
@@ -304,6 +310,7 @@ const tc_solver_type tc_solver_lcp_lemke = {
     .step = lcp_step,
     .free = lcp_free,
     .counters = lcp_counters,
+    .impulses = lcp_impulses,
     .cpu_dependent = LCP_CPU_NOTE,
 };
 
@@ -318,5 +325,6 @@ const tc_solver_type tc_solver_lcp_pgs = {
     .step = lcp_step,
     .free = lcp_free,
     .counters = lcp_counters,
+    .impulses = lcp_impulses,
     .cpu_dependent = LCP_CPU_NOTE,
 };
