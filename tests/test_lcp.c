@@ -17,9 +17,9 @@
 #include "SolverOptions.h"
 #include "lcp_cst.h"
 
-#include "collide/tc_collide.h"
 #include "math/tc_vec.h"
 #include "sim/tc_sim.h"
+#include "test_box_plane.h"
 
 /* ---------------------------------------------------------------------------------------------
  * random LCPs through Siconos */
@@ -278,84 +278,7 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * a test-local contact model: box-plane contacts from tc_collide, no forces of its own */
-
-#define MARGIN 1e-3 /* m: corners closer than this to the plane are contacts */
-
-static const tc_param_spec no_params[] = {{NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
-
-static tc_status bp_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
-    (void)p, (void)err;
-    *state = (void *)scene;
-    return TC_OK;
-}
-
-static tc_status bp_force(void *state, const tc_body_state *bs, tc_wrench *w,
-                          tc_contact_stats *st) {
-    (void)bs;
-    const tc_scene *sc = state;
-    memset(w, 0, (size_t)sc->nbody * sizeof *w);
-    st->ncontact = 0;
-    return TC_OK;
-}
-
-static void bp_free(void *state) { (void)state; }
-
-static int bp_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
-    const tc_scene *sc = state;
-    int nc = 0;
-    for (int i = 0; i < sc->nbody; i++)
-        for (int j = i + 1; j < sc->nbody; j++) {
-            tc_contact tmp[TC_COLLIDE_MAX];
-            int m = tc_collide(&sc->body[i].shape, &bs[i], &sc->body[j].shape, &bs[j], MARGIN, tmp);
-            for (int x = 0; x < m && nc < max; x++) c[nc++] = (tc_model_contact){i, j, tmp[x]};
-        }
-    return nc;
-}
-
-static const tc_model_type box_plane_model = {
-    .name = "box-plane",
-    .summary = "test: box-plane contact points, no forces",
-    .params = no_params,
-    .caps = TC_CAP_CONTACTS | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
-    .shapes = TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE),
-    .alloc = bp_alloc,
-    .force = bp_force,
-    .free = bp_free,
-    .contacts = bp_contacts,
-};
-
-/* "box-plane/<solver>" built by hand (the model is not in the registry) */
-static tc_method method(const char *solver) {
-    tc_method m;
-    memset(&m, 0, sizeof m);
-    m.model = &box_plane_model;
-    m.solver = tc_solver_find(solver);
-    cr_assert_not_null(m.solver, "%s", solver);
-    cr_assert_eq(m.solver->needs & ~box_plane_model.caps, 0u);
-    snprintf(m.spec, sizeof m.spec, "box-plane/%s", solver);
-    tc_params_default(&m.mparams, m.model->params);
-    tc_params_default(&m.sparams, m.solver->params);
-    m.caps = m.model->caps & (m.solver->caps | ~(unsigned)TC_CAP_DYNAMICS);
-    m.shapes = m.model->shapes;
-    return m;
-}
-
-/* a 1 m cube of 10 kg resting on the plane z = 0 (its corners exactly on it), speed v0 along x */
-static tc_scene block_scene(double mu, double v0) {
-    tc_scene sc = tc_default_scene();
-    sc.gravity[2] = -9.81;
-    sc.friction = mu;
-    tc_body_desc fl = tc_default_body("floor", tc_plane());
-    tc_body_desc b = tc_default_body("block", tc_box(0.5, 0.5, 0.5));
-    b.joint = TC_JOINT_FREE;
-    b.pos[2] = 0.5;
-    b.vel[0] = v0;
-    cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
-    cr_assert_eq(tc_scene_add(&sc, &b, 10.0, NULL), TC_OK);
-    cr_assert_float_eq(sc.body[1].mass, 10.0, 1e-12);
-    return sc;
-}
+ * the block on a plane under the test-local box-plane model (tests/test_box_plane.h) */
 
 /* the largest |entry| of x[n] */
 static double maxabs(const double *x, int n) {
@@ -363,8 +286,6 @@ static double maxabs(const double *x, int n) {
     for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
     return m;
 }
-
-#define DT 1e-3
 
 /* run the block for steps; returns the largest position drift and speed seen at any step */
 static void rest(const char *solver, double mu, int steps, double *drift, double *speed,

@@ -15,6 +15,13 @@ typedef struct tc_contact {
     double depth;     /* penetration (m): > 0 overlapping, < 0 separated by -depth */
 } tc_contact;
 
+/* one contact point between two bodies, for velocity-level solvers (models with
+ * TC_CAP_CONTACTS report these; contact sets build them) */
+typedef struct tc_model_contact {
+    int a, b;     /* body indices */
+    tc_contact c; /* world point (m), unit normal pointing from a to b, depth (m, > 0 overlapping) */
+} tc_model_contact;
+
 /* 1 if the pair of shape types has an analytic routine here */
 int tc_collide_supported(tc_shape_type a, tc_shape_type b);
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* penalty contact (Drumwright 2008): deepest-point and multi-point PID penalty with a forgetting
  * factor, and impulses at the contact centroid for impacts (the contact-phase machine of fig. 2) */
-#include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
 #include "models/tc_penalty.h"
+#include "models/tc_scene_contacts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,12 +60,9 @@ typedef struct pen_state {
     int multi; /* 1 multi-point, 0 deepest point */
     double forget, impact_speed, restitution, slip_speed;
     int impulses, divide;
-    tc_surface *surf; /* per body */
-    tc_pen_work *work;
-    tc_pen_point *pts;
-    int maxpts;
+    tc_contact_set *set; /* surfaces, pairs and each pair's points (collide/tc_contact_set.h) */
     int npair;
-    pen_pair *pair;
+    pen_pair *pair;      /* the set's pairs, in its order */
     double *row, *mrow; /* nv scratch: a Jacobian row and M^-1 of it */
     int nv;
 } pen_state;
@@ -88,9 +85,7 @@ static double moving_mass(const tc_body_desc *b) {
 static void penalty_free(void *state) {
     pen_state *s = state;
     if (!s) return;
-    if (s->surf)
-        for (int i = 0; i < s->scene->nbody; i++) tc_surface_free(&s->surf[i]);
-    free(s->surf), tc_pen_work_free(s->work), free(s->pts), free(s->pair), free(s->row);
+    tc_contact_set_free(s->set), free(s->pair), free(s->row);
     free(s);
 }
 
@@ -103,37 +98,19 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->restitution = tc_params_get(p, "restitution"), s->slip_speed = tc_params_get(p, "slip_speed");
     s->impulses = (int)tc_params_get(p, "impulses");
     s->divide = (int)tc_params_get(p, "divide_by_r");
-    /* surfaces: spacing relative to each body's size */
-    s->surf = calloc((size_t)scene->nbody + 1, sizeof *s->surf);
-    if (!s->surf) return penalty_free(s), TC_ENOMEM;
-    int maxpt = 1;
-    for (int i = 0; i < scene->nbody; i++) {
-        const tc_shape *sh = &scene->body[i].shape;
-        double r = sh->type == TC_SHAPE_SPHERE     ? sh->size[0]
-                   : sh->type == TC_SHAPE_BOX      ? tc_v3_norm(sh->size)
-                   : sh->type == TC_SHAPE_CYLINDER ? hypot(sh->size[0], sh->size[1])
-                   : sh->type == TC_SHAPE_POLYTOPE ? tc_polytope_radius(sh)
-                                                   : 1.0;
-        tc_status st = tc_surface_alloc(&s->surf[i], sh, tc_params_get(p, "spacing_rel") * r, err);
-        if (st) return penalty_free(s), st;
-        if (s->surf[i].npoint > maxpt) maxpt = s->surf[i].npoint;
-    }
-    s->work = tc_pen_work_alloc(maxpt);
-    s->maxpts = 2 * maxpt + 1;
-    s->pts = calloc((size_t)s->maxpts, sizeof *s->pts);
-    /* pairs and their gains */
-    int *pairs = calloc((size_t)scene->nbody * (size_t)scene->nbody + 2, sizeof *pairs);
-    s->pair = calloc((size_t)scene->nbody * (size_t)scene->nbody / 2 + 1, sizeof *s->pair);
-    if (!s->work || !s->pts || !pairs || !s->pair) return free(pairs), penalty_free(s), TC_ENOMEM;
-    s->npair = tc_scene_pairs(scene, pairs);
+    /* surfaces and pairs; the pairs' gains */
+    tc_status st = tc_scene_contact_set(&s->set, scene, tc_params_get(p, "spacing_rel"), err);
+    if (st) return penalty_free(s), st;
+    s->npair = s->set->npair;
+    s->pair = calloc((size_t)s->npair + 1, sizeof *s->pair);
+    if (!s->pair) return penalty_free(s), TC_ENOMEM;
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
-        pp->a = pairs[2 * k], pp->b = pairs[2 * k + 1];
+        pp->a = s->set->pair[k][0], pp->b = s->set->pair[k][1];
         double m = moving_mass(&scene->body[pp->a]) + moving_mass(&scene->body[pp->b]);
         pp->kp = tc_params_get(p, "kp") * m, pp->kv = tc_params_get(p, "kv") * m;
         pp->ki = tc_params_get(p, "ki") * m;
     }
-    free(pairs);
     /* scratch rows for impulses */
     tc_system sys;
     tc_system_init(&sys, scene);
@@ -153,33 +130,6 @@ static tc_status mp_alloc(void **state, const tc_scene *scene, const tc_params *
     return penalty_alloc_common(state, scene, p, 1, err);
 }
 
-/* the contact set of one pair at poses bs: bottom points (multi-point) or the deepest point;
- * normal from b toward a; returns the number of points (0: apart) */
-static int pair_points(pen_state *s, const pen_pair *pp, const tc_body_state *bs, double normal[3],
-                       double *dmax) {
-    const tc_scene *sc = s->scene;
-    const tc_shape *sa = &sc->body[pp->a].shape, *sb = &sc->body[pp->b].shape;
-    *dmax = 0;
-    if (s->multi) {
-        tc_penetration pen;
-        int n = tc_penetrate(sa, &s->surf[pp->a], &bs[pp->a], sb, &s->surf[pp->b], &bs[pp->b],
-                             s->work, &pen, s->pts, s->maxpts);
-        if (n <= 0) return 0;
-        tc_v3_copy(normal, pen.normal);
-        *dmax = pen.depth;
-        return n;
-    }
-    /* deepest point: bounding spheres first */
-    double d[3];
-    tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
-    if (tc_v3_norm(d) > s->surf[pp->a].radius + s->surf[pp->b].radius) return 0;
-    double depth;
-    if (tc_deepest(sa, &bs[pp->a], sb, &bs[pp->b], &depth, normal, s->pts[0].p) != 1) return 0;
-    s->pts[0].depth = depth;
-    *dmax = depth;
-    return 1;
-}
-
 /* relative velocity of a with respect to b at world point p */
 static void rel_velocity(const tc_body_state *bs, int a, int b, const double p[3], double v[3]) {
     double va[3], vb[3];
@@ -192,28 +142,29 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
                                tc_contact_stats *st) {
     pen_state *s = state;
     const tc_scene *sc = s->scene;
+    const tc_pen_point *pts = s->set->pts; /* each pair's points, in turn */
     memset(w, 0, (size_t)sc->nbody * sizeof *w);
     int active = 0;
     for (int k = 0; k < s->npair; k++) {
         const pen_pair *pp = &s->pair[k];
         double n[3], dmax;
-        int m = pair_points(s, pp, bs, n, &dmax);
+        int m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
         if (m <= 0) continue;
         /* r: the points that push (eq. 3 divides by their number) */
         int r = 0;
         for (int j = 0; j < m; j++) {
             double v[3];
-            rel_velocity(bs, pp->a, pp->b, s->pts[j].p, v);
-            if (tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, s->pts[j].depth, tc_v3_dot(v, n),
+            rel_velocity(bs, pp->a, pp->b, pts[j].p, v);
+            if (tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, pts[j].depth, tc_v3_dot(v, n),
                                      pp->integral, 1) > 0)
                 r++;
         }
         /* each point: the PID normal force and sliding friction against the slip */
         for (int j = 0; j < m && r > 0; j++) {
             double v[3], vt[3], f[3];
-            rel_velocity(bs, pp->a, pp->b, s->pts[j].p, v);
+            rel_velocity(bs, pp->a, pp->b, pts[j].p, v);
             double vn = tc_v3_dot(v, n);
-            double fn = tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, s->pts[j].depth, vn,
+            double fn = tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, pts[j].depth, vn,
                                              pp->integral, s->divide ? r : 1);
             if (fn <= 0) continue;
             tc_v3_copy(vt, v);
@@ -221,8 +172,8 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
             double ft = -sc->friction * fn / sqrt(s->slip_speed * s->slip_speed + tc_v3_dot(vt, vt));
             tc_v3_scale(f, n, fn);
             tc_v3_addscl(f, vt, ft);
-            tc_wrench_apply(&w[pp->a], &bs[pp->a], s->pts[j].p, f, 1);
-            tc_wrench_apply(&w[pp->b], &bs[pp->b], s->pts[j].p, f, -1);
+            tc_wrench_apply(&w[pp->a], &bs[pp->a], pts[j].p, f, 1);
+            tc_wrench_apply(&w[pp->b], &bs[pp->b], pts[j].p, f, -1);
             active++;
         }
     }
@@ -272,10 +223,11 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
                                     double dt, double *v) {
     pen_state *s = state;
     (void)dt;
+    const tc_pen_point *pts = s->set->pts; /* each pair's points, in turn */
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
         double n[3], dmax;
-        int m = pair_points(s, pp, bs, n, &dmax);
+        int m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
         if (m <= 0) {
             /* separated: forget the contact */
             pp->resting = 0, pp->integral = 0, pp->dlast = 0;
@@ -288,7 +240,7 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
         /* a new contact: an impact when approaching faster than the threshold (fig. 2) */
         if (s->impulses) {
             double c[3] = {0, 0, 0};
-            for (int j = 0; j < m; j++) tc_v3_addscl(c, s->pts[j].p, 1.0 / m);
+            for (int j = 0; j < m; j++) tc_v3_addscl(c, pts[j].p, 1.0 / m);
             impact(s, sys, bs, pp, c, n, v);
         }
         pp->resting = 1;
@@ -296,58 +248,12 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
     return TC_OK;
 }
 
-/* at most 4 of a pair's m points for a velocity-level solver: the extreme ones along four
- * tangent directions (t1 +- 0.37 t2 and their opposites; the odd mix avoids ties on square
- * grids); returns how many distinct points were kept in keep[] */
-static int manifold(const tc_pen_point *pts, int m, const double n[3], int keep[4]) {
-    if (m <= 4) {
-        for (int j = 0; j < m; j++) keep[j] = j;
-        return m;
-    }
-    double t1[3], t2[3];
-    tc_v3_orthonormal(n, t1, t2);
-    int k = 0;
-    for (int dir = 0; dir < 4; dir++) {
-        double a = dir < 2 ? 1 : -1, b = dir % 2 ? 0.37 : -0.37, best = -INFINITY;
-        int arg = 0;
-        for (int j = 0; j < m; j++) {
-            double x = a * tc_v3_dot(pts[j].p, t1) + b * tc_v3_dot(pts[j].p, t2);
-            if (x > best) best = x, arg = j;
-        }
-        int dup = 0;
-        for (int i = 0; i < k; i++) dup |= keep[i] == arg;
-        if (!dup) keep[k++] = arg;
-    }
-    return k;
-}
-
+/* the multi-point set's contact points, at most 4 a pair, whichever variant pushes */
 static int penalty_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
     pen_state *s = state;
-    int nc = 0;
-    for (int k = 0; k < s->npair; k++) {
-        const pen_pair *pp = &s->pair[k];
-        /* the multi-point set serves velocity-level solvers whichever variant pushes */
-        int multi = s->multi;
-        s->multi = 1;
-        double n[3], dmax;
-        int m = pair_points(s, pp, bs, n, &dmax), keep[4];
-        s->multi = multi;
-        int kept = m > 0 ? manifold(s->pts, m, n, keep) : 0;
-        /* tc_model_contact's normal points from a to b: ours points from pair b toward pair a */
-        for (int j = 0; j < kept && nc < max; j++, nc++) {
-            const tc_pen_point *pt = &s->pts[keep[j]];
-            c[nc].a = pp->b, c[nc].b = pp->a;
-            tc_v3_copy(c[nc].c.pos, pt->p);
-            tc_v3_copy(c[nc].c.normal, n);
-            c[nc].c.depth = pt->depth;
-        }
-    }
-    return nc;
+    return tc_contact_set_contacts(s->set, bs, c, max);
 }
 
-#define PENALTY_SHAPES                                                                            \
-    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | \
-     TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 #define PENALTY_CAPS \
     (TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTACTS)
 
@@ -358,7 +264,7 @@ const tc_model_type tc_model_penalty_dp = {
                  "MODELS.md section 3",
     .params = penalty_params,
     .caps = PENALTY_CAPS,
-    .shapes = PENALTY_SHAPES,
+    .shapes = TC_CONTACT_SET_SHAPES,
     .alloc = dp_alloc,
     .force = penalty_force,
     .free = penalty_free,
@@ -373,7 +279,7 @@ const tc_model_type tc_model_penalty_mp = {
     .reference = "Drumwright 2008, eq. 1-4 and fig. 2; MODELS.md section 3",
     .params = penalty_params,
     .caps = PENALTY_CAPS,
-    .shapes = PENALTY_SHAPES,
+    .shapes = TC_CONTACT_SET_SHAPES,
     .alloc = mp_alloc,
     .force = penalty_force,
     .free = penalty_free,

@@ -9,6 +9,7 @@ extern const tc_model_type tc_model_hunt_crossley;
 extern const tc_model_type tc_model_pfc;
 extern const tc_model_type tc_model_penalty_dp;
 extern const tc_model_type tc_model_penalty_mp;
+extern const tc_model_type tc_model_rigid;
 
 const tc_model_type *const tc_models[] = {
     &tc_model_scm,
@@ -16,6 +17,7 @@ const tc_model_type *const tc_models[] = {
     &tc_model_pfc,
     &tc_model_penalty_dp,
     &tc_model_penalty_mp,
+    &tc_model_rigid,
     NULL,
 };
 

@@ -15,11 +15,8 @@ typedef struct tc_contact_stats {
     int ncontact;         /* number of active contacts (model's own notion) */
 } tc_contact_stats;
 
-/* one contact point between two bodies, for velocity-level solvers (TC_CAP_CONTACTS) */
-typedef struct tc_model_contact {
-    int a, b;     /* body indices */
-    tc_contact c; /* world point (m), unit normal pointing from a to b, depth (m, > 0 overlapping) */
-} tc_model_contact;
+/* tc_model_contact, one contact point between two bodies for velocity-level solvers
+ * (TC_CAP_CONTACTS), is defined in collide/tc_collide.h */
 
 /* a contact model type: one const instance per file in src/models/ (like gsl_odeiv2_step_type).
  * The state made by alloc is owned by one run (one thread) and holds all its scratch memory:

@@ -287,3 +287,10 @@ double tc_sim_gap(tc_sim *s, int a, int b) {
     int r = tc_deepest(&sc->body[a].shape, &bs[a], &sc->body[b].shape, &bs[b], &depth, nrm, p);
     return r == 1 ? -depth : r == 0 ? 0.0 : NAN;
 }
+
+/* ---------- contact impulses ---------- */
+
+int tc_sim_impulses(tc_sim *s, tc_contact_impulse *out, int max) {
+    if (s->m.engine || !s->m.solver->impulses) return 0;
+    return s->m.solver->impulses(s->sstate, out, max);
+}

@@ -132,4 +132,10 @@ double tc_sim_gap(tc_sim *sim, int a, int b);
 /* warnings raised so far (engine messages, divergence reasons), one per line; returns count */
 int tc_sim_warnings(tc_sim *sim, char *buf, int n);
 
+/* the contact impulses of the last step (tc_contact_impulse, solvers/tc_contact_space.h: bodies,
+ * point, normal, depth, normal and tangential impulse in N s), one per contact the solver
+ * resolved, the first min(n, max) into out; returns n, 0 for methods whose solver has no
+ * impulses hook (force-level integrators, engines) */
+int tc_sim_impulses(tc_sim *sim, tc_contact_impulse *out, int max);
+
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* velocity-level LCP time stepping (Stewart-Trinkle / Anitescu-Potra, linearised friction cone),
  * solved by Siconos Numerics: lcp-lemke (lexicographic Lemke), lcp-pgs (projected Gauss-Seidel) */
-#include "solvers/tc_solver.h"
+#include "solvers/tc_contact_space.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -54,15 +54,7 @@ typedef struct lcp_state {
     int id, nv, k, maxc, gap, fallbacks, max_iter;
     double tol;
     long long iters, fails;
-    tc_model_contact *c; /* maxc + 1: one more to detect overflow */
-    tc_model_contact *c2; /* the same grouped by island */
-    int *parent, *start; /* union-find over bodies (nbody), island offsets (nbody + 1) */
-    int *isl, *isl2;     /* island (root body) of each contact, before and after grouping */
-    tc_body_state *bs;   /* nbody, poses at the step's start */
-    double *acc;         /* nv */
-    double *J;           /* maxc (k + 1) rows of nv: normal rows, then tangent rows */
-    double *AJ;          /* the same rows times M^-1 */
-    double *bias;        /* maxc (k + 1): velocity of the rows from bodies without dofs */
+    tc_cspace *cs;       /* contacts, islands, rows (J, M^-1 J^T, bias), impulses */
     double *M0;          /* (maxc (k + 2))^2, column-major with leading dimension n */
     double *M;           /* what Siconos sees: M0, or M0 rounded (first Lemke attempt) */
     double *q, *z, *w;   /* maxc (k + 2) */
@@ -80,8 +72,8 @@ static void lcp_free(void *state) {
     /* solver_options_delete releases the contents only */
     if (s->opt) solver_options_delete(s->opt), free(s->opt);
     if (s->fb) solver_options_delete(s->fb), free(s->fb);
-    free(s->c), free(s->c2), free(s->parent), free(s->bs), free(s->acc);
-    free(s->J), free(s->AJ), free(s->bias), free(s->M0), free(s->M);
+    tc_cspace_free(s->cs);
+    free(s->M0), free(s->M);
     free(s->q), free(s->z), free(s->w);
     free(s);
 }
@@ -106,25 +98,15 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     s->max_iter = (int)tc_params_get(p, "max_iter");
     s->id = id;
     s->tol = tc_params_get(p, "tol");
-    size_t nv = (size_t)s->nv + 1, rows = (size_t)s->maxc * (size_t)(s->k + 1),
-           n = (size_t)s->maxc * (size_t)(s->k + 2);
-    s->c = calloc((size_t)s->maxc + 1, sizeof *s->c);
-    s->c2 = calloc((size_t)s->maxc + 1, sizeof *s->c2);
-    size_t nb = (size_t)sys->scene->nbody + 1, mc = (size_t)s->maxc + 1;
-    s->parent = calloc(2 * nb + 2 * mc, sizeof(int));
-    if (s->parent) s->start = s->parent + nb, s->isl = s->start + nb, s->isl2 = s->isl + mc;
-    s->bs = calloc((size_t)sys->scene->nbody + 1, sizeof *s->bs);
-    s->acc = calloc(nv, sizeof(double));
-    s->J = calloc(rows * nv, sizeof(double));
-    s->AJ = calloc(rows * nv, sizeof(double));
-    s->bias = calloc(rows, sizeof(double));
+    size_t n = (size_t)s->maxc * (size_t)(s->k + 2);
+    tc_status st = tc_cspace_alloc(&s->cs, sys, s->maxc, s->k);
+    if (st) return lcp_free(s), st;
     s->M0 = calloc(n * n, sizeof(double));
     s->M = calloc(n * n, sizeof(double));
     s->q = calloc(n, sizeof(double));
     s->z = calloc(n, sizeof(double));
     s->w = calloc(n, sizeof(double));
-    if (!s->c || !s->c2 || !s->parent || !s->bs || !s->acc || !s->J || !s->AJ || !s->bias ||
-        !s->M0 || !s->M || !s->q || !s->z || !s->w)
+    if (!s->M0 || !s->M || !s->q || !s->z || !s->w)
         return lcp_free(s), TC_ENOMEM;
     /* Siconos: a dense matrix over our buffer, and the solver's options */
     s->nm = NM_create_from_data(NM_DENSE, (int)n, (int)n, s->M);
@@ -138,36 +120,6 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     s->lcp = (LinearComplementarityProblem){(int)n, s->nm, s->q};
     *state = s;
     return TC_OK;
-}
-
-/* an orthonormal tangent pair: t1 from the world axis least aligned with n, t2 = n x t1 */
-static void tangents(const double n[3], double t1[3], double t2[3]) {
-    int a = 0;
-    for (int i = 1; i < 3; i++)
-        if (fabs(n[i]) < fabs(n[a])) a = i;
-    double e[3] = {0, 0, 0};
-    e[a] = 1;
-    double d = n[a];
-    for (int i = 0; i < 3; i++) t1[i] = e[i] - d * n[i];
-    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
-    for (int i = 0; i < 3; i++) t1[i] /= l;
-    t2[0] = n[1] * t1[2] - n[2] * t1[1];
-    t2[1] = n[2] * t1[0] - n[0] * t1[2];
-    t2[2] = n[0] * t1[1] - n[1] * t1[0];
-}
-
-/* one Jacobian row along d at contact c: J_b - J_a, plus the velocity of bodies without dofs */
-static void contact_row(lcp_state *s, const tc_model_contact *c, const double d[3], double *row,
-                        double *bias) {
-    const tc_system *sys = s->sys;
-    memset(row, 0, (size_t)s->nv * sizeof(double));
-    tc_system_point_jacobian(sys, s->bs, c->b, c->c.pos, d, 1.0, row);
-    tc_system_point_jacobian(sys, s->bs, c->a, c->c.pos, d, -1.0, row);
-    /* fixed bodies are at rest; kinematic bodies move along their paths */
-    double vb[3] = {0, 0, 0}, va[3] = {0, 0, 0};
-    if (sys->vadr[c->b] < 0) tc_body_point_velocity(&s->bs[c->b], c->c.pos, vb);
-    if (sys->vadr[c->a] < 0) tc_body_point_velocity(&s->bs[c->a], c->c.pos, va);
-    *bias = (vb[0] - va[0]) * d[0] + (vb[1] - va[1]) * d[1] + (vb[2] - va[2]) * d[2];
 }
 
 /* round x[n] to the binary grid 2^(e - bits), 2^e >= max |x| */
@@ -216,11 +168,16 @@ static int driver_quiet(LinearComplementarityProblem *lcp, double *z, double *w,
     return info;
 }
 
-/* build the LCP for nc contacts (friction: the full (k + 2) nc problem, else the nc normal rows
- * alone) at velocity v*, and solve it; returns 0 when z solves it to tol, else Siconos' info */
-static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction, double mu,
-                 const double *vs, double dt) {
-    int nv = s->nv, k = s->k;
+/* build the LCP of island isl's nc contacts (friction: the full (k + 2) nc problem, else the nc
+ * normal rows alone) at velocity v*, and solve it; returns 0 when z solves it to tol, else
+ * Siconos' info */
+static int solve(lcp_state *s, int isl, int friction, double mu, const double *vs, double dt) {
+    const tc_cspace *cs = s->cs;
+    int nv = s->nv, k = s->k, nc = cs->island[isl + 1] - cs->island[isl];
+    size_t r0 = tc_cspace_row0(cs, isl);
+    const double *J = cs->J + r0 * (size_t)nv, *AJ = cs->AJ + r0 * (size_t)nv,
+                 *bias = cs->bias + r0;
+    const tc_model_contact *cc = cs->c + cs->island[isl];
     int m = friction ? nc * (k + 1) : nc, n = friction ? nc * (k + 2) : nc;
     size_t nn = (size_t)n * (size_t)n;
     /* M: [[N A N^T, N A D^T, 0], [D A N^T, D A D^T, E], [mu I, -E^T, 0]], column-major; the
@@ -228,7 +185,7 @@ static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction,
     memset(s->M0, 0, nn * sizeof(double));
     for (int r = 0; r < m; r++)
         for (int c = r; c < m; c++) {
-            double g = dot(s->J + (size_t)r * nv, s->AJ + (size_t)c * nv, nv);
+            double g = dot(J + (size_t)r * nv, AJ + (size_t)c * nv, nv);
             s->M0[(size_t)c * n + r] = g, s->M0[(size_t)r * n + c] = g;
         }
     if (friction)
@@ -243,7 +200,7 @@ static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction,
         }
     /* q: [N v* (+ gap / dt), D v*, 0] */
     for (int r = 0; r < m; r++) {
-        s->q[r] = dot(s->J + (size_t)r * nv, vs, nv) + s->bias[r];
+        s->q[r] = dot(J + (size_t)r * nv, vs, nv) + bias[r];
         if (r < nc && s->gap && cc[r].c.depth < 0) s->q[r] -= cc[r].c.depth / dt;
     }
     for (int r = m; r < n; r++) s->q[r] = 0;
@@ -282,108 +239,49 @@ static int solve(lcp_state *s, const tc_model_contact *cc, int nc, int friction,
     return info;
 }
 
-/* impulses of one island of nc contacts cc (no dof shared with other islands) into v = v* */
-static void island(lcp_state *s, const tc_model_contact *cc, int nc, double *v, double dt) {
-    const tc_system *sys = s->sys;
-    int nv = s->nv, k = s->k;
+/* impulses of island isl (no dof shared with other islands) into v = v* */
+static void island(lcp_state *s, int isl, double *v, double dt) {
+    tc_cspace *cs = s->cs;
+    int nc = cs->island[isl + 1] - cs->island[isl];
+    double mu = s->sys->scene->friction;
+    int friction = mu > 0;
     /* Jacobian rows: normals, then k tangent directions per contact; A J^T by M^-1 */
-    for (int i = 0; i < nc; i++) {
-        const tc_model_contact *c = &cc[i];
-        contact_row(s, c, c->c.normal, s->J + (size_t)i * nv, &s->bias[i]);
-        double t1[3], t2[3];
-        tangents(c->c.normal, t1, t2);
-        for (int j = 0; j < k; j++) {
-            /* direction j of the pyramid; quarter turns exact (no 1e-16 leak into t2) */
-            double th = 2.0 * M_PI * j / k, cs = cos(th), sn = sin(th);
-            if (fabs(cs) < 1e-12) cs = 0;
-            if (fabs(sn) < 1e-12) sn = 0;
-            double d[3] = {cs * t1[0] + sn * t2[0], cs * t1[1] + sn * t2[1],
-                           cs * t1[2] + sn * t2[2]};
-            int r = nc + i * k + j;
-            contact_row(s, c, d, s->J + (size_t)r * nv, &s->bias[r]);
-        }
-    }
-    double mu = sys->scene->friction;
-    int friction = mu > 0, m = friction ? nc * (k + 1) : nc;
-    for (int r = 0; r < m; r++) {
-        memcpy(s->AJ + (size_t)r * nv, s->J + (size_t)r * nv, (size_t)nv * sizeof(double));
-        tc_system_minv(sys, s->bs, s->AJ + (size_t)r * nv);
-    }
+    tc_cspace_rows(cs, isl, friction);
     /* a failed friction solve falls back to the normal rows alone (frictionless step) */
-    int info = solve(s, cc, nc, friction, mu, v, dt);
-    if (info && friction) friction = 0, m = nc, info = solve(s, cc, nc, 0, mu, v, dt);
+    int info = solve(s, isl, friction, mu, v, dt);
+    if (info && friction) friction = 0, info = solve(s, isl, 0, mu, v, dt);
     /* a failed normal solve keeps Siconos' last iterate, projected on z >= 0, if finite */
     if (info) {
         if (tc_nonfinite(s->z, nc)) memset(s->z, 0, (size_t)nc * sizeof(double));
         for (int r = 0; r < nc; r++) s->z[r] = fmax(s->z[r], 0.0);
     }
-    /* v+ = v* + A (N^T lambda + D^T beta) */
-    for (int r = 0; r < m; r++) {
-        double zr = s->z[r];
-        if (zr == 0) continue;
-        const double *a = s->AJ + (size_t)r * nv;
-        for (int i = 0; i < nv; i++) v[i] += zr * a[i];
-    }
-}
-
-/* union-find root of body i (path halving) */
-static int root(int *parent, int i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
+    /* v+ = v* + A (N^T lambda + D^T beta), recorded per contact */
+    tc_cspace_apply(cs, isl, s->z, friction, v);
 }
 
 /* one step: contacts and v* = v + dt a at (t, q, v), LCP impulses per island, then q from v+ */
 static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, double *q,
                           double *v) {
     lcp_state *s = state;
-    const tc_system *sys = ode->sys;
-    int nv = s->nv, nbody = sys->scene->nbody;
-    if (!ode->contacts) return TC_EUNSUP;
-    /* contacts at the step's start; one more than fits tells an overflow */
-    int nc = ode->contacts(ode->ctx, t, q, s->c, s->maxc + 1);
-    if (nc > s->maxc) nc = s->maxc, s->fails++;
-    /* islands: bodies with dofs joined by contacts (fixed and kinematic bodies join nothing); a
-     * contact between two bodies without dofs constrains nothing and is dropped */
-    for (int i = 0; i < nbody; i++) s->parent[i] = i;
-    int kept = 0;
-    for (int i = 0; i < nc; i++) {
-        int a = s->c[i].a, b = s->c[i].b, da = sys->vadr[a] >= 0, db = sys->vadr[b] >= 0;
-        if (!da && !db) continue;
-        if (da && db) s->parent[root(s->parent, a)] = root(s->parent, b);
-        s->c[kept++] = s->c[i];
-    }
-    nc = kept;
-    /* contacts grouped by island (counting sort on the root body: a fixed order) */
-    for (int i = 0; i <= nbody; i++) s->start[i] = 0;
-    for (int i = 0; i < nc; i++) {
-        int a = s->c[i].a, r = root(s->parent, sys->vadr[a] >= 0 ? a : s->c[i].b);
-        s->isl[i] = r, s->start[r + 1]++;
-    }
-    for (int i = 0; i < nbody; i++) s->start[i + 1] += s->start[i];
-    for (int i = 0; i < nc; i++) {
-        int pos = s->start[s->isl[i]]++;
-        s->c2[pos] = s->c[i], s->isl2[pos] = s->isl[i];
-    }
-    tc_system_kinematics(sys, t, q, v, s->bs);
-    /* unconstrained velocity v* */
-    tc_status st = ode->accel(ode->ctx, t, q, v, s->acc);
+    tc_status st = tc_cspace_begin(s->cs, ode, t, q, v);
+    if (!st) st = tc_cspace_predict(s->cs, ode, t, dt, q, v);
     if (st) return st;
-    for (int i = 0; i < nv; i++) v[i] += dt * s->acc[i];
     /* each island's LCP alone: they share no dof, so v* of one is untouched by another */
-    for (int i0 = 0; i0 < nc;) {
-        int i1 = i0;
-        while (i1 < nc && s->isl2[i1] == s->isl2[i0]) i1++;
-        island(s, s->c2 + i0, i1 - i0, v, dt);
-        i0 = i1;
-    }
-    tc_system_integrate_q(sys, q, v, dt);
-    tc_system_normalize_q(sys, q);
+    for (int i = 0; i < s->cs->nisland; i++) island(s, i, v, dt);
+    tc_system_integrate_q(ode->sys, q, v, dt);
+    tc_system_normalize_q(ode->sys, q);
     return TC_OK;
 }
 
 static void lcp_counters(void *state, long long *iters, long long *fails) {
     const lcp_state *s = state;
-    *iters = s->iters, *fails = s->fails;
+    *iters = s->iters, *fails = s->fails + s->cs->overflows;
+}
+
+/* the contact impulses of the last step */
+static int lcp_impulses(void *state, tc_contact_impulse *out, int max) {
+    const lcp_state *s = state;
+    return tc_cspace_impulses(s->cs, out, max);
 }
 
 /* Siconos' dense products and residuals run in OpenBLAS, which picks its kernels per CPU:
@@ -412,6 +310,7 @@ const tc_solver_type tc_solver_lcp_lemke = {
     .step = lcp_step,
     .free = lcp_free,
     .counters = lcp_counters,
+    .impulses = lcp_impulses,
     .cpu_dependent = LCP_CPU_NOTE,
 };
 
@@ -426,5 +325,6 @@ const tc_solver_type tc_solver_lcp_pgs = {
     .step = lcp_step,
     .free = lcp_free,
     .counters = lcp_counters,
+    .impulses = lcp_impulses,
     .cpu_dependent = LCP_CPU_NOTE,
 };

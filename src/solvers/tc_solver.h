@@ -20,6 +20,10 @@ typedef struct tc_ode {
     void *ctx;
 } tc_ode;
 
+/* one contact's impulse in a step (bodies, point, normal, depth, normal and tangential impulse):
+ * defined in solvers/tc_contact_space.h */
+typedef struct tc_contact_impulse tc_contact_impulse;
+
 /* a solver type: one const instance per file in src/solvers/ */
 typedef struct tc_solver_type {
     const char *name;            /* e.g. "euler", "semi-euler" */
@@ -38,6 +42,10 @@ typedef struct tc_solver_type {
     /* optional: work of an inner solver since alloc (e.g. LCP pivots or sweeps) and how many of
      * its solves failed (NULL when there is none) */
     void (*counters)(void *state, long long *iters, long long *fails);
+    /* optional: the contact impulses the last step applied, one per contact it resolved (zero
+     * impulses included), the first min(n, max) into out; returns n (NULL for solvers that
+     * resolve no contacts) */
+    int (*impulses)(void *state, tc_contact_impulse *out, int max);
 } tc_solver_type;
 
 /* the registry: tc_solvers[] is the built-in table (one line per file); tc_solver_at(i) walks it

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* contact sets: surfaces, pairs, penetration work buffers, each pair's points and the manifold of
+ * at most 4 points a velocity-level solver takes */
+#include "collide/tc_contact_set.h"
+#include "math/tc_vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void tc_contact_set_free(tc_contact_set *s) {
+    if (!s) return;
+    if (s->surf)
+        for (int i = 0; i < s->nbody; i++) tc_surface_free(&s->surf[i]);
+    free(s->shape), free(s->surf), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
+    free(s);
+}
+
+tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *const *shape,
+                               int npair, const int *pairs, double spacing_rel, tc_error *err) {
+    *out = NULL;
+    tc_contact_set *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    s->nbody = nbody, s->npair = npair;
+    s->shape = calloc((size_t)nbody + 1, sizeof *s->shape);
+    s->surf = calloc((size_t)nbody + 1, sizeof *s->surf);
+    s->pair = calloc((size_t)npair + 1, sizeof *s->pair);
+    if (!s->shape || !s->surf || !s->pair) return tc_contact_set_free(s), TC_ENOMEM;
+    /* surfaces: spacing relative to each body's size */
+    int maxpt = 1;
+    for (int i = 0; i < nbody; i++) {
+        const tc_shape *sh = s->shape[i] = shape[i];
+        double r = sh->type == TC_SHAPE_SPHERE     ? sh->size[0]
+                   : sh->type == TC_SHAPE_BOX      ? tc_v3_norm(sh->size)
+                   : sh->type == TC_SHAPE_CYLINDER ? hypot(sh->size[0], sh->size[1])
+                   : sh->type == TC_SHAPE_POLYTOPE ? tc_polytope_radius(sh)
+                                                   : 1.0;
+        tc_status st = tc_surface_alloc(&s->surf[i], sh, spacing_rel * r, err);
+        if (st) return tc_contact_set_free(s), st;
+        if (s->surf[i].npoint > maxpt) maxpt = s->surf[i].npoint;
+    }
+    /* work buffers for two surfaces of up to maxpt points */
+    s->work = tc_pen_work_alloc(maxpt);
+    s->maxpts = 2 * maxpt + 1;
+    s->pts = calloc((size_t)s->maxpts, sizeof *s->pts);
+    if (!s->work || !s->pts) return tc_contact_set_free(s), TC_ENOMEM;
+    for (int k = 0; k < npair; k++) s->pair[k][0] = pairs[2 * k], s->pair[k][1] = pairs[2 * k + 1];
+    *out = s;
+    return TC_OK;
+}
+
+int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int multi,
+                        double normal[3], double *dmax) {
+    int a = s->pair[k][0], b = s->pair[k][1];
+    const tc_shape *sa = s->shape[a], *sb = s->shape[b];
+    *dmax = 0;
+    if (multi) {
+        tc_penetration pen;
+        int n = tc_penetrate(sa, &s->surf[a], &bs[a], sb, &s->surf[b], &bs[b], s->work, &pen,
+                             s->pts, s->maxpts);
+        if (n <= 0) return 0;
+        tc_v3_copy(normal, pen.normal);
+        *dmax = pen.depth;
+        return n;
+    }
+    /* deepest point: bounding spheres first */
+    double d[3];
+    tc_v3_sub(d, bs[a].pos, bs[b].pos);
+    if (tc_v3_norm(d) > s->surf[a].radius + s->surf[b].radius) return 0;
+    double depth;
+    if (tc_deepest(sa, &bs[a], sb, &bs[b], &depth, normal, s->pts[0].p) != 1) return 0;
+    s->pts[0].depth = depth;
+    *dmax = depth;
+    return 1;
+}
+
+int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], int keep[4]) {
+    if (m <= 4) {
+        for (int j = 0; j < m; j++) keep[j] = j;
+        return m;
+    }
+    double t1[3], t2[3];
+    tc_v3_orthonormal(n, t1, t2);
+    int k = 0;
+    for (int dir = 0; dir < 4; dir++) {
+        double a = dir < 2 ? 1 : -1, b = dir % 2 ? 0.37 : -0.37, best = -INFINITY;
+        int arg = 0;
+        for (int j = 0; j < m; j++) {
+            double x = a * tc_v3_dot(pts[j].p, t1) + b * tc_v3_dot(pts[j].p, t2);
+            if (x > best) best = x, arg = j;
+        }
+        int dup = 0;
+        for (int i = 0; i < k; i++) dup |= keep[i] == arg;
+        if (!dup) keep[k++] = arg;
+    }
+    return k;
+}
+
+int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, tc_model_contact *c,
+                            int max) {
+    int nc = 0;
+    for (int k = 0; k < s->npair; k++) {
+        /* the multi-point set, whichever variant a penalty model pushes with */
+        double n[3], dmax;
+        int m = tc_contact_set_pair(s, k, bs, 1, n, &dmax), keep[4];
+        int kept = m > 0 ? tc_contact_set_manifold(s->pts, m, n, keep) : 0;
+        /* tc_model_contact's normal points from a to b: ours points from pair b toward pair a */
+        for (int j = 0; j < kept && nc < max; j++, nc++) {
+            const tc_pen_point *pt = &s->pts[keep[j]];
+            c[nc].a = s->pair[k][1], c[nc].b = s->pair[k][0];
+            tc_v3_copy(c[nc].c.pos, pt->p);
+            tc_v3_copy(c[nc].c.normal, n);
+            c[nc].c.depth = pt->depth;
+        }
+    }
+    return nc;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* contact sets of posed convex bodies (Drumwright 2008): per-body surface samples, the pairs that
+ * may touch, the bottom of each pair's penetration volume or its deepest point, and the contact
+ * points a velocity-level solver takes (at most 4 a pair); shared by the penalty models and the
+ * contacts-only rigid model */
+#ifndef TC_CONTACT_SET_H
+#define TC_CONTACT_SET_H
+
+#include "collide/tc_collide.h"
+#include "collide/tc_penetration.h"
+#include "core/tc_status.h"
+
+/* the shape types a contact set handles (tc_surface_alloc samples them; a plane pairs with the
+ * others) */
+#define TC_CONTACT_SET_SHAPES                                                                     \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | \
+     TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
+
+/* the sampled bodies and pairs of a scene, with the work buffers of one query at a time; the
+ * fields are read-only for callers */
+typedef struct tc_contact_set {
+    int nbody;
+    const tc_shape **shape; /* nbody: the caller's shapes (not owned; they must outlive the set) */
+    tc_surface *surf;       /* nbody: surface samples, body frame */
+    int npair;
+    int (*pair)[2];         /* npair body pairs (a, b), in the caller's order */
+    tc_pen_work *work;      /* tc_penetrate's scratch */
+    tc_pen_point *pts;      /* maxpts: the points of the last tc_contact_set_pair */
+    int maxpts;
+} tc_contact_set;
+
+/* a contact set for nbody shapes (shape[i] for body i, kept by pointer) and npair pairs
+ * (pairs[2 k], pairs[2 k + 1]); each body's surface is sampled with spacing spacing_rel times its
+ * bounding radius (sphere: r; box: |half sizes|; cylinder: hypot(r, half length); polytope: its
+ * vertex radius; plane: 1 m, which samples nothing). Errors of tc_surface_alloc (unsupported
+ * shapes: TC_EUNSUP naming the shape), TC_ENOMEM */
+tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *const *shape,
+                               int npair, const int *pairs, double spacing_rel, tc_error *err);
+void tc_contact_set_free(tc_contact_set *s);
+
+/* the contact set of pair k at poses bs[nbody] into s->pts: multi = 1, the bottom of the
+ * penetration volume (tc_penetrate); multi = 0, the deepest point alone (tc_deepest, after a
+ * bounding-sphere test). normal (unit, world) points from the pair's b toward its a, *dmax is the
+ * largest depth (m). Returns the number of points, 0 when the pair is apart */
+int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int multi,
+                        double normal[3], double *dmax);
+
+/* at most 4 of m points with contact normal n for a velocity-level solver: the extreme ones along
+ * four tangent directions (t1 +- 0.37 t2 and their opposites, t1, t2 from tc_v3_orthonormal; the
+ * odd mix avoids ties on square grids); their indices into keep, returns how many (distinct) */
+int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], int keep[4]);
+
+/* the contact points of every pair at poses bs: each touching pair's bottom of the penetration
+ * volume reduced by tc_contact_set_manifold, pairs in order, as tc_model_contact (a = the pair's
+ * b, b = the pair's a, so the normal points from a to b; depth > 0) into c[max]; returns how many
+ * were written */
+int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, tc_model_contact *c,
+                            int max);
+
+#endif
