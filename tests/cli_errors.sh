@@ -94,5 +94,15 @@ check "a script without the tier" "no tier 'full' in this script (it has: quick,
 "$touche" run e1 --methods nope --out "$tmp/o3" >/dev/null 2>&1; rc=$?
 total=$((total+1))
 if [ "$rc" -eq 2 ]; then echo "ok: bad input exits 2"; else echo "FAIL: bad input exited $rc"; fail=$((fail+1)); fi
+# failed runs: every output still written, a summary with the reasons, exit status 3
+"$touche" run e2 --methods scm --set scm.k=2e9 --out "$tmp/o4" >"$tmp/out" 2>"$tmp/err"; rc=$?
+total=$((total+1))
+if [ "$rc" -eq 3 ] && grep -q "runs FAILED" "$tmp/err" && grep -q "diverged" "$tmp/err" &&
+   grep -q ",failed," "$tmp/o4/e2_t_pushing/runs.csv" && grep -q "Failed runs" "$tmp/o4/e2_t_pushing/section.md" &&
+   [ -s "$tmp/o4/e2_t_pushing/metrics.cfg" ] && grep -q "scm.k=2e9\|k=2e+09" "$tmp/o4/e2_t_pushing/section.md"; then
+    echo "ok: failed runs: exit 3, the summary, runs.csv and the section say why; outputs written"
+else
+    echo "FAIL: failed runs (exit $rc)"; tail -5 "$tmp/err"; fail=$((fail+1))
+fi
 echo "$((total - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -317,16 +317,16 @@ Test(metrics, many_metrics_methods_and_digests_round_trip) {
     tc_metrics ms, back;
     tc_metrics_init(&ms, "e0_test", "quick");
     ms.filtered = 1;
-    tc_metrics_ran(&ms, "scm-a", NULL);
-    tc_metrics_ran(&ms, "lcp", "OpenBLAS kernels per CPU");
+    tc_metrics_ran(&ms, "scm-a", NULL, NULL);
+    tc_metrics_ran(&ms, "lcp", "OpenBLAS kernels per CPU", "OpenBLAS Zen");
     for (int i = 0; i < 1000; i++) {
         char name[32];
         snprintf(name, sizeof name, "m%d", i);
         tc_metrics_add(&ms, i % 2 ? "scm-a" : NULL, name, i, "1", 0, 0,
                        i % 3 ? 0 : TC_METRIC_TIMING, "");
     }
-    tc_metrics_set_hash(&ms, "scm-a", "fnv1a64:0123456789abcdef", NULL);
-    tc_metrics_set_hash(&ms, "lcp", "fnv1a64:fedcba9876543210", "OpenBLAS kernels per CPU");
+    tc_metrics_set_hash(&ms, "scm-a", "fnv1a64:0123456789abcdef", NULL, NULL);
+    tc_metrics_set_hash(&ms, "lcp", "fnv1a64:fedcba9876543210", "OpenBLAS kernels per CPU", "OpenBLAS Zen");
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("m.cfg"), &err), TC_OK, "%s", err.msg);
@@ -344,6 +344,8 @@ Test(metrics, many_metrics_methods_and_digests_round_trip) {
     cr_assert_eq(back.nhash, 2);
     cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].hash, "fnv1a64:fedcba9876543210");
     cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "scm-a")].cpu, "");
+    cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].cpu_kind, "OpenBLAS Zen");
+    cr_assert_str_eq(back.methods[1].cpu_kind, "OpenBLAS Zen");
     tc_metrics_free(&ms), tc_metrics_free(&back);
 }
 
@@ -484,13 +486,13 @@ static void write_methods_run(int with_b, int filtered, const char *hash_a) {
     tc_metrics ms;
     tc_metrics_init(&ms, "e1", "quick");
     ms.filtered = filtered;
-    tc_metrics_ran(&ms, "a", NULL);
+    tc_metrics_ran(&ms, "a", NULL, NULL);
     tc_metrics_add(&ms, "a", "a.F", 1.0, "N", 0.1, 0, 0, "");
-    tc_metrics_set_hash(&ms, "a", hash_a, NULL);
+    tc_metrics_set_hash(&ms, "a", hash_a, NULL, NULL);
     if (with_b) {
-        tc_metrics_ran(&ms, "b", "a BLAS");
+        tc_metrics_ran(&ms, "b", "a BLAS", "BLAS Haswell");
         tc_metrics_add(&ms, "b", "b.F", 2.0, "N", 0.1, 0, 0, "");
-        tc_metrics_set_hash(&ms, "b", "fnv1a64:000000000000000b", "a BLAS");
+        tc_metrics_set_hash(&ms, "b", "fnv1a64:000000000000000b", "a BLAS", "BLAS Haswell");
     }
     tc_error err;
     tc_error_clear(&err);
@@ -530,15 +532,24 @@ Test(check, a_changed_digest_fails_unless_the_method_depends_on_the_cpu) {
     cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK, "%s", text);
     cr_assert(strstr(text, "results changed"), "%s", text);
     free(text);
-    /* b's digest differs, but b depends on the CPU: reported, its metrics decide */
+    /* b's digest differs and b depends on the CPU: on another CPU kind its metrics decide, on
+     * the same kind as the reference run it is a change like any other */
     tc_metrics ms;
     write_methods_run(1, 0, "fnv1a64:000000000000000a");
     cr_assert_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
-    tc_metrics_set_hash(&ms, "b", "fnv1a64:00000000000000bb", "a BLAS");
+    tc_metrics_set_hash(&ms, "b", "fnv1a64:00000000000000bb", "a BLAS", "BLAS Prescott");
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
     tc_metrics_free(&ms);
     cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);
-    cr_assert(strstr(text, "CPU") && strstr(text, "a BLAS"), "%s", text);
+    cr_assert(strstr(text, "CPU") && strstr(text, "BLAS Prescott") && strstr(text, "BLAS Haswell"),
+              "%s", text);
+    free(text);
+    cr_assert_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    tc_metrics_set_hash(&ms, "b", "fnv1a64:00000000000000bb", "a BLAS", "BLAS Haswell");
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
+    tc_metrics_free(&ms);
+    cr_assert_eq(run_check(0, "", &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(text, "same CPU kind"), "%s", text);
     free(text);
 }
 
@@ -576,9 +587,9 @@ Test(check, update_new_adds_only_what_the_reference_lacks) {
 static void digests(const tc_results_file *spec, char hex[3][32]) {
     tc_metrics ms;
     tc_metrics_init(&ms, "e0", "quick");
-    tc_metrics_ran(&ms, "a", NULL);
-    tc_metrics_ran(&ms, "b", NULL);
-    tc_metrics_ran(&ms, "c", NULL);
+    tc_metrics_ran(&ms, "a", NULL, NULL);
+    tc_metrics_ran(&ms, "b", NULL, NULL);
+    tc_metrics_ran(&ms, "c", NULL, NULL);
     tc_metrics_add(&ms, "a", "a.x", 1.5, "1", 0, 0, 0, "");
     tc_metrics_add(&ms, "b", "b.t", 9.0, "s", 0, 0, TC_METRIC_TIMING, "");
     tc_error err;

@@ -1,11 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # the main job: set up, build, run every experiment (tier: $TIER, default quick), check the
-# metrics against data/reference/, and write tables, figures and the report under $OUT (./out).
+# metrics and result digests against data/reference/, and write tables, figures and the report
+# under $OUT (./out). Exits non-zero when a run failed, an output is missing or the check failed.
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup.sh
 out=${OUT:-out}
-./build/touche run all --tier "${TIER:-quick}" --out "$out"
-./build/touche check --out "$out" || echo "main: the reference check reported differences (see above)"
-echo "main: done: report in $out/report.md, per-experiment outputs in $out/<experiment>/"
+rc=0
+./build/touche run all --tier "${TIER:-quick}" --out "$out" || rc=$?
+# the check needs what the run wrote: after an interrupt or bad input there is nothing to check
+if [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; then
+    if ! ./build/touche check --out "$out"; then
+        echo "main: the reference check reported differences (see above)"
+        [ "$rc" -eq 0 ] && rc=4
+    fi
+fi
+if [ "$rc" -eq 0 ]; then
+    echo "main: done: report in $out/report.md, per-experiment outputs in $out/<experiment>/"
+else
+    echo "main: finished with problems (exit $rc; see above): report in $out/report.md"
+fi
+exit "$rc"

@@ -73,7 +73,8 @@ int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int m
     return 1;
 }
 
-int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], int keep[4]) {
+int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], int deepest,
+                            int keep[4]) {
     if (m <= 4) {
         for (int j = 0; j < m; j++) keep[j] = j;
         return m;
@@ -81,7 +82,14 @@ int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], i
     double t1[3], t2[3];
     tc_v3_orthonormal(n, t1, t2);
     int k = 0;
-    for (int dir = 0; dir < 4; dir++) {
+    /* the deepest point first (the lowest index on ties), when asked */
+    if (deepest) {
+        int arg = 0;
+        for (int j = 1; j < m; j++)
+            if (pts[j].depth > pts[arg].depth) arg = j;
+        keep[k++] = arg;
+    }
+    for (int dir = 0; dir < 4 && k < 4; dir++) {
         double a = dir < 2 ? 1 : -1, b = dir % 2 ? 0.37 : -0.37, best = -INFINITY;
         int arg = 0;
         for (int j = 0; j < m; j++) {
@@ -95,14 +103,14 @@ int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], i
     return k;
 }
 
-int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, tc_model_contact *c,
-                            int max) {
+int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, int deepest,
+                            tc_model_contact *c, int max) {
     int nc = 0;
     for (int k = 0; k < s->npair; k++) {
         /* the multi-point set, whichever variant a penalty model pushes with */
         double n[3], dmax;
         int m = tc_contact_set_pair(s, k, bs, 1, n, &dmax), keep[4];
-        int kept = m > 0 ? tc_contact_set_manifold(s->pts, m, n, keep) : 0;
+        int kept = m > 0 ? tc_contact_set_manifold(s->pts, m, n, deepest, keep) : 0;
         /* tc_model_contact's normal points from a to b: ours points from pair b toward pair a */
         for (int j = 0; j < kept && nc < max; j++, nc++) {
             const tc_pen_point *pt = &s->pts[keep[j]];

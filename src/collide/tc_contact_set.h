@@ -45,16 +45,20 @@ void tc_contact_set_free(tc_contact_set *s);
 int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int multi,
                         double normal[3], double *dmax);
 
-/* at most 4 of m points with contact normal n for a velocity-level solver: the extreme ones along
- * four tangent directions (t1 +- 0.37 t2 and their opposites, t1, t2 from tc_v3_orthonormal; the
- * odd mix avoids ties on square grids); their indices into keep, returns how many (distinct) */
-int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], int keep[4]);
+/* at most 4 of m points with contact normal n for a velocity-level solver: with deepest = 1 the
+ * deepest point first, then the extreme ones along four tangent directions (t1 +- 0.37 t2 and
+ * their opposites, t1, t2 from tc_v3_orthonormal; the odd mix avoids ties on square grids) until
+ * 4 are kept; their indices into keep, returns how many (distinct). Without the deepest point a
+ * body sunk on an edge can keep only its shallow ends (E4's pile: a box went 25 cm into the
+ * ground under rigid/lcp-lemke); the penalty models keep deepest = 0, their force pushes back */
+int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], int deepest,
+                            int keep[4]);
 
 /* the contact points of every pair at poses bs: each touching pair's bottom of the penetration
- * volume reduced by tc_contact_set_manifold, pairs in order, as tc_model_contact (a = the pair's
+ * volume reduced by tc_contact_set_manifold (deepest as there), pairs in order, as tc_model_contact (a = the pair's
  * b, b = the pair's a, so the normal points from a to b; depth > 0) into c[max]; returns how many
  * were written */
-int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, tc_model_contact *c,
-                            int max);
+int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, int deepest,
+                            tc_model_contact *c, int max);
 
 #endif

@@ -235,7 +235,8 @@ tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
     tc_metrics_init(&x->metrics, x->name, x->tier);
     x->metrics.filtered = x->nleft > 0;
     for (int k = 0; k < x->nmethod; k++)
-        tc_metrics_ran(&x->metrics, x->method[k].label, tc_method_cpu(&x->method[k].m));
+        tc_metrics_ran(&x->metrics, x->method[k].label, tc_method_cpu(&x->method[k].m),
+                       tc_method_cpu_kind(&x->method[k].m));
     /* the driver, then what every experiment writes */
     st = tc_section_begin(x);
     if (!st) st = x->type->run(x, x->state, err);

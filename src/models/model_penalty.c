@@ -251,7 +251,7 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
 /* the multi-point set's contact points, at most 4 a pair, whichever variant pushes */
 static int penalty_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
     pen_state *s = state;
-    return tc_contact_set_contacts(s->set, bs, c, max);
+    return tc_contact_set_contacts(s->set, bs, 0, c, max);
 }
 
 #define PENALTY_CAPS \

@@ -10,11 +10,17 @@
 static const tc_param_spec rigid_params[] = {
     {"spacing_rel", 0.25, 1e-3, 10, TC_PARAM_REAL, "1",
      "surface point spacing over the body's bounding radius (the contact set's samples)",
-     "the penalty models' default, so both report the same contact points"},
+     "the penalty models' default, so both sample the same surface points"},
+    {"keep_deepest", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: each pair's 4 contact points include its deepest one; 0: the extremes alone, as the "
+     "penalty models report them",
+     "without it a box sunk on an edge kept its two shallow ends and went 25 cm into the ground "
+     "in E4's pile (no penalty force pushes back here)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 typedef struct rigid_state {
     tc_contact_set *set; /* surfaces, pairs, penetration buffers */
+    int deepest;         /* keep each pair's deepest point */
 } rigid_state;
 
 static void rigid_free(void *state) {
@@ -30,6 +36,7 @@ static tc_status rigid_alloc(void **state, const tc_scene *scene, const tc_param
     if (!s) return TC_ENOMEM;
     tc_status st = tc_scene_contact_set(&s->set, scene, tc_params_get(p, "spacing_rel"), err);
     if (st) return rigid_free(s), st;
+    s->deepest = tc_params_get(p, "keep_deepest") != 0;
     *state = s;
     return TC_OK;
 }
@@ -37,7 +44,7 @@ static tc_status rigid_alloc(void **state, const tc_scene *scene, const tc_param
 /* every touching pair's bottom of the penetration volume, reduced to at most 4 points */
 static int rigid_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
     rigid_state *s = state;
-    return tc_contact_set_contacts(s->set, bs, c, max);
+    return tc_contact_set_contacts(s->set, bs, s->deepest, c, max);
 }
 
 const tc_model_type tc_model_rigid = {

@@ -102,10 +102,15 @@ static int compare_hashes(const tc_metrics *run, const tc_metrics *ref, hrow *ro
         r->note[0] = 0;
         if (!strcmp(h->hash, x->hash)) {
             r->status = "PASS";
-        } else if (h->cpu[0] || x->cpu[0]) {
+        } else if ((h->cpu[0] || x->cpu[0]) && strcmp(h->cpu_kind, x->cpu_kind)) {
             r->status = "CPU";
-            snprintf(r->note, sizeof r->note, "results differ; they depend on the CPU (%s): its "
-                     "metrics' tolerances decide", h->cpu[0] ? h->cpu : x->cpu);
+            snprintf(r->note, sizeof r->note, "results differ, on another CPU kind (%s, the "
+                     "reference's %s) and they depend on it: its metrics' tolerances decide",
+                     h->cpu_kind[0] ? h->cpu_kind : "?", x->cpu_kind[0] ? x->cpu_kind : "?");
+        } else if (h->cpu[0] || x->cpu[0]) {
+            r->status = "FAIL";
+            snprintf(r->note, sizeof r->note, "results changed on the same CPU kind (%s) as the "
+                     "reference run", h->cpu_kind);
         } else {
             r->status = "FAIL";
             snprintf(r->note, sizeof r->note, "results changed (a result file or metric of this "
@@ -230,7 +235,9 @@ static int add_new(tc_metrics *ref, const tc_metrics *run, FILE *report) {
     }
     for (int i = 0; i < run->nmethod; i++)
         if (tc_metrics_find_method(ref, run->methods[i].label) < 0)
-            tc_metrics_ran(ref, run->methods[i].label, run->methods[i].cpu), added++;
+            tc_metrics_ran(ref, run->methods[i].label, run->methods[i].cpu,
+                           run->methods[i].cpu_kind),
+                added++;
     for (int i = 0; i < run->n; i++) {
         const tc_metric *m = &run->m[i];
         if (tc_metrics_find(ref, m->name) >= 0) continue;
@@ -244,7 +251,8 @@ static int add_new(tc_metrics *ref, const tc_metrics *run, FILE *report) {
     }
     for (int i = 0; i < run->nhash; i++)
         if (tc_metrics_find_hash(ref, run->hash[i].method) < 0)
-            tc_metrics_set_hash(ref, run->hash[i].method, run->hash[i].hash, run->hash[i].cpu),
+            tc_metrics_set_hash(ref, run->hash[i].method, run->hash[i].hash, run->hash[i].cpu,
+                                run->hash[i].cpu_kind),
                 added++;
     return added;
 }

@@ -246,7 +246,8 @@ tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metri
         char hex[32];
         snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)h[m]);
         tc_metrics_set_hash(ms, m < shared ? ms->methods[m].label : "", hex,
-                            m < shared ? ms->methods[m].cpu : "");
+                            m < shared ? ms->methods[m].cpu : "",
+                            m < shared ? ms->methods[m].cpu_kind : "");
     }
     free(h);
     return st;

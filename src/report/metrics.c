@@ -60,14 +60,16 @@ void tc_metrics_add(tc_metrics *ms, const char *method, const char *name, double
     snprintf(m->doc, sizeof m->doc, "%s", doc ? doc : "");
 }
 
-void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu) {
+void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const char *cpu_kind) {
     tc_metrics_method *r = grow(ms, (void **)&ms->methods, &ms->nmethod, &ms->capmethod, sizeof *r);
     if (!r) return;
     snprintf(r->label, sizeof r->label, "%s", label ? label : "");
     snprintf(r->cpu, sizeof r->cpu, "%s", cpu ? cpu : "");
+    snprintf(r->cpu_kind, sizeof r->cpu_kind, "%s", cpu_kind ? cpu_kind : "");
 }
 
-void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu) {
+void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu,
+                         const char *cpu_kind) {
     int i = tc_metrics_find_hash(ms, method ? method : "");
     tc_result_hash *h = i >= 0 ? &ms->hash[i]
                                : grow(ms, (void **)&ms->hash, &ms->nhash, &ms->caphash, sizeof *h);
@@ -75,6 +77,7 @@ void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, c
     snprintf(h->method, sizeof h->method, "%s", method ? method : "");
     snprintf(h->hash, sizeof h->hash, "%s", hash ? hash : "");
     snprintf(h->cpu, sizeof h->cpu, "%s", cpu ? cpu : "");
+    snprintf(h->cpu_kind, sizeof h->cpu_kind, "%s", cpu_kind ? cpu_kind : "");
 }
 
 int tc_metrics_find(const tc_metrics *ms, const char *name) {
@@ -142,7 +145,8 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
     for (int i = 0; i < ms->nmethod; i++) {
         config_setting_t *g = config_setting_add(ran, NULL, CONFIG_TYPE_GROUP);
         if (!g || !add_string(g, "label", ms->methods[i].label) ||
-            (ms->methods[i].cpu[0] && !add_string(g, "cpu", ms->methods[i].cpu)))
+            (ms->methods[i].cpu[0] && !add_string(g, "cpu", ms->methods[i].cpu)) ||
+            (ms->methods[i].cpu_kind[0] && !add_string(g, "cpu_kind", ms->methods[i].cpu_kind)))
             return 0;
     }
 
@@ -171,7 +175,8 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
         const tc_result_hash *h = &ms->hash[i];
         config_setting_t *g = config_setting_add(hl, NULL, CONFIG_TYPE_GROUP);
         if (!g || !add_string(g, "method", h->method) || !add_string(g, "hash", h->hash) ||
-            (h->cpu[0] && !add_string(g, "cpu", h->cpu)))
+            (h->cpu[0] && !add_string(g, "cpu", h->cpu)) ||
+            (h->cpu_kind[0] && !add_string(g, "cpu_kind", h->cpu_kind)))
             return 0;
     }
     if (!command) return 1;
@@ -356,10 +361,11 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     if (st == TC_OK) st = group_list(root, "metrics", path, &list, &n, err);
     for (int i = 0; st == TC_OK && i < nran; i++) {
         const config_setting_t *g = config_setting_get_elem(ran, (unsigned)i);
-        char label[TC_LABEL_MAX + 1], cpu[200];
+        char label[TC_LABEL_MAX + 1], cpu[200], kind[64];
         get_string(g, "label", label, sizeof label);
         get_string(g, "cpu", cpu, sizeof cpu);
-        tc_metrics_ran(ms, label, cpu);
+        get_string(g, "cpu_kind", kind, sizeof kind);
+        tc_metrics_ran(ms, label, cpu, kind);
     }
     for (int i = 0; st == TC_OK && i < n; i++) {
         tc_metric m;
@@ -371,15 +377,16 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     }
     for (int i = 0; st == TC_OK && i < nhash; i++) {
         const config_setting_t *g = config_setting_get_elem(hashes, (unsigned)i);
-        char method[TC_LABEL_MAX + 1], hash[32], cpu[200];
+        char method[TC_LABEL_MAX + 1], hash[32], cpu[200], kind[64];
         get_string(g, "method", method, sizeof method);
         get_string(g, "hash", hash, sizeof hash);
         get_string(g, "cpu", cpu, sizeof cpu);
+        get_string(g, "cpu_kind", kind, sizeof kind);
         if (!hash[0])
             st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), "hashes",
                               "entry %d has no hash", i + 1);
         else
-            tc_metrics_set_hash(ms, method, hash, cpu);
+            tc_metrics_set_hash(ms, method, hash, cpu, kind);
     }
     if (st == TC_OK && ms->oom)
         st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory reading %s", path);

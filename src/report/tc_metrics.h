@@ -32,14 +32,16 @@ typedef struct tc_metric {
 typedef struct tc_metrics_method {
     char label[TC_LABEL_MAX + 1];
     char cpu[200];
+    char cpu_kind[64]; /* which CPU kind the run saw (e.g. "OpenBLAS Zen"), "" when exact */
 } tc_metrics_method;
 
 /* a digest of the results of one method (method "" : the experiment's shared results) */
 typedef struct tc_result_hash {
     char method[TC_LABEL_MAX + 1];
     char hash[32];  /* "fnv1a64:" and 16 hex digits */
-    char cpu[200];  /* "" when exact on any CPU; else why not (the check then relies on the
-                     * metrics' tolerances for this method) */
+    char cpu[200];  /* "" when exact on any CPU; else why not */
+    char cpu_kind[64]; /* the CPU kind of the run it came from: compared exactly on the same
+                        * kind, by the metrics' tolerances on another */
 } tc_result_hash;
 
 typedef struct tc_metrics {
@@ -64,11 +66,13 @@ void tc_metrics_add(tc_metrics *ms, const char *method, const char *name, double
                     const char *unit, double tol_abs, double tol_rel, unsigned flags,
                     const char *doc);
 
-/* record a method that ran; cpu: why its results depend on the CPU, or NULL */
-void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu);
+/* record a method that ran; cpu: why its results depend on the CPU, or NULL; cpu_kind: which
+ * kind this run saw (NULL when exact) */
+void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const char *cpu_kind);
 
-/* record (or replace) the digest of a method's results */
-void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu);
+/* record (or replace) the digest of a method's results (cpu and cpu_kind as above) */
+void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu,
+                         const char *cpu_kind);
 
 /* index of the metric called name, the method labelled label, the hash of method; or -1 */
 int tc_metrics_find(const tc_metrics *ms, const char *name);

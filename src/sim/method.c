@@ -139,3 +139,7 @@ int tc_method_count(void) {
 const char *tc_method_cpu(const tc_method *m) {
     return m->solver ? m->solver->cpu_dependent : NULL;
 }
+
+const char *tc_method_cpu_kind(const tc_method *m) {
+    return m->solver && m->solver->cpu_kind ? m->solver->cpu_kind() : NULL;
+}

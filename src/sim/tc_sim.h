@@ -38,6 +38,10 @@ void tc_method_param_names(const tc_method *m, char *buf, size_t n);
 /* why the method's results may differ on another CPU (its solver's note), or NULL */
 const char *tc_method_cpu(const tc_method *m);
 
+/* the kind of CPU the method's results belong to in this process (e.g. "OpenBLAS Zen"), NULL
+ * when they do not depend on it */
+const char *tc_method_cpu_kind(const tc_method *m);
+
 /* every registered model (with its default solver) and every engine, in registry order, into
  * out (at most max written); returns how many there are (tc_method_count sizes out) */
 int tc_method_enumerate(tc_method *out, int max);

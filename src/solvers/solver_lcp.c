@@ -82,6 +82,16 @@ static void lcp_free(void *state) {
  * rounding with the core count and spins on small problems; when it is the BLAS linked, run it
  * on one thread (a weak reference: other BLAS builds lack the call) */
 extern void openblas_set_num_threads(int n) __attribute__((weak));
+extern char *openblas_get_corename(void) __attribute__((weak));
+
+/* which kernels OpenBLAS picked for this CPU (its core name), the kind the results belong to */
+static const char *lcp_cpu_kind(void) {
+    static char kind[64];
+    if (!kind[0])
+        snprintf(kind, sizeof kind, "OpenBLAS %s",
+                 openblas_get_corename ? openblas_get_corename() : "(another BLAS)");
+    return kind;
+}
 
 /* everything a step needs, for one Siconos solver id */
 static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const tc_params *p,
@@ -312,6 +322,7 @@ const tc_solver_type tc_solver_lcp_lemke = {
     .counters = lcp_counters,
     .impulses = lcp_impulses,
     .cpu_dependent = LCP_CPU_NOTE,
+    .cpu_kind = lcp_cpu_kind,
 };
 
 const tc_solver_type tc_solver_lcp_pgs = {
@@ -327,4 +338,5 @@ const tc_solver_type tc_solver_lcp_pgs = {
     .counters = lcp_counters,
     .impulses = lcp_impulses,
     .cpu_dependent = LCP_CPU_NOTE,
+    .cpu_kind = lcp_cpu_kind,
 };

@@ -39,6 +39,9 @@ typedef struct tc_solver_type {
     /* why its results may differ between CPUs (e.g. a BLAS that picks kernels per CPU), or NULL
      * when the same inputs give the same bits everywhere */
     const char *cpu_dependent;
+    /* the kind of CPU this process's results belong to (e.g. "OpenBLAS Zen"): digests made on
+     * the same kind compare exactly; NULL when cpu_dependent is NULL */
+    const char *(*cpu_kind)(void);
     /* optional: work of an inner solver since alloc (e.g. LCP pivots or sweeps) and how many of
      * its solves failed (NULL when there is none) */
     void (*counters)(void *state, long long *iters, long long *fails);

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* an experiment added the documented way: docs/adding-an-experiment.md's driver and script,
+ * compiled as written, registered at run time, planned and run with every method that can */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exp/tc_experiment.h"
+
+extern const tc_experiment_type tc_experiment_e9;
+
+Test(new_experiment, the_documented_example_runs_with_every_method_it_can) {
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_experiment_register(&tc_experiment_e9, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_experiment_find("e9"), &tc_experiment_e9, "found by its prefix");
+    char out[64] = "/tmp/touche-e9-XXXXXX";
+    cr_assert_not_null(mkdtemp(out));
+    tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = out, .tier = "quick",
+                     .threads = 2};
+    tc_exp *x = NULL;
+    /* the script extracted from the documentation sits beside the test (build/tests) */
+    cr_assert_eq(tc_exp_plan(&x, &tc_experiment_e9, "e9_ball_drop.cfg", "e9_ball_drop", &o, &err),
+                 TC_OK, "%s", err.msg);
+    cr_expect_geq(x->nmethod, 4, "mujoco and the registered dynamic models on a ball");
+    cr_expect_eq(x->method[0].line > 0, 1, "the script's method first");
+    cr_redirect_stderr();
+    cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(tc_exp_failed(x), 0);
+    /* every method's rebound is a height below the drop (no energy gained) */
+    for (int k = 0; k < x->nmethod; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s.rebound", x->method[k].label);
+        int i = tc_metrics_find(&x->metrics, name);
+        cr_assert_geq(i, 0, "%s", name);
+        cr_expect(x->metrics.m[i].value >= 0 && x->metrics.m[i].value < 0.3, "%s: %g", name,
+                  x->metrics.m[i].value);
+    }
+    tc_exp_free(x);
+    /* its outputs and its section in the report */
+    char path[256];
+    snprintf(path, sizeof path, "%s/e9_ball_drop/rebound.md", out);
+    cr_expect_eq(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/e9_ball_drop/runs.csv", out);
+    cr_expect_eq(access(path, R_OK), 0);
+    cr_expect_eq(tc_exp_report(out, &err), TC_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    cr_expect_not_null(strstr(text, "## Ball drop (E9)"), "%s", text);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", out);
+    cr_expect_eq(system(cmd), 0);
+}
