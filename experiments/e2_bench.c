@@ -27,14 +27,12 @@ int e2_bench(int argc, char **argv) {
         return 2;
     }
     /* E2 planned at its full tier: its timed method and reference with the script's parameters */
-    char script[1100], path[1200];
-    snprintf(script, sizeof script, "%s/experiments/e2_t_pushing.cfg", tc_source_dir());
-    tc_run_opts o = {.source_dir = tc_source_dir(), .out_root = out, .tier = "full", .threads = 1};
+    char path[1200];
+    const char *script = "experiments/e2_t_pushing.cfg";
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    tc_status st = tc_exp_plan(&x, tc_experiment_find("e2_t_pushing"), script,
-                               "e2_t_pushing", &o, &err);
+    tc_status st = tc_exp_plan_builtin(&x, "e2_t_pushing", "full", &err);
     if (st) {
         char msg[1200];
         tc_error_format(&err, msg, sizeof msg);

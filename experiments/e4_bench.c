@@ -32,14 +32,12 @@ int e4_bench(int argc, char **argv) {
         }
     }
     /* E4 planned at its full tier: the speed study's methods with the script's parameters */
-    char script[1100], path[1200];
-    snprintf(script, sizeof script, "%s/experiments/e4_penalty.cfg", tc_source_dir());
-    tc_run_opts o = {.source_dir = tc_source_dir(), .out_root = out, .tier = "full", .threads = 1};
+    char path[1200];
+    const char *script = "experiments/e4_penalty.cfg";
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    if (tc_exp_plan(&x, tc_experiment_find("e4_penalty"), script, "e4_penalty", &o, &err))
-        return fail(&err);
+    if (tc_exp_plan_builtin(&x, "e4_penalty", "full", &err)) return fail(&err);
     e4_setup e;
     tc_status st = e4_read_setup(&x->script, &e, &err);
     const tc_method *m[E4_MAXSPEED];

@@ -69,6 +69,16 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     return TC_OK;
 }
 
+tc_status tc_exp_plan_builtin(tc_exp **x, const char *name, const char *tier, tc_error *err) {
+    static tc_run_opts o;
+    const tc_experiment_type *t = tc_experiment_find(name);
+    if (!t) return tc_error_set(err, TC_ENOTFOUND, NULL, 0, NULL, "no experiment '%s'", name);
+    char script[1100];
+    snprintf(script, sizeof script, "%s/experiments/%s", tc_source_dir(), t->script);
+    o = (tc_run_opts){.source_dir = tc_source_dir(), .out_root = "out", .tier = tier, .threads = 1};
+    return tc_exp_plan(x, t, script, t->name, &o, err);
+}
+
 void tc_exp_free(tc_exp *x) {
     if (!x) return;
     if (x->state && x->type->free) x->type->free(x->state);

@@ -156,6 +156,10 @@ struct tc_exp {
 tc_status tc_exp_plan(tc_exp **x, const tc_experiment_type *t, const char *script,
                       const char *name, const tc_run_opts *o, tc_error *err);
 
+/* plan a registered experiment with its built-in script at a tier, every method, one thread,
+ * for a tool that uses its methods and settings without running it (a benchmark) */
+tc_status tc_exp_plan_builtin(tc_exp **x, const char *name, const char *tier, tc_error *err);
+
 /* run a planned experiment: staging directory, the driver's run, runs.csv, metrics.cfg with the
  * result digests, section.md and section.tex; then the staging directory replaces
  * <out_root>/<name> in one rename. On any error, or on an interrupt (TC_EINTR), the previous
