@@ -38,6 +38,7 @@ typedef struct e2_setup {
     e2_integ integ[E2_MAXINTEG];
     /* what the table compares against, and the method timed against its point count */
     char reference[TC_LABEL_MAX + 1], timing[TC_LABEL_MAX + 1], timing_integ[16];
+    char reference_spec[64]; /* the method the reference's script entry names */
 } e2_setup;
 
 /* a finger trajectory: target (x, y) at t = i * waypoint_dt, linear in between */

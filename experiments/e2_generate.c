@@ -159,8 +159,8 @@ tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err) {
     tc_script_free(&s);
     if (st) return st;
     snprintf(path, sizeof path, "%s/%s", o->source_dir, e.trajectories);
-    st = e2_generate(&e, o->method ? o->method : e.reference, o->out ? o->out : path, o->threads,
-                     err);
+    st = e2_generate(&e, o->method ? o->method : e.reference_spec, o->out ? o->out : path,
+                     o->threads, err);
     if (!st) fprintf(stderr, "e2: wrote %s\n", o->out ? o->out : path);
     return st;
 }

@@ -142,6 +142,19 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
     snprintf(e->reference, sizeof e->reference, "%s", ref);
     snprintf(e->timing, sizeof e->timing, "%s", tim);
     snprintf(e->timing_integ, sizeof e->timing_integ, "%s", tin);
+    /* the method the reference's entry names (the trajectory generator simulates with it) */
+    config_setting_t *ml = config_lookup((config_t *)&s->cfg, "methods");
+    for (int i = 0; ml && i < config_setting_length(ml); i++) {
+        const char *l = NULL, *m = NULL;
+        config_setting_t *me = config_setting_get_elem(ml, (unsigned)i);
+        if (config_setting_lookup_string(me, "label", &l) && !strcmp(l, ref) &&
+            config_setting_lookup_string(me, "method", &m))
+            snprintf(e->reference_spec, sizeof e->reference_spec, "%s", m);
+    }
+    if (!e->reference_spec[0])
+        return tc_error_set(err, TC_EINVAL, s->path,
+                            (int)config_setting_source_line(tc_script_lookup(s, cmp, "reference")),
+                            "reference", "no method in the script is labelled '%s'", ref);
     for (int g = 0; g < e->ninteg; g++)
         if (!strcmp(e->integ[g].name, tin)) return TC_OK;
     return tc_error_set(err, TC_EINVAL, s->path,
