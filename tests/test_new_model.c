@@ -13,10 +13,12 @@
 
 extern const tc_model_type tc_model_linear_spring;
 
+/* registered at run time, unless a user has added the same example to the registry */
 static void register_model(void) {
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_model_register(&tc_model_linear_spring, &err), TC_OK, "%s", err.msg);
+    if (!tc_model_find("linear-spring"))
+        cr_assert_eq(tc_model_register(&tc_model_linear_spring, &err), TC_OK, "%s", err.msg);
 }
 
 TestSuite(new_model, .init = register_model);
@@ -27,7 +29,7 @@ Test(new_model, a_name_registers_once) {
     tc_error_clear(&err);
     cr_expect_eq(tc_model_register(&tc_model_linear_spring, &err), TC_EINVAL);
     cr_expect_not_null(strstr(err.msg, "exists already"), "%s", err.msg);
-    cr_expect_eq(tc_model_find("linear-spring"), &tc_model_linear_spring);
+    cr_expect_not_null(tc_model_find("linear-spring"));
     tc_method m;
     cr_expect_eq(tc_method_parse(&m, "linear-spring", NULL), TC_OK);
     cr_expect_str_eq(m.spec, "linear-spring/semi-euler");
