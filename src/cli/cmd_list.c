@@ -15,9 +15,14 @@ static void print_params(const tc_param_spec *p) {
 int tc_cmd_list(int argc, char **argv) {
     (void)argc, (void)argv;
     char caps[128];
-    printf("experiments (touche run NAME):\n");
-    for (int i = 0; tc_experiments[i]; i++)
-        printf("  %-22s %s\n", tc_experiments[i]->name, tc_experiments[i]->title);
+    printf("experiments (touche run NAME, or a script of your own with driver = \"NAME\";):\n");
+    for (int i = 0; tc_experiment_at(i); i++) {
+        const tc_experiment_type *x = tc_experiment_at(i);
+        printf("  %-22s %s\n%-24s script experiments/%s; reproduces %s\n", x->name, x->title, "",
+               x->script, x->paper);
+        if (x->generate) printf("%-24s touche generate %s: %s\n", "", x->name, x->generate_doc);
+        if (x->bench) printf("%-24s touche bench %s: %s\n", "", x->bench_name, x->bench_doc);
+    }
     printf("\ncontact models (method \"model\" or \"model/solver\"):\n");
     for (int i = 0; tc_model_at(i); i++) {
         tc_caps_format(tc_model_at(i)->caps, caps, sizeof caps);
