@@ -73,6 +73,10 @@ void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]);
 void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, double dt,
                 const e2_traj *tr, double *path, int npath, e2_result *r);
 
+/* how many points SCM's AOPC puts on the T (body 0 of sc) at a spacing (m): the paper labels its
+ * columns by it; 0 when the cloud cannot be built */
+int e2_points(const tc_scene *sc, double spacing);
+
 /* wall time per step (s) of `steps` steps along trajectory tr at dt: for method m with each of
  * the n AOPC spacings (points[i] gets the T's AOPC size, step_s[i] the time), and for the
  * reference method ref (*ref_s); run serially so timings are clean */

@@ -303,6 +303,14 @@ tc_status e2_write_trajectories(const char *path, const e2_traj *tr, int n, cons
     return tc_outfile_commit(&o, err);
 }
 
+int e2_points(const tc_scene *sc, double spacing) {
+    tc_aopc c;
+    if (tc_aopc_alloc(&c, &sc->body[BODY_T].shape, spacing, NULL)) return 0;
+    int n = c.n;
+    tc_aopc_free(&c);
+    return n;
+}
+
 tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *m,
                         const tc_method *ref, const e2_traj *tr, double dt, int steps,
                         const double *spacing, int n, int *points, double *step_s, double *ref_s,
@@ -320,9 +328,7 @@ tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *
         tc_method mi = *m;
         tc_status st = tc_params_set(&mi.mparams, "spacing", spacing[i], err);
         if (st) return st;
-        tc_aopc c;
-        points[i] = tc_aopc_alloc(&c, &sc->body[BODY_T].shape, spacing[i], NULL) ? 0 : c.n;
-        if (points[i]) tc_aopc_free(&c);
+        points[i] = e2_points(sc, spacing[i]);
         step_s[i] = INFINITY;
         for (int k = 0; k < 3; k++) {
             e2_rollout(&run, sc, &mi, dt, tr, NULL, 0, &r);

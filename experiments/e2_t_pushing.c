@@ -2,7 +2,6 @@
 /* E2: planar T-pushing — every rollout in the reference engine and in touche, the fig. 7 table,
  * paths, step time against the number of points */
 #include "e2.h"
-#include "geom/tc_aopc.h"
 #include "core/tc_fs.h"
 
 #include <math.h>
@@ -40,15 +39,6 @@ static void column_name(char *b, size_t n, const e2_setup *e, int dt, int integ,
                  points >= 1000 ? "4k" : points < 100 ? "26" : "mid");
     else
         snprintf(b, n, "%g-%s", 1e3 * e->dt[dt], e->integ[integ].name);
-}
-
-/* the number of points the T's AOPC has at a spacing (the paper labels its columns by it) */
-static int aopc_points(const tc_scene *sc, double spacing) {
-    tc_aopc c;
-    if (tc_aopc_alloc(&c, &sc->body[0].shape, spacing, NULL)) return 0;
-    int n = c.n;
-    tc_aopc_free(&c);
-    return n;
 }
 
 /* mean and standard deviation of the finite values */
@@ -150,6 +140,9 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
     const e2_setup *e = &s->e;
     tc_table *tab = tc_table_alloc(11, hdr);
     if (!tab) return TC_ENOMEM;
+    /* the columns' point counts, once per spacing */
+    int points[E2_MAXGRID];
+    for (int p = 0; p < e->nspacing; p++) points[p] = e2_points(&s->sc, e->spacing[p]);
     for (int k = 0; k < x->nmethod; k++) {
         if (k == ref) continue;
         int sp = spaced(&x->method[k].m);
@@ -180,7 +173,7 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
                     mean_sd(ts, e->rollouts, &v[0], &v[1]), mean_sd(tm, e->rollouts, &v[2], &v[3]);
                     mean_sd(dd, e->rollouts, &v[4], &v[5]), mean_sd(dth, e->rollouts, &v[6], &v[7]);
                     char col[64], cells[11][64], name[128];
-                    column_name(col, sizeof col, e, d, g, p >= 0 ? aopc_points(&s->sc, e->spacing[p]) : 0);
+                    column_name(col, sizeof col, e, d, g, p >= 0 ? points[p] : 0);
                     for (int c = 0; c < 4; c++) pv[c] = tc_script_paper(&x->script, "column", col, keys[c]);
                     snprintf(cells[0], 64, "%s", label);
                     snprintf(cells[1], 64, "%s", col);

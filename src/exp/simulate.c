@@ -66,13 +66,12 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
         }
         out->steps = k + 1;
         /* the measures after the step, sampled every `every` steps */
-        double pen = what & TC_SERIES_PENETRATION ? tc_sim_penetration(sim, NULL) : 0;
-        double ke = what & TC_SERIES_KINETIC ? tc_sim_kinetic_energy(sim) : NAN, mom = 0;
-        if (what & TC_SERIES_MOMENTUM) {
-            double lin[3], ang[3];
-            tc_sim_momentum(sim, lin, ang);
-            mom = sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
-        }
+        double pen = 0, ke = NAN, mom = 0, lin[3] = {0, 0, 0};
+        if (what)
+            tc_sim_measure(sim, what & TC_SERIES_KINETIC ? &ke : NULL,
+                           what & TC_SERIES_PENETRATION ? &pen : NULL,
+                           what & TC_SERIES_MOMENTUM ? lin : NULL);
+        mom = sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
         if (k % loop->every == 0 && k / loop->every < out->n) {
             if (out->ke) out->ke[k / loop->every] = ke;
             if (out->pen) out->pen[k / loop->every] = pen;

@@ -94,14 +94,19 @@ static int sections(const char *out_dir, const tc_report_entry *known, int n,
     return k;
 }
 
+/* open out_dir/name for writing (temp file, renamed at commit) */
+static tc_status open_in(const char *out_dir, const char *name, tc_outfile *o, tc_error *err) {
+    char path[1024];
+    if (tc_path_join(path, sizeof path, out_dir, name) != TC_OK)
+        return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "output path too long: %s", out_dir);
+    return tc_outfile_open(o, path, err);
+}
+
 /* title, provenance line, then each experiment's section */
 static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, int n,
                                 tc_error *err) {
-    char path[1024];
-    if (tc_path_join(path, sizeof path, out_dir, "report.md") != TC_OK)
-        return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "output path too long: %s", out_dir);
     tc_outfile o;
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = open_in(out_dir, "report.md", &o, err);
     if (st != TC_OK) return st;
 
     /* header: what, from which revision, when, where */
@@ -133,11 +138,8 @@ static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, 
 /* experiments.tex: each section when its experiment ran, else a line saying it did not */
 static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, int n,
                                 tc_error *err) {
-    char path[1024];
-    if (tc_path_join(path, sizeof path, out_dir, "experiments.tex") != TC_OK)
-        return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "output path too long: %s", out_dir);
     tc_outfile o;
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = open_in(out_dir, "experiments.tex", &o, err);
     if (st) return st;
     fprintf(o.f, "%% written by touche (tc_report_write) from its experiment registry\n");
     for (int i = 0; i < n; i++) {

@@ -250,9 +250,8 @@ void tc_sim_momentum(tc_sim *s, double lin[3], double ang[3]) {
     tc_system_momentum(&s->sys, tc_sim_bodies(s), lin, ang);
 }
 
-double tc_sim_penetration(tc_sim *s, int *pairs) {
-    const tc_scene *sc = s->scene;
-    const tc_body_state *bs = tc_sim_bodies(s);
+/* the largest depth between the shapes posed by bs, and how many pairs overlap */
+static double penetration(const tc_scene *sc, const tc_body_state *bs, int *pairs) {
     double worst = 0;
     int n = 0;
     /* every pair with a moving body, by the shapes alone (libccd depths) */
@@ -265,6 +264,21 @@ double tc_sim_penetration(tc_sim *s, int *pairs) {
         }
     if (pairs) *pairs = n;
     return worst;
+}
+
+double tc_sim_penetration(tc_sim *s, int *pairs) {
+    return penetration(s->scene, tc_sim_bodies(s), pairs);
+}
+
+void tc_sim_measure(tc_sim *s, double *ke, double *pen, double lin[3]) {
+    /* the poses once, for every measure asked for */
+    const tc_body_state *bs = tc_sim_bodies(s);
+    if (ke) *ke = tc_system_kinetic(&s->sys, bs);
+    if (pen) *pen = penetration(s->scene, bs, NULL);
+    if (lin) {
+        double ang[3];
+        tc_system_momentum(&s->sys, bs, lin, ang);
+    }
 }
 
 double tc_sim_gap(tc_sim *s, int a, int b) {

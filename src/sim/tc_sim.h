@@ -128,6 +128,10 @@ void tc_sim_momentum(tc_sim *sim, double lin[3], double ang[3]);
  * be NULL) how many pairs overlap */
 double tc_sim_penetration(tc_sim *sim, int *pairs);
 
+/* the loop's measures from one evaluation of the poses: kinetic energy (J), the largest
+ * penetration (m) and the linear momentum (kg m/s), each skipped when its pointer is NULL */
+void tc_sim_measure(tc_sim *sim, double *ke, double *pen, double lin[3]);
+
 /* the gap (m) between bodies a and b: for a sphere against any shape the exact distance of its
  * centre to the other surface less its radius (< 0 overlapping); for other convex pairs minus
  * the libccd depth when they overlap and 0 when apart; NAN when the pair has no distance */
