@@ -190,6 +190,10 @@ Test(table, latex_escaping) {
     cr_assert_str_eq(buf, "\\& \\# \\$ \\{ \\} \\textasciitilde{} \\textasciicircum{} "
                           "\\textbackslash{} \\textless{} \\textgreater{} 3 $\\mu$s");
 
+    /* the symbols touche's tables and sections write (E2's headers: "Δd (cm)", "Δθ (deg)") */
+    cr_assert_eq(tc_latex_escape(buf, sizeof buf, "Δd Δθ λ ε η a—b 1–2"), TC_OK);
+    cr_assert_str_eq(buf, "$\\Delta$d $\\Delta$$\\theta$ $\\lambda$ $\\varepsilon$ $\\eta$ a---b 1--2");
+
     /* too small: an error, and never half an escape */
     cr_assert_eq(tc_latex_escape(buf, 4, "ab%c"), TC_EINVAL);
     cr_assert_str_eq(buf, "ab");
@@ -808,6 +812,25 @@ Test(report, assembles_sections_in_order) {
     cr_assert(strstr(s, "\\IfFileExists{e2/section.tex}{\\input{e2/section.tex}}{\\section{T-pushing (E2)}Not run.}"), "%s", s);
     cr_assert(strstr(s, "mine/section.tex"), "%s", s);
     free(s);
+}
+
+/* a PDF that does not build is an error naming the log and LaTeX's message; report.md stays */
+Test(report, a_failed_pdf_is_an_error_not_a_warning) {
+    if (!tc_have_program("pdflatex")) cr_skip_test("pdflatex not on PATH");
+    make_scratch();
+    setenv("TOUCHE_SOURCE_DIR", scratch, 1);
+    cr_assert_eq(mkdir(in_scratch("paper"), 0755), 0);
+    put_file(in_scratch("paper/touche.tex"),
+             "\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n");
+    const tc_report_entry names[] = {{"e1", "E1"}};
+    tc_error err;
+    tc_error_clear(&err);
+    cr_redirect_stderr();
+    cr_assert_eq(tc_report_write(scratch, names, 1, &err), TC_EENGINE);
+    cr_assert(strstr(err.msg, "Undefined control sequence"), "%s", err.msg);
+    cr_assert(strstr(err.file, "paper/latex.log"), "%s", err.file);
+    cr_assert(tc_file_readable(in_scratch("report.md")));
+    cr_assert_not(tc_file_readable(in_scratch("paper/touche.pdf")));
 }
 
 /* ---------- progress ---------- */

@@ -302,12 +302,13 @@ int tc_cmd_run(int argc, char **argv) {
     tc_error err;
     tc_error_clear(&err);
     tc_status st = tc_exp_report(o.out_root, &err);
-    if (st) tc_cli_error(&err, st);
     int bad = summary(t, n);
+    if (st) tc_cli_error(&err, st);
     fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", o.out_root, o.out_root,
-            failed ? "; some experiments FAILED" : bad ? "; some runs failed or outputs are missing" : "");
+            failed ? "; some experiments FAILED"
+            : bad || st ? "; some runs failed or outputs are missing (see above)" : "");
     for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
-    return failed || st ? 1 : bad ? 3 : 0;
+    return failed ? 1 : bad || st ? 3 : 0;
 }
 
 int tc_cmd_report(int argc, char **argv) {

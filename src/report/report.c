@@ -153,18 +153,35 @@ static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, 
 
 /* ---------- the PDF ---------- */
 
+/* the first LaTeX error line ("! ...") of a log into buf, "" when there is none */
+static void latex_error(const char *log, char *buf, size_t n) {
+    buf[0] = 0;
+    FILE *f = fopen(log, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] == '!') {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(buf, n, "%s", line);
+            break;
+        }
+    if (f) fclose(f);
+}
+
 /* pdflatex twice (references, then their numbers) on <src>/paper/touche.tex in a staging
- * directory, which then replaces <out_dir>/paper; 0 on failure (the old paper/ stays) */
-static int build_pdf(const char *out_dir, const char *src) {
+ * directory, which then replaces <out_dir>/paper; on failure the old paper/ stays, the log is
+ * kept as paper/latex.log and err says why */
+static tc_status build_pdf(const char *out_dir, const char *src, tc_error *err) {
     /* absolute paths: pdflatex resolves them against its own notion of the working directory */
     char out_abs[PATH_MAX], tex[1280], stage[PATH_MAX + 64], paper[PATH_MAX + 16], log[PATH_MAX + 96];
     char outdir_opt[PATH_MAX + 112], texinputs[2 * PATH_MAX + 64];
-    tc_error err;
-    tc_error_clear(&err);
-    if (!realpath(out_dir, out_abs)) return 0;
+    tc_error e;
+    tc_error_clear(&e);
+    if (!realpath(out_dir, out_abs))
+        return tc_error_set(err, TC_EIO, out_dir, 0, NULL, "cannot resolve %s", out_dir);
     snprintf(tex, sizeof tex, "%s/paper/touche.tex", src);
     snprintf(paper, sizeof paper, "%s/paper", out_abs);
-    if (tc_stage_dir(out_abs, "paper", stage, sizeof stage, &err) != TC_OK) return 0;
+    tc_status st = tc_stage_dir(out_abs, "paper", stage, sizeof stage, err);
+    if (st) return st;
     snprintf(log, sizeof log, "%s/latex.log", stage);
     snprintf(outdir_opt, sizeof outdir_opt, "-output-directory=%s", stage);
     snprintf(texinputs, sizeof texinputs, "TEXINPUTS=%s//:%s/paper//:", out_abs, src);
@@ -173,19 +190,21 @@ static int build_pdf(const char *out_dir, const char *src) {
     const char *argv[] = {"pdflatex", "-interaction=nonstopmode", "-halt-on-error", outdir_opt, tex,
                           NULL};
     const char *env[] = {texinputs, NULL};
-    int ok = 1;
-    for (int run = 0; run < 2 && ok; run++)
-        ok = tc_run_logged(argv, env, NULL, log, run > 0, &err) == TC_OK && !tc_interrupted();
-    /* a failed build keeps its log beside the old paper/ */
-    if (!ok) {
-        char keep[PATH_MAX + 16];
-        snprintf(keep, sizeof keep, "%s/latex.log", paper);
-        tc_mkdir_p(paper, &err);
-        rename(log, keep);
-        tc_remove_tree(stage);
-        return 0;
+    for (int run = 0; run < 2 && !st; run++) {
+        st = tc_run_logged(argv, env, NULL, log, run > 0, &e);
+        if (!st && tc_interrupted()) st = TC_EINTR;
     }
-    return tc_swap_dir(stage, paper, &err) == TC_OK;
+    if (!st) return tc_swap_dir(stage, paper, err);
+    /* a failed build keeps its log beside the old paper/ */
+    char keep[PATH_MAX + 16], why[512];
+    snprintf(keep, sizeof keep, "%s/latex.log", paper);
+    latex_error(log, why, sizeof why);
+    tc_mkdir_p(paper, &e);
+    rename(log, keep);
+    tc_remove_tree(stage);
+    return tc_error_set(err, st == TC_EINTR ? st : TC_EENGINE, keep, 0, NULL,
+                        "the PDF report did not build (%s); report.md is complete",
+                        why[0] ? why : tc_status_str(st));
 }
 
 tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
@@ -203,14 +222,12 @@ tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int
     snprintf(tex, sizeof tex, "%s/paper/touche.tex", src);
     if (!tc_have_program("pdflatex")) {
         fprintf(stderr, "report: pdflatex not found; wrote report.md only "
-                        "(install texlive-latex-extra for the PDF)\n");
-    } else if (!tc_file_readable(tex)) {
-        fprintf(stderr, "report: %s not found; wrote report.md only\n", tex);
-    } else if (!build_pdf(out_dir, src)) {
-        fprintf(stderr,
-                "report: warning: PDF build failed (see %s/paper/latex.log); "
-                "report.md is complete\n",
-                out_dir);
+                        "(WITH_LATEX=1 sh tools/main.sh installs LaTeX for the PDF)\n");
+        return TC_OK;
     }
-    return TC_OK;
+    if (!tc_file_readable(tex)) {
+        fprintf(stderr, "report: %s not found; wrote report.md only\n", tex);
+        return TC_OK;
+    }
+    return build_pdf(out_dir, src, err);
 }

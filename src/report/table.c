@@ -129,6 +129,13 @@ static const struct {
     {"\xe2\x89\xa5", "$\\ge$"},     /* ≥ */
     {"\xe2\x88\x92", "$-$"},        /* − minus */
     {"\xe2\x89\x88", "$\\approx$"}, /* ≈ */
+    {"\xce\x94", "$\\Delta$"},     /* Δ */
+    {"\xce\xb8", "$\\theta$"},     /* θ */
+    {"\xce\xbb", "$\\lambda$"},    /* λ */
+    {"\xce\xb5", "$\\varepsilon$"}, /* ε */
+    {"\xce\xb7", "$\\eta$"},       /* η */
+    {"\xe2\x80\x94", "---"},        /* — em dash */
+    {"\xe2\x80\x93", "--"},         /* – en dash */
 };
 
 /* the replacement for the character at s (len = bytes consumed); one = scratch for a plain byte */

@@ -31,8 +31,9 @@ typedef struct tc_report_entry {
  * in name order. Also <out_dir>/experiments.tex, the PDF's list of the same sections. Then,
  * when pdflatex is on PATH and <source>/paper/touche.tex exists (source = $TOUCHE_SOURCE_DIR or
  * the build's source tree), build <out_dir>/paper/touche.pdf in a staging directory that
- * replaces <out_dir>/paper only when the build succeeded (log: paper/latex.log). The PDF is
- * optional: its problems are one-line warnings on stderr, never an error status. */
+ * replaces <out_dir>/paper only when the build succeeded (log: paper/latex.log). Without
+ * pdflatex (WITH_LATEX=1 installs it) the PDF is skipped with a line on stderr; a build that
+ * fails is TC_EENGINE naming the log and LaTeX's first error (report.md is written anyway). */
 tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
                           tc_error *err);
 
