@@ -94,7 +94,8 @@ tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err);
  * of half thickness h (m) along z on a planar joint: mass (kg), moment of inertia izz (kg m^2)
  * about its centroid, the centroid placed at (x, y) with the polygon turned by theta (rad)
  * from A's frame. The prism is built in its principal axes (touche's bodies need them), so the
- * planar angle counts from this initial pose. Errors: an empty, unbounded or degenerate polygon,
+ * planar angle counts from this initial pose; its in-plane moments (irrelevant on the joint) are
+ * a uniform prism's, at least izz / 2. Errors: an empty, unbounded or degenerate polygon,
  * TC_EINVAL naming "polygon" */
 tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
                                const double *b, int m, double h, double mass, double izz,
