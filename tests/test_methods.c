@@ -110,14 +110,17 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
         int (*run)(tc_method *, char *);
     } scen[] = {
         {"force query, spheres", TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE), query_spheres},
-        {"drop on plane", TC_CAP_DYNAMICS, TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_PLANE),
+        {"drop on plane", TC_CAP_DYNAMICS,
+         TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_SPATIAL,
          drop_ball},
         {"force query, ellipsoid on sphere", TC_CAP_FORCE_QUERY,
          TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID), query_ellipsoid},
         {"cylinder dropped on its side", TC_CAP_DYNAMICS,
-         TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_PLANE), drop_cylinder},
+         TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_SPATIAL,
+         drop_cylinder},
         {"polytope (octahedron) dropped on a plane", TC_CAP_DYNAMICS,
-         TC_SHAPE_BIT(TC_SHAPE_POLYTOPE) | TC_SHAPE_BIT(TC_SHAPE_PLANE), drop_octahedron},
+         TC_SHAPE_BIT(TC_SHAPE_POLYTOPE) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_SPATIAL,
+         drop_octahedron},
     };
     /* every registered model with every registered solver, and every engine: sized from the
      * registry, so a new model, solver or engine is covered with no change here */

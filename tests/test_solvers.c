@@ -174,8 +174,9 @@ Test(solvers, torque_free_spin_conserves_energy_and_momentum) {
 
 Test(solvers, force_free_motion_keeps_linear_momentum_exactly) {
     for (int j = 0; tc_solvers[j]; j++) {
-        /* velocity-level solvers need a model with contact points (test_lcp.c covers them) */
-        if (tc_solvers[j]->needs & TC_CAP_CONTACTS) continue;
+        /* velocity-level solvers need a model with contact points or shapes (test_lcp.c and
+         * test_ip.c cover them) */
+        if (tc_solvers[j]->needs) continue;
         tc_method m = method(tc_solvers[j]->name, NULL, NULL);
         double de, dl, dp;
         spin_drift(&m, 1e-3, 200, &de, &dl, &dp);

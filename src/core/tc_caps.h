@@ -13,6 +13,8 @@ enum {
                                    * smooth); adaptive and implicit integrators need it */
     TC_CAP_GEOMETRY = 1u << 6,    /* hands its bodies' convex shapes to a solver that detects
                                    * collisions itself (single-level, bilevel) */
+    TC_CAP_PLANAR = 1u << 7,      /* moves planar bodies only (x, y, theta): refuses a scene whose
+                                   * shape mask has TC_SHAPE_SPATIAL (a body on a free joint) */
 };
 
 /* "force-query,dynamics,..." into buf */

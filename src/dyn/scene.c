@@ -138,6 +138,9 @@ int tc_scene_pairs(const tc_scene *s, int *pairs) {
 
 unsigned tc_scene_shapes(const tc_scene *s) {
     unsigned m = 0;
-    for (int i = 0; i < s->nbody; i++) m |= TC_SHAPE_BIT(s->body[i].shape.type);
+    for (int i = 0; i < s->nbody; i++) {
+        m |= TC_SHAPE_BIT(s->body[i].shape.type);
+        if (s->body[i].joint == TC_JOINT_FREE) m |= TC_SHAPE_SPATIAL;
+    }
     return m;
 }

@@ -22,6 +22,9 @@ typedef enum tc_shape_type {
 } tc_shape_type;
 
 #define TC_SHAPE_BIT(t) (1u << (t))
+/* not a shape: the bit tc_scene_shapes sets when a body moves on a free joint (in 3-D), which
+ * methods with TC_CAP_PLANAR refuse and every other method accepts */
+#define TC_SHAPE_SPATIAL TC_SHAPE_BIT(TC_SHAPE_COUNT)
 #define TC_SHAPE_MAXPART 4
 
 /* polytope bounds. tc_shape is a value type, copied with every scene (TC_SCENE_MAXBODY bodies,

@@ -33,7 +33,7 @@ const tc_model_type tc_model_convex = {
                "half-spaces) for solvers that detect collisions themselves",
     .reference = "Tracy, Howell & Manchester 2022 (DCOL); Le Cleac'h et al. 2023",
     .params = convex_params,
-    .caps = TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_GEOMETRY,
+    .caps = TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_GEOMETRY | TC_CAP_PLANAR,
     /* polytopes and planes (boxes, the scenes' 3-D bodies, are left to the other methods) */
     .shapes = TC_SHAPE_BIT(TC_SHAPE_POLYTOPE) | TC_SHAPE_BIT(TC_SHAPE_PLANE),
     .solver = "single-level",

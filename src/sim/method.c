@@ -100,8 +100,13 @@ void tc_method_param_names(const tc_method *m, char *buf, size_t n) {
                      sets[i]->spec[j].name);
 }
 
+/* the shapes a method handles: its own, and bodies in 3-D unless it is planar-only */
+static unsigned handled(const tc_method *m) {
+    return m->shapes | (m->caps & TC_CAP_PLANAR ? 0 : TC_SHAPE_SPATIAL);
+}
+
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes) {
-    return (m->caps & caps) == caps && (m->shapes & shapes) == shapes;
+    return (m->caps & caps) == caps && (handled(m) & shapes) == shapes;
 }
 
 void tc_method_why_not(const tc_method *m, unsigned caps, unsigned shapes, char *buf, size_t n) {
@@ -111,6 +116,9 @@ void tc_method_why_not(const tc_method *m, unsigned caps, unsigned shapes, char 
         if ((shapes & TC_SHAPE_BIT(t)) && !(m->shapes & TC_SHAPE_BIT(t)))
             snprintf(types + strlen(types), sizeof types - strlen(types), "%s%s",
                      types[0] ? ", " : "", tc_shape_name((tc_shape_type)t));
+    if ((shapes & TC_SHAPE_SPATIAL) && !(handled(m) & TC_SHAPE_SPATIAL))
+        snprintf(types + strlen(types), sizeof types - strlen(types), "%sbodies moving in 3-D",
+                 types[0] ? ", " : "");
     snprintf(buf, n, "%s%s%s%s%s", lack[0] ? "lacks " : "", lack, lack[0] && types[0] ? "; " : "",
              types[0] ? "cannot handle shapes: " : "", types);
 }

@@ -69,7 +69,7 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     *out = NULL;
     if (!(dt > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "time step must be > 0 s (got %g)", dt);
-    if ((m->shapes & tc_scene_shapes(scene)) != tc_scene_shapes(scene))
+    if (!tc_method_can_run(m, 0, tc_scene_shapes(scene)))
         return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "method '%s' cannot handle the shapes of this scene", m->spec);
     tc_sim *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
