@@ -355,8 +355,9 @@ tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)
     body.mass = mass;
     body.inertia[0] = I1[0] * mass / m1, body.inertia[1] = I1[1] * mass / m1, body.inertia[2] = izz;
     /* an izz above the uniform prism's: the x and y moments (no part in planar motion) raised
-     * so that they sum to izz, as a rigid body's moments must (MuJoCo checks it) */
+     * so that they sum to izz and a little more, as a rigid body's moments must (MuJoCo checks
+     * it, and equality fails to rounding) */
     const double sum = body.inertia[0] + body.inertia[1];
-    if (sum < izz) body.inertia[0] *= izz / sum, body.inertia[1] *= izz / sum;
+    if (sum < izz) body.inertia[0] *= 1.001 * izz / sum, body.inertia[1] *= 1.001 * izz / sum;
     return tc_scene_add(sc, &body, 0, err);
 }

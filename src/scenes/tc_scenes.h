@@ -106,7 +106,7 @@ tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, doub
  * of half thickness h (m) along z on a planar joint: mass (kg), moment of inertia izz (kg m^2)
  * about its centroid, the centroid placed at (x, y) with the polygon turned by theta (rad)
  * from A's frame. The moments about x and y are a uniform prism's of that mass, raised (in
- * proportion) to sum to izz when it exceeds them. The prism is built in its principal axes
+ * proportion) to sum to 1.001 izz when izz exceeds their sum. The prism is built in its principal axes
  * (touche's bodies need them), so the planar angle counts from this initial pose. Errors: an empty, unbounded or degenerate polygon,
  * TC_EINVAL naming "polygon" */
 tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
