@@ -11,6 +11,8 @@ enum {
     TC_CAP_CONTACTS = 1u << 4,    /* reports contact points (for velocity-level solvers: lcp) */
     TC_CAP_CONTINUOUS = 1u << 5,  /* force is a continuous function of the state (implied by
                                    * smooth); adaptive and implicit integrators need it */
+    TC_CAP_GEOMETRY = 1u << 6,    /* hands its bodies' convex shapes to a solver that detects
+                                   * collisions itself (single-level, bilevel) */
 };
 
 /* "force-query,dynamics,..." into buf */

@@ -10,6 +10,7 @@ extern const tc_model_type tc_model_pfc;
 extern const tc_model_type tc_model_penalty_dp;
 extern const tc_model_type tc_model_penalty_mp;
 extern const tc_model_type tc_model_rigid;
+extern const tc_model_type tc_model_convex;
 
 const tc_model_type *const tc_models[] = {
     &tc_model_scm,
@@ -18,6 +19,7 @@ const tc_model_type *const tc_models[] = {
     &tc_model_penalty_dp,
     &tc_model_penalty_mp,
     &tc_model_rigid,
+    &tc_model_convex,
     NULL,
 };
 

@@ -353,11 +353,9 @@ tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)
     double m1, I1[3];
     tc_shape_mass(&prism, 1.0, &m1, I1);
     body.mass = mass;
-    body.inertia[0] = I1[0] * mass / m1, body.inertia[1] = I1[1] * mass / m1, body.inertia[2] = izz;
-    /* an izz above the uniform prism's: the x and y moments (no part in planar motion) raised
-     * so that they sum to izz and a little more, as a rigid body's moments must (MuJoCo checks
-     * it, and equality fails to rounding) */
-    const double sum = body.inertia[0] + body.inertia[1];
-    if (sum < izz) body.inertia[0] *= 1.001 * izz / sum, body.inertia[1] *= 1.001 * izz / sum;
+    /* the in-plane moments play no part on a planar joint; raised to izz / 2 where needed so the
+     * three satisfy the triangle inequality real engines check (MuJoCo refuses A + B < C) */
+    body.inertia[0] = fmax(I1[0] * mass / m1, izz / 2);
+    body.inertia[1] = fmax(I1[1] * mass / m1, izz / 2), body.inertia[2] = izz;
     return tc_scene_add(sc, &body, 0, err);
 }

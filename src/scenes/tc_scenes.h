@@ -105,9 +105,9 @@ tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, doub
 /* append the convex polygon {x : A x <= b} (m rows of A, m = 3 .. 16, body frame, m) as a prism
  * of half thickness h (m) along z on a planar joint: mass (kg), moment of inertia izz (kg m^2)
  * about its centroid, the centroid placed at (x, y) with the polygon turned by theta (rad)
- * from A's frame. The moments about x and y are a uniform prism's of that mass, raised (in
- * proportion) to sum to 1.001 izz when izz exceeds their sum. The prism is built in its principal axes
- * (touche's bodies need them), so the planar angle counts from this initial pose. Errors: an empty, unbounded or degenerate polygon,
+ * from A's frame. The prism is built in its principal axes (touche's bodies need them), so the
+ * planar angle counts from this initial pose; its in-plane moments (irrelevant on the joint) are
+ * a uniform prism's, at least izz / 2. Errors: an empty, unbounded or degenerate polygon,
  * TC_EINVAL naming "polygon" */
 tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
                                const double *b, int m, double h, double mass, double izz,

@@ -63,11 +63,12 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
                             "'%s': solver '%s' needs a model with %s; model '%s' has not", spec,
                             m->solver->name, need, m->model->name);
     }
-    /* a model without a force law gives contacts only: a solver must resolve them */
-    if (!m->model->force && !(m->solver->needs & TC_CAP_CONTACTS))
+    /* a model without a force law gives contacts or shapes only: a solver must resolve them */
+    if (!m->model->force && !(m->solver->needs & (TC_CAP_CONTACTS | TC_CAP_GEOMETRY)))
         return tc_error_set(err, TC_EUNSUP, NULL, 0, "method",
-                            "'%s': model '%s' has no force law, only contact points; pair it with "
-                            "a solver that resolves contacts (e.g. lcp-lemke)",
+                            "'%s': model '%s' has no force law, only contact points or shapes; "
+                            "pair it with a solver that resolves contacts (e.g. lcp-lemke, "
+                            "single-level)",
                             spec, m->model->name);
     snprintf(m->spec, sizeof m->spec, "%s/%s", m->model->name, m->solver->name);
     tc_params_default(&m->mparams, m->model->params);

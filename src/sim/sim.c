@@ -138,8 +138,15 @@ tc_status tc_sim_step(tc_sim *s) {
             st = s->m.model->step_begin(s->mstate, &s->sys, s->bs, s->dt, s->v);
         }
         if (!st) st = s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
+        long long fails = s->stats.solver_fails;
         if (s->m.solver->counters)
             s->m.solver->counters(s->sstate, &s->stats.solver_iters, &s->stats.solver_fails);
+        /* the first failed inner solves in words, with their residuals */
+        if (s->stats.solver_fails > fails && s->m.solver->failure && fails < TC_SIM_FAILURE_NOTES) {
+            const char *why = s->m.solver->failure(s->sstate);
+            if (why) add_warning(s, why);
+            if (fails + 1 == TC_SIM_FAILURE_NOTES) add_warning(s, "(further failed solves counted, not listed)");
+        }
     }
     s->t += s->dt;
     s->stats.steps++;

@@ -78,6 +78,9 @@ int tc_sim_contacts(tc_sim *sim, tc_model_contact *c, int max);
 #define TC_SIM_MAX_SPEED 1e3 /* m/s */
 #define TC_SIM_MAX_SPIN 1e4  /* rad/s */
 
+/* failed inner solves a simulation describes in its warnings (the rest are only counted) */
+#define TC_SIM_FAILURE_NOTES 5
+
 /* advance the simulation's state by dt; TC_EDIVERGED (reason in the warnings) on divergence */
 tc_status tc_sim_step(tc_sim *sim);
 

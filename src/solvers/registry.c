@@ -12,6 +12,8 @@ extern const tc_solver_type tc_solver_rk8pd;
 extern const tc_solver_type tc_solver_rk4imp;
 extern const tc_solver_type tc_solver_lcp_lemke;
 extern const tc_solver_type tc_solver_lcp_pgs;
+extern const tc_solver_type tc_solver_single_level;
+extern const tc_solver_type tc_solver_bilevel;
 
 const tc_solver_type *const tc_solvers[] = {
     &tc_solver_semi_euler,
@@ -22,6 +24,8 @@ const tc_solver_type *const tc_solvers[] = {
     &tc_solver_rk4imp,
     &tc_solver_lcp_lemke,
     &tc_solver_lcp_pgs,
+    &tc_solver_single_level,
+    &tc_solver_bilevel,
     NULL,
 };
 

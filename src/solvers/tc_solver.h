@@ -49,6 +49,9 @@ typedef struct tc_solver_type {
      * impulses included), the first min(n, max) into out; returns n (NULL for solvers that
      * resolve no contacts) */
     int (*impulses)(void *state, tc_contact_impulse *out, int max);
+    /* optional: the last inner solve that failed, in words with its residuals (e.g. "step at
+     * t = 0.3 s hit the 30-iteration cap: |f| = ..."), or NULL when none has */
+    const char *(*failure)(void *state);
 } tc_solver_type;
 
 /* the registry: tc_solvers[] is the built-in table (one line per file); tc_solver_at(i) walks it

@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/* Le Cleac'h et al. 2023 in the plane: each step one interior-point solve of the implicit
+ * dynamics with every pair's collision KKT conditions (single-level, problem 20), or of the
+ * dynamics alone with the collision problem solved to convergence inside every residual
+ * evaluation and differentiated by the implicit function theorem (bilevel) */
+#include "solvers/tc_dcol2d.h"
+#include "solvers/tc_ip.h"
+#include "solvers/tc_solver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tc_param_spec ip_params[] = {
+    {"tol", 1e-6, 1e-14, 1, TC_PARAM_REAL, "1",
+     "complementarity tolerance kappa: the solve ends on z s = kappa (the contact's relaxation; "
+     "smaller is stiffer), within a residual tolerance of kappa / 10 on every row",
+     "the paper: accurate contact at a relaxation of 1e-6"},
+    {"max_iter", 30, 1, 1000, TC_PARAM_INT, "1",
+     "Newton iterations per step; a step that reaches it counts as failed and keeps its last "
+     "iterate",
+     "the public code's cap, by which the paper counts failures"},
+    {"warm_start", 0, 0, 1, TC_PARAM_BOOL, "1",
+     "1: start each step from the last solution, its duals and slacks raised by backstep; 0: "
+     "from duals and slacks of 1 (cold)",
+     "the public code's polytope drop runs cold; warm starts jam at impacts here: 47 of 360 "
+     "E5 drops failed warm, 5 cold (docs/solvers.md)"},
+    {"backstep", 1e-2, 0, 1, TC_PARAM_REAL, "1",
+     "added to every dual and slack of a warm start (keeps them off the cone's boundary)",
+     "the public code's complementarity_backstep"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+
+/* a run's workspace, both formulations */
+typedef struct ip_state {
+    const tc_system *sys;
+    int bilevel, nv;
+    tc_dcol2d *dc;
+    tc_ip_settings set, cset;
+    tc_ip_workspace *ws, *wc;
+    int warm, started;
+    double backstep;
+    /* the solved problem: single-level x = [q+, pair blocks]; bilevel x = [q+, 8 per pair] */
+    int n, ncone;
+    int *zi, *si;
+    int voff[TC_DCOL2D_MAXPAIR], eoff[TC_DCOL2D_MAXPAIR];
+    double *x, *a;
+    /* bilevel: each pair's collision unknowns (persistent: the warm start of the next solve),
+     * the pair's collision problem, its IFT matrix and derivatives */
+    int coff[TC_DCOL2D_MAXPAIR];
+    double *col, *l, *Mcc, *X;
+    size_t *perm;
+    long long iters, fails, cfails;
+    char note[256];
+} ip_state;
+
+static void ip_free(void *state) {
+    ip_state *s = state;
+    if (!s) return;
+    tc_dcol2d_free(s->dc);
+    tc_ip_free(s->ws), tc_ip_free(s->wc);
+    free(s->zi), free(s->si), free(s->x), free(s->a);
+    free(s->col), free(s->l), free(s->Mcc), free(s->X), free(s->perm);
+    free(s);
+}
+
+/* a planar body's mass along its coordinate c (x, y: m in kg; theta: I_zz in kg m^2) */
+static double body_mass(const tc_system *sys, int i, int c) {
+    return c < 2 ? sys->scene->body[i].mass : sys->izz[i];
+}
+
+/* body rows M ((q+ - q) / h - v - h a) at qp, and their diagonal */
+static void body_rows(const ip_state *s, const double *qp, double *r, double *J, int n) {
+    const tc_dcol2d *d = s->dc;
+    for (int i = 0; i < s->sys->scene->nbody; i++) {
+        int v = s->sys->vadr[i];
+        if (v < 0) continue;
+        for (int c = 0; c < 3; c++) {
+            double m = body_mass(s->sys, i, c);
+            r[v + c] = m * ((qp[v + c] - d->q[v + c]) / d->h - d->v[v + c] - d->h * d->a[v + c]);
+            if (J) J[(size_t)(v + c) * (size_t)n + (size_t)(v + c)] = m / d->h;
+        }
+    }
+}
+
+/* pair k's q+ columns: a's three, then b's (-1 for a side without dofs) */
+static void q_columns(const ip_state *s, int k, int col[6]) {
+    for (int j = 0; j < 2; j++) {
+        int v = s->sys->vadr[s->dc->pair[k].body[j]];
+        for (int c = 0; c < 3; c++) col[3 * j + c] = v >= 0 ? v + c : -1;
+    }
+}
+
+/* subtract the pair's wrenches from its bodies' rows; local unknown c of the pair goes to
+ * column lcol[c] (-1: dropped) */
+static void place_wrenches(const ip_state *s, int k, const int *lcol, double *r, double *J,
+                           int n) {
+    const tc_dcol2d *d = s->dc;
+    const tc_dcol2d_pair *pr = &d->pair[k];
+    int qc[6];
+    q_columns(s, k, qc);
+    for (int j = 0; j < 2; j++) {
+        int v = s->sys->vadr[pr->body[j]];
+        if (v < 0) continue;
+        for (int c = 0; c < 3; c++) {
+            r[v + c] -= d->W[3 * j + c];
+            if (!J) continue;
+            double *row = J + (size_t)(v + c) * (size_t)n;
+            const double *wl = d->dWdl + (size_t)(3 * j + c) * (size_t)pr->nl;
+            for (int m = 0; m < pr->nl; m++)
+                if (lcol[m] >= 0) row[lcol[m]] -= wl[m];
+            for (int m = 0; m < 6; m++)
+                if (qc[m] >= 0) row[qc[m]] -= d->dWdq[(3 * j + c) * 6 + m];
+        }
+    }
+}
+
+/* the single-level residual: body rows, then each pair's rows */
+static tc_status single_f(void *ctx, const double *x, double *r, double *J) {
+    ip_state *s = ctx;
+    tc_dcol2d *d = s->dc;
+    int n = s->n, lcol[2 * (2 * TC_CONVEX2D_MAXROW) + 11], qc[6];
+    body_rows(s, x, r, J, n);
+    for (int k = 0; k < d->npair; k++) {
+        const tc_dcol2d_pair *pr = &d->pair[k];
+        tc_dcol2d_pair_eval(d, k, x, x + s->voff[k], 0);
+        q_columns(s, k, qc);
+        for (int m = 0; m < pr->nl; m++) lcol[m] = s->voff[k] + m;
+        for (int e = 0; e < pr->ne; e++) {
+            r[s->eoff[k] + e] = d->E[e];
+            if (!J) continue;
+            double *row = J + (size_t)(s->eoff[k] + e) * (size_t)n;
+            memcpy(row + s->voff[k], d->dEdl + (size_t)e * (size_t)pr->nl,
+                   (size_t)pr->nl * sizeof *row);
+            for (int m = 0; m < 6; m++)
+                if (qc[m] >= 0) row[qc[m]] += d->dEdq[e * 6 + m];
+        }
+        place_wrenches(s, k, lcol, r, J, n);
+    }
+    return TC_OK;
+}
+
+/* bilevel: solve pair k's collision problem at q+ = qp to convergence, from its last solution
+ * raised by backstep */
+static tc_status detect(ip_state *s, int k, const double *qp) {
+    const tc_dcol2d_pair *pr = &s->dc->pair[k];
+    double *xc = s->col + s->coff[k];
+    for (int i = 3; i < pr->ncol; i++) xc[i] += s->backstep;
+    int ok;
+    tc_status st = tc_dcol2d_detect(s->dc, s->wc, &s->cset, k, qp, xc, &ok);
+    s->cfails += !ok;
+    return st;
+}
+
+/* the bilevel residual: the dynamics rows with every pair's collision solved at x's q+, and
+ * their Jacobian through the implicit function theorem, dc/dq+ = -M_cc^-1 dE_c/dq+ */
+static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
+    ip_state *s = ctx;
+    tc_dcol2d *d = s->dc;
+    int n = s->n, lcol[2 * (2 * TC_CONVEX2D_MAXROW) + 11], qc[6];
+    body_rows(s, x, r, J, n);
+    for (int k = 0; k < d->npair; k++) {
+        const tc_dcol2d_pair *pr = &d->pair[k];
+        int nc = pr->ncol, m = pr->ma + pr->mb, dv = s->voff[k];
+        tc_status st = detect(s, k, x);
+        if (st) return st;
+        /* the full local unknowns: collision solution, then the step's contact unknowns */
+        memcpy(s->l, s->col + s->coff[k], (size_t)nc * sizeof *s->l);
+        memcpy(s->l + nc, x + dv, 8 * sizeof *s->l);
+        tc_dcol2d_pair_eval(d, k, x, s->l, 0);
+        q_columns(s, k, qc);
+        for (int c = 0; c < pr->nl; c++) lcol[c] = c < nc ? -1 : dv + c - nc;
+        /* the 4 contact rows: direct partials */
+        for (int e = 0; e < 4; e++) {
+            int le = pr->necol + e;
+            r[s->eoff[k] + e] = d->E[le];
+            if (!J) continue;
+            double *row = J + (size_t)(s->eoff[k] + e) * (size_t)n;
+            for (int c = nc; c < pr->nl; c++) row[dv + c - nc] += d->dEdl[le * pr->nl + c];
+            for (int c = 0; c < 6; c++)
+                if (qc[c] >= 0) row[qc[c]] += d->dEdq[le * 6 + c];
+        }
+        place_wrenches(s, k, lcol, r, J, n);
+        if (!J) continue;
+        /* M_cc: the collision rows over the collision unknowns, and the products lambda s */
+        memset(s->Mcc, 0, (size_t)nc * (size_t)nc * sizeof *s->Mcc);
+        for (int e = 0; e < pr->necol; e++)
+            memcpy(s->Mcc + (size_t)e * (size_t)nc, d->dEdl + (size_t)e * (size_t)pr->nl,
+                   (size_t)nc * sizeof *s->Mcc);
+        for (int i = 0; i < m; i++) {
+            double *row = s->Mcc + (size_t)(pr->necol + i) * (size_t)nc;
+            row[3 + i] = s->l[3 + m + i], row[3 + m + i] = s->l[3 + i];
+        }
+        if ((st = tc_ip_lu(s->Mcc, s->perm, nc))) return st;
+        /* X[:, c] = -M_cc^-1 dE_c/dq_c, for each of the 6 coordinates */
+        for (int c = 0; c < 6; c++) {
+            double *xcol = s->X + (size_t)c * (size_t)nc;
+            for (int e = 0; e < nc; e++) xcol[e] = e < pr->necol ? -d->dEdq[e * 6 + c] : 0;
+            if (qc[c] >= 0 && (st = tc_ip_lu_solve(s->Mcc, s->perm, nc, xcol))) return st;
+        }
+        /* chain rule: rows that see the collision unknowns get dR/dc X on the q+ columns */
+        for (int e = 0; e < 4; e++) {
+            double *row = J + (size_t)(s->eoff[k] + e) * (size_t)n;
+            const double *dr = d->dEdl + (size_t)(pr->necol + e) * (size_t)pr->nl;
+            for (int c = 0; c < 6; c++) {
+                if (qc[c] < 0) continue;
+                double acc = 0;
+                for (int i = 0; i < nc; i++) acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
+                row[qc[c]] += acc;
+            }
+        }
+        for (int j = 0; j < 2; j++) {
+            int v = s->sys->vadr[pr->body[j]];
+            if (v < 0) continue;
+            for (int w = 0; w < 3; w++) {
+                double *row = J + (size_t)(v + w) * (size_t)n;
+                const double *dr = d->dWdl + (size_t)(3 * j + w) * (size_t)pr->nl;
+                for (int c = 0; c < 6; c++) {
+                    if (qc[c] < 0) continue;
+                    double acc = 0;
+                    for (int i = 0; i < nc; i++) acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
+                    row[qc[c]] -= acc;
+                }
+            }
+        }
+    }
+    return TC_OK;
+}
+
+/* the layout of x and its complementarity pairs */
+static tc_status layout(ip_state *s) {
+    tc_dcol2d *d = s->dc;
+    int n = s->nv, e = s->nv, ncone = 0, nc = 0;
+    for (int k = 0; k < d->npair; k++) {
+        const tc_dcol2d_pair *pr = &d->pair[k];
+        s->voff[k] = n, s->eoff[k] = e, s->coff[k] = nc;
+        n += s->bilevel ? 8 : pr->nl;
+        e += s->bilevel ? 4 : pr->ne;
+        ncone += s->bilevel ? 4 : pr->ma + pr->mb + 4;
+        nc += pr->ncol;
+    }
+    s->n = n, s->ncone = ncone;
+    s->zi = calloc((size_t)ncone + 1, sizeof *s->zi);
+    s->si = calloc((size_t)ncone + 1, sizeof *s->si);
+    s->x = calloc((size_t)n + 1, sizeof *s->x);
+    s->a = calloc((size_t)s->nv + 1, sizeof *s->a);
+    s->col = calloc((size_t)nc + 1, sizeof *s->col);
+    s->l = calloc((size_t)d->maxl + 1, sizeof *s->l);
+    s->Mcc = calloc((size_t)d->maxl * (size_t)d->maxl + 1, sizeof *s->Mcc);
+    s->X = calloc((size_t)d->maxl * 6 + 1, sizeof *s->X);
+    s->perm = calloc((size_t)d->maxl + 1, sizeof *s->perm);
+    if (!s->zi || !s->si || !s->x || !s->a || !s->col || !s->l || !s->Mcc || !s->X || !s->perm)
+        return TC_ENOMEM;
+    /* the pairs (z, s): collision duals and slacks (single-level), then gamma, psi, beta */
+    int c = 0;
+    for (int k = 0; k < d->npair; k++) {
+        const tc_dcol2d_pair *pr = &d->pair[k];
+        int m = pr->ma + pr->mb, o = s->voff[k] + (s->bilevel ? 0 : pr->ncol);
+        for (int i = 0; i < m && !s->bilevel; i++, c++)
+            s->zi[c] = s->voff[k] + 3 + i, s->si[c] = s->voff[k] + 3 + m + i;
+        const int z[4] = {0, 2, 4, 5}, sl[4] = {1, 3, 6, 7};
+        for (int i = 0; i < 4; i++, c++) s->zi[c] = o + z[i], s->si[c] = o + sl[i];
+    }
+    if (tc_ip_alloc(&s->ws, n)) return TC_ENOMEM;
+    if (s->bilevel && tc_ip_alloc(&s->wc, d->maxl)) return TC_ENOMEM;
+    return TC_OK;
+}
+
+static tc_status ip_alloc(void **state, const tc_system *sys, const tc_params *p, int bilevel,
+                          tc_error *err) {
+    *state = NULL;
+    if (sys->nq != sys->nv)
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
+                            "the planar contact problem needs planar bodies only");
+    ip_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    s->sys = sys, s->nv = sys->nv, s->bilevel = bilevel;
+    tc_status st = tc_dcol2d_alloc(&s->dc, sys, sys->scene->friction, err);
+    if (st) return ip_free(s), st;
+    double kappa = tc_params_get(p, "tol");
+    s->set = tc_ip_default_settings(kappa);
+    s->set.max_iter = (int)tc_params_get(p, "max_iter");
+    /* choice: the collision problem of bilevel is solved at the same tolerance, with room to
+     * converge (it must, inside every residual evaluation) */
+    s->cset = tc_ip_default_settings(kappa);
+    s->cset.max_iter = 100;
+    s->warm = tc_params_get(p, "warm_start") != 0;
+    s->backstep = tc_params_get(p, "backstep");
+    if ((st = layout(s))) return ip_free(s), st;
+    *state = s;
+    return TC_OK;
+}
+
+/* the starting point: the last solution, duals and slacks raised by backstep (warm), or duals
+ * and slacks of 1 (cold); q+ = q + h v either way */
+static void start(ip_state *s, const double *q, const double *v, double h) {
+    tc_dcol2d *d = s->dc;
+    for (int i = 0; i < s->nv; i++) s->x[i] = q[i] + h * v[i];
+    if (s->warm && s->started) {
+        for (int c = 0; c < s->ncone; c++) s->x[s->zi[c]] += s->backstep, s->x[s->si[c]] += s->backstep;
+        return;
+    }
+    for (int k = 0; k < d->npair; k++) {
+        const tc_dcol2d_pair *pr = &d->pair[k];
+        tc_dcol2d_pair_start(d, k, s->x, s->l);
+        if (s->bilevel) {
+            memcpy(s->col + s->coff[k], s->l, (size_t)pr->ncol * sizeof *s->l);
+            memcpy(s->x + s->voff[k], s->l + pr->ncol, 8 * sizeof *s->l);
+        } else {
+            memcpy(s->x + s->voff[k], s->l, (size_t)pr->nl * sizeof *s->l);
+        }
+    }
+}
+
+/* one step: the unconstrained acceleration at the start, one interior-point solve for q+, then
+ * v+ = (q+ - q) / h */
+static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, double *q,
+                         double *v) {
+    ip_state *s = state;
+    tc_dcol2d *d = s->dc;
+    tc_status st = ode->accel(ode->ctx, t, q, v, s->a);
+    if (st) return st;
+    d->h = dt, d->q = q, d->v = v, d->a = s->a;
+    start(s, q, v, dt);
+    tc_ip_problem p = {s->n, s->ncone, s->zi, s->si, s->bilevel ? bilevel_f : single_f, s};
+    int ok;
+    st = tc_ip_solve(s->ws, &p, &s->set, s->x, &ok);
+    s->iters += tc_ip_iterations(s->ws);
+    if (st) return st;
+    if (!ok) {
+        double eq, comp;
+        tc_ip_residuals(s->ws, &eq, &comp);
+        s->fails++;
+        snprintf(s->note, sizeof s->note,
+                 "step at t = %.6g s hit the %d-iteration cap: |f| = %.3g, |z s - kappa| = %.3g "
+                 "(tolerance %.3g)",
+                 t, s->set.max_iter, eq, comp, s->set.rtol);
+    }
+    s->started = 1;
+    /* the new state (the last iterate after a failed solve) */
+    for (int i = 0; i < s->nv; i++) {
+        double qn = s->x[i];
+        if (!isfinite(qn)) return TC_EDIVERGED;
+        v[i] = (qn - q[i]) / dt, q[i] = qn;
+    }
+    return TC_OK;
+}
+
+static void ip_counters(void *state, long long *iters, long long *fails) {
+    const ip_state *s = state;
+    *iters = s->iters, *fails = s->fails;
+}
+
+static const char *ip_failure(void *state) {
+    const ip_state *s = state;
+    return s->note[0] ? s->note : NULL;
+}
+
+static tc_status single_alloc(void **state, const tc_system *sys, const tc_params *p,
+                              tc_error *err) {
+    return ip_alloc(state, sys, p, 0, err);
+}
+
+static tc_status bilevel_alloc(void **state, const tc_system *sys, const tc_params *p,
+                               tc_error *err) {
+    return ip_alloc(state, sys, p, 1, err);
+}
+
+const tc_solver_type tc_solver_single_level = {
+    .name = "single-level",
+    .summary = "Le Cleac'h et al. 2023: implicit step and collision KKT conditions in one "
+               "interior-point solve (planar convex polygons and half-spaces)",
+    .params = ip_params,
+    .caps = TC_CAP_DYNAMICS,
+    .needs = TC_CAP_GEOMETRY,
+    .alloc = single_alloc,
+    .step = ip_step,
+    .free = ip_free,
+    .counters = ip_counters,
+    .failure = ip_failure,
+};
+
+const tc_solver_type tc_solver_bilevel = {
+    .name = "bilevel",
+    .summary = "the bilevel baseline of Le Cleac'h et al.: collision detection solved inside "
+               "every residual evaluation, differentiated by the implicit function theorem",
+    .params = ip_params,
+    .caps = TC_CAP_DYNAMICS,
+    .needs = TC_CAP_GEOMETRY,
+    .alloc = bilevel_alloc,
+    .step = ip_step,
+    .free = ip_free,
+    .counters = ip_counters,
+    .failure = ip_failure,
+};
