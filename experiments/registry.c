@@ -9,12 +9,16 @@ extern const tc_experiment_type tc_experiment_e1;
 extern const tc_experiment_type tc_experiment_e2;
 extern const tc_experiment_type tc_experiment_e3;
 extern const tc_experiment_type tc_experiment_e4;
+extern const tc_experiment_type tc_experiment_e5;
+extern const tc_experiment_type tc_experiment_e6;
 
 const tc_experiment_type *const tc_experiments[] = {
     &tc_experiment_e1,
     &tc_experiment_e2,
     &tc_experiment_e3,
     &tc_experiment_e4,
+    &tc_experiment_e5,
+    &tc_experiment_e6,
     NULL,
 };
 

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "math/tc_vec.h"
 #include "scenes/tc_scenes.h"
@@ -130,4 +131,46 @@ Test(scenes, t_pusher_has_its_com_at_the_origin_and_the_finger_below) {
               tc_sim_gap(sim, 0, 1));
     tc_sim_free(sim);
     free(sc);
+}
+
+Test(scenes, polygon_centroid_is_where_the_prism_puts_the_centroid) {
+    /* the centroid in A's frame, turned by theta and added to A's origin, is the body's position */
+    double c[2], v[TC_POLYGON_MAXROW][2];
+    int nv = 0;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_polygon_centroid(A5, b5, 5, c, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_polygon_vertices(A5, b5, 5, v, &nv, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(nv, 5);
+    double c2[2];
+    centroid((const double(*)[2])v, nv, c2);
+    cr_expect(fabs(c[0] - c2[0]) < 1e-14 && fabs(c[1] - c2[1]) < 1e-14, "(%g, %g)", c[0], c[1]);
+    cr_expect(fabs(c[0]) > 1e-3, "this polygon's centroid is off A's origin");
+    tc_scene *sc = malloc(sizeof *sc);
+    const double th = 1.1, ox = 0.2, oy = 0.9;
+    const double x = ox + cos(th) * c[0] - sin(th) * c[1], y = oy + sin(th) * c[0] + cos(th) * c[1];
+    cr_assert_eq(tc_scene_ground_2d(sc, 9.81, 0.2, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_polygon(sc, "poly", A5, b5, 5, 0.05, 1, 0.2, x, y, th, NULL), TC_OK);
+    /* A's origin: every world vertex turned back about it satisfies A x <= b, two rows tight */
+    double w[32][3];
+    int n = world_vertices(sc, 1, w);
+    for (int k = 0; k < n; k++) {
+        double dx = w[k][0] - ox, dy = w[k][1] - oy;
+        double px = cos(th) * dx + sin(th) * dy, py = -sin(th) * dx + cos(th) * dy;
+        int on = 0;
+        for (int r = 0; r < 5; r++) on += fabs(A5[r][0] * px + A5[r][1] * py - b5[r]) < 1e-12;
+        cr_expect_eq(on, 2, "vertex %d", k);
+    }
+    free(sc);
+}
+
+Test(scenes, an_unbounded_polygon_with_three_vertices_is_refused) {
+    /* x >= 0, y >= 0, x + 2y >= 2, 2x + y >= 2: three vertices, open towards +x +y */
+    const double A[4][2] = {{-1, 0}, {0, -1}, {-1, -2}, {-2, -1}}, b[4] = {0, 0, -2, -2};
+    double c[2];
+    tc_error err;
+    tc_error_clear(&err);
+    cr_expect_eq(tc_polygon_centroid(A, b, 4, c, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "polygon");
+    cr_expect(strstr(err.msg, "unbounded") != NULL, "%s", err.msg);
 }

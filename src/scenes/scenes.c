@@ -216,16 +216,34 @@ tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err) {
     return tc_scene_add(sc, &ground, 0, err);
 }
 
-#define POLY_MAX 16
+#define POLY_MAX TC_POLYGON_MAXROW
 
-tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
-                               const double *b, int m, double h, double mass, double izz,
-                               double x, double y, double theta, tc_error *err) {
-    if (m < 3 || m > POLY_MAX || !(h > 0) || !(mass > 0) || !(izz > 0))
+/* the vertices of {x : A x <= b}, counter-clockwise around their mean, into v (*nv of them);
+ * errors: too many or too few rows, an unbounded set (row normals within a half-plane), an empty
+ * or degenerate one (fewer than 3 vertices), TC_EINVAL naming "polygon" */
+static tc_status polygon_vertices(const char *name, const double (*A)[2], const double *b, int m,
+                                  double (*v)[2], int *nv_out, tc_error *err) {
+    if (m < 3 || m > POLY_MAX)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "'%s': 3 to %d rows (got %d)",
+                            name, POLY_MAX, m);
+    /* bounded when the rows' normals leave no gap of pi or more between neighbouring angles */
+    double ang[POLY_MAX];
+    int na = 0;
+    for (int i = 0; i < m; i++)
+        if (hypot(A[i][0], A[i][1]) > 0) {
+            double a = atan2(A[i][1], A[i][0]);
+            int j = na++;
+            for (; j > 0 && ang[j - 1] > a; j--) ang[j] = ang[j - 1];
+            ang[j] = a;
+        }
+    double gap = na ? ang[0] + 2 * M_PI - ang[na - 1] : 2 * M_PI;
+    for (int i = 1; i < na; i++) gap = fmax(gap, ang[i] - ang[i - 1]);
+    if (gap >= M_PI - 1e-12)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
-                            "'%s': 3 to %d rows, thickness, mass and inertia > 0", name, POLY_MAX);
+                            "'%s': A x <= b is unbounded (the rows' normals leave a gap of %.4g "
+                            "rad >= pi)", name, gap);
     /* the vertices: intersections of two edge lines that satisfy every row */
-    double v[POLY_MAX * POLY_MAX][2], scale = 0;
+    double w[POLY_MAX * POLY_MAX][2], scale = 0;
     int nv = 0;
     for (int i = 0; i < m; i++) scale = fmax(scale, fabs(b[i]));
     const double tol = 1e-12 * (scale > 0 ? scale : 1);
@@ -237,22 +255,29 @@ tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)
                            (A[i][0] * b[j] - b[i] * A[j][0]) / det};
             int inside = 1, dup = 0;
             for (int k = 0; k < m && inside; k++) inside = A[k][0] * p[0] + A[k][1] * p[1] <= b[k] + tol;
-            for (int k = 0; k < nv && !dup; k++) dup = hypot(v[k][0] - p[0], v[k][1] - p[1]) < 1e3 * tol;
-            if (inside && !dup) v[nv][0] = p[0], v[nv][1] = p[1], nv++;
+            for (int k = 0; k < nv && !dup; k++) dup = hypot(w[k][0] - p[0], w[k][1] - p[1]) < 1e3 * tol;
+            if (inside && !dup) w[nv][0] = p[0], w[nv][1] = p[1], nv++;
         }
-    if (nv < 3)
+    if (nv < 3 || nv > m)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
                             "'%s': A x <= b is empty, unbounded or degenerate (%d vertices)", name, nv);
     /* counter-clockwise around the vertex mean */
     double c0[2] = {0, 0};
-    for (int k = 0; k < nv; k++) c0[0] += v[k][0] / nv, c0[1] += v[k][1] / nv;
+    for (int k = 0; k < nv; k++) c0[0] += w[k][0] / nv, c0[1] += w[k][1] / nv;
     for (int i = 1; i < nv; i++)
-        for (int j = i; j > 0 && atan2(v[j][1] - c0[1], v[j][0] - c0[0]) <
-                                     atan2(v[j - 1][1] - c0[1], v[j - 1][0] - c0[0]); j--) {
-            double t0 = v[j][0], t1 = v[j][1];
-            v[j][0] = v[j - 1][0], v[j][1] = v[j - 1][1], v[j - 1][0] = t0, v[j - 1][1] = t1;
+        for (int j = i; j > 0 && atan2(w[j][1] - c0[1], w[j][0] - c0[0]) <
+                                     atan2(w[j - 1][1] - c0[1], w[j - 1][0] - c0[0]); j--) {
+            double t0 = w[j][0], t1 = w[j][1];
+            w[j][0] = w[j - 1][0], w[j][1] = w[j - 1][1], w[j - 1][0] = t0, w[j - 1][1] = t1;
         }
-    /* area, centroid and second moments (shoelace), then the principal angle phi */
+    memcpy(v, w, (size_t)nv * sizeof *w);
+    *nv_out = nv;
+    return TC_OK;
+}
+
+/* area, centroid c and second moments about it s = (xx, yy, xy) of a counter-clockwise polygon
+ * (shoelace); 0 area when it has none */
+static double polygon_moments(const double (*v)[2], int nv, double c[2], double s[3]) {
     double area = 0, cx = 0, cy = 0, sxx = 0, syy = 0, sxy = 0;
     for (int i = 0; i < nv; i++) {
         const double *p = v[i], *q = v[(i + 1) % nv];
@@ -263,13 +288,51 @@ tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)
         syy += (p[1] * p[1] + p[1] * q[1] + q[1] * q[1]) * cr / 12;
         sxy += (p[0] * q[1] + 2 * p[0] * p[1] + 2 * q[0] * q[1] + q[0] * p[1]) * cr / 24;
     }
-    if (!(area > 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "'%s' has no area", name);
+    if (!(area > 0)) return 0;
     cx /= area, cy /= area;
-    sxx -= area * cx * cx, syy -= area * cy * cy, sxy -= area * cx * cy;
+    c[0] = cx, c[1] = cy;
+    s[0] = sxx - area * cx * cx, s[1] = syy - area * cy * cy, s[2] = sxy - area * cx * cy;
+    return area;
+}
+
+tc_status tc_polygon_vertices(const double (*A)[2], const double *b, int m,
+                              double (*v)[2], int *nv, tc_error *err) {
+    double c[2], sm[3];
+    tc_status st = polygon_vertices("A x <= b", A, b, m, v, nv, err);
+    if (st) return st;
+    if (!(polygon_moments((const double(*)[2])v, *nv, c, sm) > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "A x <= b has no area");
+    return TC_OK;
+}
+
+tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, double c[2],
+                              tc_error *err) {
+    double v[POLY_MAX][2], s[3];
+    int nv = 0;
+    tc_status st = polygon_vertices("A x <= b", A, b, m, v, &nv, err);
+    if (st) return st;
+    if (!(polygon_moments((const double(*)[2])v, nv, c, s) > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "A x <= b has no area");
+    return TC_OK;
+}
+
+tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
+                               const double *b, int m, double h, double mass, double izz,
+                               double x, double y, double theta, tc_error *err) {
+    if (!(h > 0) || !(mass > 0) || !(izz > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
+                            "'%s': thickness, mass and inertia > 0", name);
+    double v[POLY_MAX][2], c[2], sm[3];
+    int nv = 0;
+    tc_status st = polygon_vertices(name, A, b, m, v, &nv, err);
+    if (st) return st;
+    /* area, centroid and second moments (shoelace), then the principal angle phi */
+    if (!(polygon_moments((const double(*)[2])v, nv, c, sm) > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "'%s' has no area", name);
+    const double cx = c[0], cy = c[1], sxx = sm[0], syy = sm[1], sxy = sm[2];
     const double phi = 0.5 * atan2(2 * sxy, sxx - syy), cp = cos(phi), sp = sin(phi);
     /* the prism in principal axes: x' = R(-phi) (x - c), z = +-h */
-    double pv[2 * POLY_MAX * POLY_MAX][3];
+    double pv[2 * POLY_MAX][3];
     for (int i = 0; i < nv; i++) {
         double dx = v[i][0] - cx, dy = v[i][1] - cy;
         for (int s = 0; s < 2; s++) {
@@ -279,7 +342,7 @@ tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)
         }
     }
     tc_shape prism;
-    tc_status st = tc_polytope(&prism, (const double(*)[3])pv, 2 * nv, err);
+    st = tc_polytope(&prism, (const double(*)[3])pv, 2 * nv, err);
     if (st) return st;
     /* turned by theta + phi about z, the centroid at (x, y); the given mass and izz, the other
      * moments those of a uniform prism of that mass */

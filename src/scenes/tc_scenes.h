@@ -90,6 +90,18 @@ void tc_t_pusher_start(const tc_t_pusher *t, double xy[2]);
  * y, and body 0 "ground" is the half-space y <= 0 (a plane with normal +y); friction mu */
 tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err);
 
+/* the most rows (and vertices) of a polygon A x <= b */
+#define TC_POLYGON_MAXROW 16
+
+/* the vertices (m, A's frame) of the polygon {x : A x <= b} (m rows, 3 .. TC_POLYGON_MAXROW),
+ * counter-clockwise, into v[TC_POLYGON_MAXROW], *nv of them; and its centroid (m, A's frame,
+ * the shoelace formula that tc_scene_add_polygon uses). Errors: an empty, unbounded or
+ * degenerate polygon, TC_EINVAL naming "polygon" */
+tc_status tc_polygon_vertices(const double (*A)[2], const double *b, int m, double (*v)[2],
+                              int *nv, tc_error *err);
+tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, double c[2],
+                              tc_error *err);
+
 /* append the convex polygon {x : A x <= b} (m rows of A, m = 3 .. 16, body frame, m) as a prism
  * of half thickness h (m) along z on a planar joint: mass (kg), moment of inertia izz (kg m^2)
  * about its centroid, the centroid placed at (x, y) with the polygon turned by theta (rad)

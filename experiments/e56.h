@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* E5 and E6 (Le Cleac'h et al. 2023): what the dropped polytopes and the block stacks share —
+ * polygons A x <= b from a script, the rate x tolerance grid, one sweep of 2-D scenes over it
+ * for every method, and the heat maps of fig. 9 and 10 */
+#ifndef TC_E56_H
+#define TC_E56_H
+
+#include "exp/tc_experiment.h"
+#include "scenes/tc_scenes.h"
+
+#define E56_MAXGRID 12  /* rates, tolerances */
+#define E56_MAXTOLM 4   /* methods that sweep the tolerance */
+#define E56_MAXBODY 8   /* polygons in one scene */
+
+/* a polygon A x <= b (m, A's frame) with its mass (kg), inertia about its centroid (kg m^2), and
+ * its vertices and centroid in A's frame */
+typedef struct e56_polygon {
+    int m;
+    double A[TC_POLYGON_MAXROW][2], b[TC_POLYGON_MAXROW];
+    double mass, izz;
+    int nv;
+    double v[TC_POLYGON_MAXROW][2], c[2];
+} e56_polygon;
+
+/* the group `path` of the script: A = [a11, a12, a21, ...] (m rows of 2), b = [...] (m), mass,
+ * inertia. Errors name file, line and setting: a wrong count, an empty, unbounded or degenerate
+ * polygon, a row that is no edge of it (a redundant row, or a non-convex outline written as rows) */
+tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p, tc_error *err);
+
+/* the grid: rates (Hz) x complementarity tolerances (1), and the labels that sweep `tol` */
+typedef struct e56_grid {
+    int nrate, ntol;
+    double rate[E56_MAXGRID], tol[E56_MAXGRID];
+    int ntolm;
+    char tolm[E56_MAXTOLM][TC_LABEL_MAX + 1];
+    double seconds; /* simulated time of every run (s) */
+} e56_grid;
+
+/* rates, tolerances (each > 0; an error names file, line and setting), tolerance_methods and
+ * seconds */
+tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err);
+
+/* the line of a setting in the script (0 when absent) */
+int e56_line(const tc_script *s, const char *path);
+
+/* the world pose of polygon p's vertices in a simulation (body i), y of the lowest two and the
+ * body's rotation about z (rad, in (-pi, pi]) */
+void e56_lowest_two(tc_sim *sim, int body, double y[2]);
+double e56_angle(tc_sim *sim, int body);
+
+/* what one simulation measured */
+typedef struct e56_out {
+    long steps;
+    int errored;            /* a step returned an error or diverged */
+    double max_pen;         /* largest geometric penetration over the run (m) */
+    double mean_lin, mean_ang; /* mean |linear momentum| (kg m/s), |angular momentum| (kg m^2/s) */
+    long long iters, fails; /* inner-solver iterations, steps that hit the iteration cap */
+    int ok_end;             /* the study's end check (at rest face down; the tower up) */
+    double end[2];          /* the study's end measures (E5: speed, level; E6: top height, tilt) */
+    char reason[96];        /* why it errored */
+} e56_out;
+
+/* a study: nscene scenes built on demand (build(ctx, i, sc)), each run from start(ctx, i, sim)
+ * (initial velocities) for grid.seconds, end(ctx, i, sim, out) judging the end state */
+typedef struct e56_study {
+    int nscene;
+    tc_status (*build)(const void *ctx, int i, tc_scene *sc, tc_error *err);
+    void (*start)(const void *ctx, int i, tc_sim *sim);
+    void (*end)(const void *ctx, int i, tc_sim *sim, e56_out *o);
+    const void *ctx;
+    const char *what; /* "drop", "stack" */
+} e56_study;
+
+/* one grid cell: a method at a rate and (for the tolerance methods) a tolerance */
+typedef struct e56_cell {
+    int method, rate, tol; /* tol -1: the method's own */
+    int run;
+    tc_method m;           /* the method as run */
+    e56_out *out;          /* nscene results */
+    /* the cell's summary */
+    int failed, errored, ok_end;
+    double max_pen, mean_pen, iters_per_step, mean_lin, mean_ang;
+} e56_cell;
+
+/* the sweep of a study over every method and the grid (tolerances for the tolerance methods,
+ * each rate for every method); rates, tolerances and seeds in runs.csv */
+typedef struct e56_sweep {
+    int ncell, nscene;
+    e56_cell *cell;
+    e56_out *out;
+    int has_tol[256]; /* per method: sweeps the tolerance */
+} e56_sweep;
+
+/* declare the runs (one per cell), run every scene of every cell in parallel (scenes built per
+ * item in a per-thread buffer), and sum the cells up. A step's error or divergence is the
+ * study's measured outcome (errored), not a failed run; a simulation that cannot start is */
+tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
+                  tc_error *err);
+void e56_sweep_free(e56_sweep *sw);
+
+/* grid.csv (one row per cell: label, rate, tolerance, the summary) and the per-scene rows
+ * (scenes.csv: label, rate, tolerance, scene, the measures) */
+tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw,
+                         const char *file, const char *scene_file, tc_error *err);
+
+/* one heat-map figure of a grid.csv column for every method (one panel each, one colour range
+ * across them): rates along x, tolerances along y (one row for methods without them) */
+void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
+                     const char *column, int log_scale, const char *cb_label, const char *base,
+                     const char *caption);
+
+#endif

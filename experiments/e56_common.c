@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT */
+/* E5 and E6's shared parts: polygons and the grid from the script, the sweep of 2-D scenes over
+ * rates x tolerances for every method, grid.csv and the heat maps */
+#include "e56.h"
+#include "core/tc_fs.h"
+#include "math/tc_vec.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int e56_line(const tc_script *s, const char *path) {
+    config_setting_t *v = tc_script_lookup(s, NULL, path);
+    return v ? (int)config_setting_source_line(v) : 0;
+}
+
+/* ---------- the script ---------- */
+
+tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p, tc_error *err) {
+    memset(p, 0, sizeof *p);
+    char pa[96], pb[96], pm[96], pi[96];
+    snprintf(pa, sizeof pa, "%s.A", path), snprintf(pb, sizeof pb, "%s.b", path);
+    snprintf(pm, sizeof pm, "%s.mass", path), snprintf(pi, sizeof pi, "%s.inertia", path);
+    double a[2 * TC_POLYGON_MAXROW];
+    int na = 0, nb = 0;
+    tc_status st;
+    /* the numbers, then their counts */
+    if ((st = tc_script_reals(s, NULL, pa, -1e6, 1e6, a, 2 * TC_POLYGON_MAXROW, &na, err)) ||
+        (st = tc_script_reals(s, NULL, pb, -1e6, 1e6, p->b, TC_POLYGON_MAXROW, &nb, err)) ||
+        (st = tc_script_real(s, NULL, pm, 1e-9, 1e9, &p->mass, err)) ||
+        (st = tc_script_real(s, NULL, pi, 1e-12, 1e9, &p->izz, err)))
+        return st;
+    if (nb < 3 || na != 2 * nb)
+        return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, pa), pa,
+                            "A must hold 2 numbers per row of b (3 to %d rows): %d numbers for "
+                            "%d rows", TC_POLYGON_MAXROW, na, nb);
+    p->m = nb;
+    for (int i = 0; i < nb; i++) p->A[i][0] = a[2 * i], p->A[i][1] = a[2 * i + 1];
+    /* a polygon with an interior, bounded */
+    tc_error e2;
+    tc_error_clear(&e2);
+    if ((st = tc_polygon_vertices((const double(*)[2])p->A, p->b, p->m, p->v, &p->nv, &e2)) ||
+        (st = tc_polygon_centroid((const double(*)[2])p->A, p->b, p->m, p->c, &e2)))
+        return tc_error_set(err, st, s->path, e56_line(s, pa), pa, "%s", e2.msg);
+    /* every row an edge: two vertices on its line (a redundant row, or the rows of a non-convex
+     * outline, would cut nothing or cut the outline) */
+    double scale = 0;
+    for (int k = 0; k < p->nv; k++) scale = fmax(scale, hypot(p->v[k][0], p->v[k][1]));
+    for (int i = 0; i < p->m; i++) {
+        int on = 0;
+        double n = hypot(p->A[i][0], p->A[i][1]);
+        for (int k = 0; k < p->nv; k++)
+            on += fabs(p->A[i][0] * p->v[k][0] + p->A[i][1] * p->v[k][1] - p->b[i]) <= 1e-9 * n * scale;
+        if (on < 2)
+            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, pa), pa,
+                                "row %d (%g, %g | %g) is no edge of the polygon A x <= b: a "
+                                "redundant row, or a non-convex outline written as rows (the set "
+                                "is their intersection, always convex); give the convex "
+                                "polygon's edges only", i + 1, p->A[i][0], p->A[i][1], p->b[i]);
+    }
+    return TC_OK;
+}
+
+/* an array of numbers, each > 0 */
+static tc_status positive_reals(const tc_script *s, const char *name, const char *unit,
+                                double *out, int *n, tc_error *err) {
+    tc_status st = tc_script_reals(s, NULL, name, -1e300, 1e300, out, E56_MAXGRID, n, err);
+    if (st) return st;
+    if (*n < 1)
+        return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, name), name,
+                            "needs 1 to %d values", E56_MAXGRID);
+    for (int i = 0; i < *n; i++)
+        if (!(out[i] > 0))
+            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, name), name,
+                                "every value must be > 0%s (entry %d is %g)", unit, i + 1, out[i]);
+    return TC_OK;
+}
+
+tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
+    memset(g, 0, sizeof *g);
+    tc_status st;
+    if ((st = positive_reals(s, "rates", " Hz", g->rate, &g->nrate, err)) ||
+        (st = positive_reals(s, "tolerances", "", g->tol, &g->ntol, err)) ||
+        (st = tc_script_real(s, NULL, "seconds", 1e-3, 1e4, &g->seconds, err)))
+        return st;
+    /* the labels whose `tol` the grid sweeps */
+    config_setting_t *tl = tc_script_lookup(s, NULL, "tolerance_methods");
+    if (!tl || config_setting_type(tl) != CONFIG_TYPE_ARRAY ||
+        config_setting_length(tl) > E56_MAXTOLM)
+        return tc_error_set(err, TC_EINVAL, s->path, tl ? (int)config_setting_source_line(tl) : 0,
+                            "tolerance_methods",
+                            "a list of 0 to %d method labels in quotes (the methods whose `tol` "
+                            "the grid sweeps)", E56_MAXTOLM);
+    g->ntolm = config_setting_length(tl);
+    for (int i = 0; i < g->ntolm; i++) {
+        const char *l = config_setting_get_string_elem(tl, i);
+        if (!l)
+            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(tl),
+                                "tolerance_methods", "labels must be strings in quotes");
+        snprintf(g->tolm[i], sizeof g->tolm[i], "%s", l);
+    }
+    return TC_OK;
+}
+
+/* ---------- the end state ---------- */
+
+void e56_lowest_two(tc_sim *sim, int body, double y[2]) {
+    /* the prism's vertices on one face (z > 0), each 2-D vertex once */
+    const tc_body_state *b = &tc_sim_bodies(sim)[body];
+    const tc_shape *s = &tc_sim_scene(sim)->body[body].shape;
+    y[0] = y[1] = INFINITY;
+    for (int k = 0; k < s->nvert; k++) {
+        if (s->vert[k][2] <= 0) continue;
+        double w[3];
+        tc_m3_mulv(w, b->R, s->vert[k]);
+        double h = b->pos[1] + w[1];
+        if (h < y[0]) y[1] = y[0], y[0] = h;
+        else if (h < y[1]) y[1] = h;
+    }
+}
+
+double e56_angle(tc_sim *sim, int body) {
+    const tc_body_state *b = &tc_sim_bodies(sim)[body];
+    return atan2(b->R[3], b->R[0]);
+}
+
+/* ---------- the sweep ---------- */
+
+/* what one item's hooks share */
+typedef struct item_ctx {
+    const e56_study *st;
+    int scene, started;
+    double ang_sum;
+    long nang;
+    e56_out *o;
+} item_ctx;
+
+static void on_before(void *ctx, tc_sim *sim, long k) {
+    item_ctx *c = ctx;
+    if (k) return;
+    c->started = 1;
+    if (c->st->start) c->st->start(c->st->ctx, c->scene, sim);
+}
+
+static void on_after(void *ctx, tc_sim *sim, long k) {
+    item_ctx *c = ctx;
+    double lin[3], ang[3];
+    (void)k;
+    tc_sim_momentum(sim, lin, ang);
+    c->ang_sum += tc_v3_norm(ang), c->nang++;
+}
+
+static void on_end(void *ctx, tc_sim *sim) {
+    item_ctx *c = ctx;
+    if (c->st->end && c->started) c->st->end(c->st->ctx, c->scene, sim, c->o);
+}
+
+/* what the item function needs */
+typedef struct sweep_ctx {
+    const tc_exp *x;
+    const e56_grid *g;
+    const e56_study *st;
+    e56_sweep *sw;
+    tc_scene *buf; /* one scene per thread */
+    int nbuf;
+} sweep_ctx;
+
+static void e56_item(void *vctx, int i, tc_item *it) {
+    sweep_ctx *s = vctx;
+    const e56_study *st = s->st;
+    e56_cell *cell = &s->sw->cell[i / st->nscene];
+    int j = i % st->nscene, th = omp_get_thread_num();
+    e56_out *o = &cell->out[j];
+    memset(o, 0, sizeof *o);
+    if (th < 0 || th >= s->nbuf) {
+        it->status = TC_EINVAL;
+        snprintf(it->reason, sizeof it->reason, "thread %d has no scene buffer", th);
+        return;
+    }
+    /* the scene, rebuilt from its index: the same for any thread */
+    tc_scene *sc = &s->buf[th];
+    tc_error err;
+    tc_error_clear(&err);
+    if ((it->status = st->build(st->ctx, j, sc, &err))) {
+        snprintf(it->reason, sizeof it->reason, "%s", err.msg);
+        return;
+    }
+    const double rate = s->g->rate[cell->rate];
+    item_ctx c = {.st = st, .scene = j, .o = o};
+    tc_sim_loop loop = {.dt = 1.0 / rate, .steps = lround(s->g->seconds * rate), .every = 1,
+                        .series = TC_SERIES_PENETRATION | TC_SERIES_MOMENTUM,
+                        .before = on_before, .after = on_after, .end = on_end, .ctx = &c};
+    tc_series ser;
+    memset(&ser, 0, sizeof ser);
+    tc_item mine = {.run = it->run};
+    tc_simulate(sc, &cell->m, &loop, &ser, &mine);
+    o->steps = ser.steps, o->max_pen = ser.max_pen, o->iters = ser.iters, o->fails = ser.fails;
+    o->mean_lin = ser.mean_mom, o->mean_ang = c.nang ? c.ang_sum / c.nang : NAN;
+    it->steps = ser.steps;
+    /* a step's error is the measured outcome; not starting, or an interrupt, fails the run */
+    if (mine.status && c.started && mine.status != TC_EINTR && mine.status != TC_ENOMEM) {
+        o->errored = 1, o->ok_end = 0;
+        snprintf(o->reason, sizeof o->reason, "%s", mine.reason);
+    } else if (mine.status) {
+        it->status = mine.status;
+        snprintf(it->reason, sizeof it->reason, "%s", mine.reason);
+    }
+}
+
+/* a cell's summary over its scenes */
+static void sum_cell(e56_cell *c, int n) {
+    long long steps = 0, iters = 0;
+    int nok = 0;
+    c->failed = c->errored = c->ok_end = 0;
+    c->max_pen = c->mean_pen = c->mean_lin = c->mean_ang = 0;
+    for (int j = 0; j < n; j++) {
+        const e56_out *o = &c->out[j];
+        c->failed += o->fails > 0, c->errored += o->errored, c->ok_end += o->ok_end;
+        c->max_pen = fmax(c->max_pen, o->max_pen), c->mean_pen += o->max_pen / n;
+        steps += o->steps, iters += o->iters;
+        if (!o->errored) c->mean_lin += o->mean_lin, c->mean_ang += o->mean_ang, nok++;
+    }
+    c->iters_per_step = steps ? (double)iters / (double)steps : NAN;
+    c->mean_lin = nok ? c->mean_lin / nok : NAN, c->mean_ang = nok ? c->mean_ang / nok : NAN;
+}
+
+tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
+                  tc_error *err) {
+    memset(sw, 0, sizeof *sw);
+    if (x->nmethod > 256) return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
+    /* which methods sweep the tolerance: they must have `tol` */
+    int ncell = 0;
+    for (int k = 0; k < x->nmethod; k++) {
+        for (int t = 0; t < g->ntolm; t++) sw->has_tol[k] |= !strcmp(g->tolm[t], x->method[k].label);
+        tc_method probe = x->method[k].m;
+        tc_error e2;
+        tc_error_clear(&e2);
+        if (sw->has_tol[k] && tc_method_set(&probe, "tol", g->tol[0], &e2))
+            return tc_error_set(err, TC_EINVAL, x->script.path,
+                                e56_line(&x->script, "tolerance_methods"), "tolerance_methods",
+                                "'%s' (%s) has no parameter tol: %s", x->method[k].label,
+                                x->method[k].m.spec, e2.msg);
+        ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
+    }
+    sw->cell = calloc((size_t)ncell + 1, sizeof *sw->cell);
+    sw->out = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof *sw->out);
+    int *item_run = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof *item_run);
+    sweep_ctx sc = {x, g, st, sw, NULL, x->threads > 0 ? x->threads : 1};
+    sc.buf = calloc((size_t)sc.nbuf, sizeof *sc.buf);
+    if (!sw->cell || !sw->out || !item_run || !sc.buf) {
+        free(item_run), free(sc.buf);
+        return TC_ENOMEM;
+    }
+    /* the cells and their runs: method, rate, tolerance */
+    for (int k = 0; k < x->nmethod; k++)
+        for (int r = 0; r < g->nrate; r++)
+            for (int t = 0; t < (sw->has_tol[k] ? g->ntol : 1); t++) {
+                e56_cell *c = &sw->cell[sw->ncell];
+                c->method = k, c->rate = r, c->tol = sw->has_tol[k] ? t : -1;
+                c->m = x->method[k].m;
+                if (c->tol >= 0) tc_method_set(&c->m, "tol", g->tol[t], NULL);
+                c->out = &sw->out[(size_t)sw->ncell * (size_t)st->nscene];
+                char tol[32] = "own";
+                if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[t]);
+                c->run = tc_exp_add_run(x, k, &c->m, -1, "rate=%g Hz, tol=%s, %d %ss", g->rate[r],
+                                        tol, st->nscene, st->what);
+                for (int j = 0; j < st->nscene; j++)
+                    item_run[sw->ncell * st->nscene + j] = c->run;
+                sw->ncell++;
+            }
+    tc_status s = tc_exp_sweep(x, sw->ncell * st->nscene, item_run, e56_item, &sc);
+    free(item_run), free(sc.buf);
+    if (s) return s;
+    sw->nscene = st->nscene;
+    for (int i = 0; i < sw->ncell; i++) sum_cell(&sw->cell[i], st->nscene);
+    return TC_OK;
+}
+
+void e56_sweep_free(e56_sweep *sw) {
+    free(sw->cell), free(sw->out);
+    memset(sw, 0, sizeof *sw);
+}
+
+/* ---------- outputs ---------- */
+
+/* the columns of grid.csv, in order (heat maps pick one by name) */
+static const char *const grid_cols[] = {
+    "label", "rate_hz", "tol", "rate_i", "tol_i", "runs", "failed", "fail_rate", "errored",
+    "error_rate", "max_penetration_m", "mean_max_penetration_m", "iters_per_step",
+    "mean_linear_momentum", "mean_angular_momentum", "end_ok_rate", NULL};
+
+tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw,
+                         const char *file, const char *scene_file, tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, file, path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    /* one row per cell */
+    for (int i = 0; grid_cols[i]; i++) fprintf(o.f, "%s%s", i ? "," : "", grid_cols[i]);
+    fprintf(o.f, "\n");
+    const int nscene = sw->nscene;
+    for (int i = 0; i < sw->ncell; i++) {
+        const e56_cell *c = &sw->cell[i];
+        const int ns = nscene > 0 ? nscene : 1;
+        char tol[32] = "";
+        if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
+        fprintf(o.f, "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g\n",
+                x->method[c->method].label, g->rate[c->rate], tol, c->rate, c->tol, ns, c->failed,
+                (double)c->failed / ns, c->errored, (double)c->errored / ns, c->max_pen, c->mean_pen,
+                c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns);
+    }
+    if ((st = tc_outfile_commit(&o, err))) return st;
+    /* one row per simulation */
+    tc_exp_path(x, scene_file, path, sizeof path);
+    if ((st = tc_outfile_open(&o, path, err))) return st;
+    fprintf(o.f, "label,rate_hz,tol,scene,steps,errored,failed_steps,iters,max_penetration_m,"
+                 "mean_linear_momentum,mean_angular_momentum,end_ok,end0,end1,reason\n");
+    for (int i = 0; i < sw->ncell; i++) {
+        const e56_cell *c = &sw->cell[i];
+        char tol[32] = "";
+        if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
+        for (int j = 0; j < nscene; j++) {
+            const e56_out *u = &c->out[j];
+            char reason[300];
+            tc_csv_field(reason, sizeof reason, u->reason);
+            fprintf(o.f, "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s\n",
+                    x->method[c->method].label, g->rate[c->rate], tol, j, u->steps, u->errored,
+                    u->fails, u->iters, u->max_pen, u->mean_lin, u->mean_ang, u->ok_end, u->end[0],
+                    u->end[1], reason);
+        }
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* a cell's value of a grid.csv column (NAN for the key columns) */
+static double cell_value(const e56_cell *c, int ns, const char *column) {
+    const struct { const char *name; double v; } v[] = {
+        {"failed", c->failed}, {"fail_rate", (double)c->failed / ns}, {"errored", c->errored},
+        {"error_rate", (double)c->errored / ns}, {"max_penetration_m", c->max_pen},
+        {"mean_max_penetration_m", c->mean_pen}, {"iters_per_step", c->iters_per_step},
+        {"mean_linear_momentum", c->mean_lin}, {"mean_angular_momentum", c->mean_ang},
+        {"end_ok_rate", (double)c->ok_end / ns}};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (!strcmp(v[i].name, column)) return v[i].v;
+    return NAN;
+}
+
+void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
+                     const char *column, int log_scale, const char *cb_label, const char *base,
+                     const char *caption) {
+    char path[1200], labels[2048] = "", tolm[600] = "", rates[256] = "", tols[256] = "",
+         col[16] = "0", logs[4], lo[32], hi[32];
+    /* the column's number (gnuplot counts from 1) */
+    for (int i = 0; grid_cols[i]; i++)
+        if (!strcmp(grid_cols[i], column)) snprintf(col, sizeof col, "%d", i + 1);
+    /* the methods with cells, and whether each has a tolerance axis */
+    for (int k = 0; k < x->nmethod; k++)
+        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
+                 x->method[k].label),
+        snprintf(tolm + strlen(tolm), sizeof tolm - strlen(tolm), "%s%d", k ? " " : "", sw->has_tol[k]);
+    for (int r = 0; r < g->nrate; r++)
+        snprintf(rates + strlen(rates), sizeof rates - strlen(rates), "%s%g", r ? " " : "", g->rate[r]);
+    for (int t = 0; t < g->ntol; t++)
+        snprintf(tols + strlen(tols), sizeof tols - strlen(tols), "%s%g", t ? " " : "", g->tol[t]);
+    /* one colour range across the methods: the finite values (positive ones on a log scale) */
+    double vlo = INFINITY, vhi = -INFINITY;
+    for (int i = 0; i < sw->ncell; i++) {
+        double v = cell_value(&sw->cell[i], sw->nscene > 0 ? sw->nscene : 1, column);
+        if (!isfinite(v) || (log_scale && !(v > 0))) continue;
+        if (log_scale) v = log10(v);
+        vlo = fmin(vlo, v), vhi = fmax(vhi, v);
+    }
+    if (!(vlo <= vhi)) vlo = 0, vhi = 1;
+    if (vhi - vlo < 1e-12) vhi = vlo + (log_scale ? 1 : fmax(1e-12, fabs(vlo) * 0.1 + (vlo == 0)));
+    snprintf(lo, sizeof lo, "%.17g", vlo), snprintf(hi, sizeof hi, "%.17g", vhi);
+    snprintf(logs, sizeof logs, "%d", log_scale);
+    tc_exp_path(x, grid_file, path, sizeof path);
+    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"tolm", tolm},
+                       {"rates", rates},   {"tols", tols},     {"col", col},
+                       {"logscale", logs}, {"lo", lo},         {"hi", hi},
+                       {"cblabel", cb_label}};
+    tc_exp_figure(x, "e56_heat.gp", v, 10, base, caption);
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* E5 and E6: bad scripts refused with file, line and setting; the drops' initial conditions from
+ * their seeds; the stacks at rest and touching; a tiny grid the same for 1 and 2 threads */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiments/e5.h"
+#include "experiments/e6.h"
+
+static const char *src(void) { return getenv("TOUCHE_SOURCE_DIR"); }
+
+/* a built-in script's text */
+static char *script_text(const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/%s", src(), name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    char *text = calloc(1, 1 << 16);
+    size_t n = fread(text, 1, (1 << 16) - 1, f);
+    text[n] = 0;
+    fclose(f);
+    return text;
+}
+
+/* the text with the first `from` replaced by `to`, written to dir/name */
+static void write_edited(const char *text, const char *from, const char *to, const char *path) {
+    const char *at = strstr(text, from);
+    cr_assert_not_null(at, "'%s' is in the script", from);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fwrite(text, 1, (size_t)(at - text), f);
+    fputs(to, f);
+    fputs(at + strlen(from), f);
+    fclose(f);
+}
+
+/* the line of the first line of text holding `needle` (1-based) */
+static int line_of(const char *text, const char *needle) {
+    const char *at = strstr(text, needle);
+    int line = 1;
+    for (const char *p = text; p < at; p++) line += *p == '\n';
+    return line;
+}
+
+/* E5's setup from the script at path, quick tier */
+static tc_status read5(const char *path, e5_setup *e, tc_error *err) {
+    tc_script s;
+    tc_error_clear(err);
+    tc_status st = tc_script_load(&s, path, "quick", err);
+    if (st) return st;
+    st = e5_read_setup(&s, e, err);
+    tc_script_free(&s);
+    return st;
+}
+
+static tc_status read6(const char *path, e6_setup *e, tc_error *err) {
+    tc_script s;
+    tc_error_clear(err);
+    tc_status st = tc_script_load(&s, path, "quick", err);
+    if (st) return st;
+    st = e6_read_setup(&s, e, err);
+    tc_script_free(&s);
+    return st;
+}
+
+Test(e56, bad_scripts_name_file_line_and_setting) {
+    char dir[] = "/tmp/touche-e56-XXXXXX", path[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bad.cfg", dir);
+    char *t5 = script_text("e5_polytopes.cfg"), *t6 = script_text("e6_stacking.cfg");
+    /* the error's line: the edited setting's, or A's for a polygon refused as a whole */
+    const struct { const char *text, *from, *to, *param, *why; int e6; const char *at; } cases[] = {
+        /* an empty interior: x <= 0.25 and x >= 0.3 */
+        {t6, "b = [0.25, 0.25, 0.25, 0.25];", "b = [0.25, 0.25, -0.3, 0.25];", "block.A", "empty", 1, "A = [1.0, 0.0"},
+        /* unbounded: no row bounds -x */
+        {t6, "A = [1.0, 0.0,  0.0, 1.0,  -1.0, 0.0,  0.0, -1.0];",
+         "A = [1.0, 0.0,  0.0, 1.0,  1.0, 1.0,  0.0, -1.0];", "block.A", "unbounded", 1, NULL},
+        /* a row too many, and a row that is no edge (redundant: b = 5 cuts nothing) */
+        {t5, "A = [1.0, 0.2,  0.0, 1.0,  -1.0, -0.3,  0.0, -1.0,  0.8, -0.8];",
+         "A = [1.0, 0.2,  0.0, 1.0,  -1.0, -0.3,  0.0, -1.0,  0.8, -0.8,  1.0, 1.0];\n"
+         "  # a row too many for b", "polygon.A", "2 numbers per row", 0, NULL},
+        {t5, "b = [0.4, 0.4, 0.4, 0.4, 0.4];", "b = [0.4, 0.4, 0.4, 0.4, 5.0];", "polygon.A",
+         "no edge", 0, "A = [1.0, 0.2"},
+        {t5, "tolerances = [1e-3, 1e-6, 1e-10];", "tolerances = [1e-3, 0.0, 1e-10];", "tolerances",
+         "> 0", 0, NULL},
+        {t5, "rates = [10.0, 30.0, 100.0];", "rates = [10.0, -30.0, 100.0];", "rates", "> 0", 0, NULL},
+        {t6, "rates = [10.0, 30.0, 100.0];", "rates = [0.0, 30.0, 100.0];", "rates", "> 0", 1, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        write_edited(cases[i].text, cases[i].from, cases[i].to, path);
+        tc_error err;
+        e5_setup e5;
+        e6_setup e6;
+        tc_status st = cases[i].e6 ? read6(path, &e6, &err) : read5(path, &e5, &err);
+        cr_expect_eq(st, TC_EINVAL, "case %zu: %s", i, err.msg);
+        cr_expect_str_eq(err.file, path, "case %zu", i);
+        cr_expect_str_eq(err.param, cases[i].param, "case %zu: %s", i, err.msg);
+        cr_expect(strstr(err.msg, cases[i].why) != NULL, "case %zu: %s", i, err.msg);
+        /* the line of the edited setting (the tier's, for rates and tolerances) */
+        FILE *f = fopen(path, "r");
+        char *text = calloc(1, 1 << 16);
+        text[fread(text, 1, (1 << 16) - 1, f)] = 0;
+        fclose(f);
+        cr_expect_eq(err.line, line_of(text, cases[i].at ? cases[i].at : cases[i].to), "case %zu: line %d", i, err.line);
+        free(text);
+    }
+    unlink(path), rmdir(dir);
+    free(t5), free(t6);
+}
+
+Test(e56, drops_from_their_seeds_start_above_the_ground) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/e5_polytopes.cfg", src());
+    e5_setup e;
+    tc_error err;
+    cr_assert_eq(read5(path, &e, &err), TC_OK, "%s", err.msg);
+    tc_scene *sc = malloc(sizeof *sc);
+    for (int d = 0; d < 20; d++) {
+        double a[6], b[6], c[6];
+        e5_initial(&e, d, a), e5_initial(&e, d, b), e5_initial(&e, d + 1, c);
+        cr_expect_eq(memcmp(a, b, sizeof a), 0, "drop %d: the same draws from its seed", d);
+        cr_expect_neq(memcmp(a, c, sizeof a), 0, "drops %d and %d differ", d, d + 1);
+        for (int k = 0; k < 6; k++) cr_expect(a[k] >= e.lo[k] && a[k] <= e.hi[k], "drop %d ic %d", d, k);
+        /* the polygon clear of the ground, A's origin where the draw put it */
+        cr_assert_eq(e5_scene(&e, d, sc, &err), TC_OK, "%s", err.msg);
+        tc_method m;
+        tc_sim *sim = NULL;
+        cr_assert_eq(tc_method_parse(&m, "rigid", NULL), TC_OK);
+        cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.01, NULL), TC_OK);
+        double y[2];
+        e56_lowest_two(sim, 1, y);
+        cr_expect_gt(y[0], 0, "drop %d starts above the ground (lowest vertex %g)", d, y[0]);
+        const double *p = tc_sim_bodies(sim)[1].pos, th = a[2];
+        double ox = p[0] - (cos(th) * e.poly.c[0] - sin(th) * e.poly.c[1]);
+        double oy = p[1] - (sin(th) * e.poly.c[0] + cos(th) * e.poly.c[1]);
+        cr_expect(fabs(ox - a[0]) < 1e-12 && fabs(oy - a[1]) < 1e-12, "drop %d: A's origin", d);
+        tc_sim_free(sim);
+    }
+    free(sc);
+}
+
+Test(e56, stacks_touch_at_rest) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/e6_stacking.cfg", src());
+    e6_setup e;
+    tc_error err;
+    cr_assert_eq(read6(path, &e, &err), TC_OK, "%s", err.msg);
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_eq(e6_stack_scene(&e, 4, 0.06, sc, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(sc->nbody, 5);
+    cr_expect(fabs(sc->body[1].pos[0] - 0.06) < 1e-15 && fabs(sc->body[1].pos[1] - 0.25) < 1e-15);
+    for (int i = 2; i <= 4; i++)
+        cr_expect(fabs(sc->body[i].pos[0]) < 1e-15 && fabs(sc->body[i].pos[1] - (0.5 * i - 0.25)) < 1e-12,
+                  "block %d at (%g, %g)", i, sc->body[i].pos[0], sc->body[i].pos[1]);
+    free(sc);
+}
+
+/* E5 on a tiny grid, the LCP's `tol` swept as a tolerance method, on `threads` threads; the
+ * text of drops.csv */
+static char *tiny_run(int threads) {
+    char dir[] = "/tmp/touche-e56-XXXXXX", path[128], out[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/e5.cfg", dir), snprintf(out, sizeof out, "%s/out", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("driver = \"e5_polytopes\";\n"
+          "polygon = { A = [1.0, 0.2, 0.0, 1.0, -1.0, -0.3, 0.0, -1.0, 0.8, -0.8];\n"
+          "            b = [0.4, 0.4, 0.4, 0.4, 0.4]; mass = 1.0; inertia = 0.2; };\n"
+          "scene = { gravity = 9.81; friction = 0.2; thickness = 0.05; };\n"
+          "seconds = 0.5; rates = [20.0, 50.0]; tolerances = [1e-3, 1e-8];\n"
+          "tolerance_methods = [\"rigid\"];\n"
+          "drops = { count = 5; seed = 3; y_lo = 0.75; y_hi = 1.5; theta_lo = 0.0; theta_hi = 6.28;\n"
+          "          vx_lo = -1.0; vx_hi = 1.0; vy_lo = -2.0; vy_hi = 0.0; omega_lo = -1.0; omega_hi = 1.0; };\n"
+          "rest = { speed = 0.05; spin = 0.05; level = 0.005; };\n"
+          "methods = ( { label = \"rigid\"; method = \"rigid\"; } );\n", f);
+    fclose(f);
+    tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "quick", .methods = "rigid,mujoco",
+                     .threads = threads};
+    tc_exp *x = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e5"), path, "e5", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(tc_exp_failed(x), 0);
+    tc_exp_free(x);
+    char csv[256];
+    snprintf(csv, sizeof csv, "%s/e5/drops.csv", out);
+    f = fopen(csv, "r");
+    cr_assert_not_null(f, "%s", csv);
+    char *res = calloc(1, 1 << 20);
+    res[fread(res, 1, (1 << 20) - 1, f)] = 0;
+    fclose(f);
+    return res;
+}
+
+Test(e56, a_tiny_grid_is_the_same_for_one_and_two_threads) {
+    char *a = tiny_run(1), *b = tiny_run(2);
+    cr_expect_str_eq(a, b, "drops.csv differs between 1 and 2 threads");
+    /* the LCP swept its tolerance: 2 rates x 2 tolerances x 5 drops, MuJoCo 2 rates x 5 */
+    int rigid = 0, mujoco = 0;
+    for (char *p = a; (p = strchr(p, '\n')) != NULL;) {
+        p++;
+        rigid += !strncmp(p, "rigid,", 6), mujoco += !strncmp(p, "mujoco,", 7);
+    }
+    cr_expect_eq(rigid, 20, "rigid rows %d", rigid);
+    cr_expect_eq(mujoco, 10, "mujoco rows %d", mujoco);
+    cr_expect(strstr(a, "rigid,20,1e-08,") != NULL, "a cell at 20 Hz, tol 1e-8");
+    free(a), free(b);
+}
