@@ -33,12 +33,7 @@ int e2_bench(int argc, char **argv) {
     tc_error err;
     tc_error_clear(&err);
     tc_status st = tc_exp_plan_builtin(&x, "e2_t_pushing", "full", &err);
-    if (st) {
-        char msg[1200];
-        tc_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "touche bench e2: %s\n", msg);
-        return 1;
-    }
+    if (st) return tc_bench_fail("e2", &err);
     e2_setup e;
     tc_scene sc;
     e2_traj tr[E2_MAXTRAJ];
@@ -69,11 +64,8 @@ int e2_bench(int argc, char **argv) {
         st = tc_outfile_open(&f, path, &err);
     }
     if (st) {
-        char msg[1200];
-        tc_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "touche bench e2: %s\n", msg);
         tc_exp_free(x);
-        return 1;
+        return tc_bench_fail("e2", &err);
     }
     fprintf(f.f, "points,%s_us,%s_us,ratio\n", a.spec, b.spec);
     printf("%8s %18s %18s %8s\n", "points", a.spec, b.spec, "ratio");

@@ -11,14 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* print an error and return the exit status */
-static int fail(const tc_error *err) {
-    char msg[1200];
-    tc_error_format(err, msg, sizeof msg);
-    fprintf(stderr, "touche bench penalty: %s\n", msg);
-    return 1;
-}
-
 int e4_bench(int argc, char **argv) {
     const char *out = "out/bench", *bodies = "2,4,8,16,24";
     int steps = 200;
@@ -37,7 +29,8 @@ int e4_bench(int argc, char **argv) {
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    if (tc_exp_plan_builtin(&x, "e4_penalty", "full", &err)) return fail(&err);
+    if (tc_exp_plan_builtin(&x, "e4_penalty", "full", &err))
+        return tc_bench_fail("penalty", &err);
     e4_setup e;
     tc_status st = e4_read_setup(&x->script, &e, &err);
     const tc_method *m[E4_MAXSPEED];
@@ -68,7 +61,7 @@ int e4_bench(int argc, char **argv) {
     }
     if (st) {
         tc_exp_free(x);
-        return fail(&err);
+        return tc_bench_fail("penalty", &err);
     }
     fprintf(f.f, "bodies,touching_pairs,baseline_contacts,penalty_contacts");
     printf("%6s %6s %8s %9s", "bodies", "pairs", "LCP cts", "pen. pts");
@@ -89,7 +82,7 @@ int e4_bench(int argc, char **argv) {
         printf("\n");
     }
     tc_exp_free(x);
-    if (tc_outfile_commit(&f, &err)) return fail(&err);
+    if (tc_outfile_commit(&f, &err)) return tc_bench_fail("penalty", &err);
     printf("wrote %s\n", path);
     return 0;
 }

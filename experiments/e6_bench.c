@@ -11,35 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* print an error and return the exit status */
-static int fail(const tc_error *err) {
-    char msg[1200];
-    tc_error_format(err, msg, sizeof msg);
-    fprintf(stderr, "touche bench contact-ip: %s\n", msg);
-    return 1;
-}
-
 int e6_bench(int argc, char **argv) {
     const char *out = "out/bench";
     long steps = 20000;
     double rate = 0;
+    int rate_given = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--rate") && i + 1 < argc) rate = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--rate") && i + 1 < argc) rate = atof(argv[++i]), rate_given = 1;
         else {
             fprintf(stderr, "usage: touche bench contact-ip [--steps N] [--rate HZ] [--out DIR]\n");
             return 2;
         }
     }
+    if (steps < 1 || steps > 10000000 || (rate_given && !(rate > 0))) {
+        fprintf(stderr, "touche bench contact-ip: --steps must be 1 .. 1e7 and --rate > 0 (Hz)\n");
+        return 2;
+    }
     /* E6 planned at its full tier: every method that can run it, with the script's parameters */
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    if (tc_exp_plan_builtin(&x, "e6_stacking", "full", &err)) return fail(&err);
+    if (tc_exp_plan_builtin(&x, "e6_stacking", "full", &err))
+        return tc_bench_fail("contact-ip", &err);
     e6_setup e;
     tc_status st = e6_read_setup(&x->script, &e, &err);
-    if (steps > 0 && steps <= 10000000) e.speed_steps = (int)steps;
+    e.speed_steps = (int)steps;
     if (rate > 0) e.speed_rate = rate;
     const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
     e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
@@ -56,7 +54,7 @@ int e6_bench(int argc, char **argv) {
     }
     if (st) {
         free(m), free(rows), tc_exp_free(x);
-        return fail(&err);
+        return tc_bench_fail("contact-ip", &err);
     }
     int num = tc_exp_method_find(x, e.ratio_num), den = tc_exp_method_find(x, e.ratio_den);
     fprintf(f.f, "label,spec,steps,failed,mean_s,median_s,p90_s,iters_per_step,rate_hz\n");
@@ -77,7 +75,7 @@ int e6_bench(int argc, char **argv) {
     else
         printf("%s / %s: needs both methods in the script\n", e.ratio_num, e.ratio_den);
     free(m), free(rows), tc_exp_free(x);
-    if (tc_outfile_commit(&f, &err)) return fail(&err);
+    if (tc_outfile_commit(&f, &err)) return tc_bench_fail("contact-ip", &err);
     printf("wrote %s\n", path);
     return 0;
 }

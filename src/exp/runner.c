@@ -69,6 +69,13 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     return TC_OK;
 }
 
+int tc_bench_fail(const char *name, const tc_error *err) {
+    char msg[1200];
+    tc_error_format(err, msg, sizeof msg);
+    fprintf(stderr, "touche bench %s: %s\n", name, msg);
+    return 1;
+}
+
 tc_status tc_exp_plan_builtin(tc_exp **x, const char *name, const char *tier, tc_error *err) {
     static tc_run_opts o;
     const tc_experiment_type *t = tc_experiment_find(name);

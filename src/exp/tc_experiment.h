@@ -160,6 +160,9 @@ tc_status tc_exp_plan(tc_exp **x, const tc_experiment_type *t, const char *scrip
  * for a tool that uses its methods and settings without running it (a benchmark) */
 tc_status tc_exp_plan_builtin(tc_exp **x, const char *name, const char *tier, tc_error *err);
 
+/* a benchmark's error on stderr ("touche bench NAME: file:line: ..."); returns exit status 1 */
+int tc_bench_fail(const char *name, const tc_error *err);
+
 /* run a planned experiment: staging directory, the driver's run, runs.csv, metrics.cfg with the
  * result digests, section.md and section.tex; then the staging directory replaces
  * <out_root>/<name> in one rename. On any error, or on an interrupt (TC_EINTR), the previous

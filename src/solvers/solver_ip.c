@@ -152,6 +152,17 @@ static tc_status detect(ip_state *s, int k, const double *qp) {
     return st;
 }
 
+/* row[qc[c]] += sign dr . X[:, c] over the nc collision unknowns, for each coordinate c */
+static void chain(const ip_state *s, double *row, const double *dr, int nc, const int qc[6],
+                  double sign) {
+    for (int c = 0; c < 6; c++) {
+        if (qc[c] < 0) continue;
+        double acc = 0;
+        for (int i = 0; i < nc; i++) acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
+        row[qc[c]] += sign * acc;
+    }
+}
+
 /* the bilevel residual: the dynamics rows with every pair's collision solved at x's q+, and
  * their Jacobian through the implicit function theorem, dc/dq+ = -M_cc^-1 dE_c/dq+ */
 static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
@@ -198,30 +209,16 @@ static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
             for (int e = 0; e < nc; e++) xcol[e] = e < pr->necol ? -d->dEdq[e * 6 + c] : 0;
             if (qc[c] >= 0 && (st = tc_ip_lu_solve(s->Mcc, s->perm, nc, xcol))) return st;
         }
-        /* chain rule: rows that see the collision unknowns get dR/dc X on the q+ columns */
-        for (int e = 0; e < 4; e++) {
-            double *row = J + (size_t)(s->eoff[k] + e) * (size_t)n;
-            const double *dr = d->dEdl + (size_t)(pr->necol + e) * (size_t)pr->nl;
-            for (int c = 0; c < 6; c++) {
-                if (qc[c] < 0) continue;
-                double acc = 0;
-                for (int i = 0; i < nc; i++) acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
-                row[qc[c]] += acc;
-            }
-        }
+        /* chain rule: rows that see the collision unknowns get dR/dc X on the q+ columns (the
+         * pair's contact rows; its bodies' rows hold minus the wrenches) */
+        for (int e = 0; e < 4; e++)
+            chain(s, J + (size_t)(s->eoff[k] + e) * (size_t)n,
+                  d->dEdl + (size_t)(pr->necol + e) * (size_t)pr->nl, nc, qc, 1);
         for (int j = 0; j < 2; j++) {
             int v = s->sys->vadr[pr->body[j]];
-            if (v < 0) continue;
-            for (int w = 0; w < 3; w++) {
-                double *row = J + (size_t)(v + w) * (size_t)n;
-                const double *dr = d->dWdl + (size_t)(3 * j + w) * (size_t)pr->nl;
-                for (int c = 0; c < 6; c++) {
-                    if (qc[c] < 0) continue;
-                    double acc = 0;
-                    for (int i = 0; i < nc; i++) acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
-                    row[qc[c]] -= acc;
-                }
-            }
+            for (int w = 0; w < 3 && v >= 0; w++)
+                chain(s, J + (size_t)(v + w) * (size_t)n,
+                      d->dWdl + (size_t)(3 * j + w) * (size_t)pr->nl, nc, qc, -1);
         }
     }
     return TC_OK;
@@ -331,10 +328,14 @@ static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, do
         double eq, comp;
         tc_ip_residuals(s->ws, &eq, &comp);
         s->fails++;
-        snprintf(s->note, sizeof s->note,
-                 "step at t = %.6g s hit the %d-iteration cap: |f| = %.3g, |z s - kappa| = %.3g "
-                 "(tolerance %.3g)",
-                 t, s->set.max_iter, eq, comp, s->set.rtol);
+        int l = snprintf(s->note, sizeof s->note,
+                         "step at t = %.6g s hit the %d-iteration cap: |f| = %.3g, |z s - kappa| "
+                         "= %.3g (tolerance %.3g)",
+                         t, s->set.max_iter, eq, comp, s->set.rtol);
+        if (s->bilevel && l > 0 && (size_t)l < sizeof s->note)
+            snprintf(s->note + l, sizeof s->note - (size_t)l,
+                     "; %lld collision solves so far hit their %d-iteration cap", s->cfails,
+                     s->cset.max_iter);
     }
     s->started = 1;
     /* the new state (the last iterate after a failed solve) */
