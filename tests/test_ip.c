@@ -117,6 +117,22 @@ Test(ip, the_iteration_cap_is_reported_not_hidden) {
     tc_ip_free(w);
 }
 
+Test(ip, a_dual_or_slack_used_twice_is_refused) {
+    /* the condensed Newton system eliminates each slack through its own pair's row */
+    lcp p = {.n = 2, .M = {{2, 1}, {1, 2}}, .q = {-1, 1}};
+    double x[4] = {0};
+    tc_ip_workspace *w;
+    cr_assert_eq(tc_ip_alloc(&w, 4), TC_OK);
+    tc_ip_settings set = tc_ip_default_settings(1e-6);
+    int zi[3][2] = {{0, 1}, {0, 0}, {0, 2}}, si[3][2] = {{2, 2}, {2, 3}, {2, 3}};
+    const char *what[3] = {"a slack twice", "a dual twice", "a slack that is a dual"};
+    for (int c = 0; c < 3; c++) {
+        tc_ip_problem prob = {4, 2, zi[c], si[c], lcp_f, &p};
+        cr_expect_eq(tc_ip_init(w, &prob, &set, x), TC_EINVAL, "%s accepted", what[c]);
+    }
+    tc_ip_free(w);
+}
+
 /* ---- the collision problem (DCOL) alone, in closed form ---- */
 
 /* solve pair k of the scene's problem at its initial pose; l holds p, alpha, ... */

@@ -15,7 +15,12 @@ struct tc_ip_workspace {
     tc_ip_problem p;
     tc_ip_settings set;
     double *x;          /* the caller's iterate */
-    double *r, *J;      /* residual (n) and Newton matrix (n x n, then its LU) */
+    double *r, *J;      /* residual (n) and Newton matrix (n x n) */
+    double *Jr, *rr;    /* the condensed Newton matrix (neq x neq, then its LU) and rhs */
+    double *rc;         /* the pairs' rows of a right-hand side over z (npair) */
+    int *col;           /* each unknown's column in the condensed system, -1 for a slack */
+    int *keep;          /* the unknown of each condensed column (neq) */
+    double *sz;         /* s / z of each pair at x (npair) */
     double *daff, *d;   /* predictor and corrector directions */
     double *rhs, *xc;   /* right-hand side, line-search candidate */
     size_t *perm;
@@ -31,7 +36,7 @@ tc_ip_settings tc_ip_default_settings(double kappa) {
 
 void tc_ip_free(tc_ip_workspace *w) {
     if (!w) return;
-    free(w->r), free(w->J), free(w->daff), free(w->d), free(w->rhs), free(w->xc), free(w->perm);
+    free(w->r), free(w->J), free(w->Jr), free(w->rr), free(w->rc), free(w->col), free(w->keep), free(w->sz), free(w->daff), free(w->d), free(w->rhs), free(w->xc), free(w->perm);
     free(w);
 }
 
@@ -46,10 +51,14 @@ tc_status tc_ip_alloc(tc_ip_workspace **out, int nmax) {
     size_t n = (size_t)nmax;
     w->nmax = nmax;
     w->r = calloc(n, sizeof *w->r), w->J = calloc(n * n, sizeof *w->J);
+    w->Jr = calloc(n * n, sizeof *w->Jr), w->rr = calloc(n, sizeof *w->rr);
+    w->rc = calloc(n, sizeof *w->rc), w->col = calloc(n, sizeof *w->col);
+    w->keep = calloc(n, sizeof *w->keep), w->sz = calloc(n, sizeof *w->sz);
     w->daff = calloc(n, sizeof *w->daff), w->d = calloc(n, sizeof *w->d);
     w->rhs = calloc(n, sizeof *w->rhs), w->xc = calloc(n, sizeof *w->xc);
     w->perm = calloc(n, sizeof *w->perm);
-    if (!w->r || !w->J || !w->daff || !w->d || !w->rhs || !w->xc || !w->perm)
+    if (!w->r || !w->J || !w->Jr || !w->rr || !w->rc || !w->col || !w->keep || !w->sz ||
+        !w->daff || !w->d || !w->rhs || !w->xc || !w->perm)
         return tc_ip_free(w), TC_ENOMEM;
     *out = w;
     return TC_OK;
@@ -75,22 +84,16 @@ tc_status tc_ip_lu_solve(const double *lu, const size_t *perm, int n, double *b)
     return gsl_linalg_LU_svx(&m.matrix, &p, &v.vector) ? TC_EDIVERGED : TC_OK;
 }
 
-/* f's rows at x into r (and J when asked), then the products z s - target below them */
+/* f's rows at x into r (and its Jacobian J when asked), then the products z s - target below
+ * them (their Jacobian, diag(s) and diag(z), is used by condense without being stored) */
 static tc_status evaluate(tc_ip_workspace *w, const double *x, double *r, double *J,
                           double target) {
     const tc_ip_problem *p = &w->p;
     int neq = p->n - p->npair;
-    if (J) memset(J, 0, (size_t)p->n * (size_t)p->n * sizeof *J);
+    if (J) memset(J, 0, (size_t)neq * (size_t)p->n * sizeof *J);
     tc_status st = p->f(p->ctx, x, r, J);
     if (st) return st;
-    for (int k = 0; k < p->npair; k++) {
-        double z = x[p->zi[k]], s = x[p->si[k]];
-        r[neq + k] = z * s - target;
-        if (J) {
-            double *row = J + (size_t)(neq + k) * (size_t)p->n;
-            row[p->zi[k]] = s, row[p->si[k]] = z;
-        }
-    }
+    for (int k = 0; k < p->npair; k++) r[neq + k] = x[p->zi[k]] * x[p->si[k]] - target;
     return TC_OK;
 }
 
@@ -107,6 +110,17 @@ tc_status tc_ip_init(tc_ip_workspace *w, const tc_ip_problem *p, const tc_ip_set
                      double *x) {
     if (p->n > w->nmax || p->npair > p->n) return TC_EINVAL;
     w->p = *p, w->set = *set, w->x = x, w->iter = 0;
+    /* the condensed system's columns: every unknown but the slacks, in order; a dual or slack
+     * used twice, or a slack that is also a dual, cannot be eliminated */
+    for (int i = 0; i < p->n; i++) w->col[i] = 0;
+    for (int k = 0; k < p->npair; k++) {
+        int zi = p->zi[k], si = p->si[k];
+        if (zi < 0 || si < 0 || zi >= p->n || si >= p->n || zi == si || w->col[zi] || w->col[si])
+            return TC_EINVAL;
+        w->col[zi] = 1, w->col[si] = -1;
+    }
+    for (int i = 0, c = 0; i < p->n; i++)
+        if ((w->col[i] = w->col[i] < 0 ? -1 : c) >= 0) w->keep[c++] = i;
     /* duals and slacks strictly inside the cone */
     for (int k = 0; k < p->npair; k++) {
         if (!(x[p->zi[k]] > 0)) x[p->zi[k]] = 1;
@@ -115,6 +129,44 @@ tc_status tc_ip_init(tc_ip_workspace *w, const tc_ip_problem *p, const tc_ip_set
     tc_status st = evaluate(w, x, w->r, NULL, set->kappa);
     if (st) return st;
     violations(w, w->r, &w->eq, &w->comp);
+    return TC_OK;
+}
+
+/* condense the Newton matrix J at x: each pair's row s dz + z ds = c gives ds = (c - s dz) / z,
+ * which folds the slack's column into the dual's, leaving the n - npair rows of f over the
+ * n - npair other unknowns (a quarter of the factorisation's work for E5's polygon); then LU */
+static tc_status condense(tc_ip_workspace *w) {
+    const tc_ip_problem *p = &w->p;
+    int n = p->n, neq = n - p->npair;
+    const double *x = w->x;
+    for (int k = 0; k < p->npair; k++) w->sz[k] = x[p->si[k]] / x[p->zi[k]];
+    for (int i = 0; i < neq; i++) {
+        const double *row = w->J + (size_t)i * (size_t)n;
+        double *out = w->Jr + (size_t)i * (size_t)neq;
+        for (int c = 0; c < neq; c++) out[c] = row[w->keep[c]];
+        for (int k = 0; k < p->npair; k++) out[w->col[p->zi[k]]] -= row[p->si[k]] * w->sz[k];
+    }
+    return tc_ip_lu(w->Jr, w->perm, neq);
+}
+
+/* the Newton direction for the right-hand side d (f's rows, then the pairs' rows), in place */
+static tc_status newton(tc_ip_workspace *w, double *d) {
+    const tc_ip_problem *p = &w->p;
+    int n = p->n, neq = n - p->npair;
+    const double *x = w->x;
+    /* the slacks' share of each f row moves to the right-hand side */
+    for (int k = 0; k < p->npair; k++) w->rc[k] = d[neq + k] / x[p->zi[k]];
+    for (int i = 0; i < neq; i++) {
+        const double *row = w->J + (size_t)i * (size_t)n;
+        w->rr[i] = d[i];
+        for (int k = 0; k < p->npair; k++) w->rr[i] -= row[p->si[k]] * w->rc[k];
+    }
+    tc_status st = tc_ip_lu_solve(w->Jr, w->perm, neq, w->rr);
+    if (st) return st;
+    /* back out the slacks' steps from the duals' */
+    for (int k = 0; k < p->npair; k++)
+        d[p->si[k]] = w->rc[k] - w->sz[k] * w->rr[w->col[p->zi[k]]];
+    for (int c = 0; c < neq; c++) d[w->keep[c]] = w->rr[c];
     return TC_OK;
 }
 
@@ -135,11 +187,11 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
     double *x = w->x;
     /* Newton matrix at x, factorised once for both directions */
     tc_status st = evaluate(w, x, w->r, w->J, w->set.kappa);
-    if (!st) st = tc_ip_lu(w->J, w->perm, n);
+    if (!st) st = condense(w);
     if (st) return st;
     /* predictor: towards the tolerance's central path z s = kappa */
     for (int i = 0; i < n; i++) w->daff[i] = -w->r[i];
-    if ((st = tc_ip_lu_solve(w->J, w->perm, n, w->daff))) return st;
+    if ((st = newton(w, w->daff))) return st;
     double aaff = to_boundary(w, x, w->daff);
     /* centering: sigma = (mu_aff / mu)^3, the target no lower than kappa */
     double mu = 0, muaff = 0;
@@ -156,7 +208,7 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
         int zi = p->zi[k], si = p->si[k];
         w->d[neq + k] = -(x[zi] * x[si] - target + w->set.correction * w->daff[zi] * w->daff[si]);
     }
-    if ((st = tc_ip_lu_solve(w->J, w->perm, n, w->d))) return st;
+    if ((st = newton(w, w->d))) return st;
     double a = to_boundary(w, x, w->d);
     /* a short step means the direction runs into the cone's boundary: centre instead (the
      * current average product as target, no second-order term) */
@@ -167,7 +219,7 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
             int zi = p->zi[k], si = p->si[k];
             w->d[neq + k] = -(x[zi] * x[si] - fmax(mu_now, w->set.kappa));
         }
-        if ((st = tc_ip_lu_solve(w->J, w->perm, n, w->d))) return st;
+        if ((st = newton(w, w->d))) return st;
         a = to_boundary(w, x, w->d);
     }
     /* line search: the first step that lowers either violation; when the corrector finds none,

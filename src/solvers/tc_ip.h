@@ -7,15 +7,17 @@
  * where z_k = x[zi[k]] and s_k = x[si[k]] are entries of x (duals and slacks), f has n - npair
  * rows and kappa is the complementarity tolerance (the relaxation of the contact problem).
  * Split as GSL's iterative solvers: tc_ip_init, then tc_ip_iterate until tc_ip_test says done,
- * so that residuals and iterations can be logged; all memory is sized by tc_ip_alloc. Dense
- * linear algebra by GSL's LU (the same bits on every CPU) */
+ * so that residuals and iterations can be logged; all memory is sized by tc_ip_alloc. Each
+ * Newton system is condensed (every slack's step eliminated through its pair's row, leaving
+ * n - npair unknowns) and solved by GSL's LU (the same bits on every CPU) */
 #ifndef TC_IP_H
 #define TC_IP_H
 
 #include "core/tc_status.h"
 
 /* the problem: f's rows and, when J is not NULL, its Jacobian ((n - npair) x n, row-major,
- * zeroed by the caller of the callback: the solver) at x; a status other than TC_OK stops the
+ * zeroed by the caller of the callback: the solver) at x; the duals and slacks must be distinct
+ * unknowns (tc_ip_init returns TC_EINVAL otherwise); a status other than TC_OK stops the
  * solve with that status */
 typedef struct tc_ip_problem {
     int n, npair;
