@@ -11,6 +11,7 @@ extern const tc_experiment_type tc_experiment_e3;
 extern const tc_experiment_type tc_experiment_e4;
 extern const tc_experiment_type tc_experiment_e5;
 extern const tc_experiment_type tc_experiment_e6;
+extern const tc_experiment_type tc_experiment_e7;
 
 const tc_experiment_type *const tc_experiments[] = {
     &tc_experiment_e1,
@@ -19,6 +20,7 @@ const tc_experiment_type *const tc_experiments[] = {
     &tc_experiment_e4,
     &tc_experiment_e5,
     &tc_experiment_e6,
+    &tc_experiment_e7,
     NULL,
 };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* scene builders: pairs, bodies on the ground, E2's T and finger, E4's block and pile, 2-D
- * polygons as prisms */
+/* scene builders: pairs, bodies on the ground, E2's T and finger, E4's block and pile, E7's
+ * pile of compounds, 2-D polygons as prisms */
 #include "scenes/tc_scenes.h"
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
@@ -101,14 +101,11 @@ tc_pile tc_default_pile(void) {
                      .friction = 0.5};
 }
 
-tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
-    if (p->bodies < 1 || p->bodies > TC_SCENE_MAXBODY - 5)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies", "a pile holds 1 to %d bodies (got %d)",
-                            TC_SCENE_MAXBODY - 5, p->bodies);
-    tc_status st = tc_scene_ground(sc, p->gravity, p->friction, err);
-    if (st) return st;
-    /* four walls of thickness 0.1 m around [-W, W]^2 */
-    const double W = p->half_width, H = p->wall_height, T = 0.05;
+/* the ground and four fixed walls "wall0".."wall3" of thickness 0.1 m and height H (m) around
+ * the inside [-W, W]^2 (m) */
+static tc_status open_box(tc_scene *sc, double g, double mu, double W, double H, tc_error *err) {
+    tc_status st = tc_scene_ground(sc, g, mu, err);
+    const double T = 0.05;
     for (int k = 0; k < 4 && !st; k++) {
         char name[32];
         snprintf(name, sizeof name, "wall%d", k);
@@ -119,7 +116,16 @@ tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
         w.pos[2] = H / 2;
         st = tc_scene_add(sc, &w, 0, err);
     }
+    return st;
+}
+
+tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
+    if (p->bodies < 1 || p->bodies > TC_SCENE_MAXBODY - 5)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies", "a pile holds 1 to %d bodies (got %d)",
+                            TC_SCENE_MAXBODY - 5, p->bodies);
+    tc_status st = open_box(sc, p->gravity, p->friction, p->half_width, p->wall_height, err);
     if (st) return st;
+    const double W = p->half_width;
     /* bodies on a grid of cells 2 size_hi wide, layer after layer, each in its cell */
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r) return TC_ENOMEM;
@@ -151,9 +157,218 @@ tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
     return st;
 }
 
-int tc_pile_escaped(const tc_pile *p, const double pos[3]) {
-    const double W = p->half_width;
+/* outside the walls of an open box of inside [-W, W]^2, or 0.1 m below its floor */
+static int box_escaped(double W, const double pos[3]) {
     return fabs(pos[0]) > W || fabs(pos[1]) > W || pos[2] < -0.1;
+}
+
+int tc_pile_escaped(const tc_pile *p, const double pos[3]) { return box_escaped(p->half_width, pos); }
+
+/* ---------- a pile of compounds ---------- */
+
+#define BOX TC_SHAPE_BOX
+#define BALL TC_SHAPE_SPHERE
+
+tc_compound_pile tc_default_compound_pile(void) {
+    /* at scale 1: each kind about 2 units tall or wide, parts touching but not overlapping, symmetric
+     * so the body axes are principal */
+    static const tc_compound_kind kinds[] = {
+        {"T", 2, {{BOX, {1.0, 0.25, 0.25}, {0, 0, 0.75}}, {BOX, {0.25, 0.25, 0.75}, {0, 0, -0.25}}}},
+        {"H", 3, {{BOX, {0.25, 0.25, 0.75}, {0.75, 0, 0}}, {BOX, {0.25, 0.25, 0.75}, {-0.75, 0, 0}},
+                  {BOX, {0.5, 0.2, 0.2}, {0, 0, 0}}}},
+        {"plus", 3, {{BOX, {1.0, 0.25, 0.25}, {0, 0, 0}}, {BOX, {0.25, 0.375, 0.25}, {0, 0.625, 0}},
+                     {BOX, {0.25, 0.375, 0.25}, {0, -0.625, 0}}}},
+        {"pawn", 3, {{BOX, {0.5, 0.5, 0.15}, {0, 0, -0.85}}, {BOX, {0.2, 0.2, 0.35}, {0, 0, -0.35}},
+                     {BALL, {0.35, 0, 0}, {0, 0, 0.35}}}},
+        {"dumbbell", 3, {{BALL, {0.45, 0, 0}, {0.55, 0, 0}}, {BALL, {0.45, 0, 0}, {-0.55, 0, 0}},
+                         {BOX, {0.1, 0.12, 0.12}, {0, 0, 0}}}},
+        {"king", 4, {{BOX, {0.5, 0.5, 0.15}, {0, 0, -0.85}}, {BOX, {0.25, 0.25, 0.5}, {0, 0, -0.2}},
+                     {BOX, {0.3, 0.08, 0.08}, {0, 0, 0.38}}, {BALL, {0.2, 0, 0}, {0, 0, 0.66}}}},
+    };
+    tc_compound_pile p = {.bodies = 100, .seed = 7, .size_lo = 0.05, .size_hi = 0.08,
+                          .density = 500, .half_width = 0.6, .wall_height = 0.5, .fill = 0.3,
+                          .gravity = 9.81, .friction = 0.5};
+    p.nkind = (int)(sizeof kinds / sizeof *kinds);
+    for (int i = 0; i < p.nkind; i++) p.kind[i] = kinds[i];
+    return p;
+}
+
+/* the overlap of two parts: 1 when their volumes share more than a touching face or point */
+static int parts_overlap(const tc_shape_part *a, const tc_shape_part *b) {
+    if (a->type == BALL && b->type == BOX) return parts_overlap(b, a);
+    double d[3], tol = 1e-12;
+    for (int k = 0; k < 3; k++) d[k] = fabs(a->pos[k] - b->pos[k]);
+    if (a->type == BOX && b->type == BOX)
+        return d[0] < a->size[0] + b->size[0] - tol && d[1] < a->size[1] + b->size[1] - tol &&
+               d[2] < a->size[2] + b->size[2] - tol;
+    if (a->type == BALL && b->type == BALL)
+        return tc_v3_norm(d) < a->size[0] + b->size[0] - tol;
+    /* a box and a ball: the ball's centre closer to the box than its radius */
+    double q[3];
+    for (int k = 0; k < 3; k++) q[k] = fmax(d[k] - a->size[k], 0);
+    int inside = d[0] < a->size[0] && d[1] < a->size[1] && d[2] < a->size[2];
+    return inside || tc_v3_norm(q) < b->size[0] - tol;
+}
+
+tc_status tc_compound_shape(const tc_compound_kind *k, double s, tc_shape *out, tc_error *err) {
+    if (!(isfinite(s) && s > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "the body scale must be > 0 m (got %g)", s);
+    if (k->npart < 1 || k->npart > TC_SHAPE_MAXPART)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
+                            "compound '%s' has %d parts: give 1 to %d boxes or spheres", k->name,
+                            k->npart, TC_SHAPE_MAXPART);
+    tc_shape c = tc_box(1, 1, 1);
+    c.type = TC_SHAPE_COMPOUND, c.npart = k->npart;
+    for (int i = 0; i < k->npart; i++) {
+        c.part[i] = k->part[i];
+        for (int j = 0; j < 3; j++) c.part[i].size[j] *= s, c.part[i].pos[j] *= s;
+        if (c.part[i].type == BALL) c.part[i].size[1] = c.part[i].size[2] = 0;
+    }
+    tc_error e2;
+    tc_error_clear(&e2);
+    if (tc_shape_check(&c, &e2))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "compound '%s': %s%s%s", k->name,
+                            e2.param[0] ? e2.param : "", e2.param[0] ? ": " : "", e2.msg);
+    for (int i = 0; i < c.npart; i++)
+        for (int j = i + 1; j < c.npart; j++)
+            if (parts_overlap(&c.part[i], &c.part[j]))
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
+                                    "compound '%s': parts %d and %d overlap (parts may touch, "
+                                    "not overlap: their volumes add up to the mass)",
+                                    k->name, i + 1, j + 1);
+    /* the body axes must be principal (tc_scene_add centres it the same way) */
+    tc_shape centred = c;
+    double com[3];
+    if (tc_shape_center(&centred, com, &e2))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "compound '%s': %s", k->name, e2.msg);
+    *out = c;
+    return TC_OK;
+}
+
+double tc_compound_radius(const tc_compound_kind *k, double s) {
+    tc_shape c;
+    double com[3], r = 0;
+    if (tc_compound_shape(k, s, &c, NULL) || tc_shape_center(&c, com, NULL)) return NAN;
+    for (int i = 0; i < c.npart; i++) {
+        const tc_shape_part *p = &c.part[i];
+        /* a ball's farthest point, or a box's farthest corner */
+        double far[3];
+        for (int j = 0; j < 3; j++) far[j] = fabs(p->pos[j]) + p->size[j];
+        r = fmax(r, p->type == BALL ? tc_v3_norm(p->pos) + p->size[0] : tc_v3_norm(far));
+    }
+    return r;
+}
+
+double tc_compound_volume(const tc_compound_kind *k, double s) {
+    double v = 0;
+    for (int i = 0; i < k->npart && i < TC_SHAPE_MAXPART; i++) {
+        const tc_shape_part *p = &k->part[i];
+        v += p->type == BALL ? 4.0 / 3.0 * M_PI * pow(p->size[0] * s, 3)
+                             : 8 * p->size[0] * p->size[1] * p->size[2] * s * s * s;
+    }
+    return v;
+}
+
+/* the largest bounding radius and volume over the kinds at scale s */
+static void largest_kind(const tc_compound_pile *p, double s, double *radius, double *volume) {
+    *radius = *volume = 0;
+    for (int i = 0; i < p->nkind; i++)
+        *radius = fmax(*radius, tc_compound_radius(&p->kind[i], s)),
+        *volume = fmax(*volume, tc_compound_volume(&p->kind[i], s));
+}
+
+tc_status tc_compound_pile_check(const tc_compound_pile *p, tc_error *err) {
+    if (p->bodies < 1 || p->bodies > TC_SCENE_MAXBODY - 5)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies",
+                            "a pile holds 1 to %d bodies in a scene of at most %d (got %d)",
+                            TC_SCENE_MAXBODY - 5, TC_SCENE_MAXBODY, p->bodies);
+    if (p->nkind < 1 || p->nkind > TC_PILE_MAXKIND)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "kinds", "a pile needs 1 to %d kinds of body (got %d)",
+                            TC_PILE_MAXKIND, p->nkind);
+    const struct { const char *name; double v, lo; } pos[] = {
+        {"size_lo", p->size_lo, 0}, {"size_hi", p->size_hi, 0}, {"density", p->density, 0},
+        {"half_width", p->half_width, 0}, {"wall_height", p->wall_height, 0}, {"fill", p->fill, 0}};
+    for (size_t i = 0; i < sizeof pos / sizeof *pos; i++)
+        if (!(isfinite(pos[i].v) && pos[i].v > pos[i].lo))
+            return tc_error_set(err, TC_EINVAL, NULL, 0, pos[i].name, "must be > 0 (got %g)", pos[i].v);
+    if (p->size_hi < p->size_lo)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "size_hi", "must be >= size_lo (%g m; got %g m)",
+                            p->size_lo, p->size_hi);
+    if (p->fill > 1)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "fill", "a fraction of the box: at most 1 (got %g)", p->fill);
+    if (!(isfinite(p->gravity) && p->gravity >= 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be >= 0 m/s^2 (got %g)", p->gravity);
+    if (!(isfinite(p->friction) && p->friction >= 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "friction", "a Coulomb coefficient must be >= 0 (got %g)",
+                            p->friction);
+    /* every kind a valid compound at both ends of the scale range */
+    for (int i = 0; i < p->nkind; i++) {
+        tc_shape c;
+        tc_status st = tc_compound_shape(&p->kind[i], p->size_lo, &c, err);
+        if (!st) st = tc_compound_shape(&p->kind[i], p->size_hi, &c, err);
+        if (st) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+            return tc_error_set(err, st, NULL, 0, "kinds", "kind %d: %s", i + 1, msg);
+        }
+    }
+    /* a body's cell fits between the walls, and the bodies' volume below the walls' top */
+    double R, V;
+    largest_kind(p, p->size_hi, &R, &V);
+    const double cell = 2.2 * R, W = p->half_width, box = 4 * W * W * p->wall_height;
+    if (cell > 2 * W)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "half_width",
+                            "a body needs a cell %.3g m wide (2.2 times its bounding radius at "
+                            "size_hi), wider than the box's inside (%.3g m)", cell, 2 * W);
+    if (p->bodies * V > p->fill * box)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies",
+                            "%d bodies of up to %.3g m^3 (%.3g m^3) do not fit the box: at most "
+                            "%.3g of its %.3g m^3 below the walls' top (fill %g); widen the box, "
+                            "raise the walls or take fewer bodies",
+                            p->bodies, V, p->bodies * V, p->fill * box, box, p->fill);
+    return TC_OK;
+}
+
+tc_status tc_scene_compound_pile(tc_scene *sc, const tc_compound_pile *p, tc_error *err) {
+    tc_status st = tc_compound_pile_check(p, err);
+    if (!st) st = open_box(sc, p->gravity, p->friction, p->half_width, p->wall_height, err);
+    if (st) return st;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r) return TC_ENOMEM;
+    gsl_rng_set(r, p->seed);
+    /* cells 2.2 R wide, per_row x per_row a layer, each body at its cell's centre */
+    double R, V;
+    largest_kind(p, p->size_hi, &R, &V);
+    const double cell = 2.2 * R, W = p->half_width;
+    const int per_row = (int)floor(2 * W / cell);
+    for (int i = 0; i < p->bodies && !st; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "body%d", i);
+        int kind = (int)gsl_rng_uniform_int(r, (unsigned long)p->nkind);
+        double s = p->size_lo + (p->size_hi - p->size_lo) * gsl_rng_uniform(r), q[4], pos[3];
+        draw_quat(r, q);
+        tc_shape c;
+        if ((st = tc_compound_shape(&p->kind[kind], s, &c, err))) break;
+        int layer = i / (per_row * per_row), at = i % (per_row * per_row);
+        pos[0] = -W + cell * (at % per_row + 0.5);
+        pos[1] = -W + cell * (at / per_row + 0.5);
+        pos[2] = cell * (layer + 0.5) + 0.01;
+        /* the COM at the cell's centre: tc_scene_add moves the body origin to the COM, which
+         * lies at R com from the parts' origin */
+        tc_shape centred = c;
+        double com[3], R3[9], Rc[3];
+        if ((st = tc_shape_center(&centred, com, err))) break;
+        tc_quat_to_mat(R3, q);
+        tc_m3_mulv(Rc, R3, com);
+        for (int k = 0; k < 3; k++) pos[k] -= Rc[k];
+        st = tc_scene_add_free(sc, name, c, pos, q, p->density, err);
+    }
+    gsl_rng_free(r);
+    return st;
+}
+
+int tc_compound_pile_escaped(const tc_compound_pile *p, const double pos[3]) {
+    return box_escaped(p->half_width, pos);
 }
 
 /* ---------- E2's T and finger ---------- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* scene builders shared by the experiments, the tests and the benchmarks (as Box2D keeps its
  * sample scenes in one folder for all three): a pair of bodies, a body on the ground, the E2 T
- * and finger, a block started in the ground, a pile in an open box, and 2-D polygons as prisms */
+ * and finger, a block started in the ground, a pile in an open box, a pile of compounds (E7),
+ * and 2-D polygons as prisms */
 #ifndef TC_SCENES_H
 #define TC_SCENES_H
 
@@ -64,6 +65,68 @@ tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err);
 /* 1 when body i of a pile scene has left the box (outside its walls, or 0.1 m below the floor)
  * at world position pos (m) */
 int tc_pile_escaped(const tc_pile *p, const double pos[3]);
+
+/* ---------- a pile of non-convex bodies (compounds) in an open box ---------- */
+
+#define TC_PILE_MAXKIND 8 /* kinds of compound in one pile */
+
+/* one kind of body: a union of 1 .. TC_SHAPE_MAXPART axis-aligned boxes and spheres, sizes and
+ * positions in units of the body scale s (a pawn of scale 0.05 m is its parts times 0.05 m).
+ * The parts must not overlap (their volumes add up to the mass) and must lie so that the
+ * inertia about the COM is diagonal in the body axes (touche's bodies are built in principal
+ * axes, which an L-shape's two bars cannot satisfy: use symmetric shapes such as T, H, a plus) */
+typedef struct tc_compound_kind {
+    char name[16];
+    int npart;
+    tc_shape_part part[TC_SHAPE_MAXPART];
+} tc_compound_kind;
+
+/* a pile of compounds dropped into an open box */
+typedef struct tc_compound_pile {
+    int bodies;              /* how many (1 .. TC_SCENE_MAXBODY - 5) */
+    unsigned long seed;      /* kinds, scales and orientations */
+    int nkind;               /* 1 .. TC_PILE_MAXKIND */
+    tc_compound_kind kind[TC_PILE_MAXKIND];
+    double size_lo, size_hi; /* body scale s ~ U[size_lo, size_hi] (m) */
+    double density;          /* kg/m^3, every body */
+    double half_width;       /* the box's inside is [-half_width, half_width]^2 (m) */
+    double wall_height;      /* m */
+    double fill;             /* the bodies' volume (at size_hi) may take at most this fraction of
+                              * the box's inside below the walls' top (1): a pile fits its box */
+    double gravity, friction; /* m/s^2 along -z; Coulomb coefficient */
+} tc_compound_pile;
+
+/* six kinds (T, H, plus, pawn, dumbbell, king; 2 to 4 parts each), 100 bodies of scale
+ * 0.05-0.08 m and 500 kg/m^3 in a 1.2 m box with 0.5 m walls, fill 0.3, g = 9.81 m/s^2,
+ * friction 0.5, seed 7 */
+tc_compound_pile tc_default_compound_pile(void);
+
+/* kind k scaled by s (m) as a compound shape (not yet centred: tc_scene_add moves its COM to the
+ * body origin). Errors (TC_EINVAL, parameter "parts"): no parts or more than TC_SHAPE_MAXPART
+ * (an empty compound), a part neither box nor sphere, a size not > 0 or not finite, two parts
+ * that overlap, an inertia about the COM that is not diagonal in the body axes */
+tc_status tc_compound_shape(const tc_compound_kind *k, double s, tc_shape *out, tc_error *err);
+
+/* the radius (m) of the sphere about its COM that holds kind k at scale s, and its volume (m^3) */
+double tc_compound_radius(const tc_compound_kind *k, double s);
+double tc_compound_volume(const tc_compound_kind *k, double s);
+
+/* check a pile without building it; errors (TC_EINVAL) name the pile's field: "bodies" (out of
+ * 1 .. TC_SCENE_MAXBODY - 5, or more volume than `fill` of the box), "kinds" (none, too many, or
+ * a bad kind: the message names it and why), "size_lo"/"size_hi", "density", "half_width" (a
+ * body's cell is wider than the box), "wall_height", "fill", "gravity", "friction" (< 0) */
+tc_status tc_compound_pile_check(const tc_compound_pile *p, tc_error *err);
+
+/* the ground, four fixed walls "wall0".."wall3" (0.1 m thick, as tc_scene_pile's) around the
+ * box, and the bodies "body0".. (a kind, scale and uniformly random orientation drawn from the
+ * seed, in that order) on a grid of cells 2.2 R wide (R the largest bounding radius at size_hi),
+ * layer above layer from the floor up, none touching another body, the floor or a wall.
+ * Checks first (tc_compound_pile_check) */
+tc_status tc_scene_compound_pile(tc_scene *sc, const tc_compound_pile *p, tc_error *err);
+
+/* 1 when a body of a compound pile at world position pos (m) has left the box (outside its
+ * walls, or 0.1 m below the floor) */
+int tc_compound_pile_escaped(const tc_compound_pile *p, const double pos[3]);
 
 /* E2's planar T pushed by a position-controlled spherical finger (SI units) */
 typedef struct tc_t_pusher {

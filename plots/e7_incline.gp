@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# E7 (b): displacement down the incline against time, one panel per angle, one line per
+# method, and the closed form a t^2 / 2 (a = 0 at or below the friction angle).
+# variables: datafile (csv blocks, angle by angle, one per method: t_s, x_m, v_m_s), labels (the
+# methods of one angle, in block order), angles (degrees), accels (closed-form m/s^2)
+set datafile separator ','
+n = words(labels)
+na = words(angles)
+set grid
+set key top left font ',7'
+set xlabel 'time (s)' font ',8'
+set ylabel 'displacement (m)' font ',8'
+set samples 200
+set multiplot layout 1, na title 'E7 (b): a box on an incline (gravity tilted)'
+do for [a=1:na] {
+  A = real(word(accels, a))
+  set title sprintf('%s deg (a = %.3g m/s^2)', word(angles, a), A) font ',9'
+  plot for [k=0:n-1] datafile index (a - 1) * n + k using 1:2 with lines lw 2 lc (k % 7) + 1 dt k / 7 + 1 title word(labels, k+1), \
+       A * x * x / 2 with lines lw 2 lc rgb 'black' dt 2 title 'closed form'
+}
+unset multiplot
