@@ -304,13 +304,11 @@ tc_status tc_compound_pile_check(const tc_compound_pile *p, tc_error *err) {
     /* every kind a valid compound at both ends of the scale range */
     for (int i = 0; i < p->nkind; i++) {
         tc_shape c;
-        tc_status st = tc_compound_shape(&p->kind[i], p->size_lo, &c, err);
-        if (!st) st = tc_compound_shape(&p->kind[i], p->size_hi, &c, err);
-        if (st) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
-            return tc_error_set(err, st, NULL, 0, "kinds", "kind %d: %s", i + 1, msg);
-        }
+        tc_error e2;
+        tc_error_clear(&e2);
+        tc_status st = tc_compound_shape(&p->kind[i], p->size_lo, &c, &e2);
+        if (!st) st = tc_compound_shape(&p->kind[i], p->size_hi, &c, &e2);
+        if (st) return tc_error_set(err, st, NULL, 0, "kinds", "kind %d: %s", i + 1, e2.msg);
     }
     /* a body's cell fits between the walls, and the bodies' volume below the walls' top */
     double R, V;
