@@ -25,6 +25,7 @@ typedef struct e7_setup {
     double gravity; /* m/s^2 */
     double dt;      /* s, the step of (a)-(c) */
     int every;      /* (a)-(c): steps per sample written out */
+    double tolerance; /* (a)-(c): the relative error the verdict calls within the closed form */
     /* (a) a box of half size a_half (m) and mass (kg) sliding at v0 (m/s) along x with Coulomb
      * coefficient mu; it has stopped when its speed first falls below a_stop (m/s) */
     double a_half, a_mass, a_v0, a_mu, a_seconds, a_stop;
@@ -46,6 +47,7 @@ typedef struct e7_setup {
     double d_half_width[E7_MAXPILE];
     double d_dt, d_seconds, d_measure_from, d_margin;
     int d_every;
+    double d_linear; /* the cost is linear when the log-log slope is within this of 1 */
     int d_nlimit;
     e7_limit d_limit[E7_MAXLIMIT];
 } e7_setup;

@@ -124,7 +124,8 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
         {"pile.density", &p->density, 1e-3, 1e5},      {"pile.wall_height", &p->wall_height, 1e-3, 100},
         {"pile.fill", &p->fill, 1e-3, 1},              {"pile.friction", &p->friction, 0, 10},
         {"pile.dt", &e->d_dt, 1e-6, 0.1},              {"pile.seconds", &e->d_seconds, 1e-3, 1e3},
-        {"pile.measure_from", &e->d_measure_from, 0, 1e3}, {"pile.margin", &e->d_margin, 0, 1}};
+        {"pile.measure_from", &e->d_measure_from, 0, 1e3}, {"pile.margin", &e->d_margin, 0, 1},
+        {"pile.linear", &e->d_linear, 0, 10}};
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
         if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
@@ -186,6 +187,7 @@ tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     tc_status st;
     const struct { const char *name; double *v, lo, hi; } reals[] = {
         {"scene.gravity", &e->gravity, 0, 100},        {"scene.dt", &e->dt, 1e-6, 0.1},
+        {"scene.tolerance", &e->tolerance, 0, 1},
         {"slide.half_size", &e->a_half, 1e-3, 10},     {"slide.mass", &e->a_mass, 1e-3, 1e6},
         {"slide.v0", &e->a_v0, 1e-6, 100},             {"slide.friction", &e->a_mu, 0, 10},
         {"slide.seconds", &e->a_seconds, 1e-3, 1e3},   {"slide.stop_speed", &e->a_stop, 1e-12, 10},
