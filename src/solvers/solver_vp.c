@@ -41,6 +41,13 @@ static const tc_param_spec vp_params[] = {
      "a step's sweeps end when no body's velocity (linear, and angular times 1 m) changed by "
      "more than this in a sweep",
      "the projection's contract n^T M phi+ >= 0 is tested to 1e-10"},
+    {"coupled", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: each body's normal and friction QPs as one LCP (friction bounded by the same solve's "
+     "normal impulses); 0: Kaufman's order, the normal QP, then the friction QP bounded by its "
+     "impulses",
+     "in order, the two QPs trade impulses for 20-100 sweeps a step on a tumbling box; with "
+     "Kaufman's extra bound n^T M y >= 0 a sliding box's friction is capped by its tipping "
+     "moment (it slid 0.389 m, closed form 0.102 m; docs/solvers.md)"},
     {"lcp_tol", 1e-10, 1e-16, 1e-2, TC_PARAM_REAL, "1",
      "Siconos tolerance on each block LCP's relative natural residual |min(z, w)| / |q|",
      "as the LCP step"},
@@ -59,7 +66,7 @@ typedef struct vp_contact {
 
 typedef struct vp_state {
     const tc_system *sys;
-    int nbody, k, maxc, maxb, max_sweeps;
+    int nbody, k, maxc, maxb, max_sweeps, coupled;
     double tol, mu;
     tc_model_contact *raw; /* maxc + 1, as the model reported them */
     vp_contact *c;         /* maxc */
@@ -95,6 +102,7 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->maxc = (int)tc_params_get(p, "max_contacts");
     s->maxb = (int)tc_params_get(p, "max_block");
     s->max_sweeps = (int)tc_params_get(p, "sweeps");
+    s->coupled = tc_params_get(p, "coupled") != 0;
     s->tol = tc_params_get(p, "tol");
     size_t nb = (size_t)s->nbody, mc = (size_t)s->maxc;
     s->raw = calloc(mc + 1, sizeof *s->raw), s->c = calloc(mc, sizeof *s->c);
@@ -236,77 +244,61 @@ static void apply(const vp_contact *c, int r, double dz, double *v) {
         for (int m = 0; m < c->nd[j]; m++) v[c->vadr[j] + m] += c->mrow[j][r][m] * dz;
 }
 
-/* body i's normal QP: project its velocity (its neighbours' fixed) on {u_k >= 0} in the
- * kinetic metric, as the LCP of its dual over the normal impulses of its m contacts:
- * w = W lam + (u - W lam_old) >= 0, lam >= 0, w lam = 0; returns 0 or Siconos' info */
-static int normal_block(vp_state *s, const int *lst, int m, double *v) {
-    tc_lcp *l = s->lcp;
-    for (int a = 0; a < m; a++) {
-        const vp_contact *ca = &s->c[lst[a]];
-        double q = row_velocity(ca, 0, v);
-        for (int b = 0; b < m; b++) {
-            const vp_contact *cb = &s->c[lst[b]];
-            double w = coupling(ca, 0, cb, 0);
-            l->M[(size_t)b * m + a] = w;
-            q -= w * cb->lam;
-        }
-        l->q[a] = q;
-    }
-    int info = tc_lcp_solve(l, m);
-    if (info) return info;
-    for (int a = 0; a < m; a++) {
-        vp_contact *c = &s->c[lst[a]];
-        double dz = l->z[a] - c->lam;
-        c->lam = l->z[a];
-        apply(c, 0, dz, v);
-    }
-    return 0;
-}
+/* which rows a block's LCP holds */
+enum { VP_NORMAL = 1, VP_FRICTION = 2 };
 
-/* body i's friction QP (Kaufman's second QP): the frictional impulses beta >= 0 along the k
- * directions of each contact that minimise the sliding velocity in the kinetic metric, with
- * sum_j beta_kj <= mu lam_k: the LCP over (beta, psi)
- *   [[W_tt, E], [-E^T, 0]] with q = [u_t - W_tt beta_old, mu lam],
- * monotone and feasible (beta = 0, psi large), so Lemke ends on a solution. Kaufman's bound
- * n_k^T M y >= 0 (friction pushes no contact in) is left to the next sweep's normal QP, which
- * restores u_n >= 0 from whatever friction did; at the sweeps' fixed point both hold */
-static int friction_block(vp_state *s, const int *lst, int m, double *v) {
+/* body i's QPs over its m contacts lst, its neighbours' velocities fixed, as the LCP of their
+ * dual over the impulses (the old ones at q's side, so the LCP gives the new totals):
+ *   normal QP (Kaufman's projection of phi- on {u_n >= 0} in the kinetic metric): lam >= 0,
+ *     w_n = W_nn lam + W_nt beta + (u_n - W_nn lam_old - W_nt beta_old) >= 0
+ *   friction QP (Kaufman's second QP, least sliding in the kinetic metric): beta >= 0 along the
+ *     k directions of each contact, w_t = W_tn lam + W_tt beta + E psi + (u_t - ...) >= 0,
+ *     psi >= 0 with mu lam - E^T beta >= 0 (lam the normal QP's, fixed when it is not in the
+ *     block)
+ * with W_xy the coupling of rows x to unit impulses on rows y through the bodies they share.
+ * rows = VP_NORMAL, VP_FRICTION or both (one LCP, the friction bounded by the same solve's
+ * normal impulses); Siconos Lemke; returns 0 or Siconos' info */
+static int block(vp_state *s, const int *lst, int m, double *v, int rows) {
     tc_lcp *l = s->lcp;
-    int k = s->k, nb = m * k, n = nb + m;
+    int k = s->k, nrm = rows & VP_NORMAL, fr = rows & VP_FRICTION;
+    int on = nrm ? m : 0, nr = on + (fr ? m * k : 0), n = nr + (fr ? m : 0);
     memset(l->M, 0, (size_t)n * (size_t)n * sizeof *l->M);
 #define MAT(r, c) l->M[(size_t)(c) * (size_t)n + (size_t)(r)]
-    /* beta's rows: W_tt beta + u_t - W_tt beta_old + psi */
-    for (int a = 0; a < m; a++)
-        for (int ja = 0; ja < k; ja++) {
-            const vp_contact *ca = &s->c[lst[a]];
-            int r = a * k + ja;
-            double q = row_velocity(ca, 1 + ja, v);
-            for (int b = 0; b < m; b++)
-                for (int jb = 0; jb < k; jb++) {
-                    const vp_contact *cb = &s->c[lst[b]];
-                    double w = coupling(ca, 1 + ja, cb, 1 + jb);
-                    MAT(r, b * k + jb) = w;
-                    q -= w * cb->beta[jb];
-                }
-            MAT(r, nb + a) = 1;
-            l->q[r] = q;
+    /* row r of the LCP: contact r / (k or 1), row 0 (normal) or 1 + direction */
+#define CON(r) (&s->c[lst[(r) < on ? (r) : ((r) - on) / k]])
+#define ROW(r) ((r) < on ? 0 : 1 + ((r) - on) % k)
+#define OLD(c, r) ((r) < on ? (c)->lam : (c)->beta[ROW(r) - 1])
+    for (int r = 0; r < nr; r++) {
+        const vp_contact *cr = CON(r);
+        double q = row_velocity(cr, ROW(r), v);
+        for (int c = 0; c < nr; c++) {
+            const vp_contact *cc = CON(c);
+            double w = coupling(cr, ROW(r), cc, ROW(c));
+            MAT(r, c) = w;
+            q -= w * OLD(cc, c);
         }
-    /* psi's rows: mu lam - sum_j beta */
-    for (int a = 0; a < m; a++) {
-        for (int j = 0; j < k; j++) MAT(nb + a, a * k + j) = -1;
-        l->q[nb + a] = s->mu * s->c[lst[a]].lam;
+        l->q[r] = q;
     }
-#undef MAT
+    /* the cones: mu lam - sum_j beta >= 0 against psi */
+    for (int a = 0; fr && a < m; a++) {
+        int pr = nr + a;
+        for (int j = 0; j < k; j++) MAT(pr, on + a * k + j) = -1, MAT(on + a * k + j, pr) = 1;
+        if (nrm) MAT(pr, a) = s->mu, l->q[pr] = 0;
+        else l->q[pr] = s->mu * s->c[lst[a]].lam;
+    }
     int info = tc_lcp_solve(l, n);
     if (info) return info;
-    for (int a = 0; a < m; a++) {
-        vp_contact *c = &s->c[lst[a]];
-        for (int j = 0; j < k; j++) {
-            double dz = l->z[a * k + j] - c->beta[j];
-            c->beta[j] = l->z[a * k + j];
-            apply(c, 1 + j, dz, v);
-        }
+    /* the new impulses, their change applied to both bodies of each contact */
+    for (int r = 0; r < nr; r++) {
+        vp_contact *c = (vp_contact *)CON(r);
+        double *z = r < on ? &c->lam : &c->beta[ROW(r) - 1], dz = l->z[r] - *z;
+        *z = l->z[r];
+        apply(c, ROW(r), dz, v);
     }
+#undef MAT
+#undef CON
+#undef ROW
+#undef OLD
     return 0;
 }
 
@@ -350,9 +342,14 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
                 m = s->maxb;
             }
             const int *lst = s->list + s->start[i];
-            if (normal_block(s, lst, m, v)) fail(s, t, "a normal LCP failed");
-            if (s->mu > 0 && friction_block(s, lst, m, v))
-                fail(s, t, "a friction LCP failed");
+            if (s->mu <= 0) {
+                if (block(s, lst, m, v, VP_NORMAL)) fail(s, t, "a normal LCP failed");
+            } else if (s->coupled) {
+                if (block(s, lst, m, v, VP_NORMAL | VP_FRICTION)) fail(s, t, "a body's LCP failed");
+            } else {
+                if (block(s, lst, m, v, VP_NORMAL)) fail(s, t, "a normal LCP failed");
+                if (block(s, lst, m, v, VP_FRICTION)) fail(s, t, "a friction LCP failed");
+            }
         }
         sw++;
         double dv = 0;
