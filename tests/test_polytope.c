@@ -64,16 +64,16 @@ static double rnd(unsigned *st) {
 Test(polytope, cube_hull_has_8_vertices_6_faces_and_the_box_mass) {
     const double a = 0.2, b = 0.1, c = 0.05, rho = 1000;
     tc_shape p = cube_poly(a, b, c), bx = tc_box(a, b, c);
-    cr_assert_eq(p.nvert, 8);
-    cr_assert_eq(p.nface, 6);
+    cr_assert_eq(p.hull->nvert, 8);
+    cr_assert_eq(p.hull->nface, 6);
     for (int f = 0; f < 6; f++)
-        cr_assert_eq(p.fnv[f], 4, "face %d has %d vertices", f, p.fnv[f]);
+        cr_assert_eq(p.hull->fnv[f], 4, "face %d has %d vertices", f, p.hull->fnv[f]);
     /* hull vertices in input order: the 8 corners */
     double v[8][3];
     corners(a, b, c, v);
     for (int i = 0; i < 8; i++)
         for (int k = 0; k < 3; k++)
-            cr_assert_eq(p.vert[i][k], v[i][k]);
+            cr_assert_eq(p.hull->vert[i][k], v[i][k]);
     double mp, Ip[3], mb, Ib[3];
     tc_shape_mass(&p, rho, &mp, Ip);
     tc_shape_mass(&bx, rho, &mb, Ib);
@@ -100,10 +100,10 @@ Test(polytope, cube_hull_has_8_vertices_6_faces_and_the_box_mass) {
 Test(polytope, regular_tetrahedron_and_octahedron_closed_forms) {
     const double s = 0.03, r = 0.05, rho = 2000;
     tc_shape t = tetra(s), o = octa(r);
-    cr_assert_eq(t.nvert, 4);
-    cr_assert_eq(t.nface, 4);
-    cr_assert_eq(o.nvert, 6);
-    cr_assert_eq(o.nface, 8);
+    cr_assert_eq(t.hull->nvert, 4);
+    cr_assert_eq(t.hull->nface, 4);
+    cr_assert_eq(o.hull->nvert, 6);
+    cr_assert_eq(o.hull->nface, 8);
     /* tetrahedron: edge e = 2 sqrt(2) s, V = e^3 / (6 sqrt 2) = 8 s^3 / 3, I = m e^2 / 20 */
     double m, I[3], e = 2 * sqrt(2) * s;
     tc_shape_mass(&t, rho, &m, I);
@@ -130,7 +130,7 @@ Test(polytope, prism_com_and_refused_tilted_box) {
     const double a = 0.06, h = 0.05, L = 0.04;
     const double v[6][3] = {{-a, -L, 0}, {a, -L, 0}, {0, -L, h}, {-a, L, 0}, {a, L, 0}, {0, L, h}};
     tc_shape p = poly(v, 6);
-    cr_assert_eq(p.nface, 5);
+    cr_assert_eq(p.hull->nface, 5);
     double com[3], m, I[3];
     tc_error err;
     cr_assert_eq(tc_shape_center(&p, com, &err), TC_OK, "%s", err.msg);
@@ -189,16 +189,22 @@ Test(polytope, errors_name_the_parameter) {
     cr_assert(strstr(err.msg, "40 vertices"), "%s", err.msg);
     /* tc_shape_check on damaged structs */
     tc_shape o = octa(0.05), d = o;
+    tc_hull hd = *o.hull; /* a damaged copy of the shared hull, which stays intact */
+    d.hull = &hd;
     cr_assert_eq(tc_shape_check(&o, &err), TC_OK, "%s", err.msg);
-    d.nvert = TC_POLY_MAXVERT + 1;
+    hd.nvert = TC_POLY_MAXVERT + 1;
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
-    d = o, d.vert[2][1] = INFINITY;
+    hd = *o.hull, hd.vert[2][1] = INFINITY;
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
-    d = o, d.face[3][3] -= 0.01; /* a vertex above face 3: not convex */
+    d.hull = NULL; /* no hull */
+    tc_error_clear(&err);
+    cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
+    cr_assert_str_eq(err.param, "vertices");
+    d.hull = &hd, hd = *o.hull, hd.face[3][3] -= 0.01; /* a vertex above face 3: not convex */
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "faces");
@@ -243,8 +249,8 @@ Test(polytope, distance_matches_closed_forms) {
     for (int i = 0; i < 4000; i++) {
         double x[3] = {0.06 * rnd(&st), 0.06 * rnd(&st), 0.06 * rnd(&st)};
         int inside = 1;
-        for (int f = 0; f < t.nface; f++)
-            inside &= tc_v3_dot(t.face[f], x) < t.face[f][3];
+        for (int f = 0; f < t.hull->nface; f++)
+            inside &= tc_v3_dot(t.hull->face[f], x) < t.hull->face[f][3];
         double d = tc_shape_distance(&t, x, n);
         cr_assert_eq(d < 0, inside);
         cr_assert_float_eq(tc_v3_norm(n), 1, 1e-12);
@@ -266,14 +272,15 @@ Test(polytope, aopc_samples_lie_on_faces_with_their_normals) {
             cr_assert_float_eq(tc_shape_distance(&shapes[s], p, dn), 0, 1e-12);
             /* the normal is that of the face the point is on, and the point is off its edges */
             int f = 0;
-            while (f < shapes[s].nface && tc_v3_dot(nrm, shapes[s].face[f]) < 1 - 1e-15)
+            while (f < shapes[s].hull->nface && tc_v3_dot(nrm, shapes[s].hull->face[f]) < 1 - 1e-15)
                 f++;
-            cr_assert_lt(f, shapes[s].nface, "shape %d point %d: normal of no face", s, i);
-            cr_assert_float_eq(tc_v3_dot(shapes[s].face[f], p), shapes[s].face[f][3], 1e-12);
+            cr_assert_lt(f, shapes[s].hull->nface, "shape %d point %d: normal of no face", s, i);
+            cr_assert_float_eq(tc_v3_dot(shapes[s].hull->face[f], p), shapes[s].hull->face[f][3],
+                               1e-12);
             cr_assert(tc_polytope_face_contains(&shapes[s], f, p, 1e-10));
             per_face[f]++;
         }
-        for (int f = 0; f < shapes[s].nface; f++)
+        for (int f = 0; f < shapes[s].hull->nface; f++)
             cr_assert_gt(per_face[f], 0, "face %d", f);
         tc_aopc_free(&c);
     }
@@ -303,7 +310,7 @@ Test(polytope, surface_points_normals_and_faces) {
     for (int s = 0; s < 2; s++) {
         tc_surface S;
         cr_assert_eq(tc_surface_alloc(&S, &shapes[s], 0.011, &err), TC_OK, "%s", err.msg);
-        cr_assert_eq(S.nface, shapes[s].nface);
+        cr_assert_eq(S.nface, shapes[s].hull->nface);
         cr_assert_float_eq(S.radius, tc_polytope_radius(&shapes[s]), 0);
         for (int i = 0; i < S.npoint; i++) {
             double dn[3];
@@ -320,7 +327,7 @@ Test(polytope, surface_points_normals_and_faces) {
                 cr_assert_leq(tc_v3_dot(S.face[f], S.p[i]), S.face[f][3] + 1e-12);
         }
         /* vertices first: an octahedron's 4 faces per vertex keep 3 normals, a cube corner 3 */
-        for (int v = 0; v < shapes[s].nvert; v++)
+        for (int v = 0; v < shapes[s].hull->nvert; v++)
             cr_assert_eq(S.nn[v], 3);
         tc_surface_free(&S);
     }

@@ -19,11 +19,11 @@ static int world_vertices(const tc_scene *sc, int i, double (*w)[3]) {
     const tc_body_desc *b = &sc->body[i];
     double R[9];
     tc_quat_to_mat(R, b->quat);
-    for (int k = 0; k < b->shape.nvert; k++) {
-        tc_m3_mulv(w[k], R, b->shape.vert[k]);
+    for (int k = 0; k < b->shape.hull->nvert; k++) {
+        tc_m3_mulv(w[k], R, b->shape.hull->vert[k]);
         tc_v3_add(w[k], w[k], b->pos);
     }
-    return b->shape.nvert;
+    return b->shape.hull->nvert;
 }
 
 /* the polygon's centroid by the shoelace formula over its vertices, in A's frame */
@@ -61,7 +61,7 @@ Test(scenes, polygon_prism_is_the_polygon_in_the_world) {
         cr_expect_eq(b->joint, TC_JOINT_PLANAR);
         cr_expect_eq(b->mass, 1.0);
         cr_expect_eq(b->inertia[2], 0.2);
-        cr_expect_eq(b->shape.nvert, 10, "a pentagon's prism");
+        cr_expect_eq(b->shape.hull->nvert, 10, "a pentagon's prism");
         cr_expect(fabs(b->pos[0] - 0.3) < 1e-12 && fabs(b->pos[1] - 1.0) < 1e-12, "centroid at (x, y)");
         /* every vertex, turned back by theta about the centroid, lies in A x <= b, on two rows */
         double w[32][3];

@@ -183,9 +183,9 @@ static void write_meshes(FILE *f, const tc_scene *sc) {
         if (sh->type != TC_SHAPE_POLYTOPE) continue;
         if (n++ == 0) fprintf(f, "  <asset>\n");
         fprintf(f, "    <mesh name=\"mg%d\" vertex=\"", i);
-        for (int v = 0; v < sh->nvert; v++)
-            fprintf(f, "%s%.17g %.17g %.17g", v ? " " : "", sh->vert[v][0], sh->vert[v][1],
-                    sh->vert[v][2]);
+        for (int v = 0; v < sh->hull->nvert; v++)
+            fprintf(f, "%s%.17g %.17g %.17g", v ? " " : "", sh->hull->vert[v][0],
+                    sh->hull->vert[v][1], sh->hull->vert[v][2]);
         fprintf(f, "\"/>\n");
     }
     if (n) fprintf(f, "  </asset>\n");
@@ -203,10 +203,10 @@ static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
     double R[9], q[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]}, ref[TC_POLY_MAXVERT][3];
     tc_quat_normalize(q);
     tc_quat_to_mat(R, q);
-    for (int v = 0; v < sh->nvert; v++) {
-        tc_v3_copy(ref[v], sh->vert[v]);
+    for (int v = 0; v < sh->hull->nvert; v++) {
+        tc_v3_copy(ref[v], sh->hull->vert[v]);
         if (b->joint == TC_JOINT_FIXED) {
-            tc_m3_mulv(ref[v], R, sh->vert[v]);
+            tc_m3_mulv(ref[v], R, sh->hull->vert[v]);
             tc_v3_add(ref[v], ref[v], b->pos);
         }
     }
@@ -218,13 +218,13 @@ static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
         mju_rotVecQuat(y, x, m->geom_quat + 4 * g);
         for (int k = 0; k < 3; k++) y[k] += m->geom_pos[3 * g + k];
         int found = 0;
-        for (int v = 0; v < sh->nvert; v++) {
+        for (int v = 0; v < sh->hull->nvert; v++) {
             double d[3] = {y[0] - ref[v][0], y[1] - ref[v][1], y[2] - ref[v][2]};
             if (tc_v3_norm(d) <= tol) found = 1, hit[v] = 1;
         }
         if (!found) return 0;
     }
-    for (int v = 0; v < sh->nvert; v++)
+    for (int v = 0; v < sh->hull->nvert; v++)
         if (!hit[v]) return 0;
     return 1;
 }
