@@ -89,8 +89,9 @@ typedef struct engine {
                                       * bodies' slide origin */
     int reported[mjNWARNING];        /* counter already reported */
     double t, dt;                    /* simulation time (s): 0, then + dt per step; the step */
-    /* the kinematic bodies' descriptions, for their paths */
-    tc_body_desc path[TC_SCENE_MAXBODY];
+    /* the scene's bodies, for the kinematic bodies' paths (the scene outlives the engine, as
+     * tc_sim_alloc requires; a copy would be 1 MB per run) */
+    const tc_body_desc *body;
     warnbuf warn;
 } engine;
 
@@ -537,7 +538,7 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
                                 "MuJoCo placed the mesh of polytope body '%s' away from its "
                                 "vertices", sc->body[i].name);
         }
-    e->nbody = sc->nbody;
+    e->nbody = sc->nbody, e->body = sc->body;
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
@@ -560,7 +561,6 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         /* a kinematic body: its mocap slot and its path, no state */
         if (b->joint == TC_JOINT_KINEMATIC) {
             e->mocap[i] = e->m->body_mocapid[id];
-            e->path[i] = *b;
             continue;
         }
         /* the body's first joint; a planar body's three are consecutive in qpos and qvel */
@@ -586,7 +586,7 @@ static void time_in(engine *e) {
     e->d->time = e->t;
     for (int i = 0; i < e->nbody; i++)
         if (e->mocap[i] >= 0)
-            tc_body_path(&e->path[i], e->t, e->d->mocap_pos + 3 * e->mocap[i], NULL);
+            tc_body_path(&e->body[i], e->t, e->d->mocap_pos + 3 * e->mocap[i], NULL);
 }
 
 /* touche (q, v) into qpos/qvel: a free joint's angular velocity is in the body frame, a planar
