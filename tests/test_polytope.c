@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collide/tc_collide.h"
@@ -212,6 +213,103 @@ Test(polytope, errors_name_the_parameter) {
     tc_shape_type ty;
     cr_assert_eq(tc_shape_parse("polytope", &ty), TC_OK);
     cr_assert_eq(ty, TC_SHAPE_POLYTOPE);
+}
+
+/* ---- the shared hull ---- */
+
+/* a prism: the isosceles triangle (-2a, 0), (2a, 0), (0, 3a) in x-y, z in [0, a] (m), in
+ * principal axes with its COM at (0, a, a / 2), so centring it makes a new hull */
+static void prism(double a, double (*v)[3]) {
+    const double t[3][2] = {{-2 * a, 0}, {2 * a, 0}, {0, 3 * a}};
+    for (int i = 0; i < 6; i++)
+        tc_v3_set(v[i], t[i % 3][0], t[i % 3][1], i < 3 ? 0 : a);
+}
+
+Test(polytope, equal_hulls_are_shared_and_different_ones_are_not) {
+    size_t n0 = tc_hull_count();
+    tc_shape a = cube_poly(0.123, 0.0456, 0.0789), b = cube_poly(0.123, 0.0456, 0.0789);
+    cr_assert_eq(a.hull, b.hull, "the same points: one hull");
+    cr_assert_eq(tc_hull_count(), n0 + 1);
+    tc_shape c = cube_poly(0.123, 0.0456, 0.079);
+    cr_assert_neq(c.hull, a.hull, "other points: another hull");
+    cr_assert_eq(tc_hull_count(), n0 + 2);
+    /* the key is the exact content: a copy interns to the shared hull, a copy with one
+     * coordinate's sign bit flipped (0.0 to -0.0) does not */
+    tc_hull h = *a.hull;
+    cr_assert_eq(tc_hull_intern(&h), a.hull);
+    double v[6][3];
+    prism(0.0321, v);
+    tc_shape p = poly((const double(*)[3])v, 6);
+    cr_assert_eq(p.hull->vert[0][1], 0.0);
+    h = *p.hull, h.vert[0][1] = -0.0;
+    const tc_hull *hz = tc_hull_intern(&h);
+    cr_assert(hz && hz != p.hull && hz != &h);
+    cr_assert_eq(tc_hull_intern(&h), hz);
+    /* centring gives a new shared hull and leaves the first one as it was */
+    tc_shape p2 = p, p3 = p;
+    double com2[3], com3[3];
+    tc_error err;
+    cr_assert_eq(tc_shape_center(&p2, com2, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_shape_center(&p3, com3, &err), TC_OK, "%s", err.msg);
+    cr_assert_neq(p2.hull, p.hull);
+    cr_assert_eq(p2.hull, p3.hull);
+    cr_assert_eq(p.hull->vert[0][1], 0.0, "the shared hull is not moved");
+    cr_assert_float_eq(com2[1], 0.0321, 1e-15);
+    cr_assert_float_eq(p2.hull->vert[0][1], -0.0321, 1e-15);
+    /* two bodies of one polytope in a scene share the centred hull */
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_not_null(sc);
+    *sc = tc_default_scene();
+    for (int i = 0; i < 2; i++) {
+        tc_body_desc bd = tc_default_body(i ? "b" : "a", p);
+        bd.joint = TC_JOINT_FREE;
+        cr_assert_eq(tc_scene_add(sc, &bd, 1000, &err), TC_OK, "%s", err.msg);
+    }
+    cr_assert_eq(sc->body[0].shape.hull, p2.hull);
+    cr_assert_eq(sc->body[1].shape.hull, p2.hull);
+    free(sc);
+    /* out of bounds: refused, nothing interned */
+    size_t n1 = tc_hull_count();
+    h = *a.hull, h.nvert = TC_POLY_MAXVERT + 1;
+    cr_assert_null(tc_hull_intern(&h));
+    h = *a.hull, h.fofs[0] = TC_POLY_MAXLOOP;
+    cr_assert_null(tc_hull_intern(&h));
+    cr_assert_eq(tc_hull_count(), n1);
+}
+
+Test(polytope, hulls_built_from_openmp_threads_are_shared_and_identical) {
+    /* K prisms (new to this process), each built and centred 16 times from 4 threads */
+    enum { K = 4, N = 16 * K };
+    size_t n0 = tc_hull_count();
+    const tc_hull *raw[N], *centred[N];
+    int fails = 0;
+#pragma omp parallel for schedule(dynamic) num_threads(4) reduction(+ : fails)
+    for (int i = 0; i < N; i++) {
+        double v[6][3], com[3];
+        prism(0.05 + 0.001 * (i % K), v);
+        tc_shape s;
+        fails += tc_polytope(&s, (const double(*)[3])v, 6, NULL) != TC_OK;
+        raw[i] = s.hull;
+        fails += tc_shape_center(&s, com, NULL) != TC_OK;
+        centred[i] = s.hull;
+    }
+    cr_assert_eq(fails, 0);
+    cr_assert_eq(tc_hull_count(), n0 + 2 * K, "one raw and one centred hull per prism");
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(raw[i], raw[i % K], "build %d", i);
+        cr_assert_eq(centred[i], centred[i % K], "build %d", i);
+        cr_assert_neq(raw[i], centred[i]);
+    }
+    /* the same as built on one thread, bit for bit */
+    for (int k = 0; k < K; k++) {
+        double v[6][3], com[3];
+        prism(0.05 + 0.001 * k, v);
+        tc_shape s = poly((const double(*)[3])v, 6);
+        cr_assert_eq(s.hull, raw[k]);
+        cr_assert_eq(tc_shape_center(&s, com, NULL), TC_OK);
+        cr_assert_eq(s.hull, centred[k]);
+        cr_assert_eq(memcmp(s.hull->vert, centred[k]->vert, sizeof s.hull->vert), 0);
+    }
 }
 
 /* ---- distance ---- */
