@@ -231,8 +231,8 @@ Test(points, compound_samples_leave_out_the_joint) {
         double n[3];
         /* on the union's surface: on a part's surface, inside none */
         cr_assert_float_eq(tc_shape_distance(&L, P[i], n), 0, 1e-12);
-        cr_assert_not(on_joint(P[i], 1e-9), "sample (%g, %g, %g) on the joint", P[i][0],
-                      P[i][1], P[i][2]);
+        cr_assert_not(on_joint(P[i], 1e-9), "sample (%g, %g, %g) on the joint", P[i][0], P[i][1],
+                      P[i][2]);
         rim += fabs(P[i][1] - 0.05) <= 1e-12 && P[i][0] < -0.1 + 1e-12;
         for (int j = 0; j < i; j++) {
             double e[3];
@@ -293,8 +293,10 @@ Test(points, l_compound_on_plane_gives_points_under_both_parts) {
         cr_assert_gt(foot, 4, "d %g: %d under the foot", d, foot);
         cr_assert_gt(leg, 4, "d %g: %d under the leg", d, leg);
         /* shallow: the bottom only; deep: the side faces' first rows too */
-        if (deep) cr_assert_gt(side, 0);
-        else cr_assert_eq(side, 0);
+        if (deep)
+            cr_assert_gt(side, 0);
+        else
+            cr_assert_eq(side, 0);
     }
     tc_points_free(s);
 }
@@ -365,7 +367,8 @@ static bp_scene random_scene(int n, unsigned long seed) {
     gsl_rng_set(rng, seed);
     for (int i = 0; i < n; i++) {
         double pos[3], q[4];
-        for (int c = 0; c < 3; c++) pos[c] = 2 * gsl_rng_uniform(rng);
+        for (int c = 0; c < 3; c++)
+            pos[c] = 2 * gsl_rng_uniform(rng);
         tc_random_quat(seed * 1000 + (unsigned long)i, q);
         S.bs[i] = posed(pos, q);
         S.radius[i] = 0.02 + 0.13 * gsl_rng_uniform(rng);
@@ -378,7 +381,9 @@ static bp_scene random_scene(int n, unsigned long seed) {
     return S;
 }
 
-static void free_scene(bp_scene *S) { free(S->radius), free(S->fixed), free(S->bs); }
+static void free_scene(bp_scene *S) {
+    free(S->radius), free(S->fixed), free(S->bs);
+}
 
 /* every pair the header's tests accept, sorted (a < b), into out; returns their number */
 static int brute_pairs(const bp_scene *S, double margin, int (*out)[2]) {
@@ -421,11 +426,12 @@ static void broadphase_equals_brute_force(int n, unsigned long seed, double marg
     cr_assert_eq(memcmp(bp->pair, ref, (size_t)m * sizeof *ref), 0, "n %d seed %lu: pairs differ",
                  n, seed);
     /* moved a little and queried again: still the brute-force set */
-    for (int i = 0; i < n; i++) S.bs[i].pos[(i + (int)seed) % 3] += 0.01 * ((i % 7) - 3);
+    for (int i = 0; i < n; i++)
+        S.bs[i].pos[(i + (int)seed) % 3] += 0.01 * ((i % 7) - 3);
     m = brute_pairs(&S, margin, ref);
     cr_assert_eq(tc_broadphase_query(bp, S.bs), m);
     cr_assert_eq(memcmp(bp->pair, ref, (size_t)m * sizeof *ref), 0);
-    cr_log_info("n %d seed %lu: %d pairs (axis %d)", n, seed, m, bp->axis);
+    cr_log_info("n %d seed %lu: %d pairs, %lld sphere tests", n, seed, m, bp->tests);
     free(ref);
     tc_broadphase_free(bp);
     free_scene(&S);
@@ -438,28 +444,78 @@ Test(points, broadphase_equals_brute_force_on_random_scenes) {
     broadphase_equals_brute_force(1000, 12, 0.005);
 }
 
-/* bodies on a line along y, all overlapping their neighbours: the sweep axis is y */
-Test(points, broadphase_sweeps_the_axis_of_largest_spread) {
-    int n = 50;
-    double radius[50];
-    tc_body_state bs[50];
-    for (int i = 0; i < n; i++) {
-        const double pos[3] = {0.001 * (i % 3), 0.1 * i, 0.002 * (i % 2)};
-        bs[i] = posed(pos, NULL);
-        radius[i] = 0.06;
-    }
+/* walls (large bodies), a body far away, bodies on one cell's corners and a scene whose cells
+ * all share few buckets: still the brute-force set */
+Test(points, broadphase_handles_walls_far_bodies_and_crowded_buckets) {
+    bp_scene S = random_scene(300, 21);
+    /* three walls 20 times the others, one of them fixed, and two bodies far out */
+    S.radius[10] = 2, S.radius[20] = 3, S.fixed[20] = 1, S.radius[30] = 2.5;
+    S.bs[40].pos[0] = 1e7, S.bs[42].pos[2] = -1e30;
+    tc_v3_copy(S.bs[41].pos, S.bs[40].pos);
+    S.bs[41].pos[0] += 0.1;
     tc_broadphase *bp;
-    cr_assert_eq(tc_broadphase_alloc(&bp, n, radius, NULL, 2, 0, NULL), TC_OK);
-    cr_assert_eq(tc_broadphase_query(bp, bs), n - 1);
-    cr_assert_eq(bp->axis, 1);
-    for (int k = 0; k < n - 1; k++) cr_assert(bp->pair[k][0] == k && bp->pair[k][1] == k + 1);
+    cr_assert_eq(tc_broadphase_alloc(&bp, S.n, S.radius, S.fixed, 32, 0, NULL), TC_OK);
+    cr_assert_eq(bp->nlarge, 3);
+    cr_assert_eq(bp->nplane, 2);
+    cr_assert_float_eq(bp->cell, 0.3, 0.01);
+    int(*ref)[2] = calloc((size_t)S.n * (size_t)S.n / 2 + 1, sizeof *ref);
+    int m = brute_pairs(&S, 0, ref), got = tc_broadphase_query(bp, S.bs);
+    cr_assert_eq(got, m, "%d pairs, brute force %d", got, m);
+    cr_assert_eq(memcmp(bp->pair, ref, (size_t)m * sizeof *ref), 0);
+    /* the two far bodies meet each other */
+    int far = 0;
+    for (int k = 0; k < got; k++)
+        far += bp->pair[k][0] == 40 && bp->pair[k][1] == 41;
+    cr_assert_eq(far, 1);
     tc_broadphase_free(bp);
+    /* a dense cluster on a few cells' corners: many bodies a bucket */
+    for (int i = 0; i < S.n; i++) {
+        if (S.radius[i] == INFINITY) continue;
+        S.radius[i] = 0.05;
+        for (int c = 0; c < 3; c++)
+            S.bs[i].pos[c] = 0.1 * ((i >> c) & 1) + 1e-3 * (i % 5);
+    }
+    cr_assert_eq(tc_broadphase_alloc(&bp, S.n, S.radius, S.fixed, 300, 0, NULL), TC_OK);
+    m = brute_pairs(&S, 0, ref), got = tc_broadphase_query(bp, S.bs);
+    cr_assert_eq(got, m, "%d pairs, brute force %d", got, m);
+    cr_assert_eq(memcmp(bp->pair, ref, (size_t)m * sizeof *ref), 0);
+    free(ref);
+    tc_broadphase_free(bp);
+    free_scene(&S);
+}
+
+/* the grid's work grows with the bodies: a lattice 8 times larger takes about 8 times the
+ * sphere tests (a little more: fewer bodies on its boundary), where all pairs would take 64 */
+Test(points, broadphase_tests_grow_linearly) {
+    long long tests[2];
+    for (int big = 0; big < 2; big++) {
+        int side = big ? 20 : 10, n = side * side * side;
+        double *radius = calloc((size_t)n, sizeof *radius);
+        tc_body_state *bs = calloc((size_t)n, sizeof *bs);
+        for (int i = 0; i < n; i++) {
+            const double pos[3] = {0.1 * (i % side), 0.1 * (i / side % side),
+                                   0.1 * (i / side / side)};
+            bs[i] = posed(pos, NULL);
+            radius[i] = 0.06;
+        }
+        tc_broadphase *bp;
+        cr_assert_eq(tc_broadphase_alloc(&bp, n, radius, NULL, 16, 0, NULL), TC_OK);
+        int got = tc_broadphase_query(bp, bs);
+        /* each lattice neighbour along an axis: 3 side^2 (side - 1) */
+        cr_assert_eq(got, 3 * side * side * (side - 1));
+        tests[big] = bp->tests;
+        tc_broadphase_free(bp);
+        free(radius), free(bs);
+    }
+    cr_log_info("sphere tests: %lld for 1000 bodies, %lld for 8000", tests[0], tests[1]);
+    cr_assert_lt(tests[1], 10 * tests[0]);
 }
 
 /* too small a capacity: the pairs that fit (plane pairs first), sorted, the rest counted */
 Test(points, broadphase_overflow_is_counted) {
     bp_scene S = random_scene(200, 5);
-    for (int i = 0; i < S.n; i++) S.radius[i] = S.radius[i] == INFINITY ? INFINITY : 0.3;
+    for (int i = 0; i < S.n; i++)
+        S.radius[i] = S.radius[i] == INFINITY ? INFINITY : 0.3;
     tc_broadphase *bp;
     cr_assert_eq(tc_broadphase_alloc(&bp, S.n, S.radius, S.fixed, 1, 0, NULL), TC_OK);
     int(*ref)[2] = calloc((size_t)S.n * (size_t)S.n / 2 + 1, sizeof *ref);
@@ -471,9 +527,10 @@ Test(points, broadphase_overflow_is_counted) {
     /* sorted, each a brute-force pair, and every plane pair kept */
     int planes = 0, kept = 0;
     for (int k = 0; k < got; k++) {
-        if (k) cr_assert(bp->pair[k - 1][0] < bp->pair[k][0] ||
-                         (bp->pair[k - 1][0] == bp->pair[k][0] &&
-                          bp->pair[k - 1][1] < bp->pair[k][1]));
+        if (k)
+            cr_assert(
+                bp->pair[k - 1][0] < bp->pair[k][0] ||
+                (bp->pair[k - 1][0] == bp->pair[k][0] && bp->pair[k - 1][1] < bp->pair[k][1]));
         int found = 0;
         for (int j = 0; j < m && !found; j++)
             found = ref[j][0] == bp->pair[k][0] && ref[j][1] == bp->pair[k][1];
@@ -521,14 +578,22 @@ Test(points, pile_contacts_are_signed_distances) {
     static tc_body_state bs[N];
     static unsigned char fixed[N];
     shape[0] = tc_plane(), fixed[0] = 1;
-    const double oct[6][3] = {{0.06, 0, 0}, {-0.06, 0, 0}, {0, 0.06, 0},
-                              {0, -0.06, 0}, {0, 0, 0.06}, {0, 0, -0.06}};
+    const double oct[6][3] = {{0.06, 0, 0},  {-0.06, 0, 0}, {0, 0.06, 0},
+                              {0, -0.06, 0}, {0, 0, 0.06},  {0, 0, -0.06}};
     for (int i = 1; i < N; i++) {
         switch (i % 5) {
-        case 0: shape[i] = tc_box(0.05, 0.04, 0.03); break;
-        case 1: shape[i] = tc_sphere(0.045); break;
-        case 2: shape[i] = tc_cylinder(0.04, 0.04); break;
-        case 3: cr_assert_eq(tc_polytope(&shape[i], oct, 6, NULL), TC_OK); break;
+        case 0:
+            shape[i] = tc_box(0.05, 0.04, 0.03);
+            break;
+        case 1:
+            shape[i] = tc_sphere(0.045);
+            break;
+        case 2:
+            shape[i] = tc_cylinder(0.04, 0.04);
+            break;
+        case 3:
+            cr_assert_eq(tc_polytope(&shape[i], oct, 6, NULL), TC_OK);
+            break;
         default: {
             shape[i] = l_shape();
             for (int k = 0; k < 2; k++) {
@@ -538,7 +603,8 @@ Test(points, pile_contacts_are_signed_distances) {
         }
         }
     }
-    for (int i = 0; i < N; i++) sh[i] = &shape[i];
+    for (int i = 0; i < N; i++)
+        sh[i] = &shape[i];
     void *s = model_of(N, sh, fixed, NULL, 0);
     const double o[3] = {0, 0, 0};
     bs[0] = posed(o, NULL);
@@ -576,7 +642,8 @@ Test(points, pile_contacts_are_signed_distances) {
     /* other poses in between, then the same poses: the same bits */
     static tc_body_state moved[N];
     memcpy(moved, bs, sizeof moved);
-    for (int i = 1; i < N; i++) moved[i].pos[0] *= 1.5;
+    for (int i = 1; i < N; i++)
+        moved[i].pos[0] *= 1.5;
     tc_points_contacts(s, moved, c2, 20000);
     cr_assert_eq(tc_points_contacts(s, bs, c2, 20000), n);
     cr_assert_eq(memcmp(c, c2, (size_t)n * sizeof *c), 0);
@@ -598,7 +665,8 @@ Test(points, cube_rests_under_an_lcp) {
     cr_assert_eq(tc_method_set(&m, "spacing_rel", 1, &err), TC_OK);
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 1e-3, &err), TC_OK, "%s", err.msg);
-    for (int i = 0; i < 200; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 200; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     double z = tc_sim_q(sim)[2];
     cr_assert(z > 0.099 && z < 0.1001, "z = %g", z);
     tc_model_contact c[64];

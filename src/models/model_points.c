@@ -30,24 +30,24 @@ static const tc_param_spec points_params[] = {
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 /* the shapes points samples */
-#define POINTS_SHAPES                                                                             \
-    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |  \
-     TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE) |                          \
+#define POINTS_SHAPES                                                                              \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |   \
+     TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE) |                           \
      TC_SHAPE_BIT(TC_SHAPE_COMPOUND))
 
 /* one body: its samples, its curved parts, and for a compound its parts as shapes */
 typedef struct pts_body {
     const tc_shape *shape;
-    int plane;                          /* an infinite plane: no samples */
-    int off, np;                        /* samples sample[off .. off + np), body frame */
-    double radius;                      /* bounding radius about the body origin (m) */
-    int nsph;                           /* spheres whose deepest point is also a sample */
-    double sph[TC_SHAPE_MAXPART][4];    /* their centres (m, body frame) and radii (m) */
-    int sphpart[TC_SHAPE_MAXPART];      /* a compound's: which part each is */
-    int cyl;                            /* a cylinder: its support point against a plane too */
-    int npart;                          /* compound: parts for the signed distance */
-    int part0;                          /* its parts are part[part0 .. part0 + npart) */
-    double ppos[TC_SHAPE_MAXPART][3];   /* their centres (m, body frame) */
+    int plane;                        /* an infinite plane: no samples */
+    int off, np;                      /* samples sample[off .. off + np), body frame */
+    double radius;                    /* bounding radius about the body origin (m) */
+    int nsph;                         /* spheres whose deepest point is also a sample */
+    double sph[TC_SHAPE_MAXPART][4];  /* their centres (m, body frame) and radii (m) */
+    int sphpart[TC_SHAPE_MAXPART];    /* a compound's: which part each is */
+    int cyl;                          /* a cylinder: its support point against a plane too */
+    int npart;                        /* compound: parts for the signed distance */
+    int part0;                        /* its parts are part[part0 .. part0 + npart) */
+    double ppos[TC_SHAPE_MAXPART][3]; /* their centres (m, body frame) */
 } pts_body;
 
 typedef struct points_state {
@@ -55,9 +55,9 @@ typedef struct points_state {
     pts_body *body;
     double (*sample)[3]; /* every body's samples, one after another */
     int nsample, capsample;
-    tc_shape *part;      /* the compounds' parts as spheres and boxes */
+    tc_shape *part; /* the compounds' parts as spheres and boxes */
     int npart;
-    double margin;       /* m */
+    double margin; /* m */
     tc_broadphase *bp;
 } points_state;
 
@@ -72,10 +72,14 @@ void tc_points_free(void *state) {
 /* a shape's bounding radius about its origin (m); INFINITY for a plane */
 static double bound_radius(const tc_shape *sh) {
     switch (sh->type) {
-    case TC_SHAPE_SPHERE: return sh->size[0];
-    case TC_SHAPE_BOX: return tc_v3_norm(sh->size);
-    case TC_SHAPE_CYLINDER: return hypot(sh->size[0], sh->size[1]);
-    case TC_SHAPE_POLYTOPE: return tc_polytope_radius(sh);
+    case TC_SHAPE_SPHERE:
+        return sh->size[0];
+    case TC_SHAPE_BOX:
+        return tc_v3_norm(sh->size);
+    case TC_SHAPE_CYLINDER:
+        return hypot(sh->size[0], sh->size[1]);
+    case TC_SHAPE_POLYTOPE:
+        return tc_polytope_radius(sh);
     case TC_SHAPE_COMPOUND: {
         double r = 0;
         for (int k = 0; k < sh->npart; k++) {
@@ -85,7 +89,8 @@ static double bound_radius(const tc_shape *sh) {
         }
         return r;
     }
-    default: return INFINITY;
+    default:
+        return INFINITY;
     }
 }
 
@@ -208,7 +213,8 @@ static tc_status prepare_body(points_state *s, int i, const tc_shape *sh, double
         tc_surface S;
         st = tc_surface_alloc(&S, sh, h, err);
         if (st) return st;
-        for (int k = 0; k < S.npoint && !st; k++) st = push_sample(s, S.p[k]);
+        for (int k = 0; k < S.npoint && !st; k++)
+            st = push_sample(s, S.p[k]);
         tc_surface_free(&S);
         if (sh->type == TC_SHAPE_SPHERE) b->nsph = 1, b->sph[0][3] = sh->size[0];
         b->cyl = sh->type == TC_SHAPE_CYLINDER;
@@ -239,8 +245,8 @@ tc_status tc_points_alloc(void **state, int nbody, const tc_shape *const *shape,
         radius[i] = s->body[i].radius;
     }
     if (!st)
-        st = tc_broadphase_alloc(&s->bp, nbody, radius, fixed,
-                                 (int)tc_params_get(p, "pair_cap"), s->margin, err);
+        st = tc_broadphase_alloc(&s->bp, nbody, radius, fixed, (int)tc_params_get(p, "pair_cap"),
+                                 s->margin, err);
     free(radius);
     if (st) return tc_points_free(s), st;
     *state = s;
@@ -292,7 +298,7 @@ static int inside(const points_state *s, int ia, int ib, const tc_body_state *bs
     tc_v3_sub(d, bs[ia].pos, bs[ib].pos);
     tc_m3_mulvt(t, RB, d);
     const int start = nc;
-    const double (*P)[3] = (const double (*)[3])s->sample + A->off;
+    const double(*P)[3] = (const double(*)[3])s->sample + A->off;
     if (B->plane) {
         /* against a plane: the height over it, y[2], and its normal */
         tc_v3_set(nw, RB[2], RB[5], RB[8]);
@@ -379,7 +385,7 @@ int tc_points_contacts(void *state, const tc_body_state *bs, tc_model_contact *c
 
 int tc_points_samples(const void *state, int i, const double (**p)[3]) {
     const points_state *s = state;
-    *p = (const double (*)[3])s->sample + s->body[i].off;
+    *p = (const double(*)[3])s->sample + s->body[i].off;
     return s->body[i].np;
 }
 
