@@ -12,10 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* this thread's CPU time (s): on a shared machine it leaves out the time other processes took */
+static double cpu_time(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* a pile of n bodies: the ground (body 0) and boxes, spheres, cylinders, octahedra and L-shaped
- * compounds in turn, 9 cm apart on a 10 x 10 lattice, layer above layer, each turned at random
- * (seeded), so neighbours overlap by a few millimetres and the first layer sinks into the ground */
+ * compounds in turn, 9 cm apart on a 10 x 10 lattice, layer above layer. stacked: each reaches
+ * 4.6 cm from its centre along the lattice axes and is not turned, so neighbours overlap by 2 mm
+ * (the first layer 2 mm into the ground), as in a pile at rest; jumbled: larger bodies turned at
+ * random (seeded), overlapping their neighbours by up to 3 cm (a worst case) */
 typedef struct pile {
     int n;
     tc_shape *shape;
@@ -29,7 +39,42 @@ static void pile_free(pile *p) {
     free(p->shape), free(p->ptr), free(p->fixed), free(p->bs), free(p->radius);
 }
 
-static int pile_build(pile *p, int nbody) {
+/* body i's shape: kind i % 5, reaching a along the axes (stacked) or the jumbled sizes */
+static void pile_shape(tc_shape *s, int i, int jumbled) {
+    const double a = 0.046, h = 0.5 * a;
+    const double oct[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    double v[6][3], r = jumbled ? 0.06 : a;
+    for (int k = 0; k < 6; k++)
+        tc_v3_scale(v[k], oct[k], r);
+    switch (i % 5) {
+    case 0:
+        *s = jumbled ? tc_box(0.05, 0.04, 0.03) : tc_box(a, a, a);
+        break;
+    case 1:
+        *s = tc_sphere(jumbled ? 0.045 : a);
+        break;
+    case 2:
+        *s = jumbled ? tc_cylinder(0.04, 0.04) : tc_cylinder(a, a);
+        break;
+    case 3:
+        tc_polytope(s, v, 6, NULL);
+        break;
+    default:
+        /* an L: a foot along x and a leg along y at one end */
+        memset(s, 0, sizeof *s);
+        s->type = TC_SHAPE_COMPOUND, s->npart = 2;
+        if (jumbled) {
+            s->part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.05, 0.0125, 0.0125}, {0, 0, 0}};
+            s->part[1] =
+                (tc_shape_part){TC_SHAPE_BOX, {0.0125, 0.0375, 0.0125}, {-0.0375, 0.05, 0}};
+        } else {
+            s->part[0] = (tc_shape_part){TC_SHAPE_BOX, {a, h, a}, {0, -h, 0}};
+            s->part[1] = (tc_shape_part){TC_SHAPE_BOX, {h, h, a}, {-h, h, 0}};
+        }
+    }
+}
+
+static int pile_build(pile *p, int nbody, int jumbled) {
     int n = p->n = nbody + 1;
     p->shape = calloc((size_t)n, sizeof *p->shape);
     p->ptr = calloc((size_t)n, sizeof *p->ptr);
@@ -37,38 +82,15 @@ static int pile_build(pile *p, int nbody) {
     p->bs = calloc((size_t)n, sizeof *p->bs);
     p->radius = calloc((size_t)n, sizeof *p->radius);
     if (!p->shape || !p->ptr || !p->fixed || !p->bs || !p->radius) return pile_free(p), 0;
-    const double oct[6][3] = {{0.06, 0, 0},  {-0.06, 0, 0}, {0, 0.06, 0},
-                              {0, -0.06, 0}, {0, 0, 0.06},  {0, 0, -0.06}};
     p->shape[0] = tc_plane(), p->fixed[0] = 1, p->radius[0] = INFINITY;
     tc_quat_identity(p->bs[0].quat);
     tc_quat_to_mat(p->bs[0].R, p->bs[0].quat);
     for (int i = 1; i < n; i++) {
-        tc_shape *s = &p->shape[i];
-        switch (i % 5) {
-        case 0:
-            *s = tc_box(0.05, 0.04, 0.03);
-            break;
-        case 1:
-            *s = tc_sphere(0.045);
-            break;
-        case 2:
-            *s = tc_cylinder(0.04, 0.04);
-            break;
-        case 3:
-            tc_polytope(s, oct, 6, NULL);
-            break;
-        default:
-            /* an L: a 10 x 2.5 x 2.5 cm foot and a 2.5 x 7.5 x 2.5 cm leg at one end */
-            memset(s, 0, sizeof *s);
-            s->type = TC_SHAPE_COMPOUND, s->npart = 2;
-            s->part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.05, 0.0125, 0.0125}, {0, 0, 0}};
-            s->part[1] =
-                (tc_shape_part){TC_SHAPE_BOX, {0.0125, 0.0375, 0.0125}, {-0.0375, 0.05, 0}};
-        }
+        pile_shape(&p->shape[i], i, jumbled);
         int k = i - 1;
-        const double pos[3] = {0.09 * (k % 10), 0.09 * ((k / 10) % 10), 0.03 + 0.09 * (k / 100)};
-        double q[4];
-        tc_random_quat((unsigned long)i, q);
+        double z0 = jumbled ? 0.03 : 0.044, q[4] = {1, 0, 0, 0};
+        const double pos[3] = {0.09 * (k % 10), 0.09 * ((k / 10) % 10), z0 + 0.09 * (k / 100)};
+        if (jumbled) tc_random_quat((unsigned long)i, q);
         tc_v3_copy(p->bs[i].pos, pos);
         memcpy(p->bs[i].quat, q, sizeof q);
         tc_quat_to_mat(p->bs[i].R, q);
@@ -97,68 +119,78 @@ int tc_bench_points(const char *out, const char *bodies, double seconds) {
     tc_outfile o;
     tc_path_join(path, sizeof path, out, "bench_points.csv");
     if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    fprintf(o.f,
-            "bodies,samples,pairs,brute_pairs,sphere_tests,contacts,us_broad_phase,us_contacts,"
-            "us_contacts_per_body,us_brute_pairs,alloc_ms\n");
-    printf("%7s %8s %7s %7s %7s %9s %10s %12s %9s %10s %9s\n", "bodies", "samples", "pairs",
-           "brute", "tests", "contacts", "broad us", "contacts us", "us/body", "brute us",
+    fprintf(
+        o.f,
+        "pile,bodies,samples,pairs,brute_pairs,sphere_tests,contacts,us_broad_phase,us_contacts,"
+        "us_contacts_per_body,us_brute_pairs,wall_us_broad_phase,wall_us_contacts,"
+        "wall_us_brute_pairs,alloc_ms\n");
+    printf("%-8s %7s %8s %7s %7s %7s %9s %10s %12s %9s %10s %9s\n", "pile", "bodies", "samples",
+           "pairs", "brute", "tests", "contacts", "broad us", "contacts us", "us/body", "brute us",
            "alloc ms");
     tc_params par;
     tc_params_default(&par, tc_model_points.params);
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", bodies);
-    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
-        int nb = atoi(t);
-        if (nb < 1) continue;
-        pile p;
-        if (!pile_build(&p, nb)) return fprintf(stderr, "touche bench: out of memory\n"), 1;
-        /* the model over the pile (its samples and broad phase), timed once */
-        void *s;
-        double t0 = tc_wall_time();
-        if (tc_points_alloc(&s, p.n, p.ptr, p.fixed, &par, &err))
-            return pile_free(&p), tc_cli_error(&err, 1), 1;
-        double alloc_ms = 1e3 * (tc_wall_time() - t0);
-        int samples = 0;
-        for (int i = 0; i < p.n; i++) {
-            const double(*P)[3];
-            samples += tc_points_samples(s, i, &P);
+    for (int jumbled = 0; jumbled < 2; jumbled++) {
+        snprintf(buf, sizeof buf, "%s", bodies);
+        for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+            int nb = atoi(t);
+            if (nb < 1) continue;
+            pile p;
+            const char *kind = jumbled ? "jumbled" : "stacked";
+            if (!pile_build(&p, nb, jumbled))
+                return fprintf(stderr, "touche bench: out of memory\n"), 1;
+            /* the model over the pile (its samples and broad phase), timed once */
+            void *s;
+            double t0 = tc_wall_time();
+            if (tc_points_alloc(&s, p.n, p.ptr, p.fixed, &par, &err))
+                return pile_free(&p), tc_cli_error(&err, 1), 1;
+            double alloc_ms = 1e3 * (tc_wall_time() - t0);
+            int samples = 0;
+            for (int i = 0; i < p.n; i++) {
+                const double(*P)[3];
+                samples += tc_points_samples(s, i, &P);
+            }
+            int maxc = 64 * p.n;
+            tc_model_contact *c = calloc((size_t)maxc, sizeof *c);
+            if (!c) return pile_free(&p), tc_points_free(s), 1;
+            tc_broadphase *bp;
+            for (int i = 0; i < p.n; i++)
+                p.radius[i] = tc_points_broadphase(s)->radius[i];
+            if (tc_broadphase_alloc(&bp, p.n, p.radius, p.fixed, 32, 0, &err))
+                return pile_free(&p), tc_points_free(s), free(c), tc_cli_error(&err, 1), 1;
+            /* the least CPU and wall time of single queries over `seconds` each: the least
+             * disturbed on a shared machine */
+            double best[3] = {INFINITY, INFINITY, INFINITY},
+                   wall[3] = {INFINITY, INFINITY, INFINITY};
+            int npair = 0, nc = 0, brute = 0;
+            for (int what = 0; what < 3; what++) {
+                double start = tc_wall_time();
+                do {
+                    double b0 = tc_wall_time(), c0 = cpu_time();
+                    if (what == 0)
+                        npair = tc_broadphase_query(bp, p.bs);
+                    else if (what == 1)
+                        nc = tc_points_contacts(s, p.bs, c, maxc);
+                    else
+                        brute = brute_pairs(&p, p.radius);
+                    best[what] = fmin(best[what], cpu_time() - c0);
+                    wall[what] = fmin(wall[what], tc_wall_time() - b0);
+                } while (tc_wall_time() - start < seconds);
+            }
+            if (nc >= maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", maxc);
+            /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
+            fprintf(o.f, "%s,%d,%d,%d,%d,%lld,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,%.2f\n", kind,
+                    nb, samples, npair, brute, bp->tests, nc, 1e6 * best[0], 1e6 * best[1],
+                    1e6 * best[1] / nb, 1e6 * best[2], 1e6 * wall[0], 1e6 * wall[1], 1e6 * wall[2],
+                    alloc_ms);
+            printf("%-8s %7d %8d %7d %7d %7lld %9d %10.1f %12.1f %9.3f %10.1f %9.1f\n", kind, nb,
+                   samples, npair, brute, bp->tests, nc, 1e6 * best[0], 1e6 * best[1],
+                   1e6 * best[1] / nb, 1e6 * best[2], alloc_ms);
+            tc_broadphase_free(bp);
+            tc_points_free(s);
+            free(c);
+            pile_free(&p);
         }
-        int maxc = 64 * p.n;
-        tc_model_contact *c = calloc((size_t)maxc, sizeof *c);
-        if (!c) return pile_free(&p), tc_points_free(s), 1;
-        tc_broadphase *bp;
-        for (int i = 0; i < p.n; i++)
-            p.radius[i] = tc_points_broadphase(s)->radius[i];
-        if (tc_broadphase_alloc(&bp, p.n, p.radius, p.fixed, 32, 0, &err))
-            return pile_free(&p), tc_points_free(s), free(c), tc_cli_error(&err, 1), 1;
-        /* the least time of batches over `seconds` each: the least disturbed on a shared machine */
-        double best[3] = {INFINITY, INFINITY, INFINITY};
-        int npair = 0, nc = 0, brute = 0;
-        for (int what = 0; what < 3; what++) {
-            double start = tc_wall_time();
-            do {
-                double b0 = tc_wall_time();
-                if (what == 0)
-                    npair = tc_broadphase_query(bp, p.bs);
-                else if (what == 1)
-                    nc = tc_points_contacts(s, p.bs, c, maxc);
-                else
-                    brute = brute_pairs(&p, p.radius);
-                best[what] = fmin(best[what], tc_wall_time() - b0);
-            } while (tc_wall_time() - start < seconds);
-        }
-        if (nc >= maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", maxc);
-        /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
-        fprintf(o.f, "%d,%d,%d,%d,%lld,%d,%.3f,%.3f,%.4f,%.3f,%.2f\n", nb, samples, npair, brute,
-                bp->tests, nc, 1e6 * best[0], 1e6 * best[1], 1e6 * best[1] / nb, 1e6 * best[2],
-                alloc_ms);
-        printf("%7d %8d %7d %7d %7lld %9d %10.1f %12.1f %9.3f %10.1f %9.1f\n", nb, samples, npair,
-               brute, bp->tests, nc, 1e6 * best[0], 1e6 * best[1], 1e6 * best[1] / nb,
-               1e6 * best[2], alloc_ms);
-        tc_broadphase_free(bp);
-        tc_points_free(s);
-        free(c);
-        pile_free(&p);
     }
     if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
     printf("wrote %s\n", path);

@@ -38,10 +38,11 @@ static const tc_param_spec points_params[] = {
 /* one body: its samples, its curved parts, and for a compound its parts as shapes */
 typedef struct pts_body {
     const tc_shape *shape;
-    int plane;                        /* an infinite plane: no samples */
-    int off, np;                      /* samples sample[off .. off + np), body frame */
-    double radius;                    /* bounding radius about the body origin (m) */
-    int nsph;                         /* spheres whose deepest point is also a sample */
+    int plane;     /* an infinite plane: no samples */
+    int off, np;   /* samples sample[off .. off + np), body frame */
+    int c0, nc;    /* chunk[c0 .. c0 + nc): CHUNK consecutive samples each (the last fewer) */
+    double radius; /* bounding radius about the body origin (m) */
+    int nsph;      /* spheres whose deepest point is also a sample */
     double sph[TC_SHAPE_MAXPART][4];  /* their centres (m, body frame) and radii (m) */
     int sphpart[TC_SHAPE_MAXPART];    /* a compound's: which part each is */
     int cyl;                          /* a cylinder: its support point against a plane too */
@@ -57,6 +58,8 @@ typedef struct points_state {
     int nsample, capsample;
     tc_shape *part; /* the compounds' parts as spheres and boxes */
     int npart;
+    double (*chunk)[4]; /* every body's chunks: centre (m, body frame) and radius (m) */
+    int nchunk;
     double margin; /* m */
     tc_broadphase *bp;
 } points_state;
@@ -64,7 +67,7 @@ typedef struct points_state {
 void tc_points_free(void *state) {
     points_state *s = state;
     if (!s) return;
-    free(s->body), free(s->sample), free(s->part);
+    free(s->body), free(s->sample), free(s->part), free(s->chunk);
     tc_broadphase_free(s->bp);
     free(s);
 }
@@ -116,6 +119,20 @@ static double body_distance(const points_state *s, const pts_body *b, const doub
         tc_v3_sub(q, y, b->ppos[k]);
         double d = tc_shape_distance(&s->part[b->part0 + k], q, nk);
         if (d < best) best = d, tc_v3_copy(n, nk);
+    }
+    return best;
+}
+
+/* a lower bound on body b's signed distance at body-frame point y that costs little: for a
+ * polytope the largest of its face planes' distances (tc_shape_distance's own first pass, so
+ * equal to it inside and below it outside), for other shapes -INFINITY (no bound) */
+static double distance_bound(const pts_body *b, const double y[3]) {
+    const tc_shape *sh = b->shape;
+    if (sh->type != TC_SHAPE_POLYTOPE) return -INFINITY;
+    double best = -INFINITY;
+    for (int f = 0; f < sh->nface; f++) {
+        double e = tc_v3_dot(sh->face[f], y) - sh->face[f][3];
+        best = e > best ? e : best;
     }
     return best;
 }
@@ -223,6 +240,70 @@ static tc_status prepare_body(points_state *s, int i, const tc_shape *sh, double
     return st;
 }
 
+/* samples a chunk holds: a bounding sphere and one distance evaluation skip them together */
+#define CHUNK 16
+
+/* Morton (Z-order) key of a point quantised to a 2^10 grid over the cube [lo, lo + ext] */
+static unsigned long long morton(const double p[3], const double lo[3], double ext) {
+    unsigned long long key = 0;
+    unsigned c[3];
+    for (int k = 0; k < 3; k++) {
+        double u = ext > 0 ? (p[k] - lo[k]) / ext : 0;
+        c[k] = (unsigned)(u <= 0 ? 0 : u >= 1 ? 1023 : u * 1023);
+    }
+    for (int b = 9; b >= 0; b--)
+        for (int k = 0; k < 3; k++)
+            key = (key << 1) | ((c[k] >> b) & 1u);
+    return key;
+}
+
+typedef struct keyed {
+    unsigned long long key;
+    int i;
+} keyed;
+
+static int by_key(const void *a, const void *b) {
+    const keyed *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->i - y->i;
+}
+
+/* body b's samples along a Morton curve (runs of CHUNK are compact patches), then its chunks:
+ * each run's bounding-box centre and the largest distance of its samples from it */
+static tc_status chunk_body(points_state *s, pts_body *b) {
+    double(*P)[3] = s->sample + b->off, lo[3] = {INFINITY, INFINITY, INFINITY},
+    hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < b->np; i++)
+        for (int k = 0; k < 3; k++)
+            lo[k] = fmin(lo[k], P[i][k]), hi[k] = fmax(hi[k], P[i][k]);
+    double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    keyed *kv = malloc((size_t)(b->np + 1) * sizeof *kv);
+    double(*tmp)[3] = malloc((size_t)(b->np + 1) * sizeof *tmp);
+    if (!kv || !tmp) return free(kv), free(tmp), TC_ENOMEM;
+    for (int i = 0; i < b->np; i++)
+        kv[i].key = morton(P[i], lo, ext), kv[i].i = i;
+    qsort(kv, (size_t)b->np, sizeof *kv, by_key);
+    for (int j = 0; j < b->np; j++)
+        tc_v3_copy(tmp[j], P[kv[j].i]);
+    memcpy(P, tmp, (size_t)b->np * sizeof *P);
+    free(kv), free(tmp);
+    /* the chunks' bounding spheres */
+    b->c0 = s->nchunk, b->nc = (b->np + CHUNK - 1) / CHUNK;
+    for (int c = 0; c < b->nc; c++) {
+        int i0 = c * CHUNK, i1 = i0 + CHUNK < b->np ? i0 + CHUNK : b->np;
+        double clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int i = i0; i < i1; i++)
+            for (int k = 0; k < 3; k++)
+                clo[k] = fmin(clo[k], P[i][k]), chi[k] = fmax(chi[k], P[i][k]);
+        double *ch = s->chunk[s->nchunk++], r = 0, e[3];
+        for (int k = 0; k < 3; k++)
+            ch[k] = 0.5 * (clo[k] + chi[k]);
+        for (int i = i0; i < i1; i++)
+            tc_v3_sub(e, P[i], ch), r = fmax(r, tc_v3_norm(e));
+        ch[3] = r;
+    }
+    return TC_OK;
+}
+
 tc_status tc_points_alloc(void **state, int nbody, const tc_shape *const *shape,
                           const unsigned char *fixed, const tc_params *p, tc_error *err) {
     *state = NULL;
@@ -244,6 +325,13 @@ tc_status tc_points_alloc(void **state, int nbody, const tc_shape *const *shape,
         st = prepare_body(s, i, shape[i], spacing, err);
         radius[i] = s->body[i].radius;
     }
+    /* the chunks: one array sized for every body's */
+    int nch = 0;
+    for (int i = 0; i < nbody && !st; i++)
+        nch += (s->body[i].np + CHUNK - 1) / CHUNK;
+    if (!st && !(s->chunk = calloc((size_t)nch + 1, sizeof *s->chunk))) st = TC_ENOMEM;
+    for (int i = 0; i < nbody && !st; i++)
+        st = chunk_body(s, &s->body[i]);
     if (!st)
         st = tc_broadphase_alloc(&s->bp, nbody, radius, fixed, (int)tc_params_get(p, "pair_cap"),
                                  s->margin, err);
@@ -299,27 +387,45 @@ static int inside(const points_state *s, int ia, int ib, const tc_body_state *bs
     tc_m3_mulvt(t, RB, d);
     const int start = nc;
     const double(*P)[3] = (const double(*)[3])s->sample + A->off;
-    if (B->plane) {
-        /* against a plane: the height over it, y[2], and its normal */
-        tc_v3_set(nw, RB[2], RB[5], RB[8]);
-        for (int i = 0; i < A->np; i++) {
-            double g = M[6] * P[i][0] + M[7] * P[i][1] + M[8] * P[i][2] + t[2];
-            if (!(g < mg)) continue;
-            tc_m3_mulv(x, RA, P[i]);
-            tc_v3_add(x, x, bs[ia].pos);
-            put(&c[nc++], ib, ia, x, nw, -g);
-            if (nc == max) return nc;
+    /* a chunk whose centre is farther outside B than its radius (and the margin, and a slack
+     * for rounding) holds no contact: the signed distance changes no faster than the point */
+    const double slack = 1e-9 * A->radius, rr = (B->radius + mg) * (B->radius + mg);
+    double cb[3], e[3];
+    tc_v3_scale(e, d, -1);
+    tc_m3_mulvt(cb, RA, e);
+    for (int ch = 0; ch < A->nc; ch++) {
+        const double *cc = s->chunk[A->c0 + ch];
+        int i0 = ch * CHUNK, i1 = i0 + CHUNK < A->np ? i0 + CHUNK : A->np;
+        if (B->plane) {
+            /* against a plane: the height over it, y[2], and its normal */
+            if (M[6] * cc[0] + M[7] * cc[1] + M[8] * cc[2] + t[2] > cc[3] + mg + slack) continue;
+            tc_v3_set(nw, RB[2], RB[5], RB[8]);
+            for (int i = i0; i < i1; i++) {
+                double g = M[6] * P[i][0] + M[7] * P[i][1] + M[8] * P[i][2] + t[2];
+                if (!(g < mg)) continue;
+                tc_m3_mulv(x, RA, P[i]);
+                tc_v3_add(x, x, bs[ia].pos);
+                put(&c[nc++], ib, ia, x, nw, -g);
+                if (nc == max) return nc;
+            }
+            continue;
         }
-    } else {
-        /* samples farther from B's centre than its bounding radius cannot be inside it */
-        double cb[3], rr = (B->radius + mg) * (B->radius + mg);
-        tc_v3_scale(d, d, -1);
-        tc_m3_mulvt(cb, RA, d);
-        for (int i = 0; i < A->np; i++) {
-            double e[3] = {P[i][0] - cb[0], P[i][1] - cb[1], P[i][2] - cb[2]};
-            if (e[0] * e[0] + e[1] * e[1] + e[2] * e[2] > rr) continue;
+        /* B's bounding sphere, then its signed distance at the chunk's centre */
+        tc_v3_sub(e, cc, cb);
+        double rc = B->radius + mg + cc[3];
+        if (tc_v3_dot(e, e) > rc * rc) continue;
+        tc_m3_mulv(y, M, cc);
+        tc_v3_add(y, y, t);
+        if (distance_bound(B, y) > cc[3] + mg + slack ||
+            body_distance(s, B, y, nl) > cc[3] + mg + slack)
+            continue;
+        for (int i = i0; i < i1; i++) {
+            /* samples farther from B's centre than its bounding radius cannot be inside it */
+            tc_v3_sub(e, P[i], cb);
+            if (tc_v3_dot(e, e) > rr) continue;
             tc_m3_mulv(y, M, P[i]);
             tc_v3_add(y, y, t);
+            if (!(distance_bound(B, y) < mg)) continue;
             double g = body_distance(s, B, y, nl);
             if (!(g < mg)) continue;
             tc_m3_mulv(nw, RB, nl);
