@@ -3,7 +3,8 @@
  * points; at the poses the solver asks about (its half step), each point of body A inside body B
  * (B's signed distance g(x) < 0) is a contact with B's outward normal there. No force law: a
  * solver that resolves contacts (velocity projection) does the rest. Candidate pairs come from a
- * sweep-and-prune broad phase, so a pile's cost grows with its bodies, not their square */
+ * uniform-grid broad phase (collide/tc_broadphase.h), so a pile's cost grows with its bodies, not
+ * their square */
 #include "models/tc_model_points.h"
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
