@@ -100,6 +100,14 @@ static int pile_build(pile *p, int nbody, int jumbled) {
     return 1;
 }
 
+/* queries timed at most, per measurement */
+#define MAXREP 100000
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* the pairs whose bounding spheres overlap, tested all against all (what a broad phase saves) */
 static int brute_pairs(const pile *p, const double *radius) {
     int m = 0;
@@ -112,85 +120,105 @@ static int brute_pairs(const pile *p, const double *radius) {
     return m;
 }
 
+/* one pile of nb bodies: the model's samples, its broad phase and contacts, and the all-pairs
+ * test, timed for `seconds` each; a line of the CSV f and of the table. cpu holds MAXREP times */
+static tc_status bench_pile(FILE *f, int nb, int jumbled, double seconds, const tc_params *par,
+                            double *cpu, tc_error *err) {
+    pile p;
+    if (!pile_build(&p, nb, jumbled)) return TC_ENOMEM;
+    void *s = NULL;
+    tc_broadphase *bp = NULL;
+    size_t cap = 64 * ((size_t)nb + 1);
+    int maxc = (int)cap;
+    tc_model_contact *c = nb <= 100000 ? calloc(cap, sizeof *c) : NULL;
+    /* the model over the pile (its samples and broad phase), timed once */
+    double t0 = tc_wall_time();
+    tc_status st = c ? tc_points_alloc(&s, p.n, p.ptr, p.fixed, par, err) : TC_ENOMEM;
+    double alloc_ms = 1e3 * (tc_wall_time() - t0);
+    /* a broad phase of its own, to time it alone */
+    for (int i = 0; i < p.n && !st; i++)
+        p.radius[i] = tc_points_broadphase(s)->radius[i];
+    if (!st) st = tc_broadphase_alloc(&bp, p.n, p.radius, p.fixed, 32, 0, err);
+    if (st) return tc_points_free(s), free(c), pile_free(&p), st;
+    int samples = 0;
+    for (int i = 0; i < p.n; i++) {
+        const double(*P)[3];
+        samples += tc_points_samples(s, i, &P);
+    }
+    /* single queries for `seconds` each (at most MAXREP): the median CPU time and the least wall
+     * time, both little disturbed by other processes on a shared machine */
+    double med[3], wall[3] = {INFINITY, INFINITY, INFINITY};
+    int npair = 0, nc = 0, brute = 0;
+    for (int what = 0; what < 3; what++) {
+        double start = tc_wall_time();
+        int nrep = 0;
+        do {
+            double b0 = tc_wall_time(), c0 = cpu_time();
+            if (what == 0)
+                npair = tc_broadphase_query(bp, p.bs);
+            else if (what == 1)
+                nc = tc_points_contacts(s, p.bs, c, maxc);
+            else
+                brute = brute_pairs(&p, p.radius);
+            cpu[nrep++] = cpu_time() - c0;
+            wall[what] = fmin(wall[what], tc_wall_time() - b0);
+        } while (tc_wall_time() - start < seconds && nrep < MAXREP);
+        qsort(cpu, (size_t)nrep, sizeof *cpu, by_value);
+        med[what] = cpu[nrep / 2];
+    }
+    if (nc >= maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", maxc);
+    /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
+    const char *kind = jumbled ? "jumbled" : "stacked";
+    fprintf(f, "%s,%d,%d,%d,%d,%lld,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,%.2f\n", kind, nb,
+            samples, npair, brute, bp->tests, nc, 1e6 * med[0], 1e6 * med[1], 1e6 * med[1] / nb,
+            1e6 * med[2], 1e6 * wall[0], 1e6 * wall[1], 1e6 * wall[2], alloc_ms);
+    printf("%-8s %7d %8d %7d %7d %7lld %9d %10.1f %12.1f %9.3f %10.1f %9.1f\n", kind, nb, samples,
+           npair, brute, bp->tests, nc, 1e6 * med[0], 1e6 * med[1], 1e6 * med[1] / nb, 1e6 * med[2],
+           alloc_ms);
+    tc_broadphase_free(bp);
+    tc_points_free(s);
+    free(c);
+    pile_free(&p);
+    return TC_OK;
+}
+
 int tc_bench_points(const char *out, const char *bodies, double seconds) {
     tc_error err;
     tc_error_clear(&err);
     char path[1100];
     tc_outfile o;
     tc_path_join(path, sizeof path, out, "bench_points.csv");
-    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    fprintf(
-        o.f,
-        "pile,bodies,samples,pairs,brute_pairs,sphere_tests,contacts,us_broad_phase,us_contacts,"
-        "us_contacts_per_body,us_brute_pairs,wall_us_broad_phase,wall_us_contacts,"
-        "wall_us_brute_pairs,alloc_ms\n");
+    double *cpu = malloc(MAXREP * sizeof *cpu);
+    if (!cpu) return fprintf(stderr, "touche bench: out of memory\n"), 1;
+    if (tc_outfile_open(&o, path, &err)) return free(cpu), tc_cli_error(&err, TC_EIO), 1;
+    fprintf(o.f, "pile,bodies,samples,pairs,brute_pairs,sphere_tests,contacts,us_broad_phase,"
+                 "us_contacts,us_contacts_per_body,us_brute_pairs,wall_us_broad_phase,"
+                 "wall_us_contacts,wall_us_brute_pairs,alloc_ms\n");
     printf("%-8s %7s %8s %7s %7s %7s %9s %10s %12s %9s %10s %9s\n", "pile", "bodies", "samples",
            "pairs", "brute", "tests", "contacts", "broad us", "contacts us", "us/body", "brute us",
            "alloc ms");
     tc_params par;
     tc_params_default(&par, tc_model_points.params);
+    /* the stacked piles, then the jumbled ones, each body count in turn */
+    tc_status st = TC_OK;
     char buf[256];
-    for (int jumbled = 0; jumbled < 2; jumbled++) {
+    for (int jumbled = 0; jumbled < 2 && !st; jumbled++) {
         snprintf(buf, sizeof buf, "%s", bodies);
-        for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+        for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t && !st;
+             t = strtok_r(NULL, ",", &sv)) {
             int nb = atoi(t);
-            if (nb < 1) continue;
-            pile p;
-            const char *kind = jumbled ? "jumbled" : "stacked";
-            if (!pile_build(&p, nb, jumbled))
-                return fprintf(stderr, "touche bench: out of memory\n"), 1;
-            /* the model over the pile (its samples and broad phase), timed once */
-            void *s;
-            double t0 = tc_wall_time();
-            if (tc_points_alloc(&s, p.n, p.ptr, p.fixed, &par, &err))
-                return pile_free(&p), tc_cli_error(&err, 1), 1;
-            double alloc_ms = 1e3 * (tc_wall_time() - t0);
-            int samples = 0;
-            for (int i = 0; i < p.n; i++) {
-                const double(*P)[3];
-                samples += tc_points_samples(s, i, &P);
-            }
-            int maxc = 64 * p.n;
-            tc_model_contact *c = calloc((size_t)maxc, sizeof *c);
-            if (!c) return pile_free(&p), tc_points_free(s), 1;
-            tc_broadphase *bp;
-            for (int i = 0; i < p.n; i++)
-                p.radius[i] = tc_points_broadphase(s)->radius[i];
-            if (tc_broadphase_alloc(&bp, p.n, p.radius, p.fixed, 32, 0, &err))
-                return pile_free(&p), tc_points_free(s), free(c), tc_cli_error(&err, 1), 1;
-            /* the least CPU and wall time of single queries over `seconds` each: the least
-             * disturbed on a shared machine */
-            double best[3] = {INFINITY, INFINITY, INFINITY},
-                   wall[3] = {INFINITY, INFINITY, INFINITY};
-            int npair = 0, nc = 0, brute = 0;
-            for (int what = 0; what < 3; what++) {
-                double start = tc_wall_time();
-                do {
-                    double b0 = tc_wall_time(), c0 = cpu_time();
-                    if (what == 0)
-                        npair = tc_broadphase_query(bp, p.bs);
-                    else if (what == 1)
-                        nc = tc_points_contacts(s, p.bs, c, maxc);
-                    else
-                        brute = brute_pairs(&p, p.radius);
-                    best[what] = fmin(best[what], cpu_time() - c0);
-                    wall[what] = fmin(wall[what], tc_wall_time() - b0);
-                } while (tc_wall_time() - start < seconds);
-            }
-            if (nc >= maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", maxc);
-            /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
-            fprintf(o.f, "%s,%d,%d,%d,%d,%lld,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,%.2f\n", kind,
-                    nb, samples, npair, brute, bp->tests, nc, 1e6 * best[0], 1e6 * best[1],
-                    1e6 * best[1] / nb, 1e6 * best[2], 1e6 * wall[0], 1e6 * wall[1], 1e6 * wall[2],
-                    alloc_ms);
-            printf("%-8s %7d %8d %7d %7d %7lld %9d %10.1f %12.1f %9.3f %10.1f %9.1f\n", kind, nb,
-                   samples, npair, brute, bp->tests, nc, 1e6 * best[0], 1e6 * best[1],
-                   1e6 * best[1] / nb, 1e6 * best[2], alloc_ms);
-            tc_broadphase_free(bp);
-            tc_points_free(s);
-            free(c);
-            pile_free(&p);
+            if (nb < 1 || nb > 100000)
+                st = tc_error_set(&err, TC_EINVAL, "", 0, "bodies",
+                                  "body counts are 1 to 100000, got '%s'", t);
+            else
+                st = bench_pile(o.f, nb, jumbled, seconds, &par, cpu, &err);
         }
+    }
+    free(cpu);
+    if (st) {
+        tc_outfile_abort(&o);
+        if (!err.msg[0]) tc_error_set(&err, st, "", 0, "", "out of memory");
+        return tc_cli_error(&err, st), 1;
     }
     if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
     printf("wrote %s\n", path);
