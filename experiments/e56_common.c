@@ -109,7 +109,7 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
 void e56_lowest_two(tc_sim *sim, int body, double y[2]) {
     /* the prism's vertices on one face (z > 0), each 2-D vertex once */
     const tc_body_state *b = &tc_sim_bodies(sim)[body];
-    const tc_shape *s = &tc_sim_scene(sim)->body[body].shape;
+    const tc_hull *s = tc_sim_scene(sim)->body[body].shape.hull;
     y[0] = y[1] = INFINITY;
     for (int k = 0; k < s->nvert; k++) {
         if (s->vert[k][2] <= 0) continue;

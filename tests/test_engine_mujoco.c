@@ -59,7 +59,7 @@ static void start(run *r, double dt) {
 /* a run with default parameters and an empty scene */
 static void init_run(run *r) {
     memset(r, 0, sizeof *r);
-    r->scene = tc_default_scene();
+    tc_scene_init(&r->scene);
     tc_params_default(&r->p, tc_engine_mujoco.params);
 }
 
@@ -326,7 +326,7 @@ Test(engine_mujoco, parallel_runs_agree) {
         run *r = &runs[k];
         tc_error err = {0};
         memset(r, 0, sizeof *r);
-        r->scene = tc_default_scene();
+        tc_scene_init(&r->scene);
         tc_v3_set(r->scene.gravity, 0, 0, -9.81);
         tc_params_default(&r->p, tc_engine_mujoco.params);
         tc_body_desc g = tc_default_body("ground", tc_plane());

@@ -37,7 +37,7 @@ Test(penalty, eq3_magnitude) {
 
 /* a 1 m cube (kg) resting flat on a plane */
 static void cube_scene(tc_scene *sc, double mass, double z) {
-    *sc = tc_default_scene();
+    tc_scene_init(sc);
     sc->gravity[2] = -9.8;
     sc->friction = 0.5;
     tc_body_desc g = tc_default_body("ground", tc_plane());

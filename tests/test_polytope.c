@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collide/tc_collide.h"
@@ -64,16 +65,16 @@ static double rnd(unsigned *st) {
 Test(polytope, cube_hull_has_8_vertices_6_faces_and_the_box_mass) {
     const double a = 0.2, b = 0.1, c = 0.05, rho = 1000;
     tc_shape p = cube_poly(a, b, c), bx = tc_box(a, b, c);
-    cr_assert_eq(p.nvert, 8);
-    cr_assert_eq(p.nface, 6);
+    cr_assert_eq(p.hull->nvert, 8);
+    cr_assert_eq(p.hull->nface, 6);
     for (int f = 0; f < 6; f++)
-        cr_assert_eq(p.fnv[f], 4, "face %d has %d vertices", f, p.fnv[f]);
+        cr_assert_eq(p.hull->fnv[f], 4, "face %d has %d vertices", f, p.hull->fnv[f]);
     /* hull vertices in input order: the 8 corners */
     double v[8][3];
     corners(a, b, c, v);
     for (int i = 0; i < 8; i++)
         for (int k = 0; k < 3; k++)
-            cr_assert_eq(p.vert[i][k], v[i][k]);
+            cr_assert_eq(p.hull->vert[i][k], v[i][k]);
     double mp, Ip[3], mb, Ib[3];
     tc_shape_mass(&p, rho, &mp, Ip);
     tc_shape_mass(&bx, rho, &mb, Ib);
@@ -100,10 +101,10 @@ Test(polytope, cube_hull_has_8_vertices_6_faces_and_the_box_mass) {
 Test(polytope, regular_tetrahedron_and_octahedron_closed_forms) {
     const double s = 0.03, r = 0.05, rho = 2000;
     tc_shape t = tetra(s), o = octa(r);
-    cr_assert_eq(t.nvert, 4);
-    cr_assert_eq(t.nface, 4);
-    cr_assert_eq(o.nvert, 6);
-    cr_assert_eq(o.nface, 8);
+    cr_assert_eq(t.hull->nvert, 4);
+    cr_assert_eq(t.hull->nface, 4);
+    cr_assert_eq(o.hull->nvert, 6);
+    cr_assert_eq(o.hull->nface, 8);
     /* tetrahedron: edge e = 2 sqrt(2) s, V = e^3 / (6 sqrt 2) = 8 s^3 / 3, I = m e^2 / 20 */
     double m, I[3], e = 2 * sqrt(2) * s;
     tc_shape_mass(&t, rho, &m, I);
@@ -130,7 +131,7 @@ Test(polytope, prism_com_and_refused_tilted_box) {
     const double a = 0.06, h = 0.05, L = 0.04;
     const double v[6][3] = {{-a, -L, 0}, {a, -L, 0}, {0, -L, h}, {-a, L, 0}, {a, L, 0}, {0, L, h}};
     tc_shape p = poly(v, 6);
-    cr_assert_eq(p.nface, 5);
+    cr_assert_eq(p.hull->nface, 5);
     double com[3], m, I[3];
     tc_error err;
     cr_assert_eq(tc_shape_center(&p, com, &err), TC_OK, "%s", err.msg);
@@ -189,16 +190,22 @@ Test(polytope, errors_name_the_parameter) {
     cr_assert(strstr(err.msg, "40 vertices"), "%s", err.msg);
     /* tc_shape_check on damaged structs */
     tc_shape o = octa(0.05), d = o;
+    tc_hull hd = *o.hull; /* a damaged copy of the shared hull, which stays intact */
+    d.hull = &hd;
     cr_assert_eq(tc_shape_check(&o, &err), TC_OK, "%s", err.msg);
-    d.nvert = TC_POLY_MAXVERT + 1;
+    hd.nvert = TC_POLY_MAXVERT + 1;
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
-    d = o, d.vert[2][1] = INFINITY;
+    hd = *o.hull, hd.vert[2][1] = INFINITY;
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
-    d = o, d.face[3][3] -= 0.01; /* a vertex above face 3: not convex */
+    d.hull = NULL; /* no hull */
+    tc_error_clear(&err);
+    cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
+    cr_assert_str_eq(err.param, "vertices");
+    d.hull = &hd, hd = *o.hull, hd.face[3][3] -= 0.01; /* a vertex above face 3: not convex */
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "faces");
@@ -206,6 +213,103 @@ Test(polytope, errors_name_the_parameter) {
     tc_shape_type ty;
     cr_assert_eq(tc_shape_parse("polytope", &ty), TC_OK);
     cr_assert_eq(ty, TC_SHAPE_POLYTOPE);
+}
+
+/* ---- the shared hull ---- */
+
+/* a prism: the isosceles triangle (-2a, 0), (2a, 0), (0, 3a) in x-y, z in [0, a] (m), in
+ * principal axes with its COM at (0, a, a / 2), so centring it makes a new hull */
+static void prism(double a, double (*v)[3]) {
+    const double t[3][2] = {{-2 * a, 0}, {2 * a, 0}, {0, 3 * a}};
+    for (int i = 0; i < 6; i++)
+        tc_v3_set(v[i], t[i % 3][0], t[i % 3][1], i < 3 ? 0 : a);
+}
+
+Test(polytope, equal_hulls_are_shared_and_different_ones_are_not) {
+    size_t n0 = tc_hull_count();
+    tc_shape a = cube_poly(0.123, 0.0456, 0.0789), b = cube_poly(0.123, 0.0456, 0.0789);
+    cr_assert_eq(a.hull, b.hull, "the same points: one hull");
+    cr_assert_eq(tc_hull_count(), n0 + 1);
+    tc_shape c = cube_poly(0.123, 0.0456, 0.079);
+    cr_assert_neq(c.hull, a.hull, "other points: another hull");
+    cr_assert_eq(tc_hull_count(), n0 + 2);
+    /* the key is the exact content: a copy interns to the shared hull, a copy with one
+     * coordinate's sign bit flipped (0.0 to -0.0) does not */
+    tc_hull h = *a.hull;
+    cr_assert_eq(tc_hull_intern(&h), a.hull);
+    double v[6][3];
+    prism(0.0321, v);
+    tc_shape p = poly((const double(*)[3])v, 6);
+    cr_assert_eq(p.hull->vert[0][1], 0.0);
+    h = *p.hull, h.vert[0][1] = -0.0;
+    const tc_hull *hz = tc_hull_intern(&h);
+    cr_assert(hz && hz != p.hull && hz != &h);
+    cr_assert_eq(tc_hull_intern(&h), hz);
+    /* centring gives a new shared hull and leaves the first one as it was */
+    tc_shape p2 = p, p3 = p;
+    double com2[3], com3[3];
+    tc_error err;
+    cr_assert_eq(tc_shape_center(&p2, com2, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_shape_center(&p3, com3, &err), TC_OK, "%s", err.msg);
+    cr_assert_neq(p2.hull, p.hull);
+    cr_assert_eq(p2.hull, p3.hull);
+    cr_assert_eq(p.hull->vert[0][1], 0.0, "the shared hull is not moved");
+    cr_assert_float_eq(com2[1], 0.0321, 1e-15);
+    cr_assert_float_eq(p2.hull->vert[0][1], -0.0321, 1e-15);
+    /* two bodies of one polytope in a scene share the centred hull */
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_not_null(sc);
+    *sc = tc_default_scene();
+    for (int i = 0; i < 2; i++) {
+        tc_body_desc bd = tc_default_body(i ? "b" : "a", p);
+        bd.joint = TC_JOINT_FREE;
+        cr_assert_eq(tc_scene_add(sc, &bd, 1000, &err), TC_OK, "%s", err.msg);
+    }
+    cr_assert_eq(sc->body[0].shape.hull, p2.hull);
+    cr_assert_eq(sc->body[1].shape.hull, p2.hull);
+    free(sc);
+    /* out of bounds: refused, nothing interned */
+    size_t n1 = tc_hull_count();
+    h = *a.hull, h.nvert = TC_POLY_MAXVERT + 1;
+    cr_assert_null(tc_hull_intern(&h));
+    h = *a.hull, h.fofs[0] = TC_POLY_MAXLOOP;
+    cr_assert_null(tc_hull_intern(&h));
+    cr_assert_eq(tc_hull_count(), n1);
+}
+
+Test(polytope, hulls_built_from_openmp_threads_are_shared_and_identical) {
+    /* K prisms (new to this process), each built and centred 16 times from 4 threads */
+    enum { K = 4, N = 16 * K };
+    size_t n0 = tc_hull_count();
+    const tc_hull *raw[N], *centred[N];
+    int fails = 0;
+#pragma omp parallel for schedule(dynamic) num_threads(4) reduction(+ : fails)
+    for (int i = 0; i < N; i++) {
+        double v[6][3], com[3];
+        prism(0.05 + 0.001 * (i % K), v);
+        tc_shape s;
+        fails += tc_polytope(&s, (const double(*)[3])v, 6, NULL) != TC_OK;
+        raw[i] = s.hull;
+        fails += tc_shape_center(&s, com, NULL) != TC_OK;
+        centred[i] = s.hull;
+    }
+    cr_assert_eq(fails, 0);
+    cr_assert_eq(tc_hull_count(), n0 + 2 * K, "one raw and one centred hull per prism");
+    for (int i = 0; i < N; i++) {
+        cr_assert_eq(raw[i], raw[i % K], "build %d", i);
+        cr_assert_eq(centred[i], centred[i % K], "build %d", i);
+        cr_assert_neq(raw[i], centred[i]);
+    }
+    /* the same as built on one thread, bit for bit */
+    for (int k = 0; k < K; k++) {
+        double v[6][3], com[3];
+        prism(0.05 + 0.001 * k, v);
+        tc_shape s = poly((const double(*)[3])v, 6);
+        cr_assert_eq(s.hull, raw[k]);
+        cr_assert_eq(tc_shape_center(&s, com, NULL), TC_OK);
+        cr_assert_eq(s.hull, centred[k]);
+        cr_assert_eq(memcmp(s.hull->vert, centred[k]->vert, sizeof s.hull->vert), 0);
+    }
 }
 
 /* ---- distance ---- */
@@ -243,8 +347,8 @@ Test(polytope, distance_matches_closed_forms) {
     for (int i = 0; i < 4000; i++) {
         double x[3] = {0.06 * rnd(&st), 0.06 * rnd(&st), 0.06 * rnd(&st)};
         int inside = 1;
-        for (int f = 0; f < t.nface; f++)
-            inside &= tc_v3_dot(t.face[f], x) < t.face[f][3];
+        for (int f = 0; f < t.hull->nface; f++)
+            inside &= tc_v3_dot(t.hull->face[f], x) < t.hull->face[f][3];
         double d = tc_shape_distance(&t, x, n);
         cr_assert_eq(d < 0, inside);
         cr_assert_float_eq(tc_v3_norm(n), 1, 1e-12);
@@ -266,14 +370,15 @@ Test(polytope, aopc_samples_lie_on_faces_with_their_normals) {
             cr_assert_float_eq(tc_shape_distance(&shapes[s], p, dn), 0, 1e-12);
             /* the normal is that of the face the point is on, and the point is off its edges */
             int f = 0;
-            while (f < shapes[s].nface && tc_v3_dot(nrm, shapes[s].face[f]) < 1 - 1e-15)
+            while (f < shapes[s].hull->nface && tc_v3_dot(nrm, shapes[s].hull->face[f]) < 1 - 1e-15)
                 f++;
-            cr_assert_lt(f, shapes[s].nface, "shape %d point %d: normal of no face", s, i);
-            cr_assert_float_eq(tc_v3_dot(shapes[s].face[f], p), shapes[s].face[f][3], 1e-12);
+            cr_assert_lt(f, shapes[s].hull->nface, "shape %d point %d: normal of no face", s, i);
+            cr_assert_float_eq(tc_v3_dot(shapes[s].hull->face[f], p), shapes[s].hull->face[f][3],
+                               1e-12);
             cr_assert(tc_polytope_face_contains(&shapes[s], f, p, 1e-10));
             per_face[f]++;
         }
-        for (int f = 0; f < shapes[s].nface; f++)
+        for (int f = 0; f < shapes[s].hull->nface; f++)
             cr_assert_gt(per_face[f], 0, "face %d", f);
         tc_aopc_free(&c);
     }
@@ -303,7 +408,7 @@ Test(polytope, surface_points_normals_and_faces) {
     for (int s = 0; s < 2; s++) {
         tc_surface S;
         cr_assert_eq(tc_surface_alloc(&S, &shapes[s], 0.011, &err), TC_OK, "%s", err.msg);
-        cr_assert_eq(S.nface, shapes[s].nface);
+        cr_assert_eq(S.nface, shapes[s].hull->nface);
         cr_assert_float_eq(S.radius, tc_polytope_radius(&shapes[s]), 0);
         for (int i = 0; i < S.npoint; i++) {
             double dn[3];
@@ -320,7 +425,7 @@ Test(polytope, surface_points_normals_and_faces) {
                 cr_assert_leq(tc_v3_dot(S.face[f], S.p[i]), S.face[f][3] + 1e-12);
         }
         /* vertices first: an octahedron's 4 faces per vertex keep 3 normals, a cube corner 3 */
-        for (int v = 0; v < shapes[s].nvert; v++)
+        for (int v = 0; v < shapes[s].hull->nvert; v++)
             cr_assert_eq(S.nn[v], 3);
         tc_surface_free(&S);
     }

@@ -3,9 +3,11 @@
  * the E2 T and finger, pairs */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dyn/tc_system.h"
 #include "math/tc_vec.h"
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
@@ -19,11 +21,11 @@ static int world_vertices(const tc_scene *sc, int i, double (*w)[3]) {
     const tc_body_desc *b = &sc->body[i];
     double R[9];
     tc_quat_to_mat(R, b->quat);
-    for (int k = 0; k < b->shape.nvert; k++) {
-        tc_m3_mulv(w[k], R, b->shape.vert[k]);
+    for (int k = 0; k < b->shape.hull->nvert; k++) {
+        tc_m3_mulv(w[k], R, b->shape.hull->vert[k]);
         tc_v3_add(w[k], w[k], b->pos);
     }
-    return b->shape.nvert;
+    return b->shape.hull->nvert;
 }
 
 /* the polygon's centroid by the shoelace formula over its vertices, in A's frame */
@@ -61,7 +63,7 @@ Test(scenes, polygon_prism_is_the_polygon_in_the_world) {
         cr_expect_eq(b->joint, TC_JOINT_PLANAR);
         cr_expect_eq(b->mass, 1.0);
         cr_expect_eq(b->inertia[2], 0.2);
-        cr_expect_eq(b->shape.nvert, 10, "a pentagon's prism");
+        cr_expect_eq(b->shape.hull->nvert, 10, "a pentagon's prism");
         cr_expect(fabs(b->pos[0] - 0.3) < 1e-12 && fabs(b->pos[1] - 1.0) < 1e-12, "centroid at (x, y)");
         /* every vertex, turned back by theta about the centroid, lies in A x <= b, on two rows */
         double w[32][3];
@@ -173,4 +175,87 @@ Test(scenes, an_unbounded_polygon_with_three_vertices_is_refused) {
     cr_expect_eq(tc_polygon_centroid(A, b, 4, c, &err), TC_EINVAL);
     cr_expect_str_eq(err.param, "polygon");
     cr_expect(strstr(err.msg, "unbounded") != NULL, "%s", err.msg);
+}
+
+/* ---- capacity: 1,000-body piles ---- */
+
+Test(scenes, a_thousand_free_bodies_and_the_ground_fit_in_a_scene) {
+    /* the scene stays a value type of about 1 MB (the polytope hulls live outside it) */
+    cr_assert_geq(TC_SCENE_MAXBODY, 1024);
+    cr_assert_leq(sizeof(tc_scene), (size_t)1 << 20, "sizeof(tc_scene) %zu B", sizeof(tc_scene));
+    cr_assert_leq(sizeof(tc_shape), 512, "sizeof(tc_shape) %zu B", sizeof(tc_shape));
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_not_null(sc);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scene_ground(sc, 9.81, 0.5, &err), TC_OK, "%s", err.msg);
+    /* boxes, spheres and box-plus-sphere compounds on a 10 x 10 grid, 10 layers */
+    enum { N = 1000 };
+    tc_shape cmp = tc_box(0.02, 0.02, 0.02);
+    cmp.type = TC_SHAPE_COMPOUND, cmp.npart = 2;
+    cmp.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.02, 0.02, 0.02}, {0, 0, 0}};
+    cmp.part[1] = (tc_shape_part){TC_SHAPE_SPHERE, {0.015, 0, 0}, {0, 0, 0.035}};
+    for (int i = 0; i < N; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "body%d", i);
+        const double pos[3] = {0.1 * (i % 10), 0.1 * (i / 10 % 10), 0.05 + 0.1 * (i / 100)};
+        tc_shape s = i % 3 == 0 ? tc_box(0.03, 0.02, 0.01) : i % 3 == 1 ? tc_sphere(0.02) : cmp;
+        cr_assert_eq(tc_scene_add_free(sc, name, s, pos, NULL, 1000, &err), TC_OK, "%d: %s", i,
+                     err.msg);
+    }
+    cr_assert_eq(sc->nbody, N + 1);
+    cr_assert_eq(tc_scene_find(sc, "body999"), N);
+    unsigned m = tc_scene_shapes(sc);
+    cr_assert(m & TC_SHAPE_BIT(TC_SHAPE_COMPOUND) && m & TC_SHAPE_BIT(TC_SHAPE_SPHERE));
+    /* the system: 7 coordinates and 6 velocities per free body, in scene order */
+    tc_system sys;
+    tc_system_init(&sys, sc);
+    cr_assert_eq(sys.nq, 7 * N);
+    cr_assert_eq(sys.nv, 6 * N);
+    cr_assert_eq(sys.qadr[0], -1);
+    cr_assert_eq(sys.qadr[N], 7 * (N - 1));
+    cr_assert_eq(sys.vadr[N], 6 * (N - 1));
+    double *q = malloc(7 * N * sizeof *q), *v = malloc(6 * N * sizeof *v);
+    tc_body_state *bs = malloc((N + 1) * sizeof *bs);
+    cr_assert(q && v && bs);
+    tc_system_initial_state(&sys, q, v);
+    tc_system_kinematics(&sys, 0, q, v, bs);
+    for (int i = 1; i <= N; i++)
+        for (int k = 0; k < 3; k++)
+            cr_assert_eq(bs[i].pos[k], sc->body[i].pos[k], "body %d", i);
+    /* the pairs (every pair but none of two fixed bodies) go on the heap */
+    int *pairs = malloc((size_t)(N + 1) * N * sizeof *pairs);
+    cr_assert_not_null(pairs);
+    cr_assert_eq(tc_scene_pairs(sc, pairs), (N + 1) * N / 2);
+    free(pairs), free(q), free(v), free(bs);
+    /* filled up to TC_SCENE_MAXBODY, then refused naming the bodies */
+    while (sc->nbody < TC_SCENE_MAXBODY) {
+        const double pos[3] = {0, 0, 2 + 0.1 * sc->nbody};
+        cr_assert_eq(tc_scene_add_free(sc, "more", tc_sphere(0.01), pos, NULL, 1000, &err), TC_OK);
+    }
+    const double pos[3] = {0, 0, -5};
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scene_add_free(sc, "one too many", tc_sphere(0.01), pos, NULL, 1000, &err),
+                 TC_EINVAL);
+    cr_assert_str_eq(err.param, "bodies");
+    free(sc);
+}
+
+Test(scenes, a_pile_holds_up_to_1019_bodies_besides_the_ground_and_walls) {
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_not_null(sc);
+    tc_pile p = tc_default_pile();
+    p.bodies = 1000;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scene_pile(sc, &p, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(sc->nbody, 1005);
+    p.bodies = TC_SCENE_MAXBODY - 5;
+    cr_assert_eq(tc_scene_pile(sc, &p, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(sc->nbody, TC_SCENE_MAXBODY);
+    p.bodies = TC_SCENE_MAXBODY - 4;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scene_pile(sc, &p, &err), TC_EINVAL);
+    cr_assert_str_eq(err.param, "bodies");
+    free(sc);
 }

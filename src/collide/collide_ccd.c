@@ -45,13 +45,14 @@ void tc_shape_support(const tc_shape *s, const double d[3], double out[3]) {
     }
     case TC_SHAPE_POLYTOPE: {
         /* the vertex of largest d . v (ties to the lowest index) */
+        const tc_hull *h = s->hull;
         int best = 0;
-        double bd = tc_v3_dot(d, s->vert[0]);
-        for (int i = 1; i < s->nvert; i++) {
-            double e = tc_v3_dot(d, s->vert[i]);
+        double bd = tc_v3_dot(d, h->vert[0]);
+        for (int i = 1; i < h->nvert; i++) {
+            double e = tc_v3_dot(d, h->vert[i]);
             if (e > bd) bd = e, best = i;
         }
-        tc_v3_copy(out, s->vert[best]);
+        tc_v3_copy(out, h->vert[best]);
         return;
     }
     default:
@@ -82,8 +83,11 @@ static void ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec)
 static void ccd_center(const void *obj, ccd_vec3_t *c) {
     const ccd_obj *o = obj;
     double m[3] = {0, 0, 0}, w[3];
-    if (o->s->type == TC_SHAPE_POLYTOPE)
-        for (int i = 0; i < o->s->nvert; i++) tc_v3_addscl(m, o->s->vert[i], 1.0 / o->s->nvert);
+    if (o->s->type == TC_SHAPE_POLYTOPE) {
+        const tc_hull *h = o->s->hull;
+        for (int i = 0; i < h->nvert; i++)
+            tc_v3_addscl(m, h->vert[i], 1.0 / h->nvert);
+    }
     tc_m3_mulv(w, o->S->R, m);
     for (int k = 0; k < 3; k++)
         c->v[k] = o->S->pos[k] + w[k];

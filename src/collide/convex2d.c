@@ -57,8 +57,8 @@ tc_status tc_convex2d_from_shape(tc_convex2d *c, const tc_shape *s, const double
         return TC_OK;
     }
     case TC_SHAPE_POLYTOPE:
-        for (int f = 0; f < s->nface && !st; f++)
-            st = add_row(c, quat, s->face[f], s->face[f][3], what, err);
+        for (int f = 0; f < s->hull->nface && !st; f++)
+            st = add_row(c, quat, s->hull->face[f], s->hull->face[f][3], what, err);
         break;
     default:
         return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",

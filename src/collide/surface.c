@@ -304,9 +304,10 @@ static tc_status surf_cylinder(tc_surface *s, double r, double hl, double h, tc_
 
 /* 1 when face f of polytope sh has the directed edge a -> b in its loop */
 static int loop_has_edge(const tc_shape *sh, int f, int a, int b) {
-    const unsigned char *lp = sh->fv + sh->fofs[f];
-    for (int i = 0; i < sh->fnv[f]; i++)
-        if (lp[i] == a && lp[(i + 1) % sh->fnv[f]] == b) return 1;
+    const tc_hull *hull = sh->hull;
+    const unsigned char *lp = hull->fv + hull->fofs[f];
+    for (int i = 0; i < hull->fnv[f]; i++)
+        if (lp[i] == a && lp[(i + 1) % hull->fnv[f]] == b) return 1;
     return 0;
 }
 
@@ -314,10 +315,11 @@ static int loop_has_edge(const tc_shape *sh, int f, int a, int b) {
  * index first, then each time the face whose normal has the least largest dot product with
  * those already taken (the most different; ties to the lower index); returns their count */
 static int vertex_faces(const tc_shape *sh, int v, int *out) {
+    const tc_hull *hull = sh->hull;
     int all[TC_POLY_MAXFACE], na = 0;
-    for (int f = 0; f < sh->nface; f++)
-        for (int i = 0; i < sh->fnv[f]; i++)
-            if (sh->fv[sh->fofs[f] + i] == v) {
+    for (int f = 0; f < hull->nface; f++)
+        for (int i = 0; i < hull->fnv[f]; i++)
+            if (hull->fv[hull->fofs[f] + i] == v) {
                 all[na++] = f;
                 break;
             }
@@ -334,7 +336,7 @@ static int vertex_faces(const tc_shape *sh, int v, int *out) {
             if (used[j]) continue;
             double worst = -INFINITY;
             for (int k = 0; k < m; k++)
-                worst = fmax(worst, tc_v3_dot(sh->face[all[j]], sh->face[out[k]]));
+                worst = fmax(worst, tc_v3_dot(hull->face[all[j]], hull->face[out[k]]));
             if (worst < bd) bd = worst, best = j;
         }
         out[m++] = all[best], used[best] = 1;
@@ -349,57 +351,60 @@ static int vertex_faces(const tc_shape *sh, int v, int *out) {
  * the face and 1e-9 of the radius off its edges (the face normal); a cube thus gets the box's
  * lattice. Faces: the hull planes. One pass counts, one fills */
 static tc_status surf_polytope(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
+    const tc_hull *hull = sh->hull;
     double margin = 1e-9 * tc_polytope_radius(sh);
     long np = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass) {
-            tc_status st = surf_arrays(s, np, sh->nface, err);
+            tc_status st = surf_arrays(s, np, hull->nface, err);
             if (st) return st;
         }
         long q = 0;
         /* vertices */
-        for (int v = 0; v < sh->nvert; v++, q++) {
+        for (int v = 0; v < hull->nvert; v++, q++) {
             if (!pass) continue;
             int fs[TC_SURF_MAXNORMAL], nf = vertex_faces(sh, v, fs);
-            tc_v3_copy(s->p[q], sh->vert[v]);
+            tc_v3_copy(s->p[q], hull->vert[v]);
             for (int k = 0; k < nf; k++)
-                add_normal(s, (int)q, sh->face[fs[k]][0], sh->face[fs[k]][1], sh->face[fs[k]][2]);
+                add_normal(s, (int)q, hull->face[fs[k]][0], hull->face[fs[k]][1],
+                           hull->face[fs[k]][2]);
         }
         /* edges, each once (as a -> b with a < b in some face's loop) */
-        for (int f = 0; f < sh->nface; f++) {
-            const unsigned char *lp = sh->fv + sh->fofs[f];
-            for (int i = 0; i < sh->fnv[f]; i++) {
-                int a = lp[i], b = lp[(i + 1) % sh->fnv[f]];
+        for (int f = 0; f < hull->nface; f++) {
+            const unsigned char *lp = hull->fv + hull->fofs[f];
+            for (int i = 0; i < hull->fnv[f]; i++) {
+                int a = lp[i], b = lp[(i + 1) % hull->fnv[f]];
                 if (a > b) continue;
                 double e[3];
-                tc_v3_sub(e, sh->vert[b], sh->vert[a]);
+                tc_v3_sub(e, hull->vert[b], hull->vert[a]);
                 long m = intervals(tc_v3_norm(e), h);
                 if (!pass) {
                     np += m - 1;
                     continue;
                 }
                 int g = 0;
-                while (g < sh->nface && (g == f || !loop_has_edge(sh, g, b, a))) g++;
+                while (g < hull->nface && (g == f || !loop_has_edge(sh, g, b, a)))
+                    g++;
                 for (long k = 1; k < m; k++, q++) {
                     for (int c = 0; c < 3; c++)
-                        s->p[q][c] = sh->vert[a][c] + e[c] * (double)k / (double)m;
-                    add_normal(s, (int)q, sh->face[f][0], sh->face[f][1], sh->face[f][2]);
-                    if (g < sh->nface)
-                        add_normal(s, (int)q, sh->face[g][0], sh->face[g][1], sh->face[g][2]);
+                        s->p[q][c] = hull->vert[a][c] + e[c] * (double)k / (double)m;
+                    add_normal(s, (int)q, hull->face[f][0], hull->face[f][1], hull->face[f][2]);
+                    if (g < hull->nface)
+                        add_normal(s, (int)q, hull->face[g][0], hull->face[g][1], hull->face[g][2]);
                 }
             }
         }
         /* face lattices, inside only */
-        for (int f = 0; f < sh->nface; f++) {
-            const unsigned char *lp = sh->fv + sh->fofs[f];
+        for (int f = 0; f < hull->nface; f++) {
+            const unsigned char *lp = hull->fv + hull->fofs[f];
             double o[3], u[3], w[3], lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-            tc_v3_copy(o, sh->vert[lp[0]]);
-            tc_v3_sub(u, sh->vert[lp[1]], o);
+            tc_v3_copy(o, hull->vert[lp[0]]);
+            tc_v3_sub(u, hull->vert[lp[1]], o);
             tc_v3_normalize(u);
-            tc_v3_cross(w, sh->face[f], u);
-            for (int i = 0; i < sh->fnv[f]; i++) {
+            tc_v3_cross(w, hull->face[f], u);
+            for (int i = 0; i < hull->fnv[f]; i++) {
                 double r[3];
-                tc_v3_sub(r, sh->vert[lp[i]], o);
+                tc_v3_sub(r, hull->vert[lp[i]], o);
                 double x = tc_v3_dot(r, u), y = tc_v3_dot(r, w);
                 lo[0] = fmin(lo[0], x), hi[0] = fmax(hi[0], x);
                 lo[1] = fmin(lo[1], y), hi[1] = fmax(hi[1], y);
@@ -420,13 +425,14 @@ static tc_status surf_polytope(tc_surface *s, const tc_shape *sh, double h, tc_e
                         continue;
                     }
                     tc_v3_copy(s->p[q], p);
-                    add_normal(s, (int)q, sh->face[f][0], sh->face[f][1], sh->face[f][2]);
+                    add_normal(s, (int)q, hull->face[f][0], hull->face[f][1], hull->face[f][2]);
                     q++;
                 }
         }
-        if (!pass) np += sh->nvert;
+        if (!pass) np += hull->nvert;
     }
-    for (int f = 0; f < sh->nface; f++) memcpy(s->face[f], sh->face[f], sizeof s->face[f]);
+    for (int f = 0; f < hull->nface; f++)
+        memcpy(s->face[f], hull->face[f], sizeof s->face[f]);
     s->radius = tc_polytope_radius(sh);
     return TC_OK;
 }

@@ -6,7 +6,12 @@
 #include "core/tc_status.h"
 #include "geom/tc_shape.h"
 
-#define TC_SCENE_MAXBODY 128
+/* bodies in a scene: 1,000-body piles plus the ground and walls. A tc_scene is a value type
+ * (copied, kept on the stack, also in OpenMP worker threads), so its size matters: a body is
+ * 944 B (a polytope's hull is shared, not inline: tc_hull), a scene 0.97 MB (966,696 B; with
+ * the hull inline it was 3,936 B a body and 0.50 MB at 128 bodies, 4.0 MB at 1024). Arrays per
+ * body elsewhere (tc_system 16 kB, the adapters' maps) stay small or live on the heap */
+#define TC_SCENE_MAXBODY 1024
 #define TC_PATH_MAX      16 /* waypoints of a kinematic body's path */
 
 /* how a body moves */
@@ -51,8 +56,13 @@ typedef struct tc_scene {
     double friction;   /* Coulomb coefficient for every pair (1) */
 } tc_scene;
 
-/* an empty scene: no bodies, zero gravity, friction 0.5 */
+/* an empty scene: no bodies, zero gravity, friction 0.5. Fine to initialise a new scene
+ * (tc_scene s = tc_default_scene()); to reset an existing one (*s = ..., r->scene = ...) use
+ * tc_scene_init, since an assignment makes a scene-sized temporary on the stack */
 tc_scene tc_default_scene(void);
+
+/* the same empty scene written in place into s */
+void tc_scene_init(tc_scene *s);
 
 /* a body of the given shape at the origin, identity orientation, at rest, fixed */
 tc_body_desc tc_default_body(const char *name, tc_shape shape);
@@ -72,7 +82,8 @@ int tc_scene_find(const tc_scene *s, const char *name);
 
 /* body pairs that can touch (not both fixed; kinematic bodies move, so they pair with fixed and
  * kinematic bodies too), in a fixed order; returns their number.
- * pairs must hold 2 * nbody * (nbody - 1) / 2 ints */
+ * pairs must hold 2 * nbody * (nbody - 1) / 2 ints (about 1M, 4 MB, for 1024 bodies: allocate
+ * it, never on the stack) */
 int tc_scene_pairs(const tc_scene *s, int *pairs);
 
 /* mask of the shape types used in the scene */

@@ -89,8 +89,9 @@ typedef struct engine {
                                       * bodies' slide origin */
     int reported[mjNWARNING];        /* counter already reported */
     double t, dt;                    /* simulation time (s): 0, then + dt per step; the step */
-    /* the kinematic bodies' descriptions, for their paths */
-    tc_body_desc path[TC_SCENE_MAXBODY];
+    /* the scene's bodies, for the kinematic bodies' paths (the scene outlives the engine, as
+     * tc_sim_alloc requires; a copy would be 1 MB per run) */
+    const tc_body_desc *body;
     warnbuf warn;
 } engine;
 
@@ -183,9 +184,9 @@ static void write_meshes(FILE *f, const tc_scene *sc) {
         if (sh->type != TC_SHAPE_POLYTOPE) continue;
         if (n++ == 0) fprintf(f, "  <asset>\n");
         fprintf(f, "    <mesh name=\"mg%d\" vertex=\"", i);
-        for (int v = 0; v < sh->nvert; v++)
-            fprintf(f, "%s%.17g %.17g %.17g", v ? " " : "", sh->vert[v][0], sh->vert[v][1],
-                    sh->vert[v][2]);
+        for (int v = 0; v < sh->hull->nvert; v++)
+            fprintf(f, "%s%.17g %.17g %.17g", v ? " " : "", sh->hull->vert[v][0],
+                    sh->hull->vert[v][1], sh->hull->vert[v][2]);
         fprintf(f, "\"/>\n");
     }
     if (n) fprintf(f, "  </asset>\n");
@@ -203,10 +204,10 @@ static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
     double R[9], q[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]}, ref[TC_POLY_MAXVERT][3];
     tc_quat_normalize(q);
     tc_quat_to_mat(R, q);
-    for (int v = 0; v < sh->nvert; v++) {
-        tc_v3_copy(ref[v], sh->vert[v]);
+    for (int v = 0; v < sh->hull->nvert; v++) {
+        tc_v3_copy(ref[v], sh->hull->vert[v]);
         if (b->joint == TC_JOINT_FIXED) {
-            tc_m3_mulv(ref[v], R, sh->vert[v]);
+            tc_m3_mulv(ref[v], R, sh->hull->vert[v]);
             tc_v3_add(ref[v], ref[v], b->pos);
         }
     }
@@ -218,13 +219,13 @@ static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
         mju_rotVecQuat(y, x, m->geom_quat + 4 * g);
         for (int k = 0; k < 3; k++) y[k] += m->geom_pos[3 * g + k];
         int found = 0;
-        for (int v = 0; v < sh->nvert; v++) {
+        for (int v = 0; v < sh->hull->nvert; v++) {
             double d[3] = {y[0] - ref[v][0], y[1] - ref[v][1], y[2] - ref[v][2]};
             if (tc_v3_norm(d) <= tol) found = 1, hit[v] = 1;
         }
         if (!found) return 0;
     }
-    for (int v = 0; v < sh->nvert; v++)
+    for (int v = 0; v < sh->hull->nvert; v++)
         if (!hit[v]) return 0;
     return 1;
 }
@@ -537,7 +538,7 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
                                 "MuJoCo placed the mesh of polytope body '%s' away from its "
                                 "vertices", sc->body[i].name);
         }
-    e->nbody = sc->nbody;
+    e->nbody = sc->nbody, e->body = sc->body;
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
@@ -560,7 +561,6 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         /* a kinematic body: its mocap slot and its path, no state */
         if (b->joint == TC_JOINT_KINEMATIC) {
             e->mocap[i] = e->m->body_mocapid[id];
-            e->path[i] = *b;
             continue;
         }
         /* the body's first joint; a planar body's three are consecutive in qpos and qvel */
@@ -586,7 +586,7 @@ static void time_in(engine *e) {
     e->d->time = e->t;
     for (int i = 0; i < e->nbody; i++)
         if (e->mocap[i] >= 0)
-            tc_body_path(&e->path[i], e->t, e->d->mocap_pos + 3 * e->mocap[i], NULL);
+            tc_body_path(&e->body[i], e->t, e->d->mocap_pos + 3 * e->mocap[i], NULL);
 }
 
 /* touche (q, v) into qpos/qvel: a free joint's angular velocity is in the body frame, a planar

@@ -17,7 +17,8 @@ typedef struct tc_engine_type {
     const tc_param_spec *params; /* NULL-terminated */
     unsigned caps;
     unsigned shapes; /* TC_SHAPE_BIT mask */
-    /* translate the scene into the engine's model; dt is the step (s) */
+    /* translate the scene into the engine's model; dt is the step (s). The scene is not copied:
+     * it must outlive the state and stay unchanged (as for tc_sim_alloc) */
     tc_status (*alloc)(void **state, const tc_scene *scene, const tc_params *p, double dt,
                        tc_error *err);
     /* contact wrenches on every body (w[nbody]) at state (q, v); v may be NULL (at rest) */

@@ -140,15 +140,16 @@ static tc_status sample_cylinder(tc_aopc *c, double r, double hl, double h) {
  * w = n x u, and the extent of its loop in that basis (lo, hi: u then w, m) */
 static void poly_face_frame(const tc_shape *s, int f, double o[3], double u[3], double w[3],
                             double lo[2], double hi[2]) {
-    const unsigned char *lp = s->fv + s->fofs[f];
-    tc_v3_copy(o, s->vert[lp[0]]);
-    tc_v3_sub(u, s->vert[lp[1]], o);
+    const tc_hull *hull = s->hull;
+    const unsigned char *lp = hull->fv + hull->fofs[f];
+    tc_v3_copy(o, hull->vert[lp[0]]);
+    tc_v3_sub(u, hull->vert[lp[1]], o);
     tc_v3_normalize(u);
-    tc_v3_cross(w, s->face[f], u);
+    tc_v3_cross(w, hull->face[f], u);
     lo[0] = lo[1] = INFINITY, hi[0] = hi[1] = -INFINITY;
-    for (int i = 0; i < s->fnv[f]; i++) {
+    for (int i = 0; i < hull->fnv[f]; i++) {
         double r[3];
-        tc_v3_sub(r, s->vert[lp[i]], o);
+        tc_v3_sub(r, hull->vert[lp[i]], o);
         double a = tc_v3_dot(r, u), b = tc_v3_dot(r, w);
         lo[0] = fmin(lo[0], a), hi[0] = fmax(hi[0], a);
         lo[1] = fmin(lo[1], b), hi[1] = fmax(hi[1], b);
@@ -160,12 +161,13 @@ static void poly_face_frame(const tc_shape *s, int f, double o[3], double u[3], 
  * polytope's size from its edges (no point on an edge, so each keeps its face's normal, as for
  * the box); a face that keeps none (a sliver) gets its vertex mean. One pass counts, one fills */
 static tc_status sample_polytope(tc_aopc *c, const tc_shape *s, double h, tc_error *err) {
+    const tc_hull *hull = s->hull;
     double margin = 1e-9 * tc_polytope_radius(s), area = 0;
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass && tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
         int m = 0;
-        for (int f = 0; f < s->nface; f++) {
+        for (int f = 0; f < hull->nface; f++) {
             double o[3], u[3], w[3], lo[2], hi[2], p[3];
             poly_face_frame(s, f, o, u, w, lo, hi);
             double cu = fmax(1, ceil((hi[0] - lo[0]) / h - 1e-9));
@@ -182,24 +184,24 @@ static tc_status sample_polytope(tc_aopc *c, const tc_shape *s, double h, tc_err
                     double b = lo[1] + (j + 0.5) * (hi[1] - lo[1]) / nw;
                     for (int k = 0; k < 3; k++) p[k] = o[k] + a * u[k] + b * w[k];
                     if (!tc_polytope_face_contains(s, f, p, margin)) continue;
-                    if (pass) put(c, m, p, s->face[f]);
+                    if (pass) put(c, m, p, hull->face[f]);
                     m++, kept++;
                 }
             if (!kept) {
-                const unsigned char *lp = s->fv + s->fofs[f];
+                const unsigned char *lp = hull->fv + hull->fofs[f];
                 for (int k = 0; k < 3; k++) p[k] = 0;
-                for (int i = 0; i < s->fnv[f]; i++)
-                    tc_v3_addscl(p, s->vert[lp[i]], 1.0 / s->fnv[f]);
-                if (pass) put(c, m, p, s->face[f]);
+                for (int i = 0; i < hull->fnv[f]; i++)
+                    tc_v3_addscl(p, hull->vert[lp[i]], 1.0 / hull->fnv[f]);
+                if (pass) put(c, m, p, hull->face[f]);
                 m++;
             }
             /* the face's area by its triangle fan */
             if (pass)
-                for (int i = 1; i + 1 < s->fnv[f]; i++) {
-                    const unsigned char *lp = s->fv + s->fofs[f];
+                for (int i = 1; i + 1 < hull->fnv[f]; i++) {
+                    const unsigned char *lp = hull->fv + hull->fofs[f];
                     double e1[3], e2[3], x[3];
-                    tc_v3_sub(e1, s->vert[lp[i]], s->vert[lp[0]]);
-                    tc_v3_sub(e2, s->vert[lp[i + 1]], s->vert[lp[0]]);
+                    tc_v3_sub(e1, hull->vert[lp[i]], hull->vert[lp[0]]);
+                    tc_v3_sub(e2, hull->vert[lp[i + 1]], hull->vert[lp[0]]);
                     tc_v3_cross(x, e1, e2);
                     area += 0.5 * tc_v3_norm(x);
                 }

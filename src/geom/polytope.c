@@ -69,6 +69,9 @@ static void loop_plane(const double (*vert)[3], const int *idx, int k, double pl
 tc_status tc_polytope(tc_shape *out, const double (*v)[3], int n, tc_error *err) {
     memset(out, 0, sizeof *out);
     out->type = TC_SHAPE_POLYTOPE;
+    /* the hull is built here, checked, then interned */
+    tc_hull hb, *h = &hb;
+    memset(h, 0, sizeof *h);
     if (n < 4 || n > POLY_MAXINPUT)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
                             "a polytope needs 4 to %d points (got %d)", POLY_MAXINPUT, n);
@@ -120,8 +123,8 @@ tc_status tc_polytope(tc_shape *out, const double (*v)[3], int n, tc_error *err)
     FORALLvertices map[qh_pointid(qh, vertex->point)] = 0;
     for (int i = 0; i < n; i++)
         if (map[i] == 0) {
-            map[i] = out->nvert;
-            tc_v3_copy(out->vert[out->nvert++], v[i]);
+            map[i] = h->nvert;
+            tc_v3_copy(h->vert[h->nvert++], v[i]);
         }
     /* each facet: its vertices as a counter-clockwise loop, the plane refitted through them */
     int nl = 0;
@@ -129,22 +132,26 @@ tc_status tc_polytope(tc_shape *out, const double (*v)[3], int n, tc_error *err)
         int idx[TC_POLY_MAXVERT], k = 0;
         FOREACHvertex_(facet->vertices) if (k < TC_POLY_MAXVERT) idx[k++] =
             map[qh_pointid(qh, vertex->point)];
-        if (k < 3 || nl + k > TC_POLY_MAXLOOP || out->nface >= TC_POLY_MAXFACE) {
+        if (k < 3 || nl + k > TC_POLY_MAXLOOP || h->nface >= TC_POLY_MAXFACE) {
             st = tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
                               "qhull gave a facet of %d vertices", k);
             goto done;
         }
         double qn[3] = {facet->normal[0], facet->normal[1], facet->normal[2]};
-        order_loop((const double(*)[3])out->vert, qn, idx, k);
-        double *pl = out->face[out->nface];
-        loop_plane((const double(*)[3])out->vert, idx, k, pl);
-        out->fofs[out->nface] = (unsigned char)nl;
-        out->fnv[out->nface] = (unsigned char)k;
+        order_loop((const double(*)[3])h->vert, qn, idx, k);
+        double *pl = h->face[h->nface];
+        loop_plane((const double(*)[3])h->vert, idx, k, pl);
+        h->fofs[h->nface] = (unsigned char)nl;
+        h->fnv[h->nface] = (unsigned char)k;
         for (int i = 0; i < k; i++)
-            out->fv[nl++] = (unsigned char)idx[i];
-        out->nface++;
+            h->fv[nl++] = (unsigned char)idx[i];
+        h->nface++;
     }
+    out->hull = h;
     st = tc_shape_check(out, err);
+    out->hull = NULL;
+    if (!st && !(out->hull = tc_hull_intern(h)))
+        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
 done : {
     int curlong, totlong;
     qh_freeqhull(qh, !qh_ALL);

@@ -58,26 +58,30 @@ tc_status tc_shape_parse(const char *name, tc_shape_type *t) {
 }
 
 /* a polytope's largest vertex coordinate magnitude (m): the scale of its tolerances */
-static double poly_extent(const tc_shape *s) {
+static double poly_extent(const tc_hull *h) {
     double e = 0;
-    for (int i = 0; i < s->nvert; i++)
-        for (int k = 0; k < 3; k++) e = fmax(e, fabs(s->vert[i][k]));
+    for (int i = 0; i < h->nvert; i++)
+        for (int k = 0; k < 3; k++)
+            e = fmax(e, fabs(h->vert[i][k]));
     return e;
 }
 
 double tc_polytope_radius(const tc_shape *s) {
+    const tc_hull *h = s->hull;
     double r = 0;
-    for (int i = 0; i < s->nvert; i++) r = fmax(r, tc_v3_norm(s->vert[i]));
+    for (int i = 0; i < h->nvert; i++)
+        r = fmax(r, tc_v3_norm(h->vert[i]));
     return r;
 }
 
 int tc_polytope_face_contains(const tc_shape *s, int f, const double q[3], double margin) {
     /* the loop is counter-clockwise about n: q is inside when it is left of every edge, i.e.
      * (b - a) x (q - a) . n > margin |b - a| */
-    const double *n = s->face[f];
-    int o = s->fofs[f], k = s->fnv[f];
+    const tc_hull *h = s->hull;
+    const double *n = h->face[f];
+    int o = h->fofs[f], k = h->fnv[f];
     for (int i = 0; i < k; i++) {
-        const double *a = s->vert[s->fv[o + i]], *b = s->vert[s->fv[o + (i + 1) % k]];
+        const double *a = h->vert[h->fv[o + i]], *b = h->vert[h->fv[o + (i + 1) % k]];
         double e[3], r[3], c[3];
         tc_v3_sub(e, b, a);
         tc_v3_sub(r, q, a);
@@ -91,16 +95,17 @@ int tc_polytope_face_contains(const tc_shape *s, int f, const double q[3], doubl
  * about the body origin of a polytope: tetrahedra (o, v0, vi, vi+1) fanned from the vertex mean
  * o over each face's triangle fan; a tetrahedron of volume V and corners p_j contributes
  * V sum_j p_j / 4 and V / 20 (sum_j p_j p_j^T + S S^T), S = sum_j p_j */
-static void poly_moments(const tc_shape *s, double *vol, double m1[3], double m2[9]) {
+static void poly_moments(const tc_hull *h, double *vol, double m1[3], double m2[9]) {
     double o[3] = {0, 0, 0};
-    for (int i = 0; i < s->nvert; i++) tc_v3_addscl(o, s->vert[i], 1.0 / s->nvert);
+    for (int i = 0; i < h->nvert; i++)
+        tc_v3_addscl(o, h->vert[i], 1.0 / h->nvert);
     *vol = 0;
     for (int k = 0; k < 3; k++) m1[k] = 0;
     for (int k = 0; k < 9; k++) m2[k] = 0;
-    for (int f = 0; f < s->nface; f++) {
-        const unsigned char *lp = s->fv + s->fofs[f];
-        for (int i = 1; i + 1 < s->fnv[f]; i++) {
-            const double *p[4] = {o, s->vert[lp[0]], s->vert[lp[i]], s->vert[lp[i + 1]]};
+    for (int f = 0; f < h->nface; f++) {
+        const unsigned char *lp = h->fv + h->fofs[f];
+        for (int i = 1; i + 1 < h->fnv[f]; i++) {
+            const double *p[4] = {o, h->vert[lp[0]], h->vert[lp[i]], h->vert[lp[i + 1]]};
             double e1[3], e2[3], e3[3], c[3], S[3] = {0, 0, 0};
             tc_v3_sub(e1, p[1], o), tc_v3_sub(e2, p[2], o), tc_v3_sub(e3, p[3], o);
             tc_v3_cross(c, e2, e3);
@@ -120,42 +125,46 @@ static void poly_moments(const tc_shape *s, double *vol, double m1[3], double m2
 
 /* the checks of tc_shape_check for a polytope */
 static tc_status poly_check(const tc_shape *s, tc_error *err) {
-    if (s->nvert < 4 || s->nvert > TC_POLY_MAXVERT)
+    const tc_hull *h = s->hull;
+    if (!h)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
+                            "a polytope needs its hull; build it with tc_polytope");
+    if (h->nvert < 4 || h->nvert > TC_POLY_MAXVERT)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
                             "a polytope has 4 to %d hull vertices (got %d)", TC_POLY_MAXVERT,
-                            s->nvert);
-    for (int i = 0; i < s->nvert; i++)
+                            h->nvert);
+    for (int i = 0; i < h->nvert; i++)
         for (int k = 0; k < 3; k++)
-            if (!isfinite(s->vert[i][k]))
+            if (!isfinite(h->vert[i][k]))
                 return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
                                     "polytope vertex %d is not finite", i);
-    if (s->nface < 4 || s->nface > TC_POLY_MAXFACE)
+    if (h->nface < 4 || h->nface > TC_POLY_MAXFACE)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
                             "a polytope has 4 to %d faces (got %d); build it with tc_polytope",
-                            TC_POLY_MAXFACE, s->nface);
-    double tol = 1e-9 * poly_extent(s);
-    for (int f = 0; f < s->nface; f++) {
-        const double *pl = s->face[f];
+                            TC_POLY_MAXFACE, h->nface);
+    double tol = 1e-9 * poly_extent(h);
+    for (int f = 0; f < h->nface; f++) {
+        const double *pl = h->face[f];
         if (!(isfinite(pl[0]) && isfinite(pl[1]) && isfinite(pl[2]) && isfinite(pl[3]) &&
               fabs(tc_v3_norm(pl) - 1) <= 1e-9))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
                                 "polytope face %d: the plane must be finite with a unit normal", f);
-        if (s->fnv[f] < 3 || s->fofs[f] + s->fnv[f] > TC_POLY_MAXLOOP)
+        if (h->fnv[f] < 3 || h->fofs[f] + h->fnv[f] > TC_POLY_MAXLOOP)
             return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
                                 "polytope face %d: its loop must have 3 or more vertices", f);
-        for (int i = 0; i < s->fnv[f]; i++) {
-            int v = s->fv[s->fofs[f] + i];
-            if (v >= s->nvert || fabs(tc_v3_dot(pl, s->vert[v]) - pl[3]) > tol)
+        for (int i = 0; i < h->fnv[f]; i++) {
+            int v = h->fv[h->fofs[f] + i];
+            if (v >= h->nvert || fabs(tc_v3_dot(pl, h->vert[v]) - pl[3]) > tol)
                 return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
                                     "polytope face %d: loop vertex %d is not on its plane", f, v);
         }
-        for (int v = 0; v < s->nvert; v++)
-            if (tc_v3_dot(pl, s->vert[v]) > pl[3] + tol)
+        for (int v = 0; v < h->nvert; v++)
+            if (tc_v3_dot(pl, h->vert[v]) > pl[3] + tol)
                 return tc_error_set(err, TC_EINVAL, NULL, 0, "faces",
                                     "polytope vertex %d is above face %d: not convex", v, f);
     }
     double vol, m1[3], m2[9];
-    poly_moments(s, &vol, m1, m2);
+    poly_moments(h, &vol, m1, m2);
     if (!(vol > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices", "the polytope has no volume");
     return TC_OK;
@@ -164,20 +173,21 @@ static tc_status poly_check(const tc_shape *s, tc_error *err) {
 /* polytope distance: inside, the largest n . p - d (exact); outside, the nearest point of the
  * faces p is above (the polygon's interior, else its nearest edge point) */
 static double poly_distance(const tc_shape *s, const double p[3], double normal[3]) {
+    const tc_hull *h = s->hull;
     double best = -INFINITY;
     int fb = 0;
-    for (int f = 0; f < s->nface; f++) {
-        double e = tc_v3_dot(s->face[f], p) - s->face[f][3];
+    for (int f = 0; f < h->nface; f++) {
+        double e = tc_v3_dot(h->face[f], p) - h->face[f][3];
         if (e > best) best = e, fb = f;
     }
     if (!(best > 0)) {
-        tc_v3_copy(normal, s->face[fb]);
+        tc_v3_copy(normal, h->face[fb]);
         return best;
     }
     double d2 = INFINITY, x[3] = {0, 0, 0};
     int ff = -1;
-    for (int f = 0; f < s->nface; f++) {
-        const double *n = s->face[f];
+    for (int f = 0; f < h->nface; f++) {
+        const double *n = h->face[f];
         double e = tc_v3_dot(n, p) - n[3], q[3];
         if (!(e > 0)) continue;
         /* the projection inside the polygon: the plane distance */
@@ -187,9 +197,9 @@ static double poly_distance(const tc_shape *s, const double p[3], double normal[
             continue;
         }
         /* else the nearest point of its edges */
-        int o = s->fofs[f], k = s->fnv[f];
+        int o = h->fofs[f], k = h->fnv[f];
         for (int i = 0; i < k; i++) {
-            const double *a = s->vert[s->fv[o + i]], *b = s->vert[s->fv[o + (i + 1) % k]];
+            const double *a = h->vert[h->fv[o + i]], *b = h->vert[h->fv[o + (i + 1) % k]];
             double ab[3], ap[3], c[3], r[3];
             tc_v3_sub(ab, b, a);
             tc_v3_sub(ap, p, a);
@@ -203,7 +213,7 @@ static double poly_distance(const tc_shape *s, const double p[3], double normal[
     }
     double d = sqrt(d2);
     if (ff >= 0) {
-        tc_v3_copy(normal, s->face[ff]);
+        tc_v3_copy(normal, h->face[ff]);
     } else {
         for (int k = 0; k < 3; k++) normal[k] = (p[k] - x[k]) / d;
     }
@@ -288,23 +298,33 @@ static void compound_inertia(const tc_shape *s, double density, const double o[3
     for (int k = 0; k < 3; k++) com[k] = *mass > 0 ? com[k] / *mass : 0;
 }
 
-/* a polytope: vertices and planes moved by -COM, then the products of inertia checked */
+/* a polytope: vertices and planes moved by -COM into a new hull, then the products of inertia
+ * checked; on success the new hull, interned, replaces s->hull */
 static tc_status poly_center(tc_shape *s, double com[3], tc_error *err) {
+    if (!s->hull)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
+                            "a polytope needs its hull; build it with tc_polytope");
+    tc_hull hc = *s->hull, *h = &hc;
     double vol, m2[9];
-    poly_moments(s, &vol, com, m2);
+    poly_moments(h, &vol, com, m2);
     if (!(vol > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices", "the polytope has no volume");
     tc_v3_scale(com, com, 1 / vol);
-    for (int i = 0; i < s->nvert; i++) tc_v3_sub(s->vert[i], s->vert[i], com);
-    for (int f = 0; f < s->nface; f++) s->face[f][3] -= tc_v3_dot(s->face[f], com);
+    for (int i = 0; i < h->nvert; i++)
+        tc_v3_sub(h->vert[i], h->vert[i], com);
+    for (int f = 0; f < h->nface; f++)
+        h->face[f][3] -= tc_v3_dot(h->face[f], com);
     double m1[3];
-    poly_moments(s, &vol, m1, m2);
+    poly_moments(h, &vol, m1, m2);
     /* I = tr(m2) 1 - m2: off-diagonals -m2_rc, trace 2 tr(m2) */
     double tr = 2 * (m2[0] + m2[4] + m2[8]);
     if (fabs(m2[1]) > 1e-9 * tr || fabs(m2[2]) > 1e-9 * tr || fabs(m2[5]) > 1e-9 * tr)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "vertices",
                             "polytope: the inertia about the COM is not diagonal in the body axes "
                             "(give the vertices in principal axes)");
+    const tc_hull *in = tc_hull_intern(h);
+    if (!in) return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    s->hull = in;
     return TC_OK;
 }
 
@@ -344,9 +364,9 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
         double r = s->size[0], l = 2 * s->size[1];
         m = density * M_PI * r * r * l;
         I[0] = I[1] = m * (3 * r * r + l * l) / 12, I[2] = 0.5 * m * r * r;
-    } else if (s->type == TC_SHAPE_POLYTOPE) {
+    } else if (s->type == TC_SHAPE_POLYTOPE && s->hull) {
         double vol, m1[3], m2[9];
-        poly_moments(s, &vol, m1, m2);
+        poly_moments(s->hull, &vol, m1, m2);
         double tr = m2[0] + m2[4] + m2[8];
         m = density * vol;
         for (int k = 0; k < 3; k++) I[k] = density * (tr - m2[4 * k]);

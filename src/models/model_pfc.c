@@ -190,13 +190,14 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
             }
             /* an ellipsoid: the icosphere at the resolution level scaled by the semi-axes; a
              * polytope: its hull fanned from the volume centroid (qhull) */
-            tc_status st = ps.type == TC_SHAPE_SPHERE
-                               ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
-                           : ps.type == TC_SHAPE_ELLIPSOID
-                               ? tc_tetmesh_ellipsoid_alloc(&b->mesh, ps.size, level, E, err)
-                           : ps.type == TC_SHAPE_POLYTOPE
-                               ? tc_tetmesh_hull_alloc(&b->mesh, &ps.vert[0][0], ps.nvert, E, err)
-                               : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
+            tc_status st =
+                ps.type == TC_SHAPE_SPHERE
+                    ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
+                : ps.type == TC_SHAPE_ELLIPSOID
+                    ? tc_tetmesh_ellipsoid_alloc(&b->mesh, ps.size, level, E, err)
+                : ps.type == TC_SHAPE_POLYTOPE
+                    ? tc_tetmesh_hull_alloc(&b->mesh, &ps.hull->vert[0][0], ps.hull->nvert, E, err)
+                    : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
             /* a part's mesh moves to the part's place in the body frame; its fields follow */
             if (!st && off) {
                 for (int v = 0; v < b->mesh->nvert; v++) tc_v3_add(b->mesh->vert + 3 * v, b->mesh->vert + 3 * v, off);

@@ -14,7 +14,7 @@
 
 tc_status tc_scene_pair(tc_scene *sc, tc_shape a, tc_shape b, const double pos[3],
                         const double quat[4], double density, tc_error *err) {
-    *sc = tc_default_scene();
+    tc_scene_init(sc);
     tc_body_desc fa = tc_default_body("fixed", a);
     tc_status st = tc_scene_add(sc, &fa, density, err);
     return st ? st : tc_scene_add_free(sc, "free", b, pos, quat, density, err);
@@ -32,7 +32,7 @@ tc_status tc_scene_sphere_pair(tc_scene *sc, double R, double r, double y, doubl
 /* ---------- bodies on the ground ---------- */
 
 tc_status tc_scene_ground(tc_scene *sc, double g, double mu, tc_error *err) {
-    *sc = tc_default_scene();
+    tc_scene_init(sc);
     sc->gravity[2] = -g;
     sc->friction = mu;
     tc_body_desc ground = tc_default_body("ground", tc_plane());
@@ -387,7 +387,7 @@ void tc_t_pusher_start(const tc_t_pusher *t, double xy[2]) {
 }
 
 tc_status tc_scene_t_pusher(tc_scene *sc, const tc_t_pusher *t, tc_error *err) {
-    *sc = tc_default_scene();
+    tc_scene_init(sc);
     sc->friction = t->friction;
     /* the T: crossbar on top of the stem, the stem's bottom edge at y = 0 before centring */
     tc_shape T = tc_box(0, 0, 0);
@@ -420,7 +420,7 @@ tc_status tc_scene_t_pusher(tc_scene *sc, const tc_t_pusher *t, tc_error *err) {
 /* ---------- 2-D polygons ---------- */
 
 tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err) {
-    *sc = tc_default_scene();
+    tc_scene_init(sc);
     sc->gravity[1] = -g;
     sc->friction = mu;
     /* the body's z axis (the plane's normal) turned onto world +y: -90 degrees about x */

@@ -11,7 +11,7 @@
 void tc_dcol2d_free(tc_dcol2d *d) {
     if (!d) return;
     free(d->E), free(d->dEdl), free(d->dEdq), free(d->W), free(d->dWdl), free(d->dWdq);
-    free(d->cl);
+    free(d->cl), free(d->prim), free(d->pose0);
     free(d);
 }
 
@@ -21,6 +21,9 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
     tc_dcol2d *d = calloc(1, sizeof *d);
     if (!d) return TC_ENOMEM;
     d->sys = sys, d->nv = sys->nv, d->mu = mu;
+    size_t nb = (size_t)(sc->nbody > 0 ? sc->nbody : 1);
+    d->prim = calloc(nb, sizeof *d->prim), d->pose0 = calloc(nb, sizeof *d->pose0);
+    if (!d->prim || !d->pose0) return tc_dcol2d_free(d), TC_ENOMEM;
     /* every body: planar or without dofs, and a planar primitive */
     tc_status st = TC_OK;
     for (int i = 0; i < sc->nbody && !st; i++) {

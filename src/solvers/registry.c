@@ -14,6 +14,7 @@ extern const tc_solver_type tc_solver_lcp_lemke;
 extern const tc_solver_type tc_solver_lcp_pgs;
 extern const tc_solver_type tc_solver_single_level;
 extern const tc_solver_type tc_solver_bilevel;
+extern const tc_solver_type tc_solver_vp;
 
 const tc_solver_type *const tc_solvers[] = {
     &tc_solver_semi_euler,
@@ -26,6 +27,7 @@ const tc_solver_type *const tc_solvers[] = {
     &tc_solver_lcp_pgs,
     &tc_solver_single_level,
     &tc_solver_bilevel,
+    &tc_solver_vp,
     NULL,
 };
 

@@ -35,8 +35,8 @@ typedef struct tc_dcol2d_pair {
 typedef struct tc_dcol2d {
     const tc_system *sys;
     int nv;                          /* 3 per planar body */
-    tc_convex2d prim[TC_SCENE_MAXBODY];
-    double pose0[TC_SCENE_MAXBODY][3]; /* fixed bodies' (x, y, 0) */
+    tc_convex2d *prim;               /* nbody: each body's primitive */
+    double (*pose0)[3];              /* nbody: fixed bodies' (x, y, 0) */
     int npair;
     tc_dcol2d_pair pair[TC_DCOL2D_MAXPAIR];
     int maxl, maxe;                  /* the largest pair */
