@@ -18,7 +18,7 @@ enum { E7_SLIDE = 0, E7_INCLINE = 1, E7_ROLL = 2, E7_PILE = 3, E7_NSCENE = 4 };
 typedef struct e7_limit {
     char label[TC_LABEL_MAX + 1];
     int bodies;
-    char why[240];
+    char why[400];
 } e7_limit;
 
 typedef struct e7_setup {

@@ -3,18 +3,24 @@
 # method (log scale).
 # variables: datafile (csv blocks, size by size, one per method: t_s, kinetic_J, energy_J, ...;
 # a method that did not run a size has a block of NaN), labels (the methods of one size, in
-# block order), sizes (bodies per pile, in block order)
+# block order), sizes (bodies per pile, in block order), panels (the indexes, from 0, of the sizes
+# to draw: those some method ran)
 set datafile separator ','
+# one colour per method, black kept for the closed forms
+colors = '#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #8b4513 #ff69b4 #808000 #00ced1 #708090'
+nc = words(colors)
 n = words(labels)
-ns = words(sizes)
+np = words(panels)
 set logscale y
+set format y '10^{%L}'
 set grid
 set key top right font ',8'
 set xlabel 'time (s)' font ',8'
 set ylabel 'kinetic energy (J)' font ',8'
-set multiplot layout 1, ns title 'E7 (d): piles settling'
-do for [i=1:ns] {
-  set title sprintf('%s bodies', word(sizes, i)) font ',9'
-  plot for [k=0:n-1] datafile index (i - 1) * n + k using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 lc (k % 7) + 1 title word(labels, k+1)
+set multiplot layout 1, np title 'E7 (d): piles settling'
+do for [p=1:np] {
+  i = int(word(panels, p))
+  set title sprintf('%s bodies', word(sizes, i + 1)) font ',9'
+  plot for [k=0:n-1] datafile index i * n + k using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 lc rgb word(colors, k % nc + 1) title word(labels, k+1)
 }
 unset multiplot
