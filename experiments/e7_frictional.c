@@ -24,7 +24,7 @@ typedef struct e7_item {
     e7_measure m;
     /* (d): a sample every d_every steps */
     int nsample;
-    double *t, *ke, *energy, *wall, *geo, *own;
+    double *t, *ke, *energy, *geo, *own;
     double mean_step_s, mean_geo, mean_own, final_ke, peak_ke, e0, e_end, e_rise;
     int escaped;
     char warn[256];
@@ -84,7 +84,7 @@ static void e7_free(void *state) {
     for (int i = 0; s->it && i < s->n; i++) {
         e7_item *t = &s->it[i];
         free(t->x), free(t->v), free(t->speed), free(t->wr);
-        free(t->t), free(t->ke), free(t->energy), free(t->wall), free(t->geo), free(t->own);
+        free(t->t), free(t->ke), free(t->energy), free(t->geo), free(t->own);
     }
     free(s->it);
     for (int p = 0; p < 2; p++) {
@@ -150,7 +150,7 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
             return TC_ENOMEM;
     } else {
         size_t n = (size_t)t->nsample + 1;
-        double **a[] = {&t->t, &t->ke, &t->energy, &t->wall, &t->geo, &t->own};
+        double **a[] = {&t->t, &t->ke, &t->energy, &t->geo, &t->own};
         for (size_t j = 0; j < sizeof a / sizeof *a; j++)
             if (!(*a[j] = calloc(n, sizeof(double)))) return TC_ENOMEM;
     }
@@ -254,8 +254,7 @@ typedef struct pile_ctx {
     const tc_compound_pile *p;
     e7_item *t;
     e7_touch *touch;
-    double t0, acc;      /* the step's start; wall time since the last sample (s) */
-    long nacc;
+    double t0;           /* the step's start (s) */
     double win_wall;     /* the measured window: wall time (s), steps, samples, contacts */
     long win_steps;
     int win_samples;
@@ -273,12 +272,10 @@ static void pile_after(void *ctx, tc_sim *sim, long k) {
     const e7_setup *e = c->e;
     e7_item *t = c->t;
     const double time = (k + 1) * e->d_dt;
-    c->acc += dt_wall, c->nacc++;
     int in = time >= e->d_measure_from;
     if (in) c->win_wall += dt_wall, c->win_steps++;
     if (k % e->d_every != 0) return;
-    /* a sample: energies, contacts (the same count for every method, and the method's own), the
-     * mean step time since the last sample */
+    /* a sample: energies, contacts (the same count for every method, and the method's own) */
     int j = (int)(k / e->d_every);
     if (j >= t->nsample) return;
     const tc_body_state *bs = tc_sim_bodies(sim);
@@ -286,8 +283,6 @@ static void pile_after(void *ctx, tc_sim *sim, long k) {
     t->ke[j] = tc_sim_kinetic_energy(sim), t->energy[j] = tc_sim_energy(sim);
     t->geo[j] = e7_touching(c->touch, tc_sim_scene(sim), bs, e->d_margin);
     t->own[j] = tc_sim_get_stats(sim)->ncontact;
-    t->wall[j] = c->nacc ? c->acc / c->nacc : NAN;
-    c->acc = 0, c->nacc = 0;
     if (in) c->win_geo += t->geo[j], c->win_own += t->own[j], c->win_samples++;
 }
 
