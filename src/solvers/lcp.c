@@ -25,7 +25,8 @@ struct tc_lcp_private {
     double *Ms;         /* what Siconos sees: M, or M rounded (first Lemke attempt) */
     NumericsMatrix *nm; /* dense view of Ms (size set per solve; the data stays ours) */
     SolverOptions *opt; /* the named solver */
-    SolverOptions *fb;  /* Lemke's last fallback: Fischer-Burmeister Newton */
+    SolverOptions *fb;  /* Lemke's fallback: Fischer-Burmeister Newton */
+    SolverOptions *nm2; /* Lemke's last fallback: Newton on min(z, w) with its FB line search */
     LinearComplementarityProblem lcp;
 };
 
@@ -51,6 +52,7 @@ void tc_lcp_free(tc_lcp *l) {
         /* solver_options_delete releases the contents only */
         if (p->opt) solver_options_delete(p->opt), free(p->opt);
         if (p->fb) solver_options_delete(p->fb), free(p->fb);
+        if (p->nm2) solver_options_delete(p->nm2), free(p->nm2);
         free(p->Ms);
         free(p);
     }
@@ -78,10 +80,12 @@ tc_status tc_lcp_alloc(tc_lcp **out, int nmax, int solver_id, int max_iter, doub
     p->nm = NM_create_from_data(NM_DENSE, nmax, nmax, p->Ms);
     p->opt = solver_options_create(solver_id);
     p->fb = solver_options_create(SICONOS_LCP_NEWTON_FB_FBLSA);
-    if (!p->Ms || !p->nm || !p->opt || !p->fb) return tc_lcp_free(l), TC_ENOMEM;
-    for (SolverOptions *o = p->opt; o; o = o == p->opt ? p->fb : NULL) {
-        o->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
-        o->dparam[SICONOS_DPARAM_TOL] = tol;
+    p->nm2 = solver_options_create(SICONOS_LCP_NEWTON_MIN_FBLSA);
+    if (!p->Ms || !p->nm || !p->opt || !p->fb || !p->nm2) return tc_lcp_free(l), TC_ENOMEM;
+    SolverOptions *all[] = {p->opt, p->fb, p->nm2};
+    for (int i = 0; i < 3; i++) {
+        all[i]->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
+        all[i]->dparam[SICONOS_DPARAM_TOL] = tol;
     }
     p->lcp = (LinearComplementarityProblem){nmax, p->nm, l->q};
     *out = l;
@@ -102,10 +106,15 @@ static void snap(double *x, size_t n, int bits) {
 static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Lemke's attempts, in order: Siconos' lexicographic Lemke on M rounded to the binary grid
- * 2^-bits of its largest entry (0: M as is), then Siconos' Fischer-Burmeister Newton
- * (SICONOS_LCP_NEWTON_FB_FBLSA) from z = 0 on M; PGS makes one attempt, on M as is */
-enum { NATTEMPT = 7 };
-static const int attempt_bits[NATTEMPT] = {44, 0, 36, 48, 40, 30, 0};
+ * 2^-bits of its largest entry (0: M as is); Siconos' Fischer-Burmeister Newton
+ * (SICONOS_LCP_NEWTON_FB_FBLSA) from z = 0 on M; Lemke on M + eps I, eps = REG_REL of M's largest
+ * entry (it lifts the zero diagonal of the friction rows that stalls Lemke on a degenerate
+ * contact LCP); Newton on min(z, w) (SICONOS_LCP_NEWTON_MIN_FBLSA) on M. Later attempts run only
+ * when every earlier one failed, so a problem solved early is solved the same way as before they
+ * were added. PGS makes one attempt, on M as is */
+enum { NATTEMPT = 9, ATT_FB = 6, ATT_REG = 7, ATT_MIN = 8 };
+static const int attempt_bits[NATTEMPT] = {44, 0, 36, 48, 40, 30, 0, 0, 0};
+#define REG_REL 1e-12
 
 /* Siconos' Newton solver prints "NM_LU_factorize: ... failed" to stderr (a plain fprintf, no
  * verbosity switch) on every singular Newton matrix, which its line search then handles; a
@@ -135,11 +144,17 @@ int tc_lcp_solve(tc_lcp *l, int n) {
     p->nm->size0 = p->nm->size1 = n;
     int lemke = p->id == SICONOS_LCP_LEMKE, tries = p->fallbacks ? NATTEMPT : 1;
     int info = 0;
+    l->attempt = 0;
     for (int a = 0; a < tries; a++) {
         int bits = lemke ? attempt_bits[a] : 0;
-        SolverOptions *opt = a == NATTEMPT - 1 ? p->fb : p->opt;
+        SolverOptions *opt = a == ATT_FB ? p->fb : a == ATT_MIN ? p->nm2 : p->opt;
         memcpy(p->Ms, l->M, nn * sizeof(double));
         if (bits) snap(p->Ms, nn, bits);
+        if (a == ATT_REG) {
+            double mx = 0;
+            for (size_t i = 0; i < nn; i++) mx = fmax(mx, fabs(l->M[i]));
+            for (int r = 0; r < n; r++) p->Ms[(size_t)r * n + r] += REG_REL * mx;
+        }
         /* a Lemke attempt that cycles is cut at 10 pivots per unknown (it needs about 1) */
         if (opt == p->opt && lemke)
             opt->iparam[SICONOS_IPARAM_MAX_ITER] = imin(p->max_iter, 10 * n);
@@ -147,17 +162,18 @@ int tc_lcp_solve(tc_lcp *l, int n) {
         memset(l->z, 0, (size_t)n * sizeof(double));
         opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
         opt->dparam[SICONOS_DPARAM_RESIDU] = 0;
-        info = opt == p->fb ? driver_quiet(&p->lcp, l->z, l->w, opt)
-                            : linearComplementarity_driver(&p->lcp, l->z, l->w, opt);
+        info = opt != p->opt ? driver_quiet(&p->lcp, l->z, l->w, opt)
+                             : linearComplementarity_driver(&p->lcp, l->z, l->w, opt);
         l->iters += opt->iparam[SICONOS_IPARAM_ITER_DONE];
-        /* the residual on the unrounded problem decides: a rounded attempt must solve the real
-         * one, and Lemke can stop on a secondary ray at a point that is a solution */
-        if (bits) memcpy(p->Ms, l->M, nn * sizeof(double));
+        /* the residual on the unrounded problem decides: a rounded or lifted attempt must solve
+         * the real one, and Lemke can stop on a secondary ray at a point that is a solution */
+        if (bits || a == ATT_REG) memcpy(p->Ms, l->M, nn * sizeof(double));
         double err = INFINITY;
         if (!tc_nonfinite(l->z, n)) lcp_compute_error(&p->lcp, l->z, l->w, p->tol, &err);
         if (err <= p->tol) {
             /* Newton leaves -1e-17 where Lemke has exact zeros */
             for (int r = 0; r < n; r++) l->z[r] = fmax(l->z[r], 0.0);
+            l->attempt = a + 1;
             return 0;
         }
         if (!info) info = 1;

@@ -18,14 +18,15 @@ typedef struct tc_lcp {
     double *q;       /* nmax */
     double *z, *w;   /* nmax */
     long long iters; /* Siconos' pivots or sweeps over every solve since alloc */
+    int attempt;     /* which attempt solved the last problem (1-based, see lcp.c), 0: none */
     tc_lcp_private *p;
 } tc_lcp;
 
 /* the Siconos solver id (SICONOS_LCP_LEMKE or SICONOS_LCP_PGS), its iteration cap (Lemke:
  * pivots, also at most 10 per unknown; PGS: sweeps), the tolerance on Siconos' relative natural
  * residual |min(z, w)| / |q| a solution must meet, and fallbacks (Lemke only: 1 tries M rounded
- * to 44 bits, M as is, rounded to 36, 48, 40, 30 bits, then Fischer-Burmeister Newton; 0: one
- * attempt). TC_EINVAL for nmax < 1, TC_ENOMEM */
+ * to 44 bits, M as is, rounded to 36, 48, 40, 30 bits, then Fischer-Burmeister Newton, Lemke on
+ * M + 1e-12 max|M| I, Newton on min(z, w); 0: one attempt). TC_EINVAL for nmax < 1, TC_ENOMEM */
 tc_status tc_lcp_alloc(tc_lcp **out, int nmax, int solver_id, int max_iter, double tol,
                        int fallbacks);
 void tc_lcp_free(tc_lcp *l);
