@@ -141,6 +141,7 @@ int tc_cmd_bench(int argc, char **argv) {
             return x->bench(argc - 1, argv + 1);
     }
     const char *out = "out/bench", *plist = "100,400,1600,6400", *levels = "1,2,3,4", *shells = "0,1";
+    const char *bodies = "100,300,1000";
     double seconds = 0.5;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], what) && i == 1) continue;
@@ -148,10 +149,13 @@ int tc_cmd_bench(int argc, char **argv) {
         else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
         else if (!strcmp(argv[i], "--shells") && i + 1 < argc) shells = argv[++i];
+        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else {
             fprintf(stderr, "usage: touche bench scm|pfc [--points a,b,...] [--levels a,b,...] "
                             "[--shells a,b,...] [--seconds S] [--out DIR]\n"
+                            "       touche bench points [--bodies a,b,...] [--seconds S] "
+                            "[--out DIR]\n"
                             "       touche bench NAME [...] for an experiment's benchmark (see "
                             "touche list)\n");
             return 2;
@@ -159,8 +163,9 @@ int tc_cmd_bench(int argc, char **argv) {
     }
     if (!(seconds > 0)) seconds = 0.5;
     if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
+    if (!strcmp(what, "points")) return tc_bench_points(out, bodies, seconds);
     if (strcmp(what, "scm")) {
-        char names[256] = "scm, pfc";
+        char names[256] = "scm, pfc, points";
         for (int i = 0; tc_experiment_at(i); i++)
             if (tc_experiment_at(i)->bench)
                 snprintf(names + strlen(names), sizeof names - strlen(names), ", %s",

@@ -11,6 +11,10 @@ int tc_cmd_bench(int argc, char **argv);
 int tc_cmd_report(int argc, char **argv);
 int tc_cmd_generate(int argc, char **argv);
 
+/* touche bench points: the points model's broad phase and contacts on piles of the given body
+ * counts (comma-separated), each timed for `seconds`, into out/bench_points.csv */
+int tc_bench_points(const char *out, const char *bodies, double seconds);
+
 /* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
 const char *tc_cli_source_dir(void);
 

@@ -11,6 +11,7 @@ extern const tc_model_type tc_model_penalty_dp;
 extern const tc_model_type tc_model_penalty_mp;
 extern const tc_model_type tc_model_rigid;
 extern const tc_model_type tc_model_convex;
+extern const tc_model_type tc_model_points;
 
 const tc_model_type *const tc_models[] = {
     &tc_model_scm,
@@ -20,6 +21,7 @@ const tc_model_type *const tc_models[] = {
     &tc_model_penalty_mp,
     &tc_model_rigid,
     &tc_model_convex,
+    &tc_model_points,
     NULL,
 };
 
