@@ -130,9 +130,10 @@ static double body_distance(const points_state *s, const pts_body *b, const doub
 static double distance_bound(const pts_body *b, const double y[3]) {
     const tc_shape *sh = b->shape;
     if (sh->type != TC_SHAPE_POLYTOPE) return -INFINITY;
+    const tc_hull *h = sh->hull;
     double best = -INFINITY;
-    for (int f = 0; f < sh->nface; f++) {
-        double e = tc_v3_dot(sh->face[f], y) - sh->face[f][3];
+    for (int f = 0; f < h->nface; f++) {
+        double e = tc_v3_dot(h->face[f], y) - h->face[f][3];
         best = e > best ? e : best;
     }
     return best;
