@@ -778,8 +778,10 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         num(c[5], 64, "%.3g", tl ? 1e3 * tl->mean_step_s : NAN);
         const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
         tc_table_add_row(ft, row);
+        /* a slope needs two pile sizes: no metric for a method that ran one */
         snprintf(name, sizeof name, "pile.%s.slope", x->method[k].label);
-        metric(x, x->method[k].label, name, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
+        if (used >= 2)
+            metric(x, x->method[k].label, name, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
                "(d) log-log slope of step time against touching parts over the pile sizes (machine-dependent)");
     }
     if ((st = tc_outfile_commit(&o, err))) return tc_table_free(ft), st;

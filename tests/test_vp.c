@@ -15,8 +15,10 @@
 #define H 0.1     /* m, the boxes' half size */
 #define DT 1e-3   /* s */
 
-/* the ground (friction mu) and one 1 kg box of half size H at height z, turned by quat */
-static tc_sim *box_on_ground(double mu, double z, const double quat[4], const char *spec) {
+/* the ground (friction mu) and one 1 kg box of half size H at height z, turned by quat; the
+ * method's parameter name set to value when name is not NULL */
+static tc_sim *box_on_ground_set(double mu, double z, const double quat[4], const char *spec,
+                                 const char *name, double value) {
     static tc_scene sc;
     tc_error err;
     tc_error_clear(&err);
@@ -25,9 +27,14 @@ static tc_sim *box_on_ground(double mu, double z, const double quat[4], const ch
     cr_assert_eq(tc_scene_add_box(&sc, "box", h, 1.0, pos, quat, &err), TC_OK, "%s", err.msg);
     tc_method m;
     cr_assert_eq(tc_method_parse(&m, spec, &err), TC_OK, "%s", err.msg);
+    if (name) cr_assert_eq(tc_method_set(&m, name, value, &err), TC_OK, "%s", err.msg);
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, &err), TC_OK, "%s", err.msg);
     return sim;
+}
+
+static tc_sim *box_on_ground(double mu, double z, const double quat[4], const char *spec) {
+    return box_on_ground_set(mu, z, quat, spec, NULL, 0);
 }
 
 Test(vp, a_resting_box_does_not_drift) {
@@ -161,5 +168,44 @@ Test(vp, a_step_that_cannot_settle_is_a_counted_failure) {
     char w[1024];
     tc_sim_warnings(sim, w, sizeof w);
     cr_expect(strstr(w, "still changing after 1 sweeps") != NULL, "warnings: %s", w);
+    tc_sim_free(sim);
+}
+
+/* a box face on the ground sampled at many points (the model points): keeping only the corners
+ * of each pair's coplanar points (reduce = 1) moves the sliding box exactly as every point does
+ * (the same stopping point to 1e-9 m), with 4 contacts instead of every sample */
+Test(vp, hull_corners_move_a_sliding_box_as_every_point_does) {
+    double x[2];
+    int nc[2];
+    for (int r = 0; r < 2; r++) {
+        tc_sim *sim = box_on_ground_set(0.5, H, NULL, "points/vp", "reduce", r);
+        tc_sim_v(sim)[0] = 1.0;
+        nc[r] = 0;
+        for (int i = 0; i < 300; i++) {
+            cr_assert_eq(tc_sim_step(sim), TC_OK);
+            int n = tc_sim_impulses(sim, NULL, 0);
+            nc[r] = n > nc[r] ? n : nc[r];
+        }
+        x[r] = tc_sim_q(sim)[0];
+        cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0, "reduce %d", r);
+        tc_sim_free(sim);
+    }
+    double d_ref = 1.0 / (2 * 0.5 * G);
+    cr_expect_leq(fabs(x[0] - x[1]), 1e-9, "every point %.12f m, corners %.12f m", x[0], x[1]);
+    cr_expect_leq(fabs(x[1] - d_ref), 0.01 * d_ref, "stopped at %.6f m, closed form %.6f m", x[1],
+                  d_ref);
+    cr_expect_gt(nc[0], 4, "every point: %d contacts", nc[0]);
+    cr_expect_eq(nc[1], 4, "corners: %d contacts", nc[1]);
+}
+
+/* the friction pyramid's LCP blocks (cone = 0) still hold a box and slide one to the closed form */
+Test(vp, the_pyramid_lcp_blocks_still_work) {
+    tc_sim *sim = box_on_ground_set(0.5, H, NULL, "rigid/vp", "cone", 0);
+    tc_sim_v(sim)[0] = 1.0;
+    for (int i = 0; i < 400; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    double d = tc_sim_q(sim)[0], d_ref = 1.0 / (2 * 0.5 * G);
+    cr_expect_leq(fabs(d - d_ref), 0.01 * d_ref, "stopped at %.6f m, closed form %.6f m", d, d_ref);
+    cr_expect_leq(fabs(tc_sim_v(sim)[0]), 1e-12);
+    cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0);
     tc_sim_free(sim);
 }

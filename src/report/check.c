@@ -319,7 +319,7 @@ static tc_status check_one(const tc_check_opts *o, const char *name, FILE *repor
         for (int i = 0; i < run.n; i++)
             finite &= isfinite(run.m[i].value) != 0;
         if (!finite)
-            st = tc_error_set(err, TC_ECHECK, path, 0, NULL,
+            st = tc_error_set(err, TC_EINVAL, path, 0, NULL,
                               "%s has non-finite metrics; not storing them as a reference", path);
         else if (run.filtered)
             st = tc_error_set(err, TC_EINVAL, path, 0, NULL,

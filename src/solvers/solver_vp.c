@@ -2,11 +2,12 @@
 /* velocity projection (Kaufman, Edmunds & Pai 2005): each step finds the contacts at an explicit
  * half step in configuration (interpenetration allowed between steps), takes the pre-velocity
  * phi- = phi + h M^-1 (f + c), projects it on the feasible cone of every penetrating point in the
- * kinetic metric, bounds the frictional impulse by mu times the normal impulse in a second QP,
- * and moves the bodies by the exponential map. The QPs are solved body by body, as their duals
- * (LCPs, Siconos Lemke through solvers/tc_lcp.h), swept over the bodies in index order until the
- * velocities settle: the cost grows with the contacts, and one fixed order keeps the results
- * independent of threads */
+ * kinetic metric, bounds the frictional impulse by mu times the normal impulse, and moves the
+ * bodies by the exponential map. The problems are solved body by body, swept over the bodies in
+ * index order until the velocities settle: by default each body's contacts as one frictional
+ * contact problem on the exact cone (Siconos' fc3d NSGS), or as the LCP duals of the QPs on a
+ * k-sided pyramid (Siconos Lemke through solvers/tc_lcp.h). The cost grows with the contacts, and
+ * one fixed order keeps the results independent of threads */
 #include "math/tc_vec.h"
 #include "solvers/tc_contact_space.h"
 #include "solvers/tc_lcp.h"
@@ -16,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "FrictionContactProblem.h"
+#include "Friction_cst.h"
+#include "NonSmoothDrivers.h"
+#include "NumericsMatrix.h"
+#include "SolverOptions.h"
 #include "lcp_cst.h"
 
 #define VP_MAXDIR 8               /* friction directions per contact, at most */
@@ -49,8 +55,33 @@ static const tc_param_spec vp_params[] = {
      "Kaufman's extra bound n^T M y >= 0 a sliding box's friction is capped by its tipping "
      "moment (it slid 0.389 m, closed form 0.102 m; docs/solvers.md)"},
     {"lcp_tol", 1e-10, 1e-16, 1e-2, TC_PARAM_REAL, "1",
-     "Siconos tolerance on each block LCP's relative natural residual |min(z, w)| / |q|",
+     "Siconos tolerance on each block's relative residual (the LCP's |min(z, w)| / |q|, or the "
+     "cone problem's natural-map error)",
      "as the LCP step"},
+    {"cone", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: each body's contacts as one frictional contact problem on the exact cone |r_t| <= mu "
+     "r_n, solved by Siconos' fc3d NSGS (friction_dirs and coupled unused); 0: the LCPs of the "
+     "QPs on a friction_dirs-sided pyramid, by Siconos Lemke",
+     "the pyramid's block LCPs of a body with many coplanar points (a face on the floor, a pile) "
+     "are so degenerate that Lemke and its fallbacks fail (docs/solvers.md); NSGS solves each "
+     "contact's 3x3 problem in turn and takes any number of points"},
+    {"reduce", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: of the contacts that share a body pair and a normal, only the corners of their convex "
+     "hull in the tangent plane enter the problems, and corners closer than merge to a kept one "
+     "are dropped; 0: every contact",
+     "exact for the normal constraints (a rigid pair's normal velocity is affine in the point) "
+     "and for the set of friction wrenches; a face on the floor sampled at 6 x 6 points is 4 "
+     "corners (docs/solvers.md)"},
+    {"merge", 1e-3, 0, 1, TC_PARAM_REAL, "m",
+     "reduce = 1: hull corners of one group closer than this to a corner already kept are "
+     "dropped",
+     "a ball's penetrating cap (about 1 mm across) is one point: Gauss-Seidel on two points 1 mm "
+     "apart stalls (docs/solvers.md)"},
+    {"block_iter", 20, 1, 1e6, TC_PARAM_INT, "1",
+     "NSGS sweeps over a body's contacts per block solve (cone = 1); the sweeps over the bodies "
+     "go on from where it stopped",
+     "a body's block is rank-deficient (its contacts share 6 dofs), so NSGS on it converges "
+     "slowly and an exact block solve is wasted while the neighbours still move"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 /* one contact: a's and b's rows (normal, then k directions), M^-1 of them, the velocity along
@@ -61,14 +92,19 @@ typedef struct vp_contact {
     double vfix[VP_MAXROW];
     double dir[VP_MAXROW][3]; /* world directions: the normal (a to b), then the pyramid's */
     double pos[3], depth;     /* the model's point (m, world) and depth (m) */
-    double lam, beta[VP_MAXDIR];
+    double lam, beta[VP_MAXDIR]; /* pyramid: along dir[1 + j]; cone: along t1, t2 (signed) */
 } vp_contact;
 
 typedef struct vp_state {
     const tc_system *sys;
-    int nbody, k, maxc, maxb, max_sweeps, coupled;
+    int nbody, k, nt, maxc, maxb, max_sweeps, coupled, cone, reduce; /* nt: tangent rows */
+    double merge;
     double tol, mu;
     tc_model_contact *raw; /* maxc + 1, as the model reported them */
+    int *order;            /* maxc + 1: raw contacts sorted by pair and normal (reduce = 1) */
+    double (*xy)[2];       /* maxc + 1: a group's points in its tangent plane */
+    int *hull;             /* maxc + 2: a group's hull, indices into its part of order */
+    unsigned char *keep;   /* maxc + 1: a raw contact enters the problems */
     vp_contact *c;         /* maxc */
     int nc;
     int *start, *list, *fill; /* each body's contacts: list[start[i] .. start[i + 1]) */
@@ -76,9 +112,14 @@ typedef struct vp_state {
     double (*minv)[3][3];     /* nbody: world inverse inertia of free bodies (1/(kg m^2)) */
     double *qh;               /* nq: the half step */
     double *acc;              /* nv: the unconstrained acceleration */
-    double *v0;               /* nv: the velocities at a sweep's start */
+    double *vref;             /* nv: each body's velocity when it last woke its neighbours */
+    unsigned char *dirty;     /* nbody: the body's block must be solved (again) */
     double dcos[VP_MAXDIR], dsin[VP_MAXDIR]; /* the pyramid's directions on t1 and t2 */
     tc_lcp *lcp;              /* (k + 2) maxb unknowns */
+    /* cone = 1: a body's frictional contact problem u = W r + q (3 maxb unknowns) */
+    double *W, *fq, *fr, *fu, *fmu;
+    NumericsMatrix *fW;
+    SolverOptions *fopt;
     long long sweeps, fails, overflows;
     char note[256];
 } vp_state;
@@ -87,8 +128,12 @@ static void vp_free(void *state) {
     vp_state *s = state;
     if (!s) return;
     free(s->raw), free(s->c), free(s->start), free(s->list), free(s->fill), free(s->bs);
-    free(s->minv), free(s->qh), free(s->acc), free(s->v0);
+    free(s->minv), free(s->qh), free(s->acc), free(s->vref), free(s->dirty);
+    free(s->order), free(s->xy), free(s->hull), free(s->keep);
     tc_lcp_free(s->lcp);
+    if (s->fW) NM_free_not_dense(s->fW);
+    if (s->fopt) solver_options_delete(s->fopt), free(s->fopt);
+    free(s->W), free(s->fq), free(s->fr), free(s->fu), free(s->fmu);
     free(s);
 }
 
@@ -103,6 +148,10 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->maxb = (int)tc_params_get(p, "max_block");
     s->max_sweeps = (int)tc_params_get(p, "sweeps");
     s->coupled = tc_params_get(p, "coupled") != 0;
+    s->cone = tc_params_get(p, "cone") != 0;
+    s->nt = s->cone ? 2 : s->k;
+    s->reduce = tc_params_get(p, "reduce") != 0;
+    s->merge = tc_params_get(p, "merge");
     s->tol = tc_params_get(p, "tol");
     size_t nb = (size_t)s->nbody, mc = (size_t)s->maxc;
     s->raw = calloc(mc + 1, sizeof *s->raw), s->c = calloc(mc, sizeof *s->c);
@@ -111,14 +160,32 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->bs = calloc(nb, sizeof *s->bs), s->minv = calloc(nb, sizeof *s->minv);
     s->qh = calloc((size_t)sys->nq + 1, sizeof *s->qh);
     s->acc = calloc((size_t)sys->nv + 1, sizeof *s->acc);
-    s->v0 = calloc((size_t)sys->nv + 1, sizeof *s->v0);
+    s->vref = calloc((size_t)sys->nv + 1, sizeof *s->vref);
+    s->dirty = calloc(nb + 1, sizeof *s->dirty);
+    s->order = calloc(mc + 1, sizeof *s->order), s->xy = calloc(mc + 1, sizeof *s->xy);
+    s->hull = calloc(mc + 2, sizeof *s->hull), s->keep = calloc(mc + 1, sizeof *s->keep);
     int nmax = (s->k + 2) * s->maxb;
     if (!s->raw || !s->c || !s->start || !s->list || !s->fill || !s->bs || !s->minv || !s->qh ||
-        !s->acc || !s->v0)
+        !s->acc || !s->vref || !s->dirty || !s->order || !s->xy || !s->hull || !s->keep)
         return vp_free(s), TC_ENOMEM;
     tc_status st = tc_lcp_alloc(&s->lcp, nmax, SICONOS_LCP_LEMKE, 10000,
                                 tc_params_get(p, "lcp_tol"), 1);
     if (st) return vp_free(s), st;
+    if (s->cone) {
+        size_t n3 = 3 * (size_t)s->maxb;
+        s->W = calloc(n3 * n3, sizeof *s->W), s->fq = calloc(n3, sizeof *s->fq);
+        s->fr = calloc(n3, sizeof *s->fr), s->fu = calloc(n3, sizeof *s->fu);
+        s->fmu = calloc((size_t)s->maxb, sizeof *s->fmu);
+        if (!s->W || !s->fq || !s->fr || !s->fu || !s->fmu) return vp_free(s), TC_ENOMEM;
+        s->fW = NM_create_from_data(NM_DENSE, (int)n3, (int)n3, s->W);
+        s->fopt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+        if (!s->fW || !s->fopt) return vp_free(s), TC_ENOMEM;
+        s->fopt->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "block_iter");
+        s->fopt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "lcp_tol");
+        /* each contact's 3 x 3 problem by Siconos' default damped Newton: one projection on the
+         * cone instead halved the time on E7's 30-body pile but left a tumbling box approaching
+         * the floor at 0.1 m/s after 100 sweeps (tests/test_vp.c) */
+    }
     /* d_j = cos(2 pi j / k) t1 + sin(2 pi j / k) t2, exact zeros kept (k = 4: +-t1, +-t2) */
     for (int j = 0; j < s->k; j++) {
         double a = 2 * M_PI * j / s->k;
@@ -176,12 +243,105 @@ static void side_rows(vp_state *s, vp_contact *c, int j, int r, const double p[3
     }
 }
 
+/* ---------- redundant contacts ---------- */
+
+/* raw contacts by body pair, then normal (exact components), then index; qsort has no context
+ * argument, so the contacts travel through a thread-local pointer set by reduce() */
+static _Thread_local const tc_model_contact *g_raw;
+
+/* two contacts' order by pair, then normal; 0: the same group */
+static int pair_normal_cmp(const tc_model_contact *a, const tc_model_contact *b) {
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->c.normal[k] != b->c.normal[k]) return a->c.normal[k] < b->c.normal[k] ? -1 : 1;
+    return 0;
+}
+
+static int by_pair_normal(const void *x, const void *y) {
+    int i = *(const int *)x, j = *(const int *)y;
+    int c = pair_normal_cmp(&g_raw[i], &g_raw[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* z of (q - p) x (r - p) in the tangent plane */
+static double turn(const double p[2], const double q[2], const double r[2]) {
+    return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+}
+
+/* one group (g entries of s->order from o: one pair, one normal): keep the corners of the
+ * points' convex hull in their tangent plane (Andrew's monotone chain; a point within rounding
+ * of an edge is no corner), less corners closer than merge to one already kept */
+static void keep_corners(vp_state *s, int o, int g) {
+    int *ord = s->order + o, *h = s->hull;
+    double t1[3], t2[3];
+    tc_v3_orthonormal(s->raw[ord[0]].c.normal, t1, t2);
+    for (int i = 0; i < g; i++) {
+        const double *p = s->raw[ord[i]].c.pos;
+        s->xy[i][0] = tc_v3_dot(p, t1), s->xy[i][1] = tc_v3_dot(p, t2);
+    }
+    /* by (x, y): an insertion sort, stable, on the group's few points */
+    for (int i = 1; i < g; i++)
+        for (int j = i; j > 0; j--) {
+            double *a = s->xy[j - 1], *b = s->xy[j];
+            if (a[0] < b[0] || (a[0] == b[0] && a[1] <= b[1])) break;
+            double tx = a[0], ty = a[1];
+            a[0] = b[0], a[1] = b[1], b[0] = tx, b[1] = ty;
+            int ti = ord[j - 1];
+            ord[j - 1] = ord[j], ord[j] = ti;
+        }
+    /* the lower chain, then the upper, each turning left by more than 1e-12 of the extent^2 */
+    double ext = 0;
+    for (int i = 1; i < g; i++)
+        ext = fmax(ext, fmax(fabs(s->xy[i][0] - s->xy[0][0]), fabs(s->xy[i][1] - s->xy[0][1])));
+    const double eps = 1e-12 * ext * ext;
+    int nh = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int base = nh;
+        for (int k = 0; k < g; k++) {
+            int i = pass ? g - 1 - k : k;
+            while (nh >= base + 2 && turn(s->xy[h[nh - 2]], s->xy[h[nh - 1]], s->xy[i]) <= eps)
+                nh--;
+            h[nh++] = i;
+        }
+        nh--; /* its last point starts the other chain */
+    }
+    if (nh < 1) nh = 1; /* every point the same */
+    for (int i = 0; i < g; i++) s->keep[ord[i]] = 0;
+    for (int i = 0; i < nh; i++) {
+        const double *p = s->xy[h[i]];
+        int near = 0;
+        for (int j = 0; j < i && !near; j++) {
+            const double *r = s->xy[h[j]];
+            near = s->keep[ord[h[j]]] && hypot(p[0] - r[0], p[1] - r[1]) < s->merge;
+        }
+        if (!near) s->keep[ord[h[i]]] = 1;
+    }
+}
+
+/* which of the n raw contacts enter the problems: all, or each group's corners */
+static void reduce(vp_state *s, int n) {
+    memset(s->keep, 1, (size_t)n);
+    if (!s->reduce || n < 2) return;
+    for (int i = 0; i < n; i++) s->order[i] = i;
+    g_raw = s->raw;
+    qsort(s->order, (size_t)n, sizeof *s->order, by_pair_normal);
+    for (int o = 0; o < n;) {
+        int g = 1;
+        while (o + g < n && !pair_normal_cmp(&s->raw[s->order[o]], &s->raw[s->order[o + g]])) g++;
+        if (g > 1) keep_corners(s, o, g);
+        o += g;
+    }
+}
+
 /* the model's contacts at the half step into rows, and each body's list of them */
 static void build(vp_state *s, int n) {
     const tc_system *sys = s->sys;
     s->nc = 0;
+    reduce(s, n);
     for (int m = 0; m < n; m++) {
         const tc_model_contact *mc = &s->raw[m];
+        if (!s->keep[m]) continue;
         int va = sys->vadr[mc->a], vb = sys->vadr[mc->b];
         if (va < 0 && vb < 0) continue;
         vp_contact *c = &s->c[s->nc++];
@@ -198,10 +358,14 @@ static void build(vp_state *s, int n) {
         double t1[3], t2[3];
         tc_v3_orthonormal(nn, t1, t2);
         memcpy(c->dir[0], nn, sizeof c->dir[0]);
-        for (int j = 0; j < s->k; j++)
-            for (int m2 = 0; m2 < 3; m2++)
-                c->dir[1 + j][m2] = s->dcos[j] * t1[m2] + s->dsin[j] * t2[m2];
-        for (int r = 0; r <= s->k; r++)
+        if (s->cone) {
+            memcpy(c->dir[1], t1, sizeof c->dir[1]), memcpy(c->dir[2], t2, sizeof c->dir[2]);
+        } else {
+            for (int j = 0; j < s->k; j++)
+                for (int m2 = 0; m2 < 3; m2++)
+                    c->dir[1 + j][m2] = s->dcos[j] * t1[m2] + s->dsin[j] * t2[m2];
+        }
+        for (int r = 0; r <= s->nt; r++)
             for (int j = 0; j < 2; j++) side_rows(s, c, j, r, mc->c.pos, c->dir[r]);
     }
     /* each body's contacts, in contact order (a counting sort) */
@@ -302,6 +466,78 @@ static int block(vp_state *s, const int *lst, int m, double *v, int rows) {
     return 0;
 }
 
+/* body i's m contacts lst as one frictional contact problem, its neighbours' velocities fixed:
+ * per contact the rows (n, t1, t2), u = W r + q with W the coupling of rows to unit impulses
+ * through the bodies they share and q the rows' velocities less W times the impulses so far (so
+ * r is the new total), u_n >= 0 complementary to r_n >= 0, |r_t| <= mu r_n with maximum
+ * dissipation; Siconos' fc3d NSGS from the last impulses, at most block_iter sweeps; returns
+ * 0 when it met lcp_tol, 1 when it stopped short (its iterate applied), -1 when the impulses are
+ * not finite (nothing applied) */
+static int block_cone(vp_state *s, const int *lst, int m, double *v) {
+    int n = 3 * m;
+    double *W = s->W;
+    for (int a = 0; a < m; a++) {
+        const vp_contact *ca = &s->c[lst[a]];
+        s->fr[3 * a] = ca->lam, s->fr[3 * a + 1] = ca->beta[0], s->fr[3 * a + 2] = ca->beta[1];
+        s->fmu[a] = s->mu;
+    }
+    for (int i = 0; i < n; i++) {
+        const vp_contact *ci = &s->c[lst[i / 3]];
+        double q = row_velocity(ci, i % 3, v);
+        for (int j = 0; j < n; j++) {
+            double w = coupling(ci, i % 3, &s->c[lst[j / 3]], j % 3);
+            W[(size_t)j * (size_t)n + (size_t)i] = w;
+            q -= w * s->fr[j];
+        }
+        s->fq[i] = q;
+    }
+    s->fW->size0 = s->fW->size1 = n;
+    FrictionContactProblem fc = {3, m, s->fW, s->fq, s->fmu};
+    /* NSGS's last iterate is kept even when it stopped at block_iter: the next sweep goes on
+     * from it */
+    int info = fc3d_driver(&fc, s->fr, s->fu, s->fopt);
+    if (tc_nonfinite(s->fr, n)) return -1;
+    /* the new impulses, their change applied to both bodies of each contact */
+    for (int a = 0; a < m; a++) {
+        vp_contact *c = &s->c[lst[a]];
+        double *z[3] = {&c->lam, &c->beta[0], &c->beta[1]};
+        for (int r = 0; r < 3; r++) {
+            double dz = s->fr[3 * a + r] - *z[r];
+            *z[r] = s->fr[3 * a + r];
+            apply(c, r, dz, v);
+        }
+    }
+    return info != 0;
+}
+
+/* 1 when body b's velocity moved by more than tol since it last woke its neighbours */
+static int moved(const vp_state *s, int b, const double *v) {
+    int o = s->sys->vadr[b], nd = o < 0 ? 0 : s->sys->scene->body[b].joint == TC_JOINT_FREE ? 6 : 3;
+    for (int d = 0; d < nd; d++)
+        if (fabs(v[o + d] - s->vref[o + d]) > s->tol) return 1;
+    return 0;
+}
+
+/* after body i's block: every body of its contacts whose velocity moved by more than tol since
+ * it last did wakes the blocks that see it (its own, unless it is i, and its neighbours') */
+static void wake(vp_state *s, int i, const int *lst, int m, const double *v) {
+    for (int a = 0; a < m; a++) {
+        const vp_contact *c = &s->c[lst[a]];
+        for (int j = 0; j < 2; j++) {
+            int b = c->body[j], o = c->vadr[j];
+            if (!c->nd[j] || !moved(s, b, v)) continue;
+            memcpy(s->vref + o, v + o, (size_t)c->nd[j] * sizeof *v);
+            if (b != i) s->dirty[b] = 1;
+            /* b's neighbours (i's own block is solved, or awake when it stopped short) */
+            for (int e = s->start[b]; e < s->start[b + 1]; e++) {
+                const vp_contact *n = &s->c[s->list[e]];
+                int other = n->body[0] == b ? n->body[1] : n->body[0];
+                if (other != i && n->nd[n->body[0] == b ? 1 : 0]) s->dirty[other] = 1;
+            }
+        }
+    }
+}
+
 /* count a failure and describe it (the latest is kept for tc_sim_step's warnings) */
 static void fail(vp_state *s, double t, const char *what) {
     s->fails++;
@@ -328,21 +564,28 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
     tc_status st = ode->accel(ode->ctx, t, q, v, s->acc);
     if (st) return st;
     for (int i = 0; i < sys->nv; i++) v[i] += dt * s->acc[i];
-    /* sweeps over the bodies in index order until no velocity changes */
+    /* sweeps over the bodies in index order, each solving the blocks that are awake, until none
+     * is: settled when no velocity moved by more than tol (impulses may still move between
+     * contacts that share a body, as on a face, without changing it) */
+    memcpy(s->vref, v, (size_t)sys->nv * sizeof *v);
+    for (int i = 0; i < s->nbody; i++) s->dirty[i] = s->start[i + 1] > s->start[i];
     int sw = 0, settled = s->nc == 0;
     while (!settled && sw < s->max_sweeps) {
-        /* settled: the sweep changed no velocity (impulses may still move between contacts
-         * that share a body, as on a face, without changing it) */
-        memcpy(s->v0, v, (size_t)sys->nv * sizeof *v);
         for (int i = 0; i < s->nbody; i++) {
             int m = s->start[i + 1] - s->start[i];
-            if (!m) continue;
+            if (!s->dirty[i]) continue;
+            s->dirty[i] = 0;
             if (m > s->maxb) {
                 if (sw == 0) s->overflows++, fail(s, t, "a body has more contacts than max_block");
                 m = s->maxb;
             }
             const int *lst = s->list + s->start[i];
-            if (s->mu <= 0) {
+            if (s->cone) {
+                /* a block that stopped short stays awake while its body still moves */
+                int r = block_cone(s, lst, m, v);
+                if (r < 0) fail(s, t, "a body's cone problem gave non-finite impulses");
+                s->dirty[i] = r > 0 && moved(s, i, v);
+            } else if (s->mu <= 0) {
                 if (block(s, lst, m, v, VP_NORMAL)) fail(s, t, "a normal LCP failed");
             } else if (s->coupled) {
                 if (block(s, lst, m, v, VP_NORMAL | VP_FRICTION)) fail(s, t, "a body's LCP failed");
@@ -350,11 +593,11 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
                 if (block(s, lst, m, v, VP_NORMAL)) fail(s, t, "a normal LCP failed");
                 if (block(s, lst, m, v, VP_FRICTION)) fail(s, t, "a friction LCP failed");
             }
+            wake(s, i, lst, m, v);
         }
         sw++;
-        double dv = 0;
-        for (int i = 0; i < sys->nv; i++) dv = fmax(dv, fabs(v[i] - s->v0[i]));
-        settled = dv <= s->tol;
+        settled = 1;
+        for (int i = 0; i < s->nbody && settled; i++) settled = !s->dirty[i];
     }
     s->sweeps += sw;
     if (!settled) {
@@ -388,7 +631,7 @@ static int vp_impulses(void *state, tc_contact_impulse *out, int max) {
         o->normal_impulse = c->lam;
         for (int i = 0; i < 3; i++) {
             o->tangent_impulse[i] = 0;
-            for (int j = 0; j < s->k; j++) o->tangent_impulse[i] += c->beta[j] * c->dir[1 + j][i];
+            for (int j = 0; j < s->nt; j++) o->tangent_impulse[i] += c->beta[j] * c->dir[1 + j][i];
         }
         memcpy(o->pos, c->pos, sizeof o->pos);
         o->depth = c->depth;
@@ -398,8 +641,9 @@ static int vp_impulses(void *state, tc_contact_impulse *out, int max) {
 
 const tc_solver_type tc_solver_vp = {
     .name = "vp",
-    .summary = "velocity projection (Kaufman et al. 2005): contacts at the half step, normal and "
-               "friction QPs body by body (Siconos Lemke), exponential map",
+    .summary = "velocity projection (Kaufman et al. 2005): contacts at the half step, each body's "
+               "contacts on the friction cone (Siconos fc3d NSGS) or as pyramid LCPs (Lemke), "
+               "swept over the bodies, exponential map",
     .params = vp_params,
     .caps = TC_CAP_DYNAMICS,
     .needs = TC_CAP_CONTACTS,
