@@ -224,8 +224,11 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
         st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
     }
     if (s->e.rollouts > s->ntr) s->e.rollouts = s->ntr;
-    /* a dynamic method on spheres and compounds; the reference and the timed method stay */
-    tc_exp_need(x, TC_CAP_DYNAMICS, TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
+    /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
+     * model of contact points or shapes alone cannot take) on spheres and compounds; the
+     * reference and the timed method stay */
+    tc_exp_need(x, TC_CAP_DYNAMICS | TC_CAP_FORCE_QUERY,
+                TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
                 "a T pushed by a sphere");
     tc_exp_require(x, s->e.reference);
     return st;
