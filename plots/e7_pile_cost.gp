@@ -15,5 +15,6 @@ set xlabel 'touching parts (mean over the measured window)'
 set ylabel 'wall time per step (s)'
 set title 'E7 (d): step time against contacts'
 plot for [k=0:n-1] datafile index k using 2:4 with points pt 7 ps 1.5 lc rgb word(colors, k % nc + 1) \
-       title sprintf('%s (slope %s)', word(labels, k+1), word(slopes, k+1)), \
+       title (word(slopes, k+1) eq 'nan' ? sprintf('%s (one pile size: no slope)', word(labels, k+1)) \
+                                         : sprintf('%s (slope %s)', word(labels, k+1), word(slopes, k+1))), \
      for [k=0:n-1] datafile index k using 2:5 with lines lw 2 lc rgb word(colors, k % nc + 1) notitle
