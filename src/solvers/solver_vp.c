@@ -77,6 +77,11 @@ static const tc_param_spec vp_params[] = {
      "dropped",
      "a ball's penetrating cap (about 1 mm across) is one point: Gauss-Seidel on two points 1 mm "
      "apart stalls (docs/solvers.md)"},
+    {"warm", 1e-3, 0, 1, TC_PARAM_REAL, "m",
+     "cone = 1: a contact starts from the impulses of the last step's contact of the same body "
+     "pair within this distance (0: every step starts from zero)",
+     "a resting pile's impulses barely change from step to step; 1 mm is the merge distance, so "
+     "one old contact serves one new (docs/solvers.md)"},
     {"block_iter", 20, 1, 1e6, TC_PARAM_INT, "1",
      "NSGS sweeps over a body's contacts per block solve (cone = 1); the sweeps over the bodies "
      "go on from where it stopped",
@@ -98,13 +103,18 @@ typedef struct vp_contact {
 typedef struct vp_state {
     const tc_system *sys;
     int nbody, k, nt, maxc, maxb, max_sweeps, coupled, cone, reduce; /* nt: tangent rows */
-    double merge;
+    double merge, warm;
     double tol, mu;
     tc_model_contact *raw; /* maxc + 1, as the model reported them */
     int *order;            /* maxc + 1: raw contacts sorted by pair and normal (reduce = 1) */
     double (*xy)[2];       /* maxc + 1: a group's points in its tangent plane */
     int *hull;             /* maxc + 2: a group's hull, indices into its part of order */
     unsigned char *keep;   /* maxc + 1: a raw contact enters the problems */
+    struct vp_old {        /* maxc: the last step's contacts, by pair, for warm starts */
+        int a, b;
+        double pos[3], lam, f[3]; /* point (m), normal impulse, friction impulse (N s, world) */
+    } *old;
+    int nold;
     vp_contact *c;         /* maxc */
     int nc;
     int *start, *list, *fill; /* each body's contacts: list[start[i] .. start[i + 1]) */
@@ -129,7 +139,7 @@ static void vp_free(void *state) {
     if (!s) return;
     free(s->raw), free(s->c), free(s->start), free(s->list), free(s->fill), free(s->bs);
     free(s->minv), free(s->qh), free(s->acc), free(s->vref), free(s->dirty);
-    free(s->order), free(s->xy), free(s->hull), free(s->keep);
+    free(s->order), free(s->xy), free(s->hull), free(s->keep), free(s->old);
     tc_lcp_free(s->lcp);
     if (s->fW) NM_free_not_dense(s->fW);
     if (s->fopt) solver_options_delete(s->fopt), free(s->fopt);
@@ -152,6 +162,7 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->nt = s->cone ? 2 : s->k;
     s->reduce = tc_params_get(p, "reduce") != 0;
     s->merge = tc_params_get(p, "merge");
+    s->warm = s->cone ? tc_params_get(p, "warm") : 0;
     s->tol = tc_params_get(p, "tol");
     size_t nb = (size_t)s->nbody, mc = (size_t)s->maxc;
     s->raw = calloc(mc + 1, sizeof *s->raw), s->c = calloc(mc, sizeof *s->c);
@@ -164,9 +175,10 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->dirty = calloc(nb + 1, sizeof *s->dirty);
     s->order = calloc(mc + 1, sizeof *s->order), s->xy = calloc(mc + 1, sizeof *s->xy);
     s->hull = calloc(mc + 2, sizeof *s->hull), s->keep = calloc(mc + 1, sizeof *s->keep);
+    s->old = calloc(mc + 1, sizeof *s->old);
     int nmax = (s->k + 2) * s->maxb;
     if (!s->raw || !s->c || !s->start || !s->list || !s->fill || !s->bs || !s->minv || !s->qh ||
-        !s->acc || !s->vref || !s->dirty || !s->order || !s->xy || !s->hull || !s->keep)
+        !s->acc || !s->vref || !s->dirty || !s->order || !s->xy || !s->hull || !s->keep || !s->old)
         return vp_free(s), TC_ENOMEM;
     tc_status st = tc_lcp_alloc(&s->lcp, nmax, SICONOS_LCP_LEMKE, 10000,
                                 tc_params_get(p, "lcp_tol"), 1);
@@ -408,6 +420,63 @@ static void apply(const vp_contact *c, int r, double dz, double *v) {
         for (int m = 0; m < c->nd[j]; m++) v[c->vadr[j] + m] += c->mrow[j][r][m] * dz;
 }
 
+/* ---------- warm starts ---------- */
+
+/* the last step's contacts by pair, then point */
+static int old_cmp(const void *x, const void *y) {
+    const struct vp_old *a = x, *b = y;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (a->pos[k] != b->pos[k]) return a->pos[k] < b->pos[k] ? -1 : 1;
+    return 0;
+}
+
+/* keep this step's contacts and impulses for the next step's warm start */
+static void remember(vp_state *s) {
+    s->nold = 0;
+    if (s->warm <= 0) return;
+    for (int m = 0; m < s->nc; m++) {
+        const vp_contact *c = &s->c[m];
+        struct vp_old *o = &s->old[s->nold++];
+        o->a = c->body[0], o->b = c->body[1], o->lam = c->lam;
+        memcpy(o->pos, c->pos, sizeof o->pos);
+        for (int k = 0; k < 3; k++) o->f[k] = c->beta[0] * c->dir[1][k] + c->beta[1] * c->dir[2][k];
+    }
+    qsort(s->old, (size_t)s->nold, sizeof *s->old, old_cmp);
+}
+
+/* each new contact from the nearest old one of its pair within warm (its friction turned into
+ * the new tangent frame and held in the cone), applied to the velocities */
+static void warm_start(vp_state *s, double *v) {
+    if (s->warm <= 0 || !s->nold) return;
+    for (int m = 0; m < s->nc; m++) {
+        vp_contact *c = &s->c[m];
+        /* the pair's first old contact (lower bound), then the nearest of its run */
+        int lo = 0, hi = s->nold;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            const struct vp_old *o = &s->old[mid];
+            if (o->a < c->body[0] || (o->a == c->body[0] && o->b < c->body[1])) lo = mid + 1;
+            else hi = mid;
+        }
+        const struct vp_old *best = NULL;
+        double bd = s->warm;
+        for (int k = lo; k < s->nold && s->old[k].a == c->body[0] && s->old[k].b == c->body[1]; k++) {
+            double d[3];
+            tc_v3_sub(d, s->old[k].pos, c->pos);
+            double dist = tc_v3_norm(d);
+            if (dist < bd) bd = dist, best = &s->old[k];
+        }
+        if (!best || best->lam <= 0) continue;
+        c->lam = best->lam;
+        c->beta[0] = tc_v3_dot(best->f, c->dir[1]), c->beta[1] = tc_v3_dot(best->f, c->dir[2]);
+        double ft = hypot(c->beta[0], c->beta[1]), fmax_ = s->mu * c->lam;
+        if (ft > fmax_) c->beta[0] *= fmax_ / ft, c->beta[1] *= fmax_ / ft;
+        for (int r = 0; r < 3; r++) apply(c, r, r ? c->beta[r - 1] : c->lam, v);
+    }
+}
+
 /* which rows a block's LCP holds */
 enum { VP_NORMAL = 1, VP_FRICTION = 2 };
 
@@ -564,6 +633,7 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
     tc_status st = ode->accel(ode->ctx, t, q, v, s->acc);
     if (st) return st;
     for (int i = 0; i < sys->nv; i++) v[i] += dt * s->acc[i];
+    warm_start(s, v);
     /* sweeps over the bodies in index order, each solving the blocks that are awake, until none
      * is: settled when no velocity moved by more than tol (impulses may still move between
      * contacts that share a body, as on a face, without changing it) */
@@ -605,6 +675,7 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
         snprintf(why, sizeof why, "velocities still changing after %d sweeps", sw);
         fail(s, t, why);
     }
+    remember(s);
     tc_system_integrate_q(sys, q, v, dt);
     tc_system_normalize_q(sys, q);
     return tc_nonfinite(v, sys->nv) ? TC_EDIVERGED : TC_OK;
