@@ -38,6 +38,24 @@ static tc_sim *box_on_ground(double mu, double z, const double quat[4], const ch
     return box_on_ground_set(mu, z, quat, spec, NULL, 0);
 }
 
+/* two 1 kg boxes of half size H stacked on the ground (mu 0.5) under rigid/vp, its parameter
+ * name set to value */
+static tc_sim *stack_set(const char *name, double value) {
+    static tc_scene sc;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scene_ground(&sc, G, 0.5, &err), TC_OK);
+    double h[3] = {H, H, H}, p1[3] = {0, 0, H}, p2[3] = {0, 0, 3 * H};
+    cr_assert_eq(tc_scene_add_box(&sc, "bottom", h, 1.0, p1, NULL, &err), TC_OK);
+    cr_assert_eq(tc_scene_add_box(&sc, "top", h, 1.0, p2, NULL, &err), TC_OK);
+    tc_method m;
+    cr_assert_eq(tc_method_parse(&m, "rigid/vp", &err), TC_OK);
+    cr_assert_eq(tc_method_set(&m, name, value, &err), TC_OK, "%s", err.msg);
+    tc_sim *sim;
+    cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, &err), TC_OK, "%s", err.msg);
+    return sim;
+}
+
 Test(vp, a_resting_box_does_not_drift) {
     tc_sim *sim = box_on_ground(0.5, H, NULL, "rigid/vp");
     /* the first steps settle it into the ground by about g dt^2 */
@@ -149,21 +167,9 @@ Test(vp, frictionless_collisions_keep_momentum_and_never_add_energy) {
 }
 
 Test(vp, a_step_that_cannot_settle_is_a_counted_failure) {
-    tc_sim *sim = box_on_ground(0.5, H, NULL, "rigid/vp");
-    tc_error err;
-    tc_error_clear(&err);
-    tc_sim_free(sim);
     /* one sweep cannot settle a two-box stack: the top box's impulse reaches the bottom one
      * only in the next sweep */
-    static tc_scene sc;
-    cr_assert_eq(tc_scene_ground(&sc, G, 0.5, &err), TC_OK);
-    double h[3] = {H, H, H}, p1[3] = {0, 0, H}, p2[3] = {0, 0, 3 * H};
-    cr_assert_eq(tc_scene_add_box(&sc, "bottom", h, 1.0, p1, NULL, &err), TC_OK);
-    cr_assert_eq(tc_scene_add_box(&sc, "top", h, 1.0, p2, NULL, &err), TC_OK);
-    tc_method m;
-    cr_assert_eq(tc_method_parse(&m, "rigid/vp", &err), TC_OK);
-    cr_assert_eq(tc_method_set(&m, "sweeps", 1, &err), TC_OK, "%s", err.msg);
-    cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, &err), TC_OK, "%s", err.msg);
+    tc_sim *sim = stack_set("sweeps", 1);
     for (int i = 0; i < 20; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
     cr_expect_gt(tc_sim_get_stats(sim)->solver_fails, 0);
     char w[1024];
@@ -218,18 +224,7 @@ Test(vp, the_pyramid_lcp_blocks_still_work) {
 Test(vp, warm_starts_settle_a_stack_in_fewer_sweeps) {
     long long sweeps[2];
     for (int w = 0; w < 2; w++) {
-        static tc_scene sc;
-        tc_error err;
-        tc_error_clear(&err);
-        cr_assert_eq(tc_scene_ground(&sc, G, 0.5, &err), TC_OK);
-        double h[3] = {H, H, H}, p1[3] = {0, 0, H}, p2[3] = {0, 0, 3 * H};
-        cr_assert_eq(tc_scene_add_box(&sc, "bottom", h, 1.0, p1, NULL, &err), TC_OK);
-        cr_assert_eq(tc_scene_add_box(&sc, "top", h, 1.0, p2, NULL, &err), TC_OK);
-        tc_method m;
-        cr_assert_eq(tc_method_parse(&m, "rigid/vp", &err), TC_OK);
-        cr_assert_eq(tc_method_set(&m, "warm", w ? 1e-3 : 0, &err), TC_OK, "%s", err.msg);
-        tc_sim *sim;
-        cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, &err), TC_OK, "%s", err.msg);
+        tc_sim *sim = stack_set("warm", w ? 1e-3 : 0);
         for (int i = 0; i < 10; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
         double q0[14];
         memcpy(q0, tc_sim_q(sim), sizeof q0);
