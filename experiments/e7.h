@@ -113,4 +113,11 @@ e7_touch *e7_touch_alloc(const tc_scene *sc);
 void e7_touch_free(e7_touch *w);
 int e7_touching(e7_touch *w, const tc_scene *sc, const tc_body_state *bs, double margin);
 
+/* the slope and intercept of log y = b + slope log x over the n points with x, y > 0; returns
+ * the points used (NAN slope and intercept with fewer than two) */
+int e7_loglog_fit(const double *xs, const double *ys, int n, double *slope, double *b);
+
+/* `touche bench piles` */
+int e7_bench(int argc, char **argv);
+
 #endif

@@ -27,6 +27,7 @@ typedef struct e7_item {
     double *t, *ke, *energy, *geo, *own;
     double mean_step_s, mean_geo, mean_own, final_ke, peak_ke, e0, e_end, e_rise;
     int escaped;
+    long long fails; /* (d): the solver's failed solves (velocity projection: unsettled steps) */
     char warn[256];
 } e7_item;
 
@@ -293,6 +294,7 @@ static void pile_end(void *ctx, tc_sim *sim) {
     const tc_body_state *bs = tc_sim_bodies(sim);
     for (int i = 0; i < sc->nbody; i++)
         if (sc->body[i].joint == TC_JOINT_FREE && tc_compound_pile_escaped(c->p, bs[i].pos)) t->escaped++;
+    t->fails = tc_sim_get_stats(sim)->solver_fails;
     /* warnings that did not fail a step (an engine dropping contacts) go in the table */
     char w[2048] = "";
     tc_sim_warnings(sim, w, (int)sizeof w);
@@ -628,8 +630,7 @@ static const e7_item *pile_item(const e7_state *s, int k, int size) {
     return NULL;
 }
 
-/* the slope and intercept of log y = b + slope log x over the n points with x, y > 0 */
-static int loglog_fit(const double *xs, const double *ys, int n, double *slope, double *b) {
+int e7_loglog_fit(const double *xs, const double *ys, int n, double *slope, double *b) {
     double s1 = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
         if (!(xs[i] > 0 && ys[i] > 0)) continue;
@@ -654,8 +655,8 @@ static void fit_piles(const tc_exp *x, e7_state *s) {
             if (!t || !ok(x, t)) continue;
             xs[n] = t->mean_geo, xo[n] = t->mean_own, ys[n] = t->mean_step_s, n++;
         }
-        loglog_fit(xs, ys, n, &s->slope[k], &s->icept[k]);
-        loglog_fit(xo, ys, n, &s->slope_own[k], &b);
+        e7_loglog_fit(xs, ys, n, &s->slope[k], &s->icept[k]);
+        e7_loglog_fit(xo, ys, n, &s->slope_own[k], &b);
     }
 }
 
@@ -696,8 +697,8 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
     if (!tab) return TC_ENOMEM;
     if ((st = tc_outfile_open(&o, path, err))) return tc_table_free(tab), st;
     fprintf(o.f, "label,method,bodies,steps,touching_parts,own_contacts,final_ke_J,peak_ke_J,"
-                 "energy0_J,energy_end_J,energy_rise_J,escaped,warnings,status,reason,step_s,"
-                 "per_contact_s\n");
+                 "energy0_J,energy_end_J,energy_rise_J,escaped,failed_solves,warnings,status,"
+                 "reason,step_s,per_contact_s\n");
     for (int j = 0; j < nm; j++)
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, idx[j], i);
@@ -709,9 +710,9 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             double pc = t->mean_step_s / t->mean_geo;
             char reason[600], warn[600], c[11][300], name[128];
             tc_csv_field(reason, sizeof reason, r->reason), tc_csv_field(warn, sizeof warn, t->warn);
-            fprintf(o.f, "%s,%s,%d,%ld,%.6g,%.6g,%.6e,%.6e,%.9e,%.9e,%.6e,%d,%s,%s,%s,%.6e,%.6e\n", label,
+            fprintf(o.f, "%s,%s,%d,%ld,%.6g,%.6g,%.6e,%.6e,%.9e,%.9e,%.6e,%d,%lld,%s,%s,%s,%.6e,%.6e\n", label,
                     x->method[t->method].m.spec, e->d_bodies[i], t->done, t->mean_geo, t->mean_own,
-                    t->final_ke, t->peak_ke, t->e0, t->e_end, t->e_rise, t->escaped, warn,
+                    t->final_ke, t->peak_ke, t->e0, t->e_end, t->e_rise, t->escaped, t->fails, warn,
                     good ? "ok" : "failed", reason, t->mean_step_s, pc);
             snprintf(c[0], 300, "%s", label), snprintf(c[1], 300, "%d", e->d_bodies[i]);
             snprintf(c[2], 300, "%ld", t->done), num(c[3], 300, "%.4g", t->mean_geo);
@@ -719,7 +720,14 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             num(c[5], 300, "%.3g", 1e3 * t->mean_step_s), num(c[6], 300, "%.3g", 1e6 * pc);
             num(c[7], 300, "%.3g", t->final_ke), num(c[8], 300, "%.3g", t->e_rise);
             snprintf(c[9], 300, "%d", t->escaped);
-            snprintf(c[10], 300, "%s%s", good ? "" : "failed: ", good ? t->warn : r->reason);
+            /* the failed solves counted, then the first warning (the rest are in the CSV) */
+            char first[200];
+            snprintf(first, sizeof first, "%s", t->warn);
+            char *semi = strchr(first, ';');
+            if (semi) *semi = 0;
+            if (!good) snprintf(c[10], 300, "failed: %s", r->reason);
+            else if (t->fails) snprintf(c[10], 300, "%lld failed solves in %ld steps (vp: unsettled steps); first: %s", t->fails, t->done, first);
+            else snprintf(c[10], 300, "%s", first);
             if (!c[10][0]) snprintf(c[10], 300, "-");
             const char *row[11];
             for (int q = 0; q < 11; q++) row[q] = c[q];
@@ -1062,4 +1070,9 @@ const tc_experiment_type tc_experiment_e7 = {
     .setup = e7_setup_fn,
     .run = e7_run_fn,
     .free = e7_free,
+    .bench_name = "piles",
+    .bench_doc = "E7's piles of 100, 300 and 1,000 compounds landed by velocity projection: time "
+                 "per step of velocity projection, MuJoCo and the LCP on the same points, one "
+                 "thread, same run, CSV, log-log slope",
+    .bench = e7_bench,
 };

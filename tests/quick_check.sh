@@ -9,3 +9,12 @@ rm -rf "$out"
 export TOUCHE_NO_PROGRESS=1
 "$touche" run all --tier quick --out "$out"
 "$touche" check --out "$out"
+# the piles benchmark on two small piles: a row per size and method, each timed or saying why not
+"$touche" bench piles --bodies 8,12 --land 0.6 --steps 2 --budget 2 --out "$out/bench" >/dev/null
+rows=$(tail -n +2 "$out/bench/bench_piles.csv" | wc -l)
+[ "$rows" -eq 6 ] || { echo "bench piles: $rows rows, expected 6 (2 sizes, 3 methods)"; exit 1; }
+if tail -n +2 "$out/bench/bench_piles.csv" | grep -q ',0,nan,'; then
+    grep ',0,nan,' "$out/bench/bench_piles.csv" | grep -q '"skipped\|"cannot' \
+        || { echo "bench piles: an untimed row without a reason"; exit 1; }
+fi
+echo "bench piles: $rows rows"

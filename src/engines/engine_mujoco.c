@@ -792,6 +792,9 @@ static int mujoco_warnings(void *state, char *buf, int n) {
     return count + warn_drain(&orphan, buf, n, &used);
 }
 
+/* the contacts of the last mj_step or force query (MuJoCo's ncon) */
+static int mujoco_ncontact(void *state) { return ((engine *)state)->d->ncon; }
+
 /* the engine type */
 const tc_engine_type tc_engine_mujoco = {
     .name = "mujoco",
@@ -807,5 +810,6 @@ const tc_engine_type tc_engine_mujoco = {
     .force = mujoco_force,
     .step = mujoco_step,
     .warnings = mujoco_warnings,
+    .ncontact = mujoco_ncontact,
     .free = mujoco_free,
 };

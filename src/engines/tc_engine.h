@@ -29,6 +29,8 @@ typedef struct tc_engine_type {
                       double *v);
     /* warnings the engine raised since the last call, one per line, into buf; returns count */
     int (*warnings)(void *state, char *buf, int n);
+    /* optional: the contacts the engine's last step or force query held */
+    int (*ncontact)(void *state);
     void (*free)(void *state);
 } tc_engine_type;
 

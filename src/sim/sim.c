@@ -131,6 +131,7 @@ tc_status tc_sim_step(tc_sim *s) {
     tc_status st = TC_OK;
     if (s->m.engine) {
         st = s->m.engine->step(s->estate, s->ctrl, s->xfrc, s->q, s->v);
+        if (s->m.engine->ncontact) s->stats.ncontact = s->m.engine->ncontact(s->estate);
     } else {
         /* a model with memory sees the step's start state first (and may apply impulses) */
         if (s->m.model->step_begin) {
@@ -138,6 +139,8 @@ tc_status tc_sim_step(tc_sim *s) {
             st = s->m.model->step_begin(s->mstate, &s->sys, s->bs, s->dt, s->v);
         }
         if (!st) st = s->m.solver->step(s->sstate, &s->ode, s->t, s->dt, s->q, s->v);
+        /* a velocity-level solver's contacts are those it resolved */
+        if (s->m.solver->impulses) s->stats.ncontact = s->m.solver->impulses(s->sstate, NULL, 0);
         long long fails = s->stats.solver_fails;
         if (s->m.solver->counters)
             s->m.solver->counters(s->sstate, &s->stats.solver_iters, &s->stats.solver_fails);
