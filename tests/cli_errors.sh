@@ -43,6 +43,7 @@ total=$((total+1))
 mkdir -p "$tmp/src/experiments"
 ln -s "$src/plots" "$tmp/src/plots"
 ln -s "$src/data" "$tmp/src/data"
+ln -s "$src/paper" "$tmp/src/paper"
 cp "$src/experiments/e1_sphere_profiles.cfg" "$tmp/src/experiments/"
 TOUCHE_SOURCE_DIR=$tmp/src "$touche" run e1 --methods hunt-crossley --out "$tmp/o" >/dev/null 2>&1 \
     || { echo "FAIL: the reference run failed"; fail=$((fail+1)); }

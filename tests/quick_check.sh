@@ -9,6 +9,10 @@ rm -rf "$out"
 export TOUCHE_NO_PROGRESS=1
 "$touche" run all --tier quick --out "$out"
 "$touche" check --out "$out"
+# the PDF report built from the quick tier (the run's exit status already failed without it)
+pages=$(pdfinfo "$out/paper/touche.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
+[ "${pages:-0}" -ge 7 ] || { echo "the PDF report has ${pages:-no} pages (expected a section per experiment)"; exit 1; }
+echo "PDF report: $pages pages"
 # the piles benchmark on two small piles: a row per size and method, each timed or saying why not
 "$touche" bench piles --bodies 8,12 --land 0.6 --steps 2 --budget 2 --out "$out/bench" >/dev/null
 rows=$(tail -n +2 "$out/bench/bench_piles.csv" | wc -l)

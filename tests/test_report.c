@@ -248,6 +248,27 @@ Test(table, markdown_and_latex_files) {
     free(tex);
 }
 
+/* a character without a LaTeX form (✓, U+2713) in a label: a clear error naming the character
+ * and the table, and neither file written, instead of a PDF that does not build */
+Test(table, an_unmappable_character_is_an_error) {
+    make_scratch();
+    static const char *const head[] = {"method", "ok"};
+    static const char *const r1[] = {"scm\xe2\x9c\x93", "1"};
+    tc_table *t = tc_table_alloc(2, head);
+    cr_assert_not_null(t);
+    cr_assert_eq(tc_table_add_row(t, r1), TC_OK);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_table_write(t, in_scratch("bad"), "caption", "tab:bad", &err), TC_EINVAL);
+    cr_assert(strstr(err.msg, "U+2713") && strstr(err.msg, "no LaTeX form"), "%s", err.msg);
+    cr_assert(strstr(err.file, "bad"), "names the table: %s", err.file);
+    cr_assert_null(slurp(in_scratch("bad.md")), "nothing written");
+    cr_assert_null(slurp(in_scratch("bad.tex")), "nothing written");
+    tc_table_free(t);
+    char buf[64];
+    cr_assert_eq(tc_latex_escape(buf, sizeof buf, "a\xe2\x9c\x93"), TC_EINVAL);
+}
+
 /* ---------- metrics files ---------- */
 
 Test(metrics, write_read_round_trips_bitwise) {
@@ -787,7 +808,7 @@ Test(plot, broken_template_points_at_the_log) {
 
 Test(report, assembles_sections_in_order) {
     make_scratch();
-    /* no paper/ in this source dir, so no PDF whatever is installed */
+    /* no paper/ in this source dir: report.md is written, and the missing PDF is an error */
     setenv("TOUCHE_SOURCE_DIR", scratch, 1);
     cr_assert_eq(mkdir(in_scratch("e1"), 0755), 0);
     put_file(in_scratch("e1/section.md"), "## E1\n\n![fig](e1/fig.png)");
@@ -798,7 +819,15 @@ Test(report, assembles_sections_in_order) {
     tc_error err;
     tc_error_clear(&err);
     cr_redirect_stderr();
+    tc_status st = tc_report_write(scratch, names, 2, &err);
+    if (tc_have_program("pdflatex"))
+        cr_assert(st == TC_EIO && strstr(err.msg, "PDF's source is missing"), "%d %s", st, err.msg);
+    else
+        cr_assert(st == TC_EUNSUP && strstr(err.msg, "pdflatex not found"), "%d %s", st, err.msg);
+    /* asked for report.md only: no error */
+    setenv("TOUCHE_NO_PDF", "1", 1);
     cr_assert_eq(tc_report_write(scratch, names, 2, &err), TC_OK, "%s", err.msg);
+    unsetenv("TOUCHE_NO_PDF");
 
     char *s = slurp(in_scratch("report.md"));
     cr_assert_not_null(s);
@@ -834,6 +863,23 @@ Test(report, a_failed_pdf_is_an_error_not_a_warning) {
     cr_assert(strstr(err.file, "paper/latex.log"), "%s", err.file);
     cr_assert(tc_file_readable(in_scratch("report.md")));
     cr_assert_not(tc_file_readable(in_scratch("paper/touche.pdf")));
+}
+
+/* without pdflatex on the PATH the report is incomplete, and says how to get the PDF */
+Test(report, a_missing_pdflatex_is_an_error) {
+    make_scratch();
+    setenv("TOUCHE_SOURCE_DIR", scratch, 1);
+    const char *path = getenv("PATH");
+    char *saved = path ? strdup(path) : NULL;
+    setenv("PATH", scratch, 1);
+    const tc_report_entry names[] = {{"e1", "E1"}};
+    tc_error err;
+    tc_error_clear(&err);
+    tc_status st = tc_report_write(scratch, names, 1, &err);
+    if (saved) setenv("PATH", saved, 1), free(saved);
+    cr_assert_eq(st, TC_EUNSUP, "%s", err.msg);
+    cr_assert(strstr(err.msg, "pdflatex not found") && strstr(err.msg, "TOUCHE_NO_PDF"), "%s", err.msg);
+    cr_assert(tc_file_readable(in_scratch("report.md")));
 }
 
 /* ---------- progress ---------- */

@@ -1,22 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # install what touche needs from Debian 12's packages (only what is missing), then configure and
-# build. Set WITH_LATEX=1 to also install LaTeX for the PDF report.
+# build. LaTeX (pdflatex, booktabs, Latin Modern fonts) builds the PDF report; poppler's
+# pdfinfo checks it in the tests.
 set -eu
 cd "$(dirname "$0")/.."
 pkgs="gcc pkg-config meson ninja-build libgsl-dev libcriterion-dev libconfig-dev libmujoco-dev gnuplot-nox git calculix-ccx libqhull-dev tetgen libccd-dev libsiconos-numerics-dev"
-[ "${WITH_LATEX:-0}" = 1 ] && pkgs="$pkgs texlive-latex-extra"
-missing=""
-for p in $pkgs; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
+# LaTeX without its recommendations (the documentation and fonts the report does not use)
+latex="texlive-latex-base texlive-latex-recommended texlive-fonts-recommended poppler-utils"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+updated=0
+# install_missing [apt options] -- packages: those not installed yet
+install_missing() {
+    opts=""
+    while [ "$1" != "--" ]; do opts="$opts $1"; shift; done
+    shift
+    missing=""
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+    done
+    [ -n "$missing" ] || return 0
     echo "setup: installing:$missing"
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
-fi
+    [ "$updated" = 1 ] || { $sudo apt-get update -qq; updated=1; }
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $opts $missing >/dev/null
+}
+install_missing -- $pkgs
+install_missing --no-install-recommends -- $latex
 # release build; warnings are errors so CI and newcomers see the same build
 [ -d build ] || meson setup build -Dwerror=true
 ninja -C build

@@ -216,18 +216,23 @@ tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int
     if (!st) st = write_tex_list(out_dir, all, k, err);
     if (st != TC_OK) return st;
 
-    /* the PDF only when its tools and source are there; its failure is a warning */
+    /* the PDF: without LaTeX or its source the report is incomplete, and the exit status says so,
+     * unless the user asked for report.md only (TOUCHE_NO_PDF=1) */
     const char *src = tc_source_dir();
+    const char *no_pdf = getenv("TOUCHE_NO_PDF");
+    if (no_pdf && strcmp(no_pdf, "0") != 0) {
+        fprintf(stderr, "report: TOUCHE_NO_PDF is set: wrote report.md only, no PDF\n");
+        return TC_OK;
+    }
     char tex[1280];
     snprintf(tex, sizeof tex, "%s/paper/touche.tex", src);
-    if (!tc_have_program("pdflatex")) {
-        fprintf(stderr, "report: pdflatex not found; wrote report.md only "
-                        "(WITH_LATEX=1 sh tools/main.sh installs LaTeX for the PDF)\n");
-        return TC_OK;
-    }
-    if (!tc_file_readable(tex)) {
-        fprintf(stderr, "report: %s not found; wrote report.md only\n", tex);
-        return TC_OK;
-    }
+    if (!tc_have_program("pdflatex"))
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL,
+                            "report: pdflatex not found, so no PDF (report.md is complete): "
+                            "sh tools/setup.sh installs LaTeX, or set TOUCHE_NO_PDF=1 for "
+                            "report.md only");
+    if (!tc_file_readable(tex))
+        return tc_error_set(err, TC_EIO, tex, 0, NULL,
+                            "report: the PDF's source is missing (report.md is complete)");
     return build_pdf(out_dir, src, err);
 }

@@ -153,8 +153,38 @@ static const char *latex_piece(const char *s, size_t *len, char one[2]) {
     return one;
 }
 
+/* the first character of s that has no LaTeX form (a non-ASCII character not in latex_map):
+ * its start, with its length in *len; NULL when every character maps */
+static const char *latex_unmapped(const char *s, size_t *len) {
+    while (*s) {
+        char one[2];
+        const char *rep = latex_piece(s, len, one);
+        if (rep == one && (unsigned char)*s >= 0x80) {
+            /* the whole UTF-8 sequence: its lead byte, then continuation bytes */
+            size_t k = 1;
+            while (s[k] && ((unsigned char)s[k] & 0xC0) == 0x80) k++;
+            *len = k;
+            return s;
+        }
+        s += *len;
+    }
+    return NULL;
+}
+
+/* the code point of the UTF-8 sequence s of len bytes (0 when malformed) */
+static unsigned long code_point(const char *s, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    static const unsigned char lead_mask[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+    if (len < 1 || len > 4) return 0;
+    unsigned long c = u[0] & lead_mask[len];
+    for (size_t k = 1; k < len; k++) c = (c << 6) | (u[k] & 0x3F);
+    return c;
+}
+
 tc_status tc_latex_escape(char *buf, size_t n, const char *s) {
     if (n == 0) return TC_EINVAL;
+    size_t bad;
+    if (latex_unmapped(s, &bad)) return TC_EINVAL;
     size_t used = 0;
     buf[0] = '\0';
 
@@ -279,6 +309,18 @@ static void write_tex(FILE *f, const tc_table *t, const char *caption, const cha
           f);
 }
 
+/* TC_EINVAL naming the table, the place and the character when text has one without a LaTeX
+ * form */
+static tc_status latex_check(const char *base, const char *where, const char *text, tc_error *err) {
+    size_t len;
+    const char *c = text ? latex_unmapped(text, &len) : NULL;
+    if (!c) return TC_OK;
+    return tc_error_set(err, TC_EINVAL, base, 0, NULL,
+                        "the character '%.*s' (U+%04lX) in %s ('%s') has no LaTeX form: add it "
+                        "to latex_map in src/report/table.c or write it in ASCII",
+                        (int)len, c, code_point(c, len), where, text);
+}
+
 tc_status tc_table_write(const tc_table *t, const char *base, const char *caption,
                          const char *label, tc_error *err) {
     if (!t) return tc_error_set(err, TC_EINVAL, base, 0, NULL, "no table to write to %s", base);
@@ -286,8 +328,13 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
     if (!w) return tc_error_set(err, TC_ENOMEM, base, 0, NULL, "out of memory writing %s", base);
     int *right = w + t->ncol;
 
+    /* every character must have a LaTeX form, or neither file is written */
+    tc_status st = latex_check(base, "the caption", caption, err);
+    for (int j = 0; j < t->ncol && !st; j++) st = latex_check(base, "a column heading", t->head[j], err);
+    for (int i = 0; i < t->nrow * t->ncol && !st; i++) st = latex_check(base, "a cell", t->cell[i], err);
+    if (st) return free(w), st;
+
     /* base.md, then base.tex (which reuses the alignment computed for the Markdown) */
-    tc_status st = TC_OK;
     for (int k = 0; k < 2 && st == TC_OK; k++) {
         char path[1024];
         if ((size_t)snprintf(path, sizeof path, "%s.%s", base, k ? "tex" : "md") >= sizeof path) {

@@ -25,7 +25,8 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
 void tc_table_free(tc_table *t);
 
 /* s with LaTeX specials escaped for text mode (_ % & # $ { } ~ ^ \ < > and the symbols ± µ × °
- * ≤ ≥ − ≈ as math); TC_EINVAL if it does not fit in n bytes (buf then holds a truncated prefix) */
+ * ≤ ≥ − ≈ Δ θ λ ε η as math, dashes); TC_EINVAL if it does not fit in n bytes (buf then holds a
+ * truncated prefix) or holds a non-ASCII character without a LaTeX form (buf empty) */
 tc_status tc_latex_escape(char *buf, size_t n, const char *s);
 
 #endif
