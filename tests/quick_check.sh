@@ -13,6 +13,15 @@ export TOUCHE_NO_PROGRESS=1
 pages=$(pdfinfo "$out/paper/touche.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
 [ "${pages:-0}" -ge 7 ] || { echo "the PDF report has ${pages:-no} pages (expected a section per experiment)"; exit 1; }
 echo "PDF report: $pages pages"
+# every experiment's section opens with its verdicts; the report's table has a row per claim
+src=${TOUCHE_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+for sec in "$out"/*/section.md; do
+    sed -n 3p "$sec" | grep -q '^\*\*Verdicts\*\*' || { echo "no verdicts under the heading of $sec"; exit 1; }
+done
+claims=$(grep -c '{ id = "E' "$src/paper/claims.cfg")
+rows=$(grep -c '^| E[0-9]*\.[0-9]* |' "$out/report.md")
+[ "$claims" -eq "$rows" ] || { echo "report.md: $rows claim rows, claims.cfg has $claims"; exit 1; }
+echo "verdicts: in every section; $rows claims in the report's table"
 # the piles benchmark on two small piles: a row per size and method, each timed or saying why not
 "$touche" bench piles --bodies 8,12 --land 0.6 --steps 2 --budget 2 --out "$out/bench" >/dev/null
 rows=$(tail -n +2 "$out/bench/bench_piles.csv" | wc -l)

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "core/tc_fs.h"
+#include "exp/tc_experiment.h"
+#include "report/tc_claims.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"
 #include "report/tc_progress.h"
@@ -880,6 +882,103 @@ Test(report, a_missing_pdflatex_is_an_error) {
     cr_assert_eq(st, TC_EUNSUP, "%s", err.msg);
     cr_assert(strstr(err.msg, "pdflatex not found") && strstr(err.msg, "TOUCHE_NO_PDF"), "%s", err.msg);
     cr_assert(tc_file_readable(in_scratch("report.md")));
+}
+
+/* ---------- paper claims ---------- */
+
+/* paper/claims.cfg: it loads, every registered experiment has claims, and the ids are in order
+ * of experiment (E<n> for the n-th) */
+Test(claims, the_claims_file_covers_every_experiment) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/paper/claims.cfg", getenv("TOUCHE_SOURCE_DIR"));
+    tc_claims c;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    for (int i = 0; tc_experiment_at(i); i++) {
+        int n = 0;
+        char prefix[8];
+        snprintf(prefix, sizeof prefix, "E%d.", i + 1);
+        for (int k = 0; k < c.n; k++)
+            if (!strcmp(c.c[k].experiment, tc_experiment_at(i)->name)) {
+                n++;
+                cr_expect(!strncmp(c.c[k].id, prefix, strlen(prefix)), "%s belongs to %s", c.c[k].id,
+                          tc_experiment_at(i)->name);
+            }
+        cr_expect_gt(n, 0, "no claim of %s", tc_experiment_at(i)->name);
+    }
+    tc_claims_free(&c);
+}
+
+/* a claim judged from metrics: inside its range reproduced, inside "partly" partly, else not;
+ * a ratio of two metrics; a metric the run lacks "not run"; no metric "not yet implemented" */
+Test(claims, verdicts_follow_the_ranges) {
+    make_scratch();
+    put_file(in_scratch("c.cfg"),
+             "claims = (\n"
+             "{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+             "  metric = \"a.x\"; reproduced = [0.5, 1.5]; partly = [0.0, 3.0]; note = \"n\"; },\n"
+             "{ id = \"E1.2\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+             "  metric = \"a.x\"; over = \"b.y\"; reproduced = [3.0, 5.0]; note = \"n\"; },\n"
+             "{ id = \"E1.3\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+             "  metric = \"c.z\"; reproduced = [0.0, 1.0]; note = \"n\"; },\n"
+             "{ id = \"E1.4\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\"; note = \"n\"; }\n"
+             ");\n");
+    tc_claims c;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_claims_load(&c, in_scratch("c.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(c.n, 4);
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e", "quick");
+    tc_metrics_add(&ms, "a", "a.x", 2.0, "m", 0, 0, 0, "");
+    tc_metrics_add(&ms, "b", "b.y", 0.5, "m", 0, 0, 0, "");
+    double v;
+    cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_PARTLY);
+    cr_expect_eq(v, 2.0);
+    cr_expect_eq(tc_claim_judge(&c.c[1], &ms, &v), TC_VERDICT_REPRODUCED);
+    cr_expect_eq(v, 4.0);
+    cr_expect_eq(tc_claim_judge(&c.c[2], &ms, &v), TC_VERDICT_NOT_RUN);
+    cr_expect_eq(tc_claim_judge(&c.c[3], &ms, &v), TC_VERDICT_MISSING);
+    cr_expect_eq(tc_claim_judge(&c.c[0], NULL, &v), TC_VERDICT_NOT_RUN);
+    ms.m[0].value = 1.0;
+    cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_REPRODUCED);
+    ms.m[0].value = 7.0;
+    cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_NOT);
+    /* the section lists experiment e's three claims, each with its verdict */
+    ms.m[0].value = 2.0;
+    char *md = NULL, *tex = NULL;
+    size_t nmd, ntex;
+    FILE *fm = open_memstream(&md, &nmd), *ft = open_memstream(&tex, &ntex);
+    cr_expect_eq(tc_claims_section(&c, "e", &ms, fm, ft), 3);
+    fclose(fm), fclose(ft);
+    cr_expect(strstr(md, "**Verdicts**") && strstr(md, "**partly reproduced** E1.1") &&
+              strstr(md, "**reproduced** E1.2") && strstr(md, "**not run** E1.3"), "%s", md);
+    cr_expect(strstr(tex, "\\paragraph{Verdicts}"), "%s", tex);
+    free(md), free(tex);
+    tc_metrics_free(&ms);
+    tc_claims_free(&c);
+}
+
+/* a bad claims file names file, line and key */
+Test(claims, bad_files_name_the_line_and_key) {
+    make_scratch();
+    static const struct { const char *text, *key; int line; } bad[] = {
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\";\n paper_value = \"1\"; note = \"n\"; colour = 1; }\n);\n", "colour", 3},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n metric = \"a\"; reproduced = [2.0, 1.0]; note = \"n\"; }\n);\n", "reproduced", 3},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n metric = \"a\"; note = \"n\"; }\n);\n", "reproduced", 2},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\\xe2\\x9c\\x93\"; paper_value = \"1\"; note = \"n\"; }\n);\n", "claim", 2},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        put_file(in_scratch("b.cfg"), bad[i].text);
+        tc_claims c;
+        tc_error err;
+        tc_error_clear(&err);
+        cr_expect_eq(tc_claims_load(&c, in_scratch("b.cfg"), &err), TC_EINVAL, "case %zu", i);
+        cr_expect_str_eq(err.param, bad[i].key, "case %zu: %s", i, err.msg);
+        cr_expect_eq(err.line, bad[i].line, "case %zu: %s", i, err.msg);
+        tc_claims_free(&c);
+    }
 }
 
 /* ---------- progress ---------- */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/tc_fs.h"
+#include "report/tc_claims.h"
 
 /* ---------- Markdown to LaTeX ---------- */
 
@@ -62,6 +63,9 @@ tc_status tc_section_begin(tc_exp *x) {
     tc_md_to_tex(x->tex, x->type->heading);
     if (!own) fputs(" --- ", x->tex), tc_md_to_tex(x->tex, x->name);
     fputs("}\n", x->tex);
+    /* the verdicts go right after the heading, once the metrics exist */
+    fflush(x->md), fflush(x->tex);
+    x->md_head = x->md_len, x->tex_head = x->tex_len;
     return TC_OK;
 }
 
@@ -215,14 +219,42 @@ static void warnings_part(tc_exp *x) {
     list_end(x);
 }
 
-/* write the in-memory text to file in x->dir */
-static tc_status put(tc_exp *x, const char *file, const char *text, size_t len, tc_error *err) {
+/* the paper's claims for a built-in experiment judged from its metrics (paper/claims.cfg),
+ * into md and tex; a user's own script (other settings) and an experiment without claims get
+ * none, and a claims file that cannot be read says so there */
+static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
+    if (strcmp(x->name, x->type->name) != 0) return;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/paper/claims.cfg", x->source_dir ? x->source_dir : ".");
+    tc_claims c;
+    tc_error e;
+    tc_error_clear(&e);
+    if (tc_claims_load(&c, path, &e)) {
+        char line[800];
+        snprintf(line, sizeof line, "**Verdicts**: none: the claims file could not be read (%s:%d: %s).",
+                 e.file, e.line, e.msg);
+        fprintf(md, "%s\n\n", line);
+        tc_md_to_tex(tex, line);
+        fputs("\n\n", tex);
+        fprintf(stderr, "touche: %s: %s\n", x->name, line);
+        return;
+    }
+    tc_claims_section(&c, x->type->name, &x->metrics, md, tex);
+    tc_claims_free(&c);
+}
+
+/* write the heading, then mid (may be NULL), then the rest of the in-memory text, to file in
+ * x->dir */
+static tc_status put(tc_exp *x, const char *file, const char *text, size_t len, size_t head,
+                     const char *mid, size_t nmid, tc_error *err) {
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, file, path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
-    fwrite(text, 1, len, o.f);
+    fwrite(text, 1, head, o.f);
+    if (mid) fwrite(mid, 1, nmid, o.f);
+    fwrite(text + head, 1, len - head, o.f);
     return tc_outfile_commit(&o, err);
 }
 
@@ -232,6 +264,15 @@ tc_status tc_section_end(tc_exp *x, tc_error *err) {
     warnings_part(x);
     fclose(x->md), fclose(x->tex);
     x->md = x->tex = NULL;
-    tc_status st = put(x, "section.md", x->md_buf, x->md_len, err);
-    return st ? st : put(x, "section.tex", x->tex_buf, x->tex_len, err);
+    /* the verdicts, built apart and put after the heading */
+    char *vmd = NULL, *vtex = NULL;
+    size_t nmd = 0, ntex = 0;
+    FILE *fmd = open_memstream(&vmd, &nmd), *ftex = open_memstream(&vtex, &ntex);
+    if (fmd && ftex) verdicts_part(x, fmd, ftex);
+    if (fmd) fclose(fmd);
+    if (ftex) fclose(ftex);
+    tc_status st = put(x, "section.md", x->md_buf, x->md_len, x->md_head, vmd, nmd, err);
+    if (!st) st = put(x, "section.tex", x->tex_buf, x->tex_len, x->tex_head, vtex, ntex, err);
+    free(vmd), free(vtex);
+    return st;
 }

@@ -145,6 +145,7 @@ struct tc_exp {
     FILE *md, *tex;        /* the section, built in memory */
     char *md_buf, *tex_buf;
     size_t md_len, tex_len;
+    size_t md_head, tex_head; /* where the heading ends (the verdicts go there) */
     char warn[2048];       /* experiment-level warnings, one per line */
     int nwarn;
 };

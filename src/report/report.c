@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/tc_fs.h"
+#include "report/tc_claims.h"
 #include "report/tc_table.h"
 #include "tc_config.h"
 #include "tc_version.h"
@@ -102,7 +103,73 @@ static tc_status open_in(const char *out_dir, const char *name, tc_outfile *o, t
     return tc_outfile_open(o, path, err);
 }
 
-/* title, provenance line, then each experiment's section */
+/* the experiments' metrics, read once, for judging the claims */
+typedef struct run_metrics {
+    int n;
+    const tc_report_entry *ex;
+    tc_metrics *ms;
+    unsigned char *ok; /* 2: ms[i] was read; 1: a read failed (ms[i] still to free); 0: none */
+} run_metrics;
+
+static const tc_metrics *metrics_of(const char *name, void *ctx) {
+    const run_metrics *r = ctx;
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->ex[i].name, name)) return r->ok[i] == 2 ? &r->ms[i] : NULL;
+    return NULL;
+}
+
+/* the table of every paper claim with its verdict: into md (report.md) and claims.tex (the
+ * PDF); the claims are <source>/paper/claims.cfg, the metrics each experiment's metrics.cfg */
+static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, int n, FILE *md,
+                                tc_error *err) {
+    char path[1280];
+    snprintf(path, sizeof path, "%s/paper/claims.cfg", tc_source_dir());
+    /* a source tree without the claims (a stripped copy) says so; a broken file is an error */
+    if (!tc_file_readable(path)) {
+        fprintf(md, "\n## Paper claims\n\nNo claims file (%s): no verdicts.\n", path);
+        return TC_OK;
+    }
+    tc_claims c;
+    tc_status st = tc_claims_load(&c, path, err);
+    if (st) {
+        fprintf(md, "\n## Paper claims\n\nThe claims file could not be read: %s:%d: %s\n",
+                err->file, err->line, err->msg);
+        return st;
+    }
+    run_metrics r = {n, ex, calloc((size_t)n + 1, sizeof(tc_metrics)), calloc((size_t)n + 1, 1)};
+    if (!r.ms || !r.ok) st = TC_ENOMEM;
+    for (int i = 0; i < n && !st; i++) {
+        char mp[1400];
+        snprintf(mp, sizeof mp, "%s/%s/metrics.cfg", out_dir, ex[i].name);
+        tc_error e;
+        tc_error_clear(&e);
+        if (!tc_file_readable(mp)) continue;
+        /* read: freed below whatever the outcome (2: read, 1: tried) */
+        r.ok[i] = tc_metrics_read(&r.ms[i], mp, &e) == TC_OK ? 2 : 1;
+    }
+    tc_outfile o;
+    if (!st) st = open_in(out_dir, "claims.tex", &o, err);
+    if (!st) {
+        int count[5];
+        fprintf(md, "\n## Paper claims\n\nEvery claim of the five papers (`paper/claims.cfg`), "
+                    "judged from this run's metrics; each section gives the reasons.\n\n");
+        fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n"
+              "\\section*{Paper claims}\n", o.f);
+        tc_claims_table(&c, metrics_of, &r, md, o.f, count);
+        fprintf(md, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not run here, %d "
+                    "not yet implemented.\n", c.n, count[0], count[1], count[2], count[3], count[4]);
+        fprintf(o.f, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not run here, %d "
+                     "not yet implemented.\n", c.n, count[0], count[1], count[2], count[3], count[4]);
+        st = tc_outfile_commit(&o, err);
+    }
+    for (int i = 0; i < n && r.ms; i++)
+        if (r.ok && r.ok[i]) tc_metrics_free(&r.ms[i]);
+    free(r.ms), free(r.ok);
+    tc_claims_free(&c);
+    return st;
+}
+
+/* title, provenance line, the paper claims, then each experiment's section */
 static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, int n,
                                 tc_error *err) {
     tc_outfile o;
@@ -115,6 +182,7 @@ static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, 
     tc_host_desc(host, sizeof host);
     fprintf(o.f, "# touche reproduction report\n\n");
     fprintf(o.f, "Revision `%s`, generated %s on %s.\n", tc_revision(), date, host);
+    tc_status cst = claims_summary(out_dir, ex, n, o.f, err);
 
     /* the sections in order; an experiment that did not run leaves a marker only */
     for (int i = 0; i < n; i++) {
@@ -132,7 +200,11 @@ static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, 
             return tc_error_set(err, TC_EIO, sec, 0, NULL, "cannot read %s", sec);
         }
     }
-    return tc_outfile_commit(&o, err);
+    /* a claims file that could not be read is reported after report.md is complete */
+    tc_error e2;
+    tc_error_clear(&e2);
+    st = tc_outfile_commit(&o, cst ? &e2 : err);
+    return st ? st : cst;
 }
 
 /* experiments.tex: each section when its experiment ran, else a line saying it did not */

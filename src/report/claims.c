@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* the papers' claims: loaded from paper/claims.cfg, judged from a run's metrics, written as each
+ * section's verdicts and as the report's table of every claim */
+#include "report/tc_claims.h"
+#include "report/tc_table.h"
+
+#include <libconfig.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[] = {"reproduced", "partly reproduced", "not reproduced",
+                                            "not run", "not yet implemented"};
+
+const char *tc_verdict_str(tc_verdict v) {
+    return (unsigned)v < sizeof verdict_names / sizeof *verdict_names ? verdict_names[v] : "?";
+}
+
+void tc_claims_free(tc_claims *c) {
+    free(c->c);
+    c->c = NULL, c->n = 0;
+}
+
+/* ---------- loading ---------- */
+
+/* the keys a claim may have */
+static const char *const claim_keys[] = {"id", "experiment", "paper", "claim", "paper_value",
+                                         "metric", "over", "reproduced", "partly", "note", NULL};
+
+/* a string key into buf (required or not); TC_EINVAL naming the line and key when it is not a
+ * string, does not fit, or holds a character the PDF cannot typeset */
+static tc_status get_str(const char *path, config_setting_t *g, const char *key, int required,
+                         char *buf, size_t n, tc_error *err) {
+    config_setting_t *s = config_setting_get_member(g, key);
+    int line = config_setting_source_line(s ? s : g);
+    buf[0] = 0;
+    if (!s) {
+        if (!required) return TC_OK;
+        return tc_error_set(err, TC_EINVAL, path, line, key, "a claim needs '%s'", key);
+    }
+    const char *v = config_setting_get_string(s);
+    char esc[4096];
+    if (!v) return tc_error_set(err, TC_EINVAL, path, line, key, "must be a string");
+    if (strlen(v) >= n)
+        return tc_error_set(err, TC_EINVAL, path, line, key, "longer than %zu characters", n - 1);
+    if (tc_latex_escape(esc, sizeof esc, v))
+        return tc_error_set(err, TC_EINVAL, path, line, key,
+                            "has a character without a LaTeX form (src/report/table.c latex_map)");
+    snprintf(buf, n, "%s", v);
+    return TC_OK;
+}
+
+/* a range [lo, hi] of two numbers, lo <= hi; absent: NAN, NAN */
+static tc_status get_range(const char *path, config_setting_t *g, const char *key, double *lo,
+                           double *hi, tc_error *err) {
+    config_setting_t *s = config_setting_get_member(g, key);
+    *lo = *hi = NAN;
+    if (!s) return TC_OK;
+    int line = config_setting_source_line(s);
+    if (config_setting_length(s) != 2 || !config_setting_is_aggregate(s))
+        return tc_error_set(err, TC_EINVAL, path, line, key, "must be [lo, hi]");
+    *lo = config_setting_get_float_elem(s, 0), *hi = config_setting_get_float_elem(s, 1);
+    config_setting_t *e0 = config_setting_get_elem(s, 0), *e1 = config_setting_get_elem(s, 1);
+    if (config_setting_type(e0) != CONFIG_TYPE_FLOAT || config_setting_type(e1) != CONFIG_TYPE_FLOAT ||
+        !isfinite(*lo) || !isfinite(*hi) || *lo > *hi)
+        return tc_error_set(err, TC_EINVAL, path, line, key,
+                            "must be [lo, hi] with finite lo <= hi, written as reals (1.0, not 1)");
+    return TC_OK;
+}
+
+tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
+    c->n = 0, c->c = NULL;
+    config_t cfg;
+    config_init(&cfg);
+    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
+        tc_status st = config_error_type(&cfg) == CONFIG_ERR_FILE_IO
+                           ? tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read the claims file")
+                           : tc_error_set(err, TC_EINVAL, path, config_error_line(&cfg), NULL,
+                                          "%s", config_error_text(&cfg));
+        config_destroy(&cfg);
+        return st;
+    }
+    tc_status st = TC_OK;
+    config_setting_t *list = config_lookup(&cfg, "claims");
+    if (!list || !config_setting_is_list(list))
+        st = tc_error_set(err, TC_EINVAL, path, 0, "claims", "needs a list 'claims = ( ... );'");
+    int n = st ? 0 : config_setting_length(list);
+    if (!st && !(c->c = calloc((size_t)n + 1, sizeof *c->c))) st = TC_ENOMEM;
+    for (int i = 0; i < n && !st; i++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+        tc_claim *k = &c->c[i];
+        k->line = config_setting_source_line(g);
+        if (!config_setting_is_group(g)) {
+            st = tc_error_set(err, TC_EINVAL, path, k->line, NULL, "a claim is a group { ... }");
+            break;
+        }
+        /* unknown keys are typos, not silence */
+        for (int m = 0; m < config_setting_length(g) && !st; m++) {
+            config_setting_t *s = config_setting_get_elem(g, (unsigned)m);
+            int known = 0;
+            for (int q = 0; claim_keys[q] && !known; q++) known = !strcmp(claim_keys[q], config_setting_name(s));
+            if (!known)
+                st = tc_error_set(err, TC_EINVAL, path, config_setting_source_line(s),
+                                  config_setting_name(s), "unknown key of a claim");
+        }
+        if (!st) st = get_str(path, g, "id", 1, k->id, sizeof k->id, err);
+        if (!st) st = get_str(path, g, "experiment", 1, k->experiment, sizeof k->experiment, err);
+        if (!st) st = get_str(path, g, "paper", 1, k->paper, sizeof k->paper, err);
+        if (!st) st = get_str(path, g, "claim", 1, k->text, sizeof k->text, err);
+        if (!st) st = get_str(path, g, "paper_value", 1, k->paper_value, sizeof k->paper_value, err);
+        if (!st) st = get_str(path, g, "metric", 0, k->metric, sizeof k->metric, err);
+        if (!st) st = get_str(path, g, "over", 0, k->over, sizeof k->over, err);
+        if (!st) st = get_str(path, g, "note", 1, k->note, sizeof k->note, err);
+        if (!st) st = get_range(path, g, "reproduced", &k->lo, &k->hi, err);
+        if (!st) st = get_range(path, g, "partly", &k->plo, &k->phi, err);
+        /* a measured claim needs its experiment and its range; an unmeasured one neither */
+        if (!st && k->metric[0] && (!k->experiment[0] || isnan(k->lo)))
+            st = tc_error_set(err, TC_EINVAL, path, k->line, k->metric[0] && !k->experiment[0] ? "experiment" : "reproduced",
+                              "claim %s has a metric, so it needs an experiment and a range", k->id);
+        if (!st && !k->metric[0] && (k->over[0] || !isnan(k->lo) || !isnan(k->plo)))
+            st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
+                              "claim %s has ranges or 'over' but no metric", k->id);
+        for (int j = 0; j < i && !st; j++)
+            if (!strcmp(c->c[j].id, k->id))
+                st = tc_error_set(err, TC_EINVAL, path, k->line, "id", "'%s' again (line %d)", k->id, c->c[j].line);
+    }
+    config_destroy(&cfg);
+    if (st) return tc_claims_free(c), st;
+    c->n = n;
+    return TC_OK;
+}
+
+/* ---------- judging ---------- */
+
+tc_verdict tc_claim_judge(const tc_claim *c, const tc_metrics *ms, double *value) {
+    *value = NAN;
+    if (!c->metric[0]) return TC_VERDICT_MISSING;
+    int i = ms ? tc_metrics_find(ms, c->metric) : -1;
+    int j = ms && c->over[0] ? tc_metrics_find(ms, c->over) : -1;
+    if (i < 0 || (c->over[0] && j < 0)) return TC_VERDICT_NOT_RUN;
+    double v = ms->m[i].value;
+    if (c->over[0]) v /= ms->m[j].value;
+    *value = v;
+    if (isnan(v)) return TC_VERDICT_NOT_RUN;
+    if (v >= c->lo && v <= c->hi) return TC_VERDICT_REPRODUCED;
+    if (!isnan(c->plo) && v >= c->plo && v <= c->phi) return TC_VERDICT_PARTLY;
+    return TC_VERDICT_NOT;
+}
+
+/* ---------- writing ---------- */
+
+/* s escaped for LaTeX (claims.cfg's strings were checked at load) */
+static void tex_put(FILE *f, const char *s) {
+    char buf[4096];
+    if (tc_latex_escape(buf, sizeof buf, s) == TC_OK) fputs(buf, f);
+}
+
+/* what we measured: the value with its unit (a ratio of two metrics has none) */
+static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms, tc_verdict v,
+                 double value) {
+    if (v == TC_VERDICT_MISSING || v == TC_VERDICT_NOT_RUN) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    int i = tc_metrics_find(ms, c->metric);
+    const char *unit = c->over[0] || !strcmp(ms->m[i].unit, "1") ? "" : ms->m[i].unit;
+    snprintf(buf, n, "%.3g%s%s%s", value, c->over[0] ? " (ratio)" : "", unit[0] ? " " : "", unit);
+}
+
+int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms, FILE *md,
+                      FILE *tex) {
+    int k = 0;
+    for (int i = 0; i < c->n; i++) {
+        const tc_claim *q = &c->c[i];
+        if (strcmp(q->experiment, name)) continue;
+        double value;
+        tc_verdict v = tc_claim_judge(q, ms, &value);
+        char got[96];
+        ours(got, sizeof got, q, ms, v, value);
+        if (!k++) {
+            fprintf(md, "**Verdicts** (the paper's claims judged from this run's metrics at the "
+                        "%s tier; the report's first table lists every claim):\n\n",
+                    ms && ms->tier[0] ? ms->tier : "this");
+            fputs("\\paragraph{Verdicts} (the paper's claims judged from this run's metrics at the ", tex);
+            tex_put(tex, ms && ms->tier[0] ? ms->tier : "this");
+            fputs(" tier; the first table lists every claim)\n\\begin{itemize}\n", tex);
+        }
+        /* the note as a sentence of its own */
+        char note[sizeof q->note];
+        snprintf(note, sizeof note, "%s", q->note);
+        if (note[0] >= 'a' && note[0] <= 'z') note[0] = (char)(note[0] - 'a' + 'A');
+        fprintf(md, "- **%s** %s: %s (%s). Paper: %s; ours: %s%s%s%s. %s.\n", tc_verdict_str(v),
+                q->id, q->text, q->paper, q->paper_value, got, q->metric[0] ? " from `" : "",
+                q->metric[0] ? q->metric : "", q->metric[0] ? "`" : "", note);
+        fputs("\\item \\textbf{", tex);
+        tex_put(tex, tc_verdict_str(v));
+        fprintf(tex, "} %s: ", q->id);
+        tex_put(tex, q->text);
+        fputs(" (", tex), tex_put(tex, q->paper), fputs("). Paper: ", tex), tex_put(tex, q->paper_value);
+        fputs("; ours: ", tex), tex_put(tex, got);
+        if (q->metric[0]) fputs(" from \\texttt{", tex), tex_put(tex, q->metric), fputs("}", tex);
+        fputs(". ", tex), tex_put(tex, note), fputs(".\n", tex);
+    }
+    if (k) fputs("\n", md), fputs("\\end{itemize}\n\n", tex);
+    return k;
+}
+
+void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
+                     void *ctx, FILE *md, FILE *tex, int count[5]) {
+    if (count) memset(count, 0, 5 * sizeof *count);
+    fputs("| claim | paper | what the paper says | paper | ours | verdict |\n"
+          "| --- | --- | --- | --- | --- | --- |\n", md);
+    fputs("{\\small\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.4\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.17\\linewidth}>{\\raggedright\\arraybackslash}"
+          "p{0.13\\linewidth}>{\\raggedright\\arraybackslash}p{0.12\\linewidth}@{}}\n\\caption{Every claim of the five papers and its verdict in this "
+          "run (metrics, ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"
+          "\\label{tab:claims}\\\\\n\\toprule\nclaim & what the paper says & paper & ours & "
+          "verdict\\\\\n\\midrule\n\\endfirsthead\n\\toprule\nclaim & what the paper says & paper & "
+          "ours & verdict\\\\\n\\midrule\n\\endhead\n", tex);
+    for (int i = 0; i < c->n; i++) {
+        const tc_claim *q = &c->c[i];
+        const tc_metrics *ms = q->experiment[0] ? metrics_of(q->experiment, ctx) : NULL;
+        double value;
+        tc_verdict v = tc_claim_judge(q, ms, &value);
+        if (count) count[v]++;
+        char got[96];
+        ours(got, sizeof got, q, ms, v, value);
+        fprintf(md, "| %s | %s | %s | %s | %s | %s |\n", q->id, q->paper, q->text, q->paper_value,
+                got, tc_verdict_str(v));
+        fprintf(tex, "%s & ", q->id), tex_put(tex, q->text), fputs(" (", tex), tex_put(tex, q->paper);
+        fputs(") & ", tex), tex_put(tex, q->paper_value), fputs(" & ", tex), tex_put(tex, got);
+        fputs(" & ", tex), tex_put(tex, tc_verdict_str(v)), fputs("\\\\\n", tex);
+    }
+    fputs("\n", md);
+    fputs("\\bottomrule\n\\end{longtable}}\n", tex);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* the papers' claims (paper/claims.cfg) judged from a run's metrics: a verdict per claim for each
+ * experiment's section, and the report's table of every claim */
+#ifndef TC_CLAIMS_H
+#define TC_CLAIMS_H
+
+#include <stdio.h>
+
+#include "report/tc_metrics.h"
+
+/* one claim of a paper and how a metric judges it */
+typedef struct tc_claim {
+    char id[16];           /* "E1.1" */
+    char experiment[64];   /* the experiment whose metrics judge it; "" when none exists */
+    char paper[96];        /* where the paper says it */
+    char text[300];        /* the claim */
+    char paper_value[96];  /* the paper's number or finding */
+    char metric[96];       /* "" when nothing measures it yet */
+    char over[96];         /* "" or a denominator metric */
+    double lo, hi;         /* reproduced when lo <= value <= hi */
+    double plo, phi;       /* partly reproduced inside these (NAN: no "partly") */
+    char note[500];        /* why ours differs, or what is missing */
+    int line;              /* in claims.cfg */
+} tc_claim;
+
+typedef struct tc_claims {
+    int n;
+    tc_claim *c;
+} tc_claims;
+
+/* verdicts, from best to the ones that judge nothing */
+typedef enum tc_verdict {
+    TC_VERDICT_REPRODUCED = 0,
+    TC_VERDICT_PARTLY,
+    TC_VERDICT_NOT,
+    TC_VERDICT_NOT_RUN,     /* the metric is not in this run (a method or tier not run) */
+    TC_VERDICT_MISSING,     /* touche has nothing that measures it */
+} tc_verdict;
+
+/* "reproduced", "partly reproduced", "not reproduced", "not run", "not yet implemented" */
+const char *tc_verdict_str(tc_verdict v);
+
+/* read and validate a claims file: every key known, ids unique, ranges ordered; errors name the
+ * file, line and key. c is empty on error (free it anyway) */
+tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err);
+void tc_claims_free(tc_claims *c);
+
+/* the verdict of claim c from metrics ms (NULL: the experiment did not run); *value gets the
+ * measured value (NAN when none) */
+tc_verdict tc_claim_judge(const tc_claim *c, const tc_metrics *ms, double *value);
+
+/* the claims of experiment name judged from ms, as Markdown (a "**Verdicts**" paragraph and one
+ * item per claim) and LaTeX; nothing when it has none. Returns the number of claims written */
+int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms, FILE *md,
+                      FILE *tex);
+
+/* every claim as one table (id, paper, claim, the paper's, ours, verdict) into md and tex;
+ * metrics_of(name, ctx) gives an experiment's metrics or NULL when it did not run. Returns the
+ * counts per verdict in count[5] (may be NULL) */
+void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
+                     void *ctx, FILE *md, FILE *tex, int count[5]);
+
+#endif
