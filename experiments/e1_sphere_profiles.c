@@ -291,8 +291,13 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_result *res) {
     snprintf(ncol, sizeof ncol, "%d", x->nmethod + 1);
     snprintf(R, sizeof R, "%g", e->R), snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
-    tc_plot_var v[] = {{"datafile", data}, {"ncols", ncol}, {"touch", r}};
-    tc_exp_figure(x, "e1_profile.gp", v, 3, "fig_profile", "F_y along y for every method.");
+    /* the methods in column order, for their styles */
+    char labels[2048] = "";
+    for (int k = 0; k < x->nmethod; k++)
+        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
+                 x->method[k].label);
+    tc_plot_var v[] = {{"datafile", data}, {"ncols", ncol}, {"touch", r}, {"labels", labels}};
+    tc_exp_figure(x, "e1_profile.gp", v, 4, "fig_profile", "F_y along y for every method.");
     for (int k = 0; k < x->nmethod; k++) {
         if (res[k].failed) continue;
         char name[96], base[96], caption[128];

@@ -3,10 +3,8 @@
 # method, and the closed form a t^2 / 2 (a = 0 at or below the friction angle).
 # variables: datafile (csv blocks, angle by angle, one per method: t_s, x_m, v_m_s), labels (the
 # methods of one angle, in block order), angles (degrees), accels (closed-form m/s^2)
+# colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 set datafile separator ','
-# one colour per method, black kept for the closed forms
-colors = '#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #8b4513 #ff69b4 #808000 #00ced1 #708090'
-nc = words(colors)
 n = words(labels)
 na = words(angles)
 set grid
@@ -18,7 +16,7 @@ set multiplot layout 1, na title 'E7 (b): a box on an incline (gravity tilted)'
 do for [a=1:na] {
   A = real(word(accels, a))
   set title sprintf('%s deg (a = %.3g m/s^2)', word(angles, a), A) font ',9'
-  plot for [k=0:n-1] datafile index (a - 1) * n + k using 1:2 with lines lw 2 lc rgb word(colors, k % nc + 1) title word(labels, k+1), \
+  plot for [k=0:n-1] datafile index (a - 1) * n + k using 1:2 with lines lw 2 lc rgb word(colors, k + 1) dt int(word(dashes, k + 1)) title word(labels, k+1), \
        A * x * x / 2 with lines lw 2 lc rgb 'black' dt 2 title 'closed form'
 }
 unset multiplot

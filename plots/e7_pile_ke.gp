@@ -5,10 +5,8 @@
 # a method that did not run a size has a block of NaN), labels (the methods of one size, in
 # block order), sizes (bodies per pile, in block order), panels (the indexes, from 0, of the sizes
 # to draw: those some method ran)
+# colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 set datafile separator ','
-# one colour per method, black kept for the closed forms
-colors = '#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #8b4513 #ff69b4 #808000 #00ced1 #708090'
-nc = words(colors)
 n = words(labels)
 np = words(panels)
 set logscale y
@@ -21,6 +19,6 @@ set multiplot layout 1, np title 'E7 (d): piles settling'
 do for [p=1:np] {
   i = int(word(panels, p))
   set title sprintf('%s bodies', word(sizes, i + 1)) font ',9'
-  plot for [k=0:n-1] datafile index i * n + k using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 lc rgb word(colors, k % nc + 1) title word(labels, k+1)
+  plot for [k=0:n-1] datafile index i * n + k using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 lc rgb word(colors, k + 1) dt int(word(dashes, k + 1)) title word(labels, k+1)
 }
 unset multiplot

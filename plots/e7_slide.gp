@@ -3,10 +3,8 @@
 # x = v0 t - mu g t^2 / 2 up to t = v0 / (mu g), then v0^2 / (2 mu g) (black, dashed, on top)
 # variables: datafile (csv blocks, one per method: t_s, x_m, speed_m_s), labels (the methods in
 # block order), g, mu, v0
+# colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 set datafile separator ','
-# one colour per method, black kept for the closed forms
-colors = '#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #8b4513 #ff69b4 #808000 #00ced1 #708090'
-nc = words(colors)
 n = words(labels)
 G = real(g); MU = real(mu); V0 = real(v0)
 T = V0 / (MU * G)
@@ -17,5 +15,5 @@ set xlabel 'time (s)'
 set ylabel 'distance (m)'
 set title sprintf('E7 (a): a box sliding to rest, v_0 = %g m/s, {/Symbol m} = %g', V0, MU)
 set samples 400
-plot for [k=0:n-1] datafile index k using 1:2 with lines lw 2 lc rgb word(colors, k % nc + 1) title word(labels, k+1), \
+plot for [k=0:n-1] datafile index k using 1:2 with lines lw 2 lc rgb word(colors, k + 1) dt int(word(dashes, k + 1)) title word(labels, k+1), \
      xcf(x) with lines lw 2 lc rgb 'black' dt 2 title 'closed form'

@@ -884,6 +884,65 @@ Test(report, a_missing_pdflatex_is_an_error) {
     cr_assert(tc_file_readable(in_scratch("report.md")));
 }
 
+/* ---------- method styles ---------- */
+
+/* one method, one style, whichever figure and position: mujoco's colour in two label lists;
+ * touche's methods told apart; no colour too light to see on white */
+Test(style, a_method_keeps_its_style_across_figures) {
+    char c1[256], d1[64], c2[256], d2[64];
+    cr_assert_eq(tc_plot_styles("scm-sharp pfc mujoco", c1, sizeof c1, d1, sizeof d1), TC_OK);
+    cr_assert_eq(tc_plot_styles("mujoco points", c2, sizeof c2, d2, sizeof d2), TC_OK);
+    cr_expect(!strncmp(c1 + 16, c2, 7), "mujoco: '%s' against '%s'", c1, c2);
+    static const char *const known[] = {"mujoco", "scm", "scm-medium", "scm-sharp", "hunt-crossley",
+                                        "pfc", "penalty-dp", "penalty-mp", "multi-point-r1",
+                                        "multi-point-se", "rigid", "lcp", "rigid-vp", "points",
+                                        "single-level", "bilevel"};
+    const int n = sizeof known / sizeof *known;
+    char col[32][8];
+    int dash[32];
+    for (int i = 0; i < n; i++) {
+        tc_plot_style(known[i], col[i], &dash[i]);
+        unsigned r, g, b;
+        cr_assert_eq(sscanf(col[i] + 1, "%2x%2x%2x", &r, &g, &b), 3, "%s", col[i]);
+        double lum = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        cr_expect_lt(lum, 0.7, "%s's colour %s is too light", known[i], col[i]);
+        for (int j = 0; j < i; j++)
+            cr_expect(strcmp(col[i], col[j]) || dash[i] != dash[j], "%s and %s look alike",
+                      known[i], known[j]);
+    }
+    /* a label touche does not know gets the same style every time */
+    char a[8], b[8];
+    int da, db;
+    tc_plot_style("my-new-model", a, &da), tc_plot_style("my-new-model", b, &db);
+    cr_expect(!strcmp(a, b) && da == db);
+}
+
+/* every template that draws methods takes their styles from touche, none keeps its own palette */
+Test(style, templates_use_the_one_style_table) {
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/plots", getenv("TOUCHE_SOURCE_DIR"));
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int checked = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strstr(e->d_name, ".gp")) continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *t = slurp(path);
+        cr_assert_not_null(t, "%s", path);
+        /* a template with a line or point per method: its legend names the method */
+        if (strstr(t, "title word(labels") || strstr(t, "word(colors")) {
+            cr_expect(strstr(t, "word(colors") && strstr(t, "word(dashes"), "%s: no method styles", e->d_name);
+            cr_expect_null(strstr(t, "lc k+1"), "%s colours methods by position", e->d_name);
+            checked++;
+        }
+        cr_expect_null(strstr(t, "colors ="), "%s sets its own palette", e->d_name);
+        free(t);
+    }
+    closedir(d);
+    cr_expect_geq(checked, 7, "templates that draw methods: %d", checked);
+}
+
 /* ---------- paper claims ---------- */
 
 /* paper/claims.cfg: it loads, every registered experiment has claims, and the ids are in order

@@ -98,6 +98,21 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
     if ((size_t)snprintf(log, sizeof log, "%s.log", outbase) >= sizeof log)
         return tc_error_set(err, TC_EINVAL, outbase, 0, NULL, "plot output path too long");
 
+    /* the methods' styles when the template plots methods (labels) */
+    tc_plot_var all[64];
+    static _Thread_local char colours[4096], dashes[1024];
+    if (nvar > 62) return tc_error_set(err, TC_EINVAL, template_path, 0, NULL, "too many plot variables");
+    memcpy(all, vars, (size_t)nvar * sizeof *vars);
+    for (int i = 0; i < nvar; i++)
+        if (!strcmp(vars[i].name, "labels")) {
+            if (tc_plot_styles(vars[i].value ? vars[i].value : "", colours, sizeof colours, dashes, sizeof dashes))
+                return tc_error_set(err, TC_EINVAL, template_path, 0, "labels", "too many method labels for the styles");
+            all[nvar] = (tc_plot_var){"colors", colours}, all[nvar + 1] = (tc_plot_var){"dashes", dashes};
+            nvar += 2;
+            break;
+        }
+    vars = all;
+
     for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; k++) {
         /* a temp file next to outbase.ext; gnuplot writes it by name */
         char path[1040];
