@@ -102,9 +102,9 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
     tc_plot_var all[64];
     static _Thread_local char colours[4096], dashes[1024];
     if (nvar > 62) return tc_error_set(err, TC_EINVAL, template_path, 0, NULL, "too many plot variables");
-    memcpy(all, vars, (size_t)nvar * sizeof *vars);
+    if (nvar > 0) memcpy(all, vars, (size_t)nvar * sizeof *vars);
     for (int i = 0; i < nvar; i++)
-        if (!strcmp(vars[i].name, "labels")) {
+        if (vars[i].name && !strcmp(vars[i].name, "labels")) {
             if (tc_plot_styles(vars[i].value ? vars[i].value : "", colours, sizeof colours, dashes, sizeof dashes))
                 return tc_error_set(err, TC_EINVAL, template_path, 0, "labels", "too many method labels for the styles");
             all[nvar] = (tc_plot_var){"colors", colours}, all[nvar + 1] = (tc_plot_var){"dashes", dashes};
