@@ -286,7 +286,7 @@ static tc_status write_table(tc_exp *x, const e1_result *res, const e1_metrics *
 }
 
 /* figures: every profile overlaid, one field per method */
-static void write_figures(tc_exp *x, const e1_setup *e, const e1_result *res) {
+static void write_figures(tc_exp *x, const e1_setup *e, const e1_result *res, int total) {
     char data[1200], ncol[16], R[32], r[32];
     snprintf(ncol, sizeof ncol, "%d", x->nmethod + 1);
     snprintf(R, sizeof R, "%g", e->R), snprintf(r, sizeof r, "%g", e->R + e->r);
@@ -298,15 +298,22 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_result *res) {
                  x->method[k].label);
     tc_plot_var v[] = {{"datafile", data}, {"ncols", ncol}, {"touch", r}, {"labels", labels}};
     tc_exp_figure(x, "e1_profile.gp", v, 4, "fig_profile", "F_y along y for every method.");
+    /* the fields: one grid of panels, one colour scale up to the largest |F| of any method */
+    char fields[2048] = "", cbmax[32], dir[1200];
+    double fbig = 1e-3;
     for (int k = 0; k < x->nmethod; k++) {
         if (res[k].failed) continue;
-        char name[96], base[96], caption[128];
-        snprintf(name, sizeof name, "field_%s.csv", x->method[k].label);
-        tc_exp_path(x, name, data, sizeof data);
-        snprintf(base, sizeof base, "fig_field_%s", x->method[k].label);
-        snprintf(caption, sizeof caption, "Force field of `%s`.", x->method[k].label);
-        tc_plot_var f[] = {{"datafile", data}, {"label", x->method[k].label}, {"bigr", R}, {"touch", r}};
-        tc_exp_figure(x, "e1_field.gp", f, 4, base, caption);
+        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s", fields[0] ? " " : "",
+                 x->method[k].label);
+        for (int i = 0; i < total; i++) fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
+    }
+    snprintf(cbmax, sizeof cbmax, "%.6g", ceil(log10(fbig) * 10) / 10);
+    tc_exp_path(x, "", dir, sizeof dir);
+    if (fields[0]) {
+        tc_plot_var f[] = {{"dir", dir}, {"labels", fields}, {"bigr", R}, {"touch", r}, {"cbmax", cbmax}};
+        tc_exp_figure(x, "e1_fields.gp", f, 5, "fig_fields",
+                      "Force fields of every method on one colour scale: |F| (colour, log scale "
+                      "from 1e-3 N) and direction (arrows).");
     }
 }
 
@@ -366,7 +373,7 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     for (int k = 0; k < nm && !st; k++)
         if (!s->res[k].failed) st = write_field(x, &s->e, p, &x->method[k], &s->res[k], err);
     if (!st) st = write_table(x, s->res, mt, err);
-    if (!st) write_figures(x, &s->e, s->res);
+    if (!st) write_figures(x, &s->e, s->res, p->total);
     for (int k = 0; k < nm && !st; k++)
         if (!s->res[k].failed && s->res[k].warning[0])
             tc_exp_text(x, "%s warned: %s", x->method[k].label, s->res[k].warning);
