@@ -278,13 +278,17 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
         tc_metrics_add(&x->metrics, e->timing, name, ratio, "1", 0, 1.5, TC_METRIC_TIMING,
                        "timed method (coarsest AOPC) over the reference's wall time per step, "
                        "2 ms (machine-dependent)");
-        char data[1200], nroll[16];
+        char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
         snprintf(nroll, sizeof nroll, "%d", e->rollouts);
+        snprintf(labels, sizeof labels, "%s %s", x->method[ref].label, x->method[timed].label);
+        column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
         tc_exp_path(x, "paths.csv", data, sizeof data);
-        tc_plot_var v[] = {{"datafile", data}, {"nroll", nroll}};
-        tc_exp_figure(x, "e2_paths.gp", v, 2, "fig_paths",
-                      "Paths of the T's centre of mass, the reference (solid) and the timed "
-                      "method (dashed).");
+        tc_plot_var v[] = {{"datafile", data}, {"nroll", nroll}, {"labels", labels}, {"column", col}};
+        snprintf(caption, sizeof caption,
+                 "Paths of the T's centre of mass in every rollout at column %s (step, integrator, "
+                 "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
+                 col, x->method[ref].label, x->method[timed].label);
+        tc_exp_figure(x, "e2_paths.gp", v, 4, "fig_paths", caption);
         tc_exp_path(x, "step_time.csv", data, sizeof data);
         tc_plot_var w[] = {{"datafile", data}};
         tc_exp_figure(x, "e2_step_time.gp", w, 1, "fig_step_time",
