@@ -285,8 +285,13 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
                      labels[0] ? " " : "", x->method[s->it[i].method].label);
     tc_exp_path(x, data, path, sizeof path);
-    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
-    tc_exp_figure(x, "e4_series.gp", v, 2, base, caption);
+    /* the perturbed study's force-on windows (steps), shaded in the figure */
+    char windows[96] = "";
+    if (study == E4_PERTURBED)
+        snprintf(windows, sizeof windows, "%d %d %d %d", s->e.b_settle, s->e.b_on, s->e.b_off,
+                 s->e.b_cycles);
+    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"windows", windows}};
+    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption);
 }
 
 static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
@@ -352,7 +357,8 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
     series_figure(x, s, E4_BLOCK, "block.csv", "fig_block",
                   "(a) Kinetic energy and penetration of a block started inside a plane.");
     series_figure(x, s, E4_PERTURBED, "perturbed.csv", "fig_perturbed",
-                  "(b) Kinetic energy and penetration of the perturbed block.");
+                  "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on "
+                  "windows.");
     series_figure(x, s, E4_PILE, "pile.csv", "fig_pile",
                   "(c) Kinetic energy and largest penetration of the settling pile.");
     char path[1200], labels[512] = "";

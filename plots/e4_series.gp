@@ -2,9 +2,17 @@
 # E4 (a)-(c): kinetic energy (above 1e-12 J) and penetration against the step, log scale, one
 # line per method.
 # variables: datafile (csv blocks, one per method: step, kinetic_J, penetration_m), labels (the
-# methods in block order, space separated)
+# methods in block order, space separated), windows ("settle on off cycles" in steps, or "")
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 set datafile separator ','
+# the perturbed block's force-on windows shaded: windows = "settle on off cycles" (steps), or ""
+if (strlen(windows) > 0) {
+  W0 = int(word(windows, 1)); WON = int(word(windows, 2)); WOFF = int(word(windows, 3))
+  do for [c=0:int(word(windows, 4))-1] {
+    set object (10 + c) rect from W0 + c * (WON + WOFF), graph 0 to W0 + c * (WON + WOFF) + WON, graph 1 fc rgb '#e8e8e8' fs solid 1.0 noborder behind
+  }
+  set label 1 'grey: force applied' at graph 0.01, graph 0.96 font ',8' front
+}
 set multiplot layout 2,1
 set logscale y
 set format y '10^{%L}'
