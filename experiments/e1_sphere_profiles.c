@@ -280,7 +280,10 @@ static tc_status write_table(tc_exp *x, const e1_result *res, const e1_metrics *
     tc_status st = tc_exp_table(x, t, "smoothness",
         "Smoothness of the contact force on the small sphere along y (E1). Jump ratios compare the "
         "largest sample-to-sample change of F and of dF/dy at spacing h and h/2: 2 means continuous, "
-        "1 means a jump (F) or a corner (dF/dy).", err);
+        "1 means a jump (F) or a corner (dF/dy); C0, C1: continuous force, continuous dF/dy (a "
+        "ratio above 1.5); gap: 5 mm before the spheres touch (a force there is contact "
+        "discovery); centre: what happens at concentric centres (an equilibrium, stable or "
+        "unstable from the sign of dF/dy, or a jump); ms/query: wall time of one force query.", err);
     tc_table_free(t);
     return st;
 }

@@ -249,7 +249,11 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     tc_status st = tc_exp_table(x, tb, "perturbed_table",
                                 "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
                                 "at random top points (500 steps on, 500 off); penetration "
-                                "measured from the geometry, the same for every method.", err);
+                                "measured from the geometry, the same for every method. "
+                                "multi-point-r1: the multi-point method with every bottom point a "
+                                "full spring (eq. 3 without its division by r); multi-point-se: "
+                                "the multi-point forces under semi-implicit Euler instead of RK4; "
+                                "paper mean: Drumwright's value where it gives one.", err);
     /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
     char line[2048] = "";
     for (int k = 0; k < x->nmethod; k++) {
@@ -271,7 +275,9 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     if (!st)
         st = tc_exp_table(x, ta, "studies_table",
                           "E4 (a) block started penetrating a plane and (c) a pile settling in an "
-                          "open box: every method that handles the shapes.", err);
+                          "open box: every method that handles the shapes. escaped: bodies "
+                          "outside the box at the end; final / peak KE: the pile's kinetic energy "
+                          "at the end over its largest (small: it settled).", err);
     tc_table_free(tb), tc_table_free(ta);
     return st;
 }
