@@ -32,6 +32,7 @@ check "--set out of range" "must lie in" "$touche" run e1 --set scm-medium.eps2=
 check "--set not a number" "must be a finite number" "$touche" run e1 --set scm-medium.eps2=nan --out "$tmp/o"
 check "--set unknown method" "no method labelled or named 'scm-huge'" "$touche" run e1 --set scm-huge.eps2=0.1 --out "$tmp/o"
 check "--set malformed" "LABEL.PARAMETER=VALUE" "$touche" run e1 --set eps2=0.1 --out "$tmp/o"
+check "history: no file" "cannot read the history file" "$touche" history --file "$tmp/nope.tsv" --out "$tmp/o"
 check "bench piles: bad sizes" "bench piles: --bodies" "$touche" bench piles --bodies 0,-1 --out "$tmp/o"
 check "bench piles: junk sizes" "bench piles: --bodies" "$touche" bench piles --bodies 30,abc --out "$tmp/o"
 check "bench piles: bad steps" "usage: touche bench piles" "$touche" bench piles --steps 5x --out "$tmp/o"

@@ -15,6 +15,7 @@
 #include "core/tc_fs.h"
 #include "exp/tc_experiment.h"
 #include "report/tc_claims.h"
+#include "report/tc_history.h"
 #include "report/tc_metrics.h"
 #include "report/tc_plot.h"
 #include "report/tc_progress.h"
@@ -941,6 +942,68 @@ Test(style, templates_use_the_one_style_table) {
     }
     closedir(d);
     cr_expect_geq(checked, 7, "templates that draw methods: %d", checked);
+}
+
+/* ---------- the history of checks ---------- */
+
+#define HIST_HEAD "time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus\n"
+
+/* three checks of one experiment: a metric that drifts 20 %, one that stays, a digest; the table
+ * gives first, last and change, and the figure is drawn */
+Test(history, a_drift_shows_in_the_table_and_figure) {
+    make_scratch();
+    put_file(in_scratch("h.tsv"),
+             HIST_HEAD
+             "2026-01-01T00:00:00Z\tr1\te\tquick\ta.x\t1\t1\tPASS\n"
+             "2026-01-01T00:00:00Z\tr1\te\tquick\tb.y\t5\t5\tPASS\n"
+             "2026-01-01T00:00:00Z\tr1\te\tquick\tdigest:a\tnan\tnan\tPASS\n"
+             "2026-01-02T00:00:00Z\tr2\te\tquick\ta.x\t1.1\t1\tPASS\n"
+             "2026-01-02T00:00:00Z\tr2\te\tquick\tb.y\t5\t5\tPASS\n"
+             "2026-01-03T00:00:00Z\tr3\te\tquick\ta.x\t1.2\t1\tFAIL\n"
+             "2026-01-03T00:00:00Z\tr3\te\tquick\tb.y\t5\t5\tPASS\n"
+             "2026-01-03T00:00:00Z\tr3\te\tquick\tdigest:a\tnan\tnan\tFAIL\n");
+    tc_history h;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_history_read(&h, in_scratch("h.tsv"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(h.n, 8);
+    int moved = -1;
+    cr_redirect_stderr();
+    cr_assert_eq(tc_history_report(&h, in_scratch("hist"), getenv("TOUCHE_SOURCE_DIR"), &moved, &err),
+                 TC_OK, "%s", err.msg);
+    cr_expect_eq(moved, 1);
+    char *md = slurp(in_scratch("hist/history.md"));
+    cr_assert_not_null(md);
+    cr_expect(strstr(md, "## e (quick): 3 checks, r1 to r3"), "%s", md);
+    cr_expect(strstr(md, "| a.x | 3 | 1 | 1.2 | +0.2 | FAIL |"), "%s", md);
+    cr_expect(strstr(md, "| b.y | 3 | 5 | 5 | +0 | PASS |"), "%s", md);
+    cr_expect(strstr(md, "| digest:a | - | - | - | - | FAIL |"), "%s", md);
+    free(md);
+    cr_expect(tc_file_readable(in_scratch("hist/history_e_quick.png")));
+    tc_history_free(&h);
+}
+
+/* a history file that is not what `touche check` writes: the line and field named */
+Test(history, bad_files_name_the_line_and_field) {
+    make_scratch();
+    static const struct { const char *text, *field; int line; } bad[] = {
+        {"time\tvalue\n", "", 1},
+        {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\n", "", 2},
+        {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tPASS\nt\tr\te\tquick\ta.x\t1.5x\t1\tPASS\n", "value", 3},
+        {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tGOOD\n", "status", 2},
+        {HIST_HEAD "t\tr\t\tquick\ta.x\t1\t1\tPASS\n", "experiment", 2},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        put_file(in_scratch("b.tsv"), bad[i].text);
+        tc_history h;
+        tc_error err;
+        tc_error_clear(&err);
+        cr_expect_eq(tc_history_read(&h, in_scratch("b.tsv"), &err), TC_EINVAL, "case %zu", i);
+        cr_expect_eq(err.line, bad[i].line, "case %zu: %s", i, err.msg);
+        cr_expect_str_eq(err.param, bad[i].field, "case %zu: %s", i, err.msg);
+        cr_expect_eq(h.n, 0);
+        tc_history_free(&h);
+    }
 }
 
 /* ---------- paper claims ---------- */

@@ -29,6 +29,8 @@ static const char usage[] =
     "                            data/reference/ (exit 1 on a regression; new ones are listed)\n"
     "      --out DIR  --ref DIR  --history FILE (default OUT/history.tsv)\n"
     "      --update (replace the references)  --update-new (add only what they lack)\n"
+    "  history [--file F] [--out DIR]  every metric against the checks recorded in F (default\n"
+    "                            out/history.tsv): history.md and a figure per experiment\n"
     "  bench scm [options]       SCM pair evaluations/s vs points, 1 and all threads, beside\n"
     "                            MuJoCo's mj_forward on the same scene; writes bench_scm.csv\n"
     "      --points a,b,...  --out DIR  --seconds S (time per measurement, default 0.5)\n"
@@ -40,13 +42,14 @@ static const char usage[] =
     "  bench NAME [options]      an experiment's benchmark: e2 (step time vs AOPC points),\n"
     "                            penalty (E4's piles: LCP vs penalty steps/s; --bodies a,b,...\n"
     "                            --steps N); see touche list\n"
-    "  report [--out DIR]        rebuild OUT/report.md (and the PDF when pdflatex is present)\n"
+    "  report [--out DIR]        rebuild OUT/report.md and the PDF (TOUCHE_NO_PDF=1: report.md only)\n"
     "  generate NAME [--out FILE] regenerate an experiment's input data: e2 (finger\n"
     "                            trajectories, MuJoCo), e3 (FEM curves, CalculiX)\n"
     "  help, --help              this text;  --version  the revision\n"
     "\n"
     "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/; default the source tree),\n"
-    "             TOUCHE_NO_PROGRESS (no progress bar), OMP_NUM_THREADS.\n";
+    "             TOUCHE_NO_PROGRESS (no progress bar), TOUCHE_NO_PDF (report.md only),\n"
+    "             OMP_NUM_THREADS.\n";
 
 const char *tc_cli_source_dir(void) {
     const char *s = getenv("TOUCHE_SOURCE_DIR");
@@ -80,7 +83,7 @@ int main(int argc, char **argv) {
         int (*fn)(int, char **);
     } cmds[] = {{"list", tc_cmd_list},   {"run", tc_cmd_run},     {"check", tc_cmd_check},
                 {"bench", tc_cmd_bench}, {"report", tc_cmd_report},
-                {"generate", tc_cmd_generate}};
+                {"history", tc_cmd_history}, {"generate", tc_cmd_generate}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (!strcmp(cmd, cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "touche: unknown command '%s'\n\n%s", cmd, usage);

@@ -9,6 +9,7 @@ int tc_cmd_run(int argc, char **argv);
 int tc_cmd_check(int argc, char **argv);
 int tc_cmd_bench(int argc, char **argv);
 int tc_cmd_report(int argc, char **argv);
+int tc_cmd_history(int argc, char **argv);
 int tc_cmd_generate(int argc, char **argv);
 
 /* touche bench points: the points model's broad phase and contacts on piles of the given body
