@@ -180,6 +180,13 @@ static void e4_work(void *ctx, int i, tc_item *it) {
 }
 
 /* the tables: (b) beside the paper, then every study per method, with the metrics */
+/* a kinetic energy for a table: below 1e-12 J a body is at rest to rounding, so the digits
+ * (1e-29, 1e-35) mean nothing and the cell says so */
+static void ke_cell(char *c, size_t n, double ke) {
+    if (fabs(ke) < 1e-12) snprintf(c, n, "< 1e-12");
+    else snprintf(c, n, "%.3g", ke);
+}
+
 static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     static const char *const hdr_b[] = {"method", "spec", "mean penetration (m)",
                                         "max penetration (m)", "final KE (J)", "paper mean (m)",
@@ -206,7 +213,7 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
             double pv = tc_script_paper(&x->script, "label", label, "mean_penetration");
             snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", x->method[k].m.spec);
             snprintf(c[2], 64, "%.3g", b->mean_pen), snprintf(c[3], 64, "%.3g", b->max_pen);
-            snprintf(c[4], 64, "%.3g", b->final_ke);
+            ke_cell(c[4], 64, b->final_ke);
             if (isnan(pv)) snprintf(c[5], 64, "-");
             else snprintf(c[5], 64, "%.2g", pv);
             snprintf(c[6], 64, "%s", ok[1] ? "ok" : "failed");
@@ -221,7 +228,7 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         for (int j = 1; j < 7; j++) snprintf(c[j], 64, "-");
         if (r[0]) {
             const tc_series *a = &r[0]->r.s;
-            snprintf(c[2], 64, "%.3g", a->final_ke);
+            ke_cell(c[2], 64, a->final_ke);
             /* the last penetration sample is the final one */
             if (a->steps > 0) {
                 long last = (a->steps - 1) / r[0]->every;
@@ -253,7 +260,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
                                 "multi-point-r1: the multi-point method with every bottom point a "
                                 "full spring (eq. 3 without its division by r); multi-point-se: "
                                 "the multi-point forces under semi-implicit Euler instead of RK4; "
-                                "paper mean: Drumwright's value where it gives one.", err);
+                                "paper mean: Drumwright's value where it gives one; a final KE below 1e-12 J "
+                                "reads < 1e-12 (at rest to rounding).", err);
     /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
     char line[2048] = "";
     for (int k = 0; k < x->nmethod; k++) {
@@ -277,7 +285,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
                           "E4 (a) block started penetrating a plane and (c) a pile settling in an "
                           "open box: every method that handles the shapes. escaped: bodies "
                           "outside the box at the end; final / peak KE: the pile's kinetic energy "
-                          "at the end over its largest (small: it settled).", err);
+                          "at the end over its largest (small: it settled); a final KE below 1e-12 J "
+                          "reads < 1e-12.", err);
     tc_table_free(tb), tc_table_free(ta);
     return st;
 }
