@@ -293,7 +293,7 @@ static void write_tex(FILE *f, const tc_table *t, const char *caption, const cha
 
     /* the tabular, boxed */
     fputs("\\ifdefined\\tctablebox\\else\\newsavebox\\tctablebox\\fi\n", f);
-    fputs("\\sbox\\tctablebox{%\n\\begin{tabular}{", f);
+    fputs("\\sbox\\tctablebox{\\small%\n\\begin{tabular}{", f);
     for (int j = 0; j < t->ncol; j++)
         fputc(right[j] ? 'r' : 'l', f);
     fputs("}\n\\toprule\n", f);
@@ -303,9 +303,13 @@ static void write_tex(FILE *f, const tc_table *t, const char *caption, const cha
         tex_row(f, t, t->cell + (size_t)i * (size_t)t->ncol);
     fputs("\\bottomrule\n\\end{tabular}}%\n", f);
 
-    /* at its natural size, or shrunk to fit */
-    fputs("\\ifdim\\wd\\tctablebox>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox\\tctablebox}"
-          "\\else\\usebox\\tctablebox\\fi\n\\end{table}\n",
+    /* at its natural size; shrunk to the line when a little wider; turned on its side (and
+     * shrunk to 0.9 of the text height if need be) when more than 1.4 lines wide, where shrinking
+     * would leave it unreadable */
+    fputs("\\ifdim\\wd\\tctablebox>1.4\\linewidth\\rotatebox{90}{\\ifdim\\wd\\tctablebox>0.9"
+          "\\textheight\\resizebox{0.9\\textheight}{!}{\\usebox\\tctablebox}\\else\\usebox"
+          "\\tctablebox\\fi}\\else\\ifdim\\wd\\tctablebox>\\linewidth\\resizebox{\\linewidth}"
+          "{!}{\\usebox\\tctablebox}\\else\\usebox\\tctablebox\\fi\\fi\n\\end{table}\n",
           f);
 }
 
