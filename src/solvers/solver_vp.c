@@ -144,6 +144,7 @@ typedef struct vp_state {
     NumericsMatrix *fW;
     SolverOptions *fopt;
     long long sweeps, fails, overflows;
+    long long dropped; /* contacts whose normal no dof can move along */
     char note[256];
 } vp_state;
 
@@ -367,6 +368,8 @@ static void reduce(vp_state *s, int n) {
     }
 }
 
+static double coupling(const vp_contact *c, int r, const vp_contact *c2, int r2);
+
 /* the model's contacts at the half step into rows, and each body's list of them */
 static void build(vp_state *s, int n) {
     const tc_system *sys = s->sys;
@@ -400,6 +403,13 @@ static void build(vp_state *s, int n) {
         }
         for (int r = 0; r <= s->nt; r++)
             for (int j = 0; j < 2; j++) side_rows(s, c, j, r, mc->c.pos, c->dir[r]);
+        /* a normal the bodies cannot move along (a planar body's contact with an out-of-plane
+         * normal) constrains nothing it could change: dropped, since a zero diagonal makes
+         * Siconos' local solvers divide by zero (they assert it is positive) */
+        double wfree = 0;
+        for (int j = 0; j < 2; j++)
+            if (c->nd[j]) wfree += 1 / s->sys->scene->body[c->body[j]].mass;
+        if (!(coupling(c, 0, c, 0) > 1e-10 * wfree)) s->nc--, s->dropped++;
     }
     /* each body's contacts, in contact order (a counting sort) */
     memset(s->start, 0, (size_t)(s->nbody + 1) * sizeof *s->start);
