@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # the main job: set up, build, run every experiment (tier: $TIER, default quick), check the
 # metrics and result digests against data/reference/, and write tables, figures and the report
-# under $OUT (./out). Exits non-zero when a run failed, an output is missing or the check failed.
+# under $OUT (./out), the PDF report out/paper/touche.pdf included. Exits non-zero when a run
+# failed, an output or the PDF is missing, or the check failed.
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup.sh
