@@ -120,10 +120,13 @@ typedef struct series {
     const char **metric;
     double *value;                 /* nmetric x ncheck, NAN where a check lacks the metric */
     const char **status;           /* the last status of each metric */
+    double *first, *last, *change; /* per metric: first and last finite value (NAN: none) and
+                                    * the relative change between them (0 when equal) */
 } series;
 
 static void series_free(series *s) {
     free(s->check), free(s->metric), free(s->value), free(s->status);
+    free(s->first), free(s->last), free(s->change);
 }
 
 /* the series of rows matching r0's experiment and tier */
@@ -157,26 +160,23 @@ static tc_status build_series(const tc_history *h, const tc_history_row *r0, ser
                 s->status[m] = r->status;
             }
     }
-    return TC_OK;
-}
-
-/* the first and last finite values of metric m, NAN when none */
-static void ends(const series *s, int m, double *first, double *last) {
-    *first = *last = NAN;
-    for (int c = 0; c < s->ncheck; c++) {
-        double v = s->value[(size_t)m * (size_t)s->ncheck + (size_t)c];
-        if (!isfinite(v)) continue;
-        if (isnan(*first)) *first = v;
-        *last = v;
+    /* each metric's first and last finite value and the relative change between them */
+    s->first = malloc((size_t)s->nmetric * sizeof *s->first);
+    s->last = malloc((size_t)s->nmetric * sizeof *s->last);
+    s->change = malloc((size_t)s->nmetric * sizeof *s->change);
+    if (!s->first || !s->last || !s->change) return TC_ENOMEM;
+    for (int m = 0; m < s->nmetric; m++) {
+        double a = NAN, b = NAN;
+        for (int k = 0; k < s->ncheck; k++) {
+            double v = s->value[(size_t)m * (size_t)s->ncheck + (size_t)k];
+            if (!isfinite(v)) continue;
+            if (isnan(a)) a = v;
+            b = v;
+        }
+        s->first[m] = a, s->last[m] = b;
+        s->change[m] = isnan(a) ? NAN : a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
     }
-}
-
-/* relative change of metric m from its first to its last value (0 when both are 0) */
-static double change(const series *s, int m) {
-    double a, b;
-    ends(s, m, &a, &b);
-    if (isnan(a)) return NAN;
-    return a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
+    return TC_OK;
 }
 
 /* the figure: up to 8 metrics that moved most, each over its first value, against the check */
@@ -188,7 +188,7 @@ static tc_status write_figure(const series *s, const char *out_dir, const char *
         int best = -1;
         double bc = -1;
         for (int m = 0; m < s->nmetric && m < (int)sizeof used; m++) {
-            double c = fabs(change(s, m));
+            double c = fabs(s->change[m]);
             if (used[m] || !strncmp(s->metric[m], "digest:", 7) || isnan(c)) continue;
             if (c > bc) bc = c, best = m;
         }
@@ -204,8 +204,7 @@ static tc_status write_figure(const series *s, const char *out_dir, const char *
     if (st) return st;
     fprintf(o.f, "# check,value_over_first; one block per metric\n");
     for (int k = 0; k < np; k++) {
-        double first, last;
-        ends(s, pick[k], &first, &last);
+        double first = s->first[pick[k]];
         for (int c = 0; c < s->ncheck; c++) {
             double v = s->value[(size_t)pick[k] * (size_t)s->ncheck + (size_t)c];
             fprintf(o.f, "%d,%.17g\n", c, first != 0 && isfinite(v) ? v / first : NAN);
@@ -251,8 +250,7 @@ tc_status tc_history_report(const tc_history *h, const char *out_dir, const char
             fprintf(o.f, "| metric | checks | first | last | change | last status |\n"
                          "| --- | ---: | ---: | ---: | ---: | --- |\n");
             for (int m = 0; m < s.nmetric; m++) {
-                double a, b, c = change(&s, m);
-                ends(&s, m, &a, &b);
+                double a = s.first[m], b = s.last[m], c = s.change[m];
                 int n = 0;
                 for (int k = 0; k < s.ncheck; k++) n += !isnan(s.value[(size_t)m * (size_t)s.ncheck + (size_t)k]);
                 if (!strncmp(s.metric[m], "digest:", 7)) {

@@ -144,7 +144,6 @@ typedef struct vp_state {
     NumericsMatrix *fW;
     SolverOptions *fopt;
     long long sweeps, fails, overflows;
-    long long dropped; /* contacts whose normal no dof can move along */
     char note[256];
 } vp_state;
 
@@ -409,7 +408,7 @@ static void build(vp_state *s, int n) {
         double wfree = 0;
         for (int j = 0; j < 2; j++)
             if (c->nd[j]) wfree += 1 / s->sys->scene->body[c->body[j]].mass;
-        if (!(coupling(c, 0, c, 0) > 1e-10 * wfree)) s->nc--, s->dropped++;
+        if (!(coupling(c, 0, c, 0) > 1e-10 * wfree)) s->nc--;
     }
     /* each body's contacts, in contact order (a counting sort) */
     memset(s->start, 0, (size_t)(s->nbody + 1) * sizeof *s->start);
