@@ -2,6 +2,7 @@
 /* E4: Drumwright's penalty studies — block into a plane, perturbed block, pile, speed */
 #include "e4.h"
 #include "core/tc_fs.h"
+#include "core/tc_machine.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -145,7 +146,9 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
         snprintf(c[k++], 48, "%d", w->lcp_contacts);
         for (int i = 0; i < n; i++) {
             double ratio = w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN;
-            snprintf(c[k++], 48, "%.4g%s", w->steps_s[i], w->failed[i] ? " (failed)" : "");
+            tc_cell_num(c[k], 48, w->steps_s[i], 3, 0);
+            if (w->failed[i]) snprintf(c[k] + strlen(c[k]), 48 - strlen(c[k]), " (failed)");
+            k++;
             if (i) snprintf(c[k++], 48, "%.3g", ratio);
             /* the target: at the first pile with 50 or more LCP contacts */
             if (i && isnan(at50[i]) && w->lcp_contacts >= 50) at50[i] = ratio;
@@ -153,11 +156,13 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
         for (int j = 0; j < k; j++) row[j] = c[j];
         tc_table_add_row(tab, row);
     }
-    st = tc_exp_table(x, tab, "speed_table",
-                      "E4 (d): steps per second on settled piles of growing size, timed one "
-                      "after the other on one thread in the same run; LCP contacts: at most 4 "
-                      "per touching pair (paper: penalty 80.6 vs LCP 32.6 and 30.7 vs 4.4 "
-                      "steps/s on its two robots).", err);
+    char cap[800], machine[300];
+    tc_machine_describe(machine, sizeof machine, 1);
+    snprintf(cap, sizeof cap,
+             "E4 (d): steps per second on settled piles of growing size, timed one after the "
+             "other in the same run (%s); LCP contacts: at most 4 per touching pair (paper: "
+             "penalty 80.6 vs LCP 32.6 and 30.7 vs 4.4 steps/s on its two robots).", machine);
+    st = tc_exp_table(x, tab, "speed_table", cap, err);
     tc_table_free(tab);
     for (int i = 1; i < n; i++)
         if (!isnan(at50[i])) {
@@ -180,13 +185,6 @@ static void e4_work(void *ctx, int i, tc_item *it) {
 }
 
 /* the tables: (b) beside the paper, then every study per method, with the metrics */
-/* a kinetic energy for a table: below 1e-12 J a body is at rest to rounding, so the digits
- * (1e-29, 1e-35) mean nothing and the cell says so */
-static void ke_cell(char *c, size_t n, double ke) {
-    if (fabs(ke) < 1e-12) snprintf(c, n, "< 1e-12");
-    else snprintf(c, n, "%.3g", ke);
-}
-
 static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     static const char *const hdr_b[] = {"method", "spec", "mean penetration (m)",
                                         "max penetration (m)", "final KE (J)", "paper mean (m)",
@@ -213,7 +211,7 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
             double pv = tc_script_paper(&x->script, "label", label, "mean_penetration");
             snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", x->method[k].m.spec);
             snprintf(c[2], 64, "%.3g", b->mean_pen), snprintf(c[3], 64, "%.3g", b->max_pen);
-            ke_cell(c[4], 64, b->final_ke);
+            tc_cell_num(c[4], 64, b->final_ke, 3, 1e-12);
             if (isnan(pv)) snprintf(c[5], 64, "-");
             else snprintf(c[5], 64, "%.2g", pv);
             snprintf(c[6], 64, "%s", ok[1] ? "ok" : "failed");
@@ -228,7 +226,7 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         for (int j = 1; j < 7; j++) snprintf(c[j], 64, "-");
         if (r[0]) {
             const tc_series *a = &r[0]->r.s;
-            ke_cell(c[2], 64, a->final_ke);
+            tc_cell_num(c[2], 64, a->final_ke, 3, 1e-12);
             /* the last penetration sample is the final one */
             if (a->steps > 0) {
                 long last = (a->steps - 1) / r[0]->every;

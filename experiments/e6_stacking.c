@@ -4,6 +4,7 @@
  * time per step of a block falling on the floor */
 #include "e6.h"
 #include "core/tc_fs.h"
+#include "core/tc_machine.h"
 #include "report/tc_progress.h"
 
 #include <math.h>
@@ -289,12 +290,13 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
         tc_table_add_row(t, row);
     }
     if ((st = tc_outfile_commit(&o, err))) return tc_table_free(t), free(rows), st;
-    char cap[400];
+    char cap[800], machine[300];
+    tc_machine_describe(machine, sizeof machine, 1);
     snprintf(cap, sizeof cap,
              "E6 speed (fig. 11): wall time of each step (the whole step: contact detection and "
              "solve) of a block falling on the floor, %d steps at %g Hz, one method after the "
-             "other on one thread in the same run. Paper: bilevel about 30x slower than "
-             "single-level.", e->speed_steps, e->speed_rate);
+             "other in the same run (%s). Paper: bilevel about 30x slower than single-level.",
+             e->speed_steps, e->speed_rate, machine);
     st = tc_exp_table(x, t, "speed_table", cap, err);
     tc_table_free(t);
     if (!isnan(ratio)) {

@@ -5,6 +5,7 @@
  * box: step time against contacts, settling, escapes, energy */
 #include "e7.h"
 #include "core/tc_fs.h"
+#include "core/tc_machine.h"
 #include "report/tc_progress.h"
 
 #include <math.h>
@@ -357,12 +358,6 @@ static int ok(const tc_exp *x, const e7_item *t) { return tc_exp_run_record(x, t
 /* |measured - closed| / closed */
 static double rel_err(double meas, double closed) { return fabs(meas - closed) / fabs(closed); }
 
-/* a cell: a number, or "-" when it is not one */
-static void num(char *c, size_t n, const char *fmt, double v) {
-    if (isnan(v)) snprintf(c, n, "-");
-    else snprintf(c, n, fmt, v);
-}
-
 /* the blocks of scene q (and incline angle `variant`, -1: any) in item order */
 static void block_labels(const tc_exp *x, const e7_state *s, int q, int variant, char *buf, size_t n) {
     buf[0] = 0;
@@ -446,9 +441,9 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
                 x->method[t->method].m.spec, t->planar ? "2-D" : "3-D", t->done, t->m.stop_time, T,
                 te, t->m.distance, D, de, good ? "ok" : "failed", reason);
         snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
-        num(c[2], 64, "%.4g", t->m.distance), snprintf(c[3], 64, "%.4g", D);
-        num(c[4], 64, "%.2g", 100 * de), num(c[5], 64, "%.4g", t->m.stop_time);
-        snprintf(c[6], 64, "%.4g", T), num(c[7], 64, "%.2g", 100 * te);
+        tc_cell_num(c[2], 64, t->m.distance, 4, 1e-12), snprintf(c[3], 64, "%.4g", D);
+        tc_cell_num(c[4], 64, 100 * de, 2, 1e-12), tc_cell_num(c[5], 64, t->m.stop_time, 4, 1e-12);
+        snprintf(c[6], 64, "%.4g", T), tc_cell_num(c[7], 64, 100 * te, 2, 1e-12);
         snprintf(c[8], 64, "%s", !good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok");
         if (!good || isnan(t->m.stop_time)) te = NAN;
         const char *row[9] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
@@ -507,9 +502,9 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
                     reason);
             snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
             snprintf(c[2], 64, "%.4g", deg), snprintf(c[3], 64, "%.4g", A);
-            num(c[4], 64, "%.3g", good ? t->m.accel : NAN), num(c[5], 64, "%.2g", 100 * ae);
-            num(c[6], 64, "%.3g", good ? t->m.creep : NAN);
-            num(c[7], 64, "%.3g", good ? t->m.displacement : NAN);
+            tc_cell_num(c[4], 64, good ? t->m.accel : NAN, 3, 1e-12), tc_cell_num(c[5], 64, 100 * ae, 2, 1e-12);
+            tc_cell_num(c[6], 64, good ? t->m.creep : NAN, 3, 1e-12);
+            tc_cell_num(c[7], 64, good ? t->m.displacement : NAN, 3, 1e-12);
             snprintf(c[8], 64, "%s", expected), snprintf(c[9], 64, "%s", observed);
             const char *row[10] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
             tc_table_add_row(tab, row);
@@ -578,11 +573,11 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
                 x->method[t->method].m.spec, t->done, t->m.roll_time, T, te, t->m.roll_speed, V, ve,
                 t->m.roll_distance, D, de, good ? "ok" : "failed", reason);
         snprintf(c[0], 64, "%s", label);
-        num(c[1], 64, "%.4g", good ? t->m.roll_time : NAN), snprintf(c[2], 64, "%.4g", T);
-        num(c[3], 64, "%.2g", 100 * te), num(c[4], 64, "%.4g", good ? t->m.roll_speed : NAN);
-        snprintf(c[5], 64, "%.4g", V), num(c[6], 64, "%.2g", 100 * ve);
-        num(c[7], 64, "%.4g", good ? t->m.roll_distance : NAN), snprintf(c[8], 64, "%.4g", D);
-        num(c[9], 64, "%.2g", 100 * de);
+        tc_cell_num(c[1], 64, good ? t->m.roll_time : NAN, 4, 1e-12), snprintf(c[2], 64, "%.4g", T);
+        tc_cell_num(c[3], 64, 100 * te, 2, 1e-12), tc_cell_num(c[4], 64, good ? t->m.roll_speed : NAN, 4, 1e-12);
+        snprintf(c[5], 64, "%.4g", V), tc_cell_num(c[6], 64, 100 * ve, 2, 1e-12);
+        tc_cell_num(c[7], 64, good ? t->m.roll_distance : NAN, 4, 1e-12), snprintf(c[8], 64, "%.4g", D);
+        tc_cell_num(c[9], 64, 100 * de, 2, 1e-12);
         if (!good) snprintf(c[1], 64, "failed");
         else if (isnan(t->m.roll_time)) snprintf(c[1], 64, "never rolled");
         const char *row[10] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
@@ -690,7 +685,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
     if ((st = tc_outfile_commit(&o, err))) return st;
     /* pile_runs.csv and the table */
     static const char *const hdr[] = {"method", "bodies", "steps", "touching parts",
-                                      "own contacts", "step (ms)", "per contact (us)",
+                                      "own contacts", "step (ms)", "per contact (µs)",
                                       "final KE (J)", "energy rise (J)", "escaped", "notes"};
     tc_table *tab = tc_table_alloc(11, hdr);
     tc_exp_path(x, "pile_runs.csv", path, sizeof path);
@@ -715,18 +710,19 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
                     t->final_ke, t->peak_ke, t->e0, t->e_end, t->e_rise, t->escaped, t->fails, warn,
                     good ? "ok" : "failed", reason, t->mean_step_s, pc);
             snprintf(c[0], 300, "%s", label), snprintf(c[1], 300, "%d", e->d_bodies[i]);
-            snprintf(c[2], 300, "%ld", t->done), num(c[3], 300, "%.4g", t->mean_geo);
-            num(c[4], 300, "%.4g", t->mean_own > 0 ? t->mean_own : NAN);
-            num(c[5], 300, "%.3g", 1e3 * t->mean_step_s), num(c[6], 300, "%.3g", 1e6 * pc);
-            num(c[7], 300, "%.3g", t->final_ke), num(c[8], 300, "%.3g", t->e_rise);
+            snprintf(c[2], 300, "%ld", t->done), tc_cell_num(c[3], 300, t->mean_geo, 3, 1e-12);
+            tc_cell_num(c[4], 300, t->mean_own > 0 ? t->mean_own : NAN, 3, 1e-12);
+            tc_cell_num(c[5], 300, 1e3 * t->mean_step_s, 3, 1e-12), tc_cell_num(c[6], 300, 1e6 * pc, 3, 1e-12);
+            tc_cell_num(c[7], 300, t->final_ke, 3, 1e-12), tc_cell_num(c[8], 300, t->e_rise, 3, 1e-12);
             snprintf(c[9], 300, "%d", t->escaped);
-            /* the failed solves counted, then the first warning (the rest are in the CSV) */
+            /* the failed solves counted (vp: steps that end at the sweep cap), else the first
+             * warning (the rest are in the CSV) */
             char first[200];
             snprintf(first, sizeof first, "%s", t->warn);
             char *semi = strchr(first, ';');
             if (semi) *semi = 0;
             if (!good) snprintf(c[10], 300, "failed: %s", r->reason);
-            else if (t->fails) snprintf(c[10], 300, "%lld failed solves in %ld steps (vp: unsettled steps); first: %s", t->fails, t->done, first);
+            else if (t->fails) snprintf(c[10], 300, "%lld of %ld steps unsettled", t->fails, t->done);
             else snprintf(c[10], 300, "%s", first);
             if (!c[10][0]) snprintf(c[10], 300, "-");
             const char *row[11];
@@ -744,15 +740,17 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             }
         }
     if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
-    char cap[900];
+    char cap[1200], machine[300];
+    tc_machine_describe(machine, sizeof machine, x->threads);
     snprintf(cap, sizeof cap,
              "E7 (d): piles of compounds (%d kinds of 2 to 4 boxes and spheres, scale %g-%g m, "
              "%g kg/m^3) dropped into an open box, mu = %g, %g s at %g s steps; means over the "
              "steps from %g s on. Touching parts: pairs of convex parts closer than %g m, counted "
              "the same way for every method; own contacts: the method's count (blank when it "
-             "reports none); step: wall time of a step, runs two at a time on 2 cores.",
+             "reports none); step: wall time of a step, runs %d at a time (%s); unsettled: steps "
+             "whose solve ended at its sweep cap.",
              e->pile.nkind, e->pile.size_lo, e->pile.size_hi, e->pile.density, e->pile.friction,
-             e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin);
+             e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, x->threads, machine);
     st = tc_exp_table(x, tab, "pile_table", cap, err);
     tc_table_free(tab);
     if (st) return st;
@@ -781,10 +779,10 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         const e7_item *tl = last >= 0 ? pile_item(s, k, last) : NULL;
         char c[6][64], name[128];
         snprintf(c[0], 64, "%s", x->method[k].label), snprintf(c[1], 64, "%d", used);
-        num(c[2], 64, "%.3g", s->slope[k]), num(c[3], 64, "%.3g", s->slope_own[k]);
+        tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12), tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
         if (tl) snprintf(c[4], 64, "%d", e->d_bodies[last]);
         else snprintf(c[4], 64, "-");
-        num(c[5], 64, "%.3g", tl ? 1e3 * tl->mean_step_s : NAN);
+        tc_cell_num(c[5], 64, tl ? 1e3 * tl->mean_step_s : NAN, 3, 1e-12);
         const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
         tc_table_add_row(ft, row);
         /* a slope needs two pile sizes: no metric for a method that ran one */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/tc_fs.h"
+#include "core/tc_machine.h"
 #include "exp/tc_experiment.h"
 #include "report/tc_claims.h"
 #include "report/tc_history.h"
@@ -200,6 +201,30 @@ Test(table, latex_escaping) {
     /* too small: an error, and never half an escape */
     cr_assert_eq(tc_latex_escape(buf, 4, "ab%c"), TC_EINVAL);
     cr_assert_str_eq(buf, "ab");
+}
+
+/* numeric cells: 3 significant digits, whole numbers when large, a floor for rounding noise */
+Test(table, numeric_cells) {
+    char c[64];
+    const struct { double v; int digits; double below; const char *want; } cases[] = {
+        {0.066149, 3, 0, "0.0661"},  {43270.0, 3, 0, "43300"},   {952.6, 3, 0, "953"},
+        {-2.8e-17, 3, 1e-12, "< 1e-12"}, {0.0, 3, 1e-12, "0"},  {NAN, 3, 1e-12, "-"},
+        {5.8e-29, 3, 0, "5.8e-29"},  {1.4e-9, 2, 1e-12, "1.4e-09"}, {123456.0, 4, 0, "123500"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tc_cell_num(c, sizeof c, cases[i].v, cases[i].digits, cases[i].below);
+        cr_expect_str_eq(c, cases[i].want, "%g at %d digits, floor %g", cases[i].v,
+                         cases[i].digits, cases[i].below);
+    }
+}
+
+/* the machine behind a timing: the CPU and the thread count, never empty */
+Test(table, machine_description) {
+    char m[300];
+    tc_machine_describe(m, sizeof m, 1);
+    cr_assert(strlen(m) > strlen(", 1 thread"));
+    cr_assert_str_eq(m + strlen(m) - strlen(", 1 thread"), ", 1 thread");
+    tc_machine_describe(m, sizeof m, 2);
+    cr_assert_str_eq(m + strlen(m) - strlen(", 2 threads"), ", 2 threads");
 }
 
 Test(table, markdown_and_latex_files) {

@@ -207,7 +207,8 @@ static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, 
     return st ? st : cst;
 }
 
-/* experiments.tex: each section when its experiment ran, else a line saying it did not */
+/* experiments.tex: each section when its experiment ran, else a line saying it did not; a page
+ * break before each flushes the floats of the one before (figures stay with their section) */
 static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, int n,
                                 tc_error *err) {
     tc_outfile o;
@@ -217,7 +218,8 @@ static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, 
     for (int i = 0; i < n; i++) {
         char heading[400];
         tc_latex_escape(heading, sizeof heading, ex[i].heading);
-        fprintf(o.f, "\\IfFileExists{%s/section.tex}{\\input{%s/section.tex}}{\\section{%s}Not run.}\n",
+        fprintf(o.f, "\\clearpage\n\\IfFileExists{%s/section.tex}{\\input{%s/section.tex}}"
+                     "{\\section{%s}Not run.}\n",
                 ex[i].name, ex[i].name, heading);
     }
     return tc_outfile_commit(&o, err);

@@ -2,6 +2,7 @@
 /* tables of strings written as Markdown pipe tables and LaTeX booktabs tables */
 #include "report/tc_table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,4 +357,14 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
     }
     free(w);
     return st;
+}
+
+void tc_cell_num(char *c, size_t n, double v, int digits, double below) {
+    if (isnan(v)) snprintf(c, n, "-");
+    else if (v != 0 && below > 0 && fabs(v) < below) snprintf(c, n, "< %g", below);
+    else if (fabs(v) >= pow(10, digits) && fabs(v) < 1e15) {
+        /* large values as whole numbers rounded to `digits` digits: 43300, not 4.33e+04 */
+        double unit = pow(10, floor(log10(fabs(v))) - digits + 1);
+        snprintf(c, n, "%.0f", round(v / unit) * unit);
+    } else snprintf(c, n, "%.*g", digits, v);
 }

@@ -24,6 +24,11 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
 
 void tc_table_free(tc_table *t);
 
+/* a numeric cell: "-" for NaN, "< below" when 0 < |v| < below (below > 0: below it the digits are
+ * rounding, e.g. 1e-29 J of a body at rest), else v to `digits` significant digits (whole numbers
+ * from 10^digits on: 43300, not 4.33e+04) */
+void tc_cell_num(char *c, size_t n, double v, int digits, double below);
+
 /* s with LaTeX specials escaped for text mode (_ % & # $ { } ~ ^ \ < > and the symbols ± µ × °
  * ≤ ≥ − ≈ Δ θ λ ε η as math, dashes); TC_EINVAL if it does not fit in n bytes (buf then holds a
  * truncated prefix) or holds a non-ASCII character without a LaTeX form (buf empty) */
