@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* E2 setup, the grid's methods, finger trajectories and one rollout on the shared loop */
 #include "e2.h"
+#include "core/tc_csv.h"
 #include "geom/tc_aopc.h"
 #include "core/tc_fs.h"
 
@@ -256,36 +257,54 @@ void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, doubl
     r->step_s = r->steps ? s.wall_s / r->steps : NAN;
 }
 
+/* the error for trajectory k ending after n of its nway waypoints */
+static tc_status short_traj(const char *path, int line, int k, int n, const e2_setup *e, int nway,
+                            tc_error *err) {
+    return tc_error_set(err, TC_EPARSE, path, line, NULL,
+                        "trajectory %d stops at %d waypoints; the script's duration %g s needs %d "
+                        "(regenerate: touche generate e2)", k, n, e->duration, nway);
+}
+
 tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr, int *n,
                                tc_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return tc_error_set(err, TC_EIO, path, 0, NULL,
-                            "cannot read the trajectories (regenerate: touche generate e2)");
-    char line[256];
-    int lineno = 0, count = 0;
+    /* every trajectory holds the waypoints of the whole rollout, 0, waypoint_dt, ..., duration */
+    const int nway = (int)lround(e->duration / e->waypoint_dt) + 1;
+    const tc_csv_column col[] = {{"traj", TC_CSV_INT, 0, E2_MAXTRAJ - 1},
+                                 {"t_s", TC_CSV_REAL, 0, e->duration + 0.5 * e->waypoint_dt},
+                                 {"x_m", TC_CSV_REAL, -10, 10},
+                                 {"y_m", TC_CSV_REAL, -10, 10}};
+    tc_csv_reader r;
+    tc_status st = tc_csv_open(&r, path, ',', col, 4, NULL, NULL, err);
+    if (st) return st == TC_EIO ? tc_error_set(err, TC_EIO, path, 0, NULL,
+                                               "cannot read the trajectories (regenerate: touche "
+                                               "generate e2)")
+                                : st;
     memset(tr, 0, sizeof *tr * E2_MAXTRAJ);
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] == '#' || line[0] == '\n' || !strncmp(line, "traj,", 5)) continue;
-        int k;
-        double t, x, y;
-        if (sscanf(line, "%d,%lf,%lf,%lf", &k, &t, &x, &y) != 4 || k < 0 || k >= E2_MAXTRAJ) {
-            fclose(f);
-            return tc_error_set(err, TC_EPARSE, path, lineno, NULL, "expected 'traj,t_s,x_m,y_m'");
-        }
-        int i = (int)lround(t / e->waypoint_dt);
-        if (i < 0 || i >= E2_MAXWAY || fabs(i * e->waypoint_dt - t) > 1e-9) {
-            fclose(f);
-            return tc_error_set(err, TC_EPARSE, path, lineno, NULL,
-                                "t = %g s is not a multiple of waypoint_dt = %g s", t, e->waypoint_dt);
-        }
-        tr[k].x[i] = x, tr[k].y[i] = y;
-        tr[k].n = i + 1 > tr[k].n ? i + 1 : tr[k].n;
-        count = k + 1 > count ? k + 1 : count;
+    int count = 0, got;
+    double v[4];
+    /* rows in order: trajectory 0's waypoints, then 1's, ...; none missing, none twice */
+    while (!(st = tc_csv_next(&r, v, &got, err)) && got) {
+        int k = (int)v[0], i = (int)lround(v[1] / e->waypoint_dt);
+        if (fabs(i * e->waypoint_dt - v[1]) > 1e-9)
+            st = tc_error_set(err, TC_EPARSE, path, r.line, "t_s",
+                              "%g s is not a multiple of waypoint_dt = %g s", v[1], e->waypoint_dt);
+        else if (!(k == count - 1 && i == tr[k].n) && !(k == count && i == 0))
+            st = tc_error_set(err, TC_EPARSE, path, r.line, NULL,
+                              "expected trajectory %d at t = %g s%s (rows sorted by trajectory, "
+                              "then time, every waypoint once)",
+                              count ? count - 1 : 0, count ? tr[count - 1].n * e->waypoint_dt : 0,
+                              count && tr[count - 1].n == nway ? " or the next one at t = 0" : "");
+        else if (k == count && count && tr[count - 1].n != nway)
+            st = short_traj(path, r.line, count - 1, tr[count - 1].n, e, nway, err);
+        if (st) break;
+        if (k == count) count++;
+        tr[k].x[i] = v[2], tr[k].y[i] = v[3], tr[k].n = i + 1;
     }
-    fclose(f);
-    if (!count) return tc_error_set(err, TC_EPARSE, path, 0, NULL, "no trajectories in the file");
+    int last = r.line;
+    tc_csv_close(&r);
+    if (st) return st;
+    if (!count) return tc_error_set(err, TC_EPARSE, path, last, NULL, "no trajectories in the file");
+    if (tr[count - 1].n != nway) return short_traj(path, last, count - 1, tr[count - 1].n, e, nway, err);
     *n = count;
     return TC_OK;
 }

@@ -229,7 +229,9 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     tc_status st = e2_read_setup(&x->script, &s->e, err);
     if (!st) st = tc_scene_t_pusher(&s->sc, &s->e.scene, err);
     if (!st) {
-        snprintf(tpath, sizeof tpath, "%s/%s", x->source_dir, s->e.trajectories);
+        /* a relative path is the source tree's (data/...), an absolute one the user's own */
+        if (s->e.trajectories[0] == '/') snprintf(tpath, sizeof tpath, "%s", s->e.trajectories);
+        else snprintf(tpath, sizeof tpath, "%s/%s", x->source_dir, s->e.trajectories);
         st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
     }
     if (s->e.rollouts > s->ntr) s->e.rollouts = s->ntr;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CalculiX (ccx) driver for E3: deck writer, runner, .dat parser, closed form and curve cache */
 #include "fem/tc_fem.h"
+#include "core/tc_csv.h"
 #include "core/tc_fs.h"
 
 #include <dirent.h>
@@ -476,69 +477,62 @@ tc_status tc_fem_write_cache(const char *path, const tc_fem_curve *curves, const
     return tc_outfile_commit(&o, err);
 }
 
+/* the solver version of a provenance line ("# ... CalculiX ccx 2.20, ..."), kept in ctx */
+static void cache_version(void *ctx, const char *line) {
+    const char *v = strstr(line, "CalculiX ccx ");
+    if (v) sscanf(v + strlen("CalculiX ccx "), "%31[^, ]", (char *)ctx);
+}
+
 tc_status tc_fem_read_cache(const char *path, tc_fem_curve *curves, double *etas, int max, int *n,
                             tc_error *err) {
+    /* eta and depth in the layer's thickness, force in E x length (tc_fem_curve) */
+    static const tc_csv_column col[] = {{"eta", TC_CSV_REAL, 0, 10},
+                                        {"depth", TC_CSV_REAL, 0, 10},
+                                        {"force", TC_CSV_REAL, -1e9, 1e9}};
+    char ver[32] = "unknown";
+    tc_csv_reader r;
     *n = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read %s: %s", path,
-                            strerror(errno));
-    char line[1024], ver[32] = "unknown";
-    int lineno = 0, header = 0;
-    tc_status st = TC_OK;
-    while (st == TC_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-
-        /* provenance: keep the solver version */
-        if (line[0] == '#') {
-            const char *v = strstr(line, "CalculiX ccx ");
-            if (v) sscanf(v + strlen("CalculiX ccx "), "%31[^, ]", ver);
-            continue;
-        }
-        if (!line[0]) continue;
-        if (!header) {
-            if (strcmp(line, "eta,depth,force") != 0)
-                st = tc_error_set(err, TC_EPARSE, path, lineno, NULL,
-                                  "expected the header 'eta,depth,force', got '%s'", line);
-            header = 1;
-            continue;
-        }
-
-        /* a row: a new eta opens a new curve */
-        double eta, d, fo;
-        char extra;
-        if (sscanf(line, "%lf,%lf,%lf %c", &eta, &d, &fo, &extra) != 3 || !isfinite(eta) ||
-            !isfinite(d) || !isfinite(fo)) {
-            st = tc_error_set(err, TC_EPARSE, path, lineno, NULL,
-                              "expected 'eta,depth,force' numbers, got '%s'", line);
+    tc_status st = tc_csv_open(&r, path, ',', col, 3, cache_version, ver, err);
+    if (st) return st;
+    double v[3];
+    int got;
+    /* rows: curves in increasing eta, each in increasing depth; a new eta opens a new curve */
+    while (!(st = tc_csv_next(&r, v, &got, err)) && got) {
+        if (*n && v[0] < etas[*n - 1]) {
+            st = tc_error_set(err, TC_EPARSE, path, r.line, NULL,
+                              "column 'eta': %g after %g (curves in increasing eta, each once)",
+                              v[0], etas[*n - 1]);
             break;
         }
-        if (*n == 0 || etas[*n - 1] != eta) {
+        if (*n == 0 || etas[*n - 1] != v[0]) {
             if (*n >= max) {
-                st = tc_error_set(err, TC_EPARSE, path, lineno, NULL,
+                st = tc_error_set(err, TC_EPARSE, path, r.line, NULL,
                                   "more than %d curves in the cache", max);
                 break;
             }
-            etas[*n] = eta;
+            etas[*n] = v[0];
             memset(&curves[*n], 0, sizeof curves[*n]);
             (*n)++;
         }
         tc_fem_curve *c = &curves[*n - 1];
         if (c->n >= TC_FEM_MAXSTEP) {
-            st = tc_error_set(err, TC_EPARSE, path, lineno, NULL,
+            st = tc_error_set(err, TC_EPARSE, path, r.line, NULL,
                               "more than %d depths in one curve", TC_FEM_MAXSTEP);
             break;
         }
-        c->depth[c->n] = d;
-        c->force[c->n] = fo;
+        if (c->n && !(v[1] > c->depth[c->n - 1])) {
+            st = tc_error_set(err, TC_EPARSE, path, r.line, NULL,
+                              "column 'depth': %g after %g (depths increase along a curve)", v[1],
+                              c->depth[c->n - 1]);
+            break;
+        }
+        c->depth[c->n] = v[1];
+        c->force[c->n] = v[2];
         c->n++;
     }
-    fclose(f);
-    if (st == TC_OK && !header)
-        st = tc_error_set(err, TC_EPARSE, path, lineno, NULL, "no 'eta,depth,force' header");
-    if (st == TC_OK && *n == 0)
-        st = tc_error_set(err, TC_EPARSE, path, lineno, NULL, "no data rows");
+    int last = r.line;
+    tc_csv_close(&r);
+    if (st == TC_OK && *n == 0) st = tc_error_set(err, TC_EPARSE, path, last, NULL, "no data rows");
     for (int c = 0; c < *n; c++)
         snprintf(curves[c].ccx_version, sizeof curves[c].ccx_version, "%s", ver);
     if (st != TC_OK) *n = 0;

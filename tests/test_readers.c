@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* the data-file readers against hostile input: every malformed file is an error naming its line
+ * and column, and a well-formed one reads back exactly (tc_csv, E2's trajectories, the FEM cache) */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/tc_csv.h"
+#include "experiments/e2.h"
+#include "fem/tc_fem.h"
+
+/* text into a fresh file under the test's scratch directory; its path in path */
+static void put(char *path, size_t n, const char *name, const char *text, size_t len) {
+    snprintf(path, n, "readers-%ld-%s", (long)getpid(), name);
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    cr_assert_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+/* ---------- the generic reader ---------- */
+
+static const tc_csv_column cols[] = {{"id", TC_CSV_INT, 0, 9}, {"t_s", TC_CSV_REAL, 0, 100}};
+
+/* read every row of text; the status, the rows read, and the message */
+static tc_status read_all(const char *text, size_t len, int *rows, tc_error *err) {
+    char path[256];
+    put(path, sizeof path, "csv", text, len);
+    tc_csv_reader r;
+    tc_error_clear(err);
+    *rows = 0;
+    tc_status st = tc_csv_open(&r, path, ',', cols, 2, NULL, NULL, err);
+    double v[2];
+    int got = 1;
+    while (!st && got && !(st = tc_csv_next(&r, v, &got, err)))
+        *rows += got;
+    if (!st || r.f) tc_csv_close(&r);
+    unlink(path);
+    return st;
+}
+
+Test(csv, good_file_with_provenance_and_blank_lines) {
+    const char *t = "# made by a test\nid,t_s\n0,0.5\n\n1,1e1\n# trailing note\n2,100\n";
+    int rows;
+    tc_error err;
+    cr_assert_eq(read_all(t, strlen(t), &rows, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(rows, 3);
+}
+
+/* each hostile file: the error, its line, and a phrase of the message */
+Test(csv, hostile_inputs_are_located_errors) {
+    static const struct { const char *name, *text; int line; const char *says; } cases[] = {
+        {"empty file", "", 0, "expected the header"},
+        {"only comments", "# nothing\n", 1, "expected the header"},
+        {"wrong header", "id,time\n0,1\n", 1, "expected the header 'id,t_s'"},
+        {"header with spaces", "id, t_s\n0,1\n", 1, "expected the header"},
+        {"extra header column", "id,t_s,x\n0,1,2\n", 1, "expected the header"},
+        {"too few cells", "id,t_s\n0\n", 2, "1 cells, expected 2"},
+        {"too many cells", "id,t_s\n0,1,2\n", 2, "more than the 2 cells"},
+        {"trailing comma", "id,t_s\n0,1,\n", 2, "more than the 2 cells"},
+        {"empty cell", "id,t_s\n,1\n", 2, "empty cell"},
+        {"nan", "id,t_s\n0,nan\n", 2, "not finite"},
+        {"infinity", "id,t_s\n0,inf\n", 2, "not finite"},
+        {"overflow", "id,t_s\n0,1e999\n", 2, "not finite"},
+        {"trailing junk", "id,t_s\n0,1x\n", 2, "'1x' is not a number"},
+        {"unit in the cell", "id,t_s\n0,1 s\n", 2, "is not a number"},
+        {"leading space", "id,t_s\n0, 1\n", 2, "is not a number"},
+        {"fraction in an integer", "id,t_s\n4.9,1\n", 2, "not a whole number"},
+        {"negative id", "id,t_s\n-1,1\n", 2, "outside [0, 9]"},
+        {"id out of range", "id,t_s\n10,1\n", 2, "outside [0, 9]"},
+        {"time out of range", "id,t_s\n0,101\n", 2, "outside [0, 100]"},
+        {"hex number", "id,t_s\n0,0x10\n", 2, "not a decimal number"},
+        {"semicolons", "id,t_s\n0;1\n", 2, "1 cells, expected 2"},
+        {"error after good rows", "id,t_s\n0,1\n1,2\n2,abc\n", 4, "'abc' is not a number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rows;
+        tc_error err;
+        tc_status st = read_all(cases[i].text, strlen(cases[i].text), &rows, &err);
+        cr_expect_eq(st, TC_EPARSE, "%s: status %d", cases[i].name, st);
+        cr_expect_eq(err.line, cases[i].line, "%s: line %d (%s)", cases[i].name, err.line, err.msg);
+        cr_expect(strstr(err.msg, cases[i].says), "%s: '%s' lacks '%s'", cases[i].name, err.msg,
+                  cases[i].says);
+    }
+}
+
+Test(csv, nul_byte_and_long_line_are_errors) {
+    int rows;
+    tc_error err;
+    const char nul[] = "id,t_s\n0,1\0junk\n";
+    cr_assert_eq(read_all(nul, sizeof nul - 1, &rows, &err), TC_EPARSE);
+    cr_assert(strstr(err.msg, "NUL"), "%s", err.msg);
+    char *longline = malloc(4 * TC_CSV_LINE);
+    strcpy(longline, "id,t_s\n0,");
+    memset(longline + strlen(longline), '1', 2 * TC_CSV_LINE);
+    longline[9 + 2 * TC_CSV_LINE] = 0;
+    cr_assert_eq(read_all(longline, strlen(longline), &rows, &err), TC_EPARSE);
+    cr_assert(strstr(err.msg, "longer than"), "%s", err.msg);
+    free(longline);
+}
+
+Test(csv, missing_file_is_an_io_error) {
+    tc_csv_reader r;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_csv_open(&r, "readers-no-such-file.csv", ',', cols, 2, NULL, NULL, &err), TC_EIO);
+}
+
+/* ---------- E2's trajectories ---------- */
+
+/* the quick E2 setup with a 0.8 s rollout of 0.4 s waypoints: three waypoints a trajectory */
+static void e2_small(e2_setup *e) {
+    memset(e, 0, sizeof *e);
+    e->duration = 0.8, e->waypoint_dt = 0.4;
+}
+
+Test(trajectories, hostile_inputs_are_located_errors) {
+    static const struct { const char *name, *text; int line; const char *says; } cases[] = {
+        {"the audit's 3,0,3,0", "traj,t_s,x_m,y_m\n3,0,3,0\n", 2, "expected trajectory 0 at t = 0"},
+        {"nan time", "traj,t_s,x_m,y_m\n0,nan,0,0\n", 2, "not finite"},
+        {"missing waypoint", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.8,0,0\n", 3, "expected trajectory 0 at t = 0.4"},
+        {"duplicate waypoint", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0,0,0\n", 3, "every waypoint once"},
+        {"unsorted", "traj,t_s,x_m,y_m\n0,0.4,0,0\n0,0,0,0\n", 2, "expected trajectory 0 at t = 0"},
+        {"short trajectory", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n1,0,0,0\n", 4, "stops at 2 waypoints"},
+        {"last one short", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n", 3, "stops at 2 waypoints"},
+        {"skipped trajectory", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n0,0.8,0,0\n2,0,0,0\n", 5, "or the next one"},
+        {"time off the grid", "traj,t_s,x_m,y_m\n0,0.1,0,0\n", 2, "not a multiple of waypoint_dt"},
+        {"time past the rollout", "traj,t_s,x_m,y_m\n0,1.2,0,0\n", 2, "outside"},
+        {"extra column", "traj,t_s,x_m,y_m\n0,0,0,0,7\n", 2, "more than the 4 cells"},
+        {"trailing junk", "traj,t_s,x_m,y_m\n0,0,0,0junk\n", 2, "is not a number"},
+        {"finger 50 m away", "traj,t_s,x_m,y_m\n0,0,50,0\n", 2, "outside [-10, 10]"},
+        {"no rows", "traj,t_s,x_m,y_m\n", 1, "no trajectories"},
+        {"too many trajectories", "traj,t_s,x_m,y_m\n9,0,0,0\n", 2, "outside [0, 7]"},
+    };
+    e2_setup e;
+    e2_small(&e);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[256];
+        put(path, sizeof path, "traj.csv", cases[i].text, strlen(cases[i].text));
+        e2_traj tr[E2_MAXTRAJ];
+        int n = -1;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = e2_read_trajectories(path, &e, tr, &n, &err);
+        unlink(path);
+        cr_expect_eq(st, TC_EPARSE, "%s: status %d", cases[i].name, st);
+        cr_expect_eq(n, -1, "%s: the count was set", cases[i].name);
+        cr_expect_eq(err.line, cases[i].line, "%s: line %d (%s)", cases[i].name, err.line, err.msg);
+        cr_expect(strstr(err.msg, cases[i].says), "%s: '%s' lacks '%s'", cases[i].name, err.msg,
+                  cases[i].says);
+    }
+}
+
+Test(trajectories, a_complete_file_reads_back) {
+    const char *t = "# provenance\ntraj,t_s,x_m,y_m\n0,0,0.1,0.2\n0,0.4,0.3,0.4\n0,0.800000,0.5,0.6\n"
+                    "1,0,-0.1,-0.2\n1,0.4,0,0\n1,0.8,0.01,0.02\n";
+    e2_setup e;
+    e2_small(&e);
+    char path[256];
+    put(path, sizeof path, "traj.csv", t, strlen(t));
+    e2_traj tr[E2_MAXTRAJ];
+    int n = 0;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, &err), TC_OK, "%s", err.msg);
+    unlink(path);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(tr[0].n, 3);
+    cr_assert_eq(tr[1].n, 3);
+    cr_assert_eq(tr[0].x[2], 0.5);
+    cr_assert_eq(tr[1].y[0], -0.2);
+}
+
+/* ---------- the FEM cache ---------- */
+
+Test(fem_cache, hostile_inputs_are_located_errors) {
+    static const struct { const char *name, *text; int line; const char *says; } cases[] = {
+        {"no header", "0.1,0.01,0.5\n", 1, "expected the header"},
+        {"nan force", "eta,depth,force\n0.1,0.01,nan\n", 2, "not finite"},
+        {"depth going back", "eta,depth,force\n0.1,0.02,1\n0.1,0.01,1\n", 3, "depths increase"},
+        {"repeated depth", "eta,depth,force\n0.1,0.02,1\n0.1,0.02,1\n", 3, "depths increase"},
+        {"eta going back", "eta,depth,force\n0.2,0.01,1\n0.1,0.01,1\n", 3, "increasing eta"},
+        {"negative depth", "eta,depth,force\n0.1,-0.01,1\n", 2, "outside"},
+        {"extra cell", "eta,depth,force\n0.1,0.01,1,2\n", 2, "more than the 3 cells"},
+        {"no rows", "# ccx\neta,depth,force\n", 2, "no data rows"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[256];
+        put(path, sizeof path, "fem.csv", cases[i].text, strlen(cases[i].text));
+        static tc_fem_curve c[4];
+        double eta[4];
+        int n = -1;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = tc_fem_read_cache(path, c, eta, 4, &n, &err);
+        unlink(path);
+        cr_expect_eq(st, TC_EPARSE, "%s: status %d", cases[i].name, st);
+        cr_expect_eq(n, 0, "%s: %d curves kept", cases[i].name, n);
+        cr_expect_eq(err.line, cases[i].line, "%s: line %d (%s)", cases[i].name, err.line, err.msg);
+        cr_expect(strstr(err.msg, cases[i].says), "%s: '%s' lacks '%s'", cases[i].name, err.msg,
+                  cases[i].says);
+    }
+}
