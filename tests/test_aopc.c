@@ -290,3 +290,121 @@ Test(aopc, cylinder_distance_mass_and_samples) {
     cr_expect_leq(a.spacing, 0.02);
     tc_aopc_free(&a);
 }
+
+/* the 2-D box of E1's fig_ssdf: a 0.2 m x 0.1 m rectangle in z = 0 sampled every 1 cm */
+static const double box2d_half[2] = {0.1, 0.05}, box2d_h = 0.01;
+
+/* the 2-D box: 20 + 10 segment centres per edge pair, on the outline, none on a corner, normals
+ * in-plane, unit and outward */
+Test(aopc, box2d_points_on_edges_with_outward_normals) {
+    tc_aopc c;
+    cr_assert_eq(tc_aopc_box2d(&c, box2d_half, box2d_h), TC_OK);
+    cr_expect_eq(c.n, 2 * (20 + 10));
+    cr_expect_float_eq(c.spacing, box2d_h, 1e-15);
+    for (int i = 0; i < c.n; i++) {
+        double p[2] = {c.px[i], c.py[i]}, n[2] = {c.nx[i], c.ny[i]};
+        cr_expect_eq(c.pz[i], 0.0);
+        cr_expect_eq(c.nz[i], 0.0);
+        int k = fabs(n[0]) == 1 ? 0 : 1;
+        cr_expect_eq(fabs(n[k]), 1.0, "normal %d not along an axis", i);
+        cr_expect_eq(n[1 - k], 0.0);
+        cr_expect_float_eq(p[k], n[k] * box2d_half[k], 1e-15, "point %d off its edge", i);
+        /* off the corners by half a segment */
+        cr_expect_leq(fabs(p[1 - k]), box2d_half[1 - k] - box2d_h / 2 + 1e-12,
+                      "point %d on a corner", i);
+    }
+    tc_aopc_free(&c);
+}
+
+/* the SSDF of the 2-D box at x, y (m) with eps1 = rel h^2 */
+static double box2d_ssdf(const tc_aopc *c, double x, double y, double rel) {
+    const double p[3] = {x, y, 0};
+    return tc_ssdf(c, p, rel * box2d_h * box2d_h);
+}
+
+/* the sharpest width of fig_ssdf (0.25 h^2, scm-sharp's): the zero level is the outline within
+ * h / 10 everywhere on it, corners included, and a few mm off a face centre phi is the distance
+ * to the face; at 1 h^2 the outline is already off by more, so the bound is not loose */
+Test(aopc, box2d_ssdf_sharp_zero_level_is_the_outline) {
+    tc_aopc c;
+    cr_assert_eq(tc_aopc_box2d(&c, box2d_half, box2d_h), TC_OK);
+    const double hx = box2d_half[0], hy = box2d_half[1], tol = box2d_h / 10;
+    /* the outline, every mm along each edge (by symmetry one quarter suffices, all four run) */
+    double worst_sharp = 0, worst_medium = 0;
+    for (int i = 0; i <= 200; i++)
+        for (int s = -1; s <= 1; s += 2) {
+            double x = -hx + i * 1e-3, y = -hy + i * 0.5e-3;
+            worst_sharp = fmax(worst_sharp, fabs(box2d_ssdf(&c, x, s * hy, 0.25)));
+            worst_sharp = fmax(worst_sharp, fabs(box2d_ssdf(&c, s * hx, y, 0.25)));
+            worst_medium = fmax(worst_medium, fabs(box2d_ssdf(&c, x, s * hy, 1.0)));
+        }
+    cr_expect_lt(worst_sharp, tol, "|phi| on the outline up to %g m at 0.25 h^2", worst_sharp);
+    cr_expect_gt(worst_medium, tol, "|phi| on the outline only %g m at 1 h^2", worst_medium);
+    /* face centres: on the face, and 3 mm outside and inside (the signed distance) */
+    const double face[4][4] = {{hx, 0, 1, 0}, {-hx, 0, -1, 0}, {0, hy, 0, 1}, {0, -hy, 0, -1}};
+    for (int f = 0; f < 4; f++)
+        for (int k = -1; k <= 1; k++) {
+            double d = 0.003 * k;
+            double x = face[f][0] + d * face[f][2], y = face[f][1] + d * face[f][3];
+            double phi = box2d_ssdf(&c, x, y, 0.25);
+            cr_expect_float_eq(phi, d, 1e-6, "face %d at %g m: phi %g", f, d, phi);
+        }
+    /* a sharp corner: 3 mm out along the diagonal phi is the distance to either face (3 mm), not
+     * to the corner (4.2 mm) */
+    cr_expect_float_eq(box2d_ssdf(&c, hx + 0.003, hy + 0.003, 0.25), 0.003, 1e-6);
+    cr_expect_lt(fabs(box2d_ssdf(&c, hx, hy, 0.25)), 1e-9);
+    tc_aopc_free(&c);
+}
+
+/* the widest width of fig_ssdf (100 h^2): a blob around the box, the corners and face centres
+ * inside it by more than h, and its zero level on the diagonal beyond the corner (rounded, not
+ * through it) */
+Test(aopc, box2d_ssdf_wide_encloses_the_corners) {
+    tc_aopc c;
+    cr_assert_eq(tc_aopc_box2d(&c, box2d_half, box2d_h), TC_OK);
+    const double hx = box2d_half[0], hy = box2d_half[1];
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sy = -1; sy <= 1; sy += 2) {
+            double phi = box2d_ssdf(&c, sx * hx, sy * hy, 100);
+            cr_expect_lt(phi, -box2d_h, "corner (%d, %d) at phi %g m, not well inside", sx, sy,
+                         phi);
+        }
+    cr_expect_lt(box2d_ssdf(&c, hx, 0, 100), -box2d_h);
+    cr_expect_lt(box2d_ssdf(&c, 0, hy, 100), -box2d_h);
+    /* along the diagonal: still inside 1 cm beyond the corner, outside 4 cm beyond it */
+    double u = 1 / hypot(hx, hy);
+    cr_expect_lt(box2d_ssdf(&c, hx + 0.01 * hx * u, hy + 0.01 * hy * u, 100), 0);
+    cr_expect_gt(box2d_ssdf(&c, hx + 0.04 * hx * u, hy + 0.04 * hy * u, 100), 0);
+    /* the smoothing grows the surface monotonically at the corner: phi falls with eps1 */
+    double prev = INFINITY;
+    const double rel[] = {4, 25, 100};
+    for (int i = 0; i < 3; i++) {
+        double phi = box2d_ssdf(&c, hx, hy, rel[i]);
+        cr_expect_lt(phi, prev, "corner phi %g at %g h^2 not below %g", phi, rel[i], prev);
+        prev = phi;
+    }
+    tc_aopc_free(&c);
+}
+
+/* the grid: every node is tc_ssdf at its point, x fastest, ends included (nx != ny catches a
+ * transposed layout) */
+Test(aopc, ssdf_grid_matches_pointwise) {
+    tc_aopc c;
+    cr_assert_eq(tc_aopc_box2d(&c, box2d_half, box2d_h), TC_OK);
+    enum { NX = 7, NY = 4 };
+    const double lo[2] = {-0.16, -0.12}, hi[2] = {0.16, 0.12}, eps1 = 4 * box2d_h * box2d_h;
+    double phi[NX * NY + 1];
+    phi[NX * NY] = 12345; /* a guard past the end */
+    tc_ssdf_grid(&c, eps1, lo, hi, NX, NY, phi);
+    for (int j = 0; j < NY; j++)
+        for (int i = 0; i < NX; i++) {
+            double p[3] = {lo[0] + i * (hi[0] - lo[0]) / (NX - 1),
+                           lo[1] + j * (hi[1] - lo[1]) / (NY - 1), 0};
+            cr_expect_eq(phi[j * NX + i], tc_ssdf(&c, p, eps1), "node (%d, %d)", i, j);
+        }
+    /* the last node is the far corner (0.16, 0.12): a blend of its distances to the two faces */
+    cr_expect_gt(phi[NX * NY - 1], 0.06);
+    cr_expect_lt(phi[NX * NY - 1], 0.07);
+    cr_expect_eq(phi[NX * NY], 12345);
+    tc_aopc_free(&c);
+}

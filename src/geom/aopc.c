@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* AOPC sampling of sphere, box, ellipsoid, cylinder, polytope and plane, transforms, and the
- * SSDF */
+/* AOPC sampling of sphere, box, ellipsoid, cylinder, polytope and plane (and the outline of a
+ * 2-D box), transforms, and the SSDF, at a point or on a grid */
 #include "geom/tc_aopc.h"
 #include "math/tc_smooth.h"
 #include "math/tc_vec.h"
@@ -97,6 +97,30 @@ static tc_status sample_box(tc_aopc *c, const double half[3], double h) {
         area += 2 * 4 * half[i] * half[j];
     }
     c->spacing = sqrt(area / n);
+    return TC_OK;
+}
+
+/* 2-D box: per edge the centres of equal segments; axis k is the edge's normal, i runs along it */
+tc_status tc_aopc_box2d(tc_aopc *c, const double half[2], double h) {
+    int cells[2];
+    for (int k = 0; k < 2; k++) {
+        int m = (int)ceil(2 * half[k] / h - 1e-9);
+        cells[k] = m > 0 ? m : 1;
+    }
+    int n = 2 * (cells[0] + cells[1]), m = 0;
+    if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
+    for (int k = 0; k < 2; k++) {
+        int i = 1 - k;
+        for (int side = -1; side <= 1; side += 2)
+            for (int a = 0; a < cells[i]; a++) {
+                double p[3] = {0, 0, 0}, nrm[3] = {0, 0, 0};
+                p[k] = side * half[k];
+                p[i] = -half[i] + (a + 0.5) * 2 * half[i] / cells[i];
+                nrm[k] = side;
+                put(c, m++, p, nrm);
+            }
+    }
+    c->spacing = 4 * (half[0] + half[1]) / n;
     return TC_OK;
 }
 
@@ -308,4 +332,15 @@ double tc_ssdf(const tc_aopc *c, const double p[3], double eps1) {
         swphi += w * (c->nx[i] * dx + c->ny[i] * dy + c->nz[i] * dz);
     }
     return swphi / sw;
+}
+
+/* the SSDF on a grid of the z = 0 plane, row by row, x fastest */
+void tc_ssdf_grid(const tc_aopc *c, double eps1, const double lo[2], const double hi[2], int nx,
+                  int ny, double *phi) {
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            double p[3] = {lo[0] + i * (hi[0] - lo[0]) / (nx - 1),
+                           lo[1] + j * (hi[1] - lo[1]) / (ny - 1), 0};
+            phi[(size_t)j * (size_t)nx + (size_t)i] = tc_ssdf(c, p, eps1);
+        }
 }

@@ -28,6 +28,12 @@ tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err);
 /* an empty cloud of n points (for world-frame scratch copies) */
 tc_status tc_aopc_alloc_n(tc_aopc *c, int n);
 
+/* a 2-D box: the outline of the rectangle |x| <= half[0], |y| <= half[1] (m) in the z = 0 plane,
+ * each edge cut into ceil(length / h) equal segments with one point at each segment centre and
+ * the edge's outward in-plane normal (no point on a corner, as for the 3-D box);
+ * spacing = perimeter / n (m) */
+tc_status tc_aopc_box2d(tc_aopc *c, const double half[2], double h);
+
 void tc_aopc_free(tc_aopc *c);
 
 /* dst = R src + x  (points rotated and shifted, normals rotated); dst sized like src */
@@ -36,5 +42,11 @@ void tc_aopc_transform(tc_aopc *dst, const tc_aopc *src, const double R[9], cons
 /* smooth signed distance (SSDF, m) of point p to cloud c with softmax width eps1 (m^2):
  * phi(p) = sum_i softmax(-|p - p_i|^2 / eps1)_i n_i . (p - p_i) */
 double tc_ssdf(const tc_aopc *c, const double p[3], double eps1);
+
+/* the SSDF (m) on an nx x ny grid of the z = 0 plane spanning [lo[0], hi[0]] x [lo[1], hi[1]]
+ * (m), nx, ny >= 2: phi[j nx + i] = tc_ssdf(c, (x_i, y_j, 0), eps1) with
+ * x_i = lo[0] + i (hi[0] - lo[0]) / (nx - 1), y_j likewise (x fastest); phi holds nx ny values */
+void tc_ssdf_grid(const tc_aopc *c, double eps1, const double lo[2], const double hi[2], int nx,
+                  int ny, double *phi);
 
 #endif

@@ -135,6 +135,8 @@ static const struct {
     {"\xce\xbb", "$\\lambda$"},    /* λ */
     {"\xce\xb5", "$\\varepsilon$"}, /* ε */
     {"\xce\xb7", "$\\eta$"},       /* η */
+    {"\xcf\x86", "$\\varphi$"},    /* φ */
+    {"\xc2\xb2", "$^2$"},          /* ² superscript two */
     {"\xe2\x80\x94", "---"},        /* — em dash */
     {"\xe2\x80\x93", "--"},         /* – en dash */
 };
