@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* E3: FEM (CalculiX) vs pressure field contact for a rigid sinusoid on a layer (Elandt fig. 6) */
+/* E3: FEM (CalculiX) vs pressure field contact for a rigid sinusoid on a layer (Elandt fig. 6), and
+ * pfc's contact surface of a sphere on a half-space (fig. 1) */
 #include "e3.h"
 #include "exp/tc_experiment.h"
 #include "fem/tc_fem.h"
@@ -11,20 +12,29 @@
 #include <string.h>
 
 #define MAXETA 8
+/* the most modulus ratios of the contact-surface figure (one panel each) */
+#define MAXRATIO 4
 
 typedef struct e3_setup {
     double lambda, E, nu, depth, eta[MAXETA], paper_eta, paper_ratio;
     int neta, nx, ny, steps, segments, resolve;
     char cache[512];
+    /* the contact-surface figure: sphere radius (m), depth (m), modulus (Pa), the half-space's
+     * modulus over the sphere's, the sphere mesh's icosphere level */
+    double sr, sdepth, sE, ratio[MAXRATIO];
+    int nratio, slevel;
 } e3_setup;
 
 static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
     static const char *const pk[] = {"wavelength", "E", "nu", "depth", "etas", NULL};
     static const char *const fk[] = {"cache", "nx", "ny", "steps", NULL};
+    static const char *const sk[] = {"radius", "depth", "E", "ratios", "resolution", NULL};
     config_setting_t *pr = tc_script_lookup(s, NULL, "problem"), *fe = tc_script_lookup(s, NULL, "fem");
     config_setting_t *pf = tc_script_lookup(s, NULL, "pfc"), *pa = tc_script_lookup(s, NULL, "paper");
-    if (!pr || !fe || !pf || !pa)
-        return tc_error_set(err, TC_EINVAL, s->path, 0, !pr ? "problem" : !fe ? "fem" : !pf ? "pfc" : "paper",
+    config_setting_t *su = tc_script_lookup(s, NULL, "surface");
+    if (!pr || !fe || !pf || !pa || !su)
+        return tc_error_set(err, TC_EINVAL, s->path, 0,
+                            !pr ? "problem" : !fe ? "fem" : !pf ? "pfc" : !pa ? "paper" : "surface",
                             "missing group");
     const char *cache;
     tc_status st;
@@ -41,8 +51,21 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
         (st = tc_script_int(s, pf, "segments", 10, 10000000, &e->segments, err)) ||
         (st = tc_script_real(s, pa, "eta", 0, 1, &e->paper_eta, err)) ||
         (st = tc_script_real(s, pa, "pfc_over_fem", 0, 10, &e->paper_ratio, err)) ||
-        (st = tc_script_int(s, NULL, "resolve", 0, 1, &e->resolve, err)))
+        (st = tc_script_int(s, NULL, "resolve", 0, 1, &e->resolve, err)) ||
+        (st = tc_script_allowed(s, su, sk, err)) ||
+        (st = tc_script_real(s, su, "radius", 1e-3, 10, &e->sr, err)) ||
+        (st = tc_script_real(s, su, "depth", 1e-6, 10, &e->sdepth, err)) ||
+        (st = tc_script_real(s, su, "E", 1, 1e12, &e->sE, err)) ||
+        (st = tc_script_reals(s, su, "ratios", 1e-2, 1e2, e->ratio, MAXRATIO, &e->nratio, err)) ||
+        (st = tc_script_int(s, su, "resolution", 0, 5, &e->slevel, err)))
         return st;
+    if (e->sdepth >= e->sr)
+        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su), "depth",
+                            "the sphere must be pressed less than its radius into the half-space");
+    for (int k = 0; k < e->nratio; k++)
+        if (e->sr / e->ratio[k] > 10)
+            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su), "ratios",
+                                "radius / ratio (pfc's plane_h) must be at most 10 m");
     snprintf(e->cache, sizeof e->cache, "%s", cache);
     if (e->eta[0] != 0)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr), "etas",
@@ -125,6 +148,68 @@ static void e3_item(void *ctx, int k, tc_item *it) {
     if ((it->status = tc_fem_sinusoid_solve(&p, &r->coarse[k], NULL, &ferr)))
         snprintf(it->reason, sizeof it->reason, "%s", ferr.msg);
     it->steps = r->coarse[k].n;
+}
+
+/* Elandt et al. fig. 1: pfc's contact surface of the sphere on the half-space for each modulus
+ * ratio into surface.csv (each polygon as pm3d draws it: its fan from vertex 0 as two scans,
+ * vertex 0 repeated and then the others), the figure and a paragraph */
+static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
+    char path[1200], count[256] = "";
+    tc_outfile o;
+    tc_exp_path(x, "surface.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "# pfc contact surface: sphere r = %g m, %g m into a half-space, E = %g Pa, icosphere "
+                 "level %d; k = the half-space's modulus / the sphere's (plane_h = r / k)\n",
+            e->sr, e->sdepth, e->sE, e->slevel);
+    fprintf(o.f, "# one polygon per two blank lines, as two pm3d scans: vertex 0 repeated, then the others; "
+                 "x, y, z (m), p = p0 of both fields (Pa)\n");
+    fprintf(o.f, "k,x,y,z,p\n");
+    double pmax = 0;
+    for (int j = 0; j < e->nratio && !st; j++) {
+        tc_pfc_polygon *poly;
+        int n;
+        if ((st = e3_surface(e->sr, e->sdepth, e->sE, e->ratio[j], e->slevel, &poly, &n, err))) break;
+        double pk = 0;
+        for (int i = 0; i < n; i++)
+            for (int sc = 0; sc < 2; sc++) {
+                for (int v = 1; v < poly[i].n; v++) {
+                    const int w = sc ? v : 0;
+                    const double *q = poly[i].x[w];
+                    fprintf(o.f, "%g,%.7g,%.7g,%.7g,%.7g\n", e->ratio[j], q[0], q[1], q[2], poly[i].p[w]);
+                    pk = fmax(pk, poly[i].p[w]);
+                }
+                fputs(sc ? "\n\n" : "\n", o.f);
+            }
+        free(poly);
+        pmax = fmax(pmax, pk);
+        snprintf(count + strlen(count), sizeof count - strlen(count), "%sk = %g: %d polygons, peak %.3g kPa",
+                 j ? "; " : "", e->ratio[j], n, pk / 1e3);
+    }
+    if (st) return tc_outfile_abort(&o), st;
+    if ((st = tc_outfile_commit(&o, err))) return st;
+    /* the figure: one panel per ratio, one colour scale up to the peak pressure of all */
+    char ratios[128] = "", r[32], d[32], cb[32];
+    for (int j = 0; j < e->nratio; j++)
+        snprintf(ratios + strlen(ratios), sizeof ratios - strlen(ratios), "%s%g", j ? " " : "", e->ratio[j]);
+    snprintf(r, sizeof r, "%g", e->sr), snprintf(d, sizeof d, "%g", e->sdepth);
+    snprintf(cb, sizeof cb, "%g", ceil(pmax / 1e3) * 1e3);
+    tc_plot_var v[] = {{"datafile", path}, {"ratios", ratios}, {"radius", r}, {"depth", d}, {"pmax", cb}};
+    tc_exp_text(x, "Contact surface (Elandt et al. fig. 1): pfc's equal-pressure surface between a soft "
+                   "sphere (radius %g m, icosphere level %d, E = %g Pa) pressed %g m into a soft half-space "
+                   "k times as stiff (a compliant layer r / k thick). It is a cup from the circle where the "
+                   "bodies' surfaces cross (on z = 0) down to depth / (1 + k) on the axis: equal moduli "
+                   "meet halfway on a paraboloid (the sphere's field is radial, so the surface is not a "
+                   "plane), a stiffer half-space pushes the surface towards the sphere's side and flattens "
+                   "it, a softer one lets it follow the sphere (%s; `surface.csv`).",
+                 e->sr, e->slevel, e->sE, e->sdepth, count);
+    tc_exp_figure(x, "e3_surface.gp", v, 5, "fig_surface",
+                  "Pressure field contact surfaces of a sphere pressed into a half-space for three "
+                  "half-space / sphere modulus ratios k, coloured by pressure on one scale (z drawn three "
+                  "times larger); dashed: the undeformed sphere's section y = 0, grey: the half-space's "
+                  "surface z = 0. Last panel: every vertex's height against its distance from the axis "
+                  "(points) on the smooth fields' closed form (lines).");
+    return TC_OK;
 }
 
 static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
@@ -220,7 +305,7 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
     tc_exp_figure(x, "e3_force.gp", v, 3, "fig_force",
                   "Normalised force against depth: CalculiX (solid) and the pressure field model "
                   "(dotted).");
-    return TC_OK;
+    return write_surface(x, &e, err);
 }
 
 tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
@@ -260,7 +345,7 @@ const tc_experiment_type tc_experiment_e3 = {
     .name = "e3_sinusoid",
     .title = "FEM sinusoid comparison: CalculiX vs pressure field contact (Elandt et al. fig. 6)",
     .heading = "FEM sinusoid comparison (E3)",
-    .paper = "Elandt et al. 2019, fig. 6",
+    .paper = "Elandt et al. 2019, fig. 6 (and fig. 1: the contact surface)",
     .script = "e3_sinusoid.cfg",
     .results = e3_results,
     .setup = e3_setup_fn,

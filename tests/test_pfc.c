@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation, broad phase, compounds */
+/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation, broad phase, compounds, contact surfaces */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <omp.h>
@@ -9,6 +9,7 @@
 #include "math/tc_vec.h"
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
+#include "test_pfc_surface.h"
 
 /* a simulation of scene sc with pfc and the n named parameters set */
 static tc_sim *make_with(const tc_scene *sc, int n, const char *const *names, const double *vals) {
@@ -940,4 +941,64 @@ Test(pfc, static_pair_matches_the_brute_force) {
             cr_expect_leq(fabs(w[0][b].f[k] - w[1][b].f[k]), 1e-12 * F);
             cr_expect_leq(fabs(w[0][b].t[k] - w[1][b].t[k]), 1e-12 * F);
         }
+}
+
+/* tc_pfc_surface returns the polygons the force integrates: a ball (r = 5 cm) 1 cm into a
+ * compliant layer (plane_h = 3 cm), and two balls (5 and 4 cm) 1 cm into each other off every
+ * axis. The polygons' pressure integrals sum to the model's force on body 1 (1e-9 relative),
+ * and at every vertex the pressure is both fields' p0 (1e-11 E): the layer's E depth / plane_h or
+ * the other ball's mesh field, evaluated from its surface triangles; max = 3 writes 3 polygons
+ * and still counts them all */
+Test(pfc, surface_polygons_carry_the_force_and_both_fields) {
+    const double E = 1e5, u = 0.08 / sqrt(14);
+    static const char *const names[] = {"E", "plane_h"};
+    const double vals[] = {E, 0.03};
+    for (int soft = 0; soft < 2; soft++) {
+        tc_scene sc;
+        const double at[3] = {soft ? 3 * u : 0, soft ? 2 * u : 0, soft ? u : 0.04};
+        if (soft) cr_assert_eq(tc_scene_pair(&sc, tc_sphere(0.05), tc_sphere(0.04), at, NULL, 1000, NULL), TC_OK);
+        else cr_assert_eq(tc_scene_ground(&sc, 0, 0, NULL), TC_OK);
+        if (!soft) cr_assert_eq(tc_scene_add_free(&sc, "ball", tc_sphere(0.05), at, NULL, 1000, NULL), TC_OK);
+        tc_sim *sim = make_with(&sc, 2, names, vals);
+        tc_wrench w[2];
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
+        /* the model's own state at the same poses */
+        tc_params p;
+        tc_params_default(&p, tc_model_pfc.params);
+        cr_assert_eq(tc_params_set(&p, "E", E, NULL), TC_OK);
+        cr_assert_eq(tc_params_set(&p, "plane_h", 0.03, NULL), TC_OK);
+        void *state;
+        cr_assert_eq(tc_model_pfc.alloc(&state, &sc, &p, NULL), TC_OK);
+        tc_body_state bs[2];
+        tc_system_kinematics(tc_sim_system(sim), 0, tc_sim_q(sim), NULL, bs);
+        static tc_pfc_polygon poly[4096];
+        int n = tc_pfc_surface(state, bs, poly, 4096);
+        cr_assert(n > 20 && n <= 4096, "%d polygons", n);
+        cr_expect_eq(tc_pfc_surface(state, bs, poly, 3), n, "a short buffer still counts them all");
+        cr_assert_eq(tc_pfc_surface(state, bs, poly, n), n);
+        tc_model_pfc.free(state);
+        /* the fields: the meshes of level 3 (pfc's default resolution) */
+        tc_tetmesh *ma, *mb;
+        cr_assert_eq(tc_tetmesh_sphere_alloc(&ma, 0.05, 3, E), TC_OK);
+        cr_assert_eq(tc_tetmesh_sphere_alloc(&mb, 0.04, 3, E), TC_OK);
+        double F[3] = {0, 0, 0}, dir[3], worst = 0;
+        tc_v3_sub(dir, bs[1].pos, bs[0].pos);
+        for (int i = 0; i < n; i++) {
+            cr_expect(poly[i].a == 0 && poly[i].b == 1 && poly[i].n >= 3, "polygon %d of pair (0, 1)", i);
+            polygon_force(&poly[i], dir, F);
+            for (int v = 0; v < poly[i].n; v++) {
+                const double *x = poly[i].x[v];
+                double pa = soft ? sphere_mesh_field(ma, bs[0].pos, x) : E * -x[2] / 0.03;
+                double pb = sphere_mesh_field(soft ? mb : ma, bs[1].pos, x);
+                worst = fmax(worst, fmax(fabs(poly[i].p[v] - pa), fabs(poly[i].p[v] - pb)));
+                cr_expect(poly[i].p[v] > -1e-9 * E, "p0 %g >= 0", poly[i].p[v]);
+            }
+        }
+        cr_expect_leq(worst, 1e-11 * E, "soft %d: |p - p_a|, |p - p_b| up to %g Pa", soft, worst);
+        double fn = tc_v3_norm(w[1].f);
+        for (int k = 0; k < 3; k++)
+            cr_expect_leq(fabs(F[k] - w[1].f[k]), 1e-9 * fn, "soft %d: F[%d] %.12g vs the model's %.12g", soft, k, F[k], w[1].f[k]);
+        cr_log_info("surface (soft %d): %d polygons, |F| = %.6g N, field mismatch %.1e Pa\n", soft, n, fn, worst);
+        tc_tetmesh_free(ma), tc_tetmesh_free(mb), tc_sim_free(sim);
+    }
 }

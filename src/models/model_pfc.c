@@ -4,6 +4,7 @@
 #include "geom/tc_tetmesh_build.h"
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
+#include "models/tc_pfc.h"
 
 #include <limits.h>
 #include <math.h>
@@ -12,7 +13,7 @@
 #include <string.h>
 
 /* a clipped polygon has at most 4 + 4 vertices (a tet's section cut by another tet's faces) */
-#define PFC_MAXPOLY 16
+#define PFC_MAXPOLY TC_PFC_MAXPOLY
 /* nodes waiting in a tree traversal (slab candidates, soft-plane): each level adds at most one,
  * and trees over int-counted tets by median splits are at most 32 levels deep */
 #define PFC_STACK 80
@@ -109,8 +110,16 @@ typedef struct pfc_body {
     double blo[3], bhi[3]; /* world AABB of the whole mesh */
 } pfc_body;
 
+/* where tc_pfc_surface collects the polygons of one evaluation: poly[max], n found so far, and
+ * the pair being evaluated */
+typedef struct pfc_sink {
+    tc_pfc_polygon *poly;
+    int max, n, a, b;
+} pfc_sink;
+
 typedef struct pfc_state {
     const tc_scene *scene;
+    pfc_sink *sink; /* NULL but inside tc_pfc_surface */
     double d, vs, mu;
     double E, plane_h; /* modulus (Pa) and compliant-layer thickness of planes (m; 0: rigid) */
     int use_bvh; /* 1: tree traversal with world copies made on demand; 0: brute force */
@@ -421,6 +430,18 @@ static int poly_clip_tet(double (*P)[3], double (*Q)[3], int n, const double *fp
     return n;
 }
 
+/* record polygon P (n vertices, field p0 = g . x + c) when a surface is being collected */
+static void sink_add(const pfc_state *s, double (*P)[3], int n, const double g[3], double c) {
+    pfc_sink *k = s->sink;
+    if (!k) return;
+    if (k->n < k->max) {
+        tc_pfc_polygon *q = &k->poly[k->n];
+        q->a = k->a, q->b = k->b, q->n = n;
+        for (int v = 0; v < n; v++) tc_v3_copy(q->x[v], P[v]), q->p[v] = tc_v3_dot(g, P[v]) + c;
+    }
+    k->n++;
+}
+
 /* integrate the tractions over polygon P (n vertices) with unit normal nrm pointing from body a
  * to body b and pressure field p0 = g . x + c: adds the force on b to F and its moment about b's
  * COM to M; returns 1 when the polygon has positive area */
@@ -444,6 +465,7 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
             ar[k] = 0.5 * tc_v3_dot(cr, nrm), A += ar[k];
         }
         if (A == 0) return 0;
+        sink_add(s, P, n, g, c);
         for (int k = 0; k < n; k++) pv[k] = tc_v3_dot(g, P[k]) + c, tc_v3_sub(r[k], P[k], sb->pos);
         for (int k = 1; k + 1 < n; k++) {
             double a = ar[k], ps = pv[0] + pv[k] + pv[k + 1];
@@ -469,6 +491,7 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
         for (int j = 0; j < 3; j++) C[j] += a * (P[0][j] + P[k][j] + P[k + 1][j]) / 3;
     }
     if (A == 0) return 0;
+    sink_add(s, P, n, g, c);
     tc_v3_scale(C, C, 1 / A);
     /* fan from the centroid; the edge-midpoint rule is exact for the quadratic integrands. Fan
      * triangle k (C, P_k, P_k+1) of weight w_k (area / 3) uses the midpoints of C P_k, P_k P_k+1
@@ -1046,6 +1069,7 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
     long long evals = 0;
     for (int i = 0; i < s->npair; i++) {
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
+        if (s->sink) s->sink->a = a, s->sink->b = b;
         /* two rigid bodies (or a rigid body and the plane): no contact */
         int ra = s->rigid[a] || !s->nmesh[a], rb = s->rigid[b] || !s->nmesh[b];
         if (ra && rb) continue;
@@ -1092,6 +1116,20 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
     }
     if (st) st->ncontact = active, st->pair_evals += evals;
     return TC_OK;
+}
+
+int tc_pfc_surface(void *state, const tc_body_state *bs, tc_pfc_polygon *poly, int max) {
+    pfc_state *s = state;
+    tc_wrench *w = malloc((size_t)(s->scene->nbody > 0 ? s->scene->nbody : 1) * sizeof *w);
+    if (!w) return -1;
+    /* one evaluation on one thread (the sink is filled in evaluation order) */
+    pfc_sink k = {poly, max > 0 ? max : 0, 0, -1, -1};
+    int threads = s->threads;
+    s->sink = &k, s->threads = 1;
+    tc_status st = pfc_force(s, bs, w, NULL);
+    s->sink = NULL, s->threads = threads;
+    free(w);
+    return st ? -1 : k.n;
 }
 
 const tc_model_type tc_model_pfc = {
