@@ -9,6 +9,7 @@
 
 #define E4_MAXPILE 8  /* pile sizes in the speed study */
 #define E4_MAXSPEED 4 /* methods timed side by side */
+#define E4_HALF 0.5   /* m, half side of (b)'s cube */
 
 typedef struct e4_setup {
     double gravity;  /* m/s^2 */
@@ -45,6 +46,25 @@ enum { E4_BLOCK = 0, E4_PERTURBED = 1, E4_PILE = 2 };
 /* (b)'s perturbations: per cycle a top-face point (x, y in body coordinates, m) and a downward
  * force (N), force[b_cycles][3] = (x, y, F), from b_seed */
 void e4_perturbations(const e4_setup *e, double (*force)[3]);
+
+/* (b) the push before step k (settling steps included): its magnitude (N, 0 outside the
+ * force-on windows) and its body-fixed point on the top face (m) */
+double e4_perturbation_at(const e4_setup *e, const double (*force)[3], long k, double point[3]);
+
+/* (b)'s pushes for the figure (paper fig. 12): one line per cycle, "x_m,y_m,z_m,magnitude_N",
+ * the point on the top face of the cube at rest, from e4_perturbation_at at the cycle's first
+ * force-on step */
+tc_status e4_write_forces(const char *path, const e4_setup *e, const double (*force)[3],
+                          tc_error *err);
+
+/* eq. 2 for a depth d (m) held constant (paper fig. 6): integral[t] after t steps, t = 0..steps,
+ * from the model's own update (tc_penalty_integral_update) */
+void e4_forget_series(double depth, double forget, int steps, double *integral);
+
+/* the figure's series: one block per forgetting factor (two blank lines apart), lines
+ * "step,I(depth[0]),...,I(depth[nd-1])" in m, for steps 0..steps */
+tc_status e4_write_forget(const char *path, const double *depth, int nd, const double *forget,
+                          int nf, int steps, tc_error *err);
 
 /* one study run: kinetic energy and penetration after every step (sampled every `every`), the
  * pile's escaped bodies; status and reason in it */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* E4: Drumwright's penalty studies — block into a plane, perturbed block, pile, speed */
+/* E4: Drumwright's penalty studies — block into a plane, perturbed block, pile, speed; the
+ * integral term (fig. 6) and the pushes (fig. 12) drawn */
 #include "e4.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
@@ -307,6 +308,77 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
     tc_exp_figure(x, "e4_series.gp", v, 3, base, caption);
 }
 
+/* fig. 6's depths (m) held constant and its steps; the second panel's factor: no forgetting */
+static const double forget_depth[] = {0.01, 0.05, 0.1, 0.2, 0.5};
+enum { FORGET_STEPS = 60 };
+#define FORGET_NONE 1.0
+
+/* the forgetting factor of the script's multi-point method (the paper's), else of its first
+ * method with one, else the multi-point model's default; *from: the method's label or NULL,
+ * *dflt: 1 when the value is the model's default */
+static double script_forget(const tc_exp *x, const char **from, int *dflt) {
+    tc_method mp;
+    if (tc_method_parse(&mp, "penalty-mp", NULL)) return NAN;
+    double lam = tc_params_get(&mp.mparams, "forget");
+    *from = NULL;
+    for (int pass = 0; pass < 2 && !*from; pass++)
+        for (int k = 0; k < x->nmethod && !*from; k++) {
+            const tc_method *m = &x->method[k].m;
+            if (!m->model || tc_params_find(&m->mparams, "forget") < 0 ||
+                (pass == 0 && m->model != mp.model))
+                continue;
+            *from = x->method[k].label;
+            lam = tc_params_get(&m->mparams, "forget");
+        }
+    *dflt = lam == tc_params_get(&mp.mparams, "forget");
+    return lam;
+}
+
+/* the penalty's integral term for constant depths (paper fig. 6) and (b)'s pushes (fig. 12) */
+static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
+    char path[1200], depths[128] = "", forgets[64], caption[640];
+    const char *from;
+    int dflt;
+    const double lam[2] = {script_forget(x, &from, &dflt), FORGET_NONE};
+    if (isnan(lam[0])) return TC_OK;
+    /* the integral term per depth, the script's factor beside none */
+    char source[160];
+    snprintf(source, sizeof source, "%s%s%s", from ? "the forget parameter of " : "",
+             from ? from : "",
+             dflt ? (from ? ", the model's default: the script sets none" : "the model's default")
+                  : ", set in the script");
+    int nd = (int)(sizeof forget_depth / sizeof *forget_depth);
+    for (int d = 0; d < nd; d++)
+        snprintf(depths + strlen(depths), sizeof depths - strlen(depths), "%s%g", d ? " " : "",
+                 forget_depth[d]);
+    snprintf(forgets, sizeof forgets, "%g %g", lam[0], lam[1]);
+    tc_exp_path(x, "forget.csv", path, sizeof path);
+    tc_status st = e4_write_forget(path, forget_depth, nd, lam, 2, FORGET_STEPS, err);
+    if (st) return st;
+    tc_plot_var fv[] = {{"datafile", path}, {"depths", depths}, {"forgets", forgets}};
+    snprintf(caption, sizeof caption,
+             "The integral term I of eq. 2 (m) for a penetration depth held constant from step 0 "
+             "(paper fig. 6), from the model's own update: left, the forgetting factor λ = %g "
+             "(%s), where I levels off at d / (1 − λ) (dashed); right, λ = 1 (no forgetting), "
+             "where I = d t grows without bound.", lam[0], source);
+    tc_exp_figure(x, "e4_forget.gp", fv, 3, "fig_forget", caption);
+    /* (b)'s pushes, one arrow each */
+    tc_exp_path(x, "forces.csv", path, sizeof path);
+    if ((st = e4_write_forces(path, &s->e, (const double(*)[3])s->force, err))) return st;
+    char half[32], cycles[160];
+    snprintf(half, sizeof half, "%g", E4_HALF);
+    snprintf(cycles, sizeof cycles, "%d pushes, one at a time: %d steps on, %d off", s->e.b_cycles,
+             s->e.b_on, s->e.b_off);
+    tc_plot_var pv[] = {{"datafile", path}, {"half", half}, {"cycles", cycles}};
+    snprintf(caption, sizeof caption,
+             "(b) The downward forces applied to the top of the cube (paper fig. 12; seed %d): "
+             "left, each arrow ends at its point and its length is the magnitude, a side of "
+             "the cube (1 m) being 100 N; right, the top face seen from above, each push "
+             "numbered by its cycle with its magnitude (N).", s->e.b_seed);
+    tc_exp_figure(x, "e4_forces.gp", pv, 3, "fig_forces", caption);
+    return TC_OK;
+}
+
 static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e4_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
@@ -384,7 +456,11 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
         tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
                       "(d) Steps per second against contact points, penalty and LCP.");
     }
-    return TC_OK;
+    tc_exp_text(x, "The penalty methods' integral term for a constant penetration, with and "
+                   "without forgetting, shows why λ < 1 keeps it bounded (`fig_forget`); the "
+                   "pushes of (b), where they land on the cube and how strong they are, are "
+                   "drawn in `fig_forces`.");
+    return model_figures(x, s, err);
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */
@@ -399,7 +475,7 @@ const tc_experiment_type tc_experiment_e4 = {
     .title = "penalty methods vs LCP: block into a plane, perturbed block, pile, speed "
              "(Drumwright 2008)",
     .heading = "Penalty methods (E4)",
-    .paper = "Drumwright 2008, section IV and figs. 8-11",
+    .paper = "Drumwright 2008, section IV and figs. 6, 8-12",
     .script = "e4_penalty.cfg",
     .results = e4_results,
     .setup = e4_setup_fn,

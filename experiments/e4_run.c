@@ -2,7 +2,9 @@
 /* E4 runs: one study on the shared simulation loop, and the speed study (penalty vs LCP steps
  * per second on piles of growing size, serially, in one run) */
 #include "e4.h"
+#include "core/tc_fs.h"
 #include "math/tc_vec.h"
+#include "models/tc_penalty.h"
 #include "report/tc_progress.h"
 
 #include <gsl/gsl_rng.h>
@@ -15,11 +17,68 @@ void e4_perturbations(const e4_setup *e, double (*force)[3]) {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, (unsigned long)e->b_seed);
     for (int c = 0; c < e->b_cycles; c++) {
-        force[c][0] = gsl_rng_uniform(r) - 0.5;
-        force[c][1] = gsl_rng_uniform(r) - 0.5;
+        force[c][0] = E4_HALF * (2 * gsl_rng_uniform(r) - 1);
+        force[c][1] = E4_HALF * (2 * gsl_rng_uniform(r) - 1);
         force[c][2] = e->b_force_lo + (e->b_force_hi - e->b_force_lo) * gsl_rng_uniform(r);
     }
     gsl_rng_free(r);
+}
+
+double e4_perturbation_at(const e4_setup *e, const double (*force)[3], long k, double point[3]) {
+    long t = k - e->b_settle, period = e->b_on + e->b_off;
+    if (t < 0 || t / period >= e->b_cycles || t % period >= e->b_on) return 0;
+    const double *f = force[t / period];
+    point[0] = f[0], point[1] = f[1], point[2] = E4_HALF;
+    return f[2];
+}
+
+tc_status e4_write_forces(const char *path, const e4_setup *e, const double (*force)[3],
+                          tc_error *err) {
+    tc_outfile o;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "# x_m,y_m,z_m,magnitude_N; one line per cycle, the point on the top face of "
+                 "the cube at rest (centre at z = %g m), the force straight down\n", E4_HALF);
+    /* each cycle's push as the run applies it, at the cycle's first force-on step */
+    for (int c = 0; c < e->b_cycles; c++) {
+        long first = e->b_settle + (long)c * (e->b_on + e->b_off);
+        double p[3], F = e4_perturbation_at(e, force, first, p);
+        fprintf(o.f, "%.17g,%.17g,%.17g,%.17g\n", p[0], p[1], E4_HALF + p[2], F);
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+void e4_forget_series(double depth, double forget, int steps, double *integral) {
+    integral[0] = 0;
+    for (int t = 1; t <= steps; t++)
+        integral[t] = tc_penalty_integral_update(integral[t - 1], forget, depth);
+}
+
+tc_status e4_write_forget(const char *path, const double *depth, int nd, const double *forget,
+                          int nf, int steps, tc_error *err) {
+    double *I = malloc((size_t)nd * (size_t)(steps + 1) * sizeof *I);
+    if (!I) return TC_ENOMEM;
+    tc_outfile o;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return free(I), st;
+    fprintf(o.f, "# step,integral_m per depth (m):");
+    for (int d = 0; d < nd; d++) fprintf(o.f, " %g", depth[d]);
+    fprintf(o.f, "; one block per forgetting factor:");
+    for (int l = 0; l < nf; l++) fprintf(o.f, " %g", forget[l]);
+    fprintf(o.f, "\n");
+    /* per factor: every depth's series, then one line per step */
+    for (int l = 0; l < nf; l++) {
+        for (int d = 0; d < nd; d++)
+            e4_forget_series(depth[d], forget[l], steps, I + (size_t)d * (steps + 1));
+        for (int t = 0; t <= steps; t++) {
+            fprintf(o.f, "%d", t);
+            for (int d = 0; d < nd; d++) fprintf(o.f, ",%.17g", I[(size_t)d * (steps + 1) + t]);
+            fprintf(o.f, "\n");
+        }
+        fprintf(o.f, "\n\n");
+    }
+    free(I);
+    return tc_outfile_commit(&o, err);
 }
 
 /* what a study's hooks need */
@@ -33,15 +92,12 @@ typedef struct study_ctx {
  * steps free, after `settle` free steps */
 static void perturb(void *ctx, tc_sim *sim, long k) {
     const study_ctx *c = ctx;
-    const e4_setup *e = c->e;
     enum { BLOCK = 1 };
     tc_wrench *w = &tc_sim_xfrc(sim)[BLOCK];
     const tc_body_state *b = &tc_sim_bodies(sim)[BLOCK];
     memset(w, 0, sizeof *w);
-    long t = k - e->b_settle, period = e->b_on + e->b_off;
-    if (t < 0 || t / period >= e->b_cycles || t % period >= e->b_on) return;
-    const double *f = c->force[t / period], top[3] = {f[0], f[1], 0.5};
-    double r[3], F[3] = {0, 0, -f[2]};
+    double top[3], F[3] = {0, 0, -e4_perturbation_at(c->e, c->force, k, top)}, r[3];
+    if (F[2] == 0) return;
     /* the body-fixed point in the world, torque about the COM */
     tc_m3_mulv(r, b->R, top);
     w->f[2] = F[2];

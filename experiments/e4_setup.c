@@ -82,7 +82,8 @@ tc_status e4_block_scene(const e4_setup *e, tc_scene *sc, tc_error *err) {
 }
 
 tc_status e4_rest_scene(const e4_setup *e, tc_scene *sc, tc_error *err) {
-    const double h[3] = {0.5, 0.5, 0.5}, pos[3] = {0, 0, 0.5}, rest[4] = {1, 0, 0, 0};
+    const double h[3] = {E4_HALF, E4_HALF, E4_HALF}, pos[3] = {0, 0, E4_HALF};
+    const double rest[4] = {1, 0, 0, 0};
     tc_status st = tc_scene_ground(sc, e->gravity, e->friction, err);
     return st ? st : tc_scene_add_box(sc, "block", h, e->b_mass, pos, rest, err);
 }

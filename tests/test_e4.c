@@ -6,6 +6,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "experiments/e4.h"
 
@@ -99,6 +100,126 @@ Test(e4, perturbations_from_a_seed) {
         cr_expect(fabs(f1[c][0]) <= 0.5 && fabs(f1[c][1]) <= 0.5, "on the top face");
         cr_expect(f1[c][2] >= e.b_force_lo && f1[c][2] <= e.b_force_hi);
     }
+}
+
+/* the figure's pushes (paper fig. 12) are the run's: one per cycle, the list e4_perturbations
+ * draws from the seed, as e4_perturbation_at hands them to the run's hook, in the paper's
+ * [10, 100] N, on the top face of the resting cube */
+Test(e4, force_figure_is_what_the_run_applies) {
+    e4_setup e;
+    setup(&e);
+    cr_assert_eq(e.b_force_lo, 10.0, "the paper's U[10, 100] N");
+    cr_assert_eq(e.b_force_hi, 100.0);
+    cr_assert_leq(e.b_cycles, 64);
+    double f[64][3], g[64][3];
+    e4_perturbations(&e, f);
+    /* every step of the run: nothing while settling or between pushes, cycle c's push while on */
+    long period = e.b_on + e.b_off, steps = e.b_settle + e.b_cycles * period, on = 0;
+    int seen[64] = {0};
+    for (long k = 0; k < steps; k++) {
+        double p[3] = {NAN, NAN, NAN}, F = e4_perturbation_at(&e, (const double(*)[3])f, k, p);
+        long t = k - e.b_settle;
+        int pushing = t >= 0 && t % period < e.b_on;
+        cr_assert_eq(F != 0, pushing, "step %ld", k);
+        if (!pushing) continue;
+        int c = (int)(t / period);
+        cr_assert(F == f[c][2] && p[0] == f[c][0] && p[1] == f[c][1] && p[2] == E4_HALF,
+                  "step %ld: cycle %d's push", k, c);
+        seen[c]++, on++;
+    }
+    for (int c = 0; c < e.b_cycles; c++) cr_expect_eq(seen[c], e.b_on, "cycle %d", c);
+    cr_expect_eq(on, (long)e.b_cycles * e.b_on);
+    cr_expect_eq(e4_perturbation_at(&e, (const double(*)[3])f, steps, (double[3]){0}), 0.0,
+                 "nothing after the last cycle");
+    /* the written file: one line per cycle, the same list, on the top face at z = 1 m */
+    char dir[] = "/tmp/touche-e4-XXXXXX", path[128], line[512];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/forces.csv", dir);
+    cr_assert_eq(e4_write_forces(path, &e, (const double(*)[3])f, NULL), TC_OK);
+    FILE *in = fopen(path, "r");
+    cr_assert_not_null(in);
+    int n = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '#') continue;
+        double x, y, z, F;
+        cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &z, &F), 4, "%s", line);
+        cr_assert_lt(n, e.b_cycles, "one line per cycle");
+        cr_expect(x == f[n][0] && y == f[n][1] && F == f[n][2], "line %d is cycle %d's push", n, n);
+        cr_expect(fabs(x) <= E4_HALF && fabs(y) <= E4_HALF, "line %d: on the top face", n);
+        cr_expect_eq(z, 2 * E4_HALF, "line %d: the top of the resting cube", n);
+        cr_expect(F >= 10 && F <= 100, "line %d: %g N", n, F);
+        n++;
+    }
+    fclose(in);
+    unlink(path), rmdir(dir);
+    cr_expect_eq(n, e.b_cycles);
+    /* the same seed draws the same list, another seed another */
+    e4_perturbations(&e, g);
+    cr_expect_eq(memcmp(f, g, (size_t)e.b_cycles * sizeof *f), 0);
+    e.b_seed++;
+    e4_perturbations(&e, g);
+    cr_expect_neq(memcmp(f, g, (size_t)e.b_cycles * sizeof *f), 0);
+}
+
+/* the forgetting figure (paper fig. 6): for a depth d held constant, eq. 2 is the geometric
+ * series I_t = d (1 - lambda^t) / (1 - lambda), which levels off at d / (1 - lambda); with
+ * lambda = 1 it is d t. The written file holds exactly those series */
+Test(e4, forget_figure_is_the_geometric_series) {
+    const double depth[] = {0.01, 0.05, 0.1, 0.2, 0.5}, lam[] = {0.8, 0.85, 0.9, 1.0};
+    enum { ND = 5, NL = 4, STEPS = 400 };
+    double I[STEPS + 1];
+    for (int l = 0; l < NL; l++)
+        for (int d = 0; d < ND; d++) {
+            e4_forget_series(depth[d], lam[l], STEPS, I);
+            cr_assert_eq(I[0], 0.0, "no history at step 0");
+            for (int t = 1; t <= STEPS; t++) {
+                double exact = lam[l] < 1 ? depth[d] * (1 - pow(lam[l], t)) / (1 - lam[l])
+                                          : depth[d] * t;
+                cr_assert(fabs(I[t] - exact) <= 1e-15 * t * exact,
+                          "lambda %g, d %g, t %d: %.17g vs %.17g", lam[l], depth[d], t, I[t],
+                          exact);
+                cr_assert_geq(I[t], I[t - 1], "never falls");
+            }
+            if (lam[l] < 1) {
+                double bound = depth[d] / (1 - lam[l]);
+                cr_expect(fabs(I[STEPS] - bound) <= 1e-14 * bound,
+                          "lambda %g, d %g: at the bound d / (1 - lambda)", lam[l], depth[d]);
+            }
+        }
+    /* the file: one block per factor, steps 0..STEPS, one column per depth */
+    char dir[] = "/tmp/touche-e4-XXXXXX", path[128], line[1024];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/forget.csv", dir);
+    cr_assert_eq(e4_write_forget(path, depth, ND, lam, NL, STEPS, NULL), TC_OK);
+    FILE *in = fopen(path, "r");
+    cr_assert_not_null(in);
+    int block = 0, row = 0, blank = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '#') continue;
+        if (line[0] == '\n') {
+            /* two blank lines end a block */
+            if (++blank == 2) {
+                cr_assert_eq(row, STEPS + 1, "block %d", block);
+                block++, row = 0;
+            }
+            continue;
+        }
+        blank = 0;
+        cr_assert_lt(block, NL);
+        double v[ND + 1];
+        cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4],
+                            &v[5]),
+                     ND + 1);
+        cr_assert_eq(v[0], row, "block %d: the step", block);
+        for (int d = 0; d < ND; d++) {
+            e4_forget_series(depth[d], lam[block], STEPS, I);
+            cr_assert_eq(v[d + 1], I[row], "block %d, step %d, depth %g", block, row, depth[d]);
+        }
+        row++;
+    }
+    fclose(in);
+    unlink(path), rmdir(dir);
+    cr_expect_eq(block, NL, "one block per forgetting factor");
 }
 
 /* a short pile run per method, on 1 and on 2 threads: the same bits */
