@@ -36,8 +36,13 @@ static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err
         if (!tc_solver_find(solver))
             return tc_error_set(err, TC_ENOTFOUND, s->path, (int)config_setting_source_line(it),
                                 "solver", "unknown solver '%s'", solver);
-        config_setting_t *eng = config_setting_lookup(it, "engine");
-        for (int k = 0; eng && k < config_setting_length(eng) && k < 4; k++, ig->nset++) {
+        /* the engine's parameters: names checked when a method is configured (e2_configure) */
+        config_setting_t *eng = tc_script_lookup(s, it, "engine");
+        tc_script_use(eng);
+        if (eng && (!config_setting_is_group(eng) || config_setting_length(eng) > 4))
+            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(eng),
+                                "engine", "a group of at most 4 engine parameters");
+        for (int k = 0; eng && k < config_setting_length(eng); k++, ig->nset++) {
             config_setting_t *p = config_setting_get_elem(eng, (unsigned)k);
             int t = config_setting_type(p);
             if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64 && t != CONFIG_TYPE_FLOAT)
@@ -93,7 +98,7 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ro), "waypoint_dt",
                             "duration / waypoint_dt must stay below %d", E2_MAXWAY - 1);
     /* the generator: goals are (x, y, theta) triples */
-    config_setting_t *goals = config_setting_lookup(ge, "goals");
+    config_setting_t *goals = tc_script_lookup(s, ge, "goals");
     if ((st = tc_script_allowed(s, ge, gen_keys, err))) return st;
     if (!goals || config_setting_length(goals) < 1 || config_setting_length(goals) > E2_MAXTRAJ)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ge), "goals",

@@ -234,7 +234,14 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
         else snprintf(tpath, sizeof tpath, "%s/%s", x->source_dir, s->e.trajectories);
         st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
     }
-    if (s->e.rollouts > s->ntr) s->e.rollouts = s->ntr;
+    /* as many rollouts as the script asks, each its own trajectory */
+    if (!st && s->e.rollouts > s->ntr) {
+        config_setting_t *v = tc_script_lookup(&x->script, NULL, "rollouts");
+        st = tc_error_set(err, TC_EINVAL, x->script.path, v ? (int)config_setting_source_line(v) : 0,
+                          "rollouts", "%d rollouts, but %s holds %d trajectories", s->e.rollouts,
+                          tpath, s->ntr);
+    }
+    if (!st) tc_exp_refer(x, "compare.timing", s->e.timing);
     /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
      * model of contact points or shapes alone cannot take) on spheres and compounds; the
      * reference and the timed method stay */

@@ -386,6 +386,9 @@ static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     s->scene = calloc(3, sizeof *s->scene);
     if (!s->scene) return TC_ENOMEM;
     tc_status st = e4_read_setup(&x->script, &s->e, err);
+    /* the speed study's labels name methods */
+    if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
+    for (int i = 0; !st && i < s->e.d_nlabel; i++) tc_exp_refer(x, "speed.methods", s->e.d_label[i]);
     if (!st) st = e4_block_scene(&s->e, &s->scene[E4_BLOCK], err);
     if (!st) st = e4_rest_scene(&s->e, &s->scene[E4_PERTURBED], err);
     if (!st) st = e4_pile_scene(&s->e, s->e.pile.bodies, &s->scene[E4_PILE], err);

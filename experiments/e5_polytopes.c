@@ -105,6 +105,7 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
     *state = s;
     tc_status st = e5_read_setup(&x->script, &s->e, err);
     if (st) return st;
+    for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
     /* the first drop's scene says what a method needs */
     tc_scene *sc = malloc(sizeof *sc);
     if (!sc) return TC_ENOMEM;

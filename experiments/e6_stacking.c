@@ -175,6 +175,9 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
     *state = s;
     tc_status st = e6_read_setup(&x->script, &s->e, err);
     if (st) return st;
+    for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
+    tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
+    tc_exp_refer(x, "speed.ratio_den", s->e.ratio_den);
     /* the tall stack: one rate and tolerance */
     s->tall_grid = s->e.grid;
     s->tall_grid.nrate = s->tall_grid.ntol = 1;

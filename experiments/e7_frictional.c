@@ -61,6 +61,7 @@ static tc_status e7_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e7_setup *e = &s->e;
     tc_status st = e7_read_setup(&x->script, e, err);
     if (st) return st;
+    for (int i = 0; i < e->d_nlimit; i++) tc_exp_refer(x, "pile.limits", e->d_limit[i].label);
     /* every scene once, shared read-only by the runs */
     for (int p = 0; p < 2 && !st; p++) {
         if (!(st = new_scene(&s->slide[p]))) st = e7_slide_scene(e, p, s->slide[p], err);

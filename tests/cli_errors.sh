@@ -74,9 +74,30 @@ sed -i 's/^  methods = \[.*\];/  methods = "multi-point";/' "$tmp/src/experiment
 line=$(grep -n '^  methods = "multi-point";' "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
 check "speed study labels (e4)" "e4_penalty.cfg:$line: parameter 'speed.methods'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
+# a misspelt label in a driver's setting fails at planning instead of skipping a study
+cp "$src/experiments/e5_polytopes.cfg" "$tmp/src/experiments/"
+sed -i 's/^tolerance_methods = \["single-level"/tolerance_methods = ["single-levl"/' "$tmp/src/experiments/e5_polytopes.cfg"
+line=$(grep -n '^tolerance_methods = \["single-levl"' "$tmp/src/experiments/e5_polytopes.cfg" | cut -d: -f1)
+check "misspelt label (e5)" "e5_polytopes.cfg:$line: parameter 'tolerance_methods': 'single-levl' names no method" \
+    env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e5 --out "$tmp/o"
+# a group no driver reads
+cp "$src/experiments/e6_stacking.cfg" "$tmp/src/experiments/"
+echo 'stakcs = { count = 3; };' >> "$tmp/src/experiments/e6_stacking.cfg"
+line=$(grep -n '^stakcs' "$tmp/src/experiments/e6_stacking.cfg" | cut -d: -f1)
+check "unknown group (e6)" "e6_stacking.cfg:$line: parameter 'stakcs': unknown setting" \
+    env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e6 --out "$tmp/o"
+# E2's trajectory file: a broken one names its line and column; fewer trajectories than rollouts
+mkdir -p "$tmp/mine"
+sed "s#\"data/e2_trajectories.csv\"#\"$tmp/mine/traj.csv\"#" "$src/experiments/e2_t_pushing.cfg" > "$tmp/mine/e2_mine.cfg"
+sed 's/^0,0.400000,/0,nan,/' "$src/data/e2_trajectories.csv" > "$tmp/mine/traj.csv"
+line=$(grep -n '^0,nan,' "$tmp/mine/traj.csv" | cut -d: -f1)
+check "trajectory with a NaN time (e2)" "traj.csv:$line: column 't_s': 'nan' is not finite" \
+    "$touche" run "$tmp/mine/e2_mine.cfg" --out "$tmp/o"
+awk -F, '/^#/ || /^traj/ || $1 < 1' "$src/data/e2_trajectories.csv" > "$tmp/mine/traj.csv"
+check "fewer trajectories than rollouts (e2)" "parameter 'rollouts': 2 rollouts, but .* holds 1 trajectories" \
+    "$touche" run "$tmp/mine/e2_mine.cfg" --out "$tmp/o"
 
 # a script of one's own, outside the tree: it names its driver and runs like a built-in one
-mkdir -p "$tmp/mine"
 sed 's/^  n1d = 201;/  n1d = 21;/; s/^  n2d = 41;/  n2d = 5;/' "$src/experiments/e1_sphere_profiles.cfg" > "$tmp/mine/my_spheres.cfg"
 total=$((total+1))
 if "$touche" run "$tmp/mine/my_spheres.cfg" --methods hunt-crossley,mujoco --out "$tmp/o2" >"$tmp/out" 2>"$tmp/err" &&

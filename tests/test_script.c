@@ -102,6 +102,26 @@ Test(script, impossible_value) { expect_error("big_radius = 0.1", "big_radius = 
 Test(script, out_of_range_parameter) { expect_error("k = 1309.0", "k = -5.0", 5, "k", "must lie"); }
 Test(script, nan_is_rejected) { expect_error("friction = 0.5", "friction = nan", 1, NULL, "syntax"); }
 Test(script, unknown_setting) { expect_error("gap = 0.005;", "gap = 0.005; gapp = 1.0;", 2, "gapp", "unknown setting"); }
+/* every setting the script holds must be read: a group, a tier's key, a parameter nobody takes */
+Test(script, unknown_top_level_group) {
+    expect_error("driver =", "bogus = { x = 1; };\ndriver =", 8, "bogus", "never reads it");
+}
+Test(script, unknown_key_in_the_selected_tier) {
+    expect_error("n2d = 5;", "n2d = 5; n2dd = 7;", 3, "tiers.quick.n2dd", "never reads it");
+}
+Test(script, unknown_key_in_another_tier) {
+    expect_error("tiers = { quick", "tiers = { full = { n1d = 31; n1dx = 3; }; quick", 3,
+                 "tiers.full.n1dx", "in this tier");
+}
+Test(script, tier_parameter_no_method_takes) {
+    expect_error("spacing = 0.03;", "spacing = 0.03; spacingg = 1;", 3, "tiers.quick.params.spacingg",
+                 "never reads it");
+}
+Test(script, string_where_methods_belong) {
+    expect_error("methods = (\n  { label = \"scm-a\"; method = \"scm\"; params = { k = 1309.0; }; },\n"
+                 "  { label = \"hc\"; method = \"hunt-crossley\"; }\n);",
+                 "methods = \"scm\";", 4, "methods", "must be a list");
+}
 
 /* labels become file names and CSV fields: a safe alphabet, unique, at most TC_LABEL_MAX */
 Test(script, label_with_a_slash_is_refused) { expect_plan_error("\"scm-a\"", "\"../scm\"", 5, "letters, digits"); }

@@ -40,6 +40,8 @@ static tc_status apply_params(const tc_script *s, config_setting_t *params, tc_m
         if (st == TC_ENOTFOUND && only_known) continue;
         if (st) return tc_error_set(err, st, s->path, line, nm, "%s", e2.msg);
         *m = probe;
+        /* a tier's parameter that no method takes is left unread: an error after planning */
+        tc_script_use(e);
     }
     return TC_OK;
 }
@@ -113,6 +115,8 @@ static tc_status script_methods(tc_exp *x, config_setting_t *tier_params, int *n
     static const char *const keys[] = {"label", "method", "params", NULL};
     const tc_script *s = &x->script;
     config_setting_t *list = config_lookup((config_t *)&s->cfg, "methods");
+    /* entries are checked here: their keys (tc_script_allowed), methods and parameters */
+    tc_script_use(list);
     if (list && x->nneed == 0)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(list),
                             "methods", "this experiment (driver %s) runs no registered methods",
@@ -248,8 +252,10 @@ tc_status tc_exp_resolve(tc_exp *x, tc_error *err) {
     for (int r = 0; r < x->nreq && !st; r++) {
         int found = 0;
         for (int i = 0; i < n && !found; i++) found = !strcmp(x->method[i].label, x->req[r]);
+        config_setting_t *ml = config_lookup((config_t *)&s->cfg, "methods");
         if (!found)
-            st = tc_error_set(err, TC_EINVAL, s->path, 0, "methods",
+            st = tc_error_set(err, TC_EINVAL, s->path, ml ? (int)config_setting_source_line(ml) : 0,
+                              "methods",
                               "this experiment compares against '%s': the script must list a "
                               "method labelled so",
                               x->req[r]);
@@ -258,6 +264,12 @@ tc_status tc_exp_resolve(tc_exp *x, tc_error *err) {
     for (int i = 0; i < n; i++)
         snprintf(x->labels + strlen(x->labels), sizeof x->labels - strlen(x->labels), "%s%s",
                  i ? ", " : "", x->method[i].label);
+    /* the labels the driver's settings name must name a method */
+    for (int r = 0; r < x->nref; r++)
+        if (!tc_exp_knows(x, x->ref[r].label))
+            return tc_error_set(err, TC_EINVAL, s->path, x->ref[r].line, x->ref[r].setting,
+                                "'%s' names no method of this experiment (labels: %s)",
+                                x->ref[r].label, x->labels);
     filter(x, &n);
     x->nmethod = n;
     return overrides(x, n, err);

@@ -24,6 +24,14 @@ void tc_exp_need(tc_exp *x, unsigned caps, unsigned shapes, const char *what) {
     snprintf(n->what, sizeof n->what, "%s", what ? what : "");
 }
 
+void tc_exp_refer(tc_exp *x, const char *setting, const char *label) {
+    if (x->nref >= TC_EXP_MAXREF) return;
+    config_setting_t *v = tc_script_lookup(&x->script, NULL, setting);
+    snprintf(x->ref[x->nref].setting, sizeof x->ref[0].setting, "%s", setting);
+    snprintf(x->ref[x->nref].label, sizeof x->ref[0].label, "%s", label);
+    x->ref[x->nref++].line = v ? (int)config_setting_source_line(v) : 0;
+}
+
 void tc_exp_require(tc_exp *x, const char *label) {
     if (x->nreq < TC_EXP_MAXREQ) snprintf(x->req[x->nreq++], sizeof x->req[0], "%s", label);
 }
@@ -61,6 +69,8 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
         }
     }
     if (!st) st = tc_exp_resolve(x, err);
+    /* a setting nobody read is a mistake in the script, not a default */
+    if (!st) st = tc_script_check_read(&x->script, err);
     if (st) {
         tc_exp_free(x);
         return st;

@@ -43,12 +43,149 @@ tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_er
 
 void tc_script_free(tc_script *s) { config_destroy(&s->cfg); }
 
+/* ---------- what the driver read: every other setting is a mistake ---------- */
+
+/* hook marks: a setting read (its own value; a group's members still need reading one by one),
+ * and a setting used whole (every member below it counts as read) */
+static char mark_read, mark_whole;
+
+static void mark(config_setting_t *v, char *m) {
+    if (v && config_setting_get_hook(v) != &mark_whole) config_setting_set_hook(v, m);
+}
+
+void tc_script_use(config_setting_t *v) { mark(v, &mark_whole); }
+
 config_setting_t *tc_script_lookup(const tc_script *s, config_setting_t *g, const char *path) {
-    if (!g && s->tier_group) {
-        config_setting_t *t = config_setting_lookup(s->tier_group, path);
-        if (t) return t;
+    config_setting_t *v = NULL;
+    if (!g && s->tier_group) v = config_setting_lookup(s->tier_group, path);
+    if (!v) v = g ? config_setting_lookup(g, path) : config_lookup((config_t *)&s->cfg, path);
+    mark(v, &mark_read);
+    return v;
+}
+
+/* a setting holding other named settings (a group, or a list holding groups) */
+static int is_container(const config_setting_t *v) {
+    if (config_setting_is_group(v)) return 1;
+    if (!config_setting_is_list(v)) return 0;
+    for (int i = 0; i < config_setting_length(v); i++)
+        if (config_setting_is_aggregate(config_setting_get_elem(v, (unsigned)i))) return 1;
+    return 0;
+}
+
+/* 1 when v or a setting above it was used whole */
+static int under_whole(const config_setting_t *v) {
+    for (; v; v = config_setting_parent(v))
+        if (config_setting_get_hook(v) == &mark_whole) return 1;
+    return 0;
+}
+
+/* 1 when v, or anything below it, was read */
+static int known(const config_setting_t *v) {
+    if (config_setting_get_hook(v) || under_whole(v)) return 1;
+    for (int i = 0; config_setting_is_aggregate(v) && i < config_setting_length(v); i++)
+        if (known(config_setting_get_elem(v, (unsigned)i))) return 1;
+    return 0;
+}
+
+/* the dotted path of v below group top ("scene.big_radius", "methods.[2].label") */
+static void path_of(const config_setting_t *v, const config_setting_t *top, char *buf, size_t n) {
+    const config_setting_t *chain[32];
+    int k = 0;
+    for (; v && v != top && k < 32; v = config_setting_parent(v)) chain[k++] = v;
+    buf[0] = 0;
+    while (k-- > 0) {
+        const char *nm = config_setting_name(chain[k]);
+        size_t l = strlen(buf);
+        if (nm) snprintf(buf + l, n - l, "%s%s", l ? "." : "", nm);
+        else snprintf(buf + l, n - l, "%s[%d]", l ? "." : "", config_setting_index(chain[k]));
     }
-    return g ? config_setting_lookup(g, path) : config_lookup((config_t *)&s->cfg, path);
+}
+
+/* the settings of v's group that were read, as a list for a message */
+static void siblings(const config_setting_t *v, char *buf, size_t n) {
+    const config_setting_t *g = config_setting_parent(v);
+    buf[0] = 0;
+    for (int i = 0; g && i < config_setting_length(g); i++) {
+        const config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
+        if (e != v && config_setting_name(e) && known(e))
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     config_setting_name(e));
+    }
+}
+
+static tc_status unread(const tc_script *s, const config_setting_t *v, const config_setting_t *top,
+                        const char *where, tc_error *err) {
+    char path[256], near[300];
+    (void)top;
+    path_of(v, config_root_setting(&s->cfg), path, sizeof path);
+    siblings(v, near, sizeof near);
+    return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(v), path,
+                        "unknown setting%s: the driver never reads it (misspelt?%s%s)", where,
+                        near[0] ? " read here: " : "", near);
+}
+
+/* 1 when the top-level setting c is replaced by the selected tier's, which was read */
+static int overridden(const tc_script *s, const config_setting_t *c, const config_setting_t *top) {
+    if (!s->tier_group || top != config_root_setting(&s->cfg)) return 0;
+    char rel[256];
+    path_of(c, top, rel, sizeof rel);
+    const config_setting_t *t = config_setting_lookup(s->tier_group, rel);
+    return t && known(t);
+}
+
+/* every named setting below v (top: where paths start) was read; other: v is an unselected
+ * tier, whose settings must exist in the selected tier or be read at the top level */
+static tc_status check_read(const tc_script *s, const config_setting_t *v,
+                            const config_setting_t *top, int other, tc_error *err) {
+    for (int i = 0; i < config_setting_length(v); i++) {
+        const config_setting_t *c = config_setting_get_elem(v, (unsigned)i);
+        if (!config_setting_name(c)) {
+            /* a list's element: its members are checked, scalars count with the list */
+            if (config_setting_is_aggregate(c) && is_container(c)) {
+                tc_status st = check_read(s, c, top, other, err);
+                if (st) return st;
+            }
+            continue;
+        }
+        if (other) {
+            char rel[256];
+            path_of(c, top, rel, sizeof rel);
+            const config_setting_t *mine = s->tier_group ? config_setting_lookup(s->tier_group, rel) : NULL;
+            const config_setting_t *base = config_lookup((config_t *)&s->cfg, rel);
+            if (mine || (base && known(base))) continue;
+            if (is_container(c)) {
+                tc_status st = check_read(s, c, top, other, err);
+                if (st) return st;
+                continue;
+            }
+            return unread(s, c, top, " in this tier", err);
+        }
+        if (under_whole(c) || overridden(s, c, top)) continue;
+        if (!is_container(c)) {
+            if (!config_setting_get_hook(c)) return unread(s, c, top, "", err);
+            continue;
+        }
+        if (!known(c)) return unread(s, c, top, "", err);
+        tc_status st = check_read(s, c, top, 0, err);
+        if (st) return st;
+    }
+    return TC_OK;
+}
+
+tc_status tc_script_check_read(const tc_script *s, tc_error *err) {
+    config_setting_t *root = config_root_setting(&s->cfg);
+    /* read by touche itself: the driver's name, the papers' values (tables, after the run) */
+    tc_script_use(config_setting_get_member(root, "driver"));
+    tc_script_use(config_setting_get_member(root, "paper"));
+    /* the tiers: the selected one like the top level, the others against it */
+    config_setting_t *tiers = config_setting_get_member(root, "tiers");
+    tc_status st = TC_OK;
+    for (int i = 0; tiers && !st && i < config_setting_length(tiers); i++) {
+        config_setting_t *t = config_setting_get_elem(tiers, (unsigned)i);
+        st = check_read(s, t, t, t != s->tier_group, err);
+    }
+    tc_script_use(tiers);
+    return st ? st : check_read(s, root, root, 0, err);
 }
 
 /* line of a setting, or of its group when it is missing */

@@ -114,6 +114,7 @@ typedef struct tc_need {
 
 #define TC_EXP_MAXNEED 8
 #define TC_EXP_MAXREQ 4
+#define TC_EXP_MAXREF 16 /* label references a driver checks (tc_exp_refer) */
 
 struct tc_exp {
     /* drivers read these */
@@ -134,6 +135,8 @@ struct tc_exp {
     int nneed, nreq;
     tc_need need[TC_EXP_MAXNEED];
     char req[TC_EXP_MAXREQ][TC_LABEL_MAX + 1];
+    int nref;              /* labels the script names in the driver's settings (tc_exp_refer) */
+    struct { char setting[64], label[TC_LABEL_MAX + 1]; int line; } ref[TC_EXP_MAXREF];
     int nskip, nleft;      /* skipped (cannot run here), left out (--methods) */
     int nselected;         /* methods --methods named itself (not kept as references) */
     tc_exp_skip *skip;
@@ -191,6 +194,11 @@ void tc_exp_need(tc_exp *x, unsigned caps, unsigned shapes, const char *what);
 /* a label the experiment compares against (E2's MuJoCo): kept whatever --methods says; the
  * script must list it (an error naming the script otherwise, at planning) */
 void tc_exp_require(tc_exp *x, const char *label);
+
+/* a label the script names in one of the driver's settings (setting: its dotted name): it must
+ * name a method the experiment knows (a script label, a registered method or its model/engine),
+ * else planning fails at the setting's line, so a misspelt label cannot skip a study silently */
+void tc_exp_refer(tc_exp *x, const char *setting, const char *label);
 
 /* the index of the method labelled label, or -1 */
 int tc_exp_method_find(const tc_exp *x, const char *label);

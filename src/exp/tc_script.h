@@ -27,8 +27,19 @@ tc_status tc_script_peek_driver(const char *path, char *buf, size_t n, tc_error 
 /* the driver a script names (`driver = "e1_sphere_profiles";`), or NULL */
 const char *tc_script_driver(const tc_script *s);
 
-/* a setting by dotted path in group g (NULL = root), looked up in tiers.<tier> first */
+/* a setting by dotted path in group g (NULL = root), looked up in tiers.<tier> first; the
+ * setting found counts as read (tc_script_check_read) */
 config_setting_t *tc_script_lookup(const tc_script *s, config_setting_t *g, const char *path);
+
+/* v (may be NULL) and everything below it count as read: for a reader that walks a group or
+ * list itself */
+void tc_script_use(config_setting_t *v);
+
+/* after the driver's setup and the methods: every setting the script holds was read, or it is
+ * an error naming its line and dotted path (a misspelt key, an unknown group, a key in a tier
+ * the driver never reads); a key of another tier must exist in the selected one or be read at
+ * the top level */
+tc_status tc_script_check_read(const tc_script *s, tc_error *err);
 
 /* numbers and strings; a missing required setting, a wrong type or a value outside [lo, hi]
  * is an error naming file, line and setting */
