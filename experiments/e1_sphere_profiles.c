@@ -425,6 +425,20 @@ static tc_status e1_setup_fn(tc_exp *x, void **state, tc_error *err) {
     return st;
 }
 
+/* the sweep's work: every point for every method; SCM's cost grows with its point pairs */
+static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e1_setup *e = &((const e1_state *)state)->e;
+    const double total = e->n1d + (2.0 * e->n1d - 1) + (double)e->n2d * e->n2d + NPROBE;
+    w->bytes = 16 * total * (x->nmethod + 1);
+    for (int k = 0; k < x->nmethod; k++) {
+        const tc_method *m = &x->method[k].m;
+        double pb = tc_work_points(m, 4 * M_PI * e->R * e->R), ps = tc_work_points(m, 4 * M_PI * e->r * e->r);
+        w->steps += total;
+        w->seconds += total * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * ps);
+        w->bytes += 48 * (pb + ps) * (x->threads + 1);
+    }
+}
+
 static void e1_free(void *state) {
     e1_state *s = state;
     for (int k = 0; s->res && k < s->x->nmethod; k++) free(s->res[k].fx), free(s->res[k].fy);
@@ -496,4 +510,5 @@ const tc_experiment_type tc_experiment_e1 = {
     .setup = e1_setup_fn,
     .run = e1_run,
     .free = e1_free,
+    .estimate = e1_estimate,
 };

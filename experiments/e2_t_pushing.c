@@ -327,6 +327,35 @@ static const tc_results_file e2_results[] = {
     {"paths.csv", TC_RESULTS_SHARED, NULL},
     {NULL, 0, NULL}};
 
+/* the grid's work: every rollout's steps; a point-cloud method's step grows with its point pairs
+ * (T against finger); then the serial step-time study at up to 12 spacings */
+static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e2_setup *e = &((const e2_state *)state)->e;
+    const tc_t_pusher *t = &e->scene;
+    const double c = t->thickness, ff = 4 * M_PI * t->finger_radius * t->finger_radius;
+    const double tt = 2 * (t->bar_x * t->bar_y + t->bar_y * c + c * t->bar_x) +
+                      2 * (t->stem_x * t->stem_y + t->stem_y * c + c * t->stem_x);
+    double steps = 0;
+    for (int d = 0; d < e->ndt; d++) steps += e->duration / e->dt[d];
+    steps *= e->rollouts * e->ninteg;
+    w->bytes = (double)sizeof(e2_item) * x->nmethod * e->ninteg * e->ndt * e->rollouts * E2_MAXGRID;
+    for (int k = 0; k < x->nmethod; k++) {
+        tc_method m = x->method[k].m;
+        int sp = spaced(&m);
+        for (int p = 0; p < (sp ? e->nspacing : 1); p++) {
+            if (sp) tc_params_set(&m.mparams, "spacing", e->spacing[p], NULL);
+            double pt = tc_work_points(&m, tt), pf = tc_work_points(&m, ff);
+            w->steps += steps;
+            w->seconds += steps * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pt * pf);
+            w->bytes += 48 * (pt + pf) * (x->threads + 2);
+        }
+    }
+    /* the step-time study: 3 x 2,000 steps at each of 8 or 12 spacings, the finest dominating */
+    const double finest = strcmp(x->tier, "full") ? 0.02 : 0.0047;
+    w->steps += 6000 * 12;
+    w->seconds += 6000 * 3 * (TC_WORK_STEP_S + TC_WORK_PAIR_S * fmax(12, tt / (finest * finest)) * 12);
+}
+
 const tc_experiment_type tc_experiment_e2 = {
     .name = "e2_t_pushing",
     .title = "planar T-pushing: SCM vs MuJoCo rollouts, fig. 7 table (Beker et al. fig. 6, 7)",
@@ -337,6 +366,7 @@ const tc_experiment_type tc_experiment_e2 = {
     .setup = e2_setup_fn,
     .run = e2_run,
     .free = e2_free,
+    .estimate = e2_estimate,
     .generate = e2_generate_hook,
     .generate_doc = "E2's finger trajectories (cross-entropy search in MuJoCo; "
                     "data/e2_trajectories.csv)",

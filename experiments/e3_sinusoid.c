@@ -341,6 +341,20 @@ static const tc_results_file e3_results[] = {
     {"curves.csv", TC_RESULTS_SHARED, NULL},
     {NULL, 0, NULL}};
 
+/* the work: the coarse CalculiX re-solve when asked (its elements for every load step, about
+ * 20 us and 2 kB each), pressure field contact at every depth of every curve (cheap) */
+static void e3_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    (void)x;
+    const e3_state *s = state;
+    const e3_setup *e = &s->e;
+    double cells = (double)e->nx * e->ny, evals = 0;
+    for (int k = 0; k < e->neta; k++) evals += 2.0 * s->fem[k].n + 2;
+    w->steps = evals + (e->resolve ? e->neta * (double)e->steps : 0);
+    w->seconds = evals * e->segments * TC_WORK_STEP_S +
+                 (e->resolve ? e->neta * e->steps * cells * 2e-5 : 0);
+    w->bytes = sizeof *s + (e->resolve ? 2000 * cells * x->threads : 0);
+}
+
 const tc_experiment_type tc_experiment_e3 = {
     .name = "e3_sinusoid",
     .title = "FEM sinusoid comparison: CalculiX vs pressure field contact (Elandt et al. fig. 6)",
@@ -351,6 +365,7 @@ const tc_experiment_type tc_experiment_e3 = {
     .setup = e3_setup_fn,
     .run = e3_run,
     .free = e3_free,
+    .estimate = e3_estimate,
     .generate = e3_generate,
     .generate_doc = "E3's FEM curves with CalculiX (needs ccx; data/e3_fem.csv)",
 };

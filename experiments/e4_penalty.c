@@ -473,6 +473,22 @@ static const tc_results_file e4_results[] = {
     {"pile.csv", TC_RESULTS_BLOCKS, NULL},
     {NULL, 0, NULL}};
 
+/* the work: (a), (b) and (c) for every method (the pile's steps cost per body), then the speed
+ * study: each pile size settled and timed for every timed method */
+static void e4_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e4_setup *e = &((const e4_state *)state)->e;
+    const double block = e->a_steps + e->b_settle + (double)e->b_cycles * (e->b_on + e->b_off);
+    const double pile = ceil(e->c_seconds / e->dt);
+    w->steps = x->nmethod * (block + pile);
+    w->seconds = x->nmethod * (block * TC_WORK_STEP_S + pile * e->pile.bodies * TC_WORK_BODY_STEP_S);
+    for (int i = 0; i < e->d_n; i++) {
+        double n = (double)e->d_steps * (e->d_nlabel + 1);
+        w->steps += n;
+        w->seconds += n * e->d_sizes[i] * TC_WORK_BODY_STEP_S;
+    }
+    w->bytes = (double)x->nmethod * 3 * (block + pile) / 10 * 64;
+}
+
 const tc_experiment_type tc_experiment_e4 = {
     .name = "e4_penalty",
     .title = "penalty methods vs LCP: block into a plane, perturbed block, pile, speed "
@@ -484,6 +500,7 @@ const tc_experiment_type tc_experiment_e4 = {
     .setup = e4_setup_fn,
     .run = e4_run_fn,
     .free = e4_free,
+    .estimate = e4_estimate,
     .bench_name = "penalty",
     .bench_doc = "E4's piles: the LCP against the multi-point penalty (RK4 and semi-implicit "
                  "Euler), steps/s as contacts grow, one thread, same run",

@@ -40,6 +40,9 @@ typedef struct e56_grid {
  * seconds */
 tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err);
 
+/* the steps method k takes on one scene over grid g (rates, and tolerances when it sweeps them) */
+double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k);
+
 /* the line of a setting in the script (0 when absent) */
 int e56_line(const tc_script *s, const char *path);
 

@@ -104,6 +104,16 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
     return TC_OK;
 }
 
+/* the steps method k takes on one scene over grid g: every rate, and every tolerance when the
+ * grid sweeps its `tol` */
+double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k) {
+    int has_tol = 0;
+    for (int t = 0; t < g->ntolm; t++) has_tol |= !strcmp(g->tolm[t], x->method[k].label);
+    double steps = 0;
+    for (int r = 0; r < g->nrate; r++) steps += ceil(g->seconds * g->rate[r]);
+    return steps * (has_tol ? g->ntol : 1);
+}
+
 /* ---------- the end state ---------- */
 
 void e56_lowest_two(tc_sim *sim, int body, double y[2]) {

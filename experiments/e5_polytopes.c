@@ -227,6 +227,15 @@ static void e5_free(void *state) {
 static const tc_results_file e5_results[] = {
     {"grid.csv", TC_RESULTS_ROWS, NULL}, {"drops.csv", TC_RESULTS_ROWS, NULL}, {NULL, 0, NULL}};
 
+/* the work: every drop over every method's grid; a step of two polytopes and an interior-point
+ * solve costs a few small-scene steps */
+static void e5_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e5_setup *e = &((const e5_state *)state)->e;
+    for (int k = 0; k < x->nmethod; k++) w->steps += e->ndrop * e56_grid_steps(x, &e->grid, k);
+    w->seconds = w->steps * 2 * TC_WORK_STEP_S;
+    w->bytes = (double)x->nmethod * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
+}
+
 const tc_experiment_type tc_experiment_e5 = {
     .name = "e5_polytopes",
     .title = "dropped polytopes: failures, penetration, iterations over rates x tolerances "
@@ -238,4 +247,5 @@ const tc_experiment_type tc_experiment_e5 = {
     .setup = e5_setup_fn,
     .run = e5_run_fn,
     .free = e5_free,
+    .estimate = e5_estimate,
 };

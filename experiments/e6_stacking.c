@@ -359,6 +359,20 @@ static const tc_results_file e6_results[] = {
     {"grid.csv", TC_RESULTS_ROWS, NULL}, {"stacks.csv", TC_RESULTS_ROWS, NULL},
     {"tall.csv", TC_RESULTS_ROWS, NULL}, {NULL, 0, NULL}};
 
+/* the work: every two-block stack over every method's grid, the tall stack (its blocks), and
+ * the serial speed study */
+static void e6_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e6_state *s = state;
+    const e6_setup *e = &s->e;
+    for (int k = 0; k < x->nmethod; k++) {
+        double stacks = e->nstack * e56_grid_steps(x, &e->grid, k);
+        double tall = e56_grid_steps(x, &s->tall_grid, k);
+        w->steps += stacks + tall + e->speed_steps;
+        w->seconds += (2 * stacks + e->tall_n * tall + e->speed_steps) * 2 * TC_WORK_STEP_S;
+    }
+    w->bytes = (double)x->nmethod * e->nstack * e->grid.nrate * e->grid.ntol * 256;
+}
+
 const tc_experiment_type tc_experiment_e6 = {
     .name = "e6_stacking",
     .title = "block stacking: momentum drift over rates x tolerances, a tall stack, time per "
@@ -370,6 +384,7 @@ const tc_experiment_type tc_experiment_e6 = {
     .setup = e6_setup_fn,
     .run = e6_run_fn,
     .free = e6_free,
+    .estimate = e6_estimate,
     .bench_name = "contact-ip",
     .bench_doc = "E6's falling block: time per step of every method (single-level and bilevel "
                  "beside the others), one thread, same run, CSV",

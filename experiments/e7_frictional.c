@@ -1059,6 +1059,27 @@ static const tc_results_file e7_results[] = {
     {"pile_runs.csv", TC_RESULTS_ROWS, "step_s,per_contact_s"},
     {NULL, 0, NULL}};
 
+/* the work: the closed-form scenes for every method (planar and 3-D), then every pile a method
+ * may run (pile.limits), each step costing per body */
+static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e7_setup *e = &((const e7_state *)state)->e;
+    const double scenes = 2 * (e->a_seconds + e->b_n * e->b_seconds) / e->dt + e->c_seconds / e->dt;
+    const double pile = e->d_seconds / e->d_dt;
+    for (int k = 0; k < x->nmethod; k++) {
+        w->steps += scenes;
+        w->seconds += scenes * TC_WORK_STEP_S;
+        for (int i = 0; i < e->d_n; i++) {
+            int cap = 1 << 30;
+            for (int l = 0; l < e->d_nlimit; l++)
+                if (!strcmp(e->d_limit[l].label, x->method[k].label)) cap = e->d_limit[l].bodies;
+            if (e->d_bodies[i] > cap) continue;
+            w->steps += pile;
+            w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S;
+            w->bytes = fmax(w->bytes, 4096.0 * e->d_bodies[i] * x->threads);
+        }
+    }
+}
+
 const tc_experiment_type tc_experiment_e7 = {
     .name = "e7_frictional",
     .title = "frictional dynamics: a box sliding to rest, a box on an incline, a ball starting to "
@@ -1070,6 +1091,7 @@ const tc_experiment_type tc_experiment_e7 = {
     .setup = e7_setup_fn,
     .run = e7_run_fn,
     .free = e7_free,
+    .estimate = e7_estimate,
     .bench_name = "piles",
     .bench_doc = "E7's piles of 100, 300 and 1,000 compounds landed by velocity projection: time "
                  "per step of velocity projection, MuJoCo and the LCP on the same points, one "

@@ -196,16 +196,19 @@ int tc_cmd_run(int argc, char **argv) {
                                          {"set", required_argument, 0, 's'},
                                          {"threads", required_argument, 0, 'j'},
                                          {"out", required_argument, 0, 'o'},
+                                         {"force", no_argument, 0, 'f'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     static tc_override set[MAXSET];
+    int force = 0;
     tc_run_opts o = {.source_dir = tc_cli_source_dir(), .out_root = "out", .tier = "quick",
                      .threads = omp_get_max_threads(), .set = set};
-    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:h", opts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fh", opts, NULL)) != -1;) {
         switch (c) {
         case 't': o.tier = optarg; break;
         case 'm': o.methods = optarg; break;
         case 'o': o.out_root = optarg; break;
+        case 'f': force = 1; break;
         case 's':
             if (o.nset >= MAXSET || !parse_set(optarg, &set[o.nset])) return 2;
             o.nset++;
@@ -223,6 +226,10 @@ int tc_cmd_run(int argc, char **argv) {
         case 'h':
             printf("usage: touche run NAME|all|SCRIPT.cfg ... [--tier quick|full] [--methods a,b]\n"
                    "                  [--set LABEL.PARAM=VALUE]... [--threads N] [--out DIR]\n"
+                   "                  [--force]\n"
+                   "each experiment's work (steps, memory, time) is estimated before anything\n"
+                   "runs; one above 1e9 steps, a day over its threads or half the memory is\n"
+                   "refused unless --force is given (docs/architecture.md, work estimates)\n"
                    "exit status: 0 every run ok; 1 an experiment could not finish (outputs of\n"
                    "that experiment left as they were); 2 bad command line or input (nothing\n"
                    "run); 3 finished, but runs failed or outputs are missing (all written, the\n"
@@ -256,6 +263,16 @@ int tc_cmd_run(int argc, char **argv) {
     if (!rc && o.methods && !check_filter(o.methods, t, n)) rc = 2;
     if (!rc && !check_sets(set, o.nset, t, n)) rc = 2;
     for (int i = 0; !rc && i < n; i++) print_plan(t[i].x);
+    /* the work of each: above the limits nothing runs, unless --force */
+    static tc_work work[MAXRUN];
+    for (int i = 0; !rc && i < n; i++) {
+        tc_error err;
+        tc_error_clear(&err);
+        if (tc_exp_work_check(t[i].x, force, &work[i], &err)) {
+            tc_cli_error(&err, 1);
+            rc = 2;
+        }
+    }
     /* an experiment where --methods selects nothing (beyond its references) is not run */
     int runnable = 0;
     for (int i = 0; !rc && i < n; i++) {
@@ -284,7 +301,9 @@ int tc_cmd_run(int argc, char **argv) {
         tc_error err;
         tc_error_clear(&err);
         double t0 = tc_wall_time();
-        fprintf(stderr, "touche: %s (tier %s, %d threads)\n", t[i].name, o.tier, o.threads);
+        char est[200];
+        tc_work_describe(&work[i], o.threads, est, sizeof est);
+        fprintf(stderr, "touche: %s (tier %s, %d threads; %s)\n", t[i].name, o.tier, o.threads, est);
         tc_status st = tc_exp_execute(t[i].x, &err);
         if (st) {
             tc_cli_error(&err, st);

@@ -43,6 +43,28 @@ typedef struct tc_gen_opts {
     int threads;
 } tc_gen_opts;
 
+/* the work of a run, estimated from its script and methods before anything runs */
+typedef struct tc_work {
+    double steps;   /* time steps and static force evaluations, summed over every run */
+    double bytes;   /* memory held at once, roughly (B) */
+    double seconds; /* wall time on one thread of a 2020s x86 core, order of magnitude (s) */
+} tc_work;
+
+/* the limits a run may exceed only with consent (touche run --force) */
+#define TC_WORK_MAX_STEPS 1e9      /* steps and force evaluations of one experiment */
+#define TC_WORK_MAX_SECONDS 86400. /* estimated wall time of one experiment over its threads */
+
+/* the estimates' cost model, on one thread (s): a step or force evaluation of a small scene, one
+ * body of a pile for one step, one pair of sample points of a point-cloud model (SCM), measured
+ * on touche's own runs to within a factor of a few (docs/architecture.md) */
+#define TC_WORK_STEP_S 1e-5
+#define TC_WORK_BODY_STEP_S 5e-5
+#define TC_WORK_PAIR_S 3e-8
+
+/* the sample points a method puts on a surface of area a (m^2): a / spacing^2 (at least 12) for
+ * a method with a `spacing` parameter, else 0 */
+double tc_work_points(const struct tc_method *m, double area);
+
 /* an experiment: one const instance per driver, listed in experiments/registry.c */
 typedef struct tc_experiment_type {
     const char *name;    /* "e1_sphere_profiles": the driver name scripts give and the output
@@ -67,6 +89,9 @@ typedef struct tc_experiment_type {
     const char *bench_name;
     const char *bench_doc;
     int (*bench)(int argc, char **argv);
+    /* optional: the work of the planned run (its script's sizes, its methods), before it starts;
+     * without it the run is neither estimated nor limited */
+    void (*estimate)(const tc_exp *x, const void *state, tc_work *w);
 } tc_experiment_type;
 
 /* the registry: tc_experiments[] is the built-in table (one line per driver, in report order);
@@ -199,6 +224,14 @@ void tc_exp_require(tc_exp *x, const char *label);
  * name a method the experiment knows (a script label, a registered method or its model/engine),
  * else planning fails at the setting's line, so a misspelt label cannot skip a study silently */
 void tc_exp_refer(tc_exp *x, const char *setting, const char *label);
+
+/* the planned run's work (tc_experiment_type.estimate) into *w, and whether it may start: above
+ * TC_WORK_MAX_STEPS, TC_WORK_MAX_SECONDS (over x->threads) or half the machine's memory it is
+ * refused (TC_EINVAL naming what to lower) unless force; 0 in *w where the driver gives none */
+tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *err);
+
+/* "1.2e+06 steps, 45 MiB, about 3 min" (or "no estimate") */
+void tc_work_describe(const tc_work *w, int threads, char *buf, size_t n);
 
 /* the index of the method labelled label, or -1 */
 int tc_exp_method_find(const tc_exp *x, const char *label);

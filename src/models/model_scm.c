@@ -430,7 +430,7 @@ static int nthreads(const scm_state *s) {
 static void query_phi(const scm_state *s, const tc_aopc *Q, const tc_aopc *S, int sbody,
                       double eps1, double *out) {
     const double *mom = s->momw[sbody], *blk = s->blk[sbody], *blkw = s->blkw[sbody];
-#pragma omp parallel for schedule(dynamic, 32) num_threads(nthreads(s)) if (Q->n * S->n > 200000)
+#pragma omp parallel for schedule(dynamic, 32) num_threads(nthreads(s)) if ((long long)Q->n * S->n > 200000)
     for (int j = 0; j < Q->n; j++) {
         scm_gather *g = &s->gather[omp_get_thread_num()];
         const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
@@ -448,7 +448,7 @@ static void query_force(const scm_state *s, const tc_aopc *Q, const tc_body_stat
                         int dynamic, double phi_cut, int set_phi, double *out) {
     const double *mom = s->momw[sbody], *blk = s->blk[sbody], *blkw = s->blkw[sbody];
     const int paper = !s->consistent;
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nthreads(s)) if (Q->n * S->n > 200000)
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nthreads(s)) if ((long long)Q->n * S->n > 200000)
     for (int j = 0; j < Q->n; j++) {
         double *o = out + (size_t)j * OUT_N;
         memset(o + OUT_FQ, 0, (OUT_N - OUT_FQ) * sizeof *o);
