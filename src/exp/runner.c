@@ -57,6 +57,7 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
         st = tc_error_set(err, TC_EINVAL, script, 0, NULL,
                           "the experiment's name '%s' (its output directory) %s", name, why);
     else if ((st = tc_script_load(&x->script, script, o->tier, err)) == TC_OK) {
+        x->script_loaded = 1;
         /* the script names its driver */
         const char *d = tc_script_driver(&x->script);
         if (!d || strcmp(d, t->name))
@@ -64,10 +65,8 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
                               d ? "the script's driver is '%s', not '%s'"
                                 : "the script must name its driver: driver = \"%s\";",
                               d ? d : t->name, t->name);
-        else {
-            x->script_loaded = 1;
+        else
             st = t->setup(x, &x->state, err);
-        }
     }
     if (!st) st = tc_exp_resolve(x, err);
     /* a setting nobody read is a mistake in the script, not a default */
