@@ -2,6 +2,7 @@
 /* touche bench e2: the timed method's Euler step on E2's T against AOPC points, beside the
  * reference engine's, in one run, written as CSV */
 #include "e2.h"
+#include "core/tc_args.h"
 #include "core/tc_fs.h"
 #include "report/tc_report.h"
 
@@ -16,15 +17,12 @@ int e2_bench(int argc, char **argv) {
     double seconds = 1e9;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
-        else {
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+            if (!tc_arg_real("touche bench e2", "--seconds", argv[++i], 1e-3, 1e9, &seconds)) return 2;
+        } else {
             fprintf(stderr, "usage: touche bench e2 [--seconds S] [--out DIR]\n");
             return 2;
         }
-    }
-    if (!(seconds > 0)) {
-        fprintf(stderr, "touche bench e2: --seconds must be > 0\n");
-        return 2;
     }
     /* E2 planned at its full tier: its timed method and reference with the script's parameters */
     char path[1200];

@@ -350,7 +350,7 @@ static void e3_estimate(const tc_exp *x, const void *state, tc_work *w) {
     double cells = (double)e->nx * e->ny, evals = 0;
     for (int k = 0; k < e->neta; k++) evals += 2.0 * s->fem[k].n + 2;
     w->steps = evals + (e->resolve ? e->neta * (double)e->steps : 0);
-    w->seconds = evals * e->segments * TC_WORK_STEP_S +
+    w->seconds = evals * e->segments * TC_WORK_STEP_S / 4 +
                  (e->resolve ? e->neta * e->steps * cells * 2e-5 : 0);
     w->bytes = sizeof *s + (e->resolve ? 2000 * cells * x->threads : 0);
 }

@@ -3,6 +3,7 @@
  * multi-point penalty with RK4 and semi-implicit Euler) in steps per second on piles of growing
  * size, side by side in one run on one thread, written as CSV */
 #include "e4.h"
+#include "core/tc_args.h"
 #include "core/tc_fs.h"
 #include "report/tc_report.h"
 
@@ -12,13 +13,15 @@
 #include <string.h>
 
 int e4_bench(int argc, char **argv) {
-    const char *out = "out/bench", *bodies = "2,4,8,16,24";
-    int steps = 200;
+    const char *out = "out/bench", *who = "touche bench penalty";
+    int steps = 200, sizes[E4_MAXPILE] = {2, 4, 8, 16, 24}, nsize = 5;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
-        else {
+        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) {
+            if (!tc_arg_ints(who, "--bodies", argv[++i], 1, 1000, sizes, E4_MAXPILE, &nsize)) return 2;
+        } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            if (!tc_arg_int(who, "--steps", argv[++i], 1, 10000000, &steps)) return 2;
+        } else {
             fprintf(stderr, "usage: touche bench penalty [--bodies a,b,...] [--steps N] [--out DIR]\n");
             return 2;
         }
@@ -44,12 +47,9 @@ int e4_bench(int argc, char **argv) {
             m[i] = &x->method[k].m;
     }
     /* the pile sizes from --bodies */
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", bodies);
-    e.d_n = 0;
-    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t && e.d_n < E4_MAXPILE; t = strtok_r(NULL, ",", &sv))
-        if (atoi(t) > 0) e.d_sizes[e.d_n++] = atoi(t);
-    e.d_steps = steps > 0 ? steps : 200;
+    e.d_n = nsize;
+    memcpy(e.d_sizes, sizes, sizeof sizes);
+    e.d_steps = steps;
     e4_speed_row rows[E4_MAXPILE];
     /* one thread: the timings compare the methods, not the machine's cores */
     omp_set_num_threads(1);

@@ -476,11 +476,19 @@ static const tc_results_file e4_results[] = {
 /* the work: (a), (b) and (c) for every method (the pile's steps cost per body), then the speed
  * study: each pile size settled and timed for every timed method */
 static void e4_estimate(const tc_exp *x, const void *state, tc_work *w) {
-    const e4_setup *e = &((const e4_state *)state)->e;
+    const e4_state *s = state;
+    const e4_setup *e = &s->e;
     const double block = e->a_steps + e->b_settle + (double)e->b_cycles * (e->b_on + e->b_off);
-    const double pile = ceil(e->c_seconds / e->dt);
-    w->steps = x->nmethod * (block + pile);
-    w->seconds = x->nmethod * (block * TC_WORK_STEP_S + pile * e->pile.bodies * TC_WORK_BODY_STEP_S);
+    const double pile = ceil(e->c_seconds / e->dt), side = 2 * e->pile.size_hi;
+    for (int k = 0; k < x->nmethod; k++) {
+        /* a point-cloud method pays for the pairs of points of each touching pair of bodies */
+        const tc_method *m = &x->method[k].m;
+        double pc = tc_work_points(m, 6 * side * side), pb = tc_work_points(m, 6.0);
+        int piles = tc_method_can_run(m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]));
+        w->steps += block + piles * pile;
+        w->seconds += block * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * pb) +
+                      piles * pile * e->pile.bodies * (TC_WORK_BODY_STEP_S + TC_WORK_PAIR_S * pc * pc);
+    }
     for (int i = 0; i < e->d_n; i++) {
         double n = (double)e->d_steps * (e->d_nlabel + 1);
         w->steps += n;

@@ -232,7 +232,7 @@ static const tc_results_file e5_results[] = {
 static void e5_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e5_setup *e = &((const e5_state *)state)->e;
     for (int k = 0; k < x->nmethod; k++) w->steps += e->ndrop * e56_grid_steps(x, &e->grid, k);
-    w->seconds = w->steps * 2 * TC_WORK_STEP_S;
+    w->seconds = w->steps * 6 * TC_WORK_STEP_S;
     w->bytes = (double)x->nmethod * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
 }
 

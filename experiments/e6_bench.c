@@ -3,6 +3,7 @@
  * run it (single-level and bilevel beside the others), one after the other on one thread in one
  * run, written as CSV with the ratio of the script's speed.ratio_num over speed.ratio_den */
 #include "e6.h"
+#include "core/tc_args.h"
 #include "core/tc_fs.h"
 
 #include <math.h>
@@ -13,21 +14,19 @@
 
 int e6_bench(int argc, char **argv) {
     const char *out = "out/bench";
-    long steps = 20000;
+    const char *who = "touche bench contact-ip";
+    int steps = 20000;
     double rate = 0;
-    int rate_given = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--rate") && i + 1 < argc) rate = atof(argv[++i]), rate_given = 1;
-        else {
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            if (!tc_arg_int(who, "--steps", argv[++i], 1, 10000000, &steps)) return 2;
+        } else if (!strcmp(argv[i], "--rate") && i + 1 < argc) {
+            if (!tc_arg_real(who, "--rate", argv[++i], 1e-3, 1e6, &rate)) return 2;
+        } else {
             fprintf(stderr, "usage: touche bench contact-ip [--steps N] [--rate HZ] [--out DIR]\n");
             return 2;
         }
-    }
-    if (steps < 1 || steps > 10000000 || (rate_given && !(rate > 0))) {
-        fprintf(stderr, "touche bench contact-ip: --steps must be 1 .. 1e7 and --rate > 0 (Hz)\n");
-        return 2;
     }
     /* E6 planned at its full tier: every method that can run it, with the script's parameters */
     tc_exp *x = NULL;

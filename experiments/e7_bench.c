@@ -4,6 +4,7 @@
  * points, MuJoCo, the LCP on the same points), one after the other on one thread in one run,
  * written as CSV with the log-log slope of each method's step time against its contacts */
 #include "e7.h"
+#include "core/tc_args.h"
 #include "core/tc_fs.h"
 #include "report/tc_progress.h"
 
@@ -44,21 +45,6 @@ static int bench_usage(void) {
                     "  --budget  a method stops after this many seconds on one pile (default 20) and skips\n"
                     "            the larger piles\n");
     return 2;
-}
-
-/* a list of pile sizes "a,b,..." each in 1 .. TC_SCENE_MAXBODY - 5, at most E7_MAXPILE */
-static int parse_bodies(const char *s, int *out) {
-    int n = 0;
-    while (*s) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s || v < 1 || v > TC_SCENE_MAXBODY - 5 || n == E7_MAXPILE) return -1;
-        out[n++] = (int)v;
-        if (*end == ',') end++;
-        else if (*end) return -1;
-        s = end;
-    }
-    return n;
 }
 
 /* time method m on scene sc from the landed simulation's state: up to steps steps or budget
@@ -129,26 +115,21 @@ int e7_bench(int argc, char **argv) {
     const char *out = "out/bench";
     int bodies[E7_MAXPILE] = {100, 300, 1000}, nb = 3;
     double land = 2.0, budget = 20;
-    long steps = 20;
+    int steps = 20;
+    const char *who = "touche bench piles";
     for (int i = 1; i < argc; i++) {
-        char *end = NULL;
+        int ok = 1;
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) {
-            if ((nb = parse_bodies(argv[++i], bodies)) < 1) {
-                fprintf(stderr, "touche bench piles: --bodies: up to %d sizes of 1 .. %d bodies, "
-                                "comma-separated (got '%s')\n", E7_MAXPILE, TC_SCENE_MAXBODY - 5, argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--land") && i + 1 < argc) land = strtod(argv[++i], &end);
-        else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = strtod(argv[++i], &end);
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = strtol(argv[++i], &end, 10);
+        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc)
+            ok = tc_arg_ints(who, "--bodies", argv[++i], 1, TC_SCENE_MAXBODY - 5, bodies, E7_MAXPILE, &nb);
+        else if (!strcmp(argv[i], "--land") && i + 1 < argc)
+            ok = tc_arg_real(who, "--land", argv[++i], 0, 100, &land);
+        else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+            ok = tc_arg_real(who, "--budget", argv[++i], 1e-3, 1e6, &budget);
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc)
+            ok = tc_arg_int(who, "--steps", argv[++i], 1, 1000000, &steps);
         else return bench_usage();
-        if (end && *end) return bench_usage();
-    }
-    if (!(land >= 0 && land <= 100) || steps < 1 || steps > 1000000 || !(budget > 0)) {
-        fprintf(stderr, "touche bench piles: --land must be 0 .. 100 s, --steps 1 .. 1e6 and "
-                        "--budget > 0 s\n");
-        return 2;
+        if (!ok) return 2;
     }
     /* E7 at its full tier: the pile, its step and the script's method parameters */
     tc_exp *x = NULL;

@@ -1062,7 +1062,8 @@ static const tc_results_file e7_results[] = {
 /* the work: the closed-form scenes for every method (planar and 3-D), then every pile a method
  * may run (pile.limits), each step costing per body */
 static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
-    const e7_setup *e = &((const e7_state *)state)->e;
+    const e7_state *s = state;
+    const e7_setup *e = &s->e;
     const double scenes = 2 * (e->a_seconds + e->b_n * e->b_seconds) / e->dt + e->c_seconds / e->dt;
     const double pile = e->d_seconds / e->d_dt;
     for (int k = 0; k < x->nmethod; k++) {
@@ -1072,7 +1073,9 @@ static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
             int cap = 1 << 30;
             for (int l = 0; l < e->d_nlimit; l++)
                 if (!strcmp(e->d_limit[l].label, x->method[k].label)) cap = e->d_limit[l].bodies;
-            if (e->d_bodies[i] > cap) continue;
+            if (e->d_bodies[i] > cap || !tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS,
+                                                            tc_scene_shapes(s->pile[i])))
+                continue;
             w->steps += pile;
             w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S;
             w->bytes = fmax(w->bytes, 4096.0 * e->d_bodies[i] * x->threads);

@@ -35,8 +35,19 @@ check "--set malformed" "LABEL.PARAMETER=VALUE" "$touche" run e1 --set eps2=0.1 
 check "history: no file" "cannot read the history file" "$touche" history --file "$tmp/nope.tsv" --out "$tmp/o"
 check "bench piles: bad sizes" "bench piles: --bodies" "$touche" bench piles --bodies 0,-1 --out "$tmp/o"
 check "bench piles: junk sizes" "bench piles: --bodies" "$touche" bench piles --bodies 30,abc --out "$tmp/o"
-check "bench piles: bad steps" "usage: touche bench piles" "$touche" bench piles --steps 5x --out "$tmp/o"
-check "bench piles: no budget" "--budget > 0 s" "$touche" bench piles --budget 0 --out "$tmp/o"
+check "bench piles: bad steps" "bench piles: --steps: expected a whole number" "$touche" bench piles --steps 5x --out "$tmp/o"
+check "bench piles: no budget" "bench piles: --budget: expected a number" "$touche" bench piles --budget 0 --out "$tmp/o"
+# every benchmark's lists and numbers: whole, in range, nothing else (exit 2, nothing written)
+check "bench scm: bad points" "bench scm: --points: expected" "$touche" bench scm --points 0,-5,abc --out "$tmp/o"
+check "bench pfc: bad levels" "bench pfc: --levels: expected" "$touche" bench pfc --levels 9,x --out "$tmp/o"
+check "bench pfc: bad shells" "bench pfc: --shells: expected" "$touche" bench pfc --shells -1 --out "$tmp/o"
+check "bench points: bad bodies" "bench points: --bodies: expected" "$touche" bench points --bodies 0,-1 --out "$tmp/o"
+check "bench scm: bad seconds" "bench scm: --seconds: expected" "$touche" bench scm --seconds -1 --out "$tmp/o"
+check "bench penalty: bad bodies" "bench penalty: --bodies: expected" "$touche" bench penalty --bodies 5,x --out "$tmp/o"
+check "bench penalty: bad steps" "bench penalty: --steps: expected" "$touche" bench penalty --steps 0 --out "$tmp/o"
+check "bench e2: bad seconds" "bench e2: --seconds: expected" "$touche" bench e2 --seconds abc --out "$tmp/o"
+check "bench contact-ip: bad rate" "bench contact-ip: --rate: expected" "$touche" bench contact-ip --rate nan --out "$tmp/o"
+check "bench piles: empty size" "bench piles: --bodies: expected" "$touche" bench piles --bodies 30,,40 --out "$tmp/o"
 if [ -e "$tmp/o" ]; then echo "FAIL: bad command lines wrote outputs"; fail=$((fail+1)); fi
 total=$((total+1))
 
@@ -74,6 +85,12 @@ sed -i 's/^  methods = \[.*\];/  methods = "multi-point";/' "$tmp/src/experiment
 line=$(grep -n '^  methods = "multi-point";' "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
 check "speed study labels (e4)" "e4_penalty.cfg:$line: parameter 'speed.methods'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
+# a run whose estimated work is above the limits is refused before anything is written
+cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
+sed -i 's/^  dt       = 0.001;/  dt = 1e-6;/; s/pile = { bodies = 8; seconds = 1.5; };/pile = { bodies = 8; seconds = 1000; };/' "$tmp/src/experiments/e4_penalty.cfg"
+check "work above the limits (e4)" "e4_penalty: about 1e+10 steps.*above the limit.*pass --force" \
+    env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o-big"
+if [ -e "$tmp/o-big" ]; then echo "FAIL: a refused run wrote outputs"; fail=$((fail+1)); fi
 # a misspelt label in a driver's setting fails at planning instead of skipping a study
 cp "$src/experiments/e5_polytopes.cfg" "$tmp/src/experiments/"
 sed -i 's/^tolerance_methods = \["single-level"/tolerance_methods = ["single-levl"/' "$tmp/src/experiments/e5_polytopes.cfg"

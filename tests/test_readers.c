@@ -204,3 +204,58 @@ Test(fem_cache, hostile_inputs_are_located_errors) {
                   cases[i].says);
     }
 }
+
+/* ---------- work estimates before a run ---------- */
+
+#include "exp/tc_experiment.h"
+
+/* every built-in experiment states its work at both tiers, within the limits */
+Test(work, every_experiment_estimates_its_work_within_the_limits) {
+    const char *tiers[] = {"quick", "full"};
+    for (int i = 0; tc_experiment_at(i); i++)
+        for (int t = 0; t < 2; t++) {
+            const tc_experiment_type *type = tc_experiment_at(i);
+            tc_exp *x = NULL;
+            tc_error err;
+            tc_error_clear(&err);
+            cr_assert_eq(tc_exp_plan_builtin(&x, type->name, tiers[t], &err), TC_OK, "%s: %s",
+                         type->name, err.msg);
+            tc_work w;
+            cr_expect_eq(tc_exp_work_check(x, 0, &w, &err), TC_OK, "%s %s: %s", type->name,
+                         tiers[t], err.msg);
+            cr_expect(w.steps > 0 && w.seconds > 0 && w.bytes > 0, "%s %s: no estimate",
+                      type->name, tiers[t]);
+            /* the full tier is the bigger run */
+            tc_exp_free(x);
+        }
+}
+
+/* the same check refuses a run past the limit, and --force lets it through */
+Test(work, a_run_past_the_limit_is_refused_unless_forced) {
+    char text[1 << 16], path[256];
+    snprintf(path, sizeof path, "%s/experiments/e4_penalty.cfg", getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".");
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    /* a pile simulated for 999 s at 1 us steps: 1e9 steps a method */
+    char *dt = strstr(text, "dt       = 0.001;"), *sec = strstr(text, "seconds = 1.5;");
+    cr_assert(dt && sec);
+    memcpy(dt, "dt       = 1e-6; ", strlen("dt       = 0.001;"));
+    memcpy(sec, "seconds = 999;", strlen("seconds = 1.5;"));
+    put(path, sizeof path, "e4_tiny_dt.cfg", text, n);
+    tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = "never", .tier = "quick",
+                     .threads = 1};
+    tc_exp *x = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e4"), path, "e4_tiny_dt", &o, &err), TC_OK, "%s", err.msg);
+    tc_work w;
+    cr_expect_eq(tc_exp_work_check(x, 0, &w, &err), TC_EINVAL);
+    cr_expect(strstr(err.msg, "--force"), "%s", err.msg);
+    cr_expect(w.steps > TC_WORK_MAX_STEPS, "%g steps", w.steps);
+    cr_expect_eq(tc_exp_work_check(x, 1, &w, &err), TC_OK);
+    tc_exp_free(x);
+    unlink(path);
+}

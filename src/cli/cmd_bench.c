@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* touche bench: kernel throughput side by side with MuJoCo, written as CSV */
 #include "cli/tc_cli.h"
+#include "core/tc_args.h"
 #include "core/tc_fs.h"
 #include "report/tc_progress.h"
 #include "exp/tc_experiment.h"
@@ -143,6 +144,8 @@ int tc_cmd_bench(int argc, char **argv) {
     const char *out = "out/bench", *plist = "100,400,1600,6400", *levels = "1,2,3,4", *shells = "0,1";
     const char *bodies = "100,300,1000";
     double seconds = 0.5;
+    char who[64];
+    snprintf(who, sizeof who, "touche bench %s", what);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], what) && i == 1) continue;
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
@@ -150,8 +153,9 @@ int tc_cmd_bench(int argc, char **argv) {
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
         else if (!strcmp(argv[i], "--shells") && i + 1 < argc) shells = argv[++i];
         else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
-        else {
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+            if (!tc_arg_real(who, "--seconds", argv[++i], 1e-3, 3600, &seconds)) return 2;
+        } else {
             fprintf(stderr, "usage: touche bench scm|pfc [--points a,b,...] [--levels a,b,...] "
                             "[--shells a,b,...] [--seconds S] [--out DIR]\n"
                             "       touche bench points [--bodies a,b,...] [--seconds S] "
@@ -161,7 +165,13 @@ int tc_cmd_bench(int argc, char **argv) {
             return 2;
         }
     }
-    if (!(seconds > 0)) seconds = 0.5;
+    /* every list checked before anything is timed: whole numbers in range, nothing else */
+    int v[64], nv;
+    if (!tc_arg_ints(who, "--points", plist, 12, 10000000, v, 64, &nv) ||
+        !tc_arg_ints(who, "--levels", levels, 0, 6, v, 64, &nv) ||
+        !tc_arg_ints(who, "--shells", shells, 0, 4, v, 64, &nv) ||
+        !tc_arg_ints(who, "--bodies", bodies, 1, 100000, v, 64, &nv))
+        return 2;
     if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
     if (!strcmp(what, "points")) return tc_bench_points(out, bodies, seconds);
     if (strcmp(what, "scm")) {
@@ -196,8 +206,7 @@ int tc_cmd_bench(int argc, char **argv) {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", plist);
     for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
-        int nbig = atoi(t);
-        if (nbig < 12) continue;
+        int nbig = atoi(t); /* checked: 12 .. 1e7 */
         /* spacing that puts about nbig points on the big sphere */
         tc_method m;
         tc_method_parse(&m, "scm", &err);

@@ -57,9 +57,9 @@ typedef struct tc_work {
 /* the estimates' cost model, on one thread (s): a step or force evaluation of a small scene, one
  * body of a pile for one step, one pair of sample points of a point-cloud model (SCM), measured
  * on touche's own runs to within a factor of a few (docs/architecture.md) */
-#define TC_WORK_STEP_S 1e-5
-#define TC_WORK_BODY_STEP_S 5e-5
-#define TC_WORK_PAIR_S 3e-8
+#define TC_WORK_STEP_S 3e-5
+#define TC_WORK_BODY_STEP_S 3e-5
+#define TC_WORK_PAIR_S 4e-8
 
 /* the sample points a method puts on a surface of area a (m^2): a / spacing^2 (at least 12) for
  * a method with a `spacing` parameter, else 0 */
