@@ -91,6 +91,10 @@ sed -i 's/^  dt       = 0.001;/  dt = 1e-6;/; s/pile = { bodies = 8; seconds = 1
 check "work above the limits (e4)" "e4_penalty: about 1e+10 steps.*above the limit.*pass --force" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o-big"
 if [ -e "$tmp/o-big" ]; then echo "FAIL: a refused run wrote outputs"; fail=$((fail+1)); fi
+# an output directory that cannot take files stops the run before any work
+echo keep > "$tmp/not-a-dir"
+check "output root not writable" "cannot create directory .*not-a-dir" "$touche" run e3 e5 --out "$tmp/not-a-dir"
+[ "$(cat "$tmp/not-a-dir")" = keep ] || { echo "FAIL: the file in the way was changed"; fail=$((fail+1)); }
 # a misspelt label in a driver's setting fails at planning instead of skipping a study
 cp "$src/experiments/e5_polytopes.cfg" "$tmp/src/experiments/"
 sed -i 's/^tolerance_methods = \["single-level"/tolerance_methods = ["single-levl"/' "$tmp/src/experiments/e5_polytopes.cfg"

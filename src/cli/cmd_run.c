@@ -292,11 +292,25 @@ int tc_cmd_run(int argc, char **argv) {
         for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
         return rc;
     }
+    /* the output directory takes files before hours of work go into them */
+    {
+        tc_error err;
+        tc_error_clear(&err);
+        tc_outfile probe;
+        char path[1100];
+        snprintf(path, sizeof path, "%s/.touche-write-test", o.out_root);
+        if (tc_outfile_open(&probe, path, &err)) {
+            tc_cli_error(&err, TC_EIO);
+            for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
+            return 2;
+        }
+        tc_outfile_abort(&probe);
+    }
     /* run them; an interrupt abandons the one running and leaves every output set as it was */
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    int failed = 0;
-    for (int i = 0; i < n && !tc_interrupted(); i++) {
+    int failed = 0, io_failed = 0;
+    for (int i = 0; i < n && !tc_interrupted() && !io_failed; i++) {
         if (!t[i].x) continue;
         tc_error err;
         tc_error_clear(&err);
@@ -308,6 +322,8 @@ int tc_cmd_run(int argc, char **argv) {
         if (st) {
             tc_cli_error(&err, st);
             failed++;
+            /* a write that failed (read-only or full disk) stops everything after it */
+            io_failed = st == TC_EIO;
         } else
             fprintf(stderr, "touche: %s done in %.1f s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
                     o.out_root, t[i].name);
@@ -316,6 +332,13 @@ int tc_cmd_run(int argc, char **argv) {
         fprintf(stderr, "touche: interrupted; every output set is as it was before this one\n");
         for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
         return 130;
+    }
+    if (io_failed) {
+        fprintf(stderr, "touche: stopped: an output could not be written (see above); the "
+                        "experiments after it did not run and the report was not rewritten, so "
+                        "every earlier output set and report stays as it was\n");
+        for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
+        return 1;
     }
     /* the report, then what went wrong */
     tc_error err;
