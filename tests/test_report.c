@@ -343,6 +343,7 @@ Test(metrics, write_read_round_trips_bitwise) {
     }
     cr_assert(isnan(back.m[nv].value));
     cr_assert(isinf(back.m[nv + 1].value) && back.m[nv + 1].value < 0);
+    tc_metrics_free(&ms), tc_metrics_free(&back);
 }
 
 Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
@@ -363,6 +364,7 @@ Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
     free(s);
     cr_assert_eq(tc_metrics_read(&back, path, &err), TC_OK, "%s", err.msg);
     cr_assert_eq(back.m[0].value, 0.25);
+    tc_metrics_free(&ms), tc_metrics_free(&back);
 }
 
 Test(metrics, many_metrics_methods_and_digests_round_trip) {
@@ -430,6 +432,7 @@ static void write_run(const char *dir, double a, double b) {
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_metrics_write(&ms, path, &err), TC_OK, "%s", err.msg);
+    tc_metrics_free(&ms);
 }
 
 /* ref/e1.quick.cfg: a = 2 within 0.25 + 0.125 * 2 = 0.5 (bounds 1.5 and 2.5, differences exact
@@ -442,6 +445,7 @@ static void write_ref(int with_b) {
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+    tc_metrics_free(&ms);
 }
 
 /* run the check (or update); the printed table goes to *text (malloc'd) */
@@ -732,6 +736,7 @@ Test(check, update_then_check_passes_with_provenance) {
                  err.msg);
     cr_assert_eq(back.m[0].value, 1.0 / 3.0);
     cr_assert_eq(back.m[1].value, 1e-300);
+    tc_metrics_free(&back);
 
     /* and the same outputs now pass, even with zero tolerance */
     cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s\n%s", err.msg, text);

@@ -13,4 +13,11 @@ meson test -C build --print-errorlogs
 ninja -C build-asan
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
     meson test -C build-asan --suite unit --suite cli --print-errorlogs
+# Criterion runs each test in a worker whose sanitizer report at exit does not fail the test:
+# the log decides (a leak, a memory error or undefined behaviour anywhere fails the suite)
+if grep -n "ERROR: LeakSanitizer\|ERROR: AddressSanitizer\|runtime error:" \
+        build-asan/meson-logs/testlog.txt; then
+    echo "test: the sanitizers reported the problems above (build-asan/meson-logs/testlog.txt)"
+    exit 1
+fi
 sh tools/fuzz.sh 30

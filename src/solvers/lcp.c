@@ -2,6 +2,7 @@
 /* dense LCPs by Siconos Numerics: lexicographic Lemke with its fallbacks, or projected
  * Gauss-Seidel; the solution accepted only when it meets the tolerance on the problem as given */
 #include "solvers/tc_lcp.h"
+#include "solvers/tc_siconos.h"
 
 #include "dyn/tc_system.h"
 
@@ -49,10 +50,9 @@ void tc_lcp_free(tc_lcp *l) {
     tc_lcp_private *p = l->p;
     if (p) {
         if (p->nm) NM_free_not_dense(p->nm); /* frees the struct, not our data */
-        /* solver_options_delete releases the contents only */
-        if (p->opt) solver_options_delete(p->opt), free(p->opt);
-        if (p->fb) solver_options_delete(p->fb), free(p->fb);
-        if (p->nm2) solver_options_delete(p->nm2), free(p->nm2);
+        tc_siconos_options_free(p->opt);
+        tc_siconos_options_free(p->fb);
+        tc_siconos_options_free(p->nm2);
         free(p->Ms);
         free(p);
     }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "FrictionContactProblem.h"
+#include "solvers/tc_siconos.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
 #include "NumericsMatrix.h"
@@ -155,7 +156,7 @@ static void vp_free(void *state) {
     free(s->order), free(s->border), free(s->bkey), free(s->xy), free(s->hull), free(s->keep), free(s->old);
     tc_lcp_free(s->lcp);
     if (s->fW) NM_free_not_dense(s->fW);
-    if (s->fopt) solver_options_delete(s->fopt), free(s->fopt);
+    tc_siconos_options_free(s->fopt);
     free(s->W), free(s->fq), free(s->fr), free(s->fu), free(s->fmu), free(s->wpool), free(s->wofs);
     free(s);
 }
