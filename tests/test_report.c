@@ -1075,13 +1075,15 @@ Test(claims, verdicts_follow_the_ranges) {
              "  metric = \"a.x\"; over = \"b.y\"; reproduced = [3.0, 5.0]; note = \"n\"; },\n"
              "{ id = \"E1.3\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
              "  metric = \"c.z\"; reproduced = [0.0, 1.0]; note = \"n\"; },\n"
-             "{ id = \"E1.4\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\"; note = \"n\"; }\n"
+             "{ id = \"E1.4\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\"; note = \"n\"; },\n"
+             "{ id = \"E1.5\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"f\";\n"
+             "  figure = \"fig_x\"; note = \"n\"; }\n"
              ");\n");
     tc_claims c;
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_claims_load(&c, in_scratch("c.cfg"), &err), TC_OK, "%s", err.msg);
-    cr_assert_eq(c.n, 4);
+    cr_assert_eq(c.n, 5);
     tc_metrics ms;
     tc_metrics_init(&ms, "e", "quick");
     tc_metrics_add(&ms, "a", "a.x", 2.0, "m", 0, 0, 0, "");
@@ -1093,20 +1095,24 @@ Test(claims, verdicts_follow_the_ranges) {
     cr_expect_eq(v, 4.0);
     cr_expect_eq(tc_claim_judge(&c.c[2], &ms, &v), TC_VERDICT_NOT_RUN);
     cr_expect_eq(tc_claim_judge(&c.c[3], &ms, &v), TC_VERDICT_MISSING);
+    /* a claim shown by a figure: "figure only" when its experiment ran, else not run */
+    cr_expect_eq(tc_claim_judge(&c.c[4], &ms, &v), TC_VERDICT_FIGURE);
+    cr_expect_eq(tc_claim_judge(&c.c[4], NULL, &v), TC_VERDICT_NOT_RUN);
     cr_expect_eq(tc_claim_judge(&c.c[0], NULL, &v), TC_VERDICT_NOT_RUN);
     ms.m[0].value = 1.0;
     cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_REPRODUCED);
     ms.m[0].value = 7.0;
     cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_NOT);
-    /* the section lists experiment e's three claims, each with its verdict */
+    /* the section lists experiment e's four claims, each with its verdict */
     ms.m[0].value = 2.0;
     char *md = NULL, *tex = NULL;
     size_t nmd, ntex;
     FILE *fm = open_memstream(&md, &nmd), *ft = open_memstream(&tex, &ntex);
-    cr_expect_eq(tc_claims_section(&c, "e", &ms, fm, ft), 3);
+    cr_expect_eq(tc_claims_section(&c, "e", &ms, fm, ft), 4);
     fclose(fm), fclose(ft);
     cr_expect(strstr(md, "**Verdicts**") && strstr(md, "**partly reproduced** E1.1") &&
-              strstr(md, "**reproduced** E1.2") && strstr(md, "**not run** E1.3"), "%s", md);
+              strstr(md, "**reproduced** E1.2") && strstr(md, "**not run** E1.3") &&
+              strstr(md, "**figure only** E1.5") && strstr(md, "ours: fig_x"), "%s", md);
     cr_expect(strstr(tex, "\\paragraph{Verdicts}"), "%s", tex);
     free(md), free(tex);
     tc_metrics_free(&ms);
@@ -1121,6 +1127,7 @@ Test(claims, bad_files_name_the_line_and_key) {
         {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n metric = \"a\"; reproduced = [2.0, 1.0]; note = \"n\"; }\n);\n", "reproduced", 3},
         {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n metric = \"a\"; note = \"n\"; }\n);\n", "reproduced", 2},
         {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\\xe2\\x9c\\x93\"; paper_value = \"1\"; note = \"n\"; }\n);\n", "claim", 2},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n figure = \"f\"; note = \"n\"; }\n);\n", "figure", 2},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         put_file(in_scratch("b.cfg"), bad[i].text);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char *const verdict_names[] = {"reproduced", "partly reproduced", "not reproduced",
-                                            "not run", "not yet implemented"};
+                                            "not run", "not yet implemented", "figure only"};
 
 const char *tc_verdict_str(tc_verdict v) {
     return (unsigned)v < sizeof verdict_names / sizeof *verdict_names ? verdict_names[v] : "?";
@@ -25,7 +25,8 @@ void tc_claims_free(tc_claims *c) {
 
 /* the keys a claim may have */
 static const char *const claim_keys[] = {"id", "experiment", "paper", "claim", "paper_value",
-                                         "metric", "over", "reproduced", "partly", "note", NULL};
+                                         "metric", "over", "reproduced", "partly", "note",
+                                         "figure", NULL};
 
 /* a string key into buf (required or not); TC_EINVAL naming the line and key when it is not a
  * string, does not fit, or holds a character the PDF cannot typeset */
@@ -110,6 +111,7 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         if (!st) st = get_str(path, g, "paper_value", 1, k->paper_value, sizeof k->paper_value, err);
         if (!st) st = get_str(path, g, "metric", 0, k->metric, sizeof k->metric, err);
         if (!st) st = get_str(path, g, "over", 0, k->over, sizeof k->over, err);
+        if (!st) st = get_str(path, g, "figure", 0, k->figure, sizeof k->figure, err);
         if (!st) st = get_str(path, g, "note", 1, k->note, sizeof k->note, err);
         if (!st) st = get_range(path, g, "reproduced", &k->lo, &k->hi, err);
         if (!st) st = get_range(path, g, "partly", &k->plo, &k->phi, err);
@@ -120,6 +122,11 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         if (!st && !k->metric[0] && (k->over[0] || !isnan(k->lo) || !isnan(k->plo)))
             st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
                               "claim %s has ranges or 'over' but no metric", k->id);
+        /* a figure stands in for a metric: it needs the experiment that draws it */
+        if (!st && k->figure[0] && (k->metric[0] || !k->experiment[0]))
+            st = tc_error_set(err, TC_EINVAL, path, k->line, "figure",
+                              "claim %s: a figure is for a claim without a metric, and needs the "
+                              "experiment that draws it", k->id);
         for (int j = 0; j < i && !st; j++)
             if (!strcmp(c->c[j].id, k->id))
                 st = tc_error_set(err, TC_EINVAL, path, k->line, "id", "'%s' again (line %d)", k->id, c->c[j].line);
@@ -134,6 +141,7 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
 
 tc_verdict tc_claim_judge(const tc_claim *c, const tc_metrics *ms, double *value) {
     *value = NAN;
+    if (!c->metric[0] && c->figure[0]) return ms ? TC_VERDICT_FIGURE : TC_VERDICT_NOT_RUN;
     if (!c->metric[0]) return TC_VERDICT_MISSING;
     int i = ms ? tc_metrics_find(ms, c->metric) : -1;
     int j = ms && c->over[0] ? tc_metrics_find(ms, c->over) : -1;
@@ -158,6 +166,10 @@ static void tex_put(FILE *f, const char *s) {
 /* what we measured: the value with its unit (a ratio of two metrics has none) */
 static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms, tc_verdict v,
                  double value) {
+    if (v == TC_VERDICT_FIGURE) {
+        snprintf(buf, n, "%s", c->figure);
+        return;
+    }
     if (v == TC_VERDICT_MISSING || v == TC_VERDICT_NOT_RUN) {
         snprintf(buf, n, "-");
         return;
@@ -206,8 +218,8 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
 }
 
 void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
-                     void *ctx, FILE *md, FILE *tex, int count[5]) {
-    if (count) memset(count, 0, 5 * sizeof *count);
+                     void *ctx, FILE *md, FILE *tex, int count[TC_VERDICT_COUNT]) {
+    if (count) memset(count, 0, TC_VERDICT_COUNT * sizeof *count);
     fputs("| claim | paper | what the paper says | paper | ours | verdict |\n"
           "| --- | --- | --- | --- | --- | --- |\n", md);
     fputs("{\\small\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.4\\linewidth}"

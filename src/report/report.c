@@ -150,16 +150,16 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
     tc_outfile o;
     if (!st) st = open_in(out_dir, "claims.tex", &o, err);
     if (!st) {
-        int count[5];
+        int count[TC_VERDICT_COUNT];
         fprintf(md, "\n## Paper claims\n\nEvery claim of the five papers (`paper/claims.cfg`), "
                     "judged from this run's metrics; each section gives the reasons.\n\n");
         fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n"
               "\\section*{Paper claims}\n", o.f);
         tc_claims_table(&c, metrics_of, &r, md, o.f, count);
-        fprintf(md, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not run here, %d "
-                    "not yet implemented.\n", c.n, count[0], count[1], count[2], count[3], count[4]);
-        fprintf(o.f, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not run here, %d "
-                     "not yet implemented.\n", c.n, count[0], count[1], count[2], count[3], count[4]);
+        for (int f = 0; f < 2; f++)
+            fprintf(f ? o.f : md, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not "
+                                  "run here, %d not yet implemented, %d shown by a figure only.\n",
+                    c.n, count[0], count[1], count[2], count[3], count[4], count[5]);
         st = tc_outfile_commit(&o, err);
     }
     for (int i = 0; i < n && r.ms; i++)

@@ -17,6 +17,7 @@ typedef struct tc_claim {
     char paper_value[96];  /* the paper's number or finding */
     char metric[96];       /* "" when nothing measures it yet */
     char over[96];         /* "" or a denominator metric */
+    char figure[96];       /* the experiment's figure(s) a claim without a metric is shown by */
     double lo, hi;         /* reproduced when lo <= value <= hi */
     double plo, phi;       /* partly reproduced inside these (NAN: no "partly") */
     char note[500];        /* why ours differs, or what is missing */
@@ -35,9 +36,12 @@ typedef enum tc_verdict {
     TC_VERDICT_NOT,
     TC_VERDICT_NOT_RUN,     /* the metric is not in this run (a method or tier not run) */
     TC_VERDICT_MISSING,     /* touche has nothing that measures it */
+    TC_VERDICT_FIGURE,      /* no metric, but the run drew the paper's figure: compare by eye */
+    TC_VERDICT_COUNT
 } tc_verdict;
 
-/* "reproduced", "partly reproduced", "not reproduced", "not run", "not yet implemented" */
+/* "reproduced", "partly reproduced", "not reproduced", "not run", "not yet implemented",
+ * "figure only" */
 const char *tc_verdict_str(tc_verdict v);
 
 /* read and validate a claims file: every key known, ids unique, ranges ordered; errors name the
@@ -56,8 +60,8 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
 
 /* every claim as one table (id, paper, claim, the paper's, ours, verdict) into md and tex;
  * metrics_of(name, ctx) gives an experiment's metrics or NULL when it did not run. Returns the
- * counts per verdict in count[5] (may be NULL) */
+ * counts per verdict in count[TC_VERDICT_COUNT] (may be NULL) */
 void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
-                     void *ctx, FILE *md, FILE *tex, int count[5]);
+                     void *ctx, FILE *md, FILE *tex, int count[TC_VERDICT_COUNT]);
 
 #endif
