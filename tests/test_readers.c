@@ -205,6 +205,39 @@ Test(fem_cache, hostile_inputs_are_located_errors) {
     }
 }
 
+/* ---------- the metrics files (runs' and references) ---------- */
+
+#include "report/tc_metrics.h"
+
+/* a misspelt key would drop a tolerance to 0 or a metric's unit silently: each is an error */
+Test(metrics_file, unknown_keys_are_located_errors) {
+    static const struct { const char *name, *text, *key; int line; } cases[] = {
+        {"misspelt tolerance",
+         "experiment = \"e\";\ntier = \"quick\";\nmetrics = ( { name = \"a\"; value = 1.0;\n"
+         "  tol_abss = 0.1; } );\n", "tol_abss", 4},
+        {"unknown top-level key", "experiment = \"e\";\ntiers = \"quick\";\nmetrics = ( );\n", "tiers", 2},
+        {"unknown key of a digest",
+         "experiment = \"e\";\nmetrics = ( );\nhashes = ( { method = \"m\"; hash = \"x\"; cpus = 1; } );\n",
+         "cpus", 3},
+        {"unknown key of a method that ran",
+         "experiment = \"e\";\nmetrics = ( );\nmethods = ( { label = \"m\"; threads = 2; } );\n",
+         "threads", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[256];
+        put(path, sizeof path, "metrics.cfg", cases[i].text, strlen(cases[i].text));
+        tc_metrics ms;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = tc_metrics_read(&ms, path, &err);
+        tc_metrics_free(&ms);
+        unlink(path);
+        cr_expect_eq(st, TC_EPARSE, "%s: status %d (%s)", cases[i].name, st, err.msg);
+        cr_expect_str_eq(err.param, cases[i].key, "%s: %s", cases[i].name, err.msg);
+        cr_expect_eq(err.line, cases[i].line, "%s: line %d", cases[i].name, err.line);
+    }
+}
+
 /* ---------- work estimates before a run ---------- */
 
 #include "exp/tc_experiment.h"

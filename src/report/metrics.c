@@ -293,10 +293,31 @@ static int get_bool(const config_setting_t *g, const char *key) {
     return config_setting_lookup_bool(g, key, &b) == CONFIG_TRUE && b;
 }
 
+/* every member of group g is one of keys (NULL-terminated): a misspelt key in a reference file
+ * would otherwise be dropped silently (a tolerance read as 0) */
+static tc_status only_keys(const config_setting_t *g, const char *const *keys, const char *path,
+                           tc_error *err) {
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
+        const char *nm = config_setting_name(e);
+        int ok = 0;
+        for (int k = 0; keys[k] && !ok; k++) ok = nm && !strcmp(nm, keys[k]);
+        if (!ok)
+            return tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(e), nm,
+                                "unknown key in a metrics file");
+    }
+    return TC_OK;
+}
+
 /* one metric group; the error names the file, line and metric */
 static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char *path,
                              tc_error *err) {
+    static const char *const keys[] = {"name", "method", "value", "value_exact", "unit", "tol_abs",
+                                       "tol_abs_exact", "tol_rel", "tol_rel_exact", "doc",
+                                       "timing", NULL};
     int line = (int)config_setting_source_line(g);
+    tc_status st = only_keys(g, keys, path, err);
+    if (st) return st;
     get_string(g, "name", m->name, sizeof m->name);
     get_string(g, "method", m->method, sizeof m->method);
     get_string(g, "unit", m->unit, sizeof m->unit);
@@ -346,13 +367,18 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
         return st;
     }
 
-    /* header, the methods that ran, the metrics, the digests */
+    /* header, the methods that ran, the metrics, the digests; nothing else */
+    static const char *const top[] = {"experiment", "tier", "filtered", "methods", "metrics",
+                                      "hashes", "provenance", NULL};
+    static const char *const ran_keys[] = {"label", "cpu", "cpu_kind", NULL};
+    static const char *const hash_keys[] = {"method", "hash", "cpu", "cpu_kind", NULL};
     const config_setting_t *root = config_root_setting(&cfg);
+    st = only_keys(root, top, path, err);
     get_string(root, "experiment", ms->experiment, sizeof ms->experiment);
     get_string(root, "tier", ms->tier, sizeof ms->tier);
     ms->filtered = get_bool(root, "filtered");
     const config_setting_t *list = config_setting_get_member(root, "metrics");
-    if (!list || !(config_setting_is_list(list) || config_setting_is_array(list)))
+    if (!st && (!list || !(config_setting_is_list(list) || config_setting_is_array(list))))
         st = tc_error_set(err, TC_EPARSE, path, 0, "metrics", "missing the metrics list");
     const config_setting_t *ran, *hashes;
     int nran = 0, nhash = 0, n = 0;
@@ -361,6 +387,7 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     if (st == TC_OK) st = group_list(root, "metrics", path, &list, &n, err);
     for (int i = 0; st == TC_OK && i < nran; i++) {
         const config_setting_t *g = config_setting_get_elem(ran, (unsigned)i);
+        if ((st = only_keys(g, ran_keys, path, err))) break;
         char label[TC_LABEL_MAX + 1], cpu[200], kind[64];
         get_string(g, "label", label, sizeof label);
         get_string(g, "cpu", cpu, sizeof cpu);
@@ -377,6 +404,7 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     }
     for (int i = 0; st == TC_OK && i < nhash; i++) {
         const config_setting_t *g = config_setting_get_elem(hashes, (unsigned)i);
+        if ((st = only_keys(g, hash_keys, path, err))) break;
         char method[TC_LABEL_MAX + 1], hash[32], cpu[200], kind[64];
         get_string(g, "method", method, sizeof method);
         get_string(g, "hash", hash, sizeof hash);
