@@ -143,7 +143,7 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
         tc_sim *settle = NULL;
         if ((st = tc_sim_alloc(&settle, sc, ref, e->dt, err))) break;
         long nsettle = (long)ceil(e->c_seconds / e->dt);
-        for (long k = 0; k < nsettle && !st; k++) st = tc_sim_step(settle);
+        for (long k = 0; k < nsettle && !st && !tc_interrupted(); k++) st = tc_sim_step(settle);
         if (st) {
             tc_sim_free(settle);
             st = tc_error_set(err, st, NULL, 0, "speed", "settling a %d-body pile failed",
@@ -159,7 +159,7 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
             if (i == 0) row->lcp_contacts = tc_sim_contacts(sim, contact_buf, E4_MAXCONTACT);
             double t0 = tc_wall_time(), contacts = 0;
             int k = 0;
-            for (; k < e->d_steps; k++) {
+            for (; k < e->d_steps && !tc_interrupted(); k++) {
                 if (tc_sim_step(sim)) {
                     row->failed[i] = 1;
                     break;
