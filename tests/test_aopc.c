@@ -9,7 +9,10 @@ Test(aopc, sphere_points_on_surface_with_radial_normals) {
     tc_shape s = tc_sphere(0.1);
     tc_aopc c;
     cr_assert_eq(tc_aopc_alloc(&c, &s, 0.01, NULL), TC_OK);
-    cr_expect_eq(c.n, (int)ceil(4 * M_PI * 0.01 / 1e-4));
+    /* a cube-sphere: 6 m^2 points, m the smallest with 6 m^2 >= 4 pi r^2 / h^2 */
+    int m = (int)ceil(sqrt(ceil(4 * M_PI * 0.01 / 1e-4) / 6));
+    cr_expect_eq(c.n, 6 * m * m);
+    cr_expect_geq(c.n, (int)ceil(4 * M_PI * 0.01 / 1e-4));
     double mean[3] = {0, 0, 0};
     for (int i = 0; i < c.n; i++) {
         double p[3] = {c.px[i], c.py[i], c.pz[i]};
@@ -20,6 +23,29 @@ Test(aopc, sphere_points_on_surface_with_radial_normals) {
     /* isotropy: the centroid of a uniform sampling is the centre (to O(1/n)) */
     for (int k = 0; k < 3; k++) cr_expect_lt(fabs(mean[k]), 0.1 * 2.0 / c.n);
     tc_aopc_free(&c);
+}
+
+/* the sphere's cloud has the cube's mirror symmetries: every point's mirror image in x, y and z
+ * (and its normal's) is a point of the cloud, to rounding */
+Test(aopc, sphere_cloud_is_mirror_symmetric) {
+    const double hs[] = {0.1, 0.03, 0.011};
+    for (size_t q = 0; q < sizeof hs / sizeof *hs; q++) {
+        tc_shape s = tc_sphere(0.1);
+        tc_aopc c;
+        cr_assert_eq(tc_aopc_alloc(&c, &s, hs[q], NULL), TC_OK);
+        for (int axis = 0; axis < 3; axis++)
+            for (int i = 0; i < c.n; i++) {
+                double p[3] = {c.px[i], c.py[i], c.pz[i]}, best = INFINITY;
+                p[axis] = -p[axis];
+                for (int j = 0; j < c.n; j++) {
+                    double d = fabs(c.px[j] - p[0]) + fabs(c.py[j] - p[1]) + fabs(c.pz[j] - p[2]);
+                    if (d < best) best = d;
+                }
+                cr_expect_leq(best, 1e-15, "h %g: point %d mirrored in axis %d is %g from the cloud",
+                              hs[q], i, axis, best);
+            }
+        tc_aopc_free(&c);
+    }
 }
 
 Test(aopc, box_points_avoid_edges) {
@@ -141,7 +167,8 @@ Test(aopc, ellipsoid_points_on_surface_with_outward_normals) {
     cr_assert_eq(tc_aopc_alloc(&c, &s, h, NULL), TC_OK);
     const double pw = 1.6075;
     double area = 4 * M_PI * pow((pow(a * b, pw) + pow(a * c3, pw) + pow(b * c3, pw)) / 3, 1 / pw);
-    cr_expect_eq(c.n, (int)ceil(area / (h * h)));
+    int m = (int)ceil(sqrt(ceil(area / (h * h)) / 6));
+    cr_expect_eq(c.n, 6 * m * m);
     cr_expect_float_eq(c.spacing, sqrt(area / c.n), 1e-15);
     double mean[3] = {0, 0, 0};
     for (int i = 0; i < c.n; i++) {

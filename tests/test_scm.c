@@ -56,6 +56,33 @@ Test(scm, force_is_smooth_along_the_sweep) {
     tc_sim_free(sim);
 }
 
+/* the spheres' clouds are mirror symmetric: along E1's sweep F_y is odd in y to 1e-12 of its
+ * peak at every spacing, and the force lies on the line of centres (F_x = F_z = 0) */
+Test(scm, force_is_odd_in_y_and_along_the_line_of_centres) {
+    const double hs[] = {0.04, 0.02, 0.01};
+    for (size_t k = 0; k < sizeof hs / sizeof *hs; k++) {
+        tc_scene sc = spheres(0.14);
+        tc_sim *sim = scm_sim(&sc, hs[k], 0);
+        double q[7], peak = 0, odd = 0, off = 0;
+        tc_wrench a[2], b[2];
+        memcpy(q, tc_sim_q(sim), sizeof q);
+        for (int i = 0; i <= 100; i++) {
+            double y = 0.2 * i / 100;
+            q[1] = y;
+            cr_assert_eq(tc_sim_force(sim, q, NULL, a), TC_OK);
+            q[1] = -y;
+            cr_assert_eq(tc_sim_force(sim, q, NULL, b), TC_OK);
+            peak = fmax(peak, fabs(a[1].f[1]));
+            odd = fmax(odd, fabs(a[1].f[1] + b[1].f[1]));
+            off = fmax(off, fmax(fabs(a[1].f[0]) + fabs(a[1].f[2]), fabs(b[1].f[0]) + fabs(b[1].f[2])));
+        }
+        cr_expect_gt(peak, 1.0, "h %g: no force", hs[k]);
+        cr_expect_leq(odd, 1e-12 * peak, "h %g: F(y) + F(-y) up to %g of a peak %g", hs[k], odd, peak);
+        cr_expect_leq(off, 1e-12 * peak, "h %g: force off the line of centres by %g", hs[k], off);
+        tc_sim_free(sim);
+    }
+}
+
 Test(scm, force_before_touching_is_positive_and_decays) {
     tc_scene sc = spheres(0.2);
     tc_sim *sim = scm_sim(&sc, 0.02, 0);

@@ -29,25 +29,45 @@ static void put(tc_aopc *c, int i, const double p[3], const double nrm[3]) {
     c->nx[i] = nrm[0], c->ny[i] = nrm[1], c->nz[i] = nrm[2];
 }
 
-/* sphere: golden-angle spiral, equal-area bands in z, so point density is uniform */
+/* the unit sphere as a cube-sphere: each face of the cube [-1, 1]^3 cut into m x m cells of
+ * equal angle (tan), the cell centres projected onto the sphere; 6 m^2 points with every mirror
+ * symmetry of the cube (x, y, z and the diagonal planes), as the paper's quad centres of a
+ * quadrangulated mesh. m is the smallest with 6 m^2 >= n (and at least 2) */
+static int cube_sphere_m(long n) {
+    int m = (int)ceil(sqrt((double)n / 6.0));
+    return m < 2 ? 2 : m;
+}
+
+/* point i of the m x m x 6 cube-sphere (unit vector u) */
+static void cube_sphere_point(int m, int i, double u[3]) {
+    int face = i / (m * m), j = i % (m * m), a = j / m, b = j % m;
+    /* equal-angle cell centres across the face, symmetric about its middle */
+    double s = tan(M_PI / 4 * ((2.0 * a + 1.0) / m - 1.0)), t = tan(M_PI / 4 * ((2.0 * b + 1.0) / m - 1.0));
+    int axis = face / 2;
+    double sign = face % 2 ? -1.0 : 1.0, v[3];
+    v[axis] = sign, v[(axis + 1) % 3] = s, v[(axis + 2) % 3] = t;
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int k = 0; k < 3; k++) u[k] = v[k] / l;
+}
+
+/* sphere: the cube-sphere scaled to radius r, normals radial */
 static tc_status sample_sphere(tc_aopc *c, double r, double h) {
     double area = 4 * M_PI * r * r;
-    int n = (int)ceil(area / (h * h));
-    if (n < 12) n = 12;
+    int m = cube_sphere_m((long)ceil(area / (h * h))), n = 6 * m * m;
     if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
-    const double golden = M_PI * (3.0 - sqrt(5.0));
     for (int i = 0; i < n; i++) {
-        double z = 1.0 - (2.0 * i + 1.0) / n, rho = sqrt(1.0 - z * z), a = golden * i;
-        double u[3] = {rho * cos(a), rho * sin(a), z}, p[3] = {r * u[0], r * u[1], r * u[2]};
+        double u[3];
+        cube_sphere_point(m, i, u);
+        double p[3] = {r * u[0], r * u[1], r * u[2]};
         put(c, i, p, u);
     }
     c->spacing = sqrt(area / n);
     return TC_OK;
 }
 
-/* ellipsoid: the sphere's golden-angle spiral mapped by (a x, b y, c z); the normal at the image of
- * the unit point u is the implicit function's gradient direction (u_x / a, u_y / b, u_z / c)
- * normalised. The count comes from the surface area by Knud Thomsen's approximation
+/* ellipsoid: the cube-sphere mapped by (a x, b y, c z); the normal at the image of the unit
+ * point u is the implicit function's gradient direction (u_x / a, u_y / b, u_z / c) normalised.
+ * The count comes from the surface area by Knud Thomsen's approximation
  * S ~ 4 pi ((a^p b^p + a^p c^p + b^p c^p) / 3)^(1/p), p = 1.6075 (relative error <= 1.061 %) and
  * the target spacing. The map stretches area by a b c |(u_x / a, u_y / b, u_z / c)| (b c at the
  * ends of the x axis, and so on), so the point density varies by up to the ratio of the longest to
@@ -57,13 +77,11 @@ static tc_status sample_ellipsoid(tc_aopc *c, const double abc[3], double h) {
     const double a = abc[0], b = abc[1], cc = abc[2], pw = 1.6075;
     double area = 4 * M_PI *
                   pow((pow(a * b, pw) + pow(a * cc, pw) + pow(b * cc, pw)) / 3.0, 1.0 / pw);
-    int n = (int)ceil(area / (h * h));
-    if (n < 12) n = 12;
+    int m = cube_sphere_m((long)ceil(area / (h * h))), n = 6 * m * m;
     if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
-    const double golden = M_PI * (3.0 - sqrt(5.0));
     for (int i = 0; i < n; i++) {
-        double z = 1.0 - (2.0 * i + 1.0) / n, rho = sqrt(1.0 - z * z), t = golden * i;
-        double u[3] = {rho * cos(t), rho * sin(t), z};
+        double u[3];
+        cube_sphere_point(m, i, u);
         double p[3] = {a * u[0], b * u[1], cc * u[2]}, g[3] = {u[0] / a, u[1] / b, u[2] / cc};
         double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
         for (int k = 0; k < 3; k++) g[k] /= gn;
@@ -284,6 +302,11 @@ static tc_status sample_compound(tc_aopc *c, const tc_shape *s, double h, tc_err
 tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err) {
     if (!(isfinite(h) && h > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "spacing", "must be > 0 m (got %g)", h);
+    /* a round shape's count from its size: refused before it overflows or fills the memory */
+    if ((s->type == TC_SHAPE_SPHERE || s->type == TC_SHAPE_ELLIPSOID) &&
+        4 * M_PI * s->size[0] * fmax(s->size[0], fmax(s->size[1], s->size[2])) / (h * h) > 1e8)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "spacing",
+                            "too fine for the shape: over 1e8 points (h %g m)", h);
     switch (s->type) {
     case TC_SHAPE_COMPOUND: return sample_compound(c, s, h, err);
     case TC_SHAPE_SPHERE: return sample_sphere(c, s->size[0], h);

@@ -15,7 +15,9 @@ typedef struct tc_aopc {
 } tc_aopc;
 
 /* sample the surface of a shape with target spacing h (m):
- * sphere: Fibonacci lattice with N = ceil(4 pi r^2 / h^2) points (>= 12), normals radial;
+ * sphere: cube-sphere, the centres of m x m equal-angle cells on each cube face projected onto
+ *      the sphere: 6 m^2 points, m the smallest with 6 m^2 >= 4 pi r^2 / h^2 (>= 2), normals
+ *      radial, every mirror symmetry of the cube; over 1e8 points is TC_EINVAL;
  * box: each face cut into a grid of near-square quads of side <= h, one point at each quad centre
  *      with the face normal (no point on an edge or corner, so each face keeps its own normal);
  * cylinder: side rows and cap rings of spacing <= h at row / ring centres (no rim points);
