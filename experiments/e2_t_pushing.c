@@ -279,7 +279,16 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
                                        e->dt[d], e->integ[g].name, p >= 0 ? e->spacing[p] : 0, r);
                     }
     }
-    if (!st) st = tc_exp_sweep(x, s->n, NULL, e2_work, s);
+    /* the finest clouds and smallest steps first: a step's cost grows with the AOPC points */
+    double *cost = st ? NULL : calloc((size_t)s->n + 1, sizeof *cost);
+    if (!st && !cost) st = TC_ENOMEM;
+    for (int i = 0; cost && i < s->n; i++) {
+        const e2_item *t = &s->it[i];
+        double h = t->sp >= 0 ? e->spacing[t->sp] : 1;
+        cost[i] = 1 / (e->dt[t->dt] * h * h);
+    }
+    if (!st) st = tc_exp_sweep_costed(x, s->n, NULL, cost, e2_work, s);
+    free(cost);
     if (st) return st;
     tc_exp_text(x, "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "
                    "against `%s` (%s).", e->rollouts, e->trajectories, x->tier, e->reference,

@@ -1025,7 +1025,14 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     if (!s->it) return TC_ENOMEM;
     tc_status st = plan_items(x, s);
     if (st) return st;
-    if ((st = tc_exp_sweep(x, s->n, NULL, e7_work, s))) return st;
+    /* the piles first, the largest first: a step's cost grows with the bodies */
+    double *cost = calloc((size_t)s->n + 1, sizeof *cost);
+    if (!cost) return TC_ENOMEM;
+    for (int i = 0; i < s->n; i++)
+        cost[i] = (double)s->it[i].steps * (s->it[i].scene == E7_PILE ? e->d_bodies[s->it[i].variant] : 1);
+    st = tc_exp_sweep_costed(x, s->n, NULL, cost, e7_work, s);
+    free(cost);
+    if (st) return st;
     fit_piles(x, s);
     verdicts(x, s);
     tc_exp_text(x, "Tier `%s`. Every method with friction runs every scene it can: (a) a box "

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* experiment scripts: bad input gets an error naming file, line and parameter; determinism */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,5 +191,38 @@ Test(script, results_are_bitwise_identical_for_1_and_2_threads) {
         snprintf(a, sizeof a, "%s/e1_sphere_profiles/%s", o1, files[i]);
         snprintf(b, sizeof b, "%s/e1_sphere_profiles/%s", o2, files[i]);
         cr_expect_str_eq(slurp(a), slurp(b), "%s differs between 1 and 2 threads", files[i]);
+    }
+}
+
+/* the costed sweep: every item once, the costliest started first, results in item order */
+typedef struct {
+    int started[16], nstarted;
+    double out[16];
+} sweep_log;
+
+static void log_item(void *ctx, int i, tc_item *it) {
+    sweep_log *l = ctx;
+    l->started[__atomic_fetch_add(&l->nstarted, 1, __ATOMIC_RELAXED)] = i;
+    l->out[i] = 3.0 * i + 1;
+    it->steps = i + 1;
+}
+
+Test(script, the_costed_sweep_starts_the_costliest_items_first) {
+    const double cost[10] = {1, 5, 2, 5, 9, 0, 3, NAN, 2, 7};
+    const int want[10] = {4, 9, 1, 3, 6, 2, 8, 0, 5, 7}; /* by cost, ties (and NaN as 0) in item order */
+    for (int threads = 1; threads <= 2; threads++) {
+        tc_exp x = {.threads = threads};
+        snprintf(x.name, sizeof x.name, "costed");
+        sweep_log l = {.nstarted = 0};
+        cr_redirect_stderr();
+        cr_assert_eq(tc_exp_sweep_costed(&x, 10, NULL, cost, log_item, &l), TC_OK);
+        cr_assert_eq(l.nstarted, 10);
+        int seen[10] = {0};
+        for (int k = 0; k < 10; k++) seen[l.started[k]]++;
+        for (int i = 0; i < 10; i++) {
+            cr_expect_eq(seen[i], 1, "item %d ran %d times", i, seen[i]);
+            cr_expect_eq(l.out[i], 3.0 * i + 1);
+            if (threads == 1) cr_expect_eq(l.started[i], want[i], "start %d: item %d", i, l.started[i]);
+        }
     }
 }

@@ -324,9 +324,16 @@ int tc_cmd_run(int argc, char **argv) {
             failed++;
             /* a write that failed (read-only or full disk) stops everything after it */
             io_failed = st == TC_EIO;
-        } else
-            fprintf(stderr, "touche: %s done in %.1f s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
-                    o.out_root, t[i].name);
+        } else {
+            const tc_exp *x = t[i].x;
+            char busy[160] = "";
+            if (x->sweep_wall_s > 0)
+                snprintf(busy, sizeof busy, " (sweep: %ld items, %.1f s of work in %.1f s on %d threads, %.0f %% busy)",
+                         x->sweep_items, x->sweep_work_s, x->sweep_wall_s, o.threads,
+                         100 * x->sweep_work_s / (o.threads * x->sweep_wall_s));
+            fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
+                    busy, o.out_root, t[i].name);
+        }
     }
     if (tc_interrupted()) {
         fprintf(stderr, "touche: interrupted; every output set is as it was before this one\n");

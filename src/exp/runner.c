@@ -161,15 +161,36 @@ int tc_exp_failed(const tc_exp *x) {
     return n;
 }
 
+/* an item's place in the start order: decreasing cost, then item order */
+typedef struct {
+    double cost;
+    int item;
+} start_slot;
+static int by_cost(const void *a, const void *b) {
+    const start_slot *p = a, *q = b;
+    if (p->cost != q->cost) return p->cost < q->cost ? 1 : -1;
+    return (p->item > q->item) - (p->item < q->item);
+}
+
 tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx) {
+    return tc_exp_sweep_costed(x, n, item_run, NULL, fn, ctx);
+}
+
+tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const double *cost,
+                              tc_item_fn fn, void *ctx) {
     tc_item *it = calloc((size_t)n + 1, sizeof *it);
     double *wall = calloc((size_t)n + 1, sizeof *wall);
-    if (!it || !wall) return free(it), free(wall), TC_ENOMEM;
+    start_slot *order = malloc(((size_t)n + 1) * sizeof *order);
+    if (!it || !wall || !order) return free(it), free(wall), free(order), TC_ENOMEM;
+    /* the start order: the costliest items first (NaN or no costs: item order) */
+    for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
+    if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
     tc_progress prog;
     tc_progress_start(&prog, x->name, n);
     /* every item in parallel; each writes only its own slot */
 #pragma omp parallel for schedule(dynamic) num_threads(x->threads)
-    for (int i = 0; i < n; i++) {
+    for (int k = 0; k < n; k++) {
+        int i = order[k].item;
         it[i].run = item_run ? item_run[i] : i;
         if (tc_interrupted()) {
             it[i].status = TC_EINTR;
@@ -181,10 +202,13 @@ tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, voi
         tc_progress_tick(&prog);
     }
     tc_progress_end(&prog);
+    /* how busy the threads were: the items' work against the sweep's wall time */
+    x->sweep_wall_s += tc_wall_time() - prog.t0, x->sweep_items += n;
+    for (int i = 0; i < n; i++) x->sweep_work_s += wall[i];
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads) */
     for (int i = 0; i < n; i++) tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
-    free(it), free(wall);
+    free(it), free(wall), free(order);
     return tc_interrupted() ? TC_EINTR : TC_OK;
 }
 

@@ -170,6 +170,9 @@ struct tc_exp {
     char labels[1024];     /* every label before --methods, comma-separated */
     int nrun, caprun;
     tc_run_record *run;
+    /* the sweeps so far: wall time (s), the items' summed wall time (s), items */
+    double sweep_wall_s, sweep_work_s;
+    long sweep_items;
     FILE *md, *tex;        /* the section, built in memory */
     char *md_buf, *tex_buf;
     size_t md_len, tex_len;
@@ -258,6 +261,13 @@ typedef struct tc_item {
  * remaining items are not started and TC_EINTR is returned */
 typedef void (*tc_item_fn)(void *ctx, int item, tc_item *it);
 tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx);
+
+/* the sweep with each item's estimated cost (any unit, e.g. bodies x steps; NULL: all equal):
+ * items start in order of decreasing cost (ties in item order), so the longest ones do not
+ * start last and leave the other threads idle. The order changes no result: every item writes
+ * its own slot and the runs are folded in item order, as in tc_exp_sweep */
+tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const double *cost,
+                              tc_item_fn fn, void *ctx);
 
 /* the record of a run done outside a sweep (timed serially by the driver) */
 void tc_exp_record(tc_exp *x, int run, tc_status st, const char *reason, long long steps,
