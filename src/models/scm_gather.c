@@ -8,6 +8,8 @@
 void tc_scm_candidates(const double cq[3], double rq, const double *blk, const double *blkw,
                        int nblk, double eps1, int prune, tc_scm_gather *g) {
     double *lo = g->lb, up = INFINITY;
+    g->flat = nblk <= TC_SCM_FLAT_BLOCKS;
+    if (g->flat) return;
     /* per source block: the smallest and largest distance any query point of the block can have
      * to any of its points; the smallest largest bounds every query point's nearest distance */
     for (int b = 0; b < nblk; b++) {
@@ -29,14 +31,54 @@ void tc_scm_candidates(const double cq[3], double rq, const double *blk, const d
     g->ncand = m;
 }
 
+/* the gathered points' data, by index, into g's contiguous arrays */
+static void copy_gathered(const tc_scm_cloud *c, int m, tc_scm_gather *g) {
+    const tc_aopc *S = c->S;
+    const int n = S->n;
+    for (int k = 0; k < m; k++) {
+        const int i = g->idx[k];
+        g->px[k] = S->px[i], g->py[k] = S->py[i], g->pz[k] = S->pz[i];
+        g->nx[k] = S->nx[i], g->ny[k] = S->ny[i], g->nz[k] = S->nz[i];
+        g->mx[k] = c->mom[i], g->my[k] = c->mom[n + i], g->mz[k] = c->mom[2 * n + i];
+    }
+    g->n = m;
+}
+
+/* a small source scanned whole: every squared distance (vectorised), the minimum, and the
+ * indices within the cutoff in ascending order (the same set and order as the block search) */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static double
+gather_flat(const tc_scm_cloud *c, const double p[3], double eps1, int prune, double dmin_known,
+            tc_scm_gather *g) {
+    const tc_aopc *S = c->S;
+    const int n = S->n;
+    const double *px = S->px, *py = S->py, *pz = S->pz;
+    double *dist = g->dist, dm = INFINITY;
+#pragma omp simd reduction(min : dm)
+    for (int i = 0; i < n; i++) {
+        double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
+        double d = dx * dx + dy * dy + dz * dz;
+        dist[i] = d;
+        dm = d < dm ? d : dm;
+    }
+    const double dmin = isnan(dmin_known) ? dm : dmin_known;
+    const double limit = prune ? dmin + TC_SCM_CUT * eps1 : INFINITY;
+    /* few points are in reach: a branch that is mostly not taken beats branch-free stores */
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (dist[i] <= limit) g->idx[m++] = i;
+    copy_gathered(c, m, g);
+    return dmin;
+}
+
 __attribute__((target_clones("avx512f", "avx2", "default"))) double
 tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune,
                     double dmin_known, tc_scm_gather *g) {
     const tc_aopc *S = c->S;
-    const double *mom = c->mom, *blk = c->blk, *blkw = c->blkw;
+    const double *blk = c->blk, *blkw = c->blkw;
     const int n = S->n, nc = g->ncand, *cand = g->cand, BLK = TC_SCM_BLK;
     const double *px = S->px, *py = S->py, *pz = S->pz;
     double dmin = INFINITY, *dist = g->dist, *lb = g->lb;
+    if (g->flat) return gather_flat(c, p, eps1, prune, dmin_known, g);
     /* lower bounds of the candidate blocks (vectorised), and the nearest by its bound */
     for (int k = 0; k < nc; k++) {
         const int b = cand[k];
@@ -86,12 +128,6 @@ tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int p
         for (int i = i0; i < i1; i++) mask |= (unsigned)(dist[i] <= limit) << (i - i0);
         for (; mask; mask &= mask - 1) idx[m++] = i0 + __builtin_ctz(mask);
     }
-    for (int k = 0; k < m; k++) {
-        const int i = idx[k];
-        g->px[k] = px[i], g->py[k] = py[i], g->pz[k] = pz[i];
-        g->nx[k] = S->nx[i], g->ny[k] = S->ny[i], g->nz[k] = S->nz[i];
-        g->mx[k] = mom[i], g->my[k] = mom[n + i], g->mz[k] = mom[2 * n + i];
-    }
-    g->n = m;
+    copy_gathered(c, m, g);
     return dmin;
 }

@@ -7,6 +7,10 @@
 
 /* samples per block: Morton-ordered runs of a cloud, each with a bounding sphere */
 #define TC_SCM_BLK 16
+/* source clouds of at most this many blocks are scanned whole, without bounds: a small cloud's
+ * blocks are wide (a 150-point sphere's span most of it), so bounds skip little and cost more than
+ * the distances they would save */
+#define TC_SCM_FLAT_BLOCKS 16
 /* pruning: softmax weights below e^-TC_SCM_CUT (1e-20) are left out, at both softmax levels */
 #define TC_SCM_CUT 46.0
 
@@ -19,6 +23,7 @@ typedef struct tc_scm_gather {
     double *dist;                                       /* squared distances (m^2), same */
     double *lb;                                         /* per block: squared distance bound */
     int ncand, *cand; /* candidate blocks of the current query block, ascending */
+    int flat;         /* 1: the source is scanned whole (TC_SCM_FLAT_BLOCKS), cand unused */
 } tc_scm_gather;
 
 /* a source cloud in the world frame with its block data (all m unless said) */
@@ -34,7 +39,8 @@ typedef struct tc_scm_cloud {
  * radius, m) and blkw (3 per block: world centre, m) of the source cloud's nblk blocks, eps1 the
  * source SSDF width (m^2). With prune a block is left out when its nearest possible point is
  * farther than the query block's worst-case nearest distance plus the e^-CUT reach; without,
- * every block is a candidate. Result in g->cand (ascending), g->ncand. */
+ * every block is a candidate. Result in g->cand (ascending), g->ncand; a source of at most
+ * TC_SCM_FLAT_BLOCKS blocks sets g->flat instead. */
 void tc_scm_candidates(const double cq[3], double rq, const double *blk, const double *blkw,
                        int nblk, double eps1, int prune, tc_scm_gather *g);
 
