@@ -38,6 +38,8 @@ static const tc_param_spec scm_params[] = {
  * distance to the other cloud (14 doubles) */
 #define BLK TC_SCM_BLK
 enum { CHUNK = 256 }; /* pairs per elementwise block (fixed: results never depend on threads) */
+/* gathered indices kept per query point between phases A and C (most points gather a few) */
+enum { KEEP = 8 };
 enum { OUT_PHI = 0, OUT_FQ = 1, OUT_TQ = 4, OUT_FS = 7, OUT_TS = 10, OUT_DMIN = 13, OUT_N = 14 };
 
 typedef struct scm_state {
@@ -54,6 +56,8 @@ typedef struct scm_state {
                      * (centre x y z in the body frame, radius) */
     double **blkw;  /* per body: the same centres in the world frame (scratch), 3 per block */
     double *out;    /* per query point of the largest pair: OUT_N values */
+    int *kidx, *kn; /* per query point: phase A's gathered indices when at most KEEP (kn[j] of
+                     * them, KEEP slots each), else kn[j] = -1; phase C reuses them */
     int prune;      /* skip pairs and points whose weights are below e^-CUT */
     int ngather;    /* one gather buffer per thread */
     tc_scm_gather *gather;
@@ -71,6 +75,7 @@ static void scm_free(void *state) {
         if (s->blk) free(s->blk[i]), free(s->blkw[i]);
     }
     free(s->body), free(s->world), free(s->eps1), free(s->out), free(s->pairs);
+    free(s->kidx), free(s->kn);
     free(s->mom), free(s->momw), free(s->blk), free(s->blkw), free(s->gather), free(s->gbuf), free(s->gidx);
     free(s);
 }
@@ -190,7 +195,9 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         maxq = q > maxq ? q : maxq;
     }
     s->out = calloc((size_t)(maxq + 1) * OUT_N, sizeof *s->out);
-    if (!s->out) return scm_free(s), TC_ENOMEM;
+    s->kidx = calloc((size_t)(maxq + 1) * KEEP, sizeof *s->kidx);
+    s->kn = calloc((size_t)(maxq + 1), sizeof *s->kn);
+    if (!s->out || !s->kidx || !s->kn) return scm_free(s), TC_ENOMEM;
     /* gather buffers (9 arrays of the largest cloud) for each thread a force may run on */
     int maxn = 1;
     for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
@@ -375,11 +382,18 @@ static tc_scm_cloud cloud(const scm_state *s, const tc_aopc *S, int sbody) {
     return (tc_scm_cloud){S, s->momw[sbody], s->blk[sbody], s->blkw[sbody]};
 }
 
+/* phase A's gathered indices of query point f (of the pair's I1 + I2) kept for phase C */
+static void keep_gathered(const scm_state *s, const tc_scm_gather *g, int f) {
+    s->kn[f] = g->n <= KEEP ? g->n : -1;
+    for (int k = 0; k < g->n && k < KEEP; k++) s->kidx[(size_t)f * KEEP + k] = g->idx[k];
+}
+
 /* phase A: the SSDF value of every point of Q (body qbody) against S (body sbody), into
- * out[.][OUT_PHI], and its nearest squared distance into out[.][OUT_DMIN] (eq. 8-9); one query
+ * out[.][OUT_PHI], its nearest squared distance into out[.][OUT_DMIN] and its gathered indices
+ * (keep_gathered, Q's first point being the pair's point base) (eq. 8-9); one query
  * block per iteration, each writing only its own rows (results do not depend on threads) */
 static void query_phi(const scm_state *s, const tc_aopc *Q, int qbody, const tc_aopc *S, int sbody,
-                      double eps1, double *out) {
+                      double eps1, int base, double *out) {
     const tc_scm_cloud c = cloud(s, S, sbody);
 #pragma omp parallel for schedule(dynamic, 2) num_threads(nthreads(s)) if (parallel_worth(Q, S))
     for (int qb = 0; qb < qblocks(Q); qb++) {
@@ -389,6 +403,7 @@ static void query_phi(const scm_state *s, const tc_aopc *Q, int qbody, const tc_
             const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
             double sum[NSUM], dmin = tc_scm_gather_point(&c, p, eps1, s->prune, NAN, g);
             out[(size_t)j * OUT_N + OUT_DMIN] = dmin;
+            keep_gathered(s, g, base + j);
             point_sums(s, g, p, dmin, 1.0 / eps1, 0, 0, NULL, NULL, sum);
             out[(size_t)j * OUT_N + OUT_PHI] = sum[1] / sum[0];
         }
@@ -397,11 +412,12 @@ static void query_phi(const scm_state *s, const tc_aopc *Q, int qbody, const tc_
 
 /* phase C: wrenches on both bodies for every point of Q whose separation weight is above the
  * cutoff (phi < phi_cut); the others get zero (their eps2 weight is below 1e-20) (eq. 21-22).
- * Query blocks with no such point are skipped whole; the nearest distances come from phase A.
+ * Query blocks with no such point are skipped whole; the nearest distances, and the gathered
+ * points where at most KEEP, come from phase A (Q's first point is the pair's point base).
  * With set_phi the SSDF values are written here too (single pass, nothing cut). */
 static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const tc_body_state *qs,
                         const tc_aopc *S, int sbody, const tc_body_state *sb, double eps1,
-                        int dynamic, double phi_cut, int set_phi, double *out) {
+                        int dynamic, double phi_cut, int set_phi, int base, double *out) {
     const tc_scm_cloud c = cloud(s, S, sbody);
     const int paper = !s->consistent;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads(s)) if (parallel_worth(Q, S))
@@ -423,7 +439,12 @@ static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const t
             const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
             double vq[3] = {0, 0, 0}, sum[NSUM];
             if (dynamic) tc_body_point_velocity(qs, p, vq);
-            double dmin = tc_scm_gather_point(&c, p, eps1, s->prune, set_phi ? NAN : o[OUT_DMIN], g);
+            double dmin;
+            if (!set_phi && s->kn[base + j] >= 0) {
+                dmin = o[OUT_DMIN];
+                tc_scm_gather_indices(&c, s->kidx + (size_t)(base + j) * KEEP, s->kn[base + j], g);
+            } else
+                dmin = tc_scm_gather_point(&c, p, eps1, s->prune, set_phi ? NAN : o[OUT_DMIN], g);
             point_sums(s, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
             /* normalise and express the wrenches on both bodies */
             double inv = 1.0 / sum[0], F[3] = {sum[2] * inv, sum[3] * inv, sum[4] * inv}, r[3];
@@ -461,16 +482,16 @@ static void pair_force(scm_state *s, int a, int b, const tc_body_state *bs, tc_w
     double pmin = INFINITY;
     if (s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS) {
         /* SSDF values first; then forces only where the separation weight is above e^-CUT */
-        query_phi(s, &Qa, a, B, b, s->eps1[b], oa);
-        query_phi(s, &Qb, b, A, a, s->eps1[a], ob);
+        query_phi(s, &Qa, a, B, b, s->eps1[b], 0, oa);
+        query_phi(s, &Qb, b, A, a, s->eps1[a], na, ob);
         for (int f = 0; f < nq; f++) pmin = fmin(pmin, s->out[(size_t)f * OUT_N + OUT_PHI]);
         const double cut = pmin + CUT * s->eps2;
-        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, oa);
-        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, ob);
+        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, 0, oa);
+        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, na, ob);
     } else {
         /* small pairs (or no pruning): one pass gives SSDF values and forces together */
-        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, oa);
-        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, ob);
+        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, 0, oa);
+        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, na, ob);
         for (int f = 0; f < nq; f++) pmin = fmin(pmin, s->out[(size_t)f * OUT_N + OUT_PHI]);
     }
     /* points of a carry (wrench on a, wrench on b); points of b carry (on b, on a) */

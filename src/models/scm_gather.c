@@ -44,6 +44,11 @@ static void copy_gathered(const tc_scm_cloud *c, int m, tc_scm_gather *g) {
     g->n = m;
 }
 
+void tc_scm_gather_indices(const tc_scm_cloud *c, const int *idx, int m, tc_scm_gather *g) {
+    for (int k = 0; k < m; k++) g->idx[k] = idx[k];
+    copy_gathered(c, m, g);
+}
+
 /* a small source scanned whole: every squared distance (vectorised), the minimum, and the
  * indices within the cutoff in ascending order (the same set and order as the block search) */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static double

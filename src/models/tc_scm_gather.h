@@ -52,4 +52,7 @@ void tc_scm_candidates(const double cq[3], double rq, const double *blk, const d
 double tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune,
                            double dmin_known, tc_scm_gather *g);
 
+/* the points idx[0..m-1] of c->S (ascending, as a search returned them) gathered into g again */
+void tc_scm_gather_indices(const tc_scm_cloud *c, const int *idx, int m, tc_scm_gather *g);
+
 #endif
