@@ -32,7 +32,8 @@ void tc_scm_candidates(const double cq[3], double rq, const double *blk, const d
 }
 
 /* the gathered points' data, by index, into g's contiguous arrays */
-static void copy_gathered(const tc_scm_cloud *c, int m, tc_scm_gather *g) {
+static inline __attribute__((always_inline)) void copy_gathered(const tc_scm_cloud *c, int m,
+                                                               tc_scm_gather *g) {
     const tc_aopc *S = c->S;
     const int n = S->n;
     for (int k = 0; k < m; k++) {
