@@ -180,9 +180,11 @@ Test(scm, force_bits_do_not_depend_on_threads) {
 }
 
 /* largest relative difference between the pruned and the brute-force wrenches at state (q, v):
- * forces against |F|, torques against |F| times the body scale 0.1 m (torques of near-symmetric
- * bodies are cancellations; pruning regroups the sums, which moves them by rounding) */
-static double prune_gap(const tc_scene *sc, double spacing, const double *v, double shift) {
+ * forces against max(|F|, floor) (N), torques against that times the body scale 0.1 m (torques of
+ * near-symmetric bodies are cancellations; pruning regroups the sums, which moves them by
+ * rounding) */
+static double prune_gap_floor(const tc_scene *sc, double spacing, const double *v, double shift,
+                              double floor) {
     tc_method m0, m1;
     tc_sim *s0, *s1;
     cr_assert_eq(tc_method_parse(&m0, "scm", NULL), TC_OK);
@@ -200,13 +202,17 @@ static double prune_gap(const tc_scene *sc, double spacing, const double *v, dou
     cr_assert_eq(tc_sim_force(s1, q, v, w1), TC_OK);
     double gap = 0;
     for (int b = 0; b < 2; b++) {
-        double f0 = tc_v3_norm(w0[b].f), df[3], dt[3];
+        double f0 = fmax(tc_v3_norm(w0[b].f), floor), df[3], dt[3];
         tc_v3_sub(df, w1[b].f, w0[b].f), tc_v3_sub(dt, w1[b].t, w0[b].t);
         gap = fmax(gap, tc_v3_norm(df) / f0);
         gap = fmax(gap, tc_v3_norm(dt) / (0.1 * f0));
     }
     tc_sim_free(s0), tc_sim_free(s1);
     return gap;
+}
+
+static double prune_gap(const tc_scene *sc, double spacing, const double *v, double shift) {
+    return prune_gap_floor(sc, spacing, v, shift, 0);
 }
 
 Test(scm, pruning_changes_no_result_by_more_than_1e_12) {
@@ -233,4 +239,88 @@ Test(scm, pruning_changes_no_result_by_more_than_1e_12) {
     const double v[12] = {0.1, 0, 0, 0, 0, 0.5, 0, 0.3, 0, 0, 0, 0};
     double g = prune_gap(&sc, 0.0047, v, 0);
     cr_expect_leq(g, 1e-12, "T and finger: relative change %g", g);
+}
+
+/* a reproducible uniform number in [0, 1) (64-bit LCG, top 53 bits) */
+static double uniform(unsigned long long *s) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+/* E2's T (free, turned by a random unit quaternion about its origin) and a free finger of radius
+ * 1.5 cm whose surface is -1 to +2 cm from a random point of a random face of one of the T's two
+ * boxes, along the face's normal (touching, pressed in, or apart; the boxes' shared faces put it
+ * inside the T) */
+static tc_scene random_t_and_finger(unsigned long long *seed) {
+    static const double half[2][3] = {{0.125, 0.025, 0.025}, {0.025, 0.075, 0.025}};
+    static const double ctr[2][3] = {{0, 0.175, 0}, {0, 0.075, 0}};
+    tc_scene sc = tc_default_scene();
+    tc_shape t = tc_box(0, 0, 0);
+    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    for (int k = 0; k < 2; k++)
+        t.part[k] = (tc_shape_part){TC_SHAPE_BOX, {half[k][0], half[k][1], half[k][2]},
+                                    {ctr[k][0], ctr[k][1], ctr[k][2]}};
+    tc_body_desc T = tc_default_body("T", t), f = tc_default_body("finger", tc_sphere(0.015));
+    T.joint = f.joint = TC_JOINT_FREE;
+    double q[4], R[9], x[3];
+    for (int k = 0; k < 4; k++) q[k] = uniform(seed) - 0.5;
+    tc_quat_normalize(q);
+    memcpy(T.quat, q, sizeof q);
+    /* the finger's centre in the T's frame, then turned with it (the T's origin stays put) */
+    int part = uniform(seed) < 0.5, axis = (int)(3 * uniform(seed)), side = uniform(seed) < 0.5 ? -1 : 1;
+    double off = 0.015 - 0.01 + 0.03 * uniform(seed);
+    for (int k = 0; k < 3; k++)
+        x[k] = ctr[part][k] + (k == axis ? side * (half[part][k] + off)
+                                         : half[part][k] * (2 * uniform(seed) - 1));
+    tc_quat_to_mat(R, q);
+    tc_m3_mulv(f.pos, R, x);
+    cr_assert_eq(tc_scene_add(&sc, &T, 500, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(&sc, &f, 1000, NULL), TC_OK);
+    return sc;
+}
+
+/* the culled kernel (candidate blocks per query block, whole-scan of small clouds, phase C only
+ * where the separation weight counts) against the brute force (prune = 0, every pair) on random
+ * poses and velocities: E2's T and finger at 27 and ~4000 points (the finger is a small,
+ * whole-scanned cloud), and E1's spheres at random offsets. The bound is relative to the larger
+ * of |F| and k eps3 = 1 N (the force scale at zero gap): for bodies centimetres apart the force is
+ * e^-(gap/eps3) small and carried by pairs whose plane passes near the query point, whose
+ * softmax weights may be below the 1e-20 cut, so there only the absolute change is small */
+Test(scm, culled_forces_equal_brute_force_on_random_configurations) {
+    unsigned long long seed = 2026;
+    for (int i = 0; i < 12; i++) {
+        tc_scene sc = random_t_and_finger(&seed);
+        double v[12];
+        for (int k = 0; k < 12; k++) v[k] = i % 3 ? 2 * uniform(&seed) - 1 : 0;
+        const double spacing = i % 2 ? 0.0047 : 0.02;
+        double g = prune_gap_floor(&sc, spacing, i % 3 ? v : NULL, 0, 1.0);
+        cr_log_info("T and finger %d (spacing %g): relative change %g", i, spacing, g);
+        cr_expect_leq(g, 1e-12, "T and finger %d (spacing %g): relative change %g", i, spacing, g);
+    }
+    for (int i = 0; i < 6; i++) {
+        tc_scene sc = spheres(0.12 + 0.05 * uniform(&seed));
+        const double moving[6] = {0.2, -0.1, 0.05, 1, 0.5, -2};
+        double g = prune_gap(&sc, i % 2 ? 0.02 : 0.006, i % 3 ? moving : NULL,
+                             0.01 * uniform(&seed));
+        cr_expect_leq(g, 1e-12, "spheres %d: relative change %g", i, g);
+    }
+}
+
+/* E2's T and finger at ~4000 points (both kernel phases run on threads there): the wrenches of
+ * one evaluation are bitwise the same on 1 and 2 threads, at rest and moving */
+Test(scm, t_and_finger_bits_do_not_depend_on_threads) {
+    unsigned long long seed = 7;
+    for (int i = 0; i < 4; i++) {
+        tc_scene sc = random_t_and_finger(&seed);
+        tc_sim *sim = scm_sim(&sc, 0.0047, i % 2);
+        double v[12];
+        for (int k = 0; k < 12; k++) v[k] = i < 2 ? 0 : 2 * uniform(&seed) - 1;
+        tc_wrench w1[2], w2[2];
+        omp_set_num_threads(1);
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w1), TC_OK);
+        omp_set_num_threads(2);
+        cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w2), TC_OK);
+        cr_expect_eq(memcmp(w1, w2, sizeof w1), 0, "configuration %d: 1 and 2 threads differ", i);
+        tc_sim_free(sim);
+    }
 }

@@ -4,6 +4,7 @@
 #include "math/tc_smooth.h"
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
+#include "models/tc_scm_gather.h"
 
 #include <math.h>
 #include <omp.h>
@@ -33,19 +34,13 @@ static const tc_param_spec scm_params[] = {
      "changes no result by more than 1e-12 relative (tested), makes large clouds far cheaper"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
-/* per-point outputs of one query: SSDF value and the wrenches on both bodies (13 doubles) */
-#define BLK 16 /* samples per bounding sphere */
+/* per-point outputs of one query: SSDF value, the wrenches on both bodies, and the nearest squared
+ * distance to the other cloud (14 doubles) */
+#define BLK TC_SCM_BLK
 enum { CHUNK = 256 }; /* pairs per elementwise block (fixed: results never depend on threads) */
-enum { OUT_PHI = 0, OUT_FQ = 1, OUT_TQ = 4, OUT_FS = 7, OUT_TS = 10, OUT_N = 13 };
-
-/* the points of a cloud that one query point's softmax weights reach, gathered contiguously */
-typedef struct scm_gather {
-    int n;
-    double *px, *py, *pz, *nx, *ny, *nz, *mx, *my, *mz; /* capacity: the largest cloud */
-    int *idx;                                           /* indices in reach, same capacity */
-    double *dist;                                       /* squared distances, same capacity */
-    double *lb;                                         /* per block: squared distance bound */
-} scm_gather;
+/* gathered indices kept per query point between phases A and C (most points gather a few) */
+enum { KEEP = 8 };
+enum { OUT_PHI = 0, OUT_FQ = 1, OUT_TQ = 4, OUT_FS = 7, OUT_TS = 10, OUT_DMIN = 13, OUT_N = 14 };
 
 typedef struct scm_state {
     const tc_scene *scene;
@@ -61,11 +56,13 @@ typedef struct scm_state {
                      * (centre x y z in the body frame, radius) */
     double **blkw;  /* per body: the same centres in the world frame (scratch), 3 per block */
     double *out;    /* per query point of the largest pair: OUT_N values */
+    int *kidx, *kn; /* per query point: phase A's gathered indices when at most KEEP (kn[j] of
+                     * them, KEEP slots each), else kn[j] = -1; phase C reuses them */
     int prune;      /* skip pairs and points whose weights are below e^-CUT */
     int ngather;    /* one gather buffer per thread */
-    scm_gather *gather;
+    tc_scm_gather *gather;
     double *gbuf;
-    int *gidx;
+    int *gidx; /* per thread: gathered indices, then candidate blocks */
 } scm_state;
 
 static void scm_free(void *state) {
@@ -78,6 +75,7 @@ static void scm_free(void *state) {
         if (s->blk) free(s->blk[i]), free(s->blkw[i]);
     }
     free(s->body), free(s->world), free(s->eps1), free(s->out), free(s->pairs);
+    free(s->kidx), free(s->kn);
     free(s->mom), free(s->momw), free(s->blk), free(s->blkw), free(s->gather), free(s->gbuf), free(s->gidx);
     free(s);
 }
@@ -197,22 +195,24 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         maxq = q > maxq ? q : maxq;
     }
     s->out = calloc((size_t)(maxq + 1) * OUT_N, sizeof *s->out);
-    if (!s->out) return scm_free(s), TC_ENOMEM;
+    s->kidx = calloc((size_t)(maxq + 1) * KEEP, sizeof *s->kidx);
+    s->kn = calloc((size_t)(maxq + 1), sizeof *s->kn);
+    if (!s->out || !s->kidx || !s->kn) return scm_free(s), TC_ENOMEM;
     /* gather buffers (9 arrays of the largest cloud) for each thread a force may run on */
     int maxn = 1;
     for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
     s->ngather = omp_get_max_threads();
     s->gather = calloc((size_t)s->ngather, sizeof *s->gather);
     s->gbuf = calloc((size_t)s->ngather * 11 * (size_t)maxn, sizeof *s->gbuf);
-    s->gidx = calloc((size_t)s->ngather * (size_t)maxn, sizeof *s->gidx);
+    s->gidx = calloc((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
     if (!s->gather || !s->gbuf || !s->gidx) return scm_free(s), TC_ENOMEM;
     for (int t = 0; t < s->ngather; t++) {
         double *b = s->gbuf + (size_t)t * 11 * maxn;
-        scm_gather *g = &s->gather[t];
+        tc_scm_gather *g = &s->gather[t];
         g->px = b, g->py = b + maxn, g->pz = b + 2 * maxn, g->nx = b + 3 * maxn;
         g->ny = b + 4 * maxn, g->nz = b + 5 * maxn, g->mx = b + 6 * maxn, g->my = b + 7 * maxn;
         g->mz = b + 8 * maxn;
-        g->idx = s->gidx + (size_t)t * maxn;
+        g->idx = s->gidx + (size_t)t * 2 * maxn, g->cand = g->idx + maxn;
         g->dist = b + 9 * maxn;
         g->lb = b + 10 * maxn;
     }
@@ -233,73 +233,9 @@ static inline double damping(double u) {
 
 /* pruning: weights below e^-CUT (1e-20) are left out, at both softmax levels; they change no sum
  * by more than 1e-20 of its largest term (the largest weight is 1) */
-#define CUT 46.0
+#define CUT TC_SCM_CUT
 /* below this many pairs the two-phase pruning costs more than it saves (measured on E2's T) */
 #define PRUNE_MIN_PAIRS 20000
-
-/* nearest squared distance from p to S, and the points within the eps1 cutoff into g (every
- * point when prune is off). Blocks whose bounding sphere cannot hold a nearer point, or a point
- * within the cutoff, are skipped: the minimum is exact and the gathered set is the same. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static double
-gather(const tc_aopc *S, const double *mom, const double *blk, const double *blkw,
-       const double p[3], double eps1, int prune, scm_gather *g) {
-    const int n = S->n, nblk = (n + BLK - 1) / BLK;
-    const double *px = S->px, *py = S->py, *pz = S->pz;
-    double dmin = INFINITY, *dist = g->dist, *lb = g->lb;
-    /* lower bounds of every block (vectorised), then the block nearest by its bound first, so the
-     * minimum tightens early and far blocks skip */
-    for (int b = 0; b < nblk; b++) {
-        const double *c = blkw + 3 * b;
-        double dx = p[0] - c[0], dy = p[1] - c[1], dz = p[2] - c[2];
-        double l = sqrt(dx * dx + dy * dy + dz * dz) - blk[4 * b + 3];
-        lb[b] = l > 0 ? l * l : 0;
-    }
-    int first = 0;
-    for (int b = 1; b < nblk; b++) first = lb[b] < lb[first] ? b : first;
-    /* squared distances of the blocks that may hold the nearest point (vectorised), and the min */
-    for (int k = 0; k < nblk; k++) {
-        const int b = k == 0 ? first : k <= first ? k - 1 : k;
-        const int i0 = b * BLK, i1 = i0 + BLK < n ? i0 + BLK : n;
-        if (lb[b] >= dmin) {
-            for (int i = i0; i < i1; i++) dist[i] = INFINITY;
-            continue;
-        }
-        double dm = dmin;
-#pragma omp simd reduction(min : dm)
-        for (int i = i0; i < i1; i++) {
-            double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
-            double d = dx * dx + dy * dy + dz * dz;
-            dist[i] = d;
-            dm = d < dm ? d : dm;
-        }
-        dmin = dm;
-    }
-    const double limit = prune ? dmin + CUT * eps1 : INFINITY;
-    /* branch-free compaction of the indices in reach; blocks skipped above but within the cutoff
-     * get their distances now */
-    int m = 0, *idx = g->idx;
-    for (int b = 0; b < nblk; b++) {
-        const int i0 = b * BLK, i1 = i0 + BLK < n ? i0 + BLK : n;
-        if (lb[b] > limit) continue;
-        if (dist[i0] == INFINITY)
-            for (int i = i0; i < i1; i++) {
-                double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
-                dist[i] = dx * dx + dy * dy + dz * dz;
-            }
-        for (int i = i0; i < i1; i++) {
-            idx[m] = i;
-            m += dist[i] <= limit;
-        }
-    }
-    for (int k = 0; k < m; k++) {
-        const int i = idx[k];
-        g->px[k] = px[i], g->py[k] = py[i], g->pz[k] = pz[i];
-        g->nx[k] = S->nx[i], g->ny[k] = S->ny[i], g->nz[k] = S->nz[i];
-        g->mx[k] = mom[i], g->my[k] = mom[n + i], g->mz[k] = mom[2 * n + i];
-    }
-    g->n = m;
-    return dmin;
-}
 
 /* elementwise over one chunk of gathered points (vectorises; every clone computes the same IEEE
  * operations, without contraction, so all give the same bits): softmax weight and plane distance */
@@ -395,7 +331,7 @@ chunk_sum_phi(int m, const double *restrict wb, const double *restrict phib,
 
 /* the per-query-point work: the SSDF value (forces = 0) or also the softmax-weighted point-plane
  * wrenches (forces = 1) of query point p against the gathered cloud; sum[NSUM] gets the totals */
-static void point_sums(const scm_state *s, const scm_gather *g, const double p[3], double dmin,
+static void point_sums(const scm_state *s, const tc_scm_gather *g, const double p[3], double dmin,
                        double inv_eps1, int forces, int dynamic, const double vq[3],
                        const tc_body_state *sb, double sum[NSUM]) {
     double acc[NSUM][LANES] = {{0}}, wb[CHUNK], phib[CHUNK], l[6][CHUNK];
@@ -426,51 +362,103 @@ static int nthreads(const scm_state *s) {
     return t < s->ngather ? t : s->ngather;
 }
 
-/* phase A: the SSDF value of every point of Q against S, into out[.][OUT_PHI] (eq. 8-9) */
-static void query_phi(const scm_state *s, const tc_aopc *Q, const tc_aopc *S, int sbody,
-                      double eps1, double *out) {
-    const double *mom = s->momw[sbody], *blk = s->blk[sbody], *blkw = s->blkw[sbody];
-#pragma omp parallel for schedule(dynamic, 32) num_threads(nthreads(s)) if ((long long)Q->n * S->n > 200000)
-    for (int j = 0; j < Q->n; j++) {
-        scm_gather *g = &s->gather[omp_get_thread_num()];
-        const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
-        double sum[NSUM], dmin = gather(S, mom, blk, blkw, p, eps1, s->prune, g);
-        point_sums(s, g, p, dmin, 1.0 / eps1, 0, 0, NULL, NULL, sum);
-        out[(size_t)j * OUT_N + OUT_PHI] = sum[1] / sum[0];
+/* query blocks of Q (the blocks of body qbody's Morton-ordered cloud), for parallel loops */
+static int qblocks(const tc_aopc *Q) { return (Q->n + BLK - 1) / BLK; }
+
+/* the candidate source blocks of query block qb of body qbody against body sbody into g */
+static void block_candidates(const scm_state *s, int qbody, int qb, int sbody, int ns,
+                             double eps1, tc_scm_gather *g) {
+    tc_scm_candidates(s->blkw[qbody] + 3 * qb, s->blk[qbody][4 * qb + 3], s->blk[sbody],
+                      s->blkw[sbody], (ns + BLK - 1) / BLK, eps1, s->prune, g);
+}
+
+/* work above which a kernel region runs on threads (query points times candidate-free bound) */
+static int parallel_worth(const tc_aopc *Q, const tc_aopc *S) {
+    return (long long)Q->n * S->n > 200000;
+}
+
+/* body sbody's cloud with its block data, for the neighbour search */
+static tc_scm_cloud cloud(const scm_state *s, const tc_aopc *S, int sbody) {
+    return (tc_scm_cloud){S, s->momw[sbody], s->blk[sbody], s->blkw[sbody]};
+}
+
+/* phase A's gathered indices of query point f (of the pair's I1 + I2) kept for phase C */
+static void keep_gathered(const scm_state *s, const tc_scm_gather *g, int f) {
+    s->kn[f] = g->n <= KEEP ? g->n : -1;
+    for (int k = 0; k < g->n && k < KEEP; k++) s->kidx[(size_t)f * KEEP + k] = g->idx[k];
+}
+
+/* phase A: the SSDF value of every point of Q (body qbody) against S (body sbody), into
+ * out[.][OUT_PHI], its nearest squared distance into out[.][OUT_DMIN] and its gathered indices
+ * (keep_gathered, Q's first point being the pair's point base) (eq. 8-9); one query
+ * block per iteration, each writing only its own rows (results do not depend on threads) */
+static void query_phi(const scm_state *s, const tc_aopc *Q, int qbody, const tc_aopc *S, int sbody,
+                      double eps1, int base, double *out) {
+    const tc_scm_cloud c = cloud(s, S, sbody);
+#pragma omp parallel for schedule(dynamic, 2) num_threads(nthreads(s)) if (parallel_worth(Q, S))
+    for (int qb = 0; qb < qblocks(Q); qb++) {
+        tc_scm_gather *g = &s->gather[omp_get_thread_num()];
+        block_candidates(s, qbody, qb, sbody, S->n, eps1, g);
+        for (int j = qb * BLK; j < Q->n && j < (qb + 1) * BLK; j++) {
+            const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
+            double sum[NSUM], dmin = tc_scm_gather_point(&c, p, eps1, s->prune, NAN, g);
+            out[(size_t)j * OUT_N + OUT_DMIN] = dmin;
+            keep_gathered(s, g, base + j);
+            point_sums(s, g, p, dmin, 1.0 / eps1, 0, 0, NULL, NULL, sum);
+            out[(size_t)j * OUT_N + OUT_PHI] = sum[1] / sum[0];
+        }
     }
 }
 
 /* phase C: wrenches on both bodies for every point of Q whose separation weight is above the
  * cutoff (phi < phi_cut); the others get zero (their eps2 weight is below 1e-20) (eq. 21-22).
+ * Query blocks with no such point are skipped whole; the nearest distances, and the gathered
+ * points where at most KEEP, come from phase A (Q's first point is the pair's point base).
  * With set_phi the SSDF values are written here too (single pass, nothing cut). */
-static void query_force(const scm_state *s, const tc_aopc *Q, const tc_body_state *qb,
+static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const tc_body_state *qs,
                         const tc_aopc *S, int sbody, const tc_body_state *sb, double eps1,
-                        int dynamic, double phi_cut, int set_phi, double *out) {
-    const double *mom = s->momw[sbody], *blk = s->blk[sbody], *blkw = s->blkw[sbody];
+                        int dynamic, double phi_cut, int set_phi, int base, double *out) {
+    const tc_scm_cloud c = cloud(s, S, sbody);
     const int paper = !s->consistent;
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nthreads(s)) if ((long long)Q->n * S->n > 200000)
-    for (int j = 0; j < Q->n; j++) {
-        double *o = out + (size_t)j * OUT_N;
-        memset(o + OUT_FQ, 0, (OUT_N - OUT_FQ) * sizeof *o);
-        if (!set_phi && o[OUT_PHI] > phi_cut) continue;
-        scm_gather *g = &s->gather[omp_get_thread_num()];
-        const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
-        double vq[3] = {0, 0, 0}, sum[NSUM];
-        if (dynamic) tc_body_point_velocity(qb, p, vq);
-        double dmin = gather(S, mom, blk, blkw, p, eps1, s->prune, g);
-        point_sums(s, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
-        /* normalise and express the wrenches on both bodies */
-        double inv = 1.0 / sum[0], F[3] = {sum[2] * inv, sum[3] * inv, sum[4] * inv}, r[3];
-        if (set_phi) o[OUT_PHI] = sum[1] * inv;
-        tc_v3_copy(o + OUT_FQ, F);
-        tc_v3_sub(r, p, qb->pos);
-        tc_v3_cross(o + OUT_TQ, r, F);
-        tc_v3_scale(o + OUT_FS, F, -1);
-        if (paper) {
-            o[OUT_TS] = -sum[5] * inv, o[OUT_TS + 1] = -sum[6] * inv, o[OUT_TS + 2] = -sum[7] * inv;
-        } else {
-            tc_v3_sub(r, p, sb->pos);
-            tc_v3_cross(o + OUT_TS, r, o + OUT_FS);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads(s)) if (parallel_worth(Q, S))
+    for (int qb = 0; qb < qblocks(Q); qb++) {
+        const int j0 = qb * BLK, j1 = j0 + BLK < Q->n ? j0 + BLK : Q->n;
+        /* outputs zeroed; a block none of whose points weighs is done */
+        int any = set_phi;
+        for (int j = j0; j < j1; j++) {
+            double *o = out + (size_t)j * OUT_N;
+            memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
+            any |= o[OUT_PHI] <= phi_cut;
+        }
+        if (!any) continue;
+        tc_scm_gather *g = &s->gather[omp_get_thread_num()];
+        block_candidates(s, qbody, qb, sbody, S->n, eps1, g);
+        for (int j = j0; j < j1; j++) {
+            double *o = out + (size_t)j * OUT_N;
+            if (!set_phi && !(o[OUT_PHI] <= phi_cut)) continue;
+            const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
+            double vq[3] = {0, 0, 0}, sum[NSUM];
+            if (dynamic) tc_body_point_velocity(qs, p, vq);
+            double dmin;
+            if (!set_phi && s->kn[base + j] >= 0) {
+                dmin = o[OUT_DMIN];
+                tc_scm_gather_indices(&c, s->kidx + (size_t)(base + j) * KEEP, s->kn[base + j], g);
+            } else
+                dmin = tc_scm_gather_point(&c, p, eps1, s->prune, set_phi ? NAN : o[OUT_DMIN], g);
+            point_sums(s, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
+            /* normalise and express the wrenches on both bodies */
+            double inv = 1.0 / sum[0], F[3] = {sum[2] * inv, sum[3] * inv, sum[4] * inv}, r[3];
+            if (set_phi) o[OUT_PHI] = sum[1] * inv;
+            tc_v3_copy(o + OUT_FQ, F);
+            tc_v3_sub(r, p, qs->pos);
+            tc_v3_cross(o + OUT_TQ, r, F);
+            tc_v3_scale(o + OUT_FS, F, -1);
+            if (paper) {
+                o[OUT_TS] = -sum[5] * inv, o[OUT_TS + 1] = -sum[6] * inv, o[OUT_TS + 2] = -sum[7] * inv;
+            } else {
+                tc_v3_sub(r, p, sb->pos);
+                tc_v3_cross(o + OUT_TS, r, o + OUT_FS);
+            }
         }
     }
 }
@@ -494,16 +482,16 @@ static void pair_force(scm_state *s, int a, int b, const tc_body_state *bs, tc_w
     double pmin = INFINITY;
     if (s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS) {
         /* SSDF values first; then forces only where the separation weight is above e^-CUT */
-        query_phi(s, &Qa, B, b, s->eps1[b], oa);
-        query_phi(s, &Qb, A, a, s->eps1[a], ob);
+        query_phi(s, &Qa, a, B, b, s->eps1[b], 0, oa);
+        query_phi(s, &Qb, b, A, a, s->eps1[a], na, ob);
         for (int f = 0; f < nq; f++) pmin = fmin(pmin, s->out[(size_t)f * OUT_N + OUT_PHI]);
         const double cut = pmin + CUT * s->eps2;
-        query_force(s, &Qa, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, oa);
-        query_force(s, &Qb, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, ob);
+        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, 0, oa);
+        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, na, ob);
     } else {
         /* small pairs (or no pruning): one pass gives SSDF values and forces together */
-        query_force(s, &Qa, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, oa);
-        query_force(s, &Qb, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, ob);
+        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, 0, oa);
+        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, na, ob);
         for (int f = 0; f < nq; f++) pmin = fmin(pmin, s->out[(size_t)f * OUT_N + OUT_PHI]);
     }
     /* points of a carry (wrench on a, wrench on b); points of b carry (on b, on a) */
