@@ -4,8 +4,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "collide/tc_penetration.h"
 #include "models/tc_penalty.h"
 #include "sim/tc_sim.h"
+
+#include <stdlib.h>
 
 /* the forgetting factor bounds the integral of a constant depth by d / (1 - lambda), reached
  * geometrically; the bound grows with the depth, and without forgetting the sum grows without
@@ -179,4 +182,34 @@ Test(penalty, lcp_baseline_block_does_not_drift) {
     cr_expect_gt(st->solver_iters, 0);
     cr_expect_eq(st->solver_fails, 0);
     tc_sim_free(sim);
+}
+
+/* the penetration query's inside test is exactly tc_shape_distance < 0: random points around
+ * each shape, points on its surface (distance exactly 0 on a box's faces and a plane) and points
+ * a rounding step inside and outside of them */
+Test(penalty, inside_test_is_the_signed_distance) {
+    tc_shape sh[5] = {tc_sphere(0.3), tc_box(0.2, 0.1, 0.4), tc_plane(), tc_cylinder(0.25, 0.15)};
+    const double v[8][3] = {{-0.2, -0.1, 0}, {0.3, -0.1, 0}, {0, 0.25, 0}, {0, 0, 0.3},
+                            {0.1, 0.1, -0.2}, {-0.1, 0.2, 0.2}, {0.2, 0.2, 0.1}, {-0.2, 0.1, -0.1}};
+    cr_assert_eq(tc_polytope(&sh[4], v, 8, NULL), TC_OK);
+    srand(5);
+    long inside = 0, total = 0;
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 40000; i++) {
+            double p[3], nrm[3];
+            for (int c = 0; c < 3; c++) p[c] = 0.9 * (2.0 * rand() / RAND_MAX - 1);
+            /* every fourth point on a box face or the plane, or one rounding step off it */
+            if (i % 4 == 0) {
+                int c = i / 4 % 3;
+                double a = sh[k].type == TC_SHAPE_BOX ? sh[k].size[c] : 0;
+                p[sh[k].type == TC_SHAPE_BOX ? c : 2] = a;
+                if (i % 8 == 0) p[c] = nextafter(p[c], i % 16 ? 1.0 : -1.0);
+            }
+            int want = tc_shape_distance(&sh[k], p, nrm) < 0;
+            cr_assert_eq(tc_pen_inside(&sh[k], p), want, "shape %d point (%.17g, %.17g, %.17g)", k,
+                         p[0], p[1], p[2]);
+            inside += want, total++;
+        }
+    cr_expect(inside > total / 20 && inside < total - total / 20, "both sides sampled: %ld / %ld",
+              inside, total);
 }
