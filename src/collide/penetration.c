@@ -82,6 +82,10 @@ static int apart(const tc_shape *sa, const tc_surface *SA, const tc_body_state *
         double n[3] = {A->R[2], A->R[5], A->R[8]};
         return -tc_v3_dot(n, d) > SB->radius;
     }
+    /* the squared distance first, with the sum widened beyond rounding (1e-6 relative); the
+     * exact test below decides the rest */
+    double rs = (SA->radius + SB->radius) * (1 + 1e-6) + 1e-9;
+    if (tc_v3_dot(d, d) > rs * rs) return 1;
     if (tc_v3_norm(d) > SA->radius + SB->radius) return 1;
     /* the distance to a convex shape is 1-Lipschitz: a centre farther from the other shape than
      * its own bounding radius leaves the two apart (cuts long walls against small bodies) */
@@ -137,8 +141,17 @@ static int inside_points(const tc_surface *S, const tc_body_state *P, const tc_s
         return m;
     }
     const double r2 = so_radius * so_radius;
+    /* a cheaper cull first, in S's frame about O's centre c, with the radius widened far beyond
+     * rounding (1e-6 relative, 1 nm): what it drops the exact test below drops too */
+    double c[3], dc[3];
+    const double wide = so_radius * (1 + 1e-6) + 1e-9, w2 = wide * wide;
+    tc_v3_sub(dc, O->pos, P->pos);
+    tc_m3_mulvt(c, P->R, dc);
     for (int i = 0; i < S->npoint; i++) {
-        tc_m3_mulv(yl, Rr, S->p[i]);
+        const double *q = S->p[i];
+        double e0 = q[0] - c[0], e1 = q[1] - c[1], e2 = q[2] - c[2];
+        if (e0 * e0 + e1 * e1 + e2 * e2 > w2) continue;
+        tc_m3_mulv(yl, Rr, q);
         tc_v3_add(yl, yl, t);
         /* outside the other shape's bounding sphere: not inside (a plane has none) */
         if (tc_v3_dot(yl, yl) > r2) continue;

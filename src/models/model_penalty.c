@@ -180,6 +180,15 @@ static int cache_valid(const pen_state *s, const tc_body_state *bs) {
     return 1;
 }
 
+/* 1 when pair k's bounding spheres are apart by more than rounding (1e-6 relative): the contact
+ * set would be empty (planes, of infinite radius, never are) */
+static int far_apart(const pen_state *s, int k, const tc_body_state *bs) {
+    const pen_pair *pp = &s->pair[k];
+    double d[3], rs = (s->set->surf[pp->a].radius + s->set->surf[pp->b].radius) * (1 + 1e-6) + 1e-9;
+    tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
+    return tc_v3_dot(d, d) > rs * rs;
+}
+
 /* pair k's contact set at poses bs: from the cache when use_cache (its points then live in the
  * pool), else computed into the set's buffer; *pts points at them */
 static int pair_set(pen_state *s, int k, const tc_body_state *bs, int use_cache, double n[3],
@@ -190,6 +199,7 @@ static int pair_set(pen_state *s, int k, const tc_body_state *bs, int use_cache,
         return s->cm[k];
     }
     *pts = s->set->pts;
+    if (far_apart(s, k, bs)) return 0;
     return tc_contact_set_pair(s->set, k, bs, s->multi, n, dmax);
 }
 
@@ -287,7 +297,7 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
         double n[3], dmax;
-        int m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+        int m = far_apart(s, k, bs) ? 0 : tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
         /* kept for the force call at these poses while the pool has room */
         s->cm[k] = m > 0 ? (used + m <= s->pool_cap ? m : -1) : 0;
         if (s->cm[k] > 0) {
