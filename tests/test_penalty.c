@@ -4,8 +4,13 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "collide/tc_penetration.h"
+#include "math/tc_vec.h"
 #include "models/tc_penalty.h"
 #include "sim/tc_sim.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* the forgetting factor bounds the integral of a constant depth by d / (1 - lambda), reached
  * geometrically; the bound grows with the depth, and without forgetting the sum grows without
@@ -179,4 +184,139 @@ Test(penalty, lcp_baseline_block_does_not_drift) {
     cr_expect_gt(st->solver_iters, 0);
     cr_expect_eq(st->solver_fails, 0);
     tc_sim_free(sim);
+}
+
+/* the penetration query's inside test is exactly tc_shape_distance < 0: random points around
+ * each shape, points on its surface (distance exactly 0 on a box's faces and a plane) and points
+ * a rounding step inside and outside of them */
+Test(penalty, inside_test_is_the_signed_distance) {
+    tc_shape sh[5] = {tc_sphere(0.3), tc_box(0.2, 0.1, 0.4), tc_plane(), tc_cylinder(0.25, 0.15)};
+    const double v[8][3] = {{-0.2, -0.1, 0}, {0.3, -0.1, 0}, {0, 0.25, 0}, {0, 0, 0.3},
+                            {0.1, 0.1, -0.2}, {-0.1, 0.2, 0.2}, {0.2, 0.2, 0.1}, {-0.2, 0.1, -0.1}};
+    cr_assert_eq(tc_polytope(&sh[4], v, 8, NULL), TC_OK);
+    srand(5);
+    long inside = 0, total = 0;
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 40000; i++) {
+            double p[3], nrm[3];
+            for (int c = 0; c < 3; c++) p[c] = 0.9 * (2.0 * rand() / RAND_MAX - 1);
+            /* every fourth point on a box face or the plane, or one rounding step off it */
+            if (i % 4 == 0) {
+                int c = i / 4 % 3;
+                double a = sh[k].type == TC_SHAPE_BOX ? sh[k].size[c] : 0;
+                p[sh[k].type == TC_SHAPE_BOX ? c : 2] = a;
+                if (i % 8 == 0) p[c] = nextafter(p[c], i % 16 ? 1.0 : -1.0);
+            }
+            int want = tc_shape_distance(&sh[k], p, nrm) < 0;
+            cr_assert_eq(tc_pen_inside(&sh[k], p), want, "shape %d point (%.17g, %.17g, %.17g)", k,
+                         p[0], p[1], p[2]);
+            inside += want, total++;
+        }
+    cr_expect(inside > total / 20 && inside < total - total / 20, "both sides sampled: %ld / %ld",
+              inside, total);
+}
+
+/* a random pose: centre in [-c, c]^3 (m), a uniformly random orientation */
+static void random_pose(tc_body_state *b, double c) {
+    memset(b, 0, sizeof *b);
+    for (int k = 0; k < 3; k++) b->pos[k] = c * (2.0 * rand() / RAND_MAX - 1);
+    for (int k = 0; k < 4; k++) b->quat[k] = 2.0 * rand() / RAND_MAX - 1;
+    tc_quat_normalize(b->quat);
+    tc_quat_to_mat(b->R, b->quat);
+}
+
+/* surface points of S (posed by P) inside shape so (posed by O), by brute force: every point
+ * transformed and tested by the signed distance, no cull; their indices into in[] */
+static int brute_inside(const tc_surface *S, const tc_body_state *P, const tc_shape *so,
+                        const tc_body_state *O, unsigned char *in) {
+    int m = 0;
+    for (int i = 0; i < S->npoint; i++) {
+        double w[3], d[3], y[3], nrm[3];
+        tc_m3_mulv(w, P->R, S->p[i]);
+        tc_v3_add(w, w, P->pos);
+        tc_v3_sub(d, w, O->pos);
+        tc_m3_mulvt(y, O->R, d);
+        in[i] = tc_shape_distance(so, y, nrm) < 0;
+        m += in[i];
+    }
+    return m;
+}
+
+/* the penetration query with its culls (bounding spheres in either frame, the height pass
+ * against planes, the closed-form inside test) finds every inside point brute force finds: on
+ * random overlapping pairs of spheres, boxes, cylinders and a plane, the bottom it reports is
+ * brute force's inside points of the body the contact face does not belong to, with a normal
+ * facing away from the contact normal, at their depths below the contact plane */
+Test(penalty, penetration_culls_keep_every_inside_point) {
+    tc_shape sh[4] = {tc_sphere(0.3), tc_box(0.25, 0.15, 0.35), tc_cylinder(0.2, 0.3), tc_plane()};
+    tc_surface surf[4];
+    int maxpt = 1;
+    for (int k = 0; k < 4; k++) {
+        double r = k == 0 ? 0.3 : k == 1 ? sqrt(0.25 * 0.25 + 0.15 * 0.15 + 0.35 * 0.35) : k == 2 ? hypot(0.2, 0.3) : 1;
+        cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], 0.25 * r, NULL), TC_OK);
+        if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
+    }
+    tc_pen_work *w = tc_pen_work_alloc(maxpt);
+    tc_pen_point *pts = calloc(2 * (size_t)maxpt + 1, sizeof *pts);
+    unsigned char *in = malloc((size_t)maxpt);
+    int *keep = malloc((size_t)maxpt * sizeof *keep);
+    cr_assert(w && pts && in && keep);
+    srand(11);
+    int checked = 0;
+    for (int t = 0; t < 4000; t++) {
+        int ka = rand() % 3, kb = rand() % 4;
+        tc_body_state A, B;
+        random_pose(&A, 0.3);
+        random_pose(&B, kb == 3 ? 0 : 0.3);
+        if (kb == 3) tc_quat_identity(B.quat), tc_quat_to_mat(B.R, B.quat);
+        tc_penetration pen;
+        int n = tc_penetrate(&sh[ka], &surf[ka], &A, &sh[kb], &surf[kb], &B, w, &pen, pts,
+                             2 * maxpt + 1);
+        cr_assert_geq(n, 0);
+        /* brute force on the side whose points were scored against the contact face */
+        int on_b = pen.on_b;
+        const tc_surface *SP = on_b ? &surf[kb] : &surf[ka];
+        const tc_body_state *P = on_b ? &B : &A, *O = on_b ? &A : &B;
+        int inside = brute_inside(SP, P, on_b ? &sh[ka] : &sh[kb], O, in);
+        if (n == 0) {
+            /* apart: neither body has a sample inside the other */
+            int other = brute_inside(on_b ? &surf[ka] : &surf[kb], on_b ? &A : &B,
+                                     on_b ? &sh[kb] : &sh[ka], on_b ? &B : &A, in);
+            cr_assert_eq(inside + other, 0, "pair %d-%d, trial %d: a cull dropped an overlap", ka,
+                         kb, t);
+            continue;
+        }
+        if (inside == 0) continue; /* the deepest-point fallback or the other side's points */
+        /* the bottom by brute force: inside points with a normal facing away from the normal
+         * (seen from P: the contact normal points from b toward a) */
+        double np[3], nw[3];
+        tc_v3_scale(nw, pen.normal, on_b ? -1 : 1);
+        tc_m3_mulvt(np, P->R, nw);
+        int m = 0;
+        for (int i = 0; i < SP->npoint; i++) {
+            if (!in[i]) continue;
+            int away = 0;
+            for (int j = 0; j < SP->nn[i]; j++) away |= tc_v3_dot(SP->n[i][j], np) <= 0;
+            if (away) keep[m++] = i;
+        }
+        if (m == 0) continue;
+        /* no eligible face (a deep overlap): tc_penetrate's single deepest point instead */
+        double dd, dn[3], dp[3];
+        if (n == 1 && m > 1 && tc_deepest(&sh[ka], &A, &sh[kb], &B, &dd, dn, dp) == 1 &&
+            pts[0].depth == dd)
+            continue;
+        cr_assert_eq(n, m, "pair %d-%d, trial %d: %d bottom points, brute force %d", ka, kb, t, n, m);
+        for (int j = 0; j < n; j++) {
+            double p[3];
+            tc_m3_mulv(p, P->R, SP->p[keep[j]]);
+            tc_v3_add(p, p, P->pos);
+            for (int c = 0; c < 3; c++) cr_assert_eq(pts[j].p[c], p[c], "trial %d point %d", t, j);
+            double d = on_b ? tc_v3_dot(pen.normal, p) - pen.plane_d : pen.plane_d - tc_v3_dot(pen.normal, p);
+            cr_assert(fabs(pts[j].depth - fmax(d, 0)) < 1e-12, "trial %d depth %g vs %g", t, pts[j].depth, d);
+        }
+        checked++;
+    }
+    cr_expect_gt(checked, 500, "overlapping pairs compared: %d", checked);
+    for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]);
+    tc_pen_work_free(w), free(pts), free(in), free(keep);
 }

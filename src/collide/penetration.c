@@ -82,6 +82,10 @@ static int apart(const tc_shape *sa, const tc_surface *SA, const tc_body_state *
         double n[3] = {A->R[2], A->R[5], A->R[8]};
         return -tc_v3_dot(n, d) > SB->radius;
     }
+    /* the squared distance first, with the sum widened beyond rounding (1e-6 relative); the
+     * exact test below decides the rest */
+    double rs = (SA->radius + SB->radius) * (1 + 1e-6) + 1e-9;
+    if (tc_v3_dot(d, d) > rs * rs) return 1;
     if (tc_v3_norm(d) > SA->radius + SB->radius) return 1;
     /* the distance to a convex shape is 1-Lipschitz: a centre farther from the other shape than
      * its own bounding radius leaves the two apart (cuts long walls against small bodies) */
@@ -93,25 +97,65 @@ static int apart(const tc_shape *sa, const tc_surface *SA, const tc_body_state *
     return tc_shape_distance(sa, y, nrm) > SB->radius;
 }
 
+int tc_pen_inside(const tc_shape *s, const double p[3]) {
+    switch (s->type) {
+    case TC_SHAPE_SPHERE:
+        return sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) - s->size[0] < 0;
+    case TC_SHAPE_BOX:
+        /* tc_shape_distance < 0 exactly when every |p_i| - a_i < 0 */
+        return fabs(p[0]) - s->size[0] < 0 && fabs(p[1]) - s->size[1] < 0 &&
+               fabs(p[2]) - s->size[2] < 0;
+    case TC_SHAPE_PLANE:
+        return p[2] < 0;
+    case TC_SHAPE_CYLINDER:
+        /* below zero exactly when both the radial and the axial excess are */
+        return sqrt(p[0] * p[0] + p[1] * p[1]) - s->size[0] < 0 && fabs(p[2]) - s->size[1] < 0;
+    default: {
+        double nrm[3];
+        return tc_shape_distance(s, p, nrm) < 0;
+    }
+    }
+}
+
 /* step 1: the points of S (posed by P) strictly inside shape so (posed by O); their indices into
  * idx and their positions in O's body frame into y; returns their count */
 static int inside_points(const tc_surface *S, const tc_body_state *P, const tc_shape *so,
                          double so_radius, const tc_body_state *O, int *idx, double (*y)[3]) {
     int m = 0;
-    double Rr[9], t[3], d[3], yl[3], nrm[3];
+    double Rr[9], t[3], d[3], yl[3];
     /* the relative pose once: y = O.R^T (P.R p + P.pos - O.pos) = Rr p + t */
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             Rr[3 * r + c] = O->R[r] * P->R[c] + O->R[3 + r] * P->R[3 + c] + O->R[6 + r] * P->R[6 + c];
     tc_v3_sub(d, P->pos, O->pos);
     tc_m3_mulvt(t, O->R, d);
+    /* a plane: a point is inside when its height (the third row alone) is below zero */
+    if (so->type == TC_SHAPE_PLANE) {
+        for (int i = 0; i < S->npoint; i++) {
+            const double *q = S->p[i];
+            if (!(Rr[6] * q[0] + Rr[7] * q[1] + Rr[8] * q[2] + t[2] < 0)) continue;
+            tc_m3_mulv(yl, Rr, q);
+            tc_v3_add(y[m], yl, t);
+            idx[m++] = i;
+        }
+        return m;
+    }
     const double r2 = so_radius * so_radius;
+    /* a cheaper cull first, in S's frame about O's centre c, with the radius widened far beyond
+     * rounding (1e-6 relative, 1 nm): what it drops the exact test below drops too */
+    double c[3], dc[3];
+    const double wide = so_radius * (1 + 1e-6) + 1e-9, w2 = wide * wide;
+    tc_v3_sub(dc, O->pos, P->pos);
+    tc_m3_mulvt(c, P->R, dc);
     for (int i = 0; i < S->npoint; i++) {
-        tc_m3_mulv(yl, Rr, S->p[i]);
+        const double *q = S->p[i];
+        double e0 = q[0] - c[0], e1 = q[1] - c[1], e2 = q[2] - c[2];
+        if (e0 * e0 + e1 * e1 + e2 * e2 > w2) continue;
+        tc_m3_mulv(yl, Rr, q);
         tc_v3_add(yl, yl, t);
         /* outside the other shape's bounding sphere: not inside (a plane has none) */
         if (tc_v3_dot(yl, yl) > r2) continue;
-        if (tc_shape_distance(so, yl, nrm) < 0) {
+        if (tc_pen_inside(so, yl)) {
             idx[m] = i;
             tc_v3_copy(y[m], yl);
             m++;

@@ -97,6 +97,11 @@ int tc_penetrate(const tc_shape *sa, const tc_surface *SA, const tc_body_state *
                  const tc_shape *sb, const tc_surface *SB, const tc_body_state *B, tc_pen_work *w,
                  tc_penetration *out, tc_pen_point *pts, int max);
 
+/* 1 when body-frame point p (m) is strictly inside shape s: exactly tc_shape_distance(s, p) < 0,
+ * without its normal (sphere, box, plane and cylinder in closed form, other shapes through
+ * tc_shape_distance); step 1 of tc_penetrate */
+int tc_pen_inside(const tc_shape *s, const double p[3]);
+
 /* step 3 alone, for hand-built cases: of n points with nn[i] surface normals n[i][*] each, the
  * indices of those with some normal . normal <= 0 into keep, in increasing order; returns their
  * count. A normal exactly perpendicular to the contact normal counts (the paper's

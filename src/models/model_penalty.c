@@ -65,15 +65,35 @@ typedef struct pen_state {
     pen_pair *pair;      /* the set's pairs, in its order */
     double *row, *mrow; /* nv scratch: a Jacobian row and M^-1 of it */
     int nv;
+    double (*pv)[3];     /* maxpts: each point's relative velocity (m/s) in one force call */
+    double *pnum;        /* maxpts: each point's eq. 3 numerator (N) in one force call */
+    /* the contact sets of the step's start (step_begin), reused by a force call at the same
+     * poses (the integrators' first stage): per pair its point count (0 apart, -1 not kept),
+     * normal, largest depth (m) and first point in pool */
+    int cached;          /* 1 when the cache holds the sets at the poses in pose */
+    double (*pose)[12];  /* nbody: position (m) and rotation of each body at the cache's time */
+    int *cm, *coff;
+    double (*cn)[3], *cdmax;
+    tc_pen_point *pool;
+    int pool_cap;
 } pen_state;
+
+/* points the start-of-step cache holds, at least (pairs beyond it are recomputed) */
+#define PEN_POOL_MIN 16384
 
 double tc_penalty_integral_update(double integral, double forget, double depth) {
     return forget * integral + depth;
 }
 
+/* eq. 3's numerator kp depth - kv vn + ki integral (N), one expression for every caller */
+static inline double pid_numerator(double kp, double kv, double ki, double depth, double vn,
+                                   double integral) {
+    return kp * depth - kv * vn + ki * integral;
+}
+
 double tc_penalty_magnitude(double kp, double kv, double ki, double depth, double vn,
                             double integral, int r) {
-    double f = (kp * depth - kv * vn + ki * integral) / (r > 0 ? r : 1);
+    double f = pid_numerator(kp, kv, ki, depth, vn, integral) / (r > 0 ? r : 1);
     return f > 0 ? f : 0;
 }
 
@@ -86,6 +106,8 @@ static void penalty_free(void *state) {
     pen_state *s = state;
     if (!s) return;
     tc_contact_set_free(s->set), free(s->pair), free(s->row);
+    free(s->pv), free(s->pnum), free(s->pose), free(s->cm), free(s->coff), free(s->cn);
+    free(s->cdmax), free(s->pool);
     free(s);
 }
 
@@ -118,6 +140,16 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->row = calloc(2 * (size_t)sys.nv + 2, sizeof *s->row);
     if (!s->row) return penalty_free(s), TC_ENOMEM;
     s->mrow = s->row + sys.nv + 1;
+    /* per-point scratch and the start-of-step cache */
+    size_t mp = (size_t)s->set->maxpts + 1, np = (size_t)s->npair + 1;
+    s->pool_cap = s->set->maxpts > PEN_POOL_MIN / 4 ? 4 * s->set->maxpts : PEN_POOL_MIN;
+    s->pv = calloc(mp, sizeof *s->pv), s->pnum = calloc(mp, sizeof *s->pnum);
+    s->pose = calloc((size_t)scene->nbody + 1, sizeof *s->pose);
+    s->cm = calloc(np, sizeof *s->cm), s->coff = calloc(np, sizeof *s->coff);
+    s->cn = calloc(np, sizeof *s->cn), s->cdmax = calloc(np, sizeof *s->cdmax);
+    s->pool = calloc((size_t)s->pool_cap, sizeof *s->pool);
+    if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool)
+        return penalty_free(s), TC_ENOMEM;
     *state = s;
     return TC_OK;
 }
@@ -138,36 +170,68 @@ static void rel_velocity(const tc_body_state *bs, int a, int b, const double p[3
     tc_v3_sub(v, va, vb);
 }
 
+/* 1 when the poses bs are bitwise those the cache was filled at */
+static int cache_valid(const pen_state *s, const tc_body_state *bs) {
+    if (!s->cached) return 0;
+    for (int i = 0; i < s->scene->nbody; i++)
+        if (memcmp(s->pose[i], bs[i].pos, sizeof bs[i].pos) ||
+            memcmp(s->pose[i] + 3, bs[i].R, sizeof bs[i].R))
+            return 0;
+    return 1;
+}
+
+/* 1 when pair k's bounding spheres are apart by more than rounding (1e-6 relative): the contact
+ * set would be empty (planes, of infinite radius, never are) */
+static int far_apart(const pen_state *s, int k, const tc_body_state *bs) {
+    const pen_pair *pp = &s->pair[k];
+    double d[3], rs = (s->set->surf[pp->a].radius + s->set->surf[pp->b].radius) * (1 + 1e-6) + 1e-9;
+    tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
+    return tc_v3_dot(d, d) > rs * rs;
+}
+
+/* pair k's contact set at poses bs: from the cache when use_cache (its points then live in the
+ * pool), else computed into the set's buffer; *pts points at them */
+static int pair_set(pen_state *s, int k, const tc_body_state *bs, int use_cache, double n[3],
+                    double *dmax, const tc_pen_point **pts) {
+    if (use_cache && s->cm[k] >= 0) {
+        tc_v3_copy(n, s->cn[k]);
+        *dmax = s->cdmax[k], *pts = s->pool + s->coff[k];
+        return s->cm[k];
+    }
+    *pts = s->set->pts;
+    if (far_apart(s, k, bs)) return 0;
+    return tc_contact_set_pair(s->set, k, bs, s->multi, n, dmax);
+}
+
 static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *w,
                                tc_contact_stats *st) {
     pen_state *s = state;
     const tc_scene *sc = s->scene;
-    const tc_pen_point *pts = s->set->pts; /* each pair's points, in turn */
+    int use_cache = cache_valid(s, bs);
     memset(w, 0, (size_t)sc->nbody * sizeof *w);
     int active = 0;
     for (int k = 0; k < s->npair; k++) {
         const pen_pair *pp = &s->pair[k];
+        const tc_pen_point *pts;
         double n[3], dmax;
-        int m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+        int m = pair_set(s, k, bs, use_cache, n, &dmax, &pts);
         if (m <= 0) continue;
-        /* r: the points that push (eq. 3 divides by their number) */
+        /* each point's relative velocity and eq. 3's numerator; r: the points that push (eq. 3
+         * divides by their number) */
         int r = 0;
         for (int j = 0; j < m; j++) {
-            double v[3];
-            rel_velocity(bs, pp->a, pp->b, pts[j].p, v);
-            if (tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, pts[j].depth, tc_v3_dot(v, n),
-                                     pp->integral, 1) > 0)
-                r++;
+            rel_velocity(bs, pp->a, pp->b, pts[j].p, s->pv[j]);
+            s->pnum[j] = pid_numerator(pp->kp, pp->kv, pp->ki, pts[j].depth,
+                                       tc_v3_dot(s->pv[j], n), pp->integral);
+            r += s->pnum[j] > 0;
         }
         /* each point: the PID normal force and sliding friction against the slip */
+        double div = s->divide ? r : 1;
         for (int j = 0; j < m && r > 0; j++) {
-            double v[3], vt[3], f[3];
-            rel_velocity(bs, pp->a, pp->b, pts[j].p, v);
-            double vn = tc_v3_dot(v, n);
-            double fn = tc_penalty_magnitude(pp->kp, pp->kv, pp->ki, pts[j].depth, vn,
-                                             pp->integral, s->divide ? r : 1);
-            if (fn <= 0) continue;
-            tc_v3_copy(vt, v);
+            double fn = s->pnum[j] / div, vt[3], f[3];
+            if (!(fn > 0)) continue;
+            double vn = tc_v3_dot(s->pv[j], n);
+            tc_v3_copy(vt, s->pv[j]);
             tc_v3_addscl(vt, n, -vn);
             double ft = -sc->friction * fn / sqrt(s->slip_speed * s->slip_speed + tc_v3_dot(vt, vt));
             tc_v3_scale(f, n, fn);
@@ -224,10 +288,24 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
     pen_state *s = state;
     (void)dt;
     const tc_pen_point *pts = s->set->pts; /* each pair's points, in turn */
+    /* the poses the cache is filled at */
+    for (int i = 0; i < s->scene->nbody; i++) {
+        memcpy(s->pose[i], bs[i].pos, sizeof bs[i].pos);
+        memcpy(s->pose[i] + 3, bs[i].R, sizeof bs[i].R);
+    }
+    int used = 0;
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
         double n[3], dmax;
-        int m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+        int m = far_apart(s, k, bs) ? 0 : tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+        /* kept for the force call at these poses while the pool has room */
+        s->cm[k] = m > 0 ? (used + m <= s->pool_cap ? m : -1) : 0;
+        if (s->cm[k] > 0) {
+            tc_v3_copy(s->cn[k], n);
+            s->cdmax[k] = dmax, s->coff[k] = used;
+            memcpy(s->pool + used, pts, (size_t)m * sizeof *pts);
+            used += m;
+        }
         if (m <= 0) {
             /* separated: forget the contact */
             pp->resting = 0, pp->integral = 0, pp->dlast = 0;
@@ -245,6 +323,7 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
         }
         pp->resting = 1;
     }
+    s->cached = 1;
     return TC_OK;
 }
 
