@@ -27,6 +27,9 @@
 /* a sorted candidate's record for the sweep: its volume's lower bounds and its negated upper
  * bounds (so one loop of <= compares two volumes), then the least and greatest p0 of its tet */
 #define PFC_REC (2 * PFC_K + 2)
+/* meshes with at most this many vertices find their extent along a direction by a plain loop,
+ * larger ones by a descent of their tree (tree_max) */
+#define PFC_FEWVERT 64
 
 static const tc_param_spec pfc_params[] = {
     {"E", 1.0e5, 1, 1e12, TC_PARAM_REAL, "Pa", "hydroelastic modulus: p0 = E eps",
@@ -543,11 +546,15 @@ static int tet_pair_plane(const pfc_state *s, const pfc_body *A, const pfc_body 
     /* both tets must straddle the plane */
     double da[4], db[4], amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
     for (int k = 0; k < 4; k++) {
-        da[k] = tc_v3_dot(n, xa[k]) - h, db[k] = tc_v3_dot(n, xb[k]) - h;
+        da[k] = tc_v3_dot(n, xa[k]) - h;
         amin = pfc_min(amin, da[k]), amax = pfc_max(amax, da[k]);
+    }
+    if (amin >= 0 || amax <= 0) return 0;
+    for (int k = 0; k < 4; k++) {
+        db[k] = tc_v3_dot(n, xb[k]) - h;
         bmin = pfc_min(bmin, db[k]), bmax = pfc_max(bmax, db[k]);
     }
-    if (amin >= 0 || amax <= 0 || bmin >= 0 || bmax <= 0) return 0;
+    if (bmin >= 0 || bmax <= 0) return 0;
     /* the plane inside the smaller tet, clipped by the other */
     int small = A->mesh->radius[i] <= B->mesh->radius[j];
     double P[PFC_MAXPOLY][3], Q[PFC_MAXPOLY][3], (*R)[3];
@@ -634,11 +641,17 @@ static inline void vert_world(pfc_body *b, const tc_body_state *bs, int v, int s
 
 /* the greatest d . x over the vertices of mesh S (body frame): the tree's nodes whose boxes can
  * exceed the best value so far, the more promising child first; exactly the maximum over all
- * vertices (the leaves left out hold no greater vertex) */
+ * vertices (the leaves left out hold no greater vertex); a mesh of at most PFC_FEWVERT vertices
+ * loops over them all */
 static double tree_max(const pfc_body *S, const double d[3]) {
     const tc_tetbvh_node *nd = S->bvh->node;
     const double *v = S->mesh->vert;
     double best = -INFINITY;
+    /* a small mesh: every vertex (cheaper than the descent) */
+    if (S->mesh->nvert <= PFC_FEWVERT) {
+        for (int k = 0; k < S->mesh->nvert; k++) best = pfc_max(best, tc_v3_dot(d, v + 3 * k));
+        return best;
+    }
     int stack[PFC_STACK], top = 0;
     stack[top++] = 0;
     while (top > 0) {
@@ -696,17 +709,15 @@ static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state 
     return *lo <= *hi;
 }
 
-/* the candidate volume of the simplex x[0 .. nv - 1] (a tet, nv = 4, or a triangle, nv = 3; body
- * frame) inside the slab: the bounds in (u, v, w, v + w, v - w) of its vertices in the slab and of
- * its edges' crossings of the two planes, widened by the margin; the frame's axes in the body
- * frame are d[k] with offsets o[k] (u . x = d[0] . x_body + o[0]); returns 0 when it misses the
- * slab */
-static int slab_clip(const double *const *x, int nv, const double d[3][3], const double o[3], double lo,
-                     double hi, double tol, double *cl, double *ch) {
+/* the candidate volume of the simplex x[0 .. nv - 1] (a tet, nv = 4, or a triangle, nv = 3; world)
+ * inside the slab: the bounds in (u, v, w, v + w, v - w) of its vertices in the slab and of its
+ * edges' crossings of the two planes, widened by the margin; returns 0 when it misses the slab */
+static int slab_clip(const double *const *x, int nv, const double uvw[3][3], double lo, double hi,
+                     double tol, double *cl, double *ch) {
     static const int edge[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
     double du[4], dv[4], dw[4], dmin = INFINITY, dmax = -INFINITY;
     for (int k = 0; k < nv; k++) {
-        du[k] = tc_v3_dot(d[0], x[k]) + o[0], dv[k] = tc_v3_dot(d[1], x[k]) + o[1], dw[k] = tc_v3_dot(d[2], x[k]) + o[2];
+        du[k] = tc_v3_dot(uvw[0], x[k]), dv[k] = tc_v3_dot(uvw[1], x[k]), dw[k] = tc_v3_dot(uvw[2], x[k]);
         dmin = pfc_min(dmin, du[k]), dmax = pfc_max(dmax, du[k]);
     }
     if (dmax < lo || dmin > hi) return 0;
@@ -734,40 +745,23 @@ static int slab_clip(const double *const *x, int nv, const double d[3][3], const
     return 1;
 }
 
-/* the frame's axes uvw in the body frame of pose bs (d[k] = R^T uvw[k]) and their offsets
- * (o[k] = uvw[k] . pos), so that uvw[k] . x = d[k] . x_body + o[k] */
-static void slab_axes(const tc_body_state *bs, const double uvw[3][3], double d[3][3], double o[3]) {
-    for (int k = 0; k < 3; k++) {
-        for (int j = 0; j < 3; j++) d[k][j] = bs->R[j] * uvw[k][0] + bs->R[3 + j] * uvw[k][1] + bs->R[6 + j] * uvw[k][2];
-        o[k] = tc_v3_dot(uvw[k], bs->pos);
-    }
-}
-
-/* 1 when the box of centre c and half extents e (body frame) reaches, along the frame's axis k
- * (d[k], o[k]), into [lo, hi] */
-static inline int node_reaches(const double d[3][3], const double o[3], int k, const double *c, const double *e,
-                               double lo, double hi) {
-    double dc = tc_v3_dot(d[k], c) + o[k], r = fabs(d[k][0]) * e[0] + fabs(d[k][1]) * e[1] + fabs(d[k][2]) * e[2];
-    return !(dc + r < lo || dc - r > hi);
-}
-
 /* the candidate tets of mesh S (pose bs) for the slab: the tree's nodes whose boxes reach into
- * the slab (and, given the other mesh's candidate box [bl, bh], into its v and w ranges), in tree
- * order; each leaf tet that meets the slab (and the box) gets its candidate volume (S->clo /
- * S->chi, from its body-frame vertices) and its world copy (made once per evaluation stamp);
- * returns the count */
-static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3], double lo, double hi,
-                           double tol, const double *bl, const double *bh, int stamp) {
-    double d[3][3], o[3];
-    slab_axes(bs, uvw, d, o);
-    /* the slab in the body frame: d[0] . x in [lo - o[0], hi - o[0]] */
-    double blo = lo - o[0] - tol, bhi = hi - o[0] + tol;
+ * the slab, in tree order; each leaf tet that meets the slab gets its world copy and its
+ * candidate volume (S->clo / S->chi); returns the count */
+static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3], double lo,
+                           double hi, double tol, int stamp) {
+    const double *u = uvw[0];
+    /* the slab in the body frame: ub . x in [lo - u . pos, hi - u . pos] */
+    double ub[3], up = tc_v3_dot(u, bs->pos);
+    for (int k = 0; k < 3; k++) ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
+    double blo = lo - up - tol, bhi = hi - up + tol;
     const tc_tetbvh_node *nd = S->bvh->node;
     int stack[PFC_STACK], top = 0, n = 0;
     stack[top++] = 0;
     while (top > 0) {
         const tc_tetbvh_node *b = &nd[stack[--top]];
-        if (!node_reaches(d, o, 0, b->c, b->e, lo - tol, hi + tol)) continue;
+        double dc = tc_v3_dot(ub, b->c), r = fabs(ub[0]) * b->e[0] + fabs(ub[1]) * b->e[1] + fabs(ub[2]) * b->e[2];
+        if (dc + r < blo || dc - r > bhi) continue;
         if (!b->count) {
             stack[top++] = b->right, stack[top++] = b->left;
             continue;
@@ -775,35 +769,32 @@ static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uv
         for (int p = b->first; p < b->first + b->count; p++) {
             int i = S->bvh->order[p];
             const int *t = S->mesh->tet + 4 * i;
-            /* a quick test on the body-frame vertices before the candidate volume */
-            if (!spans_band(S->mesh->vert, t, 4, d[0], blo, bhi)) continue;
-            const double *v = S->mesh->vert, *x[4] = {v + 3 * t[0], v + 3 * t[1], v + 3 * t[2], v + 3 * t[3]};
-            double *cl = S->clo + PFC_K * n, *ch = S->chi + PFC_K * n;
-            if (!slab_clip(x, 4, d, o, lo, hi, tol, cl, ch) || (bl && !kdop_overlap(cl, ch, bl, bh))) continue;
+            /* a quick test on the body-frame vertices before the world copy */
+            if (!spans_band(S->mesh->vert, t, 4, ub, blo, bhi)) continue;
             tet_world(S, bs, i, stamp);
-            S->cand[n++] = i;
+            const double *x[4] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2], S->x + 3 * t[3]};
+            if (slab_clip(x, 4, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) S->cand[n++] = i;
         }
     }
     return n;
 }
 
-/* the candidate surface triangles of rigid mesh S (pose bs) for the slab and the other mesh's
- * candidate box [bl, bh], in mesh order: world copies of their vertices, their world unit outward
- * normals (S->tn) and candidate volumes; returns the count */
+/* the candidate surface triangles of rigid mesh S (pose bs) for the slab, in mesh order: world
+ * copies of their vertices, their world unit normals (outward, S->tn) and candidate volumes;
+ * returns the count */
 static int slab_tri_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3], double lo,
-                               double hi, double tol, const double *bl, const double *bh, int stamp) {
-    double d[3][3], o[3];
-    slab_axes(bs, uvw, d, o);
-    double blo = lo - o[0] - tol, bhi = hi - o[0] + tol;
+                               double hi, double tol, int stamp) {
+    const double *u = uvw[0];
+    double ub[3], up = tc_v3_dot(u, bs->pos);
+    for (int k = 0; k < 3; k++) ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
+    double blo = lo - up - tol, bhi = hi - up + tol;
     int n = 0;
     for (int i = 0; i < S->mesh->ntri; i++) {
         const int *t = S->mesh->tri + 3 * i;
-        if (!spans_band(S->mesh->vert, t, 3, d[0], blo, bhi)) continue;
-        const double *v = S->mesh->vert, *xb[3] = {v + 3 * t[0], v + 3 * t[1], v + 3 * t[2]};
-        double *cl = S->clo + PFC_K * n, *ch = S->chi + PFC_K * n;
-        if (!slab_clip(xb, 3, d, o, lo, hi, tol, cl, ch) || !kdop_overlap(cl, ch, bl, bh)) continue;
+        if (!spans_band(S->mesh->vert, t, 3, ub, blo, bhi)) continue;
         for (int k = 0; k < 3; k++) vert_world(S, bs, t[k], stamp);
         const double *x[3] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2]};
+        if (!slab_clip(x, 3, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) continue;
         double e1[3], e2[3], *nt = S->tn + 3 * n;
         tc_v3_sub(e1, x[1], x[0]), tc_v3_sub(e2, x[2], x[0]);
         tc_v3_cross(nt, e1, e2);
@@ -935,38 +926,55 @@ static void slab_candidate_pairs(const pfc_state *s, pfc_body *A, int c, const p
     A->cact[2 * c] = act, A->cact[2 * c + 1] = (int)ev;
 }
 
-/* mesh A against mesh B through the overlap slab: B's tets that meet it (found through its tree)
- * with their world copies and candidate volumes, then A's tets (for a rigid A, rigid = 1, its
- * surface triangles) that also meet the box of B's candidates (nodes, then tets, tested on their
- * body-frame vertices before any world copy), then each of A's candidates (in their order)
- * against B's sorted along the widest axis of the common box. With threads != 1 and large meshes (ntet_a ntet_b >=
- * PFC_PARALLEL) the candidates' pairs run over a thread team; each A candidate sums its own pairs
- * and the candidates are summed in order, so the bits do not depend on the thread count. Adds the
- * force on B's body and its moment about B's COM (world) to F, M */
+/* mesh A against mesh B through the overlap slab: the tets of each mesh that meet it (found
+ * through its tree; for a rigid A, rigid = 1, its surface triangles) with their candidate volumes,
+ * then each of A's candidates (in their order) against B's sorted along the widest axis of the
+ * common box. With threads != 1 and large meshes (ntet_a ntet_b >= PFC_PARALLEL) one thread
+ * region runs the two candidate searches side by side and the candidates' pairs over the team; each A
+ * candidate sums its own pairs and the candidates are summed in order, so the bits do not
+ * depend on the thread count. Adds the force on B's body and its moment about B's COM to F, M */
 static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, const tc_body_state *sa,
                      const tc_body_state *sb, double F[3], double M[3], long long *evals) {
-    double uvw[3][3], lo, hi, tol, cl[PFC_K], ch[PFC_K], bl[PFC_K], bh[PFC_K], wmax = 0;
+    double uvw[3][3], lo, hi, tol, cl[PFC_K], ch[PFC_K], wmax = 0;
     if (!slab_setup(A, B, sa, sb, uvw, &lo, &hi, &tol)) return 0;
     const double(*frame)[3] = (const double(*)[3])uvw;
-    /* B's candidates, the box around them, A's candidates inside it */
-    int nb = slab_candidates(B, sb, frame, lo, hi, tol, NULL, NULL, s->stamp), na = 0, ax = -1;
-    if (!nb) return 0;
-    for (int k = 0; k < PFC_K; k++) bl[k] = INFINITY, bh[k] = -INFINITY;
-    for (int c = 0; c < nb; c++)
-        for (int k = 0; k < PFC_K; k++) bl[k] = pfc_min(bl[k], B->clo[PFC_K * c + k]), bh[k] = pfc_max(bh[k], B->chi[PFC_K * c + k]);
-    na = rigid ? slab_tri_candidates(A, sa, frame, lo, hi, tol, bl, bh, s->stamp)
-               : slab_candidates(A, sa, frame, lo, hi, tol, bl, bh, s->stamp);
-    /* the common box, B's candidates sorted along its widest axis, their widest extent */
-    if (!na || (ax = slab_common(A, na, B, nb, cl, ch)) < 0) return 0;
-    nb = cand_sort(B, nb, ax, cl, ch);
-    for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
+    int na = 0, nb = 0, ax = -1;
     int nth = s->threads > 0 ? s->threads : omp_get_max_threads();
     if (nth > 1 && (double)A->mesh->ntet * B->mesh->ntet >= PFC_PARALLEL) {
-#pragma omp parallel for num_threads(nth) schedule(dynamic, 4)
-        for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+        /* a team: the two candidate searches side by side, then the candidates over the team */
+#pragma omp parallel num_threads(nth)
+        {
+#pragma omp sections
+            {
+#pragma omp section
+                na = rigid ? slab_tri_candidates(A, sa, frame, lo, hi, tol, s->stamp)
+                           : slab_candidates(A, sa, frame, lo, hi, tol, s->stamp);
+#pragma omp section
+                nb = slab_candidates(B, sb, frame, lo, hi, tol, s->stamp);
+            }
+            /* the common box, B's candidates sorted along its widest axis, their widest extent */
+#pragma omp single
+            if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
+                nb = cand_sort(B, nb, ax, cl, ch);
+                for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
+            }
+            if (ax >= 0) {
+#pragma omp for schedule(dynamic, 4) nowait
+                for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+            }
+        }
     } else {
-        for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+        /* the same steps on the caller's thread, with no thread region at all */
+        na = rigid ? slab_tri_candidates(A, sa, frame, lo, hi, tol, s->stamp)
+                   : slab_candidates(A, sa, frame, lo, hi, tol, s->stamp);
+        nb = na ? slab_candidates(B, sb, frame, lo, hi, tol, s->stamp) : 0;
+        if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
+            nb = cand_sort(B, nb, ax, cl, ch);
+            for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
+            for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+        }
     }
+    if (ax < 0) return 0;
     /* the candidates' sums in candidate order */
     int active = 0;
     for (int c = 0; c < na; c++) {
