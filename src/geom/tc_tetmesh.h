@@ -24,13 +24,15 @@ typedef struct tc_tetmesh {
 } tc_tetmesh;
 
 /* a sphere of radius r (m): an icosphere subdivided level times (20 4^level surface triangles),
- * one tet per triangle fanned from the centre; eps = 0 on the surface, 1 at the centre */
+ * one tet per triangle fanned from the centre; eps = 0 on the surface, 1 at the centre. The
+ * vertices lie on the sphere of radius r k, k = (4 pi / (3 V1))^(1/3) with V1 the unit
+ * icosphere's volume, so the polyhedron's volume is the ball's (k = 1.0029 at level 3) */
 tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **m, double r, int level, double E);
 
-/* a sphere of radius r (m) with `shells` interior shells: the icosphere at level scaled to radii
- * r (1 - k t), k = 1..shells, t = min(edge, 1 / (shells + 1)) with edge the surface edge length
- * over r; the layer between neighbouring shells is cut into prisms of three tets each (diagonals
- * by vertex index, so faces conform), the core is fanned from the centre. eps = 1 - |x| / r at
+/* a sphere of radius r (m) with `shells` interior shells: the volume-matched icosphere at level
+ * (radius r' = r k as above) scaled to radii r' (1 - j t), j = 1..shells, t = min(edge,
+ * 1 / (shells + 1)) with edge the surface edge length over r'; the layer between neighbouring shells is cut into prisms of three tets each (diagonals
+ * by vertex index, so faces conform), the core is fanned from the centre. eps = 1 - |x| / r' at
  * every vertex, so the field is the fanned mesh's exactly: 20 4^level (1 + 3 shells) tets;
  * shells = 0 is tc_tetmesh_sphere_alloc */
 tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **m, double r, int level, int shells, double E);

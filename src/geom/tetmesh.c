@@ -177,6 +177,17 @@ tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, 
         ntri *= 4;
         memcpy(tri, tmp, 3 * (size_t)ntri * sizeof *tri);
     }
+    /* the radial scale that gives the polyhedron the ball's volume: the fan's tets from the
+     * centre over the unit icosphere's triangles enclose V1 < 4 pi / 3 (inscribed), so every
+     * vertex goes out to radius r (4 pi / (3 V1))^(1/3) */
+    double V1 = 0;
+    for (int f = 0; f < ntri; f++) {
+        const double *a = vert + 3 * tri[3 * f], *b = vert + 3 * tri[3 * f + 1], *c = vert + 3 * tri[3 * f + 2];
+        double bc[3];
+        tc_v3_cross(bc, b, c);
+        V1 += tc_v3_dot(a, bc) / 6;
+    }
+    r *= cbrt(4 * M_PI / (3 * V1));
     /* shell spacing: the mean surface edge (unit sphere), at most 1 / (shells + 1) */
     double edge = 0;
     for (int f = 0; f < ntri; f++)

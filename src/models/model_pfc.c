@@ -27,6 +27,9 @@
 /* a sorted candidate's record for the sweep: its volume's lower bounds and its negated upper
  * bounds (so one loop of <= compares two volumes), then the least and greatest p0 of its tet */
 #define PFC_REC (2 * PFC_K + 2)
+/* meshes with at most this many vertices find their extent along a direction by a plain loop,
+ * larger ones by a descent of their tree (tree_max) */
+#define PFC_FEWVERT 64
 
 static const tc_param_spec pfc_params[] = {
     {"E", 1.0e5, 1, 1e12, TC_PARAM_REAL, "Pa", "hydroelastic modulus: p0 = E eps",
@@ -543,11 +546,15 @@ static int tet_pair_plane(const pfc_state *s, const pfc_body *A, const pfc_body 
     /* both tets must straddle the plane */
     double da[4], db[4], amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
     for (int k = 0; k < 4; k++) {
-        da[k] = tc_v3_dot(n, xa[k]) - h, db[k] = tc_v3_dot(n, xb[k]) - h;
+        da[k] = tc_v3_dot(n, xa[k]) - h;
         amin = pfc_min(amin, da[k]), amax = pfc_max(amax, da[k]);
+    }
+    if (amin >= 0 || amax <= 0) return 0;
+    for (int k = 0; k < 4; k++) {
+        db[k] = tc_v3_dot(n, xb[k]) - h;
         bmin = pfc_min(bmin, db[k]), bmax = pfc_max(bmax, db[k]);
     }
-    if (amin >= 0 || amax <= 0 || bmin >= 0 || bmax <= 0) return 0;
+    if (bmin >= 0 || bmax <= 0) return 0;
     /* the plane inside the smaller tet, clipped by the other */
     int small = A->mesh->radius[i] <= B->mesh->radius[j];
     double P[PFC_MAXPOLY][3], Q[PFC_MAXPOLY][3], (*R)[3];
@@ -632,6 +639,39 @@ static inline void vert_world(pfc_body *b, const tc_body_state *bs, int v, int s
     tc_v3_add(b->x + 3 * v, b->x + 3 * v, bs->pos);
 }
 
+/* the greatest d . x over the vertices of mesh S (body frame): the tree's nodes whose boxes can
+ * exceed the best value so far, the more promising child first; exactly the maximum over all
+ * vertices (the leaves left out hold no greater vertex); a mesh of at most PFC_FEWVERT vertices
+ * loops over them all */
+static double tree_max(const pfc_body *S, const double d[3]) {
+    const tc_tetbvh_node *nd = S->bvh->node;
+    const double *v = S->mesh->vert;
+    double best = -INFINITY;
+    /* a small mesh: every vertex (cheaper than the descent) */
+    if (S->mesh->nvert <= PFC_FEWVERT) {
+        for (int k = 0; k < S->mesh->nvert; k++) best = pfc_max(best, tc_v3_dot(d, v + 3 * k));
+        return best;
+    }
+    int stack[PFC_STACK], top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const tc_tetbvh_node *b = &nd[stack[--top]];
+        if (tc_v3_dot(d, b->c) + fabs(d[0]) * b->e[0] + fabs(d[1]) * b->e[1] + fabs(d[2]) * b->e[2] <= best) continue;
+        if (b->count) {
+            for (int p = b->first; p < b->first + b->count; p++) {
+                const int *t = S->mesh->tet + 4 * S->bvh->order[p];
+                for (int k = 0; k < 4; k++) best = pfc_max(best, tc_v3_dot(d, v + 3 * t[k]));
+            }
+            continue;
+        }
+        const tc_tetbvh_node *l = &nd[b->left], *r = &nd[b->right];
+        int lfirst = tc_v3_dot(d, l->c) + fabs(d[0]) * l->e[0] + fabs(d[1]) * l->e[1] + fabs(d[2]) * l->e[2] >
+                     tc_v3_dot(d, r->c) + fabs(d[0]) * r->e[0] + fabs(d[1]) * r->e[1] + fabs(d[2]) * r->e[2];
+        stack[top++] = lfirst ? b->right : b->left, stack[top++] = lfirst ? b->left : b->right;
+    }
+    return best;
+}
+
 /* the overlap slab of meshes A and B: A ∩ B lies in {lo <= u . x <= hi}, u the unit vector from
  * A's tree centre to B's, lo the least u . x over B's vertices and hi the greatest over A's (both
  * widened by the margin tol, m); (u, v, w) an orthonormal frame. Returns 0 when the slab is empty */
@@ -662,8 +702,9 @@ static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state 
         ua[k] = sa->R[k] * u[0] + sa->R[3 + k] * u[1] + sa->R[6 + k] * u[2];
         ub[k] = sb->R[k] * u[0] + sb->R[3 + k] * u[1] + sb->R[6 + k] * u[2];
     }
-    for (int k = 0; k < A->mesh->nvert; k++) h = pfc_max(h, tc_v3_dot(ua, A->mesh->vert + 3 * k));
-    for (int k = 0; k < B->mesh->nvert; k++) l = pfc_min(l, tc_v3_dot(ub, B->mesh->vert + 3 * k));
+    h = tree_max(A, ua);
+    ub[0] = -ub[0], ub[1] = -ub[1], ub[2] = -ub[2];
+    l = -tree_max(B, ub);
     *hi = h + tc_v3_dot(u, sa->pos) + t, *lo = l + tc_v3_dot(u, sb->pos) - t, *tol = t;
     return *lo <= *hi;
 }
