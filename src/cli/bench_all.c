@@ -7,12 +7,7 @@
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
 #include "report/tc_progress.h"
-#include "exp/tc_script.h"
-#include "experiments/e2.h"
-#include "experiments/e4.h"
-#include "experiments/e5.h"
-#include "experiments/e6.h"
-#include "experiments/e7.h"
+#include "exp/tc_bench_scene.h"
 
 #include <math.h>
 #include <omp.h>
@@ -21,127 +16,12 @@
 #include <string.h>
 #include <time.h>
 
-/* a scene as built for the bench: the step (s), the seconds MuJoCo settles it first (a pile
- * dropped into its box lands before the timing), a start hook (initial velocities, servo
- * targets) and the experiment's setup that the hook reads */
-typedef struct bench_setup {
-    double dt, settle, horizon; /* s: step, MuJoCo's settling, a run's length before it restarts */
-    void (*start)(const void *ctx, int i, tc_sim *sim);
-    const void *ctx;
-    char what[160];
-    union {
-        e2_setup e2;
-        e4_setup e4;
-        e5_setup e5;
-        e6_setup e6;
-        e7_setup e7;
-    } u;
-} bench_setup;
-
-/* one scene of the table: its name, the experiment whose script sizes it, whether methods are
- * timed on a static force query (0) or a dynamics step (1), and its builder */
-typedef struct bench_scene {
-    const char *name;
-    const char *experiment;
-    int dynamics;
-    tc_status (*build)(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err);
-} bench_scene;
-
-/* E1: the script's spheres, the small one 1 cm into the big one (as bench scm and pfc) */
-static tc_status build_e1(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    double R, r, rho;
-    config_setting_t *g = tc_script_lookup(&x->script, NULL, "scene");
-    tc_status st = tc_script_real(&x->script, g, "big_radius", 1e-4, 1e3, &R, err);
-    if (!st) st = tc_script_real(&x->script, g, "small_radius", 1e-4, 1e3, &r, err);
-    if (!st) st = tc_script_real(&x->script, g, "density", 1e-3, 1e6, &rho, err);
-    if (st) return st;
-    b->dt = 0.002;
-    snprintf(b->what, sizeof b->what, "E1's spheres (R %g m, r %g m), 1 cm deep", R, r);
-    return tc_scene_sphere_pair(sc, R, r, R + r - 0.01, rho, err);
+/* how many scenes there are */
+static int nscenes(void) {
+    int n = 0;
+    while (tc_bench_scene_at(n)) n++;
+    return n;
 }
-
-/* E3: the contact-surface scene (fig. 1), a sphere pressed into the ground; the sinusoid itself
- * is a 1-D integral with no scene a method could run */
-static tc_status build_e3(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    double r, depth;
-    config_setting_t *g = tc_script_lookup(&x->script, NULL, "surface");
-    tc_status st = tc_script_real(&x->script, g, "radius", 1e-3, 10, &r, err);
-    if (!st) st = tc_script_real(&x->script, g, "depth", 1e-6, 10, &depth, err);
-    if (st) return st;
-    const double pos[3] = {0, 0, r - depth};
-    b->dt = 0.002;
-    snprintf(b->what, sizeof b->what, "E3's contact surface: a %g m sphere %g m into the ground",
-             r, depth);
-    st = tc_scene_ground(sc, 0, 0, err);
-    return st ? st : tc_scene_add_free(sc, "ball", tc_sphere(r), pos, NULL, 1000, err);
-}
-
-/* e2: the finger servoed to the T's centre, so it pushes the stem */
-static void start_e2(const void *ctx, int i, tc_sim *sim) {
-    (void)ctx, (void)i;
-    tc_sim_set_target(sim, 1, 0, 0);
-    tc_sim_set_target(sim, 1, 1, 0);
-}
-
-/* E2: the T and the finger at the script's first step of the grid */
-static tc_status build_e2(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    tc_status st = e2_read_setup(&x->script, &b->u.e2, err);
-    if (st) return st;
-    b->dt = b->u.e2.dt[0], b->start = start_e2, b->horizon = b->u.e2.duration;
-    snprintf(b->what, sizeof b->what, "E2's T pushed by the finger, dt %g s", b->dt);
-    return tc_scene_t_pusher(sc, &b->u.e2.scene, err);
-}
-
-/* E4 (c): the pile of the tier, landed by MuJoCo for the pile study's seconds */
-static tc_status build_e4(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    tc_status st = e4_read_setup(&x->script, &b->u.e4, err);
-    if (st) return st;
-    b->dt = b->u.e4.dt, b->settle = b->u.e4.c_seconds, b->horizon = b->u.e4.c_seconds;
-    snprintf(b->what, sizeof b->what, "E4's pile of %d bodies in its box, landed for %g s, dt %g s",
-             b->u.e4.pile.bodies, b->settle, b->dt);
-    return e4_pile_scene(&b->u.e4, b->u.e4.pile.bodies, sc, err);
-}
-
-/* E5: the first seeded drop of the polytope at the grid's highest rate */
-static tc_status build_e5(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    tc_status st = e5_read_setup(&x->script, &b->u.e5, err);
-    if (st) return st;
-    e56_study s = e5_study(&b->u.e5);
-    b->dt = 1 / b->u.e5.grid.rate[b->u.e5.grid.nrate - 1], b->start = s.start, b->ctx = s.ctx;
-    b->horizon = b->u.e5.grid.seconds;
-    snprintf(b->what, sizeof b->what, "E5's polytope, drop 0 (2-D), dt %g s", b->dt);
-    return s.build(s.ctx, 0, sc, err);
-}
-
-/* E6: the tall stack at its rate */
-static tc_status build_e6(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    tc_status st = e6_read_setup(&x->script, &b->u.e6, err);
-    if (st) return st;
-    e56_study s = e6_tall_study(&b->u.e6);
-    b->dt = 1 / b->u.e6.tall_rate, b->start = s.start, b->ctx = s.ctx;
-    b->horizon = b->u.e6.grid.seconds;
-    snprintf(b->what, sizeof b->what, "E6's tower of %d blocks (2-D), dt %g s", b->u.e6.tall_n, b->dt);
-    return s.build(s.ctx, 0, sc, err);
-}
-
-/* E7 (d): the tier's smallest pile of compounds, landed by MuJoCo for 1 s (its top layer lands
- * by 0.7 s) */
-static tc_status build_e7(const tc_exp *x, tc_scene *sc, bench_setup *b, tc_error *err) {
-    tc_status st = e7_read_setup(&x->script, &b->u.e7, err);
-    if (st) return st;
-    b->dt = b->u.e7.d_dt, b->settle = 1.0, b->horizon = b->u.e7.d_seconds - 1.0;
-    snprintf(b->what, sizeof b->what, "E7's pile of %d compounds, landed for %g s, dt %g s",
-             b->u.e7.d_bodies[0], b->settle, b->dt);
-    return e7_pile_scene(&b->u.e7, 0, sc, NULL, err);
-}
-
-static const bench_scene scenes[] = {
-    {"e1-spheres", "e1_sphere_profiles", 0, build_e1}, {"e2-t", "e2_t_pushing", 1, build_e2},
-    {"e3-sphere", "e3_sinusoid", 0, build_e3},         {"e4-pile", "e4_penalty", 1, build_e4},
-    {"e5-polytope", "e5_polytopes", 1, build_e5},      {"e6-tower", "e6_stacking", 1, build_e6},
-    {"e7-pile", "e7_frictional", 1, build_e7},
-};
-#define NSCENE ((int)(sizeof scenes / sizeof scenes[0]))
 
 /* one cell of the table: status "ok", "-" (cannot run: note says why) or "failed" (note) */
 typedef struct bench_cell {
@@ -164,7 +44,7 @@ static tc_status call(tc_sim *sim, int dynamics, tc_wrench *w) {
 }
 
 /* a fresh simulation of m from the origin's state (or the scene's start hook without one) */
-static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m, const bench_setup *b,
+static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m, const tc_bench_build *b,
                            const tc_sim *origin, tc_error *err) {
     tc_status st = tc_sim_alloc(sim, sc, m, b->dt, err);
     if (st) return st;
@@ -177,7 +57,7 @@ static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m,
  * only one timed), each call timed alone; a run that reaches the experiment's horizon starts
  * again from the origin in a fresh simulation (untimed; the model's memory starts afresh too).
  * Mean and best per call into c; a failed call makes the cell "failed" with the reason */
-static void time_calls(tc_sim **sim, const tc_scene *sc, const tc_method *m, const bench_setup *b, int dynamics,
+static void time_calls(tc_sim **sim, const tc_scene *sc, const tc_method *m, const tc_bench_build *b, int dynamics,
                        const tc_sim *origin, double seconds, tc_wrench *w, bench_cell *c) {
     double t0 = tc_wall_time(), sum = 0, best = INFINITY, start = tc_sim_time(*sim);
     long n = 0, restarts = 0;
@@ -226,7 +106,7 @@ static const tc_method *resolve(const tc_exp *x, const tc_method *m) {
 
 /* method m on scene sc: cannot run (caps or shapes), cannot start, or timed from the origin's
  * state (when there is one) */
-static void bench_cell_run(const tc_scene *sc, const bench_scene *bs, const bench_setup *b, const tc_method *m,
+static void bench_cell_run(const tc_scene *sc, const tc_bench_scene *bs, const tc_bench_build *b, const tc_method *m,
                            const tc_sim *origin, double seconds, tc_wrench *w, bench_cell *c) {
     c->calls = 0;
     c->note[0] = 0;
@@ -258,7 +138,7 @@ static void bench_cell_run(const tc_scene *sc, const bench_scene *bs, const benc
 /* the state every method of a dynamic scene starts from: the scene's start hook, then MuJoCo
  * (the experiment's version) stepping it for b->settle seconds; NULL for a static scene, or when
  * MuJoCo cannot (the note says so: the methods then start from the built state) */
-static tc_sim *settle(const tc_scene *sc, int dynamics, const tc_method *mj, const bench_setup *b, char *note,
+static tc_sim *settle(const tc_scene *sc, int dynamics, const tc_method *mj, const tc_bench_build *b, char *note,
                       size_t n) {
     if (!dynamics || !mj) return NULL;
     tc_sim *sim = NULL;
@@ -294,8 +174,8 @@ static void usage(FILE *f) {
             "  its script has them; MuJoCo timed on the same scene in the same run as the reference.\n"
             "  --methods  methods to time (model, model/solver or engine names; default: all)\n"
             "  --scenes   scenes to time (default: all):");
-    for (int i = 0; i < NSCENE; i++)
-        fprintf(f, "%s %s", i ? "," : "", scenes[i].name);
+    for (int i = 0; i < nscenes(); i++)
+        fprintf(f, "%s %s", i ? "," : "", tc_bench_scene_at(i)->name);
     fprintf(f, "\n"
                "  --seconds  time budget per method and scene, s (default 0.5; a call slower than it is\n"
                "             timed once)\n"
@@ -324,14 +204,14 @@ static int check_list(const char *opt, const char *list, const tc_method *all, i
     snprintf(buf, sizeof buf, "%s", list);
     for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
         int found = 0;
-        for (int k = 0; k < (all ? nm : NSCENE) && !found; k++)
+        for (int k = 0; k < (all ? nm : nscenes()) && !found; k++)
             found = all ? !strcmp(t, all[k].spec) || !strcmp(t, tc_method_base(&all[k]))
-                        : !strcmp(t, scenes[k].name);
+                        : !strcmp(t, tc_bench_scene_at(k)->name);
         if (!found) {
             char valid[1024] = "";
-            for (int k = 0; k < (all ? nm : NSCENE); k++)
+            for (int k = 0; k < (all ? nm : nscenes()); k++)
                 snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", k ? ", " : "",
-                         all ? tc_method_base(&all[k]) : scenes[k].name);
+                         all ? tc_method_base(&all[k]) : tc_bench_scene_at(k)->name);
             fprintf(stderr, "touche bench all: %s: no %s called '%s' (valid: %s)\n", opt,
                     all ? "method" : "scene", t, valid);
             return 0;
@@ -380,7 +260,7 @@ static void fmt_us(char *buf, size_t n, double s) {
 /* the Markdown table: a row per method, a column per scene, each cell "mean / best us (ratio to
  * MuJoCo's mean)" or why not; then what each scene is */
 static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
-                     const double *mj, const int *bodies, const bench_setup *set, char (*snote)[200]) {
+                     const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
     char machine[256], date[64];
     time_t now = time(NULL);
     struct tm tm;
@@ -391,19 +271,19 @@ static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm,
                "(µs) and the mean's ratio to MuJoCo's on the same scene in the same run; a force query "
                "on the static scenes, a step on the others.\n\n| method |",
             date, machine, o->seconds);
-    for (int s = 0; s < NSCENE; s++)
-        if (bodies[s]) fprintf(f, " %s (%s) |", scenes[s].name, scenes[s].dynamics ? "step" : "query");
+    for (int s = 0; s < nscenes(); s++)
+        if (bodies[s]) fprintf(f, " %s (%s) |", tc_bench_scene_at(s)->name, tc_bench_scene_at(s)->dynamics ? "step" : "query");
     fprintf(f, "\n|---|");
-    for (int s = 0; s < NSCENE; s++)
+    for (int s = 0; s < nscenes(); s++)
         if (bodies[s]) fprintf(f, "---|");
     fprintf(f, "\n");
     for (int k = 0; k < nm; k++) {
         int any = 0;
-        for (int s = 0; s < NSCENE; s++)
+        for (int s = 0; s < nscenes(); s++)
             any |= bodies[s] && cell[s * nm + k].status[0];
         if (!any) continue;
         fprintf(f, "| `%s` |", all[k].spec);
-        for (int s = 0; s < NSCENE; s++) {
+        for (int s = 0; s < nscenes(); s++) {
             if (!bodies[s]) continue;
             const bench_cell *c = &cell[s * nm + k];
             char a[32], b[32];
@@ -420,10 +300,10 @@ static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm,
         fprintf(f, "\n");
     }
     fprintf(f, "\nScenes (each experiment's quick tier; methods with its script's parameters):\n\n");
-    for (int s = 0; s < NSCENE; s++)
+    for (int s = 0; s < nscenes(); s++)
         if (bodies[s]) {
-            fprintf(f, "- `%s`: %s, %d bodies", scenes[s].name, set[s].what, bodies[s]);
-            if (scenes[s].dynamics && set[s].horizon > 0)
+            fprintf(f, "- `%s`: %s, %d bodies", tc_bench_scene_at(s)->name, set[s].what, bodies[s]);
+            if (tc_bench_scene_at(s)->dynamics && set[s].horizon > 0)
                 fprintf(f, "; a run restarts from the same state after %g s simulated", set[s].horizon);
             fprintf(f, "%s%s\n", snote[s][0] ? "; " : "", snote[s]);
         }
@@ -431,7 +311,7 @@ static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm,
 
 /* bench_all.csv (a row per scene and method) and bench_all.md, each by temp file and rename */
 static int bench_all_write(const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
-                           const double *mj, const int *bodies, const bench_setup *set, char (*snote)[200]) {
+                           const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
     tc_error err;
     tc_error_clear(&err);
     char path[1100], mdpath[1100];
@@ -442,12 +322,12 @@ static int bench_all_write(const bench_opts *o, const tc_method *all, int nm, co
     if (tc_outfile_open(&f, path, &err)) return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
     fprintf(f.f, "scene,experiment,kind,bodies,dt_s,method,spec,status,calls,mean_us,best_us,mujoco_mean_us,"
                  "ratio_to_mujoco,note\n");
-    for (int s = 0; s < NSCENE; s++)
+    for (int s = 0; s < nscenes(); s++)
         for (int k = 0; k < nm && bodies[s]; k++) {
             const bench_cell *c = &cell[s * nm + k];
             if (!c->status[0]) continue;
-            fprintf(f.f, "%s,%s,%s,%d,%.6g,%s,%s,%s,%ld,", scenes[s].name, scenes[s].experiment,
-                    scenes[s].dynamics ? "step" : "query", bodies[s], set[s].dt, all[k].spec, c->spec,
+            fprintf(f.f, "%s,%s,%s,%d,%.6g,%s,%s,%s,%ld,", tc_bench_scene_at(s)->name, tc_bench_scene_at(s)->experiment,
+                    tc_bench_scene_at(s)->dynamics ? "step" : "query", bodies[s], set[s].dt, all[k].spec, c->spec,
                     c->status, c->calls);
             if (!strcmp(c->status, "ok")) fprintf(f.f, "%.4f,%.4f,", 1e6 * c->mean_s, 1e6 * c->best_s);
             else fprintf(f.f, ",,");
@@ -476,13 +356,13 @@ int tc_bench_all(int argc, char **argv) {
     int rc = parse(argc, argv, &o, all, nm);
     if (rc >= 0) return free(all), rc;
     /* the results, a row per scene and method; scenes and a wrench buffer built up front */
-    bench_cell *cell = calloc((size_t)NSCENE * (size_t)nm, sizeof *cell);
-    double *mj = calloc(NSCENE, sizeof *mj);
-    bench_setup *set = calloc(NSCENE, sizeof *set);
-    int *bodies = calloc(NSCENE, sizeof *bodies);
+    bench_cell *cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *cell);
+    double *mj = calloc(nscenes(), sizeof *mj);
+    tc_bench_build *set = calloc(nscenes(), sizeof *set);
+    int *bodies = calloc(nscenes(), sizeof *bodies);
     tc_scene *sc = calloc(1, sizeof *sc);
     tc_wrench *w = calloc(TC_SCENE_MAXBODY, sizeof *w);
-    char (*snote)[200] = calloc(NSCENE, sizeof *snote);
+    char (*snote)[200] = calloc(nscenes(), sizeof *snote);
     if (!cell || !mj || !set || !bodies || !sc || !w || !snote) {
         free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
         return fprintf(stderr, "touche bench all: out of memory\n"), 1;
@@ -492,14 +372,15 @@ int tc_bench_all(int argc, char **argv) {
     for (int k = 0; k < nm; k++)
         if (!strcmp(tc_method_base(&all[k]), "mujoco")) mjk = k;
     int failed = 0;
-    for (int s = 0; s < NSCENE; s++) {
-        const bench_scene *bs = &scenes[s];
+    for (int s = 0; s < nscenes(); s++) {
+        const tc_bench_scene *bs = tc_bench_scene_at(s);
         mj[s] = NAN;
         if (!in_list(o.scenes, bs->name)) continue;
         /* the experiment at its quick tier: the scene's sizes, the methods' parameters */
         tc_exp *x = NULL;
         tc_error err;
         tc_error_clear(&err);
+        memset(sc, 0, sizeof *sc);
         tc_status st = tc_exp_plan_builtin(&x, bs->experiment, "quick", &err);
         if (!st) st = bs->build(x, sc, &set[s], &err);
         if (st) {
@@ -507,6 +388,7 @@ int tc_bench_all(int argc, char **argv) {
             tc_error_format(&err, buf, sizeof buf);
             fprintf(stderr, "touche bench all: %s: %s\n", bs->name, buf);
             tc_exp_free(x);
+            free(set[s].own), set[s].own = NULL;
             failed = 1;
             continue;
         }
@@ -533,6 +415,7 @@ int tc_bench_all(int argc, char **argv) {
             }
         tc_sim_free(origin);
         tc_exp_free(x);
+        free(set[s].own), set[s].own = NULL;
     }
     rc = bench_all_write(&o, all, nm, cell, mj, bodies, set, snote) || failed;
     free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
