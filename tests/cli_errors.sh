@@ -152,5 +152,14 @@ if [ "$rc" -eq 3 ] && grep -q "runs FAILED" "$tmp/err" && grep -q "diverged" "$t
 else
     echo "FAIL: failed runs (exit $rc)"; tail -5 "$tmp/err"; fail=$((fail+1))
 fi
+# bench all: bad options exit 2 naming the option, nothing written
+for args in "--seconds abc" "--seconds 0" "--threads 0" "--methods nope" "--scenes e9" "--bogus"; do
+    opt=${args%% *}
+    check "bench all: $args" "bench all: .*$opt\|bench all: unknown option '$opt'" "$touche" bench all $args --out "$tmp/ba"
+    "$touche" bench all $args --out "$tmp/ba" >/dev/null 2>&1; rc=$?
+    total=$((total+1))
+    if [ "$rc" -eq 2 ] && [ ! -e "$tmp/ba" ]; then echo "ok: bench all: $args exits 2, writes nothing"
+    else echo "FAIL: bench all: $args exited $rc"; fail=$((fail+1)); fi
+done
 echo "$((total - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

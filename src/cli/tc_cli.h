@@ -16,6 +16,10 @@ int tc_cmd_generate(int argc, char **argv);
  * counts (comma-separated), each timed for `seconds`, into out/bench_points.csv */
 int tc_bench_points(const char *out, const char *bodies, double seconds);
 
+/* touche bench all: every registered method on each experiment's scene beside MuJoCo, into
+ * bench_all.csv and bench_all.md (argv[0] is "all"; --help lists the options) */
+int tc_bench_all(int argc, char **argv);
+
 /* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
 const char *tc_cli_source_dir(void);
 

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/* touche bench all: every registered method (models with their default solver, engines) timed on
+ * each experiment's representative scene in one run, beside MuJoCo on the same scene, written as
+ * bench_all.csv and a Markdown table bench_all.md */
+#include "cli/tc_cli.h"
+#include "core/tc_args.h"
+#include "core/tc_fs.h"
+#include "core/tc_machine.h"
+#include "report/tc_progress.h"
+#include "exp/tc_bench_scene.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* how many scenes there are */
+static int nscenes(void) {
+    int n = 0;
+    while (tc_bench_scene_at(n)) n++;
+    return n;
+}
+
+/* one cell of the table: status "ok", "-" (cannot run: note says why) or "failed" (note) */
+typedef struct bench_cell {
+    char status[8];
+    char spec[64]; /* the method as run */
+    long calls;
+    double mean_s, best_s;
+    char note[200];
+} bench_cell;
+
+/* a cell's note without commas or quotes, so the CSV needs no quoting */
+static void clean_note(char *s) {
+    for (; *s; s++)
+        if (*s == ',' || *s == '"' || *s == '\n' || *s == '|') *s = ';';
+}
+
+/* one force query (dynamics 0, everything at rest) or one step; w holds nbody wrenches */
+static tc_status call(tc_sim *sim, int dynamics, tc_wrench *w) {
+    return dynamics ? tc_sim_step(sim) : tc_sim_force(sim, tc_sim_q(sim), NULL, w);
+}
+
+/* a fresh simulation of m from the origin's state (or the scene's start hook without one) */
+static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m, const tc_bench_build *b,
+                           const tc_sim *origin, tc_error *err) {
+    tc_status st = tc_sim_alloc(sim, sc, m, b->dt, err);
+    if (st) return st;
+    if (origin) return tc_sim_copy_state(*sim, origin);
+    if (b->start) b->start(b->ctx, 0, *sim);
+    return TC_OK;
+}
+
+/* time calls for `seconds`: one untimed call first (a call slower than the budget is then the
+ * only one timed), each call timed alone; a run that reaches the experiment's horizon starts
+ * again from the origin in a fresh simulation (untimed; the model's memory starts afresh too).
+ * Mean and best per call into c; a failed call makes the cell "failed" with the reason */
+static void time_calls(tc_sim **sim, const tc_scene *sc, const tc_method *m, const tc_bench_build *b, int dynamics,
+                       const tc_sim *origin, double seconds, tc_wrench *w, bench_cell *c) {
+    double t0 = tc_wall_time(), sum = 0, best = INFINITY, start = tc_sim_time(*sim);
+    long n = 0, restarts = 0;
+    tc_error err;
+    tc_error_clear(&err);
+    tc_status st = call(*sim, dynamics, w);
+    double first = tc_wall_time() - t0;
+    if (!st && first >= seconds) sum = best = first, n = 1;
+    while (!st && sum < seconds && tc_wall_time() - t0 < 3 * seconds + 1) {
+        if (dynamics && b->horizon > 0 && tc_sim_time(*sim) - start >= b->horizon) {
+            tc_sim_free(*sim), *sim = NULL, restarts++;
+            if ((st = start_sim(sim, sc, m, b, origin, &err))) break;
+        }
+        double b0 = tc_wall_time();
+        st = call(*sim, dynamics, w);
+        double dt = tc_wall_time() - b0;
+        if (st) break;
+        sum += dt, best = fmin(best, dt), n++;
+    }
+    if (st) {
+        /* the reason: the status and the simulation's first warning */
+        char warn[512] = "";
+        if (*sim) tc_sim_warnings(*sim, warn, (int)sizeof warn);
+        char *nl = strchr(warn, '\n');
+        if (nl) *nl = 0;
+        snprintf(c->status, sizeof c->status, "failed");
+        snprintf(c->note, sizeof c->note, "%s %.3g s into the run: %s%s%s", dynamics ? "step" : "query",
+                 *sim ? tc_sim_time(*sim) - start : 0.0, err.msg[0] ? err.msg : tc_status_str(st),
+                 warn[0] ? ": " : "", warn);
+        return;
+    }
+    snprintf(c->status, sizeof c->status, "ok");
+    c->calls = n, c->mean_s = sum / (double)n, c->best_s = best;
+    if (restarts) snprintf(c->note, sizeof c->note, "restarted %ld times at the %g s horizon", restarts, b->horizon);
+}
+
+/* the experiment's own version of method m (its script's parameters: the same spec first, else
+ * the same model or engine), or m itself with its defaults when the script has neither */
+static const tc_method *resolve(const tc_exp *x, const tc_method *m) {
+    for (int k = 0; x && k < x->nmethod; k++)
+        if (!strcmp(x->method[k].m.spec, m->spec)) return &x->method[k].m;
+    for (int k = 0; x && k < x->nmethod; k++)
+        if (!strcmp(tc_method_base(&x->method[k].m), tc_method_base(m))) return &x->method[k].m;
+    return m;
+}
+
+/* method m on scene sc: cannot run (caps or shapes), cannot start, or timed from the origin's
+ * state (when there is one) */
+static void bench_cell_run(const tc_scene *sc, const tc_bench_scene *bs, const tc_bench_build *b, const tc_method *m,
+                           const tc_sim *origin, double seconds, tc_wrench *w, bench_cell *c) {
+    c->calls = 0;
+    c->note[0] = 0;
+    c->mean_s = c->best_s = NAN;
+    unsigned need = bs->dynamics ? TC_CAP_DYNAMICS : TC_CAP_FORCE_QUERY;
+    if (!tc_method_can_run(m, need, tc_scene_shapes(sc))) {
+        char why[300];
+        tc_method_why_not(m, need, tc_scene_shapes(sc), why, sizeof why);
+        snprintf(c->status, sizeof c->status, "-");
+        snprintf(c->note, sizeof c->note, "%s", why);
+        clean_note(c->note);
+        return;
+    }
+    tc_sim *sim = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    if (start_sim(&sim, sc, m, b, origin, &err)) {
+        snprintf(c->status, sizeof c->status, "failed");
+        snprintf(c->note, sizeof c->note, "cannot start: %s", err.msg[0] ? err.msg : "error");
+        clean_note(c->note);
+        tc_sim_free(sim);
+        return;
+    }
+    time_calls(&sim, sc, m, b, bs->dynamics, origin, seconds, w, c);
+    clean_note(c->note);
+    tc_sim_free(sim);
+}
+
+/* the state every method of a dynamic scene starts from: the scene's start hook, then MuJoCo
+ * (the experiment's version) stepping it for b->settle seconds; NULL for a static scene, or when
+ * MuJoCo cannot (the note says so: the methods then start from the built state) */
+static tc_sim *settle(const tc_scene *sc, int dynamics, const tc_method *mj, const tc_bench_build *b, char *note,
+                      size_t n) {
+    if (!dynamics || !mj) return NULL;
+    tc_sim *sim = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    tc_status st = tc_sim_alloc(&sim, sc, mj, b->dt, &err);
+    if (!st && b->start) b->start(b->ctx, 0, sim);
+    long steps = lround(b->settle / b->dt);
+    for (long k = 0; k < steps && !st; k++)
+        st = tc_sim_step(sim);
+    if (st) {
+        snprintf(note, n, "settling by mujoco failed (%s): timed from the built state", tc_status_str(st));
+        tc_sim_free(sim);
+        return NULL;
+    }
+    return sim;
+}
+
+/* the options: which methods and scenes, seconds per cell, threads, output directory */
+typedef struct bench_opts {
+    const char *out;
+    double seconds;
+    int threads;
+    char methods[512], scenes[512]; /* comma-separated filters, "" for all */
+} bench_opts;
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: touche bench all [--methods a,b] [--scenes x,y] [--seconds S] [--threads N] [--out DIR]\n"
+            "  every registered method (each model with its default solver, each engine; a model added\n"
+            "  to the registry is included) on each experiment's scene: a force query on the static\n"
+            "  scenes, a step on the dynamic ones, with the experiment's own method parameters where\n"
+            "  its script has them; MuJoCo timed on the same scene in the same run as the reference.\n"
+            "  --methods  methods to time (model, model/solver or engine names; default: all)\n"
+            "  --scenes   scenes to time (default: all):");
+    for (int i = 0; i < nscenes(); i++)
+        fprintf(f, "%s %s", i ? "," : "", tc_bench_scene_at(i)->name);
+    fprintf(f, "\n"
+               "  --seconds  time budget per method and scene, s (default 0.5; a call slower than it is\n"
+               "             timed once)\n"
+               "  --threads  OpenMP threads for the methods that use them (default 1)\n"
+               "  --out      output directory (default out/bench): bench_all.csv, bench_all.md\n"
+               "  progress on stderr; the table on stdout\n");
+}
+
+/* 1 when name is in the comma-separated list (an empty list holds everything) */
+static int in_list(const char *list, const char *name) {
+    if (!list[0]) return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || !p[n])) return 1;
+    return 0;
+}
+
+/* 1 when method m is named by the filter (its spec or its model or engine name) */
+static int method_selected(const char *list, const tc_method *m) {
+    return in_list(list, m->spec) || in_list(list, tc_method_base(m));
+}
+
+/* every name of a filter list must name something: "<who>: --opt: no ... 'x' (valid: ...)" */
+static int check_list(const char *opt, const char *list, const tc_method *all, int nm) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+        int found = 0;
+        for (int k = 0; k < (all ? nm : nscenes()) && !found; k++)
+            found = all ? !strcmp(t, all[k].spec) || !strcmp(t, tc_method_base(&all[k]))
+                        : !strcmp(t, tc_bench_scene_at(k)->name);
+        if (!found) {
+            char valid[1024] = "";
+            for (int k = 0; k < (all ? nm : nscenes()); k++)
+                snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", k ? ", " : "",
+                         all ? tc_method_base(&all[k]) : tc_bench_scene_at(k)->name);
+            fprintf(stderr, "touche bench all: %s: no %s called '%s' (valid: %s)\n", opt,
+                    all ? "method" : "scene", t, valid);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int parse(int argc, char **argv, bench_opts *o, const tc_method *all, int nm) {
+    const char *who = "touche bench all";
+    *o = (bench_opts){.out = "out/bench", .seconds = 0.5, .threads = 1};
+    for (int i = 1; i < argc; i++) {
+        int ok = 1;
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout), 0;
+        if (i + 1 >= argc && (!strcmp(a, "--out") || !strcmp(a, "--seconds") || !strcmp(a, "--threads") ||
+                              !strcmp(a, "--methods") || !strcmp(a, "--scenes"))) {
+            fprintf(stderr, "%s: %s needs a value\n", who, a);
+            return 2;
+        }
+        if (!strcmp(a, "--out")) o->out = argv[++i];
+        else if (!strcmp(a, "--seconds")) ok = tc_arg_real(who, "--seconds", argv[++i], 1e-4, 3600, &o->seconds);
+        else if (!strcmp(a, "--threads")) ok = tc_arg_int(who, "--threads", argv[++i], 1, 1024, &o->threads);
+        else if (!strcmp(a, "--methods") || !strcmp(a, "--scenes")) {
+            char *dst = a[2] == 'm' ? o->methods : o->scenes;
+            const char *v = argv[++i];
+            ok = v[0] && strlen(v) < sizeof o->methods && check_list(a, v, a[2] == 'm' ? all : NULL, nm);
+            if (ok) snprintf(dst, sizeof o->methods, "%s", v);
+            else if (!v[0]) fprintf(stderr, "%s: %s: expected a comma-separated list of names\n", who, a);
+        } else {
+            fprintf(stderr, "%s: unknown option '%s'\n", who, a);
+            usage(stderr);
+            return 2;
+        }
+        if (!ok) return 2;
+    }
+    return -1;
+}
+
+/* "12.3" with precision fitting the size (us) */
+static void fmt_us(char *buf, size_t n, double s) {
+    double us = 1e6 * s;
+    snprintf(buf, n, us >= 100 ? "%.0f" : us >= 10 ? "%.1f" : "%.2f", us);
+}
+
+/* the Markdown table: a row per method, a column per scene, each cell "mean / best us (ratio to
+ * MuJoCo's mean)" or why not; then what each scene is */
+static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
+                     const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
+    char machine[256], date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
+    tc_machine_describe(machine, sizeof machine, o->threads);
+    fprintf(f, "`touche bench all`, %s, %s, `--seconds %g` a cell. Each cell: mean / best time per call "
+               "(µs) and the mean's ratio to MuJoCo's on the same scene in the same run; a force query "
+               "on the static scenes, a step on the others.\n\n| method |",
+            date, machine, o->seconds);
+    for (int s = 0; s < nscenes(); s++)
+        if (bodies[s]) fprintf(f, " %s (%s) |", tc_bench_scene_at(s)->name, tc_bench_scene_at(s)->dynamics ? "step" : "query");
+    fprintf(f, "\n|---|");
+    for (int s = 0; s < nscenes(); s++)
+        if (bodies[s]) fprintf(f, "---|");
+    fprintf(f, "\n");
+    for (int k = 0; k < nm; k++) {
+        int any = 0;
+        for (int s = 0; s < nscenes(); s++)
+            any |= bodies[s] && cell[s * nm + k].status[0];
+        if (!any) continue;
+        fprintf(f, "| `%s` |", all[k].spec);
+        for (int s = 0; s < nscenes(); s++) {
+            if (!bodies[s]) continue;
+            const bench_cell *c = &cell[s * nm + k];
+            char a[32], b[32];
+            if (strcmp(c->status, "ok")) {
+                fprintf(f, " %s: %s |", c->status, c->note);
+                continue;
+            }
+            fmt_us(a, sizeof a, c->mean_s), fmt_us(b, sizeof b, c->best_s);
+            fprintf(f, " %s / %s", a, b);
+            if (isfinite(mj[s])) fprintf(f, " (%.3g×)", c->mean_s / mj[s]);
+            if (strcmp(c->spec, all[k].spec)) fprintf(f, " as `%s`", c->spec);
+            fprintf(f, " |");
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\nScenes (each experiment's quick tier; methods with its script's parameters):\n\n");
+    for (int s = 0; s < nscenes(); s++)
+        if (bodies[s]) {
+            fprintf(f, "- `%s`: %s, %d bodies", tc_bench_scene_at(s)->name, set[s].what, bodies[s]);
+            if (tc_bench_scene_at(s)->dynamics && set[s].horizon > 0)
+                fprintf(f, "; a run restarts from the same state after %g s simulated", set[s].horizon);
+            fprintf(f, "%s%s\n", snote[s][0] ? "; " : "", snote[s]);
+        }
+}
+
+/* bench_all.csv (a row per scene and method) and bench_all.md, each by temp file and rename */
+static int bench_all_write(const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
+                           const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
+    tc_error err;
+    tc_error_clear(&err);
+    char path[1100], mdpath[1100];
+    tc_outfile f, g;
+    if (tc_path_join(path, sizeof path, o->out, "bench_all.csv") ||
+        tc_path_join(mdpath, sizeof mdpath, o->out, "bench_all.md"))
+        return fprintf(stderr, "touche bench all: --out: path too long\n"), 1;
+    if (tc_outfile_open(&f, path, &err)) return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
+    fprintf(f.f, "scene,experiment,kind,bodies,dt_s,method,spec,status,calls,mean_us,best_us,mujoco_mean_us,"
+                 "ratio_to_mujoco,note\n");
+    for (int s = 0; s < nscenes(); s++)
+        for (int k = 0; k < nm && bodies[s]; k++) {
+            const bench_cell *c = &cell[s * nm + k];
+            if (!c->status[0]) continue;
+            fprintf(f.f, "%s,%s,%s,%d,%.6g,%s,%s,%s,%ld,", tc_bench_scene_at(s)->name, tc_bench_scene_at(s)->experiment,
+                    tc_bench_scene_at(s)->dynamics ? "step" : "query", bodies[s], set[s].dt, all[k].spec, c->spec,
+                    c->status, c->calls);
+            if (!strcmp(c->status, "ok")) fprintf(f.f, "%.4f,%.4f,", 1e6 * c->mean_s, 1e6 * c->best_s);
+            else fprintf(f.f, ",,");
+            if (isfinite(mj[s])) fprintf(f.f, "%.4f,", 1e6 * mj[s]);
+            else fprintf(f.f, ",");
+            if (isfinite(mj[s]) && !strcmp(c->status, "ok")) fprintf(f.f, "%.4g,", c->mean_s / mj[s]);
+            else fprintf(f.f, ",");
+            fprintf(f.f, "%s\n", c->note);
+        }
+    if (tc_outfile_commit(&f, &err) || tc_outfile_open(&g, mdpath, &err))
+        return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
+    write_md(g.f, o, all, nm, cell, mj, bodies, set, snote);
+    if (tc_outfile_commit(&g, &err)) return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
+    write_md(stdout, o, all, nm, cell, mj, bodies, set, snote);
+    printf("wrote %s\nwrote %s\n", path, mdpath);
+    return 0;
+}
+
+/* the whole table: per scene, MuJoCo first (the reference), then every selected method */
+int tc_bench_all(int argc, char **argv) {
+    int nm = tc_method_count();
+    tc_method *all = calloc((size_t)nm + 1, sizeof *all);
+    if (!all) return fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    tc_method_enumerate(all, nm);
+    bench_opts o;
+    int rc = parse(argc, argv, &o, all, nm);
+    if (rc >= 0) return free(all), rc;
+    /* the results, a row per scene and method; scenes and a wrench buffer built up front */
+    bench_cell *cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *cell);
+    double *mj = calloc(nscenes(), sizeof *mj);
+    tc_bench_build *set = calloc(nscenes(), sizeof *set);
+    int *bodies = calloc(nscenes(), sizeof *bodies);
+    tc_scene *sc = calloc(1, sizeof *sc);
+    tc_wrench *w = calloc(TC_SCENE_MAXBODY, sizeof *w);
+    char (*snote)[200] = calloc(nscenes(), sizeof *snote);
+    if (!cell || !mj || !set || !bodies || !sc || !w || !snote) {
+        free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
+        return fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    }
+    omp_set_num_threads(o.threads);
+    int mjk = -1;
+    for (int k = 0; k < nm; k++)
+        if (!strcmp(tc_method_base(&all[k]), "mujoco")) mjk = k;
+    int failed = 0;
+    for (int s = 0; s < nscenes(); s++) {
+        const tc_bench_scene *bs = tc_bench_scene_at(s);
+        mj[s] = NAN;
+        if (!in_list(o.scenes, bs->name)) continue;
+        /* the experiment at its quick tier: the scene's sizes, the methods' parameters */
+        tc_exp *x = NULL;
+        tc_error err;
+        tc_error_clear(&err);
+        memset(sc, 0, sizeof *sc);
+        tc_status st = tc_exp_plan_builtin(&x, bs->experiment, "quick", &err);
+        if (!st) st = bs->build(x, sc, &set[s], &err);
+        if (st) {
+            char buf[700];
+            tc_error_format(&err, buf, sizeof buf);
+            fprintf(stderr, "touche bench all: %s: %s\n", bs->name, buf);
+            tc_exp_free(x);
+            free(set[s].own), set[s].own = NULL;
+            failed = 1;
+            continue;
+        }
+        bodies[s] = sc->nbody;
+        fprintf(stderr, "bench all: %s (%s)\n", bs->name, set[s].what);
+        tc_sim *origin = settle(sc, bs->dynamics, mjk >= 0 ? resolve(x, &all[mjk]) : NULL, &set[s], snote[s], sizeof snote[s]);
+        /* MuJoCo first: its mean is every row's reference */
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < nm; k++) {
+                if ((pass == 0) != (k == mjk)) continue;
+                if (k != mjk && !method_selected(o.methods, &all[k])) continue;
+                const tc_method *m = resolve(x, &all[k]);
+                bench_cell *c = &cell[s * nm + k];
+                snprintf(c->spec, sizeof c->spec, "%s", m->spec);
+                fprintf(stderr, "  %-28s", m->spec);
+                double t0 = tc_wall_time();
+                bench_cell_run(sc, bs, &set[s], m, origin, o.seconds, w, c);
+                if (k == mjk && !strcmp(c->status, "ok")) mj[s] = c->mean_s;
+                if (!strcmp(c->status, "ok"))
+                    fprintf(stderr, " %12.3f us mean %12.3f us best (%ld calls, %.1f s)\n", 1e6 * c->mean_s,
+                            1e6 * c->best_s, c->calls, tc_wall_time() - t0);
+                else
+                    fprintf(stderr, " %s: %s\n", c->status, c->note);
+            }
+        tc_sim_free(origin);
+        tc_exp_free(x);
+        free(set[s].own), set[s].own = NULL;
+    }
+    rc = bench_all_write(&o, all, nm, cell, mj, bodies, set, snote) || failed;
+    free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
+    return rc;
+}
