@@ -221,6 +221,7 @@ int tc_cmd_run(int argc, char **argv) {
                 return 2;
             }
             o.threads = (int)n;
+            omp_set_num_threads(o.threads); /* kernels outside sweeps too */
             break;
         }
         case 'h':

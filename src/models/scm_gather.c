@@ -76,9 +76,10 @@ gather_flat(const tc_scm_cloud *c, const double p[3], double eps1, int prune, do
     return dmin;
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) double
-tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune,
-                    double dmin_known, tc_scm_gather *g) {
+/* the search, one clone per ISA (static: clang resolves clones only within their own file) */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static double
+gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune, double dmin_known,
+             tc_scm_gather *g) {
     const tc_aopc *S = c->S;
     const double *blk = c->blk, *blkw = c->blkw;
     const int n = S->n, nc = g->ncand, *cand = g->cand, BLK = TC_SCM_BLK;
@@ -136,4 +137,9 @@ tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int p
     }
     copy_gathered(c, m, g);
     return dmin;
+}
+
+double tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune,
+                           double dmin_known, tc_scm_gather *g) {
+    return gather_point(c, p, eps1, prune, dmin_known, g);
 }
