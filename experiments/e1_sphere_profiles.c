@@ -40,6 +40,7 @@ typedef struct e1_state {
     const tc_exp *x;
     e1_result *res; /* one per method */
     int nblock;
+    char (*warn)[256]; /* per work item: the first warning of its simulation */
 } e1_state;
 
 enum { PROBE_GAP_M, PROBE_GAP, PROBE_GAP_P, PROBE_C_M, PROBE_C, PROBE_C_P, PROBE_D1, NPROBE };
@@ -127,16 +128,26 @@ static void e1_item(void *ctx, int item, tc_item *it) {
             it->steps++;
         }
         char warn[512] = "";
-        if (tc_sim_warnings(sim, warn, sizeof warn) > 0) {
-#pragma omp critical(e1_result)
-            if (!res->warning[0]) snprintf(res->warning, sizeof res->warning, "%s", strtok(warn, "\n"));
-        }
+        if (tc_sim_warnings(sim, warn, sizeof warn) > 0)
+            snprintf(s->warn[item], sizeof s->warn[item], "%s", strtok(warn, "\n"));
     }
     tc_sim_free(sim);
     if (st) {
         it->status = st;
         snprintf(it->reason, sizeof it->reason, "%s", err.msg[0] ? err.msg : tc_status_str(st));
     }
+}
+
+/* what one work item writes, for a sweep split over MPI ranks: its block of both force
+ * components and its warning */
+static int e1_regions(void *ctx, int item, tc_region *r) {
+    e1_state *s = ctx;
+    int k = item / s->nblock, first = item % s->nblock * BLOCK;
+    size_t count = (size_t)(first + BLOCK <= s->p.total ? BLOCK : s->p.total - first);
+    r[0] = (tc_region){s->res[k].fx + first, count * sizeof(double)};
+    r[1] = (tc_region){s->res[k].fy + first, count * sizeof(double)};
+    r[2] = (tc_region){s->warn[item], sizeof s->warn[item]};
+    return 3;
 }
 
 /* largest |F[i+1] - F[i]| and largest |F[i+2] - 2F[i+1] + F[i]| / h */
@@ -442,7 +453,7 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
 static void e1_free(void *state) {
     e1_state *s = state;
     for (int k = 0; s->res && k < s->x->nmethod; k++) free(s->res[k].fx), free(s->res[k].fy);
-    free(s->res), free(s->p.x), free(s->p.y), free(s);
+    free(s->res), free(s->p.x), free(s->p.y), free(s->warn), free(s);
 }
 
 static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
@@ -461,12 +472,16 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     /* one run per method; its work items are blocks of points */
     s->nblock = (p->total + BLOCK - 1) / BLOCK;
     int nitem = nm * s->nblock, *item_run = calloc((size_t)nitem + 1, sizeof *item_run);
-    if (!item_run) return TC_ENOMEM;
+    s->warn = calloc((size_t)nitem + 1, sizeof *s->warn);
+    if (!item_run || !s->warn) return free(item_run), TC_ENOMEM;
     for (int k = 0; k < nm; k++) tc_exp_add_run(x, k, NULL, -1, "%d static queries", p->total);
     for (int i = 0; i < nitem; i++) item_run[i] = i / s->nblock;
-    tc_status st = tc_exp_sweep(x, nitem, item_run, e1_item, s);
+    tc_status st = tc_exp_sweep_split(x, nitem, item_run, NULL, e1_item, e1_regions, s);
     free(item_run);
     if (st) return st;
+    /* a method's warning: the first of its items', in item order */
+    for (int i = nitem - 1; i >= 0; i--)
+        if (s->warn[i][0]) snprintf(s->res[i / s->nblock].warning, sizeof s->res[0].warning, "%s", s->warn[i]);
     /* metrics, data, tables, figures, report section */
     e1_metrics *mt = calloc((size_t)nm + 1, sizeof *mt);
     if (!mt) return TC_ENOMEM;

@@ -185,6 +185,14 @@ static void e4_work(void *ctx, int i, tc_item *it) {
                 (const double(*)[3])s->force, &t->r, it);
 }
 
+/* what one simulation writes, for a sweep split over MPI ranks: its series and escaped bodies */
+static int e4_regions(void *ctx, int i, tc_region *r) {
+    e4_item *t = &((e4_state *)ctx)->it[i];
+    int nr = tc_series_regions(&t->r.s, r);
+    r[nr++] = (tc_region){&t->r.escaped, sizeof t->r.escaped};
+    return nr;
+}
+
 /* the tables: (b) beside the paper, then every study per method, with the metrics */
 static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     static const char *const hdr_b[] = {"method", "spec", "mean penetration (m)",
@@ -429,7 +437,7 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
             if (tc_series_alloc(&t->r.s, t->steps, t->every, TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
                 return TC_ENOMEM;
         }
-    tc_status st = tc_exp_sweep(x, s->n, NULL, e4_work, s);
+    tc_status st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
     if (st) return st;
     tc_exp_text(x, "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
                    "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
@@ -439,7 +447,8 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
     if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
     if (!st) st = write_series(x, "pile.csv", s->it, s->n, E4_PILE, err);
     if (!st) st = write_summary(x, s->it, s->n, err);
-    if (!st) st = speed_study(x, e, err);
+    /* the serial timing study goes only into files: the writing rank's alone (MPI) */
+    if (!st && tc_exp_writer(x)) st = speed_study(x, e, err);
     if (st) return st;
     /* figures */
     series_figure(x, s, E4_BLOCK, "block.csv", "fig_block",

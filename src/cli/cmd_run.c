@@ -3,6 +3,7 @@
  * runs, run them, write the report, and say what failed */
 #include "cli/tc_cli.h"
 #include "exp/tc_experiment.h"
+#include "exp/tc_ranks.h"
 #include "core/tc_fs.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
@@ -239,6 +240,8 @@ int tc_cmd_run(int argc, char **argv) {
         default: return 2;
         }
     }
+    /* over MPI ranks, rank 0 alone speaks */
+    tc_ranks_quiet();
     if (optind >= argc) {
         fprintf(stderr, "touche run: name an experiment, 'all' or a script (see touche list)\n");
         return 2;
@@ -293,19 +296,23 @@ int tc_cmd_run(int argc, char **argv) {
         for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
         return rc;
     }
-    /* the output directory takes files before hours of work go into them */
+    /* the output directory takes files before hours of work go into them (rank 0 writes them,
+     * every rank follows its word) */
     {
         tc_error err;
         tc_error_clear(&err);
         tc_outfile probe;
         char path[1100];
         snprintf(path, sizeof path, "%s/.touche-write-test", o.out_root);
-        if (tc_outfile_open(&probe, path, &err)) {
+        int bad_out = 0;
+        if (tc_ranks_rank() == 0 && (bad_out = tc_outfile_open(&probe, path, &err) != TC_OK))
             tc_cli_error(&err, TC_EIO);
+        else if (tc_ranks_rank() == 0)
+            tc_outfile_abort(&probe);
+        if (tc_ranks_agree(bad_out)) {
             for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
             return 2;
         }
-        tc_outfile_abort(&probe);
     }
     /* run them; an interrupt abandons the one running and leaves every output set as it was */
     signal(SIGINT, on_signal);
@@ -317,8 +324,11 @@ int tc_cmd_run(int argc, char **argv) {
         tc_error_clear(&err);
         double t0 = tc_wall_time();
         char est[200];
-        tc_work_describe(&work[i], o.threads, est, sizeof est);
-        fprintf(stderr, "touche: %s (tier %s, %d threads; %s)\n", t[i].name, o.tier, o.threads, est);
+        tc_work_describe(&work[i], o.threads * tc_ranks_size(), est, sizeof est);
+        char ranks[48] = "";
+        if (tc_ranks_size() > 1) snprintf(ranks, sizeof ranks, "%d ranks x ", tc_ranks_size());
+        fprintf(stderr, "touche: %s (tier %s, %s%d threads; %s)\n", t[i].name, o.tier, ranks,
+                o.threads, est);
         tc_status st = tc_exp_execute(t[i].x, &err);
         if (st) {
             tc_cli_error(&err, st);
@@ -328,10 +338,11 @@ int tc_cmd_run(int argc, char **argv) {
         } else {
             const tc_exp *x = t[i].x;
             char busy[160] = "";
+            const int cores = o.threads * tc_ranks_size();
             if (x->sweep_wall_s > 0)
                 snprintf(busy, sizeof busy, " (sweep: %ld items, %.1f s of work in %.1f s on %d threads, %.0f %% busy)",
-                         x->sweep_items, x->sweep_work_s, x->sweep_wall_s, o.threads,
-                         100 * x->sweep_work_s / (o.threads * x->sweep_wall_s));
+                         x->sweep_items, x->sweep_work_s, x->sweep_wall_s, cores,
+                         100 * x->sweep_work_s / (cores * x->sweep_wall_s));
             fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
                     busy, o.out_root, t[i].name);
         }
@@ -348,17 +359,17 @@ int tc_cmd_run(int argc, char **argv) {
         for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
         return 1;
     }
-    /* the report, then what went wrong */
+    /* the report (rank 0's), then what went wrong */
     tc_error err;
     tc_error_clear(&err);
-    tc_status st = tc_exp_report(o.out_root, &err);
+    tc_status st = tc_ranks_rank() == 0 ? tc_exp_report(o.out_root, &err) : TC_OK;
     int bad = summary(t, n);
     if (st) tc_cli_error(&err, st);
     fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", o.out_root, o.out_root,
             failed ? "; some experiments FAILED"
             : bad || st ? "; some runs failed or outputs are missing (see above)" : "");
     for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
-    return failed ? 1 : bad || st ? 3 : 0;
+    return tc_ranks_agree(failed ? 1 : bad || st ? 3 : 0);
 }
 
 int tc_cmd_report(int argc, char **argv) {

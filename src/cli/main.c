@@ -2,6 +2,7 @@
 /* the touche program: dispatch to subcommands, global help */
 #include "cli/tc_cli.h"
 #include "core/tc_status.h"
+#include "exp/tc_ranks.h"
 #include "tc_config.h"
 #include "tc_version.h"
 
@@ -17,6 +18,8 @@ static const char usage[] =
     "commands:\n"
     "  list                      experiments, and methods with their parameters (unit, default)\n"
     "  run NAME|all|SCRIPT.cfg   run experiments; writes CSV, tables, figures, report.md\n"
+    "                            (under mpirun -np N or srun: sweeps split over the ranks,\n"
+    "                            docs/mpi.md)\n"
     "      --tier quick|full       problem size (default quick; full is the paper-sized run)\n"
     "      --methods a,b           only these methods (labels, specs or model/engine names; the\n"
     "                              references an experiment compares against stay)\n"
@@ -63,7 +66,9 @@ void tc_cli_error(const struct tc_error *err, int status) {
     fprintf(stderr, "touche: error: %s\n", buf);
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
+    /* over MPI ranks only `run` shares the work; any other command runs on rank 0 alone */
+    if (tc_ranks_rank() > 0 && (argc < 2 || strcmp(argv[1], "run"))) return 0;
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;
@@ -74,7 +79,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("touche 0.1.0 (%s)\n", TC_VCS_REVISION);
+        printf("touche 0.1.0 (%s; MPI: %s)\n", TC_VCS_REVISION, tc_ranks_library());
         return 0;
     }
     /* subcommands see argv starting at their own name */
@@ -88,4 +93,12 @@ int main(int argc, char **argv) {
         if (!strcmp(cmd, cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "touche: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
+}
+
+int main(int argc, char **argv) {
+    /* MPI once for the whole program, only when an MPI launcher started it */
+    if (tc_ranks_init(&argc, &argv)) return 1;
+    int rc = dispatch(argc, argv);
+    tc_ranks_finalize();
+    return rc;
 }

@@ -22,4 +22,25 @@ void tc_section_para(tc_exp *x, const char *md);
 /* md with LaTeX specials escaped, `code` as \texttt{code}, **bold** as \textbf{bold} */
 void tc_md_to_tex(FILE *f, const char *md);
 
+/* ---------- a sweep over MPI ranks (runner_mpi.c; runner_serial.c without MPI) ---------- */
+
+/* the exchange after the items of a split sweep ran, each on its owner's rank (owner[i]). On a
+ * worker (rank > 0): send the records, wall times (s) and regions of its own items to rank 0.
+ * On rank 0: receive every worker's; the items of a worker that has left the experiment (its
+ * driver stopped early) are set in redo[] for rank 0 to run itself */
+tc_status tc_ranks_gather(tc_exp *x, int n, const int *owner, tc_item *it, double *wall,
+                          tc_item_regions_fn regions, void *ctx, unsigned char *redo);
+
+/* then every item's records, wall times and regions from rank 0 to every worker still in the
+ * experiment, so that every rank holds the same state; on a worker TC_EIO when rank 0 left the
+ * experiment before this sweep (the driver then stops like rank 0's) */
+tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_regions_fn regions,
+                         void *ctx);
+
+/* the end of an experiment on every rank: a worker reports its status st (and err) and takes
+ * rank 0's, whose error goes into err; rank 0 waits for every worker to end it (a worker still
+ * in a sweep rank 0 did not reach is told to stop), says which ranks failed where it did not,
+ * and tells them its status. An interrupt on any rank interrupts every rank */
+tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err);
+
 #endif

@@ -5,6 +5,7 @@
 #include "exp/exp_private.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/tc_fs.h"
+#include "exp/tc_ranks.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
 
@@ -50,6 +52,7 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     if (!x) return TC_ENOMEM;
     x->type = t, x->opts = o;
     x->tier = o->tier, x->source_dir = o->source_dir, x->threads = o->threads > 0 ? o->threads : 1;
+    x->rank = tc_ranks_rank(), x->nrank = tc_ranks_size();
     snprintf(x->name, sizeof x->name, "%s", name);
     char why[200];
     tc_status st = TC_OK;
@@ -173,24 +176,22 @@ static int by_cost(const void *a, const void *b) {
 }
 
 tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx) {
-    return tc_exp_sweep_costed(x, n, item_run, NULL, fn, ctx);
+    return tc_exp_sweep_split(x, n, item_run, NULL, fn, NULL, ctx);
 }
 
 tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const double *cost,
                               tc_item_fn fn, void *ctx) {
-    tc_item *it = calloc((size_t)n + 1, sizeof *it);
-    double *wall = calloc((size_t)n + 1, sizeof *wall);
-    start_slot *order = malloc(((size_t)n + 1) * sizeof *order);
-    if (!it || !wall || !order) return free(it), free(wall), free(order), TC_ENOMEM;
-    /* the start order: the costliest items first (NaN or no costs: item order) */
-    for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
-    if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
-    tc_progress prog;
-    tc_progress_start(&prog, x->name, n);
-    /* every item in parallel; each writes only its own slot */
+    return tc_exp_sweep_split(x, n, item_run, cost, fn, NULL, ctx);
+}
+
+/* run the items whose flag in run[] is set, on the threads, in the start order */
+static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned char *run,
+                      const int *item_run, tc_item_fn fn, void *ctx, tc_item *it, double *wall,
+                      tc_progress *prog) {
 #pragma omp parallel for schedule(dynamic) num_threads(x->threads)
     for (int k = 0; k < n; k++) {
         int i = order[k].item;
+        if (!run[i]) continue;
         it[i].run = item_run ? item_run[i] : i;
         if (tc_interrupted()) {
             it[i].status = TC_EINTR;
@@ -199,17 +200,86 @@ tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const doubl
         double t0 = tc_wall_time();
         fn(ctx, i, &it[i]);
         wall[i] = tc_wall_time() - t0;
-        tc_progress_tick(&prog);
+        tc_progress_tick(prog);
     }
+}
+
+tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double *cost,
+                             tc_item_fn fn, tc_item_regions_fn regions, void *ctx) {
+    tc_item *it = calloc((size_t)n + 1, sizeof *it);
+    double *wall = calloc((size_t)n + 1, sizeof *wall);
+    start_slot *order = malloc(((size_t)n + 1) * sizeof *order);
+    int *owner = calloc((size_t)n + 1, sizeof *owner);
+    unsigned char *mine = calloc((size_t)n + 1, 1), *redo = calloc((size_t)n + 1, 1);
+    if (!it || !wall || !order || !owner || !mine || !redo) {
+        free(it), free(wall), free(order), free(owner), free(mine), free(redo);
+        return TC_ENOMEM;
+    }
+    /* the start order: the costliest items first (NaN or no costs: item order) */
+    for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
+    if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
+    /* over several ranks a sweep with regions is split: every nrank-th item of the start order
+     * is this rank's; one without runs whole on every rank (correct, not faster) */
+    const int nrank = x->nrank > 1 ? x->nrank : 1, split = nrank > 1 && regions;
+    if (nrank > 1 && !regions && x->rank == 0)
+        fprintf(stderr, "touche: %s: sweep %d is not split over the %d ranks (its items' results "
+                        "are not declared, docs/mpi.md): every rank runs its %d items\n",
+                x->name, x->nsweep + 1, nrank, n);
+    int count = 0;
+    for (int k = 0; k < n; k++) {
+        owner[order[k].item] = split ? k % nrank : x->rank;
+        count += mine[order[k].item] = owner[order[k].item] == x->rank;
+    }
+    /* progress on rank 0 only, for its own items */
+    tc_progress prog;
+    tc_progress_start(&prog, x->name, count);
+    if (x->rank > 0) prog.enabled = 0;
+    /* every item of this rank in parallel; each writes only its own slot */
+    run_items(x, n, order, mine, item_run, fn, ctx, it, wall, &prog);
+    /* the results meet on rank 0 (which runs those of a rank that left), then go to every rank */
+    tc_status st = TC_OK;
+    if (split) {
+        if (x->rank == 0) {
+            /* who ran how many items */
+            char line[512];
+            int len = snprintf(line, sizeof line, "touche: %s: sweep %d split over %d ranks:", x->name,
+                               x->nsweep + 1, nrank);
+            for (int r = 0; r < nrank && len < (int)sizeof line - 16; r++) {
+                int c = 0;
+                for (int i = 0; i < n; i++) c += owner[i] == r;
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", r ? ", " : " ", c);
+            }
+            fprintf(stderr, "%s items\n", line);
+        }
+        tc_ranks_gather(x, n, owner, it, wall, regions, ctx, redo);
+        run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog);
+        st = tc_ranks_share(x, n, it, wall, regions, ctx);
+        x->nsplit++;
+    }
+    x->nsweep++;
     tc_progress_end(&prog);
     /* how busy the threads were: the items' work against the sweep's wall time */
     x->sweep_wall_s += tc_wall_time() - prog.t0, x->sweep_items += n;
     for (int i = 0; i < n; i++) x->sweep_work_s += wall[i];
     /* fold the items into their runs in item order (so the first failure is the same for any
-     * number of threads) */
-    for (int i = 0; i < n; i++) tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
-    free(it), free(wall), free(order);
+     * number of threads and ranks) */
+    for (int i = 0; i < n && !st; i++)
+        tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
+    free(it), free(wall), free(order), free(owner), free(mine), free(redo);
+    if (st) return st;
     return tc_interrupted() ? TC_EINTR : TC_OK;
+}
+
+int tc_exp_writer(const tc_exp *x) { return x->rank == 0; }
+
+int tc_series_regions(tc_series *s, tc_region *r) {
+    int nr = 0;
+    double *arr[3] = {s->ke, s->pen, s->mom};
+    for (int k = 0; k < 3; k++)
+        if (arr[k]) r[nr++] = (tc_region){arr[k], (size_t)s->n * sizeof(double)};
+    /* the summary: every field from steps on (n and the pointers stay as they are) */
+    r[nr++] = (tc_region){&s->steps, sizeof *s - offsetof(tc_series, steps)};
+    return nr;
 }
 
 /* ---------- outputs ---------- */
@@ -275,13 +345,28 @@ static tc_status write_metrics(tc_exp *x, tc_error *err) {
     return st ? st : tc_metrics_write(&x->metrics, path, err);
 }
 
+/* a worker rank (MPI, rank > 0) runs the driver like rank 0, so that both run the same sweeps,
+ * but writes nothing: its files go to a scratch directory under $TMPDIR that goes at the end */
+static tc_status execute_worker(tc_exp *x, tc_error *err) {
+    const char *tmp = getenv("TMPDIR");
+    tc_status st = tc_stage_dir(tmp && *tmp ? tmp : "/tmp", x->name, x->dir, sizeof x->dir, err);
+    if (st) return st;
+    tc_metrics_init(&x->metrics, x->name, x->tier);
+    st = tc_section_begin(x);
+    if (!st) st = x->type->run(x, x->state, err);
+    if (!st && tc_interrupted()) st = TC_EINTR;
+    tc_remove_tree(x->dir);
+    return st;
+}
+
 tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
+    if (x->rank > 0) return tc_ranks_end(x, execute_worker(x, err), err);
     const char *root = x->opts->out_root;
     tc_status st = tc_path_join(x->final_dir, sizeof x->final_dir, root, x->name);
     /* a fresh staging directory; leftovers of killed runs go first */
     tc_clean_stale(root);
     if (!st) st = tc_stage_dir(root, x->name, x->dir, sizeof x->dir, err);
-    if (st) return st;
+    if (st) return tc_ranks_end(x, st, err);
     /* the metrics know who ran and whether some were left out on purpose */
     tc_metrics_init(&x->metrics, x->name, x->tier);
     x->metrics.filtered = x->nleft > 0;
@@ -295,6 +380,9 @@ tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
     if (!st) st = write_runs(x, err);
     if (!st) st = write_metrics(x, err);
     if (!st) st = tc_section_end(x, err);
+    if (!st && tc_interrupted()) st = TC_EINTR;
+    /* over MPI: every rank has finished its part (an interrupt on any of them counts) */
+    st = tc_ranks_end(x, st, err);
     if (!st && tc_interrupted()) st = TC_EINTR;
     if (st == TC_EINTR) tc_error_set(err, st, NULL, 0, NULL, "interrupted: %s left as it was", x->final_dir);
     /* the whole set replaces the old one, or nothing does */
@@ -349,7 +437,7 @@ tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *er
     memset(w, 0, sizeof *w);
     if (!x->type->estimate) return TC_OK;
     x->type->estimate(x, x->state, w);
-    const double mem = memory_limit(), secs = w->seconds / x->threads;
+    const double mem = memory_limit(), secs = w->seconds / (x->threads * (x->nrank > 1 ? x->nrank : 1));
     char what[200], t[32];
     tc_work_describe(w, x->threads, what, sizeof what);
     duration(TC_WORK_MAX_SECONDS, t, sizeof t);

@@ -105,6 +105,8 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
     char tpath[1200], out[1200];
     tc_error err;
     tc_error_clear(&err);
+    /* an MPI worker's outputs are thrown away: no figures to draw */
+    if (x->rank > 0) return;
     snprintf(tpath, sizeof tpath, "%s/plots/%s", x->source_dir, tpl);
     tc_exp_path(x, base, out, sizeof out);
     tc_status st = tc_plot_available() ? tc_plot_render(tpath, vars, nvar, out, &err)

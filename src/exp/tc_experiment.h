@@ -173,6 +173,9 @@ struct tc_exp {
     /* the sweeps so far: wall time (s), the items' summed wall time (s), items */
     double sweep_wall_s, sweep_work_s;
     long sweep_items;
+    /* MPI: this process's rank and the number of ranks (0 and 1 without MPI); only rank 0
+     * writes the outputs, the others work in a scratch directory; sweeps split so far */
+    int rank, nrank, nsweep, nsplit;
     FILE *md, *tex;        /* the section, built in memory */
     char *md_buf, *tex_buf;
     size_t md_len, tex_len;
@@ -229,7 +232,7 @@ void tc_exp_require(tc_exp *x, const char *label);
 void tc_exp_refer(tc_exp *x, const char *setting, const char *label);
 
 /* the planned run's work (tc_experiment_type.estimate) into *w, and whether it may start: above
- * TC_WORK_MAX_STEPS, TC_WORK_MAX_SECONDS (over x->threads) or half the machine's memory it is
+ * TC_WORK_MAX_STEPS, TC_WORK_MAX_SECONDS (over x->threads on each rank) or half the machine's memory it is
  * refused (TC_EINVAL naming what to lower) unless force; 0 in *w where the driver gives none */
 tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *err);
 
@@ -268,6 +271,35 @@ tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, voi
  * its own slot and the runs are folded in item order, as in tc_exp_sweep */
 tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const double *cost,
                               tc_item_fn fn, void *ctx);
+
+/* where one item's results live, for a sweep split over MPI ranks (docs/mpi.md): a region of
+ * the driver's memory that the item fills; the rank that ran the item sends its bytes to the
+ * others, which copy them into the same region of their own memory */
+typedef struct tc_region {
+    void *p;
+    size_t bytes;
+} tc_region;
+#define TC_ITEM_MAXREGION 16
+
+/* the regions item writes (at most TC_ITEM_MAXREGION, into r), their count returned: every
+ * result the item writes lies in them, no two items' regions overlap, and they depend only on
+ * the item and the state before the sweep (the same on every rank) */
+typedef int (*tc_item_regions_fn)(void *ctx, int item, tc_region *r);
+
+/* the sweep split over the ranks of an MPI run (`mpirun -np N touche run ...`): as
+ * tc_exp_sweep_costed, and each rank runs a fixed share of the items (every N-th in the start
+ * order) on its OpenMP threads; then every rank receives every item's regions and record, so
+ * the state after the sweep is the same on every rank and does not depend on N. Without MPI, or
+ * on one rank, it is tc_exp_sweep_costed. tc_exp_sweep_costed itself (no regions) runs every
+ * item on every rank */
+tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double *cost,
+                             tc_item_fn fn, tc_item_regions_fn regions, void *ctx);
+
+/* 1 on the process that writes the outputs: rank 0 of an MPI run, or the only process. The
+ * other ranks run the driver too (so every rank runs the same sweeps) but their files are thrown
+ * away: a driver may skip work after its last sweep whose results only go into files, such as a
+ * serial timing study, where this is 0 */
+int tc_exp_writer(const tc_exp *x);
 
 /* the record of a run done outside a sweep (timed serially by the driver) */
 void tc_exp_record(tc_exp *x, int run, tc_status st, const char *reason, long long steps,
@@ -312,6 +344,10 @@ typedef struct tc_series {
 /* arrays for the samples of `what` of a loop of `steps` steps sampled every `every` */
 tc_status tc_series_alloc(tc_series *s, long steps, int every, unsigned what);
 void tc_series_free(tc_series *s);
+
+/* the regions of a series (its samples and its summary, not its pointers) into r; returns their
+ * count (at most 4) */
+int tc_series_regions(tc_series *s, tc_region *r);
 
 /* simulate scene sc with method m: each step the hooks, then the measures into out; a failed
  * step (divergence, a solver or engine error) ends it with the status and the simulation's

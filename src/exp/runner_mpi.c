@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/* sweeps over MPI ranks: start-up, the exchange of a split sweep's item results between the
+ * ranks, and the end of an experiment, all point-to-point with rank 0 so that a rank whose
+ * driver stops early never leaves another waiting (docs/mpi.md) */
+#include "exp/exp_private.h"
+#include "exp/tc_ranks.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* every message between the ranks: a header, then for a sweep its items */
+enum { TAG = 7 };
+enum { MSG_SWEEP = 1, MSG_END, MSG_RESULTS, MSG_ABANDON, MSG_FINAL };
+
+typedef struct msg_head {
+    int kind;        /* MSG_* */
+    int seq;         /* the sweep's number in the experiment (0, 1, ...) */
+    int n;           /* the sweep's items */
+    int count;       /* items in this message */
+    int interrupted; /* the sender was interrupted */
+    int status;      /* MSG_END, MSG_FINAL: the experiment's status on the sender */
+    char msg[512];   /* and its error */
+} msg_head;
+
+static int started, rank, size = 1;
+/* where this rank's own fatal errors go (stderr, also after tc_ranks_quiet) */
+static FILE *errf;
+/* workers that have left the current experiment (rank 0's view) */
+static unsigned char *ended;
+
+/* ---------- start-up ---------- */
+
+/* a launcher started us: mpirun (Open MPI), PMIx or PMI (srun), or the user says so */
+static int launched(void) {
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", NULL};
+    const char *force = getenv("TOUCHE_MPI");
+    if (force && !strcmp(force, "1")) return 1;
+    for (int i = 0; vars[i]; i++)
+        if (getenv(vars[i])) return 1;
+    return 0;
+}
+
+int tc_ranks_init(int *argc, char ***argv) {
+    if (!launched()) return 0;
+    /* only the main thread calls MPI; OpenMP threads inside a rank do not */
+    int provided;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "touche: error: MPI_Init failed (started by an MPI launcher)\n");
+        return 1;
+    }
+    started = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ended = calloc((size_t)size, 1);
+    if (!ended) {
+        fprintf(stderr, "touche: error: out of memory starting MPI\n");
+        return 1;
+    }
+    return 0;
+}
+
+void tc_ranks_finalize(void) {
+    if (started) MPI_Finalize();
+    started = 0;
+    if (errf) fclose(errf);
+    errf = NULL;
+    free(ended);
+    ended = NULL;
+}
+
+void tc_ranks_quiet(void) {
+    if (rank == 0 || errf) return;
+    fflush(stderr);
+    int fd = dup(2);
+    errf = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!freopen("/dev/null", "w", stderr) && errf) fprintf(errf, "touche: rank %d: stderr stays\n", rank);
+}
+
+int tc_ranks_rank(void) { return rank; }
+int tc_ranks_size(void) { return size; }
+
+int tc_ranks_agree(int v) {
+    if (size > 1) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return v;
+}
+
+const char *tc_ranks_library(void) {
+    static char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(lib, &len);
+    /* its first line */
+    lib[strcspn(lib, "\n")] = 0;
+    return lib;
+}
+
+/* the ranks no longer agree on what they run (a bug): say so and stop every rank */
+static void diverged(const char *what, int from) {
+    fprintf(errf ? errf : stderr, "touche: error: rank %d: %s from rank %d; the ranks no longer run the same "
+                    "sweeps, stopping all of them\n", rank, what, from);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* ---------- messages ---------- */
+
+static void send_msg(int to, const void *buf, size_t bytes) {
+    if (bytes > INT_MAX) {
+        fprintf(errf ? errf : stderr, "touche: error: rank %d: a sweep's results (%zu B) exceed one MPI message "
+                        "(2 GiB); use fewer, smaller items\n", rank, bytes);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Send(buf, (int)bytes, MPI_BYTE, to, TAG, MPI_COMM_WORLD);
+}
+
+/* the next message from rank `from`, whatever its size; *bytes its size; NULL when out of memory */
+static unsigned char *recv_msg(int from, size_t *bytes) {
+    MPI_Status s;
+    int count, ready = 0;
+    /* wait without spinning: a waiting rank leaves its core to the ranks still working */
+    for (long ns = 50000; MPI_Iprobe(from, TAG, MPI_COMM_WORLD, &ready, &s) == MPI_SUCCESS && !ready;
+         ns = ns < 5000000 ? 2 * ns : ns)
+        nanosleep(&(struct timespec){0, ns}, NULL);
+    MPI_Get_count(&s, MPI_BYTE, &count);
+    unsigned char *buf = malloc((size_t)count + sizeof(msg_head));
+    if (!buf) {
+        fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory receiving %d B\n", rank, count);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Recv(buf, count, MPI_BYTE, from, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if ((size_t)count < sizeof(msg_head)) diverged("a message shorter than its header", from);
+    *bytes = (size_t)count;
+    return buf;
+}
+
+/* ---------- an item's bytes ---------- */
+
+/* the item's record, wall time and regions, after its index */
+static size_t item_size(tc_item_regions_fn regions, void *ctx, int i) {
+    tc_region r[TC_ITEM_MAXREGION];
+    size_t b = sizeof(int) + sizeof(tc_item) + sizeof(double);
+    int nr = regions(ctx, i, r);
+    for (int k = 0; k < nr; k++) b += r[k].bytes;
+    return b;
+}
+
+/* a message of the items where pick[i] == want (want < 0: all) */
+static unsigned char *pack(const msg_head *h0, int n, const int *pick, int want, const tc_item *it,
+                           const double *wall, tc_item_regions_fn regions, void *ctx,
+                           size_t *bytes) {
+    size_t b = sizeof(msg_head);
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        if (want < 0 || pick[i] == want) b += item_size(regions, ctx, i), count++;
+    unsigned char *buf = malloc(b), *p = buf;
+    if (!buf) {
+        fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory packing %zu B\n", rank, b);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    msg_head h = *h0;
+    h.count = count;
+    memcpy(p, &h, sizeof h), p += sizeof h;
+    for (int i = 0; i < n; i++) {
+        if (want >= 0 && pick[i] != want) continue;
+        tc_region r[TC_ITEM_MAXREGION];
+        int nr = regions(ctx, i, r);
+        memcpy(p, &i, sizeof i), p += sizeof i;
+        memcpy(p, &it[i], sizeof *it), p += sizeof *it;
+        memcpy(p, &wall[i], sizeof *wall), p += sizeof *wall;
+        for (int k = 0; k < nr; k++) memcpy(p, r[k].p, r[k].bytes), p += r[k].bytes;
+    }
+    *bytes = b;
+    return buf;
+}
+
+/* copy a message's items into their records, wall times and regions; a message that does not
+ * fit the regions here means the ranks disagree about them */
+static void unpack(const unsigned char *buf, size_t bytes, int from, int n, tc_item *it,
+                   double *wall, tc_item_regions_fn regions, void *ctx) {
+    msg_head h;
+    memcpy(&h, buf, sizeof h);
+    const unsigned char *p = buf + sizeof h, *end = buf + bytes;
+    for (int c = 0; c < h.count; c++) {
+        int i;
+        if ((size_t)(end - p) < sizeof i + sizeof *it + sizeof *wall) diverged("a short sweep message", from);
+        memcpy(&i, p, sizeof i), p += sizeof i;
+        if (i < 0 || i >= n) diverged("an item out of range", from);
+        tc_region r[TC_ITEM_MAXREGION];
+        int nr = regions(ctx, i, r);
+        memcpy(&it[i], p, sizeof *it), p += sizeof *it;
+        memcpy(&wall[i], p, sizeof *wall), p += sizeof *wall;
+        for (int k = 0; k < nr; k++) {
+            if ((size_t)(end - p) < r[k].bytes) diverged("an item's regions of another size", from);
+            memcpy(r[k].p, p, r[k].bytes), p += r[k].bytes;
+        }
+    }
+    if (p != end) diverged("an item's regions of another size", from);
+}
+
+/* ---------- a split sweep ---------- */
+
+tc_status tc_ranks_gather(tc_exp *x, int n, const int *owner, tc_item *it, double *wall,
+                          tc_item_regions_fn regions, void *ctx, unsigned char *redo) {
+    msg_head h = {.kind = MSG_SWEEP, .seq = x->nsplit, .n = n};
+    if (rank > 0) {
+        /* a worker sends its own items */
+        h.interrupted = tc_interrupted();
+        size_t b;
+        unsigned char *buf = pack(&h, n, owner, rank, it, wall, regions, ctx, &b);
+        send_msg(0, buf, b);
+        free(buf);
+        return TC_OK;
+    }
+    /* rank 0 takes each worker's in rank order */
+    memset(redo, 0, (size_t)n);
+    for (int w = 1; w < size; w++) {
+        if (!ended[w]) {
+            size_t b;
+            unsigned char *buf = recv_msg(w, &b);
+            msg_head r;
+            memcpy(&r, buf, sizeof r);
+            if (r.kind == MSG_END) {
+                /* it left the experiment: its status waits for the end */
+                ended[w] = 1;
+                if (r.interrupted) tc_interrupt();
+                if (r.status) fprintf(stderr, "touche: rank %d left %s early: %s\n", w, x->name, r.msg);
+            } else if (r.kind != MSG_SWEEP || r.seq != h.seq || r.n != n) {
+                diverged("a message of another sweep", w);
+            } else {
+                if (r.interrupted) tc_interrupt();
+                unpack(buf, b, w, n, it, wall, regions, ctx);
+            }
+            free(buf);
+        }
+        /* rank 0 runs the items of a worker that is gone */
+        if (ended[w])
+            for (int i = 0; i < n; i++) redo[i] |= owner[i] == w;
+    }
+    return TC_OK;
+}
+
+tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_regions_fn regions,
+                         void *ctx) {
+    msg_head h = {.kind = MSG_RESULTS, .seq = x->nsplit, .n = n, .interrupted = tc_interrupted()};
+    if (rank > 0) {
+        size_t b;
+        unsigned char *buf = recv_msg(0, &b);
+        msg_head r;
+        memcpy(&r, buf, sizeof r);
+        tc_status st = TC_OK;
+        if (r.kind == MSG_ABANDON) st = TC_EIO;
+        else if (r.kind != MSG_RESULTS || r.seq != h.seq || r.n != n) diverged("a message of another sweep", 0);
+        else unpack(buf, b, 0, n, it, wall, regions, ctx);
+        if (r.interrupted) tc_interrupt();
+        free(buf);
+        return st;
+    }
+    /* every item to every worker still here */
+    size_t b;
+    unsigned char *buf = pack(&h, n, NULL, -1, it, wall, regions, ctx, &b);
+    for (int w = 1; w < size; w++)
+        if (!ended[w]) send_msg(w, buf, b);
+    free(buf);
+    return TC_OK;
+}
+
+/* ---------- the end of an experiment ---------- */
+
+tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
+    if (size < 2) return st;
+    msg_head h = {.kind = MSG_END, .status = st, .interrupted = tc_interrupted()};
+    if (rank > 0) {
+        /* a worker says how it ended and takes rank 0's word */
+        if (st && err) snprintf(h.msg, sizeof h.msg, "%s", err->msg);
+        send_msg(0, &h, sizeof h);
+        size_t b;
+        unsigned char *buf = recv_msg(0, &b);
+        msg_head r;
+        memcpy(&r, buf, sizeof r);
+        free(buf);
+        if (r.kind != MSG_FINAL) diverged("a sweep message after the experiment's end", 0);
+        if (r.interrupted) tc_interrupt();
+        if (err && r.status) tc_error_set(err, (tc_status)r.status, NULL, 0, NULL, "%s", r.msg);
+        return (tc_status)r.status;
+    }
+    /* rank 0 waits for every worker; one still in a sweep rank 0 left is told to stop */
+    for (int w = 1; w < size; w++) {
+        while (!ended[w]) {
+            size_t b;
+            unsigned char *buf = recv_msg(w, &b);
+            msg_head r;
+            memcpy(&r, buf, sizeof r);
+            free(buf);
+            if (r.kind == MSG_SWEEP) {
+                msg_head a = {.kind = MSG_ABANDON, .seq = r.seq, .n = r.n};
+                send_msg(w, &a, sizeof a);
+            } else if (r.kind == MSG_END) {
+                ended[w] = 1;
+                if (r.interrupted) tc_interrupt();
+                /* a failure only the worker had: rank 0 ran its items, the outputs are whole */
+                if (r.status && !st && !(r.status == TC_EIO && !r.msg[0]))
+                    fprintf(stderr, "touche: rank %d left %s early (rank 0 ran its items): %s\n",
+                            w, x->name, r.msg[0] ? r.msg : tc_status_str((tc_status)r.status));
+            } else {
+                diverged("an unexpected message at the experiment's end", w);
+            }
+        }
+    }
+    /* everyone takes rank 0's status */
+    msg_head f = {.kind = MSG_FINAL, .status = st, .interrupted = tc_interrupted()};
+    if (st && err) snprintf(f.msg, sizeof f.msg, "%s", err->msg);
+    for (int w = 1; w < size; w++) send_msg(w, &f, sizeof f), ended[w] = 0;
+    return st;
+}
