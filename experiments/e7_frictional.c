@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 static const char *const scene_name[E7_NSCENE] = {"slide", "incline", "roll", "pile"};
@@ -350,6 +351,22 @@ static void e7_work(void *ctx, int i, tc_item *it) {
     e7_simulate(&s->e, t->scene, item_scene(s, t), &s->x->method[t->method].m, t->x, t->v,
                 t->speed, t->wr, &t->done, it);
     t->m = e7_measure_run(&s->e, t->scene, t->done, t->x, t->v, t->speed, t->wr);
+}
+
+/* what one simulation writes, for a sweep split over MPI ranks: its samples (those of (a)-(c) or
+ * of a pile), its step count and measures, and everything from mean_step_s on (scalars, warning) */
+static int e7_regions(void *ctx, int i, tc_region *r) {
+    e7_item *t = &((e7_state *)ctx)->it[i];
+    int nr = 0;
+    double *per_step[] = {t->x, t->v, t->speed, t->wr}, *per_sample[] = {t->t, t->ke, t->energy, t->geo, t->own};
+    for (int j = 0; j < 4; j++)
+        if (per_step[j]) r[nr++] = (tc_region){per_step[j], ((size_t)t->steps + 1) * sizeof(double)};
+    for (int j = 0; j < 5; j++)
+        if (per_sample[j]) r[nr++] = (tc_region){per_sample[j], ((size_t)t->nsample + 1) * sizeof(double)};
+    r[nr++] = (tc_region){&t->done, sizeof t->done};
+    r[nr++] = (tc_region){&t->m, sizeof t->m};
+    r[nr++] = (tc_region){&t->mean_step_s, sizeof *t - offsetof(e7_item, mean_step_s)};
+    return nr;
 }
 
 /* ---------- outputs ---------- */
@@ -1030,7 +1047,7 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     if (!cost) return TC_ENOMEM;
     for (int i = 0; i < s->n; i++)
         cost[i] = (double)s->it[i].steps * (s->it[i].scene == E7_PILE ? e->d_bodies[s->it[i].variant] : 1);
-    st = tc_exp_sweep_costed(x, s->n, NULL, cost, e7_work, s);
+    st = tc_exp_sweep_split(x, s->n, NULL, cost, e7_work, e7_regions, s);
     free(cost);
     if (st) return st;
     fit_piles(x, s);

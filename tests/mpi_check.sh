@@ -32,8 +32,8 @@ run() {
     [ "$st" = "$want" ] || { cat "$out/$name.log"; echo "$name: exit status $st, expected $want"; exit 1; }
 }
 
-# a file without its timings: the columns wall_s, steps_s, over_lcp of a CSV (by the header's
-# names; quoted fields may hold commas), the metrics flagged `timing = true` of metrics.cfg
+# a file without its timings: the timing columns of a CSV (wall_s, E4's steps_s and over_lcp,
+# E7's step_s, fit_s, per_contact_s; by the header's names, quoted fields may hold commas), the metrics flagged `timing = true` of metrics.cfg
 untimed() {
     case "$1" in
     */metrics.cfg)
@@ -53,7 +53,7 @@ untimed() {
                  return n
              }
              { n = split_csv($0, f) }
-             NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^(wall_s|steps_s|over_lcp)$/ }
+             NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^(# )?(wall_s|steps_s|over_lcp|step_s|fit_s|per_contact_s)(;.*)?$/ }
              { s = ""; for (i = 1; i <= n; i++) if (!drop[i]) s = s (s == "" ? "" : ",") f[i]; print s }' "$1" ;;
     esac
 }

@@ -204,6 +204,8 @@ int tc_cmd_run(int argc, char **argv) {
     int force = 0;
     tc_run_opts o = {.source_dir = tc_cli_source_dir(), .out_root = "out", .tier = "quick",
                      .threads = omp_get_max_threads(), .set = set};
+    /* over MPI ranks, rank 0 alone speaks */
+    tc_ranks_quiet();
     for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fh", opts, NULL)) != -1;) {
         switch (c) {
         case 't': o.tier = optarg; break;
@@ -240,8 +242,6 @@ int tc_cmd_run(int argc, char **argv) {
         default: return 2;
         }
     }
-    /* over MPI ranks, rank 0 alone speaks */
-    tc_ranks_quiet();
     if (optind >= argc) {
         fprintf(stderr, "touche run: name an experiment, 'all' or a script (see touche list)\n");
         return 2;

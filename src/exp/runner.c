@@ -218,18 +218,30 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     /* the start order: the costliest items first (NaN or no costs: item order) */
     for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
     if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
-    /* over several ranks a sweep with regions is split: every nrank-th item of the start order
-     * is this rank's; one without runs whole on every rank (correct, not faster) */
+    /* over several ranks a sweep with regions is split: in the start order, each item goes to
+     * the rank with the least cost so far (the lowest such rank; without costs every nrank-th
+     * item), a rule of the costs and N alone; one without regions runs whole on every rank
+     * (correct, not faster) */
     const int nrank = x->nrank > 1 ? x->nrank : 1, split = nrank > 1 && regions;
     if (nrank > 1 && !regions && x->rank == 0)
         fprintf(stderr, "touche: %s: sweep %d is not split over the %d ranks (its items' results "
                         "are not declared, docs/mpi.md): every rank runs its %d items\n",
                 x->name, x->nsweep + 1, nrank, n);
+    double *load = calloc((size_t)nrank, sizeof *load);
+    if (!load) {
+        free(it), free(wall), free(order), free(owner), free(mine), free(redo);
+        return TC_ENOMEM;
+    }
     int count = 0;
     for (int k = 0; k < n; k++) {
-        owner[order[k].item] = split ? k % nrank : x->rank;
-        count += mine[order[k].item] = owner[order[k].item] == x->rank;
+        int i = order[k].item, r = 0;
+        for (int q = 1; split && q < nrank; q++)
+            if (load[q] < load[r]) r = q;
+        load[r] += order[k].cost > 0 && order[k].cost < HUGE_VAL ? order[k].cost : 1;
+        owner[i] = split ? r : x->rank;
+        count += mine[i] = owner[i] == x->rank;
     }
+    free(load);
     /* progress on rank 0 only, for its own items */
     tc_progress prog;
     tc_progress_start(&prog, x->name, count);

@@ -79,6 +79,7 @@ void tc_ranks_quiet(void) {
     int fd = dup(2);
     errf = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!freopen("/dev/null", "w", stderr) && errf) fprintf(errf, "touche: rank %d: stderr stays\n", rank);
+    if (!freopen("/dev/null", "w", stdout) && errf) fprintf(errf, "touche: rank %d: stdout stays\n", rank);
 }
 
 int tc_ranks_rank(void) { return rank; }

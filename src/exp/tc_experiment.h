@@ -287,8 +287,9 @@ typedef struct tc_region {
 typedef int (*tc_item_regions_fn)(void *ctx, int item, tc_region *r);
 
 /* the sweep split over the ranks of an MPI run (`mpirun -np N touche run ...`): as
- * tc_exp_sweep_costed, and each rank runs a fixed share of the items (every N-th in the start
- * order) on its OpenMP threads; then every rank receives every item's regions and record, so
+ * tc_exp_sweep_costed, and each rank runs a fixed share of the items on its OpenMP threads (in
+ * the start order each item goes to the rank with the least cost so far: a rule of the costs and
+ * N alone, docs/mpi.md); then every rank receives every item's regions and record, so
  * the state after the sweep is the same on every rank and does not depend on N. Without MPI, or
  * on one rank, it is tc_exp_sweep_costed. tc_exp_sweep_costed itself (no regions) runs every
  * item on every rank */

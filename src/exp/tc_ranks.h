@@ -17,7 +17,7 @@ void tc_ranks_finalize(void);
 int tc_ranks_rank(void);
 int tc_ranks_size(void);
 
-/* on a rank other than 0, stderr goes to /dev/null (rank 0 prints the plan, progress and
+/* on a rank other than 0, stdout and stderr go to /dev/null (rank 0 prints the plan, progress and
  * summary once); the rank's own fatal errors (the ranks disagree, out of memory) still reach
  * the terminal */
 void tc_ranks_quiet(void);
