@@ -221,6 +221,14 @@ static void e2_work(void *ctx, int i, tc_item *it) {
     snprintf(it->reason, sizeof it->reason, "%s", t->r.reason);
 }
 
+/* what one rollout writes, for a sweep split over MPI ranks: its result and its path */
+static int e2_regions(void *ctx, int i, tc_region *r) {
+    e2_item *t = &((e2_state *)ctx)->it[i];
+    r[0] = (tc_region){&t->r, sizeof t->r};
+    r[1] = (tc_region){t->path, sizeof t->path};
+    return 2;
+}
+
 static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e2_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
@@ -287,7 +295,7 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
         double h = t->sp >= 0 ? e->spacing[t->sp] : 1;
         cost[i] = 1 / (e->dt[t->dt] * h * h);
     }
-    if (!st) st = tc_exp_sweep_costed(x, s->n, NULL, cost, e2_work, s);
+    if (!st) st = tc_exp_sweep_split(x, s->n, NULL, cost, e2_work, e2_regions, s);
     free(cost);
     if (st) return st;
     tc_exp_text(x, "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "

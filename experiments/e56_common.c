@@ -219,6 +219,14 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     }
 }
 
+/* what one item writes, for a sweep split over MPI ranks: its scene's outcome (cell i / nscene,
+ * scene i % nscene lies at out[i]) */
+static int e56_regions(void *vctx, int i, tc_region *r) {
+    sweep_ctx *s = vctx;
+    r[0] = (tc_region){&s->sw->out[i], sizeof s->sw->out[i]};
+    return 1;
+}
+
 /* a cell's summary over its scenes */
 static void sum_cell(e56_cell *c, int n) {
     long long steps = 0, iters = 0;
@@ -280,7 +288,7 @@ tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *
                     item_run[sw->ncell * st->nscene + j] = c->run;
                 sw->ncell++;
             }
-    tc_status s = tc_exp_sweep(x, sw->ncell * st->nscene, item_run, e56_item, &sc);
+    tc_status s = tc_exp_sweep_split(x, sw->ncell * st->nscene, item_run, NULL, e56_item, e56_regions, &sc);
     free(item_run), free(sc.buf);
     if (s) return s;
     sw->nscene = st->nscene;

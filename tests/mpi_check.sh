@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# sweeps over MPI ranks (docs/mpi.md): E1 and E4 at the quick tier under `mpirun -np 2` (and E4
-# under -np 3) write the same outputs as one process, byte for byte but for the timings; a run
+# sweeps over MPI ranks (docs/mpi.md): E1, E2, E4, E5 and E6 at the quick tier under
+# `mpirun -np 2` (and E4 under -np 3) write the same outputs as one process, byte for byte but
+# for the timings; a run
 # made to diverge on purpose (E4's deepest-point with kp = 1e12, one of its runs on rank 1) is
 # recorded as failed, with its reason, in every case.
 # usage: mpi_check.sh /path/to/touche MPI_BUILT (1: built with MPI, 0: without)
@@ -33,7 +34,8 @@ run() {
 }
 
 # a file without its timings: the timing columns of a CSV (wall_s, E4's steps_s and over_lcp,
-# E7's step_s, fit_s, per_contact_s; by the header's names, quoted fields may hold commas), the metrics flagged `timing = true` of metrics.cfg
+# E7's step_s, fit_s, per_contact_s, E2's step_ms and *_ms; by the header's names, quoted fields
+# may hold commas), the metrics flagged `timing = true` of metrics.cfg
 untimed() {
     case "$1" in
     */metrics.cfg)
@@ -53,7 +55,7 @@ untimed() {
                  return n
              }
              { n = split_csv($0, f) }
-             NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^(# )?(wall_s|steps_s|over_lcp|step_s|fit_s|per_contact_s)(;.*)?$/ }
+             NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^(# )?(wall_s|steps_s|over_lcp|step_s|fit_s|per_contact_s|[A-Za-z0-9_-]*_ms)(;.*)?$/ }
              { s = ""; for (i = 1; i <= n; i++) if (!drop[i]) s = s (s == "" ? "" : ",") f[i]; print s }' "$1" ;;
     esac
 }
@@ -67,7 +69,7 @@ same() {
     for f in "$1"/*.csv "$1"/*.dat "$1"/metrics.cfg; do
         [ -f "$f" ] || continue
         b=$(basename "$f")
-        # E4's speed study is a serial timing study: every number in it is a timing
+        # E4's and E6's speed studies are serial timing studies: every number in them is a timing
         [ "$b" = speed.csv ] && continue
         untimed "$f" >"$out/a"
         untimed "$2/$b" >"$out/b"
@@ -106,6 +108,13 @@ done
 grep -q "deepest-point, study=perturbed.*diverged" "$out/e4-two.log" \
     || { cat "$out/e4-two.log"; echo "the 2-rank run's summary does not name the failed run"; exit 1; }
 echo "failed runs: recorded with their reasons for 1, 2 and 3 ranks"
+
+# E2 (rollouts), E5 (drops), E6 (stacks and the tower: two sweeps) whole at the quick tier
+for e in e2_t_pushing e5_polytopes e6_stacking; do
+    run "$e-one" 0 "$touche" run "$e" --tier quick --threads 2 --out "$out/one"
+    run "$e-two" 0 mpi 2 run "$e" --tier quick --threads 1 --out "$out/two"
+    same "$out/one/$e" "$out/two/$e"
+done
 
 # rank 0 alone speaks: the plan once, not once per rank
 np=$(grep -c "^touche: e4_penalty (driver" "$out/e4-three.log" || true)
