@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/tc_fs.h"
+#include "core/tc_parallel.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
 
@@ -186,25 +188,42 @@ tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const doubl
     for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
     if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
     tc_progress prog;
+    struct timespec cpu0, cpu1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
     tc_progress_start(&prog, x->name, n);
-    /* every item in parallel; each writes only its own slot */
-#pragma omp parallel for schedule(dynamic) num_threads(x->threads)
-    for (int k = 0; k < n; k++) {
+    /* every item in parallel, each writing only its own slot; a thread with no item left to
+     * start lends itself to the items still running (tc_par_threads) */
+    int next = 0;
+    tc_par_sweep_begin();
+#pragma omp parallel num_threads(x->threads)
+    for (;;) {
+        int k;
+#pragma omp atomic capture
+        k = next++;
+        if (k >= n) {
+            tc_par_sweep_idle();
+            break;
+        }
         int i = order[k].item;
         it[i].run = item_run ? item_run[i] : i;
         if (tc_interrupted()) {
             it[i].status = TC_EINTR;
             continue;
         }
+        tc_par_sweep_start_item();
         double t0 = tc_wall_time();
         fn(ctx, i, &it[i]);
         wall[i] = tc_wall_time() - t0;
+        tc_par_sweep_finish_item();
         tc_progress_tick(&prog);
     }
+    tc_par_sweep_end();
     tc_progress_end(&prog);
-    /* how busy the threads were: the items' work against the sweep's wall time */
+    /* how busy the threads were: the process's CPU time against the sweep's wall time (with the
+     * idle threads lent to the last items, the items' own wall times no longer tell) */
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
     x->sweep_wall_s += tc_wall_time() - prog.t0, x->sweep_items += n;
-    for (int i = 0; i < n; i++) x->sweep_work_s += wall[i];
+    x->sweep_cpu_s += (double)(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads) */
     for (int i = 0; i < n; i++) tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);

@@ -170,8 +170,8 @@ struct tc_exp {
     char labels[1024];     /* every label before --methods, comma-separated */
     int nrun, caprun;
     tc_run_record *run;
-    /* the sweeps so far: wall time (s), the items' summed wall time (s), items */
-    double sweep_wall_s, sweep_work_s;
+    /* the sweeps so far: wall time (s), the process's CPU time during them (s), items */
+    double sweep_wall_s, sweep_cpu_s;
     long sweep_items;
     FILE *md, *tex;        /* the section, built in memory */
     char *md_buf, *tex_buf;
