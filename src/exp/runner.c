@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/tc_fs.h"
@@ -174,6 +174,16 @@ static int by_cost(const void *a, const void *b) {
     return (p->item > q->item) - (p->item < q->item);
 }
 
+/* CPU time (s) of this process and of its finished children (E3's CalculiX runs) */
+static double cpu_time(void) {
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self), getrusage(RUSAGE_CHILDREN, &kids);
+    const struct timeval t[4] = {self.ru_utime, self.ru_stime, kids.ru_utime, kids.ru_stime};
+    double s = 0;
+    for (int k = 0; k < 4; k++) s += (double)t[k].tv_sec + 1e-6 * (double)t[k].tv_usec;
+    return s;
+}
+
 tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx) {
     return tc_exp_sweep_costed(x, n, item_run, NULL, fn, ctx);
 }
@@ -188,8 +198,7 @@ tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const doubl
     for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
     if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
     tc_progress prog;
-    struct timespec cpu0, cpu1;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
+    const double cpu0 = cpu_time();
     tc_progress_start(&prog, x->name, n);
     /* every item in parallel, each writing only its own slot; a thread with no item left to
      * start lends itself to the items still running (tc_par_threads) */
@@ -221,9 +230,8 @@ tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const doubl
     tc_progress_end(&prog);
     /* how busy the threads were: the process's CPU time against the sweep's wall time (with the
      * idle threads lent to the last items, the items' own wall times no longer tell) */
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
     x->sweep_wall_s += tc_wall_time() - prog.t0, x->sweep_items += n;
-    x->sweep_cpu_s += (double)(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * (double)(cpu1.tv_nsec - cpu0.tv_nsec);
+    x->sweep_cpu_s += cpu_time() - cpu0;
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads) */
     for (int i = 0; i < n; i++) tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
