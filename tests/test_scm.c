@@ -324,3 +324,39 @@ Test(scm, t_and_finger_bits_do_not_depend_on_threads) {
         tc_sim_free(sim);
     }
 }
+
+/* E4's pile of 8 bodies in an open box at SCM's 10 cm spacing: 40-odd balanced pairs, which run on
+ * threads one pair each; the wrenches are bitwise the same on 1 and 2 threads, at rest and moving
+ * (each pair's wrench into its own slot, summed in pair order) */
+Test(scm, pile_pairs_on_threads_give_the_same_bits) {
+    tc_pile p = tc_default_pile();
+    p.bodies = 8;
+    tc_scene sc;
+    cr_assert_eq(tc_scene_pile(&sc, &p, NULL), TC_OK);
+    tc_sim *sim = scm_sim(&sc, 0.1, 0);
+    const int nb = sc.nbody, nq = tc_sim_system(sim)->nq, nv = tc_sim_system(sim)->nv;
+    cr_assert_leq(nb, 16);
+    cr_assert_eq(nq, 7 * (nb - 5), "q = (pos, quat) of each free body");
+    /* every body lowered until the lowest centre is 10 cm up: the bottom layer (half sizes
+     * 0.1-0.25 m) sinks into the floor */
+    double q[112], zmin = INFINITY;
+    memcpy(q, tc_sim_q(sim), (size_t)nq * sizeof *q);
+    for (int k = 0; k < nq; k += 7) zmin = fmin(zmin, q[k + 2]);
+    for (int k = 0; k < nq; k += 7) q[k + 2] -= zmin - 0.1;
+    unsigned long long seed = 11;
+    for (int i = 0; i < 2; i++) {
+        double v[96] = {0};
+        for (int k = 0; i && k < nv; k++) v[k] = 2 * uniform(&seed) - 1;
+        tc_wrench w1[16], w2[16];
+        omp_set_num_threads(1);
+        cr_assert_eq(tc_sim_force(sim, q, v, w1), TC_OK);
+        omp_set_num_threads(2);
+        cr_assert_eq(tc_sim_force(sim, q, v, w2), TC_OK);
+        cr_expect_eq(memcmp(w1, w2, (size_t)nb * sizeof *w1), 0, "pile %s: 1 and 2 threads differ",
+                     i ? "moving" : "at rest");
+        double most = 0;
+        for (int b = 0; b < nb; b++) most = fmax(most, tc_v3_norm(w1[b].f));
+        cr_expect_gt(most, 100, "the bottom layer pressed into the floor: %g N at most", most);
+    }
+    tc_sim_free(sim);
+}

@@ -3,12 +3,15 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/tc_parallel.h"
 #include "exp/tc_experiment.h"
+#include "report/tc_progress.h"
 
 static const char good[] =
     "scene = { big_radius = 0.1; small_radius = 0.05; density = 1000.0; friction = 0.5; };\n"
@@ -224,5 +227,36 @@ Test(script, the_costed_sweep_starts_the_costliest_items_first) {
             cr_expect_eq(l.out[i], 3.0 * i + 1);
             if (threads == 1) cr_expect_eq(l.started[i], want[i], "start %d: item %d", i, l.started[i]);
         }
+    }
+}
+
+/* idle threads lent to the last item: on 2 threads, item 0 returns at once; item 1 (started first,
+ * the costlier) waits up to 10 s for tc_par_threads to offer it the thread item 0 freed, and a
+ * team of that size really runs; on 1 thread nothing is ever lent */
+static void lend_item(void *ctx, int i, tc_item *it) {
+    int *seen = ctx; /* {offered, team, sweep threads} */
+    if (i == 0) return;
+    int t = tc_par_threads();
+    const double t0 = tc_wall_time();
+    while (t < seen[2] && tc_wall_time() - t0 < 10) usleep(1000), t = tc_par_threads();
+    int team = 0;
+#pragma omp parallel num_threads(t)
+#pragma omp atomic
+    team++;
+    seen[0] = t, seen[1] = team;
+    it->steps = 1;
+}
+
+Test(script, idle_sweep_threads_join_the_last_item) {
+    const double cost[2] = {1, 2};
+    for (int threads = 1; threads <= 2; threads++) {
+        tc_exp x = {.threads = threads};
+        snprintf(x.name, sizeof x.name, "lend");
+        int seen[3] = {0, 0, threads};
+        cr_redirect_stderr();
+        cr_assert_eq(tc_exp_sweep_costed(&x, 2, NULL, cost, lend_item, seen), TC_OK);
+        cr_expect_eq(seen[0], threads, "%d sweep threads: item 1 was offered %d", threads, seen[0]);
+        cr_expect_eq(seen[1], threads, "%d sweep threads: its team had %d", threads, seen[1]);
+        cr_expect_eq(tc_par_threads(), omp_get_max_threads(), "outside a sweep: OpenMP's maximum");
     }
 }

@@ -338,11 +338,12 @@ int tc_cmd_run(int argc, char **argv) {
         } else {
             const tc_exp *x = t[i].x;
             char busy[160] = "";
-            const int cores = o.threads * tc_ranks_size();
+            /* over MPI ranks: rank 0's own threads and CPU time */
+            const char *whose = tc_ranks_size() > 1 ? "rank 0's " : "";
             if (x->sweep_wall_s > 0)
-                snprintf(busy, sizeof busy, " (sweep: %ld items, %.1f s of work in %.1f s on %d threads, %.0f %% busy)",
-                         x->sweep_items, x->sweep_work_s, x->sweep_wall_s, cores,
-                         100 * x->sweep_work_s / (cores * x->sweep_wall_s));
+                snprintf(busy, sizeof busy, " (sweep: %ld items in %.1f s on %s%d threads, %.1f s of CPU, %.0f %% busy)",
+                         x->sweep_items, x->sweep_wall_s, whose, o.threads, x->sweep_cpu_s,
+                         100 * x->sweep_cpu_s / (o.threads * x->sweep_wall_s));
             fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
                     busy, o.out_root, t[i].name);
         }

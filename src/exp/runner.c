@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/tc_fs.h"
+#include "core/tc_parallel.h"
 #include "exp/tc_ranks.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
@@ -175,6 +177,16 @@ static int by_cost(const void *a, const void *b) {
     return (p->item > q->item) - (p->item < q->item);
 }
 
+/* CPU time (s) of this process and of its finished children (E3's CalculiX runs) */
+static double cpu_time(void) {
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self), getrusage(RUSAGE_CHILDREN, &kids);
+    const struct timeval t[4] = {self.ru_utime, self.ru_stime, kids.ru_utime, kids.ru_stime};
+    double s = 0;
+    for (int k = 0; k < 4; k++) s += (double)t[k].tv_sec + 1e-6 * (double)t[k].tv_usec;
+    return s;
+}
+
 tc_status tc_exp_sweep(tc_exp *x, int n, const int *item_run, tc_item_fn fn, void *ctx) {
     return tc_exp_sweep_split(x, n, item_run, NULL, fn, NULL, ctx);
 }
@@ -184,24 +196,46 @@ tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const doubl
     return tc_exp_sweep_split(x, n, item_run, cost, fn, NULL, ctx);
 }
 
-/* run the items whose flag in run[] is set, on the threads, in the start order */
+/* run the items whose flag in run[] is set, on the threads, in the start order, each writing
+ * only its own slot; a thread with no item left to start lends itself to the items still
+ * running (tc_par_threads) */
 static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned char *run,
                       const int *item_run, tc_item_fn fn, void *ctx, tc_item *it, double *wall,
                       tc_progress *prog) {
-#pragma omp parallel for schedule(dynamic) num_threads(x->threads)
-    for (int k = 0; k < n; k++) {
-        int i = order[k].item;
-        if (!run[i]) continue;
+    /* the items to run, in the start order */
+    int *todo = malloc(((size_t)n + 1) * sizeof *todo), nt = 0, next = 0;
+    if (!todo) {
+        for (int i = 0; i < n; i++)
+            if (run[i]) it[i].status = TC_ENOMEM, snprintf(it[i].reason, sizeof it[i].reason, "out of memory");
+        return;
+    }
+    for (int k = 0; k < n; k++)
+        if (run[order[k].item]) todo[nt++] = order[k].item;
+    tc_par_sweep_begin();
+#pragma omp parallel num_threads(x->threads)
+    for (;;) {
+        int k;
+#pragma omp atomic capture
+        k = next++;
+        if (k >= nt) {
+            tc_par_sweep_idle();
+            break;
+        }
+        int i = todo[k];
         it[i].run = item_run ? item_run[i] : i;
         if (tc_interrupted()) {
             it[i].status = TC_EINTR;
             continue;
         }
+        tc_par_sweep_start_item();
         double t0 = tc_wall_time();
         fn(ctx, i, &it[i]);
         wall[i] = tc_wall_time() - t0;
+        tc_par_sweep_finish_item();
         tc_progress_tick(prog);
     }
+    tc_par_sweep_end();
+    free(todo);
 }
 
 tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double *cost,
@@ -244,6 +278,7 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     free(load);
     /* progress on rank 0 only, for its own items */
     tc_progress prog;
+    const double cpu0 = cpu_time();
     tc_progress_start(&prog, x->name, count);
     if (x->rank > 0) prog.enabled = 0;
     /* every item of this rank in parallel; each writes only its own slot */
@@ -264,15 +299,19 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
             fprintf(stderr, "%s items\n", line);
         }
         tc_ranks_gather(x, n, owner, it, wall, regions, ctx, redo);
-        run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog);
+        int nredo = 0;
+        for (int i = 0; i < n; i++) nredo += redo[i];
+        if (nredo) run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog);
         st = tc_ranks_share(x, n, it, wall, regions, ctx);
         x->nsplit++;
     }
     x->nsweep++;
     tc_progress_end(&prog);
-    /* how busy the threads were: the items' work against the sweep's wall time */
+    /* how busy the threads were: the process's CPU time against the sweep's wall time (with the
+     * idle threads lent to the last items, the items' own wall times no longer tell); over MPI
+     * this rank's alone */
     x->sweep_wall_s += tc_wall_time() - prog.t0, x->sweep_items += n;
-    for (int i = 0; i < n; i++) x->sweep_work_s += wall[i];
+    x->sweep_cpu_s += cpu_time() - cpu0;
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads and ranks) */
     for (int i = 0; i < n && !st; i++)

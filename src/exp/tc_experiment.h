@@ -170,8 +170,8 @@ struct tc_exp {
     char labels[1024];     /* every label before --methods, comma-separated */
     int nrun, caprun;
     tc_run_record *run;
-    /* the sweeps so far: wall time (s), the items' summed wall time (s), items */
-    double sweep_wall_s, sweep_work_s;
+    /* the sweeps so far: wall time (s), the process's CPU time during them (s), items */
+    double sweep_wall_s, sweep_cpu_s;
     long sweep_items;
     /* MPI: this process's rank and the number of ranks (0 and 1 without MPI); only rank 0
      * writes the outputs, the others work in a scratch directory; sweeps split so far */

@@ -5,6 +5,7 @@
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
 #include "models/tc_pfc.h"
+#include "core/tc_parallel.h"
 
 #include <limits.h>
 #include <math.h>
@@ -57,7 +58,8 @@ static const tc_param_spec pfc_params[] = {
      "(linear, also below plane_h); 0: the plane is rigid",
      "rigid, as before; a layer of thickness h models a soft floor (MODELS.md's compliant layer)"},
     {"threads", 1, 0, 256, TC_PARAM_INT, "1",
-     "OpenMP threads of the slab sweep of two large meshes (0: OpenMP's default); the result is "
+     "OpenMP threads of the slab sweep of two large meshes (0: what the caller may use now, "
+     "inside a sweep its idle threads, tc_par_threads); the result is "
      "the same bits for any count",
      "one: experiments already run their queries in parallel, and on a busy machine a spinning "
      "team can stall an evaluation for a whole time slice"},
@@ -939,7 +941,7 @@ static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, co
     if (!slab_setup(A, B, sa, sb, uvw, &lo, &hi, &tol)) return 0;
     const double(*frame)[3] = (const double(*)[3])uvw;
     int na = 0, nb = 0, ax = -1;
-    int nth = s->threads > 0 ? s->threads : omp_get_max_threads();
+    int nth = s->threads > 0 ? s->threads : tc_par_threads();
     if (nth > 1 && (double)A->mesh->ntet * B->mesh->ntet >= PFC_PARALLEL) {
         /* a team: the two candidate searches side by side, then the candidates over the team */
 #pragma omp parallel num_threads(nth)

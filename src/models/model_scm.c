@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* SCM: the soft-minimum contact model over SSDFs of oriented point clouds (Beker et al. 2025) */
+#include "core/tc_parallel.h"
 #include "geom/tc_aopc.h"
 #include "math/tc_smooth.h"
 #include "math/tc_vec.h"
@@ -55,9 +56,12 @@ typedef struct scm_state {
     double **blk;   /* per body: bounding spheres of BLK consecutive points, 4 per block
                      * (centre x y z in the body frame, radius) */
     double **blkw;  /* per body: the same centres in the world frame (scratch), 3 per block */
-    double *out;    /* per query point of the largest pair: OUT_N values */
-    int *kidx, *kn; /* per query point: phase A's gathered indices when at most KEEP (kn[j] of
-                     * them, KEEP slots each), else kn[j] = -1; phase C reuses them */
+    size_t qcap;    /* query points of the largest pair (+1): the size of one scratch set */
+    double *out;    /* per scratch set, per query point of a pair: OUT_N values */
+    int *kidx, *kn; /* per scratch set, per query point: phase A's gathered indices when at most
+                     * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
+    double *pw;     /* per pair: wrench on its first body, then on its second (12 values) */
+    int by_pair;    /* pairs are balanced enough to run on threads one pair each (see scm_force) */
     int prune;      /* skip pairs and points whose weights are below e^-CUT */
     int ngather;    /* one gather buffer per thread */
     tc_scm_gather *gather;
@@ -75,7 +79,7 @@ static void scm_free(void *state) {
         if (s->blk) free(s->blk[i]), free(s->blkw[i]);
     }
     free(s->body), free(s->world), free(s->eps1), free(s->out), free(s->pairs);
-    free(s->kidx), free(s->kn);
+    free(s->kidx), free(s->kn), free(s->pw);
     free(s->mom), free(s->momw), free(s->blk), free(s->blkw), free(s->gather), free(s->gbuf), free(s->gidx);
     free(s);
 }
@@ -194,14 +198,25 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         int q = s->body[s->pairs[2 * i]].n + s->body[s->pairs[2 * i + 1]].n;
         maxq = q > maxq ? q : maxq;
     }
-    s->out = calloc((size_t)(maxq + 1) * OUT_N, sizeof *s->out);
-    s->kidx = calloc((size_t)(maxq + 1) * KEEP, sizeof *s->kidx);
-    s->kn = calloc((size_t)(maxq + 1), sizeof *s->kn);
-    if (!s->out || !s->kidx || !s->kn) return scm_free(s), TC_ENOMEM;
-    /* gather buffers (9 arrays of the largest cloud) for each thread a force may run on */
+    /* one gather buffer and one scratch set for each thread a force may run on */
+    s->ngather = omp_get_max_threads() > omp_get_num_procs() ? omp_get_max_threads() : omp_get_num_procs();
+    s->qcap = (size_t)maxq + 1;
+    s->out = calloc(s->qcap * OUT_N * s->ngather, sizeof *s->out);
+    s->kidx = calloc(s->qcap * KEEP * s->ngather, sizeof *s->kidx);
+    s->kn = calloc(s->qcap * s->ngather, sizeof *s->kn);
+    s->pw = calloc((size_t)s->npair * 12 + 1, sizeof *s->pw);
+    if (!s->out || !s->kidx || !s->kn || !s->pw) return scm_free(s), TC_ENOMEM;
+    /* pairs go on threads one each when no pair holds more than a tenth of the work (query
+     * points times cloud points); otherwise the threads share each large pair's query blocks */
+    double total = 0, largest = 0;
+    for (int i = 0; i < s->npair; i++) {
+        double w = (double)s->body[s->pairs[2 * i]].n * s->body[s->pairs[2 * i + 1]].n;
+        total += w, largest = w > largest ? w : largest;
+    }
+    s->by_pair = s->npair >= 4 && largest <= 0.1 * total;
+    /* gather buffers: 9 arrays of the largest cloud each */
     int maxn = 1;
     for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
-    s->ngather = omp_get_max_threads();
     s->gather = calloc((size_t)s->ngather, sizeof *s->gather);
     s->gbuf = calloc((size_t)s->ngather * 11 * (size_t)maxn, sizeof *s->gbuf);
     s->gidx = calloc((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
@@ -356,9 +371,10 @@ static void point_sums(const scm_state *s, const tc_scm_gather *g, const double 
     for (int k = 0; k < NSUM; k++) sum[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
 }
 
-/* threads for a kernel region: the caller's limit, at most one per gather buffer */
+/* threads for a kernel region: what the caller may use now (a sweep's idle threads join its last
+ * items), at most one per gather buffer */
 static int nthreads(const scm_state *s) {
-    int t = omp_get_max_threads();
+    int t = tc_par_threads();
     return t < s->ngather ? t : s->ngather;
 }
 
@@ -377,33 +393,47 @@ static int parallel_worth(const tc_aopc *Q, const tc_aopc *S) {
     return (long long)Q->n * S->n > 200000;
 }
 
+/* one thread's scratch for a pair: its outputs, kept indices, and the first gather buffer its
+ * kernel regions use (region thread t takes g0 + t) */
+typedef struct {
+    double *out;
+    int *kidx, *kn;
+    tc_scm_gather *g0;
+} scm_scratch;
+
+/* scratch set t (t = 0 when the pairs run one after the other) */
+static scm_scratch scratch(const scm_state *s, int t) {
+    return (scm_scratch){s->out + s->qcap * OUT_N * t, s->kidx + s->qcap * KEEP * t, s->kn + s->qcap * t,
+                         s->gather + t};
+}
+
 /* body sbody's cloud with its block data, for the neighbour search */
 static tc_scm_cloud cloud(const scm_state *s, const tc_aopc *S, int sbody) {
     return (tc_scm_cloud){S, s->momw[sbody], s->blk[sbody], s->blkw[sbody]};
 }
 
 /* phase A's gathered indices of query point f (of the pair's I1 + I2) kept for phase C */
-static void keep_gathered(const scm_state *s, const tc_scm_gather *g, int f) {
-    s->kn[f] = g->n <= KEEP ? g->n : -1;
-    for (int k = 0; k < g->n && k < KEEP; k++) s->kidx[(size_t)f * KEEP + k] = g->idx[k];
+static void keep_gathered(const scm_scratch *sc, const tc_scm_gather *g, int f) {
+    sc->kn[f] = g->n <= KEEP ? g->n : -1;
+    for (int k = 0; k < g->n && k < KEEP; k++) sc->kidx[(size_t)f * KEEP + k] = g->idx[k];
 }
 
 /* phase A: the SSDF value of every point of Q (body qbody) against S (body sbody), into
  * out[.][OUT_PHI], its nearest squared distance into out[.][OUT_DMIN] and its gathered indices
  * (keep_gathered, Q's first point being the pair's point base) (eq. 8-9); one query
  * block per iteration, each writing only its own rows (results do not depend on threads) */
-static void query_phi(const scm_state *s, const tc_aopc *Q, int qbody, const tc_aopc *S, int sbody,
-                      double eps1, int base, double *out) {
+static void query_phi(const scm_state *s, const scm_scratch *sc, const tc_aopc *Q, int qbody,
+                      const tc_aopc *S, int sbody, double eps1, int base, double *out) {
     const tc_scm_cloud c = cloud(s, S, sbody);
 #pragma omp parallel for schedule(dynamic, 2) num_threads(nthreads(s)) if (parallel_worth(Q, S))
     for (int qb = 0; qb < qblocks(Q); qb++) {
-        tc_scm_gather *g = &s->gather[omp_get_thread_num()];
+        tc_scm_gather *g = sc->g0 + omp_get_thread_num();
         block_candidates(s, qbody, qb, sbody, S->n, eps1, g);
         for (int j = qb * BLK; j < Q->n && j < (qb + 1) * BLK; j++) {
             const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
             double sum[NSUM], dmin = tc_scm_gather_point(&c, p, eps1, s->prune, NAN, g);
             out[(size_t)j * OUT_N + OUT_DMIN] = dmin;
-            keep_gathered(s, g, base + j);
+            keep_gathered(sc, g, base + j);
             point_sums(s, g, p, dmin, 1.0 / eps1, 0, 0, NULL, NULL, sum);
             out[(size_t)j * OUT_N + OUT_PHI] = sum[1] / sum[0];
         }
@@ -415,9 +445,10 @@ static void query_phi(const scm_state *s, const tc_aopc *Q, int qbody, const tc_
  * Query blocks with no such point are skipped whole; the nearest distances, and the gathered
  * points where at most KEEP, come from phase A (Q's first point is the pair's point base).
  * With set_phi the SSDF values are written here too (single pass, nothing cut). */
-static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const tc_body_state *qs,
-                        const tc_aopc *S, int sbody, const tc_body_state *sb, double eps1,
-                        int dynamic, double phi_cut, int set_phi, int base, double *out) {
+static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc *Q, int qbody,
+                        const tc_body_state *qs, const tc_aopc *S, int sbody,
+                        const tc_body_state *sb, double eps1, int dynamic, double phi_cut,
+                        int set_phi, int base, double *out) {
     const tc_scm_cloud c = cloud(s, S, sbody);
     const int paper = !s->consistent;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads(s)) if (parallel_worth(Q, S))
@@ -431,7 +462,7 @@ static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const t
             any |= o[OUT_PHI] <= phi_cut;
         }
         if (!any) continue;
-        tc_scm_gather *g = &s->gather[omp_get_thread_num()];
+        tc_scm_gather *g = sc->g0 + omp_get_thread_num();
         block_candidates(s, qbody, qb, sbody, S->n, eps1, g);
         for (int j = j0; j < j1; j++) {
             double *o = out + (size_t)j * OUT_N;
@@ -440,9 +471,9 @@ static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const t
             double vq[3] = {0, 0, 0}, sum[NSUM];
             if (dynamic) tc_body_point_velocity(qs, p, vq);
             double dmin;
-            if (!set_phi && s->kn[base + j] >= 0) {
+            if (!set_phi && sc->kn[base + j] >= 0) {
                 dmin = o[OUT_DMIN];
-                tc_scm_gather_indices(&c, s->kidx + (size_t)(base + j) * KEEP, s->kn[base + j], g);
+                tc_scm_gather_indices(&c, sc->kidx + (size_t)(base + j) * KEEP, sc->kn[base + j], g);
             } else
                 dmin = tc_scm_gather_point(&c, p, eps1, s->prune, set_phi ? NAN : o[OUT_DMIN], g);
             point_sums(s, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
@@ -464,9 +495,10 @@ static void query_force(const scm_state *s, const tc_aopc *Q, int qbody, const t
 }
 
 /* one body pair: SSDF values of both clouds, the softmin(eps2) over all I1 + I2 points, then the
- * forces of the points that weigh (eq. 23). A plane is never a query point: its one sample marks
- * no surface location. */
-static void pair_force(scm_state *s, int a, int b, const tc_body_state *bs, tc_wrench *w) {
+ * forces of the points that weigh (eq. 23), into pw: the wrench on a, then on b. A plane is never
+ * a query point: its one sample marks no surface location. */
+static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
+                       const tc_body_state *bs, double pw[12]) {
     const tc_aopc *A = &s->world[a], *B = &s->world[b];
     const int na = s->scene->body[a].shape.type != TC_SHAPE_PLANE ? A->n : 0;
     const int nb = s->scene->body[b].shape.type != TC_SHAPE_PLANE ? B->n : 0;
@@ -475,40 +507,36 @@ static void pair_force(scm_state *s, int a, int b, const tc_body_state *bs, tc_w
         dynamic |= bs[a].vel[k] != 0 || bs[a].omega[k] != 0 || bs[b].vel[k] != 0 ||
                    bs[b].omega[k] != 0;
     /* points of a against b's SSDF, then points of b against a's */
-    double *oa = s->out, *ob = s->out + (size_t)na * OUT_N;
+    double *oa = sc->out, *ob = sc->out + (size_t)na * OUT_N;
     tc_aopc Qa = *A, Qb = *B;
     Qa.n = na, Qb.n = nb;
     const int nq = na + nb;
     double pmin = INFINITY;
     if (s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS) {
         /* SSDF values first; then forces only where the separation weight is above e^-CUT */
-        query_phi(s, &Qa, a, B, b, s->eps1[b], 0, oa);
-        query_phi(s, &Qb, b, A, a, s->eps1[a], na, ob);
-        for (int f = 0; f < nq; f++) pmin = fmin(pmin, s->out[(size_t)f * OUT_N + OUT_PHI]);
+        query_phi(s, sc, &Qa, a, B, b, s->eps1[b], 0, oa);
+        query_phi(s, sc, &Qb, b, A, a, s->eps1[a], na, ob);
+        for (int f = 0; f < nq; f++) pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
         const double cut = pmin + CUT * s->eps2;
-        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, 0, oa);
-        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, na, ob);
+        query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, 0, oa);
+        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, na, ob);
     } else {
         /* small pairs (or no pruning): one pass gives SSDF values and forces together */
-        query_force(s, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, 0, oa);
-        query_force(s, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, na, ob);
-        for (int f = 0; f < nq; f++) pmin = fmin(pmin, s->out[(size_t)f * OUT_N + OUT_PHI]);
+        query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, 0, oa);
+        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, na, ob);
+        for (int f = 0; f < nq; f++) pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
     }
     /* points of a carry (wrench on a, wrench on b); points of b carry (on b, on a) */
-    double sw = 0, ga[12] = {0}, gb[12] = {0}, wa[6], wb[6];
+    double sw = 0, ga[12] = {0}, gb[12] = {0};
     for (int f = 0; f < nq; f++) {
-        const double *o = s->out + (size_t)f * OUT_N;
+        const double *o = sc->out + (size_t)f * OUT_N;
         double wf = tc_exp_neg((pmin - o[OUT_PHI]) / s->eps2), *g = f < na ? ga : gb;
         sw += wf;
         for (int k = 0; k < 12; k++) g[k] += wf * o[OUT_FQ + k];
     }
     for (int k = 0; k < 6; k++) {
-        wa[k] = (ga[k] + gb[6 + k]) / sw;
-        wb[k] = (gb[k] + ga[6 + k]) / sw;
-    }
-    for (int k = 0; k < 3; k++) {
-        w[a].f[k] += wa[k], w[a].t[k] += wa[3 + k];
-        w[b].f[k] += wb[k], w[b].t[k] += wb[3 + k];
+        pw[k] = (ga[k] + gb[6 + k]) / sw;
+        pw[6 + k] = (gb[k] + ga[6 + k]) / sw;
     }
 }
 
@@ -535,10 +563,28 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
             tc_v3_add(s->blkw[i] + 3 * b, s->blkw[i] + 3 * b, bs[i].pos);
         }
     }
+    /* every pair's wrenches: over threads one pair each when the pairs are balanced (each thread
+     * its own scratch), else one after the other with the threads inside each large pair */
+    const int nth = nthreads(s), np = s->npair;
+    if (s->by_pair && nth > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+        for (int i = 0; i < np; i++) {
+            const scm_scratch sc = scratch(s, omp_get_thread_num());
+            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->pw + 12 * i);
+        }
+    } else {
+        const scm_scratch sc = scratch(s, 0);
+        for (int i = 0; i < np; i++) pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->pw + 12 * i);
+    }
+    /* summed in pair order: the same bits for any thread count */
     long long evals = 0;
     for (int i = 0; i < s->npair; i++) {
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
-        pair_force(s, a, b, bs, w);
+        const double *pw = s->pw + 12 * i;
+        for (int k = 0; k < 3; k++) {
+            w[a].f[k] += pw[k], w[a].t[k] += pw[3 + k];
+            w[b].f[k] += pw[6 + k], w[b].t[k] += pw[9 + k];
+        }
         /* pair evaluations as the brute-force kernel counts them (pruned or not) */
         int qa = s->scene->body[a].shape.type != TC_SHAPE_PLANE, qb = s->scene->body[b].shape.type != TC_SHAPE_PLANE;
         evals += (long long)(qa ? s->world[a].n : 0) * s->world[b].n +
