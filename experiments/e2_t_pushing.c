@@ -306,7 +306,8 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
     double ratio = NAN;
     if (!st) st = write_rollouts(x, e, s->it, s->n, err);
     if (!st && timed >= 0) st = write_paths(x, e, s->it, s->n, timed, ref, 0, 0, e->nspacing - 1, err);
-    if (!st && timed >= 0) st = write_timing(x, s, timed, ref, &ratio, err);
+    /* the serial step timing goes only into files: the writing rank's alone (MPI) */
+    if (!st && timed >= 0 && tc_exp_writer(x)) st = write_timing(x, s, timed, ref, &ratio, err);
     if (!st && timed >= 0) {
         char name[128];
         snprintf(name, sizeof name, "%s.euler_step_over_%s_26", e->timing, e->reference);
