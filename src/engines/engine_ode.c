@@ -96,6 +96,8 @@ static _Thread_local jmp_buf *error_trap;  /* where dError/dDebug jump to, NULL:
 static _Thread_local char error_text[512]; /* the last error message */
 static _Thread_local warnbuf orphan;       /* messages raised outside any engine call */
 static _Thread_local int thread_ready;     /* dAllocateODEDataForThread done on this thread */
+static _Thread_local int rand_locked;      /* this thread holds rand_lock */
+static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER; /* guards ODE's global dRand */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_ok; /* dInitODE2 succeeded (written once under init_once) */
 
@@ -318,6 +320,8 @@ static tc_status guarded(engine *e, void (*fn)(engine *, void *), void *arg) {
         error_trap = NULL;
         current = NULL;
         e->broken = 1;
+        /* an error inside QuickStep jumped past the unlock */
+        if (rand_locked) rand_locked = 0, pthread_mutex_unlock(&rand_lock);
         warn_push(&e->warn, "ODE error: ", error_text);
         return TC_EENGINE;
     }
@@ -616,13 +620,13 @@ static int collide(engine *e) {
  * function of (q, v) only */
 static int world_step(engine *e, int query) {
     if (e->stepper == 0) return dWorldStep(e->world, e->dt) != 0;
-    int ok;
-#pragma omp critical(tc_ode_rand)
-    {
-        dRandSetSeed(query ? 0 : e->seed);
-        ok = dWorldQuickStep(e->world, e->dt) != 0;
-        if (!query) e->seed = dRandGetSeed();
-    }
+    pthread_mutex_lock(&rand_lock);
+    rand_locked = 1;
+    dRandSetSeed(query ? 0 : e->seed);
+    int ok = dWorldQuickStep(e->world, e->dt) != 0;
+    if (!query) e->seed = dRandGetSeed();
+    rand_locked = 0;
+    pthread_mutex_unlock(&rand_lock);
     return ok;
 }
 
