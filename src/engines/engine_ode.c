@@ -87,6 +87,7 @@ typedef struct engine {
     int stepper, maxc, bounce_on, soft_erp_on, soft_cfm_on;
     double mu, bounce, bounce_vel, soft_erp, soft_cfm;
     unsigned long seed; /* this run's dRand state (QuickStep shuffles its rows with it) */
+    long nbad, nbad_told; /* degenerate contacts dropped, and how many warnings() reported */
     warnbuf warn;
 } engine;
 
@@ -545,6 +546,17 @@ static int aabb_overlap(dGeomID a, dGeomID b) {
     return 1;
 }
 
+/* 1 when a contact's point and depth are finite and its normal a unit vector: ODE 0.16's
+ * convex-convex collider returns a zero normal for faces that touch exactly (E6's stacked
+ * prisms), and a zero row makes the step's solve NaN */
+static int sound_contact(const dContactGeom *g) {
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(g->pos[k]) || !isfinite(g->normal[k])) return 0;
+    double n = sqrt(g->normal[0] * g->normal[0] + g->normal[1] * g->normal[1] +
+                    g->normal[2] * g->normal[2]);
+    return isfinite(g->depth) && fabs(n - 1) < 1e-6;
+}
+
 /* room for n contacts (grows only; done before any joint points into fb) */
 static int reserve(engine *e, int n) {
     if (n <= e->capcon) return 1;
@@ -583,6 +595,20 @@ static int collide(engine *e) {
                      * has an ODE body, else swap */
                     int swap = e->obody[a] == NULL;
                     for (int k = 0; k < n; k++) {
+                        if (!sound_contact(&cg[k])) {
+                            /* the first in detail; warnings() reports the count */
+                            if (e->nbad++ == 0) {
+                                char line[200];
+                                snprintf(line, sizeof line,
+                                         "dCollide gave a contact with a non-unit normal "
+                                         "(%g %g %g) between '%s' and '%s': dropped",
+                                         cg[k].normal[0], cg[k].normal[1], cg[k].normal[2],
+                                         e->body[a].name, e->body[b].name);
+                                warn_push(&e->warn, "ODE: ", line);
+                                e->nbad_told = 1;
+                            }
+                            continue;
+                        }
                         contact *c = &e->con[e->ncon++];
                         c->g = cg[k];
                         c->a = swap ? b : a, c->b = swap ? a : b;
@@ -738,6 +764,12 @@ static int ode_warnings(void *state, char *buf, int n) {
     engine *e = state;
     int used = 0;
     if (buf && n > 0) buf[0] = '\0';
+    if (e->nbad > e->nbad_told) {
+        char line[120];
+        snprintf(line, sizeof line, "%ld degenerate contacts dropped so far", e->nbad);
+        warn_push(&e->warn, "ODE: ", line);
+        e->nbad_told = e->nbad;
+    }
     int count = warn_drain(&e->warn, buf, n, &used);
     return count + warn_drain(&orphan, buf, n, &used);
 }
