@@ -6,9 +6,13 @@
 # against the shared and the static library and its ball comes to rest on the plane with
 # fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the same bits), and the
 # model of docs/adding-a-model.md registers and runs from a program of its own.
-# usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC SANITIZE FUZZ MODEL_C
+# usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC FUZZ MODEL_C SANITIZE...
+# (SANITIZE: meson's b_sanitize, "none" or e.g. "address,undefined", or one argument each)
 set -u
-meson=$1 build=$2 src=$3 cc=$4 sanitize=$5 fuzz=$6 model_c=$7
+meson=$1 build=$2 src=$3 cc=$4 fuzz=$5 model_c=$6
+shift 6
+sanitize=$(echo "$*" | tr ' ' ',')
+[ -n "$sanitize" ] || sanitize=none
 # the fuzzing build's coverage hooks resolve only inside libFuzzer: no outside program links it
 if [ "$fuzz" = true ]; then echo "skipped: the -Dfuzz=true build is not installable"; exit 77; fi
 tmp=$(mktemp -d /tmp/touche-install-XXXXXX)
@@ -57,9 +61,10 @@ nh=0
 for h in $(cd "$incdir" && find . -name '*.h' | sed 's|^\./||' | sort); do
     printf '#include "%s"\n#include "%s"\nint main(void) { return 0; }\n' "$h" "$h" > hdr.c
     if ! compile hdr.o -c hdr.c -H 2>/dev/null; then bad "installed header $h does not compile alone"; continue; fi
-    if grep -o '^\.* [^ ]*' "$tmp/cc.log" | grep -v "^\.* $root" | grep -v '^\.* /usr/' >/dev/null; then
-        bad "$h includes a header from outside the installed tree and /usr:"
-        grep '^\.* ' "$tmp/cc.log" | grep -v "^\.* $root" | grep -v '^\.* /usr/'
+    grep -o '^\.* [^ ]*' "$tmp/cc.log" | sed 's/^\.* //' > deps.txt
+    if grep -v "^$root/" deps.txt | grep -v '^/usr/' | grep . ||
+       grep -v "^$root/" deps.txt | grep '/touche/'; then
+        bad "$h includes the headers above, from outside the installed tree and the system's"
     fi
     nh=$((nh+1))
 done
@@ -86,8 +91,10 @@ fi
 
 # the ball at rest: fz / (m g) = 1 within 1 % and no sideways force (1e-4 m g)
 for m in mujoco scm penalty-mp/rk4; do
+    tag=$(echo "$m" | tr '/' '_')
     for b in $builds; do
-        if ! "./$b" "$m" 2 >"$b.out" 2>"$b.err"; then bad "$b $m: exit non-zero: $(cat "$b.err")"; continue; fi
+        out=$b.$tag.out err=$b.$tag.err
+        if ! "./$b" "$m" 2 >"$out" 2>"$err"; then bad "$b $m: exit non-zero: $(cat "$err")"; continue; fi
         awk -v what="$b $m" '
             /^method / { mg = $(NF - 1) }
             $1 ~ /^[0-9.]+$/ && NF == 6 { fx = $3; fy = $4 }
@@ -99,12 +106,12 @@ for m in mujoco scm penalty-mp/rk4; do
                 printf "%s: %s: fz / (m g) = %.6f (|1 - ratio| %.2e < 1e-2), sideways %.1e m g\n",
                        ok ? "ok" : "FAIL", what, r, dev, side
                 exit !ok
-            }' "$b.out" || fail=$((fail+1))
+            }' "$out" || fail=$((fail+1))
     done
     # the shared and the static build compute the same bits
-    if [ "$builds" = "ball_static ball_shared" ]; then
-        ./ball_static "$m" 2 > a.out 2>/dev/null; ./ball_shared "$m" 2 > b.out 2>/dev/null
-        cmp -s a.out b.out || bad "$m: the static and shared builds print different results"
+    if [ "$builds" = "ball_static ball_shared" ] && [ -s "ball_static.$tag.out" ]; then
+        cmp -s "ball_static.$tag.out" "ball_shared.$tag.out" ||
+            bad "$m: the static and shared builds print different results"
     fi
 done
 
@@ -160,5 +167,9 @@ else
                   d < 0.01 ? "ok" : "FAIL", $1, $2 / $3, d; exit !(d < 0.01) }' own.out || fail=$((fail+1))
 fi
 
+# a sanitizer's report on any run fails the test, also one that let the program exit 0
+if grep -l "runtime error:\|ERROR: [A-Za-z]*Sanitizer" ./*.err >/dev/null 2>&1; then
+    bad "a sanitizer reported:"; grep -h -A3 "runtime error:\|ERROR: [A-Za-z]*Sanitizer" ./*.err
+fi
 [ "$fail" -eq 0 ] && echo "ok: the installed library builds and runs the example"
 [ "$fail" -eq 0 ]
