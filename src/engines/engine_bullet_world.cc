@@ -3,7 +3,6 @@
 #include "engines/tc_bullet_world.h"
 
 #include <btBulletDynamicsCommon.h>
-#include <LinearMath/btGeometryUtil.h>
 
 #include <cmath>
 #include <cstdio>
@@ -82,17 +81,37 @@ static btCollisionShape *primitive(int shape, const double *size, double margin)
     }
 }
 
-/* a hull from face planes moved in by the margin, so hull plus margin is the polytope */
+/* a hull from face planes moved in by the margin, so hull plus margin is the polytope: its
+ * vertices are the meeting points of three planes that lie inside every other plane.
+ * (btGeometryUtil::getVerticesFromPlaneEquations does the same but accepts points up to 1 cm
+ * outside a plane, which would inflate touche's centimetre-sized polytopes.) */
 static btCollisionShape *hull(const tc_bullet_body *b, char *err, int n) {
-    btAlignedObjectArray<btVector3> planes, verts;
-    for (int f = 0; f < b->nplane; f++) {
+    int nf = b->nplane;
+    std::vector<btVector3> nrm((size_t)nf);
+    std::vector<double> d((size_t)nf);
+    double scale = 0;
+    for (int f = 0; f < nf; f++) {
         const double *p = b->plane + 4 * f;
-        /* Bullet's planes: n . x + d <= 0 inside, so d = -(d_touche - margin) */
-        btVector3 e(p[0], p[1], p[2]);
-        e[3] = -(p[3] - b->margin);
-        planes.push_back(e);
+        nrm[(size_t)f] = btVector3(p[0], p[1], p[2]);
+        d[(size_t)f] = p[3] - b->margin;
+        scale = std::fmax(scale, std::fabs(p[3]));
     }
-    btGeometryUtil::getVerticesFromPlaneEquations(planes, verts);
+    /* each triple of independent planes; keep the point when no plane has it outside */
+    double tol = 1e-9 * scale;
+    btAlignedObjectArray<btVector3> verts;
+    for (int i = 0; i < nf; i++)
+        for (int j = i + 1; j < nf; j++)
+            for (int k = j + 1; k < nf; k++) {
+                const btVector3 &a = nrm[(size_t)i], &bb = nrm[(size_t)j], &c = nrm[(size_t)k];
+                btVector3 bc = bb.cross(c), ca = c.cross(a), ab = a.cross(bb);
+                double det = a.dot(bc);
+                if (std::fabs(det) < 1e-9) continue;
+                btVector3 x = (bc * d[(size_t)i] + ca * d[(size_t)j] + ab * d[(size_t)k]) / det;
+                bool inside = true;
+                for (int f = 0; f < nf && inside; f++)
+                    inside = nrm[(size_t)f].dot(x) <= d[(size_t)f] + tol;
+                if (inside) verts.push_back(x);
+            }
     if (verts.size() < 4) {
         say(err, n, "the polytope shrunk by the collision margin has fewer than 4 vertices");
         return nullptr;
