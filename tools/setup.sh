@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 pkgs="gcc pkg-config meson ninja-build libgsl-dev libcriterion-dev libconfig-dev libmujoco-dev gnuplot-nox git calculix-ccx libqhull-dev tetgen libccd-dev libsiconos-numerics-dev"
 # the ODE engine adapter (src/engines/engine_ode.c)
 pkgs="$pkgs libode-dev"
+# Bullet 3.24 (double precision, bullet-float64.pc) and the C++ compiler for its one adapter file
+pkgs="$pkgs g++ libbullet-dev"
 # the fuzz harnesses (tools/fuzz.sh): clang with libFuzzer and its OpenMP runtime
 pkgs="$pkgs clang libclang-rt-14-dev libomp-dev"
 # LaTeX without its recommendations (the documentation and fonts the report does not use)

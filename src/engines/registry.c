@@ -6,10 +6,12 @@
 
 extern const tc_engine_type tc_engine_mujoco;
 extern const tc_engine_type tc_engine_ode;
+extern const tc_engine_type tc_engine_bullet;
 
 const tc_engine_type *const tc_engines[] = {
     &tc_engine_mujoco,
     &tc_engine_ode,
+    &tc_engine_bullet,
     NULL,
 };
 
