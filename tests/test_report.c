@@ -927,7 +927,7 @@ Test(style, a_method_keeps_its_style_across_figures) {
     static const char *const known[] = {"mujoco", "scm", "scm-medium", "scm-sharp", "hunt-crossley",
                                         "pfc", "penalty-dp", "penalty-mp", "multi-point-r1",
                                         "multi-point-se", "rigid", "lcp", "rigid-vp", "points",
-                                        "single-level", "bilevel"};
+                                        "single-level", "bilevel", "bullet", "ode"};
     const int n = sizeof known / sizeof *known;
     char col[32][8];
     int dash[32];

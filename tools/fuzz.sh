@@ -44,7 +44,7 @@ clang -fsanitize=fuzzer,address,undefined "$probe/probe.c" -o "$probe/probe" 2>"
     missing "clang cannot link -fsanitize=fuzzer,address,undefined: $(head -n 3 "$probe/log")"
 
 # the build: the library with coverage and sanitizers, warnings as errors (see docs/fuzzing.md)
-[ -d build-fuzz ] || CC=clang meson setup build-fuzz -Dfuzz=true -Dwerror=true \
+[ -d build-fuzz ] || CC=clang CXX=clang++ meson setup build-fuzz -Dfuzz=true -Dwerror=true \
     -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
 ninja -C build-fuzz $(for t in $targets; do printf 'tests/fuzz/%s ' "$t"; done)
 

@@ -6,6 +6,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 pkgs="gcc pkg-config meson ninja-build libgsl-dev libcriterion-dev libconfig-dev libmujoco-dev gnuplot-nox git calculix-ccx libqhull-dev tetgen libccd-dev libsiconos-numerics-dev"
+# the ODE engine adapter (src/engines/engine_ode.c)
+pkgs="$pkgs libode-dev"
+# Bullet 3.24 (double precision, bullet-float64.pc) and the C++ compiler for its one adapter file
+pkgs="$pkgs g++ libbullet-dev"
 # sweeps split over MPI ranks (docs/mpi.md; meson's -Dmpi=disabled builds without them)
 pkgs="$pkgs libopenmpi-dev openmpi-bin"
 # the fuzz harnesses (tools/fuzz.sh): clang with libFuzzer and its OpenMP runtime

@@ -5,8 +5,15 @@
 #include <stddef.h>
 
 extern const tc_engine_type tc_engine_mujoco;
+extern const tc_engine_type tc_engine_ode;
+extern const tc_engine_type tc_engine_bullet;
 
-const tc_engine_type *const tc_engines[] = {&tc_engine_mujoco, NULL};
+const tc_engine_type *const tc_engines[] = {
+    &tc_engine_mujoco,
+    &tc_engine_ode,
+    &tc_engine_bullet,
+    NULL,
+};
 
 static tc_registry registry = {(const void *const *)tc_engines, offsetof(tc_engine_type, name),
                                "engine", {NULL}, 0};

@@ -25,6 +25,7 @@ static const struct {
     {"multi-point-se", 5, 3}, {"rigid", 6, 1},         {"lcp", 12, 1},
     {"rigid-vp", 6, 2},       {"points", 7, 1},        {"points-lcp", 7, 2},
     {"single-level", 8, 1},   {"bilevel", 9, 1},       {"convex", 8, 1},
+    {"bullet", 10, 1},        {"ode", 11, 1},
 };
 
 void tc_plot_style(const char *label, char colour[8], int *dash) {

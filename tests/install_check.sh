@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# the installed library as an outside project sees it (docs/library.md): `meson install` into a
+# temporary root, then, with pkg-config pointed there and nothing of the source tree on the
+# include path, every installed header compiles on its own, examples/ball_on_plane.c builds
+# against the shared and the static library and its ball comes to rest on the plane with
+# fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the same bits), and the
+# model of docs/adding-a-model.md registers and runs from a program of its own.
+# usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC FUZZ MODEL_C SANITIZE...
+# (SANITIZE: meson's b_sanitize, "none" or e.g. "address,undefined", or one argument each)
+set -u
+meson=$1 build=$2 src=$3 cc=$4 fuzz=$5 model_c=$6
+shift 6
+sanitize=$(echo "$*" | tr ' ' ',')
+[ -n "$sanitize" ] || sanitize=none
+# the fuzzing build's coverage hooks resolve only inside libFuzzer: no outside program links it
+if [ "$fuzz" = true ]; then echo "skipped: the -Dfuzz=true build is not installable"; exit 77; fi
+tmp=$(mktemp -d /tmp/touche-install-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+
+# install into a temporary root (the configured prefix below it)
+root=$tmp/root
+if ! "$meson" install -C "$build" --destdir "$root" --no-rebuild --quiet >"$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log"; echo "FAIL: meson install"; exit 1
+fi
+pc=$(find "$root" -name touche.pc)
+[ "$(echo "$pc" | wc -l)" -eq 1 ] && [ -n "$pc" ] || { echo "FAIL: no single touche.pc: '$pc'"; exit 1; }
+echo "ok: installed, ${pc#$root}"
+
+# pkg-config finds the installed copy; the sysroot maps the prefix's paths into the root
+export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root"
+cflags=$(pkg-config --cflags touche) || { echo "FAIL: pkg-config --cflags touche"; exit 1; }
+libs=$(pkg-config --libs --static touche) || { echo "FAIL: pkg-config --libs --static touche"; exit 1; }
+libdir=$(pkg-config --libs-only-L touche | tr ' ' '\n' | grep "^-L$root" | head -1 | sed 's/^-L//')
+[ -f "$libdir/libtouche.a" ] || { echo "FAIL: no libtouche.a in '$libdir'"; exit 1; }
+case " $cflags $libs " in
+    *"$src"* | *"$build"*) bad "pkg-config points into the source or build tree: $cflags $libs" ;;
+esac
+incdir=$(echo "$cflags" | tr ' ' '\n' | grep "^-I$root" | grep '/touche$' | head -1 | sed 's/^-I//')
+[ -f "$incdir/touche.h" ] || { echo "FAIL: no touche.h under the include path '$cflags'"; exit 1; }
+echo "ok: pkg-config: $cflags | $libs"
+
+# the compiler and sanitizers of the build (an instrumented library needs their runtime)
+san=""
+[ "$sanitize" != none ] && san="-fsanitize=$sanitize"
+work=$tmp/work
+mkdir "$work"
+cd "$work" || exit 1
+compile() { # output, then sources and flags: a C11 program against the installed copy only
+    out=$1; shift
+    # shellcheck disable=SC2086
+    $cc -std=c11 -Wall -Wextra -Wpedantic -Werror $san "$@" $cflags -o "$out" >"$tmp/cc.log" 2>&1 \
+        || { cat "$tmp/cc.log"; return 1; }
+}
+
+# every installed header compiles on its own, twice in one unit (include guards), and the
+# includes it pulls in come from the installed tree
+nh=0
+for h in $(cd "$incdir" && find . -name '*.h' | sed 's|^\./||' | sort); do
+    printf '#include "%s"\n#include "%s"\nint main(void) { return 0; }\n' "$h" "$h" > hdr.c
+    if ! compile hdr.o -c hdr.c -H 2>/dev/null; then bad "installed header $h does not compile alone"; continue; fi
+    grep -o '^\.* [^ ]*' "$tmp/cc.log" | sed 's/^\.* //' > deps.txt
+    if grep -v "^$root/" deps.txt | grep -v '^/usr/' | grep . ||
+       grep -v "^$root/" deps.txt | grep '/touche/'; then
+        bad "$h includes the headers above, from outside the installed tree and the system's"
+    fi
+    nh=$((nh+1))
+done
+echo "ok: $nh installed headers compile alone"
+
+# the example against the shared library (when there is one) and the static one
+cp "$src/examples/ball_on_plane.c" .
+# shellcheck disable=SC2086
+compile ball_static ball_on_plane.c $(echo "$libs" | sed 's/-ltouche\b/-l:libtouche.a/') \
+    || bad "the example does not build against the installed static library"
+builds=ball_static
+if [ -e "$libdir/libtouche.so" ]; then
+    # shellcheck disable=SC2086
+    compile ball_shared ball_on_plane.c $libs || bad "the example does not build against libtouche.so"
+    builds="$builds ball_shared"
+fi
+# the installed libtouche.so only (meson test puts the build tree on LD_LIBRARY_PATH)
+export LD_LIBRARY_PATH="$libdir"
+if [ -e ball_shared ]; then
+    so=$(ldd ball_shared | awk '$1 ~ /^libtouche/ { print $3 }')
+    case "$so" in "$libdir"/*) echo "ok: ball_shared loads $so" ;; *) bad "ball_shared loads '$so'" ;; esac
+fi
+[ "$fail" -eq 0 ] || { echo "$fail failed"; exit 1; }
+
+# the ball at rest: fz / (m g) = 1 within 1 % and no sideways force (1e-4 m g)
+for m in mujoco scm penalty-mp/rk4; do
+    tag=$(echo "$m" | tr '/' '_')
+    for b in $builds; do
+        out=$b.$tag.out err=$b.$tag.err
+        if ! "./$b" "$m" 2 >"$out" 2>"$err"; then bad "$b $m: exit non-zero: $(cat "$err")"; continue; fi
+        awk -v what="$b $m" '
+            /^method / { mg = $(NF - 1) }
+            $1 ~ /^[0-9.]+$/ && NF == 6 { fx = $3; fy = $4 }
+            /^at rest/ { r = $NF }
+            END {
+                if (r == "" || mg == "") { print "FAIL: " what ": no result"; exit 1 }
+                side = sqrt(fx * fx + fy * fy) / mg; dev = r - 1; if (dev < 0) dev = -dev
+                ok = dev < 0.01 && side < 1e-4
+                printf "%s: %s: fz / (m g) = %.6f (|1 - ratio| %.2e < 1e-2), sideways %.1e m g\n",
+                       ok ? "ok" : "FAIL", what, r, dev, side
+                exit !ok
+            }' "$out" || fail=$((fail+1))
+    done
+    # the shared and the static build compute the same bits
+    if [ "$builds" = "ball_static ball_shared" ] && [ -s "ball_static.$tag.out" ]; then
+        cmp -s "ball_static.$tag.out" "ball_shared.$tag.out" ||
+            bad "$m: the static and shared builds print different results"
+    fi
+done
+
+# a bad method name: a clear message and a non-zero exit
+if ./ball_static no-such-method > bad.out 2> bad.err; then bad "an unknown method exits 0"
+elif ! grep -q "unknown method 'no-such-method'" bad.err; then bad "unknown method: $(cat bad.err)"
+else echo "ok: an unknown method is refused: $(cat bad.err)"; fi
+
+# one's own model (docs/adding-a-model.md, as written) registered by a program of its own
+cp "$model_c" model_linear_spring.c
+cat > own_model.c <<'EOF'
+/* SPDX-License-Identifier: MIT */
+/* register the model of docs/adding-a-model.md and rest a ball on the ground with it */
+#include <touche.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+extern const tc_model_type tc_model_linear_spring;
+
+int main(void) {
+    tc_error err;
+    tc_error_clear(&err);
+    tc_scene *sc = malloc(sizeof *sc);
+    tc_method m;
+    tc_sim *sim = NULL;
+    /* a 5 cm ball of 1000 kg/m^3 just above the ground, the registered model by its name */
+    const double pos[3] = {0, 0, 0.06};
+    if (!sc || tc_model_register(&tc_model_linear_spring, &err) ||
+        tc_scene_ground(sc, 9.81, 0.5, &err) ||
+        tc_scene_add_free(sc, "ball", tc_sphere(0.05), pos, NULL, 1000, &err) ||
+        tc_method_parse(&m, "linear-spring/rk4", &err) || tc_sim_alloc(&sim, sc, &m, 1e-3, &err)) {
+        fprintf(stderr, "own_model: %s\n", err.msg);
+        return 1;
+    }
+    tc_wrench w[2];
+    for (int i = 0; i < 2000; i++)
+        if (tc_sim_step(sim)) return fprintf(stderr, "own_model: step failed\n"), 1;
+    if (tc_sim_force(sim, tc_sim_q(sim), tc_sim_v(sim), w)) return 1;
+    printf("%s %.9f %.9f\n", m.spec, w[1].f[2], sc->body[1].mass * 9.81);
+    tc_sim_free(sim);
+    free(sc);
+    return 0;
+}
+EOF
+# shellcheck disable=SC2086
+if ! compile own_model own_model.c model_linear_spring.c $(echo "$libs" | sed 's/-ltouche\b/-l:libtouche.a/'); then
+    bad "the documented model does not build against the installed headers"
+elif ! ./own_model > own.out 2> own.err; then bad "own model: $(cat own.err)"
+else
+    awk '{ d = $2 / $3 - 1; if (d < 0) d = -d
+           printf "%s: own model %s registered: fz / (m g) = %.6f (|1 - ratio| %.2e < 1e-2)\n",
+                  d < 0.01 ? "ok" : "FAIL", $1, $2 / $3, d; exit !(d < 0.01) }' own.out || fail=$((fail+1))
+fi
+
+# a sanitizer's report on any run fails the test, also one that let the program exit 0
+if grep -l "runtime error:\|ERROR: [A-Za-z]*Sanitizer" ./*.err >/dev/null 2>&1; then
+    bad "a sanitizer reported:"; grep -h -A3 "runtime error:\|ERROR: [A-Za-z]*Sanitizer" ./*.err
+fi
+[ "$fail" -eq 0 ] && echo "ok: the installed library builds and runs the example"
+[ "$fail" -eq 0 ]
