@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # sweeps over MPI ranks (docs/mpi.md): E1, E2, E4, E5 and E6 at the quick tier under
 # `mpirun -np 2` (and E4 under -np 3) write the same outputs as one process, byte for byte but
-# for the timings; a run made to diverge on purpose (E4's deepest-point with kp = 1e12, one of its runs on rank 1) is
-# recorded as failed, with its reason, in every case.
+# for the timings; a run made to diverge on purpose (E4's deepest-point with kp = 1e12, one of
+# its runs on rank 1) is recorded as failed, with its reason, in every case.
 # usage: mpi_check.sh /path/to/touche MPI_BUILT (1: built with MPI, 0: without)
 set -eu
 touche=$1
