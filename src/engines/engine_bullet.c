@@ -2,6 +2,7 @@
 /* Bullet 3.24 engine adapter: scene -> btRigidBody worlds, contact wrenches from impulses, steps */
 #include "engines/tc_bullet_world.h"
 #include "engines/tc_engine.h"
+#include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
 #include <math.h>
@@ -81,12 +82,6 @@ static const tc_param_spec bullet_params[] = {
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
-/* warning lines waiting for warnings() */
-typedef struct warnbuf {
-    char text[2048];
-    int len, count, dropped;
-} warnbuf;
-
 /* adapter state: one per run, used by one thread at a time; heap (about 300 kB) */
 typedef struct engine {
     tc_bullet_world *dyn; /* the world step() advances */
@@ -105,21 +100,8 @@ typedef struct engine {
     int ncontact;                           /* points of the last step or query */
     int warned_deep, warned_nan;
     double split_threshold; /* m */
-    warnbuf warn;
+    tc_warnbuf warn;
 } engine;
-
-/* append one line; a full buffer counts what it drops */
-static void warn_push(warnbuf *w, const char *msg) {
-    int room = (int)sizeof w->text - w->len;
-    int n = snprintf(w->text + w->len, room > 0 ? (size_t)room : 0, "Bullet: %s\n", msg);
-    if (n < 0 || n >= room) {
-        if (room > 0) w->text[w->len] = '\0';
-        w->dropped++;
-        return;
-    }
-    w->len += n;
-    w->count++;
-}
 
 /* smallest of three numbers */
 static double min3(double a, double b, double c) { return fmin(a, fmin(b, c)); }
@@ -428,7 +410,7 @@ static void note_depth(engine *e, const tc_bullet_world *w, double t) {
              "penetration %.3g m beyond split_impulse_threshold at t = %.6g s: the split "
              "impulse (left out of the contact wrenches) corrects it",
              -deepest, t);
-    warn_push(&e->warn, line);
+    tc_warnbuf_push(&e->warn, "Bullet: ", line);
     e->warned_deep = 1;
 }
 
@@ -472,7 +454,7 @@ static tc_status bullet_force(void *state, const double *q, const double *v, tc_
     kinematic_in(e, e->qry, e->t);
     forces_in(e, e->qry, q, v);
     if (tc_bullet_world_step(e->qry, e->dt, msg, (int)sizeof msg) != 0) {
-        warn_push(&e->warn, msg);
+        tc_warnbuf_push(&e->warn, "Bullet: ", msg);
         return TC_EENGINE;
     }
     wrenches(e, e->qry, w);
@@ -546,13 +528,13 @@ static tc_status bullet_step(void *state, const double *ctrl, const tc_wrench *x
     int failed = tc_bullet_world_step(e->dyn, e->dt, msg, (int)sizeof msg);
     e->t += e->dt;
     if (failed) {
-        warn_push(&e->warn, msg);
+        tc_warnbuf_push(&e->warn, "Bullet: ", msg);
         return TC_EENGINE;
     }
     e->ncontact = tc_bullet_world_ncontact(e->dyn);
     note_depth(e, e->dyn, e->t - e->dt);
     if (state_out(e, q, v)) {
-        if (!e->warned_nan) warn_push(&e->warn, "non-finite state after a step");
+        if (!e->warned_nan) tc_warnbuf_push(&e->warn, "Bullet: ", "non-finite state after a step");
         e->warned_nan = 1;
         return TC_EDIVERGED;
     }
@@ -561,26 +543,9 @@ static tc_status bullet_step(void *state, const double *ctrl, const tc_wrench *x
 
 /* move the queued lines into buf; returns their number */
 static int bullet_warnings(void *state, char *buf, int n) {
-    engine *e = state;
-    warnbuf *w = &e->warn;
-    int count = w->count;
-    if (w->dropped) {
-        char more[64];
-        int k = snprintf(more, sizeof more, "%d more Bullet warnings dropped\n", w->dropped);
-        if (w->len + k < (int)sizeof w->text) {
-            memcpy(w->text + w->len, more, (size_t)k + 1);
-            w->len += k;
-            count++;
-        }
-    }
-    if (buf && n > 0) {
-        int k = w->len < n - 1 ? w->len : n - 1;
-        memcpy(buf, w->text, (size_t)k);
-        buf[k] = '\0';
-    }
-    w->len = w->count = w->dropped = 0;
-    w->text[0] = '\0';
-    return count;
+    int used = 0;
+    if (buf && n > 0) buf[0] = '\0';
+    return tc_warnbuf_drain(&((engine *)state)->warn, "Bullet warnings", buf, n, &used);
 }
 
 /* the manifold points of the last step or force query */

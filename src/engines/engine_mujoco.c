@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* MuJoCo 2.2.2 engine adapter: scene -> in-memory MJCF, contact wrenches and steps */
 #include "engines/tc_engine.h"
+#include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
 #include <limits.h>
@@ -64,12 +65,6 @@ static const char *const warning_names[mjNWARNING] = {
 /* a lastinfo value MuJoCo never writes: marks counters untouched during one call */
 #define INFO_UNTOUCHED INT_MIN
 
-/* warning lines waiting for warnings() */
-typedef struct warnbuf {
-    char text[4096];
-    int len, count, dropped;
-} warnbuf;
-
 /* most geoms a scene compiles to: every body a compound of TC_SHAPE_MAXPART parts */
 #define MAXGEOM (TC_SCENE_MAXBODY * TC_SHAPE_MAXPART)
 
@@ -92,34 +87,19 @@ typedef struct engine {
     /* the scene's bodies, for the kinematic bodies' paths (the scene outlives the engine, as
      * tc_sim_alloc requires; a copy would be 1 MB per run) */
     const tc_body_desc *body;
-    warnbuf warn;
+    tc_warnbuf warn;
 } engine;
 
 /* per-thread hooks for the process-wide MuJoCo handlers */
 static _Thread_local engine *current;      /* engine inside an mj_* call on this thread */
 static _Thread_local jmp_buf *error_trap;  /* where mju_error jumps to, NULL: abort */
 static _Thread_local char error_text[512]; /* the last mju_error message */
-static _Thread_local warnbuf orphan;       /* warnings raised outside any engine call */
+static _Thread_local tc_warnbuf orphan;       /* warnings raised outside any engine call */
 static int handlers_installed;             /* guarded by the tc_mujoco_load critical */
-
-/* append one line (newlines flattened); a full buffer counts what it drops */
-static void warn_push(warnbuf *w, const char *prefix, const char *msg) {
-    int room = (int)sizeof w->text - w->len;
-    int n = snprintf(w->text + w->len, room > 0 ? (size_t)room : 0, "%s%s\n", prefix, msg);
-    if (n < 0 || n >= room) {
-        if (room > 0) w->text[w->len] = '\0';
-        w->dropped++;
-        return;
-    }
-    for (int i = w->len; i < w->len + n - 1; i++)
-        if (w->text[i] == '\n' || w->text[i] == '\r') w->text[i] = ' ';
-    w->len += n;
-    w->count++;
-}
 
 /* mju_user_warning: queue the text for warnings(); never print, never log */
 static void on_warning(const char *msg) {
-    warn_push(current ? &current->warn : &orphan, "MuJoCo warning: ", msg);
+    tc_warnbuf_push(current ? &current->warn : &orphan, "MuJoCo warning: ", msg);
 }
 
 /* mju_user_error: jump back into the adapter, or abort when no call is trapped */
@@ -514,7 +494,7 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         mujoco_free(e);
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "MuJoCo: %s", msg);
     }
-    if (errbuf[0]) warn_push(&e->warn, "MuJoCo load warning: ", errbuf);
+    if (errbuf[0]) tc_warnbuf_push(&e->warn, "MuJoCo load warning: ", errbuf);
     e->d = make_data(e->m);
     if (!e->d) {
         mujoco_free(e);
@@ -675,7 +655,7 @@ static tc_status guarded(engine *e, void (*fn)(const mjModel *, mjData *), unsig
         error_trap = NULL;
         current = NULL;
         d->pstack = 0;
-        warn_push(&e->warn, "MuJoCo error: ", error_text);
+        tc_warnbuf_push(&e->warn, "MuJoCo error: ", error_text);
         return TC_EENGINE;
     }
     fn(e->m, d);
@@ -690,7 +670,7 @@ static tc_status guarded(engine *e, void (*fn)(const mjModel *, mjData *), unsig
         char line[256];
         snprintf(line, sizeof line, "%s (%s)", warning_names[k],
                  mju_warningText(k, d->warning[k].lastinfo));
-        warn_push(&e->warn, "MuJoCo counter: ", line);
+        tc_warnbuf_push(&e->warn, "MuJoCo counter: ", line);
     }
     return TC_OK;
 }
@@ -760,36 +740,13 @@ static tc_status mujoco_step(void *state, const double *ctrl, const tc_wrench *x
     return TC_OK;
 }
 
-/* move the lines of w into buf at *used; returns the number of lines moved */
-static int warn_drain(warnbuf *w, char *buf, int n, int *used) {
-    int count = w->count;
-    if (w->dropped) {
-        char more[64];
-        snprintf(more, sizeof more, "%d more MuJoCo warnings dropped\n", w->dropped);
-        if (w->len + (int)strlen(more) < (int)sizeof w->text) {
-            memcpy(w->text + w->len, more, strlen(more) + 1);
-            w->len += (int)strlen(more);
-            count++;
-        }
-    }
-    if (buf && n > *used) {
-        int k = w->len < n - 1 - *used ? w->len : n - 1 - *used;
-        if (k > 0) memcpy(buf + *used, w->text, (size_t)k);
-        *used += k > 0 ? k : 0;
-        buf[*used] = '\0';
-    }
-    w->len = w->count = w->dropped = 0;
-    w->text[0] = '\0';
-    return count;
-}
-
 /* this engine's queued lines, then the thread's orphans */
 static int mujoco_warnings(void *state, char *buf, int n) {
     engine *e = state;
     int used = 0;
     if (buf && n > 0) buf[0] = '\0';
-    int count = warn_drain(&e->warn, buf, n, &used);
-    return count + warn_drain(&orphan, buf, n, &used);
+    int count = tc_warnbuf_drain(&e->warn, "MuJoCo warnings", buf, n, &used);
+    return count + tc_warnbuf_drain(&orphan, "MuJoCo warnings", buf, n, &used);
 }
 
 /* the contacts of the last mj_step or force query (MuJoCo's ncon) */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ODE 0.16 engine adapter: scene -> ODE bodies and geoms, contact joints with feedback, steps */
 #include "engines/tc_engine.h"
+#include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
 #include <math.h>
@@ -54,12 +55,6 @@ static const tc_param_spec ode_params[] = {
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
-/* warning lines waiting for warnings() */
-typedef struct warnbuf {
-    char text[4096];
-    int len, count, dropped;
-} warnbuf;
-
 /* one contact the last collision pass made: touche bodies a (attached first, moving or
  * kinematic) and b (second, any), the point (m, world) */
 typedef struct contact {
@@ -88,41 +83,26 @@ typedef struct engine {
     double mu, bounce, bounce_vel, soft_erp, soft_cfm;
     unsigned long seed; /* this run's dRand state (QuickStep shuffles its rows with it) */
     long nbad, nbad_told; /* degenerate contacts dropped, and how many warnings() reported */
-    warnbuf warn;
+    tc_warnbuf warn;
 } engine;
 
 /* per-thread hooks for ODE's process-wide handlers */
 static _Thread_local engine *current;      /* engine inside an ODE call on this thread */
 static _Thread_local jmp_buf *error_trap;  /* where dError/dDebug jump to, NULL: abort */
 static _Thread_local char error_text[512]; /* the last error message */
-static _Thread_local warnbuf orphan;       /* messages raised outside any engine call */
+static _Thread_local tc_warnbuf orphan;       /* messages raised outside any engine call */
 static _Thread_local int thread_ready;     /* dAllocateODEDataForThread done on this thread */
 static _Thread_local int rand_locked;      /* this thread holds rand_lock */
 static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER; /* guards ODE's global dRand */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_ok; /* dInitODE2 succeeded (written once under init_once) */
 
-/* append one line (newlines flattened); a full buffer counts what it drops */
-static void warn_push(warnbuf *w, const char *prefix, const char *msg) {
-    int room = (int)sizeof w->text - w->len;
-    int n = snprintf(w->text + w->len, room > 0 ? (size_t)room : 0, "%s%s\n", prefix, msg);
-    if (n < 0 || n >= room) {
-        if (room > 0) w->text[w->len] = '\0';
-        w->dropped++;
-        return;
-    }
-    for (int i = w->len; i < w->len + n - 1; i++)
-        if (w->text[i] == '\n' || w->text[i] == '\r') w->text[i] = ' ';
-    w->len += n;
-    w->count++;
-}
-
 /* dMessage: queue the text for warnings(); never print */
 static void on_message(int num, const char *msg, va_list ap) {
     char text[400], line[480];
     vsnprintf(text, sizeof text, msg, ap);
     snprintf(line, sizeof line, "%s (ODE message %d)", text, num);
-    warn_push(current ? &current->warn : &orphan, "ODE: ", line);
+    tc_warnbuf_push(current ? &current->warn : &orphan, "ODE: ", line);
 }
 
 /* dError and dDebug must not return: jump back into the adapter, or abort when untrapped */
@@ -308,11 +288,11 @@ static int build_world(engine *e, const tc_scene *sc, const tc_params *p) {
 static tc_status guarded(engine *e, void (*fn)(engine *, void *), void *arg) {
     jmp_buf trap;
     if (!ready()) {
-        warn_push(&e->warn, "ODE: ", "dAllocateODEDataForThread failed on this thread");
+        tc_warnbuf_push(&e->warn, "ODE: ", "dAllocateODEDataForThread failed on this thread");
         return TC_EENGINE;
     }
     if (e->broken) {
-        warn_push(&e->warn, "ODE: ", "the world is unusable after an earlier ODE error");
+        tc_warnbuf_push(&e->warn, "ODE: ", "the world is unusable after an earlier ODE error");
         return TC_EENGINE;
     }
     current = e;
@@ -323,7 +303,7 @@ static tc_status guarded(engine *e, void (*fn)(engine *, void *), void *arg) {
         e->broken = 1;
         /* an error inside QuickStep jumped past the unlock */
         if (rand_locked) rand_locked = 0, pthread_mutex_unlock(&rand_lock);
-        warn_push(&e->warn, "ODE error: ", error_text);
+        tc_warnbuf_push(&e->warn, "ODE error: ", error_text);
         return TC_EENGINE;
     }
     fn(e, arg);
@@ -604,7 +584,7 @@ static int collide(engine *e) {
                                          "(%g %g %g) between '%s' and '%s': dropped",
                                          cg[k].normal[0], cg[k].normal[1], cg[k].normal[2],
                                          e->body[a].name, e->body[b].name);
-                                warn_push(&e->warn, "ODE: ", line);
+                                tc_warnbuf_push(&e->warn, "ODE: ", line);
                                 e->nbad_told = 1;
                             }
                             continue;
@@ -736,29 +716,6 @@ static tc_status ode_step(void *state, const double *ctrl, const tc_wrench *xfrc
     return TC_OK;
 }
 
-/* move the lines of w into buf at *used; returns the number of lines moved */
-static int warn_drain(warnbuf *w, char *buf, int n, int *used) {
-    int count = w->count;
-    if (w->dropped) {
-        char more[64];
-        snprintf(more, sizeof more, "%d more ODE messages dropped\n", w->dropped);
-        if (w->len + (int)strlen(more) < (int)sizeof w->text) {
-            memcpy(w->text + w->len, more, strlen(more) + 1);
-            w->len += (int)strlen(more);
-            count++;
-        }
-    }
-    if (buf && n > *used) {
-        int k = w->len < n - 1 - *used ? w->len : n - 1 - *used;
-        if (k > 0) memcpy(buf + *used, w->text, (size_t)k);
-        *used += k > 0 ? k : 0;
-        buf[*used] = '\0';
-    }
-    w->len = w->count = w->dropped = 0;
-    w->text[0] = '\0';
-    return count;
-}
-
 /* this engine's queued lines, then the thread's orphans */
 static int ode_warnings(void *state, char *buf, int n) {
     engine *e = state;
@@ -767,11 +724,11 @@ static int ode_warnings(void *state, char *buf, int n) {
     if (e->nbad > e->nbad_told) {
         char line[120];
         snprintf(line, sizeof line, "%ld degenerate contacts dropped so far", e->nbad);
-        warn_push(&e->warn, "ODE: ", line);
+        tc_warnbuf_push(&e->warn, "ODE: ", line);
         e->nbad_told = e->nbad;
     }
-    int count = warn_drain(&e->warn, buf, n, &used);
-    return count + warn_drain(&orphan, buf, n, &used);
+    int count = tc_warnbuf_drain(&e->warn, "ODE messages", buf, n, &used);
+    return count + tc_warnbuf_drain(&orphan, "ODE messages", buf, n, &used);
 }
 
 /* the contact joints of the last step or force query */
