@@ -72,9 +72,10 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
                                 "body '%s': damping and servo gains must be finite and >= 0",
                                 b->name);
     for (int k = 0; k < 6; k++)
-        if (b->kp[k] != 0 && b->joint != TC_JOINT_PLANAR)
+        if (b->kp[k] != 0 && (b->joint != TC_JOINT_PLANAR || k >= 3))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "kp",
-                                "body '%s': position servos need a planar joint", b->name);
+                                "body '%s': position servos need a planar joint (dofs 0-2)",
+                                b->name);
     /* a kinematic body: a valid path, nothing that acts on degrees of freedom, no mass needed */
     if (b->joint == TC_JOINT_KINEMATIC) {
         if ((st = check_path(b, err))) return st;

@@ -236,7 +236,7 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
     for (int k = 0; k < 3; k++)
         if (!isfinite(sc->gravity[k]))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be finite");
-    /* joints, shapes and servos the adapter can express */
+    /* shapes the adapter can express (tc_scene_add already checked planes, masses and servos) */
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         if (b->joint < 0 || b->joint >= TC_JOINT_COUNT)
@@ -246,19 +246,6 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
                                 "body '%s': Bullet has no %s shape here", b->name,
                                 tc_shape_name(b->shape.type));
-        if (b->shape.type == TC_SHAPE_PLANE && b->joint != TC_JOINT_FIXED)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
-                                "body '%s': a plane must be fixed", b->name);
-        for (int k = 0; k < 6; k++)
-            if (b->kp[k] != 0 && (b->joint != TC_JOINT_PLANAR || k >= 3))
-                return tc_error_set(err, TC_EUNSUP, NULL, 0, "kp",
-                                    "body '%s': position servos need a planar joint (dofs 0-2)",
-                                    b->name);
-        if ((b->joint == TC_JOINT_FREE || b->joint == TC_JOINT_PLANAR) &&
-            !(b->mass > 0 && b->inertia[0] > 0 && b->inertia[1] > 0 && b->inertia[2] > 0))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "mass",
-                                "body '%s': a moving body needs a positive mass and inertia",
-                                b->name);
     }
     engine *e = calloc(1, sizeof *e);
     if (!e) return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");

@@ -454,11 +454,6 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
             b->joint != TC_JOINT_PLANAR && b->joint != TC_JOINT_KINEMATIC)
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
                                 "body '%s': unknown joint type %d", b->name, (int)b->joint);
-        for (int k = 0; k < 6; k++)
-            if (b->kp[k] != 0 && (b->joint != TC_JOINT_PLANAR || k >= 3))
-                return tc_error_set(err, TC_EUNSUP, NULL, 0, "kp",
-                                    "body '%s': position servos need a planar joint (dofs 0-2)",
-                                    b->name);
         if (b->joint != TC_JOINT_FREE) continue;
         for (int k = 1; k < 6; k++)
             if (b->damping[k] != b->damping[0])

@@ -356,7 +356,7 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     for (int k = 0; k < 3; k++)
         if (!isfinite(sc->gravity[k]))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be finite");
-    /* shapes, joints and servos the adapter can express */
+    /* shapes the adapter can express (tc_scene_add already checked planes, masses and servos) */
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         tc_shape_type t = b->shape.type;
@@ -365,21 +365,9 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
                                 "body '%s': ODE adapter has no geom for shape type %d", b->name,
                                 (int)t);
-        if (t == TC_SHAPE_PLANE && b->joint != TC_JOINT_FIXED)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
-                                "body '%s': ODE planes are static; fix the body", b->name);
         if (b->joint < TC_JOINT_FIXED || b->joint >= TC_JOINT_COUNT)
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
                                 "body '%s': unknown joint type %d", b->name, (int)b->joint);
-        for (int k = 0; k < 6; k++)
-            if (b->kp[k] != 0 && (b->joint != TC_JOINT_PLANAR || k >= 3))
-                return tc_error_set(err, TC_EUNSUP, NULL, 0, "kp",
-                                    "body '%s': position servos need a planar joint (dofs 0-2)",
-                                    b->name);
-        if ((b->joint == TC_JOINT_FREE || b->joint == TC_JOINT_PLANAR) &&
-            !(b->mass > 0 && b->inertia[0] > 0 && b->inertia[1] > 0 && b->inertia[2] > 0))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "mass",
-                                "body '%s': ODE needs a positive mass and inertia", b->name);
     }
     engine *e = calloc(1, sizeof *e);
     int ngeom = 0;

@@ -9,7 +9,8 @@ typedef struct tc_warnbuf {
     int len, count, dropped;
 } tc_warnbuf;
 
-/* append "prefix msg" as one line (newlines in msg flattened); a full buffer counts what it drops */
+/* append "prefix msg" as one line (newlines in msg flattened); a full buffer counts what it
+ * drops */
 void tc_warnbuf_push(tc_warnbuf *w, const char *prefix, const char *msg);
 
 /* move w's lines (and "N more <what> dropped" when any were) into buf[n] at *used, advancing
