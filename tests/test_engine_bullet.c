@@ -12,25 +12,13 @@
 
 extern const tc_engine_type tc_engine_bullet;
 
-#define NQ (7 * TC_SCENE_MAXBODY)
-#define NV (6 * TC_SCENE_MAXBODY)
+#include "test_engine_run.h"
 #define G  9.81
-
-/* one engine instance on a scene, with its state vectors */
-typedef struct run {
-    tc_scene scene;
-    tc_system sys;
-    tc_params p;
-    void *st;
-    double q[NQ], v[NV];
-} run;
 
 /* a run with default parameters, gravity -z and a fixed ground plane (body 0) */
 static void init_run(run *r) {
-    memset(r, 0, sizeof *r);
-    tc_scene_init(&r->scene);
+    run_reset(r, &tc_engine_bullet);
     tc_v3_set(r->scene.gravity, 0, 0, -G);
-    tc_params_default(&r->p, tc_engine_bullet.params);
     tc_body_desc g = tc_default_body("ground", tc_plane());
     tc_error err = {0};
     cr_assert_eq(tc_scene_add(&r->scene, &g, 0, &err), TC_OK, "%s", err.msg);
@@ -44,21 +32,6 @@ static int add_free(run *r, const char *name, tc_shape sh, double z) {
     tc_error err = {0};
     cr_assert_eq(tc_scene_add(&r->scene, &b, 1000, &err), TC_OK, "%s", err.msg);
     return r->scene.nbody - 1;
-}
-
-/* build the engine on r->scene with r->p and step dt; initial state into q, v */
-static void start(run *r, double dt) {
-    tc_error err = {0};
-    tc_system_init(&r->sys, &r->scene);
-    tc_system_initial_state(&r->sys, r->q, r->v);
-    tc_status s = tc_engine_bullet.alloc(&r->st, &r->scene, &r->p, dt, &err);
-    cr_assert_eq(s, TC_OK, "alloc: %s", err.msg);
-}
-
-/* set a parameter that must be accepted */
-static void set_param(run *r, const char *name, double value) {
-    tc_error err = {0};
-    cr_assert_eq(tc_params_set(&r->p, name, value, &err), TC_OK, "%s", err.msg);
 }
 
 /* the runs under test: large structs, kept off the stack */

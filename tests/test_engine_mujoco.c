@@ -16,17 +16,7 @@
 
 extern const tc_engine_type tc_engine_mujoco;
 
-#define NQ (7 * TC_SCENE_MAXBODY)
-#define NV (6 * TC_SCENE_MAXBODY)
-
-/* one engine instance on a scene, with its state vectors */
-typedef struct run {
-    tc_scene scene;
-    tc_system sys;
-    tc_params p;
-    void *st;
-    double q[NQ], v[NV];
-} run;
+#include "test_engine_run.h"
 
 /* add a sphere of radius r at pos; free bodies get density 1000 */
 static int add_sphere(tc_scene *s, const char *name, double r, tc_joint_type j, double x, double y,
@@ -47,27 +37,8 @@ static int add_plane(tc_scene *s) {
     return s->nbody - 1;
 }
 
-/* build the engine on r->scene with r->p and step dt; initial state into q, v */
-static void start(run *r, double dt) {
-    tc_error err = {0};
-    tc_system_init(&r->sys, &r->scene);
-    tc_system_initial_state(&r->sys, r->q, r->v);
-    tc_status s = tc_engine_mujoco.alloc(&r->st, &r->scene, &r->p, dt, &err);
-    cr_assert_eq(s, TC_OK, "alloc: %s", err.msg);
-}
-
 /* a run with default parameters and an empty scene */
-static void init_run(run *r) {
-    memset(r, 0, sizeof *r);
-    tc_scene_init(&r->scene);
-    tc_params_default(&r->p, tc_engine_mujoco.params);
-}
-
-/* set a parameter that must be accepted */
-static void set_param(run *r, const char *name, double value) {
-    tc_error err = {0};
-    cr_assert_eq(tc_params_set(&r->p, name, value, &err), TC_OK, "%s", err.msg);
-}
+static void init_run(run *r) { run_reset(r, &tc_engine_mujoco); }
 
 /* the run under test: a large struct, kept off the stack */
 static run R;

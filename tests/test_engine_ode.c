@@ -17,29 +17,13 @@ extern const tc_engine_type tc_engine_ode;
 
 #define NQ (7 * 16)
 #define NV (6 * 16)
+#include "test_engine_run.h"
 #define G  9.81
-
-/* one engine instance on a scene, with its state vectors */
-typedef struct run {
-    tc_scene scene;
-    tc_system sys;
-    tc_params p;
-    void *st;
-    double q[NQ], v[NV];
-} run;
 
 /* a run with default parameters, an empty scene with gravity -g z, friction 0.5 */
 static void init_run(run *r) {
-    memset(r, 0, sizeof *r);
-    tc_scene_init(&r->scene);
+    run_reset(r, &tc_engine_ode);
     r->scene.gravity[2] = -G;
-    tc_params_default(&r->p, tc_engine_ode.params);
-}
-
-/* set a parameter that must be accepted */
-static void set_param(run *r, const char *name, double value) {
-    tc_error err = {0};
-    cr_assert_eq(tc_params_set(&r->p, name, value, &err), TC_OK, "%s", err.msg);
 }
 
 /* append a body that must be accepted; returns its index */
@@ -58,15 +42,6 @@ static int add_free(run *r, const char *name, tc_shape sh, double x, double y, d
     b.joint = TC_JOINT_FREE;
     tc_v3_set(b.pos, x, y, z);
     return add(r, b, 1000);
-}
-
-/* build the engine with step dt; initial state into q, v */
-static void start(run *r, double dt) {
-    tc_error err = {0};
-    tc_system_init(&r->sys, &r->scene);
-    tc_system_initial_state(&r->sys, r->q, r->v);
-    tc_status s = tc_engine_ode.alloc(&r->st, &r->scene, &r->p, dt, &err);
-    cr_assert_eq(s, TC_OK, "alloc: %s", err.msg);
 }
 
 /* one step that must succeed */
