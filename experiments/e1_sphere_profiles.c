@@ -301,9 +301,48 @@ static tc_status write_table(tc_exp *x, const e1_result *res, const e1_metrics *
     return st;
 }
 
+/* ascending doubles, for the median below */
+static int cmp_double(const void *a, const void *b) {
+    double u = *(const double *)a, v = *(const double *)b;
+    return (u > v) - (u < v);
+}
+
+/* the profile panel's |F_y| range: the largest peak among the methods whose peak is at most
+   CLIP_FACTOR times the median peak; a method beyond (an engine's position-correction spring of
+   thousands of newtons) is clipped and named in `clipped` so its spike does not flatten the rest */
+#define CLIP_FACTOR 3.0
+static double profile_range(const tc_exp *x, const e1_points *p, const e1_result *res,
+                            char *clipped, size_t cap) {
+    double top = 0, *peak = calloc(2 * (size_t)x->nmethod + 1, sizeof *peak);
+    double *sorted = peak + x->nmethod;
+    int n = 0;
+    clipped[0] = 0;
+    if (!peak) return 0;
+    for (int k = 0; k < x->nmethod; k++) {
+        peak[k] = NAN;
+        if (res[k].failed) continue;
+        peak[k] = 0;
+        for (int i = 0; i < p->nf; i++) peak[k] = fmax(peak[k], fabs(res[k].fy[p->n1 + i]));
+        sorted[n++] = peak[k];
+    }
+    if (n == 0) return free(peak), 0;
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    for (int k = 0; k < x->nmethod; k++) {
+        if (isnan(peak[k])) continue;
+        if (peak[k] <= CLIP_FACTOR * median) top = fmax(top, peak[k]);
+        else
+            snprintf(clipped + strlen(clipped), cap - strlen(clipped), "%s%s %.4g N",
+                     clipped[0] ? ", " : "", x->method[k].label, peak[k]);
+    }
+    free(peak);
+    return top;
+}
+
 /* figures: every profile overlaid, one field per method */
-static void write_figures(tc_exp *x, const e1_setup *e, const e1_result *res, int total) {
-    char data[1200], ncol[16], R[32], r[32];
+static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, const e1_result *res) {
+    const int total = p->total;
+    char data[1200], ncol[16], R[32], r[32], ymax[32], clipped[512];
     snprintf(ncol, sizeof ncol, "%d", x->nmethod + 1);
     snprintf(R, sizeof R, "%g", e->R), snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
@@ -312,8 +351,10 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_result *res, in
     for (int k = 0; k < x->nmethod; k++)
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
                  x->method[k].label);
-    tc_plot_var v[] = {{"datafile", data}, {"ncols", ncol}, {"touch", r}, {"labels", labels}};
-    tc_exp_figure(x, "e1_profile.gp", v, 4, "fig_profile", "F_y along y for every method.");
+    snprintf(ymax, sizeof ymax, "%.6g", profile_range(x, p, res, clipped, sizeof clipped));
+    tc_plot_var v[] = {{"datafile", data}, {"ncols", ncol},     {"touch", r},
+                       {"labels", labels}, {"ymax", ymax},      {"clipped", clipped}};
+    tc_exp_figure(x, "e1_profile.gp", v, 6, "fig_profile", "F_y along y for every method.");
     /* the fields: one grid of panels, one colour scale up to the largest |F| of any method */
     char fields[2048] = "", cbmax[32], dir[1200];
     double fbig = 1e-3;
@@ -500,7 +541,7 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     for (int k = 0; k < nm && !st; k++)
         if (!s->res[k].failed) st = write_field(x, &s->e, p, &x->method[k], &s->res[k], err);
     if (!st) st = write_table(x, s->res, mt, err);
-    if (!st) write_figures(x, &s->e, s->res, p->total);
+    if (!st) write_figures(x, &s->e, p, s->res);
     if (!st) st = write_ssdf(x, err);
     for (int k = 0; k < nm && !st; k++)
         if (!s->res[k].failed && s->res[k].warning[0])

@@ -3,7 +3,8 @@
 # (right), where SCM's force starts before contact (the paper's point: a few newtons against the
 # hundreds of the profile).
 # variables: datafile (csv: y_m, one column per method), ncols, touch (y of first contact, m),
-# labels (the methods in column order)
+# labels (the methods in column order), ymax (the left panel's |F_y| range, N; 0: automatic),
+# clipped (the methods whose peak lies beyond it, with their peaks; empty: none)
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 set datafile separator ','
 set grid
@@ -16,7 +17,11 @@ set size 0.62, 0.95
 set key top left font ',8' autotitle columnhead
 set xlabel 'y of the small sphere (m)'
 set ylabel 'F_y on the small sphere (N)'
+# a method whose peak dwarfs the median one's is clipped, and named, so the others stay readable
+if (real(ymax) > 0) set yrange [-1.15 * real(ymax) : 1.15 * real(ymax)]
+if (strlen(clipped) > 0) set label 1 'clipped: '.clipped at graph 0.98, graph 0.04 right font ',8' front
 plot for [i=2:int(ncols)] datafile using 1:i with lines lw 2 lc rgb word(colors, i-1) dt int(word(dashes, i-1))
+unset label 1
 # the zoom: from 4 cm inside first touch to 2 cm outside, a few newtons
 set origin 0.62, 0
 set size 0.38, 0.95
