@@ -99,6 +99,12 @@ typedef struct e56_sweep {
  * study's measured outcome (errored), not a failed run; a simulation that cannot start is */
 tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
                   tc_error *err);
+/* e56_run for several studies (study q over grid g[q] into sw[q]): their runs declared in study
+ * order, then one sweep over all their items, so a study of a few long runs overlaps the others'
+ * short ones instead of waiting for them (E6's tall stack beside its two-block stacks) */
+#define E56_MAXSTUDY 4
+tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
+                          const e56_study *const *st, e56_sweep *const *sw, tc_error *err);
 void e56_sweep_free(e56_sweep *sw);
 
 /* grid.csv (one row per cell: label, rate, tolerance, the summary) and the per-scene rows

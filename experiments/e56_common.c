@@ -167,21 +167,33 @@ static void on_end(void *ctx, tc_sim *sim) {
     if (c->st->end && c->started) c->st->end(c->st->ctx, c->scene, sim, c->o);
 }
 
-/* what the item function needs */
+/* what the item function needs: the studies, their items one after the other (study q's items
+ * are first[q] .. first[q + 1] - 1, cell by cell, scene by scene) */
 typedef struct sweep_ctx {
     const tc_exp *x;
-    const e56_grid *g;
-    const e56_study *st;
-    e56_sweep *sw;
+    int nstudy;
+    const e56_grid *const *g;
+    const e56_study *const *st;
+    e56_sweep *const *sw;
+    int first[E56_MAXSTUDY + 1];
     tc_scene *buf; /* one scene per thread */
     int nbuf;
 } sweep_ctx;
 
+/* item i: its study, and its index within that study's items */
+static int item_study(const sweep_ctx *s, int i, int *local) {
+    int q = 0;
+    while (q + 1 < s->nstudy && i >= s->first[q + 1]) q++;
+    *local = i - s->first[q];
+    return q;
+}
+
 static void e56_item(void *vctx, int i, tc_item *it) {
     sweep_ctx *s = vctx;
-    const e56_study *st = s->st;
-    e56_cell *cell = &s->sw->cell[i / st->nscene];
-    int j = i % st->nscene, th = omp_get_thread_num();
+    int li, q = item_study(s, i, &li);
+    const e56_study *st = s->st[q];
+    e56_cell *cell = &s->sw[q]->cell[li / st->nscene];
+    int j = li % st->nscene, th = omp_get_thread_num();
     e56_out *o = &cell->out[j];
     memset(o, 0, sizeof *o);
     if (th < 0 || th >= s->nbuf) {
@@ -197,9 +209,9 @@ static void e56_item(void *vctx, int i, tc_item *it) {
         snprintf(it->reason, sizeof it->reason, "%s", err.msg);
         return;
     }
-    const double rate = s->g->rate[cell->rate];
+    const double rate = s->g[q]->rate[cell->rate];
     item_ctx c = {.st = st, .scene = j, .o = o};
-    tc_sim_loop loop = {.dt = 1.0 / rate, .steps = lround(s->g->seconds * rate), .every = 1,
+    tc_sim_loop loop = {.dt = 1.0 / rate, .steps = lround(s->g[q]->seconds * rate), .every = 1,
                         .series = TC_SERIES_PENETRATION | TC_SERIES_MOMENTUM,
                         .before = on_before, .after = on_after, .end = on_end, .ctx = &c};
     tc_series ser;
@@ -223,7 +235,8 @@ static void e56_item(void *vctx, int i, tc_item *it) {
  * scene i % nscene lies at out[i]) */
 static int e56_regions(void *vctx, int i, tc_region *r) {
     sweep_ctx *s = vctx;
-    r[0] = (tc_region){&s->sw->out[i], sizeof s->sw->out[i]};
+    int li, q = item_study(s, i, &li);
+    r[0] = (tc_region){&s->sw[q]->out[li], sizeof s->sw[q]->out[li]};
     return 1;
 }
 
@@ -244,10 +257,11 @@ static void sum_cell(e56_cell *c, int n) {
     c->mean_lin = nok ? c->mean_lin / nok : NAN, c->mean_ang = nok ? c->mean_ang / nok : NAN;
 }
 
-tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
-                  tc_error *err) {
+/* declare study st's cells and their runs over grid g (method, rate, tolerance), item_run[i]
+ * for its items */
+static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
+                         int **item_run, tc_error *err) {
     memset(sw, 0, sizeof *sw);
-    if (x->nmethod > 256) return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
     /* which methods sweep the tolerance: they must have `tol` */
     int ncell = 0;
     for (int k = 0; k < x->nmethod; k++) {
@@ -264,13 +278,8 @@ tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *
     }
     sw->cell = calloc((size_t)ncell + 1, sizeof *sw->cell);
     sw->out = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof *sw->out);
-    int *item_run = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof *item_run);
-    sweep_ctx sc = {x, g, st, sw, NULL, x->threads > 0 ? x->threads : 1};
-    sc.buf = calloc((size_t)sc.nbuf, sizeof *sc.buf);
-    if (!sw->cell || !sw->out || !item_run || !sc.buf) {
-        free(item_run), free(sc.buf);
-        return TC_ENOMEM;
-    }
+    *item_run = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof **item_run);
+    if (!sw->cell || !sw->out || !*item_run) return TC_ENOMEM;
     /* the cells and their runs: method, rate, tolerance */
     for (int k = 0; k < x->nmethod; k++)
         for (int r = 0; r < g->nrate; r++)
@@ -285,15 +294,71 @@ tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *
                 c->run = tc_exp_add_run(x, k, &c->m, -1, "rate=%g Hz, tol=%s, %d %ss", g->rate[r],
                                         tol, st->nscene, st->what);
                 for (int j = 0; j < st->nscene; j++)
-                    item_run[sw->ncell * st->nscene + j] = c->run;
+                    (*item_run)[sw->ncell * st->nscene + j] = c->run;
                 sw->ncell++;
             }
-    tc_status s = tc_exp_sweep_split(x, sw->ncell * st->nscene, item_run, NULL, e56_item, e56_regions, &sc);
-    free(item_run), free(sc.buf);
-    if (s) return s;
     sw->nscene = st->nscene;
-    for (int i = 0; i < sw->ncell; i++) sum_cell(&sw->cell[i], st->nscene);
     return TC_OK;
+}
+
+/* the items' costs: steps x bodies^2 (a step's contact work grows with the pairs of bodies), so
+ * a tall stack's few long runs start before the many short two-block ones. The order changes no
+ * result */
+static tc_status item_costs(const sweep_ctx *s, double *cost, tc_error *err) {
+    tc_scene *sc = malloc(sizeof *sc);
+    if (!sc) return TC_ENOMEM;
+    tc_status status = TC_OK;
+    for (int q = 0; q < s->nstudy && !status; q++) {
+        const e56_study *st = s->st[q];
+        for (int j = 0; j < st->nscene && !status; j++) {
+            if ((status = st->build(st->ctx, j, sc, err))) break;
+            const double n2 = (double)sc->nbody * sc->nbody;
+            for (int c = 0; c < s->sw[q]->ncell; c++) {
+                const double steps = s->g[q]->seconds * s->g[q]->rate[s->sw[q]->cell[c].rate];
+                cost[s->first[q] + c * st->nscene + j] = steps * n2;
+            }
+        }
+    }
+    free(sc);
+    return status;
+}
+
+tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
+                          const e56_study *const *st, e56_sweep *const *sw, tc_error *err) {
+    if (x->nmethod > 256) return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
+    if (nstudy < 1 || nstudy > E56_MAXSTUDY) return TC_EINVAL;
+    sweep_ctx sc = {.x = x, .nstudy = nstudy, .g = g, .st = st, .sw = sw,
+                    .nbuf = x->threads > 0 ? x->threads : 1};
+    int *runs[E56_MAXSTUDY] = {0}, *item_run = NULL;
+    double *cost = NULL;
+    tc_status s = TC_OK;
+    /* every study's runs, in study order, then one sweep over all their items */
+    for (int q = 0; q < nstudy && !s; q++) {
+        s = declare(x, g[q], st[q], sw[q], &runs[q], err);
+        sc.first[q + 1] = sc.first[q] + (s ? 0 : sw[q]->ncell * st[q]->nscene);
+    }
+    const int n = sc.first[nstudy];
+    if (!s) {
+        sc.buf = calloc((size_t)sc.nbuf, sizeof *sc.buf);
+        item_run = calloc((size_t)n + 1, sizeof *item_run);
+        cost = calloc((size_t)n + 1, sizeof *cost);
+        if (!sc.buf || !item_run || !cost) s = TC_ENOMEM;
+    }
+    for (int q = 0; q < nstudy && !s; q++)
+        memcpy(item_run + sc.first[q], runs[q], (size_t)(sc.first[q + 1] - sc.first[q]) * sizeof *item_run);
+    if (!s) s = item_costs(&sc, cost, err);
+    if (!s) s = tc_exp_sweep_split(x, n, item_run, cost, e56_item, e56_regions, &sc);
+    for (int q = 0; q < nstudy; q++) free(runs[q]);
+    free(item_run), free(cost), free(sc.buf);
+    if (s) return s;
+    for (int q = 0; q < nstudy; q++)
+        for (int i = 0; i < sw[q]->ncell; i++) sum_cell(&sw[q]->cell[i], st[q]->nscene);
+    return TC_OK;
+}
+
+tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
+                  tc_error *err) {
+    return e56_run_studies(x, 1, &g, &st, &sw, err);
 }
 
 void e56_sweep_free(e56_sweep *sw) {

@@ -321,9 +321,11 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     const e6_setup *e = &s->e;
     e56_study two = e6_study(e), tall = e6_tall_study(e);
     tc_status st;
-    if ((st = e56_run(x, &e->grid, &two, &s->sw, err)) ||
-        (st = e56_run(x, &s->tall_grid, &tall, &s->tall, err)))
-        return st;
+    /* the stacks and the tall stack in one sweep: the tower's few long runs beside the stacks */
+    const e56_grid *grids[] = {&e->grid, &s->tall_grid};
+    const e56_study *studies[] = {&two, &tall};
+    e56_sweep *sweeps[] = {&s->sw, &s->tall};
+    if ((st = e56_run_studies(x, 2, grids, studies, sweeps, err))) return st;
     tc_exp_text(x, "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
                    "the bottom one shifted by %g m times 0..%d, %g s at %d rates; the methods in "
                    "`tolerance_methods` also over %d complementarity tolerances. The tower is up "

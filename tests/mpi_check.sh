@@ -108,7 +108,7 @@ grep -q "deepest-point, study=perturbed.*diverged" "$out/e4-two.log" \
     || { cat "$out/e4-two.log"; echo "the 2-rank run's summary does not name the failed run"; exit 1; }
 echo "failed runs: recorded with their reasons for 1, 2 and 3 ranks"
 
-# E2 (rollouts), E5 (drops), E6 (stacks and the tower: two sweeps) whole at the quick tier
+# E2 (rollouts), E5 (drops), E6 (stacks and the tower: two studies in one sweep) whole at the quick tier
 for e in e2_t_pushing e5_polytopes e6_stacking; do
     run "$e-one" 0 "$touche" run "$e" --tier quick --threads 2 --out "$out/one"
     run "$e-two" 0 mpi 2 run "$e" --tier quick --threads 1 --out "$out/two"
