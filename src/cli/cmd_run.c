@@ -191,6 +191,28 @@ static int summary(todo *t, int n) {
     return bad;
 }
 
+/* --timings FILE: one CSV row per experiment that ran: its sweeps' items, wall and CPU time (this
+ * rank's), ranks and threads, the whole experiment's wall time and how it ended; timings only,
+ * outside every output set (nothing here enters a result digest); returns 1 after saying why
+ * it could not be written */
+static int write_timings(const char *path, todo *t, int n, const tc_run_opts *o, const double *wall,
+                         const int *st) {
+    tc_error err;
+    tc_error_clear(&err);
+    tc_outfile f;
+    if (tc_outfile_open(&f, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    fprintf(f.f, "experiment,tier,ranks,threads,items,sweep_wall_s,sweep_cpu_s,run_wall_s,runs,failed_runs,status\n");
+    for (int i = 0; i < n; i++) {
+        const tc_exp *x = t[i].x;
+        if (!x || st[i] < 0) continue;
+        fprintf(f.f, "%s,%s,%d,%d,%ld,%.6f,%.6f,%.6f,%d,%d,%s\n", x->name, o->tier, tc_ranks_size(), o->threads,
+                x->sweep_items, x->sweep_wall_s, x->sweep_cpu_s, wall[i], x->nrun, tc_exp_failed(x),
+                st[i] ? tc_status_str((tc_status)st[i]) : "ok");
+    }
+    if (tc_outfile_commit(&f, &err)) return tc_cli_error(&err, TC_EIO), 1;
+    return 0;
+}
+
 int tc_cmd_run(int argc, char **argv) {
     static const struct option opts[] = {{"tier", required_argument, 0, 't'},
                                          {"methods", required_argument, 0, 'm'},
@@ -198,20 +220,23 @@ int tc_cmd_run(int argc, char **argv) {
                                          {"threads", required_argument, 0, 'j'},
                                          {"out", required_argument, 0, 'o'},
                                          {"force", no_argument, 0, 'f'},
+                                         {"timings", required_argument, 0, 'T'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     static tc_override set[MAXSET];
     int force = 0;
+    const char *timings = NULL;
     tc_run_opts o = {.source_dir = tc_cli_source_dir(), .out_root = "out", .tier = "quick",
                      .threads = omp_get_max_threads(), .set = set};
     /* over MPI ranks, rank 0 alone speaks */
     tc_ranks_quiet();
-    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fh", opts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fT:h", opts, NULL)) != -1;) {
         switch (c) {
         case 't': o.tier = optarg; break;
         case 'm': o.methods = optarg; break;
         case 'o': o.out_root = optarg; break;
         case 'f': force = 1; break;
+        case 'T': timings = optarg; break;
         case 's':
             if (o.nset >= MAXSET || !parse_set(optarg, &set[o.nset])) return 2;
             o.nset++;
@@ -230,10 +255,12 @@ int tc_cmd_run(int argc, char **argv) {
         case 'h':
             printf("usage: touche run NAME|all|SCRIPT.cfg ... [--tier quick|full] [--methods a,b]\n"
                    "                  [--set LABEL.PARAM=VALUE]... [--threads N] [--out DIR]\n"
-                   "                  [--force]\n"
+                   "                  [--force] [--timings FILE]\n"
                    "each experiment's work (steps, memory, time) is estimated before anything\n"
                    "runs; one above 1e9 steps, a day over its threads or half the memory is\n"
                    "refused unless --force is given (docs/architecture.md, work estimates)\n"
+                   "--timings FILE: a CSV row per experiment with its sweeps' items, wall and\n"
+                   "CPU time, ranks and threads (for touche bench ranks; timings only, no results)\n"
                    "exit status: 0 every run ok; 1 an experiment could not finish (outputs of\n"
                    "that experiment left as they were); 2 bad command line or input (nothing\n"
                    "run); 3 finished, but runs failed or outputs are missing (all written, the\n"
@@ -318,6 +345,9 @@ int tc_cmd_run(int argc, char **argv) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int failed = 0, io_failed = 0;
+    static double run_wall[MAXRUN];
+    static int run_st[MAXRUN];
+    for (int i = 0; i < n; i++) run_wall[i] = NAN, run_st[i] = -1;
     for (int i = 0; i < n && !tc_interrupted() && !io_failed; i++) {
         if (!t[i].x) continue;
         tc_error err;
@@ -330,6 +360,7 @@ int tc_cmd_run(int argc, char **argv) {
         fprintf(stderr, "touche: %s (tier %s, %s%d threads; %s)\n", t[i].name, o.tier, ranks,
                 o.threads, est);
         tc_status st = tc_exp_execute(t[i].x, &err);
+        run_wall[i] = tc_wall_time() - t0, run_st[i] = st;
         if (st) {
             tc_cli_error(&err, st);
             failed++;
@@ -366,6 +397,7 @@ int tc_cmd_run(int argc, char **argv) {
     tc_status st = tc_ranks_rank() == 0 ? tc_exp_report(o.out_root, &err) : TC_OK;
     int bad = summary(t, n);
     if (st) tc_cli_error(&err, st);
+    if (timings && tc_ranks_rank() == 0 && write_timings(timings, t, n, &o, run_wall, run_st)) bad = 1;
     fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", o.out_root, o.out_root,
             failed ? "; some experiments FAILED"
             : bad || st ? "; some runs failed or outputs are missing (see above)" : "");

@@ -308,8 +308,9 @@ static char **merged_env(const char *const *env) {
     return out;
 }
 
-tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *cwd,
-                        const char *log_path, int append, tc_error *err) {
+tc_status tc_run_logged_status(const char *const *argv, const char *const *env, const char *cwd,
+                               const char *log_path, int append, int *status, tc_error *err) {
+    *status = -1;
     /* the log takes both output streams */
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
     int logfd = open(log_path, flags, 0644);
@@ -342,14 +343,20 @@ tc_status tc_run_logged(const char *const *argv, const char *const *env, const c
         if (errno != EINTR)
             return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "waiting for %s: %s", argv[0],
                                 strerror(errno));
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) return TC_OK;
+    /* its exit status, or 128 + the signal that ended it (as a shell says) */
+    *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+    return TC_OK;
+}
+
+tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *cwd,
+                        const char *log_path, int append, tc_error *err) {
+    int ws;
+    tc_status st = tc_run_logged_status(argv, env, cwd, log_path, append, &ws, err);
+    if (st || ws == 0) return st;
 
     /* failure: say how it ended and quote the end of the log */
     char how[64], tail[384];
-    if (WIFEXITED(ws))
-        snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(ws));
-    else
-        snprintf(how, sizeof how, "signal %d", WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+    snprintf(how, sizeof how, ws > 128 ? "exit status %d: 128 + a signal" : "exit status %d", ws);
     file_tail(log_path, 3, tail, sizeof tail);
     return tc_error_set(err, TC_EENGINE, log_path, 0, NULL, "%s failed (%s); see %s:\n%s", argv[0],
                         how, log_path, tail);

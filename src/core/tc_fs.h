@@ -73,4 +73,9 @@ int tc_clean_stale(const char *root);
 tc_status tc_run_logged(const char *const *argv, const char *const *env, const char *cwd,
                         const char *log_path, int append, tc_error *err);
 
+/* the same, but a program that ran and exited is TC_OK whatever its exit status, which goes to
+ * *status (128 + the signal when a signal ended it; -1 when it did not start) */
+tc_status tc_run_logged_status(const char *const *argv, const char *const *env, const char *cwd,
+                               const char *log_path, int append, int *status, tc_error *err);
+
 #endif
