@@ -136,6 +136,7 @@ static int bench_pfc(const char *out, const char *levels, const char *shells, do
 int tc_cmd_bench(int argc, char **argv) {
     const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
     if (!strcmp(what, "all")) return tc_bench_all(argc - 1, argv + 1);
+    if (!strcmp(what, "ranks")) return tc_bench_ranks(argc - 1, argv + 1);
     /* an experiment's own benchmark (e2, penalty) takes the rest of the command line */
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *x = tc_experiment_at(i);
@@ -163,6 +164,8 @@ int tc_cmd_bench(int argc, char **argv) {
                             "[--out DIR]\n"
                             "       touche bench all [--methods a,b] [--scenes x,y] [--seconds S] "
                             "[--threads N] [--out DIR] (--help)\n"
+                            "       touche bench ranks [--experiments a,b] [--ranks 1,2] [--tier T] "
+                            "[--repeat K] [--out DIR] (--help)\n"
                             "       touche bench NAME [...] for an experiment's benchmark (see "
                             "touche list)\n");
             return 2;
@@ -178,7 +181,7 @@ int tc_cmd_bench(int argc, char **argv) {
     if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
     if (!strcmp(what, "points")) return tc_bench_points(out, bodies, seconds);
     if (strcmp(what, "scm")) {
-        char names[256] = "all, scm, pfc, points";
+        char names[256] = "all, ranks, scm, pfc, points";
         for (int i = 0; tc_experiment_at(i); i++)
             if (tc_experiment_at(i)->bench)
                 snprintf(names + strlen(names), sizeof names - strlen(names), ", %s",

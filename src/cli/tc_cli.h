@@ -20,6 +20,11 @@ int tc_bench_points(const char *out, const char *bodies, double seconds);
  * bench_all.csv and bench_all.md (argv[0] is "all"; --help lists the options) */
 int tc_bench_all(int argc, char **argv);
 
+/* touche bench ranks: each experiment's sweeps as one process and as MPI ranks of the same
+ * workers, side by side (children `touche run`), into bench_ranks.csv and bench_ranks.md (argv[0]
+ * is "ranks"; --help lists the options) */
+int tc_bench_ranks(int argc, char **argv);
+
 /* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
 const char *tc_cli_source_dir(void);
 
