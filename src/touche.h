@@ -2,7 +2,8 @@
 /* the public interface of the installed library in one include: scenes, methods, simulations,
  * the model registry and the experiment runner (docs/library.md). Installed as
  * <prefix>/include/touche/touche.h; `pkg-config --cflags touche` puts <prefix>/include/touche on
- * the include path, so programs write #include <touche.h> */
+ * the include path, so programs write #include <touche.h> (C or C++: the declarations have C
+ * linkage) */
 #ifndef TOUCHE_H
 #define TOUCHE_H
 
@@ -13,9 +14,17 @@
 #include "sim/tc_sim.h"
 /* one's own contact model: its type, parameter table and registration (docs/adding-a-model.md),
  * with the penetration geometry and vector helpers the built-in models use */
+#include "math/tc_vec.h"
+/* C linkage for C++: these two get it here (the headers they include, included above, have
+ * guards of their own) */
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include "models/tc_model.h"
 #include "collide/tc_penetration.h"
-#include "math/tc_vec.h"
+#ifdef __cplusplus
+}
+#endif
 /* the experiment runner: one's own experiment type and its registration
  * (docs/adding-an-experiment.md) */
 #include "exp/tc_experiment.h"

@@ -5,12 +5,13 @@
 # include path, every installed header compiles on its own, examples/ball_on_plane.c builds
 # against the shared and the static library and its ball comes to rest on the plane with
 # fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the same bits), and the
-# model of docs/adding-a-model.md registers and runs from a program of its own.
-# usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC FUZZ MODEL_C SANITIZE...
+# model of docs/adding-a-model.md registers and runs from a program of its own, and a C++
+# program that includes touche.h links against the C library (its declarations have C linkage).
+# usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC CXX FUZZ MODEL_C SANITIZE...
 # (SANITIZE: meson's b_sanitize, "none" or e.g. "address,undefined", or one argument each)
 set -u
-meson=$1 build=$2 src=$3 cc=$4 fuzz=$5 model_c=$6
-shift 6
+meson=$1 build=$2 src=$3 cc=$4 cxx=$5 fuzz=$6 model_c=$7
+shift 7
 sanitize=$(echo "$*" | tr ' ' ',')
 [ -n "$sanitize" ] || sanitize=none
 # the fuzzing build's coverage hooks resolve only inside libFuzzer: no outside program links it
@@ -165,6 +166,54 @@ else
     awk '{ d = $2 / $3 - 1; if (d < 0) d = -d
            printf "%s: own model %s registered: fz / (m g) = %.6f (|1 - ratio| %.2e < 1e-2)\n",
                   d < 0.01 ? "ok" : "FAIL", $1, $2 / $3, d; exit !(d < 0.01) }' own.out || fail=$((fail+1))
+fi
+
+# C++: touche.h compiles as C++ and its functions link against the C library (C linkage: without
+# extern "C" the names would be mangled and the link would fail); the ball rests as in C
+cat > ball.cc <<'EOF'
+// SPDX-License-Identifier: MIT
+// a C++ program on the installed touche.h: a ball on the plane; the registries link too
+#include <touche.h>
+
+#include <cstdio>
+#include <memory>
+
+int main() {
+    tc_error err;
+    tc_error_clear(&err);
+    auto sc = std::make_unique<tc_scene>();
+    tc_method m;
+    tc_sim *sim = nullptr;
+    const double pos[3] = {0, 0, 0.06};
+    if (tc_scene_ground(sc.get(), 9.81, 0.5, &err) ||
+        tc_scene_add_free(sc.get(), "ball", tc_sphere(0.05), pos, nullptr, 1000, &err) ||
+        tc_method_parse(&m, "penalty-mp/rk4", &err) || tc_sim_alloc(&sim, sc.get(), &m, 1e-3, &err)) {
+        std::fprintf(stderr, "ball.cc: %s\n", err.msg);
+        return 1;
+    }
+    for (int i = 0; i < 2000; i++)
+        if (tc_sim_step(sim)) return std::fprintf(stderr, "ball.cc: step failed\n"), 1;
+    tc_wrench w[2];
+    if (tc_sim_force(sim, tc_sim_q(sim), tc_sim_v(sim), w)) return 1;
+    // the model registry and the experiment runner's registry by name
+    int models = 0;
+    while (tc_model_at(models)) models++;
+    const tc_experiment_type *e1 = tc_experiment_find("e1");
+    std::printf("%s %.9f %.9f %d %s\n", m.spec, w[1].f[2], sc->body[1].mass * 9.81, models,
+                e1 ? e1->name : "-");
+    tc_sim_free(sim);
+    return 0;
+}
+EOF
+# shellcheck disable=SC2086
+if ! $cxx -std=c++17 -Wall -Wextra -Wpedantic -Werror $san ball.cc $cflags \
+        $(echo "$libs" | sed 's/-ltouche\b/-l:libtouche.a/') -o ball_cxx >"$tmp/cxx.log" 2>&1; then
+    cat "$tmp/cxx.log"; bad "a C++ program on touche.h does not build against the installed static library"
+elif ! ./ball_cxx > cxx.out 2> cxx.err; then bad "C++ program: $(cat cxx.err)"
+else
+    awk '{ d = $2 / $3 - 1; if (d < 0) d = -d; ok = d < 0.01 && $4 > 0 && $5 == "e1_sphere_profiles"
+           printf "%s: C++ on touche.h: %s fz / (m g) = %.6f (|1 - ratio| %.2e < 1e-2), %d models, %s found\n",
+                  ok ? "ok" : "FAIL", $1, $2 / $3, d, $4, $5; exit !ok }' cxx.out || fail=$((fail+1))
 fi
 
 # a sanitizer's report on any run fails the test, also one that let the program exit 0

@@ -3,6 +3,11 @@
 #ifndef TC_CAPS_H
 #define TC_CAPS_H
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     TC_CAP_FORCE_QUERY = 1u << 0, /* contact wrenches at a given configuration (static query) */
     TC_CAP_DYNAMICS = 1u << 1,    /* can be stepped forward in time */
@@ -19,5 +24,9 @@ enum {
 
 /* "force-query,dynamics,..." into buf */
 void tc_caps_format(unsigned caps, char *buf, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

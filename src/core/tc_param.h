@@ -5,6 +5,11 @@
 
 #include "core/tc_status.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TC_PARAM_MAX 32
 
 /* parameter kinds: a real number, an integer, or a 0/1 switch */
@@ -42,5 +47,9 @@ double tc_params_get(const tc_params *p, const char *name);
 
 /* number of entries of a NULL-terminated spec table */
 int tc_param_spec_count(const tc_param_spec *spec);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

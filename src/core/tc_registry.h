@@ -9,6 +9,11 @@
 
 #include "core/tc_status.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TC_REGISTRY_EXTRA 16 /* descriptors that can be registered at run time, per registry */
 
 typedef struct tc_registry {
@@ -33,5 +38,9 @@ tc_status tc_registry_add(tc_registry *r, const void *d, tc_error *err);
 
 /* the names, comma-separated, into buf */
 void tc_registry_names(const tc_registry *r, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,11 @@
 
 #include <stddef.h>
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* status codes: library functions return these; only the CLI prints and exits */
 typedef enum tc_status {
     TC_OK = 0,
@@ -46,5 +51,9 @@ int tc_interrupted(void);
 
 /* format "file:line: parameter 'p': message" into buf */
 void tc_error_format(const tc_error *err, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,11 @@
 #include "core/tc_status.h"
 #include "geom/tc_shape.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* bodies in a scene: 1,000-body piles plus the ground and walls. A tc_scene is a value type
  * (copied, kept on the stack, also in OpenMP worker threads), so its size matters: a body is
  * 944 B (a polytope's hull is shared, not inline: tc_hull), a scene 0.97 MB (966,696 B; with
@@ -88,5 +93,9 @@ int tc_scene_pairs(const tc_scene *s, int *pairs);
 
 /* mask of the shape types used in the scene */
 unsigned tc_scene_shapes(const tc_scene *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

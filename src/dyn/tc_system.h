@@ -6,6 +6,11 @@
 #include "dyn/tc_scene.h"
 #include "geom/tc_pose.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* force (N) and torque about the body's COM (N m), world frame */
 typedef struct tc_wrench {
     double f[3], t[3];
@@ -78,5 +83,9 @@ void tc_wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3], co
 
 /* 0 when every entry of x[n] is finite */
 int tc_nonfinite(const double *x, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,11 @@
 #include "core/tc_registry.h"
 #include "dyn/tc_system.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* an engine type: one const instance per file in src/engines/.
  * q and v use touche's layout (tc_system): per free body q = (pos, quat), v = (vel, omega_world). */
 typedef struct tc_engine_type {
@@ -43,5 +48,9 @@ const tc_engine_type *tc_engine_find(const char *name);
 /* add a type at run time (a test's own engine, a program that embeds touche); its name must be
  * new. Not thread-safe: register before anything runs */
 tc_status tc_engine_register(const tc_engine_type *t, tc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

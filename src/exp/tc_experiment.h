@@ -13,6 +13,11 @@
 #include "report/tc_table.h"
 #include "sim/tc_sim.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct tc_exp tc_exp;
 
 /* a method parameter set from the command line: `--set target.param=value`, target a label, a
@@ -379,5 +384,9 @@ void tc_exp_warn(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 
 
 /* text made safe for one CSV field: quoted, inner quotes doubled, line breaks as spaces */
 void tc_csv_field(char *buf, size_t n, const char *text);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,11 @@
 
 #include "core/tc_status.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* a parsed script */
 typedef struct tc_script {
     config_t cfg;
@@ -62,5 +67,9 @@ tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char 
  * string member match_key equals match; NAN when there is none */
 double tc_script_paper(const tc_script *s, const char *match_key, const char *match,
                        const char *key);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

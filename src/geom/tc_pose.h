@@ -3,6 +3,11 @@
 #ifndef TC_POSE_H
 #define TC_POSE_H
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* world-frame pose and twist of one body (fixed and kinematic bodies too) */
 typedef struct tc_body_state {
     double pos[3];   /* COM position (m) */
@@ -11,5 +16,9 @@ typedef struct tc_body_state {
     double vel[3];   /* COM velocity (m/s) */
     double omega[3]; /* angular velocity, world frame (rad/s) */
 } tc_body_state;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

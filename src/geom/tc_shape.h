@@ -7,6 +7,11 @@
 
 #include <stddef.h>
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* shape types; a model or engine declares which it handles with a mask of TC_SHAPE_BIT(type) */
 typedef enum tc_shape_type {
     TC_SHAPE_SPHERE = 0, /* size[0] = radius (m), centred at the body origin */
@@ -146,5 +151,9 @@ tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err);
  * the level set through p, not of the closest surface point). At the centre: -min(a, b, c) with
  * the normal along the shortest axis (exact). */
 double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

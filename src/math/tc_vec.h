@@ -5,6 +5,11 @@
 
 #include <math.h>
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* vector algebra */
 static inline void tc_v3_set(double r[3], double x, double y, double z) {
     r[0] = x, r[1] = y, r[2] = z;
@@ -96,5 +101,9 @@ static inline void tc_quat_integrate(double q[4], const double omega[3], double 
     tc_quat_mul(q, dq, q);
     tc_quat_normalize(q);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,11 @@
 
 #include "core/tc_status.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TC_LABEL_MAX 40 /* most characters of a method label */
 
 /* metric flags */
@@ -130,5 +135,9 @@ typedef struct tc_check_opts {
  * metric or digest regressed or went missing; new ones (no reference yet) are reported, not
  * failures. With update or update_new the references are written instead. */
 tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,11 @@
 
 #include "core/tc_status.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* one template variable, passed to gnuplot as a string: name='value' */
 typedef struct tc_plot_var {
     const char *name, *value;
@@ -30,5 +35,9 @@ void tc_plot_style(const char *label, char colour[8], int *dash);
 /* the styles of a space-separated list of labels, in order: colours and dash types as
  * space-separated words for a template's colors and dashes; TC_EINVAL when they do not fit */
 tc_status tc_plot_styles(const char *labels, char *colours, size_t nc, char *dashes, size_t nd);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

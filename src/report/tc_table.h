@@ -7,6 +7,11 @@
 
 #include "core/tc_status.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct tc_table tc_table;
 
 /* a table with ncol columns and these header cells (copied) */
@@ -33,5 +38,9 @@ void tc_cell_num(char *c, size_t n, double v, int digits, double below);
  * ≤ ≥ − ≈ Δ θ λ ε η as math, dashes); TC_EINVAL if it does not fit in n bytes (buf then holds a
  * truncated prefix) or holds a non-ASCII character without a LaTeX form (buf empty) */
 tc_status tc_latex_escape(char *buf, size_t n, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

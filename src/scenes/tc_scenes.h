@@ -8,6 +8,11 @@
 
 #include "dyn/tc_scene.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* a new scene: a fixed body "fixed" of shape a at the origin and a free body "free" of shape b
  * at pos with orientation quat (NULL: identity), both of density (kg/m^3); no gravity */
 tc_status tc_scene_pair(tc_scene *sc, tc_shape a, tc_shape b, const double pos[3],
@@ -175,5 +180,9 @@ tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, doub
 tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
                                const double *b, int m, double h, double mass, double izz,
                                double x, double y, double theta, tc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

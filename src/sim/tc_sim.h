@@ -4,6 +4,13 @@
 #define TC_SIM_H
 
 #include "engines/tc_engine.h"
+
+/* C linkage for C++ programs that include this header (also for the model and solver headers
+ * below: the headers they include have been included above, with their own guards) */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include "models/tc_model.h"
 #include "solvers/tc_solver.h"
 
@@ -148,5 +155,9 @@ int tc_sim_warnings(tc_sim *sim, char *buf, int n);
  * resolved, the first min(n, max) into out; returns n, 0 for methods whose solver has no
  * impulses hook (force-level integrators, engines) */
 int tc_sim_impulses(tc_sim *sim, tc_contact_impulse *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
