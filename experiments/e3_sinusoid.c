@@ -150,6 +150,13 @@ static void e3_item(void *ctx, int k, tc_item *it) {
     it->steps = r->coarse[k].n;
 }
 
+/* what item k writes: its coarse curve (over MPI ranks these bytes cross to every rank) */
+static int e3_regions(void *ctx, int k, tc_region *r) {
+    e3_resolve *rs = ctx;
+    r[0] = (tc_region){&rs->coarse[k], sizeof rs->coarse[k]};
+    return 1;
+}
+
 /* Elandt et al. fig. 1: pfc's contact surface of the sphere on the half-space for each modulus
  * ratio into surface.csv (each polygon as pm3d draws it: its fan from vertex 0 as two scans,
  * vertex 0 repeated and then the others), the figure and a paragraph */
@@ -227,10 +234,11 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
         for (int k = 0; k < e.neta; k++)
             tc_exp_add_run(x, -1, NULL, -1, "CalculiX %dx%d mesh, eta = %g", e.nx, e.ny, e.eta[k]);
         /* the larger amplitudes take ccx longer (quick tier: 0.64, 1.13, 1.42 s for eta = 0,
-         * 0.166, 0.333): started largest first */
+         * 0.166, 0.333, about 1 + 3.7 eta relative): started largest first; over MPI ranks each
+         * rank runs its share (docs/mpi.md), the costs deciding which */
         double cost[MAXETA];
-        for (int k = 0; k < e.neta; k++) cost[k] = e.eta[k];
-        st = tc_exp_sweep_costed(x, e.neta, NULL, cost, e3_item, rs);
+        for (int k = 0; k < e.neta; k++) cost[k] = 1 + 3.7 * e.eta[k];
+        st = tc_exp_sweep_split(x, e.neta, NULL, cost, e3_item, e3_regions, rs);
         resolved = !st && tc_exp_failed(x) == 0;
         if (!st && !resolved)
             snprintf(note, sizeof note, "ccx failed (%s); the cache is used alone",

@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# sweeps over MPI ranks (docs/mpi.md): E1, E2, E4, E5 and E6 at the quick tier under
+# sweeps over MPI ranks (docs/mpi.md): E1, E2, E3, E4, E5 and E6 at the quick tier under
 # `mpirun -np 2` (and E4 under -np 3) write the same outputs as one process, byte for byte but
 # for the timings; a run made to diverge on purpose (E4's deepest-point with kp = 1e12, one of
 # its runs on rank 1) is recorded as failed, with its reason, in every case.
 # usage: [MPI_CHECK_ONLY="e4 e5"] mpi_check.sh /path/to/touche MPI_BUILT (1: built with MPI, 0: without)
-# (MPI_CHECK_ONLY: the experiments to check, default all five; tools/test.sh checks a few under
+# (MPI_CHECK_ONLY: the experiments to check, default all six; tools/test.sh checks a few under
 # the sanitizers, where the whole set would take minutes more)
 set -eu
 touche=$1
-only=" ${MPI_CHECK_ONLY:-e1 e2 e4 e5 e6} "
+only=" ${MPI_CHECK_ONLY:-e1 e2 e3 e4 e5 e6} "
 want() { case $only in *" $1 "*) return 0 ;; esac; return 1; }
 if [ "${2:-0}" != 1 ]; then
     echo "skipped: touche was built without MPI (-Dmpi=disabled, or no libopenmpi-dev at setup)"
@@ -120,8 +120,9 @@ np=$(grep -c "^touche: e4_penalty (driver" "$out/e4-three.log" || true)
 [ "$np" = 1 ] || { cat "$out/e4-three.log"; echo "the plan was printed $np times by 3 ranks"; exit 1; }
 fi
 
-# E2 (rollouts), E5 (drops), E6 (stacks and the tower: two studies in one sweep) whole at the quick tier
-for e in e2_t_pushing e5_polytopes e6_stacking; do
+# E2 (rollouts), E3 (CalculiX re-solves, when ccx is there), E5 (drops), E6 (stacks and the
+# tower: two studies in one sweep) whole at the quick tier
+for e in e2_t_pushing e3_sinusoid e5_polytopes e6_stacking; do
     want "${e%%_*}" || continue
     run "$e-one" 0 "$touche" run "$e" --tier quick --threads 2 --out "$out/one"
     run "$e-two" 0 mpi 2 run "$e" --tier quick --threads 1 --out "$out/two"
