@@ -278,10 +278,11 @@ static double efficiency(const ranks_cell *b, const ranks_cell *c) {
     return b->timed && c->timed && c->sweep_s > 0 ? b->sweep_s / c->sweep_s : NAN;
 }
 
-/* "yes (k)", "no (j of k differ)" or "-" */
+/* "yes (k digests)" (k per run: the first one-process run's are the reference of every run,
+ * its later repeats included), "no (j of k differ)" or "-" */
 static void digest_text(const ranks_cell *c, char *buf, size_t n) {
     if (!c->compared && !c->differ) snprintf(buf, n, "-");
-    else if (!c->differ) snprintf(buf, n, "yes (%d)", c->compared);
+    else if (!c->differ) snprintf(buf, n, "yes (%d digests)", c->timed > 1 ? c->compared / c->timed : c->compared);
     else snprintf(buf, n, "no (%d of %d differ)", c->differ, c->compared);
 }
 
