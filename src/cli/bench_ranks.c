@@ -262,6 +262,8 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
     if (tc_metrics_read(&m, mpath, &err)) {
         snprintf(c->note, sizeof c->note, "%s", err.msg);
         c->differ++;
+        tc_metrics_free(&m);
+        return;
     } else if (ranks == 1 && !*have_base) {
         *base = m, *have_base = 1;
         c->compared += m.nhash;
@@ -357,10 +359,14 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
             for (char *s = mpi; *s; s++) *s = *s == ',' ? ';' : *s;
             fprintf(f.f, "%s,%s,%d,%d,%d,", o->exp[e]->name, o->tier, o->counts[k], o->workers / o->counts[k],
                     o->workers);
-            if (c->timed)
-                fprintf(f.f, "%ld,%.4f,%.4g,%.4f,%.4f,%.4f,", c->items, c->sweep_s,
-                        c->sweep_s > 0 ? c->items / c->sweep_s : NAN, efficiency(b, c), c->cpu_s, c->run_s);
-            else
+            /* an experiment without sweeps (E3 at the full tier) has no rate and no efficiency */
+            const double rate = c->sweep_s > 0 ? c->items / c->sweep_s : NAN, eff = efficiency(b, c);
+            if (c->timed) {
+                fprintf(f.f, "%ld,%.4f,", c->items, c->sweep_s);
+                fprintf(f.f, isfinite(rate) ? "%.4g," : ",", rate);
+                fprintf(f.f, isfinite(eff) ? "%.4f," : ",", eff);
+                fprintf(f.f, "%.4f,%.4f,", c->cpu_s, c->run_s);
+            } else
                 fprintf(f.f, ",,,,,,");
             fprintf(f.f, "%d,%d,%d,%s,%d,\"%s\",%s,%s\n", c->timed, c->compared, c->differ,
                     c->compared && !c->differ ? "yes" : "no", c->exit_status, machine, mpi, note);
