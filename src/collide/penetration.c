@@ -182,6 +182,8 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
                          const tc_shape *so, double so_radius, const tc_body_state *O,
                          unsigned long long *mark, double (*ys)[3], int *idx, double (*y)[3]) {
     int m = 0;
+    /* a plane's surface has no points */
+    if (S->npoint == 0) return 0;
     double Rr[9], t[3], d[3];
     /* the relative pose once: y = O.R^T (P.R p + P.pos - O.pos) = Rr p + t */
     for (int r = 0; r < 3; r++)
