@@ -250,7 +250,11 @@ Test(e4, same_bits_for_any_thread_count) {
 
 /* the penalty force at the step's start poses, taken from the contact sets step_begin kept, is
  * bitwise the force computed afresh (a state that never ran step_begin: on the first step both
- * have a zero integral); at other poses the kept sets are not used. On a settled 16-body pile */
+ * have a zero integral); at other poses the kept sets are not used, and the near-pair list
+ * step_begin kept (pairs within a tenth of the smallest bounding radius, 1 cm here) gives the
+ * fresh force too while bodies stay within a quarter of that (every body 1 mm up; bodies moved
+ * 2 mm sideways in opposite directions, closing and opening gaps) and is dropped beyond it (3 cm
+ * sideways). On a settled 16-body pile */
 Test(e4, penalty_reuses_start_contacts_exactly) {
     e4_setup e;
     setup(&e);
@@ -264,6 +268,7 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
     tc_system sys;
     tc_system_init(&sys, sc);
     tc_body_state *bs = calloc((size_t)sc->nbody, sizeof *bs), *moved = calloc((size_t)sc->nbody, sizeof *bs);
+    tc_body_state *side = calloc((size_t)sc->nbody, sizeof *bs), *far = calloc((size_t)sc->nbody, sizeof *bs);
     tc_wrench *w1 = calloc((size_t)sc->nbody, sizeof *w1), *w2 = calloc((size_t)sc->nbody, sizeof *w2);
     double *v = malloc((size_t)sys.nv * sizeof *v), *q = malloc((size_t)sys.nq * sizeof *q);
     memcpy(q, tc_sim_q(settle), (size_t)sys.nq * sizeof *q);
@@ -272,6 +277,12 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
     /* the same poses moved 1 mm up: every body off its contacts' cached points */
     for (int k = 0; k < sys.nq; k++) q[k] += k % 7 == 2 ? 1e-3 : 0;
     tc_system_kinematics(&sys, 0, q, v, moved);
+    /* back down, then x moved +-2 mm (alternating bodies), then +-3 cm */
+    for (int k = 0; k < sys.nq; k++) q[k] -= k % 7 == 2 ? 1e-3 : 0;
+    for (int k = 0; k < sys.nq; k++) q[k] += k % 7 == 0 ? ((k / 7) % 2 ? 2e-3 : -2e-3) : 0;
+    tc_system_kinematics(&sys, 0, q, v, side);
+    for (int k = 0; k < sys.nq; k++) q[k] += k % 7 == 0 ? ((k / 7) % 2 ? 28e-3 : -28e-3) : 0;
+    tc_system_kinematics(&sys, 0, q, v, far);
     const char *const spec[2] = {"penalty-mp", "penalty-dp"};
     for (int t = 0; t < 2; t++) {
         const tc_model_type *T = tc_model_find(spec[t]);
@@ -283,8 +294,8 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
         cr_assert_eq(T->alloc(&b, sc, &p, NULL), TC_OK);
         cr_assert_eq(T->step_begin(a, &sys, bs, e.dt, v), TC_OK);
         tc_contact_stats s1 = {0, 0}, s2 = {0, 0};
-        const tc_body_state *pose[2] = {bs, moved};
-        for (int k = 0; k < 2; k++) {
+        const tc_body_state *pose[4] = {bs, moved, side, far};
+        for (int k = 0; k < 4; k++) {
             cr_assert_eq(T->force(a, pose[k], w1, &s1), TC_OK);
             cr_assert_eq(T->force(b, pose[k], w2, &s2), TC_OK);
             cr_expect_gt(s2.ncontact, k ? 0 : 10, "%s: %d pushing points", spec[t], s2.ncontact);
@@ -294,5 +305,5 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
         T->free(a), T->free(b);
     }
     tc_sim_free(settle);
-    free(bs), free(moved), free(w1), free(w2), free(v), free(q), free(sc);
+    free(bs), free(moved), free(side), free(far), free(w1), free(w2), free(v), free(q), free(sc);
 }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "collide/tc_pen_chunks.h"
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
 #include "models/tc_penalty.h"
@@ -319,4 +320,91 @@ Test(penalty, penetration_culls_keep_every_inside_point) {
     cr_expect_gt(checked, 500, "overlapping pairs compared: %d", checked);
     for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]);
     tc_pen_work_free(w), free(pts), free(in), free(keep);
+}
+
+/* the pair of bodies a (shape ka) and b (kb) by tc_penetrate and by tc_penetrate_chunked: the
+ * same count, normal, plane, side, depth and points, bit for bit; returns the count */
+static int same_query(const tc_shape *sh, const tc_surface *surf, const tc_pen_chunks *ch, int ka,
+                      int kb, const tc_body_state *A, const tc_body_state *B, tc_pen_work *w,
+                      tc_pen_point *p1, tc_pen_point *p2, int max, int trial) {
+    tc_penetration o1, o2;
+    int n1 = tc_penetrate(&sh[ka], &surf[ka], A, &sh[kb], &surf[kb], B, w, &o1, p1, max);
+    int n2 = tc_penetrate_chunked(&sh[ka], &surf[ka], &ch[ka], A, &sh[kb], &surf[kb], &ch[kb], B,
+                                  w, &o2, p2, max);
+    cr_assert_eq(n1, n2, "pair %d-%d, trial %d: %d points, chunked %d", ka, kb, trial, n1, n2);
+    cr_assert(!memcmp(&o1, &o2, sizeof o1), "pair %d-%d, trial %d: the penetrations differ", ka,
+              kb, trial);
+    if (n1 > 0)
+        cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1), "pair %d-%d, trial %d: points differ",
+                  ka, kb, trial);
+    return n1;
+}
+
+/* the chunked query (whole Morton chunks skipped when their ball is beyond the other shape) is
+ * bitwise the point-by-point one: random overlapping poses, and poses at first contact along a
+ * random direction (bisected to 1e-15 m of the distance where a sample first gets inside, then
+ * 1e-12 m either side), where a chunk's ball grazes the other shape */
+Test(penalty, chunked_penetration_is_bitwise_the_full_scan) {
+    tc_shape sh[4] = {tc_sphere(0.3), tc_box(0.25, 0.15, 0.35), tc_cylinder(0.2, 0.3), tc_plane()};
+    tc_surface surf[4];
+    tc_pen_chunks ch[4];
+    int maxpt = 1;
+    for (int k = 0; k < 4; k++) {
+        double r = k == 0 ? 0.3 : k == 1 ? sqrt(0.25 * 0.25 + 0.15 * 0.15 + 0.35 * 0.35) : k == 2 ? hypot(0.2, 0.3) : 1;
+        cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], 0.25 * r, NULL), TC_OK);
+        cr_assert_eq(tc_pen_chunks_alloc(&ch[k], &surf[k]), TC_OK);
+        if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
+        /* every point in exactly one chunk, inside its ball */
+        int *seen = calloc((size_t)surf[k].npoint + 1, sizeof *seen);
+        cr_assert(seen);
+        for (int c = 0; c < ch[k].nchunk; c++)
+            for (int j = c * TC_PEN_CHUNK; j < (c + 1) * TC_PEN_CHUNK && j < surf[k].npoint; j++) {
+                int i = ch[k].idx[j];
+                double e[3];
+                seen[i]++;
+                tc_v3_sub(e, surf[k].p[i], ch[k].ball[c]);
+                cr_assert_leq(tc_v3_norm(e), ch[k].ball[c][3]);
+            }
+        for (int i = 0; i < surf[k].npoint; i++) cr_assert_eq(seen[i], 1);
+        free(seen);
+    }
+    tc_pen_work *w = tc_pen_work_alloc(maxpt);
+    int max = 2 * maxpt + 1;
+    tc_pen_point *p1 = calloc((size_t)max, sizeof *p1), *p2 = calloc((size_t)max, sizeof *p2);
+    cr_assert(w && p1 && p2);
+    srand(12);
+    int touching = 0, grazing = 0;
+    for (int t = 0; t < 3000; t++) {
+        int ka = rand() % 3, kb = rand() % 4;
+        tc_body_state A, B;
+        random_pose(&A, 0.3);
+        random_pose(&B, kb == 3 ? 0 : 0.3);
+        if (kb == 3) tc_quat_identity(B.quat), tc_quat_to_mat(B.R, B.quat);
+        touching += same_query(sh, surf, ch, ka, kb, &A, &B, w, p1, p2, max, t) > 0;
+        /* first contact along a random direction u: a moved to B.pos + s u */
+        double u[3], a0[3];
+        for (int k = 0; k < 3; k++) u[k] = 2.0 * rand() / RAND_MAX - 1;
+        if (kb == 3) u[0] = u[1] = 0, u[2] = 1;
+        tc_v3_normalize(u);
+        tc_v3_copy(a0, B.pos);
+        double lo = 0, hi = 2;
+        tc_penetration o;
+        for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
+            double mid = 0.5 * (lo + hi);
+            for (int k = 0; k < 3; k++) A.pos[k] = a0[k] + mid * u[k];
+            /* a sample inside: the closer half */
+            if (tc_penetrate(&sh[ka], &surf[ka], &A, &sh[kb], &surf[kb], &B, w, &o, p1, max) > 0 && o.n > 1)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        for (int e = -1; e <= 1; e++) {
+            for (int k = 0; k < 3; k++) A.pos[k] = a0[k] + (hi + 1e-12 * e) * u[k];
+            grazing += same_query(sh, surf, ch, ka, kb, &A, &B, w, p1, p2, max, t) > 0;
+        }
+    }
+    cr_expect_gt(touching, 500, "overlapping pairs compared: %d", touching);
+    cr_expect_gt(grazing, 500, "grazing pairs in contact: %d", grazing);
+    for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]), tc_pen_chunks_free(&ch[k]);
+    tc_pen_work_free(w), free(p1), free(p2);
 }

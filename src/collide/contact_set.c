@@ -11,7 +11,9 @@ void tc_contact_set_free(tc_contact_set *s) {
     if (!s) return;
     if (s->surf)
         for (int i = 0; i < s->nbody; i++) tc_surface_free(&s->surf[i]);
-    free(s->shape), free(s->surf), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
+    if (s->chunk)
+        for (int i = 0; i < s->nbody; i++) tc_pen_chunks_free(&s->chunk[i]);
+    free(s->shape), free(s->surf), free(s->chunk), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
     free(s);
 }
 
@@ -24,7 +26,8 @@ tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *
     s->shape = calloc((size_t)nbody + 1, sizeof *s->shape);
     s->surf = calloc((size_t)nbody + 1, sizeof *s->surf);
     s->pair = calloc((size_t)npair + 1, sizeof *s->pair);
-    if (!s->shape || !s->surf || !s->pair) return tc_contact_set_free(s), TC_ENOMEM;
+    s->chunk = calloc((size_t)nbody + 1, sizeof *s->chunk);
+    if (!s->shape || !s->surf || !s->pair || !s->chunk) return tc_contact_set_free(s), TC_ENOMEM;
     /* surfaces: spacing relative to each body's size */
     int maxpt = 1;
     for (int i = 0; i < nbody; i++) {
@@ -36,6 +39,8 @@ tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *
                                                    : 1.0;
         tc_status st = tc_surface_alloc(&s->surf[i], sh, spacing_rel * r, err);
         if (st) return tc_contact_set_free(s), st;
+        /* its points in chunks, so far patches are skipped whole */
+        if (tc_pen_chunks_alloc(&s->chunk[i], &s->surf[i])) return tc_contact_set_free(s), TC_ENOMEM;
         if (s->surf[i].npoint > maxpt) maxpt = s->surf[i].npoint;
     }
     /* work buffers for two surfaces of up to maxpt points */
@@ -55,8 +60,8 @@ int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int m
     *dmax = 0;
     if (multi) {
         tc_penetration pen;
-        int n = tc_penetrate(sa, &s->surf[a], &bs[a], sb, &s->surf[b], &bs[b], s->work, &pen,
-                             s->pts, s->maxpts);
+        int n = tc_penetrate_chunked(sa, &s->surf[a], &s->chunk[a], &bs[a], sb, &s->surf[b],
+                                     &s->chunk[b], &bs[b], s->work, &pen, s->pts, s->maxpts);
         if (n <= 0) return 0;
         tc_v3_copy(normal, pen.normal);
         *dmax = pen.depth;

@@ -2,6 +2,7 @@
 /* the bottom of the penetration volume of two posed convex surfaces (Drumwright 2008, section
  * III-A and appendix I): inside points, the contact normal of eq. 4, the bottom and its depths */
 #include "collide/tc_penetration.h"
+#include "collide/tc_pen_chunks.h"
 #include "math/tc_vec.h"
 
 #include <math.h>
@@ -19,6 +20,9 @@ struct tc_pen_work {
     int *keep;       /* bottom points (positions in ia or ib) */
     double *dep;     /* their depths (m) */
     int *order;      /* scratch for choosing the deepest when more than max qualify */
+    unsigned long long *mark; /* cap bits: the inside points found chunk by chunk (clear
+                               * between calls) */
+    double (*ys)[3];          /* cap: their positions, at their point index */
 };
 
 tc_pen_work *tc_pen_work_alloc(int npoint) {
@@ -34,7 +38,10 @@ tc_pen_work *tc_pen_work_alloc(int npoint) {
     w->keep = malloc(n * sizeof *w->keep);
     w->dep = malloc(n * sizeof *w->dep);
     w->order = malloc(n * sizeof *w->order);
-    if (!w->ia || !w->ib || !w->ya || !w->yb || !w->keep || !w->dep || !w->order) {
+    w->mark = calloc(n / 64 + 1, sizeof *w->mark);
+    w->ys = malloc(n * sizeof *w->ys);
+    if (!w->ia || !w->ib || !w->ya || !w->yb || !w->keep || !w->dep || !w->order || !w->mark ||
+        !w->ys) {
         tc_pen_work_free(w);
         return NULL;
     }
@@ -50,6 +57,8 @@ void tc_pen_work_free(tc_pen_work *w) {
     free(w->keep);
     free(w->dep);
     free(w->order);
+    free(w->mark);
+    free(w->ys);
     free(w);
 }
 
@@ -117,48 +126,112 @@ int tc_pen_inside(const tc_shape *s, const double p[3]) {
     }
 }
 
+/* step 1 for one point q of S against a plane: below it (the height row alone first); y = its
+ * position in the plane's frame */
+static inline int point_below(const double q[3], const double Rr[9], const double t[3],
+                              double y[3]) {
+    if (!(Rr[6] * q[0] + Rr[7] * q[1] + Rr[8] * q[2] + t[2] < 0)) return 0;
+    double yl[3];
+    tc_m3_mulv(yl, Rr, q);
+    tc_v3_add(y, yl, t);
+    return 1;
+}
+
+/* step 1 for one point q of S against another shape so: a cheaper cull first, in S's frame about
+ * O's centre c, with the radius widened far beyond rounding (what it drops the exact test below
+ * drops too), then outside so's bounding sphere (r2), then the exact test; y = its position in
+ * O's frame */
+static inline int point_inside(const double q[3], const double c[3], double w2, const double Rr[9],
+                               const double t[3], double r2, const tc_shape *so, double y[3]) {
+    double e0 = q[0] - c[0], e1 = q[1] - c[1], e2 = q[2] - c[2];
+    if (e0 * e0 + e1 * e1 + e2 * e2 > w2) return 0;
+    tc_m3_mulv(y, Rr, q);
+    tc_v3_add(y, y, t);
+    if (tc_v3_dot(y, y) > r2) return 0;
+    return tc_pen_inside(so, y);
+}
+
+/* 1 when no point of the ball (centre yc in O's frame, radius rc) can be inside so: the ball lies
+ * above a plane, or beyond a box's or a cylinder's faces, or outside so's bounding sphere
+ * (radius so_radius), by more than tol (which covers the rounding of every point's transform) */
+static int chunk_out(const tc_shape *so, const double yc[3], double rc, double so_radius,
+                     double tol) {
+    switch (so->type) {
+    case TC_SHAPE_PLANE:
+        return yc[2] - rc > tol;
+    case TC_SHAPE_BOX:
+        for (int k = 0; k < 3; k++)
+            if (fabs(yc[k]) - rc > so->size[k] + tol) return 1;
+        break;
+    case TC_SHAPE_CYLINDER:
+        if (sqrt(yc[0] * yc[0] + yc[1] * yc[1]) - rc > so->size[0] + tol) return 1;
+        if (fabs(yc[2]) - rc > so->size[1] + tol) return 1;
+        break;
+    default:
+        break;
+    }
+    return sqrt(tc_v3_dot(yc, yc)) - rc > so_radius + tol;
+}
+
 /* step 1: the points of S (posed by P) strictly inside shape so (posed by O); their indices into
- * idx and their positions in O's body frame into y; returns their count */
-static int inside_points(const tc_surface *S, const tc_body_state *P, const tc_shape *so,
-                         double so_radius, const tc_body_state *O, int *idx, double (*y)[3]) {
+ * idx and their positions in O's body frame into y, in index order; returns their count. With
+ * chunks C the points of the chunks that cannot reach so are skipped, the rest take the same
+ * tests, and those inside are marked in the bitset mark (all clear on entry and on return) with
+ * their positions at their index in ys, then written in index order */
+static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_body_state *P,
+                         const tc_shape *so, double so_radius, const tc_body_state *O,
+                         unsigned long long *mark, double (*ys)[3], int *idx, double (*y)[3]) {
     int m = 0;
-    double Rr[9], t[3], d[3], yl[3];
+    /* a plane's surface has no points */
+    if (S->npoint == 0) return 0;
+    double Rr[9], t[3], d[3];
     /* the relative pose once: y = O.R^T (P.R p + P.pos - O.pos) = Rr p + t */
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             Rr[3 * r + c] = O->R[r] * P->R[c] + O->R[3 + r] * P->R[3 + c] + O->R[6 + r] * P->R[6 + c];
     tc_v3_sub(d, P->pos, O->pos);
     tc_m3_mulvt(t, O->R, d);
-    /* a plane: a point is inside when its height (the third row alone) is below zero */
-    if (so->type == TC_SHAPE_PLANE) {
-        for (int i = 0; i < S->npoint; i++) {
-            const double *q = S->p[i];
-            if (!(Rr[6] * q[0] + Rr[7] * q[1] + Rr[8] * q[2] + t[2] < 0)) continue;
-            tc_m3_mulv(yl, Rr, q);
-            tc_v3_add(y[m], yl, t);
-            idx[m++] = i;
-        }
-        return m;
-    }
+    /* O's centre in S's frame and the squared radii of the two spheres (a plane has none) */
+    const int plane = so->type == TC_SHAPE_PLANE;
     const double r2 = so_radius * so_radius;
-    /* a cheaper cull first, in S's frame about O's centre c, with the radius widened far beyond
-     * rounding (1e-6 relative, 1 nm): what it drops the exact test below drops too */
     double c[3], dc[3];
     const double wide = so_radius * (1 + 1e-6) + 1e-9, w2 = wide * wide;
     tc_v3_sub(dc, O->pos, P->pos);
     tc_m3_mulvt(c, P->R, dc);
-    for (int i = 0; i < S->npoint; i++) {
-        const double *q = S->p[i];
-        double e0 = q[0] - c[0], e1 = q[1] - c[1], e2 = q[2] - c[2];
-        if (e0 * e0 + e1 * e1 + e2 * e2 > w2) continue;
-        tc_m3_mulv(yl, Rr, q);
-        tc_v3_add(yl, yl, t);
-        /* outside the other shape's bounding sphere: not inside (a plane has none) */
-        if (tc_v3_dot(yl, yl) > r2) continue;
-        if (tc_pen_inside(so, yl)) {
-            idx[m] = i;
-            tc_v3_copy(y[m], yl);
-            m++;
+    /* no chunks: every point in turn */
+    if (!C || C->npoint != S->npoint) {
+        for (int i = 0; i < S->npoint; i++)
+            if (plane ? point_below(S->p[i], Rr, t, y[m]) : point_inside(S->p[i], c, w2, Rr, t, r2, so, y[m]))
+                idx[m++] = i;
+        return m;
+    }
+    /* the points of the chunks that may reach so: each inside one marked, its position kept at
+     * its index in ys */
+    const double tol = 1e-9 * (1 + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + S->radius);
+    int any = 0;
+    for (int k = 0; k < C->nchunk; k++) {
+        const double *b = C->ball[k];
+        double yc[3];
+        tc_m3_mulv(yc, Rr, b);
+        tc_v3_add(yc, yc, t);
+        if (chunk_out(so, yc, b[3], so_radius, tol)) continue;
+        int j1 = (k + 1) * TC_PEN_CHUNK < S->npoint ? (k + 1) * TC_PEN_CHUNK : S->npoint;
+        for (int j = k * TC_PEN_CHUNK; j < j1; j++) {
+            int i = C->idx[j];
+            if (plane ? point_below(S->p[i], Rr, t, ys[i]) : point_inside(S->p[i], c, w2, Rr, t, r2, so, ys[i]))
+                mark[i >> 6] |= 1ull << (i & 63), any = 1;
+        }
+    }
+    if (!any) return 0;
+    /* the inside points in index order, clearing the marks */
+    for (int wd = 0; wd < (S->npoint + 63) >> 6; wd++) {
+        unsigned long long bits = mark[wd];
+        mark[wd] = 0;
+        while (bits) {
+            int i = (wd << 6) + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            tc_v3_copy(y[m], ys[i]);
+            idx[m++] = i;
         }
     }
     return m;
@@ -274,13 +347,20 @@ static int deepest_only(const tc_shape *sa, const tc_body_state *A, const tc_sha
 int tc_penetrate(const tc_shape *sa, const tc_surface *SA, const tc_body_state *A,
                  const tc_shape *sb, const tc_surface *SB, const tc_body_state *B, tc_pen_work *w,
                  tc_penetration *out, tc_pen_point *pts, int max) {
+    return tc_penetrate_chunked(sa, SA, NULL, A, sb, SB, NULL, B, w, out, pts, max);
+}
+
+int tc_penetrate_chunked(const tc_shape *sa, const tc_surface *SA, const tc_pen_chunks *CA,
+                         const tc_body_state *A, const tc_shape *sb, const tc_surface *SB,
+                         const tc_pen_chunks *CB, const tc_body_state *B, tc_pen_work *w,
+                         tc_penetration *out, tc_pen_point *pts, int max) {
     memset(out, 0, sizeof *out);
     if (SA->npoint > w->cap || SB->npoint > w->cap) return -1;
     if (apart(sa, SA, A, sb, SB, B)) return 0;
 
     /* step 1: a's points inside b (in b's frame), b's points inside a (in a's frame) */
-    int na = inside_points(SA, A, sb, SB->radius, B, w->ia, w->ya);
-    int nb = inside_points(SB, B, sa, SA->radius, A, w->ib, w->yb);
+    int na = inside_points(SA, CA, A, sb, SB->radius, B, w->mark, w->ys, w->ia, w->ya);
+    int nb = inside_points(SB, CB, B, sa, SA->radius, A, w->mark, w->ys, w->ib, w->yb);
     if (na == 0 && nb == 0) return deepest_only(sa, A, sb, B, out, pts, max);
 
     /* step 2 (eq. 4): b's faces scored by a's points, a's faces by b's; b wins ties */

@@ -7,6 +7,7 @@
 #define TC_CONTACT_SET_H
 
 #include "collide/tc_collide.h"
+#include "collide/tc_pen_chunks.h"
 #include "collide/tc_penetration.h"
 #include "core/tc_status.h"
 
@@ -22,6 +23,7 @@ typedef struct tc_contact_set {
     int nbody;
     const tc_shape **shape; /* nbody: the caller's shapes (not owned; they must outlive the set) */
     tc_surface *surf;       /* nbody: surface samples, body frame */
+    tc_pen_chunks *chunk;   /* nbody: each surface's points in chunks (tc_penetrate_chunked) */
     int npair;
     int (*pair)[2];         /* npair body pairs (a, b), in the caller's order */
     tc_pen_work *work;      /* tc_penetrate's scratch */

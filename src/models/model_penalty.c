@@ -76,6 +76,11 @@ typedef struct pen_state {
     double (*cn)[3], *cdmax;
     tc_pen_point *pool;
     int pool_cap;
+    /* the pairs whose bounding spheres are within margin of each other at the cache's poses, in
+     * pair order: while no body is margin / 4 from those poses (the integrators' later stages)
+     * every other pair is still apart by more than rounding and is skipped untested */
+    double margin; /* m: a tenth of the smallest body's bounding radius */
+    int nnear, *near;
 } pen_state;
 
 /* points the start-of-step cache holds, at least (pairs beyond it are recomputed) */
@@ -107,7 +112,7 @@ static void penalty_free(void *state) {
     if (!s) return;
     tc_contact_set_free(s->set), free(s->pair), free(s->row);
     free(s->pv), free(s->pnum), free(s->pose), free(s->cm), free(s->coff), free(s->cn);
-    free(s->cdmax), free(s->pool);
+    free(s->cdmax), free(s->pool), free(s->near);
     free(s);
 }
 
@@ -148,8 +153,16 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->cm = calloc(np, sizeof *s->cm), s->coff = calloc(np, sizeof *s->coff);
     s->cn = calloc(np, sizeof *s->cn), s->cdmax = calloc(np, sizeof *s->cdmax);
     s->pool = calloc((size_t)s->pool_cap, sizeof *s->pool);
-    if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool)
+    s->near = calloc(np, sizeof *s->near);
+    if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
+        !s->near)
         return penalty_free(s), TC_ENOMEM;
+    /* the near-pair margin: a tenth of the smallest finite bounding radius (none: 0, the list
+     * then serves the cache's own poses only) */
+    double rmin = INFINITY;
+    for (int i = 0; i < scene->nbody; i++)
+        if (s->set->surf[i].radius > 0) rmin = fmin(rmin, s->set->surf[i].radius);
+    s->margin = isfinite(rmin) ? 0.1 * rmin : 0;
     *state = s;
     return TC_OK;
 }
@@ -162,11 +175,29 @@ static tc_status mp_alloc(void **state, const tc_scene *scene, const tc_params *
     return penalty_alloc_common(state, scene, p, 1, err);
 }
 
+/* tc_body_point_velocity and tc_wrench_apply (dyn/system.c) with the same arithmetic, inlined
+ * in the per-point loop of the force call: the same bits without two calls a point each */
+static inline void point_velocity(const tc_body_state *s, const double p[3], double v[3]) {
+    double r[3];
+    tc_v3_sub(r, p, s->pos);
+    tc_v3_cross(v, s->omega, r);
+    tc_v3_add(v, v, s->vel);
+}
+static inline void wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3],
+                                const double f[3], double sign) {
+    double r[3], t[3];
+    tc_v3_sub(r, p, s->pos);
+    tc_v3_cross(t, r, f);
+    tc_v3_addscl(w->f, f, sign);
+    tc_v3_addscl(w->t, t, sign);
+}
+
 /* relative velocity of a with respect to b at world point p */
-static void rel_velocity(const tc_body_state *bs, int a, int b, const double p[3], double v[3]) {
+static inline void rel_velocity(const tc_body_state *bs, int a, int b, const double p[3],
+                                double v[3]) {
     double va[3], vb[3];
-    tc_body_point_velocity(&bs[a], p, va);
-    tc_body_point_velocity(&bs[b], p, vb);
+    point_velocity(&bs[a], p, va);
+    point_velocity(&bs[b], p, vb);
     tc_v3_sub(v, va, vb);
 }
 
@@ -180,13 +211,31 @@ static int cache_valid(const pen_state *s, const tc_body_state *bs) {
     return 1;
 }
 
-/* 1 when pair k's bounding spheres are apart by more than rounding (1e-6 relative): the contact
- * set would be empty (planes, of infinite radius, never are) */
-static int far_apart(const pen_state *s, int k, const tc_body_state *bs) {
+/* 1 when pair k's bounding spheres are apart by more than rounding (1e-6 relative) plus margin
+ * (m); with margin 0 the contact set would be empty (planes, of infinite radius, never are) */
+static int far_apart_by(const pen_state *s, int k, const tc_body_state *bs, double margin) {
     const pen_pair *pp = &s->pair[k];
     double d[3], rs = (s->set->surf[pp->a].radius + s->set->surf[pp->b].radius) * (1 + 1e-6) + 1e-9;
     tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
+    rs += margin;
     return tc_v3_dot(d, d) > rs * rs;
+}
+static int far_apart(const pen_state *s, int k, const tc_body_state *bs) {
+    return far_apart_by(s, k, bs, 0);
+}
+
+/* 1 when the cache's near-pair list holds at poses bs: no body is margin / 4 or more from its
+ * position at the cache's poses (a pair off the list was margin apart there, so at least margin
+ * / 2 now) */
+static int near_valid(const pen_state *s, const tc_body_state *bs) {
+    if (!s->cached) return 0;
+    double lim = 0.25 * s->margin;
+    for (int i = 0; i < s->scene->nbody; i++) {
+        double d[3];
+        tc_v3_sub(d, bs[i].pos, s->pose[i]);
+        if (!(tc_v3_dot(d, d) < lim * lim)) return 0;
+    }
+    return 1;
 }
 
 /* pair k's contact set at poses bs: from the cache when use_cache (its points then live in the
@@ -210,7 +259,10 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
     int use_cache = cache_valid(s, bs);
     memset(w, 0, (size_t)sc->nbody * sizeof *w);
     int active = 0;
-    for (int k = 0; k < s->npair; k++) {
+    /* the near pairs alone while they are valid (the others give nothing), else every pair */
+    int use_near = use_cache || near_valid(s, bs), np = use_near ? s->nnear : s->npair;
+    for (int q = 0; q < np; q++) {
+        int k = use_near ? s->near[q] : q;
         const pen_pair *pp = &s->pair[k];
         const tc_pen_point *pts;
         double n[3], dmax;
@@ -236,8 +288,8 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
             double ft = -sc->friction * fn / sqrt(s->slip_speed * s->slip_speed + tc_v3_dot(vt, vt));
             tc_v3_scale(f, n, fn);
             tc_v3_addscl(f, vt, ft);
-            tc_wrench_apply(&w[pp->a], &bs[pp->a], pts[j].p, f, 1);
-            tc_wrench_apply(&w[pp->b], &bs[pp->b], pts[j].p, f, -1);
+            wrench_apply(&w[pp->a], &bs[pp->a], pts[j].p, f, 1);
+            wrench_apply(&w[pp->b], &bs[pp->b], pts[j].p, f, -1);
             active++;
         }
     }
@@ -294,10 +346,14 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
         memcpy(s->pose[i] + 3, bs[i].R, sizeof bs[i].R);
     }
     int used = 0;
+    s->nnear = 0;
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
         double n[3], dmax;
-        int m = far_apart(s, k, bs) ? 0 : tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+        /* the near pairs at these poses (a pair off the list is far apart too) */
+        int near = !far_apart_by(s, k, bs, s->margin);
+        if (near) s->near[s->nnear++] = k;
+        int m = !near || far_apart(s, k, bs) ? 0 : tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
         /* kept for the force call at these poses while the pool has room */
         s->cm[k] = m > 0 ? (used + m <= s->pool_cap ? m : -1) : 0;
         if (s->cm[k] > 0) {
