@@ -15,16 +15,8 @@
 /* one's own contact model: its type, parameter table and registration (docs/adding-a-model.md),
  * with the penetration geometry and vector helpers the built-in models use */
 #include "math/tc_vec.h"
-/* C linkage for C++: these two get it here (the headers they include, included above, have
- * guards of their own) */
-#ifdef __cplusplus
-extern "C" {
-#endif
 #include "models/tc_model.h"
 #include "collide/tc_penetration.h"
-#ifdef __cplusplus
-}
-#endif
 /* the experiment runner: one's own experiment type and its registration
  * (docs/adding-an-experiment.md) */
 #include "exp/tc_experiment.h"

@@ -67,9 +67,17 @@ for h in $(cd "$incdir" && find . -name '*.h' | sed 's|^\./||' | sort); do
        grep -v "^$root/" deps.txt | grep '/touche/'; then
         bad "$h includes the headers above, from outside the installed tree and the system's"
     fi
+    # and as C++, declaring C linkage of its own (so a C++ program may include it alone)
+    printf '#include "%s"\nint main() { return 0; }\n' "$h" > hdr.cc
+    # shellcheck disable=SC2086
+    if ! $cxx -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only hdr.cc $cflags >"$tmp/cxx.log" 2>&1; then
+        cat "$tmp/cxx.log"; bad "installed header $h does not compile alone as C++"
+    elif [ "$h" != touche.h ] && ! grep -q 'extern "C"' "$incdir/$h"; then  # touche.h: includes only
+        bad "installed header $h declares no C linkage for C++ (extern \"C\" guards)"
+    fi
     nh=$((nh+1))
 done
-echo "ok: $nh installed headers compile alone"
+echo "ok: $nh installed headers compile alone, in C and in C++ with C linkage"
 
 # the example against the shared library (when there is one) and the static one
 cp "$src/examples/ball_on_plane.c" .

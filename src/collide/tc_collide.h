@@ -6,6 +6,11 @@
 #include "geom/tc_pose.h"
 #include "geom/tc_shape.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TC_COLLIDE_MAX 8 /* most contacts one pair returns (box on plane: 8 vertices) */
 
 /* one contact between shapes a and b */
@@ -29,5 +34,9 @@ int tc_collide_supported(tc_shape_type a, tc_shape_type b);
  * returns their number (0..TC_COLLIDE_MAX), or -1 when the pair is unsupported */
 int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
                const tc_body_state *B, double margin, tc_contact *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,11 @@
 #include "geom/tc_pose.h"
 #include "geom/tc_shape.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TC_SURF_MAXNORMAL 3 /* most faces that meet at one surface point (a box corner); a
                              * polytope vertex of more faces keeps 3 (tc_surface_alloc) */
 
@@ -132,5 +137,9 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
  * and the cap centre when d is axial, a sphere (0, 0, r) when d = 0; a polytope takes the vertex
  * of largest d . v, ties to the lowest index */
 void tc_shape_support(const tc_shape *s, const double d[3], double out[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

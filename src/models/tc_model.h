@@ -9,6 +9,11 @@
 #include "core/tc_registry.h"
 #include "dyn/tc_system.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* counters a model fills on each force evaluation */
 typedef struct tc_contact_stats {
     long long pair_evals; /* innermost kernel evaluations (e.g. SCM point-point pairs) */
@@ -53,5 +58,9 @@ const tc_model_type *tc_model_find(const char *name);
 /* add a type at run time (a test's own model, a program that embeds touche); its name must be
  * new. Not thread-safe: register before anything runs */
 tc_status tc_model_register(const tc_model_type *t, tc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,15 +4,13 @@
 #define TC_SIM_H
 
 #include "engines/tc_engine.h"
+#include "models/tc_model.h"
+#include "solvers/tc_solver.h"
 
-/* C linkage for C++ programs that include this header (also for the model and solver headers
- * below: the headers they include have been included above, with their own guards) */
+/* C linkage for C++ programs that include this header */
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#include "models/tc_model.h"
-#include "solvers/tc_solver.h"
 
 /* a method: "model" or "model/solver" (force-level model + integrator) or "engine" */
 typedef struct tc_method {

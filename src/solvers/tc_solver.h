@@ -9,6 +9,11 @@
 #include "dyn/tc_system.h"
 #include "models/tc_model.h"
 
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* the ODE a force-level method defines: vdot = accel(q, v) (GSL's gsl_odeiv2_system, for
  * second-order rigid-body states; q lives on SE(3) per body, integrated by tc_system_integrate_q) */
 typedef struct tc_ode {
@@ -63,5 +68,9 @@ const tc_solver_type *tc_solver_find(const char *name);
 /* add a type at run time (a test's own solver, a program that embeds touche); its name must be
  * new. Not thread-safe: register before anything runs */
 tc_status tc_solver_register(const tc_solver_type *t, tc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
