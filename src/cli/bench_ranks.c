@@ -284,7 +284,10 @@ static double efficiency(const ranks_cell *b, const ranks_cell *c) {
  * its later repeats included), "no (j of k differ)" or "-" */
 static void digest_text(const ranks_cell *c, char *buf, size_t n) {
     if (!c->compared && !c->differ) snprintf(buf, n, "-");
-    else if (!c->differ) snprintf(buf, n, "yes (%d digests)", c->timed > 1 ? c->compared / c->timed : c->compared);
+    else if (!c->differ) {
+        const int k = c->timed > 1 ? c->compared / c->timed : c->compared;
+        snprintf(buf, n, "yes (%d digest%s)", k, k == 1 ? "" : "s");
+    }
     else snprintf(buf, n, "no (%d of %d differ)", c->differ, c->compared);
 }
 
