@@ -5,6 +5,7 @@
  * solver that resolves contacts (velocity projection) does the rest. Candidate pairs come from a
  * uniform-grid broad phase (collide/tc_broadphase.h), so a pile's cost grows with its bodies, not
  * their square */
+#include "geom/tc_morton.h"
 #include "models/tc_model_points.h"
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
@@ -245,49 +246,18 @@ static tc_status prepare_body(points_state *s, int i, const tc_shape *sh, double
 /* samples a chunk holds: a bounding sphere and one distance evaluation skip them together */
 #define CHUNK 16
 
-/* Morton (Z-order) key of a point quantised to a 2^10 grid over the cube [lo, lo + ext] */
-static unsigned long long morton(const double p[3], const double lo[3], double ext) {
-    unsigned long long key = 0;
-    unsigned c[3];
-    for (int k = 0; k < 3; k++) {
-        double u = ext > 0 ? (p[k] - lo[k]) / ext : 0;
-        c[k] = (unsigned)(u <= 0 ? 0 : u >= 1 ? 1023 : u * 1023);
-    }
-    for (int b = 9; b >= 0; b--)
-        for (int k = 0; k < 3; k++)
-            key = (key << 1) | ((c[k] >> b) & 1u);
-    return key;
-}
-
-typedef struct keyed {
-    unsigned long long key;
-    int i;
-} keyed;
-
-static int by_key(const void *a, const void *b) {
-    const keyed *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->i - y->i;
-}
-
 /* body b's samples along a Morton curve (runs of CHUNK are compact patches), then its chunks:
  * each run's bounding-box centre and the largest distance of its samples from it */
 static tc_status chunk_body(points_state *s, pts_body *b) {
-    double(*P)[3] = s->sample + b->off, lo[3] = {INFINITY, INFINITY, INFINITY},
-    hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < b->np; i++)
-        for (int k = 0; k < 3; k++)
-            lo[k] = fmin(lo[k], P[i][k]), hi[k] = fmax(hi[k], P[i][k]);
-    double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    keyed *kv = malloc((size_t)(b->np + 1) * sizeof *kv);
+    double(*P)[3] = s->sample + b->off;
+    int *order = malloc((size_t)(b->np + 1) * sizeof *order);
     double(*tmp)[3] = malloc((size_t)(b->np + 1) * sizeof *tmp);
-    if (!kv || !tmp) return free(kv), free(tmp), TC_ENOMEM;
-    for (int i = 0; i < b->np; i++)
-        kv[i].key = morton(P[i], lo, ext), kv[i].i = i;
-    qsort(kv, (size_t)b->np, sizeof *kv, by_key);
+    if (!order || !tmp || tc_morton_order(b->np, &P[0][0], &P[0][1], &P[0][2], 3, order))
+        return free(order), free(tmp), TC_ENOMEM;
     for (int j = 0; j < b->np; j++)
-        tc_v3_copy(tmp[j], P[kv[j].i]);
+        tc_v3_copy(tmp[j], P[order[j]]);
     memcpy(P, tmp, (size_t)b->np * sizeof *P);
-    free(kv), free(tmp);
+    free(order), free(tmp);
     /* the chunks' bounding spheres */
     b->c0 = s->nchunk, b->nc = (b->np + CHUNK - 1) / CHUNK;
     for (int c = 0; c < b->nc; c++) {

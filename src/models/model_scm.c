@@ -4,6 +4,7 @@
 #include "geom/tc_aopc.h"
 #include "math/tc_smooth.h"
 #include "math/tc_vec.h"
+#include "geom/tc_morton.h"
 #include "models/tc_model.h"
 #include "models/tc_scm_gather.h"
 
@@ -84,47 +85,15 @@ static void scm_free(void *state) {
     free(s);
 }
 
-/* Morton (Z-order) key of a point quantised to a 2^10 grid over the box [lo, lo + ext] */
-static uint64_t morton(const double p[3], const double lo[3], double ext) {
-    uint64_t key = 0;
-    unsigned c[3];
-    for (int k = 0; k < 3; k++) {
-        double u = ext > 0 ? (p[k] - lo[k]) / ext : 0;
-        c[k] = (unsigned)(u <= 0 ? 0 : u >= 1 ? 1023 : u * 1023);
-    }
-    for (int b = 9; b >= 0; b--)
-        for (int k = 0; k < 3; k++) key = (key << 1) | ((c[k] >> b) & 1u);
-    return key;
-}
-
-typedef struct keyed {
-    uint64_t key;
-    int i;
-} keyed;
-static int by_key(const void *a, const void *b) {
-    const keyed *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key ? 1 : x->i - y->i;
-}
-
 /* reorder a cloud along a Morton curve, so runs of BLK consecutive samples are compact patches
  * (the samplers order spheres by height and boxes by rows) and their bounding spheres prune well */
 static tc_status morton_order(tc_aopc *c) {
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < c->n; i++) {
-        double p[3] = {c->px[i], c->py[i], c->pz[i]};
-        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
-    }
-    double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-    keyed *kv = malloc((size_t)(c->n + 1) * sizeof *kv);
+    int *order = malloc((size_t)(c->n + 1) * sizeof *order);
     tc_aopc tmp;
-    if (!kv || tc_aopc_alloc_n(&tmp, c->n)) return free(kv), TC_ENOMEM;
-    for (int i = 0; i < c->n; i++) {
-        double p[3] = {c->px[i], c->py[i], c->pz[i]};
-        kv[i].key = morton(p, lo, ext), kv[i].i = i;
-    }
-    qsort(kv, (size_t)c->n, sizeof *kv, by_key);
+    if (!order || tc_morton_order(c->n, c->px, c->py, c->pz, 1, order)) return free(order), TC_ENOMEM;
+    if (tc_aopc_alloc_n(&tmp, c->n)) return free(order), TC_ENOMEM;
     for (int j = 0; j < c->n; j++) {
-        int i = kv[j].i;
+        int i = order[j];
         tmp.px[j] = c->px[i], tmp.py[j] = c->py[i], tmp.pz[j] = c->pz[i];
         tmp.nx[j] = c->nx[i], tmp.ny[j] = c->ny[i], tmp.nz[j] = c->nz[i];
     }
@@ -133,7 +102,7 @@ static tc_status morton_order(tc_aopc *c) {
     memcpy(c->px, tmp.px, sz), memcpy(c->py, tmp.py, sz), memcpy(c->pz, tmp.pz, sz);
     memcpy(c->nx, tmp.nx, sz), memcpy(c->ny, tmp.ny, sz), memcpy(c->nz, tmp.nz, sz);
     tc_aopc_free(&tmp);
-    free(kv);
+    free(order);
     return TC_OK;
 }
 
