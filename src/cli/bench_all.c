@@ -262,11 +262,7 @@ static void fmt_us(char *buf, size_t n, double s) {
 static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
                      const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
     char machine[256], date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
-    tc_machine_describe(machine, sizeof machine, o->threads);
+    tc_machine_stamp(date, sizeof date, machine, sizeof machine, o->threads);
     fprintf(f, "`touche bench all`, %s, %s, `--seconds %g` a cell. Each cell: mean / best time per call "
                "(µs) and the mean's ratio to MuJoCo's on the same scene in the same run; a force query "
                "on the static scenes, a step on the others.\n\n| method |",

@@ -294,11 +294,7 @@ static void digest_text(const ranks_cell *c, char *buf, size_t n) {
 /* the Markdown table: a row per experiment and rank count, then the totals */
 static void write_md(FILE *f, const ranks_opts *o, const ranks_cell *cell, const char *cmd) {
     char machine[256], date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
-    tc_machine_describe(machine, sizeof machine, o->workers);
+    tc_machine_stamp(date, sizeof date, machine, sizeof machine, o->workers);
     /* the MPI library's name and version, up to its first comma */
     char mpi[64];
     snprintf(mpi, sizeof mpi, "%s", tc_ranks_library());

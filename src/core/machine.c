@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void tc_machine_describe(char *buf, size_t n, int threads) {
     char cpu[256] = "unknown CPU", line[512];
@@ -25,4 +26,12 @@ void tc_machine_describe(char *buf, size_t n, int threads) {
     }
     if (f) fclose(f);
     snprintf(buf, n, "%s, %d thread%s", cpu, threads, threads == 1 ? "" : "s");
+}
+
+void tc_machine_stamp(char *date, size_t ndate, char *machine, size_t nmachine, int threads) {
+    time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(date, ndate, "%Y-%m-%d %H:%M UTC", &tm))
+        snprintf(date, ndate, "unknown date");
+    tc_machine_describe(machine, nmachine, threads);
 }
