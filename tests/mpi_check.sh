@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # sweeps over MPI ranks (docs/mpi.md): E1, E2, E3, E4, E5 and E6 at the quick tier under
-# `mpirun -np 2` (and E4 under -np 3) write the same outputs as one process, byte for byte but
-# for the timings; a run made to diverge on purpose (E4's deepest-point with kp = 1e12, one of
-# its runs on rank 1) is recorded as failed, with its reason, in every case.
+# `mpirun -np 2` (and E4 under -np 3; E5 also with a fixed split, TOUCHE_MPI_SHARE=0) write the
+# same outputs as one process, byte for byte but for the timings; a run made to diverge on
+# purpose (E4's deepest-point with kp = 1e12) is recorded as failed, with its reason, in every
+# case.
 # usage: [MPI_CHECK_ONLY="e4 e5"] mpi_check.sh /path/to/touche MPI_BUILT (1: built with MPI, 0: without)
 # (MPI_CHECK_ONLY: the experiments to check, default all six; tools/test.sh checks a few under
 # the sanitizers, where the whole set would take minutes more)
@@ -102,7 +103,7 @@ run e4-three 3 mpi 3 run $e4 --threads 1 --out "$out/three"
 same "$out/one/e4_penalty" "$out/two/e4_penalty"
 same "$out/one/e4_penalty" "$out/three/e4_penalty"
 # deepest-point's three runs failed with the divergence as their reason, in every output set
-# (E4's items in order, every N-th to a rank: run 1, the perturbed block, ran on rank 1)
+# (whichever rank ran them)
 for d in one two three; do
     f="$out/$d/e4_penalty/runs.csv"
     nf=$(grep -c '^[0-9]*,deepest-point,.*,failed,"diverged: ' "$f" || true)
@@ -128,4 +129,13 @@ for e in e2_t_pushing e3_sinusoid e5_polytopes e6_stacking; do
     run "$e-two" 0 mpi 2 run "$e" --tier quick --threads 1 --out "$out/two"
     same "$out/one/$e" "$out/two/$e"
 done
+
+# the same bytes when the ranks of the machine share nothing (TOUCHE_MPI_SHARE=0: a fixed split
+# of the items, no common queue, no lent threads; docs/mpi.md)
+if want e5; then
+    export TOUCHE_MPI_SHARE=0
+    run e5-fixed 0 mpi 2 run e5_polytopes --tier quick --threads 1 --out "$out/fixed"
+    unset TOUCHE_MPI_SHARE
+    same "$out/one/e5_polytopes" "$out/fixed/e5_polytopes"
+fi
 echo "mpi: ok ($only)"

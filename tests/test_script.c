@@ -260,3 +260,82 @@ Test(script, idle_sweep_threads_join_the_last_item) {
         cr_expect_eq(tc_par_threads(), omp_get_max_threads(), "outside a sweep: OpenMP's maximum");
     }
 }
+
+/* threads other ranks lend while they wait (docs/mpi.md): a 1-thread sweep's only item is offered
+ * the threads a waiting rank of the same machine lends, shared out among the ranks still working
+ * and capped by the CPUs this process may use; nothing once that rank works again */
+static void node_item(void *ctx, int i, tc_item *it) {
+    (void)i;
+    int *seen = ctx;
+    seen[0] = tc_par_threads();
+    int team = 0;
+#pragma omp parallel num_threads(seen[0])
+#pragma omp atomic
+    team++;
+    seen[1] = team;
+    it->steps = 1;
+}
+
+Test(script, waiting_ranks_lend_their_threads) {
+    tc_par_node node = {.idle = 0, .active = 2};
+    tc_par_node_share(&node);
+    tc_exp x = {.threads = 1};
+    snprintf(x.name, sizeof x.name, "node");
+    const int cap = omp_get_num_procs() - 1;
+    /* {idle threads, active ranks} after the other rank's wait, and the threads offered */
+    const struct {
+        int waiting_threads, others_active, want;
+    } cases[] = {
+        {3, 0, 1 + (3 < cap ? 3 : cap)}, /* one rank of 3 threads waits: all its threads, up to the CPUs */
+        {3, 1, 1 + (1 < cap ? 1 : cap)}, /* shared with one other working rank: 3 / 2 */
+        {0, 1, 1},                       /* nobody waits */
+    };
+    tc_par_node_lent_max(1);
+    int most = 0;
+    for (int c = 0; c < 3; c++) {
+        /* this rank works; another rank of cases[c].waiting_threads waits (or works) */
+        node.idle = 0, node.active = 2 + cases[c].others_active;
+        if (cases[c].waiting_threads) tc_par_node_wait(cases[c].waiting_threads);
+        cr_assert_eq(node.idle, cases[c].waiting_threads);
+        int seen[2] = {0, 0};
+        cr_redirect_stderr();
+        cr_assert_eq(tc_exp_sweep(&x, 1, NULL, node_item, seen), TC_OK);
+        cr_expect_eq(seen[0], cases[c].want, "case %d: offered %d threads, want %d", c, seen[0], cases[c].want);
+        cr_expect_eq(seen[1], seen[0], "case %d: a team of %d", c, seen[1]);
+        if (seen[0] - 1 > most) most = seen[0] - 1;
+        if (cases[c].waiting_threads) tc_par_node_resume(cases[c].waiting_threads);
+        cr_expect_eq(node.idle, 0, "resumed: nothing lent");
+        cr_expect_eq(node.active, 2 + cases[c].others_active, "resumed: active again");
+    }
+    cr_expect_eq(tc_par_node_lent_max(1), most, "the most lent is recorded");
+    cr_expect_eq(tc_par_node_lent_max(0), 0, "and reset");
+    /* outside a sweep a process keeps its own threads */
+    node.idle = 8, node.active = 1;
+    cr_expect_eq(tc_par_threads(), omp_get_max_threads());
+    tc_par_node_share(NULL);
+}
+
+/* the queue the ranks of a machine share: every take of one sweep's key gets its own number, from
+ * 0, also from threads at once; a new key starts again at 0 without a reset; taken and finished
+ * count apart; without a node there is no queue (-1) */
+Test(script, machine_queue_hands_out_each_item_once) {
+    cr_expect_eq(tc_par_node_take(1), -1, "no node, no queue");
+    tc_par_node node = {.active = 2};
+    tc_par_node_share(&node);
+    enum { N = 4000 };
+    static unsigned char got[N];
+    memset(got, 0, sizeof got);
+    int bad = 0;
+#pragma omp parallel for num_threads(4) reduction(+ : bad)
+    for (int k = 0; k < N; k++) {
+        long t = tc_par_node_take(7);
+        if (t < 0 || t >= N || __atomic_fetch_add(&got[t], 1, __ATOMIC_RELAXED)) bad++;
+    }
+    cr_expect_eq(bad, 0, "%d takes out of range or twice", bad);
+    cr_expect_eq(tc_par_node_take(7), N, "the next after %d takes", N);
+    cr_expect_eq(tc_par_node_finish(7), 0, "finished counts apart from taken");
+    cr_expect_eq(tc_par_node_take(8), 0, "a new sweep starts at 0");
+    cr_expect_eq(tc_par_node_take(8), 1);
+    cr_expect_eq(tc_par_node_finish(8), 0, "and so does its finished count");
+    tc_par_node_share(NULL);
+}

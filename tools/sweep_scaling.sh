@@ -3,7 +3,8 @@
 # OpenMP scaling of every experiment's sweep: `touche run all` at each thread count, the sweep wall
 # times from each experiment's done line, efficiency T1 / (N TN) against the one-thread run, and
 # the reference check of every run's result digests (equal digests: the same outputs for any count).
-# A count RxT runs R MPI ranks of T threads each (mpirun -np R; docs/mpi.md), N = R T workers.
+# A count RxT runs R MPI ranks of T threads each (mpirun -np R --bind-to none, so that waiting
+# ranks can lend their cores; docs/mpi.md), N = R T workers.
 # usage: [TIER=quick] [TOUCHE=./build/touche] sh tools/sweep_scaling.sh OUTDIR [COUNT...]
 #        (COUNT is N threads or RxT; defaults to 1 2; the first is the baseline, normally 1)
 set -eu
@@ -24,7 +25,7 @@ for spec in "$@"; do
     dir="$out/t$spec"
     rm -rf "$dir"
     launch=""
-    [ "$ranks" -eq 1 ] || launch="mpirun -np $ranks --oversubscribe"
+    [ "$ranks" -eq 1 ] || launch="mpirun -np $ranks --oversubscribe --bind-to none"
     # exit 3 (a figure or run failed) still times the sweeps; the digests below say if results moved
     TOUCHE_NO_PROGRESS=1 $launch "$touche" run all --tier "$tier" --threads "$threads" --out "$dir" \
         2> "$out/t$spec.log" || true

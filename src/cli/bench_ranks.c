@@ -39,8 +39,9 @@ typedef struct ranks_cell {
     int timed;       /* repeats that gave a timing */
     int exit_status; /* the last nonzero exit status of its children (0: all ok) */
     long items;
-    double sweep_s, cpu_s, run_s; /* the best sweep wall time (s), its CPU time (rank 0's) and
+    double sweep_s, cpu_s, run_s; /* the best sweep wall time (s), its CPU time (every rank's) and
                                    * the whole child's wall time, mpirun's start-up included */
+    int lent;                     /* the most threads a rank was lent in that run */
     int compared, differ;         /* digests compared with the one-process run's, and unequal */
     char note[300];
 } ranks_cell;
@@ -59,7 +60,8 @@ static void usage(FILE *f) {
             "  --threads      workers N of every run, ranks x threads (default: the largest rank count)\n"
             "  --tier         the experiments' tier (default quick)\n"
             "  --repeat       runs of each count, alternating; the best sweep time is kept (default 1)\n"
-            "  --bind-to      passed to mpirun's --bind-to (none, core, ...; default: mpirun's own)\n"
+            "  --bind-to      passed to mpirun's --bind-to (default none: waiting ranks lend their\n"
+            "                 cores to working ones, docs/mpi.md; core: mpirun's own default for 2 ranks)\n"
             "  --out          output directory (default out/bench): bench_ranks.csv, bench_ranks.md,\n"
             "                 and the children's outputs and logs under ranks/\n"
             "  needs mpirun on PATH and a touche built with MPI for counts above 1; as root the\n"
@@ -97,7 +99,7 @@ static int parse_experiments(const char *list, ranks_opts *o) {
 
 /* -1: go on; else the exit status (0 after --help) */
 static int parse(int argc, char **argv, ranks_opts *o) {
-    *o = (ranks_opts){.out = "out/bench", .tier = "quick", .counts = {1}, .ncount = 1, .repeat = 1};
+    *o = (ranks_opts){.out = "out/bench", .tier = "quick", .bind = "none", .counts = {1}, .ncount = 1, .repeat = 1};
     const char *ranks = "1,2";
     int workers = 0;
     for (int i = 0; tc_experiment_at(i) && o->nexp < MAXEXP; i++) o->exp[o->nexp++] = tc_experiment_at(i);
@@ -163,14 +165,15 @@ static int parse(int argc, char **argv, ranks_opts *o) {
 
 /* the one row of a --timings file into c (items, sweep and CPU time) and *ranks; 0 after
  * writing why into c->note */
-static int read_timings(const char *path, ranks_cell *c, int *ranks, double *sweep, double *cpu, double *run) {
+static int read_timings(const char *path, ranks_cell *c, int *ranks, double *sweep, double *cpu, double *run,
+                        int *lent) {
     FILE *f = fopen(path, "r");
     char head[512], line[512], name[128], tier[16], status[64];
     int threads, runs, failed;
     long items;
     int ok = f && fgets(head, sizeof head, f) && fgets(line, sizeof line, f) &&
-             sscanf(line, "%127[^,],%15[^,],%d,%d,%ld,%lf,%lf,%lf,%d,%d,%63s", name, tier, ranks, &threads, &items,
-                    sweep, cpu, run, &runs, &failed, status) == 11;
+             sscanf(line, "%127[^,],%15[^,],%d,%d,%ld,%lf,%lf,%lf,%d,%d,%63[^,],%d", name, tier, ranks, &threads,
+                    &items, sweep, cpu, run, &runs, &failed, status, lent) == 12;
     if (f) fclose(f);
     if (!ok) {
         snprintf(c->note, sizeof c->note, "no timing in %s", path);
@@ -228,7 +231,7 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
     /* no progress bar, no PDF; Open MPI refuses root without being told (the child's alone) */
     const char *env[] = {"TOUCHE_NO_PROGRESS=1", "TOUCHE_NO_PDF=1", NULL, NULL, NULL};
     if (geteuid() == 0) env[2] = "OMPI_ALLOW_RUN_AS_ROOT=1", env[3] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
-    int status = -1, got_ranks = 0;
+    int status = -1, got_ranks = 0, lent = 0;
     double cpu = NAN, run = NAN;
     *sweep = NAN;
     if (tc_run_logged_status(argv, env, NULL, log, 0, &status, &err)) {
@@ -242,7 +245,7 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
         snprintf(c->note, sizeof c->note, "exit status %d (see %s)", status, log);
         if (status != 3) return;
     }
-    if (!read_timings(tpath, c, &got_ranks, sweep, &cpu, &run)) {
+    if (!read_timings(tpath, c, &got_ranks, sweep, &cpu, &run, &lent)) {
         *sweep = NAN;
         c->exit_status = c->exit_status ? c->exit_status : 1;
         return;
@@ -254,7 +257,7 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
         c->exit_status = 1;
         return;
     }
-    if (!c->timed || *sweep < c->sweep_s) c->sweep_s = *sweep, c->cpu_s = cpu, c->run_s = run;
+    if (!c->timed || *sweep < c->sweep_s) c->sweep_s = *sweep, c->cpu_s = cpu, c->run_s = run, c->lent = lent;
     c->timed++;
     /* the digests: the first one-process run is the reference of every other run */
     tc_metrics m;
@@ -302,11 +305,12 @@ static void write_md(FILE *f, const ranks_opts *o, const ranks_cell *cell, const
     fprintf(f, "`%s`, %s, %s (%ld cores online), %s, tier %s, best of %d. Every run has %d workers "
                "(ranks x threads); efficiency = the one process's sweep time over the ranks' (1: nothing "
                "lost to the split); sweep = the experiment's sweeps (its `done` line), mpirun's start-up and "
-               "the serial work after them not included; digests: the result digests of `touche check` "
-               "equal to the one process's.\n\n",
+               "the serial work after them not included; lent: the most threads a rank was lent by the "
+               "waiting ranks of its machine (docs/mpi.md); digests: the result digests of `touche check` equal to the "
+               "one process's.\n\n",
             cmd, date, machine, sysconf(_SC_NPROCESSORS_ONLN), mpi, o->tier, o->repeat, o->workers);
-    fprintf(f, "| experiment | ranks x threads | items | sweep (s) | items/s | efficiency | digests equal | "
-               "whole run (s) |\n|---|---|---|---|---|---|---|---|\n");
+    fprintf(f, "| experiment | ranks x threads | items | sweep (s) | items/s | efficiency | lent | digests equal | "
+               "whole run (s) |\n|---|---|---|---|---|---|---|---|---|\n");
     double tot[MAXCOUNT] = {0};
     int complete = 1;
     for (int e = 0; e < o->nexp; e++)
@@ -317,21 +321,21 @@ static void write_md(FILE *f, const ranks_opts *o, const ranks_cell *cell, const
             double ef = efficiency(b, c);
             snprintf(eff, sizeof eff, isfinite(ef) ? "%.2f" : "-", ef);
             if (!c->timed) {
-                fprintf(f, "| %s | %d x %d | - | failed | - | - | %s | %s |\n", o->exp[e]->name, o->counts[k],
+                fprintf(f, "| %s | %d x %d | - | failed | - | - | - | %s | %s |\n", o->exp[e]->name, o->counts[k],
                         o->workers / o->counts[k], dg, c->note);
                 complete = 0;
                 continue;
             }
             tot[k] += c->sweep_s;
-            fprintf(f, "| %s | %d x %d | %ld | %.2f | %.1f | %s | %s | %.1f |\n", o->exp[e]->name, o->counts[k],
-                    o->workers / o->counts[k], c->items, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0,
-                    k ? eff : "1 (reference)", dg, c->run_s);
+            fprintf(f, "| %s | %d x %d | %ld | %.2f | %.1f | %s | %d | %s | %.1f |\n", o->exp[e]->name,
+                    o->counts[k], o->workers / o->counts[k], c->items, c->sweep_s,
+                    c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, k ? eff : "1 (reference)", c->lent, dg, c->run_s);
         }
     if (complete && o->nexp > 1)
         for (int k = 0; k < o->ncount; k++) {
             char eff[32] = "1 (reference)";
             if (k) snprintf(eff, sizeof eff, "%.2f", tot[k] > 0 ? tot[0] / tot[k] : NAN);
-            fprintf(f, "| all (sum) | %d x %d | | %.2f | | %s | | |\n", o->counts[k], o->workers / o->counts[k], tot[k], eff);
+            fprintf(f, "| all (sum) | %d x %d | | %.2f | | %s | | | |\n", o->counts[k], o->workers / o->counts[k], tot[k], eff);
         }
 }
 
@@ -347,7 +351,8 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
     if (tc_outfile_open(&f, path, &err)) return fprintf(stderr, "%s: %s\n", who, err.msg), 1;
     tc_machine_describe(machine, sizeof machine, o->workers);
     fprintf(f.f, "experiment,tier,ranks,threads,workers,items,sweep_wall_s,items_per_s,efficiency,sweep_cpu_s,"
-                 "run_wall_s,repeats,digests_compared,digests_differ,digests_equal,exit_status,cpu,mpi,note\n");
+                 "run_wall_s,lent_threads,repeats,digests_compared,digests_differ,digests_equal,exit_status,cpu,mpi,"
+                 "note\n");
     for (int e = 0; e < o->nexp; e++)
         for (int k = 0; k < o->ncount; k++) {
             const ranks_cell *c = &cell[e * o->ncount + k], *b = &cell[e * o->ncount];
@@ -364,9 +369,9 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
                 fprintf(f.f, "%ld,%.4f,", c->items, c->sweep_s);
                 fprintf(f.f, isfinite(rate) ? "%.4g," : ",", rate);
                 fprintf(f.f, isfinite(eff) ? "%.4f," : ",", eff);
-                fprintf(f.f, "%.4f,%.4f,", c->cpu_s, c->run_s);
+                fprintf(f.f, "%.4f,%.4f,%d,", c->cpu_s, c->run_s, c->lent);
             } else
-                fprintf(f.f, ",,,,,,");
+                fprintf(f.f, ",,,,,,,");
             fprintf(f.f, "%d,%d,%d,%s,%d,\"%s\",%s,%s\n", c->timed, c->compared, c->differ,
                     c->compared && !c->differ ? "yes" : "no", c->exit_status, machine, mpi, note);
         }

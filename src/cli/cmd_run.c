@@ -5,6 +5,7 @@
 #include "exp/tc_experiment.h"
 #include "exp/tc_ranks.h"
 #include "core/tc_fs.h"
+#include "core/tc_parallel.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
 
@@ -191,23 +192,24 @@ static int summary(todo *t, int n) {
     return bad;
 }
 
-/* --timings FILE: one CSV row per experiment that ran: its sweeps' items, wall and CPU time (this
- * rank's), ranks and threads, the whole experiment's wall time and how it ended; timings only,
+/* --timings FILE: one CSV row per experiment that ran: its sweeps' items, wall and CPU time (every
+ * rank's, summed at the end of the experiment), ranks and threads, the whole experiment's wall time and how it ended; timings only,
  * outside every output set (nothing here enters a result digest); returns 1 after saying why
  * it could not be written */
 static int write_timings(const char *path, todo *t, int n, const tc_run_opts *o, const double *wall,
-                         const int *st) {
+                         const int *st, const int *lent) {
     tc_error err;
     tc_error_clear(&err);
     tc_outfile f;
     if (tc_outfile_open(&f, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    fprintf(f.f, "experiment,tier,ranks,threads,items,sweep_wall_s,sweep_cpu_s,run_wall_s,runs,failed_runs,status\n");
+    fprintf(f.f, "experiment,tier,ranks,threads,items,sweep_wall_s,sweep_cpu_s,run_wall_s,runs,failed_runs,status,"
+                 "lent_threads\n");
     for (int i = 0; i < n; i++) {
         const tc_exp *x = t[i].x;
         if (!x || st[i] < 0) continue;
-        fprintf(f.f, "%s,%s,%d,%d,%ld,%.6f,%.6f,%.6f,%d,%d,%s\n", x->name, o->tier, tc_ranks_size(), o->threads,
+        fprintf(f.f, "%s,%s,%d,%d,%ld,%.6f,%.6f,%.6f,%d,%d,%s,%d\n", x->name, o->tier, tc_ranks_size(), o->threads,
                 x->sweep_items, x->sweep_wall_s, x->sweep_cpu_s, wall[i], x->nrun, tc_exp_failed(x),
-                st[i] ? tc_status_str((tc_status)st[i]) : "ok");
+                st[i] ? tc_status_str((tc_status)st[i]) : "ok", lent[i]);
     }
     if (tc_outfile_commit(&f, &err)) return tc_cli_error(&err, TC_EIO), 1;
     return 0;
@@ -346,8 +348,8 @@ int tc_cmd_run(int argc, char **argv) {
     signal(SIGTERM, on_signal);
     int failed = 0, io_failed = 0;
     static double run_wall[MAXRUN];
-    static int run_st[MAXRUN];
-    for (int i = 0; i < n; i++) run_wall[i] = NAN, run_st[i] = -1;
+    static int run_st[MAXRUN], run_lent[MAXRUN];
+    for (int i = 0; i < n; i++) run_wall[i] = NAN, run_st[i] = -1, run_lent[i] = 0;
     for (int i = 0; i < n && !tc_interrupted() && !io_failed; i++) {
         if (!t[i].x) continue;
         tc_error err;
@@ -359,8 +361,9 @@ int tc_cmd_run(int argc, char **argv) {
         if (tc_ranks_size() > 1) snprintf(ranks, sizeof ranks, "%d ranks x ", tc_ranks_size());
         fprintf(stderr, "touche: %s (tier %s, %s%d threads; %s)\n", t[i].name, o.tier, ranks,
                 o.threads, est);
+        tc_par_node_lent_max(1);
         tc_status st = tc_exp_execute(t[i].x, &err);
-        run_wall[i] = tc_wall_time() - t0, run_st[i] = st;
+        run_wall[i] = tc_wall_time() - t0, run_st[i] = st, run_lent[i] = tc_par_node_lent_max(0);
         if (st) {
             tc_cli_error(&err, st);
             failed++;
@@ -368,13 +371,16 @@ int tc_cmd_run(int argc, char **argv) {
             io_failed = st == TC_EIO;
         } else {
             const tc_exp *x = t[i].x;
-            char busy[160] = "";
-            /* over MPI ranks: rank 0's own threads and CPU time */
-            const char *whose = tc_ranks_size() > 1 ? "rank 0's " : "";
+            char busy[200] = "", lent[64] = "";
+            /* over MPI ranks: every rank's threads and CPU time */
+            char whose[48] = "";
+            if (tc_ranks_size() > 1) snprintf(whose, sizeof whose, "%d ranks x ", tc_ranks_size());
+            /* threads waiting ranks lent to the working ranks of their machine (docs/mpi.md) */
+            if (run_lent[i] > 0) snprintf(lent, sizeof lent, " (+ up to %d lent between ranks)", run_lent[i]);
             if (x->sweep_wall_s > 0)
-                snprintf(busy, sizeof busy, " (sweep: %ld items in %.1f s on %s%d threads, %.1f s of CPU, %.0f %% busy)",
-                         x->sweep_items, x->sweep_wall_s, whose, o.threads, x->sweep_cpu_s,
-                         100 * x->sweep_cpu_s / (o.threads * x->sweep_wall_s));
+                snprintf(busy, sizeof busy, " (sweep: %ld items in %.1f s on %s%d threads%s, %.1f s of CPU, %.0f %% busy)",
+                         x->sweep_items, x->sweep_wall_s, whose, o.threads, lent, x->sweep_cpu_s,
+                         100 * x->sweep_cpu_s / (o.threads * tc_ranks_size() * x->sweep_wall_s));
             fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
                     busy, o.out_root, t[i].name);
         }
@@ -397,7 +403,7 @@ int tc_cmd_run(int argc, char **argv) {
     tc_status st = tc_ranks_rank() == 0 ? tc_exp_report(o.out_root, &err) : TC_OK;
     int bad = summary(t, n);
     if (st) tc_cli_error(&err, st);
-    if (timings && tc_ranks_rank() == 0 && write_timings(timings, t, n, &o, run_wall, run_st)) bad = 1;
+    if (timings && tc_ranks_rank() == 0 && write_timings(timings, t, n, &o, run_wall, run_st, run_lent)) bad = 1;
     fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", o.out_root, o.out_root,
             failed ? "; some experiments FAILED"
             : bad || st ? "; some runs failed or outputs are missing (see above)" : "");

@@ -24,12 +24,12 @@ void tc_md_to_tex(FILE *f, const char *md);
 
 /* ---------- a sweep over MPI ranks (runner_mpi.c; runner_serial.c without MPI) ---------- */
 
-/* the exchange after the items of a split sweep ran, each on its owner's rank (owner[i]). On a
- * worker (rank > 0): send the records, wall times (s) and regions of its own items to rank 0.
- * On rank 0: receive every worker's; the items of a worker that has left the experiment (its
- * driver stopped early) are set in redo[] for rank 0 to run itself */
-tc_status tc_ranks_gather(tc_exp *x, int n, const int *owner, tc_item *it, double *wall,
-                          tc_item_regions_fn regions, void *ctx, unsigned char *redo);
+/* the exchange after the items of a split sweep ran, each on one rank (ran[i]: this rank ran
+ * item i). On a worker (rank > 0): send the records, wall times (s) and regions of the items it
+ * ran to rank 0. On rank 0: receive every worker's; by[i] the rank that ran item i, -1 when none
+ * did (a worker that left the experiment, its driver stopped early: rank 0 runs those) */
+tc_status tc_ranks_gather(tc_exp *x, int n, const unsigned char *ran, tc_item *it, double *wall,
+                          tc_item_regions_fn regions, void *ctx, int *by);
 
 /* then every item's records, wall times and regions from rank 0 to every worker still in the
  * experiment, so that every rank holds the same state; on a worker TC_EIO when rank 0 left the

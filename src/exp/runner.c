@@ -55,6 +55,9 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     x->type = t, x->opts = o;
     x->tier = o->tier, x->source_dir = o->source_dir, x->threads = o->threads > 0 ? o->threads : 1;
     x->rank = tc_ranks_rank(), x->nrank = tc_ranks_size();
+    /* the experiments in the order planned, the same on every rank (a sweep's queue key) */
+    static unsigned planned;
+    x->ordinal = planned++ & 0xffffu;
     snprintf(x->name, sizeof x->name, "%s", name);
     char why[200];
     tc_status st = TC_OK;
@@ -197,11 +200,12 @@ tc_status tc_exp_sweep_costed(tc_exp *x, int n, const int *item_run, const doubl
 }
 
 /* run the items whose flag in run[] is set, on the threads, in the start order, each writing
- * only its own slot; a thread with no item left to start lends itself to the items still
- * running (tc_par_threads) */
+ * only its own slot and setting ran[i]; a thread with no item left to start lends itself to the
+ * items still running (tc_par_threads). With a key (not 0) the ranks of this machine take the
+ * items from one queue (the same run[] on each) and count them done together */
 static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned char *run,
                       const int *item_run, tc_item_fn fn, void *ctx, tc_item *it, double *wall,
-                      tc_progress *prog) {
+                      tc_progress *prog, unsigned key, unsigned char *ran) {
     /* the items to run, in the start order */
     int *todo = malloc(((size_t)n + 1) * sizeof *todo), nt = 0, next = 0;
     if (!todo) {
@@ -211,17 +215,20 @@ static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned 
     }
     for (int k = 0; k < n; k++)
         if (run[order[k].item]) todo[nt++] = order[k].item;
-    tc_par_sweep_begin();
+    tc_par_sweep_begin(x->threads);
 #pragma omp parallel num_threads(x->threads)
     for (;;) {
-        int k;
+        long k = key ? tc_par_node_take(key) : -1;
+        if (k < 0) {
 #pragma omp atomic capture
-        k = next++;
+            k = next++;
+        }
         if (k >= nt) {
             tc_par_sweep_idle();
             break;
         }
         int i = todo[k];
+        ran[i] = 1;
         it[i].run = item_run ? item_run[i] : i;
         if (tc_interrupted()) {
             it[i].status = TC_EINTR;
@@ -232,7 +239,9 @@ static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned 
         fn(ctx, i, &it[i]);
         wall[i] = tc_wall_time() - t0;
         tc_par_sweep_finish_item();
-        tc_progress_tick(prog);
+        long done = key ? tc_par_node_finish(key) : -1;
+        if (done < 0) tc_progress_tick(prog);
+        else tc_progress_to(prog, done + 1);
     }
     tc_par_sweep_end();
     free(todo);
@@ -243,65 +252,70 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     tc_item *it = calloc((size_t)n + 1, sizeof *it);
     double *wall = calloc((size_t)n + 1, sizeof *wall);
     start_slot *order = malloc(((size_t)n + 1) * sizeof *order);
-    int *owner = calloc((size_t)n + 1, sizeof *owner);
+    int *by = calloc((size_t)n + 1, sizeof *by);
     unsigned char *mine = calloc((size_t)n + 1, 1), *redo = calloc((size_t)n + 1, 1);
-    if (!it || !wall || !order || !owner || !mine || !redo) {
-        free(it), free(wall), free(order), free(owner), free(mine), free(redo);
+    unsigned char *ran = calloc((size_t)n + 1, 1);
+    if (!it || !wall || !order || !by || !mine || !redo || !ran) {
+        free(it), free(wall), free(order), free(by), free(mine), free(redo), free(ran);
         return TC_ENOMEM;
     }
     /* the start order: the costliest items first (NaN or no costs: item order) */
     for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
     if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
     /* over several ranks a sweep with regions is split: in the start order, each item goes to
-     * the rank with the least cost so far (the lowest such rank; without costs every nrank-th
-     * item), a rule of the costs and N alone; one without regions runs whole on every rank
-     * (correct, not faster) */
+     * the machine with the least cost per rank so far (the lowest such machine; without costs 1
+     * each), a rule of the costs and the machines alone; the ranks of a machine take its items in
+     * the start order from one queue, as threads do (each rank a machine of its own when they
+     * share no memory: a fixed split). One without regions runs whole on every rank (correct,
+     * not faster) */
     const int nrank = x->nrank > 1 ? x->nrank : 1, split = nrank > 1 && regions;
     if (nrank > 1 && !regions && x->rank == 0)
         fprintf(stderr, "touche: %s: sweep %d is not split over the %d ranks (its items' results "
                         "are not declared, docs/mpi.md): every rank runs its %d items\n",
                 x->name, x->nsweep + 1, nrank, n);
-    double *load = calloc((size_t)nrank, sizeof *load);
+    const int nmach = split ? tc_ranks_machines() : 1, here = split ? tc_ranks_machine_of(x->rank) : 0;
+    double *load = calloc((size_t)nmach, sizeof *load);
     if (!load) {
-        free(it), free(wall), free(order), free(owner), free(mine), free(redo);
+        free(it), free(wall), free(order), free(by), free(mine), free(redo), free(ran);
         return TC_ENOMEM;
     }
     int count = 0;
     for (int k = 0; k < n; k++) {
-        int i = order[k].item, r = 0;
-        for (int q = 1; split && q < nrank; q++)
-            if (load[q] < load[r]) r = q;
-        load[r] += order[k].cost > 0 && order[k].cost < HUGE_VAL ? order[k].cost : 1;
-        owner[i] = split ? r : x->rank;
-        count += mine[i] = owner[i] == x->rank;
+        int i = order[k].item, m = 0;
+        for (int q = 1; q < nmach; q++)
+            if (load[q] * tc_ranks_machine_size(m) < load[m] * tc_ranks_machine_size(q)) m = q;
+        load[m] += order[k].cost > 0 && order[k].cost < HUGE_VAL ? order[k].cost : 1;
+        count += mine[i] = m == here;
     }
     free(load);
-    /* progress on rank 0 only, for its own items */
+    /* one queue for the machine's ranks: this sweep's key, the same on each (0: none) */
+    const unsigned key = split && tc_ranks_machine_size(here) > 1 ? (x->ordinal << 16 | ((unsigned)x->nsplit & 0xffffu)) + 1u : 0;
+    /* progress on rank 0 only, for its machine's items */
     tc_progress prog;
     const double cpu0 = cpu_time();
     tc_progress_start(&prog, x->name, count);
     if (x->rank > 0) prog.enabled = 0;
     /* every item of this rank in parallel; each writes only its own slot */
-    run_items(x, n, order, mine, item_run, fn, ctx, it, wall, &prog);
+    run_items(x, n, order, mine, item_run, fn, ctx, it, wall, &prog, key, ran);
     /* the results meet on rank 0 (which runs those of a rank that left), then go to every rank */
     tc_status st = TC_OK;
     if (split) {
+        tc_ranks_gather(x, n, ran, it, wall, regions, ctx, by);
         if (x->rank == 0) {
-            /* who ran how many items */
+            /* who ran how many items (rank 0 runs those no rank ran: a worker left early) */
             char line[512];
             int len = snprintf(line, sizeof line, "touche: %s: sweep %d split over %d ranks:", x->name,
-                               x->nsweep + 1, nrank);
+                               x->nsweep + 1, nrank), nredo = 0;
             for (int r = 0; r < nrank && len < (int)sizeof line - 16; r++) {
                 int c = 0;
-                for (int i = 0; i < n; i++) c += owner[i] == r;
+                for (int i = 0; i < n; i++) c += by[i] == r;
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", r ? ", " : " ", c);
             }
+            for (int i = 0; i < n; i++) nredo += redo[i] = by[i] < 0;
+            if (nredo) len += snprintf(line + len, sizeof line - (size_t)len, " and %d for ranks that left", nredo);
             fprintf(stderr, "%s items\n", line);
+            if (nredo) run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog, 0, ran);
         }
-        tc_ranks_gather(x, n, owner, it, wall, regions, ctx, redo);
-        int nredo = 0;
-        for (int i = 0; i < n; i++) nredo += redo[i];
-        if (nredo) run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog);
         st = tc_ranks_share(x, n, it, wall, regions, ctx);
         x->nsplit++;
     }
@@ -316,7 +330,7 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
      * number of threads and ranks) */
     for (int i = 0; i < n && !st; i++)
         tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
-    free(it), free(wall), free(order), free(owner), free(mine), free(redo);
+    free(it), free(wall), free(order), free(by), free(mine), free(redo), free(ran);
     if (st) return st;
     return tc_interrupted() ? TC_EINTR : TC_OK;
 }

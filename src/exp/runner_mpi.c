@@ -2,11 +2,13 @@
 /* sweeps over MPI ranks: start-up, the exchange of a split sweep's item results between the
  * ranks, and the end of an experiment, all point-to-point with rank 0 so that a rank whose
  * driver stops early never leaves another waiting (docs/mpi.md) */
+#include "core/tc_parallel.h"
 #include "exp/exp_private.h"
 #include "exp/tc_ranks.h"
 
 #include <limits.h>
 #include <mpi.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,8 @@ typedef struct msg_head {
     int count;       /* items in this message */
     int interrupted; /* the sender was interrupted */
     int status;      /* MSG_END, MSG_FINAL: the experiment's status on the sender */
+    int lent;        /* MSG_END: the most threads other ranks lent the sender in the experiment */
+    double cpu_s;    /* MSG_END: the sender's CPU time in the experiment's sweeps (s) */
     char msg[512];   /* and its error */
 } msg_head;
 
@@ -32,6 +36,11 @@ static int started, rank, size = 1;
 static FILE *errf;
 /* workers that have left the current experiment (rank 0's view) */
 static unsigned char *ended;
+/* the ranks on this machine and their shared counters (lent threads, a sweep's queue); the
+ * machine of every rank, the ranks on each machine and the number of machines */
+static MPI_Comm node_comm = MPI_COMM_NULL;
+static MPI_Win node_win = MPI_WIN_NULL;
+static int *machine_of, *machine_size, machines = 1;
 
 /* ---------- start-up ---------- */
 
@@ -43,6 +52,63 @@ static int launched(void) {
     for (int i = 0; vars[i]; i++)
         if (getenv(vars[i])) return 1;
     return 0;
+}
+
+/* the ranks of this machine map one tc_par_node (its first rank's): a rank that waits lends its
+ * threads to those still working (tc_par_threads), and they take a split sweep's items from one
+ * queue. The machines are numbered by their lowest rank. TOUCHE_MPI_SHARE=0 (rank 0's word), or
+ * a machine where the shared memory cannot be had, leaves every rank a machine of its own */
+static void share_node(void) {
+    machine_of = malloc((size_t)size * sizeof *machine_of);
+    machine_size = calloc((size_t)size, sizeof *machine_size);
+    if (!machine_of || !machine_size) {
+        fprintf(stderr, "touche: error: out of memory starting MPI\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    const char *env = getenv("TOUCHE_MPI_SHARE");
+    int share = tc_ranks_agree(!(env && !strcmp(env, "0"))), me = 0, nrank = 1, machine = -1;
+    tc_par_node *mine = NULL, *shared = NULL;
+    if (share && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm) == MPI_SUCCESS) {
+        MPI_Comm_size(node_comm, &nrank);
+        MPI_Comm_rank(node_comm, &me);
+        MPI_Aint bytes = me == 0 ? (MPI_Aint)sizeof *mine : 0;
+        int ok = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_comm, &mine, &node_win) == MPI_SUCCESS;
+        if (ok) {
+            MPI_Aint got;
+            int unit;
+            ok = MPI_Win_shared_query(node_win, 0, &got, &unit, &shared) == MPI_SUCCESS &&
+                 got >= (MPI_Aint)sizeof *shared;
+        }
+        /* the first rank sets the counters: every rank of the machine works, none waits */
+        if (ok && me == 0) *shared = (tc_par_node){.idle = 0, .active = nrank};
+        MPI_Barrier(node_comm);
+        /* every rank of the machine shares or none (the machine's first rank decides) */
+        MPI_Bcast(&ok, 1, MPI_INT, 0, node_comm);
+        if (ok && nrank > 1) tc_par_node_share(shared);
+        /* the machine's number: its first rank's place among the first ranks */
+        MPI_Comm firsts;
+        MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, rank, &firsts);
+        if (me == 0) MPI_Comm_rank(firsts, &machine), MPI_Comm_free(&firsts);
+        MPI_Bcast(&machine, 1, MPI_INT, 0, node_comm);
+        if (!(ok && nrank > 1)) machine = -1;
+    }
+    /* numbered in the order of their lowest ranks; without sharing every rank is a machine of
+     * its own */
+    MPI_Allgather(&machine, 1, MPI_INT, machine_of, 1, MPI_INT, MPI_COMM_WORLD);
+    int *raw = malloc((size_t)size * sizeof *raw);
+    if (!raw) {
+        fprintf(stderr, "touche: error: out of memory starting MPI\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memcpy(raw, machine_of, (size_t)size * sizeof *raw);
+    machines = 0;
+    for (int r = 0; r < size; r++) {
+        int q = 0;
+        while (raw[r] >= 0 && q < r && raw[q] != raw[r]) q++;
+        machine_of[r] = raw[r] >= 0 && q < r ? machine_of[q] : machines++;
+        machine_size[machine_of[r]]++;
+    }
+    free(raw);
 }
 
 int tc_ranks_init(int *argc, char ***argv) {
@@ -61,10 +127,16 @@ int tc_ranks_init(int *argc, char ***argv) {
         fprintf(stderr, "touche: error: out of memory starting MPI\n");
         return 1;
     }
+    share_node();
     return 0;
 }
 
 void tc_ranks_finalize(void) {
+    tc_par_node_share(NULL);
+    if (node_win != MPI_WIN_NULL) MPI_Win_free(&node_win);
+    if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
+    free(machine_of), free(machine_size);
+    machine_of = machine_size = NULL, machines = 1;
     if (started) MPI_Finalize();
     started = 0;
     if (errf) fclose(errf);
@@ -83,6 +155,9 @@ void tc_ranks_quiet(void) {
 }
 
 int tc_ranks_rank(void) { return rank; }
+int tc_ranks_machines(void) { return machines; }
+int tc_ranks_machine_of(int r) { return machine_of && r >= 0 && r < size ? machine_of[r] : 0; }
+int tc_ranks_machine_size(int m) { return machine_size && m >= 0 && m < size ? machine_size[m] : 1; }
 int tc_ranks_size(void) { return size; }
 
 int tc_ranks_agree(int v) {
@@ -108,23 +183,51 @@ static void diverged(const char *what, int from) {
 
 /* ---------- messages ---------- */
 
+/* poll test(arg) until it says done (or fails), without spinning: a rank that waits lends its
+ * threads to the ranks still working on this machine (tc_par_threads) and leaves them its cores */
+static void wait_for(int (*test)(void *), void *arg) {
+    if (test(arg)) return;
+    const int threads = omp_get_max_threads();
+    tc_par_node_wait(threads);
+    for (long ns = 50000; !test(arg); ns = ns < 5000000 ? 2 * ns : ns)
+        nanosleep(&(struct timespec){0, ns}, NULL);
+    tc_par_node_resume(threads);
+}
+
+static int sent(void *req) {
+    int done = 0;
+    return MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done;
+}
+
+typedef struct probe {
+    int from;
+    MPI_Status s;
+} probe;
+
+static int arrived(void *arg) {
+    probe *p = arg;
+    int ready = 0;
+    return MPI_Iprobe(p->from, TAG, MPI_COMM_WORLD, &ready, &p->s) != MPI_SUCCESS || ready;
+}
+
 static void send_msg(int to, const void *buf, size_t bytes) {
     if (bytes > INT_MAX) {
         fprintf(errf ? errf : stderr, "touche: error: rank %d: a sweep's results (%zu B) exceed one MPI message "
                         "(2 GiB); use fewer, smaller items\n", rank, bytes);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    MPI_Send(buf, (int)bytes, MPI_BYTE, to, TAG, MPI_COMM_WORLD);
+    /* a large message waits for its receiver (a worker's results until rank 0 has run its own) */
+    MPI_Request req;
+    MPI_Isend(buf, (int)bytes, MPI_BYTE, to, TAG, MPI_COMM_WORLD, &req);
+    wait_for(sent, &req);
 }
 
 /* the next message from rank `from`, whatever its size; *bytes its size; NULL when out of memory */
 static unsigned char *recv_msg(int from, size_t *bytes) {
-    MPI_Status s;
-    int count, ready = 0;
-    /* wait without spinning: a waiting rank leaves its core to the ranks still working */
-    for (long ns = 50000; MPI_Iprobe(from, TAG, MPI_COMM_WORLD, &ready, &s) == MPI_SUCCESS && !ready;
-         ns = ns < 5000000 ? 2 * ns : ns)
-        nanosleep(&(struct timespec){0, ns}, NULL);
+    probe p = {.from = from};
+    int count;
+    wait_for(arrived, &p);
+    MPI_Status s = p.s;
     MPI_Get_count(&s, MPI_BYTE, &count);
     unsigned char *buf = malloc((size_t)count + sizeof(msg_head));
     if (!buf) {
@@ -148,14 +251,14 @@ static size_t item_size(tc_item_regions_fn regions, void *ctx, int i) {
     return b;
 }
 
-/* a message of the items where pick[i] == want (want < 0: all) */
-static unsigned char *pack(const msg_head *h0, int n, const int *pick, int want, const tc_item *it,
+/* a message of the items where pick[i] is set (pick NULL: all) */
+static unsigned char *pack(const msg_head *h0, int n, const unsigned char *pick, const tc_item *it,
                            const double *wall, tc_item_regions_fn regions, void *ctx,
                            size_t *bytes) {
     size_t b = sizeof(msg_head);
     int count = 0;
     for (int i = 0; i < n; i++)
-        if (want < 0 || pick[i] == want) b += item_size(regions, ctx, i), count++;
+        if (!pick || pick[i]) b += item_size(regions, ctx, i), count++;
     unsigned char *buf = malloc(b), *p = buf;
     if (!buf) {
         fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory packing %zu B\n", rank, b);
@@ -165,7 +268,7 @@ static unsigned char *pack(const msg_head *h0, int n, const int *pick, int want,
     h.count = count;
     memcpy(p, &h, sizeof h), p += sizeof h;
     for (int i = 0; i < n; i++) {
-        if (want >= 0 && pick[i] != want) continue;
+        if (pick && !pick[i]) continue;
         tc_region r[TC_ITEM_MAXREGION];
         int nr = regions(ctx, i, r);
         memcpy(p, &i, sizeof i), p += sizeof i;
@@ -177,10 +280,10 @@ static unsigned char *pack(const msg_head *h0, int n, const int *pick, int want,
     return buf;
 }
 
-/* copy a message's items into their records, wall times and regions; a message that does not
- * fit the regions here means the ranks disagree about them */
+/* copy a message's items into their records, wall times and regions (and by[i] = from, by not
+ * NULL); a message that does not fit the regions here means the ranks disagree about them */
 static void unpack(const unsigned char *buf, size_t bytes, int from, int n, tc_item *it,
-                   double *wall, tc_item_regions_fn regions, void *ctx) {
+                   double *wall, tc_item_regions_fn regions, void *ctx, int *by) {
     msg_head h;
     memcpy(&h, buf, sizeof h);
     const unsigned char *p = buf + sizeof h, *end = buf + bytes;
@@ -192,6 +295,7 @@ static void unpack(const unsigned char *buf, size_t bytes, int from, int n, tc_i
         tc_region r[TC_ITEM_MAXREGION];
         int nr = regions(ctx, i, r);
         memcpy(&it[i], p, sizeof *it), p += sizeof *it;
+        if (by) by[i] = from;
         memcpy(&wall[i], p, sizeof *wall), p += sizeof *wall;
         for (int k = 0; k < nr; k++) {
             if ((size_t)(end - p) < r[k].bytes) diverged("an item's regions of another size", from);
@@ -203,20 +307,20 @@ static void unpack(const unsigned char *buf, size_t bytes, int from, int n, tc_i
 
 /* ---------- a split sweep ---------- */
 
-tc_status tc_ranks_gather(tc_exp *x, int n, const int *owner, tc_item *it, double *wall,
-                          tc_item_regions_fn regions, void *ctx, unsigned char *redo) {
+tc_status tc_ranks_gather(tc_exp *x, int n, const unsigned char *ran, tc_item *it, double *wall,
+                          tc_item_regions_fn regions, void *ctx, int *by) {
     msg_head h = {.kind = MSG_SWEEP, .seq = x->nsplit, .n = n};
     if (rank > 0) {
         /* a worker sends its own items */
         h.interrupted = tc_interrupted();
         size_t b;
-        unsigned char *buf = pack(&h, n, owner, rank, it, wall, regions, ctx, &b);
+        unsigned char *buf = pack(&h, n, ran, it, wall, regions, ctx, &b);
         send_msg(0, buf, b);
         free(buf);
         return TC_OK;
     }
     /* rank 0 takes each worker's in rank order */
-    memset(redo, 0, (size_t)n);
+    for (int i = 0; i < n; i++) by[i] = ran[i] ? 0 : -1;
     for (int w = 1; w < size; w++) {
         if (!ended[w]) {
             size_t b;
@@ -232,13 +336,10 @@ tc_status tc_ranks_gather(tc_exp *x, int n, const int *owner, tc_item *it, doubl
                 diverged("a message of another sweep", w);
             } else {
                 if (r.interrupted) tc_interrupt();
-                unpack(buf, b, w, n, it, wall, regions, ctx);
+                unpack(buf, b, w, n, it, wall, regions, ctx, by);
             }
             free(buf);
         }
-        /* rank 0 runs the items of a worker that is gone */
-        if (ended[w])
-            for (int i = 0; i < n; i++) redo[i] |= owner[i] == w;
     }
     return TC_OK;
 }
@@ -254,14 +355,14 @@ tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_re
         tc_status st = TC_OK;
         if (r.kind == MSG_ABANDON) st = TC_EIO;
         else if (r.kind != MSG_RESULTS || r.seq != h.seq || r.n != n) diverged("a message of another sweep", 0);
-        else unpack(buf, b, 0, n, it, wall, regions, ctx);
+        else unpack(buf, b, 0, n, it, wall, regions, ctx, NULL);
         if (r.interrupted) tc_interrupt();
         free(buf);
         return st;
     }
     /* every item to every worker still here */
     size_t b;
-    unsigned char *buf = pack(&h, n, NULL, -1, it, wall, regions, ctx, &b);
+    unsigned char *buf = pack(&h, n, NULL, it, wall, regions, ctx, &b);
     for (int w = 1; w < size; w++)
         if (!ended[w]) send_msg(w, buf, b);
     free(buf);
@@ -272,7 +373,8 @@ tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_re
 
 tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
     if (size < 2) return st;
-    msg_head h = {.kind = MSG_END, .status = st, .interrupted = tc_interrupted()};
+    msg_head h = {.kind = MSG_END, .status = st, .interrupted = tc_interrupted(), .lent = tc_par_node_lent_max(0),
+                  .cpu_s = x->sweep_cpu_s};
     if (rank > 0) {
         /* a worker says how it ended and takes rank 0's word */
         if (st && err) snprintf(h.msg, sizeof h.msg, "%s", err->msg);
@@ -300,6 +402,8 @@ tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
                 send_msg(w, &a, sizeof a);
             } else if (r.kind == MSG_END) {
                 ended[w] = 1;
+                tc_par_node_lent_note(r.lent);
+                x->sweep_cpu_s += r.cpu_s;
                 if (r.interrupted) tc_interrupt();
                 /* a failure only the worker had: rank 0 ran its items, the outputs are whole */
                 if (r.status && !st && !(r.status == TC_EIO && !r.msg[0]))

@@ -175,12 +175,14 @@ struct tc_exp {
     char labels[1024];     /* every label before --methods, comma-separated */
     int nrun, caprun;
     tc_run_record *run;
-    /* the sweeps so far: wall time (s), the process's CPU time during them (s), items */
+    /* the sweeps so far: wall time (s), the process's CPU time during them (s; over MPI, rank 0
+     * adds the other ranks' at the experiment's end), items */
     double sweep_wall_s, sweep_cpu_s;
     long sweep_items;
     /* MPI: this process's rank and the number of ranks (0 and 1 without MPI); only rank 0
      * writes the outputs, the others work in a scratch directory; sweeps split so far */
     int rank, nrank, nsweep, nsplit;
+    unsigned ordinal;      /* this experiment's place among those planned (mod 65536) */
     FILE *md, *tex;        /* the section, built in memory */
     char *md_buf, *tex_buf;
     size_t md_len, tex_len;

@@ -17,6 +17,14 @@ void tc_ranks_finalize(void);
 int tc_ranks_rank(void);
 int tc_ranks_size(void);
 
+/* the machines of the job (ranks that share memory; every rank a machine of its own when they
+ * share none or TOUCHE_MPI_SHARE=0), numbered in the order of their lowest ranks: how many, the
+ * machine of rank r, and the ranks of machine m. The ranks of a machine take a split sweep's
+ * items from one queue and lend their threads while they wait (docs/mpi.md) */
+int tc_ranks_machines(void);
+int tc_ranks_machine_of(int r);
+int tc_ranks_machine_size(int m);
+
 /* on a rank other than 0, stdout and stderr go to /dev/null (rank 0 prints the plan, progress and
  * summary once); the rank's own fatal errors (the ranks disagree, out of memory) still reach
  * the terminal */

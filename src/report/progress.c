@@ -35,8 +35,12 @@ static void draw(const tc_progress *p, long done, double now) {
     fflush(stderr);
 }
 
-void tc_progress_tick(tc_progress *p) {
-    long done = __atomic_add_fetch(&p->done, 1, __ATOMIC_RELAXED);
+void tc_progress_tick(tc_progress *p) { tc_progress_to(p, __atomic_add_fetch(&p->done, 1, __ATOMIC_RELAXED)); }
+
+void tc_progress_to(tc_progress *p, long done) {
+    long seen = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
+    while (done > seen && !__atomic_compare_exchange_n(&p->done, &seen, done, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
     if (!p->enabled) return;
 
     /* due for a redraw? the thread that moves `last` forward is the one that draws */
