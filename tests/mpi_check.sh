@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # sweeps over MPI ranks (docs/mpi.md): E1, E2, E3, E4, E5 and E6 at the quick tier under
-# `mpirun -np 2` (and E4 under -np 3; E5 also with a fixed split, TOUCHE_MPI_SHARE=0) write the
-# same outputs as one process, byte for byte but for the timings; a run made to diverge on
+# `mpirun -np 2` (and E4 under -np 3; E5 also with a fixed split, TOUCHE_MPI_SHARE=0, and as 3
+# ranks on 2 machines, TOUCHE_MPI_MACHINES=2) write the same outputs as one process, byte for byte but for the timings; a run made to diverge on
 # purpose (E4's deepest-point with kp = 1e12) is recorded as failed, with its reason, in every
 # case.
 # usage: [MPI_CHECK_ONLY="e4 e5"] mpi_check.sh /path/to/touche MPI_BUILT (1: built with MPI, 0: without)
@@ -137,5 +137,12 @@ if want e5; then
     run e5-fixed 0 mpi 2 run e5_polytopes --tier quick --threads 1 --out "$out/fixed"
     unset TOUCHE_MPI_SHARE
     same "$out/one/e5_polytopes" "$out/fixed/e5_polytopes"
+    # three ranks as two machines (TOUCHE_MPI_MACHINES=2: ranks 0 and 1 share a queue, rank 2 is a
+    # machine of its own): the items dealt to the machines by cost per rank, the same bytes
+    export TOUCHE_MPI_MACHINES=2
+    run e5-machines 0 mpi 3 run e5_polytopes --tier quick --threads 1 --out "$out/machines"
+    unset TOUCHE_MPI_MACHINES
+    grep -q "split over 3 ranks" "$out/e5-machines.log" || { cat "$out/e5-machines.log"; echo "E5 not split over 3 ranks"; exit 1; }
+    same "$out/one/e5_polytopes" "$out/machines/e5_polytopes"
 fi
 echo "mpi: ok ($only)"

@@ -57,7 +57,8 @@ static int launched(void) {
 /* the ranks of this machine map one tc_par_node (its first rank's): a rank that waits lends its
  * threads to those still working (tc_par_threads), and they take a split sweep's items from one
  * queue. The machines are numbered by their lowest rank. TOUCHE_MPI_SHARE=0 (rank 0's word), or
- * a machine where the shared memory cannot be had, leaves every rank a machine of its own */
+ * a machine where the shared memory cannot be had, leaves every rank a machine of its own;
+ * TOUCHE_MPI_MACHINES=K (rank 0's word) makes K machines of the ranks, for tests */
 static void share_node(void) {
     machine_of = malloc((size_t)size * sizeof *machine_of);
     machine_size = calloc((size_t)size, sizeof *machine_size);
@@ -65,10 +66,16 @@ static void share_node(void) {
         fprintf(stderr, "touche: error: out of memory starting MPI\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    const char *env = getenv("TOUCHE_MPI_SHARE");
+    const char *env = getenv("TOUCHE_MPI_SHARE"), *fake = getenv("TOUCHE_MPI_MACHINES");
     int share = tc_ranks_agree(!(env && !strcmp(env, "0"))), me = 0, nrank = 1, machine = -1;
+    /* tests: TOUCHE_MPI_MACHINES=K splits the ranks into K machines in rank order, as if they ran
+     * on K machines (each still maps its shared memory: they do share it) */
+    long k = tc_ranks_agree(fake ? (int)strtol(fake, NULL, 10) : 0);
     tc_par_node *mine = NULL, *shared = NULL;
-    if (share && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm) == MPI_SUCCESS) {
+    int split = !share ? MPI_ERR_OTHER
+                : k > 0   ? MPI_Comm_split(MPI_COMM_WORLD, (int)(rank * (k < size ? k : size) / size), rank, &node_comm)
+                          : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
+    if (split == MPI_SUCCESS) {
         MPI_Comm_size(node_comm, &nrank);
         MPI_Comm_rank(node_comm, &me);
         MPI_Aint bytes = me == 0 ? (MPI_Aint)sizeof *mine : 0;
