@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # sweeps over MPI ranks (docs/mpi.md): E1, E2, E3, E4, E5 and E6 at the quick tier under
 # `mpirun -np 2` (and E4 under -np 3; E5 also with a fixed split, TOUCHE_MPI_SHARE=0, and as 3
-# ranks on 2 machines, TOUCHE_MPI_MACHINES=2) write the same outputs as one process, byte for byte but for the timings; a run made to diverge on
+# ranks on 2 machines, TOUCHE_MPI_MACHINES=2, and with a worker that leaves early) write the same
+# outputs as one process, byte for byte but for the timings; a run made to diverge on
 # purpose (E4's deepest-point with kp = 1e12) is recorded as failed, with its reason, in every
 # case.
 # usage: [MPI_CHECK_ONLY="e4 e5"] mpi_check.sh /path/to/touche MPI_BUILT (1: built with MPI, 0: without)
@@ -144,5 +145,26 @@ if want e5; then
     unset TOUCHE_MPI_MACHINES
     grep -q "split over 3 ranks" "$out/e5-machines.log" || { cat "$out/e5-machines.log"; echo "E5 not split over 3 ranks"; exit 1; }
     same "$out/one/e5_polytopes" "$out/machines/e5_polytopes"
+fi
+
+# a worker whose driver stops early (its scratch directory cannot be made: TMPDIR under a file)
+# leaves the experiment; rank 0 runs what it did not, the outputs are whole and the same, exit 0.
+# With the shared queue rank 0 takes every item; with the fixed split it runs the leaver's share
+if want e5; then
+    : >"$out/not-a-dir"
+    for share in 1 0; do
+        export TOUCHE_MPI_SHARE=$share
+        st=0
+        mpirun -np 1 --oversubscribe "$touche" run e5_polytopes --tier quick --threads 1 --out "$out/leave$share" : \
+            -np 1 -x TMPDIR="$out/not-a-dir/tmp" "$touche" run e5_polytopes --tier quick --threads 1 \
+            --out "$out/leave$share" >"$out/e5-leave$share.log" 2>&1 || st=$?
+        unset TOUCHE_MPI_SHARE
+        log="$out/e5-leave$share.log"
+        [ "$st" = 0 ] || { cat "$log"; echo "a worker that left: exit status $st, expected 0"; exit 1; }
+        grep -q "rank 1 left e5_polytopes early: .*not-a-dir" "$log" || { cat "$log"; echo "the leaver is not named"; exit 1; }
+        [ "$share" = 1 ] || grep -q "split over 2 ranks: [0-9]*, 0 items, and rank 0 the [0-9]* no rank ran" "$log" \
+            || { cat "$log"; echo "rank 0 did not run the leaver's share"; exit 1; }
+        same "$out/one/e5_polytopes" "$out/leave$share/e5_polytopes"
+    done
 fi
 echo "mpi: ok ($only)"

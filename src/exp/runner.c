@@ -312,8 +312,9 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", r ? ", " : " ", c);
             }
             for (int i = 0; i < n; i++) nredo += redo[i] = by[i] < 0;
-            if (nredo) len += snprintf(line + len, sizeof line - (size_t)len, " and %d for ranks that left", nredo);
-            fprintf(stderr, "%s items\n", line);
+            if (nredo) snprintf(line + len, sizeof line - (size_t)len, " items, and rank 0 the %d no rank ran", nredo);
+            else snprintf(line + len, sizeof line - (size_t)len, " items");
+            fprintf(stderr, "%s\n", line);
             if (nredo) run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog, 0, ran);
         }
         st = tc_ranks_share(x, n, it, wall, regions, ctx);
