@@ -378,8 +378,8 @@ int tc_cmd_run(int argc, char **argv) {
             /* threads waiting ranks lent to the working ranks of their machine (docs/mpi.md) */
             if (run_lent[i] > 0) snprintf(lent, sizeof lent, " (+ up to %d lent between ranks)", run_lent[i]);
             if (x->sweep_wall_s > 0)
-                snprintf(busy, sizeof busy, " (sweep: %ld items in %.1f s on %s%d threads%s, %.1f s of CPU, %.0f %% busy)",
-                         x->sweep_items, x->sweep_wall_s, whose, o.threads, lent, x->sweep_cpu_s,
+                snprintf(busy, sizeof busy, " (sweep: %ld items in %.1f s on %s%d thread%s%s, %.1f s of CPU, %.0f %% busy)",
+                         x->sweep_items, x->sweep_wall_s, whose, o.threads, o.threads == 1 ? "" : "s", lent, x->sweep_cpu_s,
                          100 * x->sweep_cpu_s / (o.threads * tc_ranks_size() * x->sweep_wall_s));
             fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t[i].name, tc_wall_time() - t0,
                     busy, o.out_root, t[i].name);
