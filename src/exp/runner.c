@@ -289,7 +289,8 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     }
     free(load);
     /* one queue for the machine's ranks: this sweep's key, the same on each (0: none) */
-    const unsigned key = split && tc_ranks_machine_size(here) > 1 ? (x->ordinal << 16 | ((unsigned)x->nsplit & 0xffffu)) + 1u : 0;
+    const unsigned key =
+        split && tc_ranks_machine_size(here) > 1 ? (x->ordinal << 16 | ((unsigned)x->nsplit & 0xffffu)) + 1u : 0;
     /* progress on rank 0 only, for its machine's items */
     tc_progress prog;
     const double cpu0 = cpu_time();

@@ -35,20 +35,24 @@ static void draw(const tc_progress *p, long done, double now) {
     fflush(stderr);
 }
 
-void tc_progress_tick(tc_progress *p) { tc_progress_to(p, __atomic_add_fetch(&p->done, 1, __ATOMIC_RELAXED)); }
-
-void tc_progress_to(tc_progress *p, long done) {
-    long seen = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
-    while (done > seen && !__atomic_compare_exchange_n(&p->done, &seen, done, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
+/* a redraw with `done` items when one is due: the thread that moves `last` forward draws */
+static void redraw_due(tc_progress *p, long done) {
     if (!p->enabled) return;
-
-    /* due for a redraw? the thread that moves `last` forward is the one that draws */
     double now = tc_wall_time(), last;
     __atomic_load(&p->last, &last, __ATOMIC_RELAXED);
     if (now - last < 0.1) return;
     if (__atomic_compare_exchange(&p->last, &last, &now, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
         draw(p, done, now);
+}
+
+void tc_progress_tick(tc_progress *p) { redraw_due(p, __atomic_add_fetch(&p->done, 1, __ATOMIC_RELAXED)); }
+
+void tc_progress_to(tc_progress *p, long done) {
+    long seen = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
+    while (done > seen &&
+           !__atomic_compare_exchange_n(&p->done, &seen, done, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    redraw_due(p, done);
 }
 
 void tc_progress_end(tc_progress *p) {
