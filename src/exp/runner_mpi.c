@@ -92,6 +92,11 @@ static void share_node(void) {
         /* every rank of the machine shares or none (the machine's first rank decides) */
         MPI_Bcast(&ok, 1, MPI_INT, 0, node_comm);
         if (ok && nrank > 1) tc_par_node_share(shared);
+        /* said, not silent: such ranks run their fixed shares and lend nothing */
+        if (!ok && nrank > 1 && me == 0)
+            fprintf(stderr, "touche: rank %d: the %d ranks on this machine could not share memory "
+                            "(MPI_Win_allocate_shared): each runs a fixed share of every sweep, none "
+                            "lends its threads\n", rank, nrank);
         /* the machine's number: its first rank's place among the first ranks */
         MPI_Comm firsts;
         MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, rank, &firsts);
