@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "collide/tc_contact_set.h"
 #include "collide/tc_pen_chunks.h"
 #include "collide/tc_penetration.h"
 #include "math/tc_vec.h"
@@ -407,4 +408,61 @@ Test(penalty, chunked_penetration_is_bitwise_the_full_scan) {
     cr_expect_gt(grazing, 500, "grazing pairs in contact: %d", grazing);
     for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]), tc_pen_chunks_free(&ch[k]);
     tc_pen_work_free(w), free(p1), free(p2);
+}
+
+/* a contact set's pair query, which tries the separating axes first for a pair that was apart
+ * at its last query, is bitwise the plain chunked query along paths on which pairs come apart
+ * and touch again: count, normal, largest depth and points */
+Test(penalty, contact_set_hint_keeps_the_bits) {
+    tc_shape sh[3] = {tc_box(0.2, 0.1, 0.15), tc_sphere(0.12), tc_cylinder(0.1, 0.2)};
+    const tc_shape *shp[3] = {&sh[0], &sh[1], &sh[2]};
+    int pairs[6] = {0, 1, 0, 2, 1, 2};
+    tc_contact_set *cs;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_contact_set_alloc(&cs, 3, shp, 3, pairs, 0.25, &err), TC_OK, "%s", err.msg);
+    int maxpt = 1;
+    for (int i = 0; i < 3; i++) maxpt = cs->surf[i].npoint > maxpt ? cs->surf[i].npoint : maxpt;
+    tc_pen_work *w = tc_pen_work_alloc(maxpt);
+    tc_pen_point *pts = calloc((size_t)cs->maxpts, sizeof *pts);
+    cr_assert(w && pts);
+    srand(21);
+    int touching = 0, apart = 0, changes = 0, last[3] = {-1, -1, -1};
+    for (int path = 0; path < 40; path++) {
+        /* bodies 1 and 2 sweep through body 0 (at the origin) and past each other, turning */
+        tc_body_state bs[3], a0[3], a1[3];
+        for (int i = 0; i < 3; i++) random_pose(&a0[i], i ? 0.6 : 0), random_pose(&a1[i], i ? 0.6 : 0);
+        for (int step = 0; step <= 60; step++) {
+            double u = step / 60.0;
+            for (int i = 0; i < 3; i++) {
+                bs[i] = a0[i];
+                for (int k = 0; k < 3; k++) bs[i].pos[k] = (1 - u) * a0[i].pos[k] - u * a0[i].pos[k];
+                for (int k = 0; k < 4; k++) bs[i].quat[k] = (1 - u) * a0[i].quat[k] + u * a1[i].quat[k];
+                tc_quat_normalize(bs[i].quat);
+                tc_quat_to_mat(bs[i].R, bs[i].quat);
+            }
+            for (int k = 0; k < 3; k++) {
+                int a = pairs[2 * k], b = pairs[2 * k + 1];
+                double n[3], dmax;
+                int m = tc_contact_set_pair(cs, k, bs, 1, n, &dmax);
+                tc_penetration pen;
+                int m2 = tc_penetrate_chunked(&sh[a], &cs->surf[a], &cs->chunk[a], &bs[a], &sh[b],
+                                              &cs->surf[b], &cs->chunk[b], &bs[b], w, &pen, pts,
+                                              cs->maxpts);
+                m2 = m2 > 0 ? m2 : 0;
+                cr_assert_eq(m, m2, "path %d step %d pair %d: %d points, plain query %d", path,
+                             step, k, m, m2);
+                if (m > 0) {
+                    cr_assert(!memcmp(n, pen.normal, sizeof n) && dmax == pen.depth);
+                    cr_assert(!memcmp(cs->pts, pts, (size_t)m * sizeof *pts));
+                }
+                touching += m > 0, apart += m == 0;
+                changes += last[k] >= 0 && last[k] != (m > 0);
+                last[k] = m > 0;
+            }
+        }
+    }
+    cr_expect(touching > 200 && apart > 200 && changes > 40, "%d touching, %d apart, %d changes",
+              touching, apart, changes);
+    tc_pen_work_free(w), free(pts), tc_contact_set_free(cs);
 }

@@ -10,6 +10,8 @@
 #include "math/tc_vec.h"
 #include "test_pose.h"
 
+#include <ccd/ccd.h>
+
 /* body point -> world */
 static void to_world(double w[3], const tc_body_state *S, const double p[3]) {
     tc_m3_mulv(w, S->R, p);
@@ -674,4 +676,97 @@ Test(penetration, deepest_separated_and_unsupported) {
     cr_expect_eq(tc_deepest(&pl, &O, &pl, &O, &d, n, p), -1);
     cr_expect_eq(tc_deepest(&el, &O, &s1, &O, &d, n, p), -1);
     cr_expect_eq(tc_deepest(&s1, &O, &el, &O, &d, n, p), -1);
+}
+
+/* ---- the separating-axis test ahead of MPR ---- */
+
+/* a posed shape for libccd's GJK, the independent judge below */
+typedef struct gjk_obj {
+    const tc_shape *s;
+    const tc_body_state *S;
+} gjk_obj;
+static void gjk_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec) {
+    const gjk_obj *o = obj;
+    double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, dl[3], sl[3], w[3];
+    tc_m3_mulvt(dl, o->S->R, d);
+    tc_shape_support(o->s, dl, sl);
+    to_world(w, o->S, sl);
+    for (int k = 0; k < 3; k++) vec->v[k] = w[k];
+}
+static int gjk_intersect(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+                         const tc_body_state *B) {
+    gjk_obj oa = {sa, A}, ob = {sb, B};
+    ccd_t ccd;
+    CCD_INIT(&ccd);
+    ccd.support1 = gjk_support, ccd.support2 = gjk_support;
+    ccd.max_iterations = 1000;
+    return ccdGJKIntersect(&oa, &ob, &ccd);
+}
+
+/* a random unit quaternion's pose at p */
+static tc_body_state random_posed(const double p[3]) {
+    double ax = 2.0 * rand() / RAND_MAX - 1, ay = 2.0 * rand() / RAND_MAX - 1,
+           az = 2.0 * rand() / RAND_MAX - 1 + 1e-3;
+    return pose(p[0], p[1], p[2], ax, ay, az, 6.283185307179586 * rand() / RAND_MAX);
+}
+
+/* tc_shape_separated claims a gap only where there is one: never for a pair that GJK finds
+ * intersecting, at random poses and at poses bisected to first contact (1e-9 m inside and
+ * outside it); it proves most of the clearly separated pairs of random poses apart; and a pair it
+ * proves apart has no surface point inside the other and tc_deepest finds it apart */
+Test(penetration, separated_only_when_apart) {
+    tc_shape sh[3] = {tc_sphere(0.12), tc_box(0.2, 0.1, 0.15), tc_cylinder(0.1, 0.2)};
+    tc_surface su[3];
+    for (int k = 0; k < 3; k++) su[k] = surface(sh[k], 0.02);
+    srand(5);
+    int apart = 0, proved = 0, grazing = 0;
+    for (int t = 0; t < 6000; t++) {
+        int ka = rand() % 3, kb = rand() % 3;
+        double p[3], o[3] = {0, 0, 0}, dir[3];
+        for (int k = 0; k < 3; k++) dir[k] = 2.0 * rand() / RAND_MAX - 1;
+        tc_v3_normalize(dir);
+        tc_body_state B = random_posed(o), A;
+        if (t % 2) {
+            /* a random pose within reach */
+            for (int k = 0; k < 3; k++) p[k] = 0.7 * dir[k] * rand() / RAND_MAX;
+            A = random_posed(p);
+        } else {
+            /* first contact along dir: bisect the distance GJK sees them touch at */
+            A = random_posed(o);
+            double lo = 0, hi = 1.0;
+            for (int it = 0; it < 60; it++) {
+                double mid = 0.5 * (lo + hi);
+                tc_v3_scale(A.pos, dir, mid);
+                if (gjk_intersect(&sh[ka], &A, &sh[kb], &B)) lo = mid;
+                else hi = mid;
+            }
+            double s = t % 4 ? lo - 1e-9 : hi + 1e-9;
+            tc_v3_scale(A.pos, dir, s);
+            grazing++;
+        }
+        int sep = tc_shape_separated(&sh[ka], &A, &sh[kb], &B);
+        int hit = gjk_intersect(&sh[ka], &A, &sh[kb], &B);
+        cr_assert(!(sep && hit), "trial %d: shapes %d and %d intersect but were called apart", t,
+                  ka, kb);
+        if (!hit && t % 2) apart++, proved += sep;
+        if (!sep) continue;
+        /* proved apart: no sample inside the other shape, and no deepest point */
+        for (int side = 0; side < 2; side++) {
+            const tc_surface *S = side ? &su[kb] : &su[ka];
+            const tc_body_state *P = side ? &B : &A, *O = side ? &A : &B;
+            const tc_shape *so = side ? &sh[ka] : &sh[kb];
+            for (int i = 0; i < S->npoint; i++) {
+                double w[3], d[3], y[3];
+                to_world(w, P, S->p[i]);
+                tc_v3_sub(d, w, O->pos);
+                tc_m3_mulvt(y, O->R, d);
+                cr_assert(!tc_pen_inside(so, y), "trial %d: a sample inside", t);
+            }
+        }
+        double depth, n[3], q[3];
+        cr_assert_eq(tc_deepest(&sh[ka], &A, &sh[kb], &B, &depth, n, q), 0);
+    }
+    cr_expect(grazing > 2000 && apart > 1000, "%d grazing, %d apart", grazing, apart);
+    cr_expect(proved > apart / 2, "the axes proved %d of %d separated pairs apart", proved, apart);
+    for (int k = 0; k < 3; k++) tc_surface_free(&su[k]);
 }

@@ -117,6 +117,40 @@ static int plane_shape(const tc_body_state *P, const tc_shape *s, const tc_body_
     return 1;
 }
 
+/* 1 when a's support along world direction u lies below b's support along -u by more than
+ * rounding (1e-9 m plus 1e-6 of the two extents along u): every point of a is then below every
+ * point of b along u, so the two do not overlap and MPR finds them apart too */
+static int gap_along(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+                     const tc_body_state *B, const double u[3]) {
+    double d[3], m[3], s[3], c[3];
+    tc_m3_mulvt(d, A->R, u);
+    tc_shape_support(sa, d, s);
+    double ea = tc_v3_dot(d, s); /* a's reach beyond its origin along u (m |u|) */
+    tc_v3_scale(m, u, -1);
+    tc_m3_mulvt(d, B->R, m);
+    tc_shape_support(sb, d, s);
+    double eb = tc_v3_dot(d, s); /* b's reach back toward a */
+    tc_v3_sub(c, B->pos, A->pos);
+    return tc_v3_dot(u, c) - ea - eb > 1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * tc_v3_norm(u);
+}
+
+int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+                       const tc_body_state *B) {
+    if (!convex(sa->type) || !convex(sb->type)) return 0;
+    /* the line of centres first (two spheres: exact), then the frame axes (boxes' faces) */
+    double c[3], u[3];
+    tc_v3_sub(c, B->pos, A->pos);
+    if (gap_along(sa, A, sb, B, c)) return 1;
+    for (int k = 0; k < 6; k++) {
+        const double *R = k < 3 ? A->R : B->R;
+        int col = k % 3;
+        tc_v3_set(u, R[col], R[3 + col], R[6 + col]);
+        if (tc_v3_dot(u, c) < 0) tc_v3_scale(u, u, -1);
+        if (gap_along(sa, A, sb, B, u)) return 1;
+    }
+    return 0;
+}
+
 int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
                const tc_body_state *B, double *depth, double normal[3], double point[3]) {
     int pa = sa->type == TC_SHAPE_PLANE, pb = sb->type == TC_SHAPE_PLANE;
@@ -136,6 +170,7 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
     /* convex pair by MPR with obj1 = b, obj2 = a: libccd's dir is the direction in which obj2
      * (= a) moves by depth to touch, i.e. from b toward a, and pos is midway between the two
      * surfaces (verified in tests/test_penetration.c, deepest_sign_convention) */
+    if (tc_shape_separated(sa, A, sb, B)) return 0;
     ccd_obj oa = {sa, A}, ob = {sb, B};
     ccd_t ccd;
     CCD_INIT(&ccd);

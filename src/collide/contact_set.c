@@ -14,6 +14,7 @@ void tc_contact_set_free(tc_contact_set *s) {
     if (s->chunk)
         for (int i = 0; i < s->nbody; i++) tc_pen_chunks_free(&s->chunk[i]);
     free(s->shape), free(s->surf), free(s->chunk), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
+    free(s->apart);
     free(s);
 }
 
@@ -27,7 +28,8 @@ tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *
     s->surf = calloc((size_t)nbody + 1, sizeof *s->surf);
     s->pair = calloc((size_t)npair + 1, sizeof *s->pair);
     s->chunk = calloc((size_t)nbody + 1, sizeof *s->chunk);
-    if (!s->shape || !s->surf || !s->pair || !s->chunk) return tc_contact_set_free(s), TC_ENOMEM;
+    s->apart = calloc((size_t)npair + 1, sizeof *s->apart);
+    if (!s->shape || !s->surf || !s->pair || !s->chunk || !s->apart) return tc_contact_set_free(s), TC_ENOMEM;
     /* surfaces: spacing relative to each body's size */
     int maxpt = 1;
     for (int i = 0; i < nbody; i++) {
@@ -59,9 +61,12 @@ int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int m
     const tc_shape *sa = s->shape[a], *sb = s->shape[b];
     *dmax = 0;
     if (multi) {
+        /* apart at the last query: the separating axes first, which usually still show it */
+        if (s->apart[k] && tc_shape_separated(sa, &bs[a], sb, &bs[b])) return 0;
         tc_penetration pen;
         int n = tc_penetrate_chunked(sa, &s->surf[a], &s->chunk[a], &bs[a], sb, &s->surf[b],
                                      &s->chunk[b], &bs[b], s->work, &pen, s->pts, s->maxpts);
+        s->apart[k] = n <= 0;
         if (n <= 0) return 0;
         tc_v3_copy(normal, pen.normal);
         *dmax = pen.depth;

@@ -29,6 +29,8 @@ typedef struct tc_contact_set {
     tc_pen_work *work;      /* tc_penetrate's scratch */
     tc_pen_point *pts;      /* maxpts: the points of the last tc_contact_set_pair */
     int maxpts;
+    unsigned char *apart;   /* npair: 1 when the pair's last multi-point set was empty (then the
+                             * next one tries tc_shape_separated first: a hint for speed only) */
 } tc_contact_set;
 
 /* a contact set for nbody shapes (shape[i] for body i, kept by pointer) and npair pairs
@@ -43,7 +45,9 @@ void tc_contact_set_free(tc_contact_set *s);
 /* the contact set of pair k at poses bs[nbody] into s->pts: multi = 1, the bottom of the
  * penetration volume (tc_penetrate); multi = 0, the deepest point alone (tc_deepest, after a
  * bounding-sphere test). normal (unit, world) points from the pair's b toward its a, *dmax is the
- * largest depth (m). Returns the number of points, 0 when the pair is apart */
+ * largest depth (m). Returns the number of points, 0 when the pair is apart. A pair whose last
+ * multi-point set was empty tries tc_shape_separated first (the result is the same either way:
+ * a separated pair has no point inside and tc_deepest finds it apart) */
 int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int multi,
                         double normal[3], double *dmax);
 

@@ -125,11 +125,20 @@ int tc_pen_bottom(int n, const double (*nrm)[TC_SURF_MAXNORMAL][3], const unsign
  * normal are those of the Minkowski-difference face crossed by the ray between the two centres,
  * exact for two spheres and for face contacts along that ray, an upper bound on the least
  * translation otherwise; between two curved surfaces (a cylinder's rim on a sphere) the normal
- * converges only to about 1e-5 rad (the depth to about 1e-9 m). A plane against a shape by the
+ * converges only to about 1e-5 rad (the depth to about 1e-9 m). A convex pair that
+ * tc_shape_separated proves apart returns 0 without MPR. A plane against a shape by the
  * shape's support point along the plane's inward normal (exact). Returns -1 for unsupported pairs
  * (plane-plane, compound, ellipsoid). Allocates nothing. */
 int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
                const tc_body_state *B, double *depth, double normal[3], double point[3]);
+
+/* 1 when convex a (posed by A) and b (posed by B) are proved apart: the line of centres or one of
+ * the two bodies' frame axes (turned toward the other body) separates their support points by
+ * more than 1e-9 m plus 1e-6 of the two shapes' extents along it. Then no point of either is
+ * inside the other and tc_deepest returns 0 (it runs this test ahead of MPR). 0 when no axis
+ * shows a gap, or for a plane or a shape without a support function. Allocates nothing */
+int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+                       const tc_body_state *B);
 
 /* the support point of a shape (body frame): the point of the shape farthest along body-frame
  * direction d (sphere, box, cylinder, polytope; planes and other shapes have none: the origin).
