@@ -744,7 +744,8 @@ Test(penetration, separated_only_when_apart) {
             tc_v3_scale(A.pos, dir, s);
             grazing++;
         }
-        int sep = tc_shape_separated(&sh[ka], &A, &sh[kb], &B);
+        int sep = tc_shape_separated(&sh[ka], &A, &sh[kb], &B, t % 8);
+        cr_assert(sep >= 0 && sep <= 7);
         int hit = gjk_intersect(&sh[ka], &A, &sh[kb], &B);
         cr_assert(!(sep && hit), "trial %d: shapes %d and %d intersect but were called apart", t,
                   ka, kb);

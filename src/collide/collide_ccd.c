@@ -134,19 +134,32 @@ static int gap_along(const tc_shape *sa, const tc_body_state *A, const tc_shape 
     return tc_v3_dot(u, c) - ea - eb > 1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * tc_v3_norm(u);
 }
 
+/* axis k of tc_shape_separated (1: the line of centres c; 2-4: a's frame axes; 5-7: b's),
+ * turned toward b */
+static void separating_axis(int k, const tc_body_state *A, const tc_body_state *B,
+                            const double c[3], double u[3]) {
+    if (k == 1) {
+        tc_v3_copy(u, c);
+        return;
+    }
+    const double *R = k <= 4 ? A->R : B->R;
+    int col = (k - 2) % 3;
+    tc_v3_set(u, R[col], R[3 + col], R[6 + col]);
+    if (tc_v3_dot(u, c) < 0) tc_v3_scale(u, u, -1);
+}
+
 int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                       const tc_body_state *B) {
+                       const tc_body_state *B, int first) {
     if (!convex(sa->type) || !convex(sb->type)) return 0;
-    /* the line of centres first (two spheres: exact), then the frame axes (boxes' faces) */
+    /* the axis asked for first, then the line of centres (two spheres: exact) and the frame
+     * axes (boxes' faces) */
     double c[3], u[3];
     tc_v3_sub(c, B->pos, A->pos);
-    if (gap_along(sa, A, sb, B, c)) return 1;
-    for (int k = 0; k < 6; k++) {
-        const double *R = k < 3 ? A->R : B->R;
-        int col = k % 3;
-        tc_v3_set(u, R[col], R[3 + col], R[6 + col]);
-        if (tc_v3_dot(u, c) < 0) tc_v3_scale(u, u, -1);
-        if (gap_along(sa, A, sb, B, u)) return 1;
+    for (int q = first >= 1 && first <= 7 ? 0 : 1; q <= 7; q++) {
+        int k = q == 0 ? first : q;
+        if (q == first) continue;
+        separating_axis(k, A, B, c, u);
+        if (gap_along(sa, A, sb, B, u)) return k;
     }
     return 0;
 }
@@ -170,7 +183,7 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
     /* convex pair by MPR with obj1 = b, obj2 = a: libccd's dir is the direction in which obj2
      * (= a) moves by depth to touch, i.e. from b toward a, and pos is midway between the two
      * surfaces (verified in tests/test_penetration.c, deepest_sign_convention) */
-    if (tc_shape_separated(sa, A, sb, B)) return 0;
+    if (tc_shape_separated(sa, A, sb, B, 0)) return 0;
     ccd_obj oa = {sa, A}, ob = {sb, B};
     ccd_t ccd;
     CCD_INIT(&ccd);

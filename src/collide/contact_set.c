@@ -61,8 +61,10 @@ int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int m
     const tc_shape *sa = s->shape[a], *sb = s->shape[b];
     *dmax = 0;
     if (multi) {
-        /* apart at the last query: the separating axes first, which usually still show it */
-        if (s->apart[k] && tc_shape_separated(sa, &bs[a], sb, &bs[b])) return 0;
+        /* apart at the last query: the separating axes first, the one that showed it then
+         * before the others (it usually still does) */
+        int axis = s->apart[k] ? tc_shape_separated(sa, &bs[a], sb, &bs[b], s->apart[k]) : 0;
+        if (axis) return s->apart[k] = (unsigned char)axis, 0;
         tc_penetration pen;
         int n = tc_penetrate_chunked(sa, &s->surf[a], &s->chunk[a], &bs[a], sb, &s->surf[b],
                                      &s->chunk[b], &bs[b], s->work, &pen, s->pts, s->maxpts);

@@ -29,8 +29,9 @@ typedef struct tc_contact_set {
     tc_pen_work *work;      /* tc_penetrate's scratch */
     tc_pen_point *pts;      /* maxpts: the points of the last tc_contact_set_pair */
     int maxpts;
-    unsigned char *apart;   /* npair: 1 when the pair's last multi-point set was empty (then the
-                             * next one tries tc_shape_separated first: a hint for speed only) */
+    unsigned char *apart;   /* npair: nonzero when the pair's last multi-point set was empty:
+                             * the separating axis to try first at the next query (a hint for
+                             * speed only, tc_shape_separated) */
 } tc_contact_set;
 
 /* a contact set for nbody shapes (shape[i] for body i, kept by pointer) and npair pairs

@@ -132,13 +132,16 @@ int tc_pen_bottom(int n, const double (*nrm)[TC_SURF_MAXNORMAL][3], const unsign
 int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
                const tc_body_state *B, double *depth, double normal[3], double point[3]);
 
-/* 1 when convex a (posed by A) and b (posed by B) are proved apart: the line of centres or one of
- * the two bodies' frame axes (turned toward the other body) separates their support points by
- * more than 1e-9 m plus 1e-6 of the two shapes' extents along it. Then no point of either is
- * inside the other and tc_deepest returns 0 (it runs this test ahead of MPR). 0 when no axis
- * shows a gap, or for a plane or a shape without a support function. Allocates nothing */
+/* nonzero when convex a (posed by A) and b (posed by B) are proved apart: the line of centres or
+ * one of the two bodies' frame axes (turned toward the other body) separates their support
+ * points by more than 1e-9 m plus 1e-6 of the two shapes' extents along it. Then no point of
+ * either is inside the other and tc_deepest returns 0 (it runs this test ahead of MPR). Returns
+ * the axis that showed the gap (1: the line of centres; 2, 3, 4: a's x, y, z; 5, 6, 7: b's),
+ * tried first when passed as first (0: that order), so a caller can keep it for the next query;
+ * 0 when no axis shows a gap, or for a plane or a shape without a support function. Allocates
+ * nothing */
 int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                       const tc_body_state *B);
+                       const tc_body_state *B, int first);
 
 /* the support point of a shape (body frame): the point of the shape farthest along body-frame
  * direction d (sphere, box, cylinder, polytope; planes and other shapes have none: the origin).
