@@ -13,7 +13,7 @@
 #include <string.h>
 
 int e4_bench(int argc, char **argv) {
-    const char *out = "out/bench", *who = "touche bench penalty";
+    const char *out = "out/bench", *who = "touche bench penalty", *tier = "full";
     int steps = 200, sizes[E4_MAXPILE] = {2, 4, 8, 16, 24}, nsize = 5;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
@@ -21,18 +21,26 @@ int e4_bench(int argc, char **argv) {
             if (!tc_arg_ints(who, "--bodies", argv[++i], 1, 1000, sizes, E4_MAXPILE, &nsize)) return 2;
         } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
             if (!tc_arg_int(who, "--steps", argv[++i], 1, 10000000, &steps)) return 2;
+        } else if (!strcmp(argv[i], "--tier") && i + 1 < argc) {
+            tier = argv[++i];
+            if (strcmp(tier, "quick") && strcmp(tier, "full")) {
+                fprintf(stderr, "%s: --tier must be quick or full (got '%s')\n", who, tier);
+                return 2;
+            }
         } else {
-            fprintf(stderr, "usage: touche bench penalty [--bodies a,b,...] [--steps N] [--out DIR]\n");
+            fprintf(stderr, "usage: touche bench penalty [--bodies a,b,...] [--steps N] [--tier quick|full] "
+                            "[--out DIR]\n");
             return 2;
         }
     }
-    /* E4 planned at its full tier: the speed study's methods with the script's parameters */
+    /* E4 planned at its tier (full unless --tier: the piles settle for its pile.seconds), the
+     * speed study's methods with the script's parameters */
     char path[1200];
     const char *script = "experiments/e4_penalty.cfg";
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    if (tc_exp_plan_builtin(&x, "e4_penalty", "full", &err))
+    if (tc_exp_plan_builtin(&x, "e4_penalty", tier, &err))
         return tc_bench_fail("penalty", &err);
     e4_setup e;
     tc_status st = e4_read_setup(&x->script, &e, &err);
