@@ -9,18 +9,21 @@
 
 void tc_pen_chunks_free(tc_pen_chunks *c) {
     if (!c) return;
-    free(c->idx), free(c->ball);
-    c->idx = NULL, c->ball = NULL, c->npoint = c->nchunk = 0;
+    free(c->idx), free(c->p), free(c->ball);
+    c->idx = NULL, c->p = NULL, c->ball = NULL, c->npoint = c->nchunk = 0;
 }
 
 tc_status tc_pen_chunks_alloc(tc_pen_chunks *c, const tc_surface *S) {
     int n = S->npoint > 0 ? S->npoint : 0;
     c->npoint = n, c->nchunk = (n + TC_PEN_CHUNK - 1) / TC_PEN_CHUNK;
     c->idx = malloc((size_t)(n + 1) * sizeof *c->idx);
+    c->p = malloc((size_t)(n + 1) * sizeof *c->p);
     c->ball = malloc((size_t)(c->nchunk + 1) * sizeof *c->ball);
     /* the points along a Morton curve over their bounding box */
-    if (!c->idx || !c->ball || (n && tc_morton_order(n, &S->p[0][0], &S->p[0][1], &S->p[0][2], 3, c->idx)))
+    if (!c->idx || !c->p || !c->ball || (n && tc_morton_order(n, &S->p[0][0], &S->p[0][1], &S->p[0][2], 3, c->idx)))
         return tc_pen_chunks_free(c), TC_ENOMEM;
+    for (int j = 0; j < n; j++)
+        for (int k = 0; k < 3; k++) c->p[j][k] = S->p[c->idx[j]][k];
     /* each run's bounding-box centre and the farthest of its points from it */
     for (int ch = 0; ch < c->nchunk; ch++) {
         int j0 = ch * TC_PEN_CHUNK, j1 = j0 + TC_PEN_CHUNK < n ? j0 + TC_PEN_CHUNK : n;

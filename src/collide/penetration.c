@@ -217,9 +217,13 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
         if (chunk_out(so, yc, b[3], so_radius, tol)) continue;
         int j1 = (k + 1) * TC_PEN_CHUNK < S->npoint ? (k + 1) * TC_PEN_CHUNK : S->npoint;
         for (int j = k * TC_PEN_CHUNK; j < j1; j++) {
+            /* the chunks' own copy of the points, read in sequence; the index only for a hit */
+            double yj[3];
+            if (!(plane ? point_below(C->p[j], Rr, t, yj) : point_inside(C->p[j], c, w2, Rr, t, r2, so, yj)))
+                continue;
             int i = C->idx[j];
-            if (plane ? point_below(S->p[i], Rr, t, ys[i]) : point_inside(S->p[i], c, w2, Rr, t, r2, so, ys[i]))
-                mark[i >> 6] |= 1ull << (i & 63), any = 1;
+            tc_v3_copy(ys[i], yj);
+            mark[i >> 6] |= 1ull << (i & 63), any = 1;
         }
     }
     if (!any) return 0;

@@ -15,6 +15,7 @@
 typedef struct tc_pen_chunks {
     int npoint, nchunk;
     int *idx;          /* npoint point indices, chunk after chunk */
+    double (*p)[3];    /* npoint: the points in that order (m, body frame), read in sequence */
     double (*ball)[4]; /* nchunk: centre and radius */
 } tc_pen_chunks;
 
