@@ -117,21 +117,37 @@ static int plane_shape(const tc_body_state *P, const tc_shape *s, const tc_body_
     return 1;
 }
 
-/* 1 when a's support along world direction u lies below b's support along -u by more than
- * rounding (1e-9 m plus 1e-6 of the two extents along u): every point of a is then below every
- * point of b along u, so the two do not overlap and MPR finds them apart too */
+/* how far convex shape s (posed by S) reaches from its origin along world direction u of
+ * length nu (m |u|): its support function max over the shape of u . (x - origin), in closed form
+ * (a sphere needs no rotation) */
+static double reach(const tc_shape *s, const tc_body_state *S, const double u[3], double nu) {
+    if (s->type == TC_SHAPE_SPHERE) return s->size[0] * nu;
+    double d[3];
+    tc_m3_mulvt(d, S->R, u);
+    switch (s->type) {
+    case TC_SHAPE_BOX:
+        return s->size[0] * fabs(d[0]) + s->size[1] * fabs(d[1]) + s->size[2] * fabs(d[2]);
+    case TC_SHAPE_CYLINDER:
+        return s->size[0] * sqrt(d[0] * d[0] + d[1] * d[1]) + s->size[1] * fabs(d[2]);
+    default: {
+        double p[3];
+        tc_shape_support(s, d, p);
+        return tc_v3_dot(d, p);
+    }
+    }
+}
+
+/* 1 when a's reach along world direction u (of length nu) ends before b's reach along -u begins,
+ * by more than rounding (1e-9 m plus 1e-6 of the two reaches): every point of a is then below
+ * every point of b along u, so the two do not overlap and MPR finds them apart too */
 static int gap_along(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                     const tc_body_state *B, const double u[3]) {
-    double d[3], m[3], s[3], c[3];
-    tc_m3_mulvt(d, A->R, u);
-    tc_shape_support(sa, d, s);
-    double ea = tc_v3_dot(d, s); /* a's reach beyond its origin along u (m |u|) */
+                     const tc_body_state *B, const double u[3], double nu) {
+    double m[3], c[3];
+    double ea = reach(sa, A, u, nu);
     tc_v3_scale(m, u, -1);
-    tc_m3_mulvt(d, B->R, m);
-    tc_shape_support(sb, d, s);
-    double eb = tc_v3_dot(d, s); /* b's reach back toward a */
+    double eb = reach(sb, B, m, nu);
     tc_v3_sub(c, B->pos, A->pos);
-    return tc_v3_dot(u, c) - ea - eb > 1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * tc_v3_norm(u);
+    return tc_v3_dot(u, c) - ea - eb > 1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * nu;
 }
 
 /* axis k of tc_shape_separated (1: the line of centres c; 2-4: a's frame axes; 5-7: b's),
@@ -159,7 +175,7 @@ int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shap
         int k = q == 0 ? first : q;
         if (q == first) continue;
         separating_axis(k, A, B, c, u);
-        if (gap_along(sa, A, sb, B, u)) return k;
+        if (gap_along(sa, A, sb, B, u, k == 1 ? tc_v3_norm(c) : 1)) return k;
     }
     return 0;
 }
