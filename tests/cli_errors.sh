@@ -45,6 +45,7 @@ check "bench points: bad bodies" "bench points: --bodies: expected" "$touche" be
 check "bench scm: bad seconds" "bench scm: --seconds: expected" "$touche" bench scm --seconds -1 --out "$tmp/o"
 check "bench penalty: bad bodies" "bench penalty: --bodies: expected" "$touche" bench penalty --bodies 5,x --out "$tmp/o"
 check "bench penalty: bad steps" "bench penalty: --steps: expected" "$touche" bench penalty --steps 0 --out "$tmp/o"
+check "bench penalty: bad tier" "bench penalty: --tier must be quick or full" "$touche" bench penalty --tier medium --out "$tmp/o"
 check "bench e2: bad seconds" "bench e2: --seconds: expected" "$touche" bench e2 --seconds abc --out "$tmp/o"
 check "bench contact-ip: bad rate" "bench contact-ip: --rate: expected" "$touche" bench contact-ip --rate nan --out "$tmp/o"
 check "bench piles: empty size" "bench piles: --bodies: expected" "$touche" bench piles --bodies 30,,40 --out "$tmp/o"
