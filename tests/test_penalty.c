@@ -466,3 +466,48 @@ Test(penalty, contact_set_hint_keeps_the_bits) {
               touching, apart, changes);
     tc_pen_work_free(w), free(pts), tc_contact_set_free(cs);
 }
+
+/* eq. 4 over a surface's face groups (a sphere's 720 tangent planes, a cylinder's side: the
+ * group leaning toward the points first, groups whose cone bound exceeds the best skipped) picks
+ * bitwise the face of the plain scan in index order: the same penetration and points on random
+ * and grazing poses of a sphere and a cylinder against every shape */
+Test(penalty, face_groups_keep_the_bits) {
+    tc_shape sh[4] = {tc_sphere(0.3), tc_cylinder(0.2, 0.3), tc_box(0.25, 0.15, 0.35), tc_plane()};
+    tc_surface surf[4], plain[4];
+    int maxpt = 1;
+    for (int k = 0; k < 4; k++) {
+        double r = k == 0 ? 0.3 : k == 1 ? hypot(0.2, 0.3) : 0.47;
+        cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], (k == 1 ? 0.05 : 0.25) * r, NULL), TC_OK);
+        /* the same surface without its groups: eq. 4 scans every face in order */
+        plain[k] = surf[k], plain[k].nfgroup = 0;
+        if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
+    }
+    cr_assert(surf[0].nfgroup > 20 && surf[1].nfgroup > 1, "groups: %d, %d", surf[0].nfgroup,
+              surf[1].nfgroup);
+    tc_pen_work *w = tc_pen_work_alloc(maxpt);
+    int max = 2 * maxpt + 1;
+    tc_pen_point *p1 = calloc((size_t)max, sizeof *p1), *p2 = calloc((size_t)max, sizeof *p2);
+    cr_assert(w && p1 && p2);
+    srand(33);
+    int touching = 0, sphere_faces = 0;
+    for (int t = 0; t < 4000; t++) {
+        int ka = rand() % 4, kb = rand() % 2;
+        if (ka == 3 && t % 2) ka = rand() % 3;
+        tc_body_state A, B;
+        random_pose(&A, ka == 3 ? 0 : 0.45);
+        random_pose(&B, 0.15);
+        if (ka == 3) tc_quat_identity(A.quat), tc_quat_to_mat(A.R, A.quat), A.pos[2] -= 0.35;
+        tc_penetration o1, o2;
+        int n1 = tc_penetrate(&sh[ka], &surf[ka], &A, &sh[kb], &surf[kb], &B, w, &o1, p1, max);
+        int n2 = tc_penetrate(&sh[ka], &plain[ka], &A, &sh[kb], &plain[kb], &B, w, &o2, p2, max);
+        cr_assert_eq(n1, n2, "trial %d", t);
+        cr_assert(!memcmp(&o1, &o2, sizeof o1), "trial %d: the penetrations differ", t);
+        if (n1 > 0) cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1), "trial %d", t);
+        touching += n1 > 1;
+        sphere_faces += n1 > 1 && ((kb == 0 && !o1.on_b) || (ka == 0 && o1.on_b));
+    }
+    cr_expect(touching > 800 && sphere_faces > 100, "%d touching, %d on a sphere's face", touching,
+              sphere_faces);
+    for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]);
+    tc_pen_work_free(w), free(p1), free(p2);
+}

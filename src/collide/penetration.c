@@ -261,21 +261,63 @@ static int eligible(const double pl[4], const tc_body_state *O, const tc_shape *
     return tc_v3_dot(pl, nl) >= pl[3];
 }
 
+/* a lower bound (m) on |n . y - d| for every face of group G (normals in the cone: axis a, cos c
+ * and sin s of its half angle; d in [d0, d1]): with alpha the angle between a and y, n . y lies
+ * in [|y| cos min(pi, alpha + theta), |y| cos max(0, alpha - theta)]; less a margin for
+ * rounding */
+static double group_bound(const double G[7], const double y[3]) {
+    double ny = tc_v3_norm(y), lo = 0, hi = 0;
+    /* a cone of half a turn or more bounds nothing */
+    if (G[3] <= -1 + 1e-12) return -INFINITY;
+    if (ny > 0) {
+        double ca = fmax(-1, fmin(1, tc_v3_dot(G, y) / ny)), sa = sqrt(1 - ca * ca);
+        hi = ca >= G[3] ? ny : ny * (ca * G[3] + sa * G[4]);
+        lo = sa * G[3] + ca * G[4] < 0 ? -ny : ny * (ca * G[3] - sa * G[4]);
+    }
+    double gap = fmax(0, fmax(lo - G[6], G[5] - hi));
+    return gap - 1e-9 * (ny + fabs(G[5]) + fabs(G[6]));
+}
+
+/* the largest |n . y_j - d| over p's n inside points, stopping once it passes *best (or ties it
+ * from a face index above *f: the lower index wins ties); eq. 4's candidate when it stays below,
+ * and eligible */
+static void score_face(const tc_surface *S, int k, const tc_body_state *O, const tc_shape *sp,
+                       const tc_body_state *P, const double (*y)[3], int n, double *best,
+                       int *f) {
+    const double *pl = S->face[k];
+    double worst = 0;
+    for (int j = 0; j < n && (worst < *best || (worst == *best && k < *f)); j++) {
+        double e = fabs(tc_v3_dot(pl, y[j]) - pl[3]);
+        if (e > worst) worst = e;
+    }
+    if ((worst < *best || (worst == *best && k < *f)) && eligible(pl, O, sp, P))
+        *best = worst, *f = k;
+}
+
 /* eq. 4 over the eligible faces of surface S (posed by O): the face minimising the largest
  * |n . y - d| over p's n inside points y (O's body frame); ties to the lower index; returns the
- * face (-1 if none) and its score in *best */
+ * face (-1 if none) and its score in *best. The least (score, index) wins in whatever order the
+ * faces are scored, so a surface with face groups scores first the group whose cone leans most
+ * toward the first point and then skips every group whose bound exceeds the best score */
 static int best_face(const tc_surface *S, const tc_body_state *O, const tc_shape *sp,
                      const tc_body_state *P, const double (*y)[3], int n, double *best) {
     int f = -1;
     *best = INFINITY;
-    for (int k = 0; k < S->nface; k++) {
-        const double *pl = S->face[k];
-        double worst = 0;
-        for (int j = 0; j < n && worst < *best; j++) {
-            double e = fabs(tc_v3_dot(pl, y[j]) - pl[3]);
-            if (e > worst) worst = e;
-        }
-        if (worst < *best && eligible(pl, O, sp, P)) *best = worst, f = k;
+    if (!S->nfgroup || n == 0) {
+        for (int k = 0; k < S->nface; k++) score_face(S, k, O, sp, P, y, n, best, &f);
+        return f;
+    }
+    int first = 0;
+    double lean = -INFINITY;
+    for (int g = 0; g < S->nfgroup; g++) {
+        double e = tc_v3_dot(S->fgroup[g], y[0]);
+        if (e > lean) lean = e, first = g;
+    }
+    for (int q = -1; q < S->nfgroup; q++) {
+        int g = q < 0 ? first : q;
+        if (q == first || (q >= 0 && group_bound(S->fgroup[g], y[0]) > *best)) continue;
+        int k1 = (g + 1) * TC_SURF_FGROUP < S->nface ? (g + 1) * TC_SURF_FGROUP : S->nface;
+        for (int k = g * TC_SURF_FGROUP; k < k1; k++) score_face(S, k, O, sp, P, y, n, best, &f);
     }
     return f;
 }

@@ -12,6 +12,8 @@
 /* more points than this is surely a unit mistake (h in mm instead of m) */
 #define SURF_MAXPOINT 4000000
 
+static tc_status surface_build(tc_surface *s, const tc_shape *sh, double h, tc_error *err);
+
 /* allocate the arrays of s for np points and nf faces */
 static tc_status surf_arrays(tc_surface *s, long np, long nf, tc_error *err) {
     if (np > SURF_MAXPOINT || nf > 8L * SURF_MAXPOINT)
@@ -437,7 +439,41 @@ static tc_status surf_polytope(tc_surface *s, const tc_shape *sh, double h, tc_e
     return TC_OK;
 }
 
+/* the face groups of a surface with many faces (a sphere's tangent planes, a cylinder's side):
+ * each group's normals lie in a cone about their mean (its half angle widened by 1e-9 rad), so
+ * eq. 4 can bound the score of a whole group (tc_penetrate) */
+static tc_status face_groups(tc_surface *s, tc_error *err) {
+    if (s->nface <= 2 * TC_SURF_FGROUP) return TC_OK;
+    s->nfgroup = (s->nface + TC_SURF_FGROUP - 1) / TC_SURF_FGROUP;
+    s->fgroup = malloc((size_t)s->nfgroup * sizeof *s->fgroup);
+    if (!s->fgroup) {
+        tc_surface_free(s);
+        return tc_error_set(err, TC_ENOMEM, "", 0, "", "out of memory for a surface's faces");
+    }
+    for (int g = 0; g < s->nfgroup; g++) {
+        int f0 = g * TC_SURF_FGROUP, f1 = f0 + TC_SURF_FGROUP < s->nface ? f0 + TC_SURF_FGROUP : s->nface;
+        double *G = s->fgroup[g], a[3] = {0, 0, 0}, c = 1, d0 = INFINITY, d1 = -INFINITY;
+        for (int f = f0; f < f1; f++) tc_v3_add(a, a, s->face[f]);
+        /* normals that cancel (no cone narrower than a half sphere): the whole sphere */
+        if (!(tc_v3_normalize(a) > 1e-6)) tc_v3_set(a, 0, 0, 1), c = -1;
+        for (int f = f0; f < f1; f++) {
+            c = fmin(c, tc_v3_dot(a, s->face[f]));
+            d0 = fmin(d0, s->face[f][3]), d1 = fmax(d1, s->face[f][3]);
+        }
+        double th = acos(fmax(-1, fmin(1, c))) + 1e-9;
+        tc_v3_copy(G, a);
+        G[3] = th >= M_PI ? -1 : cos(th), G[4] = th >= M_PI ? 0 : sin(th), G[5] = d0, G[6] = d1;
+    }
+    return TC_OK;
+}
+
 tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
+    tc_status st = surface_build(s, sh, h, err);
+    return st ? st : face_groups(s, err);
+}
+
+/* the points and faces of each shape */
+static tc_status surface_build(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
     memset(s, 0, sizeof *s);
     if (!(h > 0) || !isfinite(h))
         return tc_error_set(err, TC_EINVAL, "", 0, "spacing",
@@ -473,5 +509,6 @@ void tc_surface_free(tc_surface *s) {
     free(s->n);
     free(s->nn);
     free(s->face);
+    free(s->fgroup);
     memset(s, 0, sizeof *s);
 }

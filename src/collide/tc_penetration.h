@@ -27,7 +27,13 @@ typedef struct tc_surface {
     double (*face)[4];                 /* face planes n . x = d (unit outward n, d in m) */
     double radius;                     /* bounding sphere about the body origin (m); INFINITY for
                                         * a plane */
+    int nfgroup;                       /* face groups (surfaces of more than 2 TC_SURF_FGROUP
+                                        * faces, else 0): faces TC_SURF_FGROUP g .. */
+    double (*fgroup)[7];               /* their normals' cone (unit axis, cos and sin of its half
+                                        * angle) and the faces' least and largest d (m) */
 } tc_surface;
+
+#define TC_SURF_FGROUP 16 /* consecutive faces a group holds (the last one fewer) */
 
 /* the surface of a shape with points at most h (m) apart (so no surface point is farther than
  * h / sqrt(2) from a sample):
