@@ -138,15 +138,15 @@ static double reach(const tc_shape *s, const tc_body_state *S, const double u[3]
 }
 
 /* 1 when a's reach along world direction u (of length nu) ends before b's reach along -u begins,
- * by more than rounding (1e-9 m plus 1e-6 of the two reaches): every point of a is then below
- * every point of b along u, so the two do not overlap and MPR finds them apart too */
+ * by more than rounding (1e-9 m plus 1e-6 of the two reaches), c the line of centres B - A:
+ * every point of a is then below every point of b along u, so the two do not overlap and MPR
+ * finds them apart too */
 static int gap_along(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                     const tc_body_state *B, const double u[3], double nu) {
-    double m[3], c[3];
+                     const tc_body_state *B, const double c[3], const double u[3], double nu) {
+    double m[3];
     double ea = reach(sa, A, u, nu);
     tc_v3_scale(m, u, -1);
     double eb = reach(sb, B, m, nu);
-    tc_v3_sub(c, B->pos, A->pos);
     return tc_v3_dot(u, c) - ea - eb > 1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * nu;
 }
 
@@ -175,7 +175,7 @@ int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shap
         int k = q == 0 ? first : q;
         if (q == first) continue;
         separating_axis(k, A, B, c, u);
-        if (gap_along(sa, A, sb, B, u, k == 1 ? tc_v3_norm(c) : 1)) return k;
+        if (gap_along(sa, A, sb, B, c, u, k == 1 ? tc_v3_norm(c) : 1)) return k;
     }
     return 0;
 }

@@ -262,11 +262,11 @@ static int eligible(const double pl[4], const tc_body_state *O, const tc_shape *
 }
 
 /* a lower bound (m) on |n . y - d| for every face of group G (normals in the cone: axis a, cos c
- * and sin s of its half angle; d in [d0, d1]): with alpha the angle between a and y, n . y lies
- * in [|y| cos min(pi, alpha + theta), |y| cos max(0, alpha - theta)]; less a margin for
- * rounding */
-static double group_bound(const double G[7], const double y[3]) {
-    double ny = tc_v3_norm(y), lo = 0, hi = 0;
+ * and sin s of its half angle; d in [d0, d1]), ny = |y|: with alpha the angle between a and y,
+ * n . y lies in [|y| cos min(pi, alpha + theta), |y| cos max(0, alpha - theta)]; less a margin
+ * for rounding */
+static double group_bound(const double G[7], const double y[3], double ny) {
+    double lo = 0, hi = 0;
     /* a cone of half a turn or more bounds nothing */
     if (G[3] <= -1 + 1e-12) return -INFINITY;
     if (ny > 0) {
@@ -308,14 +308,14 @@ static int best_face(const tc_surface *S, const tc_body_state *O, const tc_shape
         return f;
     }
     int first = 0;
-    double lean = -INFINITY;
+    double lean = -INFINITY, ny = tc_v3_norm(y[0]);
     for (int g = 0; g < S->nfgroup; g++) {
         double e = tc_v3_dot(S->fgroup[g], y[0]);
         if (e > lean) lean = e, first = g;
     }
     for (int q = -1; q < S->nfgroup; q++) {
         int g = q < 0 ? first : q;
-        if (q == first || (q >= 0 && group_bound(S->fgroup[g], y[0]) > *best)) continue;
+        if (q == first || (q >= 0 && group_bound(S->fgroup[g], y[0], ny) > *best)) continue;
         int k1 = (g + 1) * TC_SURF_FGROUP < S->nface ? (g + 1) * TC_SURF_FGROUP : S->nface;
         for (int k = g * TC_SURF_FGROUP; k < k1; k++) score_face(S, k, O, sp, P, y, n, best, &f);
     }

@@ -12,8 +12,6 @@
 /* more points than this is surely a unit mistake (h in mm instead of m) */
 #define SURF_MAXPOINT 4000000
 
-static tc_status surface_build(tc_surface *s, const tc_shape *sh, double h, tc_error *err);
-
 /* allocate the arrays of s for np points and nf faces */
 static tc_status surf_arrays(tc_surface *s, long np, long nf, tc_error *err) {
     if (np > SURF_MAXPOINT || nf > 8L * SURF_MAXPOINT)
@@ -467,11 +465,6 @@ static tc_status face_groups(tc_surface *s, tc_error *err) {
     return TC_OK;
 }
 
-tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
-    tc_status st = surface_build(s, sh, h, err);
-    return st ? st : face_groups(s, err);
-}
-
 /* the points and faces of each shape */
 static tc_status surface_build(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
     memset(s, 0, sizeof *s);
@@ -501,6 +494,11 @@ static tc_status surface_build(tc_surface *s, const tc_shape *sh, double h, tc_e
                             "polytope, plane)",
                             tc_shape_name(sh->type));
     }
+}
+
+tc_status tc_surface_alloc(tc_surface *s, const tc_shape *sh, double h, tc_error *err) {
+    tc_status st = surface_build(s, sh, h, err);
+    return st ? st : face_groups(s, err);
 }
 
 void tc_surface_free(tc_surface *s) {
