@@ -471,6 +471,82 @@ Test(penalty, contact_set_hint_keeps_the_bits) {
     tc_pen_work_free(w), free(pts), tc_contact_set_free(cs);
 }
 
+/* a random rotation step of about size rad and a position step of about size m */
+static void nudge(tc_body_state *b, double size) {
+    for (int k = 0; k < 3; k++) b->pos[k] += size * (2.0 * rand() / RAND_MAX - 1);
+    for (int k = 0; k < 4; k++) b->quat[k] += size * (2.0 * rand() / RAND_MAX - 1);
+    tc_quat_normalize(b->quat);
+    tc_quat_to_mat(b->R, b->quat);
+}
+
+/* a query with near lists (each side's points near the other body, kept from an earlier query
+ * and used while no point has moved their reach) is bitwise the chunked query without them:
+ * every pair of shapes, both orders, along random walks of 1 mm and 1 mrad steps (integrator
+ * stages, a resting pile) with jumps of 4 cm, from overlapping poses */
+Test(penalty, near_lists_keep_the_bits) {
+    tc_shape sh[5] = {tc_sphere(0.3), tc_box(0.25, 0.15, 0.35), tc_cylinder(0.2, 0.3), tc_plane()};
+    const double v[8][3] = {{-0.2, -0.1, 0}, {0.3, -0.1, 0}, {0, 0.25, 0}, {0, 0, 0.3},
+                            {0.1, 0.1, -0.2}, {-0.1, 0.2, 0.2}, {0.2, 0.2, 0.1}, {-0.2, 0.1, -0.1}};
+    cr_assert_eq(tc_polytope(&sh[4], v, 8, NULL), TC_OK);
+    tc_surface surf[5];
+    tc_pen_chunks ch[5];
+    int maxpt = 1;
+    for (int k = 0; k < 5; k++) {
+        cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], 0.06, NULL), TC_OK);
+        cr_assert_eq(tc_pen_chunks_alloc(&ch[k], &surf[k]), TC_OK);
+        if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
+    }
+    tc_pen_work *w = tc_pen_work_alloc(maxpt);
+    int max = 2 * maxpt + 1;
+    tc_pen_point *p1 = calloc((size_t)max, sizeof *p1), *p2 = calloc((size_t)max, sizeof *p2);
+    int *jj = calloc(2 * (size_t)maxpt, sizeof *jj);
+    double *gap = calloc(2 * (size_t)maxpt, sizeof *gap);
+    cr_assert(w && p1 && p2 && jj && gap);
+    srand(47);
+    long touching = 0, records = 0, uses = 0;
+    for (int ka = 0; ka < 5; ka++)
+        for (int kb = 0; kb < 5; kb++) {
+            if (ka == 3 && kb == 3) continue;
+            tc_pen_near na = {.n = -1, .cap = maxpt, .j = jj, .gap = gap};
+            tc_pen_near nb = {.n = -1, .cap = maxpt, .j = jj + maxpt, .gap = gap + maxpt};
+            for (int path = 0; path < 4; path++) {
+                /* b overlapping a (a plane: b's centre just above it) */
+                tc_body_state A, B;
+                random_pose(&A, 0), random_pose(&B, 0);
+                double d[3] = {0, 0, 0}, len = 0;
+                while (len < 1e-3) {
+                    for (int k = 0; k < 3; k++) d[k] = 2.0 * rand() / RAND_MAX - 1;
+                    len = tc_v3_norm(d);
+                }
+                double r = ka == 3 || kb == 3 ? 0 : 0.25 * (surf[ka].radius + surf[kb].radius);
+                for (int k = 0; k < 3; k++) B.pos[k] = r * d[k] / len;
+                if (ka == 3) B.pos[2] = 0.2 * surf[kb].radius;
+                if (kb == 3) B.pos[2] = -0.2 * surf[ka].radius;
+                for (int step = 0; step < 120; step++) {
+                    nudge(&A, step % 40 == 39 ? 0.04 : 1e-3), nudge(&B, 1e-3);
+                    tc_pen_side sa = {&sh[ka], &surf[ka], &ch[ka], &A, &na};
+                    tc_pen_side sb = {&sh[kb], &surf[kb], &ch[kb], &B, &nb};
+                    tc_penetration o1, o2;
+                    int n1 = tc_penetrate_sides(&sa, &sb, w, &o1, p1, max);
+                    int n2 = tc_penetrate_chunked(&sh[ka], &surf[ka], &ch[ka], &A, &sh[kb],
+                                                  &surf[kb], &ch[kb], &B, w, &o2, p2, max);
+                    cr_assert_eq(n1, n2, "pair %d-%d, path %d, step %d: %d points, without lists "
+                                 "%d", ka, kb, path, step, n1, n2);
+                    cr_assert(!memcmp(&o1, &o2, sizeof o1), "pair %d-%d, path %d, step %d: the "
+                              "penetrations differ", ka, kb, path, step);
+                    if (n1 > 0) cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1));
+                    touching += n1 > 0;
+                }
+            }
+            records += na.records + nb.records, uses += na.uses + nb.uses;
+        }
+    /* both paths of the query taken, the lists mostly used */
+    cr_expect(touching > 2000 && records > 100 && uses > 5 * records,
+              "%ld touching queries, %ld records, %ld uses", touching, records, uses);
+    for (int k = 0; k < 5; k++) tc_surface_free(&surf[k]), tc_pen_chunks_free(&ch[k]);
+    tc_pen_work_free(w), free(p1), free(p2), free(jj), free(gap);
+}
+
 /* eq. 4 over a surface's face groups (a sphere's 720 tangent planes, a cylinder's side: the
  * group leaning toward the points first, groups whose cone bound exceeds the best skipped) picks
  * bitwise the face of the plain scan in index order: the same penetration and points on random

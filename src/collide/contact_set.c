@@ -6,6 +6,26 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* most near-list entries a contact set holds (12 bytes each): pairs beyond it go without */
+#define NEAR_POOL_MAX (1L << 20)
+
+/* near list k (pair k / 2, side k % 2) at poses bs, while the pair's bounding spheres meet (a
+ * pair farther apart needs none, and its list is not even read): room for its surface's npoint
+ * entries from the pool on first use; NULL when there is none */
+static tc_pen_near *near_list(tc_contact_set *s, int k, const tc_body_state *bs) {
+    int a = s->pair[k / 2][0], b = s->pair[k / 2][1], np = s->surf[s->pair[k / 2][k % 2]].npoint;
+    double d[3], rs = s->surf[a].radius + s->surf[b].radius;
+    tc_v3_sub(d, bs[a].pos, bs[b].pos);
+    if (!(tc_v3_dot(d, d) <= rs * rs)) return NULL;
+    tc_pen_near *nr = &s->near[k];
+    if (nr->cap >= np) return nr;
+    if (s->near_used + np > s->near_cap) return NULL;
+    nr->j = s->near_j + s->near_used, nr->gap = s->near_gap + s->near_used, nr->cap = np;
+    s->near_used += np;
+    return nr;
+}
 
 void tc_contact_set_free(tc_contact_set *s) {
     if (!s) return;
@@ -14,7 +34,7 @@ void tc_contact_set_free(tc_contact_set *s) {
     if (s->chunk)
         for (int i = 0; i < s->nbody; i++) tc_pen_chunks_free(&s->chunk[i]);
     free(s->shape), free(s->surf), free(s->chunk), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
-    free(s->apart);
+    free(s->apart), free(s->near), free(s->near_j), free(s->near_gap);
     free(s);
 }
 
@@ -51,6 +71,21 @@ tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *
     s->pts = calloc((size_t)s->maxpts, sizeof *s->pts);
     if (!s->work || !s->pts) return tc_contact_set_free(s), TC_ENOMEM;
     for (int k = 0; k < npair; k++) s->pair[k][0] = pairs[2 * k], s->pair[k][1] = pairs[2 * k + 1];
+    /* near lists: none recorded; a pool for every pair's, up to NEAR_POOL_MAX entries */
+    s->near = calloc(2 * (size_t)npair + 1, sizeof *s->near);
+    if (!s->near) return tc_contact_set_free(s), TC_ENOMEM;
+    long need = 0;
+    for (int k = 0; k < 2 * npair; k++) {
+        s->near[k].n = -1;
+        need += s->surf[s->pair[k / 2][k % 2]].npoint;
+    }
+    s->near_cap = need < NEAR_POOL_MAX ? need : NEAR_POOL_MAX;
+    s->near_j = malloc((size_t)(s->near_cap + 1) * sizeof *s->near_j);
+    s->near_gap = malloc((size_t)(s->near_cap + 1) * sizeof *s->near_gap);
+    if (!s->near_j || !s->near_gap) return tc_contact_set_free(s), TC_ENOMEM;
+    /* written once now, so the pages' first-touch faults fall here and not in the step loop */
+    memset(s->near_j, 0, (size_t)(s->near_cap + 1) * sizeof *s->near_j);
+    memset(s->near_gap, 0, (size_t)(s->near_cap + 1) * sizeof *s->near_gap);
     *out = s;
     return TC_OK;
 }
@@ -65,9 +100,11 @@ int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int m
          * before the others (it usually still does) */
         int axis = s->apart[k] ? tc_shape_separated(sa, &bs[a], sb, &bs[b], s->apart[k]) : 0;
         if (axis) return s->apart[k] = (unsigned char)axis, 0;
+        /* each side with its near list, while the pool has room for it */
+        tc_pen_side A = {sa, &s->surf[a], &s->chunk[a], &bs[a], near_list(s, 2 * k, bs)};
+        tc_pen_side B = {sb, &s->surf[b], &s->chunk[b], &bs[b], near_list(s, 2 * k + 1, bs)};
         tc_penetration pen;
-        int n = tc_penetrate_chunked(sa, &s->surf[a], &s->chunk[a], &bs[a], sb, &s->surf[b],
-                                     &s->chunk[b], &bs[b], s->work, &pen, s->pts, s->maxpts);
+        int n = tc_penetrate_sides(&A, &B, s->work, &pen, s->pts, s->maxpts);
         s->apart[k] = n <= 0;
         if (n <= 0) return 0;
         tc_v3_copy(normal, pen.normal);

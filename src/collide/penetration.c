@@ -151,36 +151,72 @@ static inline int point_inside(const double q[3], const double c[3], double w2, 
     return tc_pen_inside(so, y);
 }
 
-/* 1 when no point of the ball (centre yc in O's frame, radius rc) can be inside so: the ball lies
- * above a plane, or beyond a box's or a cylinder's faces, or outside so's bounding sphere
- * (radius so_radius), by more than tol (which covers the rounding of every point's transform) */
-static int chunk_out(const tc_shape *so, const double yc[3], double rc, double so_radius,
-                     double tol) {
+/* a lower bound (m) on the signed distance to so of every point of the ball with centre yc (so's
+ * frame) and radius rc (0: one point) from so's faces: beyond a plane, or beyond a box's or a
+ * cylinder's faces; -INFINITY for other shapes */
+static double face_gap(const tc_shape *so, const double yc[3], double rc) {
+    double g = -INFINITY, e;
     switch (so->type) {
     case TC_SHAPE_PLANE:
-        return yc[2] - rc > tol;
+        return yc[2] - rc;
     case TC_SHAPE_BOX:
-        for (int k = 0; k < 3; k++)
-            if (fabs(yc[k]) - rc > so->size[k] + tol) return 1;
-        break;
+        for (int k = 0; k < 3; k++) e = fabs(yc[k]) - rc - so->size[k], g = e > g ? e : g;
+        return g;
     case TC_SHAPE_CYLINDER:
-        if (sqrt(yc[0] * yc[0] + yc[1] * yc[1]) - rc > so->size[0] + tol) return 1;
-        if (fabs(yc[2]) - rc > so->size[1] + tol) return 1;
-        break;
+        g = sqrt(yc[0] * yc[0] + yc[1] * yc[1]) - rc - so->size[0];
+        e = fabs(yc[2]) - rc - so->size[1];
+        return e > g ? e : g;
     default:
-        break;
+        return g;
     }
-    return sqrt(tc_v3_dot(yc, yc)) - rc > so_radius + tol;
+}
+
+/* the same bound, the larger of face_gap and the distance outside so's bounding sphere (radius
+ * so_radius; none for a plane) */
+static double ball_gap(const tc_shape *so, const double yc[3], double rc, double so_radius) {
+    double g = face_gap(so, yc, rc);
+    if (so->type == TC_SHAPE_PLANE) return g;
+    double e = sqrt(tc_v3_dot(yc, yc)) - rc - so_radius;
+    return e > g ? e : g;
+}
+
+/* how far (m) a point of S (bounding radius rs) can have moved in the other body's frame since
+ * the near list's record: |(Rr - Rr0) p + t - t0| <= |Rr - Rr0|_F rs + |t - t0| */
+static double near_move(const tc_pen_near *nr, const double Rr[9], const double t[3], double rs) {
+    double f = 0, e = 0;
+    for (int k = 0; k < 9; k++) f += (Rr[k] - nr->Rr[k]) * (Rr[k] - nr->Rr[k]);
+    for (int k = 0; k < 3; k++) e += (t[k] - nr->t[k]) * (t[k] - nr->t[k]);
+    return sqrt(f) * rs + sqrt(e);
+}
+
+/* the point at chunk position j of C: tested (point_below or point_inside) and, inside, marked
+ * with its position in O's frame kept at its index */
+static inline int chunk_point(const tc_pen_chunks *C, int j, int plane, const double c[3],
+                              double w2, const double Rr[9], const double t[3], double r2,
+                              const tc_shape *so, unsigned long long *mark, double (*ys)[3]) {
+    double yj[3];
+    if (!(plane ? point_below(C->p[j], Rr, t, yj)
+                : point_inside(C->p[j], c, w2, Rr, t, r2, so, yj)))
+        return 0;
+    int i = C->idx[j];
+    tc_v3_copy(ys[i], yj);
+    mark[i >> 6] |= 1ull << (i & 63);
+    return 1;
 }
 
 /* step 1: the points of S (posed by P) strictly inside shape so (posed by O); their indices into
  * idx and their positions in O's body frame into y, in index order; returns their count. With
  * chunks C the points of the chunks that cannot reach so are skipped, the rest take the same
  * tests, and those inside are marked in the bitset mark (all clear on entry and on return) with
- * their positions at their index in ys, then written in index order */
+ * their positions at their index in ys, then written in index order. With a near list nr as well
+ * (room for every point) the points tested are its listed ones that may have moved inside, while
+ * no point has moved its reach since its record; otherwise the chunks are walked and the list
+ * recorded anew. A point is skipped only when a lower bound on its distance to so exceeds tol,
+ * which covers the rounding of every point's transform */
 static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_body_state *P,
                          const tc_shape *so, double so_radius, const tc_body_state *O,
-                         unsigned long long *mark, double (*ys)[3], int *idx, double (*y)[3]) {
+                         tc_pen_near *nr, unsigned long long *mark, double (*ys)[3], int *idx,
+                         double (*y)[3]) {
     int m = 0;
     /* a plane's surface has no points */
     if (S->npoint == 0) return 0;
@@ -205,25 +241,45 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
                 idx[m++] = i;
         return m;
     }
-    /* the points of the chunks that may reach so: each inside one marked, its position kept at
-     * its index in ys */
     const double tol = 1e-9 * (1 + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + S->radius);
+    if (nr && nr->cap < S->npoint) nr = NULL;
+    double move = nr && nr->n >= 0 ? near_move(nr, Rr, t, S->radius) : INFINITY;
     int any = 0;
-    for (int k = 0; k < C->nchunk; k++) {
-        const double *b = C->ball[k];
-        double yc[3];
-        tc_m3_mulv(yc, Rr, b);
-        tc_v3_add(yc, yc, t);
-        if (chunk_out(so, yc, b[3], so_radius, tol)) continue;
-        int j1 = (k + 1) * TC_PEN_CHUNK < S->npoint ? (k + 1) * TC_PEN_CHUNK : S->npoint;
-        for (int j = k * TC_PEN_CHUNK; j < j1; j++) {
-            /* the chunks' own copy of the points, read in sequence; the index only for a hit */
-            double yj[3];
-            if (!(plane ? point_below(C->p[j], Rr, t, yj) : point_inside(C->p[j], c, w2, Rr, t, r2, so, yj)))
-                continue;
-            int i = C->idx[j];
-            tc_v3_copy(ys[i], yj);
-            mark[i >> 6] |= 1ull << (i & 63), any = 1;
+    if (nr && move + tol < nr->reach) {
+        /* the near list holds: its points that may have come within tol of so */
+        nr->uses++;
+        for (int q = 0; q < nr->n; q++)
+            if (nr->gap[q] <= move + tol)
+                any |= chunk_point(C, nr->j[q], plane, c, w2, Rr, t, r2, so, mark, ys);
+    } else {
+        /* the chunks that may reach so; with a near list, also those within its reach, whose
+         * points within reach are listed */
+        double reach = nr ? TC_PEN_REACH * S->radius : tol;
+        if (nr) {
+            nr->n = 0, nr->reach = reach, nr->records++;
+            memcpy(nr->Rr, Rr, sizeof Rr), memcpy(nr->t, t, sizeof t);
+        }
+        for (int k = 0; k < C->nchunk; k++) {
+            const double *b = C->ball[k];
+            double yc[3];
+            tc_m3_mulv(yc, Rr, b);
+            tc_v3_add(yc, yc, t);
+            double gk = ball_gap(so, yc, b[3], so_radius);
+            if (gk > tol && !(nr && gk < reach)) continue;
+            int j1 = (k + 1) * TC_PEN_CHUNK < S->npoint ? (k + 1) * TC_PEN_CHUNK : S->npoint;
+            for (int j = k * TC_PEN_CHUNK; j < j1; j++) {
+                if (nr) {
+                    /* listed when within reach; tested only when within tol */
+                    double yj[3];
+                    tc_m3_mulv(yj, Rr, C->p[j]);
+                    tc_v3_add(yj, yj, t);
+                    double g = face_gap(so, yj, 0);
+                    if (g == -INFINITY) g = sqrt(tc_v3_dot(yj, yj)) - so_radius;
+                    if (g < reach) nr->j[nr->n] = j, nr->gap[nr->n++] = g;
+                    if (g > tol) continue;
+                }
+                any |= chunk_point(C, j, plane, c, w2, Rr, t, r2, so, mark, ys);
+            }
         }
     }
     if (!any) return 0;
@@ -400,13 +456,24 @@ int tc_penetrate_chunked(const tc_shape *sa, const tc_surface *SA, const tc_pen_
                          const tc_body_state *A, const tc_shape *sb, const tc_surface *SB,
                          const tc_pen_chunks *CB, const tc_body_state *B, tc_pen_work *w,
                          tc_penetration *out, tc_pen_point *pts, int max) {
+    tc_pen_side a = {sa, SA, CA, A, NULL}, b = {sb, SB, CB, B, NULL};
+    return tc_penetrate_sides(&a, &b, w, out, pts, max);
+}
+
+int tc_penetrate_sides(const tc_pen_side *a, const tc_pen_side *b, tc_pen_work *w,
+                       tc_penetration *out, tc_pen_point *pts, int max) {
+    const tc_shape *sa = a->shape, *sb = b->shape;
+    const tc_surface *SA = a->surf, *SB = b->surf;
+    const tc_body_state *A = a->pose, *B = b->pose;
     memset(out, 0, sizeof *out);
     if (SA->npoint > w->cap || SB->npoint > w->cap) return -1;
     if (apart(sa, SA, A, sb, SB, B)) return 0;
 
     /* step 1: a's points inside b (in b's frame), b's points inside a (in a's frame) */
-    int na = inside_points(SA, CA, A, sb, SB->radius, B, w->mark, w->ys, w->ia, w->ya);
-    int nb = inside_points(SB, CB, B, sa, SA->radius, A, w->mark, w->ys, w->ib, w->yb);
+    int na = inside_points(SA, a->chunks, A, sb, SB->radius, B, a->near, w->mark, w->ys, w->ia,
+                           w->ya);
+    int nb = inside_points(SB, b->chunks, B, sa, SA->radius, A, b->near, w->mark, w->ys, w->ib,
+                           w->yb);
     if (na == 0 && nb == 0) return deepest_only(sa, A, sb, B, out, pts, max);
 
     /* step 2 (eq. 4): b's faces scored by a's points, a's faces by b's; b wins ties */

@@ -32,6 +32,12 @@ typedef struct tc_contact_set {
     unsigned char *apart;   /* npair: nonzero when the pair's last multi-point set was empty:
                              * the separating axis to try first at the next query (a hint for
                              * speed only, tc_shape_separated) */
+    tc_pen_near *near;      /* 2 npair: pair k's near lists, a's points near b then b's near a
+                             * (for speed only: tc_penetrate_sides); room from the pool below on
+                             * the pair's first multi-point query, while the pool lasts */
+    int *near_j;            /* the pool: near_cap positions and lower bounds */
+    double *near_gap;
+    long near_cap, near_used;
 } tc_contact_set;
 
 /* a contact set for nbody shapes (shape[i] for body i, kept by pointer) and npair pairs

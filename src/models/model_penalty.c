@@ -157,6 +157,8 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
         !s->near)
         return penalty_free(s), TC_ENOMEM;
+    /* the pool written once now, so its pages' first-touch faults fall here, not in the steps */
+    memset(s->pool, 0, (size_t)s->pool_cap * sizeof *s->pool);
     /* the near-pair margin: a tenth of the smallest finite bounding radius (none: 0, the list
      * then serves the cache's own poses only) */
     double rmin = INFINITY;
