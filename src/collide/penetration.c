@@ -326,11 +326,15 @@ static double group_bound(const double G[7], const double y[3], double ny) {
     /* a cone of half a turn or more bounds nothing */
     if (G[3] <= -1 + 1e-12) return -INFINITY;
     if (ny > 0) {
-        double ca = fmax(-1, fmin(1, tc_v3_dot(G, y) / ny)), sa = sqrt(1 - ca * ca);
+        /* comparisons rather than fmin and fmax, which are library calls here */
+        double ca = tc_v3_dot(G, y) / ny;
+        ca = ca < -1 ? -1 : ca > 1 ? 1 : ca;
+        double sa = sqrt(1 - ca * ca);
         hi = ca >= G[3] ? ny : ny * (ca * G[3] + sa * G[4]);
         lo = sa * G[3] + ca * G[4] < 0 ? -ny : ny * (ca * G[3] - sa * G[4]);
     }
-    double gap = fmax(0, fmax(lo - G[6], G[5] - hi));
+    double gap = lo - G[6] > G[5] - hi ? lo - G[6] : G[5] - hi;
+    gap = gap > 0 ? gap : 0;
     return gap - 1e-9 * (ny + fabs(G[5]) + fabs(G[6]));
 }
 
