@@ -194,15 +194,6 @@ static inline void wrench_apply(tc_wrench *w, const tc_body_state *s, const doub
     tc_v3_addscl(w->t, t, sign);
 }
 
-/* relative velocity of a with respect to b at world point p */
-static inline void rel_velocity(const tc_body_state *bs, int a, int b, const double p[3],
-                                double v[3]) {
-    double va[3], vb[3];
-    point_velocity(&bs[a], p, va);
-    point_velocity(&bs[b], p, vb);
-    tc_v3_sub(v, va, vb);
-}
-
 /* 1 when the poses bs are bitwise those the cache was filled at */
 static int cache_valid(const pen_state *s, const tc_body_state *bs) {
     if (!s->cached) return 0;
@@ -254,6 +245,50 @@ static int pair_set(pen_state *s, int k, const tc_body_state *bs, int use_cache,
     return tc_contact_set_pair(s->set, k, bs, s->multi, n, dmax);
 }
 
+/* pair pp's m points pts (normal n, from its b toward its a), bodies A and B: each point's
+ * relative velocity and eq. 3's numerator, then at each point that pushes the PID normal force
+ * and sliding friction against the slip, added to the wrenches wa and wb; returns how many
+ * pushed. The bodies' states, the gains and the wrenches are kept in locals meanwhile (the same
+ * arithmetic in the same order, so the same bits, without reloading them after each store) */
+static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
+                       const tc_body_state *B, const tc_pen_point *pts, int m, const double n[3],
+                       tc_wrench *wa, tc_wrench *wb) {
+    const tc_body_state a = *A, b = *B;
+    const double kp = pp->kp, kv = pp->kv, ki = pp->ki, integral = pp->integral;
+    const double nn[3] = {n[0], n[1], n[2]};
+    double (*pv)[3] = s->pv, *pnum = s->pnum;
+    /* r: the points that push (eq. 3 divides by their number) */
+    int r = 0;
+    for (int j = 0; j < m; j++) {
+        double va[3], vb[3], v[3];
+        point_velocity(&a, pts[j].p, va);
+        point_velocity(&b, pts[j].p, vb);
+        tc_v3_sub(v, va, vb);
+        tc_v3_copy(pv[j], v);
+        pnum[j] = pid_numerator(kp, kv, ki, pts[j].depth, tc_v3_dot(v, nn), integral);
+        r += pnum[j] > 0;
+    }
+    if (r == 0) return 0;
+    const double div = s->divide ? r : 1, mu = s->scene->friction, slip2 = s->slip_speed * s->slip_speed;
+    tc_wrench fa = *wa, fb = *wb;
+    int pushed = 0;
+    for (int j = 0; j < m; j++) {
+        double fn = pnum[j] / div, vt[3], f[3];
+        if (!(fn > 0)) continue;
+        double vn = tc_v3_dot(pv[j], nn);
+        tc_v3_copy(vt, pv[j]);
+        tc_v3_addscl(vt, nn, -vn);
+        double ft = -mu * fn / sqrt(slip2 + tc_v3_dot(vt, vt));
+        tc_v3_scale(f, nn, fn);
+        tc_v3_addscl(f, vt, ft);
+        wrench_apply(&fa, &a, pts[j].p, f, 1);
+        wrench_apply(&fb, &b, pts[j].p, f, -1);
+        pushed++;
+    }
+    *wa = fa, *wb = fb;
+    return pushed;
+}
+
 static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *w,
                                tc_contact_stats *st) {
     pen_state *s = state;
@@ -270,30 +305,7 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
         double n[3], dmax;
         int m = pair_set(s, k, bs, use_cache, n, &dmax, &pts);
         if (m <= 0) continue;
-        /* each point's relative velocity and eq. 3's numerator; r: the points that push (eq. 3
-         * divides by their number) */
-        int r = 0;
-        for (int j = 0; j < m; j++) {
-            rel_velocity(bs, pp->a, pp->b, pts[j].p, s->pv[j]);
-            s->pnum[j] = pid_numerator(pp->kp, pp->kv, pp->ki, pts[j].depth,
-                                       tc_v3_dot(s->pv[j], n), pp->integral);
-            r += s->pnum[j] > 0;
-        }
-        /* each point: the PID normal force and sliding friction against the slip */
-        double div = s->divide ? r : 1;
-        for (int j = 0; j < m && r > 0; j++) {
-            double fn = s->pnum[j] / div, vt[3], f[3];
-            if (!(fn > 0)) continue;
-            double vn = tc_v3_dot(s->pv[j], n);
-            tc_v3_copy(vt, s->pv[j]);
-            tc_v3_addscl(vt, n, -vn);
-            double ft = -sc->friction * fn / sqrt(s->slip_speed * s->slip_speed + tc_v3_dot(vt, vt));
-            tc_v3_scale(f, n, fn);
-            tc_v3_addscl(f, vt, ft);
-            wrench_apply(&w[pp->a], &bs[pp->a], pts[j].p, f, 1);
-            wrench_apply(&w[pp->b], &bs[pp->b], pts[j].p, f, -1);
-            active++;
-        }
+        active += pair_forces(s, pp, &bs[pp->a], &bs[pp->b], pts, m, n, &w[pp->a], &w[pp->b]);
     }
     if (st) st->ncontact = active, st->pair_evals += s->npair;
     return TC_OK;
