@@ -106,6 +106,15 @@ static tc_status morton_order(tc_aopc *c) {
     return TC_OK;
 }
 
+/* n zeroed elements of size bytes on cache lines of their own (64-byte aligned, the size
+ * rounded up to whole lines): threads' slices cut at multiples of 64 bytes share no line */
+static void *calloc_lines(size_t n, size_t size) {
+    size_t bytes = (n * size + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p) memset(p, 0, bytes ? bytes : 64);
+    return p;
+}
+
 static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params *p,
                            tc_error *err) {
     scm_state *s = calloc(1, sizeof *s);
@@ -169,10 +178,11 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     }
     /* one gather buffer and one scratch set for each thread a force may run on */
     s->ngather = omp_get_max_threads() > omp_get_num_procs() ? omp_get_max_threads() : omp_get_num_procs();
-    s->qcap = (size_t)maxq + 1;
-    s->out = calloc(s->qcap * OUT_N * s->ngather, sizeof *s->out);
-    s->kidx = calloc(s->qcap * KEEP * s->ngather, sizeof *s->kidx);
-    s->kn = calloc(s->qcap * s->ngather, sizeof *s->kn);
+    /* each thread's slices start on a cache line of their own (qcap a multiple of 16) */
+    s->qcap = ((size_t)maxq + 16) / 16 * 16;
+    s->out = calloc_lines(s->qcap * OUT_N * s->ngather, sizeof *s->out);
+    s->kidx = calloc_lines(s->qcap * KEEP * s->ngather, sizeof *s->kidx);
+    s->kn = calloc_lines(s->qcap * s->ngather, sizeof *s->kn);
     s->pw = calloc((size_t)s->npair * 12 + 1, sizeof *s->pw);
     if (!s->out || !s->kidx || !s->kn || !s->pw) return scm_free(s), TC_ENOMEM;
     /* pairs go on threads one each when no pair holds more than a tenth of the work (query
@@ -186,9 +196,10 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     /* gather buffers: 9 arrays of the largest cloud each */
     int maxn = 1;
     for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
-    s->gather = calloc((size_t)s->ngather, sizeof *s->gather);
-    s->gbuf = calloc((size_t)s->ngather * 11 * (size_t)maxn, sizeof *s->gbuf);
-    s->gidx = calloc((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
+    maxn = (maxn + 15) / 16 * 16;
+    s->gather = calloc_lines((size_t)s->ngather, sizeof *s->gather);
+    s->gbuf = calloc_lines((size_t)s->ngather * 11 * (size_t)maxn, sizeof *s->gbuf);
+    s->gidx = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
     if (!s->gather || !s->gbuf || !s->gidx) return scm_free(s), TC_ENOMEM;
     for (int t = 0; t < s->ngather; t++) {
         double *b = s->gbuf + (size_t)t * 11 * maxn;
