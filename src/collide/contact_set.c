@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* most near-list entries a contact set holds (12 bytes each): pairs beyond it go without */
+/* most near-list entries a contact set holds (12 bytes each), and lists per body (144 bytes
+ * each): pairs beyond them go without */
 #define NEAR_POOL_MAX (1L << 20)
+#define NEAR_LISTS_PER_BODY 64
 
 /* near list k (pair k / 2, side k % 2) at poses bs, while the pair's bounding spheres meet (a
  * pair farther apart needs none, and its list is not even read): room for its surface's npoint
@@ -19,10 +21,11 @@ static tc_pen_near *near_list(tc_contact_set *s, int k, const tc_body_state *bs)
     double d[3], rs = s->surf[a].radius + s->surf[b].radius;
     tc_v3_sub(d, bs[a].pos, bs[b].pos);
     if (!(tc_v3_dot(d, d) <= rs * rs)) return NULL;
-    tc_pen_near *nr = &s->near[k];
-    if (nr->cap >= np) return nr;
-    if (s->near_used + np > s->near_cap) return NULL;
-    nr->j = s->near_j + s->near_used, nr->gap = s->near_gap + s->near_used, nr->cap = np;
+    if (s->near_slot[k] >= 0) return &s->near[s->near_slot[k]];
+    if (s->near_slots_used == s->near_slots || s->near_used + np > s->near_cap) return NULL;
+    tc_pen_near *nr = &s->near[s->near_slot[k] = s->near_slots_used++];
+    nr->n = -1, nr->cap = np;
+    nr->j = s->near_j + s->near_used, nr->gap = s->near_gap + s->near_used;
     s->near_used += np;
     return nr;
 }
@@ -34,7 +37,7 @@ void tc_contact_set_free(tc_contact_set *s) {
     if (s->chunk)
         for (int i = 0; i < s->nbody; i++) tc_pen_chunks_free(&s->chunk[i]);
     free(s->shape), free(s->surf), free(s->chunk), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
-    free(s->apart), free(s->near), free(s->near_j), free(s->near_gap);
+    free(s->apart), free(s->near_slot), free(s->near), free(s->near_j), free(s->near_gap);
     free(s);
 }
 
@@ -71,12 +74,15 @@ tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *
     s->pts = calloc((size_t)s->maxpts, sizeof *s->pts);
     if (!s->work || !s->pts) return tc_contact_set_free(s), TC_ENOMEM;
     for (int k = 0; k < npair; k++) s->pair[k][0] = pairs[2 * k], s->pair[k][1] = pairs[2 * k + 1];
-    /* near lists: none recorded; a pool for every pair's, up to NEAR_POOL_MAX entries */
-    s->near = calloc(2 * (size_t)npair + 1, sizeof *s->near);
-    if (!s->near) return tc_contact_set_free(s), TC_ENOMEM;
+    /* near lists: none yet; room for every pair's, up to NEAR_LISTS_PER_BODY lists a body and
+     * NEAR_POOL_MAX entries */
+    s->near_slots = 2 * npair < NEAR_LISTS_PER_BODY * nbody ? 2 * npair : NEAR_LISTS_PER_BODY * nbody;
+    s->near_slot = malloc((2 * (size_t)npair + 1) * sizeof *s->near_slot);
+    s->near = calloc((size_t)s->near_slots + 1, sizeof *s->near);
+    if (!s->near_slot || !s->near) return tc_contact_set_free(s), TC_ENOMEM;
     long need = 0;
     for (int k = 0; k < 2 * npair; k++) {
-        s->near[k].n = -1;
+        s->near_slot[k] = -1;
         need += s->surf[s->pair[k / 2][k % 2]].npoint;
     }
     s->near_cap = need < NEAR_POOL_MAX ? need : NEAR_POOL_MAX;

@@ -32,9 +32,12 @@ typedef struct tc_contact_set {
     unsigned char *apart;   /* npair: nonzero when the pair's last multi-point set was empty:
                              * the separating axis to try first at the next query (a hint for
                              * speed only, tc_shape_separated) */
-    tc_pen_near *near;      /* 2 npair: pair k's near lists, a's points near b then b's near a
-                             * (for speed only: tc_penetrate_sides); room from the pool below on
-                             * the pair's first multi-point query, while the pool lasts */
+    int *near_slot;         /* 2 npair: pair k's near lists (a's points near b, then b's near
+                             * a; for speed only: tc_penetrate_sides) as slots in near, -1 none;
+                             * a slot and room in the pool below on the first multi-point query
+                             * with the bounding spheres met, while both last */
+    tc_pen_near *near;      /* near_slots lists */
+    int near_slots, near_slots_used;
     int *near_j;            /* the pool: near_cap positions and lower bounds */
     double *near_gap;
     long near_cap, near_used;
