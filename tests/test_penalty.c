@@ -323,6 +323,19 @@ Test(penalty, penetration_culls_keep_every_inside_point) {
     tc_pen_work_free(w), free(pts), free(in), free(keep);
 }
 
+/* two penetration queries of pair ka-kb (trial: which pose) gave the same count, penetration
+ * and points, bit for bit */
+static void same_result(int n1, const tc_penetration *o1, const tc_pen_point *p1, int n2,
+                        const tc_penetration *o2, const tc_pen_point *p2, int ka, int kb,
+                        int trial) {
+    cr_assert_eq(n1, n2, "pair %d-%d, trial %d: %d points, second query %d", ka, kb, trial, n1, n2);
+    cr_assert(!memcmp(o1, o2, sizeof *o1), "pair %d-%d, trial %d: the penetrations differ", ka,
+              kb, trial);
+    if (n1 > 0)
+        cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1), "pair %d-%d, trial %d: points differ",
+                  ka, kb, trial);
+}
+
 /* the pair of bodies a (shape ka) and b (kb) by tc_penetrate on surfaces s1, and on surfaces s2
  * by tc_penetrate_chunked with their chunks ch (NULL: without): the same count, normal, plane,
  * side, depth and points, bit for bit; returns the count, and the first query's penetration in
@@ -335,12 +348,7 @@ static int same_query(const tc_shape *sh, const tc_surface *s1, const tc_surface
     int n1 = tc_penetrate(&sh[ka], &s1[ka], A, &sh[kb], &s1[kb], B, w, &o1, p1, max);
     int n2 = tc_penetrate_chunked(&sh[ka], &s2[ka], ch ? &ch[ka] : NULL, A, &sh[kb], &s2[kb],
                                   ch ? &ch[kb] : NULL, B, w, &o2, p2, max);
-    cr_assert_eq(n1, n2, "pair %d-%d, trial %d: %d points, second query %d", ka, kb, trial, n1, n2);
-    cr_assert(!memcmp(&o1, &o2, sizeof o1), "pair %d-%d, trial %d: the penetrations differ", ka,
-              kb, trial);
-    if (n1 > 0)
-        cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1), "pair %d-%d, trial %d: points differ",
-                  ka, kb, trial);
+    same_result(n1, &o1, p1, n2, &o2, p2, ka, kb, trial);
     if (pen) *pen = o1;
     return n1;
 }
@@ -530,11 +538,7 @@ Test(penalty, near_lists_keep_the_bits) {
                     int n1 = tc_penetrate_sides(&sa, &sb, w, &o1, p1, max);
                     int n2 = tc_penetrate_chunked(&sh[ka], &surf[ka], &ch[ka], &A, &sh[kb],
                                                   &surf[kb], &ch[kb], &B, w, &o2, p2, max);
-                    cr_assert_eq(n1, n2, "pair %d-%d, path %d, step %d: %d points, without lists "
-                                 "%d", ka, kb, path, step, n1, n2);
-                    cr_assert(!memcmp(&o1, &o2, sizeof o1), "pair %d-%d, path %d, step %d: the "
-                              "penetrations differ", ka, kb, path, step);
-                    if (n1 > 0) cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1));
+                    same_result(n1, &o1, p1, n2, &o2, p2, ka, kb, 120 * path + step);
                     touching += n1 > 0;
                 }
             }

@@ -152,7 +152,7 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->pose = calloc((size_t)scene->nbody + 1, sizeof *s->pose);
     s->cm = calloc(np, sizeof *s->cm), s->coff = calloc(np, sizeof *s->coff);
     s->cn = calloc(np, sizeof *s->cn), s->cdmax = calloc(np, sizeof *s->cdmax);
-    s->pool = calloc((size_t)s->pool_cap, sizeof *s->pool);
+    s->pool = malloc((size_t)s->pool_cap * sizeof *s->pool);
     s->near = calloc(np, sizeof *s->near);
     if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
         !s->near)
