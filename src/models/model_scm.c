@@ -193,23 +193,20 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         total += w, largest = w > largest ? w : largest;
     }
     s->by_pair = s->npair >= 4 && largest <= 0.1 * total;
-    /* gather buffers: 9 arrays of the largest cloud each */
+    /* gather buffers: distances, block bounds, indices and candidates of the largest cloud */
     int maxn = 1;
     for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
     maxn = (maxn + 15) / 16 * 16;
     s->gather = calloc_lines((size_t)s->ngather, sizeof *s->gather);
-    s->gbuf = calloc_lines((size_t)s->ngather * 11 * (size_t)maxn, sizeof *s->gbuf);
+    s->gbuf = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gbuf);
     s->gidx = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
     if (!s->gather || !s->gbuf || !s->gidx) return scm_free(s), TC_ENOMEM;
     for (int t = 0; t < s->ngather; t++) {
-        double *b = s->gbuf + (size_t)t * 11 * maxn;
+        double *b = s->gbuf + (size_t)t * 2 * maxn;
         tc_scm_gather *g = &s->gather[t];
-        g->px = b, g->py = b + maxn, g->pz = b + 2 * maxn, g->nx = b + 3 * maxn;
-        g->ny = b + 4 * maxn, g->nz = b + 5 * maxn, g->mx = b + 6 * maxn, g->my = b + 7 * maxn;
-        g->mz = b + 8 * maxn;
         g->idx = s->gidx + (size_t)t * 2 * maxn, g->cand = g->idx + maxn;
-        g->dist = b + 9 * maxn;
-        g->lb = b + 10 * maxn;
+        g->dist = b;
+        g->lb = b + maxn;
     }
     s->prune = (int)tc_params_get(p, "prune");
     s->k = tc_params_get(p, "k"), s->eps2 = tc_params_get(p, "eps2");
@@ -232,41 +229,45 @@ static inline double damping(double u) {
 /* below this many pairs the two-phase pruning costs more than it saves (measured on E2's T) */
 #define PRUNE_MIN_PAIRS 20000
 
-/* elementwise over one chunk of gathered points (vectorises; every clone computes the same IEEE
- * operations, without contraction, so all give the same bits): softmax weight and plane distance */
+/* elementwise over one chunk of gathered points, read from the cloud through their indices
+ * (vectorises, with gathered loads; every clone computes the same IEEE operations, without
+ * contraction, so all give the same bits): softmax weight and plane distance */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
-chunk_eval(int m, const double *restrict px, const double *restrict py, const double *restrict pz,
-           const double *restrict nx, const double *restrict ny, const double *restrict nz,
-           const double p[3], double dmin, double inv_eps1, double *restrict wb,
-           double *restrict phib) {
+chunk_eval(int m, const int *restrict idx, const double *restrict px, const double *restrict py,
+           const double *restrict pz, const double *restrict nx, const double *restrict ny,
+           const double *restrict nz, const double p[3], double dmin, double inv_eps1,
+           double *restrict wb, double *restrict phib) {
     for (int t = 0; t < m; t++) {
-        double dx = p[0] - px[t], dy = p[1] - py[t], dz = p[2] - pz[t];
+        const int i = idx[t];
+        double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
         wb[t] = tc_exp_neg((dmin - (dx * dx + dy * dy + dz * dz)) * inv_eps1);
-        phib[t] = nx[t] * dx + ny[t] * dy + nz[t] * dz;
+        phib[t] = nx[i] * dx + ny[i] * dy + nz[i] * dz;
     }
 }
 
 /* the point-plane force lambda and r x lambda (r = p_i - c) per pair into l0..t2; without
  * velocities lambda = ln n and r x lambda = ln (r x n) from the stored moments */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
-chunk_force_static(int m, const double *restrict nx, const double *restrict ny,
-                   const double *restrict nz, const double *restrict mx,
-                   const double *restrict my, const double *restrict mz,
-                   const double *restrict phib, double k, double eps3, double *restrict l0,
-                   double *restrict l1, double *restrict l2, double *restrict t0,
-                   double *restrict t1, double *restrict t2) {
+chunk_force_static(int m, const int *restrict idx, const double *restrict nx,
+                   const double *restrict ny, const double *restrict nz,
+                   const double *restrict mx, const double *restrict my,
+                   const double *restrict mz, const double *restrict phib, double k, double eps3,
+                   double *restrict l0, double *restrict l1, double *restrict l2,
+                   double *restrict t0, double *restrict t1, double *restrict t2) {
     for (int t = 0; t < m; t++) {
+        const int i = idx[t];
         const double ln = k * tc_softplus(-phib[t], eps3);
-        l0[t] = ln * nx[t], l1[t] = ln * ny[t], l2[t] = ln * nz[t];
-        t0[t] = ln * mx[t], t1[t] = ln * my[t], t2[t] = ln * mz[t];
+        l0[t] = ln * nx[i], l1[t] = ln * ny[i], l2[t] = ln * nz[i];
+        t0[t] = ln * mx[i], t1[t] = ln * my[i], t2[t] = ln * mz[i];
     }
 }
 
 /* with velocities: dissipation d(v_n / v_d) and regularised friction (eq. 17-20); v is the query
  * point's velocity, V and W the plane body's linear and angular velocity, c its COM */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
-chunk_force_dynamic(int m, const double *restrict px, const double *restrict py,
-                    const double *restrict pz, const double *restrict nx,
+chunk_force_dynamic(int m, const int *restrict idx, const double *restrict px,
+                    const double *restrict py, const double *restrict pz,
+                    const double *restrict nx,
                     const double *restrict ny, const double *restrict nz,
                     const double *restrict phib, double k, double eps3, const double v[3],
                     const double V[3], const double W[3], const double c[3], double inv_vd,
@@ -276,16 +277,18 @@ chunk_force_dynamic(int m, const double *restrict px, const double *restrict py,
     const double v0_ = v[0] - V[0], v1_ = v[1] - V[1], v2_ = v[2] - V[2];
     const double w0 = W[0], w1 = W[1], w2 = W[2], c0 = c[0], c1 = c[1], c2 = c[2];
     for (int t = 0; t < m; t++) {
-        double rx = px[t] - c0, ry = py[t] - c1, rz = pz[t] - c2;
+        const int i = idx[t];
+        const double nxi = nx[i], nyi = ny[i], nzi = nz[i];
+        double rx = px[i] - c0, ry = py[i] - c1, rz = pz[i] - c2;
         /* relative velocity of the point against the plane point */
         double v0 = v0_ - (w1 * rz - w2 * ry);
         double v1 = v1_ - (w2 * rx - w0 * rz);
         double v2 = v2_ - (w0 * ry - w1 * rx);
-        double vn = v0 * nx[t] + v1 * ny[t] + v2 * nz[t];
-        double vt0 = v0 - vn * nx[t], vt1 = v1 - vn * ny[t], vt2 = v2 - vn * nz[t];
+        double vn = v0 * nxi + v1 * nyi + v2 * nzi;
+        double vt0 = v0 - vn * nxi, vt1 = v1 - vn * nyi, vt2 = v2 - vn * nzi;
         double lnd = k * tc_softplus(-phib[t], eps3) * damping(vn * inv_vd);
         double ft = -mu * lnd / sqrt(vs2 + vt0 * vt0 + vt1 * vt1 + vt2 * vt2);
-        double a = lnd * nx[t] + ft * vt0, b = lnd * ny[t] + ft * vt1, e = lnd * nz[t] + ft * vt2;
+        double a = lnd * nxi + ft * vt0, b = lnd * nyi + ft * vt1, e = lnd * nzi + ft * vt2;
         l0[t] = a, l1[t] = b, l2[t] = e;
         t0[t] = ry * e - rz * b, t1[t] = rz * a - rx * e, t2[t] = rx * b - ry * a;
     }
@@ -325,27 +328,28 @@ chunk_sum_phi(int m, const double *restrict wb, const double *restrict phib,
 }
 
 /* the per-query-point work: the SSDF value (forces = 0) or also the softmax-weighted point-plane
- * wrenches (forces = 1) of query point p against the gathered cloud; sum[NSUM] gets the totals */
-static void point_sums(const scm_state *s, const tc_scm_gather *g, const double p[3], double dmin,
-                       double inv_eps1, int forces, int dynamic, const double vq[3],
-                       const tc_body_state *sb, double sum[NSUM]) {
+ * wrenches (forces = 1) of query point p against the points of cloud c gathered in g; sum[NSUM]
+ * gets the totals */
+static void point_sums(const scm_state *s, const tc_scm_cloud *c, const tc_scm_gather *g,
+                       const double p[3], double dmin, double inv_eps1, int forces, int dynamic,
+                       const double vq[3], const tc_body_state *sb, double sum[NSUM]) {
     double acc[NSUM][LANES] = {{0}}, wb[CHUNK], phib[CHUNK], l[6][CHUNK];
+    const tc_aopc *S = c->S;
+    const double *px = S->px, *py = S->py, *pz = S->pz, *nx = S->nx, *ny = S->ny, *nz = S->nz;
     for (int i0 = 0; i0 < g->n; i0 += CHUNK) {
-        const int m = g->n - i0 < CHUNK ? g->n - i0 : CHUNK;
-        const double *px = g->px + i0, *py = g->py + i0, *pz = g->pz + i0;
-        const double *nx = g->nx + i0, *ny = g->ny + i0, *nz = g->nz + i0;
-        chunk_eval(m, px, py, pz, nx, ny, nz, p, dmin, inv_eps1, wb, phib);
+        const int m = g->n - i0 < CHUNK ? g->n - i0 : CHUNK, *idx = g->idx + i0;
+        chunk_eval(m, idx, px, py, pz, nx, ny, nz, p, dmin, inv_eps1, wb, phib);
         if (!forces) {
             chunk_sum_phi(m, wb, phib, acc);
             continue;
         }
         if (dynamic)
-            chunk_force_dynamic(m, px, py, pz, nx, ny, nz, phib, s->k, s->eps3, vq, sb->vel,
+            chunk_force_dynamic(m, idx, px, py, pz, nx, ny, nz, phib, s->k, s->eps3, vq, sb->vel,
                                 sb->omega, sb->pos, 1.0 / s->vd, s->vs * s->vs, s->mu, l[0], l[1],
                                 l[2], l[3], l[4], l[5]);
         else
-            chunk_force_static(m, nx, ny, nz, g->mx + i0, g->my + i0, g->mz + i0, phib, s->k,
-                               s->eps3, l[0], l[1], l[2], l[3], l[4], l[5]);
+            chunk_force_static(m, idx, nx, ny, nz, c->mom, c->mom + S->n, c->mom + 2 * S->n,
+                               phib, s->k, s->eps3, l[0], l[1], l[2], l[3], l[4], l[5]);
         chunk_sum(m, wb, phib, l[0], l[1], l[2], l[3], l[4], l[5], acc);
     }
     for (int k = 0; k < NSUM; k++) sum[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
@@ -414,7 +418,7 @@ static void query_phi(const scm_state *s, const scm_scratch *sc, const tc_aopc *
             double sum[NSUM], dmin = tc_scm_gather_point(&c, p, eps1, s->prune, NAN, g);
             out[(size_t)j * OUT_N + OUT_DMIN] = dmin;
             keep_gathered(sc, g, base + j);
-            point_sums(s, g, p, dmin, 1.0 / eps1, 0, 0, NULL, NULL, sum);
+            point_sums(s, &c, g, p, dmin, 1.0 / eps1, 0, 0, NULL, NULL, sum);
             out[(size_t)j * OUT_N + OUT_PHI] = sum[1] / sum[0];
         }
     }
@@ -453,10 +457,10 @@ static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc
             double dmin;
             if (!set_phi && sc->kn[base + j] >= 0) {
                 dmin = o[OUT_DMIN];
-                tc_scm_gather_indices(&c, sc->kidx + (size_t)(base + j) * KEEP, sc->kn[base + j], g);
+                tc_scm_gather_indices(sc->kidx + (size_t)(base + j) * KEEP, sc->kn[base + j], g);
             } else
                 dmin = tc_scm_gather_point(&c, p, eps1, s->prune, set_phi ? NAN : o[OUT_DMIN], g);
-            point_sums(s, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
+            point_sums(s, &c, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
             /* normalise and express the wrenches on both bodies */
             double inv = 1.0 / sum[0], F[3] = {sum[2] * inv, sum[3] * inv, sum[4] * inv}, r[3];
             if (set_phi) o[OUT_PHI] = sum[1] * inv;

@@ -31,23 +31,9 @@ void tc_scm_candidates(const double cq[3], double rq, const double *blk, const d
     g->ncand = m;
 }
 
-/* the gathered points' data, by index, into g's contiguous arrays */
-static inline __attribute__((always_inline)) void copy_gathered(const tc_scm_cloud *c, int m,
-                                                               tc_scm_gather *g) {
-    const tc_aopc *S = c->S;
-    const int n = S->n;
-    for (int k = 0; k < m; k++) {
-        const int i = g->idx[k];
-        g->px[k] = S->px[i], g->py[k] = S->py[i], g->pz[k] = S->pz[i];
-        g->nx[k] = S->nx[i], g->ny[k] = S->ny[i], g->nz[k] = S->nz[i];
-        g->mx[k] = c->mom[i], g->my[k] = c->mom[n + i], g->mz[k] = c->mom[2 * n + i];
-    }
-    g->n = m;
-}
-
-void tc_scm_gather_indices(const tc_scm_cloud *c, const int *idx, int m, tc_scm_gather *g) {
+void tc_scm_gather_indices(const int *idx, int m, tc_scm_gather *g) {
     for (int k = 0; k < m; k++) g->idx[k] = idx[k];
-    copy_gathered(c, m, g);
+    g->n = m;
 }
 
 /* a small source scanned whole: every squared distance (vectorised), the minimum, and the
@@ -68,11 +54,16 @@ gather_flat(const tc_scm_cloud *c, const double p[3], double eps1, int prune, do
     }
     const double dmin = isnan(dmin_known) ? dm : dmin_known;
     const double limit = prune ? dmin + TC_SCM_CUT * eps1 : INFINITY;
-    /* few points are in reach: a branch that is mostly not taken beats branch-free stores */
+    /* the indices in reach, 64 at a time through a bit mask (no branch per sample: which
+     * samples are in reach follows no pattern a branch predictor learns) */
     int m = 0;
-    for (int i = 0; i < n; i++)
-        if (dist[i] <= limit) g->idx[m++] = i;
-    copy_gathered(c, m, g);
+    for (int i0 = 0; i0 < n; i0 += 64) {
+        const int i1 = i0 + 64 < n ? i0 + 64 : n;
+        unsigned long long mask = 0;
+        for (int i = i0; i < i1; i++) mask |= (unsigned long long)(dist[i] <= limit) << (i - i0);
+        for (; mask; mask &= mask - 1) g->idx[m++] = i0 + __builtin_ctzll(mask);
+    }
+    g->n = m;
     return dmin;
 }
 
@@ -135,7 +126,7 @@ gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune, d
         for (int i = i0; i < i1; i++) mask |= (unsigned)(dist[i] <= limit) << (i - i0);
         for (; mask; mask &= mask - 1) idx[m++] = i0 + __builtin_ctz(mask);
     }
-    copy_gathered(c, m, g);
+    g->n = m;
     return dmin;
 }
 

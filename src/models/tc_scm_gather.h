@@ -14,16 +14,15 @@
 /* pruning: softmax weights below e^-TC_SCM_CUT (1e-20) are left out, at both softmax levels */
 #define TC_SCM_CUT 46.0
 
-/* per-thread scratch: the candidate blocks of one query block and the gathered points of one
- * query point, contiguous. Aligned to a cache line, so that an array of them (one a thread)
+/* per-thread scratch: the candidate blocks of one query block and the indices of the gathered
+ * points of one query point (the kernels read the cloud through them). Aligned to a cache line, so that an array of them (one a thread)
  * shares no line between threads: with two threads' counts on one line every gather wrote to a
  * line the other thread held, and E4's SCM pile ran 1.4 times slower on each of two threads */
 typedef struct tc_scm_gather {
-    _Alignas(64) int n;                                 /* gathered points */
-    double *px, *py, *pz, *nx, *ny, *nz, *mx, *my, *mz; /* capacity: the largest cloud */
-    int *idx;                                           /* indices in reach, same capacity */
-    double *dist;                                       /* squared distances (m^2), same */
-    double *lb;                                         /* per block: squared distance bound */
+    _Alignas(64) int n; /* gathered points */
+    int *idx;           /* their indices (ascending), capacity: the largest cloud */
+    double *dist;       /* squared distances (m^2), same capacity */
+    double *lb;         /* per block: squared distance bound (m^2) */
     int ncand, *cand; /* candidate blocks of the current query block, ascending */
     int flat;         /* 1: the source is scanned whole (TC_SCM_FLAT_BLOCKS), cand unused */
 } tc_scm_gather;
@@ -46,15 +45,15 @@ typedef struct tc_scm_cloud {
 void tc_scm_candidates(const double cq[3], double rq, const double *blk, const double *blkw,
                        int nblk, double eps1, int prune, tc_scm_gather *g);
 
-/* nearest squared distance (m^2) from p (m) to c->S, and the points within the eps1 cutoff (m^2)
- * gathered into g (with their world moments), searched over g's candidate blocks. dmin_known:
+/* nearest squared distance (m^2) from p (m) to c->S, and the indices of the points within the
+ * eps1 cutoff (m^2) gathered into g, searched over g's candidate blocks. dmin_known:
  * the nearest squared distance when already found (phase C), else NAN. Blocks whose bounding
  * sphere cannot hold a nearer point, or a point within the cutoff, are skipped: the minimum is
  * exact and the gathered set and order equal the brute force's within the cutoff. */
 double tc_scm_gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune,
                            double dmin_known, tc_scm_gather *g);
 
-/* the points idx[0..m-1] of c->S (ascending, as a search returned them) gathered into g again */
-void tc_scm_gather_indices(const tc_scm_cloud *c, const int *idx, int m, tc_scm_gather *g);
+/* the points idx[0..m-1] (ascending, as a search returned them) gathered into g again */
+void tc_scm_gather_indices(const int *idx, int m, tc_scm_gather *g);
 
 #endif
