@@ -31,6 +31,17 @@ void tc_scm_candidates(const double cq[3], double rq, const double *blk, const d
     g->ncand = m;
 }
 
+/* the indices i0..i1-1 (at most 64) whose distances are within limit, appended in ascending order
+ * at idx + m through a bit mask (no branch per sample: which samples are in reach follows no
+ * pattern a branch predictor learns); returns the new count */
+static inline __attribute__((always_inline)) int
+in_reach(const double *dist, int i0, int i1, double limit, int *idx, int m) {
+    unsigned long long mask = 0;
+    for (int i = i0; i < i1; i++) mask |= (unsigned long long)(dist[i] <= limit) << (i - i0);
+    for (; mask; mask &= mask - 1) idx[m++] = i0 + __builtin_ctzll(mask);
+    return m;
+}
+
 void tc_scm_gather_indices(const int *idx, int m, tc_scm_gather *g) {
     for (int k = 0; k < m; k++) g->idx[k] = idx[k];
     g->n = m;
@@ -54,15 +65,10 @@ gather_flat(const tc_scm_cloud *c, const double p[3], double eps1, int prune, do
     }
     const double dmin = isnan(dmin_known) ? dm : dmin_known;
     const double limit = prune ? dmin + TC_SCM_CUT * eps1 : INFINITY;
-    /* the indices in reach, 64 at a time through a bit mask (no branch per sample: which
-     * samples are in reach follows no pattern a branch predictor learns) */
+    /* the indices in reach, 64 at a time */
     int m = 0;
-    for (int i0 = 0; i0 < n; i0 += 64) {
-        const int i1 = i0 + 64 < n ? i0 + 64 : n;
-        unsigned long long mask = 0;
-        for (int i = i0; i < i1; i++) mask |= (unsigned long long)(dist[i] <= limit) << (i - i0);
-        for (; mask; mask &= mask - 1) g->idx[m++] = i0 + __builtin_ctzll(mask);
-    }
+    for (int i0 = 0; i0 < n; i0 += 64)
+        m = in_reach(dist, i0, i0 + 64 < n ? i0 + 64 : n, limit, g->idx, m);
     g->n = m;
     return dmin;
 }
@@ -122,9 +128,7 @@ gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune, d
                 double dx = p[0] - px[i], dy = p[1] - py[i], dz = p[2] - pz[i];
                 dist[i] = dx * dx + dy * dy + dz * dz;
             }
-        unsigned mask = 0;
-        for (int i = i0; i < i1; i++) mask |= (unsigned)(dist[i] <= limit) << (i - i0);
-        for (; mask; mask &= mask - 1) idx[m++] = i0 + __builtin_ctz(mask);
+        m = in_reach(dist, i0, i1, limit, idx, m);
     }
     g->n = m;
     return dmin;
