@@ -62,6 +62,8 @@ typedef struct scm_state {
     int *kidx, *kn; /* per scratch set, per query point: phase A's gathered indices when at most
                      * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
     double *pw;     /* per pair: wrench on its first body, then on its second (12 values) */
+    unsigned char *one_pass; /* per pruned pair: most of its points weighed at its last force, so
+                              * the next runs in one pass (a speed choice alone: same bits) */
     int by_pair;    /* pairs are balanced enough to run on threads one pair each (see scm_force) */
     int prune;      /* skip pairs and points whose weights are below e^-CUT */
     int ngather;    /* one gather buffer per thread */
@@ -80,7 +82,7 @@ static void scm_free(void *state) {
         if (s->blk) free(s->blk[i]), free(s->blkw[i]);
     }
     free(s->body), free(s->world), free(s->eps1), free(s->out), free(s->pairs);
-    free(s->kidx), free(s->kn), free(s->pw);
+    free(s->kidx), free(s->kn), free(s->pw), free(s->one_pass);
     free(s->mom), free(s->momw), free(s->blk), free(s->blkw), free(s->gather), free(s->gbuf), free(s->gidx);
     free(s);
 }
@@ -184,7 +186,8 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     s->kidx = calloc_lines(s->qcap * KEEP * s->ngather, sizeof *s->kidx);
     s->kn = calloc_lines(s->qcap * s->ngather, sizeof *s->kn);
     s->pw = calloc((size_t)s->npair * 12 + 1, sizeof *s->pw);
-    if (!s->out || !s->kidx || !s->kn || !s->pw) return scm_free(s), TC_ENOMEM;
+    s->one_pass = calloc((size_t)s->npair + 1, 1);
+    if (!s->out || !s->kidx || !s->kn || !s->pw || !s->one_pass) return scm_free(s), TC_ENOMEM;
     /* pairs go on threads one each when no pair holds more than a tenth of the work (query
      * points times cloud points); otherwise the threads share each large pair's query blocks */
     double total = 0, largest = 0;
@@ -423,11 +426,17 @@ static void query_phi(const scm_state *s, const scm_scratch *sc, const tc_aopc *
     }
 }
 
+/* where phase C's SSDF values come from: phase A (PHI_KNOWN), or this pass, as the small pairs'
+ * single pass has always written them (PHI_SET: sum[1] times 1 / sum[0]) or as phase A writes
+ * them (PHI_SET_AS_A: the quotient, so a pruned pair run in one pass keeps two passes' bits) */
+enum { PHI_KNOWN, PHI_SET, PHI_SET_AS_A };
+
 /* phase C: wrenches on both bodies for every point of Q whose separation weight is above the
  * cutoff (phi < phi_cut); the others get zero (their eps2 weight is below 1e-20) (eq. 21-22).
  * Query blocks with no such point are skipped whole; the nearest distances, and the gathered
  * points where at most KEEP, come from phase A (Q's first point is the pair's point base).
- * With set_phi the SSDF values are written here too (single pass, nothing cut). */
+ * With set_phi (PHI_SET, PHI_SET_AS_A) the SSDF values are written here too (single pass,
+ * nothing cut). */
 static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc *Q, int qbody,
                         const tc_body_state *qs, const tc_aopc *S, int sbody,
                         const tc_body_state *sb, double eps1, int dynamic, double phi_cut,
@@ -462,7 +471,7 @@ static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc
             point_sums(s, &c, g, p, dmin, 1.0 / eps1, 1, dynamic, vq, sb, sum);
             /* normalise and express the wrenches on both bodies */
             double inv = 1.0 / sum[0], F[3] = {sum[2] * inv, sum[3] * inv, sum[4] * inv}, r[3];
-            if (set_phi) o[OUT_PHI] = sum[1] * inv;
+            if (set_phi) o[OUT_PHI] = set_phi == PHI_SET ? sum[1] * inv : sum[1] / sum[0];
             tc_v3_copy(o + OUT_FQ, F);
             tc_v3_sub(r, p, qs->pos);
             tc_v3_cross(o + OUT_TQ, r, F);
@@ -477,11 +486,18 @@ static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc
     }
 }
 
+/* how many of a pair's nq points weigh (SSDF value at most cut) */
+static int weighing(const double *out, int nq, double cut) {
+    int n = 0;
+    for (int f = 0; f < nq; f++) n += out[(size_t)f * OUT_N + OUT_PHI] <= cut;
+    return n;
+}
+
 /* one body pair: SSDF values of both clouds, the softmin(eps2) over all I1 + I2 points, then the
  * forces of the points that weigh (eq. 23), into pw: the wrench on a, then on b. A plane is never
- * a query point: its one sample marks no surface location. */
+ * a query point: its one sample marks no surface location. *one_pass: see scm_state. */
 static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
-                       const tc_body_state *bs, double pw[12]) {
+                       const tc_body_state *bs, unsigned char *one_pass, double pw[12]) {
     const tc_aopc *A = &s->world[a], *B = &s->world[b];
     const int na = s->scene->body[a].shape.type != TC_SHAPE_PLANE ? A->n : 0;
     const int nb = s->scene->body[b].shape.type != TC_SHAPE_PLANE ? B->n : 0;
@@ -494,20 +510,33 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
     tc_aopc Qa = *A, Qb = *B;
     Qa.n = na, Qb.n = nb;
     const int nq = na + nb;
-    double pmin = INFINITY;
-    if (s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS) {
-        /* SSDF values first; then forces only where the separation weight is above e^-CUT */
+    const int pruned = s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS;
+    /* the SSDF values: phase A first for a pruned pair, unless most of its points weighed last
+     * time (phase A would be wasted); else in one pass with every point's force */
+    const int two_pass = pruned && !*one_pass;
+    if (two_pass) {
         query_phi(s, sc, &Qa, a, B, b, s->eps1[b], 0, oa);
         query_phi(s, sc, &Qb, b, A, a, s->eps1[a], na, ob);
-        for (int f = 0; f < nq; f++) pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
-        const double cut = pmin + CUT * s->eps2;
-        query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, 0, 0, oa);
-        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, 0, na, ob);
     } else {
-        /* small pairs (or no pruning): one pass gives SSDF values and forces together */
-        query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, 1, 0, oa);
-        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, 1, na, ob);
-        for (int f = 0; f < nq; f++) pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
+        const int how = pruned ? PHI_SET_AS_A : PHI_SET;
+        query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, how, 0, oa);
+        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, how, na, ob);
+    }
+    double pmin = INFINITY;
+    for (int f = 0; f < nq; f++) pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
+    if (pruned) {
+        /* forces only where the separation weight is above e^-CUT: phase C, or the one pass's
+         * other forces zeroed as phase C leaves them (the same bits as two passes) */
+        const double cut = pmin + CUT * s->eps2;
+        if (two_pass) {
+            query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, PHI_KNOWN, 0, oa);
+            query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, PHI_KNOWN, na, ob);
+        } else
+            for (int f = 0; f < nq; f++) {
+                double *o = sc->out + (size_t)f * OUT_N;
+                if (!(o[OUT_PHI] <= cut)) memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
+            }
+        *one_pass = 2 * weighing(sc->out, nq, cut) > nq;
     }
     /* points of a carry (wrench on a, wrench on b); points of b carry (on b, on a) */
     double sw = 0, ga[12] = {0}, gb[12] = {0};
@@ -553,11 +582,12 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
         for (int i = 0; i < np; i++) {
             const scm_scratch sc = scratch(s, omp_get_thread_num());
-            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->pw + 12 * i);
+            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->one_pass + i, s->pw + 12 * i);
         }
     } else {
         const scm_scratch sc = scratch(s, 0);
-        for (int i = 0; i < np; i++) pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->pw + 12 * i);
+        for (int i = 0; i < np; i++)
+            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->one_pass + i, s->pw + 12 * i);
     }
     /* summed in pair order: the same bits for any thread count */
     long long evals = 0;
