@@ -529,8 +529,10 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
          * other forces zeroed as phase C leaves them (the same bits as two passes) */
         const double cut = pmin + CUT * s->eps2;
         if (two_pass) {
-            query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, PHI_KNOWN, 0, oa);
-            query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, PHI_KNOWN, na, ob);
+            query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, PHI_KNOWN,
+                        0, oa);
+            query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, PHI_KNOWN,
+                        na, ob);
         } else
             for (int f = 0; f < nq; f++) {
                 double *o = sc->out + (size_t)f * OUT_N;
@@ -582,12 +584,14 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
         for (int i = 0; i < np; i++) {
             const scm_scratch sc = scratch(s, omp_get_thread_num());
-            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->one_pass + i, s->pw + 12 * i);
+            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->one_pass + i,
+                       s->pw + 12 * i);
         }
     } else {
         const scm_scratch sc = scratch(s, 0);
         for (int i = 0; i < np; i++)
-            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->one_pass + i, s->pw + 12 * i);
+            pair_force(s, &sc, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->one_pass + i,
+                       s->pw + 12 * i);
     }
     /* summed in pair order: the same bits for any thread count */
     long long evals = 0;
