@@ -62,8 +62,8 @@ typedef struct scm_state {
     int *kidx, *kn; /* per scratch set, per query point: phase A's gathered indices when at most
                      * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
     double *pw;     /* per pair: wrench on its first body, then on its second (12 values) */
-    unsigned char *one_pass; /* per pruned pair: most of its points weighed at its last force, so
-                              * the next runs in one pass (a speed choice alone: same bits) */
+    unsigned char *one_pass; /* per pruned pair: over 30 % of its points weighed at its last
+                              * force, so the next runs in one pass (speed alone: same bits) */
     int by_pair;    /* pairs are balanced enough to run on threads one pair each (see scm_force) */
     int prune;      /* skip pairs and points whose weights are below e^-CUT */
     int ngather;    /* one gather buffer per thread */
@@ -511,8 +511,9 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
     Qa.n = na, Qb.n = nb;
     const int nq = na + nb;
     const int pruned = s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS;
-    /* the SSDF values: phase A first for a pruned pair, unless most of its points weighed last
-     * time (phase A would be wasted); else in one pass with every point's force */
+    /* the SSDF values: phase A first for a pruned pair, unless over 30 % of its points weighed
+     * last time (phase A would cost more than it saves); else in one pass with every point's
+     * force */
     const int two_pass = pruned && !*one_pass;
     if (two_pass) {
         query_phi(s, sc, &Qa, a, B, b, s->eps1[b], 0, oa);
@@ -538,7 +539,7 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
                 double *o = sc->out + (size_t)f * OUT_N;
                 if (!(o[OUT_PHI] <= cut)) memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
             }
-        *one_pass = 2 * weighing(sc->out, nq, cut) > nq;
+        *one_pass = 10 * weighing(sc->out, nq, cut) > 3 * nq;
     }
     /* points of a carry (wrench on a, wrench on b); points of b carry (on b, on a) */
     double sw = 0, ga[12] = {0}, gb[12] = {0};
