@@ -179,7 +179,7 @@ Test(scm, force_bits_do_not_depend_on_threads) {
     tc_sim_free(sim);
 }
 
-/* a large pair whose points mostly weigh runs in one pass from its second force on (phase A
+/* a large pair over 30 % of whose points weighed at its last force runs in one pass (phase A
  * skipped, docs/models/scm.md): every force of a sim that has run others before must have the
  * bits of a fresh sim's first (two-pass) force at the same state. E1's spheres at 1 cm with its
  * three smoothings (smooth: every point weighs, medium about 40 %, sharp 8 %), static and moving,

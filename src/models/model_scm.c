@@ -486,13 +486,6 @@ static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc
     }
 }
 
-/* how many of a pair's nq points weigh (SSDF value at most cut) */
-static int weighing(const double *out, int nq, double cut) {
-    int n = 0;
-    for (int f = 0; f < nq; f++) n += out[(size_t)f * OUT_N + OUT_PHI] <= cut;
-    return n;
-}
-
 /* one body pair: SSDF values of both clouds, the softmin(eps2) over all I1 + I2 points, then the
  * forces of the points that weigh (eq. 23), into pw: the wrench on a, then on b. A plane is never
  * a query point: its one sample marks no surface location. *one_pass: see scm_state. */
@@ -534,12 +527,15 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
                         0, oa);
             query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, PHI_KNOWN,
                         na, ob);
-        } else
-            for (int f = 0; f < nq; f++) {
-                double *o = sc->out + (size_t)f * OUT_N;
-                if (!(o[OUT_PHI] <= cut)) memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
-            }
-        *one_pass = 10 * weighing(sc->out, nq, cut) > 3 * nq;
+        }
+        /* the points that weigh, counted for the next force's choice */
+        int nw = 0;
+        for (int f = 0; f < nq; f++) {
+            double *o = sc->out + (size_t)f * OUT_N;
+            if (o[OUT_PHI] <= cut) nw++;
+            else if (!two_pass) memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
+        }
+        *one_pass = 10 * nw > 3 * nq;
     }
     /* points of a carry (wrench on a, wrench on b); points of b carry (on b, on a) */
     double sw = 0, ga[12] = {0}, gb[12] = {0};

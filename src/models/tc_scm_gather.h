@@ -15,16 +15,17 @@
 #define TC_SCM_CUT 46.0
 
 /* per-thread scratch: the candidate blocks of one query block and the indices of the gathered
- * points of one query point (the kernels read the cloud through them). Aligned to a cache line, so that an array of them (one a thread)
- * shares no line between threads: with two threads' counts on one line every gather wrote to a
- * line the other thread held, and E4's SCM pile ran 1.4 times slower on each of two threads */
+ * points of one query point (the kernels read the cloud through them). Aligned to a cache line,
+ * so that an array of them (one a thread) shares no line between threads: with two threads'
+ * counts on one line every gather wrote to a line the other thread held, and E4's SCM pile ran
+ * 1.4 times slower on each of two threads */
 typedef struct tc_scm_gather {
     _Alignas(64) int n; /* gathered points */
     int *idx;           /* their indices (ascending), capacity: the largest cloud */
     double *dist;       /* squared distances (m^2), same capacity */
     double *lb;         /* per block: squared distance bound (m^2) */
-    int ncand, *cand; /* candidate blocks of the current query block, ascending */
-    int flat;         /* 1: the source is scanned whole (TC_SCM_FLAT_BLOCKS), cand unused */
+    int ncand, *cand;   /* candidate blocks of the current query block, ascending */
+    int flat;           /* 1: the source is scanned whole (TC_SCM_FLAT_BLOCKS), cand unused */
 } tc_scm_gather;
 
 /* a source cloud in the world frame with its block data (all m unless said) */
