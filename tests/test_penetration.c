@@ -744,7 +744,8 @@ Test(penetration, separated_only_when_apart) {
             tc_v3_scale(A.pos, dir, s);
             grazing++;
         }
-        int sep = tc_shape_separated(&sh[ka], &A, &sh[kb], &B, t % 8);
+        double gap;
+        int sep = tc_shape_separated(&sh[ka], &A, &sh[kb], &B, t % 8, &gap);
         cr_assert(sep >= 0 && sep <= 7);
         int hit = gjk_intersect(&sh[ka], &A, &sh[kb], &B);
         cr_assert(!(sep && hit), "trial %d: shapes %d and %d intersect but were called apart", t,
@@ -770,4 +771,63 @@ Test(penetration, separated_only_when_apart) {
     cr_expect(grazing > 2000 && apart > 1000, "%d grazing, %d apart", grazing, apart);
     cr_expect(proved > apart / 2, "the axes proved %d of %d separated pairs apart", proved, apart);
     for (int k = 0; k < 3; k++) tc_surface_free(&su[k]);
+}
+
+/* the gap tc_shape_separated reports is a clearance: with a moved toward b along the line of
+ * centres by half of it and b turned about its centre so that its points move by up to the other
+ * half (r |R' - R|_F, r its bounding radius), the two never intersect and tc_deepest finds them
+ * apart; moved by twice the gap instead, some do meet (the gap is not a loose bound) */
+Test(penetration, separated_gap_is_a_clearance) {
+    tc_shape sh[3] = {tc_sphere(0.12), tc_box(0.2, 0.1, 0.15), tc_cylinder(0.1, 0.2)};
+    const double radius[3] = {0.12, sqrt(0.2 * 0.2 + 0.1 * 0.1 + 0.15 * 0.15), hypot(0.1, 0.2)};
+    srand(11);
+    int checked = 0, met_at_twice = 0;
+    for (int t = 0; t < 6000; t++) {
+        int ka = rand() % 3, kb = rand() % 3;
+        double p[3], o[3] = {0, 0, 0}, c[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = 0.8 * (2.0 * rand() / RAND_MAX - 1);
+        tc_body_state A = random_posed(p), B = random_posed(o);
+        double gap = -1;
+        int sep = tc_shape_separated(&sh[ka], &A, &sh[kb], &B, t % 8, &gap);
+        if (!sep) {
+            cr_assert_eq(gap, 0, "trial %d: a gap without an axis", t);
+            continue;
+        }
+        cr_assert(gap > 0 && isfinite(gap), "trial %d: axis %d with gap %g", t, sep, gap);
+        checked++;
+        tc_v3_sub(c, B.pos, A.pos);
+        tc_v3_normalize(c);
+        for (int twice = 0; twice < 2; twice++) {
+            /* a moves by s along c, b turns by the angle whose |R' - R|_F r is s as well */
+            const double s = twice ? 2 * gap : 0.499 * gap;
+            tc_body_state A2 = A, B2 = B;
+            tc_v3_addscl(A2.pos, c, s);
+            double ang = 2 * asin(fmin(1, s / (2 * sqrt(2.0) * radius[kb]))), q[4], qb[4];
+            tc_body_state turn = random_posed(o);
+            double ax[3] = {turn.quat[1], turn.quat[2], turn.quat[3]};
+            tc_v3_normalize(ax);
+            q[0] = cos(ang / 2);
+            for (int k = 0; k < 3; k++)
+                q[1 + k] = ax[k] * sin(ang / 2);
+            tc_quat_mul(qb, q, B.quat);
+            memcpy(B2.quat, qb, sizeof qb);
+            tc_quat_to_mat(B2.R, B2.quat);
+            if (!twice) {
+                double dR = 0;
+                for (int k = 0; k < 9; k++)
+                    dR += (B2.R[k] - B.R[k]) * (B2.R[k] - B.R[k]);
+                cr_assert(radius[kb] * sqrt(dR) <= 0.5 * gap, "trial %d: turned too far", t);
+                cr_assert(!gjk_intersect(&sh[ka], &A2, &sh[kb], &B2),
+                          "trial %d: moved less than the gap %g, yet they meet", t, gap);
+                double depth, n[3], x[3];
+                cr_assert_eq(tc_deepest(&sh[ka], &A2, &sh[kb], &B2, &depth, n, x), 0);
+            } else {
+                met_at_twice += gjk_intersect(&sh[ka], &A2, &sh[kb], &B2);
+            }
+        }
+    }
+    cr_expect(checked > 1000, "only %d pairs proved apart", checked);
+    cr_expect(met_at_twice > checked / 4, "moved by twice the gap, only %d of %d met", met_at_twice,
+              checked);
 }

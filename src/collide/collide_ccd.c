@@ -137,17 +137,18 @@ static double reach(const tc_shape *s, const tc_body_state *S, const double u[3]
     }
 }
 
-/* 1 when a's reach along world direction u (of length nu) ends before b's reach along -u begins,
- * by more than rounding (1e-9 m plus 1e-6 of the two reaches), c the line of centres B - A:
- * every point of a is then below every point of b along u, so the two do not overlap and MPR
- * finds them apart too */
-static int gap_along(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                     const tc_body_state *B, const double c[3], const double u[3], double nu) {
+/* nu times the gap (m) between a's reach along world direction u (of length nu) and b's reach
+ * along -u, less the rounding allowance (1e-9 m plus 1e-6 of the two reaches), c the line of
+ * centres B - A: when positive every point of a is below every point of b along u by that much
+ * more, so the two do not overlap and MPR finds them apart too */
+static double gap_along(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
+                        const tc_body_state *B, const double c[3], const double u[3], double nu) {
     double m[3];
     double ea = reach(sa, A, u, nu);
     tc_v3_scale(m, u, -1);
     double eb = reach(sb, B, m, nu);
-    return tc_v3_dot(u, c) - ea - eb > 1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * nu;
+    /* x - t > 0 exactly when x > t (IEEE subtraction rounds to zero only for equal operands) */
+    return (tc_v3_dot(u, c) - ea - eb) - (1e-6 * (fabs(ea) + fabs(eb)) + 1e-9 * nu);
 }
 
 /* axis k of tc_shape_separated (1: the line of centres c; 2-4: a's frame axes; 5-7: b's),
@@ -165,7 +166,8 @@ static void separating_axis(int k, const tc_body_state *A, const tc_body_state *
 }
 
 int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                       const tc_body_state *B, int first) {
+                       const tc_body_state *B, int first, double *gap) {
+    if (gap) *gap = 0;
     if (!convex(sa->type) || !convex(sb->type)) return 0;
     /* the axis asked for first, then the line of centres (two spheres: exact) and the frame
      * axes (boxes' faces) */
@@ -175,7 +177,11 @@ int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shap
         int k = q == 0 ? first : q;
         if (q == first) continue;
         separating_axis(k, A, B, c, u);
-        if (gap_along(sa, A, sb, B, c, u, k == 1 ? tc_v3_norm(c) : 1)) return k;
+        const double nu = k == 1 ? tc_v3_norm(c) : 1, g = gap_along(sa, A, sb, B, c, u, nu);
+        if (g > 0) {
+            if (gap) *gap = g / nu;
+            return k;
+        }
     }
     return 0;
 }
@@ -197,7 +203,7 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
         return 1;
     }
     /* a convex pair that a separating axis shows apart: no MPR */
-    if (tc_shape_separated(sa, A, sb, B, 0)) return 0;
+    if (tc_shape_separated(sa, A, sb, B, 0, NULL)) return 0;
     /* convex pair by MPR with obj1 = b, obj2 = a: libccd's dir is the direction in which obj2
      * (= a) moves by depth to touch, i.e. from b toward a, and pos is midway between the two
      * surfaces (verified in tests/test_penetration.c, deepest_sign_convention) */

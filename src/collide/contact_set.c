@@ -37,7 +37,8 @@ void tc_contact_set_free(tc_contact_set *s) {
     if (s->chunk)
         for (int i = 0; i < s->nbody; i++) tc_pen_chunks_free(&s->chunk[i]);
     free(s->shape), free(s->surf), free(s->chunk), free(s->pair), tc_pen_work_free(s->work), free(s->pts);
-    free(s->apart), free(s->near_slot), free(s->near), free(s->near_j), free(s->near_gap);
+    free(s->apart), free(s->sep), free(s->near_slot), free(s->near), free(s->near_j),
+        free(s->near_gap);
     free(s);
 }
 
@@ -52,7 +53,9 @@ tc_status tc_contact_set_alloc(tc_contact_set **out, int nbody, const tc_shape *
     s->pair = calloc((size_t)npair + 1, sizeof *s->pair);
     s->chunk = calloc((size_t)nbody + 1, sizeof *s->chunk);
     s->apart = calloc((size_t)npair + 1, sizeof *s->apart);
-    if (!s->shape || !s->surf || !s->pair || !s->chunk || !s->apart) return tc_contact_set_free(s), TC_ENOMEM;
+    s->sep = calloc((size_t)npair + 1, sizeof *s->sep);
+    if (!s->shape || !s->surf || !s->pair || !s->chunk || !s->apart || !s->sep)
+        return tc_contact_set_free(s), TC_ENOMEM;
     /* surfaces: spacing relative to each body's size */
     int maxpt = 1;
     for (int i = 0; i < nbody; i++) {
@@ -104,8 +107,10 @@ int tc_contact_set_pair(tc_contact_set *s, int k, const tc_body_state *bs, int m
     if (multi) {
         /* apart at the last query: the separating axes first, the one that showed it then
          * before the others (it usually still does) */
-        int axis = s->apart[k] ? tc_shape_separated(sa, &bs[a], sb, &bs[b], s->apart[k]) : 0;
+        int axis =
+            s->apart[k] ? tc_shape_separated(sa, &bs[a], sb, &bs[b], s->apart[k], &s->sep[k]) : 0;
         if (axis) return s->apart[k] = (unsigned char)axis, 0;
+        s->sep[k] = 0;
         /* each side with its near list, while the pool has room for it */
         tc_pen_side A = {sa, &s->surf[a], &s->chunk[a], &bs[a], near_list(s, 2 * k, bs)};
         tc_pen_side B = {sb, &s->surf[b], &s->chunk[b], &bs[b], near_list(s, 2 * k + 1, bs)};

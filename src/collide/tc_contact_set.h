@@ -32,6 +32,9 @@ typedef struct tc_contact_set {
     unsigned char *apart;   /* npair: nonzero when the pair's last multi-point set was empty:
                              * the separating axis to try first at the next query (a hint for
                              * speed only, tc_shape_separated) */
+    double *sep;            /* npair: the gap (m) beyond rounding that tc_shape_separated showed
+                             * along its axis at the pair's last multi-point query, 0 when that
+                             * query did not prove the pair apart so */
     int *near_slot;         /* 2 npair: pair k's near lists (a's points near b, then b's near
                              * a; for speed only: tc_penetrate_sides) as slots in near, -1 none;
                              * a slot and room in the pool below on the first multi-point query

@@ -144,10 +144,12 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
  * either is inside the other and tc_deepest returns 0 (it runs this test ahead of MPR). Returns
  * the axis that showed the gap (1: the line of centres; 2, 3, 4: a's x, y, z; 5, 6, 7: b's),
  * tried first when passed as first (0: that order), so a caller can keep it for the next query;
- * 0 when no axis shows a gap, or for a plane or a shape without a support function. Allocates
- * nothing */
+ * 0 when no axis shows a gap, or for a plane or a shape without a support function. gap (NULL:
+ * not wanted) gets the gap along that axis beyond the rounding allowance (m, > 0; 0 when none
+ * is shown): while a and b together move no point farther than that, they stay apart.
+ * Allocates nothing */
 int tc_shape_separated(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
-                       const tc_body_state *B, int first);
+                       const tc_body_state *B, int first, double *gap);
 
 /* the support point of a shape (body frame): the point of the shape farthest along body-frame
  * direction d (sphere, box, cylinder, polytope; planes and other shapes have none: the origin).

@@ -81,6 +81,16 @@ typedef struct pen_state {
      * every other pair is still apart by more than rounding and is skipped untested */
     double margin; /* m: a tenth of the smallest body's bounding radius */
     int nnear, *near;
+    /* per pair a gap (m) its bodies had at least at the cache's poses (0: not known): the
+     * contact set's separating-axis gap, less the bodies' motion since it was shown; while the
+     * two bodies move less than it from those poses the pair is apart and is skipped (its set
+     * would be empty) */
+    double *sgap;
+    /* per pair off the near list: how far (m) its bounding spheres were at least apart beyond
+     * rounding at the cache's poses (the clearance far_apart_by tests), less the bodies' motion
+     * since it was measured; while that stays above margin the pair stays off untested */
+    double *fgap;
+    double *moved; /* nbody scratch: how far each body's points are from the cache's poses (m) */
 } pen_state;
 
 /* points the start-of-step cache holds, at least (pairs beyond it are recomputed) */
@@ -112,7 +122,7 @@ static void penalty_free(void *state) {
     if (!s) return;
     tc_contact_set_free(s->set), free(s->pair), free(s->row);
     free(s->pv), free(s->pnum), free(s->pose), free(s->cm), free(s->coff), free(s->cn);
-    free(s->cdmax), free(s->pool), free(s->near);
+    free(s->cdmax), free(s->pool), free(s->near), free(s->sgap), free(s->fgap), free(s->moved);
     free(s);
 }
 
@@ -154,8 +164,10 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->cn = calloc(np, sizeof *s->cn), s->cdmax = calloc(np, sizeof *s->cdmax);
     s->pool = malloc((size_t)s->pool_cap * sizeof *s->pool);
     s->near = calloc(np, sizeof *s->near);
+    s->sgap = calloc(np, sizeof *s->sgap), s->fgap = calloc(np, sizeof *s->fgap);
+    s->moved = calloc((size_t)scene->nbody + 1, sizeof *s->moved);
     if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
-        !s->near)
+        !s->near || !s->sgap || !s->fgap || !s->moved)
         return penalty_free(s), TC_ENOMEM;
     /* the pool written once now, so its pages' first-touch faults fall here, not in the steps */
     memset(s->pool, 0, (size_t)s->pool_cap * sizeof *s->pool);
@@ -204,11 +216,17 @@ static int cache_valid(const pen_state *s, const tc_body_state *bs) {
     return 1;
 }
 
+/* what pair k's bounding spheres must be apart by at least to be apart by more than rounding
+ * (1e-6 relative): the sum of their radii with that room (m) */
+static double rounded_radii(const pen_state *s, const pen_pair *pp) {
+    return (s->set->surf[pp->a].radius + s->set->surf[pp->b].radius) * (1 + 1e-6) + 1e-9;
+}
+
 /* 1 when pair k's bounding spheres are apart by more than rounding (1e-6 relative) plus margin
  * (m); with margin 0 the contact set would be empty (planes, of infinite radius, never are) */
 static int far_apart_by(const pen_state *s, int k, const tc_body_state *bs, double margin) {
     const pen_pair *pp = &s->pair[k];
-    double d[3], rs = (s->set->surf[pp->a].radius + s->set->surf[pp->b].radius) * (1 + 1e-6) + 1e-9;
+    double d[3], rs = rounded_radii(s, pp);
     tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
     rs += margin;
     return tc_v3_dot(d, d) > rs * rs;
@@ -229,6 +247,34 @@ static int near_valid(const pen_state *s, const tc_body_state *bs) {
         if (!(tc_v3_dot(d, d) < lim * lim)) return 0;
     }
     return 1;
+}
+
+/* s->moved[i]: a bound (m) on how far any point of body i is at poses bs from where it was at
+ * the cache's poses, |x - x0| + r |R - R0|_F (r its bounding radius; the Frobenius norm bounds
+ * the rotation's action), with room for rounding; a body without a finite radius (a plane) has
+ * 0 while unmoved, else an infinite bound; every bound is infinite without a cache */
+static void motion_bounds(pen_state *s, const tc_body_state *bs) {
+    for (int i = 0; i < s->scene->nbody; i++) {
+        const double *x0 = s->pose[i], *R0 = s->pose[i] + 3, r = s->set->surf[i].radius;
+        double dx = 0, dR = 0;
+        for (int k = 0; k < 3; k++)
+            dx += (bs[i].pos[k] - x0[k]) * (bs[i].pos[k] - x0[k]);
+        for (int k = 0; k < 9; k++)
+            dR += (bs[i].R[k] - R0[k]) * (bs[i].R[k] - R0[k]);
+        if (!s->cached)
+            s->moved[i] = INFINITY;
+        else if (!isfinite(r))
+            s->moved[i] = dx == 0 && dR == 0 ? 0 : INFINITY;
+        else
+            s->moved[i] = (sqrt(dx) + r * sqrt(dR)) * (1 + 1e-9);
+    }
+}
+
+/* 1 when pair k is still apart by its gap: its bodies moved less than it from the cache's poses
+ * (a NaN pose never is) */
+static int still_apart(const pen_state *s, int k) {
+    const pen_pair *pp = &s->pair[k];
+    return s->sgap[k] > s->moved[pp->a] + s->moved[pp->b];
 }
 
 /* pair k's contact set at poses bs: from the cache when use_cache (its points then live in the
@@ -298,8 +344,11 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
     int active = 0;
     /* the near pairs alone while they are valid (the others give nothing), else every pair */
     int use_near = use_cache || near_valid(s, bs), np = use_near ? s->nnear : s->npair;
+    /* away from the cache's poses, the pairs still apart by their gaps are skipped */
+    if (!use_cache) motion_bounds(s, bs);
     for (int q = 0; q < np; q++) {
         int k = use_near ? s->near[q] : q;
+        if (!use_cache && still_apart(s, k)) continue;
         const pen_pair *pp = &s->pair[k];
         const tc_pen_point *pts;
         double n[3], dmax;
@@ -354,7 +403,8 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
     pen_state *s = state;
     (void)dt;
     const tc_pen_point *pts = s->set->pts; /* each pair's points, in turn */
-    /* the poses the cache is filled at */
+    /* how far the bodies moved since the last cache, then the poses the cache is filled at */
+    motion_bounds(s, bs);
     for (int i = 0; i < s->scene->nbody; i++) {
         memcpy(s->pose[i], bs[i].pos, sizeof bs[i].pos);
         memcpy(s->pose[i] + 3, bs[i].R, sizeof bs[i].R);
@@ -364,10 +414,34 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
         double n[3], dmax;
+        /* off the near list untested while what is left of its bounding spheres' clearance
+         * exceeds margin (its contact was forgotten when it left); the spheres' clearance bounds
+         * the shapes' (for the force calls when the near list does not hold) */
+        const double moved = s->moved[pp->a] + s->moved[pp->b];
+        if (s->fgap[k] - moved > s->margin * (1 + 1e-9)) {
+            s->fgap[k] -= moved, s->sgap[k] = s->fgap[k], s->cm[k] = 0;
+            continue;
+        }
         /* the near pairs at these poses (a pair off the list is far apart too) */
-        int near = !far_apart_by(s, k, bs, s->margin);
+        int near = !far_apart_by(s, k, bs, s->margin), m = 0;
+        double d[3];
+        tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
+        s->fgap[k] = near ? 0 : tc_v3_norm(d) - rounded_radii(s, pp);
         if (near) s->near[s->nnear++] = k;
-        int m = !near || far_apart(s, k, bs) ? 0 : tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+        if (!near) {
+            s->sgap[k] = s->fgap[k];
+        } else if (still_apart(s, k)) {
+            /* apart by what is left of its gap at these poses */
+            s->sgap[k] -= moved;
+        } else {
+            /* the gap anew: the bounding spheres' clearance, else the separating axis's when
+             * the contact set shows one */
+            s->sgap[k] = tc_v3_norm(d) - rounded_radii(s, pp);
+            if (!(s->sgap[k] > 0)) {
+                m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
+                s->sgap[k] = s->multi && m == 0 ? s->set->sep[k] : 0;
+            }
+        }
         /* kept for the force call at these poses while the pool has room */
         s->cm[k] = m > 0 ? (used + m <= s->pool_cap ? m : -1) : 0;
         if (s->cm[k] > 0) {
