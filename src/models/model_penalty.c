@@ -82,14 +82,14 @@ typedef struct pen_state {
     double margin; /* m: a tenth of the smallest body's bounding radius */
     int nnear, *near;
     /* per pair a gap (m) its bodies had at least at the cache's poses (0: not known): the
-     * contact set's separating-axis gap, less the bodies' motion since it was shown; while the
-     * two bodies move less than it from those poses the pair is apart and is skipped (its set
-     * would be empty) */
+     * bounding spheres' clearance beyond rounding (the one far_apart_by tests), else the contact
+     * set's separating-axis gap, less the bodies' motion since it was measured; while the two
+     * bodies move less than it from those poses the pair is apart and is skipped (its set would
+     * be empty) */
     double *sgap;
-    /* per pair off the near list: how far (m) its bounding spheres were at least apart beyond
-     * rounding at the cache's poses (the clearance far_apart_by tests), less the bodies' motion
-     * since it was measured; while that stays above margin the pair stays off untested */
-    double *fgap;
+    /* per pair: 1 when it is off the near list, its sgap then the bounding spheres' clearance
+     * (a rotation cannot close it: it stays off untested while that exceeds margin) */
+    unsigned char *off;
     double *moved; /* nbody scratch: how far each body's points are from the cache's poses (m) */
 } pen_state;
 
@@ -122,7 +122,7 @@ static void penalty_free(void *state) {
     if (!s) return;
     tc_contact_set_free(s->set), free(s->pair), free(s->row);
     free(s->pv), free(s->pnum), free(s->pose), free(s->cm), free(s->coff), free(s->cn);
-    free(s->cdmax), free(s->pool), free(s->near), free(s->sgap), free(s->fgap), free(s->moved);
+    free(s->cdmax), free(s->pool), free(s->near), free(s->sgap), free(s->off), free(s->moved);
     free(s);
 }
 
@@ -164,10 +164,10 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->cn = calloc(np, sizeof *s->cn), s->cdmax = calloc(np, sizeof *s->cdmax);
     s->pool = malloc((size_t)s->pool_cap * sizeof *s->pool);
     s->near = calloc(np, sizeof *s->near);
-    s->sgap = calloc(np, sizeof *s->sgap), s->fgap = calloc(np, sizeof *s->fgap);
+    s->sgap = calloc(np, sizeof *s->sgap), s->off = calloc(np, sizeof *s->off);
     s->moved = calloc((size_t)scene->nbody + 1, sizeof *s->moved);
     if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
-        !s->near || !s->sgap || !s->fgap || !s->moved)
+        !s->near || !s->sgap || !s->off || !s->moved)
         return penalty_free(s), TC_ENOMEM;
     /* the pool written once now, so its pages' first-touch faults fall here, not in the steps */
     memset(s->pool, 0, (size_t)s->pool_cap * sizeof *s->pool);
@@ -415,28 +415,28 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
         pen_pair *pp = &s->pair[k];
         double n[3], dmax;
         /* off the near list untested while what is left of its bounding spheres' clearance
-         * exceeds margin (its contact was forgotten when it left); the spheres' clearance bounds
-         * the shapes' (for the force calls when the near list does not hold) */
+         * exceeds margin (its contact was forgotten when it left) */
         const double moved = s->moved[pp->a] + s->moved[pp->b];
-        if (s->fgap[k] - moved > s->margin * (1 + 1e-9)) {
-            s->fgap[k] -= moved, s->sgap[k] = s->fgap[k], s->cm[k] = 0;
+        if (s->off[k] && s->sgap[k] - moved > s->margin * (1 + 1e-9)) {
+            s->sgap[k] -= moved, s->cm[k] = 0;
             continue;
         }
         /* the near pairs at these poses (a pair off the list is far apart too) */
         int near = !far_apart_by(s, k, bs, s->margin), m = 0;
         double d[3];
         tc_v3_sub(d, bs[pp->a].pos, bs[pp->b].pos);
-        s->fgap[k] = near ? 0 : tc_v3_norm(d) - rounded_radii(s, pp);
+        const double clear = tc_v3_norm(d) - rounded_radii(s, pp);
+        s->off[k] = !near;
         if (near) s->near[s->nnear++] = k;
         if (!near) {
-            s->sgap[k] = s->fgap[k];
+            s->sgap[k] = clear;
         } else if (still_apart(s, k)) {
             /* apart by what is left of its gap at these poses */
             s->sgap[k] -= moved;
         } else {
             /* the gap anew: the bounding spheres' clearance, else the separating axis's when
              * the contact set shows one */
-            s->sgap[k] = tc_v3_norm(d) - rounded_radii(s, pp);
+            s->sgap[k] = clear;
             if (!(s->sgap[k] > 0)) {
                 m = tc_contact_set_pair(s->set, k, bs, s->multi, n, &dmax);
                 s->sgap[k] = s->multi && m == 0 ? s->set->sep[k] : 0;
