@@ -1039,8 +1039,15 @@ Test(history, bad_files_name_the_line_and_field) {
 
 /* ---------- paper claims ---------- */
 
-/* paper/claims.cfg: it loads, every registered experiment has claims, and the ids are in order
- * of experiment (E<n> for the n-th) */
+/* 1 when an experiment declares the paper it reproduces: its .paper is set and does not say
+ * "none" (an experiment of one's own: .paper = "none: ...", docs/adding-an-experiment.md) */
+static int declares_paper(const tc_experiment_type *t) {
+    const char *p = t->paper;
+    return p && p[0] && !(!strncmp(p, "none", 4) && (p[4] == 0 || p[4] == ':'));
+}
+
+/* paper/claims.cfg: it loads, every registered experiment that declares a paper has claims, and
+ * the ids are in order of experiment (E<n> for the n-th) */
 Test(claims, the_claims_file_covers_every_experiment) {
     char path[1200];
     snprintf(path, sizeof path, "%s/paper/claims.cfg", getenv("TOUCHE_SOURCE_DIR"));
@@ -1048,19 +1055,46 @@ Test(claims, the_claims_file_covers_every_experiment) {
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    int papers = 0;
     for (int i = 0; tc_experiment_at(i); i++) {
+        const tc_experiment_type *t = tc_experiment_at(i);
         int n = 0;
         char prefix[8];
         snprintf(prefix, sizeof prefix, "E%d.", i + 1);
         for (int k = 0; k < c.n; k++)
-            if (!strcmp(c.c[k].experiment, tc_experiment_at(i)->name)) {
+            if (!strcmp(c.c[k].experiment, t->name)) {
                 n++;
                 cr_expect(!strncmp(c.c[k].id, prefix, strlen(prefix)), "%s belongs to %s", c.c[k].id,
-                          tc_experiment_at(i)->name);
+                          t->name);
             }
-        cr_expect_gt(n, 0, "no claim of %s", tc_experiment_at(i)->name);
+        /* a paper's experiment needs its claims; one of one's own may have none */
+        if (!declares_paper(t)) continue;
+        papers++;
+        cr_expect_gt(n, 0,
+                     "no claim of %s in paper/claims.cfg, but it declares a paper (.paper = \"%s\"): "
+                     "add the paper's claims (docs/adding-an-experiment.md, \"Claims\"), or set "
+                     ".paper = \"none: ...\" when it reproduces no paper",
+                     t->name, t->paper);
     }
+    /* the built-in experiments reproduce papers, so the check above is not empty */
+    cr_expect_gt(papers, 0);
     tc_claims_free(&c);
+}
+
+/* which experiments declare a paper: a citation does, NULL, "" and "none..." do not */
+Test(claims, an_experiment_without_a_paper_needs_no_claims) {
+    tc_experiment_type t = {.name = "e8_mine", .paper = "Beker et al. 2025, fig. 5"};
+    cr_expect(declares_paper(&t));
+    t.paper = "none: an example";
+    cr_expect(!declares_paper(&t));
+    t.paper = "none";
+    cr_expect(!declares_paper(&t));
+    t.paper = "";
+    cr_expect(!declares_paper(&t));
+    t.paper = NULL;
+    cr_expect(!declares_paper(&t));
+    t.paper = "Nonet 2024, fig. 2";
+    cr_expect(declares_paper(&t));
 }
 
 /* a claim judged from metrics: inside its range reproduced, inside "partly" partly, else not;

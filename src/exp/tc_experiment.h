@@ -76,7 +76,10 @@ typedef struct tc_experiment_type {
                           * directory of the built-in script */
     const char *title;   /* one line for `touche list` */
     const char *heading; /* the report section's title, e.g. "Sphere force profiles (E1)" */
-    const char *paper;   /* what it reproduces, e.g. "Beker et al. 2025, fig. 1 and 5" */
+    const char *paper;   /* what it reproduces, e.g. "Beker et al. 2025, fig. 1 and 5": then
+                          * paper/claims.cfg must hold its claims (tests/test_report.c); one of
+                          * one's own that reproduces no paper says "none: <what it is>" and
+                          * needs none */
     const char *script;  /* the built-in script under experiments/ */
     const tc_results_file *results; /* the result files digested per method (NULL: none) */
     /* read the script's settings (tc_script_*: errors name file, line, setting), declare what a
