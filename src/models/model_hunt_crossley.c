@@ -89,7 +89,7 @@ static void hc_free(void *state) { free(state); }
 const tc_model_type tc_model_hunt_crossley = {
     .name = "hunt-crossley",
     .summary = "compliant point contact f = k x^n (1 + d xdot) with regularised Coulomb friction",
-    .reference = "Hunt & Crossley 1975; MODELS.md section 6",
+    .reference = "Hunt & Crossley 1975; docs/models/hunt-crossley.md",
     .params = hc_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTINUOUS,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |

@@ -484,7 +484,7 @@ const tc_model_type tc_model_penalty_dp = {
     .name = "penalty-dp",
     .summary = "deepest-point PID penalty (libccd MPR depth and normal), impulses for impacts",
     .reference = "Drumwright 2008 (Moore & Wilhelms' virtual spring with an integral term); "
-                 "MODELS.md section 3",
+                 "docs/models/penalty.md",
     .params = penalty_params,
     .caps = PENALTY_CAPS,
     .shapes = TC_CONTACT_SET_SHAPES,
@@ -499,7 +499,7 @@ const tc_model_type tc_model_penalty_mp = {
     .name = "penalty-mp",
     .summary = "multi-point PID penalty on the bottom of the penetration volume, forgetting "
                "factor, impulses at the contact centroid",
-    .reference = "Drumwright 2008, eq. 1-4 and fig. 2; MODELS.md section 3",
+    .reference = "Drumwright 2008, eq. 1-4 and fig. 2; docs/models/penalty.md",
     .params = penalty_params,
     .caps = PENALTY_CAPS,
     .shapes = TC_CONTACT_SET_SHAPES,

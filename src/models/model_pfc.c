@@ -56,7 +56,8 @@ static const tc_param_spec pfc_params[] = {
     {"plane_h", 0, 0, 10, TC_PARAM_REAL, "m",
      "thickness of a compliant layer on every plane: p0 = E depth / plane_h below its surface "
      "(linear, also below plane_h); 0: the plane is rigid",
-     "rigid, as before; a layer of thickness h models a soft floor (MODELS.md's compliant layer)"},
+     "rigid, as before; a layer of thickness h models a soft floor (E3's compliant layer, "
+     "docs/experiments/e3.md)"},
     {"threads", 1, 0, 256, TC_PARAM_INT, "1",
      "OpenMP threads of the slab sweep of two large meshes (0: what the caller may use now, "
      "inside a sweep its idle threads, tc_par_threads); the result is "
@@ -1179,7 +1180,7 @@ const tc_model_type tc_model_pfc = {
     .name = "pfc",
     .summary = "pressure field (hydroelastic) contact on linear tet fields, Hunt–Crossley "
                "dissipation and regularised Coulomb friction",
-    .reference = "Elandt, Drumwright, Sherman & Ruina 2019; MODELS.md section 2",
+    .reference = "Elandt, Drumwright, Sherman & Ruina 2019; docs/models/pfc.md",
     .params = pfc_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |

@@ -611,7 +611,7 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
 const tc_model_type tc_model_scm = {
     .name = "scm",
     .summary = "soft-minimum contact model over SSDFs of oriented point clouds",
-    .reference = "Beker et al. 2025, eq. 8-23; MODELS.md section 1",
+    .reference = "Beker et al. 2025, eq. 8-23; docs/models/scm.md",
     .params = scm_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
