@@ -4,9 +4,11 @@
 # temporary root, then, with pkg-config pointed there and nothing of the source tree on the
 # include path, every installed header compiles on its own, examples/ball_on_plane.c builds
 # against the shared and the static library and its ball comes to rest on the plane with
-# fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the same bits), and the
-# model of docs/adding-a-model.md registers and runs from a program of its own, and a C++
-# program that includes touche.h links against the C library (its declarations have C linkage).
+# fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the same bits), the
+# README's library recipe configures a build directory of its own and its compile and run lines
+# work as written, the model of docs/adding-a-model.md registers and runs from a program of its
+# own, and a C++ program that includes touche.h links against the C library (its declarations
+# have C linkage).
 # usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC CXX FUZZ MODEL_C SANITIZE...
 # (SANITIZE: meson's b_sanitize, "none" or e.g. "address,undefined", or one argument each)
 set -u
@@ -123,6 +125,36 @@ for m in mujoco scm penalty-mp/rk4; do
             bad "$m: the static and shared builds print different results"
     fi
 done
+
+# the README's recipe ("As a library") as written: its meson setup names a directory that the
+# main command (tools/setup.sh) does not configure, since meson setup on a configured directory
+# keeps its old prefix and exits 0; ninja and meson install use that directory; docs/library.md
+# configures the same one; and its compile and run lines build and run the example against this
+# installed copy
+recipe=$(awk '/^## / { s = ($0 == "## As a library") } s && /^```sh$/ { b = 1; next }
+              b && /^```$/ { exit } b' "$src/README.md")
+dir=$(echo "$recipe" | sed -n 's/^meson setup \([^ -][^ ]*\) .*/\1/p' | head -1)
+main_dirs=$(sed -n 's/.*meson setup \([^ -][^ ]*\).*/\1/p' "$src/tools/setup.sh")
+doc_dir=$(sed -n 's/^meson setup \([^ -][^ ]*\) .*/\1/p' "$src/docs/library.md" | head -1)
+other=$(echo "$recipe" | grep -o -- '-C [^ ]*' | grep -v -x -- "-C $dir")
+if [ -z "$dir" ]; then bad "README: no 'meson setup DIR' line in the library recipe"
+elif echo "$main_dirs" | grep -q -x -- "$dir" && ! echo "$recipe" | grep -q -- --reconfigure; then
+    bad "README: the library recipe configures $dir/, which tools/setup.sh has already configured"
+elif [ -n "$other" ]; then bad "README: the library recipe sets up $dir/ but builds or installs $other"
+elif [ "$doc_dir" != "$dir" ]; then bad "docs/library.md configures '$doc_dir', the README '$dir'"
+else echo "ok: the README's library recipe configures $dir/ (tools/setup.sh: $main_dirs)"; fi
+mkdir -p examples && cp "$src/examples/ball_on_plane.c" examples/
+compile_line=$(echo "$recipe" | grep '^cc ')
+run_line=$(echo "$recipe" | grep '^\./ball_on_plane ' | sed 's/ *#.*//')
+# the recipe's cc with the build's compiler and sanitizers (an instrumented library needs them)
+if ! sh -c "$cc $san ${compile_line#cc }" >"$tmp/recipe.log" 2>&1; then
+    cat "$tmp/recipe.log"; bad "the README's compile line does not build: $compile_line"
+elif ! sh -c "$run_line" > recipe.out 2> recipe.err; then bad "the README's '$run_line': $(cat recipe.err)"
+else
+    awk '/^at rest/ { r = $NF } END { d = r - 1; if (d < 0) d = -d; ok = r != "" && d < 0.01
+         printf "%s: the README'"'"'s compile and run lines: fz / (m g) = %s\n", ok ? "ok" : "FAIL", r
+         exit !ok }' recipe.out || fail=$((fail+1))
+fi
 
 # a bad method name: a clear message and a non-zero exit
 if ./ball_static no-such-method > bad.out 2> bad.err; then bad "an unknown method exits 0"
