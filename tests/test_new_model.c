@@ -87,7 +87,8 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     char ref[1100], *text = NULL;
     size_t len = 0;
     snprintf(ref, sizeof ref, "%s/data/reference", src);
-    tc_check_opts c = {.out_dir = out, .ref_dir = ref, .history = "", .command = "test"};
+    tc_check_opts c = {.out_dir = out, .ref_dir = ref, .history = "", .command = "test",
+                       .verbose = 1};
     FILE *f = open_memstream(&text, &len);
     tc_error err;
     tc_error_clear(&err);
@@ -96,6 +97,8 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     cr_expect_eq(st, TC_OK, "%s\n%s", err.msg, text);
     cr_expect_not_null(strstr(text, "linear-spring.F_1cm"), "%s", text);
     cr_expect_not_null(strstr(text, "NEW"), "%s", text);
+    cr_expect_not_null(strstr(text, "method linear-spring: "), "one line for the new method: %s",
+                       text);
     cr_expect_not_null(strstr(text, "SKIP"), "the methods left out are not run, not lost: %s", text);
     cr_expect_null(strstr(text, "FAIL"), "%s", text);
     free(text);

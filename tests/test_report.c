@@ -448,22 +448,27 @@ static void write_ref(int with_b) {
     tc_metrics_free(&ms);
 }
 
-/* run the check (or update); the printed table goes to *text (malloc'd) */
-static tc_status run_check(int update, const char *history, char **text, tc_error *err) {
+/* run the check with options o (out_dir and ref_dir in the scratch directory); what it prints
+ * goes to *text (malloc'd) */
+static tc_status run_check_with(tc_check_opts o, char **text, tc_error *err) {
     char out[512], ref[512];
     snprintf(out, sizeof out, "%s/out", scratch);
     snprintf(ref, sizeof ref, "%s/ref", scratch);
-    tc_check_opts o = {.out_dir = out,
-                       .ref_dir = ref,
-                       .history = history,
-                       .command = "touche run --tier quick e1",
-                       .update = update};
+    o.out_dir = out, o.ref_dir = ref;
+    if (!o.history) o.history = "";
+    if (!o.command) o.command = "touche run --tier quick e1";
     size_t len;
     FILE *f = open_memstream(text, &len);
     tc_error_clear(err);
     tc_status st = tc_check_run(&o, f, err);
     fclose(f);
     return st;
+}
+
+/* the check (or update) with the whole table printed */
+static tc_status run_check(int update, const char *history, char **text, tc_error *err) {
+    return run_check_with((tc_check_opts){.history = history, .update = update, .verbose = 1}, text,
+                          err);
 }
 
 Test(check, passes_within_tolerance_from_the_reference) {
@@ -523,7 +528,7 @@ Test(check, new_metrics_are_listed_not_failures_and_lost_ones_fail) {
     /* a reference without metric b */
     write_ref(0);
     cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s", err.msg);
-    cr_assert(strstr(text, "not in the reference"), "%s", text);
+    cr_assert(strstr(text, "a metric the reference does not have"), "%s", text);
     free(text);
 
     /* a metric the run no longer produces */
@@ -592,7 +597,8 @@ Test(check, methods_left_out_by_a_filter_are_not_run_not_missing) {
     free(text);
     /* --update refuses a filtered run (it would drop b's references) */
     write_methods_run(0, 1, "fnv1a64:000000000000000a");
-    cr_assert_eq(run_check(1, "", &text, &err), TC_EINVAL, "%s", text);
+    cr_assert_eq(run_check(1, "", &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(text, "refused") && strstr(text, "--methods"), "%s", text);
     free(text);
 }
 
@@ -748,12 +754,17 @@ Test(check, update_refuses_non_finite_values) {
     write_run("e1", NAN, 1.0);
     char *text;
     tc_error err;
-    /* not TC_ECHECK, which `touche check --update` takes for the differences it records: the
-     * refusal must reach the user (it once ended silently with exit 0) */
-    cr_assert_eq(run_check(1, "", &text, &err), TC_EINVAL);
-    cr_assert(strstr(err.msg, "non-finite"), "%s", err.msg);
+    /* the refusal reaches the user as a failure of the command (it once ended silently with
+     * exit 0); the finite metric is recorded, the other is not */
+    cr_assert_eq(run_check(1, "", &text, &err), TC_ECHECK);
+    cr_assert(strstr(err.msg, "refused"), "%s", err.msg);
+    cr_assert(strstr(text, "refused") && strstr(text, "a is not finite"), "%s", text);
     free(text);
-    cr_assert_not(tc_file_readable(in_scratch("ref/e1.quick.cfg")));
+    tc_metrics ref;
+    cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_lt(tc_metrics_find(&ref, "a"), 0);
+    cr_assert_geq(tc_metrics_find(&ref, "b.ratio"), 0);
+    tc_metrics_free(&ref);
 }
 
 Test(check, history_gets_one_line_per_metric) {
@@ -793,6 +804,218 @@ Test(check, nothing_to_check_is_not_found) {
     tc_error err;
     cr_assert_eq(run_check(0, "", &text, &err), TC_ENOTFOUND);
     free(text);
+}
+
+/* ---------- the check: timings apart, failures first, causes, failed runs ---------- */
+
+/* out/e1/metrics.cfg (or ref/e1.quick.cfg): method m with accuracy metric m.acc, timings m.step_s
+ * (a larger value is slower) and m.speedup (a larger value is faster), a digest, the parameters
+ * params, the setting scene.dt = dt, and runs with `failed` of them failed */
+static void write_m(const char *where, double acc, double step_s, double speedup,
+                    const char *params, const char *dt, int failed) {
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e1", "quick");
+    tc_metrics_ran(&ms, "m", NULL, NULL);
+    tc_metrics_method_info(&ms, "m", "model/rk4", params, 3, failed,
+                           failed ? "diverged: body 'block' at 2e+07 m/s" : "");
+    tc_metrics_setting_add(&ms, "scene.dt", dt);
+    tc_metrics_add(&ms, "m", "m.acc", acc, "m", 0, 0.01, 0, "an accuracy metric");
+    tc_metrics_add(&ms, "m", "m.step_s", step_s, "s", 0, 0.9, TC_METRIC_TIMING, "a step time");
+    tc_metrics_add(&ms, "m", "m.speedup", speedup, "1", 0, 0.9,
+                   TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER, "a speed-up");
+    tc_metrics_set_hash(&ms, "m", acc == 1.0 ? "fnv1a64:0000000000000001" : "fnv1a64:0000000000000002",
+                        NULL, NULL);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch(where), &err), TC_OK, "%s", err.msg);
+    tc_metrics_free(&ms);
+}
+
+/* the first line of text that starts with two spaces (the first reported entry) */
+static const char *first_entry(const char *text) {
+    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, "  ", 2)) return l;
+    return "";
+}
+
+Test(check, timings_never_fail_and_failures_come_first) {
+    make_scratch();
+    write_m("ref/e1.quick.cfg", 1.0, 0.01, 5.0, "k=1", "0.001", 0);
+    char *text;
+    tc_error err;
+    /* timings 10x off either way (slower and faster) pass and are listed apart */
+    const double step[] = {0.1, 0.001}, up[] = {0.25, 50.0};
+    for (int k = 0; k < 2; k++) {
+        write_m("out/e1/metrics.cfg", 1.0, step[k], up[k], "k=1", "0.001", 0);
+        cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_OK, "%s\n%s", err.msg, text);
+        const char *tim = strstr(text, "\ntimings");
+        cr_assert_not_null(tim, "%s", text);
+        cr_assert(strstr(tim, "m.step_s") && strstr(tim, "m.speedup") && strstr(tim, "TIME"), "%s",
+                  text);
+        cr_assert(strstr(tim, k ? "faster" : "slower"), "%s", text);
+        cr_assert_null(strstr(text, "FAIL"), "%s", text);
+        cr_assert_null(strstr(text, "SLOW"), "%s", text);
+        free(text);
+    }
+    /* the same timings with one accuracy metric outside its tolerance: that line comes first */
+    write_m("out/e1/metrics.cfg", 1.05, 0.1, 0.25, "k=1", "0.001", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_ECHECK, "%s", text);
+    const char *first = first_entry(text);
+    cr_assert(!strncmp(first, "  FAIL", 6) && strstr(first, "m.acc") < strchr(first, '\n'),
+              "first entry is not the failure:\n%s", text);
+    cr_assert_lt(strstr(text, "m.acc"), strstr(text, "per experiment"), "%s", text);
+    cr_assert_lt(strstr(text, "per experiment"), strstr(text, "m.step_s"), "%s", text);
+    free(text);
+    /* --timings: a slowdown beyond tolerance fails (either sense), a speed-up does not */
+    write_m("out/e1/metrics.cfg", 1.0, 0.1, 5.0, "k=1", "0.001", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){.timings = 1}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(first_entry(text), "SLOW") && strstr(first_entry(text), "m.step_s"), "%s", text);
+    free(text);
+    write_m("out/e1/metrics.cfg", 1.0, 0.01, 0.25, "k=1", "0.001", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){.timings = 1}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(first_entry(text), "m.speedup"), "%s", text);
+    free(text);
+    write_m("out/e1/metrics.cfg", 1.0, 0.001, 50.0, "k=1", "0.001", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){.timings = 1}, &text, &err), TC_OK, "%s", text);
+    free(text);
+}
+
+Test(check, a_changed_parameter_is_named_as_the_likely_cause) {
+    make_scratch();
+    write_m("ref/e1.quick.cfg", 1.0, 0.01, 5.0, "k=100000 n=1.5", "0.001", 0);
+    char *text;
+    tc_error err;
+    /* one parameter default changed, and the results with it */
+    write_m("out/e1/metrics.cfg", 1.2, 0.01, 5.0, "k=120000 n=1.5", "0.001", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(text, "likely cause: m.k changed from 100000 to 120000"), "%s", text);
+    cr_assert_null(strstr(text, "m.n "), "an unchanged parameter is not named:\n%s", text);
+    free(text);
+    /* a script setting too */
+    write_m("out/e1/metrics.cfg", 1.2, 0.01, 5.0, "k=100000 n=1.5", "0.002", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(text, "setting scene.dt changed from 0.001 to 0.002"), "%s", text);
+    free(text);
+    /* nothing recorded changed: the check says so instead of guessing */
+    write_m("out/e1/metrics.cfg", 1.2, 0.01, 5.0, "k=100000 n=1.5", "0.001", 0);
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert_null(strstr(text, "likely cause"), "%s", text);
+    cr_assert(strstr(text, "no recorded parameter or setting of e1 changed"), "%s", text);
+    free(text);
+}
+
+Test(check, more_failed_runs_than_the_reference_fail) {
+    make_scratch();
+    write_m("ref/e1.quick.cfg", 1.0, 0.01, 5.0, "k=1", "0.001", 0);
+    write_m("out/e1/metrics.cfg", 1.0, 0.01, 5.0, "k=1", "0.001", 2);
+    char *text;
+    tc_error err;
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(first_entry(text), "runs of m: 2 of 3 failed (first: diverged"), "%s", text);
+    free(text);
+    /* a reference that had as many failed runs: no failure */
+    write_m("ref/e1.quick.cfg", 1.0, 0.01, 5.0, "k=1", "0.001", 2);
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_OK, "%s", text);
+    free(text);
+}
+
+Test(check, an_update_never_records_a_method_whose_runs_failed) {
+    make_scratch();
+    char *text;
+    tc_error err;
+    /* a new method whose runs failed, one of its metrics not finite: nothing of it is recorded,
+     * the update says why and fails */
+    write_m("out/e1/metrics.cfg", NAN, 0.01, 5.0, "k=1", "0.001", 3);
+    cr_assert_eq(run_check_with((tc_check_opts){.update_new = 1}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert(strstr(text, "refused") && strstr(text, "method m: 3 of 3 runs failed (first: "
+                                                      "diverged"),
+              "%s", text);
+    tc_metrics ref;
+    if (tc_file_readable(in_scratch("ref/e1.quick.cfg"))) {
+        cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+        cr_assert_lt(tc_metrics_find_method(&ref, "m"), 0);
+        cr_assert_eq(ref.n, 0);
+        cr_assert_lt(tc_metrics_find_hash(&ref, "m"), 0);
+        tc_metrics_free(&ref);
+    }
+    free(text);
+    /* --update keeps the old reference's entries of such a method */
+    write_m("ref/e1.quick.cfg", 1.0, 0.01, 5.0, "k=1", "0.001", 0);
+    write_m("out/e1/metrics.cfg", 7.0, 0.01, 5.0, "k=1", "0.001", 3);
+    cr_assert_eq(run_check_with((tc_check_opts){.update = 1}, &text, &err), TC_ECHECK, "%s", text);
+    free(text);
+    cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(ref.m[tc_metrics_find(&ref, "m.acc")].value, 1.0);
+    cr_assert_str_eq(ref.hash[tc_metrics_find_hash(&ref, "m")].hash, "fnv1a64:0000000000000001");
+    cr_assert_eq(ref.methods[tc_metrics_find_method(&ref, "m")].failed, 0);
+    tc_metrics_free(&ref);
+    /* an explicit override records it, loudly, and succeeds */
+    cr_assert_eq(run_check_with((tc_check_opts){.update = 1, .accept_failed = 1}, &text, &err),
+                 TC_OK, "%s\n%s", err.msg, text);
+    cr_assert(strstr(text, "WARNING") && strstr(text, "3 of 3 runs failed"), "%s", text);
+    free(text);
+    cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(ref.m[tc_metrics_find(&ref, "m.acc")].value, 7.0);
+    tc_metrics_free(&ref);
+}
+
+Test(check, update_new_adds_the_parameters_an_older_reference_lacks) {
+    make_scratch();
+    /* an older reference: the method without parameters, run counts or settings */
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e1", "quick");
+    tc_metrics_ran(&ms, "m", NULL, NULL);
+    tc_metrics_add(&ms, "m", "m.acc", 1.0, "m", 0, 0.01, 0, "");
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+    tc_metrics_free(&ms);
+    write_m("out/e1/metrics.cfg", 1.0, 0.01, 5.0, "k=1", "0.001", 0);
+    char *text;
+    cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_OK, "%s", text);
+    free(text);
+    cr_assert_eq(run_check_with((tc_check_opts){.update_new = 1}, &text, &err), TC_OK, "%s", text);
+    free(text);
+    tc_metrics ref;
+    cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+    const tc_metrics_method *m = &ref.methods[tc_metrics_find_method(&ref, "m")];
+    cr_assert_str_eq(m->spec, "model/rk4");
+    cr_assert_str_eq(m->params, "k=1");
+    cr_assert_eq(m->runs, 3);
+    cr_assert_eq(ref.nsetting, 1);
+    cr_assert_eq(ref.m[tc_metrics_find(&ref, "m.acc")].value, 1.0);
+    tc_metrics_free(&ref);
+}
+
+Test(metrics, parameters_runs_and_settings_round_trip) {
+    make_scratch();
+    write_m("m.cfg", 1.0, 0.01, 5.0, "k=100000 n=1.5", "0.001", 1);
+    tc_metrics ms;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_metrics_read(&ms, in_scratch("m.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_str_eq(ms.methods[0].spec, "model/rk4");
+    cr_assert_str_eq(ms.methods[0].params, "k=100000 n=1.5");
+    cr_assert_eq(ms.methods[0].runs, 3);
+    cr_assert_eq(ms.methods[0].failed, 1);
+    cr_assert(strstr(ms.methods[0].failed_reason, "diverged"));
+    cr_assert_eq(ms.nsetting, 1);
+    cr_assert_str_eq(ms.setting[0].key, "scene.dt");
+    cr_assert_str_eq(ms.setting[0].value, "0.001");
+    cr_assert_eq(ms.m[tc_metrics_find(&ms, "m.speedup")].flags,
+                 TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER);
+    cr_assert_eq(ms.m[tc_metrics_find(&ms, "m.step_s")].flags, TC_METRIC_TIMING);
+    tc_metrics_free(&ms);
+    /* more failed runs than runs is an error naming the line */
+    char *txt = slurp(in_scratch("m.cfg"));
+    char *p = strstr(txt, "failed = 1;");
+    cr_assert_not_null(p, "%s", txt);
+    memcpy(p, "failed = 9;", 11);
+    put_file(in_scratch("bad.cfg"), txt);
+    free(txt);
+    cr_assert_eq(tc_metrics_read(&ms, in_scratch("bad.cfg"), &err), TC_EPARSE);
+    cr_assert(err.line > 0 && strstr(err.msg, "failed"), "%s", err.msg);
+    tc_metrics_free(&ms);
 }
 
 /* ---------- figures ---------- */

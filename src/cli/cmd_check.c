@@ -7,12 +7,38 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char help[] =
+    "usage: touche check [--out DIR] [--ref DIR] [--history FILE] [--verbose] [--timings]\n"
+    "                    [--update | --update-new] [--accept-failed]\n"
+    "  compares every OUT/<experiment>/metrics.cfg with REF/<experiment>.<tier>.cfg and prints\n"
+    "  what matters first: failures (an accuracy metric outside its tolerance or not finite, a\n"
+    "  result digest changed, a metric or digest missing, more failed runs than the reference),\n"
+    "  each with its reason and the parameters or script settings that changed as the likely\n"
+    "  cause; then new entries, every changed parameter, one line per experiment, and the\n"
+    "  timings apart: machine-dependent, compared with the reference's for information only.\n"
+    "  --out DIR       the run's output root (default ./out)\n"
+    "  --ref DIR       the references (default data/reference of the source tree)\n"
+    "  --history FILE  append one line per metric and digest (default OUT/history.tsv)\n"
+    "  --verbose       also every experiment's whole table (metric, value, reference, tolerance)\n"
+    "  --timings       a timing slower than its reference beyond its tolerance fails the check\n"
+    "                  (for one machine's own history; references come from another machine)\n"
+    "  --update        replace the references with this run's values\n"
+    "  --update-new    add only what the references lack (new methods, metrics, digests, and\n"
+    "                  the parameters an older reference does not record)\n"
+    "  --accept-failed let an update record methods whose runs failed (loudly); without it\n"
+    "                  their metrics and digests, and non-finite values, are never recorded\n"
+    "  exit status: 0 nothing failed (new entries and timings do not fail); 1 a failure, an\n"
+    "  update that refused entries, or an error (unreadable file, no outputs); 2 bad options\n";
+
 int tc_cmd_check(int argc, char **argv) {
     static const struct option opts[] = {{"out", required_argument, 0, 'o'},
                                          {"ref", required_argument, 0, 'r'},
                                          {"history", required_argument, 0, 'y'},
                                          {"update", no_argument, 0, 'u'},
                                          {"update-new", no_argument, 0, 'n'},
+                                         {"accept-failed", no_argument, 0, 'a'},
+                                         {"timings", no_argument, 0, 't'},
+                                         {"verbose", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     char ref[1024], hist[1024] = "", cmd[1024] = "";
@@ -20,28 +46,31 @@ int tc_cmd_check(int argc, char **argv) {
     tc_check_opts o = {.out_dir = "out", .ref_dir = ref, .history = NULL, .command = cmd};
     for (int i = 0; i < argc; i++)
         snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);
-    for (int c; (c = getopt_long(argc, argv, "o:r:y:unh", opts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "o:r:y:unatvh", opts, NULL)) != -1;) {
         switch (c) {
         case 'o': o.out_dir = optarg; break;
         case 'r': o.ref_dir = optarg; break;
         case 'y': o.history = optarg; break;
         case 'u': o.update = 1; break;
         case 'n': o.update_new = 1; break;
-        case 'h':
-            printf("usage: touche check [--out DIR] [--ref DIR] [--history FILE] [--update | "
-                   "--update-new]\n"
-                   "  compares every OUT/<experiment>/metrics.cfg with REF/<experiment>.<tier>.cfg:\n"
-                   "  metrics within their tolerance, result digests equal; exit 1 when one\n"
-                   "  changed or went missing (new ones are listed, not failures)\n"
-                   "  --update      replace the references with this run's values\n"
-                   "  --update-new  add only what the references lack (new methods, metrics,\n"
-                   "                digests); existing entries stay as they are\n");
-            return 0;
+        case 'a': o.accept_failed = 1; break;
+        case 't': o.timings = 1; break;
+        case 'v': o.verbose = 1; break;
+        case 'h': fputs(help, stdout); return 0;
         default: return 2;
         }
     }
+    if (optind < argc) {
+        fprintf(stderr, "touche check: unexpected argument '%s' (see touche check --help)\n",
+                argv[optind]);
+        return 2;
+    }
     if (o.update && o.update_new) {
         fprintf(stderr, "touche check: --update and --update-new exclude each other\n");
+        return 2;
+    }
+    if (o.accept_failed && !o.update && !o.update_new) {
+        fprintf(stderr, "touche check: --accept-failed only applies to --update or --update-new\n");
         return 2;
     }
     if (!o.history) {
@@ -50,11 +79,12 @@ int tc_cmd_check(int argc, char **argv) {
     }
     tc_error err;
     tc_error_clear(&err);
+    fflush(stdout);
     tc_status st = tc_check_run(&o, stdout, &err);
-    /* an update records the new values: differences from the old reference are its purpose */
-    if ((o.update || o.update_new) && st == TC_ECHECK) st = TC_OK;
-
+    fflush(stdout);
     if (st && st != TC_ECHECK) tc_cli_error(&err, st);
-    if (st == TC_ECHECK) fprintf(stderr, "touche check: REGRESSION (see the table above)\n");
+    if (st == TC_ECHECK)
+        fprintf(stderr, "touche check: %s: %s\n", o.update || o.update_new ? "REFUSED" : "FAILED",
+                err.msg);
     return st ? 1 : 0;
 }

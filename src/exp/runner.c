@@ -118,14 +118,21 @@ void tc_exp_free(tc_exp *x) {
 
 /* ---------- runs ---------- */
 
-/* "name=value ..." of a method's parameters (model, solver, engine) */
+/* "name=value ..." of a method's parameters (model, solver, engine), each value in the shortest
+ * form that reads back exactly */
 static void params_text(const tc_method *m, char *buf, size_t n) {
     const tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
     buf[0] = 0;
     for (int s = 0; s < 3; s++)
-        for (int i = 0; i < sets[s]->n; i++)
-            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s=%.9g", buf[0] ? " " : "",
-                     sets[s]->spec[i].name, sets[s]->v[i]);
+        for (int i = 0; i < sets[s]->n; i++) {
+            char v[32];
+            for (int d = 9; d <= 17; d++) {
+                snprintf(v, sizeof v, "%.*g", d, sets[s]->v[i]);
+                if (strtod(v, NULL) == sets[s]->v[i]) break;
+            }
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s=%s", buf[0] ? " " : "",
+                     sets[s]->spec[i].name, v);
+        }
 }
 
 int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed,
@@ -403,10 +410,36 @@ static tc_status write_runs(tc_exp *x, tc_error *err) {
     return tc_outfile_commit(&o, err);
 }
 
+/* a script setting into the metrics (tc_script_settings' visitor) */
+static void record_setting(void *ctx, const char *path, const char *value) {
+    tc_metrics_setting_add(ctx, path, value);
+}
+
+/* what each method ran with and how its runs went, and the script's settings: a reference
+ * check names a changed one as the likely cause of a change */
+static void record_provenance(tc_exp *x) {
+    for (int k = 0; k < x->nmethod; k++) {
+        char params[1024];
+        int runs = 0, failed = 0;
+        const char *reason = "";
+        for (int i = 0; i < x->nrun; i++) {
+            const tc_run_record *r = &x->run[i];
+            if (r->method != k) continue;
+            runs++;
+            if (r->status && !failed++) reason = r->reason;
+        }
+        params_text(&x->method[k].m, params, sizeof params);
+        tc_metrics_method_info(&x->metrics, x->method[k].label, x->method[k].m.spec, params,
+                               runs, failed, reason);
+    }
+    if (x->script_loaded) tc_script_settings(&x->script, record_setting, &x->metrics);
+}
+
 /* metrics.cfg with the methods that ran and the digests of their results */
 static tc_status write_metrics(tc_exp *x, tc_error *err) {
     char path[1200];
     tc_status st = TC_OK;
+    record_provenance(x);
     if (x->type->results) st = tc_results_hash(x->dir, x->type->results, &x->metrics, err);
     tc_exp_path(x, "metrics.cfg", path, sizeof path);
     return st ? st : tc_metrics_write(&x->metrics, path, err);

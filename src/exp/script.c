@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_error *err) {
@@ -318,4 +319,82 @@ double tc_script_paper(const tc_script *s, const char *match_key, const char *ma
         }
     }
     return v;
+}
+
+/* ---------- the settings as the driver sees them ---------- */
+
+/* a scalar's text: numbers in the shortest form that reads back exactly, strings quoted */
+static void scalar_text(const config_setting_t *v, char *buf, size_t n) {
+    switch (config_setting_type(v)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64: snprintf(buf, n, "%lld", config_setting_get_int64(v)); break;
+    case CONFIG_TYPE_FLOAT: {
+        double x = config_setting_get_float(v);
+        for (int d = 15; d <= 17; d++) {
+            snprintf(buf, n, "%.*g", d, x);
+            if (strtod(buf, NULL) == x) break;
+        }
+        break;
+    }
+    case CONFIG_TYPE_BOOL: snprintf(buf, n, "%s", config_setting_get_bool(v) ? "true" : "false"); break;
+    case CONFIG_TYPE_STRING: snprintf(buf, n, "\"%s\"", config_setting_get_string(v)); break;
+    default: snprintf(buf, n, "?");
+    }
+}
+
+/* v's value (an array of scalars as "[a, b]"), or its members one by one; path is v's */
+static void visit_setting(const config_setting_t *v, const config_setting_t *tier,
+                          const char *path, tc_script_visit visit, void *ctx) {
+    /* a tier's setting that is not a group replaces the top-level one whole */
+    if (tier && !config_setting_is_group(tier)) v = tier, tier = NULL;
+    if (!v) v = tier, tier = NULL;
+    if (!config_setting_is_aggregate(v)) {
+        char txt[256];
+        scalar_text(v, txt, sizeof txt);
+        visit(ctx, path, txt);
+        return;
+    }
+    if (config_setting_is_array(v)) {
+        char txt[256] = "[";
+        for (int i = 0; i < config_setting_length(v); i++) {
+            char e[64];
+            scalar_text(config_setting_get_elem(v, (unsigned)i), e, sizeof e);
+            snprintf(txt + strlen(txt), sizeof txt - strlen(txt), "%s%s", i ? ", " : "", e);
+        }
+        snprintf(txt + strlen(txt), sizeof txt - strlen(txt), "]");
+        visit(ctx, path, txt);
+        return;
+    }
+    /* a group's members (and then the tier's own), or a list's elements by index */
+    for (int pass = 0; pass < 2; pass++) {
+        const config_setting_t *g = pass ? tier : v;
+        for (int i = 0; g && i < config_setting_length(g); i++) {
+            const config_setting_t *c = config_setting_get_elem(g, (unsigned)i);
+            const char *nm = config_setting_name(c);
+            if (pass && config_setting_get_member(v, nm)) continue;
+            char sub[256];
+            if (nm) snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", nm);
+            else snprintf(sub, sizeof sub, "%s.[%d]", path, i);
+            const config_setting_t *t = !pass && tier && nm ? config_setting_get_member(tier, nm) : NULL;
+            visit_setting(c, t, sub, visit, ctx);
+        }
+    }
+}
+
+void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx) {
+    static const char *const skip[] = {"driver", "tiers", "methods", "paper", NULL};
+    const config_setting_t *root = config_root_setting(&s->cfg);
+    for (int pass = 0; pass < 2; pass++) {
+        const config_setting_t *g = pass ? s->tier_group : root;
+        for (int i = 0; g && i < config_setting_length(g); i++) {
+            const config_setting_t *c = config_setting_get_elem(g, (unsigned)i);
+            const char *nm = config_setting_name(c);
+            int skipped = 0;
+            for (int k = 0; skip[k] && !skipped; k++) skipped = !strcmp(nm, skip[k]);
+            if (skipped || (pass && config_setting_get_member(root, nm))) continue;
+            const config_setting_t *t =
+                !pass && s->tier_group ? config_setting_get_member(s->tier_group, nm) : NULL;
+            visit_setting(c, t, nm, visit, ctx);
+        }
+    }
 }

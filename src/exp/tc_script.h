@@ -63,6 +63,13 @@ tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *n
 tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char *const *names,
                             tc_error *err);
 
+/* every setting the driver sees at the selected tier, one call per value: its dotted path
+ * ("pile.bodies", "limits.[0].bodies") and its text ("[30, 100]", "\"mujoco\"", "0.001"); a
+ * tier's setting replaces the top-level one of the same path. The driver's name, the tiers, the
+ * methods list (each method records its own parameters) and the papers' values are left out */
+typedef void (*tc_script_visit)(void *ctx, const char *path, const char *value);
+void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx);
+
 /* the paper's value: in the script's `paper` list, the member key (a number) of the entry whose
  * string member match_key equals match; NAN when there is none */
 double tc_script_paper(const tc_script *s, const char *match_key, const char *match,

@@ -13,7 +13,8 @@
 static const char *const header = "time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus";
 static const char *const field_names[8] = {"time", "revision", "experiment", "tier",
                                            "metric", "value", "reference", "status"};
-static const char *const statuses[] = {"PASS", "FAIL", "NEW", "SKIP", "CPU", "MISSING", "UPDATE", NULL};
+static const char *const statuses[] = {"PASS", "FAIL", "NEW",  "SKIP", "CPU",
+                                       "MISSING", "TIME", "SLOW", "UPDATE", NULL};
 
 void tc_history_free(tc_history *h) {
     free(h->r);

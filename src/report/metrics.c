@@ -24,9 +24,10 @@ void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier) {
 }
 
 void tc_metrics_free(tc_metrics *ms) {
-    free(ms->m), free(ms->methods), free(ms->hash);
-    ms->m = NULL, ms->methods = NULL, ms->hash = NULL;
+    free(ms->m), free(ms->methods), free(ms->hash), free(ms->setting);
+    ms->m = NULL, ms->methods = NULL, ms->hash = NULL, ms->setting = NULL;
     ms->n = ms->cap = ms->nmethod = ms->capmethod = ms->nhash = ms->caphash = 0;
+    ms->nsetting = ms->capsetting = 0;
 }
 
 /* room for one more element of an array that grows by doubling; NULL (and oom set) on failure */
@@ -66,6 +67,26 @@ void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const ch
     snprintf(r->label, sizeof r->label, "%s", label ? label : "");
     snprintf(r->cpu, sizeof r->cpu, "%s", cpu ? cpu : "");
     snprintf(r->cpu_kind, sizeof r->cpu_kind, "%s", cpu_kind ? cpu_kind : "");
+    r->runs = r->failed = -1;
+}
+
+void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec,
+                            const char *params, int runs, int failed, const char *reason) {
+    int i = tc_metrics_find_method(ms, label ? label : "");
+    if (i < 0) return;
+    tc_metrics_method *r = &ms->methods[i];
+    snprintf(r->spec, sizeof r->spec, "%s", spec ? spec : "");
+    snprintf(r->params, sizeof r->params, "%s", params ? params : "");
+    r->runs = runs, r->failed = failed;
+    snprintf(r->failed_reason, sizeof r->failed_reason, "%s", reason ? reason : "");
+}
+
+void tc_metrics_setting_add(tc_metrics *ms, const char *key, const char *value) {
+    tc_metrics_setting *e =
+        grow(ms, (void **)&ms->setting, &ms->nsetting, &ms->capsetting, sizeof *e);
+    if (!e) return;
+    snprintf(e->key, sizeof e->key, "%s", key ? key : "");
+    snprintf(e->value, sizeof e->value, "%s", value ? value : "");
 }
 
 void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu,
@@ -106,6 +127,12 @@ static int add_string(config_setting_t *g, const char *key, const char *v) {
     return s && config_setting_set_string(s, v) == CONFIG_TRUE;
 }
 
+/* add an int setting */
+static int add_int(config_setting_t *g, const char *key, int v) {
+    config_setting_t *s = config_setting_add(g, key, CONFIG_TYPE_INT);
+    return s && config_setting_set_int(s, v) == CONFIG_TRUE;
+}
+
 /* 1 if libconfig's 15-digit float text reads back as exactly v (same bits, so -0.0 too) */
 static int float_text_exact(double v) {
     char txt[64];
@@ -143,11 +170,28 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
     config_setting_t *ran = config_setting_add(root, "methods", CONFIG_TYPE_LIST);
     if (!f || !ran || config_setting_set_bool(f, ms->filtered) != CONFIG_TRUE) return 0;
     for (int i = 0; i < ms->nmethod; i++) {
+        const tc_metrics_method *r = &ms->methods[i];
         config_setting_t *g = config_setting_add(ran, NULL, CONFIG_TYPE_GROUP);
-        if (!g || !add_string(g, "label", ms->methods[i].label) ||
-            (ms->methods[i].cpu[0] && !add_string(g, "cpu", ms->methods[i].cpu)) ||
-            (ms->methods[i].cpu_kind[0] && !add_string(g, "cpu_kind", ms->methods[i].cpu_kind)))
+        if (!g || !add_string(g, "label", r->label) ||
+            (r->spec[0] && !add_string(g, "method", r->spec)) ||
+            (r->spec[0] && !add_string(g, "params", r->params)) ||
+            (r->runs >= 0 && (!add_int(g, "runs", r->runs) || !add_int(g, "failed", r->failed))) ||
+            (r->failed_reason[0] && !add_string(g, "failed_reason", r->failed_reason)) ||
+            (r->cpu[0] && !add_string(g, "cpu", r->cpu)) ||
+            (r->cpu_kind[0] && !add_string(g, "cpu_kind", r->cpu_kind)))
             return 0;
+    }
+
+    /* the script's settings at the run's tier, one group each (a line each in a diff) */
+    if (ms->nsetting) {
+        config_setting_t *sl = config_setting_add(root, "settings", CONFIG_TYPE_LIST);
+        if (!sl) return 0;
+        for (int i = 0; i < ms->nsetting; i++) {
+            config_setting_t *e = config_setting_add(sl, NULL, CONFIG_TYPE_GROUP);
+            if (!e || !add_string(e, "key", ms->setting[i].key) ||
+                !add_string(e, "value", ms->setting[i].value))
+                return 0;
+        }
     }
 
     /* one group per metric, in the order they were added */
@@ -164,7 +208,8 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
         config_setting_t *t;
         if ((m->flags & TC_METRIC_TIMING) &&
             (!(t = config_setting_add(g, "timing", CONFIG_TYPE_BOOL)) ||
-             config_setting_set_bool(t, 1) != CONFIG_TRUE))
+             config_setting_set_bool(t, 1) != CONFIG_TRUE ||
+             !add_string(g, "faster", m->flags & TC_METRIC_HIGHER_FASTER ? "higher" : "lower")))
             return 0;
     }
 
@@ -314,7 +359,7 @@ static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char
                              tc_error *err) {
     static const char *const keys[] = {"name", "method", "value", "value_exact", "unit", "tol_abs",
                                        "tol_abs_exact", "tol_rel", "tol_rel_exact", "doc",
-                                       "timing", NULL};
+                                       "timing", "faster", NULL};
     int line = (int)config_setting_source_line(g);
     tc_status st = only_keys(g, keys, path, err);
     if (st) return st;
@@ -324,12 +369,34 @@ static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char
     get_string(g, "doc", m->doc, sizeof m->doc);
     m->flags = get_bool(g, "timing") ? TC_METRIC_TIMING : 0;
     if (!m->name[0]) return tc_error_set(err, TC_EPARSE, path, line, NULL, "metric without a name");
+    char faster[16];
+    get_string(g, "faster", faster, sizeof faster);
+    if (faster[0] && strcmp(faster, "higher") && strcmp(faster, "lower"))
+        return tc_error_set(err, TC_EPARSE, path, line, m->name,
+                            "faster must be \"higher\" or \"lower\", not \"%s\"", faster);
+    if (!strcmp(faster, "higher")) m->flags |= TC_METRIC_HIGHER_FASTER;
 
     /* value is required; tolerances default to 0 (exact match) */
     if (get_double(g, "value", &m->value) != 1)
         return tc_error_set(err, TC_EPARSE, path, line, m->name, "missing or malformed value");
     if (get_double(g, "tol_abs", &m->tol_abs) < 0 || get_double(g, "tol_rel", &m->tol_rel) < 0)
         return tc_error_set(err, TC_EPARSE, path, line, m->name, "malformed tolerance");
+    return TC_OK;
+}
+
+/* what a method ran with and how its runs went (runs = -1 when the file does not say) */
+static tc_status read_runs(const config_setting_t *g, tc_metrics_method *r, const char *path,
+                           tc_error *err) {
+    get_string(g, "method", r->spec, sizeof r->spec);
+    get_string(g, "params", r->params, sizeof r->params);
+    get_string(g, "failed_reason", r->failed_reason, sizeof r->failed_reason);
+    int line = (int)config_setting_source_line(g);
+    int have_runs = config_setting_lookup_int(g, "runs", &r->runs) == CONFIG_TRUE;
+    int have_failed = config_setting_lookup_int(g, "failed", &r->failed) == CONFIG_TRUE;
+    if (!have_runs && !have_failed) return r->runs = r->failed = -1, TC_OK;
+    if (!have_runs || !have_failed || r->runs < 0 || r->failed < 0 || r->failed > r->runs)
+        return tc_error_set(err, TC_EPARSE, path, line, r->label,
+                            "runs and failed must both be integers with 0 <= failed <= runs");
     return TC_OK;
 }
 
@@ -351,6 +418,26 @@ static tc_status group_list(const config_setting_t *root, const char *key, const
     return TC_OK;
 }
 
+/* the script's settings, a list of { key; value; } groups */
+static tc_status read_settings(const config_setting_t *root, tc_metrics *ms, const char *path,
+                               tc_error *err) {
+    static const char *const keys[] = {"key", "value", NULL};
+    const config_setting_t *l;
+    int n = 0;
+    tc_status st = group_list(root, "settings", path, &l, &n, err);
+    for (int i = 0; !st && i < n; i++) {
+        const config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
+        const char *key = NULL, *value = NULL;
+        if ((st = only_keys(g, keys, path, err))) break;
+        if (!config_setting_lookup_string(g, "key", &key) || !key[0] ||
+            !config_setting_lookup_string(g, "value", &value))
+            return tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g),
+                                "settings", "entry %d needs a key and a value (strings)", i + 1);
+        tc_metrics_setting_add(ms, key, value);
+    }
+    return st;
+}
+
 tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     tc_metrics_init(ms, "", "");
     if (!tc_file_readable(path))
@@ -369,8 +456,10 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
 
     /* header, the methods that ran, the metrics, the digests; nothing else */
     static const char *const top[] = {"experiment", "tier", "filtered", "methods", "metrics",
-                                      "hashes", "provenance", NULL};
-    static const char *const ran_keys[] = {"label", "cpu", "cpu_kind", NULL};
+                                      "hashes", "settings", "provenance", NULL};
+    static const char *const ran_keys[] = {"label",  "method",        "params", "runs",
+                                           "failed", "failed_reason", "cpu",    "cpu_kind",
+                                           NULL};
     static const char *const hash_keys[] = {"method", "hash", "cpu", "cpu_kind", NULL};
     const config_setting_t *root = config_root_setting(&cfg);
     st = only_keys(root, top, path, err);
@@ -393,7 +482,10 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
         get_string(g, "cpu", cpu, sizeof cpu);
         get_string(g, "cpu_kind", kind, sizeof kind);
         tc_metrics_ran(ms, label, cpu, kind);
+        if (ms->oom) break;
+        st = read_runs(g, &ms->methods[ms->nmethod - 1], path, err);
     }
+    if (st == TC_OK) st = read_settings(root, ms, path, err);
     for (int i = 0; st == TC_OK && i < n; i++) {
         tc_metric m;
         memset(&m, 0, sizeof m);

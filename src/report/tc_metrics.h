@@ -17,7 +17,10 @@ extern "C" {
 
 /* metric flags */
 enum {
-    TC_METRIC_TIMING = 1u << 0, /* a wall-clock time or ratio: machine-dependent, never hashed */
+    TC_METRIC_TIMING = 1u << 0,       /* a wall-clock time or ratio: machine-dependent, never hashed,
+                                       * never a pass or fail of the check (shown apart) */
+    TC_METRIC_HIGHER_FASTER = 1u << 1, /* a timing where a larger value means faster (a speed-up
+                                       * ratio); without it a larger value means slower */
 };
 
 /* one scalar result with the tolerance that separates noise from a regression:
@@ -37,8 +40,20 @@ typedef struct tc_metric {
 typedef struct tc_metrics_method {
     char label[TC_LABEL_MAX + 1];
     char cpu[200];
-    char cpu_kind[64]; /* which CPU kind the run saw (e.g. "OpenBLAS Zen"), "" when exact */
+    char cpu_kind[64];       /* which CPU kind the run saw (e.g. "OpenBLAS Zen"), "" when exact */
+    char spec[64];           /* the method as run ("penalty-mp/rk4"); "" when not recorded */
+    char params[1024];       /* its parameters as "name=value" words (model, solver, engine, with
+                              * the script's and --set's values); "" when not recorded */
+    int runs, failed;        /* its runs and how many failed; runs < 0: not recorded (an older
+                              * reference) */
+    char failed_reason[200]; /* the first failed run's reason */
 } tc_metrics_method;
+
+/* one setting of the experiment's script as the driver saw it at the run's tier */
+typedef struct tc_metrics_setting {
+    char key[128];   /* dotted path, e.g. "pile.bodies" */
+    char value[256]; /* its value as text, e.g. "[30, 100]" */
+} tc_metrics_setting;
 
 /* a digest of the results of one method (method "" : the experiment's shared results) */
 typedef struct tc_result_hash {
@@ -60,6 +75,8 @@ typedef struct tc_metrics {
                                  * references of the others are "not run", not missing */
     int nhash, caphash;
     tc_result_hash *hash;
+    int nsetting, capsetting;
+    tc_metrics_setting *setting; /* the script's settings (none: not recorded) */
     int oom;                    /* an allocation failed: an error at write */
 } tc_metrics;
 
@@ -74,6 +91,14 @@ void tc_metrics_add(tc_metrics *ms, const char *method, const char *name, double
 /* record a method that ran; cpu: why its results depend on the CPU, or NULL; cpu_kind: which
  * kind this run saw (NULL when exact) */
 void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const char *cpu_kind);
+
+/* what a method that ran (tc_metrics_ran) ran with, and how its runs went: spec, params
+ * ("name=value" words), runs and failed runs with the first failure's reason (NULL or "") */
+void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec,
+                            const char *params, int runs, int failed, const char *reason);
+
+/* record one setting of the experiment's script (key: dotted path; value: its text) */
+void tc_metrics_setting_add(tc_metrics *ms, const char *key, const char *value);
 
 /* record (or replace) the digest of a method's results (cpu and cpu_kind as above) */
 void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu,
@@ -127,13 +152,22 @@ typedef struct tc_check_opts {
     const char *command;      /* how the outputs were produced (provenance of an update) */
     int update;               /* 1: write the references from the outputs instead of checking */
     int update_new;           /* 1: add only what the references lack (new methods, metrics,
-                               * digests); existing entries stay as they are */
+                               * digests, the parameters and run counts of older references);
+                               * existing values stay as they are */
+    int accept_failed;        /* 1: an update may record methods whose runs failed (loudly) */
+    int timings;              /* 1: a timing slower than its reference beyond its tolerance fails
+                               * the check (same machine only); 0: timings are information */
+    int verbose;              /* 1: every experiment's whole table too */
 } tc_check_opts;
 
-/* compare every metrics.cfg under out_dir with its reference (metrics within tolerance, result
- * digests equal), print a table to report, append history lines. Returns TC_ECHECK when a
- * metric or digest regressed or went missing; new ones (no reference yet) are reported, not
- * failures. With update or update_new the references are written instead. */
+/* compare every metrics.cfg under out_dir with its reference (accuracy metrics within tolerance,
+ * result digests equal, no more failed runs than the reference) and print to report what
+ * matters first: failures with their reasons and the parameters that changed, new and missing
+ * entries, one line per experiment, then the timings apart (never a failure unless o->timings);
+ * append history lines. Returns TC_ECHECK when something regressed or went missing; new entries
+ * (no reference yet) are reported, not failures. With update or update_new the references are
+ * written instead, never with failed runs' metrics and digests or non-finite values (TC_ECHECK
+ * when something was refused; o->accept_failed lets failed runs through). */
 tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err);
 
 #ifdef __cplusplus
