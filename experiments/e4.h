@@ -8,7 +8,8 @@
 #include "scenes/tc_scenes.h"
 
 #define E4_MAXPILE 8  /* pile sizes in the speed study */
-#define E4_MAXSPEED 4 /* methods timed side by side */
+#define E4_MAXSPEED 4   /* methods timed side by side */
+#define E4_MAXREPEAT 15 /* timings of each method per pile size */
 #define E4_HALF 0.5   /* m, half side of (b)'s cube */
 
 typedef struct e4_setup {
@@ -24,9 +25,10 @@ typedef struct e4_setup {
     /* (c) pile in an open box */
     tc_pile pile;   /* bodies, seed, masses, sizes, box; gravity and friction as above */
     double c_seconds;
-    /* (d) speed: pile sizes, steps timed, the settling method and the timed ones (labels; the
-     * first timed one is the baseline the others are divided by) */
-    int d_n, d_sizes[E4_MAXPILE], d_steps;
+    /* (d) speed: pile sizes, steps timed, how often each method's steps are timed (the
+     * repeats interleaved, the median kept), the settling method and the timed ones (labels;
+     * the first timed one is the baseline the others are divided by) */
+    int d_n, d_sizes[E4_MAXPILE], d_steps, d_repeats;
     char d_settle[TC_LABEL_MAX + 1];
     int d_nlabel;
     char d_label[E4_MAXSPEED][TC_LABEL_MAX + 1];
@@ -92,7 +94,10 @@ typedef struct e4_speed_row {
 } e4_speed_row;
 
 /* the speed study: for each pile size, the pile settled by method ref for c_seconds, then
- * d_steps steps of each of the nm methods from that state, serially (one thread), timed */
+ * d_steps steps of each of the nm methods from that state, serially (one thread), timed
+ * d_repeats times with the methods taking turns; a method's time is the median of its repeats,
+ * so a load that comes and goes (another process on the machine) moves neither the times nor
+ * their ratios much */
 tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *const *m, int nm,
                    e4_speed_row *rows, tc_error *err);
 

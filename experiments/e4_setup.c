@@ -34,7 +34,8 @@ tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
         {"perturbed.settle", &e->b_settle, 0, 1 << 24}, {"perturbed.on", &e->b_on, 1, 1 << 24},
         {"perturbed.off", &e->b_off, 0, 1 << 24},   {"perturbed.cycles", &e->b_cycles, 1, 10000},
         {"perturbed.seed", &e->b_seed, 0, 1 << 30}, {"pile.bodies", &pile_bodies, 1, 100},
-        {"pile.seed", &pile_seed, 0, 1 << 30},      {"speed.steps", &e->d_steps, 1, 1 << 24}};
+        {"pile.seed", &pile_seed, 0, 1 << 30},      {"speed.steps", &e->d_steps, 1, 1 << 24},
+        {"speed.repeats", &e->d_repeats, 1, E4_MAXREPEAT}};
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
         if ((st = tc_script_int(s, NULL, ints[i].name, ints[i].lo, ints[i].hi, ints[i].v, err)))
             return st;

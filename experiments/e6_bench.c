@@ -69,8 +69,8 @@ int e6_bench(int argc, char **argv) {
                r->failed ? "  (a step failed)" : "");
     }
     if (num >= 0 && den >= 0)
-        printf("%s / %s mean step time: %.3g (paper: about 30)\n", e.ratio_num, e.ratio_den,
-               rows[num].mean_s / rows[den].mean_s);
+        printf("%s / %s median step time: %.3g (paper: about 30)\n", e.ratio_num, e.ratio_den,
+               rows[num].median_s / rows[den].median_s);
     else
         printf("%s / %s: needs both methods in the script\n", e.ratio_num, e.ratio_den);
     free(m), free(rows), tc_exp_free(x);

@@ -8,6 +8,7 @@
 #include "core/tc_machine.h"
 #include "report/tc_progress.h"
 
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ typedef struct e7_item {
     /* (d): a sample every d_every steps */
     int nsample;
     double *t, *ke, *energy, *geo, *own;
-    double mean_step_s, mean_geo, mean_own, final_ke, peak_ke, e0, e_end, e_rise;
+    double step_s, mean_geo, mean_own, final_ke, peak_ke, e0, e_end, e_rise;
     int escaped;
     long long fails; /* (d): the solver's failed solves (velocity projection: unsettled steps) */
     char warn[256];
@@ -259,7 +260,8 @@ typedef struct pile_ctx {
     e7_item *t;
     e7_touch *touch;
     double t0;           /* the step's start (s) */
-    double win_wall;     /* the measured window: wall time (s), steps, samples, contacts */
+    double *win_cpu;     /* the measured window: each step's CPU time (s), steps, samples,
+                          * contacts */
     long win_steps;
     int win_samples;
     double win_geo, win_own;
@@ -267,17 +269,17 @@ typedef struct pile_ctx {
 
 static void pile_before(void *ctx, tc_sim *sim, long k) {
     (void)sim, (void)k;
-    ((pile_ctx *)ctx)->t0 = tc_wall_time();
+    ((pile_ctx *)ctx)->t0 = tc_thread_cpu_time();
 }
 
 static void pile_after(void *ctx, tc_sim *sim, long k) {
     pile_ctx *c = ctx;
-    const double dt_wall = tc_wall_time() - c->t0;
+    const double dt_cpu = tc_thread_cpu_time() - c->t0;
     const e7_setup *e = c->e;
     e7_item *t = c->t;
     const double time = (k + 1) * e->d_dt;
     int in = time >= e->d_measure_from;
-    if (in) c->win_wall += dt_wall, c->win_steps++;
+    if (in) c->win_cpu[c->win_steps++] = dt_cpu;
     if (k % e->d_every != 0) return;
     /* a sample: energies, contacts (the same count for every method, and the method's own) */
     int j = (int)(k / e->d_every);
@@ -312,7 +314,9 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     const e7_setup *e = &s->e;
     const tc_scene *sc = s->pile[t->variant];
     pile_ctx c = {.e = e, .p = &s->piles[t->variant], .t = t};
-    if (!(c.touch = e7_touch_alloc(sc))) {
+    c.win_cpu = malloc((size_t)(t->steps > 0 ? t->steps : 1) * sizeof *c.win_cpu);
+    if (!(c.touch = e7_touch_alloc(sc)) || !c.win_cpu) {
+        e7_touch_free(c.touch), free(c.win_cpu);
         it->status = TC_ENOMEM;
         snprintf(it->reason, sizeof it->reason, "out of memory for the contact count");
         return;
@@ -325,7 +329,8 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     e7_touch_free(c.touch);
     t->done = out.steps;
     int ns = (int)((t->done + e->d_every - 1) / e->d_every);
-    t->mean_step_s = c.win_steps ? c.win_wall / c.win_steps : NAN;
+    t->step_s = c.win_steps ? gsl_stats_median(c.win_cpu, 1, (size_t)c.win_steps) : NAN;
+    free(c.win_cpu);
     t->mean_geo = c.win_samples ? c.win_geo / c.win_samples : NAN;
     t->mean_own = c.win_samples ? c.win_own / c.win_samples : NAN;
     t->final_ke = ns ? t->ke[ns - 1] : NAN, t->peak_ke = 0;
@@ -354,7 +359,7 @@ static void e7_work(void *ctx, int i, tc_item *it) {
 }
 
 /* what one simulation writes, for a sweep split over MPI ranks: its samples (those of (a)-(c) or
- * of a pile), its step count and measures, and everything from mean_step_s on (scalars, warning) */
+ * of a pile), its step count and measures, and everything from step_s on (scalars, warning) */
 static int e7_regions(void *ctx, int i, tc_region *r) {
     e7_item *t = &((e7_state *)ctx)->it[i];
     int nr = 0;
@@ -365,7 +370,7 @@ static int e7_regions(void *ctx, int i, tc_region *r) {
         if (per_sample[j]) r[nr++] = (tc_region){per_sample[j], ((size_t)t->nsample + 1) * sizeof(double)};
     r[nr++] = (tc_region){&t->done, sizeof t->done};
     r[nr++] = (tc_region){&t->m, sizeof t->m};
-    r[nr++] = (tc_region){&t->mean_step_s, sizeof *t - offsetof(e7_item, mean_step_s)};
+    r[nr++] = (tc_region){&t->step_s, sizeof *t - offsetof(e7_item, step_s)};
     return nr;
 }
 
@@ -666,7 +671,7 @@ static void fit_piles(const tc_exp *x, e7_state *s) {
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, k, i);
             if (!t || !ok(x, t)) continue;
-            xs[n] = t->mean_geo, xo[n] = t->mean_own, ys[n] = t->mean_step_s, n++;
+            xs[n] = t->mean_geo, xo[n] = t->mean_own, ys[n] = t->step_s, n++;
         }
         e7_loglog_fit(xs, ys, n, &s->slope[k], &s->icept[k]);
         e7_loglog_fit(xo, ys, n, &s->slope_own[k], &b);
@@ -720,17 +725,17 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             const tc_run_record *r = tc_exp_run_record(x, t->run);
             /* the measures of a run that went to the end count (one that lost bodies too) */
             int good = ok(x, t), complete = t->done == t->steps;
-            double pc = t->mean_step_s / t->mean_geo;
+            double pc = t->step_s / t->mean_geo;
             char reason[600], warn[600], c[11][300], name[128];
             tc_csv_field(reason, sizeof reason, r->reason), tc_csv_field(warn, sizeof warn, t->warn);
             fprintf(o.f, "%s,%s,%d,%ld,%.6g,%.6g,%.6e,%.6e,%.9e,%.9e,%.6e,%d,%lld,%s,%s,%s,%.6e,%.6e\n", label,
                     x->method[t->method].m.spec, e->d_bodies[i], t->done, t->mean_geo, t->mean_own,
                     t->final_ke, t->peak_ke, t->e0, t->e_end, t->e_rise, t->escaped, t->fails, warn,
-                    good ? "ok" : "failed", reason, t->mean_step_s, pc);
+                    good ? "ok" : "failed", reason, t->step_s, pc);
             snprintf(c[0], 300, "%s", label), snprintf(c[1], 300, "%d", e->d_bodies[i]);
             snprintf(c[2], 300, "%ld", t->done), tc_cell_num(c[3], 300, t->mean_geo, 3, 1e-12);
             tc_cell_num(c[4], 300, t->mean_own > 0 ? t->mean_own : NAN, 3, 1e-12);
-            tc_cell_num(c[5], 300, 1e3 * t->mean_step_s, 3, 1e-12), tc_cell_num(c[6], 300, 1e6 * pc, 3, 1e-12);
+            tc_cell_num(c[5], 300, 1e3 * t->step_s, 3, 1e-12), tc_cell_num(c[6], 300, 1e6 * pc, 3, 1e-12);
             tc_cell_num(c[7], 300, t->final_ke, 3, 1e-12), tc_cell_num(c[8], 300, t->e_rise, 3, 1e-12);
             snprintf(c[9], 300, "%d", t->escaped);
             /* the failed solves counted (vp: steps that end at the sweep cap), else the first
@@ -751,7 +756,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
                 {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke, 0.05, 1.0, 0},
                 {"energy_rise", "J", "(d) largest rise of kinetic + potential energy over its start", t->e_rise, 0.1, 1.0, 0},
                 {"touching_parts", "1", "(d) mean touching parts over the measured window", t->mean_geo, 2, 0.3, 0},
-                {"step_s", "s", "(d) mean wall time of a step over the measured window (machine-dependent)", t->mean_step_s, 1.0, 10.0, TC_METRIC_TIMING}};
+                {"step_s", "s", "(d) median CPU time of a step over the measured window (machine-dependent)", t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
             for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
                 snprintf(name, sizeof name, "pile.%s.%d.%s", label, e->d_bodies[i], ms[q].n);
                 metric(x, label, name, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f, ms[q].doc);
@@ -765,14 +770,15 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
              "%g kg/m^3) dropped into an open box, mu = %g, %g s at %g s steps; means over the "
              "steps from %g s on. Touching parts: pairs of convex parts closer than %g m, counted "
              "the same way for every method; own contacts: the method's count (blank when it "
-             "reports none); step: wall time of a step, runs %d at a time (%s); unsettled: steps "
-             "whose solve ended at its sweep cap.",
+             "reports none); step: the median over those steps of a step's CPU time (its "
+             "thread's: not inflated by other processes), runs %d at a time (%s); unsettled: "
+             "steps whose solve ended at its sweep cap.",
              e->pile.nkind, e->pile.size_lo, e->pile.size_hi, e->pile.density, e->pile.friction,
              e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, x->threads, machine);
     st = tc_exp_table(x, tab, "pile_table", cap, err);
     tc_table_free(tab);
     if (st) return st;
-    /* the fit per method over the sizes, and pile_cost.csv (wall times: not digested) */
+    /* the fit per method over the sizes, and pile_cost.csv (step times: not digested) */
     static const char *const fhdr[] = {"method", "sizes", "slope vs touching parts",
                                        "slope vs own contacts", "largest pile", "step (ms)"};
     tc_table *ft = tc_table_alloc(6, fhdr);
@@ -788,9 +794,9 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, k, i);
             if (!t || !ok(x, t)) continue;
-            used += t->mean_geo > 0 && t->mean_step_s > 0, last = i;
+            used += t->mean_geo > 0 && t->step_s > 0, last = i;
             fprintf(o.f, "%d,%.6g,%.6g,%.6e,%.6e\n", e->d_bodies[i], t->mean_geo, t->mean_own,
-                    t->mean_step_s, exp(s->icept[k]) * pow(t->mean_geo, s->slope[k]));
+                    t->step_s, exp(s->icept[k]) * pow(t->mean_geo, s->slope[k]));
         }
         if (last < 0) fprintf(o.f, "NaN,NaN,NaN,NaN,NaN\n");
         fprintf(o.f, "\n\n");
@@ -800,7 +806,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12), tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
         if (tl) snprintf(c[4], 64, "%d", e->d_bodies[last]);
         else snprintf(c[4], 64, "-");
-        tc_cell_num(c[5], 64, tl ? 1e3 * tl->mean_step_s : NAN, 3, 1e-12);
+        tc_cell_num(c[5], 64, tl ? 1e3 * tl->step_s : NAN, 3, 1e-12);
         const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
         tc_table_add_row(ft, row);
         /* a slope needs two pile sizes: no metric for a method that ran one */
@@ -985,7 +991,7 @@ static void verdicts(tc_exp *x, const e7_state *s) {
             if (!t || !ok(x, t)) continue;
             l = strlen(big);
             snprintf(big + l, sizeof big - l, "%s`%s` %.3g s per step at %d bodies", l ? "; " : "",
-                     x->method[k].label, t->mean_step_s, e->d_bodies[i]);
+                     x->method[k].label, t->step_s, e->d_bodies[i]);
             break;
         }
     }
@@ -1073,7 +1079,7 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     return TC_OK;
 }
 
-/* the result files digested per method (pile_cost.csv holds wall times: not digested; the runs'
+/* the result files digested per method (pile_cost.csv holds step times: not digested; the runs'
  * step times are dropped) */
 static const tc_results_file e7_results[] = {
     {"slide.csv", TC_RESULTS_BLOCKS, NULL},     {"incline.csv", TC_RESULTS_BLOCKS, NULL},

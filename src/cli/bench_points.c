@@ -14,12 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-/* this thread's CPU time (s): on a shared machine it leaves out the time other processes took */
-static double cpu_time(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "core/tc_machine.h"
 
 /* a pile of n bodies: the ground (body 0) and boxes, spheres, cylinders, octahedra and L-shaped
  * compounds in turn, 9 cm apart on a 10 x 10 lattice, layer above layer. stacked: each reaches
@@ -153,14 +148,14 @@ static tc_status bench_pile(FILE *f, int nb, int jumbled, double seconds, const 
         double start = tc_wall_time();
         int nrep = 0;
         do {
-            double b0 = tc_wall_time(), c0 = cpu_time();
+            double b0 = tc_wall_time(), c0 = tc_thread_cpu_time();
             if (what == 0)
                 npair = tc_broadphase_query(bp, p.bs);
             else if (what == 1)
                 nc = tc_points_contacts(s, p.bs, c, maxc);
             else
                 brute = brute_pairs(&p, p.radius);
-            cpu[nrep++] = cpu_time() - c0;
+            cpu[nrep++] = tc_thread_cpu_time() - c0;
             wall[what] = fmin(wall[what], tc_wall_time() - b0);
         } while (tc_wall_time() - start < seconds && nrep < MAXREP);
         qsort(cpu, (size_t)nrep, sizeof *cpu, by_value);

@@ -6,6 +6,12 @@
 #include <string.h>
 #include <time.h>
 
+double tc_thread_cpu_time(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void tc_machine_describe(char *buf, size_t n, int threads) {
     char cpu[256] = "unknown CPU", line[512];
     /* the first "model name" line of /proc/cpuinfo (Linux), its value with spaces squeezed */

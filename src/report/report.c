@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/tc_fs.h"
+#include "core/tc_machine.h"
 #include "report/tc_claims.h"
 #include "report/tc_table.h"
 #include "tc_config.h"
@@ -118,6 +119,50 @@ static const tc_metrics *metrics_of(const char *name, void *ctx) {
     return NULL;
 }
 
+/* s for LaTeX, or "?" where it holds a character the PDF cannot set */
+static void tex_text(FILE *f, const char *s) {
+    char buf[1024];
+    fputs(tc_latex_escape(buf, sizeof buf, s) == TC_OK ? buf : "?", f);
+}
+
+/* every timing of the run in a section of its own, apart from the accuracy results: what the
+ * machine measured, never compared with another machine's numbers */
+static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
+    char machine[300];
+    tc_machine_describe(machine, sizeof machine, 1);
+    int k = 0;
+    for (int i = 0; i < r->n; i++)
+        for (int j = 0; r->ok[i] == 2 && j < r->ms[i].n; j++) {
+            const tc_metric *m = &r->ms[i].m[j];
+            if (!(m->flags & TC_METRIC_TIMING)) continue;
+            if (!k++) {
+                fprintf(md, "\n## Timings (machine-dependent)\n\nWhat this run measured on this "
+                            "machine (%s, then the thread counts each caption gives), apart from "
+                            "the accuracy results: a timing depends on the machine and its load, "
+                            "so the reference check lists it for information and never passes or "
+                            "fails it against another machine's number (docs/report.md).\n\n"
+                            "| experiment | timing | value | what it measures |\n"
+                            "| --- | --- | ---: | --- |\n",
+                        machine);
+                fputs("\\section*{Timings (machine-dependent)}\nWhat this run measured on ", tex);
+                tex_text(tex, machine);
+                fputs(", apart from the accuracy results: the reference check never passes or "
+                      "fails a timing against another machine's number.\n{\\small\n"
+                      "\\begin{longtable}{@{}ll>{\\raggedleft\\arraybackslash}p{0.12\\linewidth}"
+                      ">{\\raggedright\\arraybackslash}p{0.42\\linewidth}@{}}\n\\toprule\n"
+                      "experiment & timing & value & what it measures\\\\\n\\midrule\n", tex);
+            }
+            char v[64];
+            snprintf(v, sizeof v, "%.3g%s%s", m->value, strcmp(m->unit, "1") ? " " : "",
+                     strcmp(m->unit, "1") ? m->unit : "");
+            fprintf(md, "| %s | `%s` | %s | %s |\n", r->ex[i].name, m->name, v, m->doc);
+            tex_text(tex, r->ex[i].name), fputs(" & \\texttt{", tex), tex_text(tex, m->name);
+            fputs("} & ", tex), tex_text(tex, v), fputs(" & ", tex), tex_text(tex, m->doc);
+            fputs("\\\\\n", tex);
+        }
+    if (k) fputs("\\bottomrule\n\\end{longtable}}\n", tex);
+}
+
 /* the table of every paper claim with its verdict: into md (report.md) and claims.tex (the
  * PDF); the claims are <source>/paper/claims.cfg, the metrics each experiment's metrics.cfg */
 static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, int n, FILE *md,
@@ -160,6 +205,7 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
             fprintf(f ? o.f : md, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not "
                                   "run here, %d not yet implemented, %d shown by a figure only.\n",
                     c.n, count[0], count[1], count[2], count[3], count[4], count[5]);
+        timings_summary(&r, md, o.f);
         st = tc_outfile_commit(&o, err);
     }
     for (int i = 0; i < n && r.ms; i++)
@@ -268,6 +314,11 @@ static tc_status build_pdf(const char *out_dir, const char *src, tc_error *err) 
         st = tc_run_logged(argv, env, NULL, log, run > 0, &e);
         if (!st && tc_interrupted()) st = TC_EINTR;
     }
+    /* the logs name paper/, not the staging directory that becomes it */
+    char texlog[PATH_MAX + 96];
+    snprintf(texlog, sizeof texlog, "%s/touche.log", stage);
+    if (tc_file_readable(texlog)) tc_unstage_file(texlog, &e);
+    if (tc_file_readable(log)) tc_unstage_file(log, &e);
     if (!st) return tc_swap_dir(stage, paper, err);
     /* a failed build keeps its log beside the old paper/ */
     char keep[PATH_MAX + 16], why[512];
