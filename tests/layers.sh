@@ -31,7 +31,7 @@ done
 [ "$fail" -eq 0 ] && echo "ok: every include follows the layer order: $order"
 # no file cites the design notes kept outside the repository: docs/ restates what each place needs
 # the tracked files; without git metadata (a release tarball) every file but the build trees
-notes='\b(MODELS|EXPERIMENTS)\.md'
+notes='\b(MODELS|EXPERIMENTS|DESIGN)\.md|papers/[a-z0-9_]+\.txt'
 cites=$(cd "$src" && {
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then git ls-files -z
     else find . -path ./.git -prune -o -path './build*' -prune -o -type f -print0; fi

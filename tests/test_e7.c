@@ -225,11 +225,11 @@ Test(e7, bad_scripts_name_file_line_and_setting) {
          "overlap", "{ name = \"T\"; parts = ("},
         /* a pile that does not fit its box (the quick tier's first size), one over the scene's
          * capacity, a half width per size missing */
-        {"half_width = [0.4, 0.6]; seconds", "half_width = [0.15, 0.6]; seconds", "pile.bodies",
-         "do not fit", "bodies = [30, 100];"},
-        {"bodies = [30, 100];", "bodies = [30, 100000];", "pile.bodies", "a pile holds", NULL},
-        {"half_width = [0.4, 0.6]; seconds", "half_width = [0.4]; seconds", "pile.half_width",
-         "one box half width per pile size", NULL},
+        {"half_width = [0.4, 0.5, 0.6]; seconds", "half_width = [0.15, 0.5, 0.6]; seconds",
+         "pile.bodies", "do not fit", "bodies = [30, 60, 100];"},
+        {"bodies = [30, 60, 100];", "bodies = [30, 60, 100000];", "pile.bodies", "a pile holds", NULL},
+        {"half_width = [0.4, 0.5, 0.6]; seconds", "half_width = [0.4, 0.5]; seconds",
+         "pile.half_width", "one box half width per pile size", NULL},
         /* an incline of 90 degrees or more, a stop speed above v0 */
         {"offsets = [-10.0, 0.0, 10.0];", "offsets = [-10.0, 0.0, 70.0];", "incline.offsets", "[0, 89)", NULL},
         {"  stop_speed = 0.02;", "  stop_speed = 3.0;", "slide.stop_speed", "below slide.v0", NULL},
@@ -367,7 +367,9 @@ static char *tiny_run(int threads) {
                                        "    roll = { seconds = 0.1; };\n", path);
     free(text);
     text = read_text(path);
-    write_edited(text, "pile = { bodies = [30, 100]; half_width = [0.4, 0.6]; seconds = 1.2; measure_from = 0.8;",
+    write_edited(text,
+                 "pile = { bodies = [30, 60, 100]; half_width = [0.4, 0.5, 0.6]; seconds = 1.6;\n"
+                 "             measure_from = 1.2;",
                  "pile = { bodies = [10]; half_width = [0.4]; seconds = 0.3; measure_from = 0.1;", path);
     free(text);
     tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "quick", .methods = "mujoco,rigid",

@@ -241,7 +241,15 @@ static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
         fprintf(stderr, "touche: %s: %s\n", x->name, line);
         return;
     }
-    tc_claims_section(&c, x->type->name, &x->metrics, md, tex);
+    /* an experiment of one's own (no paper, so no claims) says so where the verdicts go */
+    if (!tc_claims_section(&c, x->type->name, &x->metrics, md, tex)) {
+        char line[600];
+        snprintf(line, sizeof line, "**Verdicts**: none: paper/claims.cfg has no claims of this "
+                 "experiment (paper: %s).", x->type->paper && x->type->paper[0] ? x->type->paper : "none");
+        fprintf(md, "%s\n\n", line);
+        tc_md_to_tex(tex, line);
+        fputs("\n\n", tex);
+    }
     tc_claims_free(&c);
 }
 
