@@ -51,6 +51,36 @@ check "bench contact-ip: bad rate" "bench contact-ip: --rate: expected" "$touche
 check "bench piles: empty size" "bench piles: --bodies: expected" "$touche" bench piles --bodies 30,,40 --out "$tmp/o"
 if [ -e "$tmp/o" ]; then echo "FAIL: bad command lines wrote outputs"; fail=$((fail+1)); fi
 total=$((total+1))
+# touche list NAME: one experiment with the methods it runs (and their parameters), or one
+# method part; a name of nothing is an error listing what exists (exit 2)
+check "list: an unknown name" "'nope' is not an experiment.*these exist" "$touche" list nope
+check "list: the names that exist" "experiments: e1_sphere_profiles.*e7_frictional" "$touche" list nope
+check "list: a bad tier" "tier must be quick or full" "$touche" list e1 --tier huge
+"$touche" list nope >/dev/null 2>&1; rc=$?
+total=$((total+1))
+if [ "$rc" -eq 2 ]; then echo "ok: list: an unknown name exits 2"; else echo "FAIL: list nope: exit $rc"; fail=$((fail+1)); fi
+all=$("$touche" list | wc -l)
+total=$((total+1))
+if "$touche" list e1 >"$tmp/list" 2>"$tmp/err" && grep -q "^  e1_sphere_profiles " "$tmp/list" &&
+   grep -q "^  scm-medium .*scm/semi-euler .*e1_sphere_profiles.cfg:[0-9]" "$tmp/list" &&
+   grep -q "eps2=0.002 m" "$tmp/list" && ! grep -q "e4_penalty\|^  rk4 " "$tmp/list" &&
+   [ "$(wc -l < "$tmp/list")" -lt "$all" ]; then
+    echo "ok: list e1: E1 and its methods with parameters ($(wc -l < "$tmp/list") of $all lines)"
+else echo "FAIL: list e1 (exit $?):"; head -20 "$tmp/list"; cat "$tmp/err"; fail=$((fail+1)); fi
+total=$((total+1))
+if "$touche" list rk4 >"$tmp/list" 2>&1 && grep -q "^  rk4 " "$tmp/list" && [ "$(wc -l < "$tmp/list")" -lt 10 ] &&
+   "$touche" list mujoco | grep -q "solref_timeconst" && "$touche" list scm/rk4 | grep -q "^  rk4 "; then
+    echo "ok: list rk4, mujoco, scm/rk4: that one"
+else echo "FAIL: list rk4:"; head "$tmp/list"; fail=$((fail+1)); fi
+# touche report on a mistyped or empty output root: an error naming it, exit 2, nothing written
+mkdir "$tmp/empty"
+check "report: no such output root" "--out '$tmp/typo': no such directory" "$touche" report --out "$tmp/typo"
+check "report: an empty output root" "--out '$tmp/empty' holds no experiment outputs" "$touche" report --out "$tmp/empty"
+"$touche" report --out "$tmp/empty" >/dev/null 2>&1; rc=$?
+total=$((total+1))
+if [ "$rc" -eq 2 ] && [ ! -e "$tmp/typo" ] && [ -z "$(ls -A "$tmp/empty")" ]; then
+    echo "ok: report: exit 2, nothing written"
+else echo "FAIL: report on an empty root: exit $rc, wrote: $(ls -A "$tmp/empty")"; fail=$((fail+1)); fi
 
 # a good run, then a broken script: the error names file:line:parameter and the outputs survive
 mkdir -p "$tmp/src/experiments"

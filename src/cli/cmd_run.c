@@ -9,6 +9,7 @@
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
 
+#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <omp.h>
@@ -16,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAXRUN 64
 #define MAXSET 64
@@ -27,13 +30,22 @@ typedef struct todo {
     tc_exp *x;
 } todo;
 
-/* a first SIGINT or SIGTERM asks every loop to stop; a second one ends the program at once */
+/* a first SIGINT or SIGTERM asks every loop to stop, and says so at once (write(2): safe in a
+ * handler; rank 0 alone under MPI); a second one ends the program at once */
+static volatile sig_atomic_t signal_quiet;
 static void on_signal(int sig) {
     if (tc_interrupted()) {
         signal(sig, SIG_DFL);
         raise(sig);
     }
     tc_interrupt();
+    static const char msg[] = "\ntouche: interrupted: finishing the current step of the running "
+                              "items, then stopping; the previous outputs stay as they were "
+                              "(interrupt again to stop at once)\n";
+    if (!signal_quiet) {
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+    }
 }
 
 /* --set target.param=value */
@@ -344,6 +356,7 @@ int tc_cmd_run(int argc, char **argv) {
         }
     }
     /* run them; an interrupt abandons the one running and leaves every output set as it was */
+    signal_quiet = tc_ranks_rank() > 0;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int failed = 0, io_failed = 0;
@@ -401,6 +414,17 @@ int tc_cmd_run(int argc, char **argv) {
     tc_error err;
     tc_error_clear(&err);
     tc_status st = tc_ranks_rank() == 0 ? tc_exp_report(o.out_root, &err) : TC_OK;
+    /* an interrupt while the report was written stops there: every experiment is complete */
+    if (tc_ranks_rank() == 0 && tc_interrupted()) {
+        fprintf(stderr,
+                "touche: interrupted while writing the report: every experiment's outputs "
+                "are complete; report.md and the PDF (paper/) are each the new one or the "
+                "one before; touche report --out %s rebuilds them\n",
+                o.out_root);
+        for (int i = 0; i < n; i++)
+            tc_exp_free(t[i].x);
+        return tc_ranks_agree(130);
+    }
     int bad = summary(t, n);
     if (st) tc_cli_error(&err, st);
     if (timings && tc_ranks_rank() == 0 && write_timings(timings, t, n, &o, run_wall, run_st, run_lent)) bad = 1;
@@ -411,14 +435,62 @@ int tc_cmd_run(int argc, char **argv) {
     return tc_ranks_agree(failed ? 1 : bad || st ? 3 : 0);
 }
 
+/* the output root is a directory holding at least one <experiment>/section.md; else say which
+ * directory and what it lacks, and return 0 */
+static int report_input(const char *out) {
+    struct stat sb;
+    if (stat(out, &sb) != 0) {
+        fprintf(stderr,
+                "touche report: --out '%s': no such directory; run the experiments first "
+                "(touche run all --out %s) or name the output root they wrote\n",
+                out, out);
+        return 0;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "touche report: --out '%s': not a directory\n", out);
+        return 0;
+    }
+    struct dirent **ents;
+    int ne = scandir(out, &ents, NULL, alphasort), found = 0;
+    if (ne < 0) {
+        fprintf(stderr, "touche report: --out '%s': cannot list the directory\n", out);
+        return 0;
+    }
+    for (int i = 0; i < ne; i++) {
+        char sec[1400];
+        snprintf(sec, sizeof sec, "%s/%s/section.md", out, ents[i]->d_name);
+        found += ents[i]->d_name[0] != '.' && tc_file_readable(sec);
+        free(ents[i]);
+    }
+    free(ents);
+    if (!found)
+        fprintf(stderr,
+                "touche report: --out '%s' holds no experiment outputs (no "
+                "<experiment>/section.md): run the experiments first (touche run all "
+                "--out %s) or name the output root they wrote\n",
+                out, out);
+    return found > 0;
+}
+
 int tc_cmd_report(int argc, char **argv) {
     const char *out = "out";
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else {
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: touche report [--out DIR]\n"
+                   "  rebuilds DIR/report.md, DIR/experiments.tex and the PDF (DIR/paper/) from\n"
+                   "  the experiments' outputs under DIR (default ./out); TOUCHE_NO_PDF=1 writes\n"
+                   "  report.md only\n"
+                   "  exit status: 0 ok; 1 the report or PDF could not be written; 2 a bad\n"
+                   "  command line, or DIR missing or holding no experiment outputs\n"
+                   "  (<experiment>/section.md; nothing written)\n");
+            return 0;
+        } else {
             fprintf(stderr, "usage: touche report [--out DIR]\n");
             return 2;
         }
+    /* a typo in --out is an error, not an empty report */
+    if (!report_input(out)) return 2;
     tc_error err;
     tc_error_clear(&err);
     tc_status st = tc_exp_report(out, &err);

@@ -6,12 +6,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -125,6 +129,13 @@ void tc_remove_tree(const char *path) {
 
 #define STAGE_PREFIX ".touche-"
 
+/* the staging directories this process made: each one's last component and the name it takes
+ * when it is renamed into place (the oldest entry goes when the table is full) */
+#define STAGE_MAX 128
+static struct { char comp[320], name[256]; } staged[STAGE_MAX];
+static int nstaged;
+static pthread_mutex_t staged_lock = PTHREAD_MUTEX_INITIALIZER;
+
 tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, tc_error *err) {
     tc_status st = tc_mkdir_p(root, err);
     if (st) return st;
@@ -134,7 +145,73 @@ tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, 
         return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot create a directory in %s: %s", root,
                             strerror(errno));
     chmod(buf, 0755);
+    /* remembered, so that messages naming it can name root/name instead */
+    const char *comp = strrchr(buf, '/') + 1;
+    pthread_mutex_lock(&staged_lock);
+    int k = nstaged++ % STAGE_MAX;
+    snprintf(staged[k].comp, sizeof staged[k].comp, "%s", comp);
+    snprintf(staged[k].name, sizeof staged[k].name, "%s", name);
+    pthread_mutex_unlock(&staged_lock);
     return TC_OK;
+}
+
+char *tc_unstage_text(const char *in, char *out, size_t n) {
+    if (!n) return out;
+    size_t o = 0;
+    pthread_mutex_lock(&staged_lock);
+    const int m = nstaged < STAGE_MAX ? nstaged : STAGE_MAX;
+    for (const char *p = in; *p && o + 1 < n;) {
+        /* a staging directory of this process: its final name instead */
+        int hit = -1;
+        if (!strncmp(p, STAGE_PREFIX, strlen(STAGE_PREFIX)))
+            for (int k = 0; k < m && hit < 0; k++)
+                if (!strncmp(p, staged[k].comp, strlen(staged[k].comp))) hit = k;
+        if (hit < 0) {
+            out[o++] = *p++;
+            continue;
+        }
+        for (const char *q = staged[hit].name; *q && o + 1 < n;)
+            out[o++] = *q++;
+        p += strlen(staged[hit].comp);
+    }
+    pthread_mutex_unlock(&staged_lock);
+    out[o] = 0;
+    return out;
+}
+
+tc_status tc_unstage_file(const char *path, tc_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read %s", path);
+    /* the whole file, then a copy with the names replaced (never longer) */
+    size_t len = 0, cap = 1 << 16;
+    char *text = malloc(cap), *out = NULL;
+    for (size_t got; text && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
+        len += got;
+        if (len + 1 == cap) {
+            char *bigger = realloc(text, cap *= 2);
+            if (!bigger) free(text);
+            text = bigger;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!text) return tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory reading %s", path);
+    text[len] = 0;
+    /* nothing to rewrite (or a file with NUL bytes, left as it is) */
+    if (bad || strlen(text) != len || !strstr(text, STAGE_PREFIX) || !(out = malloc(len + 1))) {
+        free(text);
+        return bad ? tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read %s", path) : TC_OK;
+    }
+    tc_unstage_text(text, out, len + 1);
+    free(text);
+    tc_outfile o;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (!st) {
+        fputs(out, o.f);
+        st = tc_outfile_commit(&o, err);
+    }
+    free(out);
+    return st;
 }
 
 tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err) {
@@ -308,6 +385,45 @@ static char **merged_env(const char *const *env) {
     return out;
 }
 
+/* wait up to ms milliseconds for child pid to end (pfd: its pidfd, or -1: short sleeps);
+ * 1 when it has ended (reaped into *ws), 0 when not yet, -1 on error */
+static int wait_some(pid_t pid, int pfd, int ms, int *ws) {
+    if (pfd >= 0) {
+        /* a signal cuts the poll short: the interrupt is seen at once */
+        struct pollfd q = {.fd = pfd, .events = POLLIN};
+        poll(&q, 1, ms);
+    }
+    for (int slept = 0;; slept += 2) {
+        pid_t r = waitpid(pid, ws, WNOHANG);
+        if (r == pid) return 1;
+        if (r < 0 && errno != EINTR) return -1;
+        if (pfd >= 0 || slept >= ms) return 0;
+        struct timespec t = {0, 2000000};
+        nanosleep(&t, NULL);
+    }
+}
+
+/* wait for child pid; on an interrupt (tc_interrupted) stop it (SIGTERM, then SIGKILL after 2 s)
+ * and set *stopped. 0 when it has ended (*ws its wait status), -1 on error */
+static int wait_child(pid_t pid, int *ws, int *stopped) {
+    int pfd = (int)syscall(SYS_pidfd_open, pid, 0), r = 0;
+    struct timespec t0 = {0, 0}, now;
+    for (;;) {
+        /* short slices: an interrupt stops the program within one */
+        if ((r = wait_some(pid, pfd, 50, ws))) break;
+        if (tc_interrupted() && !*stopped) {
+            kill(pid, SIGTERM);
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            *stopped = 1;
+        } else if (*stopped && !clock_gettime(CLOCK_MONOTONIC, &now) &&
+                   now.tv_sec - t0.tv_sec > 2) {
+            kill(pid, SIGKILL);
+        }
+    }
+    if (pfd >= 0) close(pfd);
+    return r < 0 ? -1 : 0;
+}
+
 tc_status tc_run_logged_status(const char *const *argv, const char *const *env, const char *cwd,
                                const char *log_path, int append, int *status, tc_error *err) {
     *status = -1;
@@ -337,14 +453,16 @@ tc_status tc_run_logged_status(const char *const *argv, const char *const *env, 
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "cannot run %s: %s", argv[0],
                             strerror(rc));
 
-    /* wait, riding out signals */
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        if (errno != EINTR)
-            return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "waiting for %s: %s", argv[0],
-                                strerror(errno));
+    /* wait, watching for an interrupt: then the program is stopped too */
+    int ws, stopped = 0;
+    if (wait_child(pid, &ws, &stopped) < 0)
+        return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "waiting for %s: %s", argv[0],
+                            strerror(errno));
     /* its exit status, or 128 + the signal that ended it (as a shell says) */
     *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+    if (stopped)
+        return tc_error_set(err, TC_EINTR, log_path, 0, NULL, "interrupted: %s stopped; see %s",
+                            argv[0], log_path);
     return TC_OK;
 }
 

@@ -57,6 +57,16 @@ void tc_remove_tree(const char *path);
  * root/.touche-<pid>-<name>-XXXXXX (root created when missing) */
 tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, tc_error *err);
 
+/* in into out (at most n bytes with the terminating 0), with the last component of every
+ * staging directory this process made (.touche-<pid>-<name>-XXXXXX) replaced by the name it
+ * takes when it is put in place (<name>): what an external program said about files in a staging
+ * directory then names the final paths; returns out */
+char *tc_unstage_text(const char *in, char *out, size_t n);
+
+/* the same rewrite of a text file, in place (atomically; left as it is when it names no staging
+ * directory); TC_EIO when it cannot be read or written */
+tc_status tc_unstage_file(const char *path, tc_error *err);
+
 /* put staging directory stage in place of dir in one rename (the two swap places when dir
  * exists: renameat2 RENAME_EXCHANGE), then remove what was dir; a reader never sees a mix */
 tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err);
@@ -74,7 +84,9 @@ tc_status tc_run_logged(const char *const *argv, const char *const *env, const c
                         const char *log_path, int append, tc_error *err);
 
 /* the same, but a program that ran and exited is TC_OK whatever its exit status, which goes to
- * *status (128 + the signal when a signal ended it; -1 when it did not start) */
+ * *status (128 + the signal when a signal ended it; -1 when it did not start). Either one
+ * watches for an interrupt while it waits (tc_interrupted, within 50 ms): it then stops the
+ * program (SIGTERM, SIGKILL 2 s later) and returns TC_EINTR */
 tc_status tc_run_logged_status(const char *const *argv, const char *const *env, const char *cwd,
                                const char *log_path, int append, int *status, tc_error *err);
 

@@ -88,8 +88,28 @@ static long file_size(const char *path) {
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* what gnuplot said, kept in the log and quoted in err, names the paths the experiment's files
+ * will have, not its staging directory (gone by the time anyone reads it); returns st */
+static tc_status unstaged(const char *log, tc_status st, tc_error *err) {
+    if (file_size(log) > 0) {
+        tc_error e;
+        tc_error_clear(&e);
+        tc_unstage_file(log, &e);
+    }
+    if (st && err) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        tc_unstage_text(msg, err->msg, sizeof err->msg);
+        snprintf(msg, sizeof msg, "%s", err->file);
+        tc_unstage_text(msg, err->file, sizeof err->file);
+    }
+    return st;
+}
+
 tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int nvar,
                          const char *outbase, tc_error *err) {
+    /* an interrupted run draws nothing more (its outputs are thrown away) */
+    if (tc_interrupted()) return tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted");
     /* the template must be there before anything is written */
     if (!template_path || !tc_file_readable(template_path))
         return tc_error_set(err, TC_EIO, template_path, 0, NULL, "plot template %s not readable",
@@ -136,13 +156,13 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
                               outputs[k].ext, template_path, log);
         if (st != TC_OK) {
             tc_outfile_abort(&o);
-            return st;
+            return unstaged(log, st, err);
         }
         st = tc_outfile_commit(&o, err);
-        if (st != TC_OK) return st;
+        if (st != TC_OK) return unstaged(log, st, err);
     }
 
     /* a silent success leaves no empty log behind */
     if (file_size(log) == 0) remove(log);
-    return TC_OK;
+    return unstaged(log, TC_OK, err);
 }

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* gnuplot's messages about an experiment's files name the directory they end up in, not the
+ * staging directory they were written in (it is gone once the experiment finishes): in the
+ * figure's log that is kept, and in the error a failed figure reports */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/tc_fs.h"
+#include "report/tc_plot.h"
+
+/* a whole small file into buf ("" when it cannot be read) */
+static void slurp(const char *path, char *buf, size_t n) {
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = 0;
+    fclose(f);
+}
+
+/* text into a new file */
+static void put(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* a scratch output root with a staging directory for the experiment e9_final in it */
+static void stage(char *root, size_t nr, char *dir, size_t nd) {
+    snprintf(root, nr, "/tmp/touche-plot-XXXXXX");
+    cr_assert_not_null(mkdtemp(root));
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_stage_dir(root, "e9_final", dir, nd, &err), TC_OK, "%s", err.msg);
+    cr_assert_not_null(strstr(dir, "/.touche-"));
+}
+
+/* the text rewrite: this process's staging directories, and nothing else */
+Test(plot, unstage_text) {
+    char root[64], dir[256], in[1024], out[1024], want[1024];
+    stage(root, sizeof root, dir, sizeof dir);
+    snprintf(in, sizeof in, "\"%s/a.csv\" and %s/b and .touche-1-other-abcdef/c", dir, dir);
+    snprintf(want, sizeof want,
+             "\"%s/e9_final/a.csv\" and %s/e9_final/b and .touche-1-other-abcdef/c", root, root);
+    cr_assert_str_eq(tc_unstage_text(in, out, sizeof out), want);
+    /* a short buffer truncates, terminated */
+    cr_assert_eq(strlen(tc_unstage_text(in, out, 8)), 7);
+    tc_remove_tree(root);
+}
+
+/* a template that makes gnuplot warn about a file in the staging directory: the kept log names
+ * the final directory; one that fails: the error too */
+Test(plot, messages_name_the_final_directory) {
+    if (!tc_plot_available()) cr_skip_test("gnuplot not found");
+    char root[64], dir[256], tpl[512], base[512], log[600], text[4096], final[300];
+    stage(root, sizeof root, dir, sizeof dir);
+    snprintf(final, sizeof final, "%s/e9_final/missing.csv", root);
+
+    /* a warning: the plot still draws the function */
+    snprintf(tpl, sizeof tpl, "%s/warn.gp", root);
+    put(tpl, "plot x, dir.'/missing.csv' using 1:2\n");
+    snprintf(base, sizeof base, "%s/fig_warn", dir);
+    tc_plot_var v[] = {{"dir", dir}};
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, v, 1, base, &err), TC_OK, "%s", err.msg);
+    snprintf(log, sizeof log, "%s.log", base);
+    slurp(log, text, sizeof text);
+    cr_assert_not_null(strstr(text, "missing.csv"), "no warning in %s: '%s'", log, text);
+    cr_assert_null(strstr(text, ".touche-"), "the log names the staging directory: %s", text);
+    cr_assert_not_null(strstr(text, final), "the log does not name %s: %s", final, text);
+
+    /* an error: nothing else to plot */
+    snprintf(tpl, sizeof tpl, "%s/fail.gp", root);
+    put(tpl, "plot dir.'/missing.csv' using 1:2\n");
+    snprintf(base, sizeof base, "%s/fig_fail", dir);
+    tc_error_clear(&err);
+    cr_assert_neq(tc_plot_render(tpl, v, 1, base, &err), TC_OK);
+    cr_assert_null(strstr(err.msg, ".touche-"), "the error names the staging directory: %s",
+                   err.msg);
+    cr_assert_not_null(strstr(err.msg, final), "the error does not name %s: %s", final, err.msg);
+    cr_assert_null(strstr(err.file, ".touche-"), "the error's file is in the staging directory: %s",
+                   err.file);
+    snprintf(log, sizeof log, "%s.log", base);
+    slurp(log, text, sizeof text);
+    cr_assert_null(strstr(text, ".touche-"),
+                   "the failed figure's log names the staging directory: %s", text);
+
+    /* in place, the logs are where they say */
+    char to[300];
+    snprintf(to, sizeof to, "%s/e9_final", root);
+    cr_assert_eq(tc_swap_dir(dir, to, &err), TC_OK, "%s", err.msg);
+    snprintf(log, sizeof log, "%s/fig_warn.log", to);
+    cr_assert(tc_file_readable(log), "no %s", log);
+    tc_remove_tree(root);
+}
