@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: MIT
 # the installed library as an outside project sees it (docs/library.md): `meson install` into a
 # temporary root, then, with pkg-config pointed there and nothing of the source tree on the
-# include path, every installed header compiles on its own, examples/ball_on_plane.c builds
-# against the shared and the static library and its ball comes to rest on the plane with
-# fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the same bits), the
-# README's library recipe configures a build directory of its own and its compile and run lines
-# work as written, the model of docs/adding-a-model.md registers and runs from a program of its
-# own, and a C++ program that includes touche.h links against the C library (its declarations
-# have C linkage).
+# include path, pkg-config gives a program on the shared library -ltouche -lm and no private
+# dependency (--static all of them), every installed header compiles on its own,
+# examples/ball_on_plane.c builds against the shared and the static library and its ball comes to
+# rest on the plane with fz = m g within 1 % (mujoco, scm, penalty-mp/rk4; both builds print the
+# same bits), the README's library recipe configures a build directory of its own and its compile
+# and run lines work as written, the model of docs/adding-a-model.md registers and runs from a
+# program of its own, and a C++ program that includes touche.h links against the C library (its
+# declarations have C linkage).
 # usage: install_check.sh MESON BUILD_DIR SOURCE_DIR CC CXX FUZZ MODEL_C SANITIZE...
 # (SANITIZE: meson's b_sanitize, "none" or e.g. "address,undefined", or one argument each)
 set -u
@@ -44,6 +45,23 @@ esac
 incdir=$(echo "$cflags" | tr ' ' '\n' | grep "^-I$root" | grep '/touche$' | head -1 | sed 's/^-I//')
 [ -f "$incdir/touche.h" ] || { echo "FAIL: no touche.h under the include path '$cflags'"; exit 1; }
 echo "ok: pkg-config: $cflags | $libs"
+
+# a program on the shared library sees -ltouche (and -lm, for the inline math of math/tc_vec.h)
+# and no private dependency; its cflags only the installed headers (no Bullet or Open MPI -I/-D);
+# the static link (--static) lists them all
+shlibs=$(pkg-config --libs touche) || { echo "FAIL: pkg-config --libs touche"; exit 1; }
+extra=$(echo "$shlibs" | tr ' ' '\n' | grep . | grep -v "^-L$root" | grep -v '^-ltouche$' | grep -v '^-lm$')
+if [ -n "$extra" ]; then bad "pkg-config --libs touche lists private dependencies: $(echo $extra)"
+else echo "ok: pkg-config --libs touche: $shlibs"; fi
+extra=$(echo "$cflags" | tr ' ' '\n' | grep . | sed "s|^-I$root|-I|" |
+        grep -v -x -e "-I${incdir#$root}" -e '-I/usr/include' -e '-I/usr/local/include')
+if [ -n "$extra" ]; then bad "pkg-config --cflags touche lists private dependencies' flags: $(echo $extra)"
+else echo "ok: pkg-config --cflags touche: $cflags"; fi
+mpi=""  # Open MPI, when the build found it (meson's list of the dependencies it found)
+grep -q '"name": "ompi-c"' "$build/meson-info/intro-dependencies.json" 2>/dev/null && mpi=-lmpi
+for l in -lmujoco -lsiconos_numerics -lgsl -lqhull_r -lccd -lode -lBulletDynamics-float64 -lstdc++ -lconfig $mpi; do
+    case " $libs " in *" $l "*) ;; *) bad "pkg-config --libs --static touche lacks $l: $libs" ;; esac
+done
 
 # the compiler and sanitizers of the build (an instrumented library needs their runtime)
 san=""
@@ -89,7 +107,7 @@ compile ball_static ball_on_plane.c $(echo "$libs" | sed 's/-ltouche\b/-l:libtou
 builds=ball_static
 if [ -e "$libdir/libtouche.so" ]; then
     # shellcheck disable=SC2086
-    compile ball_shared ball_on_plane.c $libs || bad "the example does not build against libtouche.so"
+    compile ball_shared ball_on_plane.c $shlibs || bad "the example does not build against libtouche.so with pkg-config --libs touche"
     builds="$builds ball_shared"
 fi
 # the installed libtouche.so only (meson test puts the build tree on LD_LIBRARY_PATH)
