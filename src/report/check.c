@@ -451,7 +451,8 @@ static void print_new(FILE *f, const cmp *c) {
     }
     for (int k = 0; k < c->n; k++) {
         const row *r = &c->rows[k];
-        if (strcmp(r->status, "NEW") || (r->method[0] && tc_metrics_find_method(c->ref, r->method) < 0))
+        if (strcmp(r->status, "NEW") || (r->flags & TC_METRIC_TIMING) ||
+            (r->method[0] && tc_metrics_find_method(c->ref, r->method) < 0))
             continue;
         char v[64];
         with_unit(v, sizeof v, r->value, r->unit);
