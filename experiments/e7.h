@@ -10,6 +10,7 @@
 #define E7_MAXANGLE 6  /* incline angles */
 #define E7_MAXPILE 6   /* pile sizes */
 #define E7_MAXLIMIT 16 /* per-method pile limits */
+#define E7_MAXREPEAT 15 /* timed blocks of each pile in the cost study */
 
 /* the four scenes */
 enum { E7_SLIDE = 0, E7_INCLINE = 1, E7_ROLL = 2, E7_PILE = 3, E7_NSCENE = 4 };
@@ -47,6 +48,10 @@ typedef struct e7_setup {
     double d_half_width[E7_MAXPILE];
     double d_dt, d_seconds, d_measure_from, d_margin;
     int d_every;
+    /* the cost study: each pile starts again from its state where the window starts, alone on
+     * one thread: d_warm steps, then d_repeats blocks of d_timed steps timed by CPU time; a
+     * step's time is the median over the blocks */
+    int d_repeats, d_warm, d_timed;
     double d_linear; /* the cost is linear when the log-log slope is within this of 1 */
     int d_nlimit;
     e7_limit d_limit[E7_MAXLIMIT];

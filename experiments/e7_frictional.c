@@ -25,11 +25,12 @@ typedef struct e7_item {
     /* (a)-(c): body 1 after every step */
     double *x, *v, *speed, *wr;
     e7_measure m;
-    /* (d): a sample every d_every steps */
+    /* (d): a sample every d_every steps; every body's state where the measured window starts */
     int nsample;
     double *t, *ke, *energy, *geo, *own;
+    tc_body_state *landed;
     double step_s, mean_geo, mean_own, final_ke, peak_ke, e0, e_end, e_rise;
-    int escaped;
+    int escaped, have_landed;
     long long fails; /* (d): the solver's failed solves (velocity projection: unsettled steps) */
     char warn[256];
 } e7_item;
@@ -89,7 +90,7 @@ static void e7_free(void *state) {
     for (int i = 0; s->it && i < s->n; i++) {
         e7_item *t = &s->it[i];
         free(t->x), free(t->v), free(t->speed), free(t->wr);
-        free(t->t), free(t->ke), free(t->energy), free(t->geo), free(t->own);
+        free(t->t), free(t->ke), free(t->energy), free(t->geo), free(t->own), free(t->landed);
     }
     free(s->it);
     for (int p = 0; p < 2; p++) {
@@ -158,6 +159,8 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
         double **a[] = {&t->t, &t->ke, &t->energy, &t->geo, &t->own};
         for (size_t j = 0; j < sizeof a / sizeof *a; j++)
             if (!(*a[j] = calloc(n, sizeof(double)))) return TC_ENOMEM;
+        if (!(t->landed = calloc((size_t)s->pile[variant]->nbody, sizeof *t->landed)))
+            return TC_ENOMEM;
     }
     return TC_OK;
 }
@@ -259,27 +262,21 @@ typedef struct pile_ctx {
     const tc_compound_pile *p;
     e7_item *t;
     e7_touch *touch;
-    double t0;           /* the step's start (s) */
-    double *win_cpu;     /* the measured window: each step's CPU time (s), steps, samples,
-                          * contacts */
-    long win_steps;
-    int win_samples;
+    int win_samples;     /* the measured window: samples, contacts */
     double win_geo, win_own;
 } pile_ctx;
 
-static void pile_before(void *ctx, tc_sim *sim, long k) {
-    (void)sim, (void)k;
-    ((pile_ctx *)ctx)->t0 = tc_thread_cpu_time();
-}
-
 static void pile_after(void *ctx, tc_sim *sim, long k) {
     pile_ctx *c = ctx;
-    const double dt_cpu = tc_thread_cpu_time() - c->t0;
     const e7_setup *e = c->e;
     e7_item *t = c->t;
     const double time = (k + 1) * e->d_dt;
     int in = time >= e->d_measure_from;
-    if (in) c->win_cpu[c->win_steps++] = dt_cpu;
+    /* the state the cost study starts from: the window's first */
+    if (in && !t->have_landed) {
+        memcpy(t->landed, tc_sim_bodies(sim), (size_t)tc_sim_scene(sim)->nbody * sizeof *t->landed);
+        t->have_landed = 1;
+    }
     if (k % e->d_every != 0) return;
     /* a sample: energies, contacts (the same count for every method, and the method's own) */
     int j = (int)(k / e->d_every);
@@ -314,23 +311,20 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     const e7_setup *e = &s->e;
     const tc_scene *sc = s->pile[t->variant];
     pile_ctx c = {.e = e, .p = &s->piles[t->variant], .t = t};
-    c.win_cpu = malloc((size_t)(t->steps > 0 ? t->steps : 1) * sizeof *c.win_cpu);
-    if (!(c.touch = e7_touch_alloc(sc)) || !c.win_cpu) {
-        e7_touch_free(c.touch), free(c.win_cpu);
+    if (!(c.touch = e7_touch_alloc(sc))) {
         it->status = TC_ENOMEM;
         snprintf(it->reason, sizeof it->reason, "out of memory for the contact count");
         return;
     }
-    tc_sim_loop loop = {.dt = e->d_dt, .steps = t->steps, .every = 1, .before = pile_before,
-                        .after = pile_after, .end = pile_end, .ctx = &c};
+    tc_sim_loop loop = {.dt = e->d_dt, .steps = t->steps, .every = 1, .after = pile_after,
+                        .end = pile_end, .ctx = &c};
     tc_series out;
     memset(&out, 0, sizeof out);
     tc_simulate(sc, &s->x->method[t->method].m, &loop, &out, it);
     e7_touch_free(c.touch);
     t->done = out.steps;
     int ns = (int)((t->done + e->d_every - 1) / e->d_every);
-    t->step_s = c.win_steps ? gsl_stats_median(c.win_cpu, 1, (size_t)c.win_steps) : NAN;
-    free(c.win_cpu);
+    t->step_s = NAN; /* the cost study's */
     t->mean_geo = c.win_samples ? c.win_geo / c.win_samples : NAN;
     t->mean_own = c.win_samples ? c.win_own / c.win_samples : NAN;
     t->final_ke = ns ? t->ke[ns - 1] : NAN, t->peak_ke = 0;
@@ -368,6 +362,8 @@ static int e7_regions(void *ctx, int i, tc_region *r) {
         if (per_step[j]) r[nr++] = (tc_region){per_step[j], ((size_t)t->steps + 1) * sizeof(double)};
     for (int j = 0; j < 5; j++)
         if (per_sample[j]) r[nr++] = (tc_region){per_sample[j], ((size_t)t->nsample + 1) * sizeof(double)};
+    if (t->landed)
+        r[nr++] = (tc_region){t->landed, (size_t)item_scene((e7_state *)ctx, t)->nbody * sizeof *t->landed};
     r[nr++] = (tc_region){&t->done, sizeof t->done};
     r[nr++] = (tc_region){&t->m, sizeof t->m};
     r[nr++] = (tc_region){&t->step_s, sizeof *t - offsetof(e7_item, step_s)};
@@ -659,6 +655,56 @@ int e7_loglog_fit(const double *xs, const double *ys, int n, double *slope, doub
     if (s1 < 2 || !(den > 1e-12 * s1 * sxx)) return *slope = *b = NAN, 0;
     *slope = (s1 * sxy - sx * sy) / den, *b = (sy - *slope * sx) / s1;
     return (int)s1;
+}
+
+/* the cost of a pile's step: after the sweep, each pile that ran starts again from its state
+ * where the window starts, alone on this thread; d_warm steps (a restarted solver gets its warm
+ * start back), then d_repeats blocks of d_timed steps, each timed by this thread's CPU time; a
+ * step's time is the median over the blocks. Timed inside the sweep, two runs at a time on a
+ * machine others share, one pile's step time moved by up to 30 % from run to run, and E7.1's
+ * slope with it. One pile is alive at a time: two Bullet worlds stepped in turns on one thread
+ * diverged within 20 steps */
+static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
+    const e7_setup *e = &s->e;
+    tc_scene *sc = malloc(sizeof *sc);
+    double *y = malloc(((size_t)e->d_repeats + 1) * sizeof *y);
+    if (!sc || !y) return free(sc), free(y), TC_ENOMEM;
+    int n = 0;
+    for (int i = 0; i < s->n; i++) n += s->it[i].scene == E7_PILE;
+    tc_progress prog;
+    tc_progress_start(&prog, "e7 pile cost", n);
+    for (int i = 0; i < s->n && !tc_interrupted(); i++) {
+        e7_item *t = &s->it[i];
+        if (t->scene != E7_PILE) continue;
+        tc_progress_tick(&prog);
+        if (!ok(x, t) || !t->have_landed) continue;
+        /* the pile's scene with every free body where the window started */
+        memcpy(sc, s->pile[t->variant], sizeof *sc);
+        for (int b = 0; b < sc->nbody; b++) {
+            tc_body_desc *d = &sc->body[b];
+            if (d->joint != TC_JOINT_FREE) continue;
+            memcpy(d->pos, t->landed[b].pos, sizeof d->pos);
+            memcpy(d->quat, t->landed[b].quat, sizeof d->quat);
+            memcpy(d->vel, t->landed[b].vel, sizeof d->vel);
+            memcpy(d->omega, t->landed[b].omega, sizeof d->omega);
+        }
+        /* warm up, then the timed blocks */
+        tc_sim *sim = NULL;
+        tc_error e2;
+        tc_error_clear(&e2);
+        tc_status fs = tc_sim_alloc(&sim, sc, &x->method[t->method].m, e->d_dt, &e2);
+        for (int k = 0; !fs && k < e->d_warm && !tc_interrupted(); k++) fs = tc_sim_step(sim);
+        for (int r = 0; !fs && r < e->d_repeats; r++) {
+            double t0 = tc_thread_cpu_time();
+            for (int k = 0; !fs && k < e->d_timed; k++) fs = tc_sim_step(sim);
+            y[r] = (tc_thread_cpu_time() - t0) / e->d_timed;
+        }
+        t->step_s = fs ? NAN : gsl_stats_median(y, 1, (size_t)e->d_repeats);
+        tc_sim_free(sim);
+    }
+    tc_progress_end(&prog);
+    free(sc), free(y);
+    return tc_interrupted() ? tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted") : TC_OK;
 }
 
 /* per pile method: the log-log fit of step time against touching parts (and its own contacts)
@@ -1055,6 +1101,7 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
         cost[i] = (double)s->it[i].steps * (s->it[i].scene == E7_PILE ? e->d_bodies[s->it[i].variant] : 1);
     st = tc_exp_sweep_split(x, s->n, NULL, cost, e7_work, e7_regions, s);
     free(cost);
+    if (!st && tc_exp_writer(x)) st = cost_study(x, s, err);
     if (st) return st;
     fit_piles(x, s);
     verdicts(x, s);

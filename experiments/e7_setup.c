@@ -130,7 +130,10 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
         if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
     if ((st = tc_script_int(s, NULL, "pile.seed", 0, 1 << 30, &seed, err)) ||
-        (st = tc_script_int(s, NULL, "pile.every", 1, 1 << 20, &e->d_every, err)))
+        (st = tc_script_int(s, NULL, "pile.every", 1, 1 << 20, &e->d_every, err)) ||
+        (st = tc_script_int(s, NULL, "pile.cost.repeats", 1, E7_MAXREPEAT, &e->d_repeats, err)) ||
+        (st = tc_script_int(s, NULL, "pile.cost.warm", 0, 1 << 20, &e->d_warm, err)) ||
+        (st = tc_script_int(s, NULL, "pile.cost.timed", 1, 1 << 20, &e->d_timed, err)))
         return st;
     p->seed = (unsigned long)seed, p->gravity = e->gravity;
     if (p->size_hi < p->size_lo)

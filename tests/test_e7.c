@@ -368,7 +368,7 @@ static char *tiny_run(int threads) {
     free(text);
     text = read_text(path);
     write_edited(text,
-                 "pile = { bodies = [30, 60, 100]; half_width = [0.4, 0.5, 0.6]; seconds = 1.6;\n"
+                 "pile = { bodies = [30, 60, 100]; half_width = [0.4, 0.5, 0.6]; seconds = 1.4;\n"
                  "             measure_from = 1.2;",
                  "pile = { bodies = [10]; half_width = [0.4]; seconds = 0.3; measure_from = 0.1;", path);
     free(text);
