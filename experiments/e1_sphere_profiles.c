@@ -117,6 +117,12 @@ static void e1_item(void *ctx, int item, tc_item *it) {
     if (!st) {
         tc_wrench w[2];
         for (int i = first; i < first + count && !st; i++) {
+            /* an interrupt stops the block between two queries */
+            if (tc_interrupted()) {
+                st = TC_EINTR;
+                tc_error_set(&err, st, NULL, 0, NULL, "interrupted");
+                break;
+            }
             const double pos[3] = {p->x[i], p->y[i], 0};
             tc_sim_set_position(sim, 1, pos);
             st = tc_sim_force(sim, tc_sim_q(sim), NULL, w);

@@ -135,6 +135,9 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
     tc_scene *sc = malloc(sizeof *sc);
     if (!contact_buf || !sc) return free(contact_buf), free(sc), TC_ENOMEM;
     tc_status st = TC_OK;
+    /* progress: per pile its settling, then each method's timings */
+    tc_progress prog;
+    tc_progress_start(&prog, "e4 speed", (long)e->d_n * (1 + (long)e->d_repeats * nm));
     for (int s = 0; s < e->d_n && !tc_interrupted(); s++) {
         e4_speed_row *row = &rows[s];
         memset(row, 0, sizeof *row);
@@ -151,6 +154,7 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
                               row->bodies);
             break;
         }
+        tc_progress_tick(&prog);
         /* pairs in contact at the start (method independent) */
         tc_sim_penetration(settle, &row->pairs);
         /* the methods take turns, each from the settled state; the first turn counts contacts */
@@ -180,6 +184,7 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
                 }
                 row->wall[i] += wall[i][rep];
                 tc_sim_free(sim);
+                tc_progress_tick(&prog);
             }
         /* a method's steps/s from the median of its repeats (a failed one's first) */
         for (int i = 0; i < nm && i < E4_MAXSPEED && !st; i++) {
@@ -189,6 +194,7 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
         tc_sim_free(settle);
         if (st) break;
     }
+    tc_progress_end(&prog);
     free(contact_buf), free(sc);
     return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
 }

@@ -126,7 +126,10 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
     extent(&e->block, &lo, &hi);
     tc_status st = tc_scene_ground_2d(sc, e->gravity, e->friction, err);
     if (!st) st = add_block(e, "block", 0, e->speed_y - e->block.c[1], sc, err);
+    tc_progress prog;
+    tc_progress_start(&prog, "e6 speed", nm);
     for (int i = 0; i < nm && !st && !tc_interrupted(); i++) {
+        tc_progress_tick(&prog);
         e6_speed_row *r = &rows[i];
         tc_sim *sim = NULL;
         tc_error e2;
@@ -138,7 +141,7 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
         }
         /* every step timed on its own */
         long k = 0;
-        for (; k < e->speed_steps; k++) {
+        for (; k < e->speed_steps && !tc_interrupted(); k++) {
             double t0 = tc_wall_time();
             tc_status s = tc_sim_step(sim);
             t[k] = tc_wall_time() - t0;
@@ -157,6 +160,7 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
         r->iters_per_step = ss->steps ? (double)ss->solver_iters / ss->steps : NAN;
         tc_sim_free(sim);
     }
+    tc_progress_end(&prog);
     free(sc), free(t);
     return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
 }
