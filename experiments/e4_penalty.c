@@ -318,6 +318,12 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
         if (s->it[i].study == study)
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
                      labels[0] ? " " : "", x->method[s->it[i].method].label);
+    /* no method ran this study (--methods kept none that handles its shapes): no figure */
+    if (!labels[0]) {
+        tc_exp_text(x, "%s is not drawn: none of the methods run here handles this study's "
+                       "shapes (see the studies table).", base);
+        return;
+    }
     tc_exp_path(x, data, path, sizeof path);
     /* the perturbed study's force-on windows (steps), shaded in the figure */
     char windows[96] = "";
