@@ -583,58 +583,47 @@ static int list_refused(const tc_metrics *run, int accept, FILE *f) {
     return n;
 }
 
-/* copy method i of src (its record, metrics and digest) into dst, what dst lacks */
-static int add_method_entries(tc_metrics *dst, const tc_metrics *src, const char *label) {
-    int added = 0, i = tc_metrics_find_method(src, label);
-    if (i >= 0 && tc_metrics_find_method(dst, label) < 0) {
-        const tc_metrics_method *m = &src->methods[i];
-        tc_metrics_ran(dst, m->label, m->cpu, m->cpu_kind);
-        if (m->runs >= 0 || m->spec[0])
-            tc_metrics_method_info(dst, m->label, m->spec, m->params, m->runs, m->failed,
-                                   m->failed_reason);
-        added++;
-    }
-    for (int k = 0; k < src->n; k++) {
-        const tc_metric *m = &src->m[k];
-        if (strcmp(m->method, label) || tc_metrics_find(dst, m->name) >= 0 || !isfinite(m->value))
-            continue;
-        tc_metrics_add(dst, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel,
-                       m->flags, m->doc);
-        added++;
-    }
-    int h = tc_metrics_find_hash(src, label);
-    if (h >= 0 && tc_metrics_find_hash(dst, label) < 0)
-        tc_metrics_set_hash(dst, label, src->hash[h].hash, src->hash[h].cpu,
-                            src->hash[h].cpu_kind),
-            added++;
-    return added;
-}
-
-/* --update: the run's entries, but a refused method's (and a non-finite metric) keep the old
- * reference's, if any */
+/* --update: the run's entries, but those of a refused method and a non-finite metric keep the
+ * old reference's, if any */
 static void build_update(tc_metrics *out, const tc_metrics *run, const tc_metrics *ref, int accept) {
     tc_metrics_init(out, run->experiment, run->tier);
     for (int i = 0; i < run->nsetting; i++)
         tc_metrics_setting_add(out, run->setting[i].key, run->setting[i].value);
     for (int i = 0; i < run->nmethod; i++) {
         const char *label = run->methods[i].label;
-        if (!refused_method(run, label, accept)) add_method_entries(out, run, label);
-        else if (ref) add_method_entries(out, ref, label);
+        const tc_metrics *from = refused_method(run, label, accept) ? ref : run;
+        int j = from ? tc_metrics_find_method(from, label) : -1;
+        if (j < 0) continue;
+        const tc_metrics_method *m = &from->methods[j];
+        tc_metrics_ran(out, m->label, m->cpu, m->cpu_kind);
+        if (m->runs >= 0 || m->spec[0])
+            tc_metrics_method_info(out, m->label, m->spec, m->params, m->runs, m->failed,
+                                   m->failed_reason);
     }
-    /* the experiment's own metrics and digest */
-    add_method_entries(out, run, "");
-    for (int k = 0; ref && k < run->n; k++)
-        if (!isfinite(run->m[k].value) && tc_metrics_find(ref, run->m[k].name) >= 0) {
-            const tc_metric *m = &ref->m[tc_metrics_find(ref, run->m[k].name)];
-            if (tc_metrics_find(out, m->name) < 0)
-                tc_metrics_add(out, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel,
-                               m->flags, m->doc);
+    for (int k = 0; k < run->n; k++) {
+        const tc_metric *m = &run->m[k];
+        if (refused_method(run, m->method, accept) || !isfinite(m->value)) {
+            int j = ref ? tc_metrics_find(ref, m->name) : -1;
+            if (j < 0) continue;
+            m = &ref->m[j];
         }
+        tc_metrics_add(out, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel,
+                       m->flags, m->doc);
+    }
+    for (int k = 0; k < run->nhash; k++) {
+        const tc_result_hash *h = &run->hash[k];
+        if (refused_method(run, h->method, accept)) {
+            int j = ref ? tc_metrics_find_hash(ref, h->method) : -1;
+            if (j < 0) continue;
+            h = &ref->hash[j];
+        }
+        tc_metrics_set_hash(out, h->method, h->hash, h->cpu, h->cpu_kind);
+    }
 }
 
-/* --update-new: what the reference lacks, never a refused method's; an older reference's
- * methods get the parameters and run counts they ran with, and the script's settings, where the
- * run shows nothing of theirs changed */
+/* --update-new: what the reference lacks, never a refused method's nor a non-finite value; an
+ * older reference's methods get the parameters and run counts they ran with, and the script's
+ * settings, where nothing of the experiment failed in this comparison */
 static int add_new(tc_metrics *ref, const cmp *c, int accept, int timings) {
     const tc_metrics *run = c->run;
     int added = 0;
@@ -649,14 +638,34 @@ static int add_new(tc_metrics *ref, const cmp *c, int accept, int timings) {
         const tc_metrics_method *m = &run->methods[i];
         if (refused_method(run, m->label, accept)) continue;
         int j = tc_metrics_find_method(ref, m->label);
-        if (j >= 0 && !ref->methods[j].spec[0] && m->spec[0] && clean) {
-            tc_metrics_method_info(ref, m->label, m->spec, m->params, m->runs, m->failed,
-                                   m->failed_reason);
+        if (j < 0) {
+            tc_metrics_ran(ref, m->label, m->cpu, m->cpu_kind);
+            j = ref->nmethod - 1;
             added++;
+        } else if (ref->methods[j].spec[0] || !clean) {
+            continue;
         }
-        added += add_method_entries(ref, run, m->label);
+        if (!ref->oom && (m->runs >= 0 || m->spec[0]))
+            tc_metrics_method_info(ref, m->label, m->spec, m->params, m->runs, m->failed,
+                                   m->failed_reason),
+                added++;
     }
-    added += add_method_entries(ref, run, "");
+    for (int k = 0; k < run->n; k++) {
+        const tc_metric *m = &run->m[k];
+        if (refused_method(run, m->method, accept) || !isfinite(m->value) ||
+            tc_metrics_find(ref, m->name) >= 0)
+            continue;
+        tc_metrics_add(ref, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel,
+                       m->flags, m->doc);
+        added++;
+    }
+    for (int k = 0; k < run->nhash; k++) {
+        const tc_result_hash *h = &run->hash[k];
+        if (refused_method(run, h->method, accept) || tc_metrics_find_hash(ref, h->method) >= 0)
+            continue;
+        tc_metrics_set_hash(ref, h->method, h->hash, h->cpu, h->cpu_kind);
+        added++;
+    }
     if (!ref->nsetting && clean) {
         for (int i = 0; i < run->nsetting; i++)
             tc_metrics_setting_add(ref, run->setting[i].key, run->setting[i].value);
