@@ -9,17 +9,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export TOUCHE_NO_PROGRESS=1
 fail() { echo "FAIL: $*"; exit 1; }
+# expect RC LOG what... : run what, its output into LOG, and fail unless it exits RC
+expect() {
+    want=$1 log=$2
+    shift 2
+    rc=0
+    "$@" >"$log" 2>&1 || rc=$?
+    [ "$rc" -eq "$want" ] || { cat "$log"; fail "$* exited $rc, expected $want"; }
+}
 
 # a method whose runs all fail: E4's deepest-point with kp = 1e12 diverges (exit 3: runs failed)
-rc=0
-"$touche" run e4 --tier quick --methods deepest-point --set deepest-point.kp=1e12 \
-    --out "$tmp/f" >"$tmp/run.txt" 2>&1 || rc=$?
-[ "$rc" -eq 3 ] || { cat "$tmp/run.txt"; fail "a run with failed runs exited $rc, expected 3"; }
+expect 3 "$tmp/run.txt" "$touche" run e4 --tier quick --methods deepest-point \
+    --set deepest-point.kp=1e12 --out "$tmp/f"
 
 # against the references: it fails, and the failed runs come first with their reason
-rc=0
-"$touche" check --out "$tmp/f" --history "$tmp/h.tsv" >"$tmp/c.txt" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] || { cat "$tmp/c.txt"; fail "check of failed runs exited $rc, expected 1"; }
+expect 1 "$tmp/c.txt" "$touche" check --out "$tmp/f" --history "$tmp/h.tsv"
 first=$(grep -m1 '^  [A-Z]' "$tmp/c.txt")
 case "$first" in
 *"runs of deepest-point: 3 of 3 failed (first: diverged"*) ;;
@@ -29,10 +33,8 @@ echo "ok: failed runs fail the check, first: $first"
 
 # --update-new into empty references records nothing of the method, says why, and fails
 mkdir "$tmp/ref"
-rc=0
-"$touche" check --out "$tmp/f" --ref "$tmp/ref" --history "$tmp/h.tsv" --update-new \
-    >"$tmp/u.txt" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] || { cat "$tmp/u.txt"; fail "an update that refused entries exited $rc, expected 1"; }
+expect 1 "$tmp/u.txt" "$touche" check --out "$tmp/f" --ref "$tmp/ref" --history "$tmp/h.tsv" \
+    --update-new
 grep -q "refused  e4_penalty: method deepest-point: 3 of 3 runs failed" "$tmp/u.txt" \
     || { cat "$tmp/u.txt"; fail "the refusal does not name the method and why"; }
 if [ -f "$tmp/ref/e4_penalty.quick.cfg" ] && grep -q 'deepest-point' "$tmp/ref/e4_penalty.quick.cfg"; then
@@ -42,13 +44,9 @@ fi
 echo "ok: --update-new recorded nothing of the failed method"
 
 # a parameter that differs from the reference's (as a changed default would) is named
-rc=0
-"$touche" run e4 --tier quick --methods hunt-crossley --set hunt-crossley.k=120000 \
-    --out "$tmp/p" >"$tmp/run2.txt" 2>&1 || rc=$?
-[ "$rc" -eq 0 ] || { cat "$tmp/run2.txt"; fail "the hunt-crossley run exited $rc"; }
-rc=0
-"$touche" check --out "$tmp/p" --history "$tmp/h.tsv" >"$tmp/p.txt" 2>&1 || rc=$?
-[ "$rc" -eq 1 ] || { cat "$tmp/p.txt"; fail "a changed result passed the check"; }
+expect 0 "$tmp/run2.txt" "$touche" run e4 --tier quick --methods hunt-crossley \
+    --set hunt-crossley.k=120000 --out "$tmp/p"
+expect 1 "$tmp/p.txt" "$touche" check --out "$tmp/p" --history "$tmp/h.tsv"
 grep -q "likely cause: hunt-crossley.k changed from 100000 to 120000" "$tmp/p.txt" \
     || { cat "$tmp/p.txt"; fail "the changed parameter is not named"; }
 echo "ok: the changed parameter is named as the likely cause"
