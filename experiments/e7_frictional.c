@@ -953,8 +953,9 @@ static void figures(tc_exp *x, e7_state *s) {
         tc_plot_var vc[] = {{"datafile", path}, {"labels", labels}, {"slopes", slopes}};
         if (good)
             tc_exp_figure(x, "e7_pile_cost.gp", vc, 3, "fig_pile_cost",
-                          "(d) Wall time per step against touching parts (log-log), one point per "
-                          "pile size, with each method's least-squares line and its slope (the "
+                          "(d) CPU time per step against touching parts (log-log), one point per "
+                          "pile size (the cost study's median: each pile restarted alone where it "
+                          "had landed), with each method's least-squares line and its slope (the "
                           "paper: 1).");
         else
             tc_exp_text(x, "(d) No pile ran to the end without losing bodies: no cost figure.");

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# E7 (d): wall time per step against touching parts (log-log), one point per pile size and the
+# E7 (d): CPU time per step against touching parts (log-log), one point per pile size and the
 # least-squares line per method, its slope in the key (the paper: linear, slope 1).
 # variables: datafile (csv blocks, one per method: bodies, touching_parts, own_contacts, step_s,
 # fit_s), labels (methods in block order), slopes (each method's slope, "nan" without a fit)
@@ -12,7 +12,7 @@ set format y '10^{%L}'
 set grid
 set key left top
 set xlabel 'touching parts (mean over the measured window)'
-set ylabel 'wall time per step (s)'
+set ylabel 'CPU time per step (s, median of the cost study)'
 set title 'E7 (d): step time against contacts'
 plot for [k=0:n-1] datafile index k using 2:4 with points pt 7 ps 1.5 lc rgb word(colors, k + 1) \
        title (word(slopes, k+1) eq 'nan' ? sprintf('%s (one pile size: no slope)', word(labels, k+1)) \
