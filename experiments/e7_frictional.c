@@ -802,7 +802,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
                 {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke, 0.05, 1.0, 0},
                 {"energy_rise", "J", "(d) largest rise of kinetic + potential energy over its start", t->e_rise, 0.1, 1.0, 0},
                 {"touching_parts", "1", "(d) mean touching parts over the measured window", t->mean_geo, 2, 0.3, 0},
-                {"step_s", "s", "(d) median CPU time of a step over the measured window (machine-dependent)", t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
+                {"step_s", "s", "(d) CPU time of a step, the cost study's median (machine-dependent)", t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
             for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
                 snprintf(name, sizeof name, "pile.%s.%d.%s", label, e->d_bodies[i], ms[q].n);
                 metric(x, label, name, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f, ms[q].doc);

@@ -177,7 +177,7 @@ static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms, t
     int i = tc_metrics_find(ms, c->metric);
     const char *unit = c->over[0] || !strcmp(ms->m[i].unit, "1") ? "" : ms->m[i].unit;
     snprintf(buf, n, "%.3g%s%s%s%s", value, c->over[0] ? " (ratio)" : "", unit[0] ? " " : "", unit,
-             ms->m[i].flags & TC_METRIC_TIMING ? " (timing, this machine)" : "");
+             ms->m[i].flags & TC_METRIC_TIMING ? " (timing)" : "");
 }
 
 int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms, FILE *md,

@@ -128,8 +128,11 @@ static void tex_text(FILE *f, const char *s) {
 /* every timing of the run in a section of its own, apart from the accuracy results: what the
  * machine measured, never compared with another machine's numbers */
 static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
+    /* the CPU alone: the thread counts differ per timing and their captions give them */
     char machine[300];
     tc_machine_describe(machine, sizeof machine, 1);
+    char *comma = strrchr(machine, ',');
+    if (comma) *comma = 0;
     int k = 0;
     for (int i = 0; i < r->n; i++)
         for (int j = 0; r->ok[i] == 2 && j < r->ms[i].n; j++) {
@@ -137,7 +140,7 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
             if (!(m->flags & TC_METRIC_TIMING)) continue;
             if (!k++) {
                 fprintf(md, "\n## Timings (machine-dependent)\n\nWhat this run measured on this "
-                            "machine (%s, then the thread counts each caption gives), apart from "
+                            "machine (%s; each caption gives its thread count), apart from "
                             "the accuracy results: a timing depends on the machine and its load, "
                             "so the reference check lists it for information and never passes or "
                             "fails it against another machine's number (docs/report.md).\n\n"
