@@ -789,8 +789,8 @@ static void print_sections(FILE *f, sections *s, const tc_check_opts *o) {
         "new (not in the reference: not failures; `touche check --update-new` records them)",
         "parameters and settings that differ from the reference's",
         "per experiment",
-        "timings (machine-dependent: compared with the reference's for information, never a "
-        "pass or fail%s)",
+        ("timings (machine-dependent: compared with the reference's for information, never a "
+         "pass or fail%s)"),
         "every metric (--verbose)",
         "updates"};
     for (int k = 0; k < S_COUNT; k++) {
