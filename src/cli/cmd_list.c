@@ -29,7 +29,7 @@ static void print_params(const tc_param_spec *p) {
 /* an experiment's lines of the full list */
 static void print_experiment(const tc_experiment_type *x) {
     printf("  %-22s %s\n%-24s script experiments/%s; reproduces %s\n", x->name, x->title, "",
-           x->script, x->paper);
+           x->script, x->paper && x->paper[0] ? x->paper : "none");
     if (x->generate) printf("%-24s touche generate %s: %s\n", "", x->name, x->generate_doc);
     if (x->bench) printf("%-24s touche bench %s: %s\n", "", x->bench_name, x->bench_doc);
 }
