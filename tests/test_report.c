@@ -1376,6 +1376,49 @@ Test(claims, verdicts_follow_the_ranges) {
     tc_claims_free(&c);
 }
 
+/* a rate is judged by its 95 % interval, and a claim by the tiers that can test it */
+Test(claims, rates_by_their_interval_and_claims_by_their_tiers) {
+    make_scratch();
+    put_file(in_scratch("c.cfg"),
+             "claims = (\n"
+             "{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"0.1 %\";\n"
+             "  metric = \"a.rate\"; trials = \"a.n\"; reproduced = [0.0, 0.01]; partly = [0.0, 0.05];\n"
+             "  null = 0.5; null_is = \"a coin\"; note = \"n\"; },\n"
+             "{ id = \"E1.2\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+             "  metric = \"a.x\"; reproduced = [0.5, 1.5]; tiers = [\"full\"]; note = \"n\"; }\n"
+             ");\n");
+    tc_claims c;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_claims_load(&c, in_scratch("c.cfg"), &err), TC_OK, "%s", err.msg);
+    tc_metrics ms;
+    tc_metrics_init(&ms, "e", "quick");
+    tc_metrics_add(&ms, "a", "a.rate", 0.0, "1", 0, 0, 0, "");
+    tc_metrics_add(&ms, "a", "a.n", 72, "1", 0, 0, 0, "");
+    tc_metrics_add(&ms, "a", "a.x", 1.0, "1", 0, 0, 0, "");
+    /* 0 of 72 cannot tell 0.1 % from 4 %: its interval [0, 5.1 %] straddles the range's edge */
+    tc_judgement j = tc_claim_judgement(&c.c[0], &ms);
+    cr_expect_eq(j.verdict, TC_VERDICT_UNTESTABLE);
+    cr_expect(j.ci_lo == 0 && fabs(j.ci_hi - 0.0507) < 1e-3, "[%g, %g]", j.ci_lo, j.ci_hi);
+    /* 0 of 3,600 can: [0, 0.107 %] */
+    ms.m[1].value = 3600;
+    cr_expect_eq(tc_claim_judgement(&c.c[0], &ms).verdict, TC_VERDICT_REPRODUCED);
+    /* 4 % of 3,600 is partly (inside [0, 5 %] only), 50 % of 100 is not */
+    ms.m[0].value = 0.04;
+    cr_expect_eq(tc_claim_judgement(&c.c[0], &ms).verdict, TC_VERDICT_PARTLY);
+    ms.m[0].value = 0.5, ms.m[1].value = 100;
+    cr_expect_eq(tc_claim_judgement(&c.c[0], &ms).verdict, TC_VERDICT_NOT);
+    /* the null outcome of the rate (a coin) is judged as a point: not reproduced */
+    cr_expect_eq(tc_claim_judge_null(&c.c[0]), TC_VERDICT_NOT);
+    cr_expect_eq(tc_claim_judge_null(&c.c[1]), TC_VERDICT_COUNT);
+    /* a full-tier claim is not testable at the quick tier, and judged at the full one */
+    cr_expect_eq(tc_claim_judgement(&c.c[1], &ms).verdict, TC_VERDICT_UNTESTABLE);
+    snprintf(ms.tier, sizeof ms.tier, "full");
+    cr_expect_eq(tc_claim_judgement(&c.c[1], &ms).verdict, TC_VERDICT_REPRODUCED);
+    tc_metrics_free(&ms);
+    tc_claims_free(&c);
+}
+
 /* a bad claims file names file, line and key */
 Test(claims, bad_files_name_the_line_and_key) {
     make_scratch();

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const verdict_names[] = {"reproduced", "partly reproduced", "not reproduced",
-                                            "not run", "not yet implemented", "figure only"};
+static const char *const verdict_names[] = {"reproduced",          "partly reproduced",
+                                            "not reproduced",      "not run",
+                                            "not testable at this tier", "not yet implemented",
+                                            "figure only"};
 
 const char *tc_verdict_str(tc_verdict v) {
     return (unsigned)v < sizeof verdict_names / sizeof *verdict_names ? verdict_names[v] : "?";
@@ -24,9 +26,11 @@ void tc_claims_free(tc_claims *c) {
 /* ---------- loading ---------- */
 
 /* the keys a claim may have */
-static const char *const claim_keys[] = {"id", "experiment", "paper", "claim", "paper_value",
-                                         "metric", "over", "reproduced", "partly", "note",
-                                         "figure", NULL};
+static const char *const claim_keys[] = {"id",      "experiment", "paper",   "claim",
+                                         "paper_value", "metric", "over",    "reproduced",
+                                         "partly",  "measure",    "null",    "null_is",
+                                         "tiers",   "trials",     "note",    "figure",
+                                         NULL};
 
 /* a string key into buf (required or not); TC_EINVAL naming the line and key when it is not a
  * string, does not fit, or holds a character the PDF cannot typeset */
@@ -66,6 +70,42 @@ static tc_status get_range(const char *path, config_setting_t *g, const char *ke
         !isfinite(*lo) || !isfinite(*hi) || *lo > *hi)
         return tc_error_set(err, TC_EINVAL, path, line, key,
                             "must be [lo, hi] with finite lo <= hi, written as reals (1.0, not 1)");
+    return TC_OK;
+}
+
+/* a real number (absent: NAN) */
+static tc_status get_real(const char *path, config_setting_t *g, const char *key, double *v,
+                          tc_error *err) {
+    config_setting_t *s = config_setting_get_member(g, key);
+    *v = NAN;
+    if (!s) return TC_OK;
+    int t = config_setting_type(s);
+    if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+        return tc_error_set(err, TC_EINVAL, path, config_setting_source_line(s), key,
+                            "must be a number");
+    *v = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) : (double)config_setting_get_int64(s);
+    if (!isfinite(*v))
+        return tc_error_set(err, TC_EINVAL, path, config_setting_source_line(s), key,
+                            "must be finite");
+    return TC_OK;
+}
+
+/* the tiers that can test a claim: a list of "quick" and "full", kept space-separated */
+static tc_status get_tiers(const char *path, config_setting_t *g, char *buf, size_t n,
+                           tc_error *err) {
+    config_setting_t *s = config_setting_get_member(g, "tiers");
+    buf[0] = 0;
+    if (!s) return TC_OK;
+    int line = config_setting_source_line(s);
+    if (!config_setting_is_array(s) || config_setting_length(s) < 1)
+        return tc_error_set(err, TC_EINVAL, path, line, "tiers", "must be [\"quick\"], [\"full\"] or both");
+    for (int i = 0; i < config_setting_length(s); i++) {
+        const char *t = config_setting_get_string_elem(s, i);
+        if (!t || (strcmp(t, "quick") && strcmp(t, "full")))
+            return tc_error_set(err, TC_EINVAL, path, line, "tiers",
+                                "element %d must be \"quick\" or \"full\"", i + 1);
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? " " : "", t);
+    }
     return TC_OK;
 }
 
@@ -115,6 +155,19 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         if (!st) st = get_str(path, g, "note", 1, k->note, sizeof k->note, err);
         if (!st) st = get_range(path, g, "reproduced", &k->lo, &k->hi, err);
         if (!st) st = get_range(path, g, "partly", &k->plo, &k->phi, err);
+        if (!st) st = get_str(path, g, "measure", 0, k->measure, sizeof k->measure, err);
+        if (!st) st = get_real(path, g, "null", &k->null_value, err);
+        if (!st) st = get_str(path, g, "null_is", 0, k->null_is, sizeof k->null_is, err);
+        if (!st) st = get_tiers(path, g, k->tiers, sizeof k->tiers, err);
+        if (!st) st = get_str(path, g, "trials", 0, k->trials, sizeof k->trials, err);
+        /* a null outcome is a value and what it stands for, together */
+        if (!st && (isnan(k->null_value) != !k->null_is[0]))
+            st = tc_error_set(err, TC_EINVAL, path, k->line, isnan(k->null_value) ? "null" : "null_is",
+                              "claim %s: 'null' (the metric's value for the null outcome) and "
+                              "'null_is' (what that outcome is) go together", k->id);
+        if (!st && !k->metric[0] && (k->measure[0] || !isnan(k->null_value) || k->trials[0]))
+            st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
+                              "claim %s has measure, null or trials but no metric", k->id);
         /* a measured claim needs its experiment and its range; an unmeasured one neither */
         if (!st && k->metric[0] && (!k->experiment[0] || isnan(k->lo)))
             st = tc_error_set(err, TC_EINVAL, path, k->line, k->metric[0] && !k->experiment[0] ? "experiment" : "reproduced",
@@ -139,20 +192,71 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
 
 /* ---------- judging ---------- */
 
-tc_verdict tc_claim_judge(const tc_claim *c, const tc_metrics *ms, double *value) {
-    *value = NAN;
-    if (!c->metric[0] && c->figure[0]) return ms ? TC_VERDICT_FIGURE : TC_VERDICT_NOT_RUN;
-    if (!c->metric[0]) return TC_VERDICT_MISSING;
+/* 1 when tier is one of the claim's tiers (or it has none) */
+static int testable_at(const tc_claim *c, const char *tier) {
+    if (!c->tiers[0] || !tier || !tier[0]) return 1;
+    size_t n = strlen(tier);
+    for (const char *p = c->tiers; (p = strstr(p, tier)); p += n)
+        if ((p == c->tiers || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ')) return 1;
+    return 0;
+}
+
+/* where interval [a, b] lies against range [lo, hi]: 1 inside, 0 outside, -1 across an edge */
+static int inside(double a, double b, double lo, double hi) {
+    if (a >= lo && b <= hi) return 1;
+    if (b < lo || a > hi) return 0;
+    return -1;
+}
+
+/* the verdict of value (or of the interval [a, b] of a rate) against the claim's ranges */
+static tc_verdict verdict_of(const tc_claim *c, double a, double b) {
+    int r = inside(a, b, c->lo, c->hi);
+    if (r > 0) return TC_VERDICT_REPRODUCED;
+    int p = isnan(c->plo) ? 0 : inside(a, b, c->plo, c->phi);
+    if (r == 0 && p > 0) return TC_VERDICT_PARTLY;
+    if (r == 0 && p == 0) return TC_VERDICT_NOT;
+    return TC_VERDICT_UNTESTABLE;
+}
+
+/* Wilson's 95 % score interval of k successes in n trials */
+static void wilson(double rate, double n, double *lo, double *hi) {
+    const double z = 1.959963984540054, z2 = z * z;
+    double centre = (rate + z2 / (2 * n)) / (1 + z2 / n);
+    double half = z / (1 + z2 / n) * sqrt(rate * (1 - rate) / n + z2 / (4 * n * n));
+    *lo = rate <= 0 ? 0 : fmax(0, centre - half), *hi = rate >= 1 ? 1 : fmin(1, centre + half);
+}
+
+tc_judgement tc_claim_judgement(const tc_claim *c, const tc_metrics *ms) {
+    tc_judgement j = {TC_VERDICT_NOT_RUN, NAN, NAN, NAN, NAN};
+    if (!c->metric[0] && c->figure[0]) return j.verdict = ms ? TC_VERDICT_FIGURE : TC_VERDICT_NOT_RUN, j;
+    if (!c->metric[0]) return j.verdict = TC_VERDICT_MISSING, j;
+    if (ms && !testable_at(c, ms->tier)) return j.verdict = TC_VERDICT_UNTESTABLE, j;
     int i = ms ? tc_metrics_find(ms, c->metric) : -1;
-    int j = ms && c->over[0] ? tc_metrics_find(ms, c->over) : -1;
-    if (i < 0 || (c->over[0] && j < 0)) return TC_VERDICT_NOT_RUN;
+    int k = ms && c->over[0] ? tc_metrics_find(ms, c->over) : -1;
+    int t = ms && c->trials[0] ? tc_metrics_find(ms, c->trials) : -1;
+    if (i < 0 || (c->over[0] && k < 0) || (c->trials[0] && t < 0)) return j;
     double v = ms->m[i].value;
-    if (c->over[0]) v /= ms->m[j].value;
-    *value = v;
-    if (isnan(v)) return TC_VERDICT_NOT_RUN;
-    if (v >= c->lo && v <= c->hi) return TC_VERDICT_REPRODUCED;
-    if (!isnan(c->plo) && v >= c->plo && v <= c->phi) return TC_VERDICT_PARTLY;
-    return TC_VERDICT_NOT;
+    if (c->over[0]) v /= ms->m[k].value;
+    j.value = v;
+    if (isnan(v)) return j;
+    if (t < 0) return j.verdict = verdict_of(c, v, v), j;
+    /* a rate: its interval decides */
+    j.n = ms->m[t].value;
+    if (!(j.n >= 1) || v < 0 || v > 1) return j;
+    wilson(v, j.n, &j.ci_lo, &j.ci_hi);
+    j.verdict = verdict_of(c, j.ci_lo, j.ci_hi);
+    return j;
+}
+
+tc_verdict tc_claim_judge(const tc_claim *c, const tc_metrics *ms, double *value) {
+    tc_judgement j = tc_claim_judgement(c, ms);
+    *value = j.value;
+    return j.verdict;
+}
+
+tc_verdict tc_claim_judge_null(const tc_claim *c) {
+    if (!c->metric[0] || isnan(c->null_value)) return TC_VERDICT_COUNT;
+    return verdict_of(c, c->null_value, c->null_value);
 }
 
 /* ---------- writing ---------- */
@@ -163,21 +267,36 @@ static void tex_put(FILE *f, const char *s) {
     if (tc_latex_escape(buf, sizeof buf, s) == TC_OK) fputs(buf, f);
 }
 
-/* what we measured: the value with its unit (a ratio of two metrics has none) */
-static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms, tc_verdict v,
-                 double value) {
-    if (v == TC_VERDICT_FIGURE) {
+/* what we measured: the value with its unit (a ratio of two metrics has none), a rate's 95 %
+ * interval and trials, what it measures; or why there is none */
+static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms,
+                 const tc_judgement *j) {
+    buf[0] = 0;
+    if (j->verdict == TC_VERDICT_FIGURE) {
         snprintf(buf, n, "%s", c->figure);
         return;
     }
-    if (v == TC_VERDICT_MISSING || v == TC_VERDICT_NOT_RUN) {
-        snprintf(buf, n, "-");
+    if (isnan(j->value)) {
+        if (j->verdict == TC_VERDICT_UNTESTABLE) snprintf(buf, n, "- (tiers: %s)", c->tiers);
+        else snprintf(buf, n, "-");
         return;
     }
     int i = tc_metrics_find(ms, c->metric);
     const char *unit = c->over[0] || !strcmp(ms->m[i].unit, "1") ? "" : ms->m[i].unit;
-    snprintf(buf, n, "%.3g%s%s%s%s", value, c->over[0] ? " (ratio)" : "", unit[0] ? " " : "", unit,
-             ms->m[i].flags & TC_METRIC_TIMING ? " (timing)" : "");
+    snprintf(buf, n, "%.3g%s%s%s", j->value, c->over[0] ? " (ratio)" : "", unit[0] ? " " : "", unit);
+    if (!isnan(j->n))
+        snprintf(buf + strlen(buf), n - strlen(buf), " (95 %% interval %.2g-%.2g, %.0f trials)",
+                 j->ci_lo, j->ci_hi, j->n);
+    if (ms->m[i].flags & TC_METRIC_TIMING) snprintf(buf + strlen(buf), n - strlen(buf), " (timing)");
+    if (c->measure[0]) snprintf(buf + strlen(buf), n - strlen(buf), ": %s", c->measure);
+}
+
+/* what counts: the reproduced range, and the partly one */
+static void accepted(char *buf, size_t n, const tc_claim *c) {
+    buf[0] = 0;
+    if (!c->metric[0]) return;
+    snprintf(buf, n, "[%g, %g]", c->lo, c->hi);
+    if (!isnan(c->plo)) snprintf(buf + strlen(buf), n - strlen(buf), "; partly [%g, %g]", c->plo, c->phi);
 }
 
 int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms, FILE *md,
@@ -186,10 +305,10 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
     for (int i = 0; i < c->n; i++) {
         const tc_claim *q = &c->c[i];
         if (strcmp(q->experiment, name)) continue;
-        double value;
-        tc_verdict v = tc_claim_judge(q, ms, &value);
-        char got[96];
-        ours(got, sizeof got, q, ms, v, value);
+        tc_judgement j = tc_claim_judgement(q, ms);
+        char got[600], acc[160];
+        ours(got, sizeof got, q, ms, &j);
+        accepted(acc, sizeof acc, q);
         if (!k++) {
             fprintf(md, "**Verdicts** (the paper's claims judged from this run's metrics at the "
                         "%s tier; the report's first table lists every claim):\n\n",
@@ -202,16 +321,18 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
         char note[sizeof q->note];
         snprintf(note, sizeof note, "%s", q->note);
         if (note[0] >= 'a' && note[0] <= 'z') note[0] = (char)(note[0] - 'a' + 'A');
-        fprintf(md, "- **%s** %s: %s (%s). Paper: %s; ours: %s%s%s%s. %s.\n", tc_verdict_str(v),
-                q->id, q->text, q->paper, q->paper_value, got, q->metric[0] ? " from `" : "",
-                q->metric[0] ? q->metric : "", q->metric[0] ? "`" : "", note);
+        fprintf(md, "- **%s** %s: %s (%s). Paper: %s; ours: %s%s%s%s%s%s. %s.\n",
+                tc_verdict_str(j.verdict), q->id, q->text, q->paper, q->paper_value, got,
+                q->metric[0] ? " from `" : "", q->metric[0] ? q->metric : "",
+                q->metric[0] ? "`" : "", acc[0] ? "; reproduced in " : "", acc, note);
         fputs("\\item \\textbf{", tex);
-        tex_put(tex, tc_verdict_str(v));
+        tex_put(tex, tc_verdict_str(j.verdict));
         fprintf(tex, "} %s: ", q->id);
         tex_put(tex, q->text);
         fputs(" (", tex), tex_put(tex, q->paper), fputs("). Paper: ", tex), tex_put(tex, q->paper_value);
         fputs("; ours: ", tex), tex_put(tex, got);
         if (q->metric[0]) fputs(" from \\texttt{", tex), tex_put(tex, q->metric), fputs("}", tex);
+        if (acc[0]) fputs("; reproduced in ", tex), tex_put(tex, acc);
         fputs(". ", tex), tex_put(tex, note), fputs(".\n", tex);
     }
     if (k) fputs("\n", md), fputs("\\end{itemize}\n\n", tex);
@@ -221,28 +342,34 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
 void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
                      void *ctx, FILE *md, FILE *tex, int count[TC_VERDICT_COUNT]) {
     if (count) memset(count, 0, TC_VERDICT_COUNT * sizeof *count);
-    fputs("| claim | paper | what the paper says | paper | ours | verdict |\n"
-          "| --- | --- | --- | --- | --- | --- |\n", md);
-    fputs("{\\small\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.4\\linewidth}"
-          ">{\\raggedright\\arraybackslash}p{0.17\\linewidth}>{\\raggedright\\arraybackslash}"
-          "p{0.13\\linewidth}>{\\raggedright\\arraybackslash}p{0.12\\linewidth}@{}}\n\\caption{Every claim of the five papers and its verdict in this "
-          "run (metrics, ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"
-          "\\label{tab:claims}\\\\\n\\toprule\nclaim & what the paper says & paper & ours & "
-          "verdict\\\\\n\\midrule\n\\endfirsthead\n\\toprule\nclaim & what the paper says & paper & "
-          "ours & verdict\\\\\n\\midrule\n\\endhead\n", tex);
+    fputs("| claim | paper | what the paper says | paper | ours | reproduced in | tier | verdict |\n"
+          "| --- | --- | --- | --- | --- | --- | --- | --- |\n", md);
+    static const char head[] = "claim & what the paper says & paper & ours & reproduced in & tier & "
+                               "verdict\\\\\n";
+    fputs("{\\footnotesize\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.25\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.11\\linewidth}>{\\raggedright\\arraybackslash}"
+          "p{0.22\\linewidth}>{\\raggedright\\arraybackslash}p{0.11\\linewidth}l"
+          ">{\\raggedright\\arraybackslash}p{0.1\\linewidth}@{}}\n\\caption{Every claim of the five "
+          "papers and its verdict in this run: ours with its unit and meaning, the range that "
+          "counts as reproduced (and as partly reproduced), the tier it was judged at (metrics, "
+          "ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"
+          "\\label{tab:claims}\\\\\n\\toprule\n", tex);
+    fprintf(tex, "%s\\midrule\n\\endfirsthead\n\\toprule\n%s\\midrule\n\\endhead\n", head, head);
     for (int i = 0; i < c->n; i++) {
         const tc_claim *q = &c->c[i];
         const tc_metrics *ms = q->experiment[0] ? metrics_of(q->experiment, ctx) : NULL;
-        double value;
-        tc_verdict v = tc_claim_judge(q, ms, &value);
-        if (count) count[v]++;
-        char got[96];
-        ours(got, sizeof got, q, ms, v, value);
-        fprintf(md, "| %s | %s | %s | %s | %s | %s |\n", q->id, q->paper, q->text, q->paper_value,
-                got, tc_verdict_str(v));
+        tc_judgement j = tc_claim_judgement(q, ms);
+        if (count) count[j.verdict]++;
+        char got[600], acc[160];
+        ours(got, sizeof got, q, ms, &j);
+        accepted(acc, sizeof acc, q);
+        const char *tier = ms && ms->tier[0] ? ms->tier : "-";
+        fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", q->id, q->paper, q->text,
+                q->paper_value, got, acc[0] ? acc : "-", tier, tc_verdict_str(j.verdict));
         fprintf(tex, "%s & ", q->id), tex_put(tex, q->text), fputs(" (", tex), tex_put(tex, q->paper);
         fputs(") & ", tex), tex_put(tex, q->paper_value), fputs(" & ", tex), tex_put(tex, got);
-        fputs(" & ", tex), tex_put(tex, tc_verdict_str(v)), fputs("\\\\\n", tex);
+        fputs(" & ", tex), tex_put(tex, acc[0] ? acc : "-"), fputs(" & ", tex), tex_put(tex, tier);
+        fputs(" & ", tex), tex_put(tex, tc_verdict_str(j.verdict)), fputs("\\\\\n", tex);
     }
     fputs("\n", md);
     fputs("\\bottomrule\n\\end{longtable}}\n", tex);

@@ -20,6 +20,11 @@ typedef struct tc_claim {
     char figure[96];       /* the experiment's figure(s) a claim without a metric is shown by */
     double lo, hi;         /* reproduced when lo <= value <= hi */
     double plo, phi;       /* partly reproduced inside these (NAN: no "partly") */
+    char measure[200];     /* what "ours" is, with its unit ("mean penetration of the block, m") */
+    double null_value;     /* the metric (or ratio) of the claim's null outcome (NAN: none given) */
+    char null_is[200];     /* what that null outcome is ("a T that is never pushed") */
+    char tiers[64];        /* the tiers that can test it, space-separated ("" : every tier) */
+    char trials[96];       /* "" or the metric holding the number of trials of a rate */
     char note[500];        /* why ours differs, or what is missing */
     int line;              /* in claims.cfg */
 } tc_claim;
@@ -35,13 +40,15 @@ typedef enum tc_verdict {
     TC_VERDICT_PARTLY,
     TC_VERDICT_NOT,
     TC_VERDICT_NOT_RUN,     /* the metric is not in this run (a method or tier not run) */
+    TC_VERDICT_UNTESTABLE,  /* the tier cannot test it: not one of its tiers, or a rate whose
+                             * 95 % interval straddles the range (too few trials) */
     TC_VERDICT_MISSING,     /* touche has nothing that measures it */
     TC_VERDICT_FIGURE,      /* no metric, but the run drew the paper's figure: compare by eye */
     TC_VERDICT_COUNT
 } tc_verdict;
 
-/* "reproduced", "partly reproduced", "not reproduced", "not run", "not yet implemented",
- * "figure only" */
+/* "reproduced", "partly reproduced", "not reproduced", "not run", "not testable at this tier",
+ * "not yet implemented", "figure only" */
 const char *tc_verdict_str(tc_verdict v);
 
 /* read and validate a claims file: every key known, ids unique, ranges ordered; errors name the
@@ -49,9 +56,28 @@ const char *tc_verdict_str(tc_verdict v);
 tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err);
 void tc_claims_free(tc_claims *c);
 
-/* the verdict of claim c from metrics ms (NULL: the experiment did not run); *value gets the
- * measured value (NAN when none) */
+/* a claim judged: the verdict, the measured value and, for a rate, its trials and 95 % interval
+ * (Wilson's score interval) */
+typedef struct tc_judgement {
+    tc_verdict verdict;
+    double value;        /* NAN when none */
+    double n;            /* trials of a rate; NAN without */
+    double ci_lo, ci_hi; /* the rate's 95 % interval; NAN without */
+} tc_judgement;
+
+/* claim c judged from metrics ms (NULL: the experiment did not run). A claim with tiers is not
+ * testable at another tier; a rate with trials is reproduced (or partly) when its whole interval
+ * lies inside the range, not reproduced when the interval misses both ranges, and not testable
+ * at this tier when it straddles a range's edge */
+tc_judgement tc_claim_judgement(const tc_claim *c, const tc_metrics *ms);
+
+/* the verdict alone; *value gets the measured value (NAN when none) */
 tc_verdict tc_claim_judge(const tc_claim *c, const tc_metrics *ms, double *value);
+
+/* the verdict claim c would get if its metric read its null outcome (null_value) at a tier that
+ * can test it, with as many trials as it takes to make a rate's interval a point: a claim that a
+ * null outcome passes cannot fail. TC_VERDICT_COUNT when the claim has no metric or no null */
+tc_verdict tc_claim_judge_null(const tc_claim *c);
 
 /* the claims of experiment name judged from ms, as Markdown (a "**Verdicts**" paragraph and one
  * item per claim) and LaTeX; nothing when it has none. Returns the number of claims written */
