@@ -16,6 +16,13 @@ double e3_pfc_force(double eta, double lambda, double E, double d, int n);
 /* the same in closed form */
 double e3_pfc_force_exact(double eta, double lambda, double E, double d);
 
+/* how far a model's normalised force curve strays from the reference's along depth: the largest
+ * |model[i] / ref[i] - 1| over the samples i whose depth d[i] (1) lies in [dlo, dhi]; model and
+ * ref are normalised forces (1) at the n depths d. NaN when no sample lies in the range or a
+ * reference value there is not positive (a ratio to it means nothing) */
+double e3_curve_deviation(const double *d, const double *ref, const double *model, int n,
+                          double dlo, double dhi);
+
 /* the pressure-field contact surface (Elandt et al. fig. 1) of a soft sphere of radius r (m)
  * pressed depth (m) into a soft half-space z < 0, by touche's pfc model: the sphere's field
  * p0 = E (1 - |x - centre| / r) on its tet mesh (icosphere level), the half-space's

@@ -31,6 +31,20 @@ double e3_pfc_force_exact(double eta, double lambda, double E, double d) {
     return E * (2 * (d - eta) * a + 2 * eta * sin(k * a) / k);
 }
 
+double e3_curve_deviation(const double *d, const double *ref, const double *model, int n,
+                          double dlo, double dhi) {
+    double worst = NAN;
+    for (int i = 0; i < n; i++) {
+        if (!(d[i] >= dlo - 1e-12 && d[i] <= dhi + 1e-12)) continue;
+        if (!(ref[i] > 0)) return NAN;
+        double dev = fabs(model[i] / ref[i] - 1);
+        /* a NaN model value makes the whole deviation NaN (fmax would drop it) */
+        if (isnan(dev)) return NAN;
+        worst = isnan(worst) ? dev : fmax(worst, dev);
+    }
+    return worst;
+}
+
 tc_status e3_surface(double r, double depth, double E, double k, int level, tc_pfc_polygon **poly,
                      int *n, tc_error *err) {
     *poly = NULL, *n = 0;

@@ -17,6 +17,7 @@
 
 typedef struct e3_setup {
     double lambda, E, nu, depth, eta[MAXETA], paper_eta, paper_ratio;
+    double curve[2]; /* the depths (1) between which the curves are compared, in each convention */
     int neta, nx, ny, steps, segments, resolve;
     char cache[512];
     /* the contact-surface figure: sphere radius (m), depth (m), modulus (Pa), the half-space's
@@ -26,7 +27,7 @@ typedef struct e3_setup {
 } e3_setup;
 
 static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
-    static const char *const pk[] = {"wavelength", "E", "nu", "depth", "etas", NULL};
+    static const char *const pk[] = {"wavelength", "E", "nu", "depth", "etas", "curve_depths", NULL};
     static const char *const fk[] = {"cache", "nx", "ny", "steps", NULL};
     static const char *const sk[] = {"radius", "depth", "E", "ratios", "resolution", NULL};
     config_setting_t *pr = tc_script_lookup(s, NULL, "problem"), *fe = tc_script_lookup(s, NULL, "fem");
@@ -37,6 +38,7 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
                             !pr ? "problem" : !fe ? "fem" : !pf ? "pfc" : !pa ? "paper" : "surface",
                             "missing group");
     const char *cache;
+    int ncurve = 0;
     tc_status st;
     if ((st = tc_script_allowed(s, pr, pk, err)) || (st = tc_script_allowed(s, fe, fk, err)) ||
         (st = tc_script_real(s, pr, "wavelength", 1e-6, 1e6, &e->lambda, err)) ||
@@ -44,6 +46,7 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
         (st = tc_script_real(s, pr, "nu", 0, 0.49, &e->nu, err)) ||
         (st = tc_script_real(s, pr, "depth", 1e-6, 0.9, &e->depth, err)) ||
         (st = tc_script_reals(s, pr, "etas", 0, 1, e->eta, MAXETA, &e->neta, err)) ||
+        (st = tc_script_reals(s, pr, "curve_depths", 0, 0.9, e->curve, 2, &ncurve, err)) ||
         (st = tc_script_string(s, fe, "cache", &cache, err)) ||
         (st = tc_script_int(s, fe, "nx", 1, 10000, &e->nx, err)) ||
         (st = tc_script_int(s, fe, "ny", 1, 10000, &e->ny, err)) ||
@@ -67,6 +70,9 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
             return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su), "ratios",
                                 "radius / ratio (pfc's plane_h) must be at most 10 m");
     snprintf(e->cache, sizeof e->cache, "%s", cache);
+    if (ncurve != 2 || !(e->curve[0] < e->curve[1]) || e->curve[1] > e->depth + 1e-12)
+        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr), "curve_depths",
+                            "must be [lo, hi] with lo < hi <= depth (%g)", e->depth);
     if (e->eta[0] != 0)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr), "etas",
                             "the first amplitude must be 0 (it normalises every curve)");
@@ -219,6 +225,61 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
     return TC_OK;
 }
 
+/* the curves, not one depth: per eta and depth convention the largest |PFC / FEM - 1| over the
+ * FEM samples between the script's curve depths (both normalised by their own eta = 0, d = 0.4
+ * force, so at eta = 0 the ratio is 1 at d = 0.4 by construction, and only the curve can
+ * disagree), with the depth where it is reached; a table and one metric each */
+static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curve *fem,
+                                 double f0_fem, double f0_pfc, tc_error *err) {
+    static const char *const hdr[] = {"eta", "convention", "depths", "max |PFC / FEM - 1|",
+                                      "at depth", "PFC / FEM there", "samples"};
+    tc_table *t = tc_table_alloc(7, hdr);
+    if (!t) return TC_ENOMEM;
+    for (int k = 0; k < e->neta; k++)
+        for (int conv = 0; conv < 2; conv++) {
+            /* the FEM samples as they are (no interpolation), PFC at the same depths */
+            const double shift = conv ? e->eta[k] : 0;
+            double d[TC_FEM_MAXSTEP], ref[TC_FEM_MAXSTEP], model[TC_FEM_MAXSTEP];
+            int n = fem[k].n, used = 0, worst = -1;
+            for (int i = 0; i < n; i++) {
+                d[i] = fem[k].depth[i] - shift, ref[i] = fem[k].force[i] / f0_fem;
+                model[i] = e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) / f0_pfc;
+            }
+            double dev = e3_curve_deviation(d, ref, model, n, e->curve[0], e->curve[1]);
+            for (int i = 0; i < n; i++)
+                if (d[i] >= e->curve[0] - 1e-12 && d[i] <= e->curve[1] + 1e-12) {
+                    used++;
+                    if (worst < 0 || fabs(model[i] / ref[i] - 1) > fabs(model[worst] / ref[worst] - 1)) worst = i;
+                }
+            char c[7][64];
+            snprintf(c[0], 64, "%g", e->eta[k]);
+            snprintf(c[1], 64, "%s", conv ? "mean level" : "first touch");
+            snprintf(c[2], 64, "%g-%g", e->curve[0], e->curve[1]);
+            snprintf(c[3], 64, isnan(dev) ? "n/a" : "%.4f", dev);
+            snprintf(c[4], 64, worst < 0 ? "-" : "%.3f", worst < 0 ? 0 : d[worst]);
+            snprintf(c[5], 64, worst < 0 ? "-" : "%.4f", worst < 0 ? 0 : model[worst] / ref[worst]);
+            snprintf(c[6], 64, "%d", used);
+            const char *row[7];
+            for (int i = 0; i < 7; i++) row[i] = c[i];
+            tc_table_add_row(t, row);
+            if (isnan(dev)) continue;
+            char name[96];
+            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s.maxdev", e->eta[k], conv ? "mean" : "touch");
+            tc_metrics_add(&x->metrics, NULL, name, dev, "1", 0.005, 0.01, 0,
+                           "largest |PFC / FEM - 1| along the normalised curve over the curve depths");
+        }
+    char caption[512];
+    snprintf(caption, sizeof caption,
+             "E3: how far the pressure field model's normalised force curve strays from CalculiX's "
+             "along depth: the largest |PFC / FEM - 1| over the FEM samples with depth in [%g, %g] "
+             "(first touch, or from the sinusoid's mean level), and where. The ratio at d = %g "
+             "alone is 1 at eta = 0 by construction (both curves are normalised there).",
+             e->curve[0], e->curve[1], e->depth);
+    tc_status st = tc_exp_table(x, t, "curve_deviation", caption, err);
+    tc_table_free(t);
+    return st;
+}
+
 static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
     e3_state *s = state;
     const e3_setup e = s->e;
@@ -306,6 +367,7 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
         "or from the sinusoid's mean level.", err);
     tc_table_free(t);
     free(rs);
+    if (!st) st = write_deviation(x, &e, fem, f0_fem, f0_pfc, err);
     if (st) return st;
     /* the figure: FEM solid, PFC dotted, as fig. 6 right */
     char data[1200], neta[16], etas[128] = "";

@@ -3,9 +3,11 @@
  * sphere-half-space contact surface against its closed form */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "experiments/e3.h"
+#include "fem/tc_fem.h"
 #include "test_pfc_surface.h"
 
 Test(e3, pfc_force_matches_its_closed_form) {
@@ -129,4 +131,61 @@ Test(e3, surface_sags_by_depth_over_one_plus_k) {
         tc_tetmesh_free(m), free(poly);
     }
     cr_expect(z0[0] < z0[1] && z0[1] < z0[2], "the centre rises with the half-space's stiffness: %g %g %g", z0[0], z0[1], z0[2]);
+}
+
+/* the cached FEM curves (data/e3_fem.csv) and PFC at their depths, normalised as the driver does
+ * (each by its own eta = 0, d = 0.4 force): curve k's samples into d, fem, pfc; returns n */
+static int normalised(int k, double *d, double *fem, double *pfc) {
+    const char *src = getenv("TOUCHE_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/e3_fem.csv", src ? src : ".");
+    static tc_fem_curve c[4];
+    double etas[4];
+    int n = 0;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_fem_read_cache(path, c, etas, 4, &n, &err), TC_OK, "%s", err.msg);
+    cr_assert_gt(n, k);
+    const double lambda = 2 * M_PI / 3, f0p = e3_pfc_force_exact(0, lambda, 1, 0.4);
+    double f0f = NAN;
+    for (int i = 0; i < c[0].n; i++)
+        if (fabs(c[0].depth[i] - 0.4) < 1e-9) f0f = c[0].force[i];
+    cr_assert(isfinite(f0f), "no eta = 0 sample at d = 0.4");
+    for (int i = 0; i < c[k].n; i++)
+        d[i] = c[k].depth[i], fem[i] = c[k].force[i] / f0f,
+        pfc[i] = e3_pfc_force_exact(etas[k], lambda, 1, d[i]) / f0p;
+    return c[k].n;
+}
+
+/* E3.1's metric judges the eta = 0 curve: PFC (linear in depth) against the neo-Hookean layer,
+ * which stiffens, strays 27 % at d = 0.1 (the closed form of uniaxial strain gives 0.2691);
+ * the null outcomes: a force that does not grow with depth (1 everywhere once normalised, which
+ * the old metric, the ratio at d = 0.4, passes with exactly 1) and zero force are far outside
+ * any "identical" range, and the reference copied as the result gives 0 */
+Test(e3, curve_deviation_judges_the_curve_and_fails_the_null_outcomes) {
+    double d[TC_FEM_MAXSTEP], fem[TC_FEM_MAXSTEP], pfc[TC_FEM_MAXSTEP], one[TC_FEM_MAXSTEP],
+        zero[TC_FEM_MAXSTEP];
+    int n = normalised(0, d, fem, pfc), at04 = -1;
+    for (int i = 0; i < n; i++) {
+        one[i] = 1, zero[i] = 0;
+        if (fabs(d[i] - 0.4) < 1e-9) at04 = i;
+    }
+    cr_assert_geq(at04, 0);
+    /* PFC's own curve: 0.2691 at d = 0.1, as the closed form of a neo-Hookean layer in uniaxial
+     * strain (C10 = 0.1923, D1 = 2.4) */
+    cr_expect_float_eq(e3_curve_deviation(d, fem, pfc, n, 0.1, 0.4), 0.2691, 2e-3);
+    /* the null outcomes */
+    cr_expect_float_eq(one[at04] / fem[at04], 1.0, 1e-12, "the old metric passes a constant force");
+    cr_expect_gt(e3_curve_deviation(d, fem, one, n, 0.1, 0.4), 3.0);
+    cr_expect_float_eq(e3_curve_deviation(d, fem, zero, n, 0.1, 0.4), 1.0, 1e-12);
+    cr_expect_eq(e3_curve_deviation(d, fem, fem, n, 0.1, 0.4), 0.0);
+    /* a small-strain (linear) layer is linear in depth like PFC: identical along the curve */
+    cr_expect_leq(e3_curve_deviation(d, pfc, pfc, n, 0.1, 0.4), 0.0);
+    /* no sample in range, or a non-positive reference there: no verdict */
+    cr_expect(isnan(e3_curve_deviation(d, fem, pfc, n, 0.9, 1.0)));
+    cr_expect(isnan(e3_curve_deviation(d, zero, pfc, n, 0.1, 0.4)));
+    /* at the largest amplitude PFC is low along the whole curve (first touch): 8-16 % */
+    n = normalised(2, d, fem, pfc);
+    double dev = e3_curve_deviation(d, fem, pfc, n, 0.1, 0.4);
+    cr_expect(dev > 0.08 && dev < 0.2, "eta 0.333: %g", dev);
 }
