@@ -307,3 +307,68 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
     tc_sim_free(settle);
     free(bs), free(moved), free(side), free(far), free(w1), free(w2), free(v), free(q), free(sc);
 }
+
+/* the script's method labelled label, as E4 runs it */
+static tc_method script_method(const char *label) {
+    tc_exp *x = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_exp_plan_builtin(&x, "e4_penalty", "quick", &err), TC_OK, "%s", err.msg);
+    int k = tc_exp_method_find(x, label);
+    cr_assert_geq(k, 0, "E4 runs no method '%s'", label);
+    tc_method m = x->method[k].m;
+    tc_exp_free(x);
+    return m;
+}
+
+/* the depth (m) of (b)'s 10 kg cube, started flat d0 (m) inside the plane, after each of steps
+ * steps of method m: the largest and the last; *speed the largest |v| component */
+static void sunk_cube(const e4_setup *e, const tc_method *m, double d0, int steps, double *dmax,
+                      double *dlast, double *speed) {
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_eq(e4_rest_scene(e, sc, NULL), TC_OK);
+    sc->body[1].pos[2] -= d0;
+    tc_sim *sim = NULL;
+    cr_assert_eq(tc_sim_alloc(&sim, sc, m, e->dt, NULL), TC_OK);
+    cr_assert(fabs(tc_sim_penetration(sim, NULL) - d0) < 1e-12);
+    *dmax = 0, *speed = 0;
+    for (int k = 0; k < steps; k++) {
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, k);
+        *dlast = tc_sim_penetration(sim, NULL);
+        *dmax = fmax(*dmax, *dlast);
+        for (int i = 0; i < 6; i++) *speed = fmax(*speed, fabs(tc_sim_v(sim)[i]));
+    }
+    tc_sim_free(sim);
+    free(sc);
+}
+
+/* E4's LCP baseline corrects drift (the paper's "LCP with the deepest-point penalty against
+ * drift"): a cube started 1 mm or 1 cm inside the plane comes out, at the script's drift_rate
+ * (e^-6 of the depth left after 3 s at 2 /s), without being thrown off it. Before drift_rate the
+ * depth stayed exactly d0 under this method: drift_rate = 0 shows that still. rigid (no penalty,
+ * no drift correction by default) keeps the depth it started with */
+Test(e4, lcp_drift_correction_takes_a_sunk_cube_out) {
+    e4_setup e;
+    setup(&e);
+    tc_method lcp = script_method("lcp"), rigid = script_method("rigid"), off = lcp;
+    cr_assert_str_eq(lcp.spec, "penalty-dp/lcp-lemke");
+    double rate = tc_params_get(&lcp.sparams, "drift_rate");
+    cr_assert_gt(rate, 0, "the script's lcp corrects no drift");
+    cr_assert_eq(tc_method_set(&off, "drift_rate", 0, NULL), TC_OK);
+    const double d0[2] = {1e-3, 1e-2};
+    for (int i = 0; i < 2; i++) {
+        double dmax, d, v;
+        sunk_cube(&e, &lcp, d0[i], 3000, &dmax, &d, &v);
+        cr_log_info("lcp, started %g m deep: %.3g m after 3 s (%.3g x e^-%g t), speed <= %.2g", d0[i],
+                    d, d / (d0[i] * exp(-rate * 3.0)), rate, v);
+        cr_expect_leq(dmax, d0[i] * (1 + 1e-9), "sank deeper: %g m", dmax);
+        cr_expect_lt(d, 1.1 * d0[i] * exp(-rate * 3.0), "%g m left of %g", d, d0[i]);
+        cr_expect_lt(v, 1e-6, "thrown: %g m/s", v);
+        sunk_cube(&e, &off, d0[i], 3000, &dmax, &d, &v);
+        cr_log_info("lcp with drift_rate 0, started %g m deep: %.6g m after 3 s", d0[i], d);
+        cr_expect(fabs(d - d0[i]) < 1e-9, "without drift_rate: %g m", d);
+        sunk_cube(&e, &rigid, d0[i], 3000, &dmax, &d, &v);
+        cr_log_info("rigid, started %g m deep: %.6g m after 3 s", d0[i], d);
+        cr_expect(fabs(d - d0[i]) < 1e-9, "rigid: %g m", d);
+    }
+}

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* velocity-level LCP time stepping (Stewart-Trinkle / Anitescu-Potra, linearised friction cone),
- * solved by Siconos Numerics: lcp-lemke (lexicographic Lemke), lcp-pgs (projected Gauss-Seidel) */
+ * solved by Siconos Numerics: lcp-lemke (lexicographic Lemke), lcp-pgs (projected Gauss-Seidel);
+ * optional drift correction by post-stabilisation (Cline & Pai 2003): after the step, positions
+ * move along M^-1 N^T to shrink each penetration, velocities untouched */
 #include "solvers/tc_contact_space.h"
 #include "solvers/tc_lcp.h"
 
@@ -33,6 +35,13 @@ static const tc_param_spec lcp_params[] = {
      "1: a separated contact (depth < 0) may close its gap within the step, N v+ >= depth/dt; "
      "0: every reported contact is held at zero approach speed",
      "without it a falling body stops as soon as it is within the model's contact margin"},
+    {"drift_rate", 0, 0, 1e6, TC_PARAM_REAL, "1/s",
+     "drift correction: after each step the positions move by the smallest displacement in the "
+     "kinetic metric, M^-1 N^T mu, that takes min(drift_rate dt, 1) of every contact's "
+     "penetration out (a normal-row LCP; velocities untouched), so a penetration decays as "
+     "exp(-drift_rate t); 0: none, a penetration stays as it is",
+     "0 keeps the velocity-level LCP as Stewart and Trinkle pose it (rigid in E5-E7); E4's LCP "
+     "sets its deepest-point penalty's k_p / k_v = 2 /s (docs/solvers.md)"},
     {"fallbacks", 1, 0, 1, TC_PARAM_BOOL, "1",
      "lcp-lemke only. 1: Lemke on M rounded to 44 bits, on M as is, rounded to 36, 48, 40, 30 "
      "bits, then Siconos' Fischer-Burmeister Newton, until z solves the unrounded LCP to tol; "
@@ -45,6 +54,8 @@ static const tc_param_spec lcp_params[] = {
 typedef struct lcp_state {
     const tc_system *sys;
     int nv, k, maxc, gap;
+    double drift;  /* 1/s: drift_rate, 0 for none */
+    double *dq;    /* nv: the step's drift correction (a displacement, m and rad) */
     long long fails;
     tc_cspace *cs; /* contacts, islands, rows (J, M^-1 J^T, bias), impulses */
     tc_lcp *lcp;   /* M, q, z, w ((maxc (k + 2))^2 and maxc (k + 2)) and Siconos */
@@ -56,6 +67,7 @@ static void lcp_free(void *state) {
     if (!s) return;
     tc_cspace_free(s->cs);
     tc_lcp_free(s->lcp);
+    free(s->dq);
     free(s);
 }
 
@@ -69,8 +81,10 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     s->k = (int)tc_params_get(p, "friction_dirs");
     s->maxc = (int)tc_params_get(p, "max_contacts");
     s->gap = tc_params_get(p, "gap_term") != 0;
+    s->drift = tc_params_get(p, "drift_rate");
     int n = s->maxc * (s->k + 2);
-    tc_status st = tc_cspace_alloc(&s->cs, sys, s->maxc, s->k);
+    s->dq = calloc((size_t)s->nv + 1, sizeof *s->dq);
+    tc_status st = s->dq ? tc_cspace_alloc(&s->cs, sys, s->maxc, s->k) : TC_ENOMEM;
     if (!st)
         st = tc_lcp_alloc(&s->lcp, n, id, (int)tc_params_get(p, "max_iter"),
                           tc_params_get(p, "tol"), tc_params_get(p, "fallbacks") != 0);
@@ -147,7 +161,47 @@ static void island(lcp_state *s, int isl, double *v, double dt) {
     tc_cspace_apply(cs, isl, s->lcp->z, friction, v);
 }
 
-/* one step: contacts and v* = v + dt a at (t, q, v), LCP impulses per island, then q from v+ */
+/* post-stabilisation of island isl after its impulses (v = v+): each contact's depth after the
+ * step, linearised, d' = d - dt (N v+ + bias); the displacement dq = M^-1 N^T mu with
+ * N dq >= c d' where d' > 0 (c = min(drift dt, 1)) and >= d' where d' <= 0 (a gap may close,
+ * not be crossed), mu >= 0 complementary: the normal-row LCP (N M^-1 N^T mu - target) of the
+ * same matrix as the impulses'. Added to s->dq; a failed solve adds nothing and counts */
+static void stabilise(lcp_state *s, int isl, const double *v, double dt) {
+    const tc_cspace *cs = s->cs;
+    int nv = s->nv, nc = cs->island[isl + 1] - cs->island[isl];
+    size_t r0 = tc_cspace_row0(cs, isl);
+    const double *J = cs->J + r0 * (size_t)nv, *AJ = cs->AJ + r0 * (size_t)nv,
+                 *bias = cs->bias + r0;
+    const tc_model_contact *cc = cs->c + cs->island[isl];
+    const double c = fmin(s->drift * dt, 1.0);
+    double *M = s->lcp->M, *q = s->lcp->q;
+    /* targets: nothing to do while no contact stays penetrating */
+    int any = 0;
+    for (int r = 0; r < nc; r++) {
+        double d = cc[r].c.depth - dt * (dot(J + (size_t)r * nv, v, nv) + bias[r]);
+        q[r] = d > 0 ? -c * d : -d;
+        any |= d > 0;
+    }
+    if (!any) return;
+    /* N M^-1 N^T, column-major, symmetric */
+    for (int r = 0; r < nc; r++)
+        for (int k = r; k < nc; k++) {
+            double g = dot(J + (size_t)r * nv, AJ + (size_t)k * nv, nv);
+            M[(size_t)k * nc + r] = g, M[(size_t)r * nc + k] = g;
+        }
+    if (tc_lcp_solve(s->lcp, nc)) {
+        s->fails++;
+        return;
+    }
+    for (int r = 0; r < nc; r++) {
+        double mu = s->lcp->z[r];
+        if (mu == 0) continue;
+        for (int i = 0; i < nv; i++) s->dq[i] += mu * AJ[(size_t)r * nv + i];
+    }
+}
+
+/* one step: contacts and v* = v + dt a at (t, q, v), LCP impulses per island, then q from v+,
+ * then (drift_rate > 0) the post-stabilisation displacement */
 static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, double *q,
                           double *v) {
     lcp_state *s = state;
@@ -157,6 +211,11 @@ static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, d
     /* each island's LCP alone: they share no dof, so v* of one is untouched by another */
     for (int i = 0; i < s->cs->nisland; i++) island(s, i, v, dt);
     tc_system_integrate_q(ode->sys, q, v, dt);
+    if (s->drift > 0 && s->cs->nisland > 0) {
+        memset(s->dq, 0, (size_t)s->nv * sizeof *s->dq);
+        for (int i = 0; i < s->cs->nisland; i++) stabilise(s, i, v, dt);
+        tc_system_integrate_q(ode->sys, q, s->dq, 1.0);
+    }
     tc_system_normalize_q(ode->sys, q);
     return TC_OK;
 }
