@@ -8,6 +8,7 @@
 #include "scenes/tc_scenes.h"
 
 #define E2_MAXWAY 64  /* waypoints per trajectory */
+enum { E2_BODY_T = 0, E2_BODY_FINGER = 1 }; /* the scene's bodies: the T, the finger */
 #define E2_MAXTRAJ 8
 #define E2_MAXGRID 4
 #define E2_MAXINTEG 4

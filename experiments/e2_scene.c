@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BODY_T = 0, BODY_FINGER = 1 };
+enum { BODY_T = E2_BODY_T, BODY_FINGER = E2_BODY_FINGER };
 
 /* integrators = ( { name = "RK4"; solver = "rk4"; engine = { integrator = 1; }; }, ... ) */
 static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err) {

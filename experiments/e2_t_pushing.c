@@ -136,6 +136,39 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
     return tc_outfile_commit(&o, err);
 }
 
+/* per step and integrator of the grid: the mean over the rollouts of the distance (cm) the
+ * reference moves the T's COM from where it starts and of the angle (deg) it turns it, which
+ * are the delta d and delta theta of a T that is never pushed (it stays where it starts: the
+ * null outcome of the pose-gap claims); metrics "<ref>.<column>.travel_cm" and ".turn_deg" */
+static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
+    const e2_setup *e = &s->e;
+    const double *start = s->sc.body[E2_BODY_T].pos;
+    for (int g = 0; g < e->ninteg; g++)
+        for (int d = 0; d < e->ndt; d++) {
+            double dist[E2_MAXTRAJ], turn[E2_MAXTRAJ], mean, sd;
+            for (int r = 0; r < e->rollouts; r++) {
+                dist[r] = turn[r] = NAN;
+                for (int i = 0; i < s->n; i++) {
+                    const e2_item *t = &s->it[i];
+                    if (t->method != ref || t->dt != d || t->integ != g || t->roll != r || t->r.status) continue;
+                    /* the planar T starts at angle 0 */
+                    dist[r] = 100 * hypot(t->r.final[0] - start[0], t->r.final[1] - start[1]);
+                    turn[r] = 180 / M_PI * fabs(remainder(t->r.final[2], 2 * M_PI));
+                }
+            }
+            char col[64], name[128];
+            column_name(col, sizeof col, e, d, g, 0);
+            mean_sd(dist, e->rollouts, &mean, &sd);
+            snprintf(name, sizeof name, "%s.%s.travel_cm", x->method[ref].label, col);
+            tc_metrics_add(&x->metrics, x->method[ref].label, name, mean, "cm", 0.05, 0.02, 0,
+                           "mean distance the reference moves the T: delta d of a T never pushed");
+            mean_sd(turn, e->rollouts, &mean, &sd);
+            snprintf(name, sizeof name, "%s.%s.turn_deg", x->method[ref].label, col);
+            tc_metrics_add(&x->metrics, x->method[ref].label, name, mean, "deg", 0.3, 0.02, 0,
+                           "mean angle the reference turns the T: delta theta of a T never pushed");
+        }
+}
+
 /* the table (as fig. 7): every method and column against the reference, with the paper's */
 static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *err) {
     static const char *const hdr[] = {"method", "column", "method step (µs)", "reference step (µs)",
@@ -148,6 +181,9 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
     /* the columns' point counts, once per spacing */
     int points[E2_MAXGRID];
     for (int p = 0; p < e->nspacing; p++) points[p] = e2_points(&s->sc, e->spacing[p]);
+    /* the reference's own columns first: how far it moves the T, the pose gap of a T that is
+     * never pushed (the null outcome every pose-gap claim must fail) */
+    travel_metrics(x, s, ref);
     for (int k = 0; k < x->nmethod; k++) {
         if (k == ref) continue;
         int sp = spaced(&x->method[k].m);

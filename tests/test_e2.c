@@ -126,3 +126,36 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     cr_expect_not_null(strstr(text, "Failed runs:"), "%s", text);
     cr_expect_not_null(strstr(text, "diverged"), "%s", text);
 }
+
+/* E2.1's null outcome: a T that is never pushed stays at its start, so its delta d to MuJoCo's
+ * final pose is how far MuJoCo moves the T. At 8 ms with RK4 over the five trajectories that is
+ * 6.15 cm on average (1.3-9.9 cm each): beyond the paper's 2.4 + 2 x 1.6 = 5.6 cm, the widest
+ * range E2.1 accepts, so the claim cannot pass a T that never moves */
+Test(e2, a_t_never_pushed_is_farther_than_e2_1_accepts) {
+    e2_setup e;
+    setup(&e);
+    cr_assert_eq(e.rollouts, 5, "the quick tier runs all five trajectories");
+    tc_scene sc;
+    e2_traj tr[E2_MAXTRAJ];
+    int n = 0, g = 0;
+    char path[1024];
+    tc_error err;
+    tc_error_clear(&err);
+    snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
+    cr_assert_eq(tc_scene_t_pusher(&sc, &e.scene, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, &err), TC_OK, "%s", err.msg);
+    while (g < e.ninteg && strcmp(e.integ[g].name, "RK4")) g++;
+    cr_assert_lt(g, e.ninteg);
+    tc_method m, rk4;
+    cr_assert_eq(tc_method_parse(&m, "mujoco", &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(e2_configure(&m, &e, g, -1, &rk4, &err), TC_OK, "%s", err.msg);
+    double sum = 0;
+    for (int k = 0; k < e.rollouts; k++) {
+        e2_result r;
+        e2_rollout(&e, &sc, &rk4, 0.008, &tr[k], NULL, 0, &r);
+        cr_assert_eq(r.status, TC_OK, "%s", r.reason);
+        sum += 100 * hypot(r.final[0] - sc.body[E2_BODY_T].pos[0], r.final[1] - sc.body[E2_BODY_T].pos[1]);
+    }
+    cr_expect_gt(sum / e.rollouts, 2.4 + 2 * 1.6, "a never-pushed T: %g cm", sum / e.rollouts);
+    cr_expect_float_eq(sum / e.rollouts, 6.15, 0.05);
+}
