@@ -276,12 +276,34 @@ static tc_sim *sim_of(const tc_scene *sc, const char *spec, double dt, double to
     return sim;
 }
 
+/* touche's stronger bilevel: the lower level at the step's tolerance, warm, up to 100
+ * iterations, exact derivatives (E5's and E6's bilevel-touche) */
+static const char *const strong_names[] = {"collision_tol", "collision_rtol", "collision_max_iter",
+                                           "collision_warm", "fd_jacobian", NULL};
+static const double strong_values[] = {0, 0, 100, 1, 0};
+
+/* sim_of with parameters names[i] = values[i] set after tol */
+static tc_sim *sim_with(const tc_scene *sc, const char *spec, double dt, double tol,
+                        const char *const *names, const double *values) {
+    tc_method m;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_method_parse(&m, spec, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_set(&m, "tol", tol, &err), TC_OK, "%s", err.msg);
+    for (int i = 0; names && names[i]; i++)
+        cr_assert_eq(tc_method_set(&m, names[i], values[i], &err), TC_OK, "%s", err.msg);
+    tc_sim *sim;
+    cr_assert_eq(tc_sim_alloc(&sim, sc, &m, dt, &err), TC_OK, "%s", err.msg);
+    return sim;
+}
+
 Test(ip, a_box_at_rest_stays_at_rest_with_the_point_below_its_centre) {
-    /* the shifted stacks of E6 start from this: a flat square touching the ground */
+    /* the shifted stacks of E6 start from this: a flat square touching the ground; the
+     * single-level method and touche's stronger bilevel (the public code's is below) */
     tc_scene sc = squares(1, (const double[][3]){{0.2, HALF, 0}}, 0.5);
     const char *specs[] = {"convex/single-level", "convex/bilevel"};
     for (int s = 0; s < 2; s++) {
-        tc_sim *sim = sim_of(&sc, specs[s], 0.01, 1e-8);
+        tc_sim *sim = sim_with(&sc, specs[s], 0.01, 1e-8, s ? strong_names : NULL, strong_values);
         /* the first step settles into the relaxed contact's gap phi = kappa / gamma (gamma = m g
          * h: 1e-7 of the half side, 2.5e-8 m); from then on the momentum must stay 0 */
         double drift = 0, first = 0;
@@ -305,6 +327,100 @@ Test(ip, a_box_at_rest_stays_at_rest_with_the_point_below_its_centre) {
         cr_expect_leq(drift, 1e-9, "%s momentum drift %g", specs[s], drift);
         tc_sim_free(sim);
     }
+}
+
+Test(ip, the_public_bilevel_holds_a_box_at_rest_to_its_collision_tolerance) {
+    /* the public code's bilevel (the defaults): its lower level stops at a residual of 1e-5 and a
+     * relaxation of 1e-4 whatever the step's tolerance, so the contact point it hands up is only
+     * that good; the box still must not slide, turn or sink beyond that scale, and every step
+     * must converge (the Newton matrix by finite differences) */
+    tc_scene sc = squares(1, (const double[][3]){{0.2, HALF, 0}}, 0.5);
+    tc_sim *sim = sim_with(&sc, "convex/bilevel", 0.01, 1e-8, NULL, NULL);
+    double drift = 0, first = 0;
+    for (int i = 0; i < 100; i++) {
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
+        double lin[3], ang[3];
+        tc_sim_momentum(sim, lin, ang);
+        if (i == 0) first = hypot(lin[0], lin[1]);
+        else drift = fmax(drift, hypot(lin[0], lin[1]) + fabs(ang[2]));
+    }
+    const double *q = tc_sim_q(sim);
+    cr_log_info("public bilevel: 1 s at rest: moved (%.2e, %.2e) m, turned %.2e rad, |p| %.2e after "
+                "the first step, then |p| + |L| <= %.2e, %lld failed steps", q[0] - 0.2, q[1] - HALF,
+                q[2], first, drift, tc_sim_get_stats(sim)->solver_fails);
+    cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0);
+    /* the first step settles by the lower level's relaxation (1e-4 of alpha: 2.5e-5 of the half
+     * side, twice that measured), then the momentum stays within what the lower level's
+     * residual of 1e-5 leaves (3e-7 measured; touche's stronger bilevel above: 1.3e-10) */
+    cr_expect_leq(fabs(q[0] - 0.2), 1e-9, "slid %g", q[0] - 0.2);
+    cr_expect_leq(fabs(q[2]), 1e-9, "turned %g", q[2]);
+    cr_expect_leq(fabs(q[1] - HALF), 1e-4, "sank %g", q[1] - HALF);
+    cr_expect_leq(first, 1e-2, "settling %g", first);
+    cr_expect_leq(drift, 1e-6, "momentum drift %g", drift);
+    tc_sim_free(sim);
+}
+
+Test(ip, the_finite_difference_newton_matrix_reaches_the_exact_ones_solution) {
+    /* the same residual, two Newton matrices: exact (implicit function theorem) and forward
+     * differences (without regularisation, and with the public code's 1e-3 kg on the velocity
+     * diagonal); where both converge they end on the same q+ to the step's tolerance. A square
+     * landing on a corner, 1 cm above the ground, at 100 Hz */
+    tc_scene sc = squares(1, (const double[][3]){{0, HALF * sqrt(2) + 0.01, 0.3}}, 0.5);
+    const char *names[] = {"fd_jacobian", "fd_primal_reg", NULL};
+    const double variant[3][2] = {{0, 0}, {1, 0}, {1, 1e-3}};
+    double q[3][3][20];
+    long long fails[3], iters[3];
+    for (int v = 0; v < 3; v++) {
+        tc_sim *sim = sim_with(&sc, "convex/bilevel", 0.01, 1e-6, names, variant[v]);
+        tc_sim_v(sim)[1] = -0.5;
+        for (int i = 0; i < 20; i++) {
+            cr_assert_eq(tc_sim_step(sim), TC_OK);
+            for (int c = 0; c < 3; c++) q[v][c][i] = tc_sim_q(sim)[c];
+        }
+        fails[v] = tc_sim_get_stats(sim)->solver_fails;
+        iters[v] = tc_sim_get_stats(sim)->solver_iters;
+        tc_sim_free(sim);
+    }
+    double worst[3] = {0, 0, 0};
+    for (int v = 1; v < 3; v++)
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < 20; i++) worst[v] = fmax(worst[v], fabs(q[v][c][i] - q[0][c][i]));
+    cr_log_info("finite differences against exact over 20 steps: %.2e (unregularised), %.2e (+1e-3 "
+                "kg); failed steps %lld, %lld, %lld; iterations %lld, %lld, %lld", worst[1], worst[2],
+                fails[0], fails[1], fails[2], iters[0], iters[1], iters[2]);
+    /* the differences are the Newton matrix itself (to about 1e-5, the lower level's residual):
+     * Newton's iterations are the exact matrix's; a wrong matrix would still end on the same q+,
+     * only slower */
+    cr_expect_leq(llabs(iters[1] - iters[0]), iters[0] / 20, "iterations %lld against %lld", iters[1], iters[0]);
+    for (int v = 0; v < 3; v++) cr_expect_eq(fails[v], 0, "variant %d failed %lld steps", v, fails[v]);
+    cr_expect_leq(worst[1], 1e-6, "unregularised differences moved q+ by %g", worst[1]);
+    cr_expect_leq(worst[2], 1e-6, "regularised differences moved q+ by %g", worst[2]);
+    /* and it did land: after 0.2 s the ground holds it well above where free fall would put it
+     * (implicit Euler: y0 - 0.5 t - g h^2 n (n + 1) / 2) */
+    const double fall = 0.5 * 0.2 + G * 0.01 * 0.01 * 20 * 21 / 2;
+    cr_expect_geq(q[0][1][19], HALF * sqrt(2) + 0.01 - fall + 0.05, "y = %g: not landed", q[0][1][19]);
+}
+
+Test(ip, a_dual_regularisation_stalls_the_finite_difference_newton_in_free_fall) {
+    /* why fd_dual_reg is 0 by default (docs/solvers.md): in free fall the relaxed friction
+     * complementarity has psi s_psi = kappa with psi large and s_psi tiny, whose condensed
+     * derivative kappa / psi^2 (1e-12 at kappa = 1e-10) a subtracted 1e-3 swamps: psi then
+     * creeps by |r| / 1e-3 an iteration and the step hits its cap at |f| about 2e-10. Without
+     * it every step converges */
+    tc_scene sc = squares(1, (const double[][3]){{0, 1.0, 0.2}}, 0.2);
+    const char *names[] = {"fd_dual_reg", NULL};
+    long long fails[2];
+    for (int v = 0; v < 2; v++) {
+        const double reg = v ? 1e-3 : 0;
+        tc_sim *sim = sim_with(&sc, "convex/bilevel", 0.01, 1e-10, names, &reg);
+        for (int i = 0; i < 5; i++) tc_sim_step(sim);
+        fails[v] = tc_sim_get_stats(sim)->solver_fails;
+        tc_sim_free(sim);
+    }
+    cr_log_info("5 free-fall steps at kappa = 1e-10: %lld failed without the dual regularisation, "
+                "%lld with 1e-3", fails[0], fails[1]);
+    cr_expect_eq(fails[0], 0);
+    cr_expect_eq(fails[1], 5);
 }
 
 Test(ip, a_box_dropped_flat_does_not_bounce) {

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Le Cleac'h et al. 2023 in the plane: each step one interior-point solve of the implicit
  * dynamics with every pair's collision KKT conditions (single-level, problem 20), or of the
- * dynamics alone with the collision problem solved to convergence inside every residual
- * evaluation and differentiated by the implicit function theorem (bilevel) */
+ * dynamics alone with the collision problem solved inside every residual evaluation (bilevel).
+ * The bilevel's defaults are the public code's baseline (a fixed, cold, capped lower-level solve
+ * and finite-difference Jacobians); its parameters also give touche's stronger variant (the
+ * lower level at the step's tolerance, warm, to convergence, derivatives by the implicit function
+ * theorem) */
 #include "solvers/tc_dcol2d.h"
 #include "solvers/tc_ip.h"
 #include "solvers/tc_solver.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +35,61 @@ static const tc_param_spec ip_params[] = {
      "the public code's complementarity_backstep"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
+/* the bilevel's: the single-level's, then its lower level and its Jacobian. Defaults: the public
+ * code as it produced the paper's data (Silico.jl at fa70380, 2022-10-23, on Mehrotra.jl's main
+ * branch of then, 1aecdfa): CollisionDetector builds its Mehrotra solver with max_iterations = 20,
+ * warm_start = false, complementarity_tolerance = 1e-4 (fixed when the mechanism is built; the
+ * benchmarks sweep only the outer solver's) and Mehrotra's default residual_tolerance 1e-5; the
+ * bilevel mechanism uses method_type = :finite_difference (FiniteDiff's forward differences of
+ * the whole residual, + 1e-3 on the primal diagonal, - 1e-3 on the duals') */
+static const tc_param_spec bilevel_params[] = {
+    {"tol", 1e-6, 1e-14, 1, TC_PARAM_REAL, "1",
+     "complementarity tolerance kappa of the dynamics: the solve ends on z s = kappa, within a "
+     "residual tolerance of kappa / 10 on every row",
+     "the paper: accurate contact at a relaxation of 1e-6"},
+    {"max_iter", 30, 1, 1000, TC_PARAM_INT, "1",
+     "Newton iterations per step; a step that reaches it counts as failed and keeps its last "
+     "iterate",
+     "the public code's cap, by which the paper counts failures"},
+    {"warm_start", 0, 0, 1, TC_PARAM_BOOL, "1",
+     "1: start each step from the last solution, its duals and slacks raised by backstep; 0: "
+     "from duals and slacks of 1 (cold)",
+     "the public polytope-drop and stacking scripts run the bilevel cold"},
+    {"backstep", 1e-2, 0, 1, TC_PARAM_REAL, "1",
+     "added to every dual and slack of a warm start, the step's and (collision_warm) the "
+     "collision problem's", "the public code's complementarity_backstep"},
+    {"collision_tol", 1e-4, 0, 1, TC_PARAM_REAL, "1",
+     "complementarity tolerance of the lower-level collision problem (problem 14); 0: the step's "
+     "tol",
+     "the public CollisionDetector's 1e-4, fixed whatever the step's tolerance"},
+    {"collision_rtol", 1e-5, 0, 1, TC_PARAM_REAL, "1",
+     "residual tolerance of the collision problem on |E|_inf and |lambda s - kappa|_inf; 0: "
+     "its tolerance / 10",
+     "Mehrotra.jl's default residual_tolerance, which the public CollisionDetector kept"},
+    {"collision_max_iter", 20, 1, 1000, TC_PARAM_INT, "1",
+     "interior-point iterations of each collision solve; a solve that reaches it hands on its "
+     "last iterate (counted in the failure note)",
+     "the public CollisionDetector's max_iterations"},
+    {"collision_warm", 0, 0, 1, TC_PARAM_BOOL, "1",
+     "1: each collision solve starts from the pair's last solution, duals and slacks raised by "
+     "backstep; 0: from the cold start (p between the shapes, alpha = 1, duals and slacks 1)",
+     "the public CollisionDetector sets warm_start = false"},
+    {"fd_jacobian", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "1: the Newton matrix by forward differences of the whole residual (one more residual "
+     "evaluation, every collision problem solved again, per unknown; steps sqrt(eps) max(|x|, "
+     "1), in velocity for the poses); 0: exact, the collision unknowns' derivatives by the "
+     "implicit function theorem",
+     "the public benchmarks build the bilevel with method_type = :finite_difference"},
+    {"fd_primal_reg", 1e-3, 0, 1e6, TC_PARAM_REAL, "kg",
+     "with fd_jacobian: added to each body row's derivative in its velocity (mass units: m / h "
+     "on q+), as the public code adds it to the primal diagonal",
+     "Mehrotra.jl's finite-difference methods at the data's date (1aecdfa): 1e-3"},
+    {"fd_dual_reg", 0, 0, 1e6, TC_PARAM_REAL, "1",
+     "with fd_jacobian: subtracted from each contact row's derivative in its own dual (gamma, "
+     "psi, beta; in that row's units per the dual's)",
+     "Mehrotra.jl's finite-difference methods at the data's date (1aecdfa): 1e-3"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+
 /* a run's workspace, both formulations */
 typedef struct ip_state {
     const tc_system *sys;
@@ -40,6 +99,11 @@ typedef struct ip_state {
     tc_ip_workspace *ws, *wc;
     int warm, started;
     double backstep;
+    /* bilevel: the lower level's start (1 warm), the Jacobian (1 finite differences) and its
+     * regularisation (kg on the velocity diagonal, 1 on the duals'); scratch for a column */
+    int cwarm, fd;
+    double fd_reg_p, fd_reg_d;
+    double *xp, *rp, *cs;
     /* the solved problem: single-level x = [q+, pair blocks]; bilevel x = [q+, 8 per pair] */
     int n, ncone;
     int *zi, *si;
@@ -61,6 +125,7 @@ static void ip_free(void *state) {
     tc_ip_free(s->ws), tc_ip_free(s->wc);
     free(s->zi), free(s->si), free(s->x), free(s->a);
     free(s->col), free(s->l), free(s->Mcc), free(s->X), free(s->perm);
+    free(s->xp), free(s->rp), free(s->cs);
     free(s);
 }
 
@@ -140,12 +205,17 @@ static tc_status single_f(void *ctx, const double *x, double *r, double *J) {
     return TC_OK;
 }
 
-/* bilevel: solve pair k's collision problem at q+ = qp to convergence, from its last solution
- * raised by backstep */
+/* bilevel: solve pair k's collision problem at q+ = qp, from its last solution raised by
+ * backstep (collision_warm) or from the cold start at qp */
 static tc_status detect(ip_state *s, int k, const double *qp) {
     const tc_dcol2d_pair *pr = &s->dc->pair[k];
     double *xc = s->col + s->coff[k];
-    for (int i = 3; i < pr->ncol; i++) xc[i] += s->backstep;
+    if (s->cwarm) {
+        for (int i = 3; i < pr->ncol; i++) xc[i] += s->backstep;
+    } else {
+        tc_dcol2d_pair_start(s->dc, k, qp, s->cs);
+        memcpy(xc, s->cs, (size_t)pr->ncol * sizeof *xc);
+    }
     int ok;
     tc_status st = tc_dcol2d_detect(s->dc, s->wc, &s->cset, k, qp, xc, &ok);
     s->cfails += !ok;
@@ -165,8 +235,7 @@ static void chain(const ip_state *s, double *row, const double *dr, int nc, cons
 
 /* the bilevel residual: the dynamics rows with every pair's collision solved at x's q+, and
  * their Jacobian through the implicit function theorem, dc/dq+ = -M_cc^-1 dE_c/dq+ */
-static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
-    ip_state *s = ctx;
+static tc_status bilevel_exact(ip_state *s, const double *x, double *r, double *J) {
     tc_dcol2d *d = s->dc;
     int n = s->n, lcol[2 * (2 * TC_CONVEX2D_MAXROW) + 11], qc[6];
     body_rows(s, x, r, J, n);
@@ -224,6 +293,44 @@ static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
     return TC_OK;
 }
 
+/* the bilevel residual's Newton matrix by forward differences, as the public code's
+ * finite-difference methods build it: the residual at x, then per unknown j one more evaluation
+ * (every pair's collision problem solved again) at x + delta e_j, delta = sqrt(eps) max(|x_j|, 1)
+ * with the poses' steps taken in velocity (q+ = q + h v: delta = h sqrt(eps) max(|v_j|, 1)); then
+ * + fd_primal_reg on each body row's velocity derivative and - fd_dual_reg on each contact row's
+ * own dual. The rows of f only (the solver adds the complementarity products) */
+static tc_status bilevel_fd(ip_state *s, const double *x, double *r, double *J) {
+    const tc_dcol2d *d = s->dc;
+    const int n = s->n, neq = s->n - s->ncone, nv = s->nv;
+    const double rel = sqrt(DBL_EPSILON);
+    tc_status st = bilevel_exact(s, x, r, NULL);
+    if (st) return st;
+    memcpy(s->xp, x, (size_t)n * sizeof *s->xp);
+    for (int j = 0; j < n; j++) {
+        double step = j < nv ? d->h * rel * fmax(fabs((x[j] - d->q[j]) / d->h), 1)
+                             : rel * fmax(fabs(x[j]), 1);
+        s->xp[j] = x[j] + step;
+        step = s->xp[j] - x[j];
+        if ((st = bilevel_exact(s, s->xp, s->rp, NULL))) return st;
+        for (int i = 0; i < neq; i++) J[(size_t)i * (size_t)n + (size_t)j] = (s->rp[i] - r[i]) / step;
+        s->xp[j] = x[j];
+    }
+    /* the regularisation: kg on dr/dv is kg / h on dr/dq+ */
+    for (int i = 0; i < nv; i++) J[(size_t)i * (size_t)n + (size_t)i] += s->fd_reg_p / d->h;
+    static const int dual[4] = {0, 2, 4, 5}; /* gamma, psi, beta1, beta2 of a pair's 8 */
+    for (int k = 0; k < d->npair; k++)
+        for (int e = 0; e < 4; e++)
+            J[(size_t)(s->eoff[k] + e) * (size_t)n + (size_t)(s->voff[k] + dual[e])] -= s->fd_reg_d;
+    /* a warm lower level goes on from the solution at x, not at the last column's point */
+    return s->cwarm ? bilevel_exact(s, x, r, NULL) : TC_OK;
+}
+
+/* the bilevel residual, its Newton matrix exact or by finite differences */
+static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
+    ip_state *s = ctx;
+    return J && s->fd ? bilevel_fd(s, x, r, J) : bilevel_exact(s, x, r, J);
+}
+
 /* the layout of x and its complementarity pairs */
 static tc_status layout(ip_state *s) {
     tc_dcol2d *d = s->dc;
@@ -246,7 +353,11 @@ static tc_status layout(ip_state *s) {
     s->Mcc = calloc((size_t)d->maxl * (size_t)d->maxl + 1, sizeof *s->Mcc);
     s->X = calloc((size_t)d->maxl * 6 + 1, sizeof *s->X);
     s->perm = calloc((size_t)d->maxl + 1, sizeof *s->perm);
-    if (!s->zi || !s->si || !s->x || !s->a || !s->col || !s->l || !s->Mcc || !s->X || !s->perm)
+    s->xp = calloc((size_t)n + 1, sizeof *s->xp);
+    s->rp = calloc((size_t)n + 1, sizeof *s->rp);
+    s->cs = calloc((size_t)d->maxl + 1, sizeof *s->cs);
+    if (!s->zi || !s->si || !s->x || !s->a || !s->col || !s->l || !s->Mcc || !s->X || !s->perm ||
+        !s->xp || !s->rp || !s->cs)
         return TC_ENOMEM;
     /* the pairs (z, s): collision duals and slacks (single-level), then gamma, psi, beta */
     int c = 0;
@@ -277,12 +388,20 @@ static tc_status ip_alloc(void **state, const tc_system *sys, const tc_params *p
     double kappa = tc_params_get(p, "tol");
     s->set = tc_ip_default_settings(kappa);
     s->set.max_iter = (int)tc_params_get(p, "max_iter");
-    /* choice: the collision problem of bilevel is solved at the same tolerance, with room to
-     * converge (it must, inside every residual evaluation) */
-    s->cset = tc_ip_default_settings(kappa);
-    s->cset.max_iter = 100;
     s->warm = tc_params_get(p, "warm_start") != 0;
     s->backstep = tc_params_get(p, "backstep");
+    if (bilevel) {
+        /* the lower level: its own tolerance (0: the step's), residual tolerance (0: a tenth of
+         * it), cap and start; the Jacobian's kind and regularisation */
+        double ck = tc_params_get(p, "collision_tol"), cr = tc_params_get(p, "collision_rtol");
+        s->cset = tc_ip_default_settings(ck > 0 ? ck : kappa);
+        if (cr > 0) s->cset.rtol = cr;
+        s->cset.max_iter = (int)tc_params_get(p, "collision_max_iter");
+        s->cwarm = tc_params_get(p, "collision_warm") != 0;
+        s->fd = tc_params_get(p, "fd_jacobian") != 0;
+        s->fd_reg_p = tc_params_get(p, "fd_primal_reg");
+        s->fd_reg_d = tc_params_get(p, "fd_dual_reg");
+    }
     if ((st = layout(s))) return ip_free(s), st;
     *state = s;
     return TC_OK;
@@ -384,8 +503,9 @@ const tc_solver_type tc_solver_single_level = {
 const tc_solver_type tc_solver_bilevel = {
     .name = "bilevel",
     .summary = "the bilevel baseline of Le Cleac'h et al.: collision detection solved inside "
-               "every residual evaluation, differentiated by the implicit function theorem",
-    .params = ip_params,
+               "every residual evaluation (defaults: the public code's, a fixed cold lower level "
+               "and finite-difference Jacobians)",
+    .params = bilevel_params,
     .caps = TC_CAP_DYNAMICS,
     .needs = TC_CAP_GEOMETRY,
     .alloc = bilevel_alloc,
