@@ -68,12 +68,38 @@ void e4_forget_series(double depth, double forget, int steps, double *integral);
 tc_status e4_write_forget(const char *path, const double *depth, int nd, const double *forget,
                           int nf, int steps, tc_error *err);
 
+/* what a study run must keep to be physically plausible (the same for every method): its
+ * mechanical energy may not grow without input, no body may go through the floor or sink into
+ * another body beyond that body's size */
+typedef struct e4_sanity {
+    double energy_rise;  /* J: the largest rise of kinetic + gravitational energy above the start
+                          * beyond the work the external wrenches ((b)'s pushes) did */
+    double energy_allow; /* J: the rise allowed: lifting every moving body by its own size, sum
+                          * of m g s (room for the elastic energy a penalty stores in its start
+                          * penetration: 7.5 J for E4 (a)'s deepest point) */
+    double lowest;       /* m: the lowest a moving body's centre plus half its size came (the
+                          * floor is the plane z = 0: below 0 the body went right through it) */
+    double deepest;      /* the largest pair penetration over the size of the pair's smaller
+                          * moving body (1: right through it), at samples whose penetration
+                          * exceeds the smallest moving body's size; 0 when none did */
+} e4_sanity;
+
 /* one study run: kinetic energy and penetration after every step (sampled every `every`), the
- * pile's escaped bodies; status and reason in it */
+ * pile's escaped bodies, the plausibility measures; status and reason in it */
 typedef struct e4_run {
     tc_series s;
     int escaped;
+    e4_sanity chk;
 } e4_run;
+
+/* the size (m) of a body's shape: its smallest full extent (a box's shortest side, a sphere's
+ * diameter, a cylinder's smaller of diameter and length, a polytope's bounding diameter);
+ * INFINITY for a plane */
+double e4_body_size(const tc_shape *sh);
+
+/* 1 when a run that finished is physically absurd, with the reason in why[n] (energy grown
+ * without input, a body through the floor, a penetration beyond the body's size), else 0 */
+int e4_implausible(const e4_run *r, char *why, size_t n);
 
 /* simulate `steps` steps of study (E4_BLOCK, E4_PERTURBED, E4_PILE) in scene sc with method m;
  * force: (b)'s perturbations (NULL otherwise) */

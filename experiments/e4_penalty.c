@@ -64,16 +64,19 @@ static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_err
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     fprintf(o.f, "label,method,study,steps,mean_penetration_m,max_penetration_m,final_kinetic_J,"
-                 "escaped,wall_s,solver_iters,solver_fails,status,reason\n");
+                 "escaped,energy_rise_J,energy_allowed_J,lowest_top_m,deepest_over_size,"
+                 "wall_s,solver_iters,solver_fails,status,reason\n");
     for (int i = 0; i < n; i++) {
         const tc_series *s = &it[i].r.s;
         const tc_run_record *r = tc_exp_run_record(x, it[i].run);
         char reason[600];
         tc_csv_field(reason, sizeof reason, r->reason);
-        fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%lld,%lld,%s,%s\n",
+        const e4_sanity *k = &it[i].r.chk;
+        fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%s,%s\n",
                 x->method[it[i].method].label, x->method[it[i].method].m.spec,
                 study_name[it[i].study], s->steps, s->mean_pen, s->max_pen, s->final_ke,
-                it[i].r.escaped, s->wall_s, s->iters, s->fails, r->status ? "failed" : "ok", reason);
+                it[i].r.escaped, k->energy_rise, k->energy_allow, k->lowest, k->deepest,
+                s->wall_s, s->iters, s->fails, r->status ? "failed" : "ok", reason);
     }
     return tc_outfile_commit(&o, err);
 }
@@ -187,11 +190,13 @@ static void e4_work(void *ctx, int i, tc_item *it) {
                 (const double(*)[3])s->force, &t->r, it);
 }
 
-/* what one simulation writes, for a sweep split over MPI ranks: its series and escaped bodies */
+/* what one simulation writes, for a sweep split over MPI ranks: its series, escaped bodies and
+ * plausibility measures */
 static int e4_regions(void *ctx, int i, tc_region *r) {
     e4_item *t = &((e4_state *)ctx)->it[i];
     int nr = tc_series_regions(&t->r.s, r);
     r[nr++] = (tc_region){&t->r.escaped, sizeof t->r.escaped};
+    r[nr++] = (tc_region){&t->r.chk, sizeof t->r.chk};
     return nr;
 }
 

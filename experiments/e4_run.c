@@ -87,12 +87,102 @@ typedef struct study_ctx {
     const e4_setup *e;
     const double (*force)[3];
     e4_run *out;
+    int study, every;
+    double e0;   /* J: kinetic + gravitational energy before the first step */
+    double work; /* J: the work the external wrenches ((b)'s pushes) have done since */
+    double smin; /* m: the smallest moving body's size */
 } study_ctx;
+
+double e4_body_size(const tc_shape *sh) {
+    const double *z = sh->size;
+    switch (sh->type) {
+    case TC_SHAPE_SPHERE: return 2 * z[0];
+    case TC_SHAPE_BOX:
+    case TC_SHAPE_ELLIPSOID: return 2 * fmin(z[0], fmin(z[1], z[2]));
+    case TC_SHAPE_CYLINDER: return 2 * fmin(z[0], z[1]);
+    case TC_SHAPE_POLYTOPE: return 2 * tc_polytope_radius(sh);
+    default: return INFINITY;
+    }
+}
+
+/* 1 for a body with degrees of freedom */
+static int moving(const tc_body_desc *b) {
+    return b->joint == TC_JOINT_FREE || b->joint == TC_JOINT_PLANAR;
+}
+
+int e4_implausible(const e4_run *r, char *why, size_t n) {
+    const e4_sanity *c = &r->chk;
+    if (c->energy_rise > c->energy_allow)
+        snprintf(why, n, "implausible: energy grew without input, %.3g J above the start (more "
+                         "than lifting every body by its own size, %.3g J)", c->energy_rise,
+                 c->energy_allow);
+    else if (c->lowest < 0)
+        snprintf(why, n, "implausible: a body went through the floor (all of it below, its "
+                         "centre more than half its size under it by %.3g m)", -c->lowest);
+    else if (c->deepest > 1)
+        snprintf(why, n, "implausible: a penetration %.3g times the size of the smaller body "
+                         "of its pair", c->deepest);
+    else
+        return 0;
+    return 1;
+}
+
+/* the start's energy and the plausibility measures' starting values */
+static void sanity_begin(study_ctx *c, tc_sim *sim) {
+    const tc_scene *sc = tc_sim_scene(sim);
+    e4_sanity *k = &c->out->chk;
+    const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
+                          sc->gravity[2] * sc->gravity[2]);
+    c->e0 = tc_sim_energy(sim), c->smin = INFINITY, c->work = 0;
+    k->energy_rise = 0, k->energy_allow = 0, k->lowest = INFINITY, k->deepest = 0;
+    for (int i = 0; i < sc->nbody; i++)
+        if (moving(&sc->body[i])) {
+            double size = e4_body_size(&sc->body[i].shape);
+            k->energy_allow += sc->body[i].mass * g * size;
+            c->smin = fmin(c->smin, size);
+        }
+}
+
+/* the pairs' penetrations over the smaller moving body's size, when the sample's largest
+ * penetration pen (m) exceeds the smallest moving body's size (else no pair can) */
+static void sanity_pairs(study_ctx *c, tc_sim *sim, double pen) {
+    if (!(pen > c->smin)) return;
+    const tc_scene *sc = tc_sim_scene(sim);
+    for (int i = 0; i < sc->nbody; i++)
+        for (int j = i + 1; j < sc->nbody; j++) {
+            int mi = moving(&sc->body[i]), mj = moving(&sc->body[j]);
+            if (!mi && !mj) continue;
+            double gap = tc_sim_gap(sim, i, j);
+            double size = fmin(mi ? e4_body_size(&sc->body[i].shape) : INFINITY,
+                               mj ? e4_body_size(&sc->body[j].shape) : INFINITY);
+            if (isfinite(gap) && gap < 0)
+                c->out->chk.deepest = fmax(c->out->chk.deepest, -gap / size);
+        }
+}
+
+/* after step k: the work of the external wrenches held over the step (their power at the step's
+ * end times dt), the energy's rise beyond it, the lowest top, and at samples the deep pairs */
+static void sanity_after(void *ctx, tc_sim *sim, long k) {
+    study_ctx *c = ctx;
+    e4_sanity *s = &c->out->chk;
+    const tc_scene *sc = tc_sim_scene(sim);
+    const tc_body_state *bs = tc_sim_bodies(sim);
+    const tc_wrench *w = tc_sim_xfrc(sim);
+    for (int i = 0; i < sc->nbody; i++)
+        c->work += c->e->dt * (tc_v3_dot(w[i].f, bs[i].vel) + tc_v3_dot(w[i].t, bs[i].omega));
+    s->energy_rise = fmax(s->energy_rise, tc_sim_energy(sim) - c->e0 - c->work);
+    for (int i = 0; i < sc->nbody; i++)
+        if (moving(&sc->body[i]))
+            s->lowest = fmin(s->lowest, bs[i].pos[2] + 0.5 * e4_body_size(&sc->body[i].shape));
+    const tc_series *ts = &c->out->s;
+    if (ts->pen && k % c->every == 0 && k / c->every < ts->n) sanity_pairs(c, sim, ts->pen[k / c->every]);
+}
 
 /* (b) before step k: a downward force at a top point of the block, held `on` steps, then `off`
  * steps free, after `settle` free steps */
 static void perturb(void *ctx, tc_sim *sim, long k) {
     const study_ctx *c = ctx;
+    if (c->study != E4_PERTURBED) return;
     enum { BLOCK = 1 };
     tc_wrench *w = &tc_sim_xfrc(sim)[BLOCK];
     const tc_body_state *b = &tc_sim_bodies(sim)[BLOCK];
@@ -105,9 +195,16 @@ static void perturb(void *ctx, tc_sim *sim, long k) {
     tc_v3_cross(w->t, r, F);
 }
 
+/* before step k: the start's energy before the first, then (b)'s push */
+static void before_step(void *ctx, tc_sim *sim, long k) {
+    if (k == 0) sanity_begin(ctx, sim);
+    perturb(ctx, sim, k);
+}
+
 /* (c) at the end: the bodies that left the container */
 static void count_escaped(void *ctx, tc_sim *sim) {
     const study_ctx *c = ctx;
+    if (c->study != E4_PILE) return;
     const tc_scene *sc = tc_sim_scene(sim);
     const tc_body_state *bs = tc_sim_bodies(sim);
     for (int i = 0; i < sc->nbody; i++)
@@ -117,14 +214,18 @@ static void count_escaped(void *ctx, tc_sim *sim) {
 
 void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int study, long steps,
                  int every, const double (*force)[3], e4_run *out, tc_item *it) {
-    study_ctx c = {e, force, out};
+    study_ctx c = {e, force, out, study, every, 0, 0, INFINITY};
     out->escaped = 0;
+    out->chk = (e4_sanity){0, 0, INFINITY, 0};
     tc_sim_loop loop = {.dt = e->dt, .steps = steps, .every = every,
                         .measure_from = study == E4_PERTURBED ? e->b_settle : 0,
                         .series = TC_SERIES_KINETIC | TC_SERIES_PENETRATION,
-                        .before = study == E4_PERTURBED ? perturb : NULL,
-                        .end = study == E4_PILE ? count_escaped : NULL, .ctx = &c};
+                        .before = before_step, .after = sanity_after, .end = count_escaped,
+                        .ctx = &c};
     tc_simulate(sc, m, &loop, &out->s, it);
+    /* a run that finished but is physically absurd is a failed run, with the reason */
+    if (it->status == TC_OK && e4_implausible(out, it->reason, sizeof it->reason))
+        it->status = TC_EDIVERGED;
 }
 
 #define E4_MAXCONTACT 4096

@@ -372,3 +372,69 @@ Test(e4, lcp_drift_correction_takes_a_sunk_cube_out) {
         cr_expect(fabs(d - d0[i]) < 1e-9, "rigid: %g m", d);
     }
 }
+
+/* a study run of E4's method `label` (its script's parameters) on study q, as the driver runs it */
+static void study_run(const e4_setup *e, const tc_method *m, int q, e4_run *r, tc_item *it) {
+    tc_scene *sc = malloc(sizeof *sc);
+    cr_assert_eq(q == E4_BLOCK ? e4_block_scene(e, sc, NULL) : e4_rest_scene(e, sc, NULL), TC_OK);
+    double force[64][3];
+    cr_assert_leq(e->b_cycles, 64);
+    e4_perturbations(e, force);
+    long steps = q == E4_BLOCK ? e->a_steps : e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
+    cr_assert_eq(tc_series_alloc(&r->s, steps, 10, TC_SERIES_KINETIC | TC_SERIES_PENETRATION), TC_OK);
+    memset(it, 0, sizeof *it);
+    e4_simulate(e, sc, m, q, steps, 10, q == E4_PERTURBED ? (const double(*)[3])force : NULL, r, it);
+    free(sc);
+}
+
+/* physically absurd outcomes are failed runs with the reason: the rule on made-up measures
+ * (each of its three tests alone, and a run that passes), then on real runs of (a): ODE throws
+ * the 50 kg block started 5 cm deep out of the plane with 1.7 kJ (its ERP pushes 0.2 of the
+ * depth out per 1 ms step, 8 m/s) and is failed, E4's LCP takes it out and is not; a
+ * deepest-point penalty without stiffness lets (b)'s cube fall through the floor */
+Test(e4, implausible_runs_fail_with_the_reason) {
+    char why[256];
+    e4_run r;
+    memset(&r, 0, sizeof r);
+    r.chk = (e4_sanity){1.0, 490.0, 0.4, 0.3};
+    cr_expect_eq(e4_implausible(&r, why, sizeof why), 0, "a plausible run failed: %s", why);
+    r.chk.energy_rise = 500;
+    cr_expect_eq(e4_implausible(&r, why, sizeof why), 1);
+    cr_expect(strstr(why, "energy grew without input") != NULL, "%s", why);
+    r.chk.energy_rise = 1, r.chk.lowest = -0.01;
+    cr_expect_eq(e4_implausible(&r, why, sizeof why), 1);
+    cr_expect(strstr(why, "through the floor") != NULL, "%s", why);
+    r.chk.lowest = 0.4, r.chk.deepest = 1.5;
+    cr_expect_eq(e4_implausible(&r, why, sizeof why), 1);
+    cr_expect(strstr(why, "times the size") != NULL, "%s", why);
+    /* sizes: a box's shortest side, a sphere's diameter, a cylinder's smaller extent, a plane */
+    cr_expect_eq(e4_body_size(&(tc_shape){.type = TC_SHAPE_BOX, .size = {0.5, 0.2, 0.3}}), 0.4);
+    cr_expect_eq(e4_body_size(&(tc_shape){.type = TC_SHAPE_SPHERE, .size = {0.3}}), 0.6);
+    cr_expect_eq(e4_body_size(&(tc_shape){.type = TC_SHAPE_CYLINDER, .size = {0.3, 0.1}}), 0.2);
+    cr_expect(isinf(e4_body_size(&(tc_shape){.type = TC_SHAPE_PLANE})));
+    /* real runs */
+    e4_setup e;
+    setup(&e);
+    tc_item it;
+    tc_method ode = script_method("ode"), lcp = script_method("lcp"), soft;
+    study_run(&e, &ode, E4_BLOCK, &r, &it);
+    cr_log_info("ode (a): %s (rise %.4g J of %.4g allowed, final KE %.3g J)", it.reason,
+                r.chk.energy_rise, r.chk.energy_allow, r.s.final_ke);
+    cr_expect_eq(it.status, TC_EDIVERGED);
+    cr_expect(strstr(it.reason, "energy grew without input") != NULL, "%s", it.reason);
+    tc_series_free(&r.s);
+    study_run(&e, &lcp, E4_BLOCK, &r, &it);
+    cr_log_info("lcp (a): status %d, rise %.3g J", it.status, r.chk.energy_rise);
+    cr_expect_eq(it.status, TC_OK, "%s", it.reason);
+    tc_series_free(&r.s);
+    cr_assert_eq(tc_method_parse(&soft, "penalty-dp/rk4", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&soft, "kp", 1e-3, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&soft, "ki", 0, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&soft, "kv", 0, NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&soft, "impulses", 0, NULL), TC_OK);
+    study_run(&e, &soft, E4_PERTURBED, &r, &it);
+    cr_log_info("a spring of 1e-3 N/(m kg), no damper, under (b)'s cube: %s", it.reason);
+    cr_expect_eq(it.status, TC_EDIVERGED);
+    cr_expect(strstr(it.reason, "through the floor") != NULL, "%s", it.reason);
+    tc_series_free(&r.s);
+}
