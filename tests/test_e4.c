@@ -222,17 +222,18 @@ Test(e4, forget_figure_is_the_geometric_series) {
     cr_expect_eq(block, NL, "one block per forgetting factor");
 }
 
-/* a short pile run per method, on 1 and on 2 threads: the same bits */
+static tc_method script_method(const char *label);
+
+/* a short pile run per method (the script's multi-point, LCP and SCM), on 1 and on 2 threads:
+ * the same bits */
 Test(e4, same_bits_for_any_thread_count) {
     e4_setup e;
     setup(&e);
     tc_scene *sc = malloc(sizeof *sc);
     cr_assert_eq(e4_pile_scene(&e, 6, sc, NULL), TC_OK);
-    static const char *const specs[] = {"penalty-mp/rk4", "penalty-dp/lcp-lemke", "scm"};
+    static const char *const specs[] = {"multi-point", "lcp", "scm"};
     for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
-        tc_method m;
-        cr_assert_eq(tc_method_parse(&m, specs[k], NULL), TC_OK);
-        if (!strcmp(specs[k], "scm")) cr_assert_eq(tc_method_set(&m, "spacing", 0.1, NULL), TC_OK);
+        tc_method m = script_method(specs[k]);
         e4_run r[2];
         for (int t = 0; t < 2; t++) {
             omp_set_num_threads(t + 1);
