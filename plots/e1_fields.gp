@@ -4,7 +4,8 @@
 # direction as arrows; the big sphere (solid) and first touch (dashed) drawn in each panel.
 # variables: dir (the experiment's output directory, holding field_<label>.csv: x, y, fx, fy, |F|,
 # a blank line between rows), labels (methods), bigr, touch (m), cbmax (log10 of the largest |F|
-# of all, N)
+# of all, N), impulse (the methods whose numbers are a step's impulse over dt, space-separated with
+# a space at each end: their panels say so)
 set datafile separator ','
 n = words(labels)
 cols = n <= 4 ? n : (n <= 6 ? 3 : 4)
@@ -30,7 +31,7 @@ do for [k=1:n] {
   c = (k - 1) % cols; r = (k - 1) / cols
   set origin c * W, 0.94 - (r + 1) * H
   set size W, H
-  set title word(labels, k) font ',9'
+  set title word(labels, k).(strstrt(impulse, ' '.word(labels, k).' ') > 0 ? ' (impulse/dt, not a force law)' : '') font ',9'
   if (k == n) { set colorbox user origin 0.92, 0.15 size 0.02, 0.7; set cblabel '|F| (N)' font ',8' } else { unset colorbox }
   f = sprintf('%s/field_%s.csv', dir, word(labels, k))
   plot f using 1:2:($5 > 0 ? log10($5) : -3) with image, \
