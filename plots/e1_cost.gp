@@ -3,7 +3,7 @@
 # method and variant (as run: filled points; every pair evaluated, the paper's formulation: open
 # points, thin lines).
 # variables: datafile (cost.csv: a '#' header, then one block per method and variant, two blank
-# lines apart: label, variant, y_m, contact_points, query_s), labels (the method of each block),
+# lines apart: label, variant, y_m, contact_points, query_ms), labels (the method of each block),
 # variants (each block's variant: as-run or all-pairs)
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 set datafile separator ','
@@ -16,6 +16,6 @@ set yrange [0:*]
 set title "E1: a force query's cost against the points in contact" font ',11'
 # as run: the method's own dash, filled points; every pair evaluated: thin, open points
 allpairs(i) = word(variants, i) eq 'all-pairs'
-plot for [i=1:n] datafile index (i-1) using 4:($5*1e3) with linespoints \
+plot for [i=1:n] datafile index (i-1) using 4:5 with linespoints \
      lw 2 - allpairs(i) lc rgb word(colors, i) dt int(word(dashes, i)) pt 7 - allpairs(i) ps 0.8 \
      title word(labels, i).' ('.word(variants, i).')'
