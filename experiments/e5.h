@@ -17,6 +17,8 @@ typedef struct e5_setup {
     double lo[6], hi[6];
     /* at rest face down: speed (m/s), spin (rad/s), the lowest two vertices' height gap (m) */
     double rest_speed, rest_spin, rest_level;
+    /* the angle (rad) by which the scene turns A's frame into the body's principal axes */
+    double phi;
 } e5_setup;
 
 tc_status e5_read_setup(const tc_script *s, e5_setup *e, tc_error *err);

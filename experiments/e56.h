@@ -51,6 +51,9 @@ int e56_line(const tc_script *s, const char *path);
 void e56_lowest_two(tc_sim *sim, int body, double y[2]);
 double e56_angle(tc_sim *sim, int body);
 
+/* the largest distance between two of the polygon's vertices (m): its size */
+double e56_polygon_size(const e56_polygon *p);
+
 /* what one simulation measured */
 typedef struct e56_out {
     long steps;
@@ -61,6 +64,19 @@ typedef struct e56_out {
     int ok_end;             /* the study's end check (at rest face down; the tower up) */
     double end[2];          /* the study's end measures (E5: speed, level; E6: top height, tilt) */
     char reason[96];        /* why it errored */
+    /* the public code's measures (Silico.jl's benchmarks), for the per-cell comparison:
+     * the largest pseudo signed-distance violation max(1 - alpha, 0) of body 1 against the
+     * ground (1, the polygon scaled about A's origin; with a psdf polygon), the mean over the
+     * steps of (|p_x| + |p_y|) / 2 (kg m/s) and of |sum I_zz omega_z| (kg m^2/s) */
+    double psdf, pub_lin, pub_ang;
+    /* body 1's ground penetration (m, closed form, with a psdf polygon) after the first step that
+     * ends in contact (the landing step: a method that reacts only to overlap shows one step of
+     * free fall there), and the largest after it */
+    double land_pen, after_pen;
+    /* the outcome is physically absurd (through the floor or another body, energy from nothing,
+     * a non-finite state): the run fails with absurd_reason */
+    int absurd;
+    char absurd_reason[160];
 } e56_out;
 
 /* a study: nscene scenes built on demand (build(ctx, i, sc)), each run from start(ctx, i, sim)
@@ -72,7 +88,21 @@ typedef struct e56_study {
     void (*end)(const void *ctx, int i, tc_sim *sim, e56_out *o);
     const void *ctx;
     const char *what; /* "drop", "stack" */
+    /* a penetration beyond this (m: the smallest body's size) is absurd: a body through the floor
+     * or through another; 0: not checked */
+    double size;
+    /* body 1's polygon against the ground (E5), for psdf and the landing step; NULL: none. Its
+     * body frame is A's frame turned by psdf_phi (rad: the principal axes the scene chose) */
+    const e56_polygon *psdf_poly;
+    double psdf_phi;
 } e56_study;
+
+/* body 1's polygon (st->psdf_poly) against the ground y = 0 in a simulation: its penetration (m)
+ * and the public code's pseudo signed-distance violation max(1 - alpha, 0), alpha the scaling
+ * about A's origin at which the polygon touches the ground (the closed form of problem 14 for a
+ * polygon and a half-space: alpha = y_o / (y_o - y_low), y_o the height of A's origin, y_low of
+ * the lowest vertex) */
+void e56_ground_violation(const e56_study *st, tc_sim *sim, double *pen, double *psdf);
 
 /* one grid cell: a method at a rate and (for the tolerance methods) a tolerance */
 typedef struct e56_cell {
@@ -81,8 +111,11 @@ typedef struct e56_cell {
     tc_method m;           /* the method as run */
     e56_out *out;          /* nscene results */
     /* the cell's summary */
-    int failed, errored, ok_end;
+    int failed, errored, ok_end, absurd;
     double max_pen, mean_pen, iters_per_step, mean_lin, mean_ang;
+    /* means over the scenes: the public code's measures, the landing step's penetration and the
+     * largest after it (m) */
+    double psdf, pub_lin, pub_ang, land_pen, after_pen;
 } e56_cell;
 
 /* the sweep of a study over every method and the grid (tolerances for the tolerance methods,
@@ -96,7 +129,8 @@ typedef struct e56_sweep {
 
 /* declare the runs (one per cell), run every scene of every cell in parallel (scenes built per
  * item in a per-thread buffer), and sum the cells up. A step's error or divergence is the
- * study's measured outcome (errored), not a failed run; a simulation that cannot start is */
+ * study's measured outcome (errored), not a failed run; a simulation that cannot start is, and
+ * so is a physically absurd outcome (its cell's run fails with the first scene's reason) */
 tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
                   tc_error *err);
 /* e56_run for several studies (study q over grid g[q] into sw[q]): their runs declared in study

@@ -136,14 +136,23 @@ double e56_angle(tc_sim *sim, int body) {
     return atan2(b->R[3], b->R[0]);
 }
 
+double e56_polygon_size(const e56_polygon *p) {
+    double d = 0;
+    for (int i = 0; i < p->nv; i++)
+        for (int j = 0; j < i; j++) d = fmax(d, hypot(p->v[i][0] - p->v[j][0], p->v[i][1] - p->v[j][1]));
+    return d;
+}
+
 /* ---------- the sweep ---------- */
 
 /* what one item's hooks share */
 typedef struct item_ctx {
     const e56_study *st;
-    int scene, started;
-    double ang_sum;
+    int scene, started, landed;
+    double ang_sum, lin_pub, ang_pub;
     long nang;
+    double e0, emax; /* mechanical energy at the start and its largest after a step (J) */
+    int finite;      /* every state so far finite */
     e56_out *o;
 } item_ctx;
 
@@ -152,14 +161,45 @@ static void on_before(void *ctx, tc_sim *sim, long k) {
     if (k) return;
     c->started = 1;
     if (c->st->start) c->st->start(c->st->ctx, c->scene, sim);
+    c->e0 = c->emax = tc_sim_energy(sim);
+}
+
+void e56_ground_violation(const e56_study *st, tc_sim *sim, double *pen, double *psdf) {
+    const e56_polygon *p = st->psdf_poly;
+    const tc_body_state *b = &tc_sim_bodies(sim)[1];
+    const double th = e56_angle(sim, 1) - st->psdf_phi, cs = cos(th), sn = sin(th);
+    /* A's origin: the centroid less c turned by theta */
+    const double oy = b->pos[1] - (sn * p->c[0] + cs * p->c[1]);
+    double low = INFINITY;
+    for (int k = 0; k < p->nv; k++) low = fmin(low, oy + sn * p->v[k][0] + cs * p->v[k][1]);
+    *pen = fmax(-low, 0);
+    *psdf = oy - low > 0 ? fmax(-low / (oy - low), 0) : 1;
 }
 
 static void on_after(void *ctx, tc_sim *sim, long k) {
     item_ctx *c = ctx;
-    double lin[3], ang[3];
+    const tc_scene *sc = tc_sim_scene(sim);
+    const tc_body_state *b = tc_sim_bodies(sim);
+    const int *vadr = tc_sim_system(sim)->vadr;
+    double lin[3], ang[3], spin = 0;
     (void)k;
     tc_sim_momentum(sim, lin, ang);
     c->ang_sum += tc_v3_norm(ang), c->nang++;
+    /* the public code's momenta: the mean of |p_x| and |p_y|, and the bodies' spins */
+    for (int i = 0; i < sc->nbody; i++)
+        if (vadr[i] >= 0) spin += sc->body[i].inertia[2] * b[i].omega[2];
+    c->lin_pub += 0.5 * (fabs(lin[0]) + fabs(lin[1])), c->ang_pub += fabs(spin);
+    const double e = tc_sim_energy(sim);
+    c->finite &= isfinite(e);
+    if (isfinite(e)) c->emax = fmax(c->emax, e);
+    if (!c->st->psdf_poly) return;
+    /* the ground: pseudo distance, and the landing step's penetration apart from the rest */
+    double pen, psdf;
+    e56_ground_violation(c->st, sim, &pen, &psdf);
+    e56_out *o = c->o;
+    o->psdf = fmax(o->psdf, psdf);
+    if (c->landed) o->after_pen = fmax(o->after_pen, pen);
+    else if (pen > 0) c->landed = 1, o->land_pen = pen;
 }
 
 static void on_end(void *ctx, tc_sim *sim) {
@@ -210,7 +250,7 @@ static void e56_item(void *vctx, int i, tc_item *it) {
         return;
     }
     const double rate = s->g[q]->rate[cell->rate];
-    item_ctx c = {.st = st, .scene = j, .o = o};
+    item_ctx c = {.st = st, .scene = j, .o = o, .finite = 1};
     tc_sim_loop loop = {.dt = 1.0 / rate, .steps = lround(s->g[q]->seconds * rate), .every = 1,
                         .series = TC_SERIES_PENETRATION | TC_SERIES_MOMENTUM,
                         .before = on_before, .after = on_after, .end = on_end, .ctx = &c};
@@ -220,7 +260,25 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     tc_simulate(sc, &cell->m, &loop, &ser, &mine);
     o->steps = ser.steps, o->max_pen = ser.max_pen, o->iters = ser.iters, o->fails = ser.fails;
     o->mean_lin = ser.mean_mom, o->mean_ang = c.nang ? c.ang_sum / c.nang : NAN;
+    o->pub_lin = c.nang ? c.lin_pub / c.nang : NAN, o->pub_ang = c.nang ? c.ang_pub / c.nang : NAN;
     it->steps = ser.steps;
+    /* a physically absurd outcome: through the floor or another body, energy from nothing (the
+     * bodies are passive: their kinetic plus gravitational energy can only fall), a non-finite
+     * state */
+    if (c.started) {
+        if (!c.finite || !isfinite(ser.max_pen))
+            snprintf(o->absurd_reason, sizeof o->absurd_reason, "%s %d: a non-finite state",
+                     st->what, j);
+        else if (st->size > 0 && ser.max_pen > st->size)
+            snprintf(o->absurd_reason, sizeof o->absurd_reason,
+                     "%s %d: penetration %.3g m, beyond the body's size %.3g m (through the floor "
+                     "or another body)", st->what, j, ser.max_pen, st->size);
+        else if (c.emax > 2 * fabs(c.e0) + 1e-9)
+            snprintf(o->absurd_reason, sizeof o->absurd_reason,
+                     "%s %d: mechanical energy grew from %.3g J to %.3g J without input", st->what,
+                     j, c.e0, c.emax);
+        o->absurd = o->absurd_reason[0] != 0;
+    }
     /* a step's error is the measured outcome; not starting, or an interrupt, fails the run */
     if (mine.status && c.started && mine.status != TC_EINTR && mine.status != TC_ENOMEM) {
         o->errored = 1, o->ok_end = 0;
@@ -244,12 +302,16 @@ static int e56_regions(void *vctx, int i, tc_region *r) {
 static void sum_cell(e56_cell *c, int n) {
     long long steps = 0, iters = 0;
     int nok = 0;
-    c->failed = c->errored = c->ok_end = 0;
+    c->failed = c->errored = c->ok_end = c->absurd = 0;
     c->max_pen = c->mean_pen = c->mean_lin = c->mean_ang = 0;
+    c->psdf = c->pub_lin = c->pub_ang = c->land_pen = c->after_pen = 0;
     for (int j = 0; j < n; j++) {
         const e56_out *o = &c->out[j];
         c->failed += o->fails > 0, c->errored += o->errored, c->ok_end += o->ok_end;
+        c->absurd += o->absurd;
         c->max_pen = fmax(c->max_pen, o->max_pen), c->mean_pen += o->max_pen / n;
+        c->psdf += o->psdf / n, c->land_pen += o->land_pen / n, c->after_pen += o->after_pen / n;
+        c->pub_lin += o->pub_lin / n, c->pub_ang += o->pub_ang / n;
         steps += o->steps, iters += o->iters;
         if (!o->errored) c->mean_lin += o->mean_lin, c->mean_ang += o->mean_ang, nok++;
     }
@@ -352,7 +414,19 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
     free(item_run), free(cost), free(sc.buf);
     if (s) return s;
     for (int q = 0; q < nstudy; q++)
-        for (int i = 0; i < sw[q]->ncell; i++) sum_cell(&sw[q]->cell[i], st[q]->nscene);
+        for (int i = 0; i < sw[q]->ncell; i++) {
+            e56_cell *c = &sw[q]->cell[i];
+            sum_cell(c, st[q]->nscene);
+            /* an absurd outcome fails the cell's run: its first scene's reason, and how many */
+            for (int j = 0; j < st[q]->nscene && c->absurd; j++) {
+                if (!c->out[j].absurd) continue;
+                char why[300];
+                snprintf(why, sizeof why, "physically absurd outcome: %s (%d of %d %ss)",
+                         c->out[j].absurd_reason, c->absurd, st[q]->nscene, st[q]->what);
+                tc_exp_record(x, c->run, TC_EDIVERGED, why, 0, 0);
+                break;
+            }
+        }
     return TC_OK;
 }
 
@@ -372,7 +446,9 @@ void e56_sweep_free(e56_sweep *sw) {
 static const char *const grid_cols[] = {
     "label", "rate_hz", "tol", "rate_i", "tol_i", "runs", "failed", "fail_rate", "errored",
     "error_rate", "max_penetration_m", "mean_max_penetration_m", "iters_per_step",
-    "mean_linear_momentum", "mean_angular_momentum", "end_ok_rate", NULL};
+    "mean_linear_momentum", "mean_angular_momentum", "end_ok_rate", "absurd",
+    "mean_landing_penetration_m", "mean_after_landing_penetration_m", "psdf_violation",
+    "public_linear_momentum", "public_angular_momentum", NULL};
 
 tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw,
                          const char *file, const char *scene_file, tc_error *err) {
@@ -390,29 +466,36 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
         const int ns = nscene > 0 ? nscene : 1;
         char tol[32] = "";
         if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
-        fprintf(o.f, "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g\n",
+        fprintf(o.f, "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g,%d,%.6e,%.6e,"
+                     "%.6e,%.6e,%.6e\n",
                 x->method[c->method].label, g->rate[c->rate], tol, c->rate, c->tol, ns, c->failed,
                 (double)c->failed / ns, c->errored, (double)c->errored / ns, c->max_pen, c->mean_pen,
-                c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns);
+                c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns, c->absurd,
+                c->land_pen, c->after_pen, c->psdf, c->pub_lin, c->pub_ang);
     }
     if ((st = tc_outfile_commit(&o, err))) return st;
     /* one row per simulation */
     tc_exp_path(x, scene_file, path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "label,rate_hz,tol,scene,steps,errored,failed_steps,iters,max_penetration_m,"
-                 "mean_linear_momentum,mean_angular_momentum,end_ok,end0,end1,reason\n");
+                 "mean_linear_momentum,mean_angular_momentum,end_ok,end0,end1,reason,"
+                 "landing_penetration_m,after_landing_penetration_m,psdf_violation,"
+                 "public_linear_momentum,public_angular_momentum,absurd\n");
     for (int i = 0; i < sw->ncell; i++) {
         const e56_cell *c = &sw->cell[i];
         char tol[32] = "";
         if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
         for (int j = 0; j < nscene; j++) {
             const e56_out *u = &c->out[j];
-            char reason[300];
+            char reason[300], absurd[400];
             tc_csv_field(reason, sizeof reason, u->reason);
-            fprintf(o.f, "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s\n",
+            tc_csv_field(absurd, sizeof absurd, u->absurd_reason);
+            fprintf(o.f, "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s,%.6e,%.6e,"
+                         "%.6e,%.6e,%.6e,%s\n",
                     x->method[c->method].label, g->rate[c->rate], tol, j, u->steps, u->errored,
                     u->fails, u->iters, u->max_pen, u->mean_lin, u->mean_ang, u->ok_end, u->end[0],
-                    u->end[1], reason);
+                    u->end[1], reason, u->land_pen, u->after_pen, u->psdf, u->pub_lin, u->pub_ang,
+                    absurd);
         }
     }
     return tc_outfile_commit(&o, err);
@@ -425,7 +508,10 @@ static double cell_value(const e56_cell *c, int ns, const char *column) {
         {"error_rate", (double)c->errored / ns}, {"max_penetration_m", c->max_pen},
         {"mean_max_penetration_m", c->mean_pen}, {"iters_per_step", c->iters_per_step},
         {"mean_linear_momentum", c->mean_lin}, {"mean_angular_momentum", c->mean_ang},
-        {"end_ok_rate", (double)c->ok_end / ns}};
+        {"end_ok_rate", (double)c->ok_end / ns}, {"absurd", c->absurd},
+        {"mean_landing_penetration_m", c->land_pen},
+        {"mean_after_landing_penetration_m", c->after_pen}, {"psdf_violation", c->psdf},
+        {"public_linear_momentum", c->pub_lin}, {"public_angular_momentum", c->pub_ang}};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         if (!strcmp(v[i].name, column)) return v[i].v;
     return NAN;

@@ -12,7 +12,9 @@ typedef struct e6_setup {
     e56_polygon block;        /* the square, A x <= b in its own frame */
     e56_grid grid;
     double gravity, friction, thickness; /* m/s^2, Coulomb coefficient, prism half thickness (m) */
-    int nstack;               /* two-block stacks: the bottom block shifted by shift * i, i < nstack */
+    int nstack;               /* two-block stacks: the bottom block shifted by shift * (first + i),
+                               * i < nstack */
+    int first;
     double shift;             /* m */
     double up_height, up_tilt; /* the tower is up: top within up_height (m) of its start, tilt
                                 * below up_tilt (rad) */
@@ -40,8 +42,9 @@ e56_study e6_tall_study(const e6_setup *e);
 typedef struct e6_speed_row {
     int method;         /* index into the experiment's methods */
     long steps;         /* done (fewer when a step failed) */
-    int failed;         /* a step failed (the outcome), or it could not start (reason) */
-    tc_status status;   /* why it could not start (TC_OK when it ran) */
+    int failed;         /* it could not start, a step failed, or the outcome is physically
+                         * absurd (through the floor, energy from nothing): no timing of it */
+    tc_status status;   /* why (TC_OK when it ran to an outcome that makes sense) */
     char reason[200];
     double mean_s, median_s, p90_s, total_s;
     double iters_per_step;
@@ -49,7 +52,7 @@ typedef struct e6_speed_row {
 
 /* the speed study: the block dropped on the floor, speed_steps steps of each of the nm methods,
  * one after the other on this thread, each step timed; rows[nm]. A method that cannot start
- * gets steps 0 and its reason */
+ * gets steps 0 and its reason; a failed step or an absurd outcome fails it with its reason */
 tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_speed_row *rows,
                    tc_error *err);
 

@@ -66,13 +66,17 @@ int e6_bench(int argc, char **argv) {
                 r->iters_per_step, e.speed_rate);
         printf("%-14s %8ld %12.3g %12.3g %12.3g %10.3g%s\n", x->method[k].label, r->steps,
                1e6 * r->mean_s, 1e6 * r->median_s, 1e6 * r->p90_s, r->iters_per_step,
-               r->failed ? "  (a step failed)" : "");
+               r->failed ? "  (failed: below)" : "");
     }
-    if (num >= 0 && den >= 0)
+    /* why each failed method's times are no timing of it */
+    for (int k = 0; k < x->nmethod; k++)
+        if (rows[k].failed) printf("%s failed: %s\n", x->method[k].label, rows[k].reason);
+    if (num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed)
         printf("%s / %s median step time: %.3g (paper: about 30)\n", e.ratio_num, e.ratio_den,
                rows[num].median_s / rows[den].median_s);
     else
-        printf("%s / %s: needs both methods in the script\n", e.ratio_num, e.ratio_den);
+        printf("%s / %s: needs both methods in the script, run to a sound outcome\n", e.ratio_num,
+               e.ratio_den);
     free(m), free(rows), tc_exp_free(x);
     if (tc_outfile_commit(&f, &err)) return tc_bench_fail("contact-ip", &err);
     printf("wrote %s\n", path);

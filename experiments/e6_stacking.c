@@ -3,6 +3,7 @@
  * ten ways and a tower of four, every method over rates x complementarity tolerances, and the
  * time per step of a block falling on the floor */
 #include "e6.h"
+#include "e56_silico.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
 #include "report/tc_progress.h"
@@ -29,6 +30,7 @@ tc_status e6_read_setup(const tc_script *s, e6_setup *e, tc_error *err) {
         if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
     if ((st = tc_script_int(s, NULL, "stacks.count", 1, 1000, &e->nstack, err)) ||
+        (st = tc_script_int(s, NULL, "stacks.first", 0, 1000, &e->first, err)) ||
         (st = tc_script_int(s, NULL, "tall.blocks", 1, E56_MAXBODY, &e->tall_n, err)) ||
         (st = tc_script_int(s, NULL, "speed.steps", 1, 10000000, &e->speed_steps, err)))
         return st;
@@ -72,7 +74,7 @@ tc_status e6_stack_scene(const e6_setup *e, int n, double shift_x, tc_scene *sc,
 /* the studies' hooks: the scenes, and whether the tower is up at the end */
 static tc_status build2(const void *ctx, int i, tc_scene *sc, tc_error *err) {
     const e6_setup *e = ctx;
-    return e6_stack_scene(e, 2, e->shift * i, sc, err);
+    return e6_stack_scene(e, 2, e->shift * (e->first + i), sc, err);
 }
 
 static tc_status build_tall(const void *ctx, int i, tc_scene *sc, tc_error *err) {
@@ -102,11 +104,13 @@ static void end_tall(const void *ctx, int i, tc_sim *sim, e56_out *o) {
 }
 
 e56_study e6_study(const e6_setup *e) {
-    return (e56_study){.nscene = e->nstack, .build = build2, .end = end2, .ctx = e, .what = "stack"};
+    return (e56_study){.nscene = e->nstack, .build = build2, .end = end2, .ctx = e, .what = "stack",
+                       .size = e56_polygon_size(&e->block)};
 }
 
 e56_study e6_tall_study(const e6_setup *e) {
-    return (e56_study){.nscene = 1, .build = build_tall, .end = end_tall, .ctx = e, .what = "tower"};
+    return (e56_study){.nscene = 1, .build = build_tall, .end = end_tall, .ctx = e, .what = "tower",
+                       .size = e56_polygon_size(&e->block)};
 }
 
 /* ---------- the speed study ---------- */
@@ -139,16 +143,35 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
             snprintf(r->reason, sizeof r->reason, "%s", e2.msg);
             continue;
         }
-        /* every step timed on its own */
+        /* every step timed on its own; a failed step ends the method's run, with its reason */
         long k = 0;
+        const double e0 = tc_sim_energy(sim);
+        double emax = e0;
         for (; k < e->speed_steps && !tc_interrupted(); k++) {
             double t0 = tc_wall_time();
             tc_status s = tc_sim_step(sim);
             t[k] = tc_wall_time() - t0;
             if (s) {
-                r->failed = 1;
+                char w[160] = "";
+                tc_sim_warnings(sim, w, sizeof w);
+                for (char *p = w; *p; p++) *p = *p == '\n' ? ' ' : *p;
+                r->failed = 1, r->status = s;
+                snprintf(r->reason, sizeof r->reason, "step %ld failed (%s)%s%s", k + 1,
+                         tc_status_str(s), w[0] ? ": " : "", w);
                 break;
             }
+            const double en = tc_sim_energy(sim);
+            emax = isfinite(en) ? fmax(emax, en) : INFINITY;
+        }
+        /* a physically absurd outcome is no timing of the method: through the floor (deeper
+         * than the block's size, or below it), energy from nothing */
+        const double pen = tc_sim_penetration(sim, NULL), y = tc_sim_bodies(sim)[1].pos[1];
+        if (!r->failed && (!(pen <= e56_polygon_size(&e->block)) || !(y > 0) || !(emax <= 2 * fabs(e0) + 1e-9))) {
+            r->failed = 1, r->status = TC_EDIVERGED;
+            snprintf(r->reason, sizeof r->reason,
+                     "physically absurd outcome after %ld steps: the block's centre at y = %.3g m, "
+                     "penetration %.3g m (its size %.3g m), energy %.3g J from %.3g J", k, y, pen,
+                     e56_polygon_size(&e->block), emax, e0);
         }
         r->steps = k;
         r->total_s = 0;
@@ -171,13 +194,29 @@ typedef struct e6_state {
     e6_setup e;
     e56_grid tall_grid;
     e56_sweep sw, tall;
+    e56_silico_spec silico;
 } e6_state;
+
+/* the public code's measures of a cell (Silico.jl's benchmark_momentum): the mean over the run
+ * of (|p_x| + |p_y|) / 2 and of the bodies' |sum I omega|, each averaged over the stacks; the
+ * stacks that errored */
+static double q_lin(const e56_cell *c, int n) { (void)n; return c->pub_lin; }
+static double q_ang(const e56_cell *c, int n) { (void)n; return c->pub_ang; }
+static double q_error(const e56_cell *c, int n) { return (double)c->errored / n; }
+
+static const e56_silico_quantity e6_silico_q[] = {
+    {"linear_momentum", "linear_momentum", "kg m/s",
+     "the mean over the run of (|p_x| + |p_y|) / 2, mean over the stacks", 1, 1e-12, 0.3, q_lin},
+    {"angular_momentum", "angular_momentum", "kg m^2/s",
+     "the mean over the run of |sum I omega|, mean over the stacks", 1, 1e-12, 0.3, q_ang},
+    {"error_rate", "error_rate", "1", "the fraction of stacks that errored", 0, 0, 0.02, q_error}};
 
 static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e6_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
     tc_status st = e6_read_setup(&x->script, &s->e, err);
+    if (!st) st = e56_silico_setup(x, &s->silico, err);
     if (st) return st;
     for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
     tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
@@ -198,46 +237,61 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
 /* per method over the stacks' cells: the table beside the paper, the metrics */
 static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
     static const char *const hdr[] = {"method", "runs", "mean |p| (kg m/s)", "mean |L| (kg m^2/s)",
-                                      "towers up (%)", "failure rate (%)", "errored",
+                                      "towers up (%)", "failure rate (%)", "errored", "absurd",
                                       "largest penetration (m)", "iterations / step",
                                       "tall stack up", "tall mean |p|"};
-    tc_table *t = tc_table_alloc(11, hdr);
+    tc_table *t = tc_table_alloc(12, hdr);
     if (!t) return TC_ENOMEM;
     const e56_sweep *sw = &s->sw;
     for (int k = 0; k < x->nmethod; k++) {
-        int runs = 0, failed = 0, errored = 0, up = 0, ncell = 0, nlin = 0;
-        double lin = 0, ang = 0, maxp = 0, ips = 0;
+        int runs = 0, failed = 0, errored = 0, up = 0, ncell = 0, nlin = 0, absurd = 0;
+        double lin = 0, ang = 0, maxp = 0, ips = 0, plin = 0, pang = 0;
+        char why[160] = "";
         for (int i = 0; i < sw->ncell; i++) {
             const e56_cell *c = &sw->cell[i];
             if (c->method != k) continue;
             runs += sw->nscene, failed += c->failed, errored += c->errored, up += c->ok_end;
+            absurd += c->absurd, plin += c->pub_lin, pang += c->pub_ang;
+            for (int j = 0; j < sw->nscene && !why[0]; j++)
+                if (c->out[j].absurd) snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
             maxp = fmax(maxp, c->max_pen), ncell++;
             ips += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
             if (!isnan(c->mean_lin)) lin += c->mean_lin, ang += c->mean_ang, nlin++;
         }
         if (!ncell) continue;
         lin = nlin ? lin / nlin : NAN, ang = nlin ? ang / nlin : NAN, ips /= ncell;
+        plin /= ncell, pang /= ncell;
         const e56_cell *tc = NULL;
         for (int i = 0; i < s->tall.ncell; i++)
             if (s->tall.cell[i].method == k) tc = &s->tall.cell[i];
         const char *label = x->method[k].label;
-        char c[11][64], name[128];
+        char c[12][64], name[128];
         snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%d", runs);
         snprintf(c[2], 64, "%.3g", lin), snprintf(c[3], 64, "%.3g", ang);
         snprintf(c[4], 64, "%.3g", 100.0 * up / runs), snprintf(c[5], 64, "%.3g", 100.0 * failed / runs);
-        snprintf(c[6], 64, "%d", errored), snprintf(c[7], 64, "%.3g", maxp);
-        snprintf(c[8], 64, "%.3g", ips);
-        snprintf(c[9], 64, "%s", !tc ? "-" : tc->errored ? "errored" : tc->ok_end ? "yes" : "no");
-        snprintf(c[10], 64, "%.3g", tc ? tc->mean_lin : NAN);
-        const char *row[11];
-        for (int j = 0; j < 11; j++) row[j] = c[j];
+        snprintf(c[6], 64, "%d", errored), snprintf(c[7], 64, "%d", absurd);
+        snprintf(c[8], 64, "%.3g", maxp), snprintf(c[9], 64, "%.3g", ips);
+        snprintf(c[10], 64, "%s", !tc ? "-" : tc->errored ? "errored" : tc->absurd ? "absurd" : tc->ok_end ? "yes" : "no");
+        snprintf(c[11], 64, "%.3g", tc ? tc->mean_lin : NAN);
+        const char *row[12];
+        for (int j = 0; j < 12; j++) row[j] = c[j];
         tc_table_add_row(t, row);
+        if (absurd)
+            tc_exp_text(x, "`%s`: %d of %d stack runs ended physically absurd and failed (first: %s).",
+                        label, absurd, runs, why);
         /* metrics */
         const struct { const char *n, *unit, *doc; double v, ta, tr; } ms[] = {
             {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", lin, 1e-4, 0.5},
             {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs", ang, 1e-4, 0.5},
             {"up_rate", "1", "two-block towers standing at the end", (double)up / runs, 0.05, 0.1},
             {"error_rate", "1", "stack runs that errored or diverged", (double)errored / runs, 0.02, 0.2},
+            {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)", (double)absurd / runs, 0.02, 0.2},
+            {"public_linear_momentum", "kg m/s",
+             "the public code's measure: mean over the run of (|p_x| + |p_y|) / 2, mean over the "
+             "stacks and cells", plin, 1e-4, 0.5},
+            {"public_angular_momentum", "kg m^2/s",
+             "the public code's measure: mean over the run of |sum I omega|, mean over the stacks "
+             "and cells", pang, 1e-4, 0.5},
             {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
         for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
             snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
@@ -273,8 +327,10 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
                       rows[k].steps, rows[k].total_s);
     }
     int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
-    /* medians: a step that another process interrupted moves a mean, not a median */
-    double ratio = num >= 0 && den >= 0 ? rows[num].median_s / rows[den].median_s : NAN;
+    /* medians: a step that another process interrupted moves a mean, not a median; a method
+     * that failed gives none */
+    double ratio = num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed
+                       ? rows[num].median_s / rows[den].median_s : NAN;
     /* csv and table */
     char path[1200];
     tc_outfile o;
@@ -291,7 +347,10 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
                 r->mean_s, r->median_s, r->p90_s, r->iters_per_step);
         char c[6][64];
         snprintf(c[0], 64, "%s", x->method[k].label);
-        snprintf(c[1], 64, "%ld%s", r->steps, r->failed ? " (a step failed)" : "");
+        snprintf(c[1], 64, "%ld%s", r->steps, r->failed ? " (failed)" : "");
+        if (r->failed && r->steps)
+            tc_exp_text(x, "Speed: `%s` failed, its times are no timing of the method: %s.",
+                        x->method[k].label, r->reason);
         snprintf(c[2], 64, "%.3g", 1e6 * r->mean_s), snprintf(c[3], 64, "%.3g", 1e6 * r->median_s);
         snprintf(c[4], 64, "%.3g", 1e6 * r->p90_s), snprintf(c[5], 64, "%.3g", r->iters_per_step);
         const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
@@ -316,8 +375,8 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
                        TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
                        "median step time ratio (machine-dependent)");
     } else
-        tc_exp_text(x, "The ratio `%s` / `%s` needs both methods; one did not run here.",
-                    e->ratio_num, e->ratio_den);
+        tc_exp_text(x, "The ratio `%s` / `%s` needs both methods run to a sound outcome; one did "
+                       "not here.", e->ratio_num, e->ratio_den);
     free(rows);
     return st;
 }
@@ -333,11 +392,12 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     e56_sweep *sweeps[] = {&s->sw, &s->tall};
     if ((st = e56_run_studies(x, 2, grids, studies, sweeps, err))) return st;
     tc_exp_text(x, "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
-                   "the bottom one shifted by %g m times 0..%d, %g s at %d rates; the methods in "
+                   "the bottom one shifted by %g m times %d..%d, %g s at %d rates; the methods in "
                    "`tolerance_methods` also over %d complementarity tolerances. The tower is up "
                    "when the top block ends within %g m of its height and %g rad of flat. A step "
                    "that errors or diverges ends the run as errored.",
-                x->tier, e->block.mass, e->block.izz, e->friction, e->shift, e->nstack - 1,
+                x->tier, e->block.mass, e->block.izz, e->friction, e->shift, e->first,
+                e->first + e->nstack - 1,
                 e->grid.seconds, e->grid.nrate, e->grid.ntol, e->up_height, e->up_tilt);
     if ((st = stack_summary(x, s, err)) ||
         (st = e56_write_grid(x, &e->grid, &s->sw, "grid.csv", "stacks.csv", err)) ||
@@ -353,6 +413,10 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
                     "fig_up", "Towers standing at the end.");
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "fail_rate", 0, "failure rate", "fig_fail",
                     "Failure rate (a step hit the iteration cap).");
+    /* beside the authors' stored results, cell by cell */
+    if ((st = e56_silico_section(x, &s->silico, &e->grid, &s->sw, "momentum", e6_silico_q,
+                                 (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err)))
+        return st;
     /* the serial timing study goes only into files: the writing rank's alone (MPI) */
     return tc_exp_writer(x) ? speed_study(x, e, err) : TC_OK;
 }
