@@ -11,6 +11,7 @@
 #define E4_MAXSPEED 4   /* methods timed side by side */
 #define E4_MAXREPEAT 15 /* timings of each method per pile size */
 #define E4_HALF 0.5   /* m, half side of (b)'s cube */
+#define E4_MAXRATIO 6   /* (b)'s ratios of two methods' mean penetrations */
 
 typedef struct e4_setup {
     double gravity;  /* m/s^2 */
@@ -22,6 +23,10 @@ typedef struct e4_setup {
     /* (b) perturbed block */
     double b_mass, b_force_lo, b_force_hi; /* kg, N */
     int b_settle, b_on, b_off, b_cycles, b_seed;
+    /* (b)'s ratios of mean penetrations, numerator and denominator labels (perturbed.ratios,
+     * "num/den" each): metrics perturbed.<num>_over_<den>.mean_penetration */
+    int b_nratio;
+    char b_ratio[E4_MAXRATIO][2][TC_LABEL_MAX + 1];
     /* (c) pile in an open box */
     tc_pile pile;   /* bodies, seed, masses, sizes, box; gravity and friction as above */
     double c_seconds;

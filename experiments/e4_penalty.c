@@ -276,6 +276,26 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
         tc_table_add_row(ta, row);
     }
+    /* (b)'s ratios of two methods' mean penetrations (the paper: multi-point over deepest point
+     * 5.9e-3 / 9.0e-2 = 0.066), where both ran (b) and neither failed */
+    for (int i = 0; i < s->e.b_nratio; i++) {
+        const e4_item *nd[2] = {NULL, NULL};
+        for (int j = 0; j < 2; j++) {
+            int k = tc_exp_method_find(x, s->e.b_ratio[i][j]);
+            for (int t = 0; k >= 0 && t < s->n; t++)
+                if (s->it[t].method == k && s->it[t].study == E4_PERTURBED) nd[j] = &s->it[t];
+        }
+        if (!nd[0] || !nd[1]) continue;
+        int ok = tc_exp_run_record(x, nd[0]->run)->status == TC_OK &&
+                 tc_exp_run_record(x, nd[1]->run)->status == TC_OK;
+        char name[160], doc[200];
+        snprintf(name, sizeof name, "perturbed.%s_over_%s.mean_penetration", s->e.b_ratio[i][0],
+                 s->e.b_ratio[i][1]);
+        snprintf(doc, sizeof doc, "(b) mean penetration of %s over that of %s", s->e.b_ratio[i][0],
+                 s->e.b_ratio[i][1]);
+        tc_metrics_add(&x->metrics, s->e.b_ratio[i][0], name,
+                       ok ? nd[0]->r.s.mean_pen / nd[1]->r.s.mean_pen : NAN, "1", 0, 0.3, 0, doc);
+    }
     tc_status st = tc_exp_table(x, tb, "perturbed_table",
                                 "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
                                 "at random top points (500 steps on, 500 off); penetration "
@@ -420,6 +440,8 @@ static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     /* the speed study's labels name methods */
     if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
     for (int i = 0; !st && i < s->e.d_nlabel; i++) tc_exp_refer(x, "speed.methods", s->e.d_label[i]);
+    for (int i = 0; !st && i < s->e.b_nratio; i++)
+        for (int j = 0; j < 2; j++) tc_exp_refer(x, "perturbed.ratios", s->e.b_ratio[i][j]);
     if (!st) st = e4_block_scene(&s->e, &s->scene[E4_BLOCK], err);
     if (!st) st = e4_rest_scene(&s->e, &s->scene[E4_PERTURBED], err);
     if (!st) st = e4_pile_scene(&s->e, s->e.pile.bodies, &s->scene[E4_PILE], err);

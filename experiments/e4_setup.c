@@ -66,6 +66,24 @@ tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
                             "speed.methods",
                             "a list of 2 to %d method labels in quotes, the baseline first",
                             E4_MAXSPEED);
+    /* (b)'s ratios, "num/den" each (optional) */
+    config_setting_t *rl = tc_script_lookup(s, NULL, "perturbed.ratios");
+    int nr = rl ? config_setting_length(rl) : 0;
+    if (rl && (config_setting_type(rl) != CONFIG_TYPE_ARRAY || nr > E4_MAXRATIO))
+        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(rl),
+                            "perturbed.ratios", "a list of at most %d strings \"num/den\" (method "
+                            "labels)", E4_MAXRATIO);
+    for (int i = 0; i < nr; i++) {
+        const char *r = config_setting_get_string_elem(rl, i), *slash = r ? strchr(r, '/') : NULL;
+        size_t ln = slash ? (size_t)(slash - r) : 0;
+        if (!slash || ln == 0 || ln > TC_LABEL_MAX || !slash[1] || strlen(slash + 1) > TC_LABEL_MAX)
+            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(rl),
+                                "perturbed.ratios", "entry %d: \"num/den\", two method labels in "
+                                "quotes (got %s)", i + 1, r ? r : "a non-string");
+        snprintf(e->b_ratio[i][0], sizeof e->b_ratio[i][0], "%.*s", (int)ln, r);
+        snprintf(e->b_ratio[i][1], sizeof e->b_ratio[i][1], "%s", slash + 1);
+    }
+    e->b_nratio = nr;
     e->d_nlabel = config_setting_length(tl);
     for (int i = 0; i < e->d_nlabel; i++) {
         const char *l = config_setting_get_string_elem(tl, i);
