@@ -339,14 +339,23 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
 static void series_figure(tc_exp *x, const e4_state *s, int study, const char *data,
                           const char *base, const char *caption) {
     char labels[2048] = "", path[1200];
+    int ok = 0;
     for (int i = 0; i < s->n; i++)
-        if (s->it[i].study == study)
+        if (s->it[i].study == study) {
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
                      labels[0] ? " " : "", x->method[s->it[i].method].label);
+            ok += tc_exp_run_record(x, s->it[i].run)->status == TC_OK;
+        }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
     if (!labels[0]) {
         tc_exp_text(x, "%s is not drawn: none of the methods run here handles this study's "
                        "shapes (see the studies table).", base);
+        return;
+    }
+    /* every run of it failed (the reasons are in the summary and runs.csv): nothing to draw */
+    if (!ok) {
+        tc_exp_text(x, "%s is not drawn: every run of this study failed (%s; the reasons are "
+                       "in runs.csv and above).", base, labels);
         return;
     }
     tc_exp_path(x, data, path, sizeof path);

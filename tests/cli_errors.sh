@@ -147,7 +147,7 @@ line=$(grep -n '^0,nan,' "$tmp/mine/traj.csv" | cut -d: -f1)
 check "trajectory with a NaN time (e2)" "traj.csv:$line: column 't_s': 'nan' is not finite" \
     "$touche" run "$tmp/mine/e2_mine.cfg" --out "$tmp/o"
 awk -F, '/^#/ || /^traj/ || $1 < 1' "$src/data/e2_trajectories.csv" > "$tmp/mine/traj.csv"
-check "fewer trajectories than rollouts (e2)" "parameter 'rollouts': 2 rollouts, but .* holds 1 trajectories" \
+check "fewer trajectories than rollouts (e2)" "parameter 'rollouts': [0-9]* rollouts, but .* holds 1 trajectories" \
     "$touche" run "$tmp/mine/e2_mine.cfg" --out "$tmp/o"
 
 # a script of one's own, outside the tree: it names its driver and runs like a built-in one

@@ -14,7 +14,11 @@ sh -c 'while :; do :; done' &
 busy=$!
 # (the trap's status must not become the script's: a loop already stopped makes kill fail)
 trap 'kill $busy 2>/dev/null || true' EXIT INT TERM
-"$touche" run all --tier quick --out "$out"
+# exit 3 (runs failed) passes when the check passes: no method fails more often than the
+# reference records (the known failures, README); anything else fails here
+rc=0
+"$touche" run all --tier quick --out "$out" || rc=$?
+[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || { echo "touche run all: exit $rc"; exit 1; }
 "$touche" check --out "$out"
 kill $busy 2>/dev/null || true
 # the PDF report built from the quick tier (the run's exit status already failed without it)

@@ -182,6 +182,8 @@ static int check_sets(const tc_override *set, int nset, todo *t, int n) {
 }
 
 /* the summary after every experiment: failed runs with their reasons, warnings */
+/* the summary of what went wrong: 1 when runs failed, 2 when an output is missing (a warning),
+ * 3 both, 0 neither */
 static int summary(todo *t, int n) {
     int bad = 0;
     for (int i = 0; i < n; i++) {
@@ -199,7 +201,7 @@ static int summary(todo *t, int n) {
             shown++;
         }
         if (x->nwarn) fprintf(stderr, "touche: %s: %d warning(s):\n%s", x->name, x->nwarn, x->warn);
-        bad += nf > 0 || x->nwarn > 0;
+        bad |= (nf > 0 ? 1 : 0) | (x->nwarn > 0 ? 2 : 0);
     }
     return bad;
 }
@@ -277,8 +279,9 @@ int tc_cmd_run(int argc, char **argv) {
                    "CPU time, ranks and threads (for touche bench ranks; timings only, no results)\n"
                    "exit status: 0 every run ok; 1 an experiment could not finish (outputs of\n"
                    "that experiment left as they were); 2 bad command line or input (nothing\n"
-                   "run); 3 finished, but runs failed or outputs are missing (all written, the\n"
-                   "reasons in the summary, runs.csv and report.md); 130 interrupted\n");
+                   "run); 3 finished, but runs failed (all written, the reasons in the summary,\n"
+                   "runs.csv and report.md); 5 finished, but an output is missing (a figure, the\n"
+                   "report or the PDF: see the warnings); 130 interrupted\n");
             return 0;
         default: return 2;
         }
@@ -427,12 +430,15 @@ int tc_cmd_run(int argc, char **argv) {
     }
     int bad = summary(t, n);
     if (st) tc_cli_error(&err, st);
-    if (timings && tc_ranks_rank() == 0 && write_timings(timings, t, n, &o, run_wall, run_st, run_lent)) bad = 1;
+    if (timings && tc_ranks_rank() == 0 && write_timings(timings, t, n, &o, run_wall, run_st, run_lent)) bad |= 2;
+    /* an output missing (a figure, the report, the PDF, the timings) outranks failed runs */
+    int missing = (bad & 2) || st;
     fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", o.out_root, o.out_root,
             failed ? "; some experiments FAILED"
-            : bad || st ? "; some runs failed or outputs are missing (see above)" : "");
+            : missing ? "; some outputs are missing (see above)"
+            : bad ? "; some runs failed (see above)" : "");
     for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
-    return tc_ranks_agree(failed ? 1 : bad || st ? 3 : 0);
+    return tc_ranks_agree(failed ? 1 : missing ? 5 : bad ? 3 : 0);
 }
 
 /* the output root is a directory holding at least one <experiment>/section.md; else say which

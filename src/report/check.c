@@ -502,7 +502,7 @@ static void print_line(FILE *f, const cmp *c, int timings) {
     if (hn) fprintf(f, ", %d new", hn);
     if (hc) fprintf(f, ", %d on another CPU kind (%s: metrics decide)", hc, cpu);
     if (recorded) fprintf(f, "; runs: %d", runs);
-    if (failed) fprintf(f, ", %d failed", failed);
+    if (failed) fprintf(f, ", %d failed%s", failed, worse ? "" : " (no more than the reference records)");
     if (tim) fprintf(f, "; %d timing%s", tim, tim == 1 ? "" : "s");
     fputs("\n", f);
 }
