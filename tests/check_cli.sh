@@ -43,6 +43,19 @@ if [ -f "$tmp/ref/e4_penalty.quick.cfg" ] && grep -Eq '(label|method) = "deepest
 fi
 echo "ok: --update-new recorded nothing of the failed method"
 
+# --update-new --accept-failed (the run left methods out) records the failures as known (loudly), leaving out the failed runs'
+# non-finite metrics; the same run then passes, and the main command would call them known
+mkdir "$tmp/ref2"
+expect 0 "$tmp/a.txt" "$touche" check --out "$tmp/f" --ref "$tmp/ref2" --history "$tmp/h.tsv" \
+    --update-new --accept-failed
+grep -q "WARNING  e4_penalty: recording method deepest-point although 3 of 3 runs failed" "$tmp/a.txt" \
+    || { cat "$tmp/a.txt"; fail "the accepted failures are not announced"; }
+grep -Eiq 'value = -?nan' "$tmp/ref2/e4_penalty.quick.cfg" && { cat "$tmp/ref2/e4_penalty.quick.cfg"; fail "a NaN was recorded"; }
+expect 0 "$tmp/k.txt" "$touche" check --out "$tmp/f" --ref "$tmp/ref2" --history "$tmp/h.tsv"
+grep -q "runs: 3, 3 failed (no more than the reference records)" "$tmp/k.txt" \
+    || { cat "$tmp/k.txt"; fail "the known failures are not named as such"; }
+echo "ok: --accept-failed records known failures; the same run then passes the check"
+
 # a parameter that differs from the reference's (as a changed default would) is named
 expect 0 "$tmp/run2.txt" "$touche" run e4 --tier quick --methods hunt-crossley \
     --set hunt-crossley.k=120000 --out "$tmp/p"

@@ -222,6 +222,14 @@ static void judge_timing(row *r, int timings) {
              !beyond ? "within its tolerance" : slower ? "slower" : "faster");
 }
 
+/* 1 when the run's method failed runs, and no more of them than the reference records */
+static int known_failure(const cmp *c, const char *label) {
+    int i = label[0] ? tc_metrics_find_method(c->run, label) : -1;
+    int j = label[0] && c->ref ? tc_metrics_find_method(c->ref, label) : -1;
+    return i >= 0 && j >= 0 && c->run->methods[i].failed > 0 && c->ref->methods[j].runs >= 0 &&
+           c->run->methods[i].failed <= c->ref->methods[j].failed;
+}
+
 /* every metric of the run and of the reference */
 static void compare(cmp *c) {
     const tc_metrics *run = c->run, *ref = c->ref;
@@ -230,6 +238,12 @@ static void compare(cmp *c) {
         row *r = &c->rows[c->n++];
         int j = ref ? tc_metrics_find(ref, m->name) : -1;
         *r = (row){m->name, m->unit, m->method, m->value, NAN, NAN, m->flags, "NEW", ""};
+        /* a failed run's metric, where the reference records that method's failures */
+        if (j < 0 && !isfinite(m->value) && known_failure(c, m->method)) {
+            r->status = "SKIP";
+            snprintf(r->note, sizeof r->note, "not finite: a failed run, as the reference records");
+            continue;
+        }
         if (j < 0) {
             snprintf(r->note, sizeof r->note, "%s",
                      !ref ? "no reference file"
@@ -561,6 +575,13 @@ static int refused_method(const tc_metrics *run, const char *label, int accept) 
     return i >= 0 && run->methods[i].failed > 0 && !accept;
 }
 
+/* 1 when the run's method has failed runs that --accept-failed lets an update record: its
+ * non-finite metrics (a failed run's) are left out of the reference, not kept at an old value */
+static int accepted_failure(const tc_metrics *run, const char *label, int accept) {
+    int i = label[0] ? tc_metrics_find_method(run, label) : -1;
+    return accept && i >= 0 && run->methods[i].failed > 0;
+}
+
 /* name every entry an update may not record, and warn about accepted failed runs */
 static int list_refused(const tc_metrics *run, int accept, FILE *f) {
     int n = 0;
@@ -575,16 +596,21 @@ static int list_refused(const tc_metrics *run, int accept, FILE *f) {
                 m->failed_reason[0] ? m->failed_reason : "?");
         n += !accept;
     }
-    for (int i = 0; i < run->n; i++)
-        if (!isfinite(run->m[i].value) && !refused_method(run, run->m[i].method, accept))
+    for (int i = 0; i < run->n; i++) {
+        if (isfinite(run->m[i].value) || refused_method(run, run->m[i].method, accept)) continue;
+        if (accepted_failure(run, run->m[i].method, accept))
+            fprintf(f, "  left out %s: %s is not finite (%g): a failed run of %s, accepted\n",
+                    run->experiment, run->m[i].name, run->m[i].value, run->m[i].method);
+        else
             fprintf(f, "  refused  %s: %s is not finite (%g)\n", run->experiment, run->m[i].name,
                     run->m[i].value),
                 n++;
+    }
     return n;
 }
 
 /* --update: the run's entries, but those of a refused method and a non-finite metric keep the
- * old reference's, if any */
+ * old reference's, if any; a non-finite metric of an accepted failed method is left out */
 static void build_update(tc_metrics *out, const tc_metrics *run, const tc_metrics *ref, int accept) {
     tc_metrics_init(out, run->experiment, run->tier);
     for (int i = 0; i < run->nsetting; i++)
@@ -602,6 +628,7 @@ static void build_update(tc_metrics *out, const tc_metrics *run, const tc_metric
     }
     for (int k = 0; k < run->n; k++) {
         const tc_metric *m = &run->m[k];
+        if (!isfinite(m->value) && accepted_failure(run, m->method, accept)) continue;
         if (refused_method(run, m->method, accept) || !isfinite(m->value)) {
             int j = ref ? tc_metrics_find(ref, m->name) : -1;
             if (j < 0) continue;

@@ -339,6 +339,14 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
     return k;
 }
 
+/* a Markdown table cell's text, its '|' escaped */
+static void md_put(FILE *f, const char *s) {
+    for (; *s; s++) {
+        if (*s == '|') fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
 void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
                      void *ctx, FILE *md, FILE *tex, int count[TC_VERDICT_COUNT]) {
     if (count) memset(count, 0, TC_VERDICT_COUNT * sizeof *count);
@@ -364,8 +372,10 @@ void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const c
         ours(got, sizeof got, q, ms, &j);
         accepted(acc, sizeof acc, q);
         const char *tier = ms && ms->tier[0] ? ms->tier : "-";
-        fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", q->id, q->paper, q->text,
-                q->paper_value, got, acc[0] ? acc : "-", tier, tc_verdict_str(j.verdict));
+        const char *cell[8] = {q->id, q->paper, q->text, q->paper_value, got, acc[0] ? acc : "-",
+                               tier, tc_verdict_str(j.verdict)};
+        for (int k = 0; k < 8; k++) fputs("| ", md), md_put(md, cell[k]), fputs(" ", md);
+        fputs("|\n", md);
         fprintf(tex, "%s & ", q->id), tex_put(tex, q->text), fputs(" (", tex), tex_put(tex, q->paper);
         fputs(") & ", tex), tex_put(tex, q->paper_value), fputs(" & ", tex), tex_put(tex, got);
         fputs(" & ", tex), tex_put(tex, acc[0] ? acc : "-"), fputs(" & ", tex), tex_put(tex, tier);
