@@ -224,7 +224,8 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
              "ground (alpha the polygon's scaling about A's origin at contact), mean over the "
              "drops and cells", psdf, 1e-4, 0.3},
             {"iters_per_step", "1", "inner-solver iterations per step, mean over the cells", ips, 0.5, 0.2},
-            {"rest_rate", "1", "runs ending at rest face down", (double)ok / runs, 0.05, 0.1}};
+            {"rest_rate", "1", "runs ending at rest face down", (double)ok / runs, 0.05, 0.1},
+            {"runs", "1", "drops run over every cell (the trials of the rates above)", runs, 0, 0}};
         for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
             snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
             tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0, ms[q].doc);

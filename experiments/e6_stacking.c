@@ -284,6 +284,7 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
             {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", lin, 1e-4, 0.5},
             {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs", ang, 1e-4, 0.5},
             {"up_rate", "1", "two-block towers standing at the end", (double)up / runs, 0.05, 0.1},
+            {"runs", "1", "stack runs over every cell (the trials of the rates)", runs, 0, 0},
             {"error_rate", "1", "stack runs that errored or diverged", (double)errored / runs, 0.02, 0.2},
             {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)", (double)absurd / runs, 0.02, 0.2},
             {"public_linear_momentum", "kg m/s",

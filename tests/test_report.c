@@ -1419,6 +1419,31 @@ Test(claims, rates_by_their_interval_and_claims_by_their_tiers) {
     tc_claims_free(&c);
 }
 
+/* every claim that a metric judges declares its null outcome (a body that never moves, zero
+ * force, the reference copied as the result), and none passes it: a claim that its null outcome
+ * passes cannot fail */
+Test(claims, no_claim_passes_its_null_outcome) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/paper/claims.cfg", getenv("TOUCHE_SOURCE_DIR"));
+    tc_claims c;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    int judged = 0;
+    for (int i = 0; i < c.n; i++) {
+        const tc_claim *q = &c.c[i];
+        if (!q->metric[0]) continue;
+        judged++;
+        cr_expect(!isnan(q->null_value), "%s (line %d) has no null outcome", q->id, q->line);
+        tc_verdict v = tc_claim_judge_null(q);
+        cr_expect(v != TC_VERDICT_REPRODUCED && v != TC_VERDICT_PARTLY,
+                  "%s (line %d) is %s by its null outcome (%s: %g)", q->id, q->line,
+                  tc_verdict_str(v), q->null_is, q->null_value);
+    }
+    cr_expect_gt(judged, 15);
+    tc_claims_free(&c);
+}
+
 /* a bad claims file names file, line and key */
 Test(claims, bad_files_name_the_line_and_key) {
     make_scratch();
