@@ -17,7 +17,8 @@ lg = int(logscale)
 clo = real(lo)
 chi = real(hi)
 dm = real(dmax)
-f(v) = lg ? log10(v > 0 ? v : 10**clo) : v
+# a cell our grid has no value for (NaN) stays blank; a zero sits at the bottom of a log scale
+f(v) = v != v ? NaN : lg ? log10(v > 0 ? v : 10**clo) : v
 set xrange [-0.5:nr - 0.5]
 set yrange [-0.5:nt - 0.5]
 set xtics () font ',6'
