@@ -267,11 +267,11 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
                 snprintf(covered + u, sizeof covered - u, "%s%g Hz/%g", u ? ", " : "", g->rate[r], g->tol[t]);
             }
     tc_exp_text(x, "Beside the authors' own results (Silico.jl's stored per-cell grids, "
-                   "`%s/`, 100 %ss a cell): this tier's grid covers %d of their %d cells%s%s%s. "
+                   "`%s/`, %s a cell): this tier's grid covers %d of their %d cells%s%s%s. "
                    "Each quantity is the public code's measure, computed the same way here; "
                    "differences are ours minus theirs (in decades for the quantities drawn on a "
                    "log scale), correlations Pearson's over the covered cells.",
-                sp->dir, sw->nscene > 0 && !strcmp(study, "momentum") ? "stack" : "drop", ncov,
+                sp->dir, !strcmp(study, "momentum") ? "the public script's 10 stacks" : "100 drops", ncov,
                 E56_SILICO_N * E56_SILICO_N, ncov ? " (" : "", covered, ncov ? ")" : "");
     static const char *const hdr[] = {"quantity", "ours", "theirs", "cells", "mean |diff|",
                                       "worst |diff|", "worst cell (ours / theirs)", "correlation"};
