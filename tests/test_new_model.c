@@ -48,7 +48,7 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     cr_assert_not_null(mkdtemp(out));
     tc_run_opts o = {.source_dir = src, .out_root = out, .tier = "quick",
                      .methods = "linear-spring", .threads = 2};
-    int joined = 0;
+    int joined = 0, absurd = 0;
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *t = tc_experiment_at(i);
         char script[1100];
@@ -78,12 +78,24 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
             joined++;
             cr_redirect_stderr();
             cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s: %s", t->name, err.msg);
-            cr_expect_eq(tc_exp_failed(x), 0, "%s: no failed runs", t->name);
+            /* an undamped explicit spring gains energy at E5's and E6's rates (10-100 Hz): those
+             * runs fail as physically absurd, with the reason; elsewhere no run fails */
+            int low_rate = !strcmp(t->name, "e5_polytopes") || !strcmp(t->name, "e6_stacking");
+            if (!low_rate) cr_expect_eq(tc_exp_failed(x), 0, "%s: no failed runs", t->name);
+            for (int r = 0; r < x->nrun; r++) {
+                const tc_run_record *rec = tc_exp_run_record(x, r);
+                if (rec->status)
+                    cr_expect(low_rate && strstr(rec->reason, "physically absurd"),
+                              "%s: a failed run: %s", t->name, rec->reason);
+            }
+            absurd += low_rate && tc_exp_failed(x) > 0;
         }
         tc_exp_free(x);
     }
     cr_expect_geq(joined, 2);
-    /* the check: its metrics and digests are new, nothing fails, other methods are "not run" */
+    /* the check: its metrics and digests are new, other methods are "not run"; what fails is
+     * the new method's failed runs alone, each named with its first reason (recorded as known
+     * only by a reviewed `touche check --update-new --accept-failed`) */
     char ref[1100], *text = NULL;
     size_t len = 0;
     snprintf(ref, sizeof ref, "%s/data/reference", src);
@@ -94,13 +106,16 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     tc_error_clear(&err);
     tc_status st = tc_check_run(&c, f, &err);
     fclose(f);
-    cr_expect_eq(st, TC_OK, "%s\n%s", err.msg, text);
+    cr_expect_eq(st, absurd ? TC_ECHECK : TC_OK, "%s\n%s", err.msg, text);
     cr_expect_not_null(strstr(text, "linear-spring.F_1cm"), "%s", text);
     cr_expect_not_null(strstr(text, "NEW"), "%s", text);
     cr_expect_not_null(strstr(text, "method linear-spring: "), "one line for the new method: %s",
                        text);
     cr_expect_not_null(strstr(text, "SKIP"), "the methods left out are not run, not lost: %s", text);
-    cr_expect_null(strstr(text, "FAIL"), "%s", text);
+    for (const char *p = text; (p = strstr(p, "\n  FAIL     ")); p++)
+        cr_expect(!strncmp(p + 1, "  FAIL     e5_polytopes  runs of linear-spring: ", 48) ||
+                      !strncmp(p + 1, "  FAIL     e6_stacking  runs of linear-spring: ", 47),
+                  "only the new method's failed runs fail: %.200s", p + 1);
     free(text);
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf %s", out);
