@@ -239,11 +239,11 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
         c->exit_status = 1;
         return;
     }
-    /* exit 3: finished with failed runs or a figure missing; the timing still stands */
+    /* exit 3 (finished with failed runs) or 5 (a figure missing): the timing still stands */
     if (status != 0) {
         c->exit_status = status;
         snprintf(c->note, sizeof c->note, "exit status %d (see %s)", status, log);
-        if (status != 3) return;
+        if (status != 3 && status != 5) return;
     }
     if (!read_timings(tpath, c, &got_ranks, sweep, &cpu, &run, &lent)) {
         *sweep = NAN;
