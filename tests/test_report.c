@@ -294,7 +294,24 @@ Test(table, an_unmappable_character_is_an_error) {
     cr_assert_null(slurp(in_scratch("bad.tex")), "nothing written");
     tc_table_free(t);
     char buf[64];
+    memset(buf, 'x', sizeof buf);
     cr_assert_eq(tc_latex_escape(buf, sizeof buf, "a\xe2\x9c\x93"), TC_EINVAL);
+    cr_assert_str_empty(buf, "a refused string leaves the buffer empty, not undefined");
+}
+
+/* text streamed into a section or the report never fails: a character without a LaTeX form (a
+ * data path under /tmp/dé, a TMPDIR quoted in a warning, a check mark) is written as its code
+ * point, a malformed byte as U+FFFD, and every mapped character as before (issue 33, finding 1:
+ * the section's escaping wrote an uninitialised buffer) */
+Test(table, streamed_latex_writes_every_character) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tc_latex_put(f, "/tmp/d\xc3\xa9/traj_1.csv \xe2\x9c\x93 5% \xff!");
+    fclose(f);
+    cr_assert_str_eq(text, "/tmp/d\\texttt{U+00E9}/traj\\_1.csv \\texttt{U+2713} 5\\% "
+                           "\\texttt{U+FFFD}!");
+    free(text);
 }
 
 /* ---------- metrics files ---------- */

@@ -13,16 +13,17 @@
 
 /* ---------- Markdown to LaTeX ---------- */
 
-/* n bytes of s escaped for LaTeX text */
+/* n bytes of s escaped for LaTeX text (a character without a LaTeX form as its code point) */
 static void tex_escaped(FILE *f, const char *s, size_t n) {
-    char *in = malloc(n + 1), *out = malloc(16 * n + 16);
-    if (in && out) {
-        memcpy(in, s, n);
-        in[n] = 0;
-        tc_latex_escape(out, 16 * n + 16, in);
-        fputs(out, f);
+    char *in = malloc(n + 1);
+    if (!in) {
+        fputs("?", f);
+        return;
     }
-    free(in), free(out);
+    memcpy(in, s, n);
+    in[n] = 0;
+    tc_latex_put(f, in);
+    free(in);
 }
 
 void tc_md_to_tex(FILE *f, const char *md) {

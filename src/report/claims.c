@@ -261,10 +261,9 @@ tc_verdict tc_claim_judge_null(const tc_claim *c) {
 
 /* ---------- writing ---------- */
 
-/* s escaped for LaTeX (claims.cfg's strings were checked at load) */
+/* s escaped for LaTeX (claims.cfg's strings were checked at load; a value of ours is not) */
 static void tex_put(FILE *f, const char *s) {
-    char buf[4096];
-    if (tc_latex_escape(buf, sizeof buf, s) == TC_OK) fputs(buf, f);
+    tc_latex_put(f, s);
 }
 
 /* what we measured: the value with its unit (a ratio of two metrics has none), a rate's 95 %

@@ -119,10 +119,9 @@ static const tc_metrics *metrics_of(const char *name, void *ctx) {
     return NULL;
 }
 
-/* s for LaTeX, or "?" where it holds a character the PDF cannot set */
+/* s for LaTeX (a character the PDF cannot set as its code point) */
 static void tex_text(FILE *f, const char *s) {
-    char buf[1024];
-    fputs(tc_latex_escape(buf, sizeof buf, s) == TC_OK ? buf : "?", f);
+    tc_latex_put(f, s);
 }
 
 /* every timing of the run in a section of its own, apart from the accuracy results: what the
@@ -268,11 +267,10 @@ static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, 
     if (st) return st;
     fprintf(o.f, "%% written by touche (tc_report_write) from its experiment registry\n");
     for (int i = 0; i < n; i++) {
-        char heading[400];
-        tc_latex_escape(heading, sizeof heading, ex[i].heading);
         fprintf(o.f, "\\clearpage\n\\IfFileExists{%s/section.tex}{\\input{%s/section.tex}}"
-                     "{\\section{%s}Not run.}\n",
-                ex[i].name, ex[i].name, heading);
+                     "{\\section{", ex[i].name, ex[i].name);
+        tc_latex_put(o.f, ex[i].heading);
+        fputs("}Not run.}\n", o.f);
     }
     return tc_outfile_commit(&o, err);
 }

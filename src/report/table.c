@@ -186,10 +186,10 @@ static unsigned long code_point(const char *s, size_t len) {
 
 tc_status tc_latex_escape(char *buf, size_t n, const char *s) {
     if (n == 0) return TC_EINVAL;
+    buf[0] = '\0';
     size_t bad;
     if (latex_unmapped(s, &bad)) return TC_EINVAL;
     size_t used = 0;
-    buf[0] = '\0';
 
     /* append whole replacements only, so a truncated result never ends inside an escape */
     while (*s) {
@@ -205,15 +205,28 @@ tc_status tc_latex_escape(char *buf, size_t n, const char *s) {
     return TC_OK;
 }
 
-/* write s escaped for LaTeX */
-static void latex_put(FILE *f, const char *s) {
+void tc_latex_put(FILE *f, const char *s) {
     while (*s) {
-        char one[2];
         size_t len;
-        fputs(latex_piece(s, &len, one), f);
-        s += len;
+        const char *bad = latex_unmapped(s, &len);
+        /* the mapped run before it, then the character as its code point */
+        const char *end = bad ? bad : s + strlen(s);
+        while (s < end) {
+            char one[2];
+            size_t k;
+            fputs(latex_piece(s, &k, one), f);
+            s += k;
+        }
+        if (!bad) break;
+        /* a well-formed sequence's length follows from its lead byte; anything else is U+FFFD */
+        unsigned char lead = (unsigned char)*bad;
+        size_t want = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+        unsigned long c = want == len ? code_point(bad, len) : 0;
+        fprintf(f, "\\texttt{U+%04lX}", c ? c : 0xFFFDul);
+        s = bad + len;
     }
 }
+
 
 /* ---------- writers ---------- */
 
@@ -276,7 +289,7 @@ static void write_md(FILE *f, const tc_table *t, const char *caption, int *w, in
 static void tex_row(FILE *f, const tc_table *t, char *const *cells) {
     for (int j = 0; j < t->ncol; j++) {
         if (j) fputs(" & ", f);
-        latex_put(f, cells[j]);
+        tc_latex_put(f, cells[j]);
     }
     fputs(" \\\\\n", f);
 }
@@ -289,7 +302,7 @@ static void write_tex(FILE *f, const tc_table *t, const char *caption, const cha
     fputs("\\begin{table}[htbp]\n\\centering\n", f);
     if (caption && caption[0]) {
         fputs("\\caption{", f);
-        latex_put(f, caption);
+        tc_latex_put(f, caption);
         fputs("}\n", f);
     }
     if (label && label[0]) fprintf(f, "\\label{%s}\n", label);

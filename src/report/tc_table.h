@@ -4,6 +4,7 @@
 #define TC_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/tc_status.h"
 
@@ -38,6 +39,11 @@ void tc_cell_num(char *c, size_t n, double v, int digits, double below);
  * ≤ ≥ − ≈ Δ θ λ ε η as math, dashes); TC_EINVAL if it does not fit in n bytes (buf then holds a
  * truncated prefix) or holds a non-ASCII character without a LaTeX form (buf empty) */
 tc_status tc_latex_escape(char *buf, size_t n, const char *s);
+
+/* s written to f escaped as tc_latex_escape does, never failing: a character without a LaTeX
+ * form is written as its code point in typewriter type (`é` as U+00E9), a malformed byte as
+ * U+FFFD; every byte of s is read, none of f's output is left undefined */
+void tc_latex_put(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }
