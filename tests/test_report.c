@@ -1263,6 +1263,10 @@ Test(history, bad_files_name_the_line_and_field) {
         {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tPASS\nt\tr\te\tquick\ta.x\t1.5x\t1\tPASS\n", "value", 3},
         {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tGOOD\n", "status", 2},
         {HIST_HEAD "t\tr\t\tquick\ta.x\t1\t1\tPASS\n", "experiment", 2},
+        /* names that become the figures' file names (issue 33, finding 2: a crafted file wrote
+         * /tmp/X_quick.png) */
+        {HIST_HEAD "t\tr\t../../../tmp/X\tquick\ta.x\t1\t1\tPASS\n", "experiment", 2},
+        {HIST_HEAD "t\tr\te\tq/../../y\ta.x\t1\t1\tPASS\n", "tier", 2},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         put_file(in_scratch("b.tsv"), bad[i].text);
@@ -1274,6 +1278,41 @@ Test(history, bad_files_name_the_line_and_field) {
         cr_expect_str_eq(err.param, bad[i].field, "case %zu: %s", i, err.msg);
         cr_expect_eq(h.n, 0);
         tc_history_free(&h);
+    }
+}
+
+/* a run's metrics.cfg whose experiment or tier would lead an update's reference file out of its
+ * folder is refused when read, naming the file, line and key, and nothing is written (issue 33,
+ * finding 2: `check --update` wrote <ref>/<experiment>.<tier>.cfg from a downloaded folder) */
+Test(check, names_from_a_metrics_file_never_become_paths_outside) {
+    make_scratch();
+    mkdir(in_scratch("out"), 0755), mkdir(in_scratch("out/e1"), 0755), mkdir(in_scratch("ref"), 0755);
+    static const char *const bad[][2] = {{"../../touche-i33-evil", "quick"},
+                                         {"e1", "quick/../../touche-i33-x"}, {"", "quick"},
+                                         {"-e", "quick"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "experiment = \"%s\";\ntier = \"%s\";\nmetrics = ();\n",
+                 bad[i][0], bad[i][1]);
+        put_file(in_scratch("out/e1/metrics.cfg"), text);
+        tc_metrics ms;
+        tc_error err;
+        tc_error_clear(&err);
+        cr_expect_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_EINVAL,
+                     "case %zu", i);
+        cr_expect_str_eq(err.param, bad[i][0][0] && bad[i][0][0] != '-' && !strchr(bad[i][0], '.')
+                                        ? "tier" : "experiment", "case %zu: %s", i, err.msg);
+        cr_expect_gt(err.line, 0, "case %zu: %s", i, err.msg);
+        tc_metrics_free(&ms);
+        char *out = NULL;
+        cr_expect_neq(run_check(1, "", &out, &err), TC_OK, "case %zu: the update is refused", i);
+        free(out);
+        /* where the reference would have gone: beside the scratch folder */
+        char esc[600];
+        snprintf(esc, sizeof esc, "%s/../touche-i33-evil.quick.cfg", scratch);
+        cr_expect_neq(access(esc, F_OK), 0, "case %zu: %s written", i, esc);
+        snprintf(esc, sizeof esc, "%s/../touche-i33-x.cfg", scratch);
+        cr_expect_neq(access(esc, F_OK), 0, "case %zu: %s written", i, esc);
     }
 }
 

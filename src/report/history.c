@@ -2,6 +2,7 @@
 /* `touche history`: the check's history file read and validated, each metric against the checks
  * as a table and a figure per experiment */
 #include "report/tc_history.h"
+#include "report/tc_metrics.h"
 #include "core/tc_fs.h"
 #include "report/tc_plot.h"
 
@@ -59,6 +60,12 @@ static tc_status parse_line(const char *path, int line, char *text, tc_history_r
     if (!st) st = put_field(path, line, 1, f[1], r->revision, sizeof r->revision, err);
     if (!st) st = put_field(path, line, 2, f[2], r->experiment, sizeof r->experiment, err);
     if (!st) st = put_field(path, line, 3, f[3], r->tier, sizeof r->tier, err);
+    /* the experiment and the tier name the figures' files: validated like the metrics' */
+    for (int k = 2; !st && k < 4; k++) {
+        char why[160];
+        if (!tc_metrics_name_ok(k == 2 ? r->experiment : r->tier, why, sizeof why))
+            st = tc_error_set(err, TC_EINVAL, path, line, field_names[k], "'%s' %s", f[k], why);
+    }
     if (!st) st = put_field(path, line, 4, f[4], r->metric, sizeof r->metric, err);
     if (!st && !parse_num(f[5], &r->value))
         st = tc_error_set(err, TC_EINVAL, path, line, "value", "not a number: '%s'", f[5]);

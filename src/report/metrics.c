@@ -3,6 +3,7 @@
 #include "report/tc_metrics.h"
 
 #include <libconfig.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,6 +439,33 @@ static tc_status read_settings(const config_setting_t *root, tc_metrics *ms, con
     return st;
 }
 
+int tc_metrics_name_ok(const char *s, char *why, size_t n) {
+    size_t len = strlen(s);
+    if (len == 0 || len > 64) return snprintf(why, n, "must have 1 to 64 characters (has %zu)", len), 0;
+    if (s[0] == '-') return snprintf(why, n, "must not start with '-'"), 0;
+    for (const char *p = s; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
+            return snprintf(why, n, "may hold only letters, digits, '-' and '_' (it becomes part of a "
+                                    "file name); '%c' is not allowed",
+                            isprint((unsigned char)*p) ? *p : '?'),
+                   0;
+    return 1;
+}
+
+/* the experiment's and the tier's names, which become file names: validated */
+static tc_status check_names(const config_setting_t *root, const tc_metrics *ms, const char *path,
+                             tc_error *err) {
+    const char *key[2] = {"experiment", "tier"}, *val[2] = {ms->experiment, ms->tier};
+    for (int k = 0; k < 2; k++) {
+        char why[160];
+        if (tc_metrics_name_ok(val[k], why, sizeof why)) continue;
+        const config_setting_t *g = config_setting_get_member(root, key[k]);
+        return tc_error_set(err, TC_EINVAL, path, g ? (int)config_setting_source_line(g) : 0, key[k],
+                            "'%s' %s", val[k], why);
+    }
+    return TC_OK;
+}
+
 tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     tc_metrics_init(ms, "", "");
     if (!tc_file_readable(path))
@@ -465,6 +493,7 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     st = only_keys(root, top, path, err);
     get_string(root, "experiment", ms->experiment, sizeof ms->experiment);
     get_string(root, "tier", ms->tier, sizeof ms->tier);
+    if (!st) st = check_names(root, ms, path, err);
     ms->filtered = get_bool(root, "filtered");
     const config_setting_t *list = config_setting_get_member(root, "metrics");
     if (!st && (!list || !(config_setting_is_list(list) || config_setting_is_array(list))))

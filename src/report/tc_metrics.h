@@ -114,6 +114,11 @@ int tc_metrics_find_hash(const tc_metrics *ms, const char *method);
 tc_status tc_metrics_write(const tc_metrics *ms, const char *path, tc_error *err);
 tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err);
 
+/* 1 when s may name an experiment or a tier in a file name: 1 to 64 characters, letters, digits,
+ * '-' and '_', not starting with '-' (no '/', no "..", nothing a path could escape with); else 0
+ * with the reason in why */
+int tc_metrics_name_ok(const char *s, char *why, size_t n);
+
 /* the reference form: the same plus provenance { generated; revision; host; command;
  * touche_version; note; }, command saying how the outputs were produced */
 tc_status tc_metrics_write_reference(const tc_metrics *ms, const char *path, const char *command,
