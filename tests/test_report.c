@@ -334,7 +334,8 @@ Test(metrics, write_read_round_trips_bitwise) {
     for (int i = 0; i < nv; i++) {
         char name[32];
         snprintf(name, sizeof name, "m%d.value", i);
-        tc_metrics_add(&ms, NULL, name, v[i], "N", v[nv - 1 - i], 1.0 / 7.0, 0, "doc with \"quotes\"");
+        tc_metrics_add(&ms, NULL, name, v[i], "N", fabs(v[nv - 1 - i]), 1.0 / 7.0, 0,
+                       "doc with \"quotes\"");
     }
     tc_metrics_add(&ms, NULL, "not.a.number", NAN, "1", 0, 0, 0, "");
     tc_metrics_add(&ms, NULL, "infinite", -INFINITY, "1", 0, 0, 0, "");
@@ -355,7 +356,8 @@ Test(metrics, write_read_round_trips_bitwise) {
         cr_assert_str_eq(back.m[i].doc, "doc with \"quotes\"");
         cr_assert_eq(memcmp(&back.m[i].value, &v[i], sizeof(double)), 0, "value %d: %.17g != %.17g",
                      i, back.m[i].value, v[i]);
-        cr_assert_eq(memcmp(&back.m[i].tol_abs, &v[nv - 1 - i], sizeof(double)), 0);
+        double t = fabs(v[nv - 1 - i]);
+        cr_assert_eq(memcmp(&back.m[i].tol_abs, &t, sizeof(double)), 0);
         cr_assert_eq(back.m[i].tol_rel, 1.0 / 7.0);
     }
     cr_assert(isnan(back.m[nv].value));
@@ -537,6 +539,7 @@ Test(check, new_metrics_are_listed_not_failures_and_lost_ones_fail) {
     tc_error err;
 
     /* no reference file at all: everything is new, which is not a regression */
+    mkdir(in_scratch("ref"), 0755);
     cr_assert_eq(run_check(0, "", &text, &err), TC_OK, "%s", err.msg);
     cr_assert(strstr(text, "NEW") && strstr(text, "no reference file"), "%s", text);
     cr_assert(strstr(text, "touche check --update-new"), "%s", text);
@@ -1313,6 +1316,40 @@ Test(check, names_from_a_metrics_file_never_become_paths_outside) {
         cr_expect_neq(access(esc, F_OK), 0, "case %zu: %s written", i, esc);
         snprintf(esc, sizeof esc, "%s/../touche-i33-x.cfg", scratch);
         cr_expect_neq(access(esc, F_OK), 0, "case %zu: %s written", i, esc);
+    }
+}
+
+/* a check that cannot check fails: no reference folder, a reference that is there but cannot be
+ * read, a tolerance that would pass anything (issue 33, finding 9: each of these passed) */
+Test(check, a_check_that_cannot_check_fails) {
+    make_scratch();
+    write_run("e1", 2.0, 1.0);
+    char *text = NULL;
+    tc_error err;
+    /* no ref/ at all */
+    cr_expect_eq(run_check(0, "", &text, &err), TC_ENOTFOUND, "%s", text);
+    cr_expect(strstr(err.msg, "no reference folder"), "%s", err.msg);
+    free(text);
+    /* a dangling link where the reference should be */
+    mkdir(in_scratch("ref"), 0755);
+    cr_assert_eq(symlink(in_scratch("nowhere.cfg"), in_scratch("ref/e1.quick.cfg")), 0);
+    cr_expect_eq(run_check(0, "", &text, &err), TC_EIO, "%s", text);
+    cr_expect(strstr(err.msg, "cannot be read"), "%s", err.msg);
+    free(text);
+    unlink(in_scratch("ref/e1.quick.cfg"));
+    /* tolerances that pass anything or nothing are refused when read, naming the metric */
+    static const char *const tol[] = {"tol_abs_exact = \"inf\";", "tol_abs = 0.5; tol_rel = -1.0;",
+                                      "tol_rel_exact = \"nan\";"};
+    for (size_t i = 0; i < sizeof tol / sizeof *tol; i++) {
+        char cfg[400];
+        snprintf(cfg, sizeof cfg,
+                 "experiment = \"e1\";\ntier = \"quick\";\nmetrics = ( { name = \"a\"; "
+                 "value = 2.0; %s } );\n", tol[i]);
+        put_file(in_scratch("ref/e1.quick.cfg"), cfg);
+        cr_expect_eq(run_check(0, "", &text, &err), TC_EPARSE, "case %zu: %s %s", i, err.msg, text);
+        cr_expect(strstr(err.msg, "tolerance"), "case %zu: %s", i, err.msg);
+        cr_expect_str_eq(err.param, "a", "case %zu", i);
+        free(text);
     }
 }
 

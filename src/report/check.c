@@ -724,6 +724,13 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
 
     /* the reference, if there is one (a malformed one is an error, not a missing one) */
     int have_ref = st == TC_OK && tc_file_readable(ref_path);
+    /* a reference that is there but cannot be read (a dangling link, no permission) is an
+     * error, not an experiment without a reference */
+    struct stat lsb;
+    if (st == TC_OK && !have_ref && lstat(ref_path, &lsb) == 0)
+        st = tc_error_set(err, TC_EIO, ref_path, 0, NULL,
+                          "the reference is there but cannot be read%s",
+                          S_ISLNK(lsb.st_mode) ? " (a link to a missing file?)" : "");
     if (have_ref) {
         tc_metrics_free(&ref);
         st = tc_metrics_read(&ref, ref_path, err);
@@ -833,6 +840,13 @@ static void print_sections(FILE *f, sections *s, const tc_check_opts *o) {
 }
 
 tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
+    /* a reference folder that is not there cannot check anything: every entry would read "new" */
+    /* (an update writes the folder) */
+    struct stat rsb;
+    if (!o->update && !o->update_new && (stat(o->ref_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode)))
+        return tc_error_set(err, TC_ENOTFOUND, o->ref_dir, 0, NULL,
+                            "no reference folder %s (--ref names the folder of "
+                            "<experiment>.<tier>.cfg; an update creates it)", o->ref_dir);
     /* run directories in name order, so the output and history are reproducible */
     struct dirent **ents;
     int ne = scandir(o->out_dir, &ents, not_hidden, alphasort);

@@ -382,6 +382,11 @@ static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char
         return tc_error_set(err, TC_EPARSE, path, line, m->name, "missing or malformed value");
     if (get_double(g, "tol_abs", &m->tol_abs) < 0 || get_double(g, "tol_rel", &m->tol_rel) < 0)
         return tc_error_set(err, TC_EPARSE, path, line, m->name, "malformed tolerance");
+    /* a tolerance that is infinite, NaN or negative would pass anything or nothing */
+    if (!(isfinite(m->tol_abs) && m->tol_abs >= 0 && isfinite(m->tol_rel) && m->tol_rel >= 0))
+        return tc_error_set(err, TC_EPARSE, path, line, m->name,
+                            "tolerances must be finite and >= 0 (tol_abs %g, tol_rel %g)",
+                            m->tol_abs, m->tol_rel);
     return TC_OK;
 }
 
