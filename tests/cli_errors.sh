@@ -25,6 +25,8 @@ check "unknown command" "unknown command" "$touche" frobnicate
 check "unknown experiment" "'e9' is neither an experiment" "$touche" run e9
 check "bad tier" "tier must be" "$touche" run e1 --tier huge
 check "bad threads" "threads must be" "$touche" run e1 --threads zero
+check "--timings onto a device" "--timings '/dev/null' is not a regular file" "$touche" run e1 --timings /dev/null
+[ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a device"; fail=$((fail+1)); }
 check "unknown method filter" "no method called 'nope'. Valid are the labels" "$touche" run e1 --methods nope --out "$tmp/o"
 check "a typo lists the valid names" "scm-medium" "$touche" run e1 --methods scm-mediun --out "$tmp/o"
 check "--set unknown parameter" "has no such parameter (it has: k, spacing" "$touche" run e1 --set scm-medium.epsilon2=0.003 --out "$tmp/o"

@@ -139,6 +139,38 @@ Test(fs, commit_replaces_content) {
     cr_assert_eq(st.st_mode & 0777, 0644);
 }
 
+/* only a regular file is replaced: a device, a link or a folder at the path is refused and stays
+ * as it was (issue 33, finding 5: --timings onto a character device turned it into a file) */
+Test(fs, only_regular_files_are_replaced) {
+    make_scratch();
+    put_file(in_scratch("target.txt"), "kept\n");
+    cr_assert_eq(symlink(in_scratch("target.txt"), in_scratch("link.txt")), 0);
+    cr_assert_eq(mkfifo(in_scratch("fifo"), 0644), 0);
+    mkdir(in_scratch("dir"), 0755);
+    const char *const name[] = {"link.txt", "fifo", "dir"};
+    const char *const what[] = {"a symbolic link", "a special file", "a folder"};
+    for (int k = 0; k < 3; k++) {
+        tc_outfile o;
+        tc_error err;
+        tc_error_clear(&err);
+        cr_expect_eq(tc_outfile_open(&o, in_scratch(name[k]), &err), TC_EINVAL, "%s", name[k]);
+        cr_expect(strstr(err.msg, what[k]) && strstr(err.msg, "not a regular file"), "%s", err.msg);
+    }
+    struct stat sb;
+    cr_expect(lstat(in_scratch("link.txt"), &sb) == 0 && S_ISLNK(sb.st_mode), "the link stays");
+    cr_expect(lstat(in_scratch("fifo"), &sb) == 0 && S_ISFIFO(sb.st_mode), "the fifo stays");
+    char *s = slurp(in_scratch("target.txt"));
+    cr_expect_str_eq(s, "kept\n");
+    free(s);
+    cr_expect_eq(count_named(scratch, ".tmp."), 0);
+    /* a device, where one can be opened: /dev/null is refused (never replaced, even as root) */
+    tc_outfile o;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_expect_eq(tc_outfile_open(&o, "/dev/null", &err), TC_EINVAL);
+    cr_expect(strstr(err.msg, "a device"), "%s", err.msg);
+}
+
 Test(fs, unwritable_directory_is_eio_naming_the_path) {
     make_scratch();
     tc_error err;

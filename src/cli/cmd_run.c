@@ -286,6 +286,13 @@ int tc_cmd_run(int argc, char **argv) {
         default: return 2;
         }
     }
+    /* --timings replaces only a regular file: said before anything runs */
+    struct stat tsb;
+    if (timings && lstat(timings, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
+        fprintf(stderr, "touche run: --timings '%s' is not a regular file (a device, a link or a "
+                        "folder); name a file to write\n", timings);
+        return 2;
+    }
     if (optind >= argc) {
         fprintf(stderr, "touche run: name an experiment, 'all' or a script (see touche list)\n");
         return 2;

@@ -262,6 +262,17 @@ tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err) {
     if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path)
         return tc_error_set(err, TC_EINVAL, path, 0, NULL, "output path too long: %s", path);
 
+    /* only a regular file is ever replaced: a device (--timings /dev/null), a link, a folder or a
+     * pipe at the path stays as it is, and the write is refused */
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return tc_error_set(err, TC_EINVAL, path, 0, NULL,
+                            "%s is %s, not a regular file: touche replaces only regular files "
+                            "(name another path)", path,
+                            S_ISLNK(sb.st_mode) ? "a symbolic link" : S_ISDIR(sb.st_mode) ? "a folder"
+                            : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
+                                                                           : "a special file");
+
     /* the parent directory must exist for the temp file */
     tc_error e;
     tc_error_clear(&e);

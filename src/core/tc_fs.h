@@ -15,7 +15,8 @@ typedef struct tc_outfile {
     char tmp[1040];  /* temp path (path + ".tmp.XXXXXX") */
 } tc_outfile;
 
-/* create parent directories, open a temp file next to path */
+/* create parent directories, open a temp file next to path; TC_EINVAL when something other than
+ * a regular file (a device, a link, a folder, a pipe) is at path: it is never replaced */
 tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err);
 
 /* flush, close, check for write errors, rename onto the final path; on error the temp is removed;
