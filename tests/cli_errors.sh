@@ -168,6 +168,15 @@ check "a script naming an unknown driver" "driver 'e9_nothing' is not a register
 sed -i '/^driver = .*$/d' "$tmp/mine/my_spheres.cfg"
 check "a script without a driver" "must name the experiment driver" \
     "$touche" run "$tmp/mine/my_spheres.cfg" --out "$tmp/o2"
+# a script's name is its output folder's: paper/ is the PDF's, and two scripts of one name would
+# share one folder (issue 33, finding 6)
+mkdir -p "$tmp/mine2"
+cp "$src/experiments/e3_sinusoid.cfg" "$tmp/mine/paper.cfg"
+check "a script called paper.cfg" "may not be called paper.cfg" "$touche" run "$tmp/mine/paper.cfg" --out "$tmp/o2"
+cp "$src/experiments/e3_sinusoid.cfg" "$tmp/mine/twin.cfg"
+cp "$src/experiments/e3_sinusoid.cfg" "$tmp/mine2/twin.cfg"
+check "two scripts of one name" "would both write to the folder twin/" \
+    "$touche" run "$tmp/mine/twin.cfg" "$tmp/mine2/twin.cfg" --out "$tmp/o2"
 cp "$src/experiments/e1_sphere_profiles.cfg" "$tmp/mine/no_tier.cfg"
 check "a script without the tier" "no tier 'full' in this script (it has: quick, fast)" \
     sh -c "sed -i 's/^  full = {/  fast = {/' '$tmp/mine/no_tier.cfg' && '$touche' run '$tmp/mine/no_tier.cfg' --tier full --out '$tmp/o2'"

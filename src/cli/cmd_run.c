@@ -113,11 +113,40 @@ static int add_todo(const char *arg, const char *src, todo *t, int *n) {
     const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
     size_t len = strlen(base);
     if (len > 4 && !strcmp(base + len - 4, ".cfg")) len -= 4;
-    if (*n >= MAXRUN) return 0;
+    if (*n >= MAXRUN) {
+        fprintf(stderr, "touche run: %s: at most %d experiments in one run\n", arg, MAXRUN);
+        return 0;
+    }
+    /* the name is the output folder's: out/paper/ is the PDF's, which the report replaces */
+    if (len == 5 && !strncmp(base, "paper", 5)) {
+        fprintf(stderr, "touche run: %s: a script may not be called paper.cfg (its outputs would go "
+                        "to the report's paper/ folder, which the PDF build replaces); rename it\n",
+                arg);
+        return 0;
+    }
     t[*n].type = x;
     snprintf(t[*n].script, sizeof t[*n].script, "%s", arg);
     snprintf(t[*n].name, sizeof t[*n].name, "%.*s", (int)len, base);
     (*n)++;
+    return 1;
+}
+
+/* an experiment named twice runs once; two scripts of one run with the same name would write
+ * one output folder: refused */
+static int names_unique(todo *t, int *n) {
+    for (int i = 0; i < *n; i++)
+        for (int j = 0; j < i; j++) {
+            if (strcmp(t[i].name, t[j].name)) continue;
+            if (strcmp(t[i].script, t[j].script)) {
+                fprintf(stderr, "touche run: %s and %s would both write to the folder %s/ of the "
+                                "output root; rename one of the scripts\n",
+                        t[j].script, t[i].script, t[i].name);
+                return 0;
+            }
+            memmove(&t[i], &t[i + 1], (size_t)(*n - i - 1) * sizeof *t);
+            (*n)--, i--;
+            break;
+        }
     return 1;
 }
 
@@ -306,6 +335,7 @@ int tc_cmd_run(int argc, char **argv) {
     int n = 0, rc = 0;
     for (int i = optind; i < argc; i++)
         if (!add_todo(argv[i], o.source_dir, t, &n)) return 2;
+    if (!names_unique(t, &n)) return 2;
     for (int i = 0; i < n; i++) {
         tc_error err;
         tc_error_clear(&err);
