@@ -25,6 +25,12 @@ check "unknown command" "unknown command" "$touche" frobnicate
 check "unknown experiment" "'e9' is neither an experiment" "$touche" run e9
 check "bad tier" "tier must be" "$touche" run e1 --tier huge
 check "bad threads" "threads must be" "$touche" run e1 --threads zero
+check "generate --threads beyond 1024" "expected a whole number in 1 .. 1024" "$touche" generate e2 --threads 99999999999 --out "$tmp/g.csv"
+sets=$(i=0; while [ $i -lt 65 ]; do printf ' --set e1.k=%d' $i; i=$((i+1)); done)
+# shellcheck disable=SC2086
+check "65 --set options" "at most 64 --set options" "$touche" run e1 $sets
+long=$(printf 'scm,%.0s' $(seq 1 260))
+check "a --methods filter over 1 kB" "--methods: at most 1023 characters" "$touche" run e1 --methods "$long"
 check "--timings onto a device" "--timings '/dev/null' is not a regular file" "$touche" run e1 --timings /dev/null
 [ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a device"; fail=$((fail+1)); }
 check "unknown method filter" "no method called 'nope'. Valid are the labels" "$touche" run e1 --methods nope --out "$tmp/o"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* touche generate: regenerate an experiment's input data in data/ (its generate hook) */
 #include "cli/tc_cli.h"
+#include "core/tc_args.h"
 #include "exp/tc_experiment.h"
 
 #include <getopt.h>
@@ -27,7 +28,10 @@ int tc_cmd_generate(int argc, char **argv) {
         switch (c) {
         case 'o': o.out = optarg; break;
         case 'm': o.method = optarg; break;
-        case 'j': o.threads = atoi(optarg) > 0 ? atoi(optarg) : o.threads; break;
+        case 'j':
+            /* as touche run: 1 to 1024 (libgomp aborts on a count it cannot make) */
+            if (!tc_arg_int("touche generate", "--threads", optarg, 1, 1024, &o.threads)) return 2;
+            break;
         case 'h':
             printf("usage: touche generate NAME [--out FILE] [--method SPEC] [--threads N]\n"
                    "regenerates an experiment's input data in the source tree's data/ (or --out):\n");

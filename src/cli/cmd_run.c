@@ -278,12 +278,25 @@ int tc_cmd_run(int argc, char **argv) {
     for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fT:h", opts, NULL)) != -1;) {
         switch (c) {
         case 't': o.tier = optarg; break;
-        case 'm': o.methods = optarg; break;
+        case 'm':
+            /* the filter is read whole (its readers hold 1 kB): a longer one is refused, never cut */
+            if (strlen(optarg) >= 1024) {
+                fprintf(stderr, "touche run: --methods: at most 1023 characters (got %zu)\n",
+                        strlen(optarg));
+                return 2;
+            }
+            o.methods = optarg;
+            break;
         case 'o': o.out_root = optarg; break;
         case 'f': force = 1; break;
         case 'T': timings = optarg; break;
         case 's':
-            if (o.nset >= MAXSET || !parse_set(optarg, &set[o.nset])) return 2;
+            if (o.nset >= MAXSET) {
+                fprintf(stderr, "touche run: --set '%s': at most %d --set options in one run\n",
+                        optarg, MAXSET);
+                return 2;
+            }
+            if (!parse_set(optarg, &set[o.nset])) return 2;
             o.nset++;
             break;
         case 'j': {
