@@ -1569,6 +1569,43 @@ Test(claims, no_claim_passes_its_null_outcome) {
     tc_claims_free(&c);
 }
 
+/* every metric a claim reads (metric, over, trials) is one the experiment emits at a tier that
+ * can test it, as its committed references record: a misspelt name would read "not run" forever
+ * (issue 33, finding 13) */
+Test(claims, every_claim_names_metrics_its_experiment_emits) {
+    const char *src = getenv("TOUCHE_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/paper/claims.cfg", src);
+    tc_claims c;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    static const char *const tier[2] = {"quick", "full"};
+    for (int i = 0; i < c.n; i++) {
+        const tc_claim *q = &c.c[i];
+        if (!q->metric[0]) continue;
+        const char *names[3] = {q->metric, q->over, q->trials};
+        for (int k = 0; k < 3; k++) {
+            if (!names[k][0]) continue;
+            int found = 0, tested = 0;
+            for (int t = 0; t < 2; t++) {
+                /* only the tiers the claim can be judged at */
+                if (q->tiers[0] && !strstr(q->tiers, tier[t])) continue;
+                tested++;
+                snprintf(path, sizeof path, "%s/data/reference/%s.%s.cfg", src, q->experiment, tier[t]);
+                tc_metrics ms;
+                tc_error_clear(&err);
+                if (tc_metrics_read(&ms, path, &err) == TC_OK) found += tc_metrics_find(&ms, names[k]) >= 0;
+                tc_metrics_free(&ms);
+            }
+            cr_expect(tested && found == tested, "%s (line %d): '%s' is in %d of the %d references "
+                      "of %s it can be judged at", q->id, q->line, names[k], found, tested,
+                      q->experiment);
+        }
+    }
+    tc_claims_free(&c);
+}
+
 /* a bad claims file names file, line and key */
 Test(claims, bad_files_name_the_line_and_key) {
     make_scratch();
