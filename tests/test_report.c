@@ -1485,6 +1485,11 @@ Test(claims, verdicts_follow_the_ranges) {
     cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_REPRODUCED);
     ms.m[0].value = 7.0;
     cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_NOT);
+    /* a method that ran and whose runs failed (its metric NaN) is not "not run" (issue 33,
+     * finding 13) */
+    ms.m[0].value = NAN;
+    cr_expect_eq(tc_claim_judge(&c.c[0], &ms, &v), TC_VERDICT_FAILED);
+    cr_expect_str_eq(tc_verdict_str(TC_VERDICT_FAILED), "its runs failed");
     /* the section lists experiment e's four claims, each with its verdict */
     ms.m[0].value = 2.0;
     char *md = NULL, *tex = NULL;

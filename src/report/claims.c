@@ -12,7 +12,7 @@
 static const char *const verdict_names[] = {"reproduced",          "partly reproduced",
                                             "not reproduced",      "not run",
                                             "not testable at this tier", "not yet implemented",
-                                            "figure only"};
+                                            "figure only",         "its runs failed"};
 
 const char *tc_verdict_str(tc_verdict v) {
     return (unsigned)v < sizeof verdict_names / sizeof *verdict_names ? verdict_names[v] : "?";
@@ -238,7 +238,8 @@ tc_judgement tc_claim_judgement(const tc_claim *c, const tc_metrics *ms) {
     double v = ms->m[i].value;
     if (c->over[0]) v /= ms->m[k].value;
     j.value = v;
-    if (isnan(v)) return j;
+    /* the method ran and its runs failed (a diverging run's metric is NaN): not "not run" */
+    if (!isfinite(v)) return j.verdict = TC_VERDICT_FAILED, j;
     if (t < 0) return j.verdict = verdict_of(c, v, v), j;
     /* a rate: its interval decides */
     j.n = ms->m[t].value;
@@ -273,6 +274,10 @@ static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms,
     buf[0] = 0;
     if (j->verdict == TC_VERDICT_FIGURE) {
         snprintf(buf, n, "%s", c->figure);
+        return;
+    }
+    if (j->verdict == TC_VERDICT_FAILED) {
+        snprintf(buf, n, "%g: the runs behind %s failed (runs.csv says why)", j->value, c->metric);
         return;
     }
     if (isnan(j->value)) {

@@ -205,11 +205,11 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
         tc_claims_table(&c, metrics_of, &r, md, o.f, count);
         for (int f = 0; f < 2; f++)
             fprintf(f ? o.f : md, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not "
-                                  "run here, %d not testable at this tier, %d not yet implemented, "
-                                  "%d shown by a figure only.\n",
+                                  "run here, %d whose runs failed, %d not testable at this tier, %d "
+                                  "not yet implemented, %d shown by a figure only.\n",
                     c.n, count[TC_VERDICT_REPRODUCED], count[TC_VERDICT_PARTLY],
-                    count[TC_VERDICT_NOT], count[TC_VERDICT_NOT_RUN], count[TC_VERDICT_UNTESTABLE],
-                    count[TC_VERDICT_MISSING], count[TC_VERDICT_FIGURE]);
+                    count[TC_VERDICT_NOT], count[TC_VERDICT_NOT_RUN], count[TC_VERDICT_FAILED],
+                    count[TC_VERDICT_UNTESTABLE], count[TC_VERDICT_MISSING], count[TC_VERDICT_FIGURE]);
         timings_summary(&r, md, o.f);
         st = tc_outfile_commit(&o, err);
     }

@@ -44,6 +44,7 @@ typedef enum tc_verdict {
                              * 95 % interval straddles the range (too few trials) */
     TC_VERDICT_MISSING,     /* touche has nothing that measures it */
     TC_VERDICT_FIGURE,      /* no metric, but the run drew the paper's figure: compare by eye */
+    TC_VERDICT_FAILED,      /* the metric is in the run but not finite: the method's runs failed */
     TC_VERDICT_COUNT
 } tc_verdict;
 
