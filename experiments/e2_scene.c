@@ -30,6 +30,16 @@ static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err
             (st = tc_script_string(s, it, "name", &name, err)) ||
             (st = tc_script_string(s, it, "solver", &solver, err)))
             return st;
+        /* the name becomes part of metric names and CSV fields: a label's characters, once */
+        char why[200];
+        int line = (int)config_setting_source_line(it);
+        if (!tc_metrics_name_ok(name, why, sizeof why) || strlen(name) >= sizeof e->integ[g].name)
+            return tc_error_set(err, TC_EINVAL, s->path, line, "name", "integrator '%s' %s", name,
+                                strlen(name) >= sizeof e->integ[g].name ? "is too long" : why);
+        for (int j = 0; j < g; j++)
+            if (!strcmp(e->integ[j].name, name))
+                return tc_error_set(err, TC_EINVAL, s->path, line, "name",
+                                    "integrator '%s' is named twice", name);
         e2_integ *ig = &e->integ[g];
         snprintf(ig->name, sizeof ig->name, "%s", name);
         snprintf(ig->solver, sizeof ig->solver, "%s", solver);

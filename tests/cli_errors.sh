@@ -174,6 +174,16 @@ check "a script naming an unknown driver" "driver 'e9_nothing' is not a register
 sed -i '/^driver = .*$/d' "$tmp/mine/my_spheres.cfg"
 check "a script without a driver" "must name the experiment driver" \
     "$touche" run "$tmp/mine/my_spheres.cfg" --out "$tmp/o2"
+# an integrator's name becomes part of metric names and CSV rows: a label's characters, once
+# (issue 33, finding 10)
+cp "$src/experiments/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
+sed -i 's/{ name = "RK4";/{ name = "RK4,evil";/' "$tmp/mine/e2_integ.cfg"
+check "an integrator named with a comma" "parameter 'name': integrator 'RK4,evil' may hold only" \
+    "$touche" run "$tmp/mine/e2_integ.cfg" --out "$tmp/o2"
+cp "$src/experiments/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
+sed -i 's/{ name = "Euler";/{ name = "RK4";/' "$tmp/mine/e2_integ.cfg"
+check "an integrator named twice" "integrator 'RK4' is named twice" \
+    "$touche" run "$tmp/mine/e2_integ.cfg" --out "$tmp/o2"
 # a script's name is its output folder's: paper/ is the PDF's, and two scripts of one name would
 # share one folder (issue 33, finding 6)
 mkdir -p "$tmp/mine2"
