@@ -85,6 +85,12 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
         (st = positive_reals(s, "tolerances", "", g->tol, &g->ntol, err)) ||
         (st = tc_script_real(s, NULL, "seconds", 1e-3, 1e4, &g->seconds, err)))
         return st;
+    /* every rate gives at least one step in `seconds` (a run of no step would be "ok") */
+    for (int i = 0; i < g->nrate; i++)
+        if (!(g->rate[i] * g->seconds >= 1))
+            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "rates"), "rates",
+                                "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
+                                "%g Hz", i + 1, g->rate[i], g->seconds, 1 / g->seconds);
     /* the labels whose `tol` the grid sweeps */
     config_setting_t *tl = tc_script_lookup(s, NULL, "tolerance_methods");
     if (!tl || config_setting_type(tl) != CONFIG_TYPE_ARRAY ||

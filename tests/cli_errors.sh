@@ -184,6 +184,11 @@ cp "$src/experiments/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
 sed -i 's/{ name = "Euler";/{ name = "RK4";/' "$tmp/mine/e2_integ.cfg"
 check "an integrator named twice" "integrator 'RK4' is named twice" \
     "$touche" run "$tmp/mine/e2_integ.cfg" --out "$tmp/o2"
+# a rate that gives no step in the run's time (issue 33, finding 13: a zero-step run was "ok")
+cp "$src/experiments/e5_polytopes.cfg" "$tmp/mine/e5_rate.cfg"
+sed -i 's/^rates = \[10.0,/rates = [1e-300,/' "$tmp/mine/e5_rate.cfg"
+check "a rate of no step" "parameter 'rates': entry 1 (1e-300 Hz) gives no step" \
+    "$touche" run "$tmp/mine/e5_rate.cfg" --tier full --out "$tmp/o2"
 # a script's name is its output folder's: paper/ is the PDF's, and two scripts of one name would
 # share one folder (issue 33, finding 6)
 mkdir -p "$tmp/mine2"
