@@ -168,6 +168,19 @@ if "$touche" run "$tmp/mine/my_spheres.cfg" --methods hunt-crossley,mujoco --out
 else
     echo "FAIL: a script outside the tree"; cat "$tmp/err"; fail=$((fail+1))
 fi
+# the PDF takes each section from its own folder only: an older run's section.tex in a subfolder
+# does not stand in for an experiment that did not run (issue 33, finding 7)
+if command -v pdflatex >/dev/null && command -v pdftotext >/dev/null; then
+    mkdir -p "$tmp/o2/old-run/e2_t_pushing"
+    printf '\\section{STALEMARKER}\nold text\n' > "$tmp/o2/old-run/e2_t_pushing/section.tex"
+    "$touche" report --out "$tmp/o2" >/dev/null 2>&1
+    if pdftotext "$tmp/o2/paper/touche.pdf" - 2>/dev/null | grep -q STALEMARKER; then
+        echo "FAIL: the PDF printed a stale section from a subfolder"; fail=$((fail+1))
+    else
+        echo "ok: the PDF takes no section from a subfolder of the output root"
+    fi
+    total=$((total+1))
+fi
 sed -i 's/^driver = .*$/driver = "e9_nothing";/' "$tmp/mine/my_spheres.cfg"
 check "a script naming an unknown driver" "driver 'e9_nothing' is not a registered experiment" \
     "$touche" run "$tmp/mine/my_spheres.cfg" --out "$tmp/o2"

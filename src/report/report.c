@@ -308,7 +308,9 @@ static tc_status build_pdf(const char *out_dir, const char *src, tc_error *err) 
     if (st) return st;
     snprintf(log, sizeof log, "%s/latex.log", stage);
     snprintf(outdir_opt, sizeof outdir_opt, "-output-directory=%s", stage);
-    snprintf(texinputs, sizeof texinputs, "TEXINPUTS=%s//:%s/paper//:", out_abs, src);
+    /* exact folders, never a recursive search (out//): a section.tex left in a subfolder of the
+     * output root (an older run's) must not stand in for an experiment that did not run */
+    snprintf(texinputs, sizeof texinputs, "TEXINPUTS=%s:%s/paper:", out_abs, src);
 
     /* nonstop, halting at the first error; the log collects both runs */
     const char *argv[] = {"pdflatex", "-interaction=nonstopmode", "-halt-on-error", outdir_opt, tex,
