@@ -171,6 +171,62 @@ Test(fs, only_regular_files_are_replaced) {
     cr_expect(strstr(err.msg, "a device"), "%s", err.msg);
 }
 
+/* a swap where the file system cannot exchange two folders (NFS, vfat, CIFS), with its renames
+ * failing on purpose: the earlier set is put back, or when even that fails it is left whole under
+ * a name the stale cleaner keeps, and the error says which (issue 33, finding 3: the earlier set
+ * was reported as staying and then deleted as stale) */
+Test(fs, a_swap_without_exchange_never_loses_the_earlier_set) {
+    make_scratch();
+    char stage[600], dir[600];
+    snprintf(dir, sizeof dir, "%s/e1", scratch);
+    tc_error err;
+    /* 1. the new set cannot take the old one's place: the old one is back */
+    mkdir(dir, 0755), put_file(in_scratch("e1/a.txt"), "old\n");
+    cr_assert_eq(tc_stage_dir(scratch, "e1", stage, sizeof stage, &err), TC_OK);
+    char file[800];
+    snprintf(file, sizeof file, "%s/a.txt", stage);
+    put_file(file, "new\n");
+    tc_fs_inject(1, 1u << 1);
+    tc_error_clear(&err);
+    cr_expect_eq(tc_swap_dir(stage, dir, &err), TC_EIO);
+    cr_expect(strstr(err.msg, "back in place"), "%s", err.msg);
+    char *t = slurp(in_scratch("e1/a.txt"));
+    cr_expect_str_eq(t, "old\n");
+    free(t);
+    /* 2. nor can the old one go back: it is whole under <stage>.old, which the message names and
+     * the cleaner keeps */
+    tc_fs_inject(1, (1u << 1) | (1u << 2));
+    tc_error_clear(&err);
+    cr_expect_eq(tc_swap_dir(stage, dir, &err), TC_EIO);
+    char old[700];
+    snprintf(old, sizeof old, "%s.old", stage);
+    cr_expect(strstr(err.msg, "nor put the earlier outputs back") && strstr(err.msg, old), "%s",
+              err.msg);
+    snprintf(file, sizeof file, "%s/a.txt", old);
+    t = slurp(file);
+    cr_expect_str_eq(t, "old\n");
+    free(t);
+    tc_fs_inject(0, 0);
+    /* the cleaner: a stale staging folder of a gone process goes, a moved-aside set stays */
+    char gone[600], kept[600];
+    snprintf(gone, sizeof gone, "%s/.touche-999999999-e2-abcdef", scratch);
+    snprintf(kept, sizeof kept, "%s/.touche-999999999-e2-abcdef.old", scratch);
+    mkdir(gone, 0755), mkdir(kept, 0755);
+    cr_expect_eq(tc_clean_stale(scratch), 1);
+    cr_expect_neq(access(gone, F_OK), 0);
+    cr_expect_eq(access(kept, F_OK), 0);
+    /* 3. without faults the fallback swaps and leaves nothing behind */
+    tc_fs_inject(1, 0);
+    char stage2[600];
+    cr_assert_eq(tc_stage_dir(scratch, "e3", stage2, sizeof stage2, &err), TC_OK);
+    snprintf(dir, sizeof dir, "%s/e3", scratch);
+    mkdir(dir, 0755);
+    cr_expect_eq(tc_swap_dir(stage2, dir, &err), TC_OK, "%s", err.msg);
+    snprintf(old, sizeof old, "%s.old", stage2);
+    cr_expect_neq(access(old, F_OK), 0);
+    tc_fs_inject(0, 0);
+}
+
 Test(fs, unwritable_directory_is_eio_naming_the_path) {
     make_scratch();
     tc_error err;

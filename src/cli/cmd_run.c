@@ -457,9 +457,10 @@ int tc_cmd_run(int argc, char **argv) {
         return 130;
     }
     if (io_failed) {
-        fprintf(stderr, "touche: stopped: an output could not be written (see above); the "
-                        "experiments after it did not run and the report was not rewritten, so "
-                        "every earlier output set and report stays as it was\n");
+        fprintf(stderr, "touche: stopped: an output could not be written (see above: it says "
+                        "where that experiment's earlier outputs are); the experiments after it "
+                        "did not run and the report was not rewritten, so their earlier outputs "
+                        "and the report stay as they were\n");
         for (int i = 0; i < n; i++) tc_exp_free(t[i].x);
         return 1;
     }

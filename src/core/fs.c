@@ -128,6 +128,9 @@ void tc_remove_tree(const char *path) {
 /* ---------- staging directories ---------- */
 
 #define STAGE_PREFIX ".touche-"
+/* the suffix of an earlier output set moved aside by a swap without RENAME_EXCHANGE: the
+ * stale-staging cleaner never removes it (it may be the only copy) */
+#define STAGE_KEEP ".old"
 
 /* the staging directories this process made: each one's last component and the name it takes
  * when it is renamed into place (the oldest entry goes when the table is full) */
@@ -214,23 +217,53 @@ tc_status tc_unstage_file(const char *path, tc_error *err) {
     return st;
 }
 
+/* faults injected by the tests (tc_fs_inject): no RENAME_EXCHANGE, and the renames that fail */
+static int inject_no_exchange, renames;
+static unsigned inject_fail_mask;
+
+void tc_fs_inject(int no_exchange, unsigned fail_mask) {
+    inject_no_exchange = no_exchange, inject_fail_mask = fail_mask, renames = 0;
+}
+
+/* rename, failing where a test asks (EXDEV: as a file system that cannot) */
+static int do_rename(const char *from, const char *to) {
+    int k = renames++;
+    if (k < 32 && (inject_fail_mask >> k) & 1u) return errno = EXDEV, -1;
+    return rename(from, to);
+}
+
 tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err) {
     struct stat st;
     if (stat(dir, &st) != 0) {
-        if (rename(stage, dir) == 0) return TC_OK;
+        if (do_rename(stage, dir) == 0) return TC_OK;
         return tc_error_set(err, TC_EIO, dir, 0, NULL, "cannot move the outputs to %s: %s", dir,
                             strerror(errno));
     }
     /* both exist: exchange them atomically, then the old set (now at stage) goes */
-    if (renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
+    if (!inject_no_exchange && renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
         tc_remove_tree(stage);
         return TC_OK;
     }
-    /* a file system without RENAME_EXCHANGE: move the old set aside first */
+    /* a file system without RENAME_EXCHANGE (NFS, vfat, CIFS): move the old set aside first,
+     * and back if the new one cannot take its place */
     char old[1200];
-    snprintf(old, sizeof old, "%s.old", stage);
-    if (rename(dir, old) != 0 || rename(stage, dir) != 0)
-        return tc_error_set(err, TC_EIO, dir, 0, NULL, "cannot replace %s: %s", dir, strerror(errno));
+    snprintf(old, sizeof old, "%s" STAGE_KEEP, stage);
+    if (do_rename(dir, old) != 0)
+        return tc_error_set(err, TC_EIO, dir, 0, NULL,
+                            "cannot replace %s: %s; the earlier outputs stay where they were", dir,
+                            strerror(errno));
+    if (do_rename(stage, dir) != 0) {
+        int code = errno;
+        if (do_rename(old, dir) == 0)
+            return tc_error_set(err, TC_EIO, dir, 0, NULL,
+                                "cannot replace %s: %s; the earlier outputs are back in place", dir,
+                                strerror(code));
+        /* the earlier set is whole, under a name no cleaner removes: say where */
+        return tc_error_set(err, TC_EIO, dir, 0, NULL,
+                            "cannot replace %s: %s, nor put the earlier outputs back: they are "
+                            "whole in %s (move that folder to %s by hand); the new ones are in %s",
+                            dir, strerror(code), old, dir, stage);
+    }
     tc_remove_tree(old);
     return TC_OK;
 }
@@ -241,8 +274,12 @@ int tc_clean_stale(const char *root) {
     int n = 0;
     for (struct dirent *e; (e = readdir(d));) {
         long pid;
+        size_t len = strlen(e->d_name);
         if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) ||
             sscanf(e->d_name + strlen(STAGE_PREFIX), "%ld-", &pid) != 1)
+            continue;
+        /* an earlier output set moved aside by a swap that could not finish: kept */
+        if (len > strlen(STAGE_KEEP) && !strcmp(e->d_name + len - strlen(STAGE_KEEP), STAGE_KEEP))
             continue;
         /* its process is gone: nothing will finish it */
         if (pid == (long)getpid() || !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) continue;

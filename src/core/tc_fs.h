@@ -69,11 +69,20 @@ char *tc_unstage_text(const char *in, char *out, size_t n);
 tc_status tc_unstage_file(const char *path, tc_error *err);
 
 /* put staging directory stage in place of dir in one rename (the two swap places when dir
- * exists: renameat2 RENAME_EXCHANGE), then remove what was dir; a reader never sees a mix */
+ * exists: renameat2 RENAME_EXCHANGE), then remove what was dir; a reader never sees a mix. Where
+ * the file system cannot exchange (NFS, vfat, CIFS), dir moves aside to stage.old, stage takes
+ * its place, and on failure dir is moved back; TC_EIO then says whether the earlier outputs are
+ * back in place or, if even that failed, names the folder that holds them whole */
 tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err);
 
+/* for tests: make tc_swap_dir behave as on a file system without RENAME_EXCHANGE (no_exchange)
+ * and fail the renames it makes from now on whose bit is set in fail_mask (bit 0: the first);
+ * tc_fs_inject(0, 0) turns both off */
+void tc_fs_inject(int no_exchange, unsigned fail_mask);
+
 /* remove root/.touche-<pid>-* left behind by processes that are gone (a run killed with
- * SIGKILL); returns how many */
+ * SIGKILL), except *.old: an earlier output set a swap moved aside (it may be the only copy);
+ * returns how many */
 int tc_clean_stale(const char *root);
 
 /* run argv[0] (searched on PATH) in directory cwd (NULL: the current one) with stdin from
