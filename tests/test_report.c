@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/tc_fs.h"
@@ -225,6 +226,42 @@ Test(fs, a_swap_without_exchange_never_loses_the_earlier_set) {
     snprintf(old, sizeof old, "%s.old", stage2);
     cr_expect_neq(access(old, F_OK), 0);
     tc_fs_inject(0, 0);
+}
+
+/* the stale cleaner removes a staging folder only when nobody holds its lock: a live run's folder
+ * named with a PID that is not alive here (another PID namespace or host) stays (issue 33,
+ * finding 4: a run in another container deleted a live run's staging folder) */
+Test(fs, a_live_runs_staging_folder_is_never_cleaned) {
+    make_scratch();
+    int go[2], done[2];
+    cr_assert_eq(pipe(go), 0);
+    cr_assert_eq(pipe(done), 0);
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) {
+        /* the "other container": stages a folder, renames it as if its PID were another, holds */
+        char stage[600], other[600];
+        tc_error err;
+        if (tc_stage_dir(scratch, "e5", stage, sizeof stage, &err)) _exit(1);
+        snprintf(other, sizeof other, "%s/.touche-999999999-e5-live00", scratch);
+        if (rename(stage, other)) _exit(2);
+        char c = 1;
+        if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1) _exit(3);
+        _exit(0);
+    }
+    char c;
+    cr_assert_eq(read(go[0], &c, 1), 1);
+    char live[600];
+    snprintf(live, sizeof live, "%s/.touche-999999999-e5-live00", scratch);
+    cr_expect_eq(tc_clean_stale(scratch), 0, "a folder whose process holds it is not stale");
+    cr_expect_eq(access(live, F_OK), 0);
+    /* the process ends: its lock goes with it, and the folder is stale */
+    cr_assert_eq(write(done[1], &c, 1), 1);
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: %d", status);
+    cr_expect_eq(tc_clean_stale(scratch), 1);
+    cr_expect_neq(access(live, F_OK), 0);
 }
 
 Test(fs, unwritable_directory_is_eio_naming_the_path) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -135,7 +136,7 @@ void tc_remove_tree(const char *path) {
 /* the staging directories this process made: each one's last component and the name it takes
  * when it is renamed into place (the oldest entry goes when the table is full) */
 #define STAGE_MAX 128
-static struct { char comp[320], name[256]; } staged[STAGE_MAX];
+static struct { char comp[320], name[256]; int lock; } staged[STAGE_MAX];
 static int nstaged;
 static pthread_mutex_t staged_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -148,12 +149,26 @@ tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, 
         return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot create a directory in %s: %s", root,
                             strerror(errno));
     chmod(buf, 0755);
+    /* held for this process's life: the kernel releases it when the process ends, wherever it
+     * ran (another PID namespace, container or host sharing the folder), and the stale cleaner
+     * removes only a staging folder nobody holds */
+    int lock = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        int code = errno;
+        if (lock >= 0) close(lock);
+        rmdir(buf);
+        return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot lock a directory in %s: %s", root,
+                            strerror(code));
+    }
     /* remembered, so that messages naming it can name root/name instead */
     const char *comp = strrchr(buf, '/') + 1;
     pthread_mutex_lock(&staged_lock);
     int k = nstaged++ % STAGE_MAX;
+    /* the slot's older folder was put in place or removed long ago: its lock goes */
+    if (nstaged > STAGE_MAX && staged[k].lock > 0) close(staged[k].lock);
     snprintf(staged[k].comp, sizeof staged[k].comp, "%s", comp);
     snprintf(staged[k].name, sizeof staged[k].name, "%s", name);
+    staged[k].lock = lock;
     pthread_mutex_unlock(&staged_lock);
     return TC_OK;
 }
@@ -281,12 +296,18 @@ int tc_clean_stale(const char *root) {
         /* an earlier output set moved aside by a swap that could not finish: kept */
         if (len > strlen(STAGE_KEEP) && !strcmp(e->d_name + len - strlen(STAGE_KEEP), STAGE_KEEP))
             continue;
-        /* its process is gone: nothing will finish it */
-        if (pid == (long)getpid() || !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) continue;
+        /* nobody holds its lock: the process that made it is gone, wherever it ran (a PID
+         * says nothing across namespaces and hosts) */
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", root, e->d_name);
-        tc_remove_tree(path);
-        n++;
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) continue;
+        int held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+        if (!held) {
+            tc_remove_tree(path);
+            n++;
+        }
+        close(fd);
     }
     closedir(d);
     return n;
