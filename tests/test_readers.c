@@ -102,6 +102,19 @@ Test(csv, nul_byte_and_long_line_are_errors) {
     free(longline);
 }
 
+/* a device or a folder is not a data file: refused at once, never read (issue 33, finding 11:
+ * trajectories = "/dev/zero" grew to 2.1 GB before failing with the wrong message) */
+Test(csv, a_device_or_folder_is_refused_unread) {
+    static const char *const path[] = {"/dev/zero", "/tmp"};
+    for (int k = 0; k < 2; k++) {
+        tc_csv_reader r;
+        tc_error err;
+        tc_error_clear(&err);
+        cr_expect_eq(tc_csv_open(&r, path[k], ',', cols, 2, NULL, NULL, &err), TC_EIO, "%s", path[k]);
+        cr_expect(strstr(err.msg, "not a regular file"), "%s: %s", path[k], err.msg);
+    }
+}
+
 Test(csv, missing_file_is_an_io_error) {
     tc_csv_reader r;
     tc_error err;

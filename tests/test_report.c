@@ -1416,8 +1416,7 @@ Test(check, names_from_a_metrics_file_never_become_paths_outside) {
     make_scratch();
     mkdir(in_scratch("out"), 0755), mkdir(in_scratch("out/e1"), 0755), mkdir(in_scratch("ref"), 0755);
     static const char *const bad[][2] = {{"../../touche-i33-evil", "quick"},
-                                         {"e1", "quick/../../touche-i33-x"}, {"", "quick"},
-                                         {"-e", "quick"}};
+                                         {"e1", "quick/../../touche-i33-x"}, {"-e", "quick"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char text[256];
         snprintf(text, sizeof text, "experiment = \"%s\";\ntier = \"%s\";\nmetrics = ();\n",
@@ -1442,6 +1441,13 @@ Test(check, names_from_a_metrics_file_never_become_paths_outside) {
         snprintf(esc, sizeof esc, "%s/../touche-i33-x.cfg", scratch);
         cr_expect_neq(access(esc, F_OK), 0, "case %zu: %s written", i, esc);
     }
+    /* a file that names no tier names no reference either */
+    put_file(in_scratch("out/e1/metrics.cfg"), "experiment = \"e1\";\nmetrics = ();\n");
+    char *out = NULL;
+    tc_error err;
+    cr_expect_eq(run_check(1, "", &out, &err), TC_EINVAL, "%s", out);
+    cr_expect_str_eq(err.param, "tier", "%s", err.msg);
+    free(out);
 }
 
 /* a check that cannot check fails: no reference folder, a reference that is there but cannot be

@@ -8,17 +8,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* the next line that is neither a comment nor blank into r->buf (newline stripped); 0 at the end
  * of the file; -1 (with err set) for a line too long or holding a NUL byte */
 static int next_line(tc_csv_reader *r, tc_error *err) {
     for (;;) {
-        ssize_t len = getline(&r->line_buf, &r->line_cap, r->f);
-        if (len < 0) return 0;
+        /* at most TC_CSV_LINE bytes are read into the line (a line of /dev/zero or a 3 GB line
+         * is refused after them, never read whole) */
+        size_t len = 0;
+        int c = EOF, nul = 0;
+        while (len <= TC_CSV_LINE && (c = getc(r->f)) != EOF) {
+            nul |= c == 0;
+            r->buf[len < sizeof r->buf - 1 ? len : sizeof r->buf - 1] = (char)c;
+            len++;
+            if (c == '\n') break;
+        }
+        if (len == 0 && c == EOF) return 0;
         r->line++;
         /* a NUL byte would end the C string early and the rest of the line be lost */
-        if (strlen(r->line_buf) != (size_t)len) {
+        if (nul) {
             tc_error_set(err, TC_EPARSE, r->path, r->line, NULL, "NUL byte in the line");
             return -1;
         }
@@ -27,8 +37,8 @@ static int next_line(tc_csv_reader *r, tc_error *err) {
                          TC_CSV_LINE);
             return -1;
         }
-        r->line_buf[strcspn(r->line_buf, "\r\n")] = 0;
-        snprintf(r->buf, sizeof r->buf, "%s", r->line_buf);
+        r->buf[len < sizeof r->buf ? len : sizeof r->buf - 1] = 0;
+        r->buf[strcspn(r->buf, "\r\n")] = 0;
         if (r->buf[0] == '#') {
             if (r->on_comment) r->on_comment(r->comment_ctx, r->buf);
             continue;
@@ -46,6 +56,13 @@ tc_status tc_csv_open(tc_csv_reader *r, const char *path, char sep, const tc_csv
     r->on_comment = on_comment, r->comment_ctx = ctx;
     r->f = fopen(path, "r");
     if (!r->f) return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read: %s", strerror(errno));
+    /* a data file is a regular file: a device or a pipe (/dev/zero) would never end */
+    struct stat sb;
+    if (fstat(fileno(r->f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(r->f), r->f = NULL;
+        return tc_error_set(err, TC_EIO, path, 0, NULL, "not a regular file (a device, a pipe or "
+                                                         "a folder): name a data file");
+    }
     /* the header: the column names joined by the separator, nothing else */
     char want[TC_CSV_LINE];
     want[0] = 0;
@@ -129,6 +146,5 @@ tc_status tc_csv_next(tc_csv_reader *r, double *v, int *got, tc_error *err) {
 
 void tc_csv_close(tc_csv_reader *r) {
     if (r->f) fclose(r->f);
-    free(r->line_buf);
-    r->f = NULL, r->line_buf = NULL, r->line_cap = 0;
+    r->f = NULL;
 }

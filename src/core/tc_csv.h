@@ -33,8 +33,6 @@ typedef struct tc_csv_reader {
     int ncol, line;            /* line: the current line number (1-based) */
     char sep;                  /* ',' or '\t' */
     char buf[TC_CSV_LINE + 2];     /* the current line, newline stripped */
-    char *line_buf;                /* getline's buffer (freed by tc_csv_close) */
-    size_t line_cap;
     void (*on_comment)(void *ctx, const char *line); /* called with each '#' line, or NULL */
     void *comment_ctx;
 } tc_csv_reader;

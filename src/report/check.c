@@ -717,6 +717,12 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
     if (!run.experiment[0])
         snprintf(run.experiment, sizeof run.experiment, "%.*s", (int)sizeof run.experiment - 1,
                  name);
+    /* both name the reference's file: the folder's name where the file gives none, and a tier */
+    char why[160];
+    if (st == TC_OK && !tc_metrics_name_ok(run.experiment, why, sizeof why))
+        st = tc_error_set(err, TC_EINVAL, path, 0, "experiment", "'%s' %s", run.experiment, why);
+    if (st == TC_OK && !run.tier[0])
+        st = tc_error_set(err, TC_EINVAL, path, 0, "tier", "the file names no tier");
     char file[96];
     snprintf(file, sizeof file, "%s.%s.cfg", run.experiment, run.tier);
     if (st == TC_OK && tc_path_join(ref_path, sizeof ref_path, o->ref_dir, file) != TC_OK)

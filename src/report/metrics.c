@@ -463,7 +463,8 @@ static tc_status check_names(const config_setting_t *root, const tc_metrics *ms,
     const char *key[2] = {"experiment", "tier"}, *val[2] = {ms->experiment, ms->tier};
     for (int k = 0; k < 2; k++) {
         char why[160];
-        if (tc_metrics_name_ok(val[k], why, sizeof why)) continue;
+        /* absent: a file that names no experiment names no path either (the check refuses it) */
+        if (!val[k][0] || tc_metrics_name_ok(val[k], why, sizeof why)) continue;
         const config_setting_t *g = config_setting_get_member(root, key[k]);
         return tc_error_set(err, TC_EINVAL, path, g ? (int)config_setting_source_line(g) : 0, key[k],
                             "'%s' %s", val[k], why);
@@ -498,7 +499,6 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     st = only_keys(root, top, path, err);
     get_string(root, "experiment", ms->experiment, sizeof ms->experiment);
     get_string(root, "tier", ms->tier, sizeof ms->tier);
-    if (!st) st = check_names(root, ms, path, err);
     ms->filtered = get_bool(root, "filtered");
     const config_setting_t *list = config_setting_get_member(root, "metrics");
     if (!st && (!list || !(config_setting_is_list(list) || config_setting_is_array(list))))
@@ -544,6 +544,7 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     }
     if (st == TC_OK && ms->oom)
         st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory reading %s", path);
+    if (st == TC_OK) st = check_names(root, ms, path, err);
     config_destroy(&cfg);
     return st;
 }
