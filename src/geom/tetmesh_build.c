@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <threads.h>
 #include <unistd.h>
@@ -560,6 +561,12 @@ static tc_status run_tetgen(const char *dir, const tc_tetmesh_laplace_opts *o, t
     return tc_error_set(err, TC_EENGINE, log, 0, "tetgen", "tetgen %s failed: %s", sw, last);
 }
 
+/* the bytes of an open file (0 when it is not a regular file) */
+static long file_bytes(FILE *f) {
+    struct stat sb;
+    return fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) ? (long)sb.st_size : 0;
+}
+
 /* the next non-comment line of f, or NULL at the end */
 static char *next_line(FILE *f, char *buf, int n) {
     while (fgets(buf, n, f)) {
@@ -579,8 +586,11 @@ static tc_status read_tetgen(const char *dir, double E, tc_tetmesh **out, signed
     /* nodes */
     snprintf(path, sizeof path, "%s/in.1.node", dir);
     FILE *f = fopen(path, "r");
+    /* a count is bounded by the file before anything is allocated: a node line holds at least
+     * four numbers, so at most a quarter of its bytes (a header claiming 4e8 nodes in a small
+     * file allocated 9.7 GB) */
     if (!f || !(l = next_line(f, buf, sizeof buf)) || sscanf(l, "%d %d", &nv, &dim) != 2 ||
-        nv < 4 || dim != 3)
+        nv < 4 || dim != 3 || nv > file_bytes(f) / 4)
         goto bad;
     /* the element count first, so one allocation fits both */
     {
@@ -588,7 +598,8 @@ static tc_status read_tetgen(const char *dir, double E, tc_tetmesh **out, signed
         snprintf(ep, sizeof ep, "%s/in.1.ele", dir);
         FILE *g = fopen(ep, "r");
         char *el = g ? next_line(g, eb, sizeof eb) : NULL;
-        int ok = el && sscanf(el, "%d %d", &nt, &npt) == 2 && nt > 0 && npt == 4;
+        int ok = el && sscanf(el, "%d %d", &nt, &npt) == 2 && nt > 0 && npt == 4 &&
+                 nt <= file_bytes(g) / 5;
         if (tc_tetmesh_alloc(&m, nv, ok ? nt : 1, 0, E)) {
             if (g) fclose(g);
             fclose(f);
