@@ -297,6 +297,19 @@ static tc_sim *sim_with(const tc_scene *sc, const char *spec, double dt, double 
     return sim;
 }
 
+/* 100 steps of a body meant to rest: |p| after the first step (it settles into the relaxed
+ * contact's gap) and the largest |p| + |L| after it */
+static void rest_for_a_second(tc_sim *sim, double *first, double *drift) {
+    *first = 0, *drift = 0;
+    for (int i = 0; i < 100; i++) {
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
+        double lin[3], ang[3];
+        tc_sim_momentum(sim, lin, ang);
+        if (i == 0) *first = hypot(lin[0], lin[1]);
+        else *drift = fmax(*drift, hypot(lin[0], lin[1]) + fabs(ang[2]));
+    }
+}
+
 Test(ip, a_box_at_rest_stays_at_rest_with_the_point_below_its_centre) {
     /* the shifted stacks of E6 start from this: a flat square touching the ground; the
      * single-level method and touche's stronger bilevel (the public code's is below) */
@@ -306,14 +319,8 @@ Test(ip, a_box_at_rest_stays_at_rest_with_the_point_below_its_centre) {
         tc_sim *sim = sim_with(&sc, specs[s], 0.01, 1e-8, s ? strong_names : NULL, strong_values);
         /* the first step settles into the relaxed contact's gap phi = kappa / gamma (gamma = m g
          * h: 1e-7 of the half side, 2.5e-8 m); from then on the momentum must stay 0 */
-        double drift = 0, first = 0;
-        for (int i = 0; i < 100; i++) {
-            cr_assert_eq(tc_sim_step(sim), TC_OK);
-            double lin[3], ang[3];
-            tc_sim_momentum(sim, lin, ang);
-            if (i == 0) first = hypot(lin[0], lin[1]);
-            else drift = fmax(drift, hypot(lin[0], lin[1]) + fabs(ang[2]));
-        }
+        double first, drift;
+        rest_for_a_second(sim, &first, &drift);
         const double *q = tc_sim_q(sim);
         cr_log_info("%s: 1 s at rest: moved (%.2e, %.2e) m, turned %.2e rad, |p| %.2e after the "
                     "first step, then |p| + |L| <= %.2e", specs[s], q[0] - 0.2, q[1] - HALF, q[2],
@@ -336,14 +343,8 @@ Test(ip, the_public_bilevel_holds_a_box_at_rest_to_its_collision_tolerance) {
      * must converge (the Newton matrix by finite differences) */
     tc_scene sc = squares(1, (const double[][3]){{0.2, HALF, 0}}, 0.5);
     tc_sim *sim = sim_with(&sc, "convex/bilevel", 0.01, 1e-8, NULL, NULL);
-    double drift = 0, first = 0;
-    for (int i = 0; i < 100; i++) {
-        cr_assert_eq(tc_sim_step(sim), TC_OK);
-        double lin[3], ang[3];
-        tc_sim_momentum(sim, lin, ang);
-        if (i == 0) first = hypot(lin[0], lin[1]);
-        else drift = fmax(drift, hypot(lin[0], lin[1]) + fabs(ang[2]));
-    }
+    double first, drift;
+    rest_for_a_second(sim, &first, &drift);
     const double *q = tc_sim_q(sim);
     cr_log_info("public bilevel: 1 s at rest: moved (%.2e, %.2e) m, turned %.2e rad, |p| %.2e after "
                 "the first step, then |p| + |L| <= %.2e, %lld failed steps", q[0] - 0.2, q[1] - HALF,

@@ -329,10 +329,10 @@ int tc_cmd_run(int argc, char **argv) {
         }
     }
     /* --timings replaces only a regular file: said before anything runs */
-    struct stat tsb;
-    if (timings && lstat(timings, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
-        fprintf(stderr, "touche run: --timings '%s' is not a regular file (a device, a link or a "
-                        "folder); name a file to write\n", timings);
+    tc_error terr;
+    tc_error_clear(&terr);
+    if (timings && tc_outfile_target(timings, &terr)) {
+        fprintf(stderr, "touche run: --timings '%s' is not a regular file: %s\n", timings, terr.msg);
         return 2;
     }
     if (optind >= argc) {

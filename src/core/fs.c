@@ -315,11 +315,7 @@ int tc_clean_stale(const char *root) {
 
 /* ---------- atomic output files ---------- */
 
-tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err) {
-    memset(o, 0, sizeof *o);
-    if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path)
-        return tc_error_set(err, TC_EINVAL, path, 0, NULL, "output path too long: %s", path);
-
+tc_status tc_outfile_target(const char *path, tc_error *err) {
     /* only a regular file is ever replaced: a device (--timings /dev/null), a link, a folder or a
      * pipe at the path stays as it is, and the write is refused */
     struct stat sb;
@@ -330,6 +326,16 @@ tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err) {
                             S_ISLNK(sb.st_mode) ? "a symbolic link" : S_ISDIR(sb.st_mode) ? "a folder"
                             : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
                                                                            : "a special file");
+    return TC_OK;
+}
+
+tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err) {
+    memset(o, 0, sizeof *o);
+    if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path)
+        return tc_error_set(err, TC_EINVAL, path, 0, NULL, "output path too long: %s", path);
+
+    tc_status st = tc_outfile_target(path, err);
+    if (st) return st;
 
     /* the parent directory must exist for the temp file */
     tc_error e;

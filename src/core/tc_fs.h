@@ -15,8 +15,12 @@ typedef struct tc_outfile {
     char tmp[1040];  /* temp path (path + ".tmp.XXXXXX") */
 } tc_outfile;
 
-/* create parent directories, open a temp file next to path; TC_EINVAL when something other than
- * a regular file (a device, a link, a folder, a pipe) is at path: it is never replaced */
+/* TC_OK when path may become an output file: nothing is there, or a regular file; TC_EINVAL
+ * naming what is there otherwise (a device, a link, a folder, a pipe: never replaced) */
+tc_status tc_outfile_target(const char *path, tc_error *err);
+
+/* create parent directories, open a temp file next to path; TC_EINVAL when path is no output
+ * target (tc_outfile_target) */
 tc_status tc_outfile_open(tc_outfile *o, const char *path, tc_error *err);
 
 /* flush, close, check for write errors, rename onto the final path; on error the temp is removed;

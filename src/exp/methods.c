@@ -3,7 +3,6 @@
  * (the others skipped with the reason), the references kept, --methods and --set */
 #include "exp/exp_private.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +11,8 @@ int tc_label_ok(const char *s, char *why, size_t n) {
     size_t len = strlen(s);
     if (len == 0 || len > TC_LABEL_MAX)
         return snprintf(why, n, "must have 1 to %d characters (has %zu)", TC_LABEL_MAX, len), 0;
-    if (s[0] == '-') return snprintf(why, n, "must not start with '-'"), 0;
-    for (const char *p = s; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
-            return snprintf(why, n, "may hold only letters, digits, '-' and '_' (it becomes part "
-                                    "of file names and CSV fields); '%c' is not allowed",
-                            isprint((unsigned char)*p) ? *p : '?'),
-                   0;
-    return 1;
+    /* the characters: the rule of every name that becomes part of a file name or a CSV field */
+    return tc_metrics_name_ok(s, why, n);
 }
 
 /* apply every number of a params group to a method; errors keep the setting's line */

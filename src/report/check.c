@@ -222,12 +222,21 @@ static void judge_timing(row *r, int timings) {
              !beyond ? "within its tolerance" : slower ? "slower" : "faster");
 }
 
+/* the failed runs a method's reference had (0 when it does not say or has no such method) */
+static int ref_failed(const tc_metrics *ref, const char *label) {
+    int j = ref ? tc_metrics_find_method(ref, label) : -1;
+    return j >= 0 && ref->methods[j].runs >= 0 ? ref->methods[j].failed : 0;
+}
+
+/* 1 when a method's runs failed more often than in the reference: its results are suspect */
+static int runs_regressed(const cmp *c, const tc_metrics_method *m) {
+    return m->runs > 0 && m->failed > ref_failed(c->ref, m->label);
+}
+
 /* 1 when the run's method failed runs, and no more of them than the reference records */
 static int known_failure(const cmp *c, const char *label) {
     int i = label[0] ? tc_metrics_find_method(c->run, label) : -1;
-    int j = label[0] && c->ref ? tc_metrics_find_method(c->ref, label) : -1;
-    return i >= 0 && j >= 0 && c->run->methods[i].failed > 0 && c->ref->methods[j].runs >= 0 &&
-           c->run->methods[i].failed <= c->ref->methods[j].failed;
+    return i >= 0 && c->run->methods[i].failed > 0 && !runs_regressed(c, &c->run->methods[i]);
 }
 
 /* every metric of the run and of the reference */
@@ -326,17 +335,6 @@ static void compare_hashes(cmp *c) {
         snprintf(r->note, sizeof r->note, "%s",
                  skip ? "method not run (--methods)" : "missing from the run");
     }
-}
-
-/* the failed runs a method's reference had (0 when it does not say or has no such method) */
-static int ref_failed(const tc_metrics *ref, const char *label) {
-    int j = ref ? tc_metrics_find_method(ref, label) : -1;
-    return j >= 0 && ref->methods[j].runs >= 0 ? ref->methods[j].failed : 0;
-}
-
-/* 1 when a method's runs failed more often than in the reference: its results are suspect */
-static int runs_regressed(const cmp *c, const tc_metrics_method *m) {
-    return m->runs > 0 && m->failed > ref_failed(c->ref, m->label);
 }
 
 /* ---------- printing ---------- */
@@ -569,17 +567,21 @@ static tc_status append_history(const char *path, const cmp *c, int update, tc_e
 
 /* ---------- updates: nothing broken becomes the truth ---------- */
 
+/* 1 when the run's method label had failed runs */
+static int method_failed(const tc_metrics *run, const char *label) {
+    int i = label[0] ? tc_metrics_find_method(run, label) : -1;
+    return i >= 0 && run->methods[i].failed > 0;
+}
+
 /* 1 when the run's method label may not be recorded: its runs failed (unless accepted) */
 static int refused_method(const tc_metrics *run, const char *label, int accept) {
-    int i = label[0] ? tc_metrics_find_method(run, label) : -1;
-    return i >= 0 && run->methods[i].failed > 0 && !accept;
+    return !accept && method_failed(run, label);
 }
 
 /* 1 when the run's method has failed runs that --accept-failed lets an update record: its
  * non-finite metrics (a failed run's) are left out of the reference, not kept at an old value */
 static int accepted_failure(const tc_metrics *run, const char *label, int accept) {
-    int i = label[0] ? tc_metrics_find_method(run, label) : -1;
-    return accept && i >= 0 && run->methods[i].failed > 0;
+    return accept && method_failed(run, label);
 }
 
 /* name every entry an update may not record, and warn about accepted failed runs */

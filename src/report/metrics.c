@@ -450,8 +450,8 @@ int tc_metrics_name_ok(const char *s, char *why, size_t n) {
     if (s[0] == '-') return snprintf(why, n, "must not start with '-'"), 0;
     for (const char *p = s; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
-            return snprintf(why, n, "may hold only letters, digits, '-' and '_' (it becomes part of a "
-                                    "file name); '%c' is not allowed",
+            return snprintf(why, n, "may hold only letters, digits, '-' and '_' (it becomes part "
+                                    "of file names and CSV fields); '%c' is not allowed",
                             isprint((unsigned char)*p) ? *p : '?'),
                    0;
     return 1;
