@@ -321,7 +321,8 @@ Test(table, latex_escaping) {
 
     /* the symbols touche's tables and sections write (E2's headers: "Δd (cm)", "Δθ (deg)") */
     cr_assert_eq(tc_latex_escape(buf, sizeof buf, "Δd Δθ λ ε η a—b 1–2"), TC_OK);
-    cr_assert_str_eq(buf, "$\\Delta$d $\\Delta$$\\theta$ $\\lambda$ $\\varepsilon$ $\\eta$ a---b 1--2");
+    cr_assert_str_eq(buf,
+                     "$\\Delta$d $\\Delta$$\\theta$ $\\lambda$ $\\varepsilon$ $\\eta$ a---b 1--2");
 
     /* too small: an error, and never half an escape */
     cr_assert_eq(tc_latex_escape(buf, 4, "ab%c"), TC_EINVAL);
@@ -331,14 +332,19 @@ Test(table, latex_escaping) {
 /* numeric cells: 3 significant digits, whole numbers when large, a floor for rounding noise */
 Test(table, numeric_cells) {
     char c[64];
-    const struct { double v; int digits; double below; const char *want; } cases[] = {
-        {0.066149, 3, 0, "0.0661"},  {43270.0, 3, 0, "43300"},   {952.6, 3, 0, "953"},
-        {-2.8e-17, 3, 1e-12, "< 1e-12"}, {0.0, 3, 1e-12, "0"},  {NAN, 3, 1e-12, "-"},
-        {5.8e-29, 3, 0, "5.8e-29"},  {1.4e-9, 2, 1e-12, "1.4e-09"}, {123456.0, 4, 0, "123500"}};
+    const struct {
+        double v;
+        int digits;
+        double below;
+        const char *want;
+    } cases[] = {
+        {0.066149, 3, 0, "0.0661"},      {43270.0, 3, 0, "43300"},      {952.6, 3, 0, "953"},
+        {-2.8e-17, 3, 1e-12, "< 1e-12"}, {0.0, 3, 1e-12, "0"},          {NAN, 3, 1e-12, "-"},
+        {5.8e-29, 3, 0, "5.8e-29"},      {1.4e-9, 2, 1e-12, "1.4e-09"}, {123456.0, 4, 0, "123500"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tc_cell_num(c, sizeof c, cases[i].v, cases[i].digits, cases[i].below);
-        cr_expect_str_eq(c, cases[i].want, "%g at %d digits, floor %g", cases[i].v,
-                         cases[i].digits, cases[i].below);
+        cr_expect_str_eq(c, cases[i].want, "%g at %d digits, floor %g", cases[i].v, cases[i].digits,
+                         cases[i].below);
     }
 }
 
@@ -525,7 +531,8 @@ Test(metrics, many_metrics_methods_and_digests_round_trip) {
                        i % 3 ? 0 : TC_METRIC_TIMING, "");
     }
     tc_metrics_set_hash(&ms, "scm-a", "fnv1a64:0123456789abcdef", NULL, NULL);
-    tc_metrics_set_hash(&ms, "lcp", "fnv1a64:fedcba9876543210", "OpenBLAS kernels per CPU", "OpenBLAS Zen");
+    tc_metrics_set_hash(&ms, "lcp", "fnv1a64:fedcba9876543210", "OpenBLAS kernels per CPU",
+                        "OpenBLAS Zen");
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("m.cfg"), &err), TC_OK, "%s", err.msg);
@@ -541,7 +548,8 @@ Test(metrics, many_metrics_methods_and_digests_round_trip) {
     cr_assert_str_eq(back.methods[1].label, "lcp");
     cr_assert_str_eq(back.methods[1].cpu, "OpenBLAS kernels per CPU");
     cr_assert_eq(back.nhash, 2);
-    cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].hash, "fnv1a64:fedcba9876543210");
+    cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].hash,
+                     "fnv1a64:fedcba9876543210");
     cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "scm-a")].cpu, "");
     cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].cpu_kind, "OpenBLAS Zen");
     cr_assert_str_eq(back.methods[1].cpu_kind, "OpenBLAS Zen");
@@ -703,7 +711,8 @@ static void write_methods_run(int with_b, int filtered, const char *hash_a) {
     }
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s",
+                 err.msg);
     tc_metrics_free(&ms);
 }
 
@@ -712,9 +721,11 @@ static void set_b_digest(const char *kind) {
     tc_metrics ms;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s",
+                 err.msg);
     tc_metrics_set_hash(&ms, "b", "fnv1a64:00000000000000bb", "a BLAS", kind);
-    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK, "%s",
+                 err.msg);
     tc_metrics_free(&ms);
 }
 
@@ -784,8 +795,11 @@ Test(check, update_new_adds_only_what_the_reference_lacks) {
     ms.m[tc_metrics_find(&ms, "a.F")].value = 1.05;
     cr_assert_eq(tc_metrics_write(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_OK);
     tc_metrics_free(&ms);
-    tc_check_opts o = {.out_dir = in_scratch("out"), .ref_dir = in_scratch("ref"), .history = "",
-                       .command = "test", .update_new = 1};
+    tc_check_opts o = {.out_dir = in_scratch("out"),
+                       .ref_dir = in_scratch("ref"),
+                       .history = "",
+                       .command = "test",
+                       .update_new = 1};
     tc_error_clear(&err);
     cr_assert_eq(tc_check_run(&o, NULL, &err), TC_OK, "%s", err.msg);
     tc_metrics ref;
@@ -813,19 +827,18 @@ static void digests(const tc_results_file *spec, char hex[3][32]) {
     tc_error_clear(&err);
     cr_assert_eq(tc_results_hash(in_scratch("r"), spec, &ms, &err), TC_OK, "%s", err.msg);
     const char *who[3] = {"a", "b", ""};
-    for (int i = 0; i < 3; i++) snprintf(hex[i], 32, "%s", ms.hash[tc_metrics_find_hash(&ms, who[i])].hash);
+    for (int i = 0; i < 3; i++)
+        snprintf(hex[i], 32, "%s", ms.hash[tc_metrics_find_hash(&ms, who[i])].hash);
     tc_metrics_free(&ms);
 }
 
 Test(hash, each_method_sees_only_its_own_results) {
     make_scratch();
     cr_assert_eq(mkdir(in_scratch("r"), 0755), 0);
-    static const tc_results_file spec[] = {{"cols.csv", TC_RESULTS_COLUMNS, NULL},
-                                           {"rows.csv", TC_RESULTS_ROWS, "wall_s"},
-                                           {"f_*.csv", TC_RESULTS_FILES, NULL},
-                                           {"blocks.csv", TC_RESULTS_BLOCKS, NULL},
-                                           {"shared.csv", TC_RESULTS_SHARED, NULL},
-                                           {NULL, 0, NULL}};
+    static const tc_results_file spec[] = {
+        {"cols.csv", TC_RESULTS_COLUMNS, NULL},  {"rows.csv", TC_RESULTS_ROWS, "wall_s"},
+        {"f_*.csv", TC_RESULTS_FILES, NULL},     {"blocks.csv", TC_RESULTS_BLOCKS, NULL},
+        {"shared.csv", TC_RESULTS_SHARED, NULL}, {NULL, 0, NULL}};
     put_file(in_scratch("r/cols.csv"), "y,a,b\n0,1,2\n1,3,4\n");
     put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,0.5\nb,2,0.7\n");
     put_file(in_scratch("r/f_a.csv"), "x\n1\n");
@@ -837,9 +850,11 @@ Test(hash, each_method_sees_only_its_own_results) {
     cr_assert_str_neq(h0[0], h0[1]);
     /* timing columns, timing metrics and comment lines change nothing */
     put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,99\nb,2,98\n");
-    put_file(in_scratch("r/blocks.csv"), "# k,v (new words); one block per method: a b\n1,1\n\n\n1,2\n");
+    put_file(in_scratch("r/blocks.csv"),
+             "# k,v (new words); one block per method: a b\n1,1\n\n\n1,2\n");
     digests(spec, h);
-    for (int i = 0; i < 3; i++) cr_assert_str_eq(h[i], h0[i]);
+    for (int i = 0; i < 3; i++)
+        cr_assert_str_eq(h[i], h0[i]);
     /* a new method c changes no digest of a, b or the experiment */
     put_file(in_scratch("r/cols.csv"), "y,a,b,c\n0,1,2,5\n1,3,4,6\n");
     put_file(in_scratch("r/rows.csv"), "label,x,wall_s\na,1,0.5\nb,2,0.7\nc,3,0.1\n");
@@ -968,8 +983,8 @@ static void write_m(const char *where, double acc, double step_s, double speedup
     tc_metrics_add(&ms, "m", "m.step_s", step_s, "s", 0, 0.9, TC_METRIC_TIMING, "a step time");
     tc_metrics_add(&ms, "m", "m.speedup", speedup, "1", 0, 0.9,
                    TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER, "a speed-up");
-    tc_metrics_set_hash(&ms, "m", acc == 1.0 ? "fnv1a64:0000000000000001" : "fnv1a64:0000000000000002",
-                        NULL, NULL);
+    tc_metrics_set_hash(
+        &ms, "m", acc == 1.0 ? "fnv1a64:0000000000000001" : "fnv1a64:0000000000000002", NULL, NULL);
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_metrics_write(&ms, in_scratch(where), &err), TC_OK, "%s", err.msg);
@@ -992,7 +1007,8 @@ Test(check, timings_never_fail_and_failures_come_first) {
     const double step[] = {0.1, 0.001}, up[] = {0.25, 50.0};
     for (int k = 0; k < 2; k++) {
         write_m("out/e1/metrics.cfg", 1.0, step[k], up[k], "k=1", "0.001", 0);
-        cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_OK, "%s\n%s", err.msg, text);
+        cr_assert_eq(run_check_with((tc_check_opts){0}, &text, &err), TC_OK, "%s\n%s", err.msg,
+                     text);
         const char *tim = strstr(text, "\ntimings");
         cr_assert_not_null(tim, "%s", text);
         cr_assert(strstr(tim, "m.step_s") && strstr(tim, "m.speedup") && strstr(tim, "TIME"), "%s",
@@ -1014,7 +1030,8 @@ Test(check, timings_never_fail_and_failures_come_first) {
     /* --timings: a slowdown beyond tolerance fails (either sense), a speed-up does not */
     write_m("out/e1/metrics.cfg", 1.0, 0.1, 5.0, "k=1", "0.001", 0);
     cr_assert_eq(run_check_with((tc_check_opts){.timings = 1}, &text, &err), TC_ECHECK, "%s", text);
-    cr_assert(strstr(first_entry(text), "SLOW") && strstr(first_entry(text), "m.step_s"), "%s", text);
+    cr_assert(strstr(first_entry(text), "SLOW") && strstr(first_entry(text), "m.step_s"), "%s",
+              text);
     free(text);
     write_m("out/e1/metrics.cfg", 1.0, 0.01, 0.25, "k=1", "0.001", 0);
     cr_assert_eq(run_check_with((tc_check_opts){.timings = 1}, &text, &err), TC_ECHECK, "%s", text);
@@ -1071,13 +1088,15 @@ Test(check, an_update_never_records_a_method_whose_runs_failed) {
     /* a new method whose runs failed, one of its metrics not finite: nothing of it is recorded,
      * the update says why and fails */
     write_m("out/e1/metrics.cfg", NAN, 0.01, 5.0, "k=1", "0.001", 3);
-    cr_assert_eq(run_check_with((tc_check_opts){.update_new = 1}, &text, &err), TC_ECHECK, "%s", text);
+    cr_assert_eq(run_check_with((tc_check_opts){.update_new = 1}, &text, &err), TC_ECHECK, "%s",
+                 text);
     cr_assert(strstr(text, "refused") && strstr(text, "method m: 3 of 3 runs failed (first: "
                                                       "diverged"),
               "%s", text);
     tc_metrics ref;
     if (tc_file_readable(in_scratch("ref/e1.quick.cfg"))) {
-        cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s", err.msg);
+        cr_assert_eq(tc_metrics_read(&ref, in_scratch("ref/e1.quick.cfg"), &err), TC_OK, "%s",
+                     err.msg);
         cr_assert_lt(tc_metrics_find_method(&ref, "m"), 0);
         cr_assert_eq(ref.n, 0);
         cr_assert_lt(tc_metrics_find_hash(&ref, "m"), 0);
@@ -1242,7 +1261,9 @@ Test(report, assembles_sections_in_order) {
     /* the PDF's list: each section when it exists, else "Not run." under its heading */
     s = slurp(in_scratch("experiments.tex"));
     cr_assert_not_null(s);
-    cr_assert(strstr(s, "\\IfFileExists{e2/section.tex}{\\input{e2/section.tex}}{\\section{T-pushing (E2)}Not run.}"), "%s", s);
+    cr_assert(strstr(s, "\\IfFileExists{e2/section.tex}{\\input{e2/"
+                        "section.tex}}{\\section{T-pushing (E2)}Not run.}"),
+              "%s", s);
     cr_assert(strstr(s, "mine/section.tex"), "%s", s);
     free(s);
 }
@@ -1279,7 +1300,8 @@ Test(report, a_missing_pdflatex_is_an_error) {
     tc_status st = tc_report_write(scratch, names, 1, &err);
     if (saved) setenv("PATH", saved, 1), free(saved);
     cr_assert_eq(st, TC_EUNSUP, "%s", err.msg);
-    cr_assert(strstr(err.msg, "pdflatex not found") && strstr(err.msg, "TOUCHE_NO_PDF"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "pdflatex not found") && strstr(err.msg, "TOUCHE_NO_PDF"), "%s",
+              err.msg);
     cr_assert(tc_file_readable(in_scratch("report.md")));
 }
 
@@ -1292,10 +1314,10 @@ Test(style, a_method_keeps_its_style_across_figures) {
     cr_assert_eq(tc_plot_styles("scm-sharp pfc mujoco", c1, sizeof c1, d1, sizeof d1), TC_OK);
     cr_assert_eq(tc_plot_styles("mujoco points", c2, sizeof c2, d2, sizeof d2), TC_OK);
     cr_expect(!strncmp(c1 + 16, c2, 7), "mujoco: '%s' against '%s'", c1, c2);
-    static const char *const known[] = {"mujoco", "scm", "scm-medium", "scm-sharp", "hunt-crossley",
-                                        "pfc", "penalty-dp", "penalty-mp", "multi-point-r1",
-                                        "multi-point-se", "rigid", "lcp", "rigid-vp", "points",
-                                        "single-level", "bilevel", "bullet", "ode"};
+    static const char *const known[] = {
+        "mujoco",     "scm",        "scm-medium",     "scm-sharp",      "hunt-crossley", "pfc",
+        "penalty-dp", "penalty-mp", "multi-point-r1", "multi-point-se", "rigid",         "lcp",
+        "rigid-vp",   "points",     "single-level",   "bilevel",        "bullet",        "ode"};
     const int n = sizeof known / sizeof *known;
     char col[32][8];
     int dash[32];
@@ -1330,9 +1352,11 @@ Test(style, templates_use_the_one_style_table) {
         char *t = slurp(path);
         cr_assert_not_null(t, "%s", path);
         /* a template with a line or point per method (a panel per method needs no colour) */
-        if ((strstr(t, "with lines") || strstr(t, "with points") || strstr(t, "with linespoints")) &&
+        if ((strstr(t, "with lines") || strstr(t, "with points") ||
+             strstr(t, "with linespoints")) &&
             (strstr(t, "word(labels") || strstr(t, "word(colors"))) {
-            cr_expect(strstr(t, "word(colors") && strstr(t, "word(dashes"), "%s: no method styles", e->d_name);
+            cr_expect(strstr(t, "word(colors") && strstr(t, "word(dashes"), "%s: no method styles",
+                      e->d_name);
             cr_expect_null(strstr(t, "lc k+1"), "%s colours methods by position", e->d_name);
             checked++;
         }
@@ -1352,15 +1376,14 @@ Test(style, templates_use_the_one_style_table) {
 Test(history, a_drift_shows_in_the_table_and_figure) {
     make_scratch();
     put_file(in_scratch("h.tsv"),
-             HIST_HEAD
-             "2026-01-01T00:00:00Z\tr1\te\tquick\ta.x\t1\t1\tPASS\n"
-             "2026-01-01T00:00:00Z\tr1\te\tquick\tb.y\t5\t5\tPASS\n"
-             "2026-01-01T00:00:00Z\tr1\te\tquick\tdigest:a\tnan\tnan\tPASS\n"
-             "2026-01-02T00:00:00Z\tr2\te\tquick\ta.x\t1.1\t1\tPASS\n"
-             "2026-01-02T00:00:00Z\tr2\te\tquick\tb.y\t5\t5\tPASS\n"
-             "2026-01-03T00:00:00Z\tr3\te\tquick\ta.x\t1.2\t1\tFAIL\n"
-             "2026-01-03T00:00:00Z\tr3\te\tquick\tb.y\t5\t5\tPASS\n"
-             "2026-01-03T00:00:00Z\tr3\te\tquick\tdigest:a\tnan\tnan\tFAIL\n");
+             HIST_HEAD "2026-01-01T00:00:00Z\tr1\te\tquick\ta.x\t1\t1\tPASS\n"
+                       "2026-01-01T00:00:00Z\tr1\te\tquick\tb.y\t5\t5\tPASS\n"
+                       "2026-01-01T00:00:00Z\tr1\te\tquick\tdigest:a\tnan\tnan\tPASS\n"
+                       "2026-01-02T00:00:00Z\tr2\te\tquick\ta.x\t1.1\t1\tPASS\n"
+                       "2026-01-02T00:00:00Z\tr2\te\tquick\tb.y\t5\t5\tPASS\n"
+                       "2026-01-03T00:00:00Z\tr3\te\tquick\ta.x\t1.2\t1\tFAIL\n"
+                       "2026-01-03T00:00:00Z\tr3\te\tquick\tb.y\t5\t5\tPASS\n"
+                       "2026-01-03T00:00:00Z\tr3\te\tquick\tdigest:a\tnan\tnan\tFAIL\n");
     tc_history h;
     tc_error err;
     tc_error_clear(&err);
@@ -1368,8 +1391,9 @@ Test(history, a_drift_shows_in_the_table_and_figure) {
     cr_assert_eq(h.n, 8);
     int moved = -1;
     cr_redirect_stderr();
-    cr_assert_eq(tc_history_report(&h, in_scratch("hist"), getenv("TOUCHE_SOURCE_DIR"), &moved, &err),
-                 TC_OK, "%s", err.msg);
+    cr_assert_eq(
+        tc_history_report(&h, in_scratch("hist"), getenv("TOUCHE_SOURCE_DIR"), &moved, &err), TC_OK,
+        "%s", err.msg);
     cr_expect_eq(moved, 1);
     char *md = slurp(in_scratch("hist/history.md"));
     cr_assert_not_null(md);
@@ -1385,10 +1409,14 @@ Test(history, a_drift_shows_in_the_table_and_figure) {
 /* a history file that is not what `touche check` writes: the line and field named */
 Test(history, bad_files_name_the_line_and_field) {
     make_scratch();
-    static const struct { const char *text, *field; int line; } bad[] = {
+    static const struct {
+        const char *text, *field;
+        int line;
+    } bad[] = {
         {"time\tvalue\n", "", 1},
         {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\n", "", 2},
-        {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tPASS\nt\tr\te\tquick\ta.x\t1.5x\t1\tPASS\n", "value", 3},
+        {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tPASS\nt\tr\te\tquick\ta.x\t1.5x\t1\tPASS\n", "value",
+         3},
         {HIST_HEAD "t\tr\te\tquick\ta.x\t1\t1\tGOOD\n", "status", 2},
         {HIST_HEAD "t\tr\t\tquick\ta.x\t1\t1\tPASS\n", "experiment", 2},
         /* names that become the figures' file names (issue 33, finding 2: a crafted file wrote
@@ -1414,9 +1442,10 @@ Test(history, bad_files_name_the_line_and_field) {
  * finding 2: `check --update` wrote <ref>/<experiment>.<tier>.cfg from a downloaded folder) */
 Test(check, names_from_a_metrics_file_never_become_paths_outside) {
     make_scratch();
-    mkdir(in_scratch("out"), 0755), mkdir(in_scratch("out/e1"), 0755), mkdir(in_scratch("ref"), 0755);
-    static const char *const bad[][2] = {{"../../touche-i33-evil", "quick"},
-                                         {"e1", "quick/../../touche-i33-x"}, {"-e", "quick"}};
+    mkdir(in_scratch("out"), 0755), mkdir(in_scratch("out/e1"), 0755),
+        mkdir(in_scratch("ref"), 0755);
+    static const char *const bad[][2] = {
+        {"../../touche-i33-evil", "quick"}, {"e1", "quick/../../touche-i33-x"}, {"-e", "quick"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char text[256];
         snprintf(text, sizeof text, "experiment = \"%s\";\ntier = \"%s\";\nmetrics = ();\n",
@@ -1427,8 +1456,10 @@ Test(check, names_from_a_metrics_file_never_become_paths_outside) {
         tc_error_clear(&err);
         cr_expect_eq(tc_metrics_read(&ms, in_scratch("out/e1/metrics.cfg"), &err), TC_EINVAL,
                      "case %zu", i);
-        cr_expect_str_eq(err.param, bad[i][0][0] && bad[i][0][0] != '-' && !strchr(bad[i][0], '.')
-                                        ? "tier" : "experiment", "case %zu: %s", i, err.msg);
+        cr_expect_str_eq(
+            err.param,
+            bad[i][0][0] && bad[i][0][0] != '-' && !strchr(bad[i][0], '.') ? "tier" : "experiment",
+            "case %zu: %s", i, err.msg);
         cr_expect_gt(err.line, 0, "case %zu: %s", i, err.msg);
         tc_metrics_free(&ms);
         char *out = NULL;
@@ -1475,7 +1506,8 @@ Test(check, a_check_that_cannot_check_fails) {
         char cfg[400];
         snprintf(cfg, sizeof cfg,
                  "experiment = \"e1\";\ntier = \"quick\";\nmetrics = ( { name = \"a\"; "
-                 "value = 2.0; %s } );\n", tol[i]);
+                 "value = 2.0; %s } );\n",
+                 tol[i]);
         put_file(in_scratch("ref/e1.quick.cfg"), cfg);
         cr_expect_eq(run_check(0, "", &text, &err), TC_EPARSE, "case %zu: %s %s", i, err.msg, text);
         cr_expect(strstr(err.msg, "tolerance"), "case %zu: %s", i, err.msg);
@@ -1511,17 +1543,18 @@ Test(claims, the_claims_file_covers_every_experiment) {
         for (int k = 0; k < c.n; k++)
             if (!strcmp(c.c[k].experiment, t->name)) {
                 n++;
-                cr_expect(!strncmp(c.c[k].id, prefix, strlen(prefix)), "%s belongs to %s", c.c[k].id,
-                          t->name);
+                cr_expect(!strncmp(c.c[k].id, prefix, strlen(prefix)), "%s belongs to %s",
+                          c.c[k].id, t->name);
             }
         /* a paper's experiment needs its claims; one of one's own may have none */
         if (!declares_paper(t)) continue;
         papers++;
-        cr_expect_gt(n, 0,
-                     "no claim of %s in paper/claims.cfg, but it declares a paper (.paper = \"%s\"): "
-                     "add the paper's claims (docs/adding-an-experiment.md, \"Claims\"), or set "
-                     ".paper = \"none: ...\" when it reproduces no paper",
-                     t->name, t->paper);
+        cr_expect_gt(
+            n, 0,
+            "no claim of %s in paper/claims.cfg, but it declares a paper (.paper = \"%s\"): "
+            "add the paper's claims (docs/adding-an-experiment.md, \"Claims\"), or set "
+            ".paper = \"none: ...\" when it reproduces no paper",
+            t->name, t->paper);
     }
     /* the built-in experiments reproduce papers, so the check above is not empty */
     cr_expect_gt(papers, 0);
@@ -1548,18 +1581,20 @@ Test(claims, an_experiment_without_a_paper_needs_no_claims) {
  * a ratio of two metrics; a metric the run lacks "not run"; no metric "not yet implemented" */
 Test(claims, verdicts_follow_the_ranges) {
     make_scratch();
-    put_file(in_scratch("c.cfg"),
-             "claims = (\n"
-             "{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
-             "  metric = \"a.x\"; reproduced = [0.5, 1.5]; partly = [0.0, 3.0]; note = \"n\"; },\n"
-             "{ id = \"E1.2\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
-             "  metric = \"a.x\"; over = \"b.y\"; reproduced = [3.0, 5.0]; note = \"n\"; },\n"
-             "{ id = \"E1.3\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
-             "  metric = \"c.z\"; reproduced = [0.0, 1.0]; note = \"n\"; },\n"
-             "{ id = \"E1.4\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\"; note = \"n\"; },\n"
-             "{ id = \"E1.5\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"f\";\n"
-             "  figure = \"fig_x\"; note = \"n\"; }\n"
-             ");\n");
+    put_file(
+        in_scratch("c.cfg"),
+        "claims = (\n"
+        "{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+        "  metric = \"a.x\"; reproduced = [0.5, 1.5]; partly = [0.0, 3.0]; note = \"n\"; },\n"
+        "{ id = \"E1.2\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+        "  metric = \"a.x\"; over = \"b.y\"; reproduced = [3.0, 5.0]; note = \"n\"; },\n"
+        "{ id = \"E1.3\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+        "  metric = \"c.z\"; reproduced = [0.0, 1.0]; note = \"n\"; },\n"
+        "{ id = \"E1.4\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\"; "
+        "note = \"n\"; },\n"
+        "{ id = \"E1.5\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"f\";\n"
+        "  figure = \"fig_x\"; note = \"n\"; }\n"
+        ");\n");
     tc_claims c;
     tc_error err;
     tc_error_clear(&err);
@@ -1597,8 +1632,9 @@ Test(claims, verdicts_follow_the_ranges) {
     cr_expect_eq(tc_claims_section(&c, "e", &ms, fm, ft), 4);
     fclose(fm), fclose(ft);
     cr_expect(strstr(md, "**Verdicts**") && strstr(md, "**partly reproduced** E1.1") &&
-              strstr(md, "**reproduced** E1.2") && strstr(md, "**not run** E1.3") &&
-              strstr(md, "**figure only** E1.5") && strstr(md, "ours: fig_x"), "%s", md);
+                  strstr(md, "**reproduced** E1.2") && strstr(md, "**not run** E1.3") &&
+                  strstr(md, "**figure only** E1.5") && strstr(md, "ours: fig_x"),
+              "%s", md);
     cr_expect(strstr(tex, "\\paragraph{Verdicts}"), "%s", tex);
     free(md), free(tex);
     tc_metrics_free(&ms);
@@ -1608,14 +1644,16 @@ Test(claims, verdicts_follow_the_ranges) {
 /* a rate is judged by its 95 % interval, and a claim by the tiers that can test it */
 Test(claims, rates_by_their_interval_and_claims_by_their_tiers) {
     make_scratch();
-    put_file(in_scratch("c.cfg"),
-             "claims = (\n"
-             "{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"0.1 %\";\n"
-             "  metric = \"a.rate\"; trials = \"a.n\"; reproduced = [0.0, 0.01]; partly = [0.0, 0.05];\n"
-             "  null = 0.5; null_is = \"a coin\"; note = \"n\"; },\n"
-             "{ id = \"E1.2\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
-             "  metric = \"a.x\"; reproduced = [0.5, 1.5]; tiers = [\"full\"]; note = \"n\"; }\n"
-             ");\n");
+    put_file(
+        in_scratch("c.cfg"),
+        "claims = (\n"
+        "{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"0.1 "
+        "%\";\n"
+        "  metric = \"a.rate\"; trials = \"a.n\"; reproduced = [0.0, 0.01]; partly = [0.0, 0.05];\n"
+        "  null = 0.5; null_is = \"a coin\"; note = \"n\"; },\n"
+        "{ id = \"E1.2\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n"
+        "  metric = \"a.x\"; reproduced = [0.5, 1.5]; tiers = [\"full\"]; note = \"n\"; }\n"
+        ");\n");
     tc_claims c;
     tc_error err;
     tc_error_clear(&err);
@@ -1696,15 +1734,18 @@ Test(claims, every_claim_names_metrics_its_experiment_emits) {
                 /* only the tiers the claim can be judged at */
                 if (q->tiers[0] && !strstr(q->tiers, tier[t])) continue;
                 tested++;
-                snprintf(path, sizeof path, "%s/data/reference/%s.%s.cfg", src, q->experiment, tier[t]);
+                snprintf(path, sizeof path, "%s/data/reference/%s.%s.cfg", src, q->experiment,
+                         tier[t]);
                 tc_metrics ms;
                 tc_error_clear(&err);
-                if (tc_metrics_read(&ms, path, &err) == TC_OK) found += tc_metrics_find(&ms, names[k]) >= 0;
+                if (tc_metrics_read(&ms, path, &err) == TC_OK)
+                    found += tc_metrics_find(&ms, names[k]) >= 0;
                 tc_metrics_free(&ms);
             }
-            cr_expect(tested && found == tested, "%s (line %d): '%s' is in %d of the %d references "
-                      "of %s it can be judged at", q->id, q->line, names[k], found, tested,
-                      q->experiment);
+            cr_expect(tested && found == tested,
+                      "%s (line %d): '%s' is in %d of the %d references "
+                      "of %s it can be judged at",
+                      q->id, q->line, names[k], found, tested, q->experiment);
         }
     }
     tc_claims_free(&c);
@@ -1713,12 +1754,25 @@ Test(claims, every_claim_names_metrics_its_experiment_emits) {
 /* a bad claims file names file, line and key */
 Test(claims, bad_files_name_the_line_and_key) {
     make_scratch();
-    static const struct { const char *text, *key; int line; } bad[] = {
-        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\";\n paper_value = \"1\"; note = \"n\"; colour = 1; }\n);\n", "colour", 3},
-        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n metric = \"a\"; reproduced = [2.0, 1.0]; note = \"n\"; }\n);\n", "reproduced", 3},
-        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n metric = \"a\"; note = \"n\"; }\n);\n", "reproduced", 2},
-        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\\xe2\\x9c\\x93\"; paper_value = \"1\"; note = \"n\"; }\n);\n", "claim", 2},
-        {"claims = (\n{ id = \"E1.1\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; paper_value = \"1\";\n figure = \"f\"; note = \"n\"; }\n);\n", "figure", 2},
+    static const struct {
+        const char *text, *key;
+        int line;
+    } bad[] = {
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\";\n "
+         "paper_value = \"1\"; note = \"n\"; colour = 1; }\n);\n",
+         "colour", 3},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; "
+         "paper_value = \"1\";\n metric = \"a\"; reproduced = [2.0, 1.0]; note = \"n\"; }\n);\n",
+         "reproduced", 3},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = \"c\"; "
+         "paper_value = \"1\";\n metric = \"a\"; note = \"n\"; }\n);\n",
+         "reproduced", 2},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"e\"; paper = \"p\"; claim = "
+         "\"c\\xe2\\x9c\\x93\"; paper_value = \"1\"; note = \"n\"; }\n);\n",
+         "claim", 2},
+        {"claims = (\n{ id = \"E1.1\"; experiment = \"\"; paper = \"p\"; claim = \"c\"; "
+         "paper_value = \"1\";\n figure = \"f\"; note = \"n\"; }\n);\n",
+         "figure", 2},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         put_file(in_scratch("b.cfg"), bad[i].text);

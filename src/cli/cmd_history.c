@@ -16,16 +16,22 @@ int tc_cmd_history(int argc, char **argv) {
     char dflt[1100];
     for (int c; (c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1;) {
         switch (c) {
-        case 'f': file = optarg; break;
-        case 'o': out = optarg; break;
+        case 'f':
+            file = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
         case 'h':
             printf("usage: touche history [--file FILE] [--out DIR]\n"
-                   "  every metric of FILE (default out/history.tsv, appended by each `touche check`)\n"
+                   "  every metric of FILE (default out/history.tsv, appended by each `touche "
+                   "check`)\n"
                    "  against the checks: DIR/history.md (first and last value, relative change,\n"
                    "  last status) and a figure per experiment and tier of the metrics that moved\n"
                    "  most (default DIR: the history file's directory, under history/)\n");
             return 0;
-        default: return 2;
+        default:
+            return 2;
         }
     }
     if (optind < argc) {
@@ -34,7 +40,8 @@ int tc_cmd_history(int argc, char **argv) {
     }
     if (!out) {
         const char *slash = strrchr(file, '/');
-        snprintf(dflt, sizeof dflt, "%.*s%shistory", slash ? (int)(slash - file) : 0, file, slash ? "/" : "");
+        snprintf(dflt, sizeof dflt, "%.*s%shistory", slash ? (int)(slash - file) : 0, file,
+                 slash ? "/" : "");
         out = dflt;
     }
     tc_history h;
@@ -45,7 +52,8 @@ int tc_cmd_history(int argc, char **argv) {
     if (!st) st = tc_history_report(&h, out, tc_cli_source_dir(), &moved, &err);
     if (!st)
         printf("touche history: %d lines; %d metrics moved between their first and last check; "
-               "wrote %s/history.md\n", h.n, moved, out);
+               "wrote %s/history.md\n",
+               h.n, moved, out);
     tc_history_free(&h);
     if (st) tc_cli_error(&err, st);
     return st == TC_EINVAL ? 2 : st ? 1 : 0;

@@ -136,14 +136,18 @@ void tc_remove_tree(const char *path) {
 /* the staging directories this process made: each one's last component and the name it takes
  * when it is renamed into place (the oldest entry goes when the table is full) */
 #define STAGE_MAX 128
-static struct { char comp[320], name[256]; int lock; } staged[STAGE_MAX];
+static struct {
+    char comp[320], name[256];
+    int lock;
+} staged[STAGE_MAX];
 static int nstaged;
 static pthread_mutex_t staged_lock = PTHREAD_MUTEX_INITIALIZER;
 
 tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, tc_error *err) {
     tc_status st = tc_mkdir_p(root, err);
     if (st) return st;
-    if ((size_t)snprintf(buf, n, "%s/" STAGE_PREFIX "%ld-%s-XXXXXX", root, (long)getpid(), name) >= n)
+    if ((size_t)snprintf(buf, n, "%s/" STAGE_PREFIX "%ld-%s-XXXXXX", root, (long)getpid(), name) >=
+        n)
         return tc_error_set(err, TC_EINVAL, root, 0, NULL, "output path too long: %s", root);
     if (!mkdtemp(buf))
         return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot create a directory in %s: %s", root,
@@ -322,10 +326,12 @@ tc_status tc_outfile_target(const char *path, tc_error *err) {
     if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
         return tc_error_set(err, TC_EINVAL, path, 0, NULL,
                             "%s is %s, not a regular file: touche replaces only regular files "
-                            "(name another path)", path,
-                            S_ISLNK(sb.st_mode) ? "a symbolic link" : S_ISDIR(sb.st_mode) ? "a folder"
+                            "(name another path)",
+                            path,
+                            S_ISLNK(sb.st_mode)                          ? "a symbolic link"
+                            : S_ISDIR(sb.st_mode)                        ? "a folder"
                             : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
-                                                                           : "a special file");
+                                                                         : "a special file");
     return TC_OK;
 }
 
@@ -559,7 +565,8 @@ tc_status tc_file_append(FILE *dst, const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) return TC_EIO;
     char buf[4096];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) fwrite(buf, 1, n, dst);
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+        fwrite(buf, 1, n, dst);
     fclose(f);
     return TC_OK;
 }

@@ -62,8 +62,8 @@ typedef struct sections {
 
 /* running totals over all experiments */
 typedef struct totals {
-    int experiments, metrics, pass, fail, missing, fresh, skipped, timings, slow, hashes,
-        hash_pass, hash_fail, hash_new, hash_cpu, methods_failed, changed, written, refused;
+    int experiments, metrics, pass, fail, missing, fresh, skipped, timings, slow, hashes, hash_pass,
+        hash_fail, hash_new, hash_cpu, methods_failed, changed, written, refused;
 } totals;
 
 /* 1 for a timing the run measured (shown apart), 0 for an accuracy metric or a missing one */
@@ -124,8 +124,10 @@ static void diff_params(cmp *c, const char *label, const char *was, const char *
                 snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
                 snprintf(a, sizeof a, "%.*s", (int)(end - eq - 1), eq + 1);
                 if (!word_value(other, name, b, sizeof b)) {
-                    if (pass) add_change(c, label, "%s.%s removed (was %s)", label, name, a);
-                    else add_change(c, label, "%s.%s added (= %s)", label, name, a);
+                    if (pass)
+                        add_change(c, label, "%s.%s removed (was %s)", label, name, a);
+                    else
+                        add_change(c, label, "%s.%s added (= %s)", label, name, a);
                 } else if (!pass && strcmp(a, b)) {
                     add_change(c, label, "%s.%s changed from %s to %s", label, name, b, a);
                 }
@@ -153,7 +155,8 @@ static void diff_provenance(cmp *c) {
         c->ref_has_params = 1;
         const tc_metrics_method *r = &ref->methods[j];
         if (strcmp(m->spec, r->spec))
-            add_change(c, m->label, "%s: method %s, the reference's %s", m->label, m->spec, r->spec);
+            add_change(c, m->label, "%s: method %s, the reference's %s", m->label, m->spec,
+                       r->spec);
         else
             diff_params(c, m->label, r->params, m->params);
     }
@@ -161,7 +164,8 @@ static void diff_provenance(cmp *c) {
     for (int i = 0; i < run->nsetting; i++) {
         const tc_metrics_setting *s = &run->setting[i];
         int j = find_setting(ref, s->key);
-        if (j < 0) add_change(c, "", "setting %s added (= %s)", s->key, s->value);
+        if (j < 0)
+            add_change(c, "", "setting %s added (= %s)", s->key, s->value);
         else if (strcmp(s->value, ref->setting[j].value))
             add_change(c, "", "setting %s changed from %s to %s", s->key, ref->setting[j].value,
                        s->value);
@@ -186,7 +190,8 @@ static void print_causes(FILE *f, const cmp *c, const char *method) {
         }
         k++;
     }
-    if (k > shown) snprintf(line + strlen(line), sizeof line - strlen(line), "; %d more", k - shown);
+    if (k > shown)
+        snprintf(line + strlen(line), sizeof line - strlen(line), "; %d more", k - shown);
     if (k) fprintf(f, "           likely cause: %s\n", line);
 }
 
@@ -194,12 +199,14 @@ static void print_causes(FILE *f, const cmp *c, const char *method) {
 static void print_no_cause(FILE *f, const cmp *c) {
     if (!c->ref) return;
     if (!c->ref_has_params)
-        fprintf(f, "           (%s's reference records no parameters to compare: `touche check "
-                   "--update-new` adds them)\n",
+        fprintf(f,
+                "           (%s's reference records no parameters to compare: `touche check "
+                "--update-new` adds them)\n",
                 c->run->experiment);
     else if (!c->nc)
-        fprintf(f, "           (no recorded parameter or setting of %s changed: the code, a "
-                   "library or the CPU did)\n",
+        fprintf(f,
+                "           (no recorded parameter or setting of %s changed: the code, a "
+                "library or the CPU did)\n",
                 c->run->experiment);
 }
 
@@ -219,7 +226,9 @@ static void judge_timing(row *r, int timings) {
     int beyond = fabs(r->value - r->ref) > r->tol;
     r->status = beyond && slower && timings ? "SLOW" : "TIME";
     snprintf(r->note, sizeof r->note, "%.3g times the reference: %s", ratio,
-             !beyond ? "within its tolerance" : slower ? "slower" : "faster");
+             !beyond  ? "within its tolerance"
+             : slower ? "slower"
+                      : "faster");
 }
 
 /* the failed runs a method's reference had (0 when it does not say or has no such method) */
@@ -267,8 +276,10 @@ static void compare(cmp *c) {
         r->tol = x->tol_abs + x->tol_rel * fabs(x->value);
         r->flags |= x->flags & TC_METRIC_TIMING;
         if (r->flags & TC_METRIC_TIMING) {
-            if (isfinite(m->value)) judge_timing(r, c->timings);
-            else r->status = "TIME", snprintf(r->note, sizeof r->note, "not finite");
+            if (isfinite(m->value))
+                judge_timing(r, c->timings);
+            else
+                r->status = "TIME", snprintf(r->note, sizeof r->note, "not finite");
         } else if (!isfinite(m->value)) {
             r->status = "FAIL";
             snprintf(r->note, sizeof r->note, "not finite");
@@ -277,8 +288,10 @@ static void compare(cmp *c) {
         } else {
             double off = fabs(m->value - x->value);
             r->status = "FAIL";
-            snprintf(r->note, sizeof r->note, "outside tolerance: off by %.3g, %.3g times the "
-                     "tolerance %.3g", off, r->tol > 0 ? off / r->tol : INFINITY, r->tol);
+            snprintf(r->note, sizeof r->note,
+                     "outside tolerance: off by %.3g, %.3g times the "
+                     "tolerance %.3g",
+                     off, r->tol > 0 ? off / r->tol : INFINITY, r->tol);
         }
     }
 
@@ -288,11 +301,13 @@ static void compare(cmp *c) {
         if (tc_metrics_find(run, x->name) >= 0) continue;
         int skip = left_out(run, x->method), ran = tc_metrics_find_method(run, x->method);
         row *r = &c->rows[c->n++];
-        *r = (row){x->name, x->unit, x->method, NAN, x->value,
-                   x->tol_abs + x->tol_rel * fabs(x->value), x->flags,
-                   skip ? "SKIP" : "MISSING", ""};
+        *r = (row){x->name,   x->unit,
+                   x->method, NAN,
+                   x->value,  x->tol_abs + x->tol_rel * fabs(x->value),
+                   x->flags,  skip ? "SKIP" : "MISSING",
+                   ""};
         snprintf(r->note, sizeof r->note, "%s",
-                 skip                      ? "method not run (--methods)"
+                 skip                        ? "method not run (--methods)"
                  : !x->method[0] || ran >= 0 ? "missing from the run"
                                              : "its method did not run");
     }
@@ -313,16 +328,20 @@ static void compare_hashes(cmp *c) {
             r->status = "PASS";
         } else if ((h->cpu[0] || x->cpu[0]) && strcmp(h->cpu_kind, x->cpu_kind)) {
             r->status = "CPU";
-            snprintf(r->note, sizeof r->note, "results differ, on another CPU kind (%s, the "
+            snprintf(r->note, sizeof r->note,
+                     "results differ, on another CPU kind (%s, the "
                      "reference's %s) and they depend on it: its metrics' tolerances decide",
                      h->cpu_kind[0] ? h->cpu_kind : "?", x->cpu_kind[0] ? x->cpu_kind : "?");
         } else if (h->cpu[0] || x->cpu[0]) {
             r->status = "FAIL";
-            snprintf(r->note, sizeof r->note, "results changed on the same CPU kind (%s) as the "
-                     "reference run", h->cpu_kind);
+            snprintf(r->note, sizeof r->note,
+                     "results changed on the same CPU kind (%s) as the "
+                     "reference run",
+                     h->cpu_kind);
         } else {
             r->status = "FAIL";
-            snprintf(r->note, sizeof r->note, "results changed (a result file or metric of this "
+            snprintf(r->note, sizeof r->note,
+                     "results changed (a result file or metric of this "
                      "method differs from the reference run)");
         }
     }
@@ -426,8 +445,8 @@ static void print_failures(FILE *f, const cmp *c, int timings) {
             fprintf(f, "  SLOW     %s  %s = %s, reference %s: %s (timing, failed by --timings)\n",
                     e, r->name, v, ref, r->note);
         else
-            fprintf(f, "  %-7s  %s  %s = %s, reference %s +- %.3g: %s\n", r->status, e, r->name,
-                    v, ref, r->tol, r->note);
+            fprintf(f, "  %-7s  %s  %s = %s, reference %s +- %.3g: %s\n", r->status, e, r->name, v,
+                    ref, r->tol, r->note);
         print_causes(f, c, r->method);
         any = 1;
     }
@@ -472,7 +491,8 @@ static void print_new(FILE *f, const cmp *c) {
     }
     for (int k = 0; k < c->nh; k++) {
         const hrow *r = &c->hrows[k];
-        if (strcmp(r->status, "NEW") || (r->method[0] && tc_metrics_find_method(c->ref, r->method) < 0))
+        if (strcmp(r->status, "NEW") ||
+            (r->method[0] && tc_metrics_find_method(c->ref, r->method) < 0))
             continue;
         fprintf(f, "  NEW      %s  digest of %s (%s)\n", e, r->method[0] ? r->method : "(shared)",
                 r->note);
@@ -486,9 +506,12 @@ static void print_line(FILE *f, const cmp *c, int timings) {
     char cpu[256] = "";
     for (int i = 0; i < c->n; i++) {
         const char *s = c->rows[i].status;
-        if (is_timing(&c->rows[i])) tim++;
-        else if (failing(s, timings)) fail++;
-        else pass += !strcmp(s, "PASS"), fresh += !strcmp(s, "NEW"), skip += !strcmp(s, "SKIP");
+        if (is_timing(&c->rows[i]))
+            tim++;
+        else if (failing(s, timings))
+            fail++;
+        else
+            pass += !strcmp(s, "PASS"), fresh += !strcmp(s, "NEW"), skip += !strcmp(s, "SKIP");
     }
     for (int i = 0; i < c->nh; i++) {
         const char *s = c->hrows[i].status;
@@ -503,7 +526,8 @@ static void print_line(FILE *f, const cmp *c, int timings) {
         if ((recorded |= c->run->methods[i].runs >= 0), c->run->methods[i].runs > 0)
             runs += c->run->methods[i].runs, failed += c->run->methods[i].failed,
                 worse += runs_regressed(c, &c->run->methods[i]);
-    for (int i = 0; timings && i < c->n; i++) fail += !strcmp(c->rows[i].status, "SLOW");
+    for (int i = 0; timings && i < c->n; i++)
+        fail += !strcmp(c->rows[i].status, "SLOW");
     fprintf(f, "  %-20s %-6s %s  metrics: %d pass", c->run->experiment, c->run->tier,
             fail || hf || worse ? "FAIL" : "ok  ", pass);
     if (fail) fprintf(f, ", %d FAIL", fail);
@@ -514,7 +538,8 @@ static void print_line(FILE *f, const cmp *c, int timings) {
     if (hn) fprintf(f, ", %d new", hn);
     if (hc) fprintf(f, ", %d on another CPU kind (%s: metrics decide)", hc, cpu);
     if (recorded) fprintf(f, "; runs: %d", runs);
-    if (failed) fprintf(f, ", %d failed%s", failed, worse ? "" : " (no more than the reference records)");
+    if (failed)
+        fprintf(f, ", %d failed%s", failed, worse ? "" : " (no more than the reference records)");
     if (tim) fprintf(f, "; %d timing%s", tim, tim == 1 ? "" : "s");
     fputs("\n", f);
 }
@@ -528,8 +553,10 @@ static void print_timings(FILE *f, const cmp *c) {
         with_unit(v, sizeof v, r->value, r->unit);
         with_unit(ref, sizeof ref, r->ref, r->unit);
         fprintf(f, "  %-4s  %-14s %-40s %14s", r->status, c->run->experiment, r->name, v);
-        if (isnan(r->ref)) fprintf(f, " (no reference)\n");
-        else fprintf(f, ", reference %s: %s\n", ref, r->note);
+        if (isnan(r->ref))
+            fprintf(f, " (no reference)\n");
+        else
+            fprintf(f, ", reference %s: %s\n", ref, r->note);
     }
 }
 
@@ -590,10 +617,11 @@ static int list_refused(const tc_metrics *run, int accept, FILE *f) {
     for (int i = 0; i < run->nmethod; i++) {
         const tc_metrics_method *m = &run->methods[i];
         if (m->failed <= 0) continue;
-        fprintf(f, accept ? "  WARNING  %s: recording method %s although %d of %d runs failed "
-                            "(first: %s), as --accept-failed asks\n"
-                          : "  refused  %s: method %s: %d of %d runs failed (first: %s); none of "
-                            "its metrics and digests is recorded\n",
+        fprintf(f,
+                accept ? "  WARNING  %s: recording method %s although %d of %d runs failed "
+                         "(first: %s), as --accept-failed asks\n"
+                       : "  refused  %s: method %s: %d of %d runs failed (first: %s); none of "
+                         "its metrics and digests is recorded\n",
                 run->experiment, m->label, m->failed, m->runs,
                 m->failed_reason[0] ? m->failed_reason : "?");
         n += !accept;
@@ -613,7 +641,8 @@ static int list_refused(const tc_metrics *run, int accept, FILE *f) {
 
 /* --update: the run's entries, but those of a refused method and a non-finite metric keep the
  * old reference's, if any; a non-finite metric of an accepted failed method is left out */
-static void build_update(tc_metrics *out, const tc_metrics *run, const tc_metrics *ref, int accept) {
+static void build_update(tc_metrics *out, const tc_metrics *run, const tc_metrics *ref,
+                         int accept) {
     tc_metrics_init(out, run->experiment, run->tier);
     for (int i = 0; i < run->nsetting; i++)
         tc_metrics_setting_add(out, run->setting[i].key, run->setting[i].value);
@@ -636,8 +665,8 @@ static void build_update(tc_metrics *out, const tc_metrics *run, const tc_metric
             if (j < 0) continue;
             m = &ref->m[j];
         }
-        tc_metrics_add(out, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel,
-                       m->flags, m->doc);
+        tc_metrics_add(out, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel, m->flags,
+                       m->doc);
     }
     for (int k = 0; k < run->nhash; k++) {
         const tc_result_hash *h = &run->hash[k];
@@ -661,8 +690,10 @@ static int add_new(tc_metrics *ref, const cmp *c, int accept, int timings) {
         snprintf(ref->tier, sizeof ref->tier, "%s", run->tier);
     }
     int clean = 1;
-    for (int i = 0; i < c->n; i++) clean &= !failing(c->rows[i].status, timings);
-    for (int i = 0; i < c->nh; i++) clean &= !failing(c->hrows[i].status, timings);
+    for (int i = 0; i < c->n; i++)
+        clean &= !failing(c->rows[i].status, timings);
+    for (int i = 0; i < c->nh; i++)
+        clean &= !failing(c->hrows[i].status, timings);
     for (int i = 0; i < run->nmethod; i++) {
         const tc_metrics_method *m = &run->methods[i];
         if (refused_method(run, m->label, accept)) continue;
@@ -684,8 +715,8 @@ static int add_new(tc_metrics *ref, const cmp *c, int accept, int timings) {
         if (refused_method(run, m->method, accept) || !isfinite(m->value) ||
             tc_metrics_find(ref, m->name) >= 0)
             continue;
-        tc_metrics_add(ref, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel,
-                       m->flags, m->doc);
+        tc_metrics_add(ref, m->method, m->name, m->value, m->unit, m->tol_abs, m->tol_rel, m->flags,
+                       m->doc);
         added++;
     }
     for (int k = 0; k < run->nhash; k++) {
@@ -782,7 +813,8 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
         t->hash_pass += !strcmp(s, "PASS"), t->hash_fail += failing(s, 0);
         t->hash_new += !strcmp(s, "NEW"), t->hash_cpu += !strcmp(s, "CPU");
     }
-    for (int i = 0; i < run.nmethod; i++) t->methods_failed += runs_regressed(&c, &run.methods[i]);
+    for (int i = 0; i < run.nmethod; i++)
+        t->methods_failed += runs_regressed(&c, &run.methods[i]);
 
     /* record, then (with an update) replace or extend the reference */
     FILE *u = out->f[S_UPDATE];
@@ -794,8 +826,9 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
         tc_metrics next;
         int write = 1;
         if (o->update && run.filtered) {
-            fprintf(u, "  refused  %s: the run left methods out (touche run --methods): replacing "
-                       "the reference would drop theirs; use --update-new, or run them all\n",
+            fprintf(u,
+                    "  refused  %s: the run left methods out (touche run --methods): replacing "
+                    "the reference would drop theirs; use --update-new, or run them all\n",
                     run.experiment);
             t->refused++, write = 0;
             tc_metrics_init(&next, "", "");
@@ -805,7 +838,8 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
             next = ref, tc_metrics_init(&ref, "", "");
             write = add_new(&next, &c, o->accept_failed, o->timings) > 0;
         }
-        if (next.oom) st = tc_error_set(err, TC_ENOMEM, ref_path, 0, NULL, "out of memory");
+        if (next.oom)
+            st = tc_error_set(err, TC_ENOMEM, ref_path, 0, NULL, "out of memory");
         else if (write &&
                  (st = tc_metrics_write_reference(&next, ref_path, o->command, err)) == TC_OK) {
             t->written++;
@@ -839,9 +873,10 @@ static void print_sections(FILE *f, sections *s, const tc_check_opts *o) {
         fflush(s->f[k]);
         if (!s->len[k]) continue;
         fputs("\n", f);
-        fprintf(f, head[k], o->timings ? "; with --timings a slowdown beyond its tolerance, SLOW, "
-                                         "fails"
-                                       : "; `--timings` fails a slowdown beyond tolerance");
+        fprintf(f, head[k],
+                o->timings ? "; with --timings a slowdown beyond its tolerance, SLOW, "
+                             "fails"
+                           : "; `--timings` fails a slowdown beyond tolerance");
         fprintf(f, "%s\n", k == S_TABLES ? "" : ":");
         fwrite(s->buf[k], 1, s->len[k], f);
     }
@@ -854,7 +889,8 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
     if (!o->update && !o->update_new && (stat(o->ref_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode)))
         return tc_error_set(err, TC_ENOTFOUND, o->ref_dir, 0, NULL,
                             "no reference folder %s (--ref names the folder of "
-                            "<experiment>.<tier>.cfg; an update creates it)", o->ref_dir);
+                            "<experiment>.<tier>.cfg; an update creates it)",
+                            o->ref_dir);
     /* run directories in name order, so the output and history are reproducible */
     struct dirent **ents;
     int ne = scandir(o->out_dir, &ents, not_hidden, alphasort);
@@ -894,10 +930,12 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
                 t.metrics - t.timings, t.pass, t.fail, t.missing, t.fresh, t.skipped, t.hashes,
                 t.hash_pass, t.hash_fail, t.hash_new, t.hash_cpu, t.methods_failed, t.timings,
                 o->timings ? "" : " (information)");
-        if (o->timings && t.slow) fprintf(report, "%d timing(s) slower than the reference\n", t.slow);
+        if (o->timings && t.slow)
+            fprintf(report, "%d timing(s) slower than the reference\n", t.slow);
         if (o->update || o->update_new)
-            fprintf(report, "wrote %d reference file(s) under %s%s; review the diff before "
-                            "committing\n",
+            fprintf(report,
+                    "wrote %d reference file(s) under %s%s; review the diff before "
+                    "committing\n",
                     t.written, o->ref_dir, t.refused ? ", refused the entries named above" : "");
         else if (t.fresh || t.hash_new)
             fprintf(report, "new metrics or digests have no reference: review the outputs, then "

@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const header = "time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus";
-static const char *const field_names[8] = {"time", "revision", "experiment", "tier",
-                                           "metric", "value", "reference", "status"};
-static const char *const statuses[] = {"PASS", "FAIL", "NEW",  "SKIP", "CPU",
+static const char *const header =
+    "time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus";
+static const char *const field_names[8] = {"time",   "revision", "experiment", "tier",
+                                           "metric", "value",    "reference",  "status"};
+static const char *const statuses[] = {"PASS",    "FAIL", "NEW",  "SKIP",   "CPU",
                                        "MISSING", "TIME", "SLOW", "UPDATE", NULL};
 
 void tc_history_free(tc_history *h) {
@@ -35,8 +36,8 @@ static int parse_num(const char *s, double *v) {
 static tc_status put_field(const char *path, int line, int f, const char *s, char *buf, size_t n,
                            tc_error *err) {
     if (!s[0] || strlen(s) >= n)
-        return tc_error_set(err, TC_EINVAL, path, line, field_names[f], "%s (%zu characters at most)",
-                            s[0] ? "too long" : "empty", n - 1);
+        return tc_error_set(err, TC_EINVAL, path, line, field_names[f],
+                            "%s (%zu characters at most)", s[0] ? "too long" : "empty", n - 1);
     snprintf(buf, n, "%s", s);
     return TC_OK;
 }
@@ -52,8 +53,8 @@ static tc_status parse_line(const char *path, int line, char *text, tc_history_r
         *tab = 0, p = tab + 1;
     }
     if (nf != 8)
-        return tc_error_set(err, TC_EINVAL, path, line, NULL, "%d fields, expected 8 separated by tabs (%s)",
-                            nf, header);
+        return tc_error_set(err, TC_EINVAL, path, line, NULL,
+                            "%d fields, expected 8 separated by tabs (%s)", nf, header);
     memset(r, 0, sizeof *r);
     r->line = line;
     tc_status st = put_field(path, line, 0, f[0], r->time, sizeof r->time, err);
@@ -73,7 +74,8 @@ static tc_status parse_line(const char *path, int line, char *text, tc_history_r
         st = tc_error_set(err, TC_EINVAL, path, line, "reference", "not a number: '%s'", f[6]);
     if (!st) st = put_field(path, line, 7, f[7], r->status, sizeof r->status, err);
     int known = 0;
-    for (int k = 0; !st && statuses[k] && !known; k++) known = !strcmp(statuses[k], r->status);
+    for (int k = 0; !st && statuses[k] && !known; k++)
+        known = !strcmp(statuses[k], r->status);
     if (!st && !known)
         st = tc_error_set(err, TC_EINVAL, path, line, "status", "unknown status '%s'", r->status);
     return st;
@@ -90,13 +92,15 @@ tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
         line++;
         size_t len = strlen(buf);
         if (len && buf[len - 1] != '\n' && !feof(f)) {
-            st = tc_error_set(err, TC_EINVAL, path, line, NULL, "line longer than %zu characters", sizeof buf - 2);
+            st = tc_error_set(err, TC_EINVAL, path, line, NULL, "line longer than %zu characters",
+                              sizeof buf - 2);
             break;
         }
         buf[strcspn(buf, "\n")] = 0;
         if (line == 1) {
             if (strcmp(buf, header))
-                st = tc_error_set(err, TC_EINVAL, path, 1, NULL, "the first line must be the header '%s'", header);
+                st = tc_error_set(err, TC_EINVAL, path, 1, NULL,
+                                  "the first line must be the header '%s'", header);
             continue;
         }
         if (h->n == h->cap) {
@@ -124,7 +128,7 @@ tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
 typedef struct series {
     const char *experiment, *tier;
     int ncheck, nmetric;
-    const tc_history_row **check;  /* the first row of each check */
+    const tc_history_row **check; /* the first row of each check */
     const char **metric;
     double *value;                 /* nmetric x ncheck, NAN where a check lacks the metric */
     const char **status;           /* the last status of each metric */
@@ -141,7 +145,8 @@ static void series_free(series *s) {
 static tc_status build_series(const tc_history *h, const tc_history_row *r0, series *s) {
     memset(s, 0, sizeof *s);
     s->experiment = r0->experiment, s->tier = r0->tier;
-    s->check = calloc((size_t)h->n, sizeof *s->check), s->metric = calloc((size_t)h->n, sizeof *s->metric);
+    s->check = calloc((size_t)h->n, sizeof *s->check),
+    s->metric = calloc((size_t)h->n, sizeof *s->metric);
     s->status = calloc((size_t)h->n, sizeof *s->status);
     if (!s->check || !s->metric || !s->status) return TC_ENOMEM;
     for (int i = 0; i < h->n; i++) {
@@ -151,17 +156,20 @@ static tc_status build_series(const tc_history *h, const tc_history_row *r0, ser
         if (!last || strcmp(last->time, r->time) || strcmp(last->revision, r->revision))
             s->check[s->ncheck++] = r;
         int m = 0;
-        while (m < s->nmetric && strcmp(s->metric[m], r->metric)) m++;
+        while (m < s->nmetric && strcmp(s->metric[m], r->metric))
+            m++;
         if (m == s->nmetric) s->metric[s->nmetric++] = r->metric;
     }
     s->value = malloc((size_t)s->nmetric * (size_t)s->ncheck * sizeof *s->value);
     if (!s->value) return TC_ENOMEM;
-    for (size_t k = 0; k < (size_t)s->nmetric * (size_t)s->ncheck; k++) s->value[k] = NAN;
+    for (size_t k = 0; k < (size_t)s->nmetric * (size_t)s->ncheck; k++)
+        s->value[k] = NAN;
     int c = -1;
     for (int i = 0; i < h->n; i++) {
         const tc_history_row *r = &h->r[i];
         if (strcmp(r->experiment, s->experiment) || strcmp(r->tier, s->tier)) continue;
-        while (c + 1 < s->ncheck && s->check[c + 1] <= r) c++;
+        while (c + 1 < s->ncheck && s->check[c + 1] <= r)
+            c++;
         for (int m = 0; m < s->nmetric; m++)
             if (!strcmp(s->metric[m], r->metric)) {
                 s->value[(size_t)m * (size_t)s->ncheck + (size_t)c] = r->value;
@@ -218,15 +226,19 @@ static tc_status write_figure(const series *s, const char *out_dir, const char *
             fprintf(o.f, "%d,%.17g\n", c, first != 0 && isfinite(v) ? v / first : NAN);
         }
         fprintf(o.f, "\n\n");
-        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "", s->metric[pick[k]]);
+        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
+                 s->metric[pick[k]]);
     }
     if ((st = tc_outfile_commit(&o, err))) return st;
     for (int c = 0; c < s->ncheck; c++)
-        snprintf(revs + strlen(revs), sizeof revs - strlen(revs), "%s%.12s", c ? " " : "", s->check[c]->revision);
+        snprintf(revs + strlen(revs), sizeof revs - strlen(revs), "%s%.12s", c ? " " : "",
+                 s->check[c]->revision);
     char tpl[1200], title[200];
     snprintf(tpl, sizeof tpl, "%s/plots/history.gp", source_dir);
-    snprintf(title, sizeof title, "%s (%s): the metrics that moved most, over their first value", s->experiment, s->tier);
-    tc_plot_var v[] = {{"datafile", data}, {"labels", labels}, {"revisions", revs}, {"heading", title}};
+    snprintf(title, sizeof title, "%s (%s): the metrics that moved most, over their first value",
+             s->experiment, s->tier);
+    tc_plot_var v[] = {
+        {"datafile", data}, {"labels", labels}, {"revisions", revs}, {"heading", title}};
     return tc_plot_render(tpl, v, 4, base, err);
 }
 
@@ -247,7 +259,8 @@ tc_status tc_history_report(const tc_history *h, const char *out_dir, const char
         /* each experiment and tier once, in order of first appearance */
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
-            seen = !strcmp(h->r[j].experiment, h->r[i].experiment) && !strcmp(h->r[j].tier, h->r[i].tier);
+            seen = !strcmp(h->r[j].experiment, h->r[i].experiment) &&
+                   !strcmp(h->r[j].tier, h->r[i].tier);
         if (seen) continue;
         series s;
         st = build_series(h, &h->r[i], &s);
@@ -260,13 +273,15 @@ tc_status tc_history_report(const tc_history *h, const char *out_dir, const char
             for (int m = 0; m < s.nmetric; m++) {
                 double a = s.first[m], b = s.last[m], c = s.change[m];
                 int n = 0;
-                for (int k = 0; k < s.ncheck; k++) n += !isnan(s.value[(size_t)m * (size_t)s.ncheck + (size_t)k]);
+                for (int k = 0; k < s.ncheck; k++)
+                    n += !isnan(s.value[(size_t)m * (size_t)s.ncheck + (size_t)k]);
                 if (!strncmp(s.metric[m], "digest:", 7)) {
                     fprintf(o.f, "| %s | - | - | - | - | %s |\n", s.metric[m], s.status[m]);
                     continue;
                 }
                 if (moved && isfinite(c) && c != 0) (*moved)++;
-                fprintf(o.f, "| %s | %d | %.6g | %.6g | %+.3g | %s |\n", s.metric[m], n, a, b, c, s.status[m]);
+                fprintf(o.f, "| %s | %d | %.6g | %.6g | %+.3g | %s |\n", s.metric[m], n, a, b, c,
+                        s.status[m]);
             }
             st = write_figure(&s, out_dir, source_dir, err);
         }

@@ -71,8 +71,8 @@ void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const ch
     r->runs = r->failed = -1;
 }
 
-void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec,
-                            const char *params, int runs, int failed, const char *reason) {
+void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec, const char *params,
+                            int runs, int failed, const char *reason) {
     int i = tc_metrics_find_method(ms, label ? label : "");
     if (i < 0) return;
     tc_metrics_method *r = &ms->methods[i];
@@ -93,8 +93,8 @@ void tc_metrics_setting_add(tc_metrics *ms, const char *key, const char *value) 
 void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu,
                          const char *cpu_kind) {
     int i = tc_metrics_find_hash(ms, method ? method : "");
-    tc_result_hash *h = i >= 0 ? &ms->hash[i]
-                               : grow(ms, (void **)&ms->hash, &ms->nhash, &ms->caphash, sizeof *h);
+    tc_result_hash *h =
+        i >= 0 ? &ms->hash[i] : grow(ms, (void **)&ms->hash, &ms->nhash, &ms->caphash, sizeof *h);
     if (!h) return;
     snprintf(h->method, sizeof h->method, "%s", method ? method : "");
     snprintf(h->hash, sizeof h->hash, "%s", hash ? hash : "");
@@ -347,7 +347,8 @@ static tc_status only_keys(const config_setting_t *g, const char *const *keys, c
         const config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
         const char *nm = config_setting_name(e);
         int ok = 0;
-        for (int k = 0; keys[k] && !ok; k++) ok = nm && !strcmp(nm, keys[k]);
+        for (int k = 0; keys[k] && !ok; k++)
+            ok = nm && !strcmp(nm, keys[k]);
         if (!ok)
             return tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(e), nm,
                                 "unknown key in a metrics file");
@@ -358,9 +359,9 @@ static tc_status only_keys(const config_setting_t *g, const char *const *keys, c
 /* one metric group; the error names the file, line and metric */
 static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char *path,
                              tc_error *err) {
-    static const char *const keys[] = {"name", "method", "value", "value_exact", "unit", "tol_abs",
-                                       "tol_abs_exact", "tol_rel", "tol_rel_exact", "doc",
-                                       "timing", "faster", NULL};
+    static const char *const keys[] = {
+        "name",    "method",        "value", "value_exact", "unit",   "tol_abs", "tol_abs_exact",
+        "tol_rel", "tol_rel_exact", "doc",   "timing",      "faster", NULL};
     int line = (int)config_setting_source_line(g);
     tc_status st = only_keys(g, keys, path, err);
     if (st) return st;
@@ -418,9 +419,10 @@ static tc_status group_list(const config_setting_t *root, const char *key, const
     *n = config_setting_length(l);
     for (int i = 0; i < *n; i++)
         if (!config_setting_is_group(config_setting_get_elem(l, (unsigned)i)))
-            return tc_error_set(err, TC_EPARSE, path,
-                                (int)config_setting_source_line(config_setting_get_elem(l, (unsigned)i)),
-                                key, "entry %d is not a group", i + 1);
+            return tc_error_set(
+                err, TC_EPARSE, path,
+                (int)config_setting_source_line(config_setting_get_elem(l, (unsigned)i)), key,
+                "entry %d is not a group", i + 1);
     return TC_OK;
 }
 
@@ -446,12 +448,14 @@ static tc_status read_settings(const config_setting_t *root, tc_metrics *ms, con
 
 int tc_metrics_name_ok(const char *s, char *why, size_t n) {
     size_t len = strlen(s);
-    if (len == 0 || len > 64) return snprintf(why, n, "must have 1 to 64 characters (has %zu)", len), 0;
+    if (len == 0 || len > 64)
+        return snprintf(why, n, "must have 1 to 64 characters (has %zu)", len), 0;
     if (s[0] == '-') return snprintf(why, n, "must not start with '-'"), 0;
     for (const char *p = s; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
-            return snprintf(why, n, "may hold only letters, digits, '-' and '_' (it becomes part "
-                                    "of file names and CSV fields); '%c' is not allowed",
+            return snprintf(why, n,
+                            "may hold only letters, digits, '-' and '_' (it becomes part "
+                            "of file names and CSV fields); '%c' is not allowed",
                             isprint((unsigned char)*p) ? *p : '?'),
                    0;
     return 1;
@@ -466,8 +470,8 @@ static tc_status check_names(const config_setting_t *root, const tc_metrics *ms,
         /* absent: a file that names no experiment names no path either (the check refuses it) */
         if (!val[k][0] || tc_metrics_name_ok(val[k], why, sizeof why)) continue;
         const config_setting_t *g = config_setting_get_member(root, key[k]);
-        return tc_error_set(err, TC_EINVAL, path, g ? (int)config_setting_source_line(g) : 0, key[k],
-                            "'%s' %s", val[k], why);
+        return tc_error_set(err, TC_EINVAL, path, g ? (int)config_setting_source_line(g) : 0,
+                            key[k], "'%s' %s", val[k], why);
     }
     return TC_OK;
 }
@@ -489,11 +493,10 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     }
 
     /* header, the methods that ran, the metrics, the digests; nothing else */
-    static const char *const top[] = {"experiment", "tier", "filtered", "methods", "metrics",
-                                      "hashes", "settings", "provenance", NULL};
-    static const char *const ran_keys[] = {"label",  "method",        "params", "runs",
-                                           "failed", "failed_reason", "cpu",    "cpu_kind",
-                                           NULL};
+    static const char *const top[] = {"experiment", "tier",     "filtered",   "methods", "metrics",
+                                      "hashes",     "settings", "provenance", NULL};
+    static const char *const ran_keys[] = {"label",         "method", "params",   "runs", "failed",
+                                           "failed_reason", "cpu",    "cpu_kind", NULL};
     static const char *const hash_keys[] = {"method", "hash", "cpu", "cpu_kind", NULL};
     const config_setting_t *root = config_root_setting(&cfg);
     st = only_keys(root, top, path, err);

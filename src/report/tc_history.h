@@ -9,14 +9,14 @@
 
 /* one line of the history */
 typedef struct tc_history_row {
-    char time[32];       /* UTC, ISO 8601 */
-    char revision[48];   /* git describe of the build */
+    char time[32];     /* UTC, ISO 8601 */
+    char revision[48]; /* git describe of the build */
     char experiment[64];
     char tier[16];
-    char metric[112];    /* a metric's name, or "digest:<method>" */
-    double value, ref;   /* NAN for digests and missing references */
-    char status[16];     /* PASS, FAIL, NEW, SKIP, CPU, MISSING, UPDATE */
-    int line;            /* in the file */
+    char metric[112];  /* a metric's name, or "digest:<method>" */
+    double value, ref; /* NAN for digests and missing references */
+    char status[16];   /* PASS, FAIL, NEW, SKIP, CPU, MISSING, UPDATE */
+    int line;          /* in the file */
 } tc_history_row;
 
 typedef struct tc_history {

@@ -17,10 +17,10 @@ extern "C" {
 
 /* metric flags */
 enum {
-    TC_METRIC_TIMING = 1u << 0,       /* a wall-clock time or ratio: machine-dependent, never hashed,
-                                       * never a pass or fail of the check (shown apart) */
+    TC_METRIC_TIMING = 1u << 0, /* a wall-clock time or ratio: machine-dependent, never hashed,
+                                 * never a pass or fail of the check (shown apart) */
     TC_METRIC_HIGHER_FASTER = 1u << 1, /* a timing where a larger value means faster (a speed-up
-                                       * ratio); without it a larger value means slower */
+                                        * ratio); without it a larger value means slower */
 };
 
 /* one scalar result with the tolerance that separates noise from a regression:
@@ -29,11 +29,11 @@ typedef struct tc_metric {
     char name[96];                 /* e.g. "scm-smooth.jump_ratio_F" */
     char method[TC_LABEL_MAX + 1]; /* label of the method it measures; "" for the experiment */
     double value;
-    char unit[16];                 /* "N", "1", ... */
-    double tol_abs;                /* in unit */
-    double tol_rel;                /* fraction of |ref| */
-    unsigned flags;                /* TC_METRIC_* */
-    char doc[160];                 /* one line: what it measures */
+    char unit[16];  /* "N", "1", ... */
+    double tol_abs; /* in unit */
+    double tol_rel; /* fraction of |ref| */
+    unsigned flags; /* TC_METRIC_* */
+    char doc[160];  /* one line: what it measures */
 } tc_metric;
 
 /* a method that ran; cpu says why its results may differ on another CPU ("" when they do not) */
@@ -58,8 +58,8 @@ typedef struct tc_metrics_setting {
 /* a digest of the results of one method (method "" : the experiment's shared results) */
 typedef struct tc_result_hash {
     char method[TC_LABEL_MAX + 1];
-    char hash[32];  /* "fnv1a64:" and 16 hex digits */
-    char cpu[200];  /* "" when exact on any CPU; else why not */
+    char hash[32];     /* "fnv1a64:" and 16 hex digits */
+    char cpu[200];     /* "" when exact on any CPU; else why not */
     char cpu_kind[64]; /* the CPU kind of the run it came from: compared exactly on the same
                         * kind, by the metrics' tolerances on another */
 } tc_result_hash;
@@ -77,7 +77,7 @@ typedef struct tc_metrics {
     tc_result_hash *hash;
     int nsetting, capsetting;
     tc_metrics_setting *setting; /* the script's settings (none: not recorded) */
-    int oom;                    /* an allocation failed: an error at write */
+    int oom;                     /* an allocation failed: an error at write */
 } tc_metrics;
 
 void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier);
@@ -94,8 +94,8 @@ void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const ch
 
 /* what a method that ran (tc_metrics_ran) ran with, and how its runs went: spec, params
  * ("name=value" words), runs and failed runs with the first failure's reason (NULL or "") */
-void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec,
-                            const char *params, int runs, int failed, const char *reason);
+void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec, const char *params,
+                            int runs, int failed, const char *reason);
 
 /* record one setting of the experiment's script (key: dotted path; value: its text) */
 void tc_metrics_setting_add(tc_metrics *ms, const char *key, const char *value);
@@ -137,9 +137,9 @@ typedef enum tc_results_layout {
 
 /* one result file of an experiment (tables end with {NULL}) */
 typedef struct tc_results_file {
-    const char *pattern;      /* file name in the experiment's directory */
+    const char *pattern; /* file name in the experiment's directory */
     tc_results_layout layout;
-    const char *drop;         /* comma-separated column names left out (wall-clock times) */
+    const char *drop; /* comma-separated column names left out (wall-clock times) */
 } tc_results_file;
 
 /* the digests of the results in dir: for every method of ms->methods and for the experiment
@@ -151,18 +151,18 @@ tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metri
 
 /* options of `touche check` */
 typedef struct tc_check_opts {
-    const char *out_dir;      /* run output root: <out_dir>/<experiment>/metrics.cfg */
-    const char *ref_dir;      /* reference root: <ref_dir>/<experiment>.<tier>.cfg */
-    const char *history;      /* TSV file to append one line per metric to ("" = none) */
-    const char *command;      /* how the outputs were produced (provenance of an update) */
-    int update;               /* 1: write the references from the outputs instead of checking */
-    int update_new;           /* 1: add only what the references lack (new methods, metrics,
-                               * digests, the parameters and run counts of older references);
-                               * existing values stay as they are */
-    int accept_failed;        /* 1: an update may record methods whose runs failed (loudly) */
-    int timings;              /* 1: a timing slower than its reference beyond its tolerance fails
-                               * the check (same machine only); 0: timings are information */
-    int verbose;              /* 1: every experiment's whole table too */
+    const char *out_dir; /* run output root: <out_dir>/<experiment>/metrics.cfg */
+    const char *ref_dir; /* reference root: <ref_dir>/<experiment>.<tier>.cfg */
+    const char *history; /* TSV file to append one line per metric to ("" = none) */
+    const char *command; /* how the outputs were produced (provenance of an update) */
+    int update;          /* 1: write the references from the outputs instead of checking */
+    int update_new;      /* 1: add only what the references lack (new methods, metrics,
+                          * digests, the parameters and run counts of older references);
+                          * existing values stay as they are */
+    int accept_failed;   /* 1: an update may record methods whose runs failed (loudly) */
+    int timings;         /* 1: a timing slower than its reference beyond its tolerance fails
+                          * the check (same machine only); 0: timings are information */
+    int verbose;         /* 1: every experiment's whole table too */
 } tc_check_opts;
 
 /* compare every metrics.cfg under out_dir with its reference (accuracy metrics within tolerance,
