@@ -49,11 +49,20 @@ int tc_cmd_history(int argc, char **argv) {
     tc_error_clear(&err);
     tc_status st = tc_history_read(&h, file, &err);
     int moved = 0;
+    /* malformed lines (a cut line, a hand edit) are left out, each named */
+    for (int k = 0; !st && k < h.nskipped && k < TC_HISTORY_SKIPS; k++) {
+        char why[1200];
+        tc_error_format(&h.skipped[k], why, sizeof why);
+        fprintf(stderr, "touche history: warning: left out %s\n", why);
+    }
+    if (!st && h.nskipped > TC_HISTORY_SKIPS)
+        fprintf(stderr, "touche history: warning: left out %d more malformed lines\n",
+                h.nskipped - TC_HISTORY_SKIPS);
     if (!st) st = tc_history_report(&h, out, tc_cli_source_dir(), &moved, &err);
     if (!st)
-        printf("touche history: %d lines; %d metrics moved between their first and last check; "
+        printf("touche history: %d lines%s; %d metrics moved between their first and last check; "
                "wrote %s/history.md\n",
-               h.n, moved, out);
+               h.n, h.nskipped ? " (and malformed ones left out: see above)" : "", moved, out);
     tc_history_free(&h);
     if (st) tc_cli_error(&err, st);
     return st == TC_EINVAL ? 2 : st ? 1 : 0;

@@ -561,6 +561,52 @@ tc_status tc_run_logged(const char *const *argv, const char *const *env, const c
                         how, log_path, tail);
 }
 
+/* write all n bytes at fd's end (O_APPEND); 0 on success, else errno */
+static int write_all(int fd, const char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return w < 0 ? errno : ENOSPC;
+        p += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+tc_status tc_file_append_whole(const char *path, const char *header, const char *data, size_t n,
+                               tc_error *err) {
+    tc_status st = tc_outfile_target(path, err);
+    if (!st) st = tc_mkdir_parent(path, err);
+    if (st) return st;
+    int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot append to %s: %s", path,
+                            strerror(errno));
+    /* one appender at a time; the size under the lock is what a failure restores */
+    int e = 0, undone = 1;
+    off_t size = -1;
+    struct stat sb;
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            e = errno;
+            break;
+        }
+    if (!e) e = fstat(fd, &sb) != 0 ? errno : !S_ISREG(sb.st_mode) ? EINVAL : 0;
+    if (!e) size = sb.st_size;
+    char last = '\n';
+    if (!e && size > 0 && pread(fd, &last, 1, size - 1) != 1) e = errno ? errno : EIO;
+    if (!e && size == 0 && header) e = write_all(fd, header, strlen(header));
+    if (!e && size > 0 && last != '\n') e = write_all(fd, "\n", 1);
+    if (!e) e = write_all(fd, data, n);
+    /* undo a part-written append: nothing cut is left for the next reader */
+    if (e && size >= 0) undone = ftruncate(fd, size) == 0;
+    if (close(fd) != 0 && !e) e = errno, undone = 0;
+    if (e)
+        return tc_error_set(err, TC_EIO, path, 0, NULL, "appending to %s failed (%s); %s", path,
+                            strerror(e),
+                            undone ? "the file is as it was" : "the file may end in a cut line");
+    return TC_OK;
+}
+
 tc_status tc_file_append(FILE *dst, const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) return TC_EIO;

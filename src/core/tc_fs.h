@@ -42,6 +42,14 @@ tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b);
 /* copy the whole file at path onto dst; TC_EIO when it cannot be read */
 tc_status tc_file_append(FILE *dst, const char *path);
 
+/* append the n bytes of data to the file at path as one piece, so that readers and other
+ * appenders see whole lines: under an exclusive flock, a new or empty file gets header first
+ * (NULL: none), a file whose last byte is not a newline (a line cut by an earlier full disk) gets
+ * one first, and a write that fails (a full disk) is undone by truncating the file to its size
+ * before; TC_EIO naming the path and the reason, TC_EINVAL when path is no regular file */
+tc_status tc_file_append_whole(const char *path, const char *header, const char *data, size_t n,
+                               tc_error *err);
+
 /* 1 if the file exists and is readable */
 int tc_file_readable(const char *path);
 

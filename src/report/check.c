@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "core/tc_fs.h"
+#include "report/tc_history.h"
 #include "report/tc_report.h"
 
 /* one metric of the comparison */
@@ -562,18 +563,15 @@ static void print_timings(FILE *f, const cmp *c) {
 
 /* ---------- the history file ---------- */
 
-/* append one TSV line per row: time, revision, experiment, tier, metric, value, reference, status
- */
+/* append one TSV line per row: time, revision, experiment, tier, metric, value, reference,
+ * status; the lines of one check go in as one piece (tc_file_append_whole: concurrent checks
+ * never interleave, a full disk leaves no cut line). Every field is a validated name, a number
+ * or a fixed word: nothing in it can hold a tab or a newline */
 static tc_status append_history(const char *path, const cmp *c, int update, tc_error *err) {
-    /* a new (or empty) file starts with the column names */
-    struct stat st;
-    int fresh = stat(path, &st) != 0 || st.st_size == 0;
-    tc_status s = tc_mkdir_parent(path, err);
-    if (s != TC_OK) return s;
-    FILE *f = fopen(path, "a");
-    if (!f) return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot append to %s", path);
-    if (fresh) fputs("time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus\n", f);
-
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory");
     /* full precision so the history can be re-analysed; an update is marked as such */
     char date[64];
     tc_utc_now(date, sizeof date);
@@ -587,9 +585,13 @@ static tc_status append_history(const char *path, const cmp *c, int update, tc_e
                 run->experiment, run->tier, c->hrows[i].method[0] ? c->hrows[i].method : "(shared)",
                 update ? "UPDATE" : c->hrows[i].status);
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return tc_error_set(err, TC_EIO, path, 0, NULL, "writing %s failed", path);
-    return TC_OK;
+    if (fclose(f) != 0 || bad) {
+        free(buf);
+        return tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory");
+    }
+    tc_status st = tc_file_append_whole(path, TC_HISTORY_HEADER "\n", buf, len, err);
+    free(buf);
+    return st;
 }
 
 /* ---------- updates: nothing broken becomes the truth ---------- */

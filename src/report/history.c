@@ -11,16 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const header =
-    "time\trevision\texperiment\ttier\tmetric\tvalue\treference\tstatus";
+static const char *const header = TC_HISTORY_HEADER;
 static const char *const field_names[8] = {"time",   "revision", "experiment", "tier",
                                            "metric", "value",    "reference",  "status"};
 static const char *const statuses[] = {"PASS",    "FAIL", "NEW",  "SKIP",   "CPU",
                                        "MISSING", "TIME", "SLOW", "UPDATE", NULL};
 
+/* the rows' strings: blocks of text, each string once where a line repeats the one before */
+#define TEXT_BLOCK 65536
+struct tc_history_text {
+    struct tc_history_text *next;
+    size_t used;
+    char buf[TEXT_BLOCK];
+};
+
 void tc_history_free(tc_history *h) {
     free(h->r);
-    h->r = NULL, h->n = h->cap = 0;
+    for (struct tc_history_text *t = h->text, *next; t; t = next)
+        next = t->next, free(t);
+    h->r = NULL, h->text = NULL, h->n = h->cap = h->nskipped = 0;
 }
 
 /* ---------- reading ---------- */
@@ -32,18 +41,34 @@ static int parse_num(const char *s, double *v) {
     return end != s && *end == 0;
 }
 
-/* field f of line `line` into buf (n bytes); TC_EINVAL naming it when empty or too long */
-static tc_status put_field(const char *path, int line, int f, const char *s, char *buf, size_t n,
-                           tc_error *err) {
-    if (!s[0] || strlen(s) >= n)
-        return tc_error_set(err, TC_EINVAL, path, line, field_names[f],
-                            "%s (%zu characters at most)", s[0] ? "too long" : "empty", n - 1);
-    snprintf(buf, n, "%s", s);
-    return TC_OK;
+/* a copy of s in the history's storage (s is at most a line, shorter than a block); NULL when
+ * out of memory */
+static const char *keep(tc_history *h, const char *s) {
+    size_t n = strlen(s) + 1;
+    if (!h->text || h->text->used + n > TEXT_BLOCK) {
+        struct tc_history_text *t = malloc(sizeof *t);
+        if (!t) return NULL;
+        t->next = h->text, t->used = 0, h->text = t;
+    }
+    char *p = h->text->buf + h->text->used;
+    memcpy(p, s, n);
+    h->text->used += n;
+    return p;
 }
 
-static tc_status parse_line(const char *path, int line, char *text, tc_history_row *r,
-                            tc_error *err) {
+/* field f of the row: the previous row's string when equal, else a copy; TC_EINVAL naming the
+ * field when empty or longer than max characters */
+static tc_status put_field(tc_history *h, const char *path, int line, int f, const char *s,
+                           size_t max, const char **dst, const char *prev, tc_error *err) {
+    if (!s[0] || strlen(s) > max)
+        return tc_error_set(err, TC_EINVAL, path, line, field_names[f],
+                            "%s (%zu characters at most)", s[0] ? "too long" : "empty", max);
+    *dst = prev && !strcmp(prev, s) ? prev : keep(h, s);
+    return *dst ? TC_OK : TC_ENOMEM;
+}
+
+static tc_status parse_line(tc_history *h, const char *path, int line, char *text,
+                            tc_history_row *r, tc_error *err) {
     char *f[9];
     int nf = 0;
     for (char *p = text; nf < 9;) {
@@ -55,34 +80,46 @@ static tc_status parse_line(const char *path, int line, char *text, tc_history_r
     if (nf != 8)
         return tc_error_set(err, TC_EINVAL, path, line, NULL,
                             "%d fields, expected 8 separated by tabs (%s)", nf, header);
+    const tc_history_row *prev = h->n ? &h->r[h->n - 1] : NULL;
     memset(r, 0, sizeof *r);
     r->line = line;
-    tc_status st = put_field(path, line, 0, f[0], r->time, sizeof r->time, err);
-    if (!st) st = put_field(path, line, 1, f[1], r->revision, sizeof r->revision, err);
-    if (!st) st = put_field(path, line, 2, f[2], r->experiment, sizeof r->experiment, err);
-    if (!st) st = put_field(path, line, 3, f[3], r->tier, sizeof r->tier, err);
     /* the experiment and the tier name the figures' files: validated like the metrics' */
-    for (int k = 2; !st && k < 4; k++) {
+    for (int k = 2; k < 4; k++) {
         char why[160];
-        if (!tc_metrics_name_ok(k == 2 ? r->experiment : r->tier, why, sizeof why))
-            st = tc_error_set(err, TC_EINVAL, path, line, field_names[k], "'%s' %s", f[k], why);
+        if (f[k][0] && !tc_metrics_name_ok(f[k], why, sizeof why))
+            return tc_error_set(err, TC_EINVAL, path, line, field_names[k], "'%s' %s", f[k], why);
     }
-    if (!st) st = put_field(path, line, 4, f[4], r->metric, sizeof r->metric, err);
+    tc_status st = put_field(h, path, line, 0, f[0], 31, &r->time, prev ? prev->time : NULL, err);
+    if (!st)
+        st = put_field(h, path, line, 1, f[1], 47, &r->revision, prev ? prev->revision : NULL, err);
+    if (!st)
+        st = put_field(h, path, line, 2, f[2], 64, &r->experiment, prev ? prev->experiment : NULL,
+                       err);
+    if (!st) st = put_field(h, path, line, 3, f[3], 15, &r->tier, prev ? prev->tier : NULL, err);
+    if (!st) st = put_field(h, path, line, 4, f[4], 111, &r->metric, NULL, err);
     if (!st && !parse_num(f[5], &r->value))
         st = tc_error_set(err, TC_EINVAL, path, line, "value", "not a number: '%s'", f[5]);
     if (!st && !parse_num(f[6], &r->ref))
         st = tc_error_set(err, TC_EINVAL, path, line, "reference", "not a number: '%s'", f[6]);
-    if (!st) st = put_field(path, line, 7, f[7], r->status, sizeof r->status, err);
-    int known = 0;
-    for (int k = 0; !st && statuses[k] && !known; k++)
-        known = !strcmp(statuses[k], r->status);
-    if (!st && !known)
-        st = tc_error_set(err, TC_EINVAL, path, line, "status", "unknown status '%s'", r->status);
+    for (int k = 0; !st && statuses[k] && !r->status; k++)
+        if (!strcmp(statuses[k], f[7])) r->status = statuses[k];
+    if (!st && !r->status)
+        st = tc_error_set(err, TC_EINVAL, path, line, "status", "unknown status '%.20s'", f[7]);
     return st;
 }
 
+/* a malformed line left out: counted, and the first ones kept */
+static void skip_line(tc_history *h, const tc_error *why) {
+    if (h->nskipped < TC_HISTORY_SKIPS) h->skipped[h->nskipped] = *why;
+    h->nskipped++;
+}
+
 tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
-    h->n = h->cap = 0, h->r = NULL;
+    memset(h, 0, sizeof *h);
+    if (!tc_file_readable(path))
+        return tc_error_set(err, TC_EIO, path, 0, NULL,
+                            "cannot read the history file (a regular "
+                            "file `touche check` appends to)");
     FILE *f = fopen(path, "r");
     if (!f) return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read the history file");
     char buf[1024];
@@ -91,29 +128,40 @@ tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
     while (!st && fgets(buf, sizeof buf, f)) {
         line++;
         size_t len = strlen(buf);
+        tc_error why;
+        tc_error_clear(&why);
+        tc_status bad = TC_OK;
+        /* a line too long for any valid one: the rest of it read and left out */
         if (len && buf[len - 1] != '\n' && !feof(f)) {
-            st = tc_error_set(err, TC_EINVAL, path, line, NULL, "line longer than %zu characters",
-                              sizeof buf - 2);
-            break;
+            bad = tc_error_set(&why, TC_EINVAL, path, line, NULL, "line longer than %zu characters",
+                               sizeof buf - 2);
+            int c;
+            while ((c = getc(f)) != EOF && c != '\n') {
+            }
         }
         buf[strcspn(buf, "\n")] = 0;
         if (line == 1) {
-            if (strcmp(buf, header))
+            if (bad || strcmp(buf, header))
                 st = tc_error_set(err, TC_EINVAL, path, 1, NULL,
                                   "the first line must be the header '%s'", header);
             continue;
         }
-        if (h->n == h->cap) {
+        if (!bad && h->n == h->cap) {
             int cap = h->cap ? 2 * h->cap : 1024;
-            void *p = realloc(h->r, (size_t)cap * sizeof *h->r);
+            void *p = cap > h->cap ? realloc(h->r, (size_t)cap * sizeof *h->r) : NULL;
             if (!p) {
-                st = TC_ENOMEM;
+                st = tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
                 break;
             }
             h->r = p, h->cap = cap;
         }
-        st = parse_line(path, line, buf, &h->r[h->n], err);
-        if (!st) h->n++;
+        if (!bad) bad = parse_line(h, path, line, buf, &h->r[h->n], &why);
+        if (bad == TC_ENOMEM)
+            st = tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
+        else if (bad)
+            skip_line(h, &why);
+        else
+            h->n++;
     }
     if (!st && ferror(f)) st = tc_error_set(err, TC_EIO, path, line, NULL, "reading failed");
     if (!st && line == 0) st = tc_error_set(err, TC_EINVAL, path, 0, NULL, "empty: no header");
@@ -124,122 +172,203 @@ tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
 
 /* ---------- the report ---------- */
 
-/* one experiment and tier: its checks (time + revision), its metrics, values[metric][check] */
+/* one metric of a series: its rows (file order) in the sorted index, what the table shows */
+typedef struct metric_sum {
+    const tc_history_row *first_row;
+    int r0, r1;                 /* its rows: idx[r0..r1) */
+    int nchecks;                /* checks with a value (not NaN) */
+    double first, last, change; /* first and last finite value of a check (NAN: none) and the
+                                 * relative change between them (0 when equal) */
+    const char *status;         /* the last */
+} metric_sum;
+
+/* one experiment and tier: its checks (time + revision changes, in file order), its metrics */
 typedef struct series {
-    const char *experiment, *tier;
-    int ncheck, nmetric;
-    const tc_history_row **check; /* the first row of each check */
-    const char **metric;
-    double *value;                 /* nmetric x ncheck, NAN where a check lacks the metric */
-    const char **status;           /* the last status of each metric */
-    double *first, *last, *change; /* per metric: first and last finite value (NAN: none) and
-                                    * the relative change between them (0 when equal) */
+    const tc_history_row *first; /* its first row in the file */
+    int m0, nmetric;             /* its metrics: sum[m0..m0+nmetric) */
+    int c0, ncheck;              /* its checks: the first row of each at checks[c0..c0+ncheck) */
 } series;
 
-static void series_free(series *s) {
-    free(s->check), free(s->metric), free(s->value), free(s->status);
-    free(s->first), free(s->last), free(s->change);
+/* the whole history grouped: rows sorted by experiment, tier, metric and line; the series in
+ * order of first appearance, their metrics likewise */
+typedef struct grouping {
+    const tc_history_row **idx; /* n */
+    int *check_of;              /* per row (in file order): its check within its series */
+    metric_sum *sum;            /* per metric of each series */
+    series *ser;
+    int nser;
+    const tc_history_row **checks; /* per series, the first row of each check */
+} grouping;
+
+static void grouping_free(grouping *g) {
+    free(g->idx), free(g->check_of), free(g->sum), free(g->ser), free(g->checks);
 }
 
-/* the series of rows matching r0's experiment and tier */
-static tc_status build_series(const tc_history *h, const tc_history_row *r0, series *s) {
-    memset(s, 0, sizeof *s);
-    s->experiment = r0->experiment, s->tier = r0->tier;
-    s->check = calloc((size_t)h->n, sizeof *s->check),
-    s->metric = calloc((size_t)h->n, sizeof *s->metric);
-    s->status = calloc((size_t)h->n, sizeof *s->status);
-    if (!s->check || !s->metric || !s->status) return TC_ENOMEM;
-    for (int i = 0; i < h->n; i++) {
-        const tc_history_row *r = &h->r[i];
-        if (strcmp(r->experiment, s->experiment) || strcmp(r->tier, s->tier)) continue;
-        const tc_history_row *last = s->ncheck ? s->check[s->ncheck - 1] : NULL;
-        if (!last || strcmp(last->time, r->time) || strcmp(last->revision, r->revision))
-            s->check[s->ncheck++] = r;
-        int m = 0;
-        while (m < s->nmetric && strcmp(s->metric[m], r->metric))
-            m++;
-        if (m == s->nmetric) s->metric[s->nmetric++] = r->metric;
-    }
-    s->value = malloc((size_t)s->nmetric * (size_t)s->ncheck * sizeof *s->value);
-    if (!s->value) return TC_ENOMEM;
-    for (size_t k = 0; k < (size_t)s->nmetric * (size_t)s->ncheck; k++)
-        s->value[k] = NAN;
-    int c = -1;
-    for (int i = 0; i < h->n; i++) {
-        const tc_history_row *r = &h->r[i];
-        if (strcmp(r->experiment, s->experiment) || strcmp(r->tier, s->tier)) continue;
-        while (c + 1 < s->ncheck && s->check[c + 1] <= r)
-            c++;
-        for (int m = 0; m < s->nmetric; m++)
-            if (!strcmp(s->metric[m], r->metric)) {
-                s->value[(size_t)m * (size_t)s->ncheck + (size_t)c] = r->value;
-                s->status[m] = r->status;
-            }
-    }
-    /* each metric's first and last finite value and the relative change between them */
-    s->first = malloc((size_t)s->nmetric * sizeof *s->first);
-    s->last = malloc((size_t)s->nmetric * sizeof *s->last);
-    s->change = malloc((size_t)s->nmetric * sizeof *s->change);
-    if (!s->first || !s->last || !s->change) return TC_ENOMEM;
-    for (int m = 0; m < s->nmetric; m++) {
-        double a = NAN, b = NAN;
-        for (int k = 0; k < s->ncheck; k++) {
-            double v = s->value[(size_t)m * (size_t)s->ncheck + (size_t)k];
-            if (!isfinite(v)) continue;
-            if (isnan(a)) a = v;
-            b = v;
+static int by_series_metric(const void *a, const void *b) {
+    const tc_history_row *x = *(const tc_history_row *const *)a,
+                         *y = *(const tc_history_row *const *)b;
+    int c = strcmp(x->experiment, y->experiment);
+    if (!c) c = strcmp(x->tier, y->tier);
+    if (!c) c = strcmp(x->metric, y->metric);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* series by their first row, metrics by theirs */
+static int by_first_row(const void *a, const void *b) {
+    const series *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+static int by_metric_first(const void *a, const void *b) {
+    const tc_history_row *x = ((const metric_sum *)a)->first_row;
+    const tc_history_row *y = ((const metric_sum *)b)->first_row;
+    return (x > y) - (x < y);
+}
+
+static int same_series(const tc_history_row *a, const tc_history_row *b) {
+    return !strcmp(a->experiment, b->experiment) && !strcmp(a->tier, b->tier);
+}
+
+static tc_status group(const tc_history *h, grouping *g) {
+    memset(g, 0, sizeof *g);
+    size_t n = (size_t)h->n;
+    g->idx = malloc((n ? n : 1) * sizeof *g->idx);
+    g->check_of = malloc((n ? n : 1) * sizeof *g->check_of);
+    g->sum = malloc((n ? n : 1) * sizeof *g->sum);
+    g->ser = malloc((n ? n : 1) * sizeof *g->ser);
+    g->checks = malloc((n ? n : 1) * sizeof *g->checks);
+    int *ser_of = malloc((n ? n : 1) * sizeof *ser_of), *last = NULL;
+    if (!g->idx || !g->check_of || !g->sum || !g->ser || !g->checks || !ser_of) goto oom;
+    for (size_t i = 0; i < n; i++)
+        g->idx[i] = &h->r[i];
+    qsort(g->idx, n, sizeof *g->idx, by_series_metric);
+
+    /* series and metrics: runs of the sorted rows */
+    int nsum = 0;
+    for (size_t k = 0; k < n; k++) {
+        const tc_history_row *r = g->idx[k];
+        if (!k || !same_series(g->idx[k - 1], r)) {
+            g->ser[g->nser++] = (series){.first = r, .m0 = nsum};
         }
-        s->first[m] = a, s->last[m] = b;
-        s->change[m] = isnan(a) ? NAN : a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
+        series *s = &g->ser[g->nser - 1];
+        if (!k || !same_series(g->idx[k - 1], r) || strcmp(g->idx[k - 1]->metric, r->metric)) {
+            g->sum[nsum++] = (metric_sum){.first_row = r, .r0 = (int)k};
+            s->nmetric++;
+        }
+        g->sum[nsum - 1].r1 = (int)k + 1;
+        if (r < s->first) s->first = r;
+        ser_of[r - h->r] = g->nser - 1;
     }
+
+    /* checks: in file order, a new one where a series' time or revision changes */
+    last = malloc((size_t)(g->nser ? g->nser : 1) * sizeof *last);
+    if (!last) goto oom;
+    for (int s = 0; s < g->nser; s++)
+        last[s] = -1;
+    for (size_t i = 0; i < n; i++) {
+        series *s = &g->ser[ser_of[i]];
+        const tc_history_row *r = &h->r[i],
+                             *l = last[ser_of[i]] >= 0 ? &h->r[last[ser_of[i]]] : NULL;
+        if (!l || strcmp(l->time, r->time) || strcmp(l->revision, r->revision))
+            s->ncheck++, last[ser_of[i]] = (int)i;
+        g->check_of[i] = s->ncheck - 1;
+    }
+    for (int s = 0, c = 0; s < g->nser; s++)
+        g->ser[s].c0 = c, c += g->ser[s].ncheck;
+    for (size_t i = n; i-- > 0;) { /* backwards: the first row of each check stays */
+        const series *s = &g->ser[ser_of[i]];
+        g->checks[s->c0 + g->check_of[i]] = &h->r[i];
+    }
+
+    /* each metric: its value at each check is the last row of that check; first and last
+     * finite, the checks with a value, the last status */
+    for (int m = 0; m < nsum; m++) {
+        metric_sum *x = &g->sum[m];
+        double a = NAN, b = NAN;
+        for (int k = x->r0; k < x->r1; k++) {
+            const tc_history_row *r = g->idx[k];
+            int c = g->check_of[r - h->r];
+            if (k + 1 < x->r1 && g->check_of[g->idx[k + 1] - h->r] == c) continue;
+            x->nchecks += !isnan(r->value);
+            if (isfinite(r->value)) {
+                if (isnan(a)) a = r->value;
+                b = r->value;
+            }
+        }
+        x->first = a, x->last = b, x->status = g->idx[x->r1 - 1]->status;
+        x->change = isnan(a) ? NAN : a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
+    }
+
+    /* the series in order of first appearance, each one's metrics likewise */
+    qsort(g->ser, (size_t)g->nser, sizeof *g->ser, by_first_row);
+    for (int s = 0; s < g->nser; s++)
+        qsort(g->sum + g->ser[s].m0, (size_t)g->ser[s].nmetric, sizeof *g->sum, by_metric_first);
+    free(ser_of), free(last);
     return TC_OK;
+oom:
+    free(ser_of), free(last), grouping_free(g);
+    return TC_ENOMEM;
 }
 
 /* the figure: up to 8 metrics that moved most, each over its first value, against the check */
-static tc_status write_figure(const series *s, const char *out_dir, const char *source_dir,
-                              tc_error *err) {
-    int pick[8], np = 0;
-    char used[4096] = {0};
-    for (; np < 8; np++) {
+static tc_status write_figure(const tc_history *h, const grouping *g, const series *s,
+                              const char *out_dir, const char *source_dir, tc_error *err) {
+    enum { NPICK = 8 };
+    int pick[NPICK], np = 0;
+    for (; np < NPICK; np++) {
         int best = -1;
         double bc = -1;
-        for (int m = 0; m < s->nmetric && m < (int)sizeof used; m++) {
-            double c = fabs(s->change[m]);
-            if (used[m] || !strncmp(s->metric[m], "digest:", 7) || isnan(c)) continue;
+        for (int m = s->m0; m < s->m0 + s->nmetric; m++) {
+            const metric_sum *x = &g->sum[m];
+            double c = fabs(x->change);
+            int used = 0;
+            for (int k = 0; k < np && !used; k++)
+                used = pick[k] == m;
+            if (used || !strncmp(g->idx[x->r0]->metric, "digest:", 7) || isnan(c)) continue;
             if (c > bc) bc = c, best = m;
         }
         if (best < 0) break;
-        used[best] = 1, pick[np] = best;
+        pick[np] = best;
     }
     if (!np) return TC_OK;
+    const tc_history_row *r0 = s->first;
     char base[1200], data[1300], labels[2048] = "", revs[4096] = "";
-    snprintf(base, sizeof base, "%s/history_%s_%s", out_dir, s->experiment, s->tier);
+    snprintf(base, sizeof base, "%s/history_%s_%s", out_dir, r0->experiment, r0->tier);
     snprintf(data, sizeof data, "%s.csv", base);
+    /* each picked metric's value at each check (the last row of a check), NAN where none */
+    double *v = malloc((size_t)s->ncheck * sizeof *v);
+    if (!v) return tc_error_set(err, TC_ENOMEM, data, 0, NULL, "out of memory");
     tc_outfile o;
     tc_status st = tc_outfile_open(&o, data, err);
-    if (st) return st;
+    if (st) {
+        free(v);
+        return st;
+    }
     fprintf(o.f, "# check,value_over_first; one block per metric\n");
     for (int k = 0; k < np; k++) {
-        double first = s->first[pick[k]];
-        for (int c = 0; c < s->ncheck; c++) {
-            double v = s->value[(size_t)pick[k] * (size_t)s->ncheck + (size_t)c];
-            fprintf(o.f, "%d,%.17g\n", c, first != 0 && isfinite(v) ? v / first : NAN);
-        }
+        const metric_sum *x = &g->sum[pick[k]];
+        for (int c = 0; c < s->ncheck; c++)
+            v[c] = NAN;
+        for (int q = x->r0; q < x->r1; q++)
+            v[g->check_of[g->idx[q] - h->r]] = g->idx[q]->value;
+        for (int c = 0; c < s->ncheck; c++)
+            fprintf(o.f, "%d,%.17g\n", c, x->first != 0 && isfinite(v[c]) ? v[c] / x->first : NAN);
         fprintf(o.f, "\n\n");
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 s->metric[pick[k]]);
+                 g->idx[x->r0]->metric);
     }
-    if ((st = tc_outfile_commit(&o, err))) return st;
+    free(v);
+    if ((st = tc_outfile_commit(&o, err)) || !source_dir) return st;
     for (int c = 0; c < s->ncheck; c++)
         snprintf(revs + strlen(revs), sizeof revs - strlen(revs), "%s%.12s", c ? " " : "",
-                 s->check[c]->revision);
+                 g->checks[s->c0 + c]->revision);
     char tpl[1200], title[200];
     snprintf(tpl, sizeof tpl, "%s/plots/history.gp", source_dir);
     snprintf(title, sizeof title, "%s (%s): the metrics that moved most, over their first value",
-             s->experiment, s->tier);
-    tc_plot_var v[] = {
+             r0->experiment, r0->tier);
+    tc_plot_var pv[] = {
         {"datafile", data}, {"labels", labels}, {"revisions", revs}, {"heading", title}};
-    return tc_plot_render(tpl, v, 4, base, err);
+    return tc_plot_render(tpl, pv, 4, base, err);
 }
 
 tc_status tc_history_report(const tc_history *h, const char *out_dir, const char *source_dir,
@@ -247,46 +376,55 @@ tc_status tc_history_report(const tc_history *h, const char *out_dir, const char
     if (moved) *moved = 0;
     tc_status st = tc_mkdir_p(out_dir, err);
     if (st) return st;
+    grouping g;
+    if (group(h, &g)) return tc_error_set(err, TC_ENOMEM, out_dir, 0, NULL, "out of memory");
     char path[1200];
     snprintf(path, sizeof path, "%s/history.md", out_dir);
     tc_outfile o;
-    if ((st = tc_outfile_open(&o, path, err))) return st;
+    if ((st = tc_outfile_open(&o, path, err))) {
+        grouping_free(&g);
+        return st;
+    }
     fprintf(o.f, "# touche: metrics over the checks\n\nEach metric of each experiment and tier "
                  "against the `touche check` runs recorded in the history file, first and last "
                  "value and the relative change; a figure per experiment shows the metrics that "
                  "moved most.\n");
-    for (int i = 0; i < h->n && !st; i++) {
-        /* each experiment and tier once, in order of first appearance */
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = !strcmp(h->r[j].experiment, h->r[i].experiment) &&
-                   !strcmp(h->r[j].tier, h->r[i].tier);
-        if (seen) continue;
-        series s;
-        st = build_series(h, &h->r[i], &s);
-        if (!st) {
-            fprintf(o.f, "\n## %s (%s): %d checks, %s to %s\n\n", s.experiment, s.tier, s.ncheck,
-                    s.check[0]->revision, s.check[s.ncheck - 1]->revision);
-            fprintf(o.f, "![%s](history_%s_%s.png)\n\n", s.experiment, s.experiment, s.tier);
-            fprintf(o.f, "| metric | checks | first | last | change | last status |\n"
-                         "| --- | ---: | ---: | ---: | ---: | --- |\n");
-            for (int m = 0; m < s.nmetric; m++) {
-                double a = s.first[m], b = s.last[m], c = s.change[m];
-                int n = 0;
-                for (int k = 0; k < s.ncheck; k++)
-                    n += !isnan(s.value[(size_t)m * (size_t)s.ncheck + (size_t)k]);
-                if (!strncmp(s.metric[m], "digest:", 7)) {
-                    fprintf(o.f, "| %s | - | - | - | - | %s |\n", s.metric[m], s.status[m]);
-                    continue;
-                }
-                if (moved && isfinite(c) && c != 0) (*moved)++;
-                fprintf(o.f, "| %s | %d | %.6g | %.6g | %+.3g | %s |\n", s.metric[m], n, a, b, c,
-                        s.status[m]);
-            }
-            st = write_figure(&s, out_dir, source_dir, err);
+    /* the lines left out, first: what the table does not show */
+    if (h->nskipped) {
+        fprintf(o.f,
+                "\n**%d malformed line%s of the history file left out** (a line cut by a full "
+                "disk or edited by hand; `touche check` never writes one):\n\n",
+                h->nskipped, h->nskipped > 1 ? "s" : "");
+        for (int k = 0; k < h->nskipped && k < TC_HISTORY_SKIPS; k++) {
+            char why[1200];
+            tc_error_format(&h->skipped[k], why, sizeof why);
+            fprintf(o.f, "- %s\n", why);
         }
-        series_free(&s);
+        if (h->nskipped > TC_HISTORY_SKIPS)
+            fprintf(o.f, "- and %d more\n", h->nskipped - TC_HISTORY_SKIPS);
     }
+    for (int i = 0; i < g.nser && !st; i++) {
+        const series *s = &g.ser[i];
+        const char *e = s->first->experiment, *t = s->first->tier;
+        fprintf(o.f, "\n## %s (%s): %d checks, %s to %s\n\n", e, t, s->ncheck,
+                g.checks[s->c0]->revision, g.checks[s->c0 + s->ncheck - 1]->revision);
+        fprintf(o.f, "![%s](history_%s_%s.png)\n\n", e, e, t);
+        fprintf(o.f, "| metric | checks | first | last | change | last status |\n"
+                     "| --- | ---: | ---: | ---: | ---: | --- |\n");
+        for (int m = s->m0; m < s->m0 + s->nmetric; m++) {
+            const metric_sum *x = &g.sum[m];
+            const char *name = g.idx[x->r0]->metric;
+            if (!strncmp(name, "digest:", 7)) {
+                fprintf(o.f, "| %s | - | - | - | - | %s |\n", name, x->status);
+                continue;
+            }
+            if (moved && isfinite(x->change) && x->change != 0) (*moved)++;
+            fprintf(o.f, "| %s | %d | %.6g | %.6g | %+.3g | %s |\n", name, x->nchecks, x->first,
+                    x->last, x->change, x->status);
+        }
+        st = write_figure(h, &g, s, out_dir, source_dir, err);
+    }
+    grouping_free(&g);
     if (st) {
         tc_outfile_abort(&o);
         return st;

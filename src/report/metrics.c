@@ -4,6 +4,8 @@
 
 #include <libconfig.h>
 #include <ctype.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +28,65 @@ void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier) {
 
 void tc_metrics_free(tc_metrics *ms) {
     free(ms->m), free(ms->methods), free(ms->hash), free(ms->setting);
+    free(ms->by_name.slot), free(ms->by_label.slot), free(ms->by_digest.slot);
+    memset(&ms->by_name, 0, sizeof ms->by_name), memset(&ms->by_label, 0, sizeof ms->by_label);
+    memset(&ms->by_digest, 0, sizeof ms->by_digest);
     ms->m = NULL, ms->methods = NULL, ms->hash = NULL, ms->setting = NULL;
     ms->n = ms->cap = ms->nmethod = ms->capmethod = ms->nhash = ms->caphash = 0;
     ms->nsetting = ms->capsetting = 0;
+}
+
+/* ---------- the name indexes ---------- */
+
+/* the name of entry i of an array of elements of size stride whose name is at offset off */
+static const char *name_at(const void *arr, size_t stride, size_t off, int i) {
+    return (const char *)arr + (size_t)i * stride + off;
+}
+
+/* FNV-1a of a name */
+static size_t name_hash(const char *s) {
+    uint64_t h = 14695981039346656037ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)h;
+}
+
+/* the first entry called name, or -1 */
+static int index_find(const tc_metrics_index *x, const void *arr, size_t stride, size_t off,
+                      const char *name) {
+    if (!x->cap) return -1;
+    for (size_t h = name_hash(name) & (size_t)(x->cap - 1);; h = (h + 1) & (size_t)(x->cap - 1)) {
+        int i = x->slot[h] - 1;
+        if (i < 0 || !strcmp(name_at(arr, stride, off, i), name)) return i;
+    }
+}
+
+/* entry i into the index unless its name is there already */
+static void index_put(tc_metrics_index *x, const void *arr, size_t stride, size_t off, int i) {
+    const char *name = name_at(arr, stride, off, i);
+    size_t h = name_hash(name) & (size_t)(x->cap - 1);
+    for (; x->slot[h]; h = (h + 1) & (size_t)(x->cap - 1))
+        if (!strcmp(name_at(arr, stride, off, x->slot[h] - 1), name)) return;
+    x->slot[h] = i + 1;
+}
+
+/* the last of the n entries (its name final) into the index, which is rebuilt at twice the size
+ * when it would be more than half full; oom set on failure */
+static void index_add(tc_metrics *ms, tc_metrics_index *x, const void *arr, size_t stride,
+                      size_t off, int n) {
+    if (2 * n > x->cap) {
+        int cap = x->cap ? 2 * x->cap : 64;
+        int *slot = calloc((size_t)cap, sizeof *slot);
+        if (!slot) {
+            ms->oom = 1;
+            return;
+        }
+        free(x->slot);
+        x->slot = slot, x->cap = cap;
+        for (int i = 0; i < n - 1; i++)
+            index_put(x, arr, stride, off, i);
+    }
+    index_put(x, arr, stride, off, n - 1);
 }
 
 /* room for one more element of an array that grows by doubling; NULL (and oom set) on failure */
@@ -60,6 +118,7 @@ void tc_metrics_add(tc_metrics *ms, const char *method, const char *name, double
     m->tol_rel = tol_rel;
     m->flags = flags;
     snprintf(m->doc, sizeof m->doc, "%s", doc ? doc : "");
+    index_add(ms, &ms->by_name, ms->m, sizeof *ms->m, offsetof(tc_metric, name), ms->n);
 }
 
 void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const char *cpu_kind) {
@@ -69,6 +128,8 @@ void tc_metrics_ran(tc_metrics *ms, const char *label, const char *cpu, const ch
     snprintf(r->cpu, sizeof r->cpu, "%s", cpu ? cpu : "");
     snprintf(r->cpu_kind, sizeof r->cpu_kind, "%s", cpu_kind ? cpu_kind : "");
     r->runs = r->failed = -1;
+    index_add(ms, &ms->by_label, ms->methods, sizeof *ms->methods,
+              offsetof(tc_metrics_method, label), ms->nmethod);
 }
 
 void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec, const char *params,
@@ -100,24 +161,23 @@ void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, c
     snprintf(h->hash, sizeof h->hash, "%s", hash ? hash : "");
     snprintf(h->cpu, sizeof h->cpu, "%s", cpu ? cpu : "");
     snprintf(h->cpu_kind, sizeof h->cpu_kind, "%s", cpu_kind ? cpu_kind : "");
+    if (i < 0)
+        index_add(ms, &ms->by_digest, ms->hash, sizeof *ms->hash, offsetof(tc_result_hash, method),
+                  ms->nhash);
 }
 
 int tc_metrics_find(const tc_metrics *ms, const char *name) {
-    for (int i = 0; i < ms->n; i++)
-        if (strcmp(ms->m[i].name, name) == 0) return i;
-    return -1;
+    return index_find(&ms->by_name, ms->m, sizeof *ms->m, offsetof(tc_metric, name), name);
 }
 
 int tc_metrics_find_method(const tc_metrics *ms, const char *label) {
-    for (int i = 0; i < ms->nmethod; i++)
-        if (strcmp(ms->methods[i].label, label) == 0) return i;
-    return -1;
+    return index_find(&ms->by_label, ms->methods, sizeof *ms->methods,
+                      offsetof(tc_metrics_method, label), label);
 }
 
 int tc_metrics_find_hash(const tc_metrics *ms, const char *method) {
-    for (int i = 0; i < ms->nhash; i++)
-        if (strcmp(ms->hash[i].method, method) == 0) return i;
-    return -1;
+    return index_find(&ms->by_digest, ms->hash, sizeof *ms->hash, offsetof(tc_result_hash, method),
+                      method);
 }
 
 /* ---------- writing ---------- */
@@ -246,10 +306,16 @@ static tc_status write_metrics(const tc_metrics *ms, const char *path, const cha
     if (ms->oom)
         return tc_error_set(err, TC_ENOMEM, path, 0, NULL, "%s: out of memory collecting metrics",
                             ms->experiment);
-    for (int i = 0; i < ms->n; i++)
-        if (!ms->m[i].name[0])
-            return tc_error_set(err, TC_EINVAL, path, 0, NULL, "%s: metric %d has no name",
-                                ms->experiment, i + 1);
+    for (int i = 0; i < ms->n; i++) {
+        char why[200];
+        if (!tc_metrics_metric_name_ok(ms->m[i].name, why, sizeof why))
+            return tc_error_set(err, TC_EINVAL, path, 0, NULL, "%s: metric %d '%s' %s",
+                                ms->experiment, i + 1, ms->m[i].name, why);
+        if (tc_metrics_find(ms, ms->m[i].name) != i)
+            return tc_error_set(err, TC_EINVAL, path, 0, NULL,
+                                "%s: metric %d '%s' has the name of metric %d", ms->experiment,
+                                i + 1, ms->m[i].name, tc_metrics_find(ms, ms->m[i].name) + 1);
+    }
 
     /* build the tree, then serialize it into the temp file */
     config_t cfg;
@@ -370,7 +436,12 @@ static tc_status read_metric(const config_setting_t *g, tc_metric *m, const char
     get_string(g, "unit", m->unit, sizeof m->unit);
     get_string(g, "doc", m->doc, sizeof m->doc);
     m->flags = get_bool(g, "timing") ? TC_METRIC_TIMING : 0;
-    if (!m->name[0]) return tc_error_set(err, TC_EPARSE, path, line, NULL, "metric without a name");
+    /* the name whole (a longer one would be cut to another metric's name) */
+    const char *raw = "";
+    config_setting_lookup_string(g, "name", &raw);
+    char why[200];
+    if (!tc_metrics_metric_name_ok(raw, why, sizeof why))
+        return tc_error_set(err, TC_EPARSE, path, line, "name", "metric '%.95s' %s", raw, why);
     char faster[16];
     get_string(g, "faster", faster, sizeof faster);
     if (faster[0] && strcmp(faster, "higher") && strcmp(faster, "lower"))
@@ -461,6 +532,21 @@ int tc_metrics_name_ok(const char *s, char *why, size_t n) {
     return 1;
 }
 
+int tc_metrics_metric_name_ok(const char *s, char *why, size_t n) {
+    size_t len = strlen(s);
+    if (len == 0 || len > 95)
+        return snprintf(why, n, "must have 1 to 95 characters (has %zu)", len), 0;
+    for (const char *p = s; *p; p++)
+        if (!(isalnum((unsigned char)*p) || strchr("._-+", *p)))
+            return snprintf(why, n,
+                            "may hold only letters, digits, '.', '_', '-' and '+' (it "
+                            "becomes a field of history.tsv and a table cell); '%c' is not "
+                            "allowed",
+                            isprint((unsigned char)*p) ? *p : '?'),
+                   0;
+    return 1;
+}
+
 /* the experiment's and the tier's names, which become file names: validated */
 static tc_status check_names(const config_setting_t *root, const tc_metrics *ms, const char *path,
                              tc_error *err) {
@@ -526,7 +612,12 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     for (int i = 0; st == TC_OK && i < n; i++) {
         tc_metric m;
         memset(&m, 0, sizeof m);
-        st = read_metric(config_setting_get_elem(list, (unsigned)i), &m, path, err);
+        const config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+        st = read_metric(g, &m, path, err);
+        if (st == TC_OK && tc_metrics_find(ms, m.name) >= 0)
+            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), m.name,
+                              "a second metric of this name (the first is entry %d)",
+                              tc_metrics_find(ms, m.name) + 1);
         if (st == TC_OK)
             tc_metrics_add(ms, m.method, m.name, m.value, m.unit, m.tol_abs, m.tol_rel, m.flags,
                            m.doc);

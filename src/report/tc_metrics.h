@@ -64,6 +64,13 @@ typedef struct tc_result_hash {
                         * kind, by the metrics' tolerances on another */
 } tc_result_hash;
 
+/* an index of names (metrics.c's own): positions + 1 in a power-of-two table, 0 where empty, so
+ * a lookup costs one hash and a few compares however many entries a file holds */
+typedef struct tc_metrics_index {
+    int *slot;
+    int cap;
+} tc_metrics_index;
+
 typedef struct tc_metrics {
     char experiment[64];
     char tier[16];
@@ -76,8 +83,10 @@ typedef struct tc_metrics {
     int nhash, caphash;
     tc_result_hash *hash;
     int nsetting, capsetting;
-    tc_metrics_setting *setting; /* the script's settings (none: not recorded) */
-    int oom;                     /* an allocation failed: an error at write */
+    tc_metrics_setting *setting;                   /* the script's settings (none: not recorded) */
+    int oom;                                       /* an allocation failed: an error at write */
+    tc_metrics_index by_name, by_label, by_digest; /* of m, methods and hash: the first entry of
+                                                    * a name is the one found */
 } tc_metrics;
 
 void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier);
@@ -104,7 +113,8 @@ void tc_metrics_setting_add(tc_metrics *ms, const char *key, const char *value);
 void tc_metrics_set_hash(tc_metrics *ms, const char *method, const char *hash, const char *cpu,
                          const char *cpu_kind);
 
-/* index of the metric called name, the method labelled label, the hash of method; or -1 */
+/* index of the metric called name, the method labelled label, the hash of method; or -1 (the
+ * first such entry; constant time: the names are indexed as they are added) */
 int tc_metrics_find(const tc_metrics *ms, const char *name);
 int tc_metrics_find_method(const tc_metrics *ms, const char *label);
 int tc_metrics_find_hash(const tc_metrics *ms, const char *method);
@@ -118,6 +128,10 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err);
  * '-' and '_', not starting with '-' (no '/', no "..", nothing a path could escape with); else 0
  * with the reason in why */
 int tc_metrics_name_ok(const char *s, char *why, size_t n);
+
+/* 1 when s may name a metric (it becomes a field of history.tsv, a CSV cell and a markdown table
+ * cell): 1 to 95 characters, letters, digits, '.', '_', '-' and '+'; else 0 with the reason */
+int tc_metrics_metric_name_ok(const char *s, char *why, size_t n);
 
 /* the reference form: the same plus provenance { generated; revision; host; command;
  * touche_version; note; }, command saying how the outputs were produced */
