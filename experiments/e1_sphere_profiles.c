@@ -914,17 +914,18 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
     for (int k = 0; k < x->nmethod; k++) {
         const tc_method *m = &x->method[k].m;
         double pb = tc_work_points(m, 4 * M_PI * e->R * e->R), ps = tc_work_points(m, 4 * M_PI * e->r * e->r);
-        const double query = TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * ps;
+        const double f = tc_method_work_factor(m); /* its iteration caps over their defaults */
+        const double query = (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * ps) * f;
         w->steps += total;
         w->seconds += total * query;
         w->bytes += 48 * (pb + ps) * (x->threads + 1);
         /* the centre study: 3 queries per radius and width, the big cloud finer as r shrinks */
         if (!strcmp(x->method[k].label, e->centre_method))
             for (int i = 0; i < e->ncr; i++) {
-                const double f = e->r / e->centre_r[i];
                 w->steps += 3.0 * e->nce;
-                w->seconds += 3.0 * e->nce * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * f * f * ps);
-                w->bytes += 48 * pb * f * f * (x->threads + 1);
+                const double g = e->r / e->centre_r[i];
+                w->seconds += 3.0 * e->nce * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * g * g * ps) * f;
+                w->bytes += 48 * pb * g * g * (x->threads + 1);
             }
         /* the cost study: a point-cloud method as run and with every pair, on one thread */
         if (e->cost_positions > 0 && tc_params_find(&m->mparams, "spacing") >= 0) {

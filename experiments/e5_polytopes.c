@@ -295,8 +295,11 @@ static const tc_results_file e5_results[] = {
  * solve costs a few small-scene steps */
 static void e5_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e5_setup *e = &((const e5_state *)state)->e;
-    for (int k = 0; k < x->nmethod; k++) w->steps += e->ndrop * e56_grid_steps(x, &e->grid, k);
-    w->seconds = w->steps * 6 * TC_WORK_STEP_S;
+    for (int k = 0; k < x->nmethod; k++) {
+        const double steps = e->ndrop * e56_grid_steps(x, &e->grid, k);
+        w->steps += steps;
+        w->seconds += steps * 6 * TC_WORK_STEP_S * tc_method_work_factor(&x->method[k].m);
+    }
     w->bytes = (double)x->nmethod * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
 }
 

@@ -442,7 +442,8 @@ static void e6_estimate(const tc_exp *x, const void *state, tc_work *w) {
         double stacks = e->nstack * e56_grid_steps(x, &e->grid, k);
         double tall = e56_grid_steps(x, &s->tall_grid, k);
         w->steps += stacks + tall + e->speed_steps;
-        w->seconds += (2 * stacks + e->tall_n * tall + e->speed_steps) * 6 * TC_WORK_STEP_S;
+        w->seconds += (2 * stacks + e->tall_n * tall + e->speed_steps) * 6 * TC_WORK_STEP_S *
+                      tc_method_work_factor(&x->method[k].m);
     }
     w->bytes = (double)x->nmethod * e->nstack * e->grid.nrate * e->grid.ntol * 256;
 }

@@ -1145,8 +1145,9 @@ static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const double scenes = 2 * (e->a_seconds + e->b_n * e->b_seconds) / e->dt + e->c_seconds / e->dt;
     const double pile = e->d_seconds / e->d_dt;
     for (int k = 0; k < x->nmethod; k++) {
+        const double f = tc_method_work_factor(&x->method[k].m); /* iteration caps over defaults */
         w->steps += scenes;
-        w->seconds += scenes * TC_WORK_STEP_S;
+        w->seconds += scenes * TC_WORK_STEP_S * f;
         for (int i = 0; i < e->d_n; i++) {
             int cap = 1 << 30;
             for (int l = 0; l < e->d_nlimit; l++)
@@ -1155,7 +1156,7 @@ static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
                                                             tc_scene_shapes(s->pile[i])))
                 continue;
             w->steps += pile;
-            w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S;
+            w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S * f;
             w->bytes = fmax(w->bytes, 4096.0 * e->d_bodies[i] * x->threads);
         }
     }

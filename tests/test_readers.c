@@ -276,6 +276,45 @@ Test(work, every_experiment_estimates_its_work_within_the_limits) {
         }
 }
 
+/* an iteration cap raised is part of the estimate: MuJoCo at 1e6 iterations a step (10,000
+ * times its default) may take 10,000 times as long, and the estimate says so (issue 33, finding
+ * 12: "about 1 s", still running at 120 s); each experiment planned with MuJoCo alone */
+Test(work, iteration_caps_raise_the_estimate) {
+    int checked = 0;
+    for (int i = 0; tc_experiment_at(i); i++) {
+        const tc_experiment_type *type = tc_experiment_at(i);
+        tc_work w[2];
+        int used = 0;
+        for (int k = 0; k < 2; k++) {
+            tc_override set = {.target = "mujoco", .param = "iterations", .value = 1e6};
+            tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = "never",
+                             .tier = "quick", .methods = "mujoco", .threads = 1,
+                             .set = k ? &set : NULL, .nset = k};
+            char path[1200];
+            snprintf(path, sizeof path, "%s/experiments/%s", o.source_dir, type->script);
+            tc_exp *x = NULL;
+            tc_error err;
+            tc_error_clear(&err);
+            cr_assert_eq(tc_exp_plan(&x, type, path, type->name, &o, &err), TC_OK, "%s: %s",
+                         type->name, err.msg);
+            tc_exp_work_check(x, 1, &w[k], &err);
+            used = set.used;
+            tc_exp_free(x);
+        }
+        if (!used) continue;
+        cr_expect_geq(w[1].seconds, 100 * w[0].seconds, "%s: %g s, %g s at default caps",
+                      type->name, w[1].seconds, w[0].seconds);
+        cr_expect_eq(w[1].steps, w[0].steps, "%s: the steps are the same", type->name);
+        cr_expect_eq(w[0].factor, 1, "%s", type->name);
+        cr_expect_eq(w[1].factor, 1e4, "%s: factor %g", type->name, w[1].factor);
+        char text[300];
+        tc_work_describe(&w[1], 1, text, sizeof text);
+        cr_expect(strstr(text, "up to") && strstr(text, "iteration caps (1e+04 times"), "%s", text);
+        checked++;
+    }
+    cr_expect_geq(checked, 5, "experiments with MuJoCo: %d", checked);
+}
+
 /* the same check refuses a run past the limit, and --force lets it through */
 Test(work, a_run_past_the_limit_is_refused_unless_forced) {
     char text[1 << 16], path[256];

@@ -12,8 +12,15 @@ extern "C" {
 
 #define TC_PARAM_MAX 32
 
-/* parameter kinds: a real number, an integer, or a 0/1 switch */
-typedef enum tc_param_kind { TC_PARAM_REAL = 0, TC_PARAM_INT, TC_PARAM_BOOL } tc_param_kind;
+/* parameter kinds: a real number, an integer, a 0/1 switch, or an integer that caps the
+ * iterations (or sub-steps) of one step: a step's work grows with it at worst, so the work
+ * estimates scale by its value over its default (tc_method_work_factor) */
+typedef enum tc_param_kind {
+    TC_PARAM_REAL = 0,
+    TC_PARAM_INT,
+    TC_PARAM_BOOL,
+    TC_PARAM_ITERS
+} tc_param_kind;
 
 /* one parameter's specification; tables of these end with a {NULL} entry */
 typedef struct tc_param_spec {

@@ -16,7 +16,7 @@
 /* parameter table: Bullet's own defaults (btContactSolverInfo, btCollisionObject, btRigidBody,
  * btConvexInternalShape), and two of touche's where Bullet's would break the comparison */
 static const tc_param_spec bullet_params[] = {
-    {"iterations", 10, 1, 1e6, TC_PARAM_INT, "1",
+    {"iterations", 10, 1, 1e6, TC_PARAM_ITERS, "1",
      "projected Gauss-Seidel sweeps per step (btContactSolverInfo::m_numIterations)",
      "Bullet's default"},
     {"erp", 0.2, 0, 1, TC_PARAM_REAL, "1",

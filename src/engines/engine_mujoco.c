@@ -46,7 +46,7 @@ static const tc_param_spec mujoco_params[] = {
      "MuJoCo's default"},
     {"solver", 2, 0, 2, TC_PARAM_INT, "1", "constraint solver: 0 PGS, 1 CG, 2 Newton",
      "MuJoCo's default"},
-    {"iterations", 100, 1, 1e6, TC_PARAM_INT, "1", "maximum constraint solver iterations",
+    {"iterations", 100, 1, 1e6, TC_PARAM_ITERS, "1", "maximum constraint solver iterations",
      "MuJoCo's default"},
     {"tolerance", 1e-8, 0, 1, TC_PARAM_REAL, "1",
      "solver tolerance on the relative cost improvement", "MuJoCo's default"},

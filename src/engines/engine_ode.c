@@ -24,7 +24,7 @@ static const tc_param_spec ode_params[] = {
      "0 dWorldStep (Dantzig LCP, O(m^3) in the contact rows), 1 dWorldQuickStep (SOR, "
      "O(m iterations))",
      "choice: ODE's manual recommends QuickStep for large systems; E4 and E7 pile 100 bodies"},
-    {"iterations", 20, 1, 1e6, TC_PARAM_INT, "1", "QuickStep SOR iterations per step",
+    {"iterations", 20, 1, 1e6, TC_PARAM_ITERS, "1", "QuickStep SOR iterations per step",
      "ODE's default (dWorldSetQuickStepNumIterations)"},
     {"sor_w", 1.3, 0.01, 2, TC_PARAM_REAL, "1", "QuickStep over-relaxation factor",
      "ODE's default (dWorldSetQuickStepW)"},

@@ -53,6 +53,9 @@ typedef struct tc_work {
     double steps;   /* time steps and static force evaluations, summed over every run */
     double bytes;   /* memory held at once, roughly (B) */
     double seconds; /* wall time on one thread of a 2020s x86 core, order of magnitude (s) */
+    double factor;  /* the most a method's raised iteration caps multiply its steps' time by
+                     * (tc_method_work_factor, set by tc_exp_work_check; 1 at the defaults):
+                     * above 1, seconds is an upper bound */
 } tc_work;
 
 /* the limits a run may exceed only with consent (touche run --force) */
@@ -246,7 +249,8 @@ void tc_exp_refer(tc_exp *x, const char *setting, const char *label);
  * refused (TC_EINVAL naming what to lower) unless force; 0 in *w where the driver gives none */
 tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *err);
 
-/* "1.2e+06 steps, 45 MiB, about 3 min" (or "no estimate") */
+/* "about 1.2e+06 steps, 45 MiB, 3 min" (or "no estimate"); with raised iteration caps "..., up
+ * to 11 h if the solvers run to their iteration caps (1e+04 times the defaults)" */
 void tc_work_describe(const tc_work *w, int threads, char *buf, size_t n);
 
 /* the index of the method labelled label, or -1 */

@@ -2,6 +2,7 @@
 /* methods: parse "model/solver" or "engine", route parameters, check capabilities */
 #include "sim/tc_sim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,6 +108,17 @@ static unsigned handled(const tc_method *m) {
 
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes) {
     return (m->caps & caps) == caps && (handled(m) & shapes) == shapes;
+}
+
+double tc_method_work_factor(const tc_method *m) {
+    /* each iteration cap above its default may make a step that much longer */
+    const tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
+    double f = 1;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; sets[i]->spec && j < sets[i]->n; j++)
+            if (sets[i]->spec[j].kind == TC_PARAM_ITERS && sets[i]->spec[j].def > 0)
+                f *= fmax(1, sets[i]->v[j] / sets[i]->spec[j].def);
+    return f;
 }
 
 void tc_method_why_not(const tc_method *m, unsigned caps, unsigned shapes, char *buf, size_t n) {

@@ -31,6 +31,11 @@ tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *
 /* 1 if the method has every capability in caps and handles every shape type in shapes */
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes);
 
+/* how much longer a step may take than at the parameters' defaults: the product over its
+ * iteration caps (TC_PARAM_ITERS) of value over default, at least 1 (the work estimates' factor:
+ * a worst case, since a solver that converges stops before its cap) */
+double tc_method_work_factor(const tc_method *m);
+
 /* why not, in words ("lacks force-query; cannot handle shapes: compound") into buf */
 void tc_method_why_not(const tc_method *m, unsigned caps, unsigned shapes, char *buf, size_t n);
 

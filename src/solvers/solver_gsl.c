@@ -20,7 +20,7 @@
     {"hmin", 1e-12, 0, 1, TC_PARAM_REAL, "s",                                                    \
      "smallest adaptive substep before the step fails (TC_EDIVERGED)",                           \
      "nine orders below the 1 ms steps used here: a substep that small is a singularity"},       \
-    {"max_substeps", 100000, 1, 1e9, TC_PARAM_INT, "1",                                          \
+    {"max_substeps", 100000, 1, 1e9, TC_PARAM_ITERS, "1",                                          \
      "substep budget of one touche step (GSL's driver nmax); beyond it: TC_EDIVERGED",           \
      "bounds the cost of one step; a run needing more is stiff: use rk4imp or a smaller dt"}
 /* clang-format on */

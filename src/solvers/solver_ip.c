@@ -21,7 +21,7 @@ static const tc_param_spec ip_params[] = {
      "complementarity tolerance kappa: the solve ends on z s = kappa (the contact's relaxation; "
      "smaller is stiffer), within a residual tolerance of kappa / 10 on every row",
      "the paper: accurate contact at a relaxation of 1e-6"},
-    {"max_iter", 30, 1, 1000, TC_PARAM_INT, "1",
+    {"max_iter", 30, 1, 1000, TC_PARAM_ITERS, "1",
      "Newton iterations per step; a step that reaches it counts as failed and keeps its last "
      "iterate",
      "the public code's cap, by which the paper counts failures"},
@@ -47,7 +47,7 @@ static const tc_param_spec bilevel_params[] = {
      "complementarity tolerance kappa of the dynamics: the solve ends on z s = kappa, within a "
      "residual tolerance of kappa / 10 on every row",
      "the paper: accurate contact at a relaxation of 1e-6"},
-    {"max_iter", 30, 1, 1000, TC_PARAM_INT, "1",
+    {"max_iter", 30, 1, 1000, TC_PARAM_ITERS, "1",
      "Newton iterations per step; a step that reaches it counts as failed and keeps its last "
      "iterate",
      "the public code's cap, by which the paper counts failures"},
@@ -66,7 +66,7 @@ static const tc_param_spec bilevel_params[] = {
      "residual tolerance of the collision problem on |E|_inf and |lambda s - kappa|_inf; 0: "
      "its tolerance / 10",
      "Mehrotra.jl's default residual_tolerance, which the public CollisionDetector kept"},
-    {"collision_max_iter", 20, 1, 1000, TC_PARAM_INT, "1",
+    {"collision_max_iter", 20, 1, 1000, TC_PARAM_ITERS, "1",
      "interior-point iterations of each collision solve; a solve that reaches it hands on its "
      "last iterate (counted in the failure note)",
      "the public CollisionDetector's max_iterations"},

@@ -27,7 +27,7 @@ static const tc_param_spec lcp_params[] = {
      "PGS stops below it, and a solve counts only when its z meets it",
      "a 1 cm/s |q| is met to 1e-12 m/s: the resting block drifts 1e-12 m in 10 s under PGS, "
      "which needs 12 sweeps a step for it (1e-12 took up to max_iter)"},
-    {"max_iter", 10000, 1, 1e7, TC_PARAM_INT, "1",
+    {"max_iter", 10000, 1, 1e7, TC_PARAM_ITERS, "1",
      "most PGS sweeps or Newton iterations per solve, and Lemke pivots per attempt (there also at "
      "most 10 per unknown) (Siconos iparam[SICONOS_IPARAM_MAX_ITER])",
      "Siconos' own default for both; the resting block takes 5 Lemke pivots or 12 PGS sweeps"},

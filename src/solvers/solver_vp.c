@@ -41,7 +41,7 @@ static const tc_param_spec vp_params[] = {
      "contacts of one body its QPs hold; beyond it the first max_block are kept and the step "
      "counts a failure",
      "a box face on the floor sampled at 5 x 5 points and a neighbour on top"},
-    {"sweeps", 100, 1, 1e6, TC_PARAM_INT, "1",
+    {"sweeps", 100, 1, 1e6, TC_PARAM_ITERS, "1",
      "sweeps over the bodies per step; a step that needs more counts a failure and keeps its "
      "velocities", "a 10-box stack settles in about 30 (docs/solvers.md)"},
     {"tol", 1e-10, 0, 1, TC_PARAM_REAL, "m/s",
@@ -83,7 +83,7 @@ static const tc_param_spec vp_params[] = {
      "pair within this distance (0: every step starts from zero)",
      "a resting pile's impulses barely change from step to step; 1 mm is the merge distance, so "
      "one old contact serves one new (docs/solvers.md)"},
-    {"block_iter", 20, 1, 1e6, TC_PARAM_INT, "1",
+    {"block_iter", 20, 1, 1e6, TC_PARAM_ITERS, "1",
      "NSGS sweeps over a body's contacts per block solve (cone = 1); the sweeps over the bodies "
      "go on from where it stopped",
      "a body's block is rank-deficient (its contacts share 6 dofs), so NSGS on it converges "
