@@ -50,6 +50,9 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
     }
     const unsigned what = loop->series;
     long measured = 0;
+    /* energy from nothing: the start's, and the most it rose */
+    const double e0 = loop->energy_rise_max > 0 ? tc_sim_energy(sim) : 0;
+    double rise = 0;
     double t0 = tc_wall_time();
     for (long k = 0; k < loop->steps; k++) {
         if (tc_interrupted()) {
@@ -83,7 +86,15 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
             measured++;
         }
         if (what & TC_SERIES_KINETIC) out->final_ke = ke, out->peak_ke = fmax(out->peak_ke, ke);
+        if (loop->energy_rise_max > 0) rise = fmax(rise, tc_sim_energy(sim) - e0);
         if (loop->after) loop->after(loop->ctx, sim, k);
+    }
+    /* a run that finished but made energy from nothing is physically absurd: failed */
+    if (it->status == TC_OK && rise > loop->energy_rise_max && loop->energy_rise_max > 0) {
+        it->status = TC_EDIVERGED;
+        snprintf(it->reason, sizeof it->reason,
+                 "implausible: energy grew without input, %.3g J above the start (more than %.3g "
+                 "J, lifting the body by its own size)", rise, loop->energy_rise_max);
     }
     out->wall_s = tc_wall_time() - t0;
     out->mean_pen = measured ? out->mean_pen / measured : NAN;

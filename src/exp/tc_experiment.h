@@ -342,6 +342,9 @@ typedef struct tc_sim_loop {
     void (*after)(void *ctx, tc_sim *sim, long k);  /* after step k succeeded */
     void (*end)(void *ctx, tc_sim *sim);            /* once at the end, failed or not */
     void *ctx;
+    double energy_rise_max; /* J: a run whose energy (kinetic + gravitational, tc_sim_energy)
+                             * rises more than this above its start fails as implausible, with
+                             * the rise in its reason (0: not checked; for scenes without input) */
 } tc_sim_loop;
 
 /* what it recorded */
