@@ -315,6 +315,38 @@ Test(work, iteration_caps_raise_the_estimate) {
     cr_expect_geq(checked, 5, "experiments with MuJoCo: %d", checked);
 }
 
+/* a script named like a built-in experiment must be the built-in script: a changed one would
+ * write to its folder and get the paper's verdicts and its reference (issue 33, finding 13:
+ * identity was the file name only); an unchanged copy plans as the built-in */
+Test(work, a_changed_script_may_not_take_a_built_in_name) {
+    char text[1 << 16], path[256];
+    const char *src = getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".";
+    snprintf(path, sizeof path, "%s/experiments/e4_penalty.cfg", src);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    tc_run_opts o = {.source_dir = src, .out_root = "never", .tier = "quick", .threads = 1};
+    for (int changed = 0; changed < 2; changed++) {
+        if (changed) text[n - 1] = '\n', memcpy(text + n, "# mine\n", 8), n += 7;
+        put(path, sizeof path, "e4_penalty.cfg", text, n);
+        tc_exp *x = NULL;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = tc_exp_plan(&x, tc_experiment_find("e4"), path, "e4_penalty", &o, &err);
+        if (changed) {
+            cr_expect_eq(st, TC_EINVAL);
+            cr_expect(strstr(err.msg, "named like the built-in experiment e4_penalty"), "%s", err.msg);
+            cr_expect_str_eq(err.file, path);
+        } else {
+            cr_expect_eq(st, TC_OK, "%s", err.msg);
+        }
+        tc_exp_free(x);
+        unlink(path);
+    }
+}
+
 /* the same check refuses a run past the limit, and --force lets it through */
 Test(work, a_run_past_the_limit_is_refused_unless_forced) {
     char text[1 << 16], path[256];

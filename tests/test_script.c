@@ -48,7 +48,8 @@ static char *slurp(const char *path) {
     return b;
 }
 
-/* plan and run E1 on a script into out/e1_sphere_profiles; returns the status and the error */
+/* plan and run E1 on a script into out/e1_script (a script of its own, not the built-in one);
+ * returns the status and the error */
 static tc_status run_e1_with(const char *path, const char *out, int threads, const char *methods,
                              tc_override *set, int nset, tc_error *err) {
     const char *src = getenv("TOUCHE_SOURCE_DIR");
@@ -56,7 +57,7 @@ static tc_status run_e1_with(const char *path, const char *out, int threads, con
                      .methods = methods, .set = set, .nset = nset, .threads = threads};
     tc_exp *x = NULL;
     tc_error_clear(err);
-    tc_status st = tc_exp_plan(&x, tc_experiment_find("e1"), path, "e1_sphere_profiles", &o, err);
+    tc_status st = tc_exp_plan(&x, tc_experiment_find("e1"), path, "e1_script", &o, err);
     if (!st) st = tc_exp_execute(x, err);
     tc_exp_free(x);
     return st;
@@ -165,7 +166,7 @@ Test(script, overrides_are_applied_checked_and_recorded) {
     cr_expect_eq(set[0].used, 1);
     cr_expect_eq(set[1].used, 1);
     char csv[256];
-    snprintf(csv, sizeof csv, "%s/e1_sphere_profiles/runs.csv", out);
+    snprintf(csv, sizeof csv, "%s/e1_script/runs.csv", out);
     const char *runs = slurp(csv);
     cr_expect_not_null(strstr(runs, "eps2=0.003"), "%s", runs);
     cr_expect_not_null(strstr(runs, "\"eps2=0.003\""), "the set column: %s", runs);
@@ -191,8 +192,8 @@ Test(script, results_are_bitwise_identical_for_1_and_2_threads) {
                                         "field_mujoco.csv", "metrics.cfg"};
     for (int i = 0; i < 5; i++) {
         char a[128], b[128];
-        snprintf(a, sizeof a, "%s/e1_sphere_profiles/%s", o1, files[i]);
-        snprintf(b, sizeof b, "%s/e1_sphere_profiles/%s", o2, files[i]);
+        snprintf(a, sizeof a, "%s/e1_script/%s", o1, files[i]);
+        snprintf(b, sizeof b, "%s/e1_script/%s", o2, files[i]);
         cr_expect_str_eq(slurp(a), slurp(b), "%s differs between 1 and 2 threads", files[i]);
     }
 }

@@ -67,6 +67,22 @@ tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b) {
     return (len < 0 || (size_t)len >= n) ? TC_EINVAL : TC_OK;
 }
 
+int tc_files_equal(const char *a, const char *b) {
+    if (!tc_file_readable(a) || !tc_file_readable(b)) return 0;
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g;
+    char x[4096], y[4096];
+    for (size_t n, m; same;) {
+        n = fread(x, 1, sizeof x, f), m = fread(y, 1, sizeof y, g);
+        same = n == m && !memcmp(x, y, n);
+        if (n < sizeof x) break;
+    }
+    same = same && !ferror(f) && !ferror(g);
+    if (f) fclose(f);
+    if (g) fclose(g);
+    return same;
+}
+
 int tc_file_readable(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;

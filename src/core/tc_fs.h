@@ -50,6 +50,9 @@ tc_status tc_file_append(FILE *dst, const char *path);
 tc_status tc_file_append_whole(const char *path, const char *header, const char *data, size_t n,
                                tc_error *err);
 
+/* 1 if the files at a and b are both readable regular files with the same bytes, else 0 */
+int tc_files_equal(const char *a, const char *b);
+
 /* 1 if the file exists and is readable */
 int tc_file_readable(const char *path);
 

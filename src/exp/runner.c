@@ -79,6 +79,19 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     if (!st) st = tc_exp_resolve(x, err);
     /* a setting nobody read is a mistake in the script, not a default */
     if (!st) st = tc_script_check_read(&x->script, err);
+    /* a built-in experiment's name is the built-in script's: its outputs are judged against the
+     * paper's claims and the committed references, so a changed script may not take it */
+    const tc_experiment_type *named = tc_experiment_find(name);
+    char builtin[1100];
+    snprintf(builtin, sizeof builtin, "%s/experiments/%s", o->source_dir ? o->source_dir : ".",
+             named ? named->script : "");
+    if (!st && named && !strcmp(named->name, name) && tc_file_readable(builtin) &&
+        !tc_files_equal(script, builtin))
+        st = tc_error_set(err, TC_EINVAL, script, 0, NULL,
+                          "a script named like the built-in experiment %s but not the same as %s: "
+                          "its outputs would go to %s/ and be judged against the paper's claims "
+                          "and the reference of the built-in; name the file differently",
+                          name, builtin, name);
     if (st) {
         tc_exp_free(x);
         return st;
