@@ -2,6 +2,7 @@
 /* the validating reader of numeric CSV/TSV data files */
 #include "core/tc_csv.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -72,10 +73,20 @@ tc_status tc_csv_open(tc_csv_reader *r, const char *path, char sep, const tc_csv
     int got = next_line(r, err);
     if (got < 0) return tc_csv_close(r), TC_EPARSE;
     if (!got || strcmp(r->buf, want)) {
-        tc_status st = tc_error_set(err, TC_EPARSE, path, r->line, NULL,
-                                    "expected the header '%s'%s%.60s%s", want,
-                                    got ? ", got '" : " (the file has no data lines)",
-                                    got ? r->buf : "", got ? "'" : "");
+        /* what is there is quoted only when it reads as column names: a script may name any
+         * readable file, whose first line is nobody's business (/etc/shadow) */
+        int names = got && r->buf[0];
+        for (const char *p = r->buf; got && *p && names; p++)
+            names = isalnum((unsigned char)*p) || *p == sep || strchr("_-. ()/%", *p);
+        tc_status st =
+            !got ? tc_error_set(err, TC_EPARSE, path, r->line, NULL,
+                                "expected the header '%s' (the file has no data lines)", want)
+            : names ? tc_error_set(err, TC_EPARSE, path, r->line, NULL,
+                                   "expected the header '%s', got '%.60s'", want, r->buf)
+                    : tc_error_set(err, TC_EPARSE, path, r->line, NULL,
+                                   "expected the header '%s'; the first line is not a header of "
+                                   "column names (not shown: is this the data file you meant?)",
+                                   want);
         tc_csv_close(r);
         return st;
     }
