@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* E2 trajectories: cross-entropy search over finger waypoints towards five goal poses */
 #include "e2.h"
+#include "core/tc_fs.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
 #include "tc_version.h"
@@ -158,7 +159,7 @@ tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err) {
     st = e2_read_setup(&s, &e, err);
     tc_script_free(&s);
     if (st) return st;
-    snprintf(path, sizeof path, "%s/%s", o->source_dir, e.trajectories);
+    tc_path_under(o->source_dir, e.trajectories, path, sizeof path);
     st = e2_generate(&e, o->method ? o->method : e.reference_spec, o->out ? o->out : path,
                      o->threads, err);
     if (!st) fprintf(stderr, "e2: wrote %s\n", o->out ? o->out : path);

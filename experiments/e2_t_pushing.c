@@ -274,8 +274,7 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     if (!st) st = tc_scene_t_pusher(&s->sc, &s->e.scene, err);
     if (!st) {
         /* a relative path is the source tree's (data/...), an absolute one the user's own */
-        if (s->e.trajectories[0] == '/') snprintf(tpath, sizeof tpath, "%s", s->e.trajectories);
-        else snprintf(tpath, sizeof tpath, "%s/%s", x->source_dir, s->e.trajectories);
+        tc_path_under(x->source_dir, s->e.trajectories, tpath, sizeof tpath);
         st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
     }
     /* as many rollouts as the script asks, each its own trajectory */

@@ -132,7 +132,7 @@ static tc_status e3_setup_fn(tc_exp *x, void **state, tc_error *err) {
     tc_status st = read_setup(&x->script, &s->e, err);
     if (st) return st;
     /* the FEM reference curves, read before anything runs */
-    snprintf(path, sizeof path, "%s/%s", x->source_dir, s->e.cache);
+    tc_path_under(x->source_dir, s->e.cache, path, sizeof path);
     return read_cache(path, &s->e, s->fem, s->prov, sizeof s->prov, err);
 }
 
@@ -406,7 +406,7 @@ tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
         fprintf(stderr, "e3: eta %g solved (%d steps)\n", e.eta[k], c[k].n);
     }
     p.eta = 0, p.depth = e.depth;
-    snprintf(path, sizeof path, "%s/%s", source_dir, e.cache);
+    tc_path_under(source_dir, e.cache, path, sizeof path);
     return tc_fem_write_cache(out_path ? out_path : path, c, e.eta, e.neta, &p, err);
 }
 

@@ -184,15 +184,17 @@ e56_silico_cmp e56_silico_compare(int n, const double *ours, const double *their
 
 /* ---------- the script ---------- */
 
-tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, tc_error *err) {
+tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
+                           const e56_silico_quantity *q, int nq, tc_error *err) {
     memset(sp, 0, sizeof *sp);
+    sp->study = study, sp->q = q, sp->nq = nq;
     const tc_script *s = &x->script;
     /* optional: a script without it compares nothing */
     if (!tc_script_lookup(s, NULL, "silico")) return TC_OK;
     const char *dir;
     tc_status st = tc_script_string(s, NULL, "silico.dir", &dir, err);
     if (st) return st;
-    snprintf(sp->dir, sizeof sp->dir, "%s", dir);
+    tc_path_under(x->source_dir, dir, sp->dir, sizeof sp->dir);
     /* labels and the authors' methods, pairwise */
     config_setting_t *l = tc_script_lookup(s, NULL, "silico.labels");
     config_setting_t *m = tc_script_lookup(s, NULL, "silico.methods");
@@ -217,7 +219,23 @@ tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, tc_error *err) {
         snprintf(sp->method[i], sizeof sp->method[i], "%s", b);
         tc_exp_refer(x, "silico.labels", a);
     }
-    return TC_OK;
+    /* every file the section will read, read now: errors before the sweep, not after it */
+    static const char *const method[2] = {"single_level", "bilevel"};
+    for (int i = 0; i < nq && !st; i++)
+        for (int k = 0; k < 2 && !st; k++) {
+            e56_silico_grid g;
+            st = e56_silico_load(sp->dir, study, q[i].file, method[k], &g, err);
+            /* a file that is not there: the script's folder is what to fix */
+            if (st == TC_EIO) {
+                char why[600];
+                snprintf(why, sizeof why, "%s", err->msg);
+                tc_error_clear(err);
+                st = tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "silico.dir"), "silico.dir",
+                                  "'%s' (%s) lacks the authors' file %s_data__%s_%s.dat: %s", dir,
+                                  sp->dir, study, q[i].file, method[k], why);
+            }
+        }
+    return st;
 }
 
 /* ---------- the section ---------- */
@@ -241,11 +259,11 @@ static void num(char *buf, size_t n, double v) {
 }
 
 tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_grid *g,
-                             const e56_sweep *sw, const char *study, const e56_silico_quantity *q,
-                             int nq, tc_error *err) {
+                             const e56_sweep *sw, tc_error *err) {
     if (!sp->n) return TC_OK;
-    char dir[1200];
-    snprintf(dir, sizeof dir, "%s/%s", x->source_dir, sp->dir);
+    const char *dir = sp->dir, *study = sp->study;
+    const e56_silico_quantity *q = sp->q;
+    const int nq = sp->nq;
     /* the labels that ran, with their method index */
     int idx[E56_SILICO_MAXLABEL], nl = 0, which[E56_SILICO_MAXLABEL];
     for (int l = 0; l < sp->n; l++) {

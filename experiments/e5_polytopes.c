@@ -138,7 +138,9 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
     if (!s) return TC_ENOMEM;
     *state = s;
     tc_status st = e5_read_setup(&x->script, &s->e, err);
-    if (!st) st = e56_silico_setup(x, &s->silico, err);
+    if (!st)
+        st = e56_silico_setup(x, &s->silico, "performance", e5_silico_q,
+                              (int)(sizeof e5_silico_q / sizeof *e5_silico_q), err);
     if (st) return st;
     for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
     /* the first drop's scene says what a method needs */
@@ -277,8 +279,7 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "end_ok_rate", 0, "at rest face down (fraction)",
                     "fig_rest", "Drops at rest face down at the end.");
     /* beside the authors' stored results, cell by cell */
-    return e56_silico_section(x, &s->silico, &e->grid, &s->sw, "performance", e5_silico_q,
-                              (int)(sizeof e5_silico_q / sizeof *e5_silico_q), err);
+    return e56_silico_section(x, &s->silico, &e->grid, &s->sw, err);
 }
 
 static void e5_free(void *state) {

@@ -216,7 +216,9 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
     if (!s) return TC_ENOMEM;
     *state = s;
     tc_status st = e6_read_setup(&x->script, &s->e, err);
-    if (!st) st = e56_silico_setup(x, &s->silico, err);
+    if (!st)
+        st = e56_silico_setup(x, &s->silico, "momentum", e6_silico_q,
+                              (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err);
     if (st) return st;
     for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
     tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
@@ -415,8 +417,7 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "fail_rate", 0, "failure rate", "fig_fail",
                     "Failure rate (a step hit the iteration cap).");
     /* beside the authors' stored results, cell by cell */
-    if ((st = e56_silico_section(x, &s->silico, &e->grid, &s->sw, "momentum", e6_silico_q,
-                                 (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err)))
+    if ((st = e56_silico_section(x, &s->silico, &e->grid, &s->sw, err)))
         return st;
     /* the serial timing study goes only into files: the writing rank's alone (MPI) */
     return tc_exp_writer(x) ? speed_study(x, e, err) : TC_OK;

@@ -59,6 +59,11 @@ tc_status tc_mkdir_parent(const char *path, tc_error *err) {
     return tc_mkdir_p(dir, err);
 }
 
+void tc_path_under(const char *dir, const char *path, char *buf, size_t n) {
+    if (path[0] == '/' || !dir || !dir[0]) snprintf(buf, n, "%s", path);
+    else snprintf(buf, n, "%s/%s", dir, path);
+}
+
 tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b) {
     /* an empty a, or one ending in '/', needs no separator */
     size_t la = strlen(a);

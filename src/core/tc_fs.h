@@ -36,6 +36,10 @@ tc_status tc_mkdir_p(const char *path, tc_error *err);
 /* mkdir -p of the directory part of a file path (nothing to do without one) */
 tc_status tc_mkdir_parent(const char *path, tc_error *err);
 
+/* a path a script names: an absolute one as it is, a relative one under dir (the source tree's
+ * data/...), into buf */
+void tc_path_under(const char *dir, const char *path, char *buf, size_t n);
+
 /* buf = a "/" b; TC_EINVAL if it does not fit */
 tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b);
 
