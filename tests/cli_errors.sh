@@ -24,7 +24,14 @@ check "no command" "usage" "$touche"
 check "unknown command" "unknown command" "$touche" frobnicate
 check "unknown experiment" "'e9' is neither an experiment" "$touche" run e9
 check "bad tier" "tier must be" "$touche" run e1 --tier huge
-check "bad threads" "threads must be" "$touche" run e1 --threads zero
+check "bad threads" "run: --threads: expected a whole number in 1 .. 1024" "$touche" run e1 --threads zero
+# run --threads as generate reads it: whole, in 1 .. 1024, nothing after (exit 2, a message)
+for n in 99999999999 4x; do
+    check "run --threads $n" "touche run: --threads: expected a whole number in 1 .. 1024 (got '$n')" \
+        "$touche" run e1 --threads "$n" --out "$tmp/o"
+    total=$((total+1))
+    if [ "$rc" -eq 2 ]; then echo "ok: run --threads $n exits 2"; else echo "FAIL: run --threads $n: exit $rc"; fail=$((fail+1)); fi
+done
 check "generate --threads beyond 1024" "expected a whole number in 1 .. 1024" "$touche" generate e2 --threads 99999999999 --out "$tmp/g.csv"
 sets=$(i=0; while [ $i -lt 65 ]; do printf ' --set e1.k=%d' $i; i=$((i+1)); done)
 # shellcheck disable=SC2086
@@ -40,6 +47,8 @@ check "--set out of range" "must lie in" "$touche" run e1 --set scm-medium.eps2=
 check "--set not a number" "must be a finite number" "$touche" run e1 --set scm-medium.eps2=nan --out "$tmp/o"
 check "--set unknown method" "no method labelled or named 'scm-huge'" "$touche" run e1 --set scm-huge.eps2=0.1 --out "$tmp/o"
 check "--set malformed" "LABEL.PARAMETER=VALUE" "$touche" run e1 --set eps2=0.1 --out "$tmp/o"
+label80=$(printf 'x%.0s' $(seq 1 80))
+check "--set label too long" "the label is longer than 79 characters" "$touche" run e1 --set "$label80.k=1" --out "$tmp/o"
 check "history: no file" "cannot read the history file" "$touche" history --file "$tmp/nope.tsv" --out "$tmp/o"
 check "bench piles: bad sizes" "bench piles: --bodies" "$touche" bench piles --bodies 0,-1 --out "$tmp/o"
 check "bench piles: junk sizes" "bench piles: --bodies" "$touche" bench piles --bodies 30,abc --out "$tmp/o"

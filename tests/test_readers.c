@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* the data-file readers against hostile input: every malformed file is an error naming its line
- * and column, and a well-formed one reads back exactly (tc_csv, E2's trajectories, the FEM cache) */
+ * and column, and a well-formed one reads back exactly (tc_csv, E2's trajectories, the FEM cache);
+ * the command line's numbers and assignments, whole and fitting or refused (core/tc_args.h) */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,4 +381,68 @@ Test(work, a_run_past_the_limit_is_refused_unless_forced) {
     cr_expect_eq(tc_exp_work_check(x, 1, &w, &err), TC_OK);
     tc_exp_free(x);
     unlink(path);
+}
+
+/* ---------- command-line values ---------- */
+
+#include "core/tc_args.h"
+
+/* LABEL.PARAM=VALUE (run --set) read whole: the label up to the first '.', the parameter up to
+ * the '=' (it may hold a '.'), a finite value; names that just fit their buffers */
+Test(args, an_assignment_reads_whole) {
+    char target[80], param[64], t4[4], p3[3];
+    double v = 0;
+    cr_redirect_stderr();
+    cr_assert(tc_arg_assign("t", "--set", "scm-medium.eps2=0.003", target, sizeof target, param,
+                            sizeof param, &v));
+    cr_expect_str_eq(target, "scm-medium");
+    cr_expect_str_eq(param, "eps2");
+    cr_expect_eq(v, 0.003);
+    cr_assert(
+        tc_arg_assign("t", "--set", "a.b.c=-2", target, sizeof target, param, sizeof param, &v));
+    cr_expect(!strcmp(target, "a") && !strcmp(param, "b.c") && v == -2, "%s %s %g", target, param,
+              v);
+    cr_assert(tc_arg_assign("t", "--set", "abc.de=1e3", t4, sizeof t4, p3, sizeof p3, &v));
+    cr_expect(!strcmp(t4, "abc") && !strcmp(p3, "de") && v == 1e3);
+}
+
+/* a label or parameter longer than its buffer is refused, never cut (run --set cut them
+ * silently: an 80-character label became another, shorter one); malformed ones are refused too,
+ * and a refusal leaves both names empty */
+Test(args, an_assignment_that_does_not_fit_is_refused) {
+    char target[80], param[64], t4[4], p3[3], label[100];
+    double v = 7;
+    cr_redirect_stderr();
+    cr_expect(!tc_arg_assign("t", "--set", "abcd.de=1", t4, sizeof t4, p3, sizeof p3, &v));
+    cr_expect(!tc_arg_assign("t", "--set", "abc.def=1", t4, sizeof t4, p3, sizeof p3, &v));
+    cr_expect(!t4[0] && !p3[0] && v == 7, "'%s' '%s' %g", t4, p3, v);
+    /* 79 characters fit run's label, 80 do not */
+    for (int n = 79; n <= 80; n++) {
+        snprintf(label, sizeof label, "%0*d.k=1", n, 0);
+        cr_expect_eq(
+            tc_arg_assign("t", "--set", label, target, sizeof target, param, sizeof param, &v),
+            n == 79, "a label of %d characters", n);
+    }
+    static const char *const bad[] = {
+        "eps2=0.1", ".k=1", "a.=1", "a.k=", "a.k=nan", "a.k=1e999", "a=b.c", "a.k=1x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect(
+            !tc_arg_assign("t", "--set", bad[i], target, sizeof target, param, sizeof param, &v),
+            "'%s' accepted", bad[i]);
+        cr_expect(!target[0] && !param[0], "'%s' left '%s' '%s'", bad[i], target, param);
+    }
+}
+
+/* whole numbers (run and generate --threads, the benchmarks' lists): digits alone, in range;
+ * white space before them is refused as a space always was */
+Test(args, whole_numbers_are_whole_and_in_range) {
+    int v = 0, out[4], n = 0;
+    cr_redirect_stderr();
+    cr_expect(tc_arg_int("t", "--threads", "4", 1, 1024, &v) && v == 4);
+    static const char *const bad[] = {"99999999999", "4x", "", " 4", "\t4", "\n4", "0", "1025"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect(!tc_arg_int("t", "--threads", bad[i], 1, 1024, &v), "'%s' accepted", bad[i]);
+    cr_expect(tc_arg_ints("t", "--bodies", "1,2,3", 1, 9, out, 4, &n) && n == 3 && out[2] == 3);
+    cr_expect(!tc_arg_ints("t", "--bodies", "1,2,3,4,5", 1, 9, out, 4, &n));
+    cr_expect(!tc_arg_ints("t", "--bodies", "1,\t2", 1, 9, out, 4, &n));
 }

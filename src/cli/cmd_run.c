@@ -2,6 +2,7 @@
 /* touche run: plan every experiment asked for (scripts, methods, --methods, --set) before any
  * runs, run them, write the report, and say what failed */
 #include "cli/tc_cli.h"
+#include "core/tc_args.h"
 #include "exp/tc_experiment.h"
 #include "exp/tc_ranks.h"
 #include "core/tc_fs.h"
@@ -48,27 +49,12 @@ static void on_signal(int sig) {
     }
 }
 
-/* --set target.param=value */
+/* --set target.param=value (tc_arg_assign: a target or parameter too long is refused) */
 static int parse_set(const char *arg, tc_override *o) {
     memset(o, 0, sizeof *o);
     snprintf(o->text, sizeof o->text, "%s", arg);
-    const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
-    if (!dot || !eq || eq < dot || dot == arg || eq == dot + 1) {
-        fprintf(stderr, "touche run: --set '%s': write it as LABEL.PARAMETER=VALUE, e.g. "
-                        "--set scm-medium.eps2=0.003 (LABEL: a method label or a model or engine "
-                        "name)\n", arg);
-        return 0;
-    }
-    snprintf(o->target, sizeof o->target, "%.*s", (int)(dot - arg), arg);
-    snprintf(o->param, sizeof o->param, "%.*s", (int)(eq - dot - 1), dot + 1);
-    char *end;
-    o->value = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !isfinite(o->value)) {
-        fprintf(stderr, "touche run: --set '%s': the value must be a finite number (got '%s')\n",
-                arg, eq + 1);
-        return 0;
-    }
-    return 1;
+    return tc_arg_assign("touche run", "--set", arg, o->target, sizeof o->target, o->param,
+                         sizeof o->param, &o->value);
 }
 
 /* a positional argument: "all", an experiment's name, or a script file */
@@ -299,17 +285,10 @@ int tc_cmd_run(int argc, char **argv) {
             if (!parse_set(optarg, &set[o.nset])) return 2;
             o.nset++;
             break;
-        case 'j': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || n < 1 || n > 1024) {
-                fprintf(stderr, "touche run: --threads must be a positive integer (got '%s')\n", optarg);
-                return 2;
-            }
-            o.threads = (int)n;
+        case 'j':
+            if (!tc_arg_int("touche run", "--threads", optarg, 1, 1024, &o.threads)) return 2;
             omp_set_num_threads(o.threads); /* kernels outside sweeps too */
             break;
-        }
         case 'h':
             printf("usage: touche run NAME|all|SCRIPT.cfg ... [--tier quick|full] [--methods a,b]\n"
                    "                  [--set LABEL.PARAM=VALUE]... [--threads N] [--out DIR]\n"

@@ -2,13 +2,14 @@
 /* command-line values checked whole and in range */
 #include "core/tc_args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* the whole of s (no sign of junk after it) as a long in [lo, hi] */
+/* the whole of s (no white space before it, no junk after it) as a long in [lo, hi] */
 static int whole(const char *s, size_t n, long lo, long hi, long *v) {
     char buf[32], *end;
     if (n == 0 || n >= sizeof buf) return 0;
@@ -16,7 +17,7 @@ static int whole(const char *s, size_t n, long lo, long hi, long *v) {
     buf[n] = 0;
     errno = 0;
     *v = strtol(buf, &end, 10);
-    return end != buf && !*end && !errno && buf[0] != ' ' && *v >= lo && *v <= hi;
+    return end != buf && !*end && !errno && !isspace((unsigned char)buf[0]) && *v >= lo && *v <= hi;
 }
 
 int tc_arg_ints(const char *who, const char *opt, const char *arg, long lo, long hi, int *out,
@@ -58,5 +59,39 @@ int tc_arg_real(const char *who, const char *opt, const char *arg, double lo, do
         return 0;
     }
     *out = v;
+    return 1;
+}
+
+int tc_arg_assign(const char *who, const char *opt, const char *arg, char *target, size_t ntarget,
+                  char *param, size_t nparam, double *value) {
+    if (ntarget) target[0] = 0;
+    if (nparam) param[0] = 0;
+    /* the shape: a non-empty target before the first '.', a non-empty parameter before the '=' */
+    const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+    if (!dot || !eq || eq < dot || dot == arg || eq == dot + 1) {
+        fprintf(stderr, "%s: %s '%s': write it as LABEL.PARAMETER=VALUE, e.g. "
+                        "%s scm-medium.eps2=0.003 (LABEL: a method label or a model or engine "
+                        "name)\n", who, opt, arg, opt);
+        return 0;
+    }
+    /* each part whole in its buffer, or refused */
+    size_t nt = (size_t)(dot - arg), np = (size_t)(eq - dot - 1);
+    if (nt >= ntarget || np >= nparam) {
+        size_t cap = nt >= ntarget ? ntarget : nparam;
+        fprintf(stderr, "%s: %s '%s': the %s is longer than %zu characters\n", who, opt, arg,
+                nt >= ntarget ? "label" : "parameter", cap ? cap - 1 : 0);
+        return 0;
+    }
+    /* the value: the whole rest, a finite number */
+    char *end;
+    double v = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !isfinite(v)) {
+        fprintf(stderr, "%s: %s '%s': the value must be a finite number (got '%s')\n", who, opt,
+                arg, eq + 1);
+        return 0;
+    }
+    memcpy(target, arg, nt), target[nt] = 0;
+    memcpy(param, dot + 1, np), param[np] = 0;
+    *value = v;
     return 1;
 }

@@ -65,6 +65,17 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **m, const double *vert, int nv, c
                                    const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
                                    tc_error *err);
 
+/* read tetgen's zero-based output (-z) in folder dir, as the Laplace builder does after running
+ * it (public for tests and fuzzing): in.1.node (vertices, m), in.1.ele (4-node tets, indices into
+ * the nodes) and in.1.face (boundary faces marked role + 1: a vertex takes the role of its faces,
+ * ZERO before CORE before FREE; FREE when on none) into a new mesh of modulus E (Pa) whose eps,
+ * per-tet fields and surface triangles are not yet set (ntri = 0). On success *out (freed with
+ * tc_tetmesh_free) and *rolep (nvert tc_eps_role values, freed with free) are the caller's; a
+ * missing or malformed file is TC_EENGINE naming it, with the last line of dir/tetgen.log when
+ * there is one, and allocates nothing */
+tc_status tc_tetmesh_read_tetgen(const char *dir, double E, tc_tetmesh **out, signed char **rolep,
+                                 tc_error *err);
+
 /* solve Laplace's equation for m->eps on m's tets with eps fixed at ZERO (0) and CORE (1)
  * vertices, then refresh the per-tet fields; info (may be NULL) gets counts and residual */
 tc_status tc_tetmesh_laplace_solve(tc_tetmesh *m, const signed char *role, double tol, int max_iter,

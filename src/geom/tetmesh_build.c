@@ -577,8 +577,8 @@ static char *next_line(FILE *f, char *buf, int n) {
 }
 
 /* read dir/in.1.node and dir/in.1.ele into a new mesh, vertex roles from dir/in.1.face markers */
-static tc_status read_tetgen(const char *dir, double E, tc_tetmesh **out, signed char **rolep,
-                             tc_error *err) {
+tc_status tc_tetmesh_read_tetgen(const char *dir, double E, tc_tetmesh **out, signed char **rolep,
+                                 tc_error *err) {
     char path[1100], buf[512], *l;
     int nv = 0, nt = 0, dim = 0, npt = 0, nf = 0, bm = 0, a, b, c, d, id;
     tc_tetmesh *m = NULL;
@@ -751,7 +751,7 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
     signed char *vr = NULL;
     tc_status st = write_poly(dir, vert, nv, tri, nt, role, o, err);
     if (!st) st = run_tetgen(dir, o, err);
-    if (!st) st = read_tetgen(dir, E, &m, &vr, err);
+    if (!st) st = tc_tetmesh_read_tetgen(dir, E, &m, &vr, err);
     tc_remove_dir(dir);
     if (st) return st;
     /* core points: the mesh vertex at each (tetgen inserted them) */
