@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_tmp.h"
 #include "cli/tc_cli.h"
 #include "sim/tc_sim.h"
 
@@ -41,7 +42,7 @@ static const char *const header =
 /* run the bench with a tiny budget into a fresh directory; the rows of bench_all.csv */
 static int run_bench(const char *o1, const char *v1, const char *o2, const char *v2, row *rows, char *dir) {
     strcpy(dir, "/tmp/touche-benchall-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     char *argv[] = {"all", "--seconds", "0.002", "--out", dir, (char *)o1, (char *)v1, (char *)o2, (char *)v2,
                     NULL};
     int argc = o2 ? 9 : o1 ? 7 : 5;

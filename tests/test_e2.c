@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_tmp.h"
 #include "experiments/e2.h"
 
 static const char *src(void) {
@@ -85,7 +86,7 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     char *k = strstr(text, "k = 208.0");
     cr_assert_not_null(k);
     memcpy(k, "k = 2e9  ", 9);
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     char mine[128], out[128];
     snprintf(mine, sizeof mine, "%s/e2.cfg", dir);
     snprintf(out, sizeof out, "%s/out", dir);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_tmp.h"
 #include "experiments/e5.h"
 #include "experiments/e6.h"
 
@@ -69,7 +70,7 @@ static tc_status read6(const char *path, e6_setup *e, tc_error *err) {
 
 Test(e56, bad_scripts_name_file_line_and_setting) {
     char dir[] = "/tmp/touche-e56-XXXXXX", path[128];
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/bad.cfg", dir);
     char *t5 = script_text("e5_polytopes.cfg"), *t6 = script_text("e6_stacking.cfg");
     /* the error's line: the edited setting's, or A's for a polygon refused as a whole */
@@ -163,7 +164,7 @@ Test(e56, stacks_touch_at_rest) {
  * text of drops.csv */
 static char *tiny_run(int threads) {
     char dir[] = "/tmp/touche-e56-XXXXXX", path[128], out[128];
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/e5.cfg", dir), snprintf(out, sizeof out, "%s/out", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
@@ -218,7 +219,7 @@ Test(e56, a_tiny_grid_is_the_same_for_one_and_two_threads) {
  * finishes with no experiment failure */
 Test(e56, velocity_projection_runs_every_full_tier_stack, .timeout = 300) {
     char dir[] = "/tmp/touche-e56-XXXXXX", path[1200], out[128];
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(path, sizeof path, "%s/experiments/e6_stacking.cfg", src());
     tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "full", .methods = "points",
@@ -298,7 +299,7 @@ static tc_error broken(const char *file, int offset, int line, const char *with,
 
 Test(e56, broken_copies_of_the_authors_grids_are_refused_naming_file_line_and_field) {
     char dir[] = "/tmp/touche-silico-XXXXXX", path[128];
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/copy.dat", dir);
     const char *fb = "performance_data__failure_rate_bilevel.dat";
     const char *fs = "momentum_data__linear_momentum_single_level.dat";

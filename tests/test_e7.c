@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_tmp.h"
 #include "experiments/e7.h"
 
 static const char *src(void) { return getenv("TOUCHE_SOURCE_DIR"); }
@@ -205,7 +206,7 @@ Test(e7, touching_parts_count_pairs_closer_than_the_margin) {
 
 Test(e7, bad_scripts_name_file_line_and_setting) {
     char dir[] = "/tmp/touche-e7-XXXXXX", path[128], orig[1024];
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/bad.cfg", dir);
     script_path(orig, sizeof orig);
     char *text = read_text(orig);
@@ -390,7 +391,7 @@ Test(e7, the_closed_forms_agree_with_each_other) {
  * text of the digested files */
 static char *tiny_run(int threads) {
     char dir[] = "/tmp/touche-e7-XXXXXX", path[128], out[128], orig[1024];
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/e7.cfg", dir), snprintf(out, sizeof out, "%s/out", dir);
     script_path(orig, sizeof orig);
     char *text = read_text(orig);

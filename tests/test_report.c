@@ -266,6 +266,55 @@ Test(fs, a_live_runs_staging_folder_is_never_cleaned) {
     cr_expect_neq(access(live, F_OK), 0);
 }
 
+/* a scratch folder (CalculiX's, TetGen's, an MPI worker's) left by a process killed with SIGKILL
+ * goes when the next one is made; a live process's stays (issue 33, finding 14:
+ * /tmp/touche-fem-* and MPI ranks' scratch piled up) */
+Test(fs, a_killed_processs_scratch_folder_goes_with_the_next) {
+    make_scratch();
+    setenv("TMPDIR", scratch, 1);
+    int go[2];
+    cr_assert_eq(pipe(go), 0);
+    pid_t kid[2];
+    for (int k = 0; k < 2; k++) {
+        kid[k] = fork();
+        cr_assert_geq(kid[k], 0);
+        if (kid[k] == 0) {
+            char dir[600];
+            tc_error err;
+            if (tc_scratch_dir(k ? "live" : "fem", dir, sizeof dir, &err)) _exit(1);
+            char c = 1;
+            if (write(go[1], &c, 1) != 1) _exit(2);
+            pause();
+            _exit(0);
+        }
+        char c;
+        cr_assert_eq(read(go[0], &c, 1), 1);
+    }
+    kill(kid[0], SIGKILL);
+    int status;
+    cr_assert_eq(waitpid(kid[0], &status, 0), kid[0]);
+    DIR *d = opendir(scratch);
+    cr_assert_not_null(d);
+    char fem[700] = "", live[700] = "";
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strstr(e->d_name, "-fem-")) snprintf(fem, sizeof fem, "%s/%s", scratch, e->d_name);
+        if (strstr(e->d_name, "-live-")) snprintf(live, sizeof live, "%s/%s", scratch, e->d_name);
+    }
+    closedir(d);
+    cr_assert(fem[0] && live[0], "scratch folders made: '%s' '%s'", fem, live);
+    char dir[600];
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scratch_dir("next", dir, sizeof dir, &err), TC_OK, "%s", err.msg);
+    cr_expect_neq(access(fem, F_OK), 0, "the killed process's folder is still there");
+    cr_expect_eq(access(live, F_OK), 0, "the live process's folder was removed");
+    tc_scratch_done(dir);
+    cr_expect_neq(access(dir, F_OK), 0);
+    kill(kid[1], SIGKILL);
+    waitpid(kid[1], &status, 0);
+    unsetenv("TMPDIR");
+}
+
 Test(fs, unwritable_directory_is_eio_naming_the_path) {
     make_scratch();
     tc_error err;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_tmp.h"
 #include "core/tc_parallel.h"
 #include "exp/tc_experiment.h"
 #include "report/tc_progress.h"
@@ -27,7 +28,7 @@ static const char good[] =
 static const char *script(const char *text) {
     static char dir[64], path[128];
     snprintf(dir, sizeof dir, "/tmp/touche-script-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/e1.cfg", dir);
     FILE *f = fopen(path, "w");
     fputs(text, f);
@@ -183,8 +184,8 @@ Test(script, overrides_are_applied_checked_and_recorded) {
 Test(script, results_are_bitwise_identical_for_1_and_2_threads) {
     const char *path = script(good);
     char o1[64] = "/tmp/touche-det1-XXXXXX", o2[64] = "/tmp/touche-det2-XXXXXX";
-    cr_assert_not_null(mkdtemp(o1));
-    cr_assert_not_null(mkdtemp(o2));
+    cr_assert_not_null(test_tmpdir(o1));
+    cr_assert_not_null(test_tmpdir(o2));
     tc_error err;
     cr_assert_eq(run_e1(path, o1, 1, &err), TC_OK, "%s", err.msg);
     cr_assert_eq(run_e1(path, o2, 2, &err), TC_OK, "%s", err.msg);

@@ -153,6 +153,8 @@ void tc_remove_tree(const char *path) {
 /* the suffix of an earlier output set moved aside by a swap without RENAME_EXCHANGE: the
  * stale-staging cleaner never removes it (it may be the only copy) */
 #define STAGE_KEEP ".old"
+/* the name a staging folder has between mkdtemp and its lock (the cleaner ignores it) */
+#define STAGE_MAKING ".touche~"
 
 /* the staging directories this process made: each one's last component and the name it takes
  * when it is renamed into place (the oldest entry goes when the table is full) */
@@ -167,21 +169,28 @@ static pthread_mutex_t staged_lock = PTHREAD_MUTEX_INITIALIZER;
 tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, tc_error *err) {
     tc_status st = tc_mkdir_p(root, err);
     if (st) return st;
+    /* made under a name the stale cleaner ignores, locked, then renamed to its own: the cleaner
+     * never sees it unlocked */
+    char tmp[1200];
     if ((size_t)snprintf(buf, n, "%s/" STAGE_PREFIX "%ld-%s-XXXXXX", root, (long)getpid(), name) >=
-        n)
+            n ||
+        (size_t)snprintf(tmp, sizeof tmp, "%s/" STAGE_MAKING "%ld-%s-XXXXXX", root, (long)getpid(),
+                         name) >= sizeof tmp)
         return tc_error_set(err, TC_EINVAL, root, 0, NULL, "output path too long: %s", root);
-    if (!mkdtemp(buf))
+    if (!mkdtemp(tmp))
         return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot create a directory in %s: %s", root,
                             strerror(errno));
-    chmod(buf, 0755);
+    chmod(tmp, 0755);
     /* held for this process's life: the kernel releases it when the process ends, wherever it
      * ran (another PID namespace, container or host sharing the folder), and the stale cleaner
      * removes only a staging folder nobody holds */
-    int lock = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    int lock = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    memcpy(buf + strlen(buf) - 6, tmp + strlen(tmp) - 6, 6);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0 ||
+        renameat2(AT_FDCWD, tmp, AT_FDCWD, buf, RENAME_NOREPLACE) != 0) {
         int code = errno;
         if (lock >= 0) close(lock);
-        rmdir(buf);
+        rmdir(tmp);
         return tc_error_set(err, TC_EIO, root, 0, NULL, "cannot lock a directory in %s: %s", root,
                             strerror(code));
     }
@@ -196,6 +205,36 @@ tc_status tc_stage_dir(const char *root, const char *name, char *buf, size_t n, 
     staged[k].lock = lock;
     pthread_mutex_unlock(&staged_lock);
     return TC_OK;
+}
+
+tc_status tc_scratch_dir(const char *name, char *buf, size_t n, tc_error *err) {
+    const char *tmp = getenv("TMPDIR");
+    const char *root = tmp && *tmp ? tmp : "/tmp";
+    tc_clean_stale(root);
+    tc_status st = tc_stage_dir(root, name, buf, n, err);
+    if (st) return st;
+    /* it never becomes root/name: messages keep naming it as it is */
+    const char *comp = strrchr(buf, '/') + 1;
+    pthread_mutex_lock(&staged_lock);
+    const int m = nstaged < STAGE_MAX ? nstaged : STAGE_MAX;
+    for (int k = 0; k < m; k++)
+        if (!strcmp(staged[k].comp, comp)) snprintf(staged[k].name, sizeof staged[k].name, "%s", comp);
+    pthread_mutex_unlock(&staged_lock);
+    return TC_OK;
+}
+
+void tc_scratch_done(const char *dir) {
+    /* its lock goes with it: a process making many scratch folders keeps no descriptors */
+    const char *comp = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+    pthread_mutex_lock(&staged_lock);
+    const int m = nstaged < STAGE_MAX ? nstaged : STAGE_MAX;
+    for (int k = 0; k < m; k++)
+        if (staged[k].lock > 0 && !strcmp(staged[k].comp, comp)) {
+            close(staged[k].lock);
+            staged[k].lock = -1, staged[k].comp[0] = 0;
+        }
+    pthread_mutex_unlock(&staged_lock);
+    tc_remove_tree(dir);
 }
 
 char *tc_unstage_text(const char *in, char *out, size_t n) {

@@ -100,9 +100,17 @@ tc_status tc_swap_dir(const char *stage, const char *dir, tc_error *err);
 void tc_fs_inject(int no_exchange, unsigned fail_mask);
 
 /* remove root/.touche-<pid>-* left behind by processes that are gone (a run killed with
- * SIGKILL), except *.old: an earlier output set a swap moved aside (it may be the only copy);
+ * SIGKILL): a folder nobody holds the lock of (tc_stage_dir locks a folder before it takes that
+ * name), except *.old: an earlier output set a swap moved aside (it may be the only copy);
  * returns how many */
 int tc_clean_stale(const char *root);
+
+/* a fresh scratch folder for an external program or an MPI worker's files:
+ * $TMPDIR/.touche-<pid>-<name>-XXXXXX (/tmp without TMPDIR), locked like a staging folder, after
+ * removing those that killed processes left there (tc_clean_stale); tc_scratch_done removes it
+ * and releases its lock */
+tc_status tc_scratch_dir(const char *name, char *buf, size_t n, tc_error *err);
+void tc_scratch_done(const char *dir);
 
 /* run argv[0] (searched on PATH) in directory cwd (NULL: the current one) with stdin from
  * /dev/null and stdout and stderr into log_path, truncated first or appended to when append is 1;

@@ -461,14 +461,13 @@ static tc_status write_metrics(tc_exp *x, tc_error *err) {
 /* a worker rank (MPI, rank > 0) runs the driver like rank 0, so that both run the same sweeps,
  * but writes nothing: its files go to a scratch directory under $TMPDIR that goes at the end */
 static tc_status execute_worker(tc_exp *x, tc_error *err) {
-    const char *tmp = getenv("TMPDIR");
-    tc_status st = tc_stage_dir(tmp && *tmp ? tmp : "/tmp", x->name, x->dir, sizeof x->dir, err);
+    tc_status st = tc_scratch_dir(x->name, x->dir, sizeof x->dir, err);
     if (st) return st;
     tc_metrics_init(&x->metrics, x->name, x->tier);
     st = tc_section_begin(x);
     if (!st) st = x->type->run(x, x->state, err);
     if (!st && tc_interrupted()) st = TC_EINTR;
-    tc_remove_tree(x->dir);
+    tc_scratch_done(x->dir);
     return st;
 }
 

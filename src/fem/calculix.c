@@ -382,13 +382,9 @@ tc_status tc_fem_sinusoid_solve(const tc_fem_sinusoid *p, tc_fem_curve *out, con
                             "CalculiX 'ccx' not found in PATH: install Debian's calculix-ccx or "
                             "use the cached curves");
 
-    /* a fresh temp dir */
-    const char *tmp = getenv("TMPDIR");
+    /* a fresh scratch folder (one a killed run left goes first) */
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/touche-fem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return tc_error_set(err, TC_EIO, dir, 0, NULL, "cannot create a temp dir %s: %s", dir,
-                            strerror(errno));
+    if ((st = tc_scratch_dir("fem", dir, sizeof dir, err))) return st;
 
     /* deck, run, parse */
     char path[1100];
@@ -421,7 +417,7 @@ tc_status tc_fem_sinusoid_solve(const tc_fem_sinusoid *p, tc_fem_curve *out, con
             st = k;
         }
     }
-    tc_remove_dir(dir);
+    tc_scratch_done(dir);
     if (st != TC_OK) out->n = 0;
     return st;
 }

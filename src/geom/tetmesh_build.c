@@ -740,19 +740,16 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         (o->ncore_pts > 0 && !o->core_pts) || !o->tetgen || !*o->tetgen)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "opts",
                             "radius_edge >= 1.1, core_fraction <= 1, core points and tetgen set");
-    /* tetgen in a fresh temp dir */
-    const char *tmp = getenv("TMPDIR");
+    /* tetgen in a fresh scratch folder (one a killed run left goes first) */
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/touche-tetgen-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return tc_error_set(err, TC_EIO, dir, 0, NULL, "cannot create a temp dir: %s",
-                            strerror(errno));
+    tc_status st = tc_scratch_dir("tetgen", dir, sizeof dir, err);
+    if (st) return st;
     tc_tetmesh *m = NULL;
     signed char *vr = NULL;
-    tc_status st = write_poly(dir, vert, nv, tri, nt, role, o, err);
+    st = write_poly(dir, vert, nv, tri, nt, role, o, err);
     if (!st) st = run_tetgen(dir, o, err);
     if (!st) st = tc_tetmesh_read_tetgen(dir, E, &m, &vr, err);
-    tc_remove_dir(dir);
+    tc_scratch_done(dir);
     if (st) return st;
     /* core points: the mesh vertex at each (tetgen inserted them) */
     for (int p = 0; p < o->ncore_pts; p++) {
