@@ -6,6 +6,7 @@
 #include "tc_config.h"
 #include "tc_version.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,10 @@ static int dispatch(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    /* blocks of 4 MiB and more (a simulation's buffers) are mapped and unmapped when freed: with
+     * glibc's sliding threshold the memory of freed simulations stayed in the heap, and E7's
+     * quick tier peaked at 197 MB instead of 120 MB (docs/architecture.md, Memory) */
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
     /* MPI once for the whole program, only when an MPI launcher started it */
     if (tc_ranks_init(&argc, &argv)) return 1;
     int rc = dispatch(argc, argv);
