@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/tc_fs.h"
 #include "geom/tc_tetmesh_build.h"
+#include "test_tmp.h"
 
 /* the sum of the tet volumes, each checked positive */
 static double mesh_volume(const tc_tetmesh *m) {
@@ -558,7 +558,7 @@ static void put_in(const char *dir, const char *name, const char *text) {
  * (by the file's size, and by its lines) refused as malformed, naming the file, nothing left */
 Test(tetmesh_build, read_tetgen_output) {
     char dir[] = "/tmp/touche-readtetgen-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(test_tmpdir(dir));
     static const char node[] = "# nodes\n5  3  0  0\n  0  0 0 0\n  1  1 0 0\n  2  0 1 0\n"
                                "  3  0 0 1\n  4  1 1 1.5\n";
     put_in(dir, "in.1.node", node);
@@ -596,5 +596,4 @@ Test(tetmesh_build, read_tetgen_output) {
         cr_expect(strstr(err.msg, "malformed tetgen output") && strstr(err.file, "in.1.node"),
                   "%s: %s", err.file, err.msg);
     }
-    tc_remove_dir(dir);
 }
