@@ -1583,6 +1583,43 @@ Test(history, a_drift_shows_in_the_table_and_figure) {
     tc_history_free(&h);
 }
 
+/* a claim's text is judged by its characters, not by the length of its LaTeX: a note of 450
+ * backslashes (7 kB of LaTeX) loads; a character without a LaTeX form does not */
+Test(claims, long_escapes_load_and_unmapped_characters_do_not) {
+    make_scratch();
+    char note[451];
+    memset(note, '\\', 450), note[450] = 0;
+    for (int bad = 0; bad < 2; bad++) {
+        char *text = malloc(4096);
+        cr_assert_not_null(text);
+        snprintf(text, 4096,
+                 "claims = ( { id = \"E4.1\"; experiment = \"e4_penalty\"; paper = \"fig. 6\";\n"
+                 "  claim = \"less\"; paper_value = \"less\"; note = \"%s%s\"; } );\n",
+                 bad ? "\xe2\x9c\x93" : "", note); /* U+2713, no LaTeX form */
+        /* libconfig's string escapes: every backslash doubled */
+        char *esc = malloc(8192), *o = esc;
+        for (const char *p = text; *p; p++) {
+            if (*p == '\\') *o++ = '\\';
+            *o++ = *p;
+        }
+        *o = 0;
+        put_file(in_scratch("c.cfg"), esc);
+        free(text), free(esc);
+        tc_claims c;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = tc_claims_load(&c, in_scratch("c.cfg"), &err);
+        if (bad) {
+            cr_expect_eq(st, TC_EINVAL);
+            cr_expect(strstr(err.msg, "without a LaTeX form"), "%s", err.msg);
+        } else {
+            cr_expect_eq(st, TC_OK, "%s", err.msg);
+            cr_expect_eq(c.n, 1);
+        }
+        tc_claims_free(&c);
+    }
+}
+
 /* a history file that is not what `touche check` writes: the line and field named */
 Test(history, bad_files_name_the_line_and_field) {
     make_scratch();

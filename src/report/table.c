@@ -205,6 +205,11 @@ tc_status tc_latex_escape(char *buf, size_t n, const char *s) {
     return TC_OK;
 }
 
+int tc_latex_mappable(const char *s) {
+    size_t bad;
+    return latex_unmapped(s, &bad) == NULL;
+}
+
 void tc_latex_put(FILE *f, const char *s) {
     while (*s) {
         size_t len;

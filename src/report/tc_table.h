@@ -40,6 +40,9 @@ void tc_cell_num(char *c, size_t n, double v, int digits, double below);
  * truncated prefix) or holds a non-ASCII character without a LaTeX form (buf empty) */
 tc_status tc_latex_escape(char *buf, size_t n, const char *s);
 
+/* 1 when every character of s has a LaTeX form (tc_latex_escape succeeds given room), else 0 */
+int tc_latex_mappable(const char *s);
+
 /* s written to f escaped as tc_latex_escape does, never failing: a character without a LaTeX
  * form is written as its code point in typewriter type (`é` as U+00E9), a malformed byte as
  * U+FFFD; every byte of s is read, none of f's output is left undefined */
