@@ -40,6 +40,10 @@ typedef struct e56_grid {
  * seconds */
 tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err);
 
+/* every label of g's tolerance_methods is a method with a solver parameter `tol` (the driver's
+ * check, before anything runs); an error names the script's line */
+tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err);
+
 /* the steps method k takes on one scene over grid g (rates, and tolerances when it sweeps them) */
 double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k);
 

@@ -327,21 +327,29 @@ static void sum_cell(e56_cell *c, int n) {
 
 /* declare study st's cells and their runs over grid g (method, rate, tolerance), item_run[i]
  * for its items */
-static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
-                         int **item_run, tc_error *err) {
-    memset(sw, 0, sizeof *sw);
-    /* which methods sweep the tolerance: they must have `tol` */
-    int ncell = 0;
+tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
     for (int k = 0; k < x->nmethod; k++) {
-        for (int t = 0; t < g->ntolm; t++) sw->has_tol[k] |= !strcmp(g->tolm[t], x->method[k].label);
+        int has_tol = 0;
+        for (int t = 0; t < g->ntolm; t++) has_tol |= !strcmp(g->tolm[t], x->method[k].label);
         tc_method probe = x->method[k].m;
         tc_error e2;
         tc_error_clear(&e2);
-        if (sw->has_tol[k] && tc_method_set(&probe, "tol", g->tol[0], &e2))
+        if (has_tol && tc_method_set(&probe, "tol", g->tol[0], &e2))
             return tc_error_set(err, TC_EINVAL, x->script.path,
                                 e56_line(&x->script, "tolerance_methods"), "tolerance_methods",
                                 "'%s' (%s) has no parameter tol: %s", x->method[k].label,
                                 x->method[k].m.spec, e2.msg);
+    }
+    return TC_OK;
+}
+
+static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
+                         int **item_run) {
+    memset(sw, 0, sizeof *sw);
+    /* which methods sweep the tolerance (each has `tol`: the driver's check) */
+    int ncell = 0;
+    for (int k = 0; k < x->nmethod; k++) {
+        for (int t = 0; t < g->ntolm; t++) sw->has_tol[k] |= !strcmp(g->tolm[t], x->method[k].label);
         ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
     }
     sw->cell = calloc((size_t)ncell + 1, sizeof *sw->cell);
@@ -402,7 +410,7 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
     tc_status s = TC_OK;
     /* every study's runs, in study order, then one sweep over all their items */
     for (int q = 0; q < nstudy && !s; q++) {
-        s = declare(x, g[q], st[q], sw[q], &runs[q], err);
+        s = declare(x, g[q], st[q], sw[q], &runs[q]);
         sc.first[q + 1] = sc.first[q] + (s ? 0 : sw[q]->ncell * st[q]->nscene);
     }
     const int n = sc.first[nstudy];

@@ -304,6 +304,11 @@ static void e5_estimate(const tc_exp *x, const void *state, tc_work *w) {
     w->bytes = (double)x->nmethod * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
 }
 
+/* the tolerance sweep's methods have `tol` */
+static tc_status e5_check(const tc_exp *x, const void *state, tc_error *err) {
+    return e56_check_tol(x, &((const e5_state *)state)->e.grid, err);
+}
+
 const tc_experiment_type tc_experiment_e5 = {
     .name = "e5_polytopes",
     .title = "dropped polytopes: failures, penetration, iterations over rates x tolerances "
@@ -316,4 +321,5 @@ const tc_experiment_type tc_experiment_e5 = {
     .run = e5_run_fn,
     .free = e5_free,
     .estimate = e5_estimate,
+    .check = e5_check,
 };

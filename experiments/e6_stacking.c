@@ -449,6 +449,13 @@ static void e6_estimate(const tc_exp *x, const void *state, tc_work *w) {
     w->bytes = (double)x->nmethod * e->nstack * e->grid.nrate * e->grid.ntol * 256;
 }
 
+/* the tolerance sweeps' methods have `tol` (the tall stack's grid names the same ones) */
+static tc_status e6_check(const tc_exp *x, const void *state, tc_error *err) {
+    const e6_state *s = state;
+    tc_status st = e56_check_tol(x, &s->e.grid, err);
+    return st ? st : e56_check_tol(x, &s->tall_grid, err);
+}
+
 const tc_experiment_type tc_experiment_e6 = {
     .name = "e6_stacking",
     .title = "block stacking: momentum drift over rates x tolerances, a tall stack, time per "
@@ -461,6 +468,7 @@ const tc_experiment_type tc_experiment_e6 = {
     .run = e6_run_fn,
     .free = e6_free,
     .estimate = e6_estimate,
+    .check = e6_check,
     .bench_name = "contact-ip",
     .bench_doc = "E6's falling block: time per step of every method (single-level and bilevel "
                  "beside the others), one thread, same run, CSV",

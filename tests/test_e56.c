@@ -380,6 +380,31 @@ Test(e56, a_wrong_authors_folder_is_a_planning_error) {
     }
 }
 
+/* a tolerance sweep over a method without `tol` is refused when the run is planned (the
+ * driver's check, once the methods are known), naming the line: it failed when the sweep was
+ * declared, exit 1 and the report rewritten (issue 33, finding 14) */
+Test(e56, a_tolerance_method_without_tol_is_a_planning_error) {
+    const char *name[2] = {"e5_polytopes.cfg", "e6_stacking.cfg"}, *type[2] = {"e5", "e6"};
+    for (int k = 0; k < 2; k++) {
+        char *text = script_text(name[k]);
+        char path[256];
+        snprintf(path, sizeof path, "/tmp/touche-e56-tolm-%ld.cfg", (long)getpid());
+        write_edited(text, "tolerance_methods = [", "tolerance_methods = [\"mujoco\", ", path);
+        tc_run_opts o = {.source_dir = src(), .out_root = "never", .tier = "quick", .threads = 1};
+        tc_exp *x = NULL;
+        tc_error err;
+        tc_error_clear(&err);
+        cr_expect_eq(tc_exp_plan(&x, tc_experiment_find(type[k]), path, "tolm_test", &o, &err),
+                     TC_EINVAL, "%s", name[k]);
+        cr_expect_str_eq(err.param, "tolerance_methods", "%s: %s", name[k], err.msg);
+        cr_expect_eq(err.line, line_of(text, "tolerance_methods = ["), "%s: %s", name[k], err.msg);
+        cr_expect(strstr(err.msg, "'mujoco' (mujoco) has no parameter tol"), "%s", err.msg);
+        tc_exp_free(x);
+        unlink(path);
+        free(text);
+    }
+}
+
 Test(e56, the_per_cell_comparison_gives_mean_worst_and_correlation) {
     const double ours[4] = {0.1, 0.5, 0.9, 0.4}, theirs[4] = {0.2, 0.5, 0.6, 0.4};
     const int ri[4] = {0, 1, 2, 3}, ti[4] = {5, 4, 3, 2};

@@ -77,6 +77,7 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
             st = t->setup(x, &x->state, err);
     }
     if (!st) st = tc_exp_resolve(x, err);
+    if (!st && t->check) st = t->check(x, x->state, err);
     /* a setting nobody read is a mistake in the script, not a default */
     if (!st) st = tc_script_check_read(&x->script, err);
     /* a built-in experiment's name is the built-in script's: its outputs are judged against the

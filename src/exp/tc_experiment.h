@@ -103,6 +103,10 @@ typedef struct tc_experiment_type {
     /* optional: the work of the planned run (its script's sizes, its methods), before it starts;
      * without it the run is neither estimated nor limited */
     void (*estimate)(const tc_exp *x, const void *state, tc_work *w);
+    /* optional: once the methods are known (after setup, before anything runs), refuse what the
+     * script asks of them that they cannot do; errors name file, line and setting, and the run
+     * stops at planning (exit 2) instead of failing when it gets there */
+    tc_status (*check)(const tc_exp *x, const void *state, tc_error *err);
 } tc_experiment_type;
 
 /* the registry: tc_experiments[] is the built-in table (one line per driver, in report order);
