@@ -924,7 +924,8 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
             for (int i = 0; i < e->ncr; i++) {
                 w->steps += 3.0 * e->nce;
                 const double g = e->r / e->centre_r[i];
-                w->seconds += 3.0 * e->nce * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * g * g * ps) * f;
+                w->seconds +=
+                    3.0 * e->nce * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * g * g * ps) * f;
                 w->bytes += 48 * pb * g * g * (x->threads + 1);
             }
         /* the cost study: a point-cloud method as run and with every pair, on one thread */

@@ -399,7 +399,8 @@ static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
             if (sp) tc_params_set(&m.mparams, "spacing", e->spacing[p], NULL);
             double pt = tc_work_points(&m, tt), pf = tc_work_points(&m, ff);
             w->steps += steps;
-            w->seconds += steps * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pt * pf) * tc_method_work_factor(&m);
+            w->seconds +=
+                steps * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pt * pf) * tc_method_work_factor(&m);
             w->bytes += 48 * (pt + pf) * (x->threads + 2);
         }
     }

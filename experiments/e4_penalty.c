@@ -562,9 +562,10 @@ static void e4_estimate(const tc_exp *x, const void *state, tc_work *w) {
         double pc = tc_work_points(m, 6 * side * side), pb = tc_work_points(m, 6.0);
         int piles = tc_method_can_run(m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]));
         w->steps += block + piles * pile;
-        w->seconds += (block * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * pb) +
-                       piles * pile * e->pile.bodies * (TC_WORK_BODY_STEP_S + TC_WORK_PAIR_S * pc * pc)) *
-                      tc_method_work_factor(m);
+        w->seconds +=
+            (block * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * pb) +
+             piles * pile * e->pile.bodies * (TC_WORK_BODY_STEP_S + TC_WORK_PAIR_S * pc * pc)) *
+            tc_method_work_factor(m);
     }
     for (int i = 0; i < e->d_n; i++) {
         double n = (double)e->d_steps * (e->d_nlabel + 1);

@@ -330,7 +330,8 @@ static void sum_cell(e56_cell *c, int n) {
 tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
     for (int k = 0; k < x->nmethod; k++) {
         int has_tol = 0;
-        for (int t = 0; t < g->ntolm; t++) has_tol |= !strcmp(g->tolm[t], x->method[k].label);
+        for (int t = 0; t < g->ntolm; t++)
+            has_tol |= !strcmp(g->tolm[t], x->method[k].label);
         tc_method probe = x->method[k].m;
         tc_error e2;
         tc_error_clear(&e2);
@@ -349,7 +350,8 @@ static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_
     /* which methods sweep the tolerance (each has `tol`: the driver's check) */
     int ncell = 0;
     for (int k = 0; k < x->nmethod; k++) {
-        for (int t = 0; t < g->ntolm; t++) sw->has_tol[k] |= !strcmp(g->tolm[t], x->method[k].label);
+        for (int t = 0; t < g->ntolm; t++)
+            sw->has_tol[k] |= !strcmp(g->tolm[t], x->method[k].label);
         ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
     }
     sw->cell = calloc((size_t)ncell + 1, sizeof *sw->cell);

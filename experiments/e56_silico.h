@@ -67,9 +67,10 @@ typedef struct e56_silico_quantity {
 /* the script's group `silico`: dir (the authors' files, from the source tree), labels (ours)
  * and methods (the authors' method each is compared with: "single_level" or "bilevel") */
 typedef struct e56_silico_spec {
-    char dir[1100]; /* the folder: an absolute path as given, a relative one under the source tree */
-    const char *study;                /* "performance" (E5) or "momentum" (E6) */
-    const e56_silico_quantity *q;     /* the quantities compared, nq of them */
+    char
+        dir[1100]; /* the folder: an absolute path as given, a relative one under the source tree */
+    const char *study;            /* "performance" (E5) or "momentum" (E6) */
+    const e56_silico_quantity *q; /* the quantities compared, nq of them */
     int nq;
     int n;
     char label[E56_SILICO_MAXLABEL][TC_LABEL_MAX + 1];
@@ -82,11 +83,12 @@ typedef struct e56_silico_spec {
 tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
                            const e56_silico_quantity *q, int nq, tc_error *err);
 
-/* compare every cell of sw over grid g with the authors' grids of the setup's study: per quantity a CSV (silico_<quantity>.csv: label, rate, tolerance, the authors'
- * indices, ours, theirs, difference; every authors' cell, ours empty where our grid has none),
- * the metrics silico.<label>.<quantity>.{mean_abs_diff,worst_abs_diff,corr}, a table and a
- * figure (plots/e56_silico.gp: ours, theirs and the difference per label). A label that did not
- * run is left out. Errors: an authors' file that fails validation */
+/* compare every cell of sw over grid g with the authors' grids of the setup's study: per quantity a
+ * CSV (silico_<quantity>.csv: label, rate, tolerance, the authors' indices, ours, theirs,
+ * difference; every authors' cell, ours empty where our grid has none), the metrics
+ * silico.<label>.<quantity>.{mean_abs_diff,worst_abs_diff,corr}, a table and a figure
+ * (plots/e56_silico.gp: ours, theirs and the difference per label). A label that did not run is
+ * left out. Errors: an authors' file that fails validation */
 tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_grid *g,
                              const e56_sweep *sw, tc_error *err);
 

@@ -417,8 +417,7 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "fail_rate", 0, "failure rate", "fig_fail",
                     "Failure rate (a step hit the iteration cap).");
     /* beside the authors' stored results, cell by cell */
-    if ((st = e56_silico_section(x, &s->silico, &e->grid, &s->sw, err)))
-        return st;
+    if ((st = e56_silico_section(x, &s->silico, &e->grid, &s->sw, err))) return st;
     /* the serial timing study goes only into files: the writing rank's alone (MPI) */
     return tc_exp_writer(x) ? speed_study(x, e, err) : TC_OK;
 }

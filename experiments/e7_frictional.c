@@ -459,7 +459,10 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         fprintf(o.f, "%s,%s,%s,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%s,%s\n", label,
                 x->method[t->method].m.spec, t->planar ? "2-D" : "3-D", t->done, t->m.stop_time, T,
                 te, t->m.distance, D, de,
-                !good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok", reason);
+                !good                   ? "failed"
+                : isnan(t->m.stop_time) ? "did not stop"
+                                        : "ok",
+                reason);
         snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
         tc_cell_num(c[2], 64, t->m.distance, 4, 1e-12), snprintf(c[3], 64, "%.4g", D);
         tc_cell_num(c[4], 64, 100 * de, 2, 1e-12), tc_cell_num(c[5], 64, t->m.stop_time, 4, 1e-12);
@@ -592,7 +595,10 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         fprintf(o.f, "%s,%s,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%s,%s\n", label,
                 x->method[t->method].m.spec, t->done, t->m.roll_time, T, te, t->m.roll_speed, V, ve,
                 t->m.roll_distance, D, de,
-                !good ? "failed" : isnan(t->m.roll_time) ? "never rolled" : "ok", reason);
+                !good                   ? "failed"
+                : isnan(t->m.roll_time) ? "never rolled"
+                                        : "ok",
+                reason);
         snprintf(c[0], 64, "%s", label);
         tc_cell_num(c[1], 64, good ? t->m.roll_time : NAN, 4, 1e-12), snprintf(c[2], 64, "%.4g", T);
         tc_cell_num(c[3], 64, 100 * te, 2, 1e-12), tc_cell_num(c[4], 64, good ? t->m.roll_speed : NAN, 4, 1e-12);

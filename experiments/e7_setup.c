@@ -390,10 +390,14 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
      * penalty method at a 0.1 s step slid the box 33 m backwards, "ok") */
     const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
                           sc->gravity[2] * sc->gravity[2]);
-    const double size = scene == E7_SLIDE ? 2 * e->a_half : scene == E7_INCLINE ? 2 * e->b_half
-                                                                                : 2 * e->c_radius;
-    tc_sim_loop loop = {.dt = e->dt, .steps = (long)ceil(secs / e->dt - 1e-9), .every = 1,
-                        .after = record, .ctx = &c,
+    const double size = scene == E7_SLIDE     ? 2 * e->a_half
+                        : scene == E7_INCLINE ? 2 * e->b_half
+                                              : 2 * e->c_radius;
+    tc_sim_loop loop = {.dt = e->dt,
+                        .steps = (long)ceil(secs / e->dt - 1e-9),
+                        .every = 1,
+                        .after = record,
+                        .ctx = &c,
                         .energy_rise_max = sc->body[1].mass * g * size};
     tc_series out;
     memset(&out, 0, sizeof out);

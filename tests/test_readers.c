@@ -54,7 +54,8 @@ Test(csv, good_file_with_provenance_and_blank_lines) {
 
 /* each hostile file: the error, its line, and a phrase of the message */
 Test(csv, hostile_inputs_are_located_errors) {
-    static const struct { const char *name, *text; int line; const char *says; } cases[] = {
+    static const struct { const char *name, *text; int line; const char *says;
+    } cases[] = {
         {"empty file", "", 0, "expected the header"},
         {"only comments", "# nothing\n", 1, "expected the header"},
         {"wrong header", "id,time\n0,1\n", 1, "expected the header 'id,t_s'"},
@@ -62,7 +63,8 @@ Test(csv, hostile_inputs_are_located_errors) {
         {"extra header column", "id,t_s,x\n0,1,2\n", 1, "expected the header"},
         /* any readable file: its first line is not quoted unless it reads as column names
          * (issue 33, finding 14: a script naming /etc/shadow printed its first 60 bytes) */
-        {"not a data file", "root:$6$sEcReT0:19000:0:99999:7:::\n", 1, "not a header of column names"},
+        {"not a data file", "root:$6$sEcReT0:19000:0:99999:7:::\n", 1,
+         "not a header of column names"},
         {"too few cells", "id,t_s\n0\n", 2, "1 cells, expected 2"},
         {"too many cells", "id,t_s\n0,1,2\n", 2, "more than the 2 cells"},
         {"trailing comma", "id,t_s\n0,1,\n", 2, "more than the 2 cells"},
@@ -293,9 +295,13 @@ Test(work, iteration_caps_raise_the_estimate) {
         int used = 0;
         for (int k = 0; k < 2; k++) {
             tc_override set = {.target = "mujoco", .param = "iterations", .value = 1e6};
-            tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = "never",
-                             .tier = "quick", .methods = "mujoco", .threads = 1,
-                             .set = k ? &set : NULL, .nset = k};
+            tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"),
+                             .out_root = "never",
+                             .tier = "quick",
+                             .methods = "mujoco",
+                             .threads = 1,
+                             .set = k ? &set : NULL,
+                             .nset = k};
             char path[1200];
             snprintf(path, sizeof path, "%s/experiments/%s", o.source_dir, type->script);
             tc_exp *x = NULL;
@@ -343,7 +349,8 @@ Test(work, a_changed_script_may_not_take_a_built_in_name) {
         tc_status st = tc_exp_plan(&x, tc_experiment_find("e4"), path, "e4_penalty", &o, &err);
         if (changed) {
             cr_expect_eq(st, TC_EINVAL);
-            cr_expect(strstr(err.msg, "named like the built-in experiment e4_penalty"), "%s", err.msg);
+            cr_expect(strstr(err.msg, "named like the built-in experiment e4_penalty"), "%s",
+                      err.msg);
             cr_expect_str_eq(err.file, path);
         } else {
             cr_expect_eq(st, TC_OK, "%s", err.msg);

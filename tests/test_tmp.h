@@ -21,7 +21,8 @@ static int test_tmp_rm(const char *path, const struct stat *st, int flag, struct
 
 /* every folder made, at exit */
 static void test_tmp_clean(void) {
-    for (int i = 0; i < test_ntmp; i++) nftw(test_tmp_dirs[i], test_tmp_rm, 16, FTW_DEPTH | FTW_PHYS);
+    for (int i = 0; i < test_ntmp; i++)
+        nftw(test_tmp_dirs[i], test_tmp_rm, 16, FTW_DEPTH | FTW_PHYS);
     test_ntmp = 0;
 }
 
@@ -29,7 +30,8 @@ static void test_tmp_clean(void) {
 static char *test_tmpdir(char *tpl) {
     if (!mkdtemp(tpl)) return NULL;
     if (test_ntmp == 0) atexit(test_tmp_clean);
-    if (test_ntmp < TEST_TMP_MAX) snprintf(test_tmp_dirs[test_ntmp++], sizeof test_tmp_dirs[0], "%s", tpl);
+    if (test_ntmp < TEST_TMP_MAX)
+        snprintf(test_tmp_dirs[test_ntmp++], sizeof test_tmp_dirs[0], "%s", tpl);
     return tpl;
 }
 

@@ -69,9 +69,11 @@ int tc_arg_assign(const char *who, const char *opt, const char *arg, char *targe
     /* the shape: a non-empty target before the first '.', a non-empty parameter before the '=' */
     const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
     if (!dot || !eq || eq < dot || dot == arg || eq == dot + 1) {
-        fprintf(stderr, "%s: %s '%s': write it as LABEL.PARAMETER=VALUE, e.g. "
-                        "%s scm-medium.eps2=0.003 (LABEL: a method label or a model or engine "
-                        "name)\n", who, opt, arg, opt);
+        fprintf(stderr,
+                "%s: %s '%s': write it as LABEL.PARAMETER=VALUE, e.g. "
+                "%s scm-medium.eps2=0.003 (LABEL: a method label or a model or engine "
+                "name)\n",
+                who, opt, arg, opt);
         return 0;
     }
     /* each part whole in its buffer, or refused */

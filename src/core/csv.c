@@ -79,8 +79,8 @@ tc_status tc_csv_open(tc_csv_reader *r, const char *path, char sep, const tc_csv
         for (const char *p = r->buf; got && *p && names; p++)
             names = isalnum((unsigned char)*p) || *p == sep || strchr("_-. ()/%", *p);
         tc_status st =
-            !got ? tc_error_set(err, TC_EPARSE, path, r->line, NULL,
-                                "expected the header '%s' (the file has no data lines)", want)
+            !got    ? tc_error_set(err, TC_EPARSE, path, r->line, NULL,
+                                   "expected the header '%s' (the file has no data lines)", want)
             : names ? tc_error_set(err, TC_EPARSE, path, r->line, NULL,
                                    "expected the header '%s', got '%.60s'", want, r->buf)
                     : tc_error_set(err, TC_EPARSE, path, r->line, NULL,

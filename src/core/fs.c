@@ -60,8 +60,10 @@ tc_status tc_mkdir_parent(const char *path, tc_error *err) {
 }
 
 void tc_path_under(const char *dir, const char *path, char *buf, size_t n) {
-    if (path[0] == '/' || !dir || !dir[0]) snprintf(buf, n, "%s", path);
-    else snprintf(buf, n, "%s/%s", dir, path);
+    if (path[0] == '/' || !dir || !dir[0])
+        snprintf(buf, n, "%s", path);
+    else
+        snprintf(buf, n, "%s/%s", dir, path);
 }
 
 tc_status tc_path_join(char *buf, size_t n, const char *a, const char *b) {
@@ -218,7 +220,8 @@ tc_status tc_scratch_dir(const char *name, char *buf, size_t n, tc_error *err) {
     pthread_mutex_lock(&staged_lock);
     const int m = nstaged < STAGE_MAX ? nstaged : STAGE_MAX;
     for (int k = 0; k < m; k++)
-        if (!strcmp(staged[k].comp, comp)) snprintf(staged[k].name, sizeof staged[k].name, "%s", comp);
+        if (!strcmp(staged[k].comp, comp))
+            snprintf(staged[k].name, sizeof staged[k].name, "%s", comp);
     pthread_mutex_unlock(&staged_lock);
     return TC_OK;
 }

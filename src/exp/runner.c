@@ -544,10 +544,12 @@ void tc_work_describe(const tc_work *w, int threads, char *buf, size_t n) {
     char t[32];
     duration(w->seconds / (threads > 0 ? threads : 1), t, sizeof t);
     if (w->factor > 1)
-        snprintf(buf, n, "about %.2g steps, %.0f MiB, up to %s if the solvers run to their "
-                         "iteration caps (%.2g times the defaults)",
+        snprintf(buf, n,
+                 "about %.2g steps, %.0f MiB, up to %s if the solvers run to their "
+                 "iteration caps (%.2g times the defaults)",
                  w->steps, w->bytes / (1 << 20), t, w->factor);
-    else snprintf(buf, n, "about %.2g steps, %.0f MiB, %s", w->steps, w->bytes / (1 << 20), t);
+    else
+        snprintf(buf, n, "about %.2g steps, %.0f MiB, %s", w->steps, w->bytes / (1 << 20), t);
 }
 
 tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *err) {
@@ -555,7 +557,8 @@ tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *er
     if (!x->type->estimate) return TC_OK;
     x->type->estimate(x, x->state, w);
     w->factor = 1;
-    for (int k = 0; k < x->nmethod; k++) w->factor = fmax(w->factor, tc_method_work_factor(&x->method[k].m));
+    for (int k = 0; k < x->nmethod; k++)
+        w->factor = fmax(w->factor, tc_method_work_factor(&x->method[k].m));
     const double mem = memory_limit(), secs = w->seconds / (x->threads * (x->nrank > 1 ? x->nrank : 1));
     char what[200], t[32];
     tc_work_describe(w, x->threads, what, sizeof what);

@@ -94,7 +94,8 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
         it->status = TC_EDIVERGED;
         snprintf(it->reason, sizeof it->reason,
                  "implausible: energy grew without input, %.3g J above the start (more than %.3g "
-                 "J, lifting the body by its own size)", rise, loop->energy_rise_max);
+                 "J, lifting the body by its own size)",
+                 rise, loop->energy_rise_max);
     }
     out->wall_s = tc_wall_time() - t0;
     out->mean_pen = measured ? out->mean_pen / measured : NAN;

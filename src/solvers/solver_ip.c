@@ -57,7 +57,8 @@ static const tc_param_spec bilevel_params[] = {
      "the public polytope-drop and stacking scripts run the bilevel cold"},
     {"backstep", 1e-2, 0, 1, TC_PARAM_REAL, "1",
      "added to every dual and slack of a warm start, the step's and (collision_warm) the "
-     "collision problem's", "the public code's complementarity_backstep"},
+     "collision problem's",
+     "the public code's complementarity_backstep"},
     {"collision_tol", 1e-4, 0, 1, TC_PARAM_REAL, "1",
      "complementarity tolerance of the lower-level collision problem (problem 14); 0: the step's "
      "tol",

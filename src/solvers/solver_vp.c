@@ -43,7 +43,8 @@ static const tc_param_spec vp_params[] = {
      "a box face on the floor sampled at 5 x 5 points and a neighbour on top"},
     {"sweeps", 100, 1, 1e6, TC_PARAM_ITERS, "1",
      "sweeps over the bodies per step; a step that needs more counts a failure and keeps its "
-     "velocities", "a 10-box stack settles in about 30 (docs/solvers.md)"},
+     "velocities",
+     "a 10-box stack settles in about 30 (docs/solvers.md)"},
     {"tol", 1e-10, 0, 1, TC_PARAM_REAL, "m/s",
      "a step's sweeps end when no body's velocity (linear, and angular times 1 m) changed by "
      "more than this in a sweep",
