@@ -355,54 +355,44 @@ Test(e56, broken_copies_of_the_authors_grids_are_refused_naming_file_line_and_fi
     unlink(path), rmdir(dir);
 }
 
-/* the authors' files are read when the run is planned: a wrong folder stops E5 and E6 before
- * their sweeps, naming the script's line (issue 33, finding 14: it failed after the whole sweep,
- * exit 1) */
-Test(e56, a_wrong_authors_folder_is_a_planning_error) {
+/* E5's and E6's scripts with `from` replaced by `to`, planned: each refused with TC_EINVAL at the
+ * line of `from`, naming param, the message holding `says` */
+static void expect_plan_refused(const char *from, const char *to, const char *param, const char *says) {
     const char *name[2] = {"e5_polytopes.cfg", "e6_stacking.cfg"}, *type[2] = {"e5", "e6"};
     for (int k = 0; k < 2; k++) {
         char *text = script_text(name[k]);
         char path[256];
-        snprintf(path, sizeof path, "/tmp/touche-e56-silico-%ld.cfg", (long)getpid());
-        write_edited(text, "dir = \"data/silico\";", "dir = \"data/nope\";", path);
+        snprintf(path, sizeof path, "/tmp/touche-e56-plan-%ld.cfg", (long)getpid());
+        write_edited(text, from, to, path);
         tc_run_opts o = {.source_dir = src(), .out_root = "never", .tier = "quick", .threads = 1};
         tc_exp *x = NULL;
         tc_error err;
         tc_error_clear(&err);
-        cr_expect_eq(tc_exp_plan(&x, tc_experiment_find(type[k]), path, "silico_test", &o, &err),
+        cr_expect_eq(tc_exp_plan(&x, tc_experiment_find(type[k]), path, "plan_test", &o, &err),
                      TC_EINVAL, "%s", name[k]);
-        cr_expect_str_eq(err.param, "silico.dir", "%s: %s", name[k], err.msg);
-        cr_expect_eq(err.line, line_of(text, "dir = \"data/silico\";"), "%s: %s", name[k], err.msg);
-        cr_expect(strstr(err.msg, "lacks the authors' file"), "%s", err.msg);
+        cr_expect_str_eq(err.param, param, "%s: %s", name[k], err.msg);
+        cr_expect_eq(err.line, line_of(text, from), "%s: %s", name[k], err.msg);
+        cr_expect(strstr(err.msg, says), "%s", err.msg);
         tc_exp_free(x);
         unlink(path);
         free(text);
     }
 }
 
+/* the authors' files are read when the run is planned: a wrong folder stops E5 and E6 before
+ * their sweeps, naming the script's line (issue 33, finding 14: it failed after the whole sweep,
+ * exit 1) */
+Test(e56, a_wrong_authors_folder_is_a_planning_error) {
+    expect_plan_refused("dir = \"data/silico\";", "dir = \"data/nope\";", "silico.dir",
+                        "lacks the authors' file");
+}
+
 /* a tolerance sweep over a method without `tol` is refused when the run is planned (the
  * driver's check, once the methods are known), naming the line: it failed when the sweep was
  * declared, exit 1 and the report rewritten (issue 33, finding 14) */
 Test(e56, a_tolerance_method_without_tol_is_a_planning_error) {
-    const char *name[2] = {"e5_polytopes.cfg", "e6_stacking.cfg"}, *type[2] = {"e5", "e6"};
-    for (int k = 0; k < 2; k++) {
-        char *text = script_text(name[k]);
-        char path[256];
-        snprintf(path, sizeof path, "/tmp/touche-e56-tolm-%ld.cfg", (long)getpid());
-        write_edited(text, "tolerance_methods = [", "tolerance_methods = [\"mujoco\", ", path);
-        tc_run_opts o = {.source_dir = src(), .out_root = "never", .tier = "quick", .threads = 1};
-        tc_exp *x = NULL;
-        tc_error err;
-        tc_error_clear(&err);
-        cr_expect_eq(tc_exp_plan(&x, tc_experiment_find(type[k]), path, "tolm_test", &o, &err),
-                     TC_EINVAL, "%s", name[k]);
-        cr_expect_str_eq(err.param, "tolerance_methods", "%s: %s", name[k], err.msg);
-        cr_expect_eq(err.line, line_of(text, "tolerance_methods = ["), "%s: %s", name[k], err.msg);
-        cr_expect(strstr(err.msg, "'mujoco' (mujoco) has no parameter tol"), "%s", err.msg);
-        tc_exp_free(x);
-        unlink(path);
-        free(text);
-    }
+    expect_plan_refused("tolerance_methods = [", "tolerance_methods = [\"mujoco\", ",
+                        "tolerance_methods", "'mujoco' (mujoco) has no parameter tol");
 }
 
 Test(e56, the_per_cell_comparison_gives_mean_worst_and_correlation) {
