@@ -3,6 +3,7 @@
 #include "cli/tc_cli.h"
 #include "core/tc_status.h"
 #include "exp/tc_ranks.h"
+#include "experiments/tc_experiments.h"
 #include "tc_config.h"
 #include "tc_version.h"
 
@@ -114,6 +115,8 @@ int main(int argc, char **argv) {
      * glibc's sliding threshold the memory of freed simulations stayed in the heap, and E7's
      * quick tier peaked at 197 MB instead of 120 MB (docs/architecture.md, Memory) */
     mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    /* the runner gets the built-in experiments from the program (libtouche holds none) */
+    tc_experiment_catalog(tc_experiments);
     /* MPI once for the whole program, only when an MPI launcher started it */
     if (tc_ranks_init(&argc, &argv)) return 1;
     int rc = dispatch(argc, argv);

@@ -73,7 +73,7 @@ typedef struct tc_work {
  * a method with a `spacing` parameter, else 0 */
 double tc_work_points(const struct tc_method *m, double area);
 
-/* an experiment: one const instance per driver, listed in experiments/registry.c */
+/* an experiment: one const instance per driver (the built-in ones listed in experiments/registry.c) */
 typedef struct tc_experiment_type {
     const char *name;    /* "e1_sphere_profiles": the driver name scripts give and the output
                           * directory of the built-in script */
@@ -109,10 +109,11 @@ typedef struct tc_experiment_type {
     tc_status (*check)(const tc_exp *x, const void *state, tc_error *err);
 } tc_experiment_type;
 
-/* the registry: tc_experiments[] is the built-in table (one line per driver, in report order);
- * tc_experiment_at(i) walks it and then those registered at run time; find by name or by the
- * prefix before '_' ("e1") */
-extern const tc_experiment_type *const tc_experiments[];
+/* the catalog: the program hands the runner its built-in experiments once at start (a
+ * NULL-terminated table in report order, e.g. tc_experiments of the experiments library,
+ * experiments/tc_experiments.h); tc_experiment_at(i) walks it and then those registered at run
+ * time; find by name or by the prefix before '_' ("e1"). libtouche itself holds no experiment */
+void tc_experiment_catalog(const tc_experiment_type *const *builtin);
 const tc_experiment_type *tc_experiment_at(int i);
 const tc_experiment_type *tc_experiment_find(const char *name);
 tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* the catalog of experiments: the program hands the runner its built-in table
+ * (tc_experiment_catalog, once at start), and experiments registered at run time follow it */
+#include "exp/tc_experiment.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static tc_registry catalog = {NULL, offsetof(tc_experiment_type, name), "experiment", {NULL}, 0};
+
+void tc_experiment_catalog(const tc_experiment_type *const *builtin) {
+    catalog.builtin = (const void *const *)builtin;
+}
+
+const tc_experiment_type *tc_experiment_at(int i) { return tc_registry_at(&catalog, i); }
+
+tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err) {
+    return tc_registry_add(&catalog, t, err);
+}
+
+const tc_experiment_type *tc_experiment_find(const char *name) {
+    const tc_experiment_type *t = tc_registry_find(&catalog, name);
+    if (t) return t;
+    /* "e1" is short for "e1_sphere_profiles" */
+    size_t n = strlen(name);
+    for (int i = 0; n && tc_experiment_at(i); i++)
+        if (!strncmp(tc_experiment_at(i)->name, name, n) && tc_experiment_at(i)->name[n] == '_')
+            return tc_experiment_at(i);
+    return NULL;
+}
