@@ -4,11 +4,11 @@
  * scenes[] for a new experiment) */
 #include "exp/tc_bench_scene.h"
 #include "exp/tc_script.h"
-#include "e2.h"
-#include "e4.h"
-#include "e5.h"
-#include "e6.h"
-#include "e7.h"
+#include "experiments/e2/e2.h"
+#include "experiments/e4/e4.h"
+#include "experiments/e5/e5.h"
+#include "experiments/e6/e6.h"
+#include "experiments/e7/e7.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,25 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* the built-in experiments: add one line here for a new experiment (in report order); the
- * program hands this table to the runner (tc_experiment_catalog) */
+/* the built-in experiments' table, generated from the list in experiments/meson.build (one name
+ * per folder, in report order; folder eN exports tc_experiment_eN); the program hands it to the
+ * runner (tc_experiment_catalog) */
 #include "experiments/tc_experiments.h"
 
 #include <stddef.h>
 
-extern const tc_experiment_type tc_experiment_e1;
-extern const tc_experiment_type tc_experiment_e2;
-extern const tc_experiment_type tc_experiment_e3;
-extern const tc_experiment_type tc_experiment_e4;
-extern const tc_experiment_type tc_experiment_e5;
-extern const tc_experiment_type tc_experiment_e6;
-extern const tc_experiment_type tc_experiment_e7;
+#include "experiments/tc_experiment_list.h"
 
-const tc_experiment_type *const tc_experiments[] = {
-    &tc_experiment_e1,
-    &tc_experiment_e2,
-    &tc_experiment_e3,
-    &tc_experiment_e4,
-    &tc_experiment_e5,
-    &tc_experiment_e6,
-    &tc_experiment_e7,
-    NULL,
-};
+/* each folder's experiment */
+#define TC_EXPERIMENT(name) extern const tc_experiment_type tc_experiment_##name;
+TC_EXPERIMENT_LIST
+#undef TC_EXPERIMENT
+
+/* the table */
+#define TC_EXPERIMENT(name) &tc_experiment_##name,
+const tc_experiment_type *const tc_experiments[] = {TC_EXPERIMENT_LIST NULL};
+#undef TC_EXPERIMENT

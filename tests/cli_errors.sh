@@ -100,43 +100,44 @@ if [ "$rc" -eq 2 ] && [ ! -e "$tmp/typo" ] && [ -z "$(ls -A "$tmp/empty")" ]; th
 else echo "FAIL: report on an empty root: exit $rc, wrote: $(ls -A "$tmp/empty")"; fail=$((fail+1)); fi
 
 # a good run, then a broken script: the error names file:line:parameter and the outputs survive
-mkdir -p "$tmp/src/experiments"
+mkdir -p "$tmp/src"
+cp -r "$src/experiments" "$tmp/src/experiments"
 ln -s "$src/plots" "$tmp/src/plots"
 ln -s "$src/data" "$tmp/src/data"
 ln -s "$src/paper" "$tmp/src/paper"
-cp "$src/experiments/e1_sphere_profiles.cfg" "$tmp/src/experiments/"
+cp "$src/experiments/e1/e1_sphere_profiles.cfg" "$tmp/src/experiments/e1/"
 TOUCHE_SOURCE_DIR=$tmp/src "$touche" run e1 --methods hunt-crossley --out "$tmp/o" >/dev/null 2>&1 \
     || { echo "FAIL: the reference run failed"; fail=$((fail+1)); }
 before=$(cksum < "$tmp/o/e1_sphere_profiles/profile_1d.csv")
-sed -i 's/big_radius   = 0.1;/big_radius   = -0.1;/' "$tmp/src/experiments/e1_sphere_profiles.cfg"
-line=$(grep -n "big_radius   = -0.1" "$tmp/src/experiments/e1_sphere_profiles.cfg" | cut -d: -f1)
+sed -i 's/big_radius   = 0.1;/big_radius   = -0.1;/' "$tmp/src/experiments/e1/e1_sphere_profiles.cfg"
+line=$(grep -n "big_radius   = -0.1" "$tmp/src/experiments/e1/e1_sphere_profiles.cfg" | cut -d: -f1)
 check "negative radius" "e1_sphere_profiles.cfg:$line: parameter 'big_radius'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e1 --out "$tmp/o"
-cp "$src/experiments/e1_sphere_profiles.cfg" "$tmp/src/experiments/"
-sed -i 's/eps1_rel = 1.0;/eps1_rel = 1.0; epsilon9 = 2.0;/' "$tmp/src/experiments/e1_sphere_profiles.cfg"
+cp "$src/experiments/e1/e1_sphere_profiles.cfg" "$tmp/src/experiments/e1/"
+sed -i 's/eps1_rel = 1.0;/eps1_rel = 1.0; epsilon9 = 2.0;/' "$tmp/src/experiments/e1/e1_sphere_profiles.cfg"
 check "unknown parameter" "parameter 'epsilon9': method 'scm/semi-euler' has no such parameter" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e1 --out "$tmp/o"
-printf 'scene = { big_radius = ;\n' > "$tmp/src/experiments/e1_sphere_profiles.cfg"
+printf 'scene = { big_radius = ;\n' > "$tmp/src/experiments/e1/e1_sphere_profiles.cfg"
 check "malformed script" "e1_sphere_profiles.cfg:1: syntax error" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e1 --out "$tmp/o"
 after=$(cksum < "$tmp/o/e1_sphere_profiles/profile_1d.csv")
 if [ "$before" = "$after" ]; then echo "ok: earlier outputs untouched"; else echo "FAIL: outputs changed"; fail=$((fail+1)); fi
 if ls "$tmp/o/e1_sphere_profiles" | grep -q '\.tmp\.'; then echo "FAIL: temp files left"; fail=$((fail+1)); fi
 # E4: a bad number and a bad speed-study setting fail before any simulation, naming file:line
-cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
-sed -i 's/^  mass = 10.0;/  mass = -10.0;/' "$tmp/src/experiments/e4_penalty.cfg"
-line=$(grep -n "^  mass = -10.0;" "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
+cp "$src/experiments/e4/e4_penalty.cfg" "$tmp/src/experiments/e4/"
+sed -i 's/^  mass = 10.0;/  mass = -10.0;/' "$tmp/src/experiments/e4/e4_penalty.cfg"
+line=$(grep -n "^  mass = -10.0;" "$tmp/src/experiments/e4/e4_penalty.cfg" | cut -d: -f1)
 check "negative mass (e4)" "e4_penalty.cfg:$line: parameter 'perturbed.mass'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
-cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
-sed -i 's/^  methods = \[.*\];/  methods = "multi-point";/' "$tmp/src/experiments/e4_penalty.cfg"
-line=$(grep -n '^  methods = "multi-point";' "$tmp/src/experiments/e4_penalty.cfg" | cut -d: -f1)
+cp "$src/experiments/e4/e4_penalty.cfg" "$tmp/src/experiments/e4/"
+sed -i 's/^  methods = \[.*\];/  methods = "multi-point";/' "$tmp/src/experiments/e4/e4_penalty.cfg"
+line=$(grep -n '^  methods = "multi-point";' "$tmp/src/experiments/e4/e4_penalty.cfg" | cut -d: -f1)
 check "speed study labels (e4)" "e4_penalty.cfg:$line: parameter 'speed.methods'" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o"
 # a run whose estimated work is above the limits is refused before anything is written (the
 # estimate grows with every registered engine: 1e+10, 1.1e+10, ...)
-cp "$src/experiments/e4_penalty.cfg" "$tmp/src/experiments/"
-sed -i 's/^  dt       = 0.001;/  dt = 1e-6;/; s/pile = { bodies = 8; seconds = 1.5; };/pile = { bodies = 8; seconds = 1000; };/' "$tmp/src/experiments/e4_penalty.cfg"
+cp "$src/experiments/e4/e4_penalty.cfg" "$tmp/src/experiments/e4/"
+sed -i 's/^  dt       = 0.001;/  dt = 1e-6;/; s/pile = { bodies = 8; seconds = 1.5; };/pile = { bodies = 8; seconds = 1000; };/' "$tmp/src/experiments/e4/e4_penalty.cfg"
 check "work above the limits (e4)" "e4_penalty: about 1[.0-9]*e+10 steps.*above the limit.*pass --force" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e4 --out "$tmp/o-big"
 if [ -e "$tmp/o-big" ]; then echo "FAIL: a refused run wrote outputs"; fail=$((fail+1)); fi
@@ -145,20 +146,20 @@ echo keep > "$tmp/not-a-dir"
 check "output root not writable" "cannot create directory .*not-a-dir" "$touche" run e3 e5 --out "$tmp/not-a-dir"
 [ "$(cat "$tmp/not-a-dir")" = keep ] || { echo "FAIL: the file in the way was changed"; fail=$((fail+1)); }
 # a misspelt label in a driver's setting fails at planning instead of skipping a study
-cp "$src/experiments/e5_polytopes.cfg" "$tmp/src/experiments/"
-sed -i 's/^tolerance_methods = \["single-level"/tolerance_methods = ["single-levl"/' "$tmp/src/experiments/e5_polytopes.cfg"
-line=$(grep -n '^tolerance_methods = \["single-levl"' "$tmp/src/experiments/e5_polytopes.cfg" | cut -d: -f1)
+cp "$src/experiments/e5/e5_polytopes.cfg" "$tmp/src/experiments/e5/"
+sed -i 's/^tolerance_methods = \["single-level"/tolerance_methods = ["single-levl"/' "$tmp/src/experiments/e5/e5_polytopes.cfg"
+line=$(grep -n '^tolerance_methods = \["single-levl"' "$tmp/src/experiments/e5/e5_polytopes.cfg" | cut -d: -f1)
 check "misspelt label (e5)" "e5_polytopes.cfg:$line: parameter 'tolerance_methods': 'single-levl' names no method" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e5 --out "$tmp/o"
 # a group no driver reads
-cp "$src/experiments/e6_stacking.cfg" "$tmp/src/experiments/"
-echo 'stakcs = { count = 3; };' >> "$tmp/src/experiments/e6_stacking.cfg"
-line=$(grep -n '^stakcs' "$tmp/src/experiments/e6_stacking.cfg" | cut -d: -f1)
+cp "$src/experiments/e6/e6_stacking.cfg" "$tmp/src/experiments/e6/"
+echo 'stakcs = { count = 3; };' >> "$tmp/src/experiments/e6/e6_stacking.cfg"
+line=$(grep -n '^stakcs' "$tmp/src/experiments/e6/e6_stacking.cfg" | cut -d: -f1)
 check "unknown group (e6)" "e6_stacking.cfg:$line: parameter 'stakcs': unknown setting" \
     env TOUCHE_SOURCE_DIR="$tmp/src" "$touche" run e6 --out "$tmp/o"
 # E2's trajectory file: a broken one names its line and column; fewer trajectories than rollouts
 mkdir -p "$tmp/mine"
-sed "s#\"data/e2_trajectories.csv\"#\"$tmp/mine/traj.csv\"#" "$src/experiments/e2_t_pushing.cfg" > "$tmp/mine/e2_mine.cfg"
+sed "s#\"data/e2_trajectories.csv\"#\"$tmp/mine/traj.csv\"#" "$src/experiments/e2/e2_t_pushing.cfg" > "$tmp/mine/e2_mine.cfg"
 sed 's/^0,0.400000,/0,nan,/' "$src/data/e2_trajectories.csv" > "$tmp/mine/traj.csv"
 line=$(grep -n '^0,nan,' "$tmp/mine/traj.csv" | cut -d: -f1)
 check "trajectory with a NaN time (e2)" "traj.csv:$line: column 't_s': 'nan' is not finite" \
@@ -168,7 +169,7 @@ check "fewer trajectories than rollouts (e2)" "parameter 'rollouts': [0-9]* roll
     "$touche" run "$tmp/mine/e2_mine.cfg" --out "$tmp/o"
 
 # a script of one's own, outside the tree: it names its driver and runs like a built-in one
-sed 's/^  n1d = 201;/  n1d = 21;/; s/^  n2d = 41;/  n2d = 5;/' "$src/experiments/e1_sphere_profiles.cfg" > "$tmp/mine/my_spheres.cfg"
+sed 's/^  n1d = 201;/  n1d = 21;/; s/^  n2d = 41;/  n2d = 5;/' "$src/experiments/e1/e1_sphere_profiles.cfg" > "$tmp/mine/my_spheres.cfg"
 total=$((total+1))
 if "$touche" run "$tmp/mine/my_spheres.cfg" --methods hunt-crossley,mujoco --out "$tmp/o2" >"$tmp/out" 2>"$tmp/err" &&
    [ -s "$tmp/o2/my_spheres/profile_1d.csv" ] && [ -s "$tmp/o2/my_spheres/runs.csv" ] &&
@@ -198,29 +199,29 @@ check "a script without a driver" "must name the experiment driver" \
     "$touche" run "$tmp/mine/my_spheres.cfg" --out "$tmp/o2"
 # an integrator's name becomes part of metric names and CSV rows: a label's characters, once
 # (issue 33, finding 10)
-cp "$src/experiments/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
+cp "$src/experiments/e2/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
 sed -i 's/{ name = "RK4";/{ name = "RK4,evil";/' "$tmp/mine/e2_integ.cfg"
 check "an integrator named with a comma" "parameter 'name': integrator 'RK4,evil' may hold only" \
     "$touche" run "$tmp/mine/e2_integ.cfg" --out "$tmp/o2"
-cp "$src/experiments/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
+cp "$src/experiments/e2/e2_t_pushing.cfg" "$tmp/mine/e2_integ.cfg"
 sed -i 's/{ name = "Euler";/{ name = "RK4";/' "$tmp/mine/e2_integ.cfg"
 check "an integrator named twice" "integrator 'RK4' is named twice" \
     "$touche" run "$tmp/mine/e2_integ.cfg" --out "$tmp/o2"
 # a rate that gives no step in the run's time (issue 33, finding 13: a zero-step run was "ok")
-cp "$src/experiments/e5_polytopes.cfg" "$tmp/mine/e5_rate.cfg"
+cp "$src/experiments/e5/e5_polytopes.cfg" "$tmp/mine/e5_rate.cfg"
 sed -i 's/^rates = \[10.0,/rates = [1e-300,/' "$tmp/mine/e5_rate.cfg"
 check "a rate of no step" "parameter 'rates': entry 1 (1e-300 Hz) gives no step" \
     "$touche" run "$tmp/mine/e5_rate.cfg" --tier full --out "$tmp/o2"
 # a script's name is its output folder's: paper/ is the PDF's, and two scripts of one name would
 # share one folder (issue 33, finding 6)
 mkdir -p "$tmp/mine2"
-cp "$src/experiments/e3_sinusoid.cfg" "$tmp/mine/paper.cfg"
+cp "$src/experiments/e3/e3_sinusoid.cfg" "$tmp/mine/paper.cfg"
 check "a script called paper.cfg" "may not be called paper.cfg" "$touche" run "$tmp/mine/paper.cfg" --out "$tmp/o2"
-cp "$src/experiments/e3_sinusoid.cfg" "$tmp/mine/twin.cfg"
-cp "$src/experiments/e3_sinusoid.cfg" "$tmp/mine2/twin.cfg"
+cp "$src/experiments/e3/e3_sinusoid.cfg" "$tmp/mine/twin.cfg"
+cp "$src/experiments/e3/e3_sinusoid.cfg" "$tmp/mine2/twin.cfg"
 check "two scripts of one name" "would both write to the folder twin/" \
     "$touche" run "$tmp/mine/twin.cfg" "$tmp/mine2/twin.cfg" --out "$tmp/o2"
-cp "$src/experiments/e1_sphere_profiles.cfg" "$tmp/mine/no_tier.cfg"
+cp "$src/experiments/e1/e1_sphere_profiles.cfg" "$tmp/mine/no_tier.cfg"
 check "a script without the tier" "no tier 'full' in this script (it has: quick, fast)" \
     sh -c "sed -i 's/^  full = {/  fast = {/' '$tmp/mine/no_tier.cfg' && '$touche' run '$tmp/mine/no_tier.cfg' --tier full --out '$tmp/o2'"
 

@@ -68,11 +68,14 @@ if [ -z "$left" ]; then echo "ok: the next run removed what SIGKILL left"; else
 # The run must stop it and exit 130 within 5 s of SIGINT (a bound on responsiveness, not speed),
 # say at once what it does, and leave no staging directory
 src=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$tmp/src/plots"
-for d in experiments data paper; do ln -s "$src/$d" "$tmp/src/$d"; done
-for f in "$src"/plots/*; do
-    case "$f" in *.gp) { echo 'pause 30'; cat "$f"; } > "$tmp/src/plots/${f##*/}" ;;
-                 *) cp "$f" "$tmp/src/plots/" ;; esac
+mkdir -p "$tmp/src/experiments/e1"
+for d in data paper plots; do ln -s "$src/$d" "$tmp/src/$d"; done
+for e in "$src"/experiments/*; do
+    [ "${e##*/}" = e1 ] || ln -s "$e" "$tmp/src/experiments/${e##*/}"
+done
+for f in "$src"/experiments/e1/*; do
+    case "$f" in *.gp) { echo 'pause 30'; cat "$f"; } > "$tmp/src/experiments/e1/${f##*/}" ;;
+                 *) cp "$f" "$tmp/src/experiments/e1/" ;; esac
 done
 o2=$tmp/slow
 TOUCHE_SOURCE_DIR=$tmp/src "$touche" run e1 --methods hunt-crossley --threads 2 --out "$o2" >"$tmp/log" 2>&1 &

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/tc_csv.h"
-#include "experiments/e2.h"
+#include "experiments/e2/e2.h"
 #include "fem/tc_fem.h"
 
 /* text into a fresh file under the test's scratch directory; its path in path */
@@ -333,7 +333,7 @@ Test(work, iteration_caps_raise_the_estimate) {
 Test(work, a_changed_script_may_not_take_a_built_in_name) {
     char text[1 << 16], path[256];
     const char *src = getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".";
-    snprintf(path, sizeof path, "%s/experiments/e4_penalty.cfg", src);
+    snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg", src);
     FILE *f = fopen(path, "r");
     cr_assert(f);
     size_t n = fread(text, 1, sizeof text - 1, f);
@@ -363,7 +363,7 @@ Test(work, a_changed_script_may_not_take_a_built_in_name) {
 /* the same check refuses a run past the limit, and --force lets it through */
 Test(work, a_run_past_the_limit_is_refused_unless_forced) {
     char text[1 << 16], path[256];
-    snprintf(path, sizeof path, "%s/experiments/e4_penalty.cfg", getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".");
+    snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg", getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".");
     FILE *f = fopen(path, "r");
     cr_assert(f);
     size_t n = fread(text, 1, sizeof text - 1, f);

@@ -65,7 +65,7 @@ static const char usage[] =
     "                            trajectories, MuJoCo), e3 (FEM curves, CalculiX)\n"
     "  help, --help              this text;  --version  the revision\n"
     "\n"
-    "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/; default the source tree),\n"
+    "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/, paper/; default the source tree),\n"
     "             TOUCHE_NO_PROGRESS (no progress bar), TOUCHE_NO_PDF (report.md only),\n"
     "             OMP_NUM_THREADS.\n";
 

@@ -108,7 +108,10 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
     tc_error_clear(&err);
     /* an MPI worker's outputs are thrown away: no figures to draw */
     if (x->rank > 0) return;
-    snprintf(tpath, sizeof tpath, "%s/plots/%s", x->source_dir, tpl);
+    /* the template lives in the experiment's folder, beside its built-in script */
+    const char *script = x->type->script, *slash = strrchr(script, '/');
+    snprintf(tpath, sizeof tpath, "%s/experiments/%.*s%s", x->source_dir,
+             slash ? (int)(slash - script + 1) : 0, script, tpl);
     tc_exp_path(x, base, out, sizeof out);
     tc_status st = tc_plot_available() ? tc_plot_render(tpath, vars, nvar, out, &err)
                                        : tc_error_set(&err, TC_EIO, NULL, 0, NULL,

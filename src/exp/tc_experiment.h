@@ -31,7 +31,7 @@ typedef struct tc_override {
 
 /* what one `touche run` asks of every experiment */
 typedef struct tc_run_opts {
-    const char *source_dir; /* holds experiments/, plots/, data/ */
+    const char *source_dir; /* holds experiments/, data/, paper/ */
     const char *out_root;   /* experiment E writes <out_root>/E/ */
     const char *tier;       /* "quick" or "full" */
     const char *methods;    /* comma-separated labels, specs or model/engine names, or NULL */
@@ -83,7 +83,8 @@ typedef struct tc_experiment_type {
                           * paper/claims.cfg must hold its claims (tests/test_report.c); one of
                           * one's own that reproduces no paper says "none: <what it is>" and
                           * needs none */
-    const char *script;  /* the built-in script under experiments/ */
+    const char *script;  /* the built-in script under experiments/, in the experiment's folder
+                          * ("e1/e1_sphere_profiles.cfg"), which also holds its plot templates */
     const tc_results_file *results; /* the result files digested per method (NULL: none) */
     /* read the script's settings (tc_script_*: errors name file, line, setting), declare what a
      * method needs to join (tc_exp_need) and the references it compares against
@@ -390,7 +391,9 @@ void tc_exp_text(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 
 tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const char *caption,
                        tc_error *err);
 
-/* render plots/<tpl> to base.png and base.pdf and put it in the section; a failure (no
+/* render the template tpl (a path from the experiment's folder, the folder of its built-in
+ * script: "e1_profile.gp" is experiments/e1/e1_profile.gp) to base.png and base.pdf and put it in
+ * the section; a failure (no
  * gnuplot, a template error) is a warning of the experiment, shown in its section and in the
  * summary, and makes `touche run` exit non-zero */
 void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar,

@@ -57,7 +57,7 @@ static const tc_param_spec pfc_params[] = {
      "thickness of a compliant layer on every plane: p0 = E depth / plane_h below its surface "
      "(linear, also below plane_h); 0: the plane is rigid",
      "rigid, as before; a layer of thickness h models a soft floor (E3's compliant layer, "
-     "docs/experiments/e3.md)"},
+     "experiments/e3/README.md)"},
     {"threads", 1, 0, 256, TC_PARAM_INT, "1",
      "OpenMP threads of the slab sweep of two large meshes (0: what the caller may use now, "
      "inside a sweep its idle threads, tc_par_threads); the result is "

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* figures: gnuplot templates from plots/ rendered to PNG and PDF */
+/* figures: gnuplot templates (an experiment's own, plots/history.gp) rendered to PNG and PDF */
 #ifndef TC_PLOT_H
 #define TC_PLOT_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer: E2's finger trajectories file (e2_read_trajectories) against the setup of the
  * built-in E2 script at the quick tier */
-#include "experiments/e2.h"
+#include "experiments/e2/e2.h"
 #include "report/tc_report.h"
 #include "fuzz_common.h"
 

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* E1 (sphere force profiles): the measures its verdicts rest on, for the driver and the tests */
+#ifndef TC_E1_H
+#define TC_E1_H
+
+#include "exp/tc_experiment.h"
+
+/* the jump ratio of order k (1, 2, 3) of a profile sampled at spacing h (m) (yc, fc: nc samples)
+ * and at h/2 (yf, ff: nf samples): the largest |k-th difference| / h^(k-1) over the stencils
+ * whose samples all lie in the window lo <= |y| <= hi (m), at h over the same at h/2. 2 when
+ * the (k-1)-th derivative of F is continuous (the difference shrinks with h); 0.67-1.5 when it
+ * jumps (1 for k = 1), 0.5 when the one below jumps, 0.25 two below; NaN when the fine profile
+ * is flat in the window (a zero force) */
+double e1_jump_ratio(const double *yc, const double *fc, int nc, const double *yf, const double *ff,
+                     int nf, double h, int order, double lo, double hi);
+
+/* the separation width eps2 (m) above which a small sphere of radius r (m) nested at the centre
+ * of a big one of radius R (m) is an unstable equilibrium of SCM (eq. 21-23), for continuous
+ * spheres in the limits eps1 -> 0 (each point pushed along the big sphere's radial normal),
+ * eps3 << R - r (the softplus linear) and small displacements c: the force on the small sphere
+ * is (k c / 3) (2 (R - r) / r - 1 - (R - r) / eps2). The normals' tilt pushes it away
+ * (2 (R - r) / r), the deeper far side pushes it back (1), and so does the separation softmin,
+ * which weights that deeper side more ((R - r) / eps2). Unstable when eps2 > (R - r) r /
+ * (2 R - 3 r), which needs R > 1.5 r; INFINITY (never) otherwise. Derivation:
+ * experiments/e1/README.md */
+double e1_centre_eps2_crit(double R, double r);
+
+/* the cost study's figure: the cost at the most points in contact over the cost at the fewest
+ * (at least one), both from the least-squares line t = a + b n through the np positions with
+ * n > 0 (t: cost per query, s; n: points in contact); *nratio gets the ratio of those counts,
+ * what a cost proportional to the points in contact gives. NaN without two counts */
+double e1_cost_ratio(const int *n, const double *t, int np, double *nratio);
+
+#endif

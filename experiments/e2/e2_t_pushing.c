@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/* E2: planar T-pushing — every rollout in the reference engine and in touche, the fig. 7 table,
+ * paths, step time against the number of points */
+#include "experiments/e2/e2.h"
+#include "core/tc_fs.h"
+#include "core/tc_machine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPATH 101 /* path samples per rollout */
+
+/* one rollout of the grid */
+typedef struct e2_item {
+    int method;        /* index into the methods */
+    int dt, integ, sp; /* grid indices; sp = -1 when the method has no spacing */
+    int roll;
+    tc_method m;       /* configured: solver or engine integrator, spacing */
+    e2_result r;
+    double path[4 * NPATH];
+} e2_item;
+
+/* the driver's state */
+typedef struct e2_state {
+    e2_setup e;
+    tc_scene sc;
+    e2_traj tr[E2_MAXTRAJ];
+    int ntr;
+    const e2_setup *ep;
+    e2_item *it;
+    int n;
+} e2_state;
+
+/* the column name as in the paper: "8-RK4-26" (ms, integrator, AOPC points) */
+static void column_name(char *b, size_t n, const e2_setup *e, int dt, int integ, int points) {
+    if (points > 0)
+        snprintf(b, n, "%g-%s-%s", 1e3 * e->dt[dt], e->integ[integ].name,
+                 points >= 1000 ? "4k" : points < 100 ? "26" : "mid");
+    else
+        snprintf(b, n, "%g-%s", 1e3 * e->dt[dt], e->integ[integ].name);
+}
+
+/* mean and standard deviation of the finite values */
+static void mean_sd(const double *x, int n, double *mean, double *sd) {
+    double s = 0, s2 = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(x[i])) s += x[i], s2 += x[i] * x[i], k++;
+    *mean = k ? s / k : NAN;
+    *sd = k > 1 ? sqrt(fmax(0, (s2 - s * s / k) / (k - 1))) : k ? 0 : NAN;
+}
+
+/* 1 when the method is sampled at every AOPC spacing of the grid */
+static int spaced(const tc_method *m) {
+    return m->model && tc_params_find(&m->mparams, "spacing") >= 0;
+}
+
+/* csv of every rollout's final pose, step time and status */
+static tc_status write_rollouts(const tc_exp *x, const e2_setup *e, const e2_item *it, int n,
+                                tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "rollouts.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "label,method,dt_s,integrator,spacing_m,rollout,x_m,y_m,theta_rad,step_ms,"
+                 "contacts,breaks,status,reason\n");
+    for (int i = 0; i < n; i++) {
+        const e2_item *t = &it[i];
+        char reason[600];
+        tc_csv_field(reason, sizeof reason, t->r.reason);
+        fprintf(o.f, "%s,%s,%g,%s,%g,%d,%.9g,%.9g,%.9g,%.6g,%d,%d,%s,%s\n", x->method[t->method].label,
+                t->m.spec, e->dt[t->dt], e->integ[t->integ].name, t->sp >= 0 ? e->spacing[t->sp] : 0,
+                t->roll, t->r.final[0], t->r.final[1], t->r.final[2], 1e3 * t->r.step_s,
+                t->r.contacts, t->r.breaks, t->r.status ? "failed" : "ok", reason);
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* csv of the T's paths of one column in the reference and the timed method, for the figure */
+static tc_status write_paths(const tc_exp *x, const e2_setup *e, const e2_item *it, int n,
+                             int timed, int ref, int dt, int integ, int sp, tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "paths.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    /* one gnuplot block per (rollout, simulator), two blank lines between blocks */
+    fprintf(o.f, "# t_s,x_m,y_m,theta_rad; blocks: rollout 0 %s, rollout 0 %s, ...\n",
+            x->method[ref].label, x->method[timed].label);
+    for (int k = 0; k < e->rollouts; k++)
+        for (int which = 0; which < 2; which++)
+            for (int i = 0; i < n; i++) {
+                const e2_item *t = &it[i];
+                int want = which ? timed : ref;
+                if (t->method != want || t->dt != dt || t->integ != integ || t->roll != k ||
+                    (which && t->sp != sp))
+                    continue;
+                for (int j = 0; j < NPATH; j++)
+                    fprintf(o.f, "%.6g,%.9g,%.9g,%.9g\n", t->path[4 * j], t->path[4 * j + 1],
+                            t->path[4 * j + 2], t->path[4 * j + 3]);
+                fprintf(o.f, "\n\n");
+            }
+    return tc_outfile_commit(&o, err);
+}
+
+/* step time vs AOPC points: the timed method's steps on the T scene, serially, beside the
+ * reference's, both with the timing integrator; *ratio at the coarsest spacing */
+static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, double *ratio,
+                              tc_error *err) {
+    /* spacings geometric from the coarsest (27 points) to 2 cm (quick) or 4.7 mm (full, ~4,000) */
+    enum { NS_MAX = 12 };
+    const e2_setup *e = &s->e;
+    const int full = strcmp(x->tier, "full") == 0, ns = full ? NS_MAX : 8;
+    double spacings[NS_MAX];
+    for (int i = 0; i < ns; i++)
+        spacings[i] = 0.08 * pow((full ? 0.0047 : 0.02) / 0.08, (double)i / (ns - 1));
+    int points[NS_MAX], g = 0;
+    while (strcmp(e->integ[g].name, e->timing_integ)) g++;
+    double ms[NS_MAX], ref_s;
+    tc_method a, b;
+    tc_status st = e2_configure(&x->method[timed].m, e, g, -1, &a, err);
+    if (!st) st = e2_configure(&x->method[ref].m, e, g, -1, &b, err);
+    if (!st) st = e2_step_times(e, &s->sc, &a, &b, &s->tr[0], 0.002, 2000, spacings, ns, points, ms, &ref_s, err);
+    if (st) return st;
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "step_time.csv", path, sizeof path);
+    if ((st = tc_outfile_open(&o, path, err))) return st;
+    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", x->method[timed].label, e->timing_integ,
+            x->method[ref].label, e->timing_integ);
+    for (int i = 0; i < ns; i++) fprintf(o.f, "%d,%.6g,%.6g\n", points[i], 1e3 * ms[i], 1e3 * ref_s);
+    *ratio = ms[0] / ref_s;
+    return tc_outfile_commit(&o, err);
+}
+
+/* per step and integrator of the grid: the mean over the rollouts of the distance (cm) the
+ * reference moves the T's COM from where it starts and of the angle (deg) it turns it, which
+ * are the delta d and delta theta of a T that is never pushed (it stays where it starts: the
+ * null outcome of the pose-gap claims); metrics "<ref>.<column>.travel_cm" and ".turn_deg" */
+static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
+    const e2_setup *e = &s->e;
+    const double *start = s->sc.body[E2_BODY_T].pos;
+    for (int g = 0; g < e->ninteg; g++)
+        for (int d = 0; d < e->ndt; d++) {
+            double dist[E2_MAXTRAJ], turn[E2_MAXTRAJ], mean, sd;
+            for (int r = 0; r < e->rollouts; r++) {
+                dist[r] = turn[r] = NAN;
+                for (int i = 0; i < s->n; i++) {
+                    const e2_item *t = &s->it[i];
+                    if (t->method != ref || t->dt != d || t->integ != g || t->roll != r || t->r.status) continue;
+                    /* the planar T starts at angle 0 */
+                    dist[r] = 100 * hypot(t->r.final[0] - start[0], t->r.final[1] - start[1]);
+                    turn[r] = 180 / M_PI * fabs(remainder(t->r.final[2], 2 * M_PI));
+                }
+            }
+            char col[64], name[128];
+            column_name(col, sizeof col, e, d, g, 0);
+            mean_sd(dist, e->rollouts, &mean, &sd);
+            snprintf(name, sizeof name, "%s.%s.travel_cm", x->method[ref].label, col);
+            tc_metrics_add(&x->metrics, x->method[ref].label, name, mean, "cm", 0.05, 0.02, 0,
+                           "mean distance the reference moves the T: delta d of a T never pushed");
+            mean_sd(turn, e->rollouts, &mean, &sd);
+            snprintf(name, sizeof name, "%s.%s.turn_deg", x->method[ref].label, col);
+            tc_metrics_add(&x->metrics, x->method[ref].label, name, mean, "deg", 0.3, 0.02, 0,
+                           "mean angle the reference turns the T: delta theta of a T never pushed");
+        }
+}
+
+/* the table (as fig. 7): every method and column against the reference, with the paper's */
+static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *err) {
+    static const char *const hdr[] = {"method", "column", "method step (µs)", "reference step (µs)",
+                                      "Δd (cm)", "Δθ (deg)", "failed", "paper step (ms)",
+                                      "paper MJX (ms)", "paper Δd (cm)", "paper Δθ (deg)"};
+    static const char *const keys[] = {"scm_ms", "mjx_ms", "dd_cm", "dth_deg"};
+    const e2_setup *e = &s->e;
+    tc_table *tab = tc_table_alloc(11, hdr);
+    if (!tab) return TC_ENOMEM;
+    /* the columns' point counts, once per spacing */
+    int points[E2_MAXGRID];
+    for (int p = 0; p < e->nspacing; p++) points[p] = e2_points(&s->sc, e->spacing[p]);
+    /* the reference's own columns first: how far it moves the T, the pose gap of a T that is
+     * never pushed (the null outcome every pose-gap claim must fail) */
+    travel_metrics(x, s, ref);
+    for (int k = 0; k < x->nmethod; k++) {
+        if (k == ref) continue;
+        int sp = spaced(&x->method[k].m);
+        const char *label = x->method[k].label;
+        for (int g = 0; g < e->ninteg; g++)
+            for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
+                for (int d = 0; d < e->ndt; d++) {
+                    double dd[E2_MAXTRAJ], dth[E2_MAXTRAJ], ts[E2_MAXTRAJ], tm[E2_MAXTRAJ];
+                    int failed = 0;
+                    for (int r = 0; r < e->rollouts; r++) {
+                        const e2_item *a = NULL, *b = NULL;
+                        for (int i = 0; i < s->n; i++) {
+                            const e2_item *t = &s->it[i];
+                            if (t->dt != d || t->integ != g || t->roll != r) continue;
+                            if (t->method == k && t->sp == p) a = t;
+                            if (t->method == ref) b = t;
+                        }
+                        dd[r] = dth[r] = ts[r] = tm[r] = NAN;
+                        if (!a || !b || a->r.status || b->r.status) {
+                            failed++;
+                            continue;
+                        }
+                        dd[r] = 100 * hypot(a->r.final[0] - b->r.final[0], a->r.final[1] - b->r.final[1]);
+                        dth[r] = 180 / M_PI * fabs(remainder(a->r.final[2] - b->r.final[2], 2 * M_PI));
+                        ts[r] = 1e6 * a->r.step_s, tm[r] = 1e6 * b->r.step_s;
+                    }
+                    double v[8], pv[4];
+                    mean_sd(ts, e->rollouts, &v[0], &v[1]), mean_sd(tm, e->rollouts, &v[2], &v[3]);
+                    mean_sd(dd, e->rollouts, &v[4], &v[5]), mean_sd(dth, e->rollouts, &v[6], &v[7]);
+                    char col[64], cells[11][64], name[128];
+                    column_name(col, sizeof col, e, d, g, p >= 0 ? points[p] : 0);
+                    for (int c = 0; c < 4; c++) pv[c] = tc_script_paper(&x->script, "column", col, keys[c]);
+                    snprintf(cells[0], 64, "%s", label);
+                    snprintf(cells[1], 64, "%s", col);
+                    for (int c = 0; c < 4; c++)
+                        snprintf(cells[2 + c], 64, "%.3g ± %.2g", v[2 * c], v[2 * c + 1]);
+                    snprintf(cells[6], 64, "%d/%d", failed, e->rollouts);
+                    for (int c = 0; c < 4; c++)
+                        if (isnan(pv[c])) snprintf(cells[7 + c], 64, "-");
+                        else snprintf(cells[7 + c], 64, "%g", pv[c]);
+                    const char *row[11];
+                    for (int c = 0; c < 11; c++) row[c] = cells[c];
+                    tc_table_add_row(tab, row);
+                    /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
+                    snprintf(name, sizeof name, "%s.%s.dd_cm", label, col);
+                    tc_metrics_add(&x->metrics, label, name, v[4], "cm", 0.5, 0.25, 0,
+                                   "mean final COM distance to the reference");
+                    snprintf(name, sizeof name, "%s.%s.dth_deg", label, col);
+                    tc_metrics_add(&x->metrics, label, name, v[6], "deg", 3, 0.25, 0,
+                                   "mean final rotation difference to the reference");
+                }
+    }
+    char machine[300], caption[1024];
+    tc_machine_describe(machine, sizeof machine, x->threads);
+    snprintf(caption, sizeof caption,
+             "E2 (fig. 7): final T pose differences to the reference engine (mean ± std over the "
+             "rollouts) and wall time per step in µs, measured in the same parallel run (%s); "
+             "columns are step (ms)-integrator-AOPC points. Paper values: GPU (JAX/MJX), step "
+             "times in ms.", machine);
+    tc_status st = tc_exp_table(x, tab, "fig7_table", caption, err);
+    tc_table_free(tab);
+    return st;
+}
+
+/* one work item: one rollout */
+static void e2_work(void *ctx, int i, tc_item *it) {
+    e2_state *s = ctx;
+    e2_item *t = &s->it[i];
+    e2_rollout(&s->e, &s->sc, &t->m, s->e.dt[t->dt], &s->tr[t->roll], t->path, NPATH, &t->r);
+    it->status = t->r.status, it->steps = t->r.steps;
+    snprintf(it->reason, sizeof it->reason, "%s", t->r.reason);
+}
+
+/* what one rollout writes, for a sweep split over MPI ranks: its result and its path */
+static int e2_regions(void *ctx, int i, tc_region *r) {
+    e2_item *t = &((e2_state *)ctx)->it[i];
+    r[0] = (tc_region){&t->r, sizeof t->r};
+    r[1] = (tc_region){t->path, sizeof t->path};
+    return 2;
+}
+
+static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
+    e2_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    *state = s;
+    char tpath[1100];
+    tc_status st = e2_read_setup(&x->script, &s->e, err);
+    if (!st) st = tc_scene_t_pusher(&s->sc, &s->e.scene, err);
+    if (!st) {
+        /* a relative path is the source tree's (data/...), an absolute one the user's own */
+        tc_path_under(x->source_dir, s->e.trajectories, tpath, sizeof tpath);
+        st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
+    }
+    /* as many rollouts as the script asks, each its own trajectory */
+    if (!st && s->e.rollouts > s->ntr) {
+        config_setting_t *v = tc_script_lookup(&x->script, NULL, "rollouts");
+        st = tc_error_set(err, TC_EINVAL, x->script.path, v ? (int)config_setting_source_line(v) : 0,
+                          "rollouts", "%d rollouts, but %s holds %d trajectories", s->e.rollouts,
+                          tpath, s->ntr);
+    }
+    if (!st) tc_exp_refer(x, "compare.timing", s->e.timing);
+    /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
+     * model of contact points or shapes alone cannot take) on spheres and compounds; the
+     * reference and the timed method stay */
+    tc_exp_need(x, TC_CAP_DYNAMICS | TC_CAP_FORCE_QUERY,
+                TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND),
+                "a T pushed by a sphere");
+    tc_exp_require(x, s->e.reference);
+    return st;
+}
+
+static void e2_free(void *state) {
+    e2_state *s = state;
+    free(s->it), free(s);
+}
+
+static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
+    e2_state *s = state;
+    const e2_setup *e = &s->e;
+    const int ref = tc_exp_method_find(x, e->reference), timed = tc_exp_method_find(x, e->timing);
+    /* the grid: method x dt x integrator x spacing x rollout, one run each */
+    int cap = x->nmethod * e->ndt * e->ninteg * E2_MAXGRID * e->rollouts;
+    s->it = calloc((size_t)cap + 1, sizeof *s->it);
+    if (!s->it) return TC_ENOMEM;
+    tc_status st = TC_OK;
+    for (int k = 0; k < x->nmethod && !st; k++) {
+        int sp = spaced(&x->method[k].m);
+        for (int d = 0; d < e->ndt; d++)
+            for (int g = 0; g < e->ninteg; g++)
+                for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
+                    for (int r = 0; r < e->rollouts && !st; r++) {
+                        e2_item *t = &s->it[s->n++];
+                        t->method = k, t->dt = d, t->integ = g, t->sp = p, t->roll = r;
+                        if ((st = e2_configure(&x->method[k].m, e, g, p, &t->m, err))) break;
+                        tc_exp_add_run(x, k, &t->m, -1, "dt=%g s, %s, spacing=%g m, rollout %d",
+                                       e->dt[d], e->integ[g].name, p >= 0 ? e->spacing[p] : 0, r);
+                    }
+    }
+    /* the finest clouds and smallest steps first: a step's cost grows with the AOPC points */
+    double *cost = st ? NULL : calloc((size_t)s->n + 1, sizeof *cost);
+    if (!st && !cost) st = TC_ENOMEM;
+    for (int i = 0; cost && i < s->n; i++) {
+        const e2_item *t = &s->it[i];
+        double h = t->sp >= 0 ? e->spacing[t->sp] : 1;
+        cost[i] = 1 / (e->dt[t->dt] * h * h);
+    }
+    if (!st) st = tc_exp_sweep_split(x, s->n, NULL, cost, e2_work, e2_regions, s);
+    free(cost);
+    if (st) return st;
+    tc_exp_text(x, "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "
+                   "against `%s` (%s).", e->rollouts, e->trajectories, x->tier, e->reference,
+                x->method[ref].m.spec);
+    st = write_table(x, s, ref, err);
+    /* rollouts, paths of the finest column, step time vs points, figures */
+    double ratio = NAN;
+    if (!st) st = write_rollouts(x, e, s->it, s->n, err);
+    if (!st && timed >= 0) st = write_paths(x, e, s->it, s->n, timed, ref, 0, 0, e->nspacing - 1, err);
+    /* the serial step timing goes only into files: the writing rank's alone (MPI) */
+    if (!st && timed >= 0 && tc_exp_writer(x)) st = write_timing(x, s, timed, ref, &ratio, err);
+    if (!st && timed >= 0) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.euler_step_over_%s_26", e->timing, e->reference);
+        tc_metrics_add(&x->metrics, e->timing, name, ratio, "1", 0, 1.5, TC_METRIC_TIMING,
+                       "timed method (coarsest AOPC) over the reference's wall time per step, "
+                       "2 ms (machine-dependent)");
+        char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
+        snprintf(nroll, sizeof nroll, "%d", e->rollouts);
+        snprintf(labels, sizeof labels, "%s %s", x->method[ref].label, x->method[timed].label);
+        column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
+        tc_exp_path(x, "paths.csv", data, sizeof data);
+        tc_plot_var v[] = {{"datafile", data}, {"nroll", nroll}, {"labels", labels}, {"column", col}};
+        snprintf(caption, sizeof caption,
+                 "Paths of the T's centre of mass in every rollout at column %s (step, integrator, "
+                 "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
+                 col, x->method[ref].label, x->method[timed].label);
+        tc_exp_figure(x, "e2_paths.gp", v, 4, "fig_paths", caption);
+        tc_exp_path(x, "step_time.csv", data, sizeof data);
+        char machine[300];
+        tc_machine_describe(machine, sizeof machine, 1);
+        tc_plot_var w[] = {{"datafile", data}, {"labels", labels}};
+        snprintf(caption, sizeof caption,
+                 "Wall time per %s step (2 ms) against the AOPC points on the T, %s beside %s, "
+                 "fastest of three runs of 2,000 steps each, one after the other (%s).",
+                 e->timing_integ, x->method[timed].label, x->method[ref].label, machine);
+        tc_exp_figure(x, "e2_step_time.gp", w, 2, "fig_step_time", caption);
+    } else if (!st)
+        tc_exp_text(x, "No method labelled `%s` ran: no paths or step-time figures.", e->timing);
+    return st;
+}
+
+/* the result files digested per method (the reference check's determinism hashes) */
+static const tc_results_file e2_results[] = {
+    {"rollouts.csv", TC_RESULTS_ROWS, "step_ms"},
+    {"paths.csv", TC_RESULTS_SHARED, NULL},
+    {NULL, 0, NULL}};
+
+/* the grid's work: every rollout's steps; a point-cloud method's step grows with its point pairs
+ * (T against finger); then the serial step-time study at up to 12 spacings */
+static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e2_setup *e = &((const e2_state *)state)->e;
+    const tc_t_pusher *t = &e->scene;
+    const double c = t->thickness, ff = 4 * M_PI * t->finger_radius * t->finger_radius;
+    const double tt = 2 * (t->bar_x * t->bar_y + t->bar_y * c + c * t->bar_x) +
+                      2 * (t->stem_x * t->stem_y + t->stem_y * c + c * t->stem_x);
+    double steps = 0;
+    for (int d = 0; d < e->ndt; d++) steps += e->duration / e->dt[d];
+    steps *= e->rollouts * e->ninteg;
+    w->bytes = (double)sizeof(e2_item) * x->nmethod * e->ninteg * e->ndt * e->rollouts * E2_MAXGRID;
+    for (int k = 0; k < x->nmethod; k++) {
+        tc_method m = x->method[k].m;
+        int sp = spaced(&m);
+        for (int p = 0; p < (sp ? e->nspacing : 1); p++) {
+            if (sp) tc_params_set(&m.mparams, "spacing", e->spacing[p], NULL);
+            double pt = tc_work_points(&m, tt), pf = tc_work_points(&m, ff);
+            w->steps += steps;
+            w->seconds +=
+                steps * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pt * pf) * tc_method_work_factor(&m);
+            w->bytes += 48 * (pt + pf) * (x->threads + 2);
+        }
+    }
+    /* the step-time study: 3 x 2,000 steps at each of 8 or 12 spacings, the finest dominating */
+    const double finest = strcmp(x->tier, "full") ? 0.02 : 0.0047;
+    w->steps += 6000 * 12;
+    w->seconds += 6000 * 3 * (TC_WORK_STEP_S + TC_WORK_PAIR_S * fmax(12, tt / (finest * finest)) * 12);
+}
+
+const tc_experiment_type tc_experiment_e2 = {
+    .name = "e2_t_pushing",
+    .title = "planar T-pushing: SCM vs MuJoCo rollouts, fig. 7 table (Beker et al. fig. 6, 7)",
+    .heading = "Planar T-pushing (E2)",
+    .paper = "Beker et al. 2025, fig. 6 and 7",
+    .script = "e2/e2_t_pushing.cfg",
+    .results = e2_results,
+    .setup = e2_setup_fn,
+    .run = e2_run,
+    .free = e2_free,
+    .estimate = e2_estimate,
+    .generate = e2_generate_hook,
+    .generate_doc = "E2's finger trajectories (cross-entropy search in MuJoCo; "
+                    "data/e2_trajectories.csv)",
+    .bench_name = "e2",
+    .bench_doc = "E2's T scene: the timed method's Euler step time against AOPC points, beside "
+                 "the reference's",
+    .bench = e2_bench,
+};

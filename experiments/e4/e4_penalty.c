@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: MIT */
+/* E4: Drumwright's penalty studies — block into a plane, perturbed block, pile, speed; the
+ * integral term (fig. 6) and the pushes (fig. 12) drawn */
+#include "experiments/e4/e4.h"
+#include "core/tc_fs.h"
+#include "core/tc_machine.h"
+#include "models/tc_penalty.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const study_name[3] = {"block", "perturbed", "pile"};
+
+/* one simulation of the sweep */
+typedef struct e4_item {
+    int method, study, run;
+    long steps;
+    int every;
+    e4_run r;
+} e4_item;
+
+/* the driver's state */
+typedef struct e4_state {
+    e4_setup e;
+    const tc_exp *x;
+    tc_scene *scene; /* the three studies' scenes */
+    double (*force)[3];
+    e4_item *it;
+    int n;
+} e4_state;
+
+/* series of one study: gnuplot blocks (one per method, two blank lines apart) of
+ * step, kinetic energy, penetration */
+static tc_status write_series(const tc_exp *x, const char *file, const e4_item *it, int n,
+                              int study, tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, file, path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "# step,kinetic_J,penetration_m; one block per method:");
+    for (int i = 0; i < n; i++)
+        if (it[i].study == study) fprintf(o.f, " %s", x->method[it[i].method].label);
+    fprintf(o.f, "\n");
+    for (int i = 0; i < n; i++) {
+        if (it[i].study != study) continue;
+        const tc_series *s = &it[i].r.s;
+        long done = s->steps;
+        for (int j = 0; j < s->n && (long)j * it[i].every < done; j++)
+            fprintf(o.f, "%ld,%.6e,%.6e\n", (long)j * it[i].every + 1, s->ke[j], s->pen[j]);
+        /* an empty method still needs its block for the plot's indexes */
+        if (done == 0) fprintf(o.f, "1,NaN,NaN\n");
+        fprintf(o.f, "\n\n");
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* every study run's summary */
+static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "summary.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "label,method,study,steps,mean_penetration_m,max_penetration_m,final_kinetic_J,"
+                 "escaped,energy_rise_J,energy_allowed_J,lowest_top_m,deepest_over_size,"
+                 "wall_s,solver_iters,solver_fails,status,reason\n");
+    for (int i = 0; i < n; i++) {
+        const tc_series *s = &it[i].r.s;
+        const tc_run_record *r = tc_exp_run_record(x, it[i].run);
+        char reason[600];
+        tc_csv_field(reason, sizeof reason, r->reason);
+        const e4_sanity *k = &it[i].r.chk;
+        fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%s,%s\n",
+                x->method[it[i].method].label, x->method[it[i].method].m.spec,
+                study_name[it[i].study], s->steps, s->mean_pen, s->max_pen, s->final_ke,
+                it[i].r.escaped, k->energy_rise, k->energy_allow, k->lowest, k->deepest,
+                s->wall_s, s->iters, s->fails, r->status ? "failed" : "ok", reason);
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* the speed study and its table: the baseline (first) and the others, side by side */
+static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
+    /* its methods must have run here (a --methods filter may have left them out) */
+    const tc_method *m[E4_MAXSPEED];
+    int idx[E4_MAXSPEED], settle = tc_exp_method_find(x, e->d_settle);
+    for (int i = 0; i < e->d_nlabel; i++) {
+        idx[i] = tc_exp_method_find(x, e->d_label[i]);
+        if (idx[i] < 0 || settle < 0) {
+            tc_exp_text(x, "(d) The speed study did not run: method `%s` was not selected.",
+                        settle < 0 ? e->d_settle : e->d_label[i]);
+            return TC_OK;
+        }
+        m[i] = &x->method[idx[i]].m;
+    }
+    int n = e->d_nlabel;
+    e4_speed_row rows[E4_MAXPILE];
+    fprintf(stderr, "e4: speed study (serial): %d pile sizes\n", e->d_n);
+    tc_status st = e4_speed(e, &x->method[settle].m, m, n, rows, err);
+    if (st) return st;
+    /* one run record per pile size and method */
+    for (int r = 0; r < e->d_n; r++)
+        for (int i = 0; i < n; i++) {
+            int run = tc_exp_add_run(x, idx[i], NULL, -1, "speed: %d bodies", rows[r].bodies);
+            tc_exp_record(x, run, rows[r].failed[i] ? TC_EDIVERGED : TC_OK,
+                          rows[r].failed[i] ? "a timed step failed" : NULL, rows[r].steps[i],
+                          rows[r].wall[i]);
+        }
+    /* csv: one block per method, one line per pile size */
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "speed.csv", path, sizeof path);
+    if ((st = tc_outfile_open(&o, path, err))) return st;
+    fprintf(o.f, "# blocks: one per method, in order:");
+    for (int i = 0; i < n; i++) fprintf(o.f, " %s", e->d_label[i]);
+    fprintf(o.f, "\n# bodies,touching_pairs,lcp_contacts,method_contacts,steps_s,over_lcp,"
+                 "solver_iters,failed\n");
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r < e->d_n; r++) {
+            const e4_speed_row *w = &rows[r];
+            fprintf(o.f, "%d,%d,%d,%.4g,%.6g,%.4g,%lld,%d\n", w->bodies, w->pairs, w->lcp_contacts,
+                    w->contacts[i], w->steps_s[i], w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN,
+                    w->iters[i], w->failed[i]);
+        }
+        fprintf(o.f, "\n\n");
+    }
+    if ((st = tc_outfile_commit(&o, err))) return st;
+    /* table: steps/s per method and the ratio to the baseline */
+    const char *hdr[3 + 2 * E4_MAXSPEED];
+    char hb[2 * E4_MAXSPEED][80];
+    int nc = 0;
+    hdr[nc++] = "bodies", hdr[nc++] = "touching pairs", hdr[nc++] = "LCP contacts";
+    for (int i = 0; i < n; i++) {
+        snprintf(hb[2 * i], 80, "%s steps/s", e->d_label[i]);
+        hdr[nc++] = hb[2 * i];
+        if (i) snprintf(hb[2 * i + 1], 80, "%s / %s", e->d_label[i], e->d_label[0]), hdr[nc++] = hb[2 * i + 1];
+    }
+    tc_table *tab = tc_table_alloc(nc, hdr);
+    if (!tab) return TC_ENOMEM;
+    double at50[E4_MAXSPEED];
+    for (int i = 0; i < n; i++) at50[i] = NAN;
+    for (int r = 0; r < e->d_n; r++) {
+        const e4_speed_row *w = &rows[r];
+        char c[3 + 2 * E4_MAXSPEED][48];
+        const char *row[3 + 2 * E4_MAXSPEED];
+        int k = 0;
+        snprintf(c[k++], 48, "%d", w->bodies), snprintf(c[k++], 48, "%d", w->pairs);
+        snprintf(c[k++], 48, "%d", w->lcp_contacts);
+        for (int i = 0; i < n; i++) {
+            double ratio = w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN;
+            tc_cell_num(c[k], 48, w->steps_s[i], 3, 0);
+            if (w->failed[i]) snprintf(c[k] + strlen(c[k]), 48 - strlen(c[k]), " (failed)");
+            k++;
+            if (i) snprintf(c[k++], 48, "%.3g", ratio);
+            /* the target: at the first pile with 50 or more LCP contacts */
+            if (i && isnan(at50[i]) && w->lcp_contacts >= 50) at50[i] = ratio;
+        }
+        for (int j = 0; j < k; j++) row[j] = c[j];
+        tc_table_add_row(tab, row);
+    }
+    char cap[800], machine[300];
+    tc_machine_describe(machine, sizeof machine, 1);
+    snprintf(cap, sizeof cap,
+             "E4 (d): steps per second on settled piles of growing size, %d steps from the "
+             "same state timed %d times with the methods taking turns, the median kept, in the "
+             "same run (%s); LCP contacts: at most 4 per touching pair (paper: penalty 80.6 vs "
+             "LCP 32.6 and 30.7 vs 4.4 steps/s on its two robots).",
+             e->d_steps, e->d_repeats, machine);
+    st = tc_exp_table(x, tab, "speed_table", cap, err);
+    tc_table_free(tab);
+    for (int i = 1; i < n; i++)
+        if (!isnan(at50[i])) {
+            char name[128];
+            snprintf(name, sizeof name, "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
+            tc_metrics_add(&x->metrics, e->d_label[i], name, at50[i], "1", 0, 0.9,
+                           TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
+                           "steps/s over the baseline's at the first pile with >= 50 LCP "
+                           "contacts (machine-dependent)");
+        }
+    return st;
+}
+
+/* one work item: one study of one method */
+static void e4_work(void *ctx, int i, tc_item *it) {
+    e4_state *s = ctx;
+    e4_item *t = &s->it[i];
+    e4_simulate(&s->e, &s->scene[t->study], &s->x->method[t->method].m, t->study, t->steps, t->every,
+                (const double(*)[3])s->force, &t->r, it);
+}
+
+/* what one simulation writes, for a sweep split over MPI ranks: its series, escaped bodies and
+ * plausibility measures */
+static int e4_regions(void *ctx, int i, tc_region *r) {
+    e4_item *t = &((e4_state *)ctx)->it[i];
+    int nr = tc_series_regions(&t->r.s, r);
+    r[nr++] = (tc_region){&t->r.escaped, sizeof t->r.escaped};
+    r[nr++] = (tc_region){&t->r.chk, sizeof t->r.chk};
+    return nr;
+}
+
+/* the tables: (b) beside the paper, then every study per method, with the metrics */
+static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
+    static const char *const hdr_b[] = {"method", "spec", "mean penetration (m)",
+                                        "max penetration (m)", "final KE (J)", "paper mean (m)",
+                                        "status"};
+    static const char *const hdr_all[] = {"method", "(a) final penetration (m)", "(a) final KE (J)",
+                                          "(c) escaped", "(c) max penetration (m)",
+                                          "(c) final / peak KE", "failed runs"};
+    tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
+    if (!tb || !ta) return tc_table_free(tb), tc_table_free(ta), TC_ENOMEM;
+    char notrun[2048] = ""; /* the studies a method did not run, and why */
+    for (int k = 0; k < x->nmethod; k++) {
+        const e4_item *r[3] = {NULL, NULL, NULL};
+        for (int i = 0; i < s->n; i++)
+            if (s->it[i].method == k) r[s->it[i].study] = &s->it[i];
+        const char *label = x->method[k].label;
+        char c[7][64], name[160];
+        int failed = 0, ok[3];
+        for (int q = 0; q < 3; q++) {
+            ok[q] = r[q] && tc_exp_run_record(x, r[q]->run)->status == TC_OK;
+            failed += r[q] && !ok[q];
+        }
+        /* (b) */
+        if (r[1]) {
+            const tc_series *b = &r[1]->r.s;
+            double pv = tc_script_paper(&x->script, "label", label, "mean_penetration");
+            snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", x->method[k].m.spec);
+            snprintf(c[2], 64, "%.3g", b->mean_pen), snprintf(c[3], 64, "%.3g", b->max_pen);
+            tc_cell_num(c[4], 64, b->final_ke, 3, 1e-12);
+            if (isnan(pv)) snprintf(c[5], 64, "-");
+            else snprintf(c[5], 64, "%.2g", pv);
+            snprintf(c[6], 64, "%s", ok[1] ? "ok" : "failed");
+            const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
+            tc_table_add_row(tb, row);
+            snprintf(name, sizeof name, "perturbed.%s.mean_penetration", label);
+            tc_metrics_add(&x->metrics, label, name, ok[1] ? b->mean_pen : NAN, "m", 1e-5, 0.3, 0,
+                           "(b) mean penetration of the perturbed block");
+        }
+        /* (a) and (c); a study the method could not run says "n/a", and why below */
+        snprintf(c[0], 64, "%s", label);
+        for (int j = 1; j < 7; j++) snprintf(c[j], 64, "%s", r[j < 3 ? 0 : 2] ? "-" : "n/a");
+        for (int q = 0; q < 3; q += 2) {
+            if (r[q]) continue;
+            char why[300];
+            tc_method_why_not(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]),
+                              why, sizeof why);
+            snprintf(notrun + strlen(notrun), sizeof notrun - strlen(notrun), "%s%s %s: %s",
+                     notrun[0] ? "; " : "", label, q ? "(c)" : "(a)", why);
+        }
+        if (r[0]) {
+            const tc_series *a = &r[0]->r.s;
+            tc_cell_num(c[2], 64, a->final_ke, 3, 1e-12);
+            /* the last penetration sample is the final one */
+            if (a->steps > 0) {
+                long last = (a->steps - 1) / r[0]->every;
+                snprintf(c[1], 64, "%.3g", a->pen[last]);
+                snprintf(name, sizeof name, "block.%s.final_penetration", label);
+                tc_metrics_add(&x->metrics, label, name, ok[0] ? a->pen[last] : NAN, "m", 1e-4,
+                               0.3, 0, "(a) penetration after the last step");
+            }
+        }
+        if (r[2]) {
+            const tc_series *p = &r[2]->r.s;
+            snprintf(c[3], 64, "%d", r[2]->r.escaped), snprintf(c[4], 64, "%.3g", p->max_pen);
+            snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
+            snprintf(name, sizeof name, "pile.%s.escaped", label);
+            tc_metrics_add(&x->metrics, label, name, ok[2] ? r[2]->r.escaped : NAN, "1", 0, 0, 0,
+                           "(c) bodies outside the container at the end");
+            snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", label);
+            tc_metrics_add(&x->metrics, label, name, ok[2] ? p->final_ke / p->peak_ke : NAN, "1",
+                           0.01, 1.0, 0, "(c) kinetic energy at the end over its peak (decay)");
+        }
+        snprintf(c[6], 64, "%d", failed);
+        const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
+        tc_table_add_row(ta, row);
+    }
+    /* (b)'s ratios of two methods' mean penetrations (the paper: multi-point over deepest point
+     * 5.9e-3 / 9.0e-2 = 0.066), where both ran (b) and neither failed */
+    for (int i = 0; i < s->e.b_nratio; i++) {
+        const e4_item *nd[2] = {NULL, NULL};
+        for (int j = 0; j < 2; j++) {
+            int k = tc_exp_method_find(x, s->e.b_ratio[i][j]);
+            for (int t = 0; k >= 0 && t < s->n; t++)
+                if (s->it[t].method == k && s->it[t].study == E4_PERTURBED) nd[j] = &s->it[t];
+        }
+        if (!nd[0] || !nd[1]) continue;
+        int ok = tc_exp_run_record(x, nd[0]->run)->status == TC_OK &&
+                 tc_exp_run_record(x, nd[1]->run)->status == TC_OK;
+        char name[160], doc[200];
+        snprintf(name, sizeof name, "perturbed.%s_over_%s.mean_penetration", s->e.b_ratio[i][0],
+                 s->e.b_ratio[i][1]);
+        snprintf(doc, sizeof doc, "(b) mean penetration of %s over that of %s", s->e.b_ratio[i][0],
+                 s->e.b_ratio[i][1]);
+        tc_metrics_add(&x->metrics, s->e.b_ratio[i][0], name,
+                       ok ? nd[0]->r.s.mean_pen / nd[1]->r.s.mean_pen : NAN, "1", 0, 0.3, 0, doc);
+    }
+    tc_status st = tc_exp_table(x, tb, "perturbed_table",
+                                "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
+                                "at random top points (500 steps on, 500 off); penetration "
+                                "measured from the geometry, the same for every method. "
+                                "multi-point-r1: the multi-point method with every bottom point a "
+                                "full spring (eq. 3 without its division by r); multi-point-se: "
+                                "the multi-point forces under semi-implicit Euler instead of RK4; "
+                                "paper mean: Drumwright's value where it gives one; a final KE below 1e-12 J "
+                                "reads < 1e-12 (at rest to rounding).", err);
+    /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
+    char line[2048] = "";
+    for (int k = 0; k < x->nmethod; k++) {
+        const tc_params *mp = &x->method[k].m.mparams;
+        if (!x->method[k].m.model || tc_params_find(mp, "divide_by_r") < 0 ||
+            !tc_params_get(mp, "divide_by_r") || tc_params_find(mp, "ki") < 0 ||
+            tc_params_find(mp, "forget") < 0)
+            continue;
+        double kp = tc_params_get(mp, "kp"), ki = tc_params_get(mp, "ki");
+        double lam = tc_params_get(mp, "forget");
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m", line[0] ? "; " : "",
+                 x->method[k].label, s->e.gravity / (kp + ki / (1 - lam)));
+    }
+    if (!st && line[0])
+        tc_exp_text(x, "With eq. 3 as written, a resting body sinks g / (kp + ki / (1 - lambda)): %s. "
+                       "The paper's smaller multi-point penetration needs a stiffer spring than its "
+                       "stated gains give; a method with `divide_by_r = 0` (every bottom point a full "
+                       "spring) tests that reading (experiments/e4/README.md).", line);
+    char cap[2600];
+    snprintf(cap, sizeof cap,
+             "E4 (a) block started penetrating a plane and (c) a pile settling in an open box: "
+             "every method that handles the shapes. escaped: bodies outside the box at the end; "
+             "final / peak KE: the pile's kinetic energy at the end over its largest (small: it "
+             "settled); a final KE below 1e-12 J reads < 1e-12.%s%s%s",
+             notrun[0] ? " n/a: not run, " : "", notrun, notrun[0] ? "." : "");
+    if (!st) st = tc_exp_table(x, ta, "studies_table", cap, err);
+    tc_table_free(tb), tc_table_free(ta);
+    return st;
+}
+
+/* a figure of a study: the labels of the methods that ran it */
+static void series_figure(tc_exp *x, const e4_state *s, int study, const char *data,
+                          const char *base, const char *caption) {
+    char labels[2048] = "", path[1200];
+    int ok = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->it[i].study == study) {
+            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
+                     labels[0] ? " " : "", x->method[s->it[i].method].label);
+            ok += tc_exp_run_record(x, s->it[i].run)->status == TC_OK;
+        }
+    /* no method ran this study (--methods kept none that handles its shapes): no figure */
+    if (!labels[0]) {
+        tc_exp_text(x, "%s is not drawn: none of the methods run here handles this study's "
+                       "shapes (see the studies table).", base);
+        return;
+    }
+    /* every run of it failed (the reasons are in the summary and runs.csv): nothing to draw */
+    if (!ok) {
+        tc_exp_text(x, "%s is not drawn: every run of this study failed (%s; the reasons are "
+                       "in runs.csv and above).", base, labels);
+        return;
+    }
+    tc_exp_path(x, data, path, sizeof path);
+    /* the perturbed study's force-on windows (steps), shaded in the figure */
+    char windows[96] = "";
+    if (study == E4_PERTURBED)
+        snprintf(windows, sizeof windows, "%d %d %d %d", s->e.b_settle, s->e.b_on, s->e.b_off,
+                 s->e.b_cycles);
+    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"windows", windows}};
+    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption);
+}
+
+/* fig. 6's depths (m) held constant and its steps; the second panel's factor: no forgetting */
+static const double forget_depth[] = {0.01, 0.05, 0.1, 0.2, 0.5};
+enum { FORGET_STEPS = 60 };
+#define FORGET_NONE 1.0
+
+/* the forgetting factor of the script's multi-point method (the paper's), else of its first
+ * method with one, else the multi-point model's default; *from: the method's label or NULL,
+ * *dflt: 1 when the value is the model's default */
+static double script_forget(const tc_exp *x, const char **from, int *dflt) {
+    tc_method mp;
+    if (tc_method_parse(&mp, "penalty-mp", NULL)) return NAN;
+    double lam = tc_params_get(&mp.mparams, "forget");
+    *from = NULL;
+    for (int pass = 0; pass < 2 && !*from; pass++)
+        for (int k = 0; k < x->nmethod && !*from; k++) {
+            const tc_method *m = &x->method[k].m;
+            if (!m->model || tc_params_find(&m->mparams, "forget") < 0 ||
+                (pass == 0 && m->model != mp.model))
+                continue;
+            *from = x->method[k].label;
+            lam = tc_params_get(&m->mparams, "forget");
+        }
+    *dflt = lam == tc_params_get(&mp.mparams, "forget");
+    return lam;
+}
+
+/* the penalty's integral term for constant depths (paper fig. 6) and (b)'s pushes (fig. 12) */
+static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
+    char path[1200], depths[128] = "", forgets[64], caption[640];
+    const char *from;
+    int dflt;
+    const double lam[2] = {script_forget(x, &from, &dflt), FORGET_NONE};
+    if (isnan(lam[0])) return TC_OK;
+    /* the integral term per depth, the script's factor beside none */
+    char source[160];
+    snprintf(source, sizeof source, "%s%s%s", from ? "the forget parameter of " : "",
+             from ? from : "",
+             dflt ? (from ? ", the model's default: the script sets none" : "the model's default")
+                  : ", set in the script");
+    int nd = (int)(sizeof forget_depth / sizeof *forget_depth);
+    for (int d = 0; d < nd; d++)
+        snprintf(depths + strlen(depths), sizeof depths - strlen(depths), "%s%g", d ? " " : "",
+                 forget_depth[d]);
+    snprintf(forgets, sizeof forgets, "%g %g", lam[0], lam[1]);
+    tc_exp_path(x, "forget.csv", path, sizeof path);
+    tc_status st = e4_write_forget(path, forget_depth, nd, lam, 2, FORGET_STEPS, err);
+    if (st) return st;
+    tc_plot_var fv[] = {{"datafile", path}, {"depths", depths}, {"forgets", forgets}};
+    snprintf(caption, sizeof caption,
+             "The integral term I of eq. 2 (m) for a penetration depth held constant from step 0 "
+             "(paper fig. 6), from the model's own update: left, the forgetting factor λ = %g "
+             "(%s), where I levels off at d / (1 − λ) (dashed); right, λ = 1 (no forgetting), "
+             "where I = d t grows without bound.", lam[0], source);
+    tc_exp_figure(x, "e4_forget.gp", fv, 3, "fig_forget", caption);
+    /* the paper's reading of fig. 6: the term still accumulates at depths above 0.1 m; the
+     * share of I at 0.2 m gained over the second half of the figure's steps (0: levelled off) */
+    double half_i = 0, end_i = 0;
+    for (int k = 1; k <= FORGET_STEPS; k++) {
+        end_i = tc_penalty_integral_update(end_i, lam[0], 0.2);
+        if (k == FORGET_STEPS / 2) half_i = end_i;
+    }
+    tc_metrics_add(&x->metrics, NULL, "forget.growth_at_0.2", (end_i - half_i) / end_i, "1", 1e-9,
+                   1e-6, 0,
+                   "the integral term of eq. 2 at a depth of 0.2 m held constant: the share of its "
+                   "value gained over the second half of fig. 6's steps, at the script's "
+                   "forgetting factor (0: levelled off; the paper: still accumulating)");
+    /* (b)'s pushes, one arrow each */
+    tc_exp_path(x, "forces.csv", path, sizeof path);
+    if ((st = e4_write_forces(path, &s->e, (const double(*)[3])s->force, err))) return st;
+    char half[32], cycles[160];
+    snprintf(half, sizeof half, "%g", E4_HALF);
+    snprintf(cycles, sizeof cycles, "%d pushes, one at a time: %d steps on, %d off", s->e.b_cycles,
+             s->e.b_on, s->e.b_off);
+    tc_plot_var pv[] = {{"datafile", path}, {"half", half}, {"cycles", cycles}};
+    snprintf(caption, sizeof caption,
+             "(b) The downward forces applied to the top of the cube (paper fig. 12; seed %d): "
+             "left, each arrow ends at its point and its length is the magnitude, a side of "
+             "the cube (1 m) being 100 N; right, the top face seen from above, each push "
+             "numbered by its cycle with its magnitude (N).", s->e.b_seed);
+    tc_exp_figure(x, "e4_forces.gp", pv, 3, "fig_forces", caption);
+    return TC_OK;
+}
+
+static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
+    e4_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    *state = s;
+    s->scene = calloc(3, sizeof *s->scene);
+    if (!s->scene) return TC_ENOMEM;
+    tc_status st = e4_read_setup(&x->script, &s->e, err);
+    /* the speed study's labels name methods */
+    if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
+    for (int i = 0; !st && i < s->e.d_nlabel; i++) tc_exp_refer(x, "speed.methods", s->e.d_label[i]);
+    for (int i = 0; !st && i < s->e.b_nratio; i++)
+        for (int j = 0; j < 2; j++) tc_exp_refer(x, "perturbed.ratios", s->e.b_ratio[i][j]);
+    if (!st) st = e4_block_scene(&s->e, &s->scene[E4_BLOCK], err);
+    if (!st) st = e4_rest_scene(&s->e, &s->scene[E4_PERTURBED], err);
+    if (!st) st = e4_pile_scene(&s->e, s->e.pile.bodies, &s->scene[E4_PILE], err);
+    /* a dynamic method joins when it handles the block scenes or the pile */
+    tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_BLOCK]), "(a), (b) a box on a plane");
+    tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]), "(c) the pile");
+    return st;
+}
+
+static void e4_free(void *state) {
+    e4_state *s = state;
+    for (int i = 0; s->it && i < s->n; i++) tc_series_free(&s->it[i].r.s);
+    free(s->it), free(s->force), free(s->scene), free(s);
+}
+
+static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
+    e4_state *s = state;
+    const e4_setup *e = &s->e;
+    s->x = x;
+    s->force = calloc((size_t)e->b_cycles, sizeof *s->force);
+    s->it = calloc((size_t)(3 * x->nmethod) + 1, sizeof *s->it);
+    if (!s->force || !s->it) return TC_ENOMEM;
+    e4_perturbations(e, s->force);
+    /* the sweep: every method on every study whose shapes it handles, one run each */
+    long pile_steps = (long)ceil(e->c_seconds / e->dt);
+    long psteps = e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
+    for (int k = 0; k < x->nmethod; k++)
+        for (int q = 0; q < 3; q++) {
+            if (!tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q])))
+                continue;
+            e4_item *t = &s->it[s->n++];
+            t->method = k, t->study = q;
+            t->steps = q == E4_BLOCK ? e->a_steps : q == E4_PERTURBED ? psteps : pile_steps;
+            t->every = q == E4_BLOCK ? 1 : 10;
+            t->run = tc_exp_add_run(x, k, NULL, q == E4_BLOCK ? e->a_seed : q == E4_PERTURBED ? e->b_seed
+                                                                             : (long long)e->pile.seed,
+                                    "study=%s, %ld steps", study_name[q], t->steps);
+            if (tc_series_alloc(&t->r.s, t->steps, t->every, TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
+                return TC_ENOMEM;
+        }
+    tc_status st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
+    if (st) return st;
+    tc_exp_text(x, "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
+                   "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
+                   "(d) the speed of the penalty methods against the LCP.", x->tier, e->dt);
+    st = write_tables(x, s, err);
+    if (!st) st = write_series(x, "block.csv", s->it, s->n, E4_BLOCK, err);
+    if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
+    if (!st) st = write_series(x, "pile.csv", s->it, s->n, E4_PILE, err);
+    if (!st) st = write_summary(x, s->it, s->n, err);
+    /* the serial timing study goes only into files: the writing rank's alone (MPI) */
+    if (!st && tc_exp_writer(x)) st = speed_study(x, e, err);
+    if (st) return st;
+    /* figures */
+    series_figure(x, s, E4_BLOCK, "block.csv", "fig_block",
+                  "(a) Kinetic energy and penetration of a block started inside a plane.");
+    series_figure(x, s, E4_PERTURBED, "perturbed.csv", "fig_perturbed",
+                  "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on "
+                  "windows.");
+    series_figure(x, s, E4_PILE, "pile.csv", "fig_pile",
+                  "(c) Kinetic energy and largest penetration of the settling pile.");
+    char path[1200], labels[512] = "";
+    tc_exp_path(x, "speed.csv", path, sizeof path);
+    if (tc_file_readable(path)) {
+        for (int i = 0; i < e->d_nlabel; i++)
+            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
+                     e->d_label[i]);
+        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
+        tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
+                      "(d) Steps per second against contact points, penalty and LCP.");
+    }
+    tc_exp_text(x, "The penalty methods' integral term for a constant penetration, with and "
+                   "without forgetting, shows why λ < 1 keeps it bounded (`fig_forget`); the "
+                   "pushes of (b), where they land on the cube and how strong they are, are "
+                   "drawn in `fig_forces`.");
+    return model_figures(x, s, err);
+}
+
+/* the result files digested per method (the reference check's determinism hashes) */
+static const tc_results_file e4_results[] = {
+    {"block.csv", TC_RESULTS_BLOCKS, NULL},
+    {"perturbed.csv", TC_RESULTS_BLOCKS, NULL},
+    {"pile.csv", TC_RESULTS_BLOCKS, NULL},
+    {NULL, 0, NULL}};
+
+/* the work: (a), (b) and (c) for every method (the pile's steps cost per body), then the speed
+ * study: each pile size settled and timed for every timed method */
+static void e4_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e4_state *s = state;
+    const e4_setup *e = &s->e;
+    const double block = e->a_steps + e->b_settle + (double)e->b_cycles * (e->b_on + e->b_off);
+    const double pile = ceil(e->c_seconds / e->dt), side = 2 * e->pile.size_hi;
+    for (int k = 0; k < x->nmethod; k++) {
+        /* a point-cloud method pays for the pairs of points of each touching pair of bodies */
+        const tc_method *m = &x->method[k].m;
+        double pc = tc_work_points(m, 6 * side * side), pb = tc_work_points(m, 6.0);
+        int piles = tc_method_can_run(m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]));
+        w->steps += block + piles * pile;
+        w->seconds +=
+            (block * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * pb) +
+             piles * pile * e->pile.bodies * (TC_WORK_BODY_STEP_S + TC_WORK_PAIR_S * pc * pc)) *
+            tc_method_work_factor(m);
+    }
+    for (int i = 0; i < e->d_n; i++) {
+        double n = (double)e->d_steps * (e->d_nlabel + 1);
+        w->steps += n;
+        w->seconds += n * e->d_sizes[i] * TC_WORK_BODY_STEP_S;
+    }
+    w->bytes = (double)x->nmethod * 3 * (block + pile) / 10 * 64;
+}
+
+const tc_experiment_type tc_experiment_e4 = {
+    .name = "e4_penalty",
+    .title = "penalty methods vs LCP: block into a plane, perturbed block, pile, speed "
+             "(Drumwright 2008)",
+    .heading = "Penalty methods (E4)",
+    .paper = "Drumwright 2008, section IV and figs. 6, 8-12",
+    .script = "e4/e4_penalty.cfg",
+    .results = e4_results,
+    .setup = e4_setup_fn,
+    .run = e4_run_fn,
+    .free = e4_free,
+    .estimate = e4_estimate,
+    .bench_name = "penalty",
+    .bench_doc = "E4's piles: the LCP against the multi-point penalty (RK4 and semi-implicit "
+                 "Euler), steps/s as contacts grow, one thread, same run",
+    .bench = e4_bench,
+};

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/* E6: block stacking (Le Cleac'h et al. 2023, fig. 8, 10, 11) — two blocks stacked at rest in
+ * ten ways and a tower of four, every method over rates x complementarity tolerances, and the
+ * time per step of a block falling on the floor */
+#include "experiments/e6/e6.h"
+#include "experiments/e56/e56_silico.h"
+#include "core/tc_fs.h"
+#include "core/tc_machine.h"
+#include "report/tc_progress.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+tc_status e6_read_setup(const tc_script *s, e6_setup *e, tc_error *err) {
+    memset(e, 0, sizeof *e);
+    tc_status st;
+    if ((st = e56_read_polygon(s, "block", &e->block, err)) || (st = e56_read_grid(s, &e->grid, err)))
+        return st;
+    /* every number by dotted path, so a tier can override any of them */
+    const struct { const char *name; double *v, lo, hi; } reals[] = {
+        {"scene.gravity", &e->gravity, 0, 100},   {"scene.friction", &e->friction, 0, 10},
+        {"scene.thickness", &e->thickness, 1e-4, 10},
+        {"stacks.shift", &e->shift, -10, 10},     {"stacks.up_height", &e->up_height, 0, 10},
+        {"stacks.up_tilt", &e->up_tilt, 0, 3.2},  {"tall.rate", &e->tall_rate, 1e-3, 1e6},
+        {"tall.tol", &e->tall_tol, 1e-300, 1},    {"speed.rate", &e->speed_rate, 1e-3, 1e6},
+        {"speed.drop_y", &e->speed_y, -100, 100}};
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
+        if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
+            return st;
+    if ((st = tc_script_int(s, NULL, "stacks.count", 1, 1000, &e->nstack, err)) ||
+        (st = tc_script_int(s, NULL, "stacks.first", 0, 1000, &e->first, err)) ||
+        (st = tc_script_int(s, NULL, "tall.blocks", 1, E56_MAXBODY, &e->tall_n, err)) ||
+        (st = tc_script_int(s, NULL, "speed.steps", 1, 10000000, &e->speed_steps, err)))
+        return st;
+    /* the ratio's labels: numerator over denominator */
+    const char *num, *den;
+    if ((st = tc_script_string(s, NULL, "speed.ratio_num", &num, err)) ||
+        (st = tc_script_string(s, NULL, "speed.ratio_den", &den, err)))
+        return st;
+    snprintf(e->ratio_num, sizeof e->ratio_num, "%s", num);
+    snprintf(e->ratio_den, sizeof e->ratio_den, "%s", den);
+    return TC_OK;
+}
+
+/* the lowest and highest y of the block in its own frame */
+static void extent(const e56_polygon *p, double *lo, double *hi) {
+    *lo = INFINITY, *hi = -INFINITY;
+    for (int k = 0; k < p->nv; k++) *lo = fmin(*lo, p->v[k][1]), *hi = fmax(*hi, p->v[k][1]);
+}
+
+/* append the block with A's origin at (x, y), unturned */
+static tc_status add_block(const e6_setup *e, const char *name, double x, double y, tc_scene *sc,
+                           tc_error *err) {
+    const e56_polygon *p = &e->block;
+    return tc_scene_add_polygon(sc, name, (const double(*)[2])p->A, p->b, p->m, e->thickness,
+                                p->mass, p->izz, x + p->c[0], y + p->c[1], 0, err);
+}
+
+tc_status e6_stack_scene(const e6_setup *e, int n, double shift_x, tc_scene *sc, tc_error *err) {
+    double lo, hi;
+    extent(&e->block, &lo, &hi);
+    tc_status st = tc_scene_ground_2d(sc, e->gravity, e->friction, err);
+    /* block i's bottom at i times the height: touching, at rest */
+    for (int i = 0; i < n && !st; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "block%d", i);
+        st = add_block(e, name, i ? 0 : shift_x, -lo + i * (hi - lo), sc, err);
+    }
+    return st;
+}
+
+/* the studies' hooks: the scenes, and whether the tower is up at the end */
+static tc_status build2(const void *ctx, int i, tc_scene *sc, tc_error *err) {
+    const e6_setup *e = ctx;
+    return e6_stack_scene(e, 2, e->shift * (e->first + i), sc, err);
+}
+
+static tc_status build_tall(const void *ctx, int i, tc_scene *sc, tc_error *err) {
+    const e6_setup *e = ctx;
+    (void)i;
+    return e6_stack_scene(e, e->tall_n, 0, sc, err);
+}
+
+/* the top block (body n): its height change (m) and tilt (rad, turned modulo a quarter turn) */
+static void tower_end(const e6_setup *e, int n, tc_sim *sim, e56_out *o) {
+    double lo, hi;
+    extent(&e->block, &lo, &hi);
+    const double y0 = -lo + (n - 1) * (hi - lo) + e->block.c[1], a = e56_angle(sim, n);
+    o->end[0] = tc_sim_bodies(sim)[n].pos[1] - y0;
+    o->end[1] = a - M_PI_2 * round(a / M_PI_2);
+    o->ok_end = fabs(o->end[0]) < e->up_height && fabs(o->end[1]) < e->up_tilt;
+}
+
+static void end2(const void *ctx, int i, tc_sim *sim, e56_out *o) {
+    (void)i;
+    tower_end(ctx, 2, sim, o);
+}
+
+static void end_tall(const void *ctx, int i, tc_sim *sim, e56_out *o) {
+    (void)i;
+    tower_end(ctx, ((const e6_setup *)ctx)->tall_n, sim, o);
+}
+
+e56_study e6_study(const e6_setup *e) {
+    return (e56_study){.nscene = e->nstack, .build = build2, .end = end2, .ctx = e, .what = "stack",
+                       .size = e56_polygon_size(&e->block)};
+}
+
+e56_study e6_tall_study(const e6_setup *e) {
+    return (e56_study){.nscene = 1, .build = build_tall, .end = end_tall, .ctx = e, .what = "tower",
+                       .size = e56_polygon_size(&e->block)};
+}
+
+/* ---------- the speed study ---------- */
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_speed_row *rows,
+                   tc_error *err) {
+    tc_scene *sc = malloc(sizeof *sc);
+    double *t = malloc((size_t)e->speed_steps * sizeof *t);
+    if (!sc || !t) return free(sc), free(t), TC_ENOMEM;
+    /* the block flat, its centre at speed_y, at rest */
+    double lo, hi;
+    extent(&e->block, &lo, &hi);
+    tc_status st = tc_scene_ground_2d(sc, e->gravity, e->friction, err);
+    if (!st) st = add_block(e, "block", 0, e->speed_y - e->block.c[1], sc, err);
+    tc_progress prog;
+    tc_progress_start(&prog, "e6 speed", nm);
+    for (int i = 0; i < nm && !st && !tc_interrupted(); i++) {
+        tc_progress_tick(&prog);
+        e6_speed_row *r = &rows[i];
+        tc_sim *sim = NULL;
+        tc_error e2;
+        tc_error_clear(&e2);
+        if ((r->status = tc_sim_alloc(&sim, sc, m[i], 1.0 / e->speed_rate, &e2))) {
+            r->failed = 1, r->mean_s = r->median_s = r->p90_s = r->iters_per_step = NAN;
+            snprintf(r->reason, sizeof r->reason, "%s", e2.msg);
+            continue;
+        }
+        /* every step timed on its own; a failed step ends the method's run, with its reason */
+        long k = 0;
+        const double e0 = tc_sim_energy(sim);
+        double emax = e0;
+        for (; k < e->speed_steps && !tc_interrupted(); k++) {
+            double t0 = tc_wall_time();
+            tc_status s = tc_sim_step(sim);
+            t[k] = tc_wall_time() - t0;
+            if (s) {
+                char w[160] = "";
+                tc_sim_warnings(sim, w, sizeof w);
+                for (char *p = w; *p; p++) *p = *p == '\n' ? ' ' : *p;
+                r->failed = 1, r->status = s;
+                snprintf(r->reason, sizeof r->reason, "step %ld failed (%s)%s%s", k + 1,
+                         tc_status_str(s), w[0] ? ": " : "", w);
+                break;
+            }
+            const double en = tc_sim_energy(sim);
+            emax = isfinite(en) ? fmax(emax, en) : INFINITY;
+        }
+        /* a physically absurd outcome is no timing of the method: through the floor (deeper
+         * than the block's size, or below it), energy from nothing */
+        const double pen = tc_sim_penetration(sim, NULL), y = tc_sim_bodies(sim)[1].pos[1];
+        if (!r->failed && (!(pen <= e56_polygon_size(&e->block)) || !(y > 0) || !(emax <= 2 * fabs(e0) + 1e-9))) {
+            r->failed = 1, r->status = TC_EDIVERGED;
+            snprintf(r->reason, sizeof r->reason,
+                     "physically absurd outcome after %ld steps: the block's centre at y = %.3g m, "
+                     "penetration %.3g m (its size %.3g m), energy %.3g J from %.3g J", k, y, pen,
+                     e56_polygon_size(&e->block), emax, e0);
+        }
+        r->steps = k;
+        r->total_s = 0;
+        for (long j = 0; j < k; j++) r->total_s += t[j];
+        r->mean_s = k ? r->total_s / k : NAN;
+        qsort(t, (size_t)k, sizeof *t, cmp_double);
+        r->median_s = k ? t[k / 2] : NAN, r->p90_s = k ? t[(long)(0.9 * (k - 1))] : NAN;
+        const tc_sim_stats *ss = tc_sim_get_stats(sim);
+        r->iters_per_step = ss->steps ? (double)ss->solver_iters / ss->steps : NAN;
+        tc_sim_free(sim);
+    }
+    tc_progress_end(&prog);
+    free(sc), free(t);
+    return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
+}
+
+/* ---------- the driver ---------- */
+
+typedef struct e6_state {
+    e6_setup e;
+    e56_grid tall_grid;
+    e56_sweep sw, tall;
+    e56_silico_spec silico;
+} e6_state;
+
+/* the public code's measures of a cell (Silico.jl's benchmark_momentum): the mean over the run
+ * of (|p_x| + |p_y|) / 2 and of the bodies' |sum I omega|, each averaged over the stacks; the
+ * stacks that errored */
+static double q_lin(const e56_cell *c, int n) { (void)n; return c->pub_lin; }
+static double q_ang(const e56_cell *c, int n) { (void)n; return c->pub_ang; }
+static double q_error(const e56_cell *c, int n) { return (double)c->errored / n; }
+
+static const e56_silico_quantity e6_silico_q[] = {
+    {"linear_momentum", "linear_momentum", "kg m/s",
+     "the mean over the run of (|p_x| + |p_y|) / 2, mean over the stacks", 1, 1e-12, 0.3, q_lin},
+    {"angular_momentum", "angular_momentum", "kg m^2/s",
+     "the mean over the run of |sum I omega|, mean over the stacks", 1, 1e-12, 0.3, q_ang},
+    {"error_rate", "error_rate", "1", "the fraction of stacks that errored", 0, 0, 0.02, q_error}};
+
+static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
+    e6_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    *state = s;
+    tc_status st = e6_read_setup(&x->script, &s->e, err);
+    if (!st)
+        st = e56_silico_setup(x, &s->silico, "momentum", e6_silico_q,
+                              (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err);
+    if (st) return st;
+    for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
+    tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
+    tc_exp_refer(x, "speed.ratio_den", s->e.ratio_den);
+    /* the tall stack: one rate and tolerance */
+    s->tall_grid = s->e.grid;
+    s->tall_grid.nrate = s->tall_grid.ntol = 1;
+    s->tall_grid.rate[0] = s->e.tall_rate, s->tall_grid.tol[0] = s->e.tall_tol;
+    /* the two-block stack says what a method needs */
+    tc_scene *sc = malloc(sizeof *sc);
+    if (!sc) return TC_ENOMEM;
+    if (!(st = e6_stack_scene(&s->e, 2, 0, sc, err)))
+        tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(sc), "planar blocks stacked on the ground");
+    free(sc);
+    return st;
+}
+
+/* per method over the stacks' cells: the table beside the paper, the metrics */
+static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
+    static const char *const hdr[] = {"method", "runs", "mean |p| (kg m/s)", "mean |L| (kg m^2/s)",
+                                      "towers up (%)", "failure rate (%)", "errored", "absurd",
+                                      "largest penetration (m)", "iterations / step",
+                                      "tall stack up", "tall mean |p|"};
+    tc_table *t = tc_table_alloc(12, hdr);
+    if (!t) return TC_ENOMEM;
+    const e56_sweep *sw = &s->sw;
+    for (int k = 0; k < x->nmethod; k++) {
+        int runs = 0, failed = 0, errored = 0, up = 0, ncell = 0, nlin = 0, absurd = 0;
+        double lin = 0, ang = 0, maxp = 0, ips = 0, plin = 0, pang = 0;
+        char why[160] = "";
+        for (int i = 0; i < sw->ncell; i++) {
+            const e56_cell *c = &sw->cell[i];
+            if (c->method != k) continue;
+            runs += sw->nscene, failed += c->failed, errored += c->errored, up += c->ok_end;
+            absurd += c->absurd, plin += c->pub_lin, pang += c->pub_ang;
+            for (int j = 0; j < sw->nscene && !why[0]; j++)
+                if (c->out[j].absurd) snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
+            maxp = fmax(maxp, c->max_pen), ncell++;
+            ips += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
+            if (!isnan(c->mean_lin)) lin += c->mean_lin, ang += c->mean_ang, nlin++;
+        }
+        if (!ncell) continue;
+        lin = nlin ? lin / nlin : NAN, ang = nlin ? ang / nlin : NAN, ips /= ncell;
+        plin /= ncell, pang /= ncell;
+        const e56_cell *tc = NULL;
+        for (int i = 0; i < s->tall.ncell; i++)
+            if (s->tall.cell[i].method == k) tc = &s->tall.cell[i];
+        const char *label = x->method[k].label;
+        char c[12][64], name[128];
+        snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%d", runs);
+        snprintf(c[2], 64, "%.3g", lin), snprintf(c[3], 64, "%.3g", ang);
+        snprintf(c[4], 64, "%.3g", 100.0 * up / runs), snprintf(c[5], 64, "%.3g", 100.0 * failed / runs);
+        snprintf(c[6], 64, "%d", errored), snprintf(c[7], 64, "%d", absurd);
+        snprintf(c[8], 64, "%.3g", maxp), snprintf(c[9], 64, "%.3g", ips);
+        snprintf(c[10], 64, "%s", !tc ? "-" : tc->errored ? "errored" : tc->absurd ? "absurd" : tc->ok_end ? "yes" : "no");
+        snprintf(c[11], 64, "%.3g", tc ? tc->mean_lin : NAN);
+        const char *row[12];
+        for (int j = 0; j < 12; j++) row[j] = c[j];
+        tc_table_add_row(t, row);
+        if (absurd)
+            tc_exp_text(x, "`%s`: %d of %d stack runs ended physically absurd and failed (first: %s).",
+                        label, absurd, runs, why);
+        /* metrics */
+        const struct { const char *n, *unit, *doc; double v, ta, tr; } ms[] = {
+            {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", lin, 1e-4, 0.5},
+            {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs", ang, 1e-4, 0.5},
+            {"up_rate", "1", "two-block towers standing at the end", (double)up / runs, 0.05, 0.1},
+            {"runs", "1", "stack runs over every cell (the trials of the rates)", runs, 0, 0},
+            {"error_rate", "1", "stack runs that errored or diverged", (double)errored / runs, 0.02, 0.2},
+            {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)", (double)absurd / runs, 0.02, 0.2},
+            {"public_linear_momentum", "kg m/s",
+             "the public code's measure: mean over the run of (|p_x| + |p_y|) / 2, mean over the "
+             "stacks and cells", plin, 1e-4, 0.5},
+            {"public_angular_momentum", "kg m^2/s",
+             "the public code's measure: mean over the run of |sum I omega|, mean over the stacks "
+             "and cells", pang, 1e-4, 0.5},
+            {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
+        for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
+            snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
+            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0, ms[q].doc);
+        }
+    }
+    char cap[600];
+    snprintf(cap, sizeof cap,
+             "E6: two blocks stacked at rest in %d ways, every method over its grid; the tall "
+             "stack: %d blocks at %g Hz (tolerance %g for the interior-point methods). Momentum "
+             "should stay 0. Paper: single-level stable in all 360 runs, its momentum error about "
+             "10x smaller than the bilevel one, whose towers jitter or fall at low rates.",
+             s->e.nstack, s->e.tall_n, s->e.tall_rate, s->e.tall_tol);
+    tc_status st = tc_exp_table(x, t, "summary_table", cap, err);
+    tc_table_free(t);
+    return st;
+}
+
+/* the speed study over every method, its table, CSV and metric */
+static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
+    const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
+    e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
+    if (!m || !rows) return free(m), free(rows), TC_ENOMEM;
+    for (int k = 0; k < x->nmethod; k++) m[k] = &x->method[k].m, rows[k].method = k;
+    fprintf(stderr, "e6: speed study (serial): %d methods x %d steps\n", x->nmethod, e->speed_steps);
+    tc_status st = e6_speed(e, m, x->nmethod, rows, err);
+    free(m);
+    if (st) return free(rows), st;
+    /* one run record per method; a failed step is the measured outcome, shown in the table */
+    for (int k = 0; k < x->nmethod; k++) {
+        int run = tc_exp_add_run(x, k, NULL, -1, "speed: %d steps at %g Hz", e->speed_steps, e->speed_rate);
+        tc_exp_record(x, run, rows[k].status, rows[k].reason,
+                      rows[k].steps, rows[k].total_s);
+    }
+    int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
+    /* medians: a step that another process interrupted moves a mean, not a median; a method
+     * that failed gives none */
+    double ratio = num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed
+                       ? rows[num].median_s / rows[den].median_s : NAN;
+    /* csv and table */
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "speed.csv", path, sizeof path);
+    if ((st = tc_outfile_open(&o, path, err))) return free(rows), st;
+    fprintf(o.f, "label,steps,failed,mean_s,median_s,p90_s,iters_per_step\n");
+    static const char *const hdr[] = {"method", "steps", "mean (us)", "median (us)", "90 % (us)",
+                                      "iterations / step"};
+    tc_table *t = tc_table_alloc(6, hdr);
+    if (!t) return tc_outfile_abort(&o), free(rows), TC_ENOMEM;
+    for (int k = 0; k < x->nmethod; k++) {
+        const e6_speed_row *r = &rows[k];
+        fprintf(o.f, "%s,%ld,%d,%.6g,%.6g,%.6g,%.6g\n", x->method[k].label, r->steps, r->failed,
+                r->mean_s, r->median_s, r->p90_s, r->iters_per_step);
+        char c[6][64];
+        snprintf(c[0], 64, "%s", x->method[k].label);
+        snprintf(c[1], 64, "%ld%s", r->steps, r->failed ? " (failed)" : "");
+        if (r->failed && r->steps)
+            tc_exp_text(x, "Speed: `%s` failed, its times are no timing of the method: %s.",
+                        x->method[k].label, r->reason);
+        snprintf(c[2], 64, "%.3g", 1e6 * r->mean_s), snprintf(c[3], 64, "%.3g", 1e6 * r->median_s);
+        snprintf(c[4], 64, "%.3g", 1e6 * r->p90_s), snprintf(c[5], 64, "%.3g", r->iters_per_step);
+        const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
+        tc_table_add_row(t, row);
+    }
+    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(t), free(rows), st;
+    char cap[800], machine[300];
+    tc_machine_describe(machine, sizeof machine, 1);
+    snprintf(cap, sizeof cap,
+             "E6 speed (fig. 11): wall time of each step (the whole step: contact detection and "
+             "solve) of a block falling on the floor, %d steps at %g Hz, one method after the "
+             "other in the same run (%s). Paper: bilevel about 30x slower than single-level.",
+             e->speed_steps, e->speed_rate, machine);
+    st = tc_exp_table(x, t, "speed_table", cap, err);
+    tc_table_free(t);
+    if (!isnan(ratio)) {
+        tc_exp_text(x, "Median time per step, `%s` over `%s`: %.3g (paper: about 30).", e->ratio_num,
+                    e->ratio_den, ratio);
+        char name[128];
+        snprintf(name, sizeof name, "speed.%s_over_%s", e->ratio_num, e->ratio_den);
+        tc_metrics_add(&x->metrics, e->ratio_num, name, ratio, "1", 0, 0.9,
+                       TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
+                       "median step time ratio (machine-dependent)");
+    } else
+        tc_exp_text(x, "The ratio `%s` / `%s` needs both methods run to a sound outcome; one did "
+                       "not here.", e->ratio_num, e->ratio_den);
+    free(rows);
+    return st;
+}
+
+static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
+    e6_state *s = state;
+    const e6_setup *e = &s->e;
+    e56_study two = e6_study(e), tall = e6_tall_study(e);
+    tc_status st;
+    /* the stacks and the tall stack in one sweep: the tower's few long runs beside the stacks */
+    const e56_grid *grids[] = {&e->grid, &s->tall_grid};
+    const e56_study *studies[] = {&two, &tall};
+    e56_sweep *sweeps[] = {&s->sw, &s->tall};
+    if ((st = e56_run_studies(x, 2, grids, studies, sweeps, err))) return st;
+    tc_exp_text(x, "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
+                   "the bottom one shifted by %g m times %d..%d, %g s at %d rates; the methods in "
+                   "`tolerance_methods` also over %d complementarity tolerances. The tower is up "
+                   "when the top block ends within %g m of its height and %g rad of flat. A step "
+                   "that errors or diverges ends the run as errored.",
+                x->tier, e->block.mass, e->block.izz, e->friction, e->shift, e->first,
+                e->first + e->nstack - 1,
+                e->grid.seconds, e->grid.nrate, e->grid.ntol, e->up_height, e->up_tilt);
+    if ((st = stack_summary(x, s, err)) ||
+        (st = e56_write_grid(x, &e->grid, &s->sw, "grid.csv", "stacks.csv", err)) ||
+        (st = e56_write_grid(x, &s->tall_grid, &s->tall, "tall.csv", "tall_runs.csv", err)))
+        return st;
+    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "mean_linear_momentum", 1,
+                    "mean |linear momentum| (kg m/s)", "fig_momentum",
+                    "Mean |sum M v| over the run, mean over the stacks (fig. 10).");
+    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "mean_angular_momentum", 1,
+                    "mean |angular momentum| (kg m^2/s)", "fig_angular",
+                    "Mean |angular momentum| about the origin over the run, mean over the stacks.");
+    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "end_ok_rate", 0, "towers up (fraction)",
+                    "fig_up", "Towers standing at the end.");
+    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "fail_rate", 0, "failure rate", "fig_fail",
+                    "Failure rate (a step hit the iteration cap).");
+    /* beside the authors' stored results, cell by cell */
+    if ((st = e56_silico_section(x, &s->silico, &e->grid, &s->sw, err))) return st;
+    /* the serial timing study goes only into files: the writing rank's alone (MPI) */
+    return tc_exp_writer(x) ? speed_study(x, e, err) : TC_OK;
+}
+
+static void e6_free(void *state) {
+    e6_state *s = state;
+    e56_sweep_free(&s->sw), e56_sweep_free(&s->tall);
+    free(s);
+}
+
+/* the result files digested per method (speed.csv holds wall-clock times: not digested) */
+static const tc_results_file e6_results[] = {
+    {"grid.csv", TC_RESULTS_ROWS, NULL}, {"stacks.csv", TC_RESULTS_ROWS, NULL},
+    {"tall.csv", TC_RESULTS_ROWS, NULL}, {NULL, 0, NULL}};
+
+/* the work: every two-block stack over every method's grid, the tall stack (its blocks), and
+ * the serial speed study */
+static void e6_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e6_state *s = state;
+    const e6_setup *e = &s->e;
+    for (int k = 0; k < x->nmethod; k++) {
+        double stacks = e->nstack * e56_grid_steps(x, &e->grid, k);
+        double tall = e56_grid_steps(x, &s->tall_grid, k);
+        w->steps += stacks + tall + e->speed_steps;
+        w->seconds += (2 * stacks + e->tall_n * tall + e->speed_steps) * 6 * TC_WORK_STEP_S *
+                      tc_method_work_factor(&x->method[k].m);
+    }
+    w->bytes = (double)x->nmethod * e->nstack * e->grid.nrate * e->grid.ntol * 256;
+}
+
+/* the tolerance sweeps' methods have `tol` (the tall stack's grid names the same ones) */
+static tc_status e6_check(const tc_exp *x, const void *state, tc_error *err) {
+    const e6_state *s = state;
+    tc_status st = e56_check_tol(x, &s->e.grid, err);
+    return st ? st : e56_check_tol(x, &s->tall_grid, err);
+}
+
+const tc_experiment_type tc_experiment_e6 = {
+    .name = "e6_stacking",
+    .title = "block stacking: momentum drift over rates x tolerances, a tall stack, time per "
+             "step (Le Cleac'h et al. fig. 8, 10, 11)",
+    .heading = "Block stacking (E6)",
+    .paper = "Le Cleac'h et al. 2023, fig. 8, 10 and 11",
+    .script = "e6/e6_stacking.cfg",
+    .results = e6_results,
+    .setup = e6_setup_fn,
+    .run = e6_run_fn,
+    .free = e6_free,
+    .estimate = e6_estimate,
+    .check = e6_check,
+    .bench_name = "contact-ip",
+    .bench_doc = "E6's falling block: time per step of every method (single-level and bilevel "
+                 "beside the others), one thread, same run, CSV",
+    .bench = e6_bench,
+};

@@ -1,0 +1,1190 @@
+/* SPDX-License-Identifier: MIT */
+/* E7: frictional dynamics (Kaufman, Edmunds & Pai 2005) — a box sliding to rest, a box on an
+ * incline below, at and above the friction angle, a ball launched sliding that starts to roll,
+ * each against its closed form; and piles of non-convex bodies (compounds) dropped into an open
+ * box: step time against contacts, settling, escapes, energy */
+#include "experiments/e7/e7.h"
+#include "core/tc_fs.h"
+#include "core/tc_machine.h"
+#include "report/tc_progress.h"
+
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+
+static const char *const scene_name[E7_NSCENE] = {"slide", "incline", "roll", "pile"};
+
+/* one simulation of the sweep */
+typedef struct e7_item {
+    int method, scene, variant, planar, run;
+    long steps, done;
+    /* (a)-(c): body 1 after every step */
+    double *x, *v, *speed, *wr;
+    e7_measure m;
+    /* (d): a sample every d_every steps; every body's state where the measured window starts */
+    int nsample;
+    double *t, *ke, *energy, *geo, *own;
+    tc_body_state *landed;
+    double step_s, mean_geo, mean_own, final_ke, peak_ke, e0, e_end, e_rise;
+    int escaped, have_landed;
+    long long fails; /* (d): the solver's failed solves (velocity projection: unsettled steps) */
+    char warn[256];
+} e7_item;
+
+/* per scene: the methods that did not run it, and why */
+#define E7_SKIPLEN 8192
+
+typedef struct e7_state {
+    e7_setup e;
+    const tc_exp *x;
+    tc_scene *slide[2], *incline[2][E7_MAXANGLE], *roll, *pile[E7_MAXPILE];
+    tc_compound_pile piles[E7_MAXPILE];
+    e7_item *it;
+    int n;
+    char skipped[E7_NSCENE][E7_SKIPLEN];
+    /* per method: the log-log fit over the pile sizes (slope, intercept; against own contacts) */
+    double slope[256], icept[256], slope_own[256];
+} e7_state;
+
+/* ---------- setup ---------- */
+
+static tc_status new_scene(tc_scene **sc) {
+    *sc = malloc(sizeof **sc);
+    return *sc ? TC_OK : TC_ENOMEM;
+}
+
+static tc_status e7_setup_fn(tc_exp *x, void **state, tc_error *err) {
+    e7_state *s = calloc(1, sizeof *s);
+    if (!s) return TC_ENOMEM;
+    *state = s;
+    e7_setup *e = &s->e;
+    tc_status st = e7_read_setup(&x->script, e, err);
+    if (st) return st;
+    for (int i = 0; i < e->d_nlimit; i++) tc_exp_refer(x, "pile.limits", e->d_limit[i].label);
+    /* every scene once, shared read-only by the runs */
+    for (int p = 0; p < 2 && !st; p++) {
+        if (!(st = new_scene(&s->slide[p]))) st = e7_slide_scene(e, p, s->slide[p], err);
+        for (int i = 0; i < e->b_n && !st; i++)
+            if (!(st = new_scene(&s->incline[p][i]))) st = e7_incline_scene(e, i, p, s->incline[p][i], err);
+    }
+    if (!st && !(st = new_scene(&s->roll))) st = e7_roll_scene(e, s->roll, err);
+    for (int i = 0; i < e->d_n && !st; i++)
+        if (!(st = new_scene(&s->pile[i]))) st = e7_pile_scene(e, i, s->pile[i], &s->piles[i], err);
+    if (st) return st;
+    /* a method joins when it runs one of the scenes with friction */
+    const unsigned caps = TC_CAP_DYNAMICS | TC_CAP_FRICTION;
+    tc_exp_need(x, caps, tc_scene_shapes(s->slide[0]), "(a), (b) a box on a plane");
+    tc_exp_need(x, caps, tc_scene_shapes(s->roll), "(c) a ball on a plane");
+    tc_exp_need(x, caps, tc_scene_shapes(s->slide[1]), "(a), (b) a square on a line (2-D)");
+    tc_exp_need(x, caps, tc_scene_shapes(s->pile[0]), "(d) piles of compounds");
+    return TC_OK;
+}
+
+static void e7_free(void *state) {
+    e7_state *s = state;
+    if (!s) return;
+    for (int i = 0; s->it && i < s->n; i++) {
+        e7_item *t = &s->it[i];
+        free(t->x), free(t->v), free(t->speed), free(t->wr);
+        free(t->t), free(t->ke), free(t->energy), free(t->geo), free(t->own), free(t->landed);
+    }
+    free(s->it);
+    for (int p = 0; p < 2; p++) {
+        free(s->slide[p]);
+        for (int i = 0; i < E7_MAXANGLE; i++) free(s->incline[p][i]);
+    }
+    free(s->roll);
+    for (int i = 0; i < E7_MAXPILE; i++) free(s->pile[i]);
+    free(s);
+}
+
+/* ---------- the runs ---------- */
+
+static const tc_scene *item_scene(const e7_state *s, const e7_item *t) {
+    switch (t->scene) {
+    case E7_SLIDE: return s->slide[t->planar];
+    case E7_INCLINE: return s->incline[t->planar][t->variant];
+    case E7_ROLL: return s->roll;
+    default: return s->pile[t->variant];
+    }
+}
+
+/* a line of the skipped list of scene q */
+static void skip(e7_state *s, int q, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void skip(e7_state *s, int q, const char *label, const char *fmt, ...) {
+    char why[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    size_t l = strlen(s->skipped[q]);
+    snprintf(s->skipped[q] + l, E7_SKIPLEN - l, "%s`%s` (%s)", l ? "; " : "", label, why);
+}
+
+/* a new item: its run and its arrays */
+static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant, int planar) {
+    const e7_setup *e = &s->e;
+    e7_item *t = &s->it[s->n++];
+    memset(t, 0, sizeof *t);
+    t->method = k, t->scene = scene, t->variant = variant, t->planar = planar;
+    const char *dim = planar ? "2-D" : "3-D";
+    if (scene == E7_SLIDE) {
+        t->steps = (long)ceil(e->a_seconds / e->dt - 1e-9);
+        t->run = tc_exp_add_run(x, k, NULL, -1, "scene=slide, %s, v0 %g m/s, mu %g", dim, e->a_v0, e->a_mu);
+    } else if (scene == E7_INCLINE) {
+        t->steps = (long)ceil(e->b_seconds / e->dt - 1e-9);
+        t->run = tc_exp_add_run(x, k, NULL, -1, "scene=incline, %s, %.4g deg, mu %g", dim,
+                                e7_incline_angle(e, variant) * 180 / M_PI, e->b_mu);
+    } else if (scene == E7_ROLL) {
+        t->steps = (long)ceil(e->c_seconds / e->dt - 1e-9);
+        t->run = tc_exp_add_run(x, k, NULL, -1, "scene=roll, v0 %g m/s, mu %g", e->c_v0, e->c_mu);
+    } else {
+        t->steps = (long)ceil(e->d_seconds / e->d_dt - 1e-9);
+        t->nsample = (int)((t->steps + e->d_every - 1) / e->d_every);
+        t->run = tc_exp_add_run(x, k, NULL, (long long)e->pile.seed, "scene=pile, %d bodies, %g s",
+                                e->d_bodies[variant], e->d_seconds);
+    }
+    if (scene != E7_PILE) {
+        size_t n = (size_t)t->steps + 1;
+        if (!(t->x = calloc(n, sizeof *t->x)) || !(t->v = calloc(n, sizeof *t->v)) ||
+            !(t->speed = calloc(n, sizeof *t->speed)) || !(t->wr = calloc(n, sizeof *t->wr)))
+            return TC_ENOMEM;
+    } else {
+        size_t n = (size_t)t->nsample + 1;
+        double **a[] = {&t->t, &t->ke, &t->energy, &t->geo, &t->own};
+        for (size_t j = 0; j < sizeof a / sizeof *a; j++)
+            if (!(*a[j] = calloc(n, sizeof(double)))) return TC_ENOMEM;
+        if (!(t->landed = calloc((size_t)s->pile[variant]->nbody, sizeof *t->landed)))
+            return TC_ENOMEM;
+    }
+    return TC_OK;
+}
+
+/* the pile limit of a label: the largest pile it runs (INT32_MAX: none), and why */
+static int pile_limit(const e7_setup *e, const char *label, const char **why) {
+    for (int i = 0; i < e->d_nlimit; i++)
+        if (!strcmp(e->d_limit[i].label, label)) return *why = e->d_limit[i].why, e->d_limit[i].bodies;
+    *why = NULL;
+    return 1 << 30;
+}
+
+/* which scenes each method runs; what it does not, with the reason */
+static tc_status plan_items(tc_exp *x, e7_state *s) {
+    const e7_setup *e = &s->e;
+    const unsigned caps = TC_CAP_DYNAMICS | TC_CAP_FRICTION;
+    /* (d): which methods run which piles; the reasons for the rest, once per method */
+    int *runs_pile = calloc((size_t)x->nmethod + 1, sizeof *runs_pile);
+    if (!runs_pile) return TC_ENOMEM;
+    for (int k = 0; k < x->nmethod; k++) {
+        const tc_method *m = &x->method[k].m;
+        const char *label = x->method[k].label, *why;
+        char r[400], left[200] = "";
+        if (!tc_method_can_run(m, caps, tc_scene_shapes(s->pile[0]))) {
+            tc_method_why_not(m, caps, tc_scene_shapes(s->pile[0]), r, sizeof r);
+            skip(s, E7_PILE, label, "%s", r);
+            continue;
+        }
+        /* sizes over the script's limit, then a start on the smallest pile left (a model that
+         * refuses a pair of the pile's shapes says so when it starts) */
+        int lim = pile_limit(e, label, &why), smallest = -1;
+        for (int i = 0; i < e->d_n; i++) {
+            if (e->d_bodies[i] > lim)
+                snprintf(left + strlen(left), sizeof left - strlen(left), "%s%d", left[0] ? ", " : "",
+                         e->d_bodies[i]);
+            else if (smallest < 0 || e->d_bodies[i] < e->d_bodies[smallest])
+                smallest = i;
+        }
+        if (left[0] && lim == 0)
+            skip(s, E7_PILE, label, "left out of every pile by the script: %s", why);
+        else if (left[0])
+            skip(s, E7_PILE, label, "the %s-body piles left out: the script limits it to %d bodies: %s",
+                 left, lim, why);
+        if (smallest < 0) continue;
+        tc_sim *sim = NULL;
+        tc_error e2;
+        tc_error_clear(&e2);
+        tc_status st = tc_sim_alloc(&sim, s->pile[smallest], m, e->d_dt, &e2);
+        tc_sim_free(sim);
+        if (st == TC_EUNSUP) {
+            skip(s, E7_PILE, label, "cannot start: %s", e2.msg);
+            continue;
+        }
+        runs_pile[k] = 1;
+    }
+    /* the piles first, largest first: the longest runs start first in the sweep */
+    for (int i = e->d_n - 1; i >= 0; i--)
+        for (int k = 0; k < x->nmethod; k++) {
+            const char *why;
+            tc_status st;
+            if (runs_pile[k] && e->d_bodies[i] <= pile_limit(e, x->method[k].label, &why) &&
+                (st = add_item(x, s, k, E7_PILE, i, 0)))
+                return free(runs_pile), st;
+        }
+    free(runs_pile);
+    for (int k = 0; k < x->nmethod; k++) {
+        const tc_method *m = &x->method[k].m;
+        const char *label = x->method[k].label;
+        char r[400];
+        /* (a), (b): in 3-D, else the 2-D version for planar methods */
+        int box3 = tc_method_can_run(m, caps, tc_scene_shapes(s->slide[0]));
+        int box2 = !box3 && tc_method_can_run(m, caps, tc_scene_shapes(s->slide[1]));
+        tc_status st;
+        if (box3 || box2) {
+            if ((st = add_item(x, s, k, E7_SLIDE, 0, box2))) return st;
+            for (int i = 0; i < e->b_n; i++)
+                if ((st = add_item(x, s, k, E7_INCLINE, i, box2))) return st;
+        } else {
+            tc_method_why_not(m, caps, tc_scene_shapes(s->slide[0]), r, sizeof r);
+            skip(s, E7_SLIDE, label, "%s", r), skip(s, E7_INCLINE, label, "%s", r);
+        }
+        /* (c): 3-D only */
+        if (tc_method_can_run(m, caps, tc_scene_shapes(s->roll))) {
+            if ((st = add_item(x, s, k, E7_ROLL, 0, 0))) return st;
+        } else if (box2) {
+            skip(s, E7_ROLL, label, "no 2-D version: a planar method takes polygons, and a polygon "
+                                   "rolls over its corners, not like a ball");
+        } else {
+            tc_method_why_not(m, caps, tc_scene_shapes(s->roll), r, sizeof r);
+            skip(s, E7_ROLL, label, "%s", r);
+        }
+    }
+    return TC_OK;
+}
+
+/* what a pile run's hooks share */
+typedef struct pile_ctx {
+    const e7_setup *e;
+    const tc_compound_pile *p;
+    e7_item *t;
+    e7_touch *touch;
+    int win_samples;     /* the measured window: samples, contacts */
+    double win_geo, win_own;
+} pile_ctx;
+
+static void pile_after(void *ctx, tc_sim *sim, long k) {
+    pile_ctx *c = ctx;
+    const e7_setup *e = c->e;
+    e7_item *t = c->t;
+    const double time = (k + 1) * e->d_dt;
+    int in = time >= e->d_measure_from;
+    /* the state the cost study starts from: the window's first */
+    if (in && !t->have_landed) {
+        memcpy(t->landed, tc_sim_bodies(sim), (size_t)tc_sim_scene(sim)->nbody * sizeof *t->landed);
+        t->have_landed = 1;
+    }
+    if (k % e->d_every != 0) return;
+    /* a sample: energies, contacts (the same count for every method, and the method's own) */
+    int j = (int)(k / e->d_every);
+    if (j >= t->nsample) return;
+    const tc_body_state *bs = tc_sim_bodies(sim);
+    t->t[j] = time;
+    t->ke[j] = tc_sim_kinetic_energy(sim), t->energy[j] = tc_sim_energy(sim);
+    t->geo[j] = e7_touching(c->touch, tc_sim_scene(sim), bs, e->d_margin);
+    t->own[j] = tc_sim_get_stats(sim)->ncontact;
+    if (in) c->win_geo += t->geo[j], c->win_own += t->own[j], c->win_samples++;
+}
+
+static void pile_end(void *ctx, tc_sim *sim) {
+    pile_ctx *c = ctx;
+    e7_item *t = c->t;
+    const tc_scene *sc = tc_sim_scene(sim);
+    const tc_body_state *bs = tc_sim_bodies(sim);
+    for (int i = 0; i < sc->nbody; i++)
+        if (sc->body[i].joint == TC_JOINT_FREE && tc_compound_pile_escaped(c->p, bs[i].pos)) t->escaped++;
+    t->fails = tc_sim_get_stats(sim)->solver_fails;
+    /* warnings that did not fail a step (an engine dropping contacts) go in the table */
+    char w[2048] = "";
+    tc_sim_warnings(sim, w, (int)sizeof w);
+    for (char *p = w; *p; p++)
+        if (*p == '\n' || *p == ',') *p = ';';
+    size_t l = strlen(w);
+    while (l && w[l - 1] == ';') w[--l] = 0;
+    snprintf(t->warn, sizeof t->warn, "%s", w);
+}
+
+static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
+    const e7_setup *e = &s->e;
+    const tc_scene *sc = s->pile[t->variant];
+    pile_ctx c = {.e = e, .p = &s->piles[t->variant], .t = t};
+    if (!(c.touch = e7_touch_alloc(sc))) {
+        it->status = TC_ENOMEM;
+        snprintf(it->reason, sizeof it->reason, "out of memory for the contact count");
+        return;
+    }
+    tc_sim_loop loop = {.dt = e->d_dt, .steps = t->steps, .every = 1, .after = pile_after,
+                        .end = pile_end, .ctx = &c};
+    tc_series out;
+    memset(&out, 0, sizeof out);
+    tc_simulate(sc, &s->x->method[t->method].m, &loop, &out, it);
+    e7_touch_free(c.touch);
+    t->done = out.steps;
+    int ns = (int)((t->done + e->d_every - 1) / e->d_every);
+    t->step_s = NAN; /* the cost study's */
+    t->mean_geo = c.win_samples ? c.win_geo / c.win_samples : NAN;
+    t->mean_own = c.win_samples ? c.win_own / c.win_samples : NAN;
+    t->final_ke = ns ? t->ke[ns - 1] : NAN, t->peak_ke = 0;
+    t->e0 = ns ? t->energy[0] : NAN, t->e_end = ns ? t->energy[ns - 1] : NAN, t->e_rise = 0;
+    for (int j = 0; j < ns; j++)
+        t->peak_ke = fmax(t->peak_ke, t->ke[j]), t->e_rise = fmax(t->e_rise, t->energy[j] - t->e0);
+    /* no body may leave the box: a run that lost bodies failed its check, though it ran */
+    if (it->status == TC_OK && t->escaped) {
+        it->status = TC_ECHECK;
+        snprintf(it->reason, sizeof it->reason, "%d of %d bodies left the box%s%s", t->escaped,
+                 s->piles[t->variant].bodies, t->warn[0] ? ": " : "", t->warn);
+    }
+}
+
+/* one work item: one simulation */
+static void e7_work(void *ctx, int i, tc_item *it) {
+    e7_state *s = ctx;
+    e7_item *t = &s->it[i];
+    if (t->scene == E7_PILE) {
+        simulate_pile(s, t, it);
+        return;
+    }
+    e7_simulate(&s->e, t->scene, item_scene(s, t), &s->x->method[t->method].m, t->x, t->v,
+                t->speed, t->wr, &t->done, it);
+    t->m = e7_measure_run(&s->e, t->scene, t->done, t->x, t->v, t->speed, t->wr);
+}
+
+/* what one simulation writes, for a sweep split over MPI ranks: its samples (those of (a)-(c) or
+ * of a pile), its step count and measures, and everything from step_s on (scalars, warning) */
+static int e7_regions(void *ctx, int i, tc_region *r) {
+    e7_item *t = &((e7_state *)ctx)->it[i];
+    int nr = 0;
+    double *per_step[] = {t->x, t->v, t->speed, t->wr}, *per_sample[] = {t->t, t->ke, t->energy, t->geo, t->own};
+    for (int j = 0; j < 4; j++)
+        if (per_step[j]) r[nr++] = (tc_region){per_step[j], ((size_t)t->steps + 1) * sizeof(double)};
+    for (int j = 0; j < 5; j++)
+        if (per_sample[j]) r[nr++] = (tc_region){per_sample[j], ((size_t)t->nsample + 1) * sizeof(double)};
+    if (t->landed)
+        r[nr++] = (tc_region){t->landed, (size_t)item_scene((e7_state *)ctx, t)->nbody * sizeof *t->landed};
+    r[nr++] = (tc_region){&t->done, sizeof t->done};
+    r[nr++] = (tc_region){&t->m, sizeof t->m};
+    r[nr++] = (tc_region){&t->step_s, sizeof *t - offsetof(e7_item, step_s)};
+    return nr;
+}
+
+/* ---------- outputs ---------- */
+
+static int ok(const tc_exp *x, const e7_item *t) { return tc_exp_run_record(x, t->run)->status == TC_OK; }
+
+/* |measured - closed| / closed */
+static double rel_err(double meas, double closed) { return fabs(meas - closed) / fabs(closed); }
+
+/* the blocks of scene q (and incline angle `variant`, -1: any) in item order */
+static void block_labels(const tc_exp *x, const e7_state *s, int q, int variant, char *buf, size_t n) {
+    buf[0] = 0;
+    for (int i = 0; i < s->n; i++) {
+        const e7_item *t = &s->it[i];
+        if (t->scene != q || (variant >= 0 && t->variant != variant)) continue;
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, "%s%s", l ? " " : "", x->method[t->method].label);
+    }
+}
+
+/* (a)-(c) time series: gnuplot blocks (t = 0, then every `every` steps), one per run of scene
+ * q, the incline's angle by angle */
+static tc_status write_series(const tc_exp *x, const e7_state *s, int q, const char *file,
+                              tc_error *err) {
+    const e7_setup *e = &s->e;
+    char path[1200], labels[4096] = "";
+    tc_outfile o;
+    tc_exp_path(x, file, path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    int nv = q == E7_INCLINE ? e->b_n : 1;
+    for (int a = 0; a < nv; a++) {
+        char l[2048];
+        block_labels(x, s, q, q == E7_INCLINE ? a : -1, l, sizeof l);
+        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", a ? " " : "", l);
+    }
+    fprintf(o.f, "# %s; one block per method: %s\n",
+            q == E7_ROLL ? "t_s,x_m,v_m_s,omega_r_m_s" : q == E7_SLIDE ? "t_s,x_m,speed_m_s" : "t_s,x_m,v_m_s",
+            labels);
+    for (int a = 0; a < nv; a++)
+        for (int i = 0; i < s->n; i++) {
+            const e7_item *t = &s->it[i];
+            if (t->scene != q || (q == E7_INCLINE && t->variant != a)) continue;
+            const double v0 = q == E7_SLIDE ? e->a_v0 : q == E7_ROLL ? e->c_v0 : 0;
+            if (q == E7_ROLL) fprintf(o.f, "0,0,%.9g,0\n", v0);
+            else fprintf(o.f, "0,0,%.9g\n", v0);
+            for (long k = e->every - 1; k < t->done; k += e->every) {
+                double tm = (k + 1) * e->dt;
+                if (q == E7_ROLL)
+                    fprintf(o.f, "%.9g,%.9e,%.9e,%.9e\n", tm, t->x[k], t->v[k], t->wr[k]);
+                else
+                    fprintf(o.f, "%.9g,%.9e,%.9e\n", tm, t->x[k], q == E7_SLIDE ? t->speed[k] : t->v[k]);
+            }
+            fprintf(o.f, "\n\n");
+        }
+    return tc_outfile_commit(&o, err);
+}
+
+/* a metric of a method, NAN when its run failed */
+static void metric(tc_exp *x, const char *label, const char *name, double v, const char *unit,
+                   double ta, double tr, unsigned flags, const char *doc) {
+    tc_metrics_add(&x->metrics, label, name, v, unit, ta, tr, flags, doc);
+}
+
+/* (a): the table, runs csv and metrics */
+static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
+    const e7_setup *e = &s->e;
+    const double D = e7_slide_distance(e), T = e7_slide_time_at(e);
+    static const char *const hdr[] = {"method", "scene", "stopping distance (m)", "closed form (m)",
+                                      "error (%)", "stopping time (s)", "closed form (s)",
+                                      "error (%)", "status"};
+    tc_table *tab = tc_table_alloc(9, hdr);
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "slide_runs.csv", path, sizeof path);
+    tc_status st = tab ? tc_outfile_open(&o, path, err) : TC_ENOMEM;
+    if (st) return tc_table_free(tab), st;
+    fprintf(o.f, "label,method,dim,steps,stop_time_s,closed_time_s,time_error,distance_m,"
+                 "closed_distance_m,distance_error,status,reason\n");
+    for (int i = 0; i < s->n; i++) {
+        const e7_item *t = &s->it[i];
+        if (t->scene != E7_SLIDE) continue;
+        const char *label = x->method[t->method].label;
+        const tc_run_record *r = tc_exp_run_record(x, t->run);
+        int good = ok(x, t);
+        double de = good ? rel_err(t->m.distance, D) : NAN, te = good ? rel_err(t->m.stop_time, T) : NAN;
+        char reason[600], c[9][64], name[128];
+        tc_csv_field(reason, sizeof reason, r->reason);
+        fprintf(o.f, "%s,%s,%s,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%s,%s\n", label,
+                x->method[t->method].m.spec, t->planar ? "2-D" : "3-D", t->done, t->m.stop_time, T,
+                te, t->m.distance, D, de,
+                !good                   ? "failed"
+                : isnan(t->m.stop_time) ? "did not stop"
+                                        : "ok",
+                reason);
+        snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
+        tc_cell_num(c[2], 64, t->m.distance, 4, 1e-12), snprintf(c[3], 64, "%.4g", D);
+        tc_cell_num(c[4], 64, 100 * de, 2, 1e-12), tc_cell_num(c[5], 64, t->m.stop_time, 4, 1e-12);
+        snprintf(c[6], 64, "%.4g", T), tc_cell_num(c[7], 64, 100 * te, 2, 1e-12);
+        snprintf(c[8], 64, "%s", !good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok");
+        if (!good || isnan(t->m.stop_time)) te = NAN;
+        const char *row[9] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
+        tc_table_add_row(tab, row);
+        snprintf(name, sizeof name, "slide.%s.distance_error", label);
+        metric(x, label, name, de, "1", 0.01, 0.3, 0, "(a) |stopping distance - v0^2/(2 mu g)| over the closed form");
+        snprintf(name, sizeof name, "slide.%s.stop_time_error", label);
+        metric(x, label, name, te, "1", 0.01, 0.3, 0,
+               "(a) |stopping time - (v0 - stop_speed)/(mu g)| over the closed form");
+    }
+    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
+    char cap[600];
+    snprintf(cap, sizeof cap,
+             "E7 (a): a %g kg cube of side %g m sliding at %g m/s on a plane, mu = %g, step %g s: "
+             "where and when it stops against v0^2/(2 mu g) = %.4g m and v0/(mu g) = %.4g s. The "
+             "stopping time is when the speed first falls below %g m/s (between steps by linear "
+             "interpolation), against the closed form's time for that speed, (v0 - %g)/(mu g); "
+             "the distance is the COM's at the end (%g s).",
+             e->a_mass, 2 * e->a_half, e->a_v0, e->a_mu, e->dt, D, e7_slide_time(e), e->a_stop,
+             e->a_stop, e->a_seconds);
+    st = tc_exp_table(x, tab, "slide_table", cap, err);
+    tc_table_free(tab);
+    return st;
+}
+
+/* (b): the table, runs csv and metrics */
+static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
+    const e7_setup *e = &s->e;
+    static const char *const hdr[] = {"method", "scene", "incline (deg)", "closed-form a (m/s^2)",
+                                      "measured a (m/s^2)", "error (%)", "mean velocity (m/s)",
+                                      "displacement (m)", "expected", "observed"};
+    tc_table *tab = tc_table_alloc(10, hdr);
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "incline_runs.csv", path, sizeof path);
+    tc_status st = tab ? tc_outfile_open(&o, path, err) : TC_ENOMEM;
+    if (st) return tc_table_free(tab), st;
+    fprintf(o.f, "label,method,dim,angle_deg,steps,accel_m_s2,closed_accel_m_s2,accel_error,"
+                 "mean_velocity_m_s,displacement_m,expected,observed,status,reason\n");
+    for (int a = 0; a < e->b_n; a++)
+        for (int i = 0; i < s->n; i++) {
+            const e7_item *t = &s->it[i];
+            if (t->scene != E7_INCLINE || t->variant != a) continue;
+            const char *label = x->method[t->method].label;
+            const tc_run_record *r = tc_exp_run_record(x, t->run);
+            const double A = e7_incline_accel(e, a), deg = e7_incline_angle(e, a) * 180 / M_PI;
+            int good = ok(x, t);
+            double ae = good && A > 0 ? rel_err(t->m.accel, A) : NAN;
+            const char *expected = e->b_offset[a] < 0 ? "sticks" : e->b_offset[a] == 0 ? "at rest (limit)" : "slides";
+            const char *observed = !good ? "failed" : fabs(t->m.creep) < e->b_stick ? "sticks" : "slides";
+            char reason[600], c[10][64], name[128];
+            tc_csv_field(reason, sizeof reason, r->reason);
+            fprintf(o.f, "%s,%s,%s,%.6g,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%s,%s,%s,%s\n", label,
+                    x->method[t->method].m.spec, t->planar ? "2-D" : "3-D", deg, t->done, t->m.accel,
+                    A, ae, t->m.creep, t->m.displacement, expected, observed, good ? "ok" : "failed",
+                    reason);
+            snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
+            snprintf(c[2], 64, "%.4g", deg), snprintf(c[3], 64, "%.4g", A);
+            tc_cell_num(c[4], 64, good ? t->m.accel : NAN, 3, 1e-12), tc_cell_num(c[5], 64, 100 * ae, 2, 1e-12);
+            tc_cell_num(c[6], 64, good ? t->m.creep : NAN, 3, 1e-12);
+            tc_cell_num(c[7], 64, good ? t->m.displacement : NAN, 3, 1e-12);
+            snprintf(c[8], 64, "%s", expected), snprintf(c[9], 64, "%s", observed);
+            const char *row[10] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
+            tc_table_add_row(tab, row);
+            if (A > 0) {
+                snprintf(name, sizeof name, "incline.%s.angle%d.accel_error", label, a);
+                metric(x, label, name, ae, "1", 0.01, 0.3, 0,
+                       "(b) |fitted acceleration - g (sin - mu cos)| over the closed form, above the friction angle");
+            } else if (e->b_offset[a] == 0) {
+                /* at the friction angle a box that sticks and one that slides at a constant
+                 * speed both meet the closed form (a = 0): which one a step lands on is decided
+                 * by rounding (the LCP slides at 4 mm/s with one CPU's BLAS kernels, sticks with
+                 * another's), so the acceleration is checked, not the speed */
+                snprintf(name, sizeof name, "incline.%s.angle%d.accel", label, a);
+                metric(x, label, name, good ? t->m.accel : NAN, "m/s^2", 1e-2, 0.5, 0,
+                       "(b) fitted acceleration down the incline at the friction angle (closed "
+                       "form 0, sticking or sliding)");
+            } else {
+                snprintf(name, sizeof name, "incline.%s.angle%d.mean_velocity", label, a);
+                metric(x, label, name, good ? t->m.creep : NAN, "m/s", 1e-3, 0.5, 0,
+                       "(b) mean velocity down the incline over the fit window, at or below the "
+                       "friction angle (closed form 0)");
+            }
+        }
+    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "E7 (b): a %g kg cube of side %g m at rest on an incline (gravity tilted), mu = %g: "
+             "friction angle %.4g deg; %g s at %g s steps. The acceleration is fitted to the "
+             "velocity from %g s on, and the velocity averaged there; it sticks when that mean is "
+             "below %g m/s. Closed form: at rest at or below the friction angle, g (sin - mu cos) "
+             "above.",
+             e->b_mass, 2 * e->b_half, e->b_mu, atan(e->b_mu) * 180 / M_PI, e->b_seconds, e->dt,
+             e->b_fit_from, e->b_stick);
+    st = tc_exp_table(x, tab, "incline_table", cap, err);
+    tc_table_free(tab);
+    return st;
+}
+
+/* (c): the table, runs csv and metrics */
+static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
+    const e7_setup *e = &s->e;
+    const double T = e7_roll_time_at(e), V = e7_roll_speed(e), D = e7_roll_distance_at(e);
+    static const char *const hdr[] = {"method", "t* (s)", "closed form (s)", "error (%)",
+                                      "rolling speed (m/s)", "closed form (m/s)", "error (%)",
+                                      "distance to t* (m)", "closed form (m)", "error (%)"};
+    tc_table *tab = tc_table_alloc(10, hdr);
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "roll_runs.csv", path, sizeof path);
+    tc_status st = tab ? tc_outfile_open(&o, path, err) : TC_ENOMEM;
+    if (st) return tc_table_free(tab), st;
+    fprintf(o.f, "label,method,steps,roll_time_s,closed_time_s,time_error,roll_speed_m_s,"
+                 "closed_speed_m_s,speed_error,roll_distance_m,closed_distance_m,distance_error,"
+                 "status,reason\n");
+    for (int i = 0; i < s->n; i++) {
+        const e7_item *t = &s->it[i];
+        if (t->scene != E7_ROLL) continue;
+        const char *label = x->method[t->method].label;
+        const tc_run_record *r = tc_exp_run_record(x, t->run);
+        int good = ok(x, t);
+        double te = good ? rel_err(t->m.roll_time, T) : NAN, ve = good ? rel_err(t->m.roll_speed, V) : NAN;
+        double de = good ? rel_err(t->m.roll_distance, D) : NAN;
+        char reason[600], c[10][64], name[128];
+        tc_csv_field(reason, sizeof reason, r->reason);
+        fprintf(o.f, "%s,%s,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%s,%s\n", label,
+                x->method[t->method].m.spec, t->done, t->m.roll_time, T, te, t->m.roll_speed, V, ve,
+                t->m.roll_distance, D, de,
+                !good                   ? "failed"
+                : isnan(t->m.roll_time) ? "never rolled"
+                                        : "ok",
+                reason);
+        snprintf(c[0], 64, "%s", label);
+        tc_cell_num(c[1], 64, good ? t->m.roll_time : NAN, 4, 1e-12), snprintf(c[2], 64, "%.4g", T);
+        tc_cell_num(c[3], 64, 100 * te, 2, 1e-12), tc_cell_num(c[4], 64, good ? t->m.roll_speed : NAN, 4, 1e-12);
+        snprintf(c[5], 64, "%.4g", V), tc_cell_num(c[6], 64, 100 * ve, 2, 1e-12);
+        tc_cell_num(c[7], 64, good ? t->m.roll_distance : NAN, 4, 1e-12), snprintf(c[8], 64, "%.4g", D);
+        tc_cell_num(c[9], 64, 100 * de, 2, 1e-12);
+        if (!good) snprintf(c[1], 64, "failed");
+        else if (isnan(t->m.roll_time)) snprintf(c[1], 64, "never rolled");
+        const char *row[10] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
+        tc_table_add_row(tab, row);
+        const struct { const char *n, *doc; double v; } ms[] = {
+            {"time_error", "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)", te},
+            {"speed_error", "(c) |rolling speed - 5 v0/7| over the closed form", ve},
+            {"distance_error", "(c) |distance to t* - 12 v0^2/(49 mu g)| over the closed form (at the slip threshold)", de}};
+        for (int q = 0; q < 3; q++) {
+            snprintf(name, sizeof name, "roll.%s.%s", label, ms[q].n);
+            metric(x, label, name, ms[q].v, "1", 0.01, 0.3, 0, ms[q].doc);
+        }
+    }
+    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
+    char cap[700];
+    snprintf(cap, sizeof cap,
+             "E7 (c): a solid %g kg ball of radius %g m launched at %g m/s without spin, mu = %g, "
+             "step %g s: it rolls without slipping from t* = 2 v0/(7 mu g) = %.4g s on, at 5 v0/7 "
+             "= %.4g m/s, having travelled 12 v0^2/(49 mu g) = %.4g m. t* is measured when the slip "
+             "|v - omega r| first falls below %g v0 (between steps by linear interpolation), "
+             "against the closed form's time and distance for that slip (a factor 1 - %g on "
+             "the time); the rolling speed is the one at the end (%g s).",
+             e->c_mass, e->c_radius, e->c_v0, e->c_mu, e->dt, e7_roll_time(e), V,
+             e7_roll_distance(e), e->c_slip, e->c_slip, e->c_seconds);
+    st = tc_exp_table(x, tab, "roll_table", cap, err);
+    tc_table_free(tab);
+    return st;
+}
+
+/* the pile methods, in method order: each method with a pile run */
+static int pile_methods(const tc_exp *x, const e7_state *s, int *idx) {
+    int n = 0;
+    for (int k = 0; k < x->nmethod; k++)
+        for (int i = 0; i < s->n; i++)
+            if (s->it[i].scene == E7_PILE && s->it[i].method == k) {
+                idx[n++] = k;
+                break;
+            }
+    return n;
+}
+
+static const e7_item *pile_item(const e7_state *s, int k, int size) {
+    for (int i = 0; i < s->n; i++)
+        if (s->it[i].scene == E7_PILE && s->it[i].method == k && s->it[i].variant == size) return &s->it[i];
+    return NULL;
+}
+
+int e7_loglog_fit(const double *xs, const double *ys, int n, double *slope, double *b) {
+    double s1 = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(xs[i] > 0 && ys[i] > 0)) continue;
+        double lx = log(xs[i]), ly = log(ys[i]);
+        s1 += 1, sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+    }
+    double den = s1 * sxx - sx * sx;
+    if (s1 < 2 || !(den > 1e-12 * s1 * sxx)) return *slope = *b = NAN, 0;
+    *slope = (s1 * sxy - sx * sy) / den, *b = (sy - *slope * sx) / s1;
+    return (int)s1;
+}
+
+/* the cost of a pile's step: after the sweep, each pile that ran starts again from its state
+ * where the window starts, alone on this thread; d_warm steps (a restarted solver gets its warm
+ * start back), then d_repeats blocks of d_timed steps, each timed by this thread's CPU time; a
+ * step's time is the median over the blocks. Timed inside the sweep, two runs at a time on a
+ * machine others share, one pile's step time moved by up to 30 % from run to run, and E7.1's
+ * slope with it. One pile is alive at a time: two Bullet worlds stepped in turns on one thread
+ * diverged within 20 steps */
+static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
+    const e7_setup *e = &s->e;
+    tc_scene *sc = malloc(sizeof *sc);
+    double *y = malloc(((size_t)e->d_repeats + 1) * sizeof *y);
+    if (!sc || !y) return free(sc), free(y), TC_ENOMEM;
+    int n = 0;
+    for (int i = 0; i < s->n; i++) n += s->it[i].scene == E7_PILE;
+    tc_progress prog;
+    tc_progress_start(&prog, "e7 pile cost", n);
+    for (int i = 0; i < s->n && !tc_interrupted(); i++) {
+        e7_item *t = &s->it[i];
+        if (t->scene != E7_PILE) continue;
+        tc_progress_tick(&prog);
+        if (!ok(x, t) || !t->have_landed) continue;
+        /* the pile's scene with every free body where the window started */
+        memcpy(sc, s->pile[t->variant], sizeof *sc);
+        for (int b = 0; b < sc->nbody; b++) {
+            tc_body_desc *d = &sc->body[b];
+            if (d->joint != TC_JOINT_FREE) continue;
+            memcpy(d->pos, t->landed[b].pos, sizeof d->pos);
+            memcpy(d->quat, t->landed[b].quat, sizeof d->quat);
+            memcpy(d->vel, t->landed[b].vel, sizeof d->vel);
+            memcpy(d->omega, t->landed[b].omega, sizeof d->omega);
+        }
+        /* warm up, then the timed blocks */
+        tc_sim *sim = NULL;
+        tc_error e2;
+        tc_error_clear(&e2);
+        tc_status fs = tc_sim_alloc(&sim, sc, &x->method[t->method].m, e->d_dt, &e2);
+        for (int k = 0; !fs && k < e->d_warm && !tc_interrupted(); k++) fs = tc_sim_step(sim);
+        for (int r = 0; !fs && r < e->d_repeats; r++) {
+            double t0 = tc_thread_cpu_time();
+            for (int k = 0; !fs && k < e->d_timed; k++) fs = tc_sim_step(sim);
+            y[r] = (tc_thread_cpu_time() - t0) / e->d_timed;
+        }
+        t->step_s = fs ? NAN : gsl_stats_median(y, 1, (size_t)e->d_repeats);
+        tc_sim_free(sim);
+    }
+    tc_progress_end(&prog);
+    free(sc), free(y);
+    return tc_interrupted() ? tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted") : TC_OK;
+}
+
+/* per pile method: the log-log fit of step time against touching parts (and its own contacts)
+ * over the sizes it ran */
+static void fit_piles(const tc_exp *x, e7_state *s) {
+    const e7_setup *e = &s->e;
+    for (int k = 0; k < x->nmethod && k < 256; k++) {
+        double xs[E7_MAXPILE], xo[E7_MAXPILE], ys[E7_MAXPILE], b;
+        int n = 0;
+        for (int i = 0; i < e->d_n; i++) {
+            const e7_item *t = pile_item(s, k, i);
+            if (!t || !ok(x, t)) continue;
+            xs[n] = t->mean_geo, xo[n] = t->mean_own, ys[n] = t->step_s, n++;
+        }
+        e7_loglog_fit(xs, ys, n, &s->slope[k], &s->icept[k]);
+        e7_loglog_fit(xo, ys, n, &s->slope_own[k], &b);
+    }
+}
+
+/* (d): per-size series, the cost data, tables and metrics */
+static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
+    const e7_setup *e = &s->e;
+    int idx[256];
+    const int nm = pile_methods(x, s, idx);
+    char path[1200], labels[4096] = "";
+    tc_outfile o;
+    tc_status st;
+    /* pile.csv: a block per size and pile method (NaN when it did not run that size) */
+    for (int i = 0; i < e->d_n; i++)
+        for (int j = 0; j < nm; j++)
+            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
+                     labels[0] ? " " : "", x->method[idx[j]].label);
+    tc_exp_path(x, "pile.csv", path, sizeof path);
+    if ((st = tc_outfile_open(&o, path, err))) return st;
+    fprintf(o.f, "# t_s,kinetic_J,energy_J,touching_parts,own_contacts; sizes in order (bodies):");
+    for (int i = 0; i < e->d_n; i++) fprintf(o.f, " %d", e->d_bodies[i]);
+    fprintf(o.f, "\n# one block per method: %s\n", labels);
+    for (int i = 0; i < e->d_n; i++)
+        for (int j = 0; j < nm; j++) {
+            const e7_item *t = pile_item(s, idx[j], i);
+            int ns = t ? (int)((t->done + e->d_every - 1) / e->d_every) : 0;
+            for (int q = 0; q < ns; q++)
+                fprintf(o.f, "%.9g,%.9e,%.9e,%.0f,%.0f\n", t->t[q], t->ke[q], t->energy[q], t->geo[q], t->own[q]);
+            if (!ns) fprintf(o.f, "NaN,NaN,NaN,NaN,NaN\n");
+            fprintf(o.f, "\n\n");
+        }
+    if ((st = tc_outfile_commit(&o, err))) return st;
+    /* pile_runs.csv and the table */
+    static const char *const hdr[] = {"method", "bodies", "steps", "touching parts",
+                                      "own contacts", "step (ms)", "per contact (µs)",
+                                      "final KE (J)", "energy rise (J)", "escaped", "notes"};
+    tc_table *tab = tc_table_alloc(11, hdr);
+    tc_exp_path(x, "pile_runs.csv", path, sizeof path);
+    if (!tab) return TC_ENOMEM;
+    if ((st = tc_outfile_open(&o, path, err))) return tc_table_free(tab), st;
+    fprintf(o.f, "label,method,bodies,steps,touching_parts,own_contacts,final_ke_J,peak_ke_J,"
+                 "energy0_J,energy_end_J,energy_rise_J,escaped,failed_solves,warnings,status,"
+                 "reason,step_s,per_contact_s\n");
+    for (int j = 0; j < nm; j++)
+        for (int i = 0; i < e->d_n; i++) {
+            const e7_item *t = pile_item(s, idx[j], i);
+            if (!t) continue;
+            const char *label = x->method[t->method].label;
+            const tc_run_record *r = tc_exp_run_record(x, t->run);
+            /* the measures of a run that went to the end count (one that lost bodies too) */
+            int good = ok(x, t), complete = t->done == t->steps;
+            double pc = t->step_s / t->mean_geo;
+            char reason[600], warn[600], c[11][300], name[128];
+            tc_csv_field(reason, sizeof reason, r->reason), tc_csv_field(warn, sizeof warn, t->warn);
+            fprintf(o.f, "%s,%s,%d,%ld,%.6g,%.6g,%.6e,%.6e,%.9e,%.9e,%.6e,%d,%lld,%s,%s,%s,%.6e,%.6e\n", label,
+                    x->method[t->method].m.spec, e->d_bodies[i], t->done, t->mean_geo, t->mean_own,
+                    t->final_ke, t->peak_ke, t->e0, t->e_end, t->e_rise, t->escaped, t->fails, warn,
+                    good ? "ok" : "failed", reason, t->step_s, pc);
+            snprintf(c[0], 300, "%s", label), snprintf(c[1], 300, "%d", e->d_bodies[i]);
+            snprintf(c[2], 300, "%ld", t->done), tc_cell_num(c[3], 300, t->mean_geo, 3, 1e-12);
+            tc_cell_num(c[4], 300, t->mean_own > 0 ? t->mean_own : NAN, 3, 1e-12);
+            tc_cell_num(c[5], 300, 1e3 * t->step_s, 3, 1e-12), tc_cell_num(c[6], 300, 1e6 * pc, 3, 1e-12);
+            tc_cell_num(c[7], 300, t->final_ke, 3, 1e-12), tc_cell_num(c[8], 300, t->e_rise, 3, 1e-12);
+            snprintf(c[9], 300, "%d", t->escaped);
+            /* the failed solves counted (vp: steps that end at the sweep cap), else the first
+             * warning (the rest are in the CSV) */
+            char first[200];
+            snprintf(first, sizeof first, "%s", t->warn);
+            char *semi = strchr(first, ';');
+            if (semi) *semi = 0;
+            if (!good) snprintf(c[10], 300, "failed: %s", r->reason);
+            else if (t->fails) snprintf(c[10], 300, "%lld of %ld steps unsettled", t->fails, t->done);
+            else snprintf(c[10], 300, "%s", first);
+            if (!c[10][0]) snprintf(c[10], 300, "-");
+            const char *row[11];
+            for (int q = 0; q < 11; q++) row[q] = c[q];
+            tc_table_add_row(tab, row);
+            const struct { const char *n, *unit, *doc; double v, ta, tr; unsigned f; } ms[] = {
+                {"escaped", "1", "(d) bodies outside the box at the end", (double)t->escaped, 0, 0, 0},
+                {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke, 0.05, 1.0, 0},
+                {"energy_rise", "J", "(d) largest rise of kinetic + potential energy over its start", t->e_rise, 0.1, 1.0, 0},
+                {"touching_parts", "1", "(d) mean touching parts over the measured window", t->mean_geo, 2, 0.3, 0},
+                {"step_s", "s", "(d) CPU time of a step, the cost study's median (machine-dependent)", t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
+            for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
+                snprintf(name, sizeof name, "pile.%s.%d.%s", label, e->d_bodies[i], ms[q].n);
+                metric(x, label, name, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f, ms[q].doc);
+            }
+        }
+    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
+    char cap[1200], machine[300];
+    tc_machine_describe(machine, sizeof machine, x->threads);
+    snprintf(cap, sizeof cap,
+             "E7 (d): piles of compounds (%d kinds of 2 to 4 boxes and spheres, scale %g-%g m, "
+             "%g kg/m^3) dropped into an open box, mu = %g, %g s at %g s steps; means over the "
+             "steps from %g s on. Touching parts: pairs of convex parts closer than %g m, counted "
+             "the same way for every method; own contacts: the method's count (blank when it "
+             "reports none); step: the median over those steps of a step's CPU time (its "
+             "thread's: not inflated by other processes), runs %d at a time (%s); unsettled: "
+             "steps whose solve ended at its sweep cap.",
+             e->pile.nkind, e->pile.size_lo, e->pile.size_hi, e->pile.density, e->pile.friction,
+             e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, x->threads, machine);
+    st = tc_exp_table(x, tab, "pile_table", cap, err);
+    tc_table_free(tab);
+    if (st) return st;
+    /* the fit per method over the sizes, and pile_cost.csv (step times: not digested) */
+    static const char *const fhdr[] = {"method", "sizes", "slope vs touching parts",
+                                       "slope vs own contacts", "largest pile", "step (ms)"};
+    tc_table *ft = tc_table_alloc(6, fhdr);
+    tc_exp_path(x, "pile_cost.csv", path, sizeof path);
+    if (!ft) return TC_ENOMEM;
+    if ((st = tc_outfile_open(&o, path, err))) return tc_table_free(ft), st;
+    fprintf(o.f, "# bodies,touching_parts,own_contacts,step_s,fit_s; one block per method:");
+    for (int j = 0; j < nm; j++) fprintf(o.f, " %s", x->method[idx[j]].label);
+    fprintf(o.f, "\n");
+    for (int j = 0; j < nm; j++) {
+        const int k = idx[j];
+        int used = 0, last = -1;
+        for (int i = 0; i < e->d_n; i++) {
+            const e7_item *t = pile_item(s, k, i);
+            if (!t || !ok(x, t)) continue;
+            used += t->mean_geo > 0 && t->step_s > 0, last = i;
+            fprintf(o.f, "%d,%.6g,%.6g,%.6e,%.6e\n", e->d_bodies[i], t->mean_geo, t->mean_own,
+                    t->step_s, exp(s->icept[k]) * pow(t->mean_geo, s->slope[k]));
+        }
+        if (last < 0) fprintf(o.f, "NaN,NaN,NaN,NaN,NaN\n");
+        fprintf(o.f, "\n\n");
+        const e7_item *tl = last >= 0 ? pile_item(s, k, last) : NULL;
+        char c[6][64], name[128];
+        snprintf(c[0], 64, "%s", x->method[k].label), snprintf(c[1], 64, "%d", used);
+        tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12), tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
+        if (tl) snprintf(c[4], 64, "%d", e->d_bodies[last]);
+        else snprintf(c[4], 64, "-");
+        tc_cell_num(c[5], 64, tl ? 1e3 * tl->step_s : NAN, 3, 1e-12);
+        const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
+        tc_table_add_row(ft, row);
+        /* a slope needs two pile sizes: no metric for a method that ran one */
+        snprintf(name, sizeof name, "pile.%s.slope", x->method[k].label);
+        if (used >= 2)
+            metric(x, x->method[k].label, name, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
+               "(d) log-log slope of step time against touching parts over the pile sizes (machine-dependent)");
+    }
+    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(ft), st;
+    st = tc_exp_table(x, ft, "pile_fit_table",
+                      "E7 (d): step time against contacts, log-log least squares over the pile "
+                      "sizes each method ran (paper: cost linear in the number of contacts, "
+                      "slope 1; 1,000 bodies in seconds per step).", err);
+    tc_table_free(ft);
+    return st;
+}
+
+/* ---------- figures ---------- */
+
+static void fmt_list(char *buf, size_t n, const char *fmt, const double *v, int nv) {
+    buf[0] = 0;
+    for (int i = 0; i < nv; i++) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, "%s", i ? " " : "");
+        l = strlen(buf);
+        snprintf(buf + l, n - l, fmt, v[i]);
+    }
+}
+
+static void figures(tc_exp *x, e7_state *s) {
+    const e7_setup *e = &s->e;
+    char path[1200], labels[4096], g[32], mu[32], v0[32], T[32];
+    snprintf(g, sizeof g, "%.9g", e->gravity);
+    /* (a) */
+    block_labels(x, s, E7_SLIDE, -1, labels, sizeof labels);
+    if (labels[0]) {
+        tc_exp_path(x, "slide.csv", path, sizeof path);
+        snprintf(mu, sizeof mu, "%.9g", e->a_mu), snprintf(v0, sizeof v0, "%.9g", e->a_v0);
+        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"g", g}, {"mu", mu}, {"v0", v0}};
+        tc_exp_figure(x, "e7_slide.gp", v, 5, "fig_slide",
+                      "(a) Distance slid against time per method; black: the closed form "
+                      "x = v0 t - mu g t^2 / 2 up to v0/(mu g), then v0^2/(2 mu g).");
+    }
+    /* (b): a panel per angle */
+    block_labels(x, s, E7_INCLINE, 0, labels, sizeof labels);
+    if (labels[0]) {
+        double deg[E7_MAXANGLE], acc[E7_MAXANGLE];
+        for (int i = 0; i < e->b_n; i++)
+            deg[i] = e7_incline_angle(e, i) * 180 / M_PI, acc[i] = e7_incline_accel(e, i);
+        char degs[256], accs[256];
+        fmt_list(degs, sizeof degs, "%.4g", deg, e->b_n), fmt_list(accs, sizeof accs, "%.9g", acc, e->b_n);
+        tc_exp_path(x, "incline.csv", path, sizeof path);
+        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"angles", degs}, {"accels", accs}};
+        tc_exp_figure(x, "e7_incline.gp", v, 4, "fig_incline",
+                      "(b) Displacement down the incline against time, one panel per angle; "
+                      "black: the closed form (at rest, or g (sin - mu cos) t^2 / 2).");
+    }
+    /* (c) */
+    block_labels(x, s, E7_ROLL, -1, labels, sizeof labels);
+    if (labels[0]) {
+        tc_exp_path(x, "roll.csv", path, sizeof path);
+        snprintf(mu, sizeof mu, "%.9g", e->c_mu), snprintf(v0, sizeof v0, "%.9g", e->c_v0);
+        snprintf(T, sizeof T, "%.9g", e7_roll_time(e));
+        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"g", g}, {"mu", mu},
+                           {"v0", v0}, {"tstar", T}};
+        tc_exp_figure(x, "e7_roll.gp", v, 6, "fig_roll",
+                      "(c) The ball's speed v (solid) and omega r (dashed) against time per "
+                      "method; black: the closed forms, which meet at t* = 2 v0/(7 mu g) (marked) "
+                      "at 5 v0/7.");
+    }
+    /* (d) */
+    int idx[256];
+    const int nm = pile_methods(x, s, idx);
+    if (nm) {
+        char sizes[128] = "", slopes[2048] = "";
+        labels[0] = 0;
+        for (int j = 0; j < nm; j++) {
+            size_t l = strlen(labels);
+            snprintf(labels + l, sizeof labels - l, "%s%s", j ? " " : "", x->method[idx[j]].label);
+            l = strlen(slopes);
+            snprintf(slopes + l, sizeof slopes - l, "%s%.3g", j ? " " : "", s->slope[idx[j]]);
+        }
+        /* the panels: the sizes some method ran (the others' blocks are NaN) */
+        char panels[64] = "";
+        for (int i = 0; i < e->d_n; i++) {
+            snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%d", i ? " " : "", e->d_bodies[i]);
+            int ran = 0;
+            for (int j = 0; j < nm; j++) {
+                const e7_item *t = pile_item(s, idx[j], i);
+                ran += t && t->done > 0;
+            }
+            if (ran) snprintf(panels + strlen(panels), sizeof panels - strlen(panels), "%s%d", panels[0] ? " " : "", i);
+        }
+        /* the cost needs a pile that ran to the end without losing bodies */
+        int good = 0;
+        for (int i = 0; i < s->n; i++) good += s->it[i].scene == E7_PILE && ok(x, &s->it[i]);
+        tc_exp_path(x, "pile_cost.csv", path, sizeof path);
+        tc_plot_var vc[] = {{"datafile", path}, {"labels", labels}, {"slopes", slopes}};
+        if (good)
+            tc_exp_figure(x, "e7_pile_cost.gp", vc, 3, "fig_pile_cost",
+                          "(d) CPU time per step against touching parts (log-log), one point per "
+                          "pile size (the cost study's median: each pile restarted alone where it "
+                          "had landed), with each method's least-squares line and its slope (the "
+                          "paper: 1).");
+        else
+            tc_exp_text(x, "(d) No pile ran to the end without losing bodies: no cost figure.");
+        tc_exp_path(x, "pile.csv", path, sizeof path);
+        tc_plot_var vk[] = {{"datafile", path}, {"labels", labels}, {"sizes", sizes}, {"panels", panels}};
+        if (panels[0])
+            tc_exp_figure(x, "e7_pile_ke.gp", vk, 4, "fig_pile_ke",
+                          "(d) Kinetic energy of the piles against time, one panel per pile size "
+                          "that ran.");
+    }
+}
+
+/* ---------- the driver ---------- */
+
+/* a quantity's name and its error */
+typedef struct e7_err {
+    const char *name;
+    double err;
+} e7_err;
+
+/* the largest error against the closed forms of (a)-(c) of method k (INFINITY: a measure that
+ * never happened, or a failed run), and what it was; *creep the fastest mean velocity below the
+ * friction angle (m/s, NAN when it ran no incline) */
+static double worst_error(const tc_exp *x, const e7_state *s, int k, char *what, size_t n,
+                          double *creep) {
+    const e7_setup *e = &s->e;
+    double worst = -1;
+    snprintf(what, n, "-");
+    *creep = NAN;
+    for (int i = 0; i < s->n; i++) {
+        const e7_item *t = &s->it[i];
+        if (t->method != k || t->scene == E7_PILE) continue;
+        const int good = ok(x, t);
+        e7_err c[3];
+        int nc = 0;
+        if (t->scene == E7_SLIDE) {
+            c[nc++] = (e7_err){"(a) stopping distance", rel_err(t->m.distance, e7_slide_distance(e))};
+            c[nc++] = (e7_err){"(a) stopping time", rel_err(t->m.stop_time, e7_slide_time_at(e))};
+        } else if (t->scene == E7_INCLINE && e->b_offset[t->variant] > 0) {
+            c[nc++] = (e7_err){"(b) acceleration", rel_err(t->m.accel, e7_incline_accel(e, t->variant))};
+        } else if (t->scene == E7_INCLINE && e->b_offset[t->variant] < 0) {
+            double v = good ? fabs(t->m.creep) : INFINITY;
+            *creep = isnan(*creep) ? v : fmax(*creep, v);
+        } else if (t->scene == E7_ROLL) {
+            c[nc++] = (e7_err){"(c) t*", rel_err(t->m.roll_time, e7_roll_time_at(e))};
+            c[nc++] = (e7_err){"(c) rolling speed", rel_err(t->m.roll_speed, e7_roll_speed(e))};
+            c[nc++] = (e7_err){"(c) distance to t*", rel_err(t->m.roll_distance, e7_roll_distance_at(e))};
+        }
+        for (int q = 0; q < nc; q++) {
+            double v = good && !isnan(c[q].err) ? c[q].err : INFINITY;
+            if (v > worst) {
+                worst = v;
+                snprintf(what, n, "%s%s", c[q].name, good ? "" : " (the run failed)");
+            }
+        }
+    }
+    return worst;
+}
+
+/* the section's opening: the paper's claims beside ours, and the closed forms */
+static void verdicts(tc_exp *x, const e7_state *s) {
+    const e7_setup *e = &s->e;
+    char lin[2048] = "", big[2048] = "", in[2048] = "", out[2048] = "";
+    int idx[256], biggest = 0;
+    const int nm = pile_methods(x, s, idx);
+    for (int i = 0; i < e->d_n; i++) biggest = e->d_bodies[i] > biggest ? e->d_bodies[i] : biggest;
+    for (int j = 0; j < nm; j++) {
+        const int k = idx[j];
+        const double sl = s->slope[k];
+        size_t l = strlen(lin);
+        if (isnan(sl))
+            snprintf(lin + l, sizeof lin - l, "%s`%s` no fit (fewer than two pile sizes ran)",
+                     l ? "; " : "", x->method[k].label);
+        else
+            snprintf(lin + l, sizeof lin - l, "%s`%s` %.3g (%s)", l ? "; " : "", x->method[k].label, sl,
+                     fabs(sl - 1) <= e->d_linear ? "linear" : "not linear");
+        /* its largest pile */
+        for (int i = e->d_n - 1; i >= 0; i--) {
+            const e7_item *t = pile_item(s, k, i);
+            if (!t || !ok(x, t)) continue;
+            l = strlen(big);
+            snprintf(big + l, sizeof big - l, "%s`%s` %.3g s per step at %d bodies", l ? "; " : "",
+                     x->method[k].label, t->step_s, e->d_bodies[i]);
+            break;
+        }
+    }
+    tc_exp_text(x, "**Cost linear in the number of contacts** (paper: linear): log-log slope of the "
+                   "step time against touching parts over the pile sizes, linear when within %g of "
+                   "1 (choice): %s.",
+                e->d_linear, lin[0] ? lin : "no method ran two pile sizes");
+    if (biggest < 1000)
+        tc_exp_text(x, "**1,000 bodies in seconds per step** (paper, 2005 hardware): not tested "
+                       "here (the largest pile has %d bodies). The largest pile each method ran: %s.",
+                    biggest, big[0] ? big : "none");
+    else {
+        /* did any method run the largest pile to the end, keeping every body? */
+        int ran = 0;
+        for (int i = 0; i < s->n; i++)
+            ran += s->it[i].scene == E7_PILE && e->d_bodies[s->it[i].variant] == biggest && ok(x, &s->it[i]);
+        tc_exp_text(x, "**1,000 bodies in seconds per step** (paper, 2005 hardware): %s the "
+                       "%d-body pile (why each method did not is listed under (d) below). The "
+                       "largest pile each method ran: %s.",
+                    ran ? "measured on" : "not tested: no method ran", biggest, big[0] ? big : "none");
+    }
+    for (int k = 0; k < x->nmethod; k++) {
+        char what[96], stick[96] = "";
+        double creep, w = worst_error(x, s, k, what, sizeof what, &creep);
+        if (w < 0 && isnan(creep)) continue;
+        const int sticks = isnan(creep) || creep < e->b_stick;
+        char *buf = w <= e->tolerance && sticks ? in : out;
+        if (!sticks)
+            snprintf(stick, sizeof stick, "; creeps at %.2g m/s below the friction angle", creep);
+        size_t l = strlen(buf), cap = sizeof in;
+        if (w < 0)
+            snprintf(buf + l, cap - l, "%s`%s` (%s)", l ? "; " : "", x->method[k].label, stick + 2);
+        else if (isinf(w))
+            snprintf(buf + l, cap - l, "%s`%s` (%s: never measured%s)", l ? "; " : "", x->method[k].label,
+                     what, stick);
+        else
+            snprintf(buf + l, cap - l, "%s`%s` (%s: %.2g %%%s)", l ? "; " : "", x->method[k].label,
+                     what, 100 * w, stick);
+    }
+    tc_exp_text(x, "**Closed forms of (a)-(c) within %g %%** and sticking below the friction angle "
+                   "(touche's own check; its target is 1 %% at a 1 ms step), the largest error per "
+                   "method: within: %s; beyond: %s.",
+                100 * e->tolerance, in[0] ? in : "none", out[0] ? out : "none");
+}
+
+static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
+    e7_state *s = state;
+    const e7_setup *e = &s->e;
+    s->x = x;
+    if (x->nmethod > 256)
+        return tc_error_set(err, TC_EINVAL, x->script.path, 0, "methods", "E7 takes at most 256 methods (got %d)",
+                            x->nmethod);
+    s->it = calloc((size_t)x->nmethod * (E7_MAXANGLE + E7_MAXPILE + 2) + 1, sizeof *s->it);
+    if (!s->it) return TC_ENOMEM;
+    tc_status st = plan_items(x, s);
+    if (st) return st;
+    /* the piles first, the largest first: a step's cost grows with the bodies */
+    double *cost = calloc((size_t)s->n + 1, sizeof *cost);
+    if (!cost) return TC_ENOMEM;
+    for (int i = 0; i < s->n; i++)
+        cost[i] = (double)s->it[i].steps * (s->it[i].scene == E7_PILE ? e->d_bodies[s->it[i].variant] : 1);
+    st = tc_exp_sweep_split(x, s->n, NULL, cost, e7_work, e7_regions, s);
+    free(cost);
+    if (!st && tc_exp_writer(x)) st = cost_study(x, s, err);
+    if (st) return st;
+    fit_piles(x, s);
+    verdicts(x, s);
+    tc_exp_text(x, "Tier `%s`. Every method with friction runs every scene it can: (a) a box "
+                   "sliding to rest, (b) a box on an incline at %d angles around the friction "
+                   "angle, (c) a ball launched sliding, each at a %g s step against its closed "
+                   "form; (d) piles of %d kinds of compound (boxes and spheres) dropped into an "
+                   "open box. Planar methods run (a) and (b) as 2-D scenes (a square on a line, "
+                   "gravity tilted in the plane). The incline is gravity tilted by the angle, "
+                   "which every method takes (a turned plane is no 2-D scene).",
+                x->tier, e->b_n, e->dt, e->pile.nkind);
+    for (int q = 0; q < E7_NSCENE; q++)
+        if (s->skipped[q][0])
+            tc_exp_text(x, "(%c) %s: not run by %s.", 'a' + q, scene_name[q], s->skipped[q]);
+    if ((st = slide_outputs(x, s, err)) || (st = incline_outputs(x, s, err)) ||
+        (st = roll_outputs(x, s, err)) || (st = pile_outputs(x, s, err)) ||
+        (st = write_series(x, s, E7_SLIDE, "slide.csv", err)) ||
+        (st = write_series(x, s, E7_INCLINE, "incline.csv", err)) ||
+        (st = write_series(x, s, E7_ROLL, "roll.csv", err)))
+        return st;
+    figures(x, s);
+    return TC_OK;
+}
+
+/* the result files digested per method (pile_cost.csv holds step times: not digested; the runs'
+ * step times are dropped) */
+static const tc_results_file e7_results[] = {
+    {"slide.csv", TC_RESULTS_BLOCKS, NULL},     {"incline.csv", TC_RESULTS_BLOCKS, NULL},
+    {"roll.csv", TC_RESULTS_BLOCKS, NULL},      {"pile.csv", TC_RESULTS_BLOCKS, NULL},
+    {"slide_runs.csv", TC_RESULTS_ROWS, NULL},  {"incline_runs.csv", TC_RESULTS_ROWS, NULL},
+    {"roll_runs.csv", TC_RESULTS_ROWS, NULL},
+    {"pile_runs.csv", TC_RESULTS_ROWS, "step_s,per_contact_s"},
+    {NULL, 0, NULL}};
+
+/* the work: the closed-form scenes for every method (planar and 3-D), then every pile a method
+ * may run (pile.limits), each step costing per body */
+static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e7_state *s = state;
+    const e7_setup *e = &s->e;
+    const double scenes = 2 * (e->a_seconds + e->b_n * e->b_seconds) / e->dt + e->c_seconds / e->dt;
+    const double pile = e->d_seconds / e->d_dt;
+    for (int k = 0; k < x->nmethod; k++) {
+        const double f = tc_method_work_factor(&x->method[k].m); /* iteration caps over defaults */
+        w->steps += scenes;
+        w->seconds += scenes * TC_WORK_STEP_S * f;
+        for (int i = 0; i < e->d_n; i++) {
+            int cap = 1 << 30;
+            for (int l = 0; l < e->d_nlimit; l++)
+                if (!strcmp(e->d_limit[l].label, x->method[k].label)) cap = e->d_limit[l].bodies;
+            if (e->d_bodies[i] > cap || !tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS,
+                                                            tc_scene_shapes(s->pile[i])))
+                continue;
+            w->steps += pile;
+            w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S * f;
+            w->bytes = fmax(w->bytes, 4096.0 * e->d_bodies[i] * x->threads);
+        }
+    }
+}
+
+const tc_experiment_type tc_experiment_e7 = {
+    .name = "e7_frictional",
+    .title = "frictional dynamics: a box sliding to rest, a box on an incline, a ball starting to "
+             "roll (closed forms), piles of compounds (Kaufman et al. 2005)",
+    .heading = "Frictional dynamics (E7)",
+    .paper = "Kaufman, Edmunds & Pai 2005 (SIGGRAPH), fast frictional dynamics",
+    .script = "e7/e7_frictional.cfg",
+    .results = e7_results,
+    .setup = e7_setup_fn,
+    .run = e7_run_fn,
+    .free = e7_free,
+    .estimate = e7_estimate,
+    .bench_name = "piles",
+    .bench_doc = "E7's piles of 100, 300 and 1,000 compounds landed by velocity projection: time "
+                 "per step of velocity projection, MuJoCo and the LCP on the same points, one "
+                 "thread, same run, CSV, log-log slope",
+    .bench = e7_bench,
+};
