@@ -3,8 +3,7 @@
 #include "experiments/e2/e2.h"
 #include "core/tc_fs.h"
 #include "report/tc_progress.h"
-#include "report/tc_report.h"
-#include "tc_version.h"
+#include "core/tc_provenance.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -130,7 +129,7 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
                        "# when: %s; revision: %s; host: %s\n"
                        "# how: cross-entropy search, method %s, dt %g s, population %d, elites %d, "
                        "iterations %d, sigma %g m, seed %d, duration %g s, waypoint_dt %g s\n",
-                       now, TC_VCS_REVISION, host, spec, dt, P, e->elites, e->iterations, e->sigma,
+                       now, tc_revision(), host, spec, dt, P, e->elites, e->iterations, e->sigma,
                        e->seed, e->duration, e->waypoint_dt);
     for (int g = 0; g < e->ngoal && len < (int)sizeof prov; g++) {
         to_traj(e, best_z[g], n, &out[g]);

@@ -42,7 +42,7 @@ int tc_cmd_check(int argc, char **argv) {
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     char ref[1024], hist[1024] = "", cmd[1024] = "";
-    snprintf(ref, sizeof ref, "%s/data/reference", tc_cli_source_dir());
+    snprintf(ref, sizeof ref, "%s/data/reference", tc_source_dir());
     tc_check_opts o = {.out_dir = "out", .ref_dir = ref, .history = NULL, .command = cmd};
     for (int i = 0; i < argc; i++)
         snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);

@@ -23,7 +23,7 @@ int tc_cmd_generate(int argc, char **argv) {
                                          {"threads", required_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    tc_gen_opts o = {.source_dir = tc_cli_source_dir(), .threads = omp_get_max_threads()};
+    tc_gen_opts o = {.source_dir = tc_source_dir(), .threads = omp_get_max_threads()};
     for (int c; (c = getopt_long(argc, argv, "o:m:j:h", opts, NULL)) != -1;) {
         switch (c) {
         case 'o': o.out = optarg; break;

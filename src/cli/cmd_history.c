@@ -58,7 +58,7 @@ int tc_cmd_history(int argc, char **argv) {
     if (!st && h.nskipped > TC_HISTORY_SKIPS)
         fprintf(stderr, "touche history: warning: left out %d more malformed lines\n",
                 h.nskipped - TC_HISTORY_SKIPS);
-    if (!st) st = tc_history_report(&h, out, tc_cli_source_dir(), &moved, &err);
+    if (!st) st = tc_history_report(&h, out, tc_source_dir(), &moved, &err);
     if (!st)
         printf("touche history: %d lines%s; %d metrics moved between their first and last check; "
                "wrote %s/history.md\n",

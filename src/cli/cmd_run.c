@@ -257,7 +257,7 @@ int tc_cmd_run(int argc, char **argv) {
     static tc_override set[MAXSET];
     int force = 0;
     const char *timings = NULL;
-    tc_run_opts o = {.source_dir = tc_cli_source_dir(), .out_root = "out", .tier = "quick",
+    tc_run_opts o = {.source_dir = tc_source_dir(), .out_root = "out", .tier = "quick",
                      .threads = omp_get_max_threads(), .set = set};
     /* over MPI ranks, rank 0 alone speaks */
     tc_ranks_quiet();

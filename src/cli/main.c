@@ -4,8 +4,7 @@
 #include "core/tc_status.h"
 #include "exp/tc_ranks.h"
 #include "experiments/tc_experiments.h"
-#include "tc_config.h"
-#include "tc_version.h"
+#include "core/tc_provenance.h"
 
 #include <malloc.h>
 #include <stdio.h>
@@ -69,10 +68,6 @@ static const char usage[] =
     "             TOUCHE_NO_PROGRESS (no progress bar), TOUCHE_NO_PDF (report.md only),\n"
     "             OMP_NUM_THREADS.\n";
 
-const char *tc_cli_source_dir(void) {
-    const char *s = getenv("TOUCHE_SOURCE_DIR");
-    return s && *s ? s : TC_SOURCE_DIR;
-}
 
 void tc_cli_error(const struct tc_error *err, int status) {
     char buf[1200];
@@ -94,7 +89,7 @@ static int dispatch(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("touche 0.1.0 (%s; MPI: %s)\n", TC_VCS_REVISION, tc_ranks_library());
+        printf("touche %s (%s; MPI: %s)\n", tc_version(), tc_revision(), tc_ranks_library());
         return 0;
     }
     /* subcommands see argv starting at their own name */

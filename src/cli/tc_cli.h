@@ -3,6 +3,8 @@
 #ifndef TC_CLI_H
 #define TC_CLI_H
 
+#include "core/tc_provenance.h" /* tc_source_dir: where experiments/ and data/ live */
+
 /* each returns the process exit status: 0 ok, 1 failure, 2 usage error */
 int tc_cmd_list(int argc, char **argv);
 int tc_cmd_run(int argc, char **argv);
@@ -24,9 +26,6 @@ int tc_bench_all(int argc, char **argv);
  * workers, side by side (children `touche run`), into bench_ranks.csv and bench_ranks.md (argv[0]
  * is "ranks"; --help lists the options) */
 int tc_bench_ranks(int argc, char **argv);
-
-/* where experiments/, plots/ and data/ live: $TOUCHE_SOURCE_DIR or the build's source tree */
-const char *tc_cli_source_dir(void);
 
 /* print "touche: <error>" to stderr */
 struct tc_error;

@@ -7,41 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
+#include "core/tc_provenance.h"
 #include "report/tc_claims.h"
 #include "report/tc_table.h"
 #include "tc_config.h"
-#include "tc_version.h"
-
-/* ---------- provenance facts ---------- */
-
-void tc_utc_now(char *buf, size_t n) {
-    time_t t = time(NULL);
-    struct tm tm;
-    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(buf, n, "unknown");
-}
-
-void tc_host_desc(char *buf, size_t n) {
-    struct utsname u;
-    if (uname(&u) == 0)
-        snprintf(buf, n, "%s %s", u.nodename, u.machine);
-    else
-        snprintf(buf, n, "unknown");
-}
-
-const char *tc_revision(void) {
-    return TC_VCS_REVISION;
-}
-
-const char *tc_source_dir(void) {
-    const char *s = getenv("TOUCHE_SOURCE_DIR");
-    return s && s[0] ? s : TC_SOURCE_DIR;
-}
 
 /* ---------- report.md ---------- */
 

@@ -7,9 +7,6 @@
 
 #include "core/tc_status.h"
 
-/* the release, as in meson.build's project() */
-#define TC_TOUCHE_VERSION "0.1.0"
-
 /* contract with the experiments:
  *  - experiment E writes its outputs under <out_dir>/E/ and its part of the report as
  *    <out_dir>/E/section.md (Markdown, starting with a "## ..." heading);
@@ -37,10 +34,7 @@ typedef struct tc_report_entry {
 tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
                           tc_error *err);
 
-/* provenance facts shared by the report, the references and the history file */
-void tc_utc_now(char *buf, size_t n);   /* "2025-01-31T12:00:00Z" */
-void tc_host_desc(char *buf, size_t n); /* uname nodename and machine: "box x86_64" */
-const char *tc_revision(void);          /* the source revision the binary was built from */
-const char *tc_source_dir(void);        /* $TOUCHE_SOURCE_DIR, else the build's source tree */
+/* provenance (time, host, revision, version, source tree) is core's: core/tc_provenance.h */
+#include "core/tc_provenance.h"
 
 #endif
