@@ -20,5 +20,6 @@
 /* the experiment runner: one's own experiment type and its registration
  * (docs/adding-an-experiment.md) */
 #include "exp/tc_experiment.h"
+#include "exp/tc_session.h"
 
 #endif

@@ -69,12 +69,7 @@ static const char usage[] =
     "             OMP_NUM_THREADS.\n";
 
 
-void tc_cli_error(const struct tc_error *err, int status) {
-    char buf[1200];
-    if (err && err->msg[0]) tc_error_format(err, buf, sizeof buf);
-    else snprintf(buf, sizeof buf, "%s", tc_status_str((tc_status)status));
-    fprintf(stderr, "touche: error: %s\n", buf);
-}
+void tc_cli_error(const struct tc_error *err, int status) { tc_error_print(err, (tc_status)status); }
 
 static int dispatch(int argc, char **argv) {
     /* over MPI ranks only `run` shares the work; any other command runs on rank 0 alone */

@@ -55,6 +55,13 @@ void tc_error_format(const tc_error *err, char *buf, size_t n) {
         snprintf(buf, n, "%s%s", where, err->msg);
 }
 
+void tc_error_print(const tc_error *err, tc_status status) {
+    char buf[1200];
+    if (err && err->msg[0]) tc_error_format(err, buf, sizeof buf);
+    else snprintf(buf, sizeof buf, "%s", tc_status_str(status));
+    fprintf(stderr, "touche: error: %s\n", buf);
+}
+
 /* set from a signal handler, read by every thread */
 static volatile sig_atomic_t interrupted;
 

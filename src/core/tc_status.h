@@ -52,6 +52,10 @@ int tc_interrupted(void);
 /* format "file:line: parameter 'p': message" into buf */
 void tc_error_format(const tc_error *err, char *buf, size_t n);
 
+/* print "touche: error: <tc_error_format>" on stderr, or the status's name when err holds no
+ * message (err may be NULL) */
+void tc_error_print(const tc_error *err, tc_status status);
+
 #ifdef __cplusplus
 }
 #endif
