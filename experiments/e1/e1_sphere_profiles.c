@@ -883,7 +883,7 @@ static tc_status write_ssdf(tc_exp *x, tc_error *err) {
                     "The SSDF itself (Beker et al. fig. 1 left and fig. 4): `fig_ssdf` draws it "
                     "for a 2-D box at four softmax widths ε1. At scm-sharp's width its zero "
                     "contour is the box, sharp corners included (within h/10, "
-                    "`tests/test_aopc.c`); at scm-smooth's it bulges a few mm out near the "
+                    "`tests/geom/test_aopc.c`); at scm-smooth's it bulges a few mm out near the "
                     "corners, where the next edge's points pull φ down; wider softmaxes blend far "
                     "faces into a wavy, then convex blob around the box.");
         tc_plot_var v[] = {{"dir", dir}, {"rels", rels}, {"eps", epss}, {"half", half},

@@ -206,7 +206,7 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
     if (tc_shape_separated(sa, A, sb, B, 0, NULL)) return 0;
     /* convex pair by MPR with obj1 = b, obj2 = a: libccd's dir is the direction in which obj2
      * (= a) moves by depth to touch, i.e. from b toward a, and pos is midway between the two
-     * surfaces (verified in tests/test_penetration.c, deepest_sign_convention) */
+     * surfaces (verified in tests/collide/test_penetration.c, deepest_sign_convention) */
     ccd_obj oa = {sa, A}, ob = {sb, B};
     ccd_t ccd;
     CCD_INIT(&ccd);

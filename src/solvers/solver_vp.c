@@ -219,7 +219,7 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
         s->fopt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "lcp_tol");
         /* each contact's 3 x 3 problem by Siconos' default damped Newton: one projection on the
          * cone instead halved the time on E7's 30-body pile but left a tumbling box approaching
-         * the floor at 0.1 m/s after 100 sweeps (tests/test_vp.c) */
+         * the floor at 0.1 m/s after 100 sweeps (tests/solvers/test_vp.c) */
     }
     /* d_j = cos(2 pi j / k) t1 + sin(2 pi j / k) t2, exact zeros kept (k = 4: +-t1, +-t2) */
     for (int j = 0; j < s->k; j++) {

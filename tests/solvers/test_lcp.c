@@ -268,7 +268,7 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * the block on a plane under the test-local box-plane model (tests/test_box_plane.h) */
+ * the block on a plane under the test-local box-plane model (tests/solvers/test_box_plane.h) */
 
 /* the largest |entry| of x[n] */
 static double maxabs(const double *x, int n) {
