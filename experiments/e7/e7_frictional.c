@@ -6,6 +6,7 @@
 #include "experiments/e7/e7.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
+#include "exp/tc_rows.h"
 #include "report/tc_progress.h"
 
 #include <gsl/gsl_statistics_double.h>
@@ -432,52 +433,69 @@ static void metric(tc_exp *x, const char *label, const char *name, double v, con
     tc_metrics_add(&x->metrics, label, name, v, unit, ta, tr, flags, doc);
 }
 
+/* every closed-form scene's first columns: the method (label and spec) */
+#define E7_COLS_METHOD                                                                             \
+    {.csv = "label", .head = "method"}, {.csv = "method"}
+/* a measured value beside its closed form and their relative error (a percentage in the table) */
+#define E7_COLS_VS(csv_meas, csv_closed, csv_err, head_meas, head_closed)                          \
+    {.csv = csv_meas, .head = head_meas, .fmt = "%.9g", .digits = 4, .below = 1e-12},             \
+        {.csv = csv_closed, .head = head_closed, .fmt = "%.9g", .tfmt = "%.4g"},                 \
+        {.csv = csv_err, .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,         \
+         .scale = 100}
+/* a run's status (in the table under head, NULL: not there) and, in the CSV only, the reason it
+ * failed */
+#define E7_COLS_STATUS(head_status)                                                                \
+    {.csv = "status", .head = head_status}, {.csv = "reason", .quote = TC_COL_QUOTED}
+
+/* a run's first cells: its label and its method as run */
+static void row_method(tc_rows *w, const tc_exp *x, const e7_item *t) {
+    tc_rows_text(w, x->method[t->method].label);
+    tc_rows_text(w, x->method[t->method].m.spec);
+}
+
 /* (a): the table, runs csv and metrics */
 static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     const e7_setup *e = &s->e;
     const double D = e7_slide_distance(e), T = e7_slide_time_at(e);
-    static const char *const hdr[] = {"method", "scene", "stopping distance (m)", "closed form (m)",
-                                      "error (%)", "stopping time (s)", "closed form (s)",
-                                      "error (%)", "status"};
-    tc_table *tab = tc_table_alloc(9, hdr);
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, "slide_runs.csv", path, sizeof path);
-    tc_status st = tab ? tc_outfile_open(&o, path, err) : TC_ENOMEM;
-    if (st) return tc_table_free(tab), st;
-    fprintf(o.f, "label,method,dim,steps,stop_time_s,closed_time_s,time_error,distance_m,"
-                 "closed_distance_m,distance_error,status,reason\n");
+    static const tc_col cols[] = {
+        E7_COLS_METHOD,
+        {.csv = "dim", .head = "scene"},
+        {.csv = "steps", .fmt = "%.0f"},
+        E7_COLS_VS("stop_time_s", "closed_time_s", "time_error", "stopping time (s)",
+                   "closed form (s)"),
+        E7_COLS_VS("distance_m", "closed_distance_m", "distance_error", "stopping distance (m)",
+                   "closed form (m)"),
+        E7_COLS_STATUS("status")};
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, "slide_runs.csv", cols, sizeof cols / sizeof *cols, err);
+    if (st) return st;
     for (int i = 0; i < s->n; i++) {
         const e7_item *t = &s->it[i];
         if (t->scene != E7_SLIDE) continue;
         const char *label = x->method[t->method].label;
-        const tc_run_record *r = tc_exp_run_record(x, t->run);
         int good = ok(x, t);
-        double de = good ? rel_err(t->m.distance, D) : NAN, te = good ? rel_err(t->m.stop_time, T) : NAN;
-        char reason[600], c[9][64], name[128];
-        tc_csv_field(reason, sizeof reason, r->reason);
-        fprintf(o.f, "%s,%s,%s,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%s,%s\n", label,
-                x->method[t->method].m.spec, t->planar ? "2-D" : "3-D", t->done, t->m.stop_time, T,
-                te, t->m.distance, D, de,
-                !good                   ? "failed"
-                : isnan(t->m.stop_time) ? "did not stop"
-                                        : "ok",
-                reason);
-        snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
-        tc_cell_num(c[2], 64, t->m.distance, 4, 1e-12), snprintf(c[3], 64, "%.4g", D);
-        tc_cell_num(c[4], 64, 100 * de, 2, 1e-12), tc_cell_num(c[5], 64, t->m.stop_time, 4, 1e-12);
-        snprintf(c[6], 64, "%.4g", T), tc_cell_num(c[7], 64, 100 * te, 2, 1e-12);
-        snprintf(c[8], 64, "%s", !good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok");
+        double de = good ? rel_err(t->m.distance, D) : NAN;
+        double te = good ? rel_err(t->m.stop_time, T) : NAN;
+        row_method(w, x, t);
+        tc_rows_text(w, t->planar ? "2-D" : "3-D");
+        tc_rows_num(w, (double)t->done);
+        tc_rows_num(w, t->m.stop_time);
+        tc_rows_num(w, T);
+        tc_rows_num(w, te);
+        tc_rows_num(w, t->m.distance);
+        tc_rows_num(w, D);
+        tc_rows_num(w, de);
+        tc_rows_text(w, !good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok");
+        tc_rows_text(w, tc_exp_run_record(x, t->run)->reason);
+        tc_rows_end(w);
+        char name[128];
         if (!good || isnan(t->m.stop_time)) te = NAN;
-        const char *row[9] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
-        tc_table_add_row(tab, row);
         snprintf(name, sizeof name, "slide.%s.distance_error", label);
         metric(x, label, name, de, "1", 0.01, 0.3, 0, "(a) |stopping distance - v0^2/(2 mu g)| over the closed form");
         snprintf(name, sizeof name, "slide.%s.stop_time_error", label);
         metric(x, label, name, te, "1", 0.01, 0.3, 0,
                "(a) |stopping time - (v0 - stop_speed)/(mu g)| over the closed form");
     }
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
     char cap[600];
     snprintf(cap, sizeof cap,
              "E7 (a): a %g kg cube of side %g m sliding at %g m/s on a plane, mu = %g, step %g s: "
@@ -487,50 +505,60 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
              "the distance is the COM's at the end (%g s).",
              e->a_mass, 2 * e->a_half, e->a_v0, e->a_mu, e->dt, D, e7_slide_time(e), e->a_stop,
              e->a_stop, e->a_seconds);
-    st = tc_exp_table(x, tab, "slide_table", cap, err);
-    tc_table_free(tab);
-    return st;
+    return tc_rows_close(w, "slide_table", cap, err);
 }
 
 /* (b): the table, runs csv and metrics */
 static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     const e7_setup *e = &s->e;
-    static const char *const hdr[] = {"method", "scene", "incline (deg)", "closed-form a (m/s^2)",
-                                      "measured a (m/s^2)", "error (%)", "mean velocity (m/s)",
-                                      "displacement (m)", "expected", "observed"};
-    tc_table *tab = tc_table_alloc(10, hdr);
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, "incline_runs.csv", path, sizeof path);
-    tc_status st = tab ? tc_outfile_open(&o, path, err) : TC_ENOMEM;
-    if (st) return tc_table_free(tab), st;
-    fprintf(o.f, "label,method,dim,angle_deg,steps,accel_m_s2,closed_accel_m_s2,accel_error,"
-                 "mean_velocity_m_s,displacement_m,expected,observed,status,reason\n");
+    static const tc_col cols[] = {
+        E7_COLS_METHOD,
+        {.csv = "dim", .head = "scene"},
+        {.csv = "angle_deg", .head = "incline (deg)", .fmt = "%.6g", .tfmt = "%.4g"},
+        {.csv = "steps", .fmt = "%.0f"},
+        {.csv = "accel_m_s2", .fmt = "%.9g"},
+        {.csv = "closed_accel_m_s2", .head = "closed-form a (m/s^2)", .fmt = "%.9g", .tfmt = "%.4g"},
+        {.head = "measured a (m/s^2)", .digits = 3, .below = 1e-12},
+        {.csv = "accel_error", .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,
+         .scale = 100},
+        {.csv = "mean_velocity_m_s", .fmt = "%.9g"},
+        {.head = "mean velocity (m/s)", .digits = 3, .below = 1e-12},
+        {.csv = "displacement_m", .fmt = "%.9g"},
+        {.head = "displacement (m)", .digits = 3, .below = 1e-12},
+        {.csv = "expected", .head = "expected"},
+        {.csv = "observed", .head = "observed"},
+        E7_COLS_STATUS(NULL)};
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, "incline_runs.csv", cols, sizeof cols / sizeof *cols, err);
+    if (st) return st;
     for (int a = 0; a < e->b_n; a++)
         for (int i = 0; i < s->n; i++) {
             const e7_item *t = &s->it[i];
             if (t->scene != E7_INCLINE || t->variant != a) continue;
             const char *label = x->method[t->method].label;
-            const tc_run_record *r = tc_exp_run_record(x, t->run);
             const double A = e7_incline_accel(e, a), deg = e7_incline_angle(e, a) * 180 / M_PI;
             int good = ok(x, t);
             double ae = good && A > 0 ? rel_err(t->m.accel, A) : NAN;
             const char *expected = e->b_offset[a] < 0 ? "sticks" : e->b_offset[a] == 0 ? "at rest (limit)" : "slides";
             const char *observed = !good ? "failed" : fabs(t->m.creep) < e->b_stick ? "sticks" : "slides";
-            char reason[600], c[10][64], name[128];
-            tc_csv_field(reason, sizeof reason, r->reason);
-            fprintf(o.f, "%s,%s,%s,%.6g,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%s,%s,%s,%s\n", label,
-                    x->method[t->method].m.spec, t->planar ? "2-D" : "3-D", deg, t->done, t->m.accel,
-                    A, ae, t->m.creep, t->m.displacement, expected, observed, good ? "ok" : "failed",
-                    reason);
-            snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", t->planar ? "2-D" : "3-D");
-            snprintf(c[2], 64, "%.4g", deg), snprintf(c[3], 64, "%.4g", A);
-            tc_cell_num(c[4], 64, good ? t->m.accel : NAN, 3, 1e-12), tc_cell_num(c[5], 64, 100 * ae, 2, 1e-12);
-            tc_cell_num(c[6], 64, good ? t->m.creep : NAN, 3, 1e-12);
-            tc_cell_num(c[7], 64, good ? t->m.displacement : NAN, 3, 1e-12);
-            snprintf(c[8], 64, "%s", expected), snprintf(c[9], 64, "%s", observed);
-            const char *row[10] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
-            tc_table_add_row(tab, row);
+            char name[128];
+            row_method(w, x, t);
+            tc_rows_text(w, t->planar ? "2-D" : "3-D");
+            tc_rows_num(w, deg);
+            tc_rows_num(w, (double)t->done);
+            tc_rows_num(w, t->m.accel);
+            tc_rows_num(w, A);
+            tc_rows_num(w, good ? t->m.accel : NAN);
+            tc_rows_num(w, ae);
+            tc_rows_num(w, t->m.creep);
+            tc_rows_num(w, good ? t->m.creep : NAN);
+            tc_rows_num(w, t->m.displacement);
+            tc_rows_num(w, good ? t->m.displacement : NAN);
+            tc_rows_text(w, expected);
+            tc_rows_text(w, observed);
+            tc_rows_text(w, good ? "ok" : "failed");
+            tc_rows_text(w, tc_exp_run_record(x, t->run)->reason);
+            tc_rows_end(w);
             if (A > 0) {
                 snprintf(name, sizeof name, "incline.%s.angle%d.accel_error", label, a);
                 metric(x, label, name, ae, "1", 0.01, 0.3, 0,
@@ -551,7 +579,6 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
                        "friction angle (closed form 0)");
             }
         }
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
     char cap[700];
     snprintf(cap, sizeof cap,
              "E7 (b): a %g kg cube of side %g m at rest on an incline (gravity tilted), mu = %g: "
@@ -561,54 +588,58 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
              "above.",
              e->b_mass, 2 * e->b_half, e->b_mu, atan(e->b_mu) * 180 / M_PI, e->b_seconds, e->dt,
              e->b_fit_from, e->b_stick);
-    st = tc_exp_table(x, tab, "incline_table", cap, err);
-    tc_table_free(tab);
-    return st;
+    return tc_rows_close(w, "incline_table", cap, err);
 }
 
 /* (c): the table, runs csv and metrics */
 static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     const e7_setup *e = &s->e;
     const double T = e7_roll_time_at(e), V = e7_roll_speed(e), D = e7_roll_distance_at(e);
-    static const char *const hdr[] = {"method", "t* (s)", "closed form (s)", "error (%)",
-                                      "rolling speed (m/s)", "closed form (m/s)", "error (%)",
-                                      "distance to t* (m)", "closed form (m)", "error (%)"};
-    tc_table *tab = tc_table_alloc(10, hdr);
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, "roll_runs.csv", path, sizeof path);
-    tc_status st = tab ? tc_outfile_open(&o, path, err) : TC_ENOMEM;
-    if (st) return tc_table_free(tab), st;
-    fprintf(o.f, "label,method,steps,roll_time_s,closed_time_s,time_error,roll_speed_m_s,"
-                 "closed_speed_m_s,speed_error,roll_distance_m,closed_distance_m,distance_error,"
-                 "status,reason\n");
+    static const tc_col cols[] = {
+        E7_COLS_METHOD,
+        {.csv = "steps", .fmt = "%.0f"},
+        {.csv = "roll_time_s", .fmt = "%.9g"},
+        {.head = "t* (s)"}, /* the time, or why there is none */
+        {.csv = "closed_time_s", .head = "closed form (s)", .fmt = "%.9g", .tfmt = "%.4g"},
+        {.csv = "time_error", .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,
+         .scale = 100},
+        {.csv = "roll_speed_m_s", .fmt = "%.9g"},
+        E7_COLS_VS(NULL, "closed_speed_m_s", "speed_error", "rolling speed (m/s)",
+                   "closed form (m/s)"),
+        {.csv = "roll_distance_m", .fmt = "%.9g"},
+        E7_COLS_VS(NULL, "closed_distance_m", "distance_error", "distance to t* (m)",
+                   "closed form (m)"),
+        E7_COLS_STATUS(NULL)};
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, "roll_runs.csv", cols, sizeof cols / sizeof *cols, err);
+    if (st) return st;
     for (int i = 0; i < s->n; i++) {
         const e7_item *t = &s->it[i];
         if (t->scene != E7_ROLL) continue;
         const char *label = x->method[t->method].label;
-        const tc_run_record *r = tc_exp_run_record(x, t->run);
         int good = ok(x, t);
         double te = good ? rel_err(t->m.roll_time, T) : NAN, ve = good ? rel_err(t->m.roll_speed, V) : NAN;
         double de = good ? rel_err(t->m.roll_distance, D) : NAN;
-        char reason[600], c[10][64], name[128];
-        tc_csv_field(reason, sizeof reason, r->reason);
-        fprintf(o.f, "%s,%s,%ld,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%s,%s\n", label,
-                x->method[t->method].m.spec, t->done, t->m.roll_time, T, te, t->m.roll_speed, V, ve,
-                t->m.roll_distance, D, de,
-                !good                   ? "failed"
-                : isnan(t->m.roll_time) ? "never rolled"
-                                        : "ok",
-                reason);
-        snprintf(c[0], 64, "%s", label);
-        tc_cell_num(c[1], 64, good ? t->m.roll_time : NAN, 4, 1e-12), snprintf(c[2], 64, "%.4g", T);
-        tc_cell_num(c[3], 64, 100 * te, 2, 1e-12), tc_cell_num(c[4], 64, good ? t->m.roll_speed : NAN, 4, 1e-12);
-        snprintf(c[5], 64, "%.4g", V), tc_cell_num(c[6], 64, 100 * ve, 2, 1e-12);
-        tc_cell_num(c[7], 64, good ? t->m.roll_distance : NAN, 4, 1e-12), snprintf(c[8], 64, "%.4g", D);
-        tc_cell_num(c[9], 64, 100 * de, 2, 1e-12);
-        if (!good) snprintf(c[1], 64, "failed");
-        else if (isnan(t->m.roll_time)) snprintf(c[1], 64, "never rolled");
-        const char *row[10] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
-        tc_table_add_row(tab, row);
+        const char *status = !good ? "failed" : isnan(t->m.roll_time) ? "never rolled" : "ok";
+        char name[128], tstar[64];
+        tc_cell_num(tstar, sizeof tstar, t->m.roll_time, 4, 1e-12);
+        row_method(w, x, t);
+        tc_rows_num(w, (double)t->done);
+        tc_rows_num(w, t->m.roll_time);
+        tc_rows_text(w, strcmp(status, "ok") ? status : tstar);
+        tc_rows_num(w, T);
+        tc_rows_num(w, te);
+        tc_rows_num(w, t->m.roll_speed);
+        tc_rows_num(w, good ? t->m.roll_speed : NAN);
+        tc_rows_num(w, V);
+        tc_rows_num(w, ve);
+        tc_rows_num(w, t->m.roll_distance);
+        tc_rows_num(w, good ? t->m.roll_distance : NAN);
+        tc_rows_num(w, D);
+        tc_rows_num(w, de);
+        tc_rows_text(w, status);
+        tc_rows_text(w, tc_exp_run_record(x, t->run)->reason);
+        tc_rows_end(w);
         const struct { const char *n, *doc; double v; } ms[] = {
             {"time_error", "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)", te},
             {"speed_error", "(c) |rolling speed - 5 v0/7| over the closed form", ve},
@@ -618,7 +649,6 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
             metric(x, label, name, ms[q].v, "1", 0.01, 0.3, 0, ms[q].doc);
         }
     }
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
     char cap[700];
     snprintf(cap, sizeof cap,
              "E7 (c): a solid %g kg ball of radius %g m launched at %g m/s without spin, mu = %g, "
@@ -629,9 +659,7 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
              "the time); the rolling speed is the one at the end (%g s).",
              e->c_mass, e->c_radius, e->c_v0, e->c_mu, e->dt, e7_roll_time(e), V,
              e7_roll_distance(e), e->c_slip, e->c_slip, e->c_seconds);
-    st = tc_exp_table(x, tab, "roll_table", cap, err);
-    tc_table_free(tab);
-    return st;
+    return tc_rows_close(w, "roll_table", cap, err);
 }
 
 /* the pile methods, in method order: each method with a pile run */
@@ -761,16 +789,28 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         }
     if ((st = tc_outfile_commit(&o, err))) return st;
     /* pile_runs.csv and the table */
-    static const char *const hdr[] = {"method", "bodies", "steps", "touching parts",
-                                      "own contacts", "step (ms)", "per contact (µs)",
-                                      "final KE (J)", "energy rise (J)", "escaped", "notes"};
-    tc_table *tab = tc_table_alloc(11, hdr);
-    tc_exp_path(x, "pile_runs.csv", path, sizeof path);
-    if (!tab) return TC_ENOMEM;
-    if ((st = tc_outfile_open(&o, path, err))) return tc_table_free(tab), st;
-    fprintf(o.f, "label,method,bodies,steps,touching_parts,own_contacts,final_ke_J,peak_ke_J,"
-                 "energy0_J,energy_end_J,energy_rise_J,escaped,failed_solves,warnings,status,"
-                 "reason,step_s,per_contact_s\n");
+    static const tc_col cols[] = {
+        E7_COLS_METHOD,
+        {.csv = "bodies", .head = "bodies", .fmt = "%.0f", .tfmt = "%.0f"},
+        {.csv = "steps", .head = "steps", .fmt = "%.0f", .tfmt = "%.0f"},
+        {.csv = "touching_parts", .head = "touching parts", .fmt = "%.6g", .digits = 3, .below = 1e-12},
+        {.csv = "own_contacts", .fmt = "%.6g"},
+        {.head = "own contacts", .digits = 3, .below = 1e-12},
+        {.csv = "final_ke_J", .head = "final KE (J)", .fmt = "%.6e", .digits = 3, .below = 1e-12},
+        {.csv = "peak_ke_J", .fmt = "%.6e"},
+        {.csv = "energy0_J", .fmt = "%.9e"},
+        {.csv = "energy_end_J", .fmt = "%.9e"},
+        {.csv = "energy_rise_J", .head = "energy rise (J)", .fmt = "%.6e", .digits = 3, .below = 1e-12},
+        {.csv = "escaped", .head = "escaped", .fmt = "%.0f", .tfmt = "%.0f"},
+        {.csv = "failed_solves", .fmt = "%.0f"},
+        {.csv = "warnings", .quote = TC_COL_QUOTED},
+        {.head = "notes"},
+        E7_COLS_STATUS(NULL),
+        {.csv = "step_s", .head = "step (ms)", .fmt = "%.6e", .digits = 3, .below = 1e-12, .scale = 1e3},
+        {.csv = "per_contact_s", .head = "per contact (µs)", .fmt = "%.6e", .digits = 3, .below = 1e-12,
+         .scale = 1e6}};
+    tc_rows *w;
+    if ((st = tc_rows_open(&w, x, "pile_runs.csv", cols, sizeof cols / sizeof *cols, err))) return st;
     for (int j = 0; j < nm; j++)
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, idx[j], i);
@@ -779,32 +819,35 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             const tc_run_record *r = tc_exp_run_record(x, t->run);
             /* the measures of a run that went to the end count (one that lost bodies too) */
             int good = ok(x, t), complete = t->done == t->steps;
-            double pc = t->step_s / t->mean_geo;
-            char reason[600], warn[600], c[11][300], name[128];
-            tc_csv_field(reason, sizeof reason, r->reason), tc_csv_field(warn, sizeof warn, t->warn);
-            fprintf(o.f, "%s,%s,%d,%ld,%.6g,%.6g,%.6e,%.6e,%.9e,%.9e,%.6e,%d,%lld,%s,%s,%s,%.6e,%.6e\n", label,
-                    x->method[t->method].m.spec, e->d_bodies[i], t->done, t->mean_geo, t->mean_own,
-                    t->final_ke, t->peak_ke, t->e0, t->e_end, t->e_rise, t->escaped, t->fails, warn,
-                    good ? "ok" : "failed", reason, t->step_s, pc);
-            snprintf(c[0], 300, "%s", label), snprintf(c[1], 300, "%d", e->d_bodies[i]);
-            snprintf(c[2], 300, "%ld", t->done), tc_cell_num(c[3], 300, t->mean_geo, 3, 1e-12);
-            tc_cell_num(c[4], 300, t->mean_own > 0 ? t->mean_own : NAN, 3, 1e-12);
-            tc_cell_num(c[5], 300, 1e3 * t->step_s, 3, 1e-12), tc_cell_num(c[6], 300, 1e6 * pc, 3, 1e-12);
-            tc_cell_num(c[7], 300, t->final_ke, 3, 1e-12), tc_cell_num(c[8], 300, t->e_rise, 3, 1e-12);
-            snprintf(c[9], 300, "%d", t->escaped);
             /* the failed solves counted (vp: steps that end at the sweep cap), else the first
              * warning (the rest are in the CSV) */
-            char first[200];
-            snprintf(first, sizeof first, "%s", t->warn);
-            char *semi = strchr(first, ';');
+            char notes[300], name[128];
+            snprintf(notes, sizeof notes, "%s", t->warn);
+            char *semi = strchr(notes, ';');
             if (semi) *semi = 0;
-            if (!good) snprintf(c[10], 300, "failed: %s", r->reason);
-            else if (t->fails) snprintf(c[10], 300, "%lld of %ld steps unsettled", t->fails, t->done);
-            else snprintf(c[10], 300, "%s", first);
-            if (!c[10][0]) snprintf(c[10], 300, "-");
-            const char *row[11];
-            for (int q = 0; q < 11; q++) row[q] = c[q];
-            tc_table_add_row(tab, row);
+            if (!good) snprintf(notes, sizeof notes, "failed: %s", r->reason);
+            else if (t->fails) snprintf(notes, sizeof notes, "%lld of %ld steps unsettled", t->fails, t->done);
+            if (!notes[0]) snprintf(notes, sizeof notes, "-");
+            row_method(w, x, t);
+            tc_rows_num(w, e->d_bodies[i]);
+            tc_rows_num(w, (double)t->done);
+            tc_rows_num(w, t->mean_geo);
+            tc_rows_num(w, t->mean_own);
+            tc_rows_num(w, t->mean_own > 0 ? t->mean_own : NAN);
+            tc_rows_num(w, t->final_ke);
+            tc_rows_num(w, t->peak_ke);
+            tc_rows_num(w, t->e0);
+            tc_rows_num(w, t->e_end);
+            tc_rows_num(w, t->e_rise);
+            tc_rows_num(w, t->escaped);
+            tc_rows_num(w, (double)t->fails);
+            tc_rows_text(w, t->warn);
+            tc_rows_text(w, notes);
+            tc_rows_text(w, good ? "ok" : "failed");
+            tc_rows_text(w, r->reason);
+            tc_rows_num(w, t->step_s);
+            tc_rows_num(w, t->step_s / t->mean_geo);
+            tc_rows_end(w);
             const struct { const char *n, *unit, *doc; double v, ta, tr; unsigned f; } ms[] = {
                 {"escaped", "1", "(d) bodies outside the box at the end", (double)t->escaped, 0, 0, 0},
                 {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke, 0.05, 1.0, 0},
@@ -816,7 +859,6 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
                 metric(x, label, name, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f, ms[q].doc);
             }
         }
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(tab), st;
     char cap[1200], machine[300];
     tc_machine_describe(machine, sizeof machine, x->threads);
     snprintf(cap, sizeof cap,
@@ -829,9 +871,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
              "steps whose solve ended at its sweep cap.",
              e->pile.nkind, e->pile.size_lo, e->pile.size_hi, e->pile.density, e->pile.friction,
              e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, x->threads, machine);
-    st = tc_exp_table(x, tab, "pile_table", cap, err);
-    tc_table_free(tab);
-    if (st) return st;
+    if ((st = tc_rows_close(w, "pile_table", cap, err))) return st;
     /* the fit per method over the sizes, and pile_cost.csv (step times: not digested) */
     static const char *const fhdr[] = {"method", "sizes", "slope vs touching parts",
                                        "slope vs own contacts", "largest pile", "step (ms)"};
