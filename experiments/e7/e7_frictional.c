@@ -448,10 +448,8 @@ static void metric(tc_exp *x, const char *label, const char *name, double v, con
     {.csv = "status", .head = head_status}, {.csv = "reason", .quote = TC_COL_QUOTED}
 
 /* a run's first cells: its label and its method as run */
-static void row_method(tc_rows *w, const tc_exp *x, const e7_item *t) {
-    tc_rows_text(w, x->method[t->method].label);
-    tc_rows_text(w, x->method[t->method].m.spec);
-}
+#define E7_CELLS_METHOD(x, t)                                                                      \
+    TC_TEXT((x)->method[(t)->method].label), TC_TEXT((x)->method[(t)->method].m.spec)
 
 /* (a): the table, runs csv and metrics */
 static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
@@ -476,18 +474,11 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         int good = ok(x, t);
         double de = good ? rel_err(t->m.distance, D) : NAN;
         double te = good ? rel_err(t->m.stop_time, T) : NAN;
-        row_method(w, x, t);
-        tc_rows_text(w, t->planar ? "2-D" : "3-D");
-        tc_rows_num(w, (double)t->done);
-        tc_rows_num(w, t->m.stop_time);
-        tc_rows_num(w, T);
-        tc_rows_num(w, te);
-        tc_rows_num(w, t->m.distance);
-        tc_rows_num(w, D);
-        tc_rows_num(w, de);
-        tc_rows_text(w, !good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok");
-        tc_rows_text(w, tc_exp_run_record(x, t->run)->reason);
-        tc_rows_end(w);
+        tc_rows_put(w, (const tc_cell[]){
+            E7_CELLS_METHOD(x, t), TC_TEXT(t->planar ? "2-D" : "3-D"), TC_NUM(t->done),
+            TC_NUM(t->m.stop_time), TC_NUM(T), TC_NUM(te), TC_NUM(t->m.distance), TC_NUM(D),
+            TC_NUM(de), TC_TEXT(!good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok"),
+            TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
         char name[128];
         if (!good || isnan(t->m.stop_time)) te = NAN;
         snprintf(name, sizeof name, "slide.%s.distance_error", label);
@@ -542,23 +533,13 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
             const char *expected = e->b_offset[a] < 0 ? "sticks" : e->b_offset[a] == 0 ? "at rest (limit)" : "slides";
             const char *observed = !good ? "failed" : fabs(t->m.creep) < e->b_stick ? "sticks" : "slides";
             char name[128];
-            row_method(w, x, t);
-            tc_rows_text(w, t->planar ? "2-D" : "3-D");
-            tc_rows_num(w, deg);
-            tc_rows_num(w, (double)t->done);
-            tc_rows_num(w, t->m.accel);
-            tc_rows_num(w, A);
-            tc_rows_num(w, good ? t->m.accel : NAN);
-            tc_rows_num(w, ae);
-            tc_rows_num(w, t->m.creep);
-            tc_rows_num(w, good ? t->m.creep : NAN);
-            tc_rows_num(w, t->m.displacement);
-            tc_rows_num(w, good ? t->m.displacement : NAN);
-            tc_rows_text(w, expected);
-            tc_rows_text(w, observed);
-            tc_rows_text(w, good ? "ok" : "failed");
-            tc_rows_text(w, tc_exp_run_record(x, t->run)->reason);
-            tc_rows_end(w);
+            tc_rows_put(w, (const tc_cell[]){
+                E7_CELLS_METHOD(x, t), TC_TEXT(t->planar ? "2-D" : "3-D"), TC_NUM(deg),
+                TC_NUM(t->done), TC_NUM(t->m.accel), TC_NUM(A), TC_NUM(good ? t->m.accel : NAN),
+                TC_NUM(ae), TC_NUM(t->m.creep), TC_NUM(good ? t->m.creep : NAN),
+                TC_NUM(t->m.displacement), TC_NUM(good ? t->m.displacement : NAN),
+                TC_TEXT(expected), TC_TEXT(observed), TC_TEXT(good ? "ok" : "failed"),
+                TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
             if (A > 0) {
                 snprintf(name, sizeof name, "incline.%s.angle%d.accel_error", label, a);
                 metric(x, label, name, ae, "1", 0.01, 0.3, 0,
@@ -623,23 +604,12 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         const char *status = !good ? "failed" : isnan(t->m.roll_time) ? "never rolled" : "ok";
         char name[128], tstar[64];
         tc_cell_num(tstar, sizeof tstar, t->m.roll_time, 4, 1e-12);
-        row_method(w, x, t);
-        tc_rows_num(w, (double)t->done);
-        tc_rows_num(w, t->m.roll_time);
-        tc_rows_text(w, strcmp(status, "ok") ? status : tstar);
-        tc_rows_num(w, T);
-        tc_rows_num(w, te);
-        tc_rows_num(w, t->m.roll_speed);
-        tc_rows_num(w, good ? t->m.roll_speed : NAN);
-        tc_rows_num(w, V);
-        tc_rows_num(w, ve);
-        tc_rows_num(w, t->m.roll_distance);
-        tc_rows_num(w, good ? t->m.roll_distance : NAN);
-        tc_rows_num(w, D);
-        tc_rows_num(w, de);
-        tc_rows_text(w, status);
-        tc_rows_text(w, tc_exp_run_record(x, t->run)->reason);
-        tc_rows_end(w);
+        tc_rows_put(w, (const tc_cell[]){
+            E7_CELLS_METHOD(x, t), TC_NUM(t->done), TC_NUM(t->m.roll_time),
+            TC_TEXT(strcmp(status, "ok") ? status : tstar), TC_NUM(T), TC_NUM(te),
+            TC_NUM(t->m.roll_speed), TC_NUM(good ? t->m.roll_speed : NAN), TC_NUM(V), TC_NUM(ve),
+            TC_NUM(t->m.roll_distance), TC_NUM(good ? t->m.roll_distance : NAN), TC_NUM(D),
+            TC_NUM(de), TC_TEXT(status), TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
         const struct { const char *n, *doc; double v; } ms[] = {
             {"time_error", "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)", te},
             {"speed_error", "(c) |rolling speed - 5 v0/7| over the closed form", ve},
@@ -828,26 +798,14 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             if (!good) snprintf(notes, sizeof notes, "failed: %s", r->reason);
             else if (t->fails) snprintf(notes, sizeof notes, "%lld of %ld steps unsettled", t->fails, t->done);
             if (!notes[0]) snprintf(notes, sizeof notes, "-");
-            row_method(w, x, t);
-            tc_rows_num(w, e->d_bodies[i]);
-            tc_rows_num(w, (double)t->done);
-            tc_rows_num(w, t->mean_geo);
-            tc_rows_num(w, t->mean_own);
-            tc_rows_num(w, t->mean_own > 0 ? t->mean_own : NAN);
-            tc_rows_num(w, t->final_ke);
-            tc_rows_num(w, t->peak_ke);
-            tc_rows_num(w, t->e0);
-            tc_rows_num(w, t->e_end);
-            tc_rows_num(w, t->e_rise);
-            tc_rows_num(w, t->escaped);
-            tc_rows_num(w, (double)t->fails);
-            tc_rows_text(w, t->warn);
-            tc_rows_text(w, notes);
-            tc_rows_text(w, good ? "ok" : "failed");
-            tc_rows_text(w, r->reason);
-            tc_rows_num(w, t->step_s);
-            tc_rows_num(w, t->step_s / t->mean_geo);
-            tc_rows_end(w);
+            tc_rows_put(w, (const tc_cell[]){
+                E7_CELLS_METHOD(x, t), TC_NUM(e->d_bodies[i]), TC_NUM(t->done),
+                TC_NUM(t->mean_geo), TC_NUM(t->mean_own),
+                TC_NUM(t->mean_own > 0 ? t->mean_own : NAN), TC_NUM(t->final_ke),
+                TC_NUM(t->peak_ke), TC_NUM(t->e0), TC_NUM(t->e_end), TC_NUM(t->e_rise),
+                TC_NUM(t->escaped), TC_NUM(t->fails), TC_TEXT(t->warn), TC_TEXT(notes),
+                TC_TEXT(good ? "ok" : "failed"), TC_TEXT(r->reason), TC_NUM(t->step_s),
+                TC_NUM(t->step_s / t->mean_geo)});
             const struct { const char *n, *unit, *doc; double v, ta, tr; unsigned f; } ms[] = {
                 {"escaped", "1", "(d) bodies outside the box at the end", (double)t->escaped, 0, 0, 0},
                 {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke, 0.05, 1.0, 0},

@@ -15,7 +15,7 @@
 struct tc_rows {
     tc_exp *x;
     const tc_col *col;
-    int ncol, next; /* columns, and the next cell of the current row */
+    int ncol;
     tc_outfile out;
     tc_table *tab;
     int tcol[TC_ROWS_MAXCOL]; /* the table's columns, as indices into col */
@@ -64,46 +64,49 @@ static void csv_sep(tc_rows *r) {
     if (r->csv_cells++) fputc(',', r->out.f);
 }
 
-void tc_rows_num(tc_rows *r, double v) {
-    const tc_col *c = &r->col[r->next];
-    if (c->csv) {
+/* a number cell of column c */
+static void put_num(tc_rows *r, int c, double v) {
+    const tc_col *col = &r->col[c];
+    if (col->csv) {
         csv_sep(r);
-        fprintf(r->out.f, c->fmt ? c->fmt : "%g", v);
+        fprintf(r->out.f, col->fmt ? col->fmt : "%g", v);
     }
-    if (c->head) {
-        double s = (c->scale != 0 ? c->scale : 1) * v;
-        char *cell = r->cell[r->next];
-        if (c->digits > 0) tc_cell_num(cell, TC_ROWS_CELL, s, c->digits, c->below);
-        else if (isnan(s)) snprintf(cell, TC_ROWS_CELL, "-");
-        else snprintf(cell, TC_ROWS_CELL, c->tfmt ? c->tfmt : "%g", s);
-    }
-    r->next++;
+    if (!col->head) return;
+    double s = (col->scale != 0 ? col->scale : 1) * v;
+    char *cell = r->cell[c];
+    if (col->digits > 0) tc_cell_num(cell, TC_ROWS_CELL, s, col->digits, col->below);
+    else if (isnan(s)) snprintf(cell, TC_ROWS_CELL, "-");
+    else snprintf(cell, TC_ROWS_CELL, col->tfmt ? col->tfmt : "%g", s);
 }
 
-void tc_rows_text(tc_rows *r, const char *s) {
-    const tc_col *c = &r->col[r->next];
-    if (c->csv) {
+/* a text cell of column c */
+static void put_text(tc_rows *r, int c, const char *s) {
+    const tc_col *col = &r->col[c];
+    if (!s) s = "";
+    if (col->csv) {
         csv_sep(r);
-        if (c->quote == TC_COL_QUOTED) {
+        if (col->quote == TC_COL_QUOTED) {
             char q[1024];
             tc_csv_field(q, sizeof q, s);
             fputs(q, r->out.f);
         } else {
-            fputs(s ? s : "", r->out.f);
+            fputs(s, r->out.f);
         }
     }
-    if (c->head) snprintf(r->cell[r->next], TC_ROWS_CELL, "%s", s ? s : "");
-    r->next++;
+    if (col->head) snprintf(r->cell[c], TC_ROWS_CELL, "%s", s);
 }
 
-void tc_rows_end(tc_rows *r) {
+void tc_rows_put(tc_rows *r, const tc_cell *cells) {
+    for (int c = 0; c < r->ncol; c++) {
+        if (r->col[c].fmt || r->col[c].digits > 0 || r->col[c].tfmt) put_num(r, c, cells[c].v);
+        else put_text(r, c, cells[c].s);
+    }
     fputc('\n', r->out.f);
     if (r->tab) {
         const char *row[TC_ROWS_MAXCOL];
         for (int k = 0; k < r->ntcol; k++) row[k] = r->cell[r->tcol[k]];
         tc_table_add_row(r->tab, row);
     }
-    r->next = 0;
     r->csv_cells = 0;
 }
 

@@ -17,8 +17,8 @@ enum {
     TC_COL_QUOTED = 1, /* made safe for one field (tc_csv_field: quoted, inner quotes doubled) */
 };
 
-/* one column: where it goes and how a value is written there. A number column has fmt; a text
- * column has none. The table writes a number as tc_cell_num(scale x value, digits, below) when
+/* one column: where it goes and how a value is written there. A number column has fmt (the
+ * CSV's), digits or tfmt (the table's); a text column has none of them. The table writes a number as tc_cell_num(scale x value, digits, below) when
  * digits > 0, else with tfmt (scale x value; NaN as "-") */
 typedef struct tc_col {
     const char *csv;  /* CSV header ("stop_time_s"); NULL: the column is the table's only */
@@ -38,13 +38,16 @@ typedef struct tc_rows tc_rows;
 tc_status tc_rows_open(tc_rows **r, tc_exp *x, const char *csv, const tc_col *cols, int ncol,
                        tc_error *err);
 
-/* the next cell of the current row: a number (number columns) or text (text columns); the
- * cells come in column order, every column once per row */
-void tc_rows_num(tc_rows *r, double v);
-void tc_rows_text(tc_rows *r, const char *s);
+/* one cell of a row: text for a text column, v for a number column */
+typedef struct tc_cell {
+    const char *s;
+    double v;
+} tc_cell;
+#define TC_NUM(x) ((tc_cell){NULL, (double)(x)})
+#define TC_TEXT(x) ((tc_cell){(x), 0})
 
-/* end the current row: its CSV line and its table row */
-void tc_rows_end(tc_rows *r);
+/* one row: a cell per column, in column order (its CSV line and its table row) */
+void tc_rows_put(tc_rows *r, const tc_cell *cells);
 
 /* commit the CSV and write the table as base.md and base.tex in the section (tc_exp_table,
  * base NULL: no table); frees r whatever happens */
