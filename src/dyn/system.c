@@ -235,22 +235,6 @@ void tc_system_momentum(const tc_system *sys, const tc_body_state *bs, double li
     }
 }
 
-void tc_body_point_velocity(const tc_body_state *s, const double p[3], double v[3]) {
-    double r[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(v, s->omega, r);
-    tc_v3_add(v, v, s->vel);
-}
-
-void tc_wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3], const double f[3],
-                     double sign) {
-    double r[3], t[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(t, r, f);
-    tc_v3_addscl(w->f, f, sign);
-    tc_v3_addscl(w->t, t, sign);
-}
-
 int tc_nonfinite(const double *x, int n) {
     for (int i = 0; i < n; i++)
         if (!isfinite(x[i])) return 1;

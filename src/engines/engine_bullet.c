@@ -401,16 +401,6 @@ static void note_depth(engine *e, const tc_bullet_world *w, double t) {
     e->warned_deep = 1;
 }
 
-/* add a force F (N) at point x (m) to w's force and torque about org */
-static void add_at(tc_wrench *w, const double org[3], const double x[3], const double F[3],
-                   double sign) {
-    double r[3], rxf[3];
-    tc_v3_sub(r, x, org);
-    tc_v3_cross(rxf, r, F);
-    tc_v3_addscl(w->f, F, sign);
-    tc_v3_addscl(w->t, rxf, sign);
-}
-
 /* the contact wrenches of world w's last step: per point the impulse
  * P = n impulse + d1 impulse1 + d2 impulse2 acts on body a at its point pa and -P on body b at
  * pb; wrench = P / dt with the torque about each body's origin (COM) at the step's start */
@@ -424,8 +414,8 @@ static void wrenches(engine *e, tc_bullet_world *w, tc_wrench *out) {
         for (int j = 0; j < 3; j++)
             F[j] = (c.normal[j] * c.impulse + c.dir1[j] * c.impulse1 + c.dir2[j] * c.impulse2) /
                    e->dt;
-        add_at(&out[c.a], e->origin[c.a], c.pa, F, 1);
-        add_at(&out[c.b], e->origin[c.b], c.pb, F, -1);
+        tc_wrench_add_at(&out[c.a], e->origin[c.a], c.pa, F, 1);
+        tc_wrench_add_at(&out[c.b], e->origin[c.b], c.pb, F, -1);
     }
     e->ncontact = nc;
     note_depth(e, w, e->t);

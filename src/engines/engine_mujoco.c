@@ -673,11 +673,7 @@ static tc_status guarded(engine *e, void (*fn)(const mjModel *, mjData *), unsig
 /* add a force and torque acting at point x to body b's wrench about its origin (the COM) */
 static void add_wrench(tc_wrench *w, const double org[3], const double x[3], const double F[3],
                        const double T[3], double sign) {
-    double r[3], rxf[3];
-    tc_v3_sub(r, x, org);
-    tc_v3_cross(rxf, r, F);
-    tc_v3_addscl(w->f, F, sign);
-    tc_v3_addscl(w->t, rxf, sign);
+    tc_wrench_add_at(w, org, x, F, sign);
     tc_v3_addscl(w->t, T, sign);
 }
 

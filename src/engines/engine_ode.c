@@ -637,16 +637,6 @@ static void step_call(engine *e, void *arg) {
     a->ok = collide(e) && world_step(e, a->query);
 }
 
-/* add a force F acting at x to a wrench about org */
-static void add_force(tc_wrench *w, const double org[3], const double x[3], const double F[3],
-                      double sign) {
-    double r[3], rxf[3];
-    tc_v3_sub(r, x, org);
-    tc_v3_cross(rxf, r, F);
-    tc_v3_addscl(w->f, F, sign);
-    tc_v3_addscl(w->t, rxf, sign);
-}
-
 /* contact wrenches at (q, v): ODE has no force-only query, so one step from (q, v) is taken
  * and the contact joints' feedback read (the step itself is discarded: every call sets the
  * bodies from q and v). A contact's force acts at its point (ODE's contact rows carry no
@@ -673,8 +663,8 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
         const contact *c = &e->con[k];
         double F[3] = {e->fb[k].f1[0], e->fb[k].f1[1], e->fb[k].f1[2]};
         double x[3] = {c->g.pos[0], c->g.pos[1], c->g.pos[2]};
-        add_force(&w[c->a], org[c->a], x, F, 1);
-        add_force(&w[c->b], org[c->b], x, F, -1);
+        tc_wrench_add_at(&w[c->a], org[c->a], x, F, 1);
+        tc_wrench_add_at(&w[c->b], org[c->b], x, F, -1);
     }
     free(org);
     return st;

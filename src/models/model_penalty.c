@@ -189,23 +189,6 @@ static tc_status mp_alloc(void **state, const tc_scene *scene, const tc_params *
     return penalty_alloc_common(state, scene, p, 1, err);
 }
 
-/* tc_body_point_velocity and tc_wrench_apply (dyn/system.c) with the same arithmetic, inlined
- * in the per-point loop of the force call: the same bits without two calls a point each */
-static inline void point_velocity(const tc_body_state *s, const double p[3], double v[3]) {
-    double r[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(v, s->omega, r);
-    tc_v3_add(v, v, s->vel);
-}
-static inline void wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3],
-                                const double f[3], double sign) {
-    double r[3], t[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(t, r, f);
-    tc_v3_addscl(w->f, f, sign);
-    tc_v3_addscl(w->t, t, sign);
-}
-
 /* 1 when the poses bs are bitwise those the cache was filled at */
 static int cache_valid(const pen_state *s, const tc_body_state *bs) {
     if (!s->cached) return 0;
@@ -307,8 +290,8 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
     int r = 0;
     for (int j = 0; j < m; j++) {
         double va[3], vb[3], v[3];
-        point_velocity(&a, pts[j].p, va);
-        point_velocity(&b, pts[j].p, vb);
+        tc_body_point_velocity(&a, pts[j].p, va);
+        tc_body_point_velocity(&b, pts[j].p, vb);
         tc_v3_sub(v, va, vb);
         tc_v3_copy(pv[j], v);
         pnum[j] = pid_numerator(kp, kv, ki, pts[j].depth, tc_v3_dot(v, nn), integral);
@@ -327,8 +310,8 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
         double ft = -mu * fn / sqrt(slip2 + tc_v3_dot(vt, vt));
         tc_v3_scale(f, nn, fn);
         tc_v3_addscl(f, vt, ft);
-        wrench_apply(&fa, &a, pts[j].p, f, 1);
-        wrench_apply(&fb, &b, pts[j].p, f, -1);
+        tc_wrench_apply(&fa, &a, pts[j].p, f, 1);
+        tc_wrench_apply(&fb, &b, pts[j].p, f, -1);
         pushed++;
     }
     *wa = fa, *wb = fb;
