@@ -74,6 +74,7 @@ typedef struct engine {
     int gfirst[TC_SCENE_MAXBODY + 1];                   /* body i's geoms [gfirst[i], gfirst[i+1]) */
     int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY]; /* touche state offsets, -1 none */
     double theta[TC_SCENE_MAXBODY];                     /* planar angle of the last state_in */
+    double (*org)[3];                                   /* force(): COMs (m) at its step's start */
     unsigned *poly[TC_SCENE_MAXBODY];                   /* dConvex polygon lists (ODE keeps them) */
     contact *con;                                       /* the last pass's contacts */
     dJointFeedback *fb;                                 /* their joints' feedback */
@@ -328,6 +329,7 @@ static void ode_free(void *state) {
         free(e->poly[i]);
     free(e->geom);
     free(e->gbody);
+    free(e->org);
     free(e->con);
     free(e->fb);
     free(e);
@@ -376,8 +378,9 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     if (e) {
         e->geom = calloc((size_t)ngeom + 1, sizeof *e->geom);
         e->gbody = calloc((size_t)ngeom + 1, sizeof *e->gbody);
+        e->org = calloc((size_t)sc->nbody + 1, sizeof *e->org);
     }
-    if (!e || !e->geom || !e->gbody) {
+    if (!e || !e->geom || !e->gbody || !e->org) {
         ode_free(e);
         return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     }
@@ -646,15 +649,13 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
     memset(w, 0, (size_t)e->nbody * sizeof *w);
     step_args a = {NULL, q, v, NULL, 1, 0};
     /* the COMs at the start: fixed bodies' scene positions, kinematic ones on their paths */
-    double (*org)[3] = malloc((size_t)e->nbody * sizeof *org);
-    if (!org) return TC_ENOMEM;
     for (int i = 0; i < e->nbody; i++) {
         if (e->body[i].joint == TC_JOINT_KINEMATIC)
-            tc_body_path(&e->body[i], e->t, org[i], NULL);
+            tc_body_path(&e->body[i], e->t, e->org[i], NULL);
         else if (e->qadr[i] >= 0)
-            memcpy(org[i], q + e->qadr[i], sizeof org[i]);
+            memcpy(e->org[i], q + e->qadr[i], sizeof e->org[i]);
         else
-            memcpy(org[i], e->body[i].pos, sizeof org[i]);
+            memcpy(e->org[i], e->body[i].pos, sizeof e->org[i]);
     }
     tc_status st = guarded(e, step_call, &a);
     if (st == TC_OK && !a.ok) st = TC_ENOMEM;
@@ -663,10 +664,9 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
         const contact *c = &e->con[k];
         double F[3] = {e->fb[k].f1[0], e->fb[k].f1[1], e->fb[k].f1[2]};
         double x[3] = {c->g.pos[0], c->g.pos[1], c->g.pos[2]};
-        tc_wrench_add_at(&w[c->a], org[c->a], x, F, 1);
-        tc_wrench_add_at(&w[c->b], org[c->b], x, F, -1);
+        tc_wrench_add_at(&w[c->a], e->org[c->a], x, F, 1);
+        tc_wrench_add_at(&w[c->b], e->org[c->b], x, F, -1);
     }
-    free(org);
     return st;
 }
 
