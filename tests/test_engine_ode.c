@@ -262,7 +262,25 @@ Test(engine_ode, unsupported_shape) {
     tc_system_init(&R.sys, &R.scene);
     tc_error err = {0};
     cr_assert_eq(tc_engine_ode.alloc(&R.st, &R.scene, &R.p, 0.001, &err), TC_EUNSUP);
-    cr_assert(strstr(err.msg, "ell"), "%s", err.msg);
+    cr_expect_str_eq(err.param, "shape");
+    cr_expect_str_eq(err.msg, "body 'ell': ODE adapter has no geom for shape type 4");
+    cr_assert_null(R.st);
+}
+
+/* the scene checks ODE shares with Bullet: a step that is not > 0 s, a gravity that is not
+ * finite */
+Test(engine_ode, refuses_a_bad_step_or_gravity) {
+    init_run(&R);
+    add_plane(&R);
+    tc_error err = {0};
+    cr_assert_eq(tc_engine_ode.alloc(&R.st, &R.scene, &R.p, -0.5, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "dt");
+    cr_expect_str_eq(err.msg, "must be > 0 s (got -0.5)");
+    R.scene.gravity[2] = NAN;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_engine_ode.alloc(&R.st, &R.scene, &R.p, 0.001, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "gravity");
+    cr_assert_null(R.st);
 }
 
 /* E6's stack: two 0.5 m square prisms on planar joints, the bottom one shifted 2 cm. ODE

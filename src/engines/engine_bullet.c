@@ -2,6 +2,7 @@
 /* Bullet 3.24 engine adapter: scene -> btRigidBody worlds, contact wrenches from impulses, steps */
 #include "engines/tc_bullet_world.h"
 #include "engines/tc_engine.h"
+#include "engines/tc_engine_check.h"
 #include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
@@ -12,6 +13,12 @@
 
 /* the adapter is written for Bullet 3.24 (docs/engines/bullet.md) */
 #define BULLET_VERSION 324
+
+/* the shapes the adapter builds: all but the ellipsoid */
+#define BULLET_SHAPES                                                                              \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |   \
+     TC_SHAPE_BIT(TC_SHAPE_COMPOUND) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER) |                           \
+     TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 
 /* parameter table: Bullet's own defaults (btContactSolverInfo, btCollisionObject, btRigidBody,
  * btConvexInternalShape), and two of touche's where Bullet's would break the comparison */
@@ -231,22 +238,14 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
                             "touche was built for double-precision Bullet 3.24, got version %d%s",
                             tc_bullet_version(),
                             tc_bullet_double_precision() ? "" : " in single precision");
-    if (!(isfinite(dt) && dt > 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "must be > 0 s (got %g)", dt);
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(sc->gravity[k]))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be finite");
-    /* shapes the adapter can express (tc_scene_add already checked planes, masses and servos) */
-    for (int i = 0; i < sc->nbody; i++) {
-        const tc_body_desc *b = &sc->body[i];
-        if (b->joint < 0 || b->joint >= TC_JOINT_COUNT)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
-                                "body '%s': unknown joint type %d", b->name, (int)b->joint);
-        if (b->shape.type == TC_SHAPE_ELLIPSOID || b->shape.type >= TC_SHAPE_COUNT)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
-                                "body '%s': Bullet has no %s shape here", b->name,
-                                tc_shape_name(b->shape.type));
-    }
+    /* dt, gravity, joints and shapes the adapter can express; a missing shape in Bullet's words */
+    int unsup;
+    tc_status chk = tc_engine_check_scene(sc, dt, BULLET_SHAPES, &unsup, err);
+    if (chk) return chk;
+    if (unsup >= 0)
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
+                            "body '%s': Bullet has no %s shape here", sc->body[unsup].name,
+                            tc_shape_name(sc->body[unsup].shape.type));
     engine *e = calloc(1, sizeof *e);
     if (!e) return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     char msg[512] = "";
@@ -535,9 +534,7 @@ const tc_engine_type tc_engine_bullet = {
     .version = "3.24",
     .params = bullet_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
-    .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE),
+    .shapes = BULLET_SHAPES,
     .alloc = bullet_alloc,
     .force = bullet_force,
     .step = bullet_step,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ODE 0.16 engine adapter: scene -> ODE bodies and geoms, contact joints with feedback, steps */
 #include "engines/tc_engine.h"
+#include "engines/tc_engine_check.h"
 #include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
@@ -17,6 +18,11 @@
 /* the adapter is written against ODE 0.16 in double precision (Debian's libode-dev) */
 #define ODE_VERSION "0.16"
 _Static_assert(sizeof(dReal) == sizeof(double), "engine_ode.c needs ODE built in double precision");
+
+/* the shapes the adapter has a geom for */
+#define ODE_SHAPES                                                                                 \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |   \
+     TC_SHAPE_BIT(TC_SHAPE_COMPOUND) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 
 /* parameter table: ODE's documented defaults where ODE has one, else the stated choice */
 static const tc_param_spec ode_params[] = {
@@ -353,24 +359,15 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     if (!ready())
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
                             "ODE: dInitODE2 or dAllocateODEDataForThread failed");
-    if (!(isfinite(dt) && dt > 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "must be > 0 s (got %g)", dt);
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(sc->gravity[k]))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be finite");
-    /* shapes the adapter can express (tc_scene_add already checked planes, masses and servos) */
-    for (int i = 0; i < sc->nbody; i++) {
-        const tc_body_desc *b = &sc->body[i];
-        tc_shape_type t = b->shape.type;
-        if (t != TC_SHAPE_SPHERE && t != TC_SHAPE_BOX && t != TC_SHAPE_PLANE &&
-            t != TC_SHAPE_COMPOUND && t != TC_SHAPE_POLYTOPE)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
-                                "body '%s': ODE adapter has no geom for shape type %d", b->name,
-                                (int)t);
-        if (b->joint < TC_JOINT_FIXED || b->joint >= TC_JOINT_COUNT)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
-                                "body '%s': unknown joint type %d", b->name, (int)b->joint);
-    }
+    /* dt, gravity, joints and shapes the adapter can express; a shape without a geom in ODE's
+     * words */
+    int unsup;
+    tc_status chk = tc_engine_check_scene(sc, dt, ODE_SHAPES, &unsup, err);
+    if (chk) return chk;
+    if (unsup >= 0)
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
+                            "body '%s': ODE adapter has no geom for shape type %d",
+                            sc->body[unsup].name, (int)sc->body[unsup].shape.type);
     engine *e = calloc(1, sizeof *e);
     int ngeom = 0;
     for (int i = 0; i < sc->nbody; i++)
@@ -719,9 +716,7 @@ const tc_engine_type tc_engine_ode = {
     .version = ODE_VERSION,
     .params = ode_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
-    .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_POLYTOPE),
+    .shapes = ODE_SHAPES,
     .alloc = ode_alloc,
     .force = ode_force,
     .step = ode_step,
