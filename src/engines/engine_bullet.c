@@ -139,7 +139,8 @@ static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params 
     case TC_SHAPE_POLYTOPE:
         /* the faces n . x = d with d > 0 around the COM; the margin is capped by the nearest */
         bb->shape = TC_BW_HULL;
-        bb->nplane = sh->hull->nface, bb->plane = plane;
+        bb->nplane = sh->hull->nface;
+        bb->plane = plane;
         for (int f = 0; f < sh->hull->nface; f++) {
             memcpy(plane + 4 * f, sh->hull->face[f], 4 * sizeof *plane);
             margin = fmin(margin, frac * sh->hull->face[f][3]);
@@ -148,7 +149,9 @@ static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params 
     default: /* compound: the parts, each box with its own cap (the world code applies it) */
         bb->shape = TC_BW_COMPOUND;
         bb->npart = sh->npart;
-        bb->part_shape = part_shape, bb->part_size = part_size, bb->part_pos = part_pos;
+        bb->part_shape = part_shape;
+        bb->part_size = part_size;
+        bb->part_pos = part_pos;
         for (int k = 0; k < sh->npart; k++) {
             part_shape[k] = sh->part[k].type == TC_SHAPE_SPHERE ? TC_BW_SPHERE : TC_BW_BOX;
             memcpy(part_size + 3 * k, sh->part[k].size, 3 * sizeof *part_size);
@@ -256,7 +259,9 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "Bullet: %s", msg);
     }
     /* state offsets in touche's layout, servo targets at the initial configuration */
-    e->nbody = sc->nbody, e->body = sc->body, e->dt = dt;
+    e->nbody = sc->nbody;
+    e->body = sc->body;
+    e->dt = dt;
     /* without split impulse erp always applies: nothing to warn about */
     e->split_threshold = tc_params_get(p, "split_impulse") != 0
                              ? tc_params_get(p, "split_impulse_threshold")
@@ -265,18 +270,23 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         e->qadr[i] = e->vadr[i] = -1;
-        e->target[i][0] = b->pos[0], e->target[i][1] = b->pos[1];
+        e->target[i][0] = b->pos[0];
+        e->target[i][1] = b->pos[1];
         if (b->joint == TC_JOINT_FREE) {
-            e->qadr[i] = nq, e->vadr[i] = nv;
-            nq += 7, nv += 6;
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 7;
+            nv += 6;
         } else if (b->joint == TC_JOINT_PLANAR) {
             double R0[9], q0[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]};
             tc_quat_normalize(q0);
             tc_quat_to_mat(R0, q0);
             e->izz[i] = b->inertia[0] * R0[6] * R0[6] + b->inertia[1] * R0[7] * R0[7] +
                         b->inertia[2] * R0[8] * R0[8];
-            e->qadr[i] = nq, e->vadr[i] = nv;
-            nq += 3, nv += 3;
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 3;
+            nv += 3;
         }
     }
     *state = e;
@@ -301,7 +311,10 @@ static void pose_of(const engine *e, int i, const double *q, const double *v, do
     memcpy(pos, qi, 3 * sizeof *pos);
     memcpy(quat, qi + 3, 4 * sizeof *quat);
     tc_quat_normalize(quat);
-    for (int k = 0; k < 3; k++) vel[k] = vi ? vi[k] : 0, omega[k] = vi ? vi[3 + k] : 0;
+    for (int k = 0; k < 3; k++) {
+        vel[k] = vi ? vi[k] : 0;
+        omega[k] = vi ? vi[3 + k] : 0;
+    }
 }
 
 /* the kinematic bodies of world w where their paths are at time t, moving along them */
@@ -366,7 +379,9 @@ static void forces_in(engine *e, tc_bullet_world *w, const double *q, const doub
                 u[k] = b->kp[k] * (e->target[i][k] - qi[k]);
                 if (vi) u[k] -= c * vi[k] / (1 + c * e->dt / m[k]);
             }
-            f[0] += u[0], f[1] += u[1], t[2] += u[2];
+            f[0] += u[0];
+            f[1] += u[1];
+            t[2] += u[2];
         } else if (vi) {
             double iw[3], quat[4] = {qi[3], qi[4], qi[5], qi[6]};
             tc_quat_normalize(quat);
@@ -460,8 +475,12 @@ static int state_out(engine *e, double *q, double *v) {
             tc_quat_normalize(q0);
             tc_quat_mul(rz, quat, q0);
             double th = 2 * atan2(rz[3], rz[0]);
-            qi[0] = pos[0], qi[1] = pos[1], qi[2] = unwrap(th, qi[2]);
-            vi[0] = vel[0], vi[1] = vel[1], vi[2] = omega[2];
+            qi[0] = pos[0];
+            qi[1] = pos[1];
+            qi[2] = unwrap(th, qi[2]);
+            vi[0] = vel[0];
+            vi[1] = vel[1];
+            vi[2] = omega[2];
         } else {
             /* keep the quaternion's sign continuous with the step's start */
             double s = quat[0] * qi[3] + quat[1] * qi[4] + quat[2] * qi[5] + quat[3] * qi[6];

@@ -213,7 +213,9 @@ static int make_body_geoms(engine *e, int i, const tc_body_desc *b) {
         }
         dGeomID g = make_geom(e, i, &part, b);
         if (!g) return 0;
-        e->geom[e->ngeom] = g, e->gbody[e->ngeom] = i, e->ngeom++;
+        e->geom[e->ngeom] = g;
+        e->gbody[e->ngeom] = i;
+        e->ngeom++;
         dGeomSetData(g, (void *)(intptr_t)i);
         if (part.type == TC_SHAPE_PLANE) continue;
         if (e->obody[i]) {
@@ -309,7 +311,10 @@ static tc_status guarded(engine *e, void (*fn)(engine *, void *), void *arg) {
         current = NULL;
         e->broken = 1;
         /* an error inside QuickStep jumped past the unlock */
-        if (rand_locked) rand_locked = 0, pthread_mutex_unlock(&rand_lock);
+        if (rand_locked) {
+            rand_locked = 0;
+            pthread_mutex_unlock(&rand_lock);
+        }
         tc_warnbuf_push(&e->warn, "ODE error: ", error_text);
         return TC_EENGINE;
     }
@@ -382,13 +387,18 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
         return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     }
     /* the contact settings of every pair */
-    e->nbody = sc->nbody, e->body = sc->body, e->dt = dt;
+    e->nbody = sc->nbody;
+    e->body = sc->body;
+    e->dt = dt;
     e->stepper = (int)tc_params_get(p, "stepper");
     e->maxc = (int)tc_params_get(p, "max_contacts");
     e->mu = sc->friction;
-    e->bounce = tc_params_get(p, "bounce"), e->bounce_vel = tc_params_get(p, "bounce_vel");
-    e->soft_erp = tc_params_get(p, "soft_erp"), e->soft_cfm = tc_params_get(p, "soft_cfm");
-    e->bounce_on = e->bounce > 0, e->soft_erp_on = e->soft_erp >= 0,
+    e->bounce = tc_params_get(p, "bounce");
+    e->bounce_vel = tc_params_get(p, "bounce_vel");
+    e->soft_erp = tc_params_get(p, "soft_erp");
+    e->soft_cfm = tc_params_get(p, "soft_cfm");
+    e->bounce_on = e->bounce > 0;
+    e->soft_erp_on = e->soft_erp >= 0;
     e->soft_cfm_on = e->soft_cfm >= 0;
     /* the world */
     build_args a = {sc, p, 0};
@@ -403,10 +413,17 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
         e->qadr[i] = e->vadr[i] = -1;
-        if (sc->body[i].joint == TC_JOINT_FREE)
-            e->qadr[i] = nq, e->vadr[i] = nv, nq += 7, nv += 6;
-        else if (sc->body[i].joint == TC_JOINT_PLANAR)
-            e->qadr[i] = nq, e->vadr[i] = nv, nq += 3, nv += 3;
+        if (sc->body[i].joint == TC_JOINT_FREE) {
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 7;
+            nv += 6;
+        } else if (sc->body[i].joint == TC_JOINT_PLANAR) {
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 3;
+            nv += 3;
+        }
     }
     *state = e;
     return TC_OK;
@@ -463,16 +480,25 @@ static void state_out(const engine *e, double *q, double *v) {
             double q0[4], conj0[4], dq[4], now[4] = {qt[0], qt[1], qt[2], qt[3]};
             memcpy(q0, e->body[i].quat, sizeof q0);
             tc_quat_normalize(q0);
-            conj0[0] = q0[0], conj0[1] = -q0[1], conj0[2] = -q0[2], conj0[3] = -q0[3];
+            conj0[0] = q0[0];
+            conj0[1] = -q0[1];
+            conj0[2] = -q0[2];
+            conj0[3] = -q0[3];
             tc_quat_mul(dq, now, conj0);
             double th = 2 * atan2(dq[3], dq[0]);
-            qi[0] = x[0], qi[1] = x[1];
+            qi[0] = x[0];
+            qi[1] = x[1];
             qi[2] = e->theta[i] + remainder(th - e->theta[i], 2 * M_PI);
-            vi[0] = u[0], vi[1] = u[1], vi[2] = w[2];
+            vi[0] = u[0];
+            vi[1] = u[1];
+            vi[2] = w[2];
             continue;
         }
-        for (int k = 0; k < 3; k++)
-            qi[k] = x[k], vi[k] = u[k], vi[3 + k] = w[k];
+        for (int k = 0; k < 3; k++) {
+            qi[k] = x[k];
+            vi[k] = u[k];
+            vi[3 + k] = w[k];
+        }
         for (int k = 0; k < 4; k++)
             qi[3 + k] = qt[k];
     }
@@ -487,17 +513,24 @@ static void forces_in(engine *e, const double *ctrl, const tc_wrench *xfrc, cons
         const tc_body_desc *b = &e->body[i];
         if (!body || b->joint == TC_JOINT_KINEMATIC) continue;
         double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
-        if (xfrc) tc_v3_copy(f, xfrc[i].f), tc_v3_copy(t, xfrc[i].t);
+        if (xfrc) {
+            tc_v3_copy(f, xfrc[i].f);
+            tc_v3_copy(t, xfrc[i].t);
+        }
         const double *qi = q + e->qadr[i], *vi = v ? v + e->vadr[i] : NULL;
         if (b->joint == TC_JOINT_PLANAR) {
             double target[3] = {b->pos[0], b->pos[1], 0}, gen[3];
             if (ctrl) memcpy(target, ctrl + e->vadr[i], sizeof target);
             for (int k = 0; k < 3; k++)
                 gen[k] = b->kp[k] * (target[k] - qi[k]) - (vi ? b->damping[k] * vi[k] : 0);
-            f[0] += gen[0], f[1] += gen[1], t[2] += gen[2];
+            f[0] += gen[0];
+            f[1] += gen[1];
+            t[2] += gen[2];
         } else if (vi) {
-            for (int k = 0; k < 3; k++)
-                f[k] -= b->damping[k] * vi[k], t[k] -= b->damping[3 + k] * vi[3 + k];
+            for (int k = 0; k < 3; k++) {
+                f[k] -= b->damping[k] * vi[k];
+                t[k] -= b->damping[3 + k] * vi[3 + k];
+            }
         }
         dBodyAddForce(body, f[0], f[1], f[2]);
         dBodyAddTorque(body, t[0], t[1], t[2]);
@@ -579,7 +612,8 @@ static int collide(engine *e) {
                         }
                         contact *c = &e->con[e->ncon++];
                         c->g = cg[k];
-                        c->a = swap ? b : a, c->b = swap ? a : b;
+                        c->a = swap ? b : a;
+                        c->b = swap ? a : b;
                         if (swap)
                             for (int d = 0; d < 3; d++)
                                 c->g.normal[d] = -c->g.normal[d];
@@ -596,10 +630,17 @@ static int collide(engine *e) {
         ct.surface.mu = e->mu;
         if (e->bounce_on) {
             ct.surface.mode |= dContactBounce;
-            ct.surface.bounce = e->bounce, ct.surface.bounce_vel = e->bounce_vel;
+            ct.surface.bounce = e->bounce;
+            ct.surface.bounce_vel = e->bounce_vel;
         }
-        if (e->soft_erp_on) ct.surface.mode |= dContactSoftERP, ct.surface.soft_erp = e->soft_erp;
-        if (e->soft_cfm_on) ct.surface.mode |= dContactSoftCFM, ct.surface.soft_cfm = e->soft_cfm;
+        if (e->soft_erp_on) {
+            ct.surface.mode |= dContactSoftERP;
+            ct.surface.soft_erp = e->soft_erp;
+        }
+        if (e->soft_cfm_on) {
+            ct.surface.mode |= dContactSoftCFM;
+            ct.surface.soft_cfm = e->soft_cfm;
+        }
         dJointID j = dJointCreateContact(e->world, e->group, &ct);
         dJointAttach(j, e->obody[c->a], e->obody[c->b]);
         memset(&e->fb[k], 0, sizeof e->fb[k]);
