@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* analytic narrow phase: sphere-sphere, sphere-plane, sphere-box, box-plane */
+/* analytic narrow phase: sphere-sphere, sphere-plane, sphere-box, sphere-compound, box-plane,
+ * dispatched by one table of shape pairs */
 #include "collide/tc_collide.h"
 #include "math/tc_vec.h"
 
 #include <string.h>
 
+/* a pair routine: contacts of shape a (posed by A) with shape b (posed by B) closer than margin
+ * (m) into c, normals from a to b; returns their number */
+typedef int (*collider)(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
+                        const tc_body_state *B, double margin, tc_contact *c);
+
 /* sphere a against sphere b; concentric centres take +z as the normal (deterministic choice) */
-static int sphere_sphere(double ra, const tc_body_state *A, double rb, const tc_body_state *B,
-                         double margin, tc_contact *c) {
+static int sphere_sphere(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
+                         const tc_body_state *B, double margin, tc_contact *c) {
+    double ra = a->size[0], rb = b->size[0];
     double d[3];
     tc_v3_sub(d, B->pos, A->pos);
     double dist = tc_v3_normalize(d);
@@ -43,9 +50,17 @@ static int sphere_shape(double r, const double x[3], const tc_shape *s, const tc
     return 1;
 }
 
-/* box against plane: every vertex closer than margin is a contact, normal from plane to box */
-static int box_plane(const tc_shape *box, const tc_body_state *B, const tc_body_state *P,
-                     double margin, tc_contact *c) {
+/* any shape a (box, plane) against sphere b: sphere_shape, normal from a to b */
+static int shape_sphere(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
+                        const tc_body_state *B, double margin, tc_contact *c) {
+    return sphere_shape(b->size[0], B->pos, a, A, margin, c);
+}
+
+/* plane against box: every vertex closer than margin is a contact, normal from plane to box
+ * (the plane is P's z = 0: its shape holds nothing to read) */
+static int plane_box(const tc_shape *plane, const tc_body_state *P, const tc_shape *box,
+                     const tc_body_state *B, double margin, tc_contact *c) {
+    (void)plane;
     double n[3] = {P->R[2], P->R[5], P->R[8]};
     int m = 0;
     for (int v = 0; v < 8; v++) {
@@ -65,9 +80,12 @@ static int box_plane(const tc_shape *box, const tc_body_state *B, const tc_body_
     return m;
 }
 
-/* a sphere against each part of a compound posed by C: one contact per part in reach */
-static int sphere_compound(double r, const double x[3], const tc_shape *s, const tc_body_state *C,
-                           double margin, tc_contact *c) {
+/* compound s (posed by C) against sphere b: one contact per part in reach, normal from the part
+ * to the sphere */
+static int compound_sphere(const tc_shape *s, const tc_body_state *C, const tc_shape *b,
+                           const tc_body_state *B, double margin, tc_contact *c) {
+    double r = b->size[0];
+    const double *x = B->pos;
     int m = 0;
     for (int i = 0; i < s->npart; i++) {
         const tc_shape_part *p = &s->part[i];
@@ -82,14 +100,25 @@ static int sphere_compound(double r, const double x[3], const tc_shape *s, const
     return m;
 }
 
+/* the pair table, indexed by (a's type, b's type): the routine, and whether it runs on (b, a)
+ * with its normals flipped; no entry: no analytic routine (ellipsoids, whose distance is
+ * approximate, cylinders, polytopes, and box-box, compound-box, compound-plane, plane-plane,
+ * compound-compound) */
+static const struct {
+    collider fn;
+    int flip;
+} pairs[TC_SHAPE_COUNT][TC_SHAPE_COUNT] = {
+    [TC_SHAPE_SPHERE] = {[TC_SHAPE_SPHERE] = {sphere_sphere, 0},
+                         [TC_SHAPE_BOX] = {shape_sphere, 1},
+                         [TC_SHAPE_PLANE] = {shape_sphere, 1},
+                         [TC_SHAPE_COMPOUND] = {compound_sphere, 1}},
+    [TC_SHAPE_BOX] = {[TC_SHAPE_SPHERE] = {shape_sphere, 0}, [TC_SHAPE_PLANE] = {plane_box, 1}},
+    [TC_SHAPE_PLANE] = {[TC_SHAPE_SPHERE] = {shape_sphere, 0}, [TC_SHAPE_BOX] = {plane_box, 0}},
+    [TC_SHAPE_COMPOUND] = {[TC_SHAPE_SPHERE] = {compound_sphere, 0}},
+};
+
 int tc_collide_supported(tc_shape_type a, tc_shape_type b) {
-    /* no analytic ellipsoid contact (its distance is approximate) and none for cylinders or
-     * polytopes: refuse every such pair */
-    if (a == TC_SHAPE_ELLIPSOID || b == TC_SHAPE_ELLIPSOID) return 0;
-    if (a == TC_SHAPE_CYLINDER || b == TC_SHAPE_CYLINDER) return 0;
-    if (a == TC_SHAPE_POLYTOPE || b == TC_SHAPE_POLYTOPE) return 0;
-    if (a == TC_SHAPE_SPHERE || b == TC_SHAPE_SPHERE) return a != TC_SHAPE_PLANE || b != TC_SHAPE_PLANE;
-    return (a == TC_SHAPE_BOX && b == TC_SHAPE_PLANE) || (a == TC_SHAPE_PLANE && b == TC_SHAPE_BOX);
+    return (unsigned)a < TC_SHAPE_COUNT && (unsigned)b < TC_SHAPE_COUNT && pairs[a][b].fn;
 }
 
 /* flip contacts so normals point from the first argument to the second */
@@ -100,22 +129,8 @@ static int flipped(int m, tc_contact *c) {
 
 int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
                const tc_body_state *B, double margin, tc_contact *out) {
-    if (a->type == TC_SHAPE_ELLIPSOID || b->type == TC_SHAPE_ELLIPSOID ||
-        a->type == TC_SHAPE_CYLINDER || b->type == TC_SHAPE_CYLINDER ||
-        a->type == TC_SHAPE_POLYTOPE || b->type == TC_SHAPE_POLYTOPE)
-        return -1;
-    if (a->type == TC_SHAPE_SPHERE && b->type == TC_SHAPE_SPHERE)
-        return sphere_sphere(a->size[0], A, b->size[0], B, margin, out);
-    if (b->type == TC_SHAPE_SPHERE && a->type == TC_SHAPE_COMPOUND)
-        return sphere_compound(b->size[0], B->pos, a, A, margin, out);
-    if (a->type == TC_SHAPE_SPHERE && b->type == TC_SHAPE_COMPOUND)
-        return flipped(sphere_compound(a->size[0], A->pos, b, B, margin, out), out);
-    /* sphere against anything: the normal comes out pointing from the other shape */
-    if (b->type == TC_SHAPE_SPHERE) return sphere_shape(b->size[0], B->pos, a, A, margin, out);
-    if (a->type == TC_SHAPE_SPHERE)
-        return flipped(sphere_shape(a->size[0], A->pos, b, B, margin, out), out);
-    if (a->type == TC_SHAPE_PLANE && b->type == TC_SHAPE_BOX) return box_plane(b, B, A, margin, out);
-    if (a->type == TC_SHAPE_BOX && b->type == TC_SHAPE_PLANE)
-        return flipped(box_plane(a, A, B, margin, out), out);
-    return -1;
+    if (!tc_collide_supported(a->type, b->type)) return -1;
+    if (pairs[a->type][b->type].flip)
+        return flipped(pairs[a->type][b->type].fn(b, B, a, A, margin, out), out);
+    return pairs[a->type][b->type].fn(a, A, b, B, margin, out);
 }

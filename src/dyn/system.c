@@ -13,11 +13,15 @@ void tc_system_init(tc_system *sys, const tc_scene *scene) {
         sys->qadr[i] = sys->vadr[i] = -1;
         const tc_body_desc *b = &scene->body[i];
         if (b->joint == TC_JOINT_FREE) {
-            sys->qadr[i] = sys->nq, sys->vadr[i] = sys->nv;
-            sys->nq += 7, sys->nv += 6;
+            sys->qadr[i] = sys->nq;
+            sys->vadr[i] = sys->nv;
+            sys->nq += 7;
+            sys->nv += 6;
         } else if (b->joint == TC_JOINT_PLANAR) {
-            sys->qadr[i] = sys->nq, sys->vadr[i] = sys->nv;
-            sys->nq += 3, sys->nv += 3;
+            sys->qadr[i] = sys->nq;
+            sys->vadr[i] = sys->nv;
+            sys->nq += 3;
+            sys->nv += 3;
             /* e_z . R0 diag(I) R0^T e_z: the body's inertia about the world vertical */
             double R0[9];
             tc_quat_to_mat(R0, b->quat);
@@ -34,8 +38,12 @@ void tc_system_initial_state(const tc_system *sys, double *q, double *v) {
         double *qi = q + sys->qadr[i], *vi = v + sys->vadr[i];
         if (b->joint == TC_JOINT_PLANAR) {
             /* theta is measured from the scene orientation */
-            qi[0] = b->pos[0], qi[1] = b->pos[1], qi[2] = 0;
-            vi[0] = b->vel[0], vi[1] = b->vel[1], vi[2] = b->omega[2];
+            qi[0] = b->pos[0];
+            qi[1] = b->pos[1];
+            qi[2] = 0;
+            vi[0] = b->vel[0];
+            vi[1] = b->vel[1];
+            vi[2] = b->omega[2];
             continue;
         }
         memcpy(qi, b->pos, sizeof b->pos);
@@ -119,7 +127,8 @@ void tc_system_accel(const tc_system *sys, const tc_body_state *bs, const tc_wre
                 double servo = b->kp[k] != 0 && ci ? b->kp[k] * (ci[k] - qi[k]) : 0;
                 a[k] = (f[k] - b->damping[k] * vi[k] + servo) / m[k];
             }
-            a[0] += sc->gravity[0], a[1] += sc->gravity[1];
+            a[0] += sc->gravity[0];
+            a[1] += sc->gravity[1];
             continue;
         }
         double Iw[3], tau[3];
@@ -144,10 +153,15 @@ void tc_system_point_jacobian(const tc_system *sys, const tc_body_state *bs, int
     tc_v3_cross(rxd, r, d);
     double *J = row + sys->vadr[i];
     if (sys->scene->body[i].joint == TC_JOINT_PLANAR) {
-        J[0] += scale * d[0], J[1] += scale * d[1], J[2] += scale * rxd[2];
+        J[0] += scale * d[0];
+        J[1] += scale * d[1];
+        J[2] += scale * rxd[2];
         return;
     }
-    for (int k = 0; k < 3; k++) J[k] += scale * d[k], J[3 + k] += scale * rxd[k];
+    for (int k = 0; k < 3; k++) {
+        J[k] += scale * d[k];
+        J[3 + k] += scale * rxd[k];
+    }
 }
 
 void tc_system_minv(const tc_system *sys, const tc_body_state *bs, double *x) {
@@ -156,7 +170,9 @@ void tc_system_minv(const tc_system *sys, const tc_body_state *bs, double *x) {
         const tc_body_desc *b = &sys->scene->body[i];
         double *xi = x + sys->vadr[i];
         if (b->joint == TC_JOINT_PLANAR) {
-            xi[0] /= b->mass, xi[1] /= b->mass, xi[2] /= sys->izz[i];
+            xi[0] /= b->mass;
+            xi[1] /= b->mass;
+            xi[2] /= sys->izz[i];
             continue;
         }
         double t[3] = {xi[3], xi[4], xi[5]};
@@ -233,22 +249,6 @@ void tc_system_momentum(const tc_system *sys, const tc_body_state *bs, double li
         tc_v3_add(ang, ang, rxp);
         tc_v3_add(ang, ang, Iw);
     }
-}
-
-void tc_body_point_velocity(const tc_body_state *s, const double p[3], double v[3]) {
-    double r[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(v, s->omega, r);
-    tc_v3_add(v, v, s->vel);
-}
-
-void tc_wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3], const double f[3],
-                     double sign) {
-    double r[3], t[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(t, r, f);
-    tc_v3_addscl(w->f, f, sign);
-    tc_v3_addscl(w->t, t, sign);
 }
 
 int tc_nonfinite(const double *x, int n) {

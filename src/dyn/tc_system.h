@@ -5,6 +5,7 @@
 
 #include "dyn/tc_scene.h"
 #include "geom/tc_pose.h"
+#include "math/tc_vec.h"
 
 /* C linkage for C++ programs that include this header */
 #ifdef __cplusplus
@@ -74,12 +75,32 @@ double tc_system_energy(const tc_system *sys, const tc_body_state *bs);
 void tc_system_momentum(const tc_system *sys, const tc_body_state *bs, double lin[3],
                         double ang[3]);
 
-/* velocity (m/s) of the body-fixed material point at world position p */
-void tc_body_point_velocity(const tc_body_state *s, const double p[3], double v[3]);
+/* velocity (m/s) of the body-fixed material point at world position p (m); inline: the
+ * force laws call it per contact point */
+static inline void tc_body_point_velocity(const tc_body_state *s, const double p[3], double v[3]) {
+    double r[3];
+    tc_v3_sub(r, p, s->pos);
+    tc_v3_cross(v, s->omega, r);
+    tc_v3_add(v, v, s->vel);
+}
+
+/* w += sign * (f, (x - org) x f): the force f (N) acting at world point x (m) added to a wrench
+ * whose torque (N m) is taken about world point org (m); sign is 1 or -1. The one place this
+ * arithmetic is written: the engines' contact wrenches and the force laws all add through it */
+static inline void tc_wrench_add_at(tc_wrench *w, const double org[3], const double x[3],
+                                    const double f[3], double sign) {
+    double r[3], t[3];
+    tc_v3_sub(r, x, org);
+    tc_v3_cross(t, r, f);
+    tc_v3_addscl(w->f, f, sign);
+    tc_v3_addscl(w->t, t, sign);
+}
 
 /* w += (sign * f applied at world point p), torque taken about the body's COM */
-void tc_wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3], const double f[3],
-                     double sign);
+static inline void tc_wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3],
+                                   const double f[3], double sign) {
+    tc_wrench_add_at(w, s->pos, p, f, sign);
+}
 
 /* 0 when every entry of x[n] is finite */
 int tc_nonfinite(const double *x, int n);

@@ -2,6 +2,7 @@
 /* Bullet 3.24 engine adapter: scene -> btRigidBody worlds, contact wrenches from impulses, steps */
 #include "engines/tc_bullet_world.h"
 #include "engines/tc_engine.h"
+#include "engines/tc_engine_check.h"
 #include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
@@ -12,6 +13,12 @@
 
 /* the adapter is written for Bullet 3.24 (docs/engines/bullet.md) */
 #define BULLET_VERSION 324
+
+/* the shapes the adapter builds: all but the ellipsoid */
+#define BULLET_SHAPES                                                                              \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |   \
+     TC_SHAPE_BIT(TC_SHAPE_COMPOUND) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER) |                           \
+     TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 
 /* parameter table: Bullet's own defaults (btContactSolverInfo, btCollisionObject, btRigidBody,
  * btConvexInternalShape), and two of touche's where Bullet's would break the comparison */
@@ -132,7 +139,8 @@ static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params 
     case TC_SHAPE_POLYTOPE:
         /* the faces n . x = d with d > 0 around the COM; the margin is capped by the nearest */
         bb->shape = TC_BW_HULL;
-        bb->nplane = sh->hull->nface, bb->plane = plane;
+        bb->nplane = sh->hull->nface;
+        bb->plane = plane;
         for (int f = 0; f < sh->hull->nface; f++) {
             memcpy(plane + 4 * f, sh->hull->face[f], 4 * sizeof *plane);
             margin = fmin(margin, frac * sh->hull->face[f][3]);
@@ -141,7 +149,9 @@ static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params 
     default: /* compound: the parts, each box with its own cap (the world code applies it) */
         bb->shape = TC_BW_COMPOUND;
         bb->npart = sh->npart;
-        bb->part_shape = part_shape, bb->part_size = part_size, bb->part_pos = part_pos;
+        bb->part_shape = part_shape;
+        bb->part_size = part_size;
+        bb->part_pos = part_pos;
         for (int k = 0; k < sh->npart; k++) {
             part_shape[k] = sh->part[k].type == TC_SHAPE_SPHERE ? TC_BW_SPHERE : TC_BW_BOX;
             memcpy(part_size + 3 * k, sh->part[k].size, 3 * sizeof *part_size);
@@ -231,22 +241,14 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
                             "touche was built for double-precision Bullet 3.24, got version %d%s",
                             tc_bullet_version(),
                             tc_bullet_double_precision() ? "" : " in single precision");
-    if (!(isfinite(dt) && dt > 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "must be > 0 s (got %g)", dt);
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(sc->gravity[k]))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be finite");
-    /* shapes the adapter can express (tc_scene_add already checked planes, masses and servos) */
-    for (int i = 0; i < sc->nbody; i++) {
-        const tc_body_desc *b = &sc->body[i];
-        if (b->joint < 0 || b->joint >= TC_JOINT_COUNT)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
-                                "body '%s': unknown joint type %d", b->name, (int)b->joint);
-        if (b->shape.type == TC_SHAPE_ELLIPSOID || b->shape.type >= TC_SHAPE_COUNT)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
-                                "body '%s': Bullet has no %s shape here", b->name,
-                                tc_shape_name(b->shape.type));
-    }
+    /* dt, gravity, joints and shapes the adapter can express; a missing shape in Bullet's words */
+    int unsup;
+    tc_status chk = tc_engine_check_scene(sc, dt, BULLET_SHAPES, &unsup, err);
+    if (chk) return chk;
+    if (unsup >= 0)
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
+                            "body '%s': Bullet has no %s shape here", sc->body[unsup].name,
+                            tc_shape_name(sc->body[unsup].shape.type));
     engine *e = calloc(1, sizeof *e);
     if (!e) return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     char msg[512] = "";
@@ -257,7 +259,9 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "Bullet: %s", msg);
     }
     /* state offsets in touche's layout, servo targets at the initial configuration */
-    e->nbody = sc->nbody, e->body = sc->body, e->dt = dt;
+    e->nbody = sc->nbody;
+    e->body = sc->body;
+    e->dt = dt;
     /* without split impulse erp always applies: nothing to warn about */
     e->split_threshold = tc_params_get(p, "split_impulse") != 0
                              ? tc_params_get(p, "split_impulse_threshold")
@@ -266,18 +270,23 @@ static tc_status bullet_alloc(void **state, const tc_scene *sc, const tc_params 
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         e->qadr[i] = e->vadr[i] = -1;
-        e->target[i][0] = b->pos[0], e->target[i][1] = b->pos[1];
+        e->target[i][0] = b->pos[0];
+        e->target[i][1] = b->pos[1];
         if (b->joint == TC_JOINT_FREE) {
-            e->qadr[i] = nq, e->vadr[i] = nv;
-            nq += 7, nv += 6;
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 7;
+            nv += 6;
         } else if (b->joint == TC_JOINT_PLANAR) {
             double R0[9], q0[4] = {b->quat[0], b->quat[1], b->quat[2], b->quat[3]};
             tc_quat_normalize(q0);
             tc_quat_to_mat(R0, q0);
             e->izz[i] = b->inertia[0] * R0[6] * R0[6] + b->inertia[1] * R0[7] * R0[7] +
                         b->inertia[2] * R0[8] * R0[8];
-            e->qadr[i] = nq, e->vadr[i] = nv;
-            nq += 3, nv += 3;
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 3;
+            nv += 3;
         }
     }
     *state = e;
@@ -302,7 +311,10 @@ static void pose_of(const engine *e, int i, const double *q, const double *v, do
     memcpy(pos, qi, 3 * sizeof *pos);
     memcpy(quat, qi + 3, 4 * sizeof *quat);
     tc_quat_normalize(quat);
-    for (int k = 0; k < 3; k++) vel[k] = vi ? vi[k] : 0, omega[k] = vi ? vi[3 + k] : 0;
+    for (int k = 0; k < 3; k++) {
+        vel[k] = vi ? vi[k] : 0;
+        omega[k] = vi ? vi[3 + k] : 0;
+    }
 }
 
 /* the kinematic bodies of world w where their paths are at time t, moving along them */
@@ -367,7 +379,9 @@ static void forces_in(engine *e, tc_bullet_world *w, const double *q, const doub
                 u[k] = b->kp[k] * (e->target[i][k] - qi[k]);
                 if (vi) u[k] -= c * vi[k] / (1 + c * e->dt / m[k]);
             }
-            f[0] += u[0], f[1] += u[1], t[2] += u[2];
+            f[0] += u[0];
+            f[1] += u[1];
+            t[2] += u[2];
         } else if (vi) {
             double iw[3], quat[4] = {qi[3], qi[4], qi[5], qi[6]};
             tc_quat_normalize(quat);
@@ -401,16 +415,6 @@ static void note_depth(engine *e, const tc_bullet_world *w, double t) {
     e->warned_deep = 1;
 }
 
-/* add a force F (N) at point x (m) to w's force and torque about org */
-static void add_at(tc_wrench *w, const double org[3], const double x[3], const double F[3],
-                   double sign) {
-    double r[3], rxf[3];
-    tc_v3_sub(r, x, org);
-    tc_v3_cross(rxf, r, F);
-    tc_v3_addscl(w->f, F, sign);
-    tc_v3_addscl(w->t, rxf, sign);
-}
-
 /* the contact wrenches of world w's last step: per point the impulse
  * P = n impulse + d1 impulse1 + d2 impulse2 acts on body a at its point pa and -P on body b at
  * pb; wrench = P / dt with the torque about each body's origin (COM) at the step's start */
@@ -424,8 +428,8 @@ static void wrenches(engine *e, tc_bullet_world *w, tc_wrench *out) {
         for (int j = 0; j < 3; j++)
             F[j] = (c.normal[j] * c.impulse + c.dir1[j] * c.impulse1 + c.dir2[j] * c.impulse2) /
                    e->dt;
-        add_at(&out[c.a], e->origin[c.a], c.pa, F, 1);
-        add_at(&out[c.b], e->origin[c.b], c.pb, F, -1);
+        tc_wrench_add_at(&out[c.a], e->origin[c.a], c.pa, F, 1);
+        tc_wrench_add_at(&out[c.b], e->origin[c.b], c.pb, F, -1);
     }
     e->ncontact = nc;
     note_depth(e, w, e->t);
@@ -471,8 +475,12 @@ static int state_out(engine *e, double *q, double *v) {
             tc_quat_normalize(q0);
             tc_quat_mul(rz, quat, q0);
             double th = 2 * atan2(rz[3], rz[0]);
-            qi[0] = pos[0], qi[1] = pos[1], qi[2] = unwrap(th, qi[2]);
-            vi[0] = vel[0], vi[1] = vel[1], vi[2] = omega[2];
+            qi[0] = pos[0];
+            qi[1] = pos[1];
+            qi[2] = unwrap(th, qi[2]);
+            vi[0] = vel[0];
+            vi[1] = vel[1];
+            vi[2] = omega[2];
         } else {
             /* keep the quaternion's sign continuous with the step's start */
             double s = quat[0] * qi[3] + quat[1] * qi[4] + quat[2] * qi[5] + quat[3] * qi[6];
@@ -545,9 +553,7 @@ const tc_engine_type tc_engine_bullet = {
     .version = "3.24",
     .params = bullet_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
-    .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE),
+    .shapes = BULLET_SHAPES,
     .alloc = bullet_alloc,
     .force = bullet_force,
     .step = bullet_step,

@@ -201,7 +201,10 @@ static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
         int found = 0;
         for (int v = 0; v < sh->hull->nvert; v++) {
             double d[3] = {y[0] - ref[v][0], y[1] - ref[v][1], y[2] - ref[v][2]};
-            if (tc_v3_norm(d) <= tol) found = 1, hit[v] = 1;
+            if (tc_v3_norm(d) <= tol) {
+                found = 1;
+                hit[v] = 1;
+            }
         }
         if (!found) return 0;
     }
@@ -513,7 +516,8 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
                                 "MuJoCo placed the mesh of polytope body '%s' away from its "
                                 "vertices", sc->body[i].name);
         }
-    e->nbody = sc->nbody, e->body = sc->body;
+    e->nbody = sc->nbody;
+    e->body = sc->body;
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
@@ -539,13 +543,17 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
             continue;
         }
         /* the body's first joint; a planar body's three are consecutive in qpos and qvel */
-        e->qadr[i] = nq, e->vadr[i] = nv;
-        e->mqadr[i] = e->m->jnt_qposadr[j], e->mvadr[i] = e->m->jnt_dofadr[j];
+        e->qadr[i] = nq;
+        e->vadr[i] = nv;
+        e->mqadr[i] = e->m->jnt_qposadr[j];
+        e->mvadr[i] = e->m->jnt_dofadr[j];
         if (b->joint == TC_JOINT_FREE) {
-            nq += 7, nv += 6;
+            nq += 7;
+            nv += 6;
             continue;
         }
-        nq += 3, nv += 3;
+        nq += 3;
+        nv += 3;
         for (int k = 0; k < 3; k++) {
             snprintf(name, sizeof name, "a%d%c", i, "xyt"[k]);
             e->act[i][k] = b->kp[k] > 0 ? mj_name2id(e->m, mjOBJ_ACTUATOR, name) : -1;
@@ -573,7 +581,9 @@ static void state_in(engine *e, const double *q, const double *v) {
         double *qpos = e->d->qpos + e->mqadr[i], *qvel = e->d->qvel + e->mvadr[i];
         /* planar: (x - x0, y - y0, theta), velocities as they are */
         if (e->joint[i] == TC_JOINT_PLANAR) {
-            qpos[0] = qi[0] - e->org[i][0], qpos[1] = qi[1] - e->org[i][1], qpos[2] = qi[2];
+            qpos[0] = qi[0] - e->org[i][0];
+            qpos[1] = qi[1] - e->org[i][1];
+            qpos[2] = qi[2];
             for (int k = 0; k < 3; k++)
                 qvel[k] = vi ? vi[k] : 0;
             continue;
@@ -599,7 +609,9 @@ static void state_out(const engine *e, double *q, double *v) {
         double *qi = q + e->qadr[i], *vi = v + e->vadr[i], R[9];
         /* planar: absolute x, y and theta from the scene orientation */
         if (e->joint[i] == TC_JOINT_PLANAR) {
-            qi[0] = e->org[i][0] + qpos[0], qi[1] = e->org[i][1] + qpos[1], qi[2] = qpos[2];
+            qi[0] = e->org[i][0] + qpos[0];
+            qi[1] = e->org[i][1] + qpos[1];
+            qi[2] = qpos[2];
             memcpy(vi, qvel, 3 * sizeof *vi);
             continue;
         }
@@ -629,8 +641,10 @@ static void xfrc_in(engine *e, const tc_wrench *xfrc) {
     for (int i = 0; i < e->nbody; i++) {
         if (e->mbody[i] < 0) continue;
         double *x = e->d->xfrc_applied + 6 * e->mbody[i];
-        for (int k = 0; k < 3; k++)
-            x[k] = xfrc ? xfrc[i].f[k] : 0, x[3 + k] = xfrc ? xfrc[i].t[k] : 0;
+        for (int k = 0; k < 3; k++) {
+            x[k] = xfrc ? xfrc[i].f[k] : 0;
+            x[3 + k] = xfrc ? xfrc[i].t[k] : 0;
+        }
     }
 }
 
@@ -673,11 +687,7 @@ static tc_status guarded(engine *e, void (*fn)(const mjModel *, mjData *), unsig
 /* add a force and torque acting at point x to body b's wrench about its origin (the COM) */
 static void add_wrench(tc_wrench *w, const double org[3], const double x[3], const double F[3],
                        const double T[3], double sign) {
-    double r[3], rxf[3];
-    tc_v3_sub(r, x, org);
-    tc_v3_cross(rxf, r, F);
-    tc_v3_addscl(w->f, F, sign);
-    tc_v3_addscl(w->t, rxf, sign);
+    tc_wrench_add_at(w, org, x, F, sign);
     tc_v3_addscl(w->t, T, sign);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ODE 0.16 engine adapter: scene -> ODE bodies and geoms, contact joints with feedback, steps */
 #include "engines/tc_engine.h"
+#include "engines/tc_engine_check.h"
 #include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
 
@@ -17,6 +18,11 @@
 /* the adapter is written against ODE 0.16 in double precision (Debian's libode-dev) */
 #define ODE_VERSION "0.16"
 _Static_assert(sizeof(dReal) == sizeof(double), "engine_ode.c needs ODE built in double precision");
+
+/* the shapes the adapter has a geom for */
+#define ODE_SHAPES                                                                                 \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |   \
+     TC_SHAPE_BIT(TC_SHAPE_COMPOUND) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 
 /* parameter table: ODE's documented defaults where ODE has one, else the stated choice */
 static const tc_param_spec ode_params[] = {
@@ -74,6 +80,7 @@ typedef struct engine {
     int gfirst[TC_SCENE_MAXBODY + 1];                   /* body i's geoms [gfirst[i], gfirst[i+1]) */
     int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY]; /* touche state offsets, -1 none */
     double theta[TC_SCENE_MAXBODY];                     /* planar angle of the last state_in */
+    double (*org)[3];                                   /* force(): COMs (m) at its step's start */
     unsigned *poly[TC_SCENE_MAXBODY];                   /* dConvex polygon lists (ODE keeps them) */
     contact *con;                                       /* the last pass's contacts */
     dJointFeedback *fb;                                 /* their joints' feedback */
@@ -206,7 +213,9 @@ static int make_body_geoms(engine *e, int i, const tc_body_desc *b) {
         }
         dGeomID g = make_geom(e, i, &part, b);
         if (!g) return 0;
-        e->geom[e->ngeom] = g, e->gbody[e->ngeom] = i, e->ngeom++;
+        e->geom[e->ngeom] = g;
+        e->gbody[e->ngeom] = i;
+        e->ngeom++;
         dGeomSetData(g, (void *)(intptr_t)i);
         if (part.type == TC_SHAPE_PLANE) continue;
         if (e->obody[i]) {
@@ -302,7 +311,10 @@ static tc_status guarded(engine *e, void (*fn)(engine *, void *), void *arg) {
         current = NULL;
         e->broken = 1;
         /* an error inside QuickStep jumped past the unlock */
-        if (rand_locked) rand_locked = 0, pthread_mutex_unlock(&rand_lock);
+        if (rand_locked) {
+            rand_locked = 0;
+            pthread_mutex_unlock(&rand_lock);
+        }
         tc_warnbuf_push(&e->warn, "ODE error: ", error_text);
         return TC_EENGINE;
     }
@@ -328,6 +340,7 @@ static void ode_free(void *state) {
         free(e->poly[i]);
     free(e->geom);
     free(e->gbody);
+    free(e->org);
     free(e->con);
     free(e->fb);
     free(e);
@@ -351,24 +364,15 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     if (!ready())
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
                             "ODE: dInitODE2 or dAllocateODEDataForThread failed");
-    if (!(isfinite(dt) && dt > 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "must be > 0 s (got %g)", dt);
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(sc->gravity[k]))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be finite");
-    /* shapes the adapter can express (tc_scene_add already checked planes, masses and servos) */
-    for (int i = 0; i < sc->nbody; i++) {
-        const tc_body_desc *b = &sc->body[i];
-        tc_shape_type t = b->shape.type;
-        if (t != TC_SHAPE_SPHERE && t != TC_SHAPE_BOX && t != TC_SHAPE_PLANE &&
-            t != TC_SHAPE_COMPOUND && t != TC_SHAPE_POLYTOPE)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
-                                "body '%s': ODE adapter has no geom for shape type %d", b->name,
-                                (int)t);
-        if (b->joint < TC_JOINT_FIXED || b->joint >= TC_JOINT_COUNT)
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
-                                "body '%s': unknown joint type %d", b->name, (int)b->joint);
-    }
+    /* dt, gravity, joints and shapes the adapter can express; a shape without a geom in ODE's
+     * words */
+    int unsup;
+    tc_status chk = tc_engine_check_scene(sc, dt, ODE_SHAPES, &unsup, err);
+    if (chk) return chk;
+    if (unsup >= 0)
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
+                            "body '%s': ODE adapter has no geom for shape type %d",
+                            sc->body[unsup].name, (int)sc->body[unsup].shape.type);
     engine *e = calloc(1, sizeof *e);
     int ngeom = 0;
     for (int i = 0; i < sc->nbody; i++)
@@ -376,19 +380,25 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     if (e) {
         e->geom = calloc((size_t)ngeom + 1, sizeof *e->geom);
         e->gbody = calloc((size_t)ngeom + 1, sizeof *e->gbody);
+        e->org = calloc((size_t)sc->nbody + 1, sizeof *e->org);
     }
-    if (!e || !e->geom || !e->gbody) {
+    if (!e || !e->geom || !e->gbody || !e->org) {
         ode_free(e);
         return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     }
     /* the contact settings of every pair */
-    e->nbody = sc->nbody, e->body = sc->body, e->dt = dt;
+    e->nbody = sc->nbody;
+    e->body = sc->body;
+    e->dt = dt;
     e->stepper = (int)tc_params_get(p, "stepper");
     e->maxc = (int)tc_params_get(p, "max_contacts");
     e->mu = sc->friction;
-    e->bounce = tc_params_get(p, "bounce"), e->bounce_vel = tc_params_get(p, "bounce_vel");
-    e->soft_erp = tc_params_get(p, "soft_erp"), e->soft_cfm = tc_params_get(p, "soft_cfm");
-    e->bounce_on = e->bounce > 0, e->soft_erp_on = e->soft_erp >= 0,
+    e->bounce = tc_params_get(p, "bounce");
+    e->bounce_vel = tc_params_get(p, "bounce_vel");
+    e->soft_erp = tc_params_get(p, "soft_erp");
+    e->soft_cfm = tc_params_get(p, "soft_cfm");
+    e->bounce_on = e->bounce > 0;
+    e->soft_erp_on = e->soft_erp >= 0;
     e->soft_cfm_on = e->soft_cfm >= 0;
     /* the world */
     build_args a = {sc, p, 0};
@@ -403,10 +413,17 @@ static tc_status ode_alloc(void **state, const tc_scene *sc, const tc_params *p,
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
         e->qadr[i] = e->vadr[i] = -1;
-        if (sc->body[i].joint == TC_JOINT_FREE)
-            e->qadr[i] = nq, e->vadr[i] = nv, nq += 7, nv += 6;
-        else if (sc->body[i].joint == TC_JOINT_PLANAR)
-            e->qadr[i] = nq, e->vadr[i] = nv, nq += 3, nv += 3;
+        if (sc->body[i].joint == TC_JOINT_FREE) {
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 7;
+            nv += 6;
+        } else if (sc->body[i].joint == TC_JOINT_PLANAR) {
+            e->qadr[i] = nq;
+            e->vadr[i] = nv;
+            nq += 3;
+            nv += 3;
+        }
     }
     *state = e;
     return TC_OK;
@@ -463,16 +480,25 @@ static void state_out(const engine *e, double *q, double *v) {
             double q0[4], conj0[4], dq[4], now[4] = {qt[0], qt[1], qt[2], qt[3]};
             memcpy(q0, e->body[i].quat, sizeof q0);
             tc_quat_normalize(q0);
-            conj0[0] = q0[0], conj0[1] = -q0[1], conj0[2] = -q0[2], conj0[3] = -q0[3];
+            conj0[0] = q0[0];
+            conj0[1] = -q0[1];
+            conj0[2] = -q0[2];
+            conj0[3] = -q0[3];
             tc_quat_mul(dq, now, conj0);
             double th = 2 * atan2(dq[3], dq[0]);
-            qi[0] = x[0], qi[1] = x[1];
+            qi[0] = x[0];
+            qi[1] = x[1];
             qi[2] = e->theta[i] + remainder(th - e->theta[i], 2 * M_PI);
-            vi[0] = u[0], vi[1] = u[1], vi[2] = w[2];
+            vi[0] = u[0];
+            vi[1] = u[1];
+            vi[2] = w[2];
             continue;
         }
-        for (int k = 0; k < 3; k++)
-            qi[k] = x[k], vi[k] = u[k], vi[3 + k] = w[k];
+        for (int k = 0; k < 3; k++) {
+            qi[k] = x[k];
+            vi[k] = u[k];
+            vi[3 + k] = w[k];
+        }
         for (int k = 0; k < 4; k++)
             qi[3 + k] = qt[k];
     }
@@ -487,17 +513,24 @@ static void forces_in(engine *e, const double *ctrl, const tc_wrench *xfrc, cons
         const tc_body_desc *b = &e->body[i];
         if (!body || b->joint == TC_JOINT_KINEMATIC) continue;
         double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
-        if (xfrc) tc_v3_copy(f, xfrc[i].f), tc_v3_copy(t, xfrc[i].t);
+        if (xfrc) {
+            tc_v3_copy(f, xfrc[i].f);
+            tc_v3_copy(t, xfrc[i].t);
+        }
         const double *qi = q + e->qadr[i], *vi = v ? v + e->vadr[i] : NULL;
         if (b->joint == TC_JOINT_PLANAR) {
             double target[3] = {b->pos[0], b->pos[1], 0}, gen[3];
             if (ctrl) memcpy(target, ctrl + e->vadr[i], sizeof target);
             for (int k = 0; k < 3; k++)
                 gen[k] = b->kp[k] * (target[k] - qi[k]) - (vi ? b->damping[k] * vi[k] : 0);
-            f[0] += gen[0], f[1] += gen[1], t[2] += gen[2];
+            f[0] += gen[0];
+            f[1] += gen[1];
+            t[2] += gen[2];
         } else if (vi) {
-            for (int k = 0; k < 3; k++)
-                f[k] -= b->damping[k] * vi[k], t[k] -= b->damping[3 + k] * vi[3 + k];
+            for (int k = 0; k < 3; k++) {
+                f[k] -= b->damping[k] * vi[k];
+                t[k] -= b->damping[3 + k] * vi[3 + k];
+            }
         }
         dBodyAddForce(body, f[0], f[1], f[2]);
         dBodyAddTorque(body, t[0], t[1], t[2]);
@@ -579,7 +612,8 @@ static int collide(engine *e) {
                         }
                         contact *c = &e->con[e->ncon++];
                         c->g = cg[k];
-                        c->a = swap ? b : a, c->b = swap ? a : b;
+                        c->a = swap ? b : a;
+                        c->b = swap ? a : b;
                         if (swap)
                             for (int d = 0; d < 3; d++)
                                 c->g.normal[d] = -c->g.normal[d];
@@ -596,10 +630,17 @@ static int collide(engine *e) {
         ct.surface.mu = e->mu;
         if (e->bounce_on) {
             ct.surface.mode |= dContactBounce;
-            ct.surface.bounce = e->bounce, ct.surface.bounce_vel = e->bounce_vel;
+            ct.surface.bounce = e->bounce;
+            ct.surface.bounce_vel = e->bounce_vel;
         }
-        if (e->soft_erp_on) ct.surface.mode |= dContactSoftERP, ct.surface.soft_erp = e->soft_erp;
-        if (e->soft_cfm_on) ct.surface.mode |= dContactSoftCFM, ct.surface.soft_cfm = e->soft_cfm;
+        if (e->soft_erp_on) {
+            ct.surface.mode |= dContactSoftERP;
+            ct.surface.soft_erp = e->soft_erp;
+        }
+        if (e->soft_cfm_on) {
+            ct.surface.mode |= dContactSoftCFM;
+            ct.surface.soft_cfm = e->soft_cfm;
+        }
         dJointID j = dJointCreateContact(e->world, e->group, &ct);
         dJointAttach(j, e->obody[c->a], e->obody[c->b]);
         memset(&e->fb[k], 0, sizeof e->fb[k]);
@@ -637,16 +678,6 @@ static void step_call(engine *e, void *arg) {
     a->ok = collide(e) && world_step(e, a->query);
 }
 
-/* add a force F acting at x to a wrench about org */
-static void add_force(tc_wrench *w, const double org[3], const double x[3], const double F[3],
-                      double sign) {
-    double r[3], rxf[3];
-    tc_v3_sub(r, x, org);
-    tc_v3_cross(rxf, r, F);
-    tc_v3_addscl(w->f, F, sign);
-    tc_v3_addscl(w->t, rxf, sign);
-}
-
 /* contact wrenches at (q, v): ODE has no force-only query, so one step from (q, v) is taken
  * and the contact joints' feedback read (the step itself is discarded: every call sets the
  * bodies from q and v). A contact's force acts at its point (ODE's contact rows carry no
@@ -656,15 +687,13 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
     memset(w, 0, (size_t)e->nbody * sizeof *w);
     step_args a = {NULL, q, v, NULL, 1, 0};
     /* the COMs at the start: fixed bodies' scene positions, kinematic ones on their paths */
-    double (*org)[3] = malloc((size_t)e->nbody * sizeof *org);
-    if (!org) return TC_ENOMEM;
     for (int i = 0; i < e->nbody; i++) {
         if (e->body[i].joint == TC_JOINT_KINEMATIC)
-            tc_body_path(&e->body[i], e->t, org[i], NULL);
+            tc_body_path(&e->body[i], e->t, e->org[i], NULL);
         else if (e->qadr[i] >= 0)
-            memcpy(org[i], q + e->qadr[i], sizeof org[i]);
+            memcpy(e->org[i], q + e->qadr[i], sizeof e->org[i]);
         else
-            memcpy(org[i], e->body[i].pos, sizeof org[i]);
+            memcpy(e->org[i], e->body[i].pos, sizeof e->org[i]);
     }
     tc_status st = guarded(e, step_call, &a);
     if (st == TC_OK && !a.ok) st = TC_ENOMEM;
@@ -673,10 +702,9 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
         const contact *c = &e->con[k];
         double F[3] = {e->fb[k].f1[0], e->fb[k].f1[1], e->fb[k].f1[2]};
         double x[3] = {c->g.pos[0], c->g.pos[1], c->g.pos[2]};
-        add_force(&w[c->a], org[c->a], x, F, 1);
-        add_force(&w[c->b], org[c->b], x, F, -1);
+        tc_wrench_add_at(&w[c->a], e->org[c->a], x, F, 1);
+        tc_wrench_add_at(&w[c->b], e->org[c->b], x, F, -1);
     }
-    free(org);
     return st;
 }
 
@@ -729,9 +757,7 @@ const tc_engine_type tc_engine_ode = {
     .version = ODE_VERSION,
     .params = ode_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
-    .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
-              TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
-              TC_SHAPE_BIT(TC_SHAPE_POLYTOPE),
+    .shapes = ODE_SHAPES,
     .alloc = ode_alloc,
     .force = ode_force,
     .step = ode_step,

@@ -120,9 +120,21 @@ static double moving_mass(const tc_body_desc *b) {
 static void penalty_free(void *state) {
     pen_state *s = state;
     if (!s) return;
-    tc_contact_set_free(s->set), free(s->pair), free(s->row);
-    free(s->pv), free(s->pnum), free(s->pose), free(s->cm), free(s->coff), free(s->cn);
-    free(s->cdmax), free(s->pool), free(s->near), free(s->sgap), free(s->off), free(s->moved);
+    tc_contact_set_free(s->set);
+    free(s->pair);
+    free(s->row);
+    free(s->pv);
+    free(s->pnum);
+    free(s->pose);
+    free(s->cm);
+    free(s->coff);
+    free(s->cn);
+    free(s->cdmax);
+    free(s->pool);
+    free(s->near);
+    free(s->sgap);
+    free(s->off);
+    free(s->moved);
     free(s);
 }
 
@@ -130,22 +142,33 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
                                       int multi, tc_error *err) {
     pen_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
-    s->scene = scene, s->multi = multi;
-    s->forget = tc_params_get(p, "forget"), s->impact_speed = tc_params_get(p, "impact_speed");
-    s->restitution = tc_params_get(p, "restitution"), s->slip_speed = tc_params_get(p, "slip_speed");
+    s->scene = scene;
+    s->multi = multi;
+    s->forget = tc_params_get(p, "forget");
+    s->impact_speed = tc_params_get(p, "impact_speed");
+    s->restitution = tc_params_get(p, "restitution");
+    s->slip_speed = tc_params_get(p, "slip_speed");
     s->impulses = (int)tc_params_get(p, "impulses");
     s->divide = (int)tc_params_get(p, "divide_by_r");
     /* surfaces and pairs; the pairs' gains */
     tc_status st = tc_scene_contact_set(&s->set, scene, tc_params_get(p, "spacing_rel"), err);
-    if (st) return penalty_free(s), st;
+    if (st) {
+        penalty_free(s);
+        return st;
+    }
     s->npair = s->set->npair;
     s->pair = calloc((size_t)s->npair + 1, sizeof *s->pair);
-    if (!s->pair) return penalty_free(s), TC_ENOMEM;
+    if (!s->pair) {
+        penalty_free(s);
+        return TC_ENOMEM;
+    }
     for (int k = 0; k < s->npair; k++) {
         pen_pair *pp = &s->pair[k];
-        pp->a = s->set->pair[k][0], pp->b = s->set->pair[k][1];
+        pp->a = s->set->pair[k][0];
+        pp->b = s->set->pair[k][1];
         double m = moving_mass(&scene->body[pp->a]) + moving_mass(&scene->body[pp->b]);
-        pp->kp = tc_params_get(p, "kp") * m, pp->kv = tc_params_get(p, "kv") * m;
+        pp->kp = tc_params_get(p, "kp") * m;
+        pp->kv = tc_params_get(p, "kv") * m;
         pp->ki = tc_params_get(p, "ki") * m;
     }
     /* scratch rows for impulses */
@@ -153,22 +176,31 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     tc_system_init(&sys, scene);
     s->nv = sys.nv;
     s->row = calloc(2 * (size_t)sys.nv + 2, sizeof *s->row);
-    if (!s->row) return penalty_free(s), TC_ENOMEM;
+    if (!s->row) {
+        penalty_free(s);
+        return TC_ENOMEM;
+    }
     s->mrow = s->row + sys.nv + 1;
     /* per-point scratch and the start-of-step cache */
     size_t mp = (size_t)s->set->maxpts + 1, np = (size_t)s->npair + 1;
     s->pool_cap = s->set->maxpts > PEN_POOL_MIN / 4 ? 4 * s->set->maxpts : PEN_POOL_MIN;
-    s->pv = calloc(mp, sizeof *s->pv), s->pnum = calloc(mp, sizeof *s->pnum);
+    s->pv = calloc(mp, sizeof *s->pv);
+    s->pnum = calloc(mp, sizeof *s->pnum);
     s->pose = calloc((size_t)scene->nbody + 1, sizeof *s->pose);
-    s->cm = calloc(np, sizeof *s->cm), s->coff = calloc(np, sizeof *s->coff);
-    s->cn = calloc(np, sizeof *s->cn), s->cdmax = calloc(np, sizeof *s->cdmax);
+    s->cm = calloc(np, sizeof *s->cm);
+    s->coff = calloc(np, sizeof *s->coff);
+    s->cn = calloc(np, sizeof *s->cn);
+    s->cdmax = calloc(np, sizeof *s->cdmax);
     s->pool = malloc((size_t)s->pool_cap * sizeof *s->pool);
     s->near = calloc(np, sizeof *s->near);
-    s->sgap = calloc(np, sizeof *s->sgap), s->off = calloc(np, sizeof *s->off);
+    s->sgap = calloc(np, sizeof *s->sgap);
+    s->off = calloc(np, sizeof *s->off);
     s->moved = calloc((size_t)scene->nbody + 1, sizeof *s->moved);
     if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
-        !s->near || !s->sgap || !s->off || !s->moved)
-        return penalty_free(s), TC_ENOMEM;
+        !s->near || !s->sgap || !s->off || !s->moved) {
+        penalty_free(s);
+        return TC_ENOMEM;
+    }
     /* the pool written once now, so its pages' first-touch faults fall here, not in the steps */
     memset(s->pool, 0, (size_t)s->pool_cap * sizeof *s->pool);
     /* the near-pair margin: a tenth of the smallest finite bounding radius (none: 0, the list
@@ -187,23 +219,6 @@ static tc_status dp_alloc(void **state, const tc_scene *scene, const tc_params *
 
 static tc_status mp_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
     return penalty_alloc_common(state, scene, p, 1, err);
-}
-
-/* tc_body_point_velocity and tc_wrench_apply (dyn/system.c) with the same arithmetic, inlined
- * in the per-point loop of the force call: the same bits without two calls a point each */
-static inline void point_velocity(const tc_body_state *s, const double p[3], double v[3]) {
-    double r[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(v, s->omega, r);
-    tc_v3_add(v, v, s->vel);
-}
-static inline void wrench_apply(tc_wrench *w, const tc_body_state *s, const double p[3],
-                                const double f[3], double sign) {
-    double r[3], t[3];
-    tc_v3_sub(r, p, s->pos);
-    tc_v3_cross(t, r, f);
-    tc_v3_addscl(w->f, f, sign);
-    tc_v3_addscl(w->t, t, sign);
 }
 
 /* 1 when the poses bs are bitwise those the cache was filled at */
@@ -283,7 +298,8 @@ static int pair_set(pen_state *s, int k, const tc_body_state *bs, int use_cache,
                     double *dmax, const tc_pen_point **pts) {
     if (use_cache && s->cm[k] >= 0) {
         tc_v3_copy(n, s->cn[k]);
-        *dmax = s->cdmax[k], *pts = s->pool + s->coff[k];
+        *dmax = s->cdmax[k];
+        *pts = s->pool + s->coff[k];
         return s->cm[k];
     }
     *pts = s->set->pts;
@@ -307,8 +323,8 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
     int r = 0;
     for (int j = 0; j < m; j++) {
         double va[3], vb[3], v[3];
-        point_velocity(&a, pts[j].p, va);
-        point_velocity(&b, pts[j].p, vb);
+        tc_body_point_velocity(&a, pts[j].p, va);
+        tc_body_point_velocity(&b, pts[j].p, vb);
         tc_v3_sub(v, va, vb);
         tc_v3_copy(pv[j], v);
         pnum[j] = pid_numerator(kp, kv, ki, pts[j].depth, tc_v3_dot(v, nn), integral);
@@ -327,11 +343,12 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
         double ft = -mu * fn / sqrt(slip2 + tc_v3_dot(vt, vt));
         tc_v3_scale(f, nn, fn);
         tc_v3_addscl(f, vt, ft);
-        wrench_apply(&fa, &a, pts[j].p, f, 1);
-        wrench_apply(&fb, &b, pts[j].p, f, -1);
+        tc_wrench_apply(&fa, &a, pts[j].p, f, 1);
+        tc_wrench_apply(&fb, &b, pts[j].p, f, -1);
         pushed++;
     }
-    *wa = fa, *wb = fb;
+    *wa = fa;
+    *wb = fb;
     return pushed;
 }
 
@@ -356,7 +373,10 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
         if (m <= 0) continue;
         active += pair_forces(s, pp, &bs[pp->a], &bs[pp->b], pts, m, n, &w[pp->a], &w[pp->b]);
     }
-    if (st) st->ncontact = active, st->pair_evals += s->npair;
+    if (st) {
+        st->ncontact = active;
+        st->pair_evals += s->npair;
+    }
     return TC_OK;
 }
 
@@ -371,7 +391,10 @@ static double impulse_row(pen_state *s, const tc_system *sys, const tc_body_stat
     memcpy(s->mrow, s->row, (size_t)s->nv * sizeof *s->row);
     tc_system_minv(sys, bs, s->mrow);
     double k = 0, u = 0;
-    for (int i = 0; i < s->nv; i++) k += s->row[i] * s->mrow[i], u += s->row[i] * v[i];
+    for (int i = 0; i < s->nv; i++) {
+        k += s->row[i] * s->mrow[i];
+        u += s->row[i] * v[i];
+    }
     *jv = u;
     return k;
 }
@@ -418,7 +441,8 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
          * exceeds margin (its contact was forgotten when it left) */
         const double moved = s->moved[pp->a] + s->moved[pp->b];
         if (s->off[k] && s->sgap[k] - moved > s->margin * (1 + 1e-9)) {
-            s->sgap[k] -= moved, s->cm[k] = 0;
+            s->sgap[k] -= moved;
+            s->cm[k] = 0;
             continue;
         }
         /* the near pairs at these poses (a pair off the list is far apart too) */
@@ -446,13 +470,16 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
         s->cm[k] = m > 0 ? (used + m <= s->pool_cap ? m : -1) : 0;
         if (s->cm[k] > 0) {
             tc_v3_copy(s->cn[k], n);
-            s->cdmax[k] = dmax, s->coff[k] = used;
+            s->cdmax[k] = dmax;
+            s->coff[k] = used;
             memcpy(s->pool + used, pts, (size_t)m * sizeof *pts);
             used += m;
         }
         if (m <= 0) {
             /* separated: forget the contact */
-            pp->resting = 0, pp->integral = 0, pp->dlast = 0;
+            pp->resting = 0;
+            pp->integral = 0;
+            pp->dlast = 0;
             continue;
         }
         /* eq. 2: I_t = lambda I_(t-1) + max_y d(y, t-1) */

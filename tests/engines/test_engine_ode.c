@@ -91,7 +91,9 @@ static void box_rest(int stepper) {
         step(&R);
         double dz = fabs(R.q[qa + 2] - 0.1), dxy = hypot(R.q[qa], R.q[qa + 1]);
         double dr = fabs(R.q[qa + 4]) + fabs(R.q[qa + 5]) + fabs(R.q[qa + 6]);
-        zmax = fmax(zmax, dz), xymax = fmax(xymax, dxy), rmax = fmax(rmax, dr);
+        zmax = fmax(zmax, dz);
+        xymax = fmax(xymax, dxy);
+        rmax = fmax(rmax, dr);
         if (n >= 3000) late = fmax(late, fmax(dz, dxy));
     }
     double tol = stepper == 0 ? 1e-9 : 1e-5, rtol = stepper == 0 ? 1e-9 : 1e-4;
@@ -132,7 +134,11 @@ Test(engine_ode, ball_drop_contact_time_and_rebound) {
         for (int n = 0; n < 1000 && hit < 0; n++) {
             double before = R.v[va + 2];
             step(&R);
-            if (tc_engine_ode.ncontact(R.st) > 0) hit = n, vin = before, vout = R.v[va + 2];
+            if (tc_engine_ode.ncontact(R.st) > 0) {
+                hit = n;
+                vin = before;
+                vout = R.v[va + 2];
+            }
         }
         cr_assert_geq(hit, 0, "no contact in 1 s");
         double tc = hit * dt, closed = sqrt(2 * h / G);
@@ -217,7 +223,8 @@ static void pile(run *r) {
     tc_shape d = {.type = TC_SHAPE_COMPOUND, .npart = 2};
     d.part[0].type = d.part[1].type = TC_SHAPE_SPHERE;
     d.part[0].size[0] = d.part[1].size[0] = 0.04;
-    d.part[0].pos[0] = 0.1, d.part[1].pos[0] = -0.1;
+    d.part[0].pos[0] = 0.1;
+    d.part[1].pos[0] = -0.1;
     add_free(r, "dumbbell", d, -0.02, 0.01, 0.9);
     start(r, 0.002);
 }
@@ -237,7 +244,8 @@ Test(engine_ode, deterministic) {
     int nq = R.sys.nq, nv = R.sys.nv;
     cr_assert_gt(R.q[R.sys.qadr[1] + 2], 0.0, "the box stays above the ground");
     double q1[NQ], v1[NV];
-    memcpy(q1, R.q, sizeof q1), memcpy(v1, R.v, sizeof v1);
+    memcpy(q1, R.q, sizeof q1);
+    memcpy(v1, R.v, sizeof v1);
     tc_engine_ode.free(R.st);
     pile(&R);
     pile(&S);
@@ -262,7 +270,25 @@ Test(engine_ode, unsupported_shape) {
     tc_system_init(&R.sys, &R.scene);
     tc_error err = {0};
     cr_assert_eq(tc_engine_ode.alloc(&R.st, &R.scene, &R.p, 0.001, &err), TC_EUNSUP);
-    cr_assert(strstr(err.msg, "ell"), "%s", err.msg);
+    cr_expect_str_eq(err.param, "shape");
+    cr_expect_str_eq(err.msg, "body 'ell': ODE adapter has no geom for shape type 4");
+    cr_assert_null(R.st);
+}
+
+/* the scene checks ODE shares with Bullet: a step that is not > 0 s, a gravity that is not
+ * finite */
+Test(engine_ode, refuses_a_bad_step_or_gravity) {
+    init_run(&R);
+    add_plane(&R);
+    tc_error err = {0};
+    cr_assert_eq(tc_engine_ode.alloc(&R.st, &R.scene, &R.p, -0.5, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "dt");
+    cr_expect_str_eq(err.msg, "must be > 0 s (got -0.5)");
+    R.scene.gravity[2] = NAN;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_engine_ode.alloc(&R.st, &R.scene, &R.p, 0.001, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "gravity");
+    cr_assert_null(R.st);
 }
 
 /* E6's stack: two 0.5 m square prisms on planar joints, the bottom one shifted 2 cm. ODE

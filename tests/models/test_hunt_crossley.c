@@ -2,6 +2,7 @@
 /* Hunt–Crossley: the force law exactly, direction, separation, friction */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "collide/tc_collide.h"
 #include "sim/tc_sim.h"
@@ -48,6 +49,50 @@ Test(hunt_crossley, friction_is_bounded_by_the_cone) {
     cr_expect_leq(fabs(w[1].f[0]), 0.4 * w[1].f[2] * (1 + 1e-12));
     /* the friction acts at the contact point below the centre: it spins the ball forward */
     cr_expect_gt(w[1].t[1], 0.0);
+}
+
+/* one pair table: tc_collide handles exactly the pairs tc_collide_supported names (-1 for the
+ * others, every type against every type), and for two different types either order gives the
+ * same contacts, bit for bit, with opposite normals */
+Test(hunt_crossley, pair_table_agrees_both_ways) {
+    tc_shape sh[TC_SHAPE_COUNT] = {0};
+    sh[TC_SHAPE_SPHERE] = tc_sphere(0.1);
+    sh[TC_SHAPE_BOX] = tc_box(0.1, 0.07, 0.05);
+    sh[TC_SHAPE_PLANE] = tc_plane();
+    sh[TC_SHAPE_COMPOUND].type = TC_SHAPE_COMPOUND;
+    sh[TC_SHAPE_COMPOUND].npart = 2;
+    sh[TC_SHAPE_COMPOUND].part[0] = (tc_shape_part){TC_SHAPE_SPHERE, {0.06, 0, 0}, {0, 0, 0.04}};
+    sh[TC_SHAPE_COMPOUND].part[1] =
+        (tc_shape_part){TC_SHAPE_BOX, {0.05, 0.05, 0.02}, {0, 0, -0.03}};
+    sh[TC_SHAPE_ELLIPSOID] = tc_ellipsoid(0.1, 0.06, 0.05);
+    sh[TC_SHAPE_CYLINDER] = tc_cylinder(0.05, 0.1);
+    sh[TC_SHAPE_POLYTOPE].type = TC_SHAPE_POLYTOPE; /* refused before its hull is read */
+    /* two overlapping poses, the second turned 0.3 rad about x */
+    tc_body_state A = {.pos = {0, 0, 0}, .quat = {1, 0, 0, 0}, .R = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+    double c = cos(0.3), s = sin(0.3);
+    tc_body_state B = {.pos = {0.03, 0.02, 0.12}, .R = {1, 0, 0, 0, c, -s, 0, s, c}};
+    int supported = 0;
+    for (int a = 0; a < TC_SHAPE_COUNT; a++)
+        for (int b = 0; b < TC_SHAPE_COUNT; b++) {
+            tc_contact ab[TC_COLLIDE_MAX], ba[TC_COLLIDE_MAX];
+            tc_shape_type ta = (tc_shape_type)a, tb = (tc_shape_type)b;
+            int yes = tc_collide_supported(ta, tb);
+            int m = tc_collide(&sh[a], &A, &sh[b], &B, 1, ab);
+            cr_expect_eq(m >= 0, yes, "%d-%d: %d contacts, supported %d", a, b, m, yes);
+            cr_expect_eq(tc_collide_supported(tb, ta), yes, "%d-%d", a, b);
+            supported += yes;
+            if (!yes || a == b) continue;
+            cr_expect_gt(m, 0, "%d-%d", a, b);
+            cr_assert_eq(tc_collide(&sh[b], &B, &sh[a], &A, 1, ba), m, "%d-%d", a, b);
+            for (int k = 0; k < m; k++) {
+                cr_expect_eq(memcmp(ab[k].pos, ba[k].pos, sizeof ab[k].pos), 0, "%d-%d", a, b);
+                cr_expect_eq(ab[k].depth, ba[k].depth, "%d-%d", a, b);
+                for (int j = 0; j < 3; j++)
+                    cr_expect_eq(ab[k].normal[j], -ba[k].normal[j], "%d-%d", a, b);
+            }
+        }
+    /* sphere-sphere, sphere-box, sphere-plane, sphere-compound and box-plane, both ways */
+    cr_expect_eq(supported, 9);
 }
 
 /* no analytic ellipsoid contact: the pair test refuses it, the model does not claim the shape and a
