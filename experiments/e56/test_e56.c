@@ -395,6 +395,14 @@ Test(e56, a_tolerance_method_without_tol_is_a_planning_error) {
                         "tolerance_methods", "'mujoco' (mujoco) has no parameter tol");
 }
 
+/* a tolerance the swept solver refuses is refused when the run is planned too, naming the
+ * tier's tolerances: the sweep sets every tolerance as the check does (it ran with the solver's
+ * own tolerance, labelled with the refused one) */
+Test(e56, a_tolerance_the_solver_refuses_is_a_planning_error) {
+    expect_plan_refused("    tolerances = [1e-3, ", "    tolerances = [1e-3, 2.0, ", "tolerances",
+                        "cannot take tol = 2");
+}
+
 Test(e56, the_per_cell_comparison_gives_mean_worst_and_correlation) {
     const double ours[4] = {0.1, 0.5, 0.9, 0.4}, theirs[4] = {0.2, 0.5, 0.6, 0.4};
     const int ri[4] = {0, 1, 2, 3}, ti[4] = {5, 4, 3, 2};
