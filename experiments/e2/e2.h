@@ -61,10 +61,15 @@ typedef struct e2_result {
 
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err);
 
-/* the method of one grid cell: a model method with integrator g's solver (and AOPC spacing
- * sp >= 0), or an engine with g's parameters */
+/* the method of one grid cell: a model method with integrator g's solver (tc_method_with_solver:
+ * its parameters kept) and the grid's spacing sp >= 0, or an engine with those of g's
+ * parameters it has */
 tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_method *out,
                        tc_error *err);
+
+/* set the method's sample spacing (m: its parameter of kind TC_PARAM_SPACING, SCM's AOPC
+ * `spacing`); an error when it samples no points */
+tc_status e2_set_spacing(tc_method *m, double spacing, tc_error *err);
 
 /* target of trajectory tr at time t (s) */
 void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]);

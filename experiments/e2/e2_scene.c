@@ -178,26 +178,32 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
                         "timing_integrator", "'%s' is not among the integrators", tin);
 }
 
+tc_status e2_set_spacing(tc_method *m, double spacing, tc_error *err) {
+    const char *name = tc_method_param_of_kind(m, TC_PARAM_SPACING);
+    if (!name)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "spacings",
+                            "method '%s' samples no points: it has no sample spacing (a parameter "
+                            "of kind TC_PARAM_SPACING)",
+                            m->spec);
+    return tc_method_set(m, name, spacing, err);
+}
+
 tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_method *out,
                        tc_error *err) {
-    *out = *m;
     const e2_integ *ig = &e->integ[g];
+    tc_status st = TC_OK;
     /* an engine brings its own integrator: set the parameters that select it, where it has them */
     if (m->engine) {
-        for (int k = 0; k < ig->nset; k++)
-            if (tc_params_find(&out->eparams, ig->set_name[k]) >= 0) {
-                tc_status st = tc_params_set(&out->eparams, ig->set_name[k], ig->set_value[k], err);
-                if (st) return st;
-            }
-        return TC_OK;
+        *out = *m;
+        for (int k = 0; k < ig->nset && !st; k++)
+            if (tc_method_has(out, ig->set_name[k]))
+                st = tc_method_set(out, ig->set_name[k], ig->set_value[k], err);
+        return st;
     }
-    char spec[96];
-    snprintf(spec, sizeof spec, "%s/%s", m->model->name, ig->solver);
-    tc_status st = tc_method_parse(out, spec, err);
-    if (st) return st;
-    out->mparams = m->mparams;
-    if (sp >= 0) return tc_params_set(&out->mparams, "spacing", e->spacing[sp], err);
-    return TC_OK;
+    /* a model: the integrator's solver, every parameter kept; the grid's spacing if any */
+    st = tc_method_with_solver(m, ig->solver, out, err);
+    if (!st && sp >= 0) st = e2_set_spacing(out, e->spacing[sp], err);
+    return st;
 }
 
 void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
@@ -360,7 +366,7 @@ tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *
     }
     for (int i = 0; i < n; i++) {
         tc_method mi = *m;
-        tc_status st = tc_params_set(&mi.mparams, "spacing", spacing[i], err);
+        tc_status st = e2_set_spacing(&mi, spacing[i], err);
         if (st) return st;
         points[i] = e2_points(sc, spacing[i]);
         step_s[i] = INFINITY;

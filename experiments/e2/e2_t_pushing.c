@@ -52,9 +52,9 @@ static void mean_sd(const double *x, int n, double *mean, double *sd) {
     *sd = k > 1 ? sqrt(fmax(0, (s2 - s * s / k) / (k - 1))) : k ? 0 : NAN;
 }
 
-/* 1 when the method is sampled at every AOPC spacing of the grid */
+/* 1 when the method is sampled at every spacing of the grid: it has a sample spacing */
 static int spaced(const tc_method *m) {
-    return m->model && tc_params_find(&m->mparams, "spacing") >= 0;
+    return tc_method_param_of_kind(m, TC_PARAM_SPACING) != NULL;
 }
 
 /* csv of every rollout's final pose, step time and status */
@@ -396,7 +396,7 @@ static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
         tc_method m = x->method[k].m;
         int sp = spaced(&m);
         for (int p = 0; p < (sp ? e->nspacing : 1); p++) {
-            if (sp) tc_params_set(&m.mparams, "spacing", e->spacing[p], NULL);
+            if (sp) e2_set_spacing(&m, e->spacing[p], NULL);
             double pt = tc_work_points(&m, tt), pf = tc_work_points(&m, ff);
             w->steps += steps;
             w->seconds +=

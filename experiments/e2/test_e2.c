@@ -160,3 +160,33 @@ Test(e2, a_t_never_pushed_is_farther_than_e2_1_accepts) {
     cr_expect_gt(sum / e.rollouts, 2.4 + 2 * 1.6, "a never-pushed T: %g cm", sum / e.rollouts);
     cr_expect_float_eq(sum / e.rollouts, 6.15, 0.05);
 }
+
+/* a grid cell's method: the integrator's solver with every parameter of the script's method
+ * kept (tc_method_with_solver) and the grid's spacing on the parameter the model declares its
+ * sample spacing (TC_PARAM_SPACING); an engine gets the integrator's engine parameters */
+Test(e2, a_cell_keeps_the_methods_parameters_and_sets_the_spacing) {
+    e2_setup e;
+    setup(&e);
+    tc_method m, out;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_method_parse(&m, "scm", &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_set(&m, "k", 208, &err), TC_OK, "%s", err.msg);
+    for (int g = 0; g < e.ninteg; g++) {
+        cr_assert_eq(e2_configure(&m, &e, g, 0, &out, &err), TC_OK, "%s", err.msg);
+        cr_expect(out.model == m.model && out.solver == tc_solver_find(e.integ[g].solver), "%s",
+                  out.spec);
+        cr_expect_eq(tc_method_get(&out, "k"), 208);
+        cr_expect_eq(tc_method_get(&out, "spacing"), e.spacing[0]);
+        cr_expect_eq(e2_configure(&m, &e, g, -1, &out, &err), TC_OK, "%s", err.msg);
+        cr_expect_eq(tc_method_get(&out, "spacing"), tc_method_get(&m, "spacing"),
+                     "no grid spacing");
+    }
+    cr_assert_eq(tc_method_parse(&m, "mujoco", &err), TC_OK, "%s", err.msg);
+    for (int g = 0; g < e.ninteg; g++) {
+        cr_assert_eq(e2_configure(&m, &e, g, -1, &out, &err), TC_OK, "%s", err.msg);
+        cr_expect_eq(tc_method_get(&out, "integrator"), e.integ[g].set_value[0]);
+    }
+    cr_expect_eq(e2_set_spacing(&m, 0.08, &err), TC_EINVAL, "mujoco samples no points");
+    cr_expect(strstr(err.msg, "no sample spacing"), "%s", err.msg);
+}

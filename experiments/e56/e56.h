@@ -40,8 +40,9 @@ typedef struct e56_grid {
  * seconds */
 tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err);
 
-/* every label of g's tolerance_methods is a method with a solver parameter `tol` (the driver's
- * check, before anything runs); an error names the script's line */
+/* every method of g's tolerance_methods has a solver parameter `tol` that takes each of g's
+ * tolerances, set as the sweep sets it (the driver's check, before anything runs); an error names
+ * the script's line (tolerance_methods, or tolerances for a value the solver refuses) */
 tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err);
 
 /* the steps method k takes on one scene over grid g (rates, and tolerances when it sweeps them) */

@@ -110,14 +110,45 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
     return TC_OK;
 }
 
+/* the method parameter the grid's tolerances set: the solvers' complementarity tolerance (1) */
+static const char tol_param[] = "tol";
+
+/* 1 when grid g sweeps method k's tolerance: its label is among tolerance_methods */
+static int sweeps_tol(const tc_exp *x, const e56_grid *g, int k) {
+    int has = 0;
+    for (int t = 0; t < g->ntolm; t++)
+        has |= !strcmp(g->tolm[t], x->method[k].label);
+    return has;
+}
+
+/* method k at grid g's tolerance t (t < 0: its own) into out, set as every method parameter is
+ * (tc_method_set); an error names the script's line: tolerance_methods for a method without the
+ * parameter, tolerances for a value its solver refuses */
+static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc_method *out,
+                            tc_error *err) {
+    const tc_exp_method *em = &x->method[k];
+    *out = em->m;
+    tc_error e2;
+    tc_error_clear(&e2);
+    tc_status st = t < 0 ? TC_OK : tc_method_set(out, tol_param, g->tol[t], &e2);
+    if (st == TC_ENOTFOUND)
+        return tc_error_set(err, TC_EINVAL, x->script.path,
+                            e56_line(&x->script, "tolerance_methods"), "tolerance_methods",
+                            "'%s' (%s) has no parameter %s: %s", em->label, em->m.spec, tol_param,
+                            e2.msg);
+    if (st)
+        return tc_error_set(err, TC_EINVAL, x->script.path, e56_line(&x->script, "tolerances"),
+                            "tolerances", "'%s' (%s) cannot take %s = %g: %s", em->label,
+                            em->m.spec, tol_param, g->tol[t], e2.msg);
+    return TC_OK;
+}
+
 /* the steps method k takes on one scene over grid g: every rate, and every tolerance when the
  * grid sweeps its `tol` */
 double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k) {
-    int has_tol = 0;
-    for (int t = 0; t < g->ntolm; t++) has_tol |= !strcmp(g->tolm[t], x->method[k].label);
     double steps = 0;
     for (int r = 0; r < g->nrate; r++) steps += ceil(g->seconds * g->rate[r]);
-    return steps * (has_tol ? g->ntol : 1);
+    return steps * (sweeps_tol(x, g, k) ? g->ntol : 1);
 }
 
 /* ---------- the end state ---------- */
@@ -325,33 +356,26 @@ static void sum_cell(e56_cell *c, int n) {
     c->mean_lin = nok ? c->mean_lin / nok : NAN, c->mean_ang = nok ? c->mean_ang / nok : NAN;
 }
 
-/* declare study st's cells and their runs over grid g (method, rate, tolerance), item_run[i]
- * for its items */
 tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
-    for (int k = 0; k < x->nmethod; k++) {
-        int has_tol = 0;
-        for (int t = 0; t < g->ntolm; t++)
-            has_tol |= !strcmp(g->tolm[t], x->method[k].label);
-        tc_method probe = x->method[k].m;
-        tc_error e2;
-        tc_error_clear(&e2);
-        if (has_tol && tc_method_set(&probe, "tol", g->tol[0], &e2))
-            return tc_error_set(err, TC_EINVAL, x->script.path,
-                                e56_line(&x->script, "tolerance_methods"), "tolerance_methods",
-                                "'%s' (%s) has no parameter tol: %s", x->method[k].label,
-                                x->method[k].m.spec, e2.msg);
-    }
+    /* every tolerance on every method that sweeps it, as the sweep will set it */
+    tc_method m;
+    for (int k = 0; k < x->nmethod; k++)
+        for (int t = 0; sweeps_tol(x, g, k) && t < g->ntol; t++) {
+            tc_status st = tol_method(x, g, k, t, &m, err);
+            if (st) return st;
+        }
     return TC_OK;
 }
 
+/* declare study st's cells and their runs over grid g (method, rate, tolerance), item_run[i]
+ * for its items */
 static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
-                         int **item_run) {
+                         int **item_run, tc_error *err) {
     memset(sw, 0, sizeof *sw);
     /* which methods sweep the tolerance (each has `tol`: the driver's check) */
     int ncell = 0;
     for (int k = 0; k < x->nmethod; k++) {
-        for (int t = 0; t < g->ntolm; t++)
-            sw->has_tol[k] |= !strcmp(g->tolm[t], x->method[k].label);
+        sw->has_tol[k] = sweeps_tol(x, g, k);
         ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
     }
     sw->cell = calloc((size_t)ncell + 1, sizeof *sw->cell);
@@ -364,8 +388,8 @@ static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_
             for (int t = 0; t < (sw->has_tol[k] ? g->ntol : 1); t++) {
                 e56_cell *c = &sw->cell[sw->ncell];
                 c->method = k, c->rate = r, c->tol = sw->has_tol[k] ? t : -1;
-                c->m = x->method[k].m;
-                if (c->tol >= 0) tc_method_set(&c->m, "tol", g->tol[t], NULL);
+                tc_status status = tol_method(x, g, k, c->tol, &c->m, err);
+                if (status) return status;
                 c->out = &sw->out[(size_t)sw->ncell * (size_t)st->nscene];
                 char tol[32] = "own";
                 if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[t]);
@@ -412,7 +436,7 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
     tc_status s = TC_OK;
     /* every study's runs, in study order, then one sweep over all their items */
     for (int q = 0; q < nstudy && !s; q++) {
-        s = declare(x, g[q], st[q], sw[q], &runs[q]);
+        s = declare(x, g[q], st[q], sw[q], &runs[q], err);
         sc.first[q + 1] = sc.first[q] + (s ? 0 : sw[q]->ncell * st[q]->nscene);
     }
     const int n = sc.first[nstudy];

@@ -72,7 +72,7 @@ Test(e56, bad_scripts_name_file_line_and_setting) {
     char dir[] = "/tmp/touche-e56-XXXXXX", path[128];
     cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/bad.cfg", dir);
-    char *t5 = script_text("e5_polytopes.cfg"), *t6 = script_text("e6_stacking.cfg");
+    char *t5 = script_text("e5/e5_polytopes.cfg"), *t6 = script_text("e6/e6_stacking.cfg");
     /* the error's line: the edited setting's, or A's for a polygon refused as a whole */
     const struct { const char *text, *from, *to, *param, *why; int e6; const char *at; } cases[] = {
         /* an empty interior: x <= 0.25 and x >= 0.3 */
@@ -358,7 +358,7 @@ Test(e56, broken_copies_of_the_authors_grids_are_refused_naming_file_line_and_fi
 /* E5's and E6's scripts with `from` replaced by `to`, planned: each refused with TC_EINVAL at the
  * line of `from`, naming param, the message holding `says` */
 static void expect_plan_refused(const char *from, const char *to, const char *param, const char *says) {
-    const char *name[2] = {"e5_polytopes.cfg", "e6_stacking.cfg"}, *type[2] = {"e5", "e6"};
+    const char *name[2] = {"e5/e5_polytopes.cfg", "e6/e6_stacking.cfg"}, *type[2] = {"e5", "e6"};
     for (int k = 0; k < 2; k++) {
         char *text = script_text(name[k]);
         char path[256];
@@ -393,6 +393,14 @@ Test(e56, a_wrong_authors_folder_is_a_planning_error) {
 Test(e56, a_tolerance_method_without_tol_is_a_planning_error) {
     expect_plan_refused("tolerance_methods = [", "tolerance_methods = [\"mujoco\", ",
                         "tolerance_methods", "'mujoco' (mujoco) has no parameter tol");
+}
+
+/* a tolerance the swept solver refuses is refused when the run is planned too, naming the
+ * tier's tolerances: the sweep sets every tolerance as the check does (it ran with the solver's
+ * own tolerance, labelled with the refused one) */
+Test(e56, a_tolerance_the_solver_refuses_is_a_planning_error) {
+    expect_plan_refused("    tolerances = [1e-3, ", "    tolerances = [1e-3, 2.0, ", "tolerances",
+                        "cannot take tol = 2");
 }
 
 Test(e56, the_per_cell_comparison_gives_mean_worst_and_correlation) {

@@ -46,7 +46,9 @@ tc_status tc_params_set(tc_params *p, const char *name, double value, tc_error *
     if (!isfinite(value))
         return tc_error_set(err, TC_EINVAL, NULL, 0, name, "must be a finite number (got %g)",
                             value);
-    if (s->kind != TC_PARAM_REAL && value != floor(value))
+    const int whole =
+        s->kind == TC_PARAM_INT || s->kind == TC_PARAM_BOOL || s->kind == TC_PARAM_ITERS;
+    if (whole && value != floor(value))
         return tc_error_set(err, TC_EINVAL, NULL, 0, name, "must be an integer (got %g)", value);
     if (s->kind == TC_PARAM_BOOL && value != 0 && value != 1)
         return tc_error_set(err, TC_EINVAL, NULL, 0, name, "must be 0 or 1 (got %g)", value);

@@ -12,14 +12,18 @@ extern "C" {
 
 #define TC_PARAM_MAX 32
 
-/* parameter kinds: a real number, an integer, a 0/1 switch, or an integer that caps the
+/* parameter kinds: a real number, an integer, a 0/1 switch, an integer that caps the
  * iterations (or sub-steps) of one step: a step's work grows with it at worst, so the work
- * estimates scale by its value over its default (tc_method_work_factor) */
+ * estimates scale by its value over its default (tc_method_work_factor), or a real length (m)
+ * that spaces the sample points of a point-sampled model's surfaces: a surface of area A gets
+ * about A / spacing^2 points (tc_work_points), and experiments that sweep the spacing (E2's
+ * grid) set the parameter of this kind */
 typedef enum tc_param_kind {
     TC_PARAM_REAL = 0,
     TC_PARAM_INT,
     TC_PARAM_BOOL,
-    TC_PARAM_ITERS
+    TC_PARAM_ITERS,
+    TC_PARAM_SPACING
 } tc_param_kind;
 
 /* one parameter's specification; tables of these end with a {NULL} entry */
@@ -27,7 +31,7 @@ typedef struct tc_param_spec {
     const char *name;    /* as written in scripts, e.g. "eps1_rel" */
     double def;          /* default value */
     double lo, hi;       /* allowed closed range [lo, hi]; lo > hi means unbounded */
-    tc_param_kind kind;  /* real, integer or switch */
+    tc_param_kind kind;  /* real, integer, switch, iteration cap or sample spacing */
     const char *unit;    /* SI unit, e.g. "N/m", "m", "1" for dimensionless */
     const char *doc;     /* one line: what it is */
     const char *reason;  /* one line: why this default (the papers publish none) */

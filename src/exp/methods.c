@@ -26,13 +26,12 @@ static tc_status apply_params(const tc_script *s, config_setting_t *params, tc_m
             return tc_error_set(err, TC_EINVAL, s->path, line, nm, "must be a number");
         double v = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e)
                                           : (double)config_setting_get_int64(e);
-        tc_method probe = *m;
+        /* the one route of a method parameter; m is unchanged when it fails */
         tc_error e2;
         tc_error_clear(&e2);
-        tc_status st = tc_method_set(&probe, nm, v, &e2);
+        tc_status st = tc_method_set(m, nm, v, &e2);
         if (st == TC_ENOTFOUND && only_known) continue;
         if (st) return tc_error_set(err, st, s->path, line, nm, "%s", e2.msg);
-        *m = probe;
         /* a tier's parameter that no method takes is left unread: an error after planning */
         tc_script_use(e);
     }
@@ -214,6 +213,7 @@ static tc_status overrides(tc_exp *x, int n, tc_error *err) {
             if (strcmp(o->target, em->label) && strcmp(o->target, em->m.spec) &&
                 strcmp(o->target, tc_method_base(&em->m)))
                 continue;
+            /* the same route as the script's parameters */
             tc_error e2;
             tc_error_clear(&e2);
             tc_status st = tc_method_set(&em->m, o->param, o->value, &e2);

@@ -517,8 +517,9 @@ tc_status tc_exp_report(const char *out_root, tc_error *err) {
 /* ---------- work estimates ---------- */
 
 double tc_work_points(const tc_method *m, double area) {
-    if (!m->model || tc_params_find(&m->mparams, "spacing") < 0) return 0;
-    double h = tc_params_get(&m->mparams, "spacing");
+    /* the spacing a point-sampled model declares by its parameter's kind */
+    const char *spacing = tc_method_param_of_kind(m, TC_PARAM_SPACING);
+    double h = spacing ? tc_method_get(m, spacing) : 0;
     return h > 0 ? fmax(12, area / (h * h)) : 0;
 }
 

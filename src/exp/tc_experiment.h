@@ -70,7 +70,7 @@ typedef struct tc_work {
 #define TC_WORK_PAIR_S 4e-8
 
 /* the sample points a method puts on a surface of area a (m^2): a / spacing^2 (at least 12) for
- * a method with a `spacing` parameter, else 0 */
+ * a method with a sample spacing (a parameter of kind TC_PARAM_SPACING, m), else 0 */
 double tc_work_points(const struct tc_method *m, double area);
 
 /* an experiment: one const instance per driver (the built-in ones listed in experiments/registry.c) */

@@ -18,7 +18,7 @@
 static const tc_param_spec scm_params[] = {
     {"k", 1000.0, 0, 1e12, TC_PARAM_REAL, "N/m", "point-plane stiffness",
      "order of MuJoCo's static stiffness m/0.02^2 for a 0.4 kg body; experiments match it"},
-    {"spacing", 0.01, 1e-5, 10, TC_PARAM_REAL, "m", "target AOPC point spacing",
+    {"spacing", 0.01, 1e-5, 10, TC_PARAM_SPACING, "m", "target AOPC point spacing",
      "1 cm: about 1250 points on a 10 cm sphere, 26-4000 points on the paper's shapes"},
     {"eps1_rel", 1.0, 1e-3, 1e3, TC_PARAM_REAL, "1", "SSDF softmax width eps1 / spacing^2",
      "eps1 = spacing^2 blends the ~3 nearest points, so the SSDF is smooth between samples"},

@@ -79,17 +79,81 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
     return TC_OK;
 }
 
-tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *err) {
-    tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
+/* the parameter set of m that has name (the model's, solver's, then engine's) and the name's row
+ * in it, or NULL */
+static tc_params *owner(const tc_method *m, const char *name, int *row) {
+    const tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
     for (int i = 0; i < 3; i++)
-        if (sets[i]->spec && tc_params_find(sets[i], name) >= 0)
-            return tc_params_set(sets[i], name, value, err);
+        if (sets[i]->spec && (*row = tc_params_find(sets[i], name)) >= 0)
+            return (tc_params *)sets[i];
+    return NULL;
+}
+
+tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *err) {
+    int row;
+    tc_params *p = owner(m, name, &row);
+    if (p) return tc_params_set(p, name, value, err);
     /* unknown: list what this method accepts */
     char known[512];
     tc_method_param_names(m, known, sizeof known);
     return tc_error_set(err, TC_ENOTFOUND, NULL, 0, name,
                         "method '%s' has no such parameter (it has: %s)", m->spec,
                         known[0] ? known : "none");
+}
+
+int tc_method_has(const tc_method *m, const char *name) {
+    int row;
+    return owner(m, name, &row) != NULL;
+}
+
+double tc_method_get(const tc_method *m, const char *name) {
+    int row;
+    const tc_params *p = owner(m, name, &row);
+    /* an unknown name aborts in tc_params_get, naming it */
+    return p ? p->v[row] : tc_params_get(&m->mparams, name);
+}
+
+const char *tc_method_param_of_kind(const tc_method *m, tc_param_kind kind) {
+    const tc_params *sets[3] = {&m->mparams, &m->sparams, &m->eparams};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; sets[i]->spec && j < sets[i]->n; j++)
+            if (sets[i]->spec[j].kind == kind) return sets[i]->spec[j].name;
+    return NULL;
+}
+
+tc_status tc_method_with_solver(const tc_method *m, const char *solver, tc_method *out,
+                                tc_error *err) {
+    if (!m->model)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "solver",
+                            "'%s' brings its own solver: it cannot run with solver '%s'", m->spec,
+                            solver);
+    char spec[96];
+    snprintf(spec, sizeof spec, "%s/%s", m->model->name, solver);
+    tc_method r;
+    tc_status st = tc_method_parse(&r, spec, err);
+    if (st) return st;
+    /* the model's parameters as they are; the solver parameters m changed, by name */
+    r.mparams = m->mparams;
+    for (int j = 0; j < m->sparams.n; j++) {
+        const tc_param_spec *p = &m->sparams.spec[j];
+        double v = m->sparams.v[j];
+        if (v == p->def) continue;
+        tc_error e2;
+        tc_error_clear(&e2);
+        if (tc_params_find(&r.sparams, p->name) < 0) {
+            char known[512];
+            tc_method_param_names(&r, known, sizeof known);
+            return tc_error_set(err, TC_EINVAL, NULL, 0, p->name,
+                                "'%s' sets its solver's %s = %g, which '%s' has not (it has: %s)",
+                                m->spec, p->name, v, r.spec, known[0] ? known : "none");
+        }
+        if ((st = tc_params_set(&r.sparams, p->name, v, &e2)))
+            return tc_error_set(err, st, NULL, 0, p->name,
+                                "'%s' sets %s = %g, which '%s' refuses: %s", m->spec, p->name, v,
+                                r.spec, e2.msg);
+    }
+    *out = r;
+    return TC_OK;
 }
 
 void tc_method_param_names(const tc_method *m, char *buf, size_t n) {

@@ -25,8 +25,31 @@ typedef struct tc_method {
 /* parse a spec; a bare model name takes the first registered solver (semi-euler) */
 tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err);
 
-/* set a parameter of the model, solver or engine (searched in that order) */
+/* set a parameter: the one route every method parameter takes (a script's and a tier's params,
+ * --set, an experiment's own axes such as E2's spacing and E5/E6's tolerance). The name goes to
+ * whichever of the model, solver or engine has it (searched in that order) and the value is
+ * checked there (kind, range, finiteness); on error m is unchanged and err names the parameter
+ * (an unknown name lists the method's parameters) */
 tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *err);
+
+/* 1 when the model, solver or engine has a parameter of that name */
+int tc_method_has(const tc_method *m, const char *name);
+
+/* a parameter's value, found as tc_method_set finds it (the name must exist: a typo is a
+ * programming error and aborts, as in tc_params_get) */
+double tc_method_get(const tc_method *m, const char *name);
+
+/* the name of the method's first parameter of a kind (model, solver, engine in that order), NULL
+ * when it has none: TC_PARAM_SPACING finds a point-sampled model's sample spacing */
+const char *tc_method_param_of_kind(const tc_method *m, tc_param_kind kind);
+
+/* m with another solver (a registered name) into out (out may be m): the same model with its
+ * parameters as m has them; the new solver's defaults, except the solver parameters m set away
+ * from its old solver's defaults, which carry over by name. Errors (out unchanged): an engine
+ * (it brings its own solver), an unknown solver, a pair tc_method_parse refuses, a solver
+ * parameter m set that the new solver lacks or whose value it refuses */
+tc_status tc_method_with_solver(const tc_method *m, const char *solver, tc_method *out,
+                                tc_error *err);
 
 /* 1 if the method has every capability in caps and handles every shape type in shapes */
 int tc_method_can_run(const tc_method *m, unsigned caps, unsigned shapes);

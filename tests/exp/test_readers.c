@@ -327,6 +327,26 @@ Test(work, iteration_caps_raise_the_estimate) {
     cr_expect_geq(checked, 5, "experiments with MuJoCo: %d", checked);
 }
 
+/* the points of a point-cloud method come from its parameter of kind TC_PARAM_SPACING (m), not
+ * from a name: SCM's `spacing`, and a model of its own with another name the same way */
+Test(work, a_point_sampled_model_is_estimated_by_its_spacing_kind) {
+    tc_method m;
+    cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
+    cr_assert_eq(tc_method_set(&m, "spacing", 0.1, NULL), TC_OK);
+    cr_expect_float_eq(tc_work_points(&m, 2.0), 200, 1e-12);
+    cr_expect_eq(tc_work_points(&m, 0.01), 12, "at least 12 points");
+    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+    cr_expect_eq(tc_work_points(&m, 2.0), 0, "an engine samples no points");
+    static const tc_param_spec pitch[] = {
+        {"pitch", 0.5, 1e-3, 1, TC_PARAM_SPACING, "m", "sample pitch", "a test's"},
+        {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    static const tc_model_type sampled = {.name = "sampled", .params = pitch};
+    tc_method s = {.model = &sampled};
+    tc_params_default(&s.mparams, pitch);
+    cr_expect_eq(tc_method_set(&s, "pitch", 0.25, NULL), TC_OK, "a real, not an integer");
+    cr_expect_float_eq(tc_work_points(&s, 2.0), 32, 1e-12);
+}
+
 /* a script named like a built-in experiment must be the built-in script: a changed one would
  * write to its folder and get the paper's verdicts and its reference (issue 33, finding 13:
  * identity was the file name only); an unchanged copy plans as the built-in */

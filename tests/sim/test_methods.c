@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
@@ -167,4 +168,85 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
     cr_expect(spring >= 3 && spring == pairs, "the registered example: %d methods, %d solvers fit",
               spring, pairs);
     free(all);
+}
+
+/* a parameter goes to whichever of the model, solver or engine has it; a refused value or an
+ * unknown name leaves the method as it was (the script's, the tier's and --set's route) */
+Test(methods, a_parameter_reaches_its_owner_and_a_refused_one_changes_nothing) {
+    tc_method m;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_method_parse(&m, "rigid/lcp-lemke", &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(tc_method_set(&m, "keep_deepest", 0, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(tc_method_set(&m, "tol", 1e-8, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(tc_params_get(&m.mparams, "keep_deepest"), 0);
+    cr_expect_eq(tc_params_get(&m.sparams, "tol"), 1e-8);
+    cr_expect_eq(tc_method_get(&m, "tol"), 1e-8);
+    cr_expect(tc_method_has(&m, "keep_deepest") && tc_method_has(&m, "max_iter"));
+    cr_expect(!tc_method_has(&m, "spacing"));
+    const tc_method before = m;
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_set(&m, "tol", 0.5, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "tol");
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_set(&m, "nope", 1, &err), TC_ENOTFOUND);
+    cr_expect(strstr(err.msg, "keep_deepest") && strstr(err.msg, "max_iter"), "%s", err.msg);
+    cr_expect_eq(memcmp(&m, &before, sizeof m), 0, "a refused value changes nothing");
+}
+
+/* another solver keeps the model's parameters and the solver parameters set away from their
+ * defaults, by name (E2's integrators); what it cannot keep is an error naming the parameter */
+Test(methods, another_solver_keeps_every_parameter_it_still_has) {
+    tc_method m, out;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_method_parse(&m, "rigid/lcp-lemke", &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_set(&m, "keep_deepest", 0, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_set(&m, "max_contacts", 12, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_with_solver(&m, "vp", &out, &err), TC_OK, "%s", err.msg);
+    cr_expect_str_eq(out.spec, "rigid/vp");
+    cr_expect_eq(tc_method_get(&out, "keep_deepest"), 0, "the model's parameter");
+    cr_expect_eq(tc_method_get(&out, "max_contacts"), 12, "a set solver parameter, by name");
+    cr_expect_eq(tc_method_get(&out, "tol"), 1e-10, "a default stays the new solver's");
+    /* in place, and back */
+    cr_assert_eq(tc_method_with_solver(&out, "lcp-lemke", &out, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(memcmp(&out.mparams, &m.mparams, sizeof m.mparams), 0);
+    cr_expect_eq(memcmp(&out.sparams, &m.sparams, sizeof m.sparams), 0);
+    /* a set solver parameter the new solver lacks, or refuses */
+    cr_assert_eq(tc_method_set(&m, "gap_term", 0, &err), TC_OK, "%s", err.msg);
+    out = m;
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_with_solver(&m, "vp", &out, &err), TC_EINVAL);
+    cr_expect_str_eq(err.param, "gap_term");
+    cr_expect(strstr(err.msg, "rigid/vp"), "%s", err.msg);
+    cr_expect_eq(memcmp(&out, &m, sizeof m), 0, "out unchanged on error");
+    cr_assert_eq(tc_method_parse(&m, "rigid/vp", &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_set(&m, "tol", 0.5, &err), TC_OK, "%s", err.msg);
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_with_solver(&m, "lcp-pgs", &out, &err), TC_EINVAL);
+    cr_expect(strstr(err.msg, "refuses") && strstr(err.msg, "tol"), "%s", err.msg);
+    /* an engine, an unknown solver, a pair the solver refuses */
+    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_with_solver(&m, "rk4", &out, &err), TC_EINVAL);
+    cr_expect(strstr(err.msg, "brings its own solver"), "%s", err.msg);
+    cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_with_solver(&m, "nope", &out, &err), TC_ENOTFOUND);
+    cr_expect(strstr(err.msg, "rk4"), "the known solvers: %s", err.msg);
+    cr_assert_eq(tc_method_parse(&m, "hunt-crossley", NULL), TC_OK);
+    tc_error_clear(&err);
+    cr_expect_eq(tc_method_with_solver(&m, "lcp-lemke", &out, &err), TC_EUNSUP);
+}
+
+/* a point-sampled model declares its sample spacing by the parameter's kind: SCM's `spacing`;
+ * an engine has none */
+Test(methods, a_sample_spacing_is_found_by_its_kind) {
+    tc_method m;
+    cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
+    cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_SPACING), "spacing");
+    cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_BOOL), "consistent");
+    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+    cr_expect_null(tc_method_param_of_kind(&m, TC_PARAM_SPACING));
+    cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_ITERS), "iterations");
 }
