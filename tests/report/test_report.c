@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <float.h>
 #include <ftw.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1517,17 +1518,19 @@ Test(style, a_method_keeps_its_style_across_figures) {
     cr_expect(!strcmp(a, b) && da == db);
 }
 
-/* every template that draws methods takes their styles from touche, none keeps its own palette */
+/* every template that draws methods (the experiments' own and plots/) takes their styles from
+ * touche, none keeps its own palette */
 Test(style, templates_use_the_one_style_table) {
-    char dir[1100];
-    snprintf(dir, sizeof dir, "%s/plots", getenv("TOUCHE_SOURCE_DIR"));
-    DIR *d = opendir(dir);
-    cr_assert_not_null(d, "%s", dir);
+    const char *src = getenv("TOUCHE_SOURCE_DIR");
+    char pattern[2][1100];
+    snprintf(pattern[0], sizeof pattern[0], "%s/plots/*.gp", src);
+    snprintf(pattern[1], sizeof pattern[1], "%s/experiments/*/*.gp", src);
+    glob_t g;
+    cr_assert_eq(glob(pattern[0], 0, NULL, &g), 0, "%s", pattern[0]);
+    cr_assert_eq(glob(pattern[1], GLOB_APPEND, NULL, &g), 0, "%s", pattern[1]);
     int checked = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strstr(e->d_name, ".gp")) continue;
-        char path[1400];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *path = g.gl_pathv[i], *name = strrchr(path, '/') + 1;
         char *t = slurp(path);
         cr_assert_not_null(t, "%s", path);
         /* a template with a line or point per method (a panel per method needs no colour) */
@@ -1535,14 +1538,14 @@ Test(style, templates_use_the_one_style_table) {
              strstr(t, "with linespoints")) &&
             (strstr(t, "word(labels") || strstr(t, "word(colors"))) {
             cr_expect(strstr(t, "word(colors") && strstr(t, "word(dashes"), "%s: no method styles",
-                      e->d_name);
-            cr_expect_null(strstr(t, "lc k+1"), "%s colours methods by position", e->d_name);
+                      name);
+            cr_expect_null(strstr(t, "lc k+1"), "%s colours methods by position", name);
             checked++;
         }
-        cr_expect_null(strstr(t, "colors ="), "%s sets its own palette", e->d_name);
+        cr_expect_null(strstr(t, "colors ="), "%s sets its own palette", name);
         free(t);
     }
-    closedir(d);
+    globfree(&g);
     cr_expect_geq(checked, 7, "templates that draw methods: %d", checked);
 }
 
