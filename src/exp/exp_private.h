@@ -22,6 +22,15 @@ void tc_section_para(tc_exp *x, const char *md);
 /* md with LaTeX specials escaped, `code` as \texttt{code}, **bold** as \textbf{bold} */
 void tc_md_to_tex(FILE *f, const char *md);
 
+/* ---------- records (records.c) ---------- */
+
+/* "name=value ..." of a method's parameters (model, solver, engine), each value in the shortest
+ * form that reads back exactly */
+void tc_exp_params_text(const tc_method *m, char *buf, size_t n);
+
+/* runs.csv: one line per run */
+tc_status tc_exp_write_runs(tc_exp *x, tc_error *err);
+
 /* ---------- a sweep over MPI ranks (runner_mpi.c; runner_serial.c without MPI) ---------- */
 
 /* the exchange after the items of a split sweep ran, each on one rank (ran[i]: this rank ran
