@@ -6,6 +6,7 @@
 #include "experiments/e56/e56_silico.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
+#include "exp/tc_rows.h"
 #include "report/tc_progress.h"
 
 #include <math.h>
@@ -335,31 +336,31 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
     double ratio = num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed
                        ? rows[num].median_s / rows[den].median_s : NAN;
     /* csv and table */
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, "speed.csv", path, sizeof path);
-    if ((st = tc_outfile_open(&o, path, err))) return free(rows), st;
-    fprintf(o.f, "label,steps,failed,mean_s,median_s,p90_s,iters_per_step\n");
-    static const char *const hdr[] = {"method", "steps", "mean (us)", "median (us)", "90 % (us)",
-                                      "iterations / step"};
-    tc_table *t = tc_table_alloc(6, hdr);
-    if (!t) return tc_outfile_abort(&o), free(rows), TC_ENOMEM;
-    for (int k = 0; k < x->nmethod; k++) {
+    static const tc_col cols[] = {
+        {.csv = "label", .head = "method"},
+        {.csv = "steps", .fmt = "%.0f"},
+        {.head = "steps"}, /* with "(failed)" */
+        {.csv = "failed", .fmt = "%.0f"},
+        {.csv = "mean_s", .head = "mean (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
+        {.csv = "median_s", .head = "median (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
+        {.csv = "p90_s", .head = "90 % (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
+        {.csv = "iters_per_step", .head = "iterations / step", .fmt = "%.6g", .tfmt = "%.3g"}};
+    tc_rows *w;
+    st = tc_rows_open(&w, x, "speed.csv", cols, sizeof cols / sizeof *cols, err);
+    for (int k = 0; !st && k < x->nmethod; k++) {
         const e6_speed_row *r = &rows[k];
-        fprintf(o.f, "%s,%ld,%d,%.6g,%.6g,%.6g,%.6g\n", x->method[k].label, r->steps, r->failed,
-                r->mean_s, r->median_s, r->p90_s, r->iters_per_step);
-        char c[6][64];
-        snprintf(c[0], 64, "%s", x->method[k].label);
-        snprintf(c[1], 64, "%ld%s", r->steps, r->failed ? " (failed)" : "");
+        char steps[64];
+        snprintf(steps, sizeof steps, "%ld%s", r->steps, r->failed ? " (failed)" : "");
         if (r->failed && r->steps)
             tc_exp_text(x, "Speed: `%s` failed, its times are no timing of the method: %s.",
                         x->method[k].label, r->reason);
-        snprintf(c[2], 64, "%.3g", 1e6 * r->mean_s), snprintf(c[3], 64, "%.3g", 1e6 * r->median_s);
-        snprintf(c[4], 64, "%.3g", 1e6 * r->p90_s), snprintf(c[5], 64, "%.3g", r->iters_per_step);
-        const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
-        tc_table_add_row(t, row);
+        tc_rows_put(w,
+                    (const tc_cell[]){TC_TEXT(x->method[k].label), TC_NUM(r->steps), TC_TEXT(steps),
+                                      TC_NUM(r->failed), TC_NUM(r->mean_s), TC_NUM(r->median_s),
+                                      TC_NUM(r->p90_s), TC_NUM(r->iters_per_step)});
     }
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(t), free(rows), st;
+    free(rows);
+    if (st) return st;
     char cap[800], machine[300];
     tc_machine_describe(machine, sizeof machine, 1);
     snprintf(cap, sizeof cap,
@@ -367,8 +368,7 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
              "solve) of a block falling on the floor, %d steps at %g Hz, one method after the "
              "other in the same run (%s). Paper: bilevel about 30x slower than single-level.",
              e->speed_steps, e->speed_rate, machine);
-    st = tc_exp_table(x, t, "speed_table", cap, err);
-    tc_table_free(t);
+    st = tc_rows_close(w, "speed_table", cap, err);
     if (!isnan(ratio)) {
         tc_exp_text(x, "Median time per step, `%s` over `%s`: %.3g (paper: about 30).", e->ratio_num,
                     e->ratio_den, ratio);
@@ -380,7 +380,6 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
     } else
         tc_exp_text(x, "The ratio `%s` / `%s` needs both methods run to a sound outcome; one did "
                        "not here.", e->ratio_num, e->ratio_den);
-    free(rows);
     return st;
 }
 
