@@ -245,11 +245,11 @@ static const tc_bench_def *const kernels[] = {&scm_bench, &pfc_bench, &tc_bench_
 /* every benchmark, a line each */
 static void bench_list(FILE *f) {
     fprintf(f, "usage: touche bench [NAME] [options] (NAME --help: its options; no NAME: scm)\n");
-    for (int i = 0; i < NKERNEL; i++) tc_bench_line(f, 11, kernels[i]->name, kernels[i]->doc);
-    for (int i = 0; i < NOWN; i++) tc_bench_line(f, 11, own[i].name, own[i].doc);
+    for (int i = 0; i < NKERNEL; i++) tc_bench_line(f, 10, kernels[i]->name, kernels[i]->doc);
+    for (int i = 0; i < NOWN; i++) tc_bench_line(f, 10, own[i].name, own[i].doc);
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *x = tc_experiment_at(i);
-        if (x->bench) tc_bench_line(f, 11, x->bench_name, x->bench_doc);
+        if (x->bench) tc_bench_line(f, 10, x->bench_name, x->bench_doc);
     }
 }
 

@@ -21,36 +21,41 @@ static const char *opt_arg(const tc_bench_opt *p) {
     return p->arg ? p->arg : by_kind[p->kind];
 }
 
-/* text in lines of at most 96 characters, the first after `col` characters already printed
- * and the others indented to col */
-static void wrap(FILE *f, int col, const char *text) {
+/* the words of text (split at the characters of sep) in lines of at most 96 characters, the
+ * first after `col` characters already printed and the others indented to col */
+static void wrap(FILE *f, int col, const char *text, const char *sep) {
     int at = col;
-    for (const char *p = text; *p;) {
-        int n = (int)strcspn(p, " ");
+    for (const char *p = text + strspn(text, sep); *p;) {
+        int n = (int)strcspn(p, sep);
         if (at > col && at + 1 + n > 96) fprintf(f, "\n%*s", col, ""), at = col;
         else if (at > col) fputc(' ', f), at++;
         fprintf(f, "%.*s", n, p);
-        at += n, p += n + strspn(p + n, " ");
+        at += n, p += n + strspn(p + n, sep);
     }
     fputc('\n', f);
 }
 
 void tc_bench_line(FILE *f, int width, const char *name, const char *text) {
-    fprintf(f, "  %-*s ", width, name);
-    wrap(f, width + 3, text);
+    fprintf(f, "  %-*s  ", width, name);
+    wrap(f, width + 4, text, " ");
 }
 
 void tc_bench_usage(FILE *f, const char *name, const char *doc, const tc_bench_opt *opts) {
-    char help[512];
-    fprintf(f, "usage: touche bench %s", name);
-    for (const tc_bench_opt *p = opts; p && p->name; p++) fprintf(f, " [%s %s]", p->name, opt_arg(p));
-    fprintf(f, " [--out DIR]\n");
-    if (doc) fprintf(f, "  "), wrap(f, 2, doc);
+    char help[512], line[1024] = "";
+    int width = 5; /* --out */
+    /* the synopsis, an option to a word */
+    for (const tc_bench_opt *p = opts; p && p->name; p++) {
+        width = (int)fmax(width, strlen(p->name));
+        snprintf(line + strlen(line), sizeof line - strlen(line), "[%s %s]\n", p->name, opt_arg(p));
+    }
+    snprintf(line + strlen(line), sizeof line - strlen(line), "[--out DIR]");
+    wrap(f, fprintf(f, "usage: touche bench %s ", name), line, "\n");
+    if (doc) fprintf(f, "  "), wrap(f, 2, doc, " ");
     for (const tc_bench_opt *p = opts; p && p->name; p++) {
         snprintf(help, sizeof help, p->def ? "%s (default %s)" : "%s", p->help, p->def);
-        tc_bench_line(f, 9, p->name, help);
+        tc_bench_line(f, width, p->name, help);
     }
-    tc_bench_line(f, 9, "--out", "output directory (default out/bench)");
+    tc_bench_line(f, width, "--out", "output directory (default out/bench)");
 }
 
 /* text as the value of option p into *v; 0 after the message naming the option */
