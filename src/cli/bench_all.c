@@ -345,6 +345,55 @@ static int bench_all_write(const bench_opts *o, const tc_method *all, int nm, co
     return 0;
 }
 
+/* method m timed on the scene into c, with a line of progress on stderr */
+static void bench_method(const tc_scene *sc, const tc_bench_scene *bs, const tc_bench_build *b,
+                         const tc_method *m, const tc_sim *origin, double seconds, tc_wrench *w,
+                         bench_cell *c) {
+    const double t0 = tc_wall_time();
+    snprintf(c->spec, sizeof c->spec, "%s", m->spec);
+    fprintf(stderr, "  %-28s", m->spec);
+    bench_cell_run(sc, bs, b, m, origin, seconds, w, c);
+    if (!strcmp(c->status, "ok"))
+        fprintf(stderr, " %12.3f us mean %12.3f us best (%ld calls, %.1f s)\n", 1e6 * c->mean_s,
+                1e6 * c->best_s, c->calls, tc_wall_time() - t0);
+    else
+        fprintf(stderr, " %s: %s\n", c->status, c->note);
+}
+
+/* the index of MuJoCo among the nm methods, or -1 */
+static int mujoco_index(const tc_method *all, int nm) {
+    for (int k = 0; k < nm; k++)
+        if (!strcmp(tc_method_base(&all[k]), "mujoco")) return k;
+    return -1;
+}
+
+/* the results, a row per scene and method, and the scene and the wrenches every cell reuses */
+typedef struct all_bufs {
+    bench_cell *cell;
+    double *mj;
+    tc_bench_build *set;
+    int *bodies;
+    tc_scene *sc;
+    tc_wrench *w;
+    char (*snote)[200];
+} all_bufs;
+
+static void bufs_free(all_bufs *b) {
+    free(b->cell), free(b->mj), free(b->set), free(b->bodies), free(b->sc), free(b->w), free(b->snote);
+}
+
+/* 0 without memory (nothing held then) */
+static int bufs_alloc(all_bufs *b, int nm) {
+    *b = (all_bufs){.cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *b->cell),
+                    .mj = calloc(nscenes(), sizeof *b->mj), .set = calloc(nscenes(), sizeof *b->set),
+                    .bodies = calloc(nscenes(), sizeof *b->bodies), .sc = calloc(1, sizeof *b->sc),
+                    .w = calloc(TC_SCENE_MAXBODY, sizeof *b->w),
+                    .snote = calloc(nscenes(), sizeof *b->snote)};
+    if (b->cell && b->mj && b->set && b->bodies && b->sc && b->w && b->snote) return 1;
+    bufs_free(b);
+    return 0;
+}
+
 /* the whole table: per scene, MuJoCo first (the reference), then every selected method */
 int tc_bench_all(int argc, char **argv) {
     int nm = tc_method_count();
@@ -354,23 +403,17 @@ int tc_bench_all(int argc, char **argv) {
     bench_opts o;
     int rc = parse(argc, argv, &o, all, nm);
     if (rc >= 0) return free(all), rc;
-    /* the results, a row per scene and method; scenes and a wrench buffer built up front */
-    bench_cell *cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *cell);
-    double *mj = calloc(nscenes(), sizeof *mj);
-    tc_bench_build *set = calloc(nscenes(), sizeof *set);
-    int *bodies = calloc(nscenes(), sizeof *bodies);
-    tc_scene *sc = calloc(1, sizeof *sc);
-    tc_wrench *w = calloc(TC_SCENE_MAXBODY, sizeof *w);
-    char (*snote)[200] = calloc(nscenes(), sizeof *snote);
-    if (!cell || !mj || !set || !bodies || !sc || !w || !snote) {
-        free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
-        return fprintf(stderr, "touche bench all: out of memory\n"), 1;
-    }
+    all_bufs bufs;
+    if (!bufs_alloc(&bufs, nm)) return free(all), fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    bench_cell *cell = bufs.cell;
+    double *mj = bufs.mj;
+    tc_bench_build *set = bufs.set;
+    int *bodies = bufs.bodies;
+    tc_scene *sc = bufs.sc;
+    tc_wrench *w = bufs.w;
+    char(*snote)[200] = bufs.snote;
     omp_set_num_threads(o.threads);
-    int mjk = -1;
-    for (int k = 0; k < nm; k++)
-        if (!strcmp(tc_method_base(&all[k]), "mujoco")) mjk = k;
-    int failed = 0;
+    int mjk = mujoco_index(all, nm), failed = 0;
     for (int s = 0; s < nscenes(); s++) {
         const tc_bench_scene *bs = tc_bench_scene_at(s);
         mj[s] = NAN;
@@ -399,24 +442,15 @@ int tc_bench_all(int argc, char **argv) {
             for (int k = 0; k < nm; k++) {
                 if ((pass == 0) != (k == mjk)) continue;
                 if (k != mjk && !method_selected(o.methods, &all[k])) continue;
-                const tc_method *m = resolve(x, &all[k]);
                 bench_cell *c = &cell[s * nm + k];
-                snprintf(c->spec, sizeof c->spec, "%s", m->spec);
-                fprintf(stderr, "  %-28s", m->spec);
-                double t0 = tc_wall_time();
-                bench_cell_run(sc, bs, &set[s], m, origin, o.seconds, w, c);
+                bench_method(sc, bs, &set[s], resolve(x, &all[k]), origin, o.seconds, w, c);
                 if (k == mjk && !strcmp(c->status, "ok")) mj[s] = c->mean_s;
-                if (!strcmp(c->status, "ok"))
-                    fprintf(stderr, " %12.3f us mean %12.3f us best (%ld calls, %.1f s)\n", 1e6 * c->mean_s,
-                            1e6 * c->best_s, c->calls, tc_wall_time() - t0);
-                else
-                    fprintf(stderr, " %s: %s\n", c->status, c->note);
             }
         tc_sim_free(origin);
         tc_exp_free(x);
         free(set[s].own), set[s].own = NULL;
     }
     rc = bench_all_write(&o, all, nm, cell, mj, bodies, set, snote) || failed;
-    free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
+    bufs_free(&bufs), free(all);
     return rc;
 }

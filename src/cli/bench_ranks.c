@@ -361,6 +361,27 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
     return 0;
 }
 
+/* run_child for experiment e, repeat r and rank count k, with a line of progress on stderr */
+static void run_logged(const ranks_opts *o, const char *self, const char *mpirun, int e, int r, int k,
+                       ranks_cell *c, tc_metrics *base, int *have_base) {
+    const int before = c->timed, n = o->counts[k], th = o->workers / n;
+    const double t0 = tc_wall_time();
+    double sweep;
+    fprintf(stderr, "bench ranks: %s, %d rank%s x %d thread%s", o->exp[e]->name, n, n > 1 ? "s" : "", th,
+            th > 1 ? "s" : "");
+    if (o->repeat > 1) fprintf(stderr, " (repeat %d of %d)", r + 1, o->repeat);
+    fprintf(stderr, ":");
+    run_child(o, self, mpirun, o->exp[e], n, c, base, have_base, &sweep);
+    if (c->timed > before) {
+        char dg[64];
+        digest_text(c, dg, sizeof dg);
+        fprintf(stderr, " %ld items, sweep %.2f s (best %.2f s, %.1f items/s), digests equal: %s (%.1f s)\n",
+                c->items, sweep, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, dg,
+                tc_wall_time() - t0);
+    } else
+        fprintf(stderr, " FAILED: %s\n", c->note);
+}
+
 int tc_bench_ranks(int argc, char **argv) {
     ranks_opts o;
     int rc = parse(argc, argv, &o);
@@ -390,25 +411,8 @@ int tc_bench_ranks(int argc, char **argv) {
     /* per experiment, each repeat runs every count in turn (the one process first) */
     for (int e = 0; e < o.nexp; e++)
         for (int r = 0; r < o.repeat; r++)
-            for (int k = 0; k < o.ncount; k++) {
-                ranks_cell *c = &cell[e * o.ncount + k];
-                int before = c->timed;
-                double t0 = tc_wall_time();
-                fprintf(stderr, "bench ranks: %s, %d rank%s x %d thread%s", o.exp[e]->name, o.counts[k],
-                        o.counts[k] > 1 ? "s" : "", o.workers / o.counts[k], o.workers / o.counts[k] > 1 ? "s" : "");
-                if (o.repeat > 1) fprintf(stderr, " (repeat %d of %d)", r + 1, o.repeat);
-                fprintf(stderr, ":");
-                double sweep;
-                run_child(&o, self, mpirun, o.exp[e], o.counts[k], c, &base[e], &have_base[e], &sweep);
-                if (c->timed > before) {
-                    char dg[64];
-                    digest_text(c, dg, sizeof dg);
-                    fprintf(stderr, " %ld items, sweep %.2f s (best %.2f s, %.1f items/s), digests equal: %s (%.1f s)\n",
-                            c->items, sweep, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, dg,
-                            tc_wall_time() - t0);
-                } else
-                    fprintf(stderr, " FAILED: %s\n", c->note);
-            }
+            for (int k = 0; k < o.ncount; k++)
+                run_logged(&o, self, mpirun, e, r, k, &cell[e * o.ncount + k], &base[e], &have_base[e]);
     rc = write_outputs(&o, cell, cmd);
     /* anything not clean is a failure: a run that did not finish, or results that differ */
     for (int i = 0; i < o.nexp * o.ncount; i++)
