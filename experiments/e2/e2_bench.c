@@ -39,11 +39,11 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     if ((st = e2_step_times(&e, &sc, &a, &b, &tr[0], 0.002, steps, spacings, N, points, ms, &ref_s, err)))
         return st;
     /* the columns name the methods' specs */
-    tc_bench_column(t, "%d", "points");
+    tc_bench_column(t, "%.0f", "points");
     tc_bench_column(t, "%.4f", "%s_us", a.spec);
     tc_bench_column(t, "%.4f", "%s_us", b.spec);
     tc_bench_column(t, "%.4g", "ratio");
-    for (int i = 0; i < N; i++) tc_bench_row(t, points[i], 1e6 * ms[i], 1e6 * ref_s, ms[i] / ref_s);
+    for (int i = 0; i < N; i++) tc_bench_nums(t, points[i], 1e6 * ms[i], 1e6 * ref_s, ms[i] / ref_s);
     return TC_OK;
 }
 

@@ -31,20 +31,20 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     e4_speed_row rows[E4_MAXPILE];
     if ((st = e4_speed(&e, &x->method[settle].m, m, e.d_nlabel, rows, err))) return st;
     /* a column of steps/s per method, then each one's ratio to the baseline (the first) */
-    static const tc_bench_col head[] = {{"bodies", "%d"}, {"touching_pairs", "%d"},
-                                        {"baseline_contacts", "%d"}, {"penalty_contacts", "%.4g"}};
+    static const tc_col head[] = {{.csv = "bodies", .fmt = "%.0f"}, {.csv = "touching_pairs", .fmt = "%.0f"},
+                                  {.csv = "baseline_contacts", .fmt = "%.0f"},
+                                  {.csv = "penalty_contacts", .fmt = "%.4g"}};
     tc_bench_columns(t, head, 4);
     for (int i = 0; i < e.d_nlabel; i++) tc_bench_column(t, "%.6g", "%s_steps_s", e.d_label[i]);
     for (int i = 1; i < e.d_nlabel; i++) tc_bench_column(t, "%.4g", "%s_over_%s", e.d_label[i], e.d_label[0]);
-    tc_bench_column(t, "%lld", "baseline_iters");
-    tc_bench_column(t, "%d", "baseline_failed");
+    tc_bench_column(t, "%.0f", "baseline_iters");
+    tc_bench_column(t, "%.0f", "baseline_failed");
     for (int r = 0; r < e.d_n; r++) {
         const e4_speed_row *w = &rows[r];
-        tc_bench_cells(t, 4, w->bodies, w->pairs, w->lcp_contacts, w->contacts[1]);
-        for (int i = 0; i < e.d_nlabel; i++) tc_bench_cells(t, 1, w->steps_s[i]);
-        for (int i = 1; i < e.d_nlabel; i++)
-            tc_bench_cells(t, 1, w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0.0);
-        tc_bench_cells(t, 2, w->iters[0], w->failed[0]);
+        tc_bench_nums(t, w->bodies, w->pairs, w->lcp_contacts, w->contacts[1]);
+        tc_bench_numv(t, w->steps_s, e.d_nlabel);
+        for (int i = 1; i < e.d_nlabel; i++) tc_bench_num(t, w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0);
+        tc_bench_nums(t, w->iters[0], w->failed[0]);
     }
     return TC_OK;
 }

@@ -10,10 +10,11 @@
 
 enum { E6_BENCH_STEPS, E6_BENCH_RATE };
 
-static const tc_bench_col e6_bench_cols[] = {
-    {"label", "%s"},   {"spec", "%s"},     {"steps", "%ld"},          {"failed", "%d"},
-    {"mean_s", "%.6g"}, {"median_s", "%.6g"}, {"p90_s", "%.6g"}, {"iters_per_step", "%.6g"},
-    {"rate_hz", "%g"},
+static const tc_col e6_bench_cols[] = {
+    {.csv = "label"},           {.csv = "spec"},   {.csv = "steps", .fmt = "%.0f"},
+    {.csv = "failed", .fmt = "%.0f"}, {.csv = "mean_s", .fmt = "%.6g"},
+    {.csv = "median_s", .fmt = "%.6g"}, {.csv = "p90_s", .fmt = "%.6g"},
+    {.csv = "iters_per_step", .fmt = "%.6g"}, {.csv = "rate_hz", .fmt = "%g"},
 };
 
 /* the rows, why each failed method's times are no timing of it, and the ratio */
@@ -22,8 +23,10 @@ static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_ro
     tc_bench_columns(t, e6_bench_cols, sizeof e6_bench_cols / sizeof e6_bench_cols[0]);
     for (int k = 0; k < x->nmethod; k++) {
         const e6_speed_row *r = &rows[k];
-        tc_bench_row(t, x->method[k].label, x->method[k].m.spec, r->steps, r->failed, r->mean_s,
-                     r->median_s, r->p90_s, r->iters_per_step, e->speed_rate);
+        tc_bench_text(t, x->method[k].label);
+        tc_bench_text(t, x->method[k].m.spec);
+        tc_bench_nums(t, r->steps, r->failed, r->mean_s, r->median_s, r->p90_s, r->iters_per_step,
+                      e->speed_rate);
         if (r->failed) tc_bench_note(t, "%s failed: %s", x->method[k].label, r->reason);
     }
     int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);

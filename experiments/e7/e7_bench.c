@@ -28,10 +28,12 @@ static const struct {
 
 enum { E7_BENCH_BODIES, E7_BENCH_LAND, E7_BENCH_STEPS, E7_BENCH_BUDGET };
 
-static const tc_bench_col e7_bench_cols[] = {
-    {"bodies", "%d"},        {"label", "%s"},         {"spec", "%s"},
-    {"steps", "%ld"},        {"step_s", "%.6g"},      {"contacts", "%.6g"},
-    {"per_contact_s", "%.6g"}, {"failed_solves", "%lld"}, {"note", "\"%s\""},
+static const tc_col e7_bench_cols[] = {
+    {.csv = "bodies", .fmt = "%.0f"},   {.csv = "label"},
+    {.csv = "spec"},                    {.csv = "steps", .fmt = "%.0f"},
+    {.csv = "step_s", .fmt = "%.6g"},   {.csv = "contacts", .fmt = "%.6g"},
+    {.csv = "per_contact_s", .fmt = "%.6g"}, {.csv = "failed_solves", .fmt = "%.0f"},
+    {.csv = "note", .quote = TC_COL_QUOTED},
 };
 
 /* one method on one pile: mean step (s), contacts a step, failed solves, why it stopped early */
@@ -179,9 +181,12 @@ static void bench_table(const bench_row *row, const tc_method *m, const tc_bench
     tc_bench_columns(t, e7_bench_cols, sizeof e7_bench_cols / sizeof e7_bench_cols[0]);
     for (int i = 0; i < nb * E7_NBENCH; i++) {
         const bench_row *r = &row[i];
-        tc_bench_row(t, bodies->list[i / E7_NBENCH], e7_bench_methods[i % E7_NBENCH].label,
-                     m[i % E7_NBENCH].spec, r->steps, r->step_s, r->contacts,
-                     r->contacts > 0 ? r->step_s / r->contacts : NAN, r->fails, r->note);
+        tc_bench_num(t, bodies->list[i / E7_NBENCH]);
+        tc_bench_text(t, e7_bench_methods[i % E7_NBENCH].label);
+        tc_bench_text(t, m[i % E7_NBENCH].spec);
+        tc_bench_nums(t, r->steps, r->step_s, r->contacts, r->contacts > 0 ? r->step_s / r->contacts : NAN,
+                      r->fails);
+        tc_bench_text(t, r->note);
     }
     for (int k = 0; k < E7_NBENCH && nb > 1; k++) {
         double cx[E7_MAXPILE], ty[E7_MAXPILE], slope, b;

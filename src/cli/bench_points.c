@@ -97,15 +97,15 @@ static int pile_build(pile *p, int nbody, int jumbled) {
 
 enum { POINTS_BODIES };
 
-static const tc_bench_col points_cols[] = {
-    {"pile", "%s"},           {"bodies", "%d"},
-    {"samples", "%d"},        {"pairs", "%d"},
-    {"brute_pairs", "%d"},    {"sphere_tests", "%lld"},
-    {"contacts", "%d"},       {"us_broad_phase", "%.3f"},
-    {"us_contacts", "%.3f"},  {"us_contacts_per_body", "%.4f"},
-    {"us_brute_pairs", "%.3f"}, {"wall_us_broad_phase", "%.3f"},
-    {"wall_us_contacts", "%.3f"}, {"wall_us_brute_pairs", "%.3f"},
-    {"alloc_ms", "%.2f"},
+static const tc_col points_cols[] = {
+    {.csv = "pile"},                          {.csv = "bodies", .fmt = "%.0f"},
+    {.csv = "samples", .fmt = "%.0f"},        {.csv = "pairs", .fmt = "%.0f"},
+    {.csv = "brute_pairs", .fmt = "%.0f"},    {.csv = "sphere_tests", .fmt = "%.0f"},
+    {.csv = "contacts", .fmt = "%.0f"},       {.csv = "us_broad_phase", .fmt = "%.3f"},
+    {.csv = "us_contacts", .fmt = "%.3f"},    {.csv = "us_contacts_per_body", .fmt = "%.4f"},
+    {.csv = "us_brute_pairs", .fmt = "%.3f"}, {.csv = "wall_us_broad_phase", .fmt = "%.3f"},
+    {.csv = "wall_us_contacts", .fmt = "%.3f"}, {.csv = "wall_us_brute_pairs", .fmt = "%.3f"},
+    {.csv = "alloc_ms", .fmt = "%.2f"},
 };
 
 /* the pairs whose bounding spheres overlap, tested all against all (what a broad phase saves) */
@@ -185,9 +185,10 @@ static tc_status bench_pile(int nb, int jumbled, double seconds, const tc_params
     }
     if (q.count[1] >= q.maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", q.maxc);
     /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
-    tc_bench_row(t, jumbled ? "jumbled" : "stacked", nb, samples, q.count[0], q.count[2],
-                 q.bp->tests, q.count[1], 1e6 * med[0], 1e6 * med[1], 1e6 * med[1] / nb,
-                 1e6 * med[2], 1e6 * wall[0], 1e6 * wall[1], 1e6 * wall[2], alloc_ms);
+    tc_bench_text(t, jumbled ? "jumbled" : "stacked");
+    tc_bench_nums(t, nb, samples, q.count[0], q.count[2], q.bp->tests, q.count[1], 1e6 * med[0],
+                  1e6 * med[1], 1e6 * med[1] / nb, 1e6 * med[2], 1e6 * wall[0], 1e6 * wall[1],
+                  1e6 * wall[2], alloc_ms);
     pile_ctx_free(&q);
     return TC_OK;
 }

@@ -57,12 +57,12 @@ static double mujoco_forward_s(const tc_scene *sc, double seconds) {
 
 enum { SCM_POINTS };
 
-static const tc_bench_col scm_cols[] = {
-    {"points_big", "%d"},         {"points_small", "%d"},
-    {"pairs_per_query", "%lld"},  {"velocity", "%d"},
-    {"threads", "%d"},            {"us_per_query", "%.3f"},
-    {"pair_evals_per_s", "%.6g"}, {"mujoco_us_per_forward", "%.3f"},
-    {"ratio_scm_over_mujoco", "%.4g"},
+static const tc_col scm_cols[] = {
+    {.csv = "points_big", .fmt = "%.0f"},        {.csv = "points_small", .fmt = "%.0f"},
+    {.csv = "pairs_per_query", .fmt = "%.0f"},   {.csv = "velocity", .fmt = "%.0f"},
+    {.csv = "threads", .fmt = "%.0f"},           {.csv = "us_per_query", .fmt = "%.3f"},
+    {.csv = "pair_evals_per_s", .fmt = "%.6g"},  {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
+    {.csv = "ratio_scm_over_mujoco", .fmt = "%.4g"},
 };
 
 /* SCM on E1's spheres (1 cm deep) with about nbig points on the big one: static and with a
@@ -82,8 +82,8 @@ static tc_status scm_points(const tc_scene *sc, int nbig, double mj_s, double se
             long long pairs = 0;
             omp_set_num_threads(threads[k]);
             double s = time_queries(sim, dyn ? vel : NULL, seconds, &pairs, NULL);
-            tc_bench_row(t, nbig, (int)(pairs / 2 / nbig), pairs, dyn, threads[k], 1e6 * s,
-                         pairs / s, 1e6 * mj_s, s / mj_s);
+            tc_bench_nums(t, nbig, (int)(pairs / 2 / nbig), pairs, dyn, threads[k], 1e6 * s,
+                          pairs / s, 1e6 * mj_s, s / mj_s);
         }
     tc_sim_free(sim);
     return st;
@@ -117,15 +117,15 @@ static const tc_bench_def scm_bench = {
 
 enum { PFC_LEVELS, PFC_SHELLS };
 
-static const tc_bench_col pfc_cols[] = {
-    {"scene", "%s"},         {"resolution", "%d"},
-    {"shells", "%d"},        {"tets_a", "%d"},
-    {"tets_b", "%d"},        {"broad_phase", "%s"},
-    {"threads", "%d"},       {"us_per_eval", "%.3f"},
-    {"us_best", "%.3f"},     {"pair_evals", "%lld"},
-    {"polygons", "%d"},      {"force_N", "%.10g"},
-    {"rel_diff_vs_brute", "%.3g"}, {"mujoco_us_per_forward", "%.3f"},
-    {"ratio_pfc_over_mujoco", "%.4g"},
+static const tc_col pfc_cols[] = {
+    {.csv = "scene"},                       {.csv = "resolution", .fmt = "%.0f"},
+    {.csv = "shells", .fmt = "%.0f"},       {.csv = "tets_a", .fmt = "%.0f"},
+    {.csv = "tets_b", .fmt = "%.0f"},       {.csv = "broad_phase"},
+    {.csv = "threads", .fmt = "%.0f"},      {.csv = "us_per_eval", .fmt = "%.3f"},
+    {.csv = "us_best", .fmt = "%.3f"},      {.csv = "pair_evals", .fmt = "%.0f"},
+    {.csv = "polygons", .fmt = "%.0f"},     {.csv = "force_N", .fmt = "%.10g"},
+    {.csv = "rel_diff_vs_brute", .fmt = "%.3g"}, {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
+    {.csv = "ratio_pfc_over_mujoco", .fmt = "%.4g"},
 };
 
 /* the scenes of bench pfc: 0 E1's spheres 1 cm deep, 1 two 10 cm cubes 5 mm deep (the upper one
@@ -181,9 +181,11 @@ static tc_status pfc_mesh_rows(const pfc_mesh *p, tc_bench_table *t, tc_error *e
         /* soft-plane: the tree against the plane; soft-soft and soft-rigid: the overlap slab's
          * sweep (soft-rigid has no brute force) */
         const char *bp = !bvh ? "brute" : p->which == 2 ? "tree" : "slab";
-        tc_bench_row(t, pfc_names[p->which], p->level, p->nsh, ta, tb, bp, th, 1e6 * sec, 1e6 * best,
-                     pairs, tc_sim_get_stats(sim)->ncontact, F, fabs(F - fbrute) / F, 1e6 * p->mj_s,
-                     sec / p->mj_s);
+        tc_bench_text(t, pfc_names[p->which]);
+        tc_bench_nums(t, p->level, p->nsh, ta, tb);
+        tc_bench_text(t, bp);
+        tc_bench_nums(t, th, 1e6 * sec, 1e6 * best, pairs, tc_sim_get_stats(sim)->ncontact, F,
+                      fabs(F - fbrute) / F, 1e6 * p->mj_s, sec / p->mj_s);
         tc_sim_free(sim);
     }
     return st;

@@ -130,18 +130,18 @@ int tc_bench_parse(const char *name, const char *doc, const tc_bench_opt *opts, 
 
 /* ---------- the table ---------- */
 
-/* what a column's conversion reads: 'i' int, 'l' long, 'L' long long, 'd' double, 's' string */
+/* a column as the table keeps it: its name, its number format (NULL: text), its quoting */
 typedef struct bench_col {
     char *name, *fmt;
-    char type;
+    int quote;
 } bench_col;
 
 struct tc_bench_table {
     int ncol, capcol;
     bench_col *col;
     int ncell, capcell;
-    char **cell;     /* row after row */
-    char *notes;     /* lines below the console table */
+    char **cell; /* row after row, as in the CSV */
+    char *notes; /* lines below the console table */
     size_t nnotes;
     tc_status status; /* the first error of the columns or cells, and what it was */
     tc_error error;
@@ -159,33 +159,23 @@ void tc_bench_table_free(tc_bench_table *t) {
     free(t->col), free(t->cell), free(t->notes), free(t);
 }
 
-int tc_bench_ncols(const tc_bench_table *t) {
-    return t->ncol;
-}
-
 /* keep the table's first error */
 static void table_error(tc_bench_table *t, tc_status st, const char *what, const char *name) {
     if (!t->status) t->status = tc_error_set(&t->error, st, NULL, 0, name, "%s", what);
 }
 
-/* the type a conversion reads, or 0 when fmt holds other than one conversion of a value */
-static char conversion(const char *fmt) {
-    char type = 0;
+/* 1 when fmt holds one conversion, of a double (with any text and "%%" around it) */
+static int number_format(const char *fmt) {
+    int n = 0;
     for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
         if (p[1] == '%') {
             p += 2;
             continue;
         }
         p += 1 + strspn(p + 1, "-+ #0123456789.");
-        int longs = (int)strspn(p, "l");
-        p += longs;
-        if (type || longs > 2) return 0;
-        type = strchr("di", *p) ? "ilL"[longs] : strchr("feEgG", *p) && !longs ? 'd'
-                                             : *p == 's' && !longs             ? 's'
-                                                                               : 0;
-        if (!type) return 0;
+        if (n++ || !*p || !strchr("feEgG", *p)) return 0;
     }
-    return type;
+    return n == 1;
 }
 
 /* room for one more of n items of size sz in *v (capacity *cap); 0 without memory */
@@ -198,21 +188,22 @@ static int grow(void **v, int n, int *cap, size_t sz) {
     return 1;
 }
 
-/* one column: name and fmt copied */
-static void add_column(tc_bench_table *t, const char *fmt, const char *name) {
-    char type = conversion(fmt);
-    if (!type) return table_error(t, TC_EINVAL, "a cell format is not one conversion of a value", name);
+/* one column, its name and format copied */
+static void add_column(tc_bench_table *t, const char *name, const char *fmt, int quote) {
+    if (fmt && !number_format(fmt))
+        return table_error(t, TC_EINVAL, "a number format is not one conversion of a double", name);
     if (t->ncell) return table_error(t, TC_EINVAL, "a column added after the first cell", name);
     if (!grow((void **)&t->col, t->ncol, &t->capcol, sizeof *t->col))
         return table_error(t, TC_ENOMEM, "out of memory", name);
     bench_col *c = &t->col[t->ncol];
-    c->name = strdup(name), c->fmt = strdup(fmt), c->type = type;
-    if (!c->name || !c->fmt) return free(c->name), free(c->fmt), table_error(t, TC_ENOMEM, "out of memory", name);
+    *c = (bench_col){.name = strdup(name), .fmt = fmt ? strdup(fmt) : NULL, .quote = quote};
+    if (!c->name || (fmt && !c->fmt))
+        return free(c->name), free(c->fmt), table_error(t, TC_ENOMEM, "out of memory", name);
     t->ncol++;
 }
 
-void tc_bench_columns(tc_bench_table *t, const tc_bench_col *c, int n) {
-    for (int i = 0; i < n; i++) add_column(t, c[i].fmt, c[i].name);
+void tc_bench_columns(tc_bench_table *t, const tc_col *c, int n) {
+    for (int i = 0; i < n; i++) add_column(t, c[i].csv, c[i].fmt, c[i].quote);
 }
 
 void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...) {
@@ -221,41 +212,39 @@ void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...) 
     va_start(ap, name);
     vsnprintf(buf, sizeof buf, name, ap);
     va_end(ap);
-    add_column(t, fmt, buf);
+    add_column(t, buf, fmt ? fmt : "%g", TC_COL_RAW);
 }
 
-/* the next cell from ap, formatted by its column */
-static void add_cell(tc_bench_table *t, va_list *ap) {
-    const bench_col *c = &t->col[t->ncell % t->ncol];
-    char buf[1024];
-    switch (c->type) {
-    case 'i':
-        snprintf(buf, sizeof buf, c->fmt, va_arg(*ap, int));
-        break;
-    case 'l':
-        snprintf(buf, sizeof buf, c->fmt, va_arg(*ap, long));
-        break;
-    case 'L':
-        snprintf(buf, sizeof buf, c->fmt, va_arg(*ap, long long));
-        break;
-    case 'd':
-        snprintf(buf, sizeof buf, c->fmt, va_arg(*ap, double));
-        break;
-    default:
-        snprintf(buf, sizeof buf, c->fmt, va_arg(*ap, const char *));
-    }
-    char *s = strdup(buf);
+/* the next cell, text as the CSV holds it; number: 1 when it comes as a number */
+static void add_cell(tc_bench_table *t, int number, const char *text) {
+    const bench_col *c = t->ncol ? &t->col[t->ncell % t->ncol] : NULL;
+    if (!c) return table_error(t, TC_EINVAL, "a cell before the columns", "");
+    if (number != (c->fmt != NULL))
+        return table_error(t, TC_EINVAL, number ? "a number in a text column" : "text in a number column",
+                           c->name);
+    char *s = strdup(text);
     if (!s || !grow((void **)&t->cell, t->ncell, &t->capcell, sizeof *t->cell))
         return free(s), table_error(t, TC_ENOMEM, "out of memory", c->name);
     t->cell[t->ncell++] = s;
 }
 
-void tc_bench_cells(tc_bench_table *t, int n, ...) {
-    if (!t->ncol) return table_error(t, TC_EINVAL, "a cell before the columns", "");
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n && !t->status; i++) add_cell(t, &ap);
-    va_end(ap);
+void tc_bench_num(tc_bench_table *t, double v) {
+    char buf[64];
+    const bench_col *c = t->ncol ? &t->col[t->ncell % t->ncol] : NULL;
+    snprintf(buf, sizeof buf, c && c->fmt ? c->fmt : "%g", v);
+    add_cell(t, 1, buf);
+}
+
+void tc_bench_text(tc_bench_table *t, const char *s) {
+    char buf[1024];
+    const bench_col *c = t->ncol ? &t->col[t->ncell % t->ncol] : NULL;
+    if (c && c->quote == TC_COL_QUOTED) tc_csv_field(buf, sizeof buf, s);
+    else snprintf(buf, sizeof buf, "%s", s ? s : "");
+    add_cell(t, 0, buf);
+}
+
+void tc_bench_numv(tc_bench_table *t, const double *v, int n) {
+    for (int i = 0; i < n; i++) tc_bench_num(t, v[i]);
 }
 
 void tc_bench_note(tc_bench_table *t, const char *fmt, ...) {
@@ -293,7 +282,7 @@ void tc_bench_table_print(const tc_bench_table *t, FILE *f) {
         w[k] = n > w[k] ? n : w[k];
     }
     /* text left, numbers right; the last column's text unpadded */
-    for (int i = 0; i < t->ncol; i++) w[i] = t->col[i].type != 's' ? w[i] : i < t->ncol - 1 ? -w[i] : 0;
+    for (int i = 0; i < t->ncol; i++) w[i] = t->col[i].fmt ? w[i] : i < t->ncol - 1 ? -w[i] : 0;
     for (int i = 0; i < t->ncol; i++) fprintf(f, "%s%*s", i ? "  " : "", w[i], t->col[i].name);
     for (int i = 0; i < t->ncell; i++) fprintf(f, "%s%*s", i % t->ncol ? "  " : "\n", w[i % t->ncol], t->cell[i]);
     fprintf(f, "\n%s", t->notes ? t->notes : "");

@@ -8,6 +8,7 @@
 #define TC_BENCH_H
 
 #include "exp/tc_experiment.h"
+#include "exp/tc_rows.h"
 
 #include <stdio.h>
 
@@ -79,32 +80,33 @@ int tc_bench_parse(const char *name, const char *doc, const tc_bench_opt *opts, 
 
 /* ---------- the table of results ---------- */
 
-/* a column: its name (in the CSV header and the console table's) and the printf conversion of
- * its cells in both ("%d", "%ld", "%lld", "%.4f", "%.6g", "%s", "\"%s\"": one conversion of an
- * int, long, long long, double or string, with any text around it) */
-typedef struct tc_bench_col {
-    const char *name;
-    const char *fmt;
-} tc_bench_col;
-
+/* the columns are tc_col, the column specification of tc_rows (exp/tc_rows.h): csv names the
+ * column in the CSV header and the console table's, fmt is the printf format of a number in both
+ * (one conversion of a double: "%.4f", "%.6g", "%.0f" for a count; NULL: a text column) and quote
+ * says how a text cell is written in the CSV (TC_COL_QUOTED: always quoted). The fields of the
+ * report's table (head, digits, ...) are not used: the console shows what the CSV holds */
 typedef struct tc_bench_table tc_bench_table;
 
 tc_status tc_bench_table_alloc(tc_bench_table **t);
 void tc_bench_table_free(tc_bench_table *t);
 
-/* append n columns, or one whose name is printf-formatted (a method's spec in it); errors (a
- * conversion not of one value, no memory) are kept and reported when the table is written */
-void tc_bench_columns(tc_bench_table *t, const tc_bench_col *c, int n);
+/* append n columns (copied), or a number column whose name is printf-formatted (a method's spec
+ * in it); errors (a format not of one number, no memory) are kept and reported when the table is
+ * written, as are those of the cells */
+void tc_bench_columns(tc_bench_table *t, const tc_col *c, int n);
 void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* the next n cells, one value per column in order, each of the type its conversion reads (int,
- * long, long long, double, const char *): a row may be given in parts */
-void tc_bench_cells(tc_bench_table *t, int n, ...);
+/* the next cell, in column order (a row ends with its last column): a number in a number column,
+ * text in a text column */
+void tc_bench_num(tc_bench_table *t, double v);
+void tc_bench_text(tc_bench_table *t, const char *s);
 
-/* a whole row: one value per column */
-#define tc_bench_row(t, ...) tc_bench_cells((t), tc_bench_ncols(t), __VA_ARGS__)
-int tc_bench_ncols(const tc_bench_table *t);
+/* the next n cells, numbers: tc_bench_nums(t, a, b, c) (whole numbers convert to double) */
+void tc_bench_numv(tc_bench_table *t, const double *v, int n);
+#define tc_bench_nums(t, ...)                                                                      \
+    tc_bench_numv((t), (const double[]){__VA_ARGS__},                                              \
+                  (int)(sizeof((const double[]){__VA_ARGS__}) / sizeof(double)))
 
 /* a line printed below the console table (not in the CSV) */
 void tc_bench_note(tc_bench_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
