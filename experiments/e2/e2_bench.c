@@ -43,7 +43,9 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     tc_bench_column(t, "%.4f", "%s_us", a.spec);
     tc_bench_column(t, "%.4f", "%s_us", b.spec);
     tc_bench_column(t, "%.4g", "ratio");
-    for (int i = 0; i < N; i++) tc_bench_nums(t, points[i], 1e6 * ms[i], 1e6 * ref_s, ms[i] / ref_s);
+    for (int i = 0; i < N; i++)
+        tc_bench_put(t, (tc_cell[]){TC_NUM(points[i]), TC_NUM(1e6 * ms[i]), TC_NUM(1e6 * ref_s),
+                                    TC_NUM(ms[i] / ref_s)});
     return TC_OK;
 }
 

@@ -41,10 +41,13 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     tc_bench_column(t, "%.0f", "baseline_failed");
     for (int r = 0; r < e.d_n; r++) {
         const e4_speed_row *w = &rows[r];
-        tc_bench_nums(t, w->bodies, w->pairs, w->lcp_contacts, w->contacts[1]);
-        tc_bench_numv(t, w->steps_s, e.d_nlabel);
-        for (int i = 1; i < e.d_nlabel; i++) tc_bench_num(t, w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0);
-        tc_bench_nums(t, w->iters[0], w->failed[0]);
+        tc_cell c[6 + 2 * E4_MAXSPEED] = {TC_NUM(w->bodies), TC_NUM(w->pairs), TC_NUM(w->lcp_contacts),
+                                          TC_NUM(w->contacts[1])};
+        int n = 4;
+        for (int i = 0; i < e.d_nlabel; i++) c[n++] = TC_NUM(w->steps_s[i]);
+        for (int i = 1; i < e.d_nlabel; i++) c[n++] = TC_NUM(w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0);
+        c[n++] = TC_NUM(w->iters[0]), c[n++] = TC_NUM(w->failed[0]);
+        tc_bench_put(t, c);
     }
     return TC_OK;
 }

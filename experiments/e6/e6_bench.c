@@ -23,10 +23,10 @@ static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_ro
     tc_bench_columns(t, e6_bench_cols, sizeof e6_bench_cols / sizeof e6_bench_cols[0]);
     for (int k = 0; k < x->nmethod; k++) {
         const e6_speed_row *r = &rows[k];
-        tc_bench_text(t, x->method[k].label);
-        tc_bench_text(t, x->method[k].m.spec);
-        tc_bench_nums(t, r->steps, r->failed, r->mean_s, r->median_s, r->p90_s, r->iters_per_step,
-                      e->speed_rate);
+        tc_bench_put(t, (tc_cell[]){TC_TEXT(x->method[k].label), TC_TEXT(x->method[k].m.spec),
+                                    TC_NUM(r->steps), TC_NUM(r->failed), TC_NUM(r->mean_s),
+                                    TC_NUM(r->median_s), TC_NUM(r->p90_s), TC_NUM(r->iters_per_step),
+                                    TC_NUM(e->speed_rate)});
         if (r->failed) tc_bench_note(t, "%s failed: %s", x->method[k].label, r->reason);
     }
     int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);

@@ -181,12 +181,12 @@ static void bench_table(const bench_row *row, const tc_method *m, const tc_bench
     tc_bench_columns(t, e7_bench_cols, sizeof e7_bench_cols / sizeof e7_bench_cols[0]);
     for (int i = 0; i < nb * E7_NBENCH; i++) {
         const bench_row *r = &row[i];
-        tc_bench_num(t, bodies->list[i / E7_NBENCH]);
-        tc_bench_text(t, e7_bench_methods[i % E7_NBENCH].label);
-        tc_bench_text(t, m[i % E7_NBENCH].spec);
-        tc_bench_nums(t, r->steps, r->step_s, r->contacts, r->contacts > 0 ? r->step_s / r->contacts : NAN,
-                      r->fails);
-        tc_bench_text(t, r->note);
+        tc_bench_put(t, (tc_cell[]){TC_NUM(bodies->list[i / E7_NBENCH]),
+                                    TC_TEXT(e7_bench_methods[i % E7_NBENCH].label),
+                                    TC_TEXT(m[i % E7_NBENCH].spec), TC_NUM(r->steps), TC_NUM(r->step_s),
+                                    TC_NUM(r->contacts),
+                                    TC_NUM(r->contacts > 0 ? r->step_s / r->contacts : NAN),
+                                    TC_NUM(r->fails), TC_TEXT(r->note)});
     }
     for (int k = 0; k < E7_NBENCH && nb > 1; k++) {
         double cx[E7_MAXPILE], ty[E7_MAXPILE], slope, b;

@@ -185,10 +185,11 @@ static tc_status bench_pile(int nb, int jumbled, double seconds, const tc_params
     }
     if (q.count[1] >= q.maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", q.maxc);
     /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
-    tc_bench_text(t, jumbled ? "jumbled" : "stacked");
-    tc_bench_nums(t, nb, samples, q.count[0], q.count[2], q.bp->tests, q.count[1], 1e6 * med[0],
-                  1e6 * med[1], 1e6 * med[1] / nb, 1e6 * med[2], 1e6 * wall[0], 1e6 * wall[1],
-                  1e6 * wall[2], alloc_ms);
+    tc_bench_put(t, (tc_cell[]){TC_TEXT(jumbled ? "jumbled" : "stacked"), TC_NUM(nb), TC_NUM(samples),
+                                TC_NUM(q.count[0]), TC_NUM(q.count[2]), TC_NUM(q.bp->tests),
+                                TC_NUM(q.count[1]), TC_NUM(1e6 * med[0]), TC_NUM(1e6 * med[1]),
+                                TC_NUM(1e6 * med[1] / nb), TC_NUM(1e6 * med[2]), TC_NUM(1e6 * wall[0]),
+                                TC_NUM(1e6 * wall[1]), TC_NUM(1e6 * wall[2]), TC_NUM(alloc_ms)});
     pile_ctx_free(&q);
     return TC_OK;
 }

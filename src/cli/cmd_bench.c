@@ -82,8 +82,9 @@ static tc_status scm_points(const tc_scene *sc, int nbig, double mj_s, double se
             long long pairs = 0;
             omp_set_num_threads(threads[k]);
             double s = time_queries(sim, dyn ? vel : NULL, seconds, &pairs, NULL);
-            tc_bench_nums(t, nbig, (int)(pairs / 2 / nbig), pairs, dyn, threads[k], 1e6 * s,
-                          pairs / s, 1e6 * mj_s, s / mj_s);
+            tc_bench_put(t, (tc_cell[]){TC_NUM(nbig), TC_NUM((int)(pairs / 2 / nbig)), TC_NUM(pairs),
+                                        TC_NUM(dyn), TC_NUM(threads[k]), TC_NUM(1e6 * s),
+                                        TC_NUM(pairs / s), TC_NUM(1e6 * mj_s), TC_NUM(s / mj_s)});
         }
     tc_sim_free(sim);
     return st;
@@ -181,11 +182,12 @@ static tc_status pfc_mesh_rows(const pfc_mesh *p, tc_bench_table *t, tc_error *e
         /* soft-plane: the tree against the plane; soft-soft and soft-rigid: the overlap slab's
          * sweep (soft-rigid has no brute force) */
         const char *bp = !bvh ? "brute" : p->which == 2 ? "tree" : "slab";
-        tc_bench_text(t, pfc_names[p->which]);
-        tc_bench_nums(t, p->level, p->nsh, ta, tb);
-        tc_bench_text(t, bp);
-        tc_bench_nums(t, th, 1e6 * sec, 1e6 * best, pairs, tc_sim_get_stats(sim)->ncontact, F,
-                      fabs(F - fbrute) / F, 1e6 * p->mj_s, sec / p->mj_s);
+        tc_bench_put(t, (tc_cell[]){TC_TEXT(pfc_names[p->which]), TC_NUM(p->level), TC_NUM(p->nsh),
+                                    TC_NUM(ta), TC_NUM(tb), TC_TEXT(bp), TC_NUM(th), TC_NUM(1e6 * sec),
+                                    TC_NUM(1e6 * best), TC_NUM(pairs),
+                                    TC_NUM(tc_sim_get_stats(sim)->ncontact), TC_NUM(F),
+                                    TC_NUM(fabs(F - fbrute) / F), TC_NUM(1e6 * p->mj_s),
+                                    TC_NUM(sec / p->mj_s)});
         tc_sim_free(sim);
     }
     return st;

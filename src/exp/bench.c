@@ -215,36 +215,21 @@ void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...) 
     add_column(t, buf, fmt ? fmt : "%g", TC_COL_RAW);
 }
 
-/* the next cell, text as the CSV holds it; number: 1 when it comes as a number */
-static void add_cell(tc_bench_table *t, int number, const char *text) {
-    const bench_col *c = t->ncol ? &t->col[t->ncell % t->ncol] : NULL;
-    if (!c) return table_error(t, TC_EINVAL, "a cell before the columns", "");
-    if (number != (c->fmt != NULL))
-        return table_error(t, TC_EINVAL, number ? "a number in a text column" : "text in a number column",
-                           c->name);
-    char *s = strdup(text);
+/* the next cell of column c, as the CSV holds it */
+static void add_cell(tc_bench_table *t, const bench_col *c, const tc_cell *v) {
+    char buf[1024];
+    if (c->fmt) snprintf(buf, sizeof buf, c->fmt, v->v);
+    else if (c->quote == TC_COL_QUOTED) tc_csv_field(buf, sizeof buf, v->s);
+    else snprintf(buf, sizeof buf, "%s", v->s ? v->s : "");
+    char *s = strdup(buf);
     if (!s || !grow((void **)&t->cell, t->ncell, &t->capcell, sizeof *t->cell))
         return free(s), table_error(t, TC_ENOMEM, "out of memory", c->name);
     t->cell[t->ncell++] = s;
 }
 
-void tc_bench_num(tc_bench_table *t, double v) {
-    char buf[64];
-    const bench_col *c = t->ncol ? &t->col[t->ncell % t->ncol] : NULL;
-    snprintf(buf, sizeof buf, c && c->fmt ? c->fmt : "%g", v);
-    add_cell(t, 1, buf);
-}
-
-void tc_bench_text(tc_bench_table *t, const char *s) {
-    char buf[1024];
-    const bench_col *c = t->ncol ? &t->col[t->ncell % t->ncol] : NULL;
-    if (c && c->quote == TC_COL_QUOTED) tc_csv_field(buf, sizeof buf, s);
-    else snprintf(buf, sizeof buf, "%s", s ? s : "");
-    add_cell(t, 0, buf);
-}
-
-void tc_bench_numv(tc_bench_table *t, const double *v, int n) {
-    for (int i = 0; i < n; i++) tc_bench_num(t, v[i]);
+void tc_bench_put(tc_bench_table *t, const tc_cell *cells) {
+    if (!t->ncol) return table_error(t, TC_EINVAL, "a row before the columns", "");
+    for (int c = 0; c < t->ncol && !t->status; c++) add_cell(t, &t->col[c], &cells[c]);
 }
 
 void tc_bench_note(tc_bench_table *t, const char *fmt, ...) {
@@ -263,9 +248,7 @@ void tc_bench_note(tc_bench_table *t, const char *fmt, ...) {
 
 tc_status tc_bench_table_csv(const tc_bench_table *t, FILE *f, tc_error *err) {
     if (t->status) return *err = t->error, t->status;
-    if (!t->ncol || t->ncell % t->ncol)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, NULL, "the table has %s",
-                            t->ncol ? "an unfinished row" : "no columns");
+    if (!t->ncol) return tc_error_set(err, TC_EINVAL, NULL, 0, NULL, "the table has no columns");
     for (int i = 0; i < t->ncol; i++) fprintf(f, "%s%s", i ? "," : "", t->col[i].name);
     for (int i = 0; i < t->ncell; i++) fprintf(f, "%s%s", i % t->ncol ? "," : "\n", t->cell[i]);
     fprintf(f, "\n");

@@ -97,22 +97,15 @@ void tc_bench_columns(tc_bench_table *t, const tc_col *c, int n);
 void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* the next cell, in column order (a row ends with its last column): a number in a number column,
- * text in a text column */
-void tc_bench_num(tc_bench_table *t, double v);
-void tc_bench_text(tc_bench_table *t, const char *s);
-
-/* the next n cells, numbers: tc_bench_nums(t, a, b, c) (whole numbers convert to double) */
-void tc_bench_numv(tc_bench_table *t, const double *v, int n);
-#define tc_bench_nums(t, ...)                                                                      \
-    tc_bench_numv((t), (const double[]){__VA_ARGS__},                                              \
-                  (int)(sizeof((const double[]){__VA_ARGS__}) / sizeof(double)))
+/* one row: a cell per column in column order (TC_NUM for a number column, TC_TEXT for text), as
+ * tc_rows_put takes it */
+void tc_bench_put(tc_bench_table *t, const tc_cell *cells);
 
 /* a line printed below the console table (not in the CSV) */
 void tc_bench_note(tc_bench_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* the header and rows as CSV into f; TC_EINVAL (what was wrong) after an error of the columns or
- * cells, or a row left unfinished */
+/* the header and rows as CSV into f; TC_EINVAL (what was wrong) after an error of the columns,
+ * or without a column */
 tc_status tc_bench_table_csv(const tc_bench_table *t, FILE *f, tc_error *err);
 
 /* the same table on f with aligned columns (text left, numbers right), then the notes */
