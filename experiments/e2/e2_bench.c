@@ -25,7 +25,8 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
         while (g < e.ninteg && strcmp(e.integ[g].name, e.timing_integ)) g++;
         if (timed < 0 || ref < 0)
             st = tc_error_set(err, TC_EINVAL, "experiments/e2/e2_t_pushing.cfg", 0, "compare",
-                              "the script must list the methods '%s' and '%s'", e.timing, e.reference);
+                              "the script must list the methods '%s' and '%s'", e.timing,
+                              e.reference);
     }
     if (!st) st = tc_scene_t_pusher(&sc, &e.scene, err);
     if (!st) snprintf(path, sizeof path, "%s/%s", tc_source_dir(), e.trajectories);
@@ -36,7 +37,8 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
      * --seconds limits the simulated time */
     if (st) return st;
     int steps = (int)lround(fmin(e.duration, o->seconds) / 0.002);
-    if ((st = e2_step_times(&e, &sc, &a, &b, &tr[0], 0.002, steps, spacings, N, points, ms, &ref_s, err)))
+    if ((st = e2_step_times(&e, &sc, &a, &b, &tr[0], 0.002, steps, spacings, N, points, ms, &ref_s,
+                            err)))
         return st;
     /* the columns name the methods' specs */
     tc_bench_column(t, "%.0f", "points");
@@ -50,8 +52,8 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
 }
 
 static const tc_bench_opt e2_bench_opts[] = {
-    {.name = "--seconds", .kind = TC_BENCH_REAL, .lo = 1e-3, .hi = 1e9, .arg = "S",
-     .help = "simulated seconds of trajectory 0 timed (default: the whole trajectory)"},
+    TC_BENCH_OPT_REAL("--seconds", 1e-3, 1e9, NULL, "S",
+                      "simulated seconds of trajectory 0 timed (default: the whole trajectory)"),
     {0},
 };
 

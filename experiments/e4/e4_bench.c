@@ -20,7 +20,8 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
         int k = tc_exp_method_find(x, e.d_label[i]);
         if (k < 0 || settle < 0)
             st = tc_error_set(err, TC_EINVAL, "experiments/e4/e4_penalty.cfg", 0, "speed.methods",
-                              "the script must list the method '%s'", k < 0 ? e.d_label[i] : e.d_settle);
+                              "the script must list the method '%s'",
+                              k < 0 ? e.d_label[i] : e.d_settle);
         else
             m[i] = &x->method[k].m;
     }
@@ -31,21 +32,26 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     e4_speed_row rows[E4_MAXPILE];
     if ((st = e4_speed(&e, &x->method[settle].m, m, e.d_nlabel, rows, err))) return st;
     /* a column of steps/s per method, then each one's ratio to the baseline (the first) */
-    static const tc_col head[] = {{.csv = "bodies", .fmt = "%.0f"}, {.csv = "touching_pairs", .fmt = "%.0f"},
+    static const tc_col head[] = {{.csv = "bodies", .fmt = "%.0f"},
+                                  {.csv = "touching_pairs", .fmt = "%.0f"},
                                   {.csv = "baseline_contacts", .fmt = "%.0f"},
                                   {.csv = "penalty_contacts", .fmt = "%.4g"}};
     tc_bench_columns(t, head, 4);
-    for (int i = 0; i < e.d_nlabel; i++) tc_bench_column(t, "%.6g", "%s_steps_s", e.d_label[i]);
-    for (int i = 1; i < e.d_nlabel; i++) tc_bench_column(t, "%.4g", "%s_over_%s", e.d_label[i], e.d_label[0]);
+    for (int i = 0; i < e.d_nlabel; i++)
+        tc_bench_column(t, "%.6g", "%s_steps_s", e.d_label[i]);
+    for (int i = 1; i < e.d_nlabel; i++)
+        tc_bench_column(t, "%.4g", "%s_over_%s", e.d_label[i], e.d_label[0]);
     tc_bench_column(t, "%.0f", "baseline_iters");
     tc_bench_column(t, "%.0f", "baseline_failed");
     for (int r = 0; r < e.d_n; r++) {
         const e4_speed_row *w = &rows[r];
-        tc_cell c[6 + 2 * E4_MAXSPEED] = {TC_NUM(w->bodies), TC_NUM(w->pairs), TC_NUM(w->lcp_contacts),
-                                          TC_NUM(w->contacts[1])};
+        tc_cell c[6 + 2 * E4_MAXSPEED] = {TC_NUM(w->bodies), TC_NUM(w->pairs),
+                                          TC_NUM(w->lcp_contacts), TC_NUM(w->contacts[1])};
         int n = 4;
-        for (int i = 0; i < e.d_nlabel; i++) c[n++] = TC_NUM(w->steps_s[i]);
-        for (int i = 1; i < e.d_nlabel; i++) c[n++] = TC_NUM(w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0);
+        for (int i = 0; i < e.d_nlabel; i++)
+            c[n++] = TC_NUM(w->steps_s[i]);
+        for (int i = 1; i < e.d_nlabel; i++)
+            c[n++] = TC_NUM(w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0);
         c[n++] = TC_NUM(w->iters[0]), c[n++] = TC_NUM(w->failed[0]);
         tc_bench_put(t, c);
     }
@@ -53,14 +59,16 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
 }
 
 static const tc_bench_opt e4_bench_opts[] = {
-    [E4_BENCH_BODIES] = {.name = "--bodies", .kind = TC_BENCH_INTS, .lo = 1, .hi = 1000,
-                         .max = E4_MAXPILE, .def = "2,4,8,16,24", .help = "pile sizes"},
-    [E4_BENCH_STEPS] = {.name = "--steps", .kind = TC_BENCH_INT, .lo = 1, .hi = 10000000,
-                        .def = "200", .help = "steps timed per method and pile"},
-    {.name = "--tier", .kind = TC_BENCH_TIER, .def = "full",
-     .help = "E4's tier: its methods' parameters and how long a pile settles"},
+    [E4_BENCH_BODIES] =
+        TC_BENCH_OPT_INTS("--bodies", 1, 1000, E4_MAXPILE, "2,4,8,16,24", "pile sizes"),
+    [E4_BENCH_STEPS] =
+        TC_BENCH_OPT_INT("--steps", 1, 10000000, "200", "steps timed per method and pile"),
+    TC_BENCH_OPT_TIER("full", "E4's tier: its methods' parameters and how long a pile settles"),
     {0},
 };
 
-const tc_bench_def e4_bench = {.tier = "full", .csv = "bench_penalty.csv", .opts = e4_bench_opts,
-                               .threads = 1, .run = e4_bench_run};
+const tc_bench_def e4_bench = {.tier = "full",
+                               .csv = "bench_penalty.csv",
+                               .opts = e4_bench_opts,
+                               .threads = 1,
+                               .run = e4_bench_run};

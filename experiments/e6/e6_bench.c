@@ -11,10 +11,15 @@
 enum { E6_BENCH_STEPS, E6_BENCH_RATE };
 
 static const tc_col e6_bench_cols[] = {
-    {.csv = "label"},           {.csv = "spec"},   {.csv = "steps", .fmt = "%.0f"},
-    {.csv = "failed", .fmt = "%.0f"}, {.csv = "mean_s", .fmt = "%.6g"},
-    {.csv = "median_s", .fmt = "%.6g"}, {.csv = "p90_s", .fmt = "%.6g"},
-    {.csv = "iters_per_step", .fmt = "%.6g"}, {.csv = "rate_hz", .fmt = "%g"},
+    {.csv = "label"},
+    {.csv = "spec"},
+    {.csv = "steps", .fmt = "%.0f"},
+    {.csv = "failed", .fmt = "%.0f"},
+    {.csv = "mean_s", .fmt = "%.6g"},
+    {.csv = "median_s", .fmt = "%.6g"},
+    {.csv = "p90_s", .fmt = "%.6g"},
+    {.csv = "iters_per_step", .fmt = "%.6g"},
+    {.csv = "rate_hz", .fmt = "%g"},
 };
 
 /* the rows, why each failed method's times are no timing of it, and the ratio */
@@ -25,8 +30,8 @@ static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_ro
         const e6_speed_row *r = &rows[k];
         tc_bench_put(t, (tc_cell[]){TC_TEXT(x->method[k].label), TC_TEXT(x->method[k].m.spec),
                                     TC_NUM(r->steps), TC_NUM(r->failed), TC_NUM(r->mean_s),
-                                    TC_NUM(r->median_s), TC_NUM(r->p90_s), TC_NUM(r->iters_per_step),
-                                    TC_NUM(e->speed_rate)});
+                                    TC_NUM(r->median_s), TC_NUM(r->p90_s),
+                                    TC_NUM(r->iters_per_step), TC_NUM(e->speed_rate)});
         if (r->failed) tc_bench_note(t, "%s failed: %s", x->method[k].label, r->reason);
     }
     int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
@@ -47,7 +52,8 @@ static tc_status e6_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
     e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
     if (!st && (!m || !rows)) st = TC_ENOMEM;
-    for (int k = 0; !st && k < x->nmethod; k++) m[k] = &x->method[k].m;
+    for (int k = 0; !st && k < x->nmethod; k++)
+        m[k] = &x->method[k].m;
     if (!st) st = e6_speed(&e, m, x->nmethod, rows, err);
     if (!st) e6_bench_table(x, &e, rows, t);
     free(m), free(rows);
@@ -55,12 +61,14 @@ static tc_status e6_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
 }
 
 static const tc_bench_opt e6_bench_opts[] = {
-    [E6_BENCH_STEPS] = {.name = "--steps", .kind = TC_BENCH_INT, .lo = 1, .hi = 10000000,
-                        .def = "20000", .help = "steps timed per method"},
-    [E6_BENCH_RATE] = {.name = "--rate", .kind = TC_BENCH_REAL, .lo = 1e-3, .hi = 1e6, .arg = "HZ",
-                       .help = "steps per second (default: the script's speed.rate)"},
+    [E6_BENCH_STEPS] = TC_BENCH_OPT_INT("--steps", 1, 10000000, "20000", "steps timed per method"),
+    [E6_BENCH_RATE] = TC_BENCH_OPT_REAL("--rate", 1e-3, 1e6, NULL, "HZ",
+                                        "steps per second (default: the script's speed.rate)"),
     {0},
 };
 
-const tc_bench_def e6_bench = {.tier = "full", .csv = "bench_contact_ip.csv", .opts = e6_bench_opts,
-                               .threads = 1, .run = e6_bench_run};
+const tc_bench_def e6_bench = {.tier = "full",
+                               .csv = "bench_contact_ip.csv",
+                               .opts = e6_bench_opts,
+                               .threads = 1,
+                               .run = e6_bench_run};

@@ -29,10 +29,14 @@ static const struct {
 enum { E7_BENCH_BODIES, E7_BENCH_LAND, E7_BENCH_STEPS, E7_BENCH_BUDGET };
 
 static const tc_col e7_bench_cols[] = {
-    {.csv = "bodies", .fmt = "%.0f"},   {.csv = "label"},
-    {.csv = "spec"},                    {.csv = "steps", .fmt = "%.0f"},
-    {.csv = "step_s", .fmt = "%.6g"},   {.csv = "contacts", .fmt = "%.6g"},
-    {.csv = "per_contact_s", .fmt = "%.6g"}, {.csv = "failed_solves", .fmt = "%.0f"},
+    {.csv = "bodies", .fmt = "%.0f"},
+    {.csv = "label"},
+    {.csv = "spec"},
+    {.csv = "steps", .fmt = "%.0f"},
+    {.csv = "step_s", .fmt = "%.6g"},
+    {.csv = "contacts", .fmt = "%.6g"},
+    {.csv = "per_contact_s", .fmt = "%.6g"},
+    {.csv = "failed_solves", .fmt = "%.0f"},
     {.csv = "note", .quote = TC_COL_QUOTED},
 };
 
@@ -60,12 +64,15 @@ static tc_status timed_step(void *ctx) {
 
 /* the note of a run: why it stopped early, else the simulation's first warning (an engine
  * dropping contacts, a solve stopped short), without commas or quotes */
-static void run_note(tc_sim *sim, const tc_bench_timing *tg, long steps, double budget, bench_row *r) {
+static void run_note(tc_sim *sim, const tc_bench_timing *tg, long steps, double budget,
+                     bench_row *r) {
     char w[512] = "";
     if (tg->status)
-        snprintf(r->note, sizeof r->note, "step %ld failed: %s", r->steps + 1, tc_status_str(tg->status));
+        snprintf(r->note, sizeof r->note, "step %ld failed: %s", r->steps + 1,
+                 tc_status_str(tg->status));
     else if ((r->over = r->steps < steps))
-        snprintf(r->note, sizeof r->note, "stopped after %ld steps: over the %g s budget", r->steps, budget);
+        snprintf(r->note, sizeof r->note, "stopped after %ld steps: over the %g s budget", r->steps,
+                 budget);
     tc_sim_warnings(sim, w, (int)sizeof w);
     if (!r->note[0] && w[0]) snprintf(r->note, sizeof r->note, "%.*s", (int)strcspn(w, "\n"), w);
     for (char *p = r->note; *p; p++)
@@ -125,7 +132,8 @@ static tc_status bench_methods(const tc_exp *x, tc_method *m, tc_error *err) {
     for (int k = 0; !st && k < E7_NBENCH; k++) {
         int j = tc_exp_method_find(x, e7_bench_methods[k].label);
         if (j >= 0) m[k] = x->method[j].m;
-        else st = tc_method_parse(&m[k], e7_bench_methods[k].spec, err);
+        else
+            st = tc_method_parse(&m[k], e7_bench_methods[k].spec, err);
         if (!st && j < 0 && m[k].solver && tc_params_find(&m[k].sparams, "max_contacts") >= 0)
             st = tc_method_set(&m[k], "max_contacts", E7_BENCH_LCP_CONTACTS, err);
     }
@@ -144,7 +152,8 @@ static void bench_sizes(e7_setup *e, const tc_bench_val *bodies) {
         hw[i] = e->d_half_width[near] * cbrt(b / e->d_bodies[near]);
     }
     e->d_n = bodies->n;
-    for (int i = 0; i < bodies->n; i++) e->d_half_width[i] = hw[i], e->d_bodies[i] = bodies->list[i];
+    for (int i = 0; i < bodies->n; i++)
+        e->d_half_width[i] = hw[i], e->d_bodies[i] = bodies->list[i];
 }
 
 /* pile i landed, then every method timed on it (one over the budget on a smaller pile is not run
@@ -164,7 +173,8 @@ static tc_status bench_pile(const e7_setup *e, int i, const tc_method *m, const 
         if (over >= 0) {
             memset(r, 0, sizeof *r);
             r->over = 1, r->step_s = r->contacts = NAN;
-            snprintf(r->note, sizeof r->note, "skipped: over the budget on the %d-body pile", bodies[over]);
+            snprintf(r->note, sizeof r->note, "skipped: over the budget on the %d-body pile",
+                     bodies[over]);
         } else
             time_method(sc, &m[k], e->d_dt, landed, o->v[E7_BENCH_STEPS].list[0], budget, r);
         fprintf(stderr, "bench piles: %d bodies, %s: %ld steps%s%s\n", bodies[i],
@@ -183,8 +193,8 @@ static void bench_table(const bench_row *row, const tc_method *m, const tc_bench
         const bench_row *r = &row[i];
         tc_bench_put(t, (tc_cell[]){TC_NUM(bodies->list[i / E7_NBENCH]),
                                     TC_TEXT(e7_bench_methods[i % E7_NBENCH].label),
-                                    TC_TEXT(m[i % E7_NBENCH].spec), TC_NUM(r->steps), TC_NUM(r->step_s),
-                                    TC_NUM(r->contacts),
+                                    TC_TEXT(m[i % E7_NBENCH].spec), TC_NUM(r->steps),
+                                    TC_NUM(r->step_s), TC_NUM(r->contacts),
                                     TC_NUM(r->contacts > 0 ? r->step_s / r->contacts : NAN),
                                     TC_NUM(r->fails), TC_TEXT(r->note)});
     }
@@ -193,7 +203,8 @@ static void bench_table(const bench_row *row, const tc_method *m, const tc_bench
         for (int i = 0; i < nb; i++)
             cx[i] = row[i * E7_NBENCH + k].contacts, ty[i] = row[i * E7_NBENCH + k].step_s;
         e7_loglog_fit(cx, ty, nb, &slope, &b);
-        tc_bench_note(t, "%s: log-log slope of step time against contacts %.3g (the paper: 1, linear)",
+        tc_bench_note(t,
+                      "%s: log-log slope of step time against contacts %.3g (the paper: 1, linear)",
                       e7_bench_methods[k].label, slope);
     }
 }
@@ -210,26 +221,29 @@ static tc_status e7_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     tc_scene *sc = calloc(1, sizeof *sc);
     bench_row *row = calloc((size_t)bodies->n * E7_NBENCH, sizeof *row);
     if (!sc || !row) st = TC_ENOMEM;
-    for (int i = 0; i < bodies->n && !st; i++) st = bench_pile(&e, i, m, o, sc, row, err);
+    for (int i = 0; i < bodies->n && !st; i++)
+        st = bench_pile(&e, i, m, o, sc, row, err);
     if (!st) bench_table(row, m, bodies, t);
     free(sc), free(row);
     return st;
 }
 
 static const tc_bench_opt e7_bench_opts[] = {
-    [E7_BENCH_BODIES] = {.name = "--bodies", .kind = TC_BENCH_INTS, .lo = 1,
-                         .hi = TC_SCENE_MAXBODY - 5, .max = E7_MAXPILE, .def = "100,300,1000",
-                         .help = "pile sizes (E7's full tier from 100 up)"},
-    [E7_BENCH_LAND] = {.name = "--land", .kind = TC_BENCH_REAL, .lo = 0, .hi = 100, .def = "2",
-                       .arg = "S", .help = "seconds of landing by velocity projection first"},
-    [E7_BENCH_STEPS] = {.name = "--steps", .kind = TC_BENCH_INT, .lo = 1, .hi = 1000000,
-                        .def = "20", .help = "steps timed per method from the landed pile"},
-    [E7_BENCH_BUDGET] = {.name = "--budget", .kind = TC_BENCH_REAL, .lo = 1e-3, .hi = 1e6,
-                         .def = "20", .arg = "S",
-                         .help = "a method stops after this many seconds on one pile and skips the "
-                                 "larger piles"},
+    [E7_BENCH_BODIES] =
+        TC_BENCH_OPT_INTS("--bodies", 1, TC_SCENE_MAXBODY - 5, E7_MAXPILE, "100,300,1000",
+                          "pile sizes (E7's full tier from 100 up)"),
+    [E7_BENCH_LAND] = TC_BENCH_OPT_REAL("--land", 0, 100, "2", "S",
+                                        "seconds of landing by velocity projection first"),
+    [E7_BENCH_STEPS] = TC_BENCH_OPT_INT("--steps", 1, 1000000, "20",
+                                        "steps timed per method from the landed pile"),
+    [E7_BENCH_BUDGET] = TC_BENCH_OPT_REAL(
+        "--budget", 1e-3, 1e6, "20", "S",
+        "a method stops after this many seconds on one pile and skips the larger piles"),
     {0},
 };
 
-const tc_bench_def e7_bench = {.tier = "full", .csv = "bench_piles.csv", .opts = e7_bench_opts,
-                               .threads = 1, .run = e7_bench_run};
+const tc_bench_def e7_bench = {.tier = "full",
+                               .csv = "bench_piles.csv",
+                               .opts = e7_bench_opts,
+                               .threads = 1,
+                               .run = e7_bench_run};

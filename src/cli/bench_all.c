@@ -76,7 +76,8 @@ static tc_status run_call(void *ctx) {
  * simulation (untimed; the model's memory starts afresh too) */
 static tc_status run_restart(void *ctx) {
     run_ctx *r = ctx;
-    if (!r->dynamics || r->b->horizon <= 0 || tc_sim_time(r->sim) - r->start < r->b->horizon) return TC_OK;
+    if (!r->dynamics || r->b->horizon <= 0 || tc_sim_time(r->sim) - r->start < r->b->horizon)
+        return TC_OK;
     tc_sim_free(r->sim), r->sim = NULL, r->restarts++;
     return start_sim(&r->sim, r->sc, r->m, r->b, r->origin, &r->err);
 }
@@ -86,8 +87,12 @@ static tc_status run_restart(void *ctx) {
  * the horizon. Mean and best per call into c; a failed call makes the cell "failed" with the
  * reason */
 static void time_calls(run_ctx *r, double seconds, bench_cell *c) {
-    tc_bench_timer tm = {.call = run_call, .before = run_restart, .ctx = r, .seconds = seconds,
-                         .wall_max = 3 * seconds + 1, .warmup = TC_BENCH_WARMUP_SLOW};
+    tc_bench_timer tm = {.call = run_call,
+                         .before = run_restart,
+                         .ctx = r,
+                         .seconds = seconds,
+                         .wall_max = 3 * seconds + 1,
+                         .warmup = TC_BENCH_WARMUP_SLOW};
     tc_bench_timing tg;
     tc_bench_time(&tm, &tg);
     if (tg.status) {
@@ -96,15 +101,16 @@ static void time_calls(run_ctx *r, double seconds, bench_cell *c) {
         if (r->sim) tc_sim_warnings(r->sim, warn, (int)sizeof warn);
         warn[strcspn(warn, "\n")] = 0;
         snprintf(c->status, sizeof c->status, "failed");
-        snprintf(c->note, sizeof c->note, "%s %.3g s into the run: %s%s%s", r->dynamics ? "step" : "query",
-                 r->sim ? tc_sim_time(r->sim) - r->start : 0.0, r->err.msg[0] ? r->err.msg : tc_status_str(tg.status),
-                 warn[0] ? ": " : "", warn);
+        snprintf(c->note, sizeof c->note, "%s %.3g s into the run: %s%s%s",
+                 r->dynamics ? "step" : "query", r->sim ? tc_sim_time(r->sim) - r->start : 0.0,
+                 r->err.msg[0] ? r->err.msg : tc_status_str(tg.status), warn[0] ? ": " : "", warn);
         return;
     }
     snprintf(c->status, sizeof c->status, "ok");
     c->calls = tg.calls, c->mean_s = tg.mean_s, c->best_s = tg.best_s;
     if (r->restarts)
-        snprintf(c->note, sizeof c->note, "restarted %ld times at the %g s horizon", r->restarts, r->b->horizon);
+        snprintf(c->note, sizeof c->note, "restarted %ld times at the %g s horizon", r->restarts,
+                 r->b->horizon);
 }
 
 /* the experiment's own version of method m (its script's parameters: the same spec first, else
@@ -179,27 +185,31 @@ typedef struct bench_opts {
 enum { ALL_METHODS, ALL_SCENES, ALL_SECONDS, ALL_THREADS };
 
 static const tc_bench_opt all_opts[] = {
-    [ALL_METHODS] = {.name = "--methods", .kind = TC_BENCH_TEXT,
-                     .help = "methods to time (model, model/solver or engine names; default: all)"},
-    [ALL_SCENES] = {.name = "--scenes", .kind = TC_BENCH_TEXT, .arg = "x,y",
-                    .help = "scenes to time (default: all; the scenes are listed above)"},
-    [ALL_SECONDS] = TC_BENCH_OPT_SECONDS("0.5", "time budget per method and scene, s (a call slower "
-                                                "than it is timed once)"),
-    [ALL_THREADS] = {.name = "--threads", .kind = TC_BENCH_INT, .lo = 1, .hi = 1024, .def = "1",
-                     .help = "OpenMP threads for the methods that use them"},
+    [ALL_METHODS] =
+        TC_BENCH_OPT_TEXT("--methods", NULL, NULL,
+                          "methods to time (model, model/solver or engine names; default: all)"),
+    [ALL_SCENES] = TC_BENCH_OPT_TEXT("--scenes", NULL, "x,y",
+                                     "scenes to time (default: all; the scenes are listed above)"),
+    [ALL_SECONDS] =
+        TC_BENCH_OPT_SECONDS("0.5", "time budget per method and scene, s (a call slower "
+                                    "than it is timed once)"),
+    [ALL_THREADS] =
+        TC_BENCH_OPT_INT("--threads", 1, 1024, "1", "OpenMP threads for the methods that use them"),
     {0},
 };
 
 /* what bench all does, with the scenes' names */
 static void all_doc(char *doc, size_t n) {
-    snprintf(doc, n, "every registered method (each model with its default solver, each engine; a model "
-                     "added to the registry is included) on each experiment's scene: a force query on "
-                     "the static scenes, a step on the dynamic ones, with the experiment's own method "
-                     "parameters where its script has them; MuJoCo timed on the same scene in the same "
-                     "run as the reference. Writes bench_all.csv and bench_all.md under --out; progress "
-                     "on stderr, the table on stdout. Scenes:");
+    snprintf(doc, n,
+             "every registered method (each model with its default solver, each engine; a model "
+             "added to the registry is included) on each experiment's scene: a force query on "
+             "the static scenes, a step on the dynamic ones, with the experiment's own method "
+             "parameters where its script has them; MuJoCo timed on the same scene in the same "
+             "run as the reference. Writes bench_all.csv and bench_all.md under --out; progress "
+             "on stderr, the table on stdout. Scenes:");
     for (int i = 0; i < nscenes(); i++)
-        snprintf(doc + strlen(doc), n - strlen(doc), "%s %s", i ? "," : "", tc_bench_scene_at(i)->name);
+        snprintf(doc + strlen(doc), n - strlen(doc), "%s %s", i ? "," : "",
+                 tc_bench_scene_at(i)->name);
 }
 
 /* 1 when name is in the comma-separated list (an empty list holds everything) */
@@ -220,7 +230,9 @@ static int method_selected(const char *list, const tc_method *m) {
 static int check_list(const char *opt, const char *list, const tc_method *all, int nm) {
     char buf[512];
     if (strlen(list) >= sizeof buf)
-        return fprintf(stderr, "touche bench all: %s: at most %zu characters\n", opt, sizeof buf - 1), 0;
+        return fprintf(stderr, "touche bench all: %s: at most %zu characters\n", opt,
+                       sizeof buf - 1),
+               0;
     snprintf(buf, sizeof buf, "%s", list);
     for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
         int found = 0;
@@ -247,10 +259,14 @@ static int parse(int argc, char **argv, bench_opts *o, const tc_method *all, int
     all_doc(doc, sizeof doc);
     int rc = tc_bench_parse("all", doc, all_opts, argc, argv, &b);
     if (rc >= 0) return rc;
-    *o = (bench_opts){.out = b.out, .seconds = b.seconds, .threads = b.v[ALL_THREADS].list[0],
+    *o = (bench_opts){.out = b.out,
+                      .seconds = b.seconds,
+                      .threads = b.v[ALL_THREADS].list[0],
                       .methods = b.v[ALL_METHODS].text ? b.v[ALL_METHODS].text : "",
                       .scenes = b.v[ALL_SCENES].text ? b.v[ALL_SCENES].text : ""};
-    if (!check_list("--methods", o->methods, all, nm) || !check_list("--scenes", o->scenes, NULL, nm)) return 2;
+    if (!check_list("--methods", o->methods, all, nm) ||
+        !check_list("--scenes", o->scenes, NULL, nm))
+        return 2;
     return -1;
 }
 
@@ -379,14 +395,17 @@ typedef struct all_bufs {
 } all_bufs;
 
 static void bufs_free(all_bufs *b) {
-    free(b->cell), free(b->mj), free(b->set), free(b->bodies), free(b->sc), free(b->w), free(b->snote);
+    free(b->cell), free(b->mj), free(b->set), free(b->bodies), free(b->sc), free(b->w),
+        free(b->snote);
 }
 
 /* 0 without memory (nothing held then) */
 static int bufs_alloc(all_bufs *b, int nm) {
     *b = (all_bufs){.cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *b->cell),
-                    .mj = calloc(nscenes(), sizeof *b->mj), .set = calloc(nscenes(), sizeof *b->set),
-                    .bodies = calloc(nscenes(), sizeof *b->bodies), .sc = calloc(1, sizeof *b->sc),
+                    .mj = calloc(nscenes(), sizeof *b->mj),
+                    .set = calloc(nscenes(), sizeof *b->set),
+                    .bodies = calloc(nscenes(), sizeof *b->bodies),
+                    .sc = calloc(1, sizeof *b->sc),
                     .w = calloc(TC_SCENE_MAXBODY, sizeof *b->w),
                     .snote = calloc(nscenes(), sizeof *b->snote)};
     if (b->cell && b->mj && b->set && b->bodies && b->sc && b->w && b->snote) return 1;
@@ -404,7 +423,8 @@ int tc_bench_all(int argc, char **argv) {
     int rc = parse(argc, argv, &o, all, nm);
     if (rc >= 0) return free(all), rc;
     all_bufs bufs;
-    if (!bufs_alloc(&bufs, nm)) return free(all), fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    if (!bufs_alloc(&bufs, nm))
+        return free(all), fprintf(stderr, "touche bench all: out of memory\n"), 1;
     bench_cell *cell = bufs.cell;
     double *mj = bufs.mj;
     tc_bench_build *set = bufs.set;

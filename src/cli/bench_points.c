@@ -98,13 +98,20 @@ static int pile_build(pile *p, int nbody, int jumbled) {
 enum { POINTS_BODIES };
 
 static const tc_col points_cols[] = {
-    {.csv = "pile"},                          {.csv = "bodies", .fmt = "%.0f"},
-    {.csv = "samples", .fmt = "%.0f"},        {.csv = "pairs", .fmt = "%.0f"},
-    {.csv = "brute_pairs", .fmt = "%.0f"},    {.csv = "sphere_tests", .fmt = "%.0f"},
-    {.csv = "contacts", .fmt = "%.0f"},       {.csv = "us_broad_phase", .fmt = "%.3f"},
-    {.csv = "us_contacts", .fmt = "%.3f"},    {.csv = "us_contacts_per_body", .fmt = "%.4f"},
-    {.csv = "us_brute_pairs", .fmt = "%.3f"}, {.csv = "wall_us_broad_phase", .fmt = "%.3f"},
-    {.csv = "wall_us_contacts", .fmt = "%.3f"}, {.csv = "wall_us_brute_pairs", .fmt = "%.3f"},
+    {.csv = "pile"},
+    {.csv = "bodies", .fmt = "%.0f"},
+    {.csv = "samples", .fmt = "%.0f"},
+    {.csv = "pairs", .fmt = "%.0f"},
+    {.csv = "brute_pairs", .fmt = "%.0f"},
+    {.csv = "sphere_tests", .fmt = "%.0f"},
+    {.csv = "contacts", .fmt = "%.0f"},
+    {.csv = "us_broad_phase", .fmt = "%.3f"},
+    {.csv = "us_contacts", .fmt = "%.3f"},
+    {.csv = "us_contacts_per_body", .fmt = "%.4f"},
+    {.csv = "us_brute_pairs", .fmt = "%.3f"},
+    {.csv = "wall_us_broad_phase", .fmt = "%.3f"},
+    {.csv = "wall_us_contacts", .fmt = "%.3f"},
+    {.csv = "wall_us_brute_pairs", .fmt = "%.3f"},
     {.csv = "alloc_ms", .fmt = "%.2f"},
 };
 
@@ -133,9 +140,12 @@ typedef struct pile_ctx {
 
 static tc_status pile_query(void *ctx) {
     pile_ctx *q = ctx;
-    if (q->what == 0) q->count[0] = tc_broadphase_query(q->bp, q->p.bs);
-    else if (q->what == 1) q->count[1] = tc_points_contacts(q->s, q->p.bs, q->c, q->maxc);
-    else q->count[2] = brute_pairs(&q->p, q->p.radius);
+    if (q->what == 0)
+        q->count[0] = tc_broadphase_query(q->bp, q->p.bs);
+    else if (q->what == 1)
+        q->count[1] = tc_points_contacts(q->s, q->p.bs, q->c, q->maxc);
+    else
+        q->count[2] = brute_pairs(&q->p, q->p.radius);
     return TC_OK;
 }
 
@@ -155,9 +165,11 @@ static tc_status pile_ctx_alloc(pile_ctx *q, int nb, int jumbled, const tc_param
     q->maxc = 64 * (nb + 1);
     q->c = calloc((size_t)q->maxc, sizeof *q->c);
     double t0 = tc_wall_time();
-    tc_status st = q->c ? tc_points_alloc(&q->s, q->p.n, q->p.ptr, q->p.fixed, par, err) : TC_ENOMEM;
+    tc_status st =
+        q->c ? tc_points_alloc(&q->s, q->p.n, q->p.ptr, q->p.fixed, par, err) : TC_ENOMEM;
     *alloc_ms = 1e3 * (tc_wall_time() - t0);
-    for (int i = 0; i < q->p.n && !st; i++) q->p.radius[i] = tc_points_broadphase(q->s)->radius[i];
+    for (int i = 0; i < q->p.n && !st; i++)
+        q->p.radius[i] = tc_points_broadphase(q->s)->radius[i];
     if (!st) st = tc_broadphase_alloc(&q->bp, q->p.n, q->p.radius, q->p.fixed, 32, 0, err);
     return st;
 }
@@ -171,8 +183,8 @@ static tc_status bench_pile(int nb, int jumbled, double seconds, const tc_params
     double alloc_ms, med[3], wall[3];
     tc_status st = pile_ctx_alloc(&q, nb, jumbled, par, &alloc_ms, err);
     for (q.what = 0; q.what < 3 && !st; q.what++) {
-        tc_bench_timer tm = {.call = pile_query, .ctx = &q, .seconds = seconds,
-                             .max_samples = MAXREP, .cpu = 1};
+        tc_bench_timer tm = {
+            .call = pile_query, .ctx = &q, .seconds = seconds, .max_samples = MAXREP, .cpu = 1};
         tc_bench_timing tg;
         st = tc_bench_time(&tm, &tg);
         med[q.what] = tg.cpu_median_s, wall[q.what] = tg.best_s;
@@ -185,11 +197,12 @@ static tc_status bench_pile(int nb, int jumbled, double seconds, const tc_params
     }
     if (q.count[1] >= q.maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", q.maxc);
     /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
-    tc_bench_put(t, (tc_cell[]){TC_TEXT(jumbled ? "jumbled" : "stacked"), TC_NUM(nb), TC_NUM(samples),
-                                TC_NUM(q.count[0]), TC_NUM(q.count[2]), TC_NUM(q.bp->tests),
-                                TC_NUM(q.count[1]), TC_NUM(1e6 * med[0]), TC_NUM(1e6 * med[1]),
-                                TC_NUM(1e6 * med[1] / nb), TC_NUM(1e6 * med[2]), TC_NUM(1e6 * wall[0]),
-                                TC_NUM(1e6 * wall[1]), TC_NUM(1e6 * wall[2]), TC_NUM(alloc_ms)});
+    tc_bench_put(t,
+                 (tc_cell[]){TC_TEXT(jumbled ? "jumbled" : "stacked"), TC_NUM(nb), TC_NUM(samples),
+                             TC_NUM(q.count[0]), TC_NUM(q.count[2]), TC_NUM(q.bp->tests),
+                             TC_NUM(q.count[1]), TC_NUM(1e6 * med[0]), TC_NUM(1e6 * med[1]),
+                             TC_NUM(1e6 * med[1] / nb), TC_NUM(1e6 * med[2]), TC_NUM(1e6 * wall[0]),
+                             TC_NUM(1e6 * wall[1]), TC_NUM(1e6 * wall[2]), TC_NUM(alloc_ms)});
     pile_ctx_free(&q);
     return TC_OK;
 }
@@ -208,8 +221,8 @@ static tc_status points_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t
 }
 
 static const tc_bench_opt points_opts[] = {
-    [POINTS_BODIES] = {.name = "--bodies", .kind = TC_BENCH_INTS, .lo = 1, .hi = 100000,
-                       .def = "100,300,1000", .help = "bodies of each pile"},
+    [POINTS_BODIES] =
+        TC_BENCH_OPT_INTS("--bodies", 1, 100000, 0, "100,300,1000", "bodies of each pile"),
     TC_BENCH_OPT_SECONDS("0.5", "time per measurement, s"),
     {0},
 };
@@ -218,4 +231,6 @@ const tc_bench_def tc_bench_points = {
     .name = "points",
     .doc = "the points model's broad phase and contacts on stacked and jumbled piles, beside the "
            "brute-force pair test",
-    .csv = "bench_points.csv", .opts = points_opts, .run = points_run};
+    .csv = "bench_points.csv",
+    .opts = points_opts,
+    .run = points_run};

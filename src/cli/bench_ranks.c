@@ -48,30 +48,36 @@ typedef struct ranks_cell {
 enum { R_EXPERIMENTS, R_RANKS, R_THREADS, R_TIER, R_REPEAT, R_BIND };
 
 static const tc_bench_opt ranks_table[] = {
-    [R_EXPERIMENTS] = {.name = "--experiments", .kind = TC_BENCH_TEXT,
-                       .help = "experiments to run (names as touche run takes them; default: all)"},
-    [R_RANKS] = {.name = "--ranks", .kind = TC_BENCH_INTS, .lo = 1, .hi = 256, .def = "1,2",
-                 .help = "rank counts; each must divide N; the one-process run is always made and "
-                         "is the reference of the others"},
-    [R_THREADS] = {.name = "--threads", .kind = TC_BENCH_INT, .lo = 1, .hi = 1024,
-                   .help = "workers N of every run, ranks x threads (default: the largest rank count)"},
-    [R_TIER] = {.name = "--tier", .kind = TC_BENCH_TIER, .def = "quick", .help = "the experiments' tier"},
-    [R_REPEAT] = {.name = "--repeat", .kind = TC_BENCH_INT, .lo = 1, .hi = 20, .def = "1",
-                  .help = "runs of each count, alternating; the best sweep time is kept"},
-    [R_BIND] = {.name = "--bind-to", .kind = TC_BENCH_TEXT, .def = "none", .arg = "WHAT",
-                .help = "passed to mpirun's --bind-to (none: waiting ranks lend their cores to "
-                        "working ones, docs/mpi.md; core: mpirun's own default for 2 ranks)"},
+    [R_EXPERIMENTS] =
+        TC_BENCH_OPT_TEXT("--experiments", NULL, NULL,
+                          "experiments to run (names as touche run takes them; default: all)"),
+    [R_RANKS] = TC_BENCH_OPT_INTS("--ranks", 1, 256, 0, "1,2",
+                                  "rank counts; each must divide N; the one-process run is always "
+                                  "made and is the reference of the others"),
+    [R_THREADS] = TC_BENCH_OPT_INT(
+        "--threads", 1, 1024, NULL,
+        "workers N of every run, ranks x threads (default: the largest rank count)"),
+    [R_TIER] = TC_BENCH_OPT_TIER("quick", "the experiments' tier"),
+    [R_REPEAT] = TC_BENCH_OPT_INT("--repeat", 1, 20, "1",
+                                  "runs of each count, alternating; the best sweep time is kept"),
+    [R_BIND] =
+        TC_BENCH_OPT_TEXT("--bind-to", "none", "WHAT",
+                          "passed to mpirun's --bind-to (none: waiting ranks lend their cores to "
+                          "working ones, docs/mpi.md; core: mpirun's own default for 2 ranks)"),
     {0},
 };
 
 static const char *const ranks_doc =
-    "each experiment's sweeps as one process of N threads and as `mpirun -np R` ranks of N/R threads "
+    "each experiment's sweeps as one process of N threads and as `mpirun -np R` ranks of N/R "
+    "threads "
     "(docs/mpi.md), run side by side by this program as `touche run` children: items, sweep wall "
     "time, items/s, efficiency (the one process's sweep time over the ranks'; 1 = nothing lost to "
     "the split) and whether the result digests are equal. Writes bench_ranks.csv, bench_ranks.md "
     "and the children's outputs and logs under ranks/ in --out. Needs mpirun on PATH and a touche "
-    "built with MPI for counts above 1; as root the children get OMPI_ALLOW_RUN_AS_ROOT=1 (Open MPI "
-    "refuses root otherwise); mpirun gets --oversubscribe. Progress on stderr; the table on stdout. "
+    "built with MPI for counts above 1; as root the children get OMPI_ALLOW_RUN_AS_ROOT=1 (Open "
+    "MPI "
+    "refuses root otherwise); mpirun gets --oversubscribe. Progress on stderr; the table on "
+    "stdout. "
     "Exit status: 0 all ran and every digest is equal; 1 a run failed, digests differ, or MPI is "
     "not available; 2 bad command line";
 
@@ -107,7 +113,8 @@ static int set_counts(const tc_bench_val *ranks, int workers, ranks_opts *o) {
     int most = 1;
     for (int k = 0; k < ranks->n; k++) {
         int seen = 0, v = ranks->list[k];
-        for (int j = 0; j < o->ncount; j++) seen |= o->counts[j] == v;
+        for (int j = 0; j < o->ncount; j++)
+            seen |= o->counts[j] == v;
         if (seen) continue;
         if (o->ncount >= MAXCOUNT)
             return fprintf(stderr, "%s: --ranks: at most %d different counts\n", who, MAXCOUNT), 0;
@@ -130,13 +137,22 @@ static int parse(int argc, char **argv, ranks_opts *o) {
     int rc = tc_bench_parse("ranks", ranks_doc, ranks_table, argc, argv, &b);
     if (rc >= 0) return rc;
     const char *bind = b.v[R_BIND].text;
-    *o = (ranks_opts){.out = b.out, .tier = b.tier, .bind = bind, .counts = {1}, .ncount = 1,
+    *o = (ranks_opts){.out = b.out,
+                      .tier = b.tier,
+                      .bind = bind,
+                      .counts = {1},
+                      .ncount = 1,
                       .repeat = b.v[R_REPEAT].list[0]};
-    for (int i = 0; tc_experiment_at(i) && o->nexp < MAXEXP; i++) o->exp[o->nexp++] = tc_experiment_at(i);
+    for (int i = 0; tc_experiment_at(i) && o->nexp < MAXEXP; i++)
+        o->exp[o->nexp++] = tc_experiment_at(i);
     if (b.v[R_EXPERIMENTS].text && !parse_experiments(b.v[R_EXPERIMENTS].text, o)) return 2;
     /* --bind-to: one word of mpirun's (letters, digits, ':' and ',') */
     if (strspn(bind, "abcdefghijklmnopqrstuvwxyz0123456789:,-") != strlen(bind))
-        return fprintf(stderr, "%s: --bind-to: expected one of mpirun's words (none, core, ...), got '%s'\n", who, bind), 2;
+        return fprintf(
+                   stderr,
+                   "%s: --bind-to: expected one of mpirun's words (none, core, ...), got '%s'\n",
+                   who, bind),
+               2;
     return set_counts(&b.v[R_RANKS], b.v[R_THREADS].list[0], o) ? -1 : 2; /* 0: not given */
 }
 
@@ -362,22 +378,24 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
 }
 
 /* run_child for experiment e, repeat r and rank count k, with a line of progress on stderr */
-static void run_logged(const ranks_opts *o, const char *self, const char *mpirun, int e, int r, int k,
-                       ranks_cell *c, tc_metrics *base, int *have_base) {
+static void run_logged(const ranks_opts *o, const char *self, const char *mpirun, int e, int r,
+                       int k, ranks_cell *c, tc_metrics *base, int *have_base) {
     const int before = c->timed, n = o->counts[k], th = o->workers / n;
     const double t0 = tc_wall_time();
     double sweep;
-    fprintf(stderr, "bench ranks: %s, %d rank%s x %d thread%s", o->exp[e]->name, n, n > 1 ? "s" : "", th,
-            th > 1 ? "s" : "");
+    fprintf(stderr, "bench ranks: %s, %d rank%s x %d thread%s", o->exp[e]->name, n,
+            n > 1 ? "s" : "", th, th > 1 ? "s" : "");
     if (o->repeat > 1) fprintf(stderr, " (repeat %d of %d)", r + 1, o->repeat);
     fprintf(stderr, ":");
     run_child(o, self, mpirun, o->exp[e], n, c, base, have_base, &sweep);
     if (c->timed > before) {
         char dg[64];
         digest_text(c, dg, sizeof dg);
-        fprintf(stderr, " %ld items, sweep %.2f s (best %.2f s, %.1f items/s), digests equal: %s (%.1f s)\n",
-                c->items, sweep, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, dg,
-                tc_wall_time() - t0);
+        fprintf(
+            stderr,
+            " %ld items, sweep %.2f s (best %.2f s, %.1f items/s), digests equal: %s (%.1f s)\n",
+            c->items, sweep, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, dg,
+            tc_wall_time() - t0);
     } else
         fprintf(stderr, " FAILED: %s\n", c->note);
 }
@@ -412,7 +430,8 @@ int tc_bench_ranks(int argc, char **argv) {
     for (int e = 0; e < o.nexp; e++)
         for (int r = 0; r < o.repeat; r++)
             for (int k = 0; k < o.ncount; k++)
-                run_logged(&o, self, mpirun, e, r, k, &cell[e * o.ncount + k], &base[e], &have_base[e]);
+                run_logged(&o, self, mpirun, e, r, k, &cell[e * o.ncount + k], &base[e],
+                           &have_base[e]);
     rc = write_outputs(&o, cell, cmd);
     /* anything not clean is a failure: a run that did not finish, or results that differ */
     for (int i = 0; i < o.nexp * o.ncount; i++)

@@ -33,8 +33,8 @@ static double time_queries(tc_sim *sim, const double *v, double seconds, long lo
                            double *best) {
     query_ctx c = {.sim = sim, .v = v};
     long long p0 = tc_sim_get_stats(sim)->pair_evals;
-    tc_bench_timer tm = {.call = query, .ctx = &c, .seconds = seconds, .batch = 4,
-                         .warmup = TC_BENCH_WARMUP_ONE};
+    tc_bench_timer tm = {
+        .call = query, .ctx = &c, .seconds = seconds, .batch = 4, .warmup = TC_BENCH_WARMUP_ONE};
     tc_bench_timing tg;
     tc_bench_time(&tm, &tg);
     if (pairs) *pairs = (tc_sim_get_stats(sim)->pair_evals - p0) / (tg.calls + 1);
@@ -58,10 +58,14 @@ static double mujoco_forward_s(const tc_scene *sc, double seconds) {
 enum { SCM_POINTS };
 
 static const tc_col scm_cols[] = {
-    {.csv = "points_big", .fmt = "%.0f"},        {.csv = "points_small", .fmt = "%.0f"},
-    {.csv = "pairs_per_query", .fmt = "%.0f"},   {.csv = "velocity", .fmt = "%.0f"},
-    {.csv = "threads", .fmt = "%.0f"},           {.csv = "us_per_query", .fmt = "%.3f"},
-    {.csv = "pair_evals_per_s", .fmt = "%.6g"},  {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
+    {.csv = "points_big", .fmt = "%.0f"},
+    {.csv = "points_small", .fmt = "%.0f"},
+    {.csv = "pairs_per_query", .fmt = "%.0f"},
+    {.csv = "velocity", .fmt = "%.0f"},
+    {.csv = "threads", .fmt = "%.0f"},
+    {.csv = "us_per_query", .fmt = "%.3f"},
+    {.csv = "pair_evals_per_s", .fmt = "%.6g"},
+    {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
     {.csv = "ratio_scm_over_mujoco", .fmt = "%.4g"},
 };
 
@@ -82,9 +86,10 @@ static tc_status scm_points(const tc_scene *sc, int nbig, double mj_s, double se
             long long pairs = 0;
             omp_set_num_threads(threads[k]);
             double s = time_queries(sim, dyn ? vel : NULL, seconds, &pairs, NULL);
-            tc_bench_put(t, (tc_cell[]){TC_NUM(nbig), TC_NUM((int)(pairs / 2 / nbig)), TC_NUM(pairs),
-                                        TC_NUM(dyn), TC_NUM(threads[k]), TC_NUM(1e6 * s),
-                                        TC_NUM(pairs / s), TC_NUM(1e6 * mj_s), TC_NUM(s / mj_s)});
+            tc_bench_put(t,
+                         (tc_cell[]){TC_NUM(nbig), TC_NUM((int)(pairs / 2 / nbig)), TC_NUM(pairs),
+                                     TC_NUM(dyn), TC_NUM(threads[k]), TC_NUM(1e6 * s),
+                                     TC_NUM(pairs / s), TC_NUM(1e6 * mj_s), TC_NUM(s / mj_s)});
         }
     tc_sim_free(sim);
     return st;
@@ -97,13 +102,14 @@ static tc_status scm_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, t
     tc_status st = tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, err); /* E1's spheres */
     double mj_s = st ? NAN : mujoco_forward_s(&sc, o->seconds);
     tc_bench_columns(t, scm_cols, sizeof scm_cols / sizeof scm_cols[0]);
-    for (int i = 0; i < pts->n && !st; i++) st = scm_points(&sc, pts->list[i], mj_s, o->seconds, t, err);
+    for (int i = 0; i < pts->n && !st; i++)
+        st = scm_points(&sc, pts->list[i], mj_s, o->seconds, t, err);
     return st;
 }
 
 static const tc_bench_opt scm_opts[] = {
-    [SCM_POINTS] = {.name = "--points", .kind = TC_BENCH_INTS, .lo = 12, .hi = 10000000,
-                    .def = "100,400,1600,6400", .help = "sample points on the big sphere"},
+    [SCM_POINTS] = TC_BENCH_OPT_INTS("--points", 12, 10000000, 0, "100,400,1600,6400",
+                                     "sample points on the big sphere"),
     TC_BENCH_OPT_SECONDS("0.5", "time per measurement, s"),
     {0},
 };
@@ -112,27 +118,37 @@ static const tc_bench_def scm_bench = {
     .name = "scm",
     .doc = "SCM pair evaluations/s against points on E1's spheres, 1 and all threads, static and "
            "moving, beside MuJoCo's mj_forward on the same scene",
-    .csv = "bench_scm.csv", .opts = scm_opts, .run = scm_run};
+    .csv = "bench_scm.csv",
+    .opts = scm_opts,
+    .run = scm_run};
 
 /* ---------- bench pfc ---------- */
 
 enum { PFC_LEVELS, PFC_SHELLS };
 
 static const tc_col pfc_cols[] = {
-    {.csv = "scene"},                       {.csv = "resolution", .fmt = "%.0f"},
-    {.csv = "shells", .fmt = "%.0f"},       {.csv = "tets_a", .fmt = "%.0f"},
-    {.csv = "tets_b", .fmt = "%.0f"},       {.csv = "broad_phase"},
-    {.csv = "threads", .fmt = "%.0f"},      {.csv = "us_per_eval", .fmt = "%.3f"},
-    {.csv = "us_best", .fmt = "%.3f"},      {.csv = "pair_evals", .fmt = "%.0f"},
-    {.csv = "polygons", .fmt = "%.0f"},     {.csv = "force_N", .fmt = "%.10g"},
-    {.csv = "rel_diff_vs_brute", .fmt = "%.3g"}, {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
+    {.csv = "scene"},
+    {.csv = "resolution", .fmt = "%.0f"},
+    {.csv = "shells", .fmt = "%.0f"},
+    {.csv = "tets_a", .fmt = "%.0f"},
+    {.csv = "tets_b", .fmt = "%.0f"},
+    {.csv = "broad_phase"},
+    {.csv = "threads", .fmt = "%.0f"},
+    {.csv = "us_per_eval", .fmt = "%.3f"},
+    {.csv = "us_best", .fmt = "%.3f"},
+    {.csv = "pair_evals", .fmt = "%.0f"},
+    {.csv = "polygons", .fmt = "%.0f"},
+    {.csv = "force_N", .fmt = "%.10g"},
+    {.csv = "rel_diff_vs_brute", .fmt = "%.3g"},
+    {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
     {.csv = "ratio_pfc_over_mujoco", .fmt = "%.4g"},
 };
 
 /* the scenes of bench pfc: 0 E1's spheres 1 cm deep, 1 two 10 cm cubes 5 mm deep (the upper one
  * turned 0.3 rad about z and tilted 0.05 rad about x), 2 a 5 cm ball 1 cm into a plane, 3 E1's
  * spheres again (run with rigid_fixed = 1: the fixed big sphere is rigid) */
-static const char *const pfc_names[4] = {"sphere-sphere", "box-box", "sphere-plane", "sphere-rigid"};
+static const char *const pfc_names[4] = {"sphere-sphere", "box-box", "sphere-plane",
+                                         "sphere-rigid"};
 
 static tc_status pfc_scene(tc_scene *sc, int which, tc_error *err) {
     if (which == 0 || which == 3) return tc_scene_sphere_pair(sc, 0.1, 0.05, 0.14, 1000, err);
@@ -157,20 +173,23 @@ typedef struct pfc_mesh {
 /* the brute force first (small meshes only: it grows as tets squared, one thread), then the
  * slab sweep on one thread and on all (pfc's threads); a row each */
 static tc_status pfc_mesh_rows(const pfc_mesh *p, tc_bench_table *t, tc_error *err) {
-    const int nthreads = omp_get_max_threads(), tets = 20 * (1 << (2 * p->level)) * (1 + 3 * p->nsh);
+    const int nthreads = omp_get_max_threads(),
+              tets = 20 * (1 << (2 * p->level)) * (1 + 3 * p->nsh);
     const int ta = p->which == 1 ? 12 : p->which == 2 ? 0 : tets, tb = p->which == 1 ? 12 : tets;
     double fbrute = NAN;
     tc_status st = TC_OK;
     for (int run = 0; run < 3 && !st; run++) {
         int bvh = run > 0, th = run == 2 ? nthreads : 1;
-        if ((!bvh && ((long long)ta * tb > 40000000LL || p->which == 3)) || (run == 2 && nthreads == 1))
+        if ((!bvh && ((long long)ta * tb > 40000000LL || p->which == 3)) ||
+            (run == 2 && nthreads == 1))
             continue;
         tc_method m;
         tc_sim *sim = NULL;
         st = tc_method_parse(&m, "pfc", err);
         const char *set[] = {"resolution", "shells", "bvh", "rigid_fixed", "threads"};
         const double val[] = {p->level, p->nsh, bvh, p->which == 3, th};
-        for (int k = 0; k < 5 && !st; k++) st = tc_method_set(&m, set[k], val[k], err);
+        for (int k = 0; k < 5 && !st; k++)
+            st = tc_method_set(&m, set[k], val[k], err);
         if (!st) st = tc_sim_alloc(&sim, p->sc, &m, 0.002, err);
         if (st) break;
         long long pairs = 0;
@@ -183,8 +202,8 @@ static tc_status pfc_mesh_rows(const pfc_mesh *p, tc_bench_table *t, tc_error *e
          * sweep (soft-rigid has no brute force) */
         const char *bp = !bvh ? "brute" : p->which == 2 ? "tree" : "slab";
         tc_bench_put(t, (tc_cell[]){TC_TEXT(pfc_names[p->which]), TC_NUM(p->level), TC_NUM(p->nsh),
-                                    TC_NUM(ta), TC_NUM(tb), TC_TEXT(bp), TC_NUM(th), TC_NUM(1e6 * sec),
-                                    TC_NUM(1e6 * best), TC_NUM(pairs),
+                                    TC_NUM(ta), TC_NUM(tb), TC_TEXT(bp), TC_NUM(th),
+                                    TC_NUM(1e6 * sec), TC_NUM(1e6 * best), TC_NUM(pairs),
                                     TC_NUM(tc_sim_get_stats(sim)->ncontact), TC_NUM(F),
                                     TC_NUM(fabs(F - fbrute) / F), TC_NUM(1e6 * p->mj_s),
                                     TC_NUM(sec / p->mj_s)});
@@ -204,7 +223,9 @@ static tc_status pfc_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, t
         tc_scene sc;
         if ((st = pfc_scene(&sc, which, err))) break;
         const int box = which == 1, nl = box ? 1 : lv->n, ns = box ? 1 : sh->n;
-        pfc_mesh p = {.sc = &sc, .which = which, .mj_s = mujoco_forward_s(&sc, o->seconds),
+        pfc_mesh p = {.sc = &sc,
+                      .which = which,
+                      .mj_s = mujoco_forward_s(&sc, o->seconds),
                       .seconds = o->seconds};
         for (int i = 0; i < nl * ns && !st; i++) {
             p.level = box ? 0 : lv->list[i / ns], p.nsh = box ? 0 : sh->list[i % ns];
@@ -215,10 +236,10 @@ static tc_status pfc_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, t
 }
 
 static const tc_bench_opt pfc_opts[] = {
-    [PFC_LEVELS] = {.name = "--levels", .kind = TC_BENCH_INTS, .lo = 0, .hi = 6, .def = "1,2,3,4",
-                    .help = "mesh resolutions (icosphere subdivision levels)"},
-    [PFC_SHELLS] = {.name = "--shells", .kind = TC_BENCH_INTS, .lo = 0, .hi = 4, .def = "0,1",
-                    .help = "inner shells of the sphere meshes"},
+    [PFC_LEVELS] = TC_BENCH_OPT_INTS("--levels", 0, 6, 0, "1,2,3,4",
+                                     "mesh resolutions (icosphere subdivision levels)"),
+    [PFC_SHELLS] =
+        TC_BENCH_OPT_INTS("--shells", 0, 4, 0, "0,1", "inner shells of the sphere meshes"),
     TC_BENCH_OPT_SECONDS("0.5", "time per measurement, s"),
     {0},
 };
@@ -227,7 +248,9 @@ static const tc_bench_def pfc_bench = {
     .name = "pfc",
     .doc = "pfc force evaluation time vs mesh resolution, slab sweep (1 and all threads) and "
            "brute force, on four scenes, beside MuJoCo's mj_forward",
-    .csv = "bench_pfc.csv", .opts = pfc_opts, .run = pfc_run};
+    .csv = "bench_pfc.csv",
+    .opts = pfc_opts,
+    .run = pfc_run};
 
 /* ---------- every benchmark ---------- */
 
@@ -236,7 +259,8 @@ static const struct {
     const char *name, *doc;
     int (*main)(int argc, char **argv);
 } own[] = {
-    {"all", "every method on each experiment's scene beside MuJoCo (bench_all.csv, .md)", tc_bench_all},
+    {"all", "every method on each experiment's scene beside MuJoCo (bench_all.csv, .md)",
+     tc_bench_all},
     {"ranks", "each experiment's sweeps as one process and as mpirun ranks (bench_ranks.csv, .md)",
      tc_bench_ranks},
 };
@@ -249,8 +273,10 @@ static const tc_bench_def *const kernels[] = {&scm_bench, &pfc_bench, &tc_bench_
 /* every benchmark, a line each */
 static void bench_list(FILE *f) {
     fprintf(f, "usage: touche bench [NAME] [options] (NAME --help: its options; no NAME: scm)\n");
-    for (int i = 0; i < NKERNEL; i++) tc_bench_line(f, 10, kernels[i]->name, kernels[i]->doc);
-    for (int i = 0; i < NOWN; i++) tc_bench_line(f, 10, own[i].name, own[i].doc);
+    for (int i = 0; i < NKERNEL; i++)
+        tc_bench_line(f, 10, kernels[i]->name, kernels[i]->doc);
+    for (int i = 0; i < NOWN; i++)
+        tc_bench_line(f, 10, own[i].name, own[i].doc);
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *x = tc_experiment_at(i);
         if (x->bench) tc_bench_line(f, 10, x->bench_name, x->bench_doc);

@@ -27,8 +27,10 @@ static void wrap(FILE *f, int col, const char *text, const char *sep) {
     int at = col;
     for (const char *p = text + strspn(text, sep); *p;) {
         int n = (int)strcspn(p, sep);
-        if (at > col && at + 1 + n > 96) fprintf(f, "\n%*s", col, ""), at = col;
-        else if (at > col) fputc(' ', f), at++;
+        if (at > col && at + 1 + n > 96)
+            fprintf(f, "\n%*s", col, ""), at = col;
+        else if (at > col)
+            fputc(' ', f), at++;
         fprintf(f, "%.*s", n, p);
         at += n, p += n + strspn(p + n, sep);
     }
@@ -110,16 +112,20 @@ int tc_bench_parse(const char *name, const char *doc, const tc_bench_opt *opts, 
     for (int i = 1; i < argc && rc < 0; i++) {
         const char *a = argv[i];
         const tc_bench_opt *p = find_opt(opts, a, &k);
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return tc_bench_usage(stdout, name, doc, opts), 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return tc_bench_usage(stdout, name, doc, opts), 0;
         if (!p && strcmp(a, "--out")) {
             fprintf(stderr, "%s: unknown option '%s'\n", o->who, a);
             tc_bench_usage(stderr, name, doc, opts);
             return 2;
         }
         if (i + 1 >= argc) return fprintf(stderr, "%s: %s needs a value\n", o->who, a), 2;
-        if (!p) o->out = argv[++i];
-        else if (!parse_value(o->who, p, argv[++i], &o->v[k])) rc = 2;
-        else o->v[k].given = 1;
+        if (!p)
+            o->out = argv[++i];
+        else if (!parse_value(o->who, p, argv[++i], &o->v[k]))
+            rc = 2;
+        else
+            o->v[k].given = 1;
     }
     if (rc >= 0) return rc;
     if (!o->out[0]) return fprintf(stderr, "%s: --out: expected a directory\n", o->who), 2;
@@ -154,8 +160,10 @@ tc_status tc_bench_table_alloc(tc_bench_table **t) {
 
 void tc_bench_table_free(tc_bench_table *t) {
     if (!t) return;
-    for (int i = 0; i < t->ncol; i++) free(t->col[i].name), free(t->col[i].fmt);
-    for (int i = 0; i < t->ncell; i++) free(t->cell[i]);
+    for (int i = 0; i < t->ncol; i++)
+        free(t->col[i].name), free(t->col[i].fmt);
+    for (int i = 0; i < t->ncell; i++)
+        free(t->cell[i]);
     free(t->col), free(t->cell), free(t->notes), free(t);
 }
 
@@ -203,7 +211,8 @@ static void add_column(tc_bench_table *t, const char *name, const char *fmt, int
 }
 
 void tc_bench_columns(tc_bench_table *t, const tc_col *c, int n) {
-    for (int i = 0; i < n; i++) add_column(t, c[i].csv, c[i].fmt, c[i].quote);
+    for (int i = 0; i < n; i++)
+        add_column(t, c[i].csv, c[i].fmt, c[i].quote);
 }
 
 void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...) {
@@ -218,9 +227,12 @@ void tc_bench_column(tc_bench_table *t, const char *fmt, const char *name, ...) 
 /* the next cell of column c, as the CSV holds it */
 static void add_cell(tc_bench_table *t, const bench_col *c, const tc_cell *v) {
     char buf[1024];
-    if (c->fmt) snprintf(buf, sizeof buf, c->fmt, v->v);
-    else if (c->quote == TC_COL_QUOTED) tc_csv_field(buf, sizeof buf, v->s);
-    else snprintf(buf, sizeof buf, "%s", v->s ? v->s : "");
+    if (c->fmt)
+        snprintf(buf, sizeof buf, c->fmt, v->v);
+    else if (c->quote == TC_COL_QUOTED)
+        tc_csv_field(buf, sizeof buf, v->s);
+    else
+        snprintf(buf, sizeof buf, "%s", v->s ? v->s : "");
     char *s = strdup(buf);
     if (!s || !grow((void **)&t->cell, t->ncell, &t->capcell, sizeof *t->cell))
         return free(s), table_error(t, TC_ENOMEM, "out of memory", c->name);
@@ -229,7 +241,8 @@ static void add_cell(tc_bench_table *t, const bench_col *c, const tc_cell *v) {
 
 void tc_bench_put(tc_bench_table *t, const tc_cell *cells) {
     if (!t->ncol) return table_error(t, TC_EINVAL, "a row before the columns", "");
-    for (int c = 0; c < t->ncol && !t->status; c++) add_cell(t, &t->col[c], &cells[c]);
+    for (int c = 0; c < t->ncol && !t->status; c++)
+        add_cell(t, &t->col[c], &cells[c]);
 }
 
 void tc_bench_note(tc_bench_table *t, const char *fmt, ...) {
@@ -249,8 +262,10 @@ void tc_bench_note(tc_bench_table *t, const char *fmt, ...) {
 tc_status tc_bench_table_csv(const tc_bench_table *t, FILE *f, tc_error *err) {
     if (t->status) return *err = t->error, t->status;
     if (!t->ncol) return tc_error_set(err, TC_EINVAL, NULL, 0, NULL, "the table has no columns");
-    for (int i = 0; i < t->ncol; i++) fprintf(f, "%s%s", i ? "," : "", t->col[i].name);
-    for (int i = 0; i < t->ncell; i++) fprintf(f, "%s%s", i % t->ncol ? "," : "\n", t->cell[i]);
+    for (int i = 0; i < t->ncol; i++)
+        fprintf(f, "%s%s", i ? "," : "", t->col[i].name);
+    for (int i = 0; i < t->ncell; i++)
+        fprintf(f, "%s%s", i % t->ncol ? "," : "\n", t->cell[i]);
     fprintf(f, "\n");
     return TC_OK;
 }
@@ -259,15 +274,19 @@ void tc_bench_table_print(const tc_bench_table *t, FILE *f) {
     int *w = calloc((size_t)t->ncol + 1, sizeof *w);
     if (!w) return;
     /* each column as wide as its name and its widest cell */
-    for (int i = 0; i < t->ncol; i++) w[i] = (int)strlen(t->col[i].name);
+    for (int i = 0; i < t->ncol; i++)
+        w[i] = (int)strlen(t->col[i].name);
     for (int i = 0; i < t->ncell; i++) {
         int k = i % t->ncol, n = (int)strlen(t->cell[i]);
         w[k] = n > w[k] ? n : w[k];
     }
     /* text left, numbers right; the last column's text unpadded */
-    for (int i = 0; i < t->ncol; i++) w[i] = t->col[i].fmt ? w[i] : i < t->ncol - 1 ? -w[i] : 0;
-    for (int i = 0; i < t->ncol; i++) fprintf(f, "%s%*s", i ? "  " : "", w[i], t->col[i].name);
-    for (int i = 0; i < t->ncell; i++) fprintf(f, "%s%*s", i % t->ncol ? "  " : "\n", w[i % t->ncol], t->cell[i]);
+    for (int i = 0; i < t->ncol; i++)
+        w[i] = t->col[i].fmt ? w[i] : i < t->ncol - 1 ? -w[i] : 0;
+    for (int i = 0; i < t->ncol; i++)
+        fprintf(f, "%s%*s", i ? "  " : "", w[i], t->col[i].name);
+    for (int i = 0; i < t->ncell; i++)
+        fprintf(f, "%s%*s", i % t->ncol ? "  " : "\n", w[i % t->ncol], t->cell[i]);
     fprintf(f, "\n%s", t->notes ? t->notes : "");
     free(w);
 }
@@ -283,7 +302,8 @@ static int by_value(const void *a, const void *b) {
 static tc_status sample(const tc_bench_timer *tm, int batch, double *wall, double *cpu) {
     double w0 = tc_wall_time(), c0 = tm->cpu ? tc_thread_cpu_time() : 0;
     tc_status st = TC_OK;
-    for (int i = 0; i < batch && !st; i++) st = tm->call(tm->ctx);
+    for (int i = 0; i < batch && !st; i++)
+        st = tm->call(tm->ctx);
     if (tm->cpu) *cpu = (tc_thread_cpu_time() - c0) / batch;
     *wall = (tc_wall_time() - w0) / batch;
     return st;
@@ -328,7 +348,8 @@ static tc_status bench_run(const tc_bench_def *d, const tc_bench_opts *o, tc_ben
                            tc_error *err) {
     tc_exp *x = NULL;
     tc_status st = TC_OK;
-    if (d->experiment) st = tc_exp_plan_builtin(&x, d->experiment, o->tier ? o->tier : d->tier, err);
+    if (d->experiment)
+        st = tc_exp_plan_builtin(&x, d->experiment, o->tier ? o->tier : d->tier, err);
     /* the timings compare the methods, not the machine's cores, where threads is 1 */
     int threads = omp_get_max_threads();
     if (d->threads > 0) omp_set_num_threads(d->threads);

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define TC_BENCH_MAXLIST 64 /* values of one list option */
-#define TC_BENCH_MAXOPT 8   /* options of one benchmark besides --out and --help */
+#define TC_BENCH_MAXOPT  8  /* options of one benchmark besides --out and --help */
 
 /* ---------- options ---------- */
 
@@ -43,26 +43,37 @@ typedef struct tc_bench_opt {
     const char *help; /* what it sets, one line for --help (the default is added) */
 } tc_bench_opt;
 
+/* the entries of an option table by kind: name, range of each value, at most max values (a
+ * list), the default as it would be given (NULL: none), the value in the usage (NULL: from the
+ * kind) and the line of help */
+#define TC_BENCH_OPT_REAL(name, lo, hi, dflt, arg, help)                                           \
+    { name, TC_BENCH_REAL, lo, hi, 0, dflt, arg, help }
+#define TC_BENCH_OPT_INT(name, lo, hi, dflt, help)                                                 \
+    { name, TC_BENCH_INT, lo, hi, 0, dflt, NULL, help }
+#define TC_BENCH_OPT_INTS(name, lo, hi, max, dflt, help)                                           \
+    { name, TC_BENCH_INTS, lo, hi, max, dflt, NULL, help }
+#define TC_BENCH_OPT_TIER(dflt, help)                                                              \
+    { "--tier", TC_BENCH_TIER, 0, 0, 0, dflt, NULL, help }
+#define TC_BENCH_OPT_TEXT(name, dflt, arg, help)                                                   \
+    { name, TC_BENCH_TEXT, 0, 0, 0, dflt, arg, help }
 /* the time budget of the benchmarks that time calls for a while (s) */
-#define TC_BENCH_OPT_SECONDS(dflt, what)                                                            \
-    {.name = "--seconds", .kind = TC_BENCH_REAL, .lo = 1e-4, .hi = 3600, .def = dflt, .arg = "S",  \
-     .help = what}
+#define TC_BENCH_OPT_SECONDS(dflt, help) TC_BENCH_OPT_REAL("--seconds", 1e-4, 3600, dflt, "S", help)
 
 /* an option's value: as given, else its default */
 typedef struct tc_bench_val {
-    const char *text; /* as given or the default; NULL: neither */
-    int given;        /* 1 when the command line gave it */
-    double real;      /* REAL and INT (NAN without a value) */
+    const char *text;              /* as given or the default; NULL: neither */
+    int given;                     /* 1 when the command line gave it */
+    double real;                   /* REAL and INT (NAN without a value) */
     int n, list[TC_BENCH_MAXLIST]; /* INTS; INT has its value as list[0] too */
 } tc_bench_val;
 
 /* a benchmark's command line, parsed */
 typedef struct tc_bench_opts {
-    const char *name;               /* the benchmark ("piles") */
-    char who[80];                   /* "touche bench piles", the start of every message */
-    const char *out;                /* --out DIR (default out/bench) */
-    double seconds;                 /* --seconds when the benchmark has it (s; else NAN) */
-    const char *tier;               /* --tier when it has it, else its tier (or NULL) */
+    const char *name;                /* the benchmark ("piles") */
+    char who[80];                    /* "touche bench piles", the start of every message */
+    const char *out;                 /* --out DIR (default out/bench) */
+    double seconds;                  /* --seconds when the benchmark has it (s; else NAN) */
+    const char *tier;                /* --tier when it has it, else its tier (or NULL) */
     tc_bench_val v[TC_BENCH_MAXOPT]; /* its options, in the order of its table */
 } tc_bench_opts;
 
@@ -120,12 +131,12 @@ typedef struct tc_bench_timer {
     tc_status (*before)(void *ctx); /* optional, untimed before each sample (bench all restarts a
                                      * run at the experiment's horizon); a failure stops it */
     void *ctx;
-    double seconds;    /* the budget (s) */
-    double wall_max;   /* 0, or stop once this much wall time has passed (s) */
-    long max_samples;  /* 0: no limit; with cpu, at most this many (needed then) */
-    int batch;         /* calls a sample (0 for 1); the times are per call */
-    int warmup;        /* TC_BENCH_WARMUP_* */
-    int cpu;           /* 1: each sample's thread CPU time too, for their median */
+    double seconds;   /* the budget (s) */
+    double wall_max;  /* 0, or stop once this much wall time has passed (s) */
+    long max_samples; /* 0: no limit; with cpu, at most this many (needed then) */
+    int batch;        /* calls a sample (0 for 1); the times are per call */
+    int warmup;       /* TC_BENCH_WARMUP_* */
+    int cpu;          /* 1: each sample's thread CPU time too, for their median */
 } tc_bench_timer;
 
 enum {
@@ -138,11 +149,11 @@ enum {
 
 /* what the timing gave: per call (s; NAN without a sample) */
 typedef struct tc_bench_timing {
-    long calls, samples;  /* timed */
+    long calls, samples;   /* timed */
     double mean_s, best_s; /* the mean, and the least sample (the one least disturbed by other
                             * processes on a shared machine) */
-    double cpu_median_s;  /* the median sample's thread CPU time (with cpu) */
-    tc_status status;     /* the failure that stopped it (TC_OK: the budget did) */
+    double cpu_median_s;   /* the median sample's thread CPU time (with cpu) */
+    tc_status status;      /* the failure that stopped it (TC_OK: the budget did) */
 } tc_bench_timing;
 
 /* time tm->call; TC_ENOMEM (nothing timed) when the CPU times find no memory. A failed call is
@@ -154,13 +165,14 @@ tc_status tc_bench_time(const tc_bench_timer *tm, tc_bench_timing *r);
 /* a benchmark: what `touche bench NAME` runs. An experiment's (tc_experiment_type.bench) leaves
  * name, doc and experiment NULL: they come from its descriptor (bench_name, bench_doc, name) */
 typedef struct tc_bench_def {
-    const char *name;       /* "scm" */
-    const char *doc;        /* what it does (the usage's paragraph) */
-    const char *experiment; /* the registered experiment it plans with its built-in script, or NULL */
-    const char *tier;       /* the tier it is planned at (a --tier option overrides) */
-    const char *csv;        /* the file it writes under --out ("bench_piles.csv") */
+    const char *name; /* "scm" */
+    const char *doc;  /* what it does (the usage's paragraph) */
+    const char
+        *experiment;  /* the registered experiment it plans with its built-in script, or NULL */
+    const char *tier; /* the tier it is planned at (a --tier option overrides) */
+    const char *csv;  /* the file it writes under --out ("bench_piles.csv") */
     const tc_bench_opt *opts; /* its options besides --out and --help (NULL: none) */
-    int threads;            /* OpenMP threads while it runs (0: as they are) */
+    int threads;              /* OpenMP threads while it runs (0: as they are) */
     /* what it times, into the table t: x is the experiment planned (NULL without one), o the
      * options; an error stops the benchmark and nothing is written */
     tc_status (*run)(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err);

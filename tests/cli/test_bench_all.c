@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* the benchmark harness (exp/tc_bench.h): one column specification gives the CSV and the console
  * table, options parse to their values or exit 2, the timing counts its calls, a failed benchmark
- * writes nothing. touche bench all: every registered method (docs/adding-a-model.md's example registered at run
- * time included) has one row per scene in bench_all.csv, runs where its capabilities fit and says
- * why not where they do not; the CSV has its header and consistent numbers; the Markdown table
- * lists the model. Timings are not checked (never time inside tests): a smoke run with a tiny
+ * writes nothing. touche bench all: every registered method (docs/adding-a-model.md's example
+ * registered at run time included) has one row per scene in bench_all.csv, runs where its
+ * capabilities fit and says why not where they do not; the CSV has its header and consistent
+ * numbers; the Markdown table lists the model. Timings are not checked (never time inside tests): a
+ * smoke run with a tiny
  * --seconds */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -186,7 +187,8 @@ static void fill_table(tc_bench_table *t) {
     tc_bench_columns(t, cols, 2);
     tc_bench_column(t, "%.4f", "%s_us", "scm/euler");
     tc_bench_columns(t, &(tc_col){.csv = "note", .quote = TC_COL_QUOTED}, 1);
-    tc_bench_put(t, (tc_cell[]){TC_NUM(8), TC_TEXT("points"), TC_NUM(12.5), TC_TEXT("a \"quoted\" word")});
+    tc_bench_put(
+        t, (tc_cell[]){TC_NUM(8), TC_TEXT("points"), TC_NUM(12.5), TC_TEXT("a \"quoted\" word")});
     tc_bench_put(t, (tc_cell[]){TC_NUM(1000), TC_TEXT("mujoco"), TC_NUM(NAN), TC_TEXT("")});
     tc_bench_note(t, "slope %g", 1.0);
 }
@@ -206,10 +208,11 @@ Test(bench_harness, one_column_specification_gives_the_csv_and_the_console_table
                                            "8,points,12.5000,\"a \"\"quoted\"\" word\"\n"
                                            "1000,mujoco,nan,\"\"\n");
     /* the console: the same names and cells, aligned, then the notes */
-    cr_expect_str_eq(stream_text(g, &con), "bodies  label   scm/euler_us  note\n"
-                                           "     8  points       12.5000  \"a \"\"quoted\"\" word\"\n"
-                                           "  1000  mujoco           nan  \"\"\n"
-                                           "slope 1\n");
+    cr_expect_str_eq(stream_text(g, &con),
+                     "bodies  label   scm/euler_us  note\n"
+                     "     8  points       12.5000  \"a \"\"quoted\"\" word\"\n"
+                     "  1000  mujoco           nan  \"\"\n"
+                     "slope 1\n");
     free(csv), free(con);
     tc_bench_table_free(t);
 }
@@ -217,12 +220,13 @@ Test(bench_harness, one_column_specification_gives_the_csv_and_the_console_table
 Test(bench_harness, a_wrong_column_or_row_is_an_error_when_written) {
     static const tc_col bad[] = {{.csv = "n", .fmt = "%d"}}, num[] = {{.csv = "x", .fmt = "%g"}};
     tc_bench_table *t[3];
-    for (int i = 0; i < 3; i++) cr_assert_eq(tc_bench_table_alloc(&t[i]), TC_OK);
-    tc_bench_columns(t[0], bad, 1);                     /* a format of no double */
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(tc_bench_table_alloc(&t[i]), TC_OK);
+    tc_bench_columns(t[0], bad, 1); /* a format of no double */
     tc_bench_columns(t[1], num, 1);
     tc_bench_put(t[1], (tc_cell[]){TC_NUM(1)});
-    tc_bench_columns(t[1], num, 1);                     /* a column after a row */
-    tc_bench_put(t[2], (tc_cell[]){TC_NUM(1)});         /* a row before the columns */
+    tc_bench_columns(t[1], num, 1);             /* a column after a row */
+    tc_bench_put(t[2], (tc_cell[]){TC_NUM(1)}); /* a row before the columns */
     for (int i = 0; i < 3; i++) {
         tc_error err;
         tc_error_clear(&err);
@@ -236,10 +240,9 @@ Test(bench_harness, a_wrong_column_or_row_is_an_error_when_written) {
 
 enum { OPT_BODIES, OPT_STEPS, OPT_TIER, OPT_SECONDS };
 static const tc_bench_opt opts[] = {
-    [OPT_BODIES] = {.name = "--bodies", .kind = TC_BENCH_INTS, .lo = 1, .hi = 100, .max = 3,
-                    .def = "2,4", .help = "piles"},
-    [OPT_STEPS] = {.name = "--steps", .kind = TC_BENCH_INT, .lo = 1, .hi = 10, .def = "5", .help = "steps"},
-    [OPT_TIER] = {.name = "--tier", .kind = TC_BENCH_TIER, .def = "full", .help = "tier"},
+    [OPT_BODIES] = TC_BENCH_OPT_INTS("--bodies", 1, 100, 3, "2,4", "piles"),
+    [OPT_STEPS] = TC_BENCH_OPT_INT("--steps", 1, 10, "5", "steps"),
+    [OPT_TIER] = TC_BENCH_OPT_TIER("full", "tier"),
     [OPT_SECONDS] = TC_BENCH_OPT_SECONDS(NULL, "budget"),
     {0},
 };
@@ -265,7 +268,8 @@ Test(bench_harness, options_parse_to_their_values_or_exit_2, .init = quiet) {
     cr_expect_eq(o.v[OPT_STEPS].list[0], 5);
     cr_expect_str_eq(o.tier, "full");
     cr_expect(isnan(o.seconds) && !o.v[OPT_SECONDS].text, "no --seconds: NaN");
-    char *given[] = {"test", "--bodies", "7,8,9", "--tier", "quick", "--seconds", "0.25", "--out", "d"};
+    char *given[] = {"test",      "--bodies", "7,8,9", "--tier", "quick",
+                     "--seconds", "0.25",     "--out", "d"};
     cr_assert_eq(parse(&o, 9, given), -1);
     cr_expect_eq(o.v[OPT_BODIES].n, 3);
     cr_expect(o.v[OPT_BODIES].given && !o.v[OPT_STEPS].given);
@@ -273,9 +277,11 @@ Test(bench_harness, options_parse_to_their_values_or_exit_2, .init = quiet) {
     cr_expect_float_eq(o.seconds, 0.25, 1e-12);
     cr_expect_str_eq(o.out, "d");
     /* bad values, unknown options, a missing value: exit 2; --help: 0 */
-    char *bad[][3] = {{"test", "--bodies", "1,2,3,4"}, {"test", "--steps", "11"}, {"test", "--tier", "huge"},
-                      {"test", "--seconds", "nan"},    {"test", "--bogus", "1"},  {"test", "--out", ""}};
-    for (int i = 0; i < 6; i++) cr_expect_eq(parse(&o, 3, bad[i]), 2, "%s %s", bad[i][1], bad[i][2]);
+    char *bad[][3] = {{"test", "--bodies", "1,2,3,4"}, {"test", "--steps", "11"},
+                      {"test", "--tier", "huge"},      {"test", "--seconds", "nan"},
+                      {"test", "--bogus", "1"},        {"test", "--out", ""}};
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(parse(&o, 3, bad[i]), 2, "%s %s", bad[i][1], bad[i][2]);
     char *novalue[] = {"test", "--steps"}, *help[] = {"test", "--help"};
     cr_expect_eq(parse(&o, 2, novalue), 2);
     cr_expect_eq(parse(&o, 2, help), 0);
@@ -295,8 +301,13 @@ Test(bench_harness, the_timing_counts_its_calls) {
     counter c = {0, 0};
     tc_bench_timing r;
     /* five batches of 3 after one untimed call, CPU times kept */
-    tc_bench_timer tm = {.call = count_call, .ctx = &c, .seconds = 1e9, .max_samples = 5, .batch = 3,
-                         .warmup = TC_BENCH_WARMUP_ONE, .cpu = 1};
+    tc_bench_timer tm = {.call = count_call,
+                         .ctx = &c,
+                         .seconds = 1e9,
+                         .max_samples = 5,
+                         .batch = 3,
+                         .warmup = TC_BENCH_WARMUP_ONE,
+                         .cpu = 1};
     cr_assert_eq(tc_bench_time(&tm, &r), TC_OK);
     cr_expect_eq(c.n, 16);
     cr_expect_eq(r.samples, 5);
@@ -320,14 +331,16 @@ static tc_status toy_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, t
     cr_expect_null(x);
     tc_bench_columns(t, &(tc_col){.csv = "steps", .fmt = "%.0f"}, 1);
     tc_bench_put(t, (tc_cell[]){TC_NUM(o->v[OPT_STEPS].list[0])});
-    return o->v[OPT_STEPS].list[0] == 9 ? tc_error_set(err, TC_EIO, NULL, 0, NULL, "it failed") : TC_OK;
+    return o->v[OPT_STEPS].list[0] == 9 ? tc_error_set(err, TC_EIO, NULL, 0, NULL, "it failed")
+                                        : TC_OK;
 }
 
 Test(bench_harness, a_benchmark_writes_its_csv_or_nothing, .init = quiet) {
     char dir[64] = "/tmp/touche-harness-XXXXXX", path[128];
     cr_assert_not_null(test_tmpdir(dir));
     const tc_bench_def d = {.name = "toy", .csv = "bench_toy.csv", .opts = opts, .run = toy_run};
-    char *ok[] = {"toy", "--steps", "7", "--out", dir}, *fail[] = {"toy", "--steps", "9", "--out", dir};
+    char *ok[] = {"toy", "--steps", "7", "--out", dir},
+         *fail[] = {"toy", "--steps", "9", "--out", dir};
     snprintf(path, sizeof path, "%s/bench_toy.csv", dir);
     cr_expect_eq(tc_bench_main(&d, 5, fail), 1);
     cr_expect_neq(access(path, F_OK), 0, "a failed benchmark wrote %s", path);
