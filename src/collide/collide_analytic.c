@@ -88,7 +88,8 @@ int tc_collide_supported(tc_shape_type a, tc_shape_type b) {
     if (a == TC_SHAPE_ELLIPSOID || b == TC_SHAPE_ELLIPSOID) return 0;
     if (a == TC_SHAPE_CYLINDER || b == TC_SHAPE_CYLINDER) return 0;
     if (a == TC_SHAPE_POLYTOPE || b == TC_SHAPE_POLYTOPE) return 0;
-    if (a == TC_SHAPE_SPHERE || b == TC_SHAPE_SPHERE) return a != TC_SHAPE_PLANE || b != TC_SHAPE_PLANE;
+    if (a == TC_SHAPE_SPHERE || b == TC_SHAPE_SPHERE)
+        return a != TC_SHAPE_PLANE || b != TC_SHAPE_PLANE;
     return (a == TC_SHAPE_BOX && b == TC_SHAPE_PLANE) || (a == TC_SHAPE_PLANE && b == TC_SHAPE_BOX);
 }
 
@@ -114,7 +115,8 @@ int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
     if (b->type == TC_SHAPE_SPHERE) return sphere_shape(b->size[0], B->pos, a, A, margin, out);
     if (a->type == TC_SHAPE_SPHERE)
         return flipped(sphere_shape(a->size[0], A->pos, b, B, margin, out), out);
-    if (a->type == TC_SHAPE_PLANE && b->type == TC_SHAPE_BOX) return box_plane(b, B, A, margin, out);
+    if (a->type == TC_SHAPE_PLANE && b->type == TC_SHAPE_BOX)
+        return box_plane(b, B, A, margin, out);
     if (a->type == TC_SHAPE_BOX && b->type == TC_SHAPE_PLANE)
         return flipped(box_plane(a, A, B, margin, out), out);
     return -1;

@@ -147,7 +147,8 @@ void tc_system_point_jacobian(const tc_system *sys, const tc_body_state *bs, int
         J[0] += scale * d[0], J[1] += scale * d[1], J[2] += scale * rxd[2];
         return;
     }
-    for (int k = 0; k < 3; k++) J[k] += scale * d[k], J[3 + k] += scale * rxd[k];
+    for (int k = 0; k < 3; k++)
+        J[k] += scale * d[k], J[3 + k] += scale * rxd[k];
 }
 
 void tc_system_minv(const tc_system *sys, const tc_body_state *bs, double *x) {

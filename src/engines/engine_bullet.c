@@ -302,7 +302,8 @@ static void pose_of(const engine *e, int i, const double *q, const double *v, do
     memcpy(pos, qi, 3 * sizeof *pos);
     memcpy(quat, qi + 3, 4 * sizeof *quat);
     tc_quat_normalize(quat);
-    for (int k = 0; k < 3; k++) vel[k] = vi ? vi[k] : 0, omega[k] = vi ? vi[3 + k] : 0;
+    for (int k = 0; k < 3; k++)
+        vel[k] = vi ? vi[k] : 0, omega[k] = vi ? vi[3 + k] : 0;
 }
 
 /* the kinematic bodies of world w where their paths are at time t, moving along them */
@@ -541,7 +542,8 @@ static int bullet_ncontact(void *state) { return ((engine *)state)->ncontact; }
 /* the engine type */
 const tc_engine_type tc_engine_bullet = {
     .name = "bullet",
-    .summary = "Bullet 3.24 (double): sequential-impulse PGS with split impulse, btRigidBody worlds",
+    .summary =
+        "Bullet 3.24 (double): sequential-impulse PGS with split impulse, btRigidBody worlds",
     .version = "3.24",
     .params = bullet_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,

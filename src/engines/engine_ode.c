@@ -656,7 +656,7 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
     memset(w, 0, (size_t)e->nbody * sizeof *w);
     step_args a = {NULL, q, v, NULL, 1, 0};
     /* the COMs at the start: fixed bodies' scene positions, kinematic ones on their paths */
-    double (*org)[3] = malloc((size_t)e->nbody * sizeof *org);
+    double(*org)[3] = malloc((size_t)e->nbody * sizeof *org);
     if (!org) return TC_ENOMEM;
     for (int i = 0; i < e->nbody; i++) {
         if (e->body[i].joint == TC_JOINT_KINEMATIC)

@@ -93,10 +93,11 @@ static const tc_bench_opt *find_opt(const tc_bench_opt *opts, const char *name, 
     return NULL;
 }
 
-/* the options' defaults, then --seconds and --tier where the benchmark has them; 2 after a bad
- * default (a mistake of the table) */
+/* the options' defaults; 2 after a mistake of the table (a bad default, too many options) */
 static int set_defaults(const tc_bench_opt *opts, tc_bench_opts *o) {
     for (int k = 0; opts && opts[k].name; k++) {
+        if (k >= TC_BENCH_MAXOPT)
+            return fprintf(stderr, "%s: more than %d options\n", o->who, TC_BENCH_MAXOPT), 2;
         o->v[k].real = NAN;
         if (opts[k].def && !parse_value(o->who, &opts[k], opts[k].def, &o->v[k])) return 2;
     }

@@ -73,7 +73,7 @@ typedef struct tc_bench_opts {
     char who[80];                    /* "touche bench piles", the start of every message */
     const char *out;                 /* --out DIR (default out/bench) */
     double seconds;                  /* --seconds when the benchmark has it (s; else NAN) */
-    const char *tier;                /* --tier when it has it, else its tier (or NULL) */
+    const char *tier;                /* --tier when the benchmark has it, else NULL */
     tc_bench_val v[TC_BENCH_MAXOPT]; /* its options, in the order of its table */
 } tc_bench_opts;
 
@@ -165,12 +165,11 @@ tc_status tc_bench_time(const tc_bench_timer *tm, tc_bench_timing *r);
 /* a benchmark: what `touche bench NAME` runs. An experiment's (tc_experiment_type.bench) leaves
  * name, doc and experiment NULL: they come from its descriptor (bench_name, bench_doc, name) */
 typedef struct tc_bench_def {
-    const char *name; /* "scm" */
-    const char *doc;  /* what it does (the usage's paragraph) */
-    const char
-        *experiment;  /* the registered experiment it plans with its built-in script, or NULL */
-    const char *tier; /* the tier it is planned at (a --tier option overrides) */
-    const char *csv;  /* the file it writes under --out ("bench_piles.csv") */
+    const char *name;         /* "scm" */
+    const char *doc;          /* what it does (the usage's paragraph) */
+    const char *experiment;   /* the experiment it plans with its built-in script (or NULL) */
+    const char *tier;         /* the tier it is planned at (a --tier option overrides) */
+    const char *csv;          /* the file it writes under --out ("bench_piles.csv") */
     const tc_bench_opt *opts; /* its options besides --out and --help (NULL: none) */
     int threads;              /* OpenMP threads while it runs (0: as they are) */
     /* what it times, into the table t: x is the experiment planned (NULL without one), o the

@@ -132,7 +132,8 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     if (!s) return TC_ENOMEM;
     s->scene = scene, s->multi = multi;
     s->forget = tc_params_get(p, "forget"), s->impact_speed = tc_params_get(p, "impact_speed");
-    s->restitution = tc_params_get(p, "restitution"), s->slip_speed = tc_params_get(p, "slip_speed");
+    s->restitution = tc_params_get(p, "restitution"),
+    s->slip_speed = tc_params_get(p, "slip_speed");
     s->impulses = (int)tc_params_get(p, "impulses");
     s->divide = (int)tc_params_get(p, "divide_by_r");
     /* surfaces and pairs; the pairs' gains */
@@ -371,7 +372,8 @@ static double impulse_row(pen_state *s, const tc_system *sys, const tc_body_stat
     memcpy(s->mrow, s->row, (size_t)s->nv * sizeof *s->row);
     tc_system_minv(sys, bs, s->mrow);
     double k = 0, u = 0;
-    for (int i = 0; i < s->nv; i++) k += s->row[i] * s->mrow[i], u += s->row[i] * v[i];
+    for (int i = 0; i < s->nv; i++)
+        k += s->row[i] * s->mrow[i], u += s->row[i] * v[i];
     *jv = u;
     return k;
 }
