@@ -66,6 +66,25 @@ check "bench penalty: bad tier" "bench penalty: --tier must be quick or full" "$
 check "bench e2: bad seconds" "bench e2: --seconds: expected" "$touche" bench e2 --seconds abc --out "$tmp/o"
 check "bench contact-ip: bad rate" "bench contact-ip: --rate: expected" "$touche" bench contact-ip --rate nan --out "$tmp/o"
 check "bench piles: empty size" "bench piles: --bodies: expected" "$touche" bench piles --bodies 30,,40 --out "$tmp/o"
+# the harness: an option a benchmark lacks, a missing value, an unknown benchmark (exit 2 each)
+check "bench penalty: no --seconds" "bench penalty: unknown option '--seconds'" "$touche" bench penalty --seconds 1 --out "$tmp/o"
+check "bench e2: --out without a value" "bench e2: --out needs a value" "$touche" bench e2 --out
+check "bench: an unknown benchmark" "unknown benchmark 'nope'" "$touche" bench nope --out "$tmp/o"
+for args in "penalty --seconds 1" "e2 --out" "nope"; do
+    # shellcheck disable=SC2086
+    "$touche" bench $args >/dev/null 2>&1; rc=$?
+    total=$((total+1))
+    if [ "$rc" -eq 2 ]; then echo "ok: bench $args exits 2"; else echo "FAIL: bench $args exited $rc"; fail=$((fail+1)); fi
+done
+# --help: every benchmark listed, each one's options with their defaults, exit 0
+total=$((total+1))
+if "$touche" bench --help >"$tmp/out" 2>&1 && grep -q "^  piles " "$tmp/out" && grep -q "^  scm " "$tmp/out" &&
+   "$touche" bench piles --help >"$tmp/out" 2>&1 && grep -q "usage: touche bench piles" "$tmp/out" &&
+   grep -q -- "--steps.*(default 20)" "$tmp/out"; then
+    echo "ok: bench --help and bench piles --help"
+else
+    echo "FAIL: bench --help"; cat "$tmp/out"; fail=$((fail+1))
+fi
 if [ -e "$tmp/o" ]; then echo "FAIL: bad command lines wrote outputs"; fail=$((fail+1)); fi
 total=$((total+1))
 # touche list NAME: one experiment with the methods it runs (and their parameters), or one

@@ -104,6 +104,6 @@ tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path,
 
 /* `touche generate e2` and `touche bench e2` */
 tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err);
-int e2_bench(int argc, char **argv);
+extern const struct tc_bench_def e2_bench; /* exp/tc_bench.h */
 
 #endif

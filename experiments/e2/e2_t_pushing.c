@@ -427,5 +427,5 @@ const tc_experiment_type tc_experiment_e2 = {
     .bench_name = "e2",
     .bench_doc = "E2's T scene: the timed method's Euler step time against AOPC points, beside "
                  "the reference's",
-    .bench = e2_bench,
+    .bench = &e2_bench,
 };

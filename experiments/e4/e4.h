@@ -133,6 +133,6 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
                    e4_speed_row *rows, tc_error *err);
 
 /* `touche bench penalty` */
-int e4_bench(int argc, char **argv);
+extern const struct tc_bench_def e4_bench; /* exp/tc_bench.h */
 
 #endif

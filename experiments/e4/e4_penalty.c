@@ -590,5 +590,5 @@ const tc_experiment_type tc_experiment_e4 = {
     .bench_name = "penalty",
     .bench_doc = "E4's piles: the LCP against the multi-point penalty (RK4 and semi-implicit "
                  "Euler), steps/s as contacts grow, one thread, same run",
-    .bench = e4_bench,
+    .bench = &e4_bench,
 };

@@ -57,6 +57,6 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
                    tc_error *err);
 
 /* `touche bench contact-ip` */
-int e6_bench(int argc, char **argv);
+extern const struct tc_bench_def e6_bench; /* exp/tc_bench.h */
 
 #endif

@@ -1,84 +1,74 @@
 /* SPDX-License-Identifier: MIT */
 /* touche bench contact-ip: E6's falling block, the time of every step of every method that can
  * run it (single-level and bilevel beside the others), one after the other on one thread in one
- * run, written as CSV with the ratio of the script's speed.ratio_num over speed.ratio_den */
+ * run (the harness writes bench_contact_ip.csv), with the ratio of the script's speed.ratio_num
+ * over speed.ratio_den */
 #include "experiments/e6/e6.h"
-#include "core/tc_args.h"
-#include "core/tc_fs.h"
+#include "exp/tc_bench.h"
 
-#include <math.h>
-#include <omp.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-int e6_bench(int argc, char **argv) {
-    const char *out = "out/bench";
-    const char *who = "touche bench contact-ip";
-    int steps = 20000;
-    double rate = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
-            if (!tc_arg_int(who, "--steps", argv[++i], 1, 10000000, &steps)) return 2;
-        } else if (!strcmp(argv[i], "--rate") && i + 1 < argc) {
-            if (!tc_arg_real(who, "--rate", argv[++i], 1e-3, 1e6, &rate)) return 2;
-        } else {
-            fprintf(stderr, "usage: touche bench contact-ip [--steps N] [--rate HZ] [--out DIR]\n");
-            return 2;
-        }
-    }
-    /* E6 planned at its full tier: every method that can run it, with the script's parameters */
-    tc_exp *x = NULL;
-    tc_error err;
-    tc_error_clear(&err);
-    if (tc_exp_plan_builtin(&x, "e6_stacking", "full", &err))
-        return tc_bench_fail("contact-ip", &err);
-    e6_setup e;
-    tc_status st = e6_read_setup(&x->script, &e, &err);
-    e.speed_steps = (int)steps;
-    if (rate > 0) e.speed_rate = rate;
-    const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
-    e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
-    if (!m || !rows) st = TC_ENOMEM;
-    for (int k = 0; !st && k < x->nmethod; k++) m[k] = &x->method[k].m;
-    /* one thread: the timings compare the methods, not the machine's cores */
-    omp_set_num_threads(1);
-    if (!st) st = e6_speed(&e, m, x->nmethod, rows, &err);
-    char path[1200];
-    tc_outfile f;
-    if (!st) {
-        tc_path_join(path, sizeof path, out, "bench_contact_ip.csv");
-        st = tc_outfile_open(&f, path, &err);
-    }
-    if (st) {
-        free(m), free(rows), tc_exp_free(x);
-        return tc_bench_fail("contact-ip", &err);
-    }
-    int num = tc_exp_method_find(x, e.ratio_num), den = tc_exp_method_find(x, e.ratio_den);
-    fprintf(f.f, "label,spec,steps,failed,mean_s,median_s,p90_s,iters_per_step,rate_hz\n");
-    printf("%-14s %8s %12s %12s %12s %10s\n", "method", "steps", "mean (us)", "median (us)",
-           "90 % (us)", "iters/step");
+enum { E6_BENCH_STEPS, E6_BENCH_RATE };
+
+static const tc_col e6_bench_cols[] = {
+    {.csv = "label"},
+    {.csv = "spec"},
+    {.csv = "steps", .fmt = "%.0f"},
+    {.csv = "failed", .fmt = "%.0f"},
+    {.csv = "mean_s", .fmt = "%.6g"},
+    {.csv = "median_s", .fmt = "%.6g"},
+    {.csv = "p90_s", .fmt = "%.6g"},
+    {.csv = "iters_per_step", .fmt = "%.6g"},
+    {.csv = "rate_hz", .fmt = "%g"},
+};
+
+/* the rows, why each failed method's times are no timing of it, and the ratio */
+static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_row *rows,
+                           tc_bench_table *t) {
+    tc_bench_columns(t, e6_bench_cols, sizeof e6_bench_cols / sizeof e6_bench_cols[0]);
     for (int k = 0; k < x->nmethod; k++) {
         const e6_speed_row *r = &rows[k];
-        fprintf(f.f, "%s,%s,%ld,%d,%.6g,%.6g,%.6g,%.6g,%g\n", x->method[k].label,
-                x->method[k].m.spec, r->steps, r->failed, r->mean_s, r->median_s, r->p90_s,
-                r->iters_per_step, e.speed_rate);
-        printf("%-14s %8ld %12.3g %12.3g %12.3g %10.3g%s\n", x->method[k].label, r->steps,
-               1e6 * r->mean_s, 1e6 * r->median_s, 1e6 * r->p90_s, r->iters_per_step,
-               r->failed ? "  (failed: below)" : "");
+        tc_bench_put(t, (tc_cell[]){TC_TEXT(x->method[k].label), TC_TEXT(x->method[k].m.spec),
+                                    TC_NUM(r->steps), TC_NUM(r->failed), TC_NUM(r->mean_s),
+                                    TC_NUM(r->median_s), TC_NUM(r->p90_s),
+                                    TC_NUM(r->iters_per_step), TC_NUM(e->speed_rate)});
+        if (r->failed) tc_bench_note(t, "%s failed: %s", x->method[k].label, r->reason);
     }
-    /* why each failed method's times are no timing of it */
-    for (int k = 0; k < x->nmethod; k++)
-        if (rows[k].failed) printf("%s failed: %s\n", x->method[k].label, rows[k].reason);
+    int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
     if (num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed)
-        printf("%s / %s median step time: %.3g (paper: about 30)\n", e.ratio_num, e.ratio_den,
-               rows[num].median_s / rows[den].median_s);
+        tc_bench_note(t, "%s / %s median step time: %.3g (paper: about 30)", e->ratio_num,
+                      e->ratio_den, rows[num].median_s / rows[den].median_s);
     else
-        printf("%s / %s: needs both methods in the script, run to a sound outcome\n", e.ratio_num,
-               e.ratio_den);
-    free(m), free(rows), tc_exp_free(x);
-    if (tc_outfile_commit(&f, &err)) return tc_bench_fail("contact-ip", &err);
-    printf("wrote %s\n", path);
-    return 0;
+        tc_bench_note(t, "%s / %s: needs both methods in the script, run to a sound outcome",
+                      e->ratio_num, e->ratio_den);
 }
+
+/* E6 planned at its full tier: every method that can run it, with the script's parameters */
+static tc_status e6_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
+    e6_setup e;
+    tc_status st = e6_read_setup(&x->script, &e, err);
+    e.speed_steps = o->v[E6_BENCH_STEPS].list[0];
+    if (o->v[E6_BENCH_RATE].text) e.speed_rate = o->v[E6_BENCH_RATE].real;
+    const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
+    e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
+    if (!st && (!m || !rows)) st = TC_ENOMEM;
+    for (int k = 0; !st && k < x->nmethod; k++)
+        m[k] = &x->method[k].m;
+    if (!st) st = e6_speed(&e, m, x->nmethod, rows, err);
+    if (!st) e6_bench_table(x, &e, rows, t);
+    free(m), free(rows);
+    return st;
+}
+
+static const tc_bench_opt e6_bench_opts[] = {
+    [E6_BENCH_STEPS] = TC_BENCH_OPT_INT("--steps", 1, 10000000, "20000", "steps timed per method"),
+    [E6_BENCH_RATE] = TC_BENCH_OPT_REAL("--rate", 1e-3, 1e6, NULL, "HZ",
+                                        "steps per second (default: the script's speed.rate)"),
+    {0},
+};
+
+const tc_bench_def e6_bench = {.tier = "full",
+                               .csv = "bench_contact_ip.csv",
+                               .opts = e6_bench_opts,
+                               .threads = 1,
+                               .run = e6_bench_run};

@@ -470,5 +470,5 @@ const tc_experiment_type tc_experiment_e6 = {
     .bench_name = "contact-ip",
     .bench_doc = "E6's falling block: time per step of every method (single-level and bilevel "
                  "beside the others), one thread, same run, CSV",
-    .bench = e6_bench,
+    .bench = &e6_bench,
 };

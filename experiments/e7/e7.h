@@ -123,6 +123,6 @@ int e7_touching(e7_touch *w, const tc_scene *sc, const tc_body_state *bs, double
 int e7_loglog_fit(const double *xs, const double *ys, int n, double *slope, double *b);
 
 /* `touche bench piles` */
-int e7_bench(int argc, char **argv);
+extern const struct tc_bench_def e7_bench; /* exp/tc_bench.h */
 
 #endif

@@ -1184,5 +1184,5 @@ const tc_experiment_type tc_experiment_e7 = {
     .bench_doc = "E7's piles of 100, 300 and 1,000 compounds landed by velocity projection: time "
                  "per step of velocity projection, MuJoCo and the LCP on the same points, one "
                  "thread, same run, CSV, log-log slope",
-    .bench = e7_bench,
+    .bench = &e7_bench,
 };

@@ -3,10 +3,10 @@
  * each experiment's representative scene in one run, beside MuJoCo on the same scene, written as
  * bench_all.csv and a Markdown table bench_all.md */
 #include "cli/tc_cli.h"
-#include "core/tc_args.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
 #include "report/tc_progress.h"
+#include "exp/tc_bench.h"
 #include "exp/tc_bench_scene.h"
 
 #include <math.h>
@@ -53,45 +53,64 @@ static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m,
     return TC_OK;
 }
 
-/* time calls for `seconds`: one untimed call first (a call slower than the budget is then the
- * only one timed), each call timed alone; a run that reaches the experiment's horizon starts
- * again from the origin in a fresh simulation (untimed; the model's memory starts afresh too).
- * Mean and best per call into c; a failed call makes the cell "failed" with the reason */
-static void time_calls(tc_sim **sim, const tc_scene *sc, const tc_method *m, const tc_bench_build *b, int dynamics,
-                       const tc_sim *origin, double seconds, tc_wrench *w, bench_cell *c) {
-    double t0 = tc_wall_time(), sum = 0, best = INFINITY, start = tc_sim_time(*sim);
-    long n = 0, restarts = 0;
+/* a method timed on a scene: its simulation (a fresh one at each restart) and what a call needs */
+typedef struct run_ctx {
+    tc_sim *sim;
+    const tc_scene *sc;
+    const tc_method *m;
+    const tc_bench_build *b;
+    const tc_sim *origin;
+    int dynamics;
+    tc_wrench *w;
+    double start; /* the simulated time the run starts at (s) */
+    long restarts;
     tc_error err;
-    tc_error_clear(&err);
-    tc_status st = call(*sim, dynamics, w);
-    double first = tc_wall_time() - t0;
-    if (!st && first >= seconds) sum = best = first, n = 1;
-    while (!st && sum < seconds && tc_wall_time() - t0 < 3 * seconds + 1) {
-        if (dynamics && b->horizon > 0 && tc_sim_time(*sim) - start >= b->horizon) {
-            tc_sim_free(*sim), *sim = NULL, restarts++;
-            if ((st = start_sim(sim, sc, m, b, origin, &err))) break;
-        }
-        double b0 = tc_wall_time();
-        st = call(*sim, dynamics, w);
-        double dt = tc_wall_time() - b0;
-        if (st) break;
-        sum += dt, best = fmin(best, dt), n++;
-    }
-    if (st) {
+} run_ctx;
+
+static tc_status run_call(void *ctx) {
+    run_ctx *r = ctx;
+    return call(r->sim, r->dynamics, r->w);
+}
+
+/* a run that reaches the experiment's horizon starts again from the origin in a fresh
+ * simulation (untimed; the model's memory starts afresh too) */
+static tc_status run_restart(void *ctx) {
+    run_ctx *r = ctx;
+    if (!r->dynamics || r->b->horizon <= 0 || tc_sim_time(r->sim) - r->start < r->b->horizon)
+        return TC_OK;
+    tc_sim_free(r->sim), r->sim = NULL, r->restarts++;
+    return start_sim(&r->sim, r->sc, r->m, r->b, r->origin, &r->err);
+}
+
+/* time calls for `seconds` (and at most 3 seconds + 1 s of wall time): one untimed call first (a
+ * call slower than the budget is then the only one timed), each call timed alone, restarts at
+ * the horizon. Mean and best per call into c; a failed call makes the cell "failed" with the
+ * reason */
+static void time_calls(run_ctx *r, double seconds, bench_cell *c) {
+    tc_bench_timer tm = {.call = run_call,
+                         .before = run_restart,
+                         .ctx = r,
+                         .seconds = seconds,
+                         .wall_max = 3 * seconds + 1,
+                         .warmup = TC_BENCH_WARMUP_SLOW};
+    tc_bench_timing tg;
+    tc_bench_time(&tm, &tg);
+    if (tg.status) {
         /* the reason: the status and the simulation's first warning */
         char warn[512] = "";
-        if (*sim) tc_sim_warnings(*sim, warn, (int)sizeof warn);
-        char *nl = strchr(warn, '\n');
-        if (nl) *nl = 0;
+        if (r->sim) tc_sim_warnings(r->sim, warn, (int)sizeof warn);
+        warn[strcspn(warn, "\n")] = 0;
         snprintf(c->status, sizeof c->status, "failed");
-        snprintf(c->note, sizeof c->note, "%s %.3g s into the run: %s%s%s", dynamics ? "step" : "query",
-                 *sim ? tc_sim_time(*sim) - start : 0.0, err.msg[0] ? err.msg : tc_status_str(st),
-                 warn[0] ? ": " : "", warn);
+        snprintf(c->note, sizeof c->note, "%s %.3g s into the run: %s%s%s",
+                 r->dynamics ? "step" : "query", r->sim ? tc_sim_time(r->sim) - r->start : 0.0,
+                 r->err.msg[0] ? r->err.msg : tc_status_str(tg.status), warn[0] ? ": " : "", warn);
         return;
     }
     snprintf(c->status, sizeof c->status, "ok");
-    c->calls = n, c->mean_s = sum / (double)n, c->best_s = best;
-    if (restarts) snprintf(c->note, sizeof c->note, "restarted %ld times at the %g s horizon", restarts, b->horizon);
+    c->calls = tg.calls, c->mean_s = tg.mean_s, c->best_s = tg.best_s;
+    if (r->restarts)
+        snprintf(c->note, sizeof c->note, "restarted %ld times at the %g s horizon", r->restarts,
+                 r->b->horizon);
 }
 
 /* the experiment's own version of method m (its script's parameters: the same spec first, else
@@ -120,19 +139,17 @@ static void bench_cell_run(const tc_scene *sc, const tc_bench_scene *bs, const t
         clean_note(c->note);
         return;
     }
-    tc_sim *sim = NULL;
-    tc_error err;
-    tc_error_clear(&err);
-    if (start_sim(&sim, sc, m, b, origin, &err)) {
+    run_ctx r = {.sc = sc, .m = m, .b = b, .origin = origin, .dynamics = bs->dynamics, .w = w};
+    tc_error_clear(&r.err);
+    if (start_sim(&r.sim, sc, m, b, origin, &r.err)) {
         snprintf(c->status, sizeof c->status, "failed");
-        snprintf(c->note, sizeof c->note, "cannot start: %s", err.msg[0] ? err.msg : "error");
-        clean_note(c->note);
-        tc_sim_free(sim);
-        return;
+        snprintf(c->note, sizeof c->note, "cannot start: %s", r.err.msg[0] ? r.err.msg : "error");
+    } else {
+        r.start = tc_sim_time(r.sim);
+        time_calls(&r, seconds, c);
     }
-    time_calls(&sim, sc, m, b, bs->dynamics, origin, seconds, w, c);
     clean_note(c->note);
-    tc_sim_free(sim);
+    tc_sim_free(r.sim);
 }
 
 /* the state every method of a dynamic scene starts from: the scene's start hook, then MuJoCo
@@ -162,26 +179,37 @@ typedef struct bench_opts {
     const char *out;
     double seconds;
     int threads;
-    char methods[512], scenes[512]; /* comma-separated filters, "" for all */
+    const char *methods, *scenes; /* comma-separated filters, "" for all */
 } bench_opts;
 
-static void usage(FILE *f) {
-    fprintf(f,
-            "usage: touche bench all [--methods a,b] [--scenes x,y] [--seconds S] [--threads N] [--out DIR]\n"
-            "  every registered method (each model with its default solver, each engine; a model added\n"
-            "  to the registry is included) on each experiment's scene: a force query on the static\n"
-            "  scenes, a step on the dynamic ones, with the experiment's own method parameters where\n"
-            "  its script has them; MuJoCo timed on the same scene in the same run as the reference.\n"
-            "  --methods  methods to time (model, model/solver or engine names; default: all)\n"
-            "  --scenes   scenes to time (default: all):");
+enum { ALL_METHODS, ALL_SCENES, ALL_SECONDS, ALL_THREADS };
+
+static const tc_bench_opt all_opts[] = {
+    [ALL_METHODS] =
+        TC_BENCH_OPT_TEXT("--methods", NULL, NULL,
+                          "methods to time (model, model/solver or engine names; default: all)"),
+    [ALL_SCENES] = TC_BENCH_OPT_TEXT("--scenes", NULL, "x,y",
+                                     "scenes to time (default: all; the scenes are listed above)"),
+    [ALL_SECONDS] =
+        TC_BENCH_OPT_SECONDS("0.5", "time budget per method and scene, s (a call slower "
+                                    "than it is timed once)"),
+    [ALL_THREADS] =
+        TC_BENCH_OPT_INT("--threads", 1, 1024, "1", "OpenMP threads for the methods that use them"),
+    {0},
+};
+
+/* what bench all does, with the scenes' names */
+static void all_doc(char *doc, size_t n) {
+    snprintf(doc, n,
+             "every registered method (each model with its default solver, each engine; a model "
+             "added to the registry is included) on each experiment's scene: a force query on "
+             "the static scenes, a step on the dynamic ones, with the experiment's own method "
+             "parameters where its script has them; MuJoCo timed on the same scene in the same "
+             "run as the reference. Writes bench_all.csv and bench_all.md under --out; progress "
+             "on stderr, the table on stdout. Scenes:");
     for (int i = 0; i < nscenes(); i++)
-        fprintf(f, "%s %s", i ? "," : "", tc_bench_scene_at(i)->name);
-    fprintf(f, "\n"
-               "  --seconds  time budget per method and scene, s (default 0.5; a call slower than it is\n"
-               "             timed once)\n"
-               "  --threads  OpenMP threads for the methods that use them (default 1)\n"
-               "  --out      output directory (default out/bench): bench_all.csv, bench_all.md\n"
-               "  progress on stderr; the table on stdout\n");
+        snprintf(doc + strlen(doc), n - strlen(doc), "%s %s", i ? "," : "",
+                 tc_bench_scene_at(i)->name);
 }
 
 /* 1 when name is in the comma-separated list (an empty list holds everything) */
@@ -201,6 +229,10 @@ static int method_selected(const char *list, const tc_method *m) {
 /* every name of a filter list must name something: "<who>: --opt: no ... 'x' (valid: ...)" */
 static int check_list(const char *opt, const char *list, const tc_method *all, int nm) {
     char buf[512];
+    if (strlen(list) >= sizeof buf)
+        return fprintf(stderr, "touche bench all: %s: at most %zu characters\n", opt,
+                       sizeof buf - 1),
+               0;
     snprintf(buf, sizeof buf, "%s", list);
     for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
         int found = 0;
@@ -220,34 +252,21 @@ static int check_list(const char *opt, const char *list, const tc_method *all, i
     return 1;
 }
 
+/* -1 to go on, else the exit status (0 after --help) */
 static int parse(int argc, char **argv, bench_opts *o, const tc_method *all, int nm) {
-    const char *who = "touche bench all";
-    *o = (bench_opts){.out = "out/bench", .seconds = 0.5, .threads = 1};
-    for (int i = 1; i < argc; i++) {
-        int ok = 1;
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout), 0;
-        if (i + 1 >= argc && (!strcmp(a, "--out") || !strcmp(a, "--seconds") || !strcmp(a, "--threads") ||
-                              !strcmp(a, "--methods") || !strcmp(a, "--scenes"))) {
-            fprintf(stderr, "%s: %s needs a value\n", who, a);
-            return 2;
-        }
-        if (!strcmp(a, "--out")) o->out = argv[++i];
-        else if (!strcmp(a, "--seconds")) ok = tc_arg_real(who, "--seconds", argv[++i], 1e-4, 3600, &o->seconds);
-        else if (!strcmp(a, "--threads")) ok = tc_arg_int(who, "--threads", argv[++i], 1, 1024, &o->threads);
-        else if (!strcmp(a, "--methods") || !strcmp(a, "--scenes")) {
-            char *dst = a[2] == 'm' ? o->methods : o->scenes;
-            const char *v = argv[++i];
-            ok = v[0] && strlen(v) < sizeof o->methods && check_list(a, v, a[2] == 'm' ? all : NULL, nm);
-            if (ok) snprintf(dst, sizeof o->methods, "%s", v);
-            else if (!v[0]) fprintf(stderr, "%s: %s: expected a comma-separated list of names\n", who, a);
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", who, a);
-            usage(stderr);
-            return 2;
-        }
-        if (!ok) return 2;
-    }
+    char doc[1024];
+    tc_bench_opts b;
+    all_doc(doc, sizeof doc);
+    int rc = tc_bench_parse("all", doc, all_opts, argc, argv, &b);
+    if (rc >= 0) return rc;
+    *o = (bench_opts){.out = b.out,
+                      .seconds = b.seconds,
+                      .threads = b.v[ALL_THREADS].list[0],
+                      .methods = b.v[ALL_METHODS].text ? b.v[ALL_METHODS].text : "",
+                      .scenes = b.v[ALL_SCENES].text ? b.v[ALL_SCENES].text : ""};
+    if (!check_list("--methods", o->methods, all, nm) ||
+        !check_list("--scenes", o->scenes, NULL, nm))
+        return 2;
     return -1;
 }
 
@@ -342,6 +361,58 @@ static int bench_all_write(const bench_opts *o, const tc_method *all, int nm, co
     return 0;
 }
 
+/* method m timed on the scene into c, with a line of progress on stderr */
+static void bench_method(const tc_scene *sc, const tc_bench_scene *bs, const tc_bench_build *b,
+                         const tc_method *m, const tc_sim *origin, double seconds, tc_wrench *w,
+                         bench_cell *c) {
+    const double t0 = tc_wall_time();
+    snprintf(c->spec, sizeof c->spec, "%s", m->spec);
+    fprintf(stderr, "  %-28s", m->spec);
+    bench_cell_run(sc, bs, b, m, origin, seconds, w, c);
+    if (!strcmp(c->status, "ok"))
+        fprintf(stderr, " %12.3f us mean %12.3f us best (%ld calls, %.1f s)\n", 1e6 * c->mean_s,
+                1e6 * c->best_s, c->calls, tc_wall_time() - t0);
+    else
+        fprintf(stderr, " %s: %s\n", c->status, c->note);
+}
+
+/* the index of MuJoCo among the nm methods, or -1 */
+static int mujoco_index(const tc_method *all, int nm) {
+    for (int k = 0; k < nm; k++)
+        if (!strcmp(tc_method_base(&all[k]), "mujoco")) return k;
+    return -1;
+}
+
+/* the results, a row per scene and method, and the scene and the wrenches every cell reuses */
+typedef struct all_bufs {
+    bench_cell *cell;
+    double *mj;
+    tc_bench_build *set;
+    int *bodies;
+    tc_scene *sc;
+    tc_wrench *w;
+    char (*snote)[200];
+} all_bufs;
+
+static void bufs_free(all_bufs *b) {
+    free(b->cell), free(b->mj), free(b->set), free(b->bodies), free(b->sc), free(b->w),
+        free(b->snote);
+}
+
+/* 0 without memory (nothing held then) */
+static int bufs_alloc(all_bufs *b, int nm) {
+    *b = (all_bufs){.cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *b->cell),
+                    .mj = calloc(nscenes(), sizeof *b->mj),
+                    .set = calloc(nscenes(), sizeof *b->set),
+                    .bodies = calloc(nscenes(), sizeof *b->bodies),
+                    .sc = calloc(1, sizeof *b->sc),
+                    .w = calloc(TC_SCENE_MAXBODY, sizeof *b->w),
+                    .snote = calloc(nscenes(), sizeof *b->snote)};
+    if (b->cell && b->mj && b->set && b->bodies && b->sc && b->w && b->snote) return 1;
+    bufs_free(b);
+    return 0;
+}
+
 /* the whole table: per scene, MuJoCo first (the reference), then every selected method */
 int tc_bench_all(int argc, char **argv) {
     int nm = tc_method_count();
@@ -351,23 +422,18 @@ int tc_bench_all(int argc, char **argv) {
     bench_opts o;
     int rc = parse(argc, argv, &o, all, nm);
     if (rc >= 0) return free(all), rc;
-    /* the results, a row per scene and method; scenes and a wrench buffer built up front */
-    bench_cell *cell = calloc((size_t)nscenes() * (size_t)nm, sizeof *cell);
-    double *mj = calloc(nscenes(), sizeof *mj);
-    tc_bench_build *set = calloc(nscenes(), sizeof *set);
-    int *bodies = calloc(nscenes(), sizeof *bodies);
-    tc_scene *sc = calloc(1, sizeof *sc);
-    tc_wrench *w = calloc(TC_SCENE_MAXBODY, sizeof *w);
-    char (*snote)[200] = calloc(nscenes(), sizeof *snote);
-    if (!cell || !mj || !set || !bodies || !sc || !w || !snote) {
-        free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
-        return fprintf(stderr, "touche bench all: out of memory\n"), 1;
-    }
+    all_bufs bufs;
+    if (!bufs_alloc(&bufs, nm))
+        return free(all), fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    bench_cell *cell = bufs.cell;
+    double *mj = bufs.mj;
+    tc_bench_build *set = bufs.set;
+    int *bodies = bufs.bodies;
+    tc_scene *sc = bufs.sc;
+    tc_wrench *w = bufs.w;
+    char(*snote)[200] = bufs.snote;
     omp_set_num_threads(o.threads);
-    int mjk = -1;
-    for (int k = 0; k < nm; k++)
-        if (!strcmp(tc_method_base(&all[k]), "mujoco")) mjk = k;
-    int failed = 0;
+    int mjk = mujoco_index(all, nm), failed = 0;
     for (int s = 0; s < nscenes(); s++) {
         const tc_bench_scene *bs = tc_bench_scene_at(s);
         mj[s] = NAN;
@@ -396,24 +462,15 @@ int tc_bench_all(int argc, char **argv) {
             for (int k = 0; k < nm; k++) {
                 if ((pass == 0) != (k == mjk)) continue;
                 if (k != mjk && !method_selected(o.methods, &all[k])) continue;
-                const tc_method *m = resolve(x, &all[k]);
                 bench_cell *c = &cell[s * nm + k];
-                snprintf(c->spec, sizeof c->spec, "%s", m->spec);
-                fprintf(stderr, "  %-28s", m->spec);
-                double t0 = tc_wall_time();
-                bench_cell_run(sc, bs, &set[s], m, origin, o.seconds, w, c);
+                bench_method(sc, bs, &set[s], resolve(x, &all[k]), origin, o.seconds, w, c);
                 if (k == mjk && !strcmp(c->status, "ok")) mj[s] = c->mean_s;
-                if (!strcmp(c->status, "ok"))
-                    fprintf(stderr, " %12.3f us mean %12.3f us best (%ld calls, %.1f s)\n", 1e6 * c->mean_s,
-                            1e6 * c->best_s, c->calls, tc_wall_time() - t0);
-                else
-                    fprintf(stderr, " %s: %s\n", c->status, c->note);
             }
         tc_sim_free(origin);
         tc_exp_free(x);
         free(set[s].own), set[s].own = NULL;
     }
     rc = bench_all_write(&o, all, nm, cell, mj, bodies, set, snote) || failed;
-    free(all), free(cell), free(mj), free(set), free(bodies), free(sc), free(w), free(snote);
+    bufs_free(&bufs), free(all);
     return rc;
 }

@@ -2,7 +2,7 @@
 /* touche bench points: the points model's broad phase and contact query on piles of 100 to 1000
  * bodies (arrays of shapes: more than a scene holds), beside the brute-force pair test */
 #include "cli/tc_cli.h"
-#include "core/tc_fs.h"
+#include "exp/tc_bench.h"
 #include "math/tc_vec.h"
 #include "models/tc_model_points.h"
 #include "report/tc_progress.h"
@@ -12,9 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include "core/tc_machine.h"
 
 /* a pile of n bodies: the ground (body 0) and boxes, spheres, cylinders, octahedra and L-shaped
  * compounds in turn, 9 cm apart on a 10 x 10 lattice, layer above layer. stacked: each reaches
@@ -98,10 +95,25 @@ static int pile_build(pile *p, int nbody, int jumbled) {
 /* queries timed at most, per measurement */
 #define MAXREP 100000
 
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+enum { POINTS_BODIES };
+
+static const tc_col points_cols[] = {
+    {.csv = "pile"},
+    {.csv = "bodies", .fmt = "%.0f"},
+    {.csv = "samples", .fmt = "%.0f"},
+    {.csv = "pairs", .fmt = "%.0f"},
+    {.csv = "brute_pairs", .fmt = "%.0f"},
+    {.csv = "sphere_tests", .fmt = "%.0f"},
+    {.csv = "contacts", .fmt = "%.0f"},
+    {.csv = "us_broad_phase", .fmt = "%.3f"},
+    {.csv = "us_contacts", .fmt = "%.3f"},
+    {.csv = "us_contacts_per_body", .fmt = "%.4f"},
+    {.csv = "us_brute_pairs", .fmt = "%.3f"},
+    {.csv = "wall_us_broad_phase", .fmt = "%.3f"},
+    {.csv = "wall_us_contacts", .fmt = "%.3f"},
+    {.csv = "wall_us_brute_pairs", .fmt = "%.3f"},
+    {.csv = "alloc_ms", .fmt = "%.2f"},
+};
 
 /* the pairs whose bounding spheres overlap, tested all against all (what a broad phase saves) */
 static int brute_pairs(const pile *p, const double *radius) {
@@ -115,107 +127,110 @@ static int brute_pairs(const pile *p, const double *radius) {
     return m;
 }
 
-/* one pile of nb bodies: the model's samples, its broad phase and contacts, and the all-pairs
- * test, timed for `seconds` each; a line of the CSV f and of the table. cpu holds MAXREP times */
-static tc_status bench_pile(FILE *f, int nb, int jumbled, double seconds, const tc_params *par,
-                            double *cpu, tc_error *err) {
+/* one pile and what is timed on it: the broad phase (0), the model's contacts (1) or the
+ * all-pairs test (2), with the last count each gave */
+typedef struct pile_ctx {
     pile p;
-    if (!pile_build(&p, nb, jumbled)) return TC_ENOMEM;
-    void *s = NULL;
-    tc_broadphase *bp = NULL;
-    size_t cap = 64 * ((size_t)nb + 1);
-    int maxc = (int)cap;
-    tc_model_contact *c = nb <= 100000 ? calloc(cap, sizeof *c) : NULL;
-    /* the model over the pile (its samples and broad phase), timed once */
-    double t0 = tc_wall_time();
-    tc_status st = c ? tc_points_alloc(&s, p.n, p.ptr, p.fixed, par, err) : TC_ENOMEM;
-    double alloc_ms = 1e3 * (tc_wall_time() - t0);
-    /* a broad phase of its own, to time it alone */
-    for (int i = 0; i < p.n && !st; i++)
-        p.radius[i] = tc_points_broadphase(s)->radius[i];
-    if (!st) st = tc_broadphase_alloc(&bp, p.n, p.radius, p.fixed, 32, 0, err);
-    if (st) return tc_points_free(s), free(c), pile_free(&p), st;
-    int samples = 0;
-    for (int i = 0; i < p.n; i++) {
-        const double(*P)[3];
-        samples += tc_points_samples(s, i, &P);
-    }
-    /* single queries for `seconds` each (at most MAXREP): the median CPU time and the least wall
-     * time, both little disturbed by other processes on a shared machine */
-    double med[3], wall[3] = {INFINITY, INFINITY, INFINITY};
-    int npair = 0, nc = 0, brute = 0;
-    for (int what = 0; what < 3; what++) {
-        double start = tc_wall_time();
-        int nrep = 0;
-        do {
-            double b0 = tc_wall_time(), c0 = tc_thread_cpu_time();
-            if (what == 0)
-                npair = tc_broadphase_query(bp, p.bs);
-            else if (what == 1)
-                nc = tc_points_contacts(s, p.bs, c, maxc);
-            else
-                brute = brute_pairs(&p, p.radius);
-            cpu[nrep++] = tc_thread_cpu_time() - c0;
-            wall[what] = fmin(wall[what], tc_wall_time() - b0);
-        } while (tc_wall_time() - start < seconds && nrep < MAXREP);
-        qsort(cpu, (size_t)nrep, sizeof *cpu, by_value);
-        med[what] = cpu[nrep / 2];
-    }
-    if (nc >= maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", maxc);
-    /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
-    const char *kind = jumbled ? "jumbled" : "stacked";
-    fprintf(f, "%s,%d,%d,%d,%d,%lld,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,%.2f\n", kind, nb,
-            samples, npair, brute, bp->tests, nc, 1e6 * med[0], 1e6 * med[1], 1e6 * med[1] / nb,
-            1e6 * med[2], 1e6 * wall[0], 1e6 * wall[1], 1e6 * wall[2], alloc_ms);
-    printf("%-8s %7d %8d %7d %7d %7lld %9d %10.1f %12.1f %9.3f %10.1f %9.1f\n", kind, nb, samples,
-           npair, brute, bp->tests, nc, 1e6 * med[0], 1e6 * med[1], 1e6 * med[1] / nb, 1e6 * med[2],
-           alloc_ms);
-    tc_broadphase_free(bp);
-    tc_points_free(s);
-    free(c);
-    pile_free(&p);
+    void *s;
+    tc_broadphase *bp;
+    tc_model_contact *c;
+    int maxc, what;
+    int count[3];
+} pile_ctx;
+
+static tc_status pile_query(void *ctx) {
+    pile_ctx *q = ctx;
+    if (q->what == 0)
+        q->count[0] = tc_broadphase_query(q->bp, q->p.bs);
+    else if (q->what == 1)
+        q->count[1] = tc_points_contacts(q->s, q->p.bs, q->c, q->maxc);
+    else
+        q->count[2] = brute_pairs(&q->p, q->p.radius);
     return TC_OK;
 }
 
-int tc_bench_points(const char *out, const char *bodies, double seconds) {
-    tc_error err;
-    tc_error_clear(&err);
-    char path[1100];
-    tc_outfile o;
-    tc_path_join(path, sizeof path, out, "bench_points.csv");
-    double *cpu = malloc(MAXREP * sizeof *cpu);
-    if (!cpu) return fprintf(stderr, "touche bench: out of memory\n"), 1;
-    if (tc_outfile_open(&o, path, &err)) return free(cpu), tc_cli_error(&err, TC_EIO), 1;
-    fprintf(o.f, "pile,bodies,samples,pairs,brute_pairs,sphere_tests,contacts,us_broad_phase,"
-                 "us_contacts,us_contacts_per_body,us_brute_pairs,wall_us_broad_phase,"
-                 "wall_us_contacts,wall_us_brute_pairs,alloc_ms\n");
-    printf("%-8s %7s %8s %7s %7s %7s %9s %10s %12s %9s %10s %9s\n", "pile", "bodies", "samples",
-           "pairs", "brute", "tests", "contacts", "broad us", "contacts us", "us/body", "brute us",
-           "alloc ms");
+static void pile_ctx_free(pile_ctx *q) {
+    tc_broadphase_free(q->bp);
+    tc_points_free(q->s);
+    free(q->c);
+    pile_free(&q->p);
+}
+
+/* the model over a pile of nb bodies (its samples and broad phase, timed once into *alloc_ms)
+ * and a broad phase of its own, to time it alone */
+static tc_status pile_ctx_alloc(pile_ctx *q, int nb, int jumbled, const tc_params *par,
+                                double *alloc_ms, tc_error *err) {
+    memset(q, 0, sizeof *q);
+    if (!pile_build(&q->p, nb, jumbled)) return memset(&q->p, 0, sizeof q->p), TC_ENOMEM;
+    q->maxc = 64 * (nb + 1);
+    q->c = calloc((size_t)q->maxc, sizeof *q->c);
+    double t0 = tc_wall_time();
+    tc_status st =
+        q->c ? tc_points_alloc(&q->s, q->p.n, q->p.ptr, q->p.fixed, par, err) : TC_ENOMEM;
+    *alloc_ms = 1e3 * (tc_wall_time() - t0);
+    for (int i = 0; i < q->p.n && !st; i++)
+        q->p.radius[i] = tc_points_broadphase(q->s)->radius[i];
+    if (!st) st = tc_broadphase_alloc(&q->bp, q->p.n, q->p.radius, q->p.fixed, 32, 0, err);
+    return st;
+}
+
+/* one pile of nb bodies: the model's samples, its broad phase and contacts, and the all-pairs
+ * test, timed for `seconds` each: single queries (at most MAXREP), the median CPU time and the
+ * least wall time, both little disturbed by other processes on a shared machine; a row */
+static tc_status bench_pile(int nb, int jumbled, double seconds, const tc_params *par,
+                            tc_bench_table *t, tc_error *err) {
+    pile_ctx q;
+    double alloc_ms, med[3], wall[3];
+    tc_status st = pile_ctx_alloc(&q, nb, jumbled, par, &alloc_ms, err);
+    for (q.what = 0; q.what < 3 && !st; q.what++) {
+        tc_bench_timer tm = {
+            .call = pile_query, .ctx = &q, .seconds = seconds, .max_samples = MAXREP, .cpu = 1};
+        tc_bench_timing tg;
+        st = tc_bench_time(&tm, &tg);
+        med[q.what] = tg.cpu_median_s, wall[q.what] = tg.best_s;
+    }
+    if (st) return pile_ctx_free(&q), st;
+    int samples = 0;
+    for (int i = 0; i < q.p.n; i++) {
+        const double(*P)[3];
+        samples += tc_points_samples(q.s, i, &P);
+    }
+    if (q.count[1] >= q.maxc) fprintf(stderr, "touche bench: contacts overflowed %d\n", q.maxc);
+    /* pairs: the broad phase's, ground pairs included; brute: the bodies' pairs alone */
+    tc_bench_put(t,
+                 (tc_cell[]){TC_TEXT(jumbled ? "jumbled" : "stacked"), TC_NUM(nb), TC_NUM(samples),
+                             TC_NUM(q.count[0]), TC_NUM(q.count[2]), TC_NUM(q.bp->tests),
+                             TC_NUM(q.count[1]), TC_NUM(1e6 * med[0]), TC_NUM(1e6 * med[1]),
+                             TC_NUM(1e6 * med[1] / nb), TC_NUM(1e6 * med[2]), TC_NUM(1e6 * wall[0]),
+                             TC_NUM(1e6 * wall[1]), TC_NUM(1e6 * wall[2]), TC_NUM(alloc_ms)});
+    pile_ctx_free(&q);
+    return TC_OK;
+}
+
+/* the stacked piles, then the jumbled ones, each body count in turn */
+static tc_status points_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
+    (void)x;
+    const tc_bench_val *bodies = &o->v[POINTS_BODIES];
     tc_params par;
     tc_params_default(&par, tc_model_points.params);
-    /* the stacked piles, then the jumbled ones, each body count in turn */
+    tc_bench_columns(t, points_cols, sizeof points_cols / sizeof points_cols[0]);
     tc_status st = TC_OK;
-    char buf[256];
-    for (int jumbled = 0; jumbled < 2 && !st; jumbled++) {
-        snprintf(buf, sizeof buf, "%s", bodies);
-        for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t && !st;
-             t = strtok_r(NULL, ",", &sv)) {
-            int nb = atoi(t);
-            if (nb < 1 || nb > 100000)
-                st = tc_error_set(&err, TC_EINVAL, "", 0, "bodies",
-                                  "body counts are 1 to 100000, got '%s'", t);
-            else
-                st = bench_pile(o.f, nb, jumbled, seconds, &par, cpu, &err);
-        }
-    }
-    free(cpu);
-    if (st) {
-        tc_outfile_abort(&o);
-        if (!err.msg[0]) tc_error_set(&err, st, "", 0, "", "out of memory");
-        return tc_cli_error(&err, st), 1;
-    }
-    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    printf("wrote %s\n", path);
-    return 0;
+    for (int i = 0; i < 2 * bodies->n && !st; i++)
+        st = bench_pile(bodies->list[i % bodies->n], i / bodies->n, o->seconds, &par, t, err);
+    return st;
 }
+
+static const tc_bench_opt points_opts[] = {
+    [POINTS_BODIES] =
+        TC_BENCH_OPT_INTS("--bodies", 1, 100000, 0, "100,300,1000", "bodies of each pile"),
+    TC_BENCH_OPT_SECONDS("0.5", "time per measurement, s"),
+    {0},
+};
+
+const tc_bench_def tc_bench_points = {
+    .name = "points",
+    .doc = "the points model's broad phase and contacts on stacked and jumbled piles, beside the "
+           "brute-force pair test",
+    .csv = "bench_points.csv",
+    .opts = points_opts,
+    .run = points_run};

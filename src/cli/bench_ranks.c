@@ -4,10 +4,9 @@
  * program, timed through their --timings files, results compared by their digests), written as
  * bench_ranks.csv and a Markdown table bench_ranks.md */
 #include "cli/tc_cli.h"
-#include "core/tc_args.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
-#include "exp/tc_experiment.h"
+#include "exp/tc_bench.h"
 #include "exp/tc_ranks.h"
 #include "report/tc_metrics.h"
 #include "report/tc_progress.h"
@@ -46,30 +45,41 @@ typedef struct ranks_cell {
     char note[300];
 } ranks_cell;
 
-static void usage(FILE *f) {
-    fprintf(f,
-            "usage: touche bench ranks [--experiments a,b] [--ranks 1,2] [--threads N] [--tier quick|full]\n"
-            "                          [--repeat K] [--bind-to WHAT] [--out DIR]\n"
-            "  each experiment's sweeps as one process of N threads and as `mpirun -np R` ranks of N/R\n"
-            "  threads (docs/mpi.md), run side by side by this program as `touche run` children:\n"
-            "  items, sweep wall time, items/s, efficiency (the one process's sweep time over the\n"
-            "  ranks'; 1 = nothing lost to the split) and whether the result digests are equal.\n"
-            "  --experiments  experiments to run (names as touche run takes them; default: all)\n"
-            "  --ranks        rank counts (default 1,2); each must divide N; the one-process run is\n"
-            "                 always made and is the reference of the others\n"
-            "  --threads      workers N of every run, ranks x threads (default: the largest rank count)\n"
-            "  --tier         the experiments' tier (default quick)\n"
-            "  --repeat       runs of each count, alternating; the best sweep time is kept (default 1)\n"
-            "  --bind-to      passed to mpirun's --bind-to (default none: waiting ranks lend their\n"
-            "                 cores to working ones, docs/mpi.md; core: mpirun's own default for 2 ranks)\n"
-            "  --out          output directory (default out/bench): bench_ranks.csv, bench_ranks.md,\n"
-            "                 and the children's outputs and logs under ranks/\n"
-            "  needs mpirun on PATH and a touche built with MPI for counts above 1; as root the\n"
-            "  children get OMPI_ALLOW_RUN_AS_ROOT=1 (Open MPI refuses root otherwise); mpirun gets\n"
-            "  --oversubscribe. Progress on stderr; the table on stdout. Exit status: 0 all ran and\n"
-            "  every digest is equal; 1 a run failed, digests differ, or MPI is not available; 2 bad\n"
-            "  command line\n");
-}
+enum { R_EXPERIMENTS, R_RANKS, R_THREADS, R_TIER, R_REPEAT, R_BIND };
+
+static const tc_bench_opt ranks_table[] = {
+    [R_EXPERIMENTS] =
+        TC_BENCH_OPT_TEXT("--experiments", NULL, NULL,
+                          "experiments to run (names as touche run takes them; default: all)"),
+    [R_RANKS] = TC_BENCH_OPT_INTS("--ranks", 1, 256, 0, "1,2",
+                                  "rank counts; each must divide N; the one-process run is always "
+                                  "made and is the reference of the others"),
+    [R_THREADS] = TC_BENCH_OPT_INT(
+        "--threads", 1, 1024, NULL,
+        "workers N of every run, ranks x threads (default: the largest rank count)"),
+    [R_TIER] = TC_BENCH_OPT_TIER("quick", "the experiments' tier"),
+    [R_REPEAT] = TC_BENCH_OPT_INT("--repeat", 1, 20, "1",
+                                  "runs of each count, alternating; the best sweep time is kept"),
+    [R_BIND] =
+        TC_BENCH_OPT_TEXT("--bind-to", "none", "WHAT",
+                          "passed to mpirun's --bind-to (none: waiting ranks lend their cores to "
+                          "working ones, docs/mpi.md; core: mpirun's own default for 2 ranks)"),
+    {0},
+};
+
+static const char *const ranks_doc =
+    "each experiment's sweeps as one process of N threads and as `mpirun -np R` ranks of N/R "
+    "threads "
+    "(docs/mpi.md), run side by side by this program as `touche run` children: items, sweep wall "
+    "time, items/s, efficiency (the one process's sweep time over the ranks'; 1 = nothing lost to "
+    "the split) and whether the result digests are equal. Writes bench_ranks.csv, bench_ranks.md "
+    "and the children's outputs and logs under ranks/ in --out. Needs mpirun on PATH and a touche "
+    "built with MPI for counts above 1; as root the children get OMPI_ALLOW_RUN_AS_ROOT=1 (Open "
+    "MPI "
+    "refuses root otherwise); mpirun gets --oversubscribe. Progress on stderr; the table on "
+    "stdout. "
+    "Exit status: 0 all ran and every digest is equal; 1 a run failed, digests differ, or MPI is "
+    "not available; 2 bad command line";
 
 /* "a,b" of experiment names into o->exp (each as touche run takes it) */
 static int parse_experiments(const char *list, ranks_opts *o) {
@@ -97,70 +107,53 @@ static int parse_experiments(const char *list, ranks_opts *o) {
     return 1;
 }
 
-/* -1: go on; else the exit status (0 after --help) */
-static int parse(int argc, char **argv, ranks_opts *o) {
-    *o = (ranks_opts){.out = "out/bench", .tier = "quick", .bind = "none", .counts = {1}, .ncount = 1, .repeat = 1};
-    const char *ranks = "1,2";
-    int workers = 0;
-    for (int i = 0; tc_experiment_at(i) && o->nexp < MAXEXP; i++) o->exp[o->nexp++] = tc_experiment_at(i);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int ok = 1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout), 0;
-        static const char *const valued[] = {"--experiments", "--ranks", "--threads", "--tier", "--repeat",
-                                             "--bind-to",     "--out",   NULL};
-        int takes = 0;
-        for (int k = 0; valued[k]; k++) takes |= !strcmp(a, valued[k]);
-        if (!takes) {
-            fprintf(stderr, "%s: unknown option '%s'\n", who, a);
-            usage(stderr);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "%s: %s needs a value\n", who, a);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (!strcmp(a, "--experiments")) ok = parse_experiments(v, o);
-        else if (!strcmp(a, "--ranks")) ranks = v;
-        else if (!strcmp(a, "--threads")) ok = tc_arg_int(who, "--threads", v, 1, 1024, &workers);
-        else if (!strcmp(a, "--repeat")) ok = tc_arg_int(who, "--repeat", v, 1, 20, &o->repeat);
-        else if (!strcmp(a, "--out")) o->out = v;
-        else if (!strcmp(a, "--tier")) {
-            o->tier = v;
-            if (strcmp(v, "quick") && strcmp(v, "full"))
-                ok = 0, fprintf(stderr, "%s: --tier must be quick or full (got '%s')\n", who, v);
-        } else {
-            /* --bind-to: one word of mpirun's (letters, digits, ':' and ',') */
-            o->bind = v;
-            ok = v[0] != 0 && strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789:,-") == strlen(v);
-            if (!ok) fprintf(stderr, "%s: --bind-to: expected one of mpirun's words (none, core, ...), got '%s'\n", who, v);
-        }
-        if (!ok) return 2;
-    }
-    /* the rank counts: 1 first (the reference), then the others in the order given */
-    int v[64], nv;
-    if (!tc_arg_ints(who, "--ranks", ranks, 1, 256, v, 64, &nv)) return 2;
+/* the rank counts: 1 first (the reference), then the others in the order given, each dividing
+ * the workers; 0 after the message */
+static int set_counts(const tc_bench_val *ranks, int workers, ranks_opts *o) {
     int most = 1;
-    for (int k = 0; k < nv; k++) {
-        int seen = 0;
-        for (int j = 0; j < o->ncount; j++) seen |= o->counts[j] == v[k];
+    for (int k = 0; k < ranks->n; k++) {
+        int seen = 0, v = ranks->list[k];
+        for (int j = 0; j < o->ncount; j++)
+            seen |= o->counts[j] == v;
         if (seen) continue;
-        if (o->ncount >= MAXCOUNT) {
-            fprintf(stderr, "%s: --ranks: at most %d different counts\n", who, MAXCOUNT);
-            return 2;
-        }
-        o->counts[o->ncount++] = v[k];
-        if (v[k] > most) most = v[k];
+        if (o->ncount >= MAXCOUNT)
+            return fprintf(stderr, "%s: --ranks: at most %d different counts\n", who, MAXCOUNT), 0;
+        o->counts[o->ncount++] = v;
+        if (v > most) most = v;
     }
     o->workers = workers ? workers : most;
     for (int k = 0; k < o->ncount; k++)
         if (o->workers % o->counts[k]) {
             fprintf(stderr, "%s: --ranks: %d ranks do not divide the %d workers (--threads); every run has the same "
                             "ranks x threads\n", who, o->counts[k], o->workers);
-            return 2;
+            return 0;
         }
-    return -1;
+    return 1;
+}
+
+/* -1: go on; else the exit status (0 after --help) */
+static int parse(int argc, char **argv, ranks_opts *o) {
+    tc_bench_opts b;
+    int rc = tc_bench_parse("ranks", ranks_doc, ranks_table, argc, argv, &b);
+    if (rc >= 0) return rc;
+    const char *bind = b.v[R_BIND].text;
+    *o = (ranks_opts){.out = b.out,
+                      .tier = b.tier,
+                      .bind = bind,
+                      .counts = {1},
+                      .ncount = 1,
+                      .repeat = b.v[R_REPEAT].list[0]};
+    for (int i = 0; tc_experiment_at(i) && o->nexp < MAXEXP; i++)
+        o->exp[o->nexp++] = tc_experiment_at(i);
+    if (b.v[R_EXPERIMENTS].text && !parse_experiments(b.v[R_EXPERIMENTS].text, o)) return 2;
+    /* --bind-to: one word of mpirun's (letters, digits, ':' and ',') */
+    if (strspn(bind, "abcdefghijklmnopqrstuvwxyz0123456789:,-") != strlen(bind))
+        return fprintf(
+                   stderr,
+                   "%s: --bind-to: expected one of mpirun's words (none, core, ...), got '%s'\n",
+                   who, bind),
+               2;
+    return set_counts(&b.v[R_RANKS], b.v[R_THREADS].list[0], o) ? -1 : 2; /* 0: not given */
 }
 
 /* the one row of a --timings file into c (items, sweep and CPU time) and *ranks; 0 after
@@ -384,6 +377,29 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
     return 0;
 }
 
+/* run_child for experiment e, repeat r and rank count k, with a line of progress on stderr */
+static void run_logged(const ranks_opts *o, const char *self, const char *mpirun, int e, int r,
+                       int k, ranks_cell *c, tc_metrics *base, int *have_base) {
+    const int before = c->timed, n = o->counts[k], th = o->workers / n;
+    const double t0 = tc_wall_time();
+    double sweep;
+    fprintf(stderr, "bench ranks: %s, %d rank%s x %d thread%s", o->exp[e]->name, n,
+            n > 1 ? "s" : "", th, th > 1 ? "s" : "");
+    if (o->repeat > 1) fprintf(stderr, " (repeat %d of %d)", r + 1, o->repeat);
+    fprintf(stderr, ":");
+    run_child(o, self, mpirun, o->exp[e], n, c, base, have_base, &sweep);
+    if (c->timed > before) {
+        char dg[64];
+        digest_text(c, dg, sizeof dg);
+        fprintf(
+            stderr,
+            " %ld items, sweep %.2f s (best %.2f s, %.1f items/s), digests equal: %s (%.1f s)\n",
+            c->items, sweep, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, dg,
+            tc_wall_time() - t0);
+    } else
+        fprintf(stderr, " FAILED: %s\n", c->note);
+}
+
 int tc_bench_ranks(int argc, char **argv) {
     ranks_opts o;
     int rc = parse(argc, argv, &o);
@@ -413,25 +429,9 @@ int tc_bench_ranks(int argc, char **argv) {
     /* per experiment, each repeat runs every count in turn (the one process first) */
     for (int e = 0; e < o.nexp; e++)
         for (int r = 0; r < o.repeat; r++)
-            for (int k = 0; k < o.ncount; k++) {
-                ranks_cell *c = &cell[e * o.ncount + k];
-                int before = c->timed;
-                double t0 = tc_wall_time();
-                fprintf(stderr, "bench ranks: %s, %d rank%s x %d thread%s", o.exp[e]->name, o.counts[k],
-                        o.counts[k] > 1 ? "s" : "", o.workers / o.counts[k], o.workers / o.counts[k] > 1 ? "s" : "");
-                if (o.repeat > 1) fprintf(stderr, " (repeat %d of %d)", r + 1, o.repeat);
-                fprintf(stderr, ":");
-                double sweep;
-                run_child(&o, self, mpirun, o.exp[e], o.counts[k], c, &base[e], &have_base[e], &sweep);
-                if (c->timed > before) {
-                    char dg[64];
-                    digest_text(c, dg, sizeof dg);
-                    fprintf(stderr, " %ld items, sweep %.2f s (best %.2f s, %.1f items/s), digests equal: %s (%.1f s)\n",
-                            c->items, sweep, c->sweep_s, c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, dg,
-                            tc_wall_time() - t0);
-                } else
-                    fprintf(stderr, " FAILED: %s\n", c->note);
-            }
+            for (int k = 0; k < o.ncount; k++)
+                run_logged(&o, self, mpirun, e, r, k, &cell[e * o.ncount + k], &base[e],
+                           &have_base[e]);
     rc = write_outputs(&o, cell, cmd);
     /* anything not clean is a failure: a run that did not finish, or results that differ */
     for (int i = 0; i < o.nexp * o.ncount; i++)

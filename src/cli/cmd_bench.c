@@ -1,37 +1,155 @@
 /* SPDX-License-Identifier: MIT */
-/* touche bench: kernel throughput side by side with MuJoCo, written as CSV */
+/* touche bench: every benchmark by name (the CLI's own, the experiments' hooks, all, ranks), and
+ * the CLI's kernel benchmarks scm and pfc, side by side with MuJoCo, run by the harness
+ * (exp/tc_bench.h) */
 #include "cli/tc_cli.h"
-#include "core/tc_args.h"
-#include "core/tc_fs.h"
-#include "report/tc_progress.h"
-#include "exp/tc_experiment.h"
+#include "exp/tc_bench.h"
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* repeat force queries for at least `seconds`; returns seconds per query */
-static double time_queries(tc_sim *sim, const double *v, double seconds, long long *pairs) {
+/* ---------- timing static force queries ---------- */
+
+/* one static force query of sim at its state with velocity v (NULL: at rest) */
+typedef struct query_ctx {
+    tc_sim *sim;
+    const double *v;
     tc_wrench w[2];
-    const double *q = tc_sim_q(sim);
-    long long n = 0, p0 = tc_sim_get_stats(sim)->pair_evals;
-    tc_sim_force(sim, q, v, w); /* warm up */
-    double t0 = tc_wall_time(), t;
-    do {
-        for (int i = 0; i < 4; i++) tc_sim_force(sim, q, v, w);
-        n += 4;
-    } while ((t = tc_wall_time() - t0) < seconds);
-    if (pairs) *pairs = (tc_sim_get_stats(sim)->pair_evals - p0) / (n + 1);
-    return t / n;
+} query_ctx;
+
+static tc_status query(void *ctx) {
+    query_ctx *c = ctx;
+    return tc_sim_force(c->sim, tc_sim_q(c->sim), c->v, c->w);
 }
+
+/* queries in batches of 4 for `seconds` after one untimed: the mean per query (s; NAN after a
+ * failed one), the best batch's per query into *best and the pair evaluations per query into
+ * *pairs (either may be NULL) */
+static double time_queries(tc_sim *sim, const double *v, double seconds, long long *pairs,
+                           double *best) {
+    query_ctx c = {.sim = sim, .v = v};
+    long long p0 = tc_sim_get_stats(sim)->pair_evals;
+    tc_bench_timer tm = {
+        .call = query, .ctx = &c, .seconds = seconds, .batch = 4, .warmup = TC_BENCH_WARMUP_ONE};
+    tc_bench_timing tg;
+    tc_bench_time(&tm, &tg);
+    if (pairs) *pairs = (tc_sim_get_stats(sim)->pair_evals - p0) / (tg.calls + 1);
+    if (best) *best = tg.status ? NAN : tg.best_s;
+    return tg.status ? NAN : tg.mean_s;
+}
+
+/* MuJoCo's mj_forward on scene sc, timed as the queries in the same run (s; NAN when it cannot) */
+static double mujoco_forward_s(const tc_scene *sc, double seconds) {
+    tc_method mj;
+    tc_sim *sim = NULL;
+    double s = NAN;
+    if (!tc_method_parse(&mj, "mujoco", NULL) && !tc_sim_alloc(&sim, sc, &mj, 0.002, NULL))
+        s = time_queries(sim, NULL, seconds, NULL, NULL);
+    tc_sim_free(sim);
+    return s;
+}
+
+/* ---------- bench scm ---------- */
+
+enum { SCM_POINTS };
+
+static const tc_col scm_cols[] = {
+    {.csv = "points_big", .fmt = "%.0f"},
+    {.csv = "points_small", .fmt = "%.0f"},
+    {.csv = "pairs_per_query", .fmt = "%.0f"},
+    {.csv = "velocity", .fmt = "%.0f"},
+    {.csv = "threads", .fmt = "%.0f"},
+    {.csv = "us_per_query", .fmt = "%.3f"},
+    {.csv = "pair_evals_per_s", .fmt = "%.6g"},
+    {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
+    {.csv = "ratio_scm_over_mujoco", .fmt = "%.4g"},
+};
+
+/* SCM on E1's spheres (1 cm deep) with about nbig points on the big one: static and with a
+ * velocity, on one thread and on every core, a row each */
+static tc_status scm_points(const tc_scene *sc, int nbig, double mj_s, double seconds,
+                            tc_bench_table *t, tc_error *err) {
+    static const double vel[6] = {0.3, -0.2, 0.1, 0.5, 0.0, 1.0};
+    const int nthreads = omp_get_num_procs();
+    tc_method m;
+    tc_sim *sim = NULL;
+    tc_status st = tc_method_parse(&m, "scm", err);
+    if (!st) st = tc_method_set(&m, "spacing", sqrt(4 * M_PI * 0.01 / nbig), err);
+    if (!st) st = tc_sim_alloc(&sim, sc, &m, 0.002, err);
+    const int threads[2] = {1, nthreads};
+    for (int dyn = 0; dyn < 2 && !st; dyn++)
+        for (int k = 0; k < (nthreads > 1 ? 2 : 1); k++) {
+            long long pairs = 0;
+            omp_set_num_threads(threads[k]);
+            double s = time_queries(sim, dyn ? vel : NULL, seconds, &pairs, NULL);
+            tc_bench_put(t,
+                         (tc_cell[]){TC_NUM(nbig), TC_NUM((int)(pairs / 2 / nbig)), TC_NUM(pairs),
+                                     TC_NUM(dyn), TC_NUM(threads[k]), TC_NUM(1e6 * s),
+                                     TC_NUM(pairs / s), TC_NUM(1e6 * mj_s), TC_NUM(s / mj_s)});
+        }
+    tc_sim_free(sim);
+    return st;
+}
+
+static tc_status scm_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
+    (void)x;
+    tc_scene sc;
+    const tc_bench_val *pts = &o->v[SCM_POINTS];
+    tc_status st = tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, err); /* E1's spheres */
+    double mj_s = st ? NAN : mujoco_forward_s(&sc, o->seconds);
+    tc_bench_columns(t, scm_cols, sizeof scm_cols / sizeof scm_cols[0]);
+    for (int i = 0; i < pts->n && !st; i++)
+        st = scm_points(&sc, pts->list[i], mj_s, o->seconds, t, err);
+    return st;
+}
+
+static const tc_bench_opt scm_opts[] = {
+    [SCM_POINTS] = TC_BENCH_OPT_INTS("--points", 12, 10000000, 0, "100,400,1600,6400",
+                                     "sample points on the big sphere"),
+    TC_BENCH_OPT_SECONDS("0.5", "time per measurement, s"),
+    {0},
+};
+
+static const tc_bench_def scm_bench = {
+    .name = "scm",
+    .doc = "SCM pair evaluations/s against points on E1's spheres, 1 and all threads, static and "
+           "moving, beside MuJoCo's mj_forward on the same scene",
+    .csv = "bench_scm.csv",
+    .opts = scm_opts,
+    .run = scm_run};
+
+/* ---------- bench pfc ---------- */
+
+enum { PFC_LEVELS, PFC_SHELLS };
+
+static const tc_col pfc_cols[] = {
+    {.csv = "scene"},
+    {.csv = "resolution", .fmt = "%.0f"},
+    {.csv = "shells", .fmt = "%.0f"},
+    {.csv = "tets_a", .fmt = "%.0f"},
+    {.csv = "tets_b", .fmt = "%.0f"},
+    {.csv = "broad_phase"},
+    {.csv = "threads", .fmt = "%.0f"},
+    {.csv = "us_per_eval", .fmt = "%.3f"},
+    {.csv = "us_best", .fmt = "%.3f"},
+    {.csv = "pair_evals", .fmt = "%.0f"},
+    {.csv = "polygons", .fmt = "%.0f"},
+    {.csv = "force_N", .fmt = "%.10g"},
+    {.csv = "rel_diff_vs_brute", .fmt = "%.3g"},
+    {.csv = "mujoco_us_per_forward", .fmt = "%.3f"},
+    {.csv = "ratio_pfc_over_mujoco", .fmt = "%.4g"},
+};
 
 /* the scenes of bench pfc: 0 E1's spheres 1 cm deep, 1 two 10 cm cubes 5 mm deep (the upper one
  * turned 0.3 rad about z and tilted 0.05 rad about x), 2 a 5 cm ball 1 cm into a plane, 3 E1's
  * spheres again (run with rigid_fixed = 1: the fixed big sphere is rigid) */
+static const char *const pfc_names[4] = {"sphere-sphere", "box-box", "sphere-plane",
+                                         "sphere-rigid"};
+
 static tc_status pfc_scene(tc_scene *sc, int which, tc_error *err) {
     if (which == 0 || which == 3) return tc_scene_sphere_pair(sc, 0.1, 0.05, 0.14, 1000, err);
     if (which == 1) {
@@ -45,196 +163,146 @@ static tc_status pfc_scene(tc_scene *sc, int which, tc_error *err) {
     return st ? st : tc_scene_add_free(sc, "ball", tc_sphere(0.05), pos, NULL, 1000, err);
 }
 
-/* the best time per static force query (s) over batches of 4 queries repeated for `seconds`:
- * on a shared machine the least batch time is the one least disturbed by other processes */
-static double pfc_best_query(tc_sim *sim, double seconds) {
-    tc_wrench w[2];
-    const double *q = tc_sim_q(sim);
-    double t0 = tc_wall_time(), best = INFINITY;
-    while (tc_wall_time() - t0 < seconds) {
-        double b0 = tc_wall_time();
-        for (int i = 0; i < 4; i++) tc_sim_force(sim, q, NULL, w);
-        best = fmin(best, (tc_wall_time() - b0) / 4);
+/* one mesh of scene `which`: pfc at resolution `level` with nsh shells */
+typedef struct pfc_mesh {
+    const tc_scene *sc;
+    int which, level, nsh;
+    double mj_s, seconds;
+} pfc_mesh;
+
+/* the brute force first (small meshes only: it grows as tets squared, one thread), then the
+ * slab sweep on one thread and on all (pfc's threads); a row each */
+static tc_status pfc_mesh_rows(const pfc_mesh *p, tc_bench_table *t, tc_error *err) {
+    const int nthreads = omp_get_max_threads(),
+              tets = 20 * (1 << (2 * p->level)) * (1 + 3 * p->nsh);
+    const int ta = p->which == 1 ? 12 : p->which == 2 ? 0 : tets, tb = p->which == 1 ? 12 : tets;
+    double fbrute = NAN;
+    tc_status st = TC_OK;
+    for (int run = 0; run < 3 && !st; run++) {
+        int bvh = run > 0, th = run == 2 ? nthreads : 1;
+        if ((!bvh && ((long long)ta * tb > 40000000LL || p->which == 3)) ||
+            (run == 2 && nthreads == 1))
+            continue;
+        tc_method m;
+        tc_sim *sim = NULL;
+        st = tc_method_parse(&m, "pfc", err);
+        const char *set[] = {"resolution", "shells", "bvh", "rigid_fixed", "threads"};
+        const double val[] = {p->level, p->nsh, bvh, p->which == 3, th};
+        for (int k = 0; k < 5 && !st; k++)
+            st = tc_method_set(&m, set[k], val[k], err);
+        if (!st) st = tc_sim_alloc(&sim, p->sc, &m, 0.002, err);
+        if (st) break;
+        long long pairs = 0;
+        double best, sec = time_queries(sim, NULL, p->seconds, &pairs, &best);
+        tc_wrench w[2];
+        tc_sim_force(sim, tc_sim_q(sim), NULL, w);
+        double F = sqrt(w[1].f[0] * w[1].f[0] + w[1].f[1] * w[1].f[1] + w[1].f[2] * w[1].f[2]);
+        if (!bvh) fbrute = F;
+        /* soft-plane: the tree against the plane; soft-soft and soft-rigid: the overlap slab's
+         * sweep (soft-rigid has no brute force) */
+        const char *bp = !bvh ? "brute" : p->which == 2 ? "tree" : "slab";
+        tc_bench_put(t, (tc_cell[]){TC_TEXT(pfc_names[p->which]), TC_NUM(p->level), TC_NUM(p->nsh),
+                                    TC_NUM(ta), TC_NUM(tb), TC_TEXT(bp), TC_NUM(th),
+                                    TC_NUM(1e6 * sec), TC_NUM(1e6 * best), TC_NUM(pairs),
+                                    TC_NUM(tc_sim_get_stats(sim)->ncontact), TC_NUM(F),
+                                    TC_NUM(fabs(F - fbrute) / F), TC_NUM(1e6 * p->mj_s),
+                                    TC_NUM(sec / p->mj_s)});
+        tc_sim_free(sim);
     }
-    return best;
+    return st;
 }
 
-/* pfc force evaluation time vs mesh resolution, slab sweep (one thread and all) vs brute-force broad
- * phase, beside MuJoCo */
-static int bench_pfc(const char *out, const char *levels, const char *shells, double seconds) {
-    static const char *names[4] = {"sphere-sphere", "box-box", "sphere-plane", "sphere-rigid"};
-    tc_error err;
-    tc_error_clear(&err);
-    char path[1100];
-    tc_outfile o;
-    tc_path_join(path, sizeof path, out, "bench_pfc.csv");
-    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    fprintf(o.f, "scene,resolution,shells,tets_a,tets_b,broad_phase,threads,us_per_eval,us_best,pair_evals,"
-                 "polygons,force_N,rel_diff_vs_brute,mujoco_us_per_forward,ratio_pfc_over_mujoco\n");
-    printf("%-13s %4s %6s %6s %6s %6s %7s %11s %9s %10s %8s %11s %9s %10s\n", "scene", "res", "shells", "tets_a",
-           "tets_b", "broad", "threads", "us/eval", "best us", "pairs", "polygons", "F (N)", "rel diff", "mujoco us");
-    int nthreads = omp_get_max_threads();
-    for (int which = 0; which < 4; which++) {
+/* pfc force evaluation time vs mesh resolution, slab sweep (one thread and all) vs brute-force
+ * broad phase, beside MuJoCo; the boxes have 12 tets at any level: one mesh */
+static tc_status pfc_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
+    (void)x;
+    const tc_bench_val *lv = &o->v[PFC_LEVELS], *sh = &o->v[PFC_SHELLS];
+    tc_status st = TC_OK;
+    tc_bench_columns(t, pfc_cols, sizeof pfc_cols / sizeof pfc_cols[0]);
+    for (int which = 0; which < 4 && !st; which++) {
         tc_scene sc;
-        if (pfc_scene(&sc, which, &err)) return tc_cli_error(&err, 1), 1;
-        /* MuJoCo's mj_forward on the same scene, in the same run */
-        tc_method mj;
-        tc_sim *sim = NULL;
-        double mj_s = NAN;
-        if (tc_method_parse(&mj, "mujoco", &err) == TC_OK && tc_sim_alloc(&sim, &sc, &mj, 0.002, &err) == TC_OK)
-            mj_s = time_queries(sim, NULL, seconds, NULL);
-        tc_sim_free(sim);
-        tc_error_clear(&err);
-        char lb[256], sb[256];
-        snprintf(lb, sizeof lb, "%s", which == 1 ? "0" : levels); /* boxes: 12 tets at any level */
-        for (char *lv = NULL, *lt = strtok_r(lb, ",", &lv); lt; lt = strtok_r(NULL, ",", &lv)) {
-            int level = atoi(lt);
-            snprintf(sb, sizeof sb, "%s", which == 1 ? "0" : shells);
-            for (char *sv = NULL, *st = strtok_r(sb, ",", &sv); st; st = strtok_r(NULL, ",", &sv)) {
-                int nsh = atoi(st), tets = 20 * (1 << (2 * level)) * (1 + 3 * nsh);
-                int ta = which == 1 ? 12 : which == 2 ? 0 : tets, tb = which == 1 ? 12 : tets;
-                double fbrute = NAN;
-                /* the brute force first (small meshes only: it grows as tets squared, one
-                 * thread), then the slab sweep on one thread and on all (pfc's threads) */
-                for (int run = 0; run < 3; run++) {
-                    int bvh = run > 0, th = run == 2 ? nthreads : 1;
-                    if (!bvh && ((long long)ta * tb > 40000000LL || which == 3)) continue;
-                    if (run == 2 && nthreads == 1) continue;
-                    tc_method m;
-                    tc_method_parse(&m, "pfc", &err);
-                    tc_method_set(&m, "resolution", level, &err);
-                    tc_method_set(&m, "shells", nsh, &err);
-                    tc_method_set(&m, "bvh", bvh, &err);
-                    tc_method_set(&m, "rigid_fixed", which == 3, &err);
-                    tc_method_set(&m, "threads", th, &err);
-                    if (tc_sim_alloc(&sim, &sc, &m, 0.002, &err)) return tc_cli_error(&err, 1), 1;
-                    long long pairs = 0;
-                    double sec = time_queries(sim, NULL, seconds, &pairs), best = pfc_best_query(sim, seconds);
-                    tc_wrench w[2];
-                    tc_sim_force(sim, tc_sim_q(sim), NULL, w);
-                    int poly = tc_sim_get_stats(sim)->ncontact;
-                    double F = sqrt(w[1].f[0] * w[1].f[0] + w[1].f[1] * w[1].f[1] + w[1].f[2] * w[1].f[2]);
-                    if (!bvh) fbrute = F;
-                    /* soft-plane: the tree against the plane; soft-soft and soft-rigid: the overlap
-                     * slab's sweep (soft-rigid has no brute force) */
-                    const char *bp = !bvh ? "brute" : which == 2 ? "tree" : "slab";
-                    double rel = fabs(F - fbrute) / F;
-                    fprintf(o.f, "%s,%d,%d,%d,%d,%s,%d,%.3f,%.3f,%lld,%d,%.10g,%.3g,%.3f,%.4g\n", names[which], level, nsh,
-                            ta, tb, bp, th, 1e6 * sec, 1e6 * best, pairs, poly, F, rel, 1e6 * mj_s, sec / mj_s);
-                    printf("%-13s %4d %6d %6d %6d %6s %7d %11.2f %9.2f %10lld %8d %11.6g %9.2g %10.2f\n", names[which], level,
-                           nsh, ta, tb, bp, th, 1e6 * sec, 1e6 * best, pairs, poly, F, rel, 1e6 * mj_s);
-                    tc_sim_free(sim);
-                }
-            }
+        if ((st = pfc_scene(&sc, which, err))) break;
+        const int box = which == 1, nl = box ? 1 : lv->n, ns = box ? 1 : sh->n;
+        pfc_mesh p = {.sc = &sc,
+                      .which = which,
+                      .mj_s = mujoco_forward_s(&sc, o->seconds),
+                      .seconds = o->seconds};
+        for (int i = 0; i < nl * ns && !st; i++) {
+            p.level = box ? 0 : lv->list[i / ns], p.nsh = box ? 0 : sh->list[i % ns];
+            st = pfc_mesh_rows(&p, t, err);
         }
     }
-    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    printf("wrote %s\n", path);
-    return 0;
+    return st;
+}
+
+static const tc_bench_opt pfc_opts[] = {
+    [PFC_LEVELS] = TC_BENCH_OPT_INTS("--levels", 0, 6, 0, "1,2,3,4",
+                                     "mesh resolutions (icosphere subdivision levels)"),
+    [PFC_SHELLS] =
+        TC_BENCH_OPT_INTS("--shells", 0, 4, 0, "0,1", "inner shells of the sphere meshes"),
+    TC_BENCH_OPT_SECONDS("0.5", "time per measurement, s"),
+    {0},
+};
+
+static const tc_bench_def pfc_bench = {
+    .name = "pfc",
+    .doc = "pfc force evaluation time vs mesh resolution, slab sweep (1 and all threads) and "
+           "brute force, on four scenes, beside MuJoCo's mj_forward",
+    .csv = "bench_pfc.csv",
+    .opts = pfc_opts,
+    .run = pfc_run};
+
+/* ---------- every benchmark ---------- */
+
+/* the benchmarks with outputs of their own (CSV and Markdown) */
+static const struct {
+    const char *name, *doc;
+    int (*main)(int argc, char **argv);
+} own[] = {
+    {"all", "every method on each experiment's scene beside MuJoCo (bench_all.csv, .md)",
+     tc_bench_all},
+    {"ranks", "each experiment's sweeps as one process and as mpirun ranks (bench_ranks.csv, .md)",
+     tc_bench_ranks},
+};
+#define NOWN ((int)(sizeof own / sizeof own[0]))
+
+/* the CLI's benchmarks run by the harness */
+static const tc_bench_def *const kernels[] = {&scm_bench, &pfc_bench, &tc_bench_points};
+#define NKERNEL ((int)(sizeof kernels / sizeof kernels[0]))
+
+/* every benchmark, a line each */
+static void bench_list(FILE *f) {
+    fprintf(f, "usage: touche bench [NAME] [options] (NAME --help: its options; no NAME: scm)\n");
+    for (int i = 0; i < NKERNEL; i++)
+        tc_bench_line(f, 10, kernels[i]->name, kernels[i]->doc);
+    for (int i = 0; i < NOWN; i++)
+        tc_bench_line(f, 10, own[i].name, own[i].doc);
+    for (int i = 0; tc_experiment_at(i); i++) {
+        const tc_experiment_type *x = tc_experiment_at(i);
+        if (x->bench) tc_bench_line(f, 10, x->bench_name, x->bench_doc);
+    }
 }
 
 int tc_cmd_bench(int argc, char **argv) {
-    const char *what = argc > 1 && argv[1][0] != '-' ? argv[1] : "scm";
-    if (!strcmp(what, "all")) return tc_bench_all(argc - 1, argv + 1);
-    if (!strcmp(what, "ranks")) return tc_bench_ranks(argc - 1, argv + 1);
-    /* an experiment's own benchmark (e2, penalty) takes the rest of the command line */
+    /* NAME and its arguments (argv[0] is its name), or scm with every argument */
+    const int named = argc > 1 && argv[1][0] != '-';
+    const char *what = named ? argv[1] : "scm";
+    if (!named && argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return bench_list(stdout), 0;
+    argc -= named, argv += named;
+    for (int i = 0; i < NKERNEL; i++)
+        if (!strcmp(what, kernels[i]->name)) return tc_bench_main(kernels[i], argc, argv);
+    for (int i = 0; i < NOWN; i++)
+        if (!strcmp(what, own[i].name)) return own[i].main(argc, argv);
+    /* an experiment's benchmark, by its name or the experiment's (e2, penalty, e4) */
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *x = tc_experiment_at(i);
-        if (x->bench && (!strcmp(what, x->bench_name) || tc_experiment_find(what) == x))
-            return x->bench(argc - 1, argv + 1);
+        if (!x->bench || (strcmp(what, x->bench_name) && tc_experiment_find(what) != x)) continue;
+        tc_bench_def d = *x->bench;
+        d.name = x->bench_name, d.doc = x->bench_doc, d.experiment = x->name;
+        return tc_bench_main(&d, argc, argv);
     }
-    const char *out = "out/bench", *plist = "100,400,1600,6400", *levels = "1,2,3,4", *shells = "0,1";
-    const char *bodies = "100,300,1000";
-    double seconds = 0.5;
-    char who[64];
-    snprintf(who, sizeof who, "touche bench %s", what);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], what) && i == 1) continue;
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--points") && i + 1 < argc) plist = argv[++i];
-        else if (!strcmp(argv[i], "--levels") && i + 1 < argc) levels = argv[++i];
-        else if (!strcmp(argv[i], "--shells") && i + 1 < argc) shells = argv[++i];
-        else if (!strcmp(argv[i], "--bodies") && i + 1 < argc) bodies = argv[++i];
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-            if (!tc_arg_real(who, "--seconds", argv[++i], 1e-3, 3600, &seconds)) return 2;
-        } else {
-            fprintf(stderr, "usage: touche bench scm|pfc [--points a,b,...] [--levels a,b,...] "
-                            "[--shells a,b,...] [--seconds S] [--out DIR]\n"
-                            "       touche bench points [--bodies a,b,...] [--seconds S] "
-                            "[--out DIR]\n"
-                            "       touche bench all [--methods a,b] [--scenes x,y] [--seconds S] "
-                            "[--threads N] [--out DIR] (--help)\n"
-                            "       touche bench ranks [--experiments a,b] [--ranks 1,2] [--tier T] "
-                            "[--repeat K] [--out DIR] (--help)\n"
-                            "       touche bench NAME [...] for an experiment's benchmark (see "
-                            "touche list)\n");
-            return 2;
-        }
-    }
-    /* every list checked before anything is timed: whole numbers in range, nothing else */
-    int v[64], nv;
-    if (!tc_arg_ints(who, "--points", plist, 12, 10000000, v, 64, &nv) ||
-        !tc_arg_ints(who, "--levels", levels, 0, 6, v, 64, &nv) ||
-        !tc_arg_ints(who, "--shells", shells, 0, 4, v, 64, &nv) ||
-        !tc_arg_ints(who, "--bodies", bodies, 1, 100000, v, 64, &nv))
-        return 2;
-    if (!strcmp(what, "pfc")) return bench_pfc(out, levels, shells, seconds);
-    if (!strcmp(what, "points")) return tc_bench_points(out, bodies, seconds);
-    if (strcmp(what, "scm")) {
-        char names[256] = "all, ranks, scm, pfc, points";
-        for (int i = 0; tc_experiment_at(i); i++)
-            if (tc_experiment_at(i)->bench)
-                snprintf(names + strlen(names), sizeof names - strlen(names), ", %s",
-                         tc_experiment_at(i)->bench_name);
-        fprintf(stderr, "touche bench: unknown benchmark '%s' (available: %s)\n", what, names);
-        return 2;
-    }
-    tc_scene sc;
-    tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL); /* E1's spheres, 1 cm deep */
-    tc_error err;
-    tc_error_clear(&err);
-    /* MuJoCo's mj_forward on the same scene, measured in the same run */
-    tc_method mj;
-    tc_sim *sim = NULL;
-    double mj_s = NAN;
-    if (tc_method_parse(&mj, "mujoco", &err) == TC_OK && tc_sim_alloc(&sim, &sc, &mj, 0.002, &err) == TC_OK)
-        mj_s = time_queries(sim, NULL, seconds, NULL);
-    tc_sim_free(sim);
-    char path[1100];
-    tc_outfile o;
-    tc_path_join(path, sizeof path, out, "bench_scm.csv");
-    if (tc_outfile_open(&o, path, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    fprintf(o.f, "points_big,points_small,pairs_per_query,velocity,threads,us_per_query,"
-                 "pair_evals_per_s,mujoco_us_per_forward,ratio_scm_over_mujoco\n");
-    printf("%8s %8s %10s %5s %7s %12s %14s %12s\n", "big", "small", "pairs", "vel", "threads",
-           "us/query", "pairs/s", "mujoco us");
-    int nthreads = omp_get_num_procs();
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", plist);
-    for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
-        int nbig = atoi(t); /* checked: 12 .. 1e7 */
-        /* spacing that puts about nbig points on the big sphere */
-        tc_method m;
-        tc_method_parse(&m, "scm", &err);
-        tc_method_set(&m, "spacing", sqrt(4 * M_PI * 0.01 / nbig), &err);
-        if (tc_sim_alloc(&sim, &sc, &m, 0.002, &err)) return tc_cli_error(&err, 1), 1;
-        double vel[6] = {0.3, -0.2, 0.1, 0.5, 0.0, 1.0};
-        for (int dyn = 0; dyn < 2; dyn++)
-            for (int th = 1; th <= nthreads; th += nthreads > 1 ? nthreads - 1 : 1) {
-                omp_set_num_threads(th);
-                long long pairs = 0;
-                double s = time_queries(sim, dyn ? vel : NULL, seconds, &pairs);
-                int nsmall = (int)(pairs / 2 / (nbig ? nbig : 1));
-                fprintf(o.f, "%d,%d,%lld,%d,%d,%.3f,%.6g,%.3f,%.4g\n", nbig, nsmall, pairs, dyn, th,
-                        1e6 * s, pairs / s, 1e6 * mj_s, s / mj_s);
-                printf("%8d %8d %10lld %5s %7d %12.2f %14.4g %12.2f\n", nbig, nsmall, pairs,
-                       dyn ? "yes" : "no", th, 1e6 * s, pairs / s, 1e6 * mj_s);
-                if (nthreads == 1) break;
-            }
-        tc_sim_free(sim);
-    }
-    omp_set_num_threads(nthreads);
-    if (tc_outfile_commit(&o, &err)) return tc_cli_error(&err, TC_EIO), 1;
-    printf("wrote %s\n", path);
-    return 0;
+    fprintf(stderr, "touche bench: unknown benchmark '%s'\n", what);
+    bench_list(stderr);
+    return 2;
 }

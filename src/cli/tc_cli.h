@@ -15,8 +15,9 @@ int tc_cmd_history(int argc, char **argv);
 int tc_cmd_generate(int argc, char **argv);
 
 /* touche bench points: the points model's broad phase and contacts on piles of the given body
- * counts (comma-separated), each timed for `seconds`, into out/bench_points.csv */
-int tc_bench_points(const char *out, const char *bodies, double seconds);
+ * counts, each timed for --seconds, into bench_points.csv (run by exp/tc_bench.h's harness) */
+struct tc_bench_def;
+extern const struct tc_bench_def tc_bench_points;
 
 /* touche bench all: every registered method on each experiment's scene beside MuJoCo, into
  * bench_all.csv and bench_all.md (argv[0] is "all"; --help lists the options) */

@@ -97,10 +97,11 @@ typedef struct tc_experiment_type {
     /* optional: regenerate the experiment's input data in data/ (`touche generate NAME`) */
     tc_status (*generate)(const tc_gen_opts *o, tc_error *err);
     const char *generate_doc;
-    /* optional: a benchmark (`touche bench NAME`); argv[0] is its name; returns an exit status */
+    /* optional: a benchmark (`touche bench NAME`, NAME its bench_name): its options and what it
+     * times, run by the harness of exp/tc_bench.h, which plans this experiment for it */
     const char *bench_name;
     const char *bench_doc;
-    int (*bench)(int argc, char **argv);
+    const struct tc_bench_def *bench;
     /* optional: the work of the planned run (its script's sizes, its methods), before it starts;
      * without it the run is neither estimated nor limited */
     void (*estimate)(const tc_exp *x, const void *state, tc_work *w);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* touche bench all: every registered method (docs/adding-a-model.md's example registered at run
- * time included) has one row per scene in bench_all.csv, runs where its capabilities fit and says
- * why not where they do not; the CSV has its header and consistent numbers; the Markdown table
- * lists the model. Timings are not checked (never time inside tests): a smoke run with a tiny
+/* the benchmark harness (exp/tc_bench.h): one column specification gives the CSV and the console
+ * table, options parse to their values or exit 2, the timing counts its calls, a failed benchmark
+ * writes nothing. touche bench all: every registered method (docs/adding-a-model.md's example
+ * registered at run time included) has one row per scene in bench_all.csv, runs where its
+ * capabilities fit and says why not where they do not; the CSV has its header and consistent
+ * numbers; the Markdown table lists the model. Timings are not checked (never time inside tests): a
+ * smoke run with a tiny
  * --seconds */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 
 #include "test_tmp.h"
 #include "cli/tc_cli.h"
+#include "exp/tc_bench.h"
 #include "sim/tc_sim.h"
 
 extern const tc_model_type tc_model_linear_spring;
@@ -166,4 +171,184 @@ Test(bench_all, bad_options_exit_2) {
     cr_expect_eq(tc_bench_all(3, b), 2);
     cr_expect_eq(tc_bench_all(3, c), 2);
     cr_expect_eq(tc_bench_all(2, d), 2);
+}
+
+/* ---------- the harness ---------- */
+
+/* the whole of what f (a memory stream) holds, closed */
+static char *stream_text(FILE *f, char **buf) {
+    fclose(f);
+    return *buf;
+}
+
+/* the table of a hook: fixed columns, a column named at run time, a quoted note, two rows */
+static void fill_table(tc_bench_table *t) {
+    static const tc_col cols[] = {{.csv = "bodies", .fmt = "%.0f"}, {.csv = "label"}};
+    tc_bench_columns(t, cols, 2);
+    tc_bench_column(t, "%.4f", "%s_us", "scm/euler");
+    tc_bench_columns(t, &(tc_col){.csv = "note", .quote = TC_COL_QUOTED}, 1);
+    tc_bench_put(
+        t, (tc_cell[]){TC_NUM(8), TC_TEXT("points"), TC_NUM(12.5), TC_TEXT("a \"quoted\" word")});
+    tc_bench_put(t, (tc_cell[]){TC_NUM(1000), TC_TEXT("mujoco"), TC_NUM(NAN), TC_TEXT("")});
+    tc_bench_note(t, "slope %g", 1.0);
+}
+
+Test(bench_harness, one_column_specification_gives_the_csv_and_the_console_table) {
+    tc_bench_table *t = NULL;
+    cr_assert_eq(tc_bench_table_alloc(&t), TC_OK);
+    fill_table(t);
+    char *csv = NULL, *con = NULL;
+    size_t n1, n2;
+    FILE *f = open_memstream(&csv, &n1), *g = open_memstream(&con, &n2);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_bench_table_csv(t, f, &err), TC_OK, "%s", err.msg);
+    tc_bench_table_print(t, g);
+    cr_expect_str_eq(stream_text(f, &csv), "bodies,label,scm/euler_us,note\n"
+                                           "8,points,12.5000,\"a \"\"quoted\"\" word\"\n"
+                                           "1000,mujoco,nan,\"\"\n");
+    /* the console: the same names and cells, aligned, then the notes */
+    cr_expect_str_eq(stream_text(g, &con),
+                     "bodies  label   scm/euler_us  note\n"
+                     "     8  points       12.5000  \"a \"\"quoted\"\" word\"\n"
+                     "  1000  mujoco           nan  \"\"\n"
+                     "slope 1\n");
+    free(csv), free(con);
+    tc_bench_table_free(t);
+}
+
+Test(bench_harness, a_wrong_column_or_row_is_an_error_when_written) {
+    static const tc_col bad[] = {{.csv = "n", .fmt = "%d"}}, num[] = {{.csv = "x", .fmt = "%g"}};
+    tc_bench_table *t[3];
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(tc_bench_table_alloc(&t[i]), TC_OK);
+    tc_bench_columns(t[0], bad, 1); /* a format of no double */
+    tc_bench_columns(t[1], num, 1);
+    tc_bench_put(t[1], (tc_cell[]){TC_NUM(1)});
+    tc_bench_columns(t[1], num, 1);             /* a column after a row */
+    tc_bench_put(t[2], (tc_cell[]){TC_NUM(1)}); /* a row before the columns */
+    for (int i = 0; i < 3; i++) {
+        tc_error err;
+        tc_error_clear(&err);
+        FILE *f = fopen("/dev/null", "w");
+        cr_expect_eq(tc_bench_table_csv(t[i], f, &err), TC_EINVAL, "table %d", i);
+        cr_expect_gt(strlen(err.msg), 5, "table %d", i);
+        fclose(f);
+        tc_bench_table_free(t[i]);
+    }
+}
+
+enum { OPT_BODIES, OPT_STEPS, OPT_TIER, OPT_SECONDS };
+static const tc_bench_opt opts[] = {
+    [OPT_BODIES] = TC_BENCH_OPT_INTS("--bodies", 1, 100, 3, "2,4", "piles"),
+    [OPT_STEPS] = TC_BENCH_OPT_INT("--steps", 1, 10, "5", "steps"),
+    [OPT_TIER] = TC_BENCH_OPT_TIER("full", "tier"),
+    [OPT_SECONDS] = TC_BENCH_OPT_SECONDS(NULL, "budget"),
+    {0},
+};
+
+/* usages and messages kept off the test's output */
+static void quiet(void) {
+    cr_redirect_stdout();
+    cr_redirect_stderr();
+}
+
+/* parse the arguments after the name */
+static int parse(tc_bench_opts *o, int argc, char **argv) {
+    return tc_bench_parse("test", "what it does", opts, argc, argv, o);
+}
+
+Test(bench_harness, options_parse_to_their_values_or_exit_2, .init = quiet) {
+    tc_bench_opts o;
+    char *dflt[] = {"test"};
+    cr_assert_eq(parse(&o, 1, dflt), -1);
+    cr_expect_str_eq(o.out, "out/bench");
+    cr_expect_eq(o.v[OPT_BODIES].n, 2);
+    cr_expect_eq(o.v[OPT_BODIES].list[1], 4);
+    cr_expect_eq(o.v[OPT_STEPS].list[0], 5);
+    cr_expect_str_eq(o.tier, "full");
+    cr_expect(isnan(o.seconds) && !o.v[OPT_SECONDS].text, "no --seconds: NaN");
+    char *given[] = {"test",      "--bodies", "7,8,9", "--tier", "quick",
+                     "--seconds", "0.25",     "--out", "d"};
+    cr_assert_eq(parse(&o, 9, given), -1);
+    cr_expect_eq(o.v[OPT_BODIES].n, 3);
+    cr_expect(o.v[OPT_BODIES].given && !o.v[OPT_STEPS].given);
+    cr_expect_str_eq(o.tier, "quick");
+    cr_expect_float_eq(o.seconds, 0.25, 1e-12);
+    cr_expect_str_eq(o.out, "d");
+    /* bad values, unknown options, a missing value: exit 2; --help: 0 */
+    char *bad[][3] = {{"test", "--bodies", "1,2,3,4"}, {"test", "--steps", "11"},
+                      {"test", "--tier", "huge"},      {"test", "--seconds", "nan"},
+                      {"test", "--bogus", "1"},        {"test", "--out", ""}};
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(parse(&o, 3, bad[i]), 2, "%s %s", bad[i][1], bad[i][2]);
+    char *novalue[] = {"test", "--steps"}, *help[] = {"test", "--help"};
+    cr_expect_eq(parse(&o, 2, novalue), 2);
+    cr_expect_eq(parse(&o, 2, help), 0);
+}
+
+/* a call that counts itself and fails at call `fail` (0: never) */
+typedef struct counter {
+    long n, fail;
+} counter;
+
+static tc_status count_call(void *ctx) {
+    counter *c = ctx;
+    return ++c->n == c->fail ? TC_EDIVERGED : TC_OK;
+}
+
+Test(bench_harness, the_timing_counts_its_calls) {
+    counter c = {0, 0};
+    tc_bench_timing r;
+    /* five batches of 3 after one untimed call, CPU times kept */
+    tc_bench_timer tm = {.call = count_call,
+                         .ctx = &c,
+                         .seconds = 1e9,
+                         .max_samples = 5,
+                         .batch = 3,
+                         .warmup = TC_BENCH_WARMUP_ONE,
+                         .cpu = 1};
+    cr_assert_eq(tc_bench_time(&tm, &r), TC_OK);
+    cr_expect_eq(c.n, 16);
+    cr_expect_eq(r.samples, 5);
+    cr_expect_eq(r.calls, 15);
+    cr_expect(r.status == TC_OK && r.best_s <= r.mean_s && isfinite(r.cpu_median_s));
+    /* no budget: the slow warm-up is the one sample; the plain one leaves none */
+    c.n = 0, tm = (tc_bench_timer){.call = count_call, .ctx = &c, .warmup = TC_BENCH_WARMUP_SLOW};
+    tc_bench_time(&tm, &r);
+    cr_expect(c.n == 1 && r.samples == 1 && r.calls == 1 && isfinite(r.mean_s));
+    c.n = 0, tm.warmup = TC_BENCH_WARMUP_ONE;
+    tc_bench_time(&tm, &r);
+    cr_expect(c.n == 1 && r.samples == 0 && isnan(r.mean_s));
+    /* a failed call ends it with its status; the calls before it count */
+    c = (counter){0, 4}, tm = (tc_bench_timer){.call = count_call, .ctx = &c, .seconds = 1e9};
+    tc_bench_time(&tm, &r);
+    cr_expect(r.status == TC_EDIVERGED && r.calls == 3 && c.n == 4);
+}
+
+/* the benchmark of the next test: a row, or a failure after it */
+static tc_status toy_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
+    cr_expect_null(x);
+    tc_bench_columns(t, &(tc_col){.csv = "steps", .fmt = "%.0f"}, 1);
+    tc_bench_put(t, (tc_cell[]){TC_NUM(o->v[OPT_STEPS].list[0])});
+    return o->v[OPT_STEPS].list[0] == 9 ? tc_error_set(err, TC_EIO, NULL, 0, NULL, "it failed")
+                                        : TC_OK;
+}
+
+Test(bench_harness, a_benchmark_writes_its_csv_or_nothing, .init = quiet) {
+    char dir[64] = "/tmp/touche-harness-XXXXXX", path[128];
+    cr_assert_not_null(test_tmpdir(dir));
+    const tc_bench_def d = {.name = "toy", .csv = "bench_toy.csv", .opts = opts, .run = toy_run};
+    char *ok[] = {"toy", "--steps", "7", "--out", dir},
+         *fail[] = {"toy", "--steps", "9", "--out", dir};
+    snprintf(path, sizeof path, "%s/bench_toy.csv", dir);
+    cr_expect_eq(tc_bench_main(&d, 5, fail), 1);
+    cr_expect_neq(access(path, F_OK), 0, "a failed benchmark wrote %s", path);
+    cr_assert_eq(tc_bench_main(&d, 5, ok), 0);
+    FILE *f = fopen(path, "r");
+    char buf[64] = "";
+    cr_assert_not_null(f);
+    cr_expect_eq(fread(buf, 1, sizeof buf - 1, f), 8);
+    cr_expect_str_eq(buf, "steps\n7\n");
+    fclose(f);
 }
