@@ -36,8 +36,8 @@ static tc_status build_e3(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
     if (st) return st;
     const double pos[3] = {0, 0, r - depth};
     b->dt = 0.002;
-    snprintf(b->what, sizeof b->what, "E3's contact surface: a %g m sphere %g m into the ground",
-             r, depth);
+    snprintf(b->what, sizeof b->what, "E3's contact surface: a %g m sphere %g m into the ground", r,
+             depth);
     st = tc_scene_ground(sc, 0, 0, err);
     return st ? st : tc_scene_add_free(sc, "ball", tc_sphere(r), pos, NULL, 1000, err);
 }
@@ -55,7 +55,9 @@ static tc_status build_e2(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
     if (!e) return TC_ENOMEM;
     tc_status st = e2_read_setup(&x->script, e, err);
     if (st) return st;
-    b->dt = e->dt[0], b->start = start_e2, b->horizon = e->duration;
+    b->dt = e->dt[0];
+    b->start = start_e2;
+    b->horizon = e->duration;
     snprintf(b->what, sizeof b->what, "E2's T pushed by the finger, dt %g s", b->dt);
     return tc_scene_t_pusher(sc, &e->scene, err);
 }
@@ -66,7 +68,9 @@ static tc_status build_e4(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
     if (!e) return TC_ENOMEM;
     tc_status st = e4_read_setup(&x->script, e, err);
     if (st) return st;
-    b->dt = e->dt, b->settle = e->c_seconds, b->horizon = e->c_seconds;
+    b->dt = e->dt;
+    b->settle = e->c_seconds;
+    b->horizon = e->c_seconds;
     snprintf(b->what, sizeof b->what, "E4's pile of %d bodies in its box, landed for %g s, dt %g s",
              e->pile.bodies, b->settle, b->dt);
     return e4_pile_scene(e, e->pile.bodies, sc, err);
@@ -79,7 +83,9 @@ static tc_status build_e5(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
     tc_status st = e5_read_setup(&x->script, e, err);
     if (st) return st;
     e56_study s = e5_study(e);
-    b->dt = 1 / e->grid.rate[e->grid.nrate - 1], b->start = s.start, b->ctx = s.ctx;
+    b->dt = 1 / e->grid.rate[e->grid.nrate - 1];
+    b->start = s.start;
+    b->ctx = s.ctx;
     b->horizon = e->grid.seconds;
     snprintf(b->what, sizeof b->what, "E5's polytope, drop 0 (2-D), dt %g s", b->dt);
     return s.build(s.ctx, 0, sc, err);
@@ -92,7 +98,9 @@ static tc_status build_e6(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
     tc_status st = e6_read_setup(&x->script, e, err);
     if (st) return st;
     e56_study s = e6_tall_study(e);
-    b->dt = 1 / e->tall_rate, b->start = s.start, b->ctx = s.ctx;
+    b->dt = 1 / e->tall_rate;
+    b->start = s.start;
+    b->ctx = s.ctx;
     b->horizon = e->grid.seconds;
     snprintf(b->what, sizeof b->what, "E6's tower of %d blocks (2-D), dt %g s", e->tall_n, b->dt);
     return s.build(s.ctx, 0, sc, err);
@@ -105,7 +113,9 @@ static tc_status build_e7(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
     if (!e) return TC_ENOMEM;
     tc_status st = e7_read_setup(&x->script, e, err);
     if (st) return st;
-    b->dt = e->d_dt, b->settle = 1.0, b->horizon = e->d_seconds - 1.0;
+    b->dt = e->d_dt;
+    b->settle = 1.0;
+    b->horizon = e->d_seconds - 1.0;
     snprintf(b->what, sizeof b->what, "E7's pile of %d compounds, landed for %g s, dt %g s",
              e->d_bodies[0], b->settle, b->dt);
     return e7_pile_scene(e, 0, sc, NULL, err);
@@ -121,4 +131,3 @@ static const tc_bench_scene scenes[] = {
 const tc_bench_scene *tc_bench_scene_at(int i) {
     return i >= 0 && i < (int)(sizeof scenes / sizeof scenes[0]) ? &scenes[i] : NULL;
 }
-

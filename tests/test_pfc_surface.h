@@ -22,7 +22,9 @@ static inline double sphere_mesh_field(const tc_tetmesh *m, const double c[3], c
         const double *a = m->vert + 3 * m->tri[3 * f], *b = m->vert + 3 * m->tri[3 * f + 1],
                      *d = m->vert + 3 * m->tri[3 * f + 2];
         double e1[3], e2[3], n[3];
-        tc_v3_sub(e1, b, a), tc_v3_sub(e2, d, a), tc_v3_cross(n, e1, e2);
+        tc_v3_sub(e1, b, a);
+        tc_v3_sub(e2, d, a);
+        tc_v3_cross(n, e1, e2);
         tc_v3_scale(n, n, 1 / tc_v3_norm(n));
         g = fmax(g, tc_v3_dot(n, y) / fabs(tc_v3_dot(n, a)));
     }
@@ -36,7 +38,9 @@ static inline double sphere_mesh_apothem(const tc_tetmesh *m) {
         const double *a = m->vert + 3 * m->tri[3 * f], *b = m->vert + 3 * m->tri[3 * f + 1],
                      *d = m->vert + 3 * m->tri[3 * f + 2];
         double e1[3], e2[3], n[3];
-        tc_v3_sub(e1, b, a), tc_v3_sub(e2, d, a), tc_v3_cross(n, e1, e2);
+        tc_v3_sub(e1, b, a);
+        tc_v3_sub(e2, d, a);
+        tc_v3_cross(n, e1, e2);
         amin = fmin(amin, fabs(tc_v3_dot(n, a)) / tc_v3_norm(n));
     }
     return amin;
@@ -49,7 +53,8 @@ static inline double polygon_force(const tc_pfc_polygon *q, const double u[3], d
     double S[3] = {0, 0, 0}, W = 0;
     for (int k = 1; k + 1 < q->n; k++) {
         double e1[3], e2[3], cr[3];
-        tc_v3_sub(e1, q->x[k], q->x[0]), tc_v3_sub(e2, q->x[k + 1], q->x[0]);
+        tc_v3_sub(e1, q->x[k], q->x[0]);
+        tc_v3_sub(e2, q->x[k + 1], q->x[0]);
         tc_v3_cross(cr, e1, e2);
         tc_v3_addscl(S, cr, 0.5);
         W += 0.5 * tc_v3_norm(cr) * (q->p[0] + q->p[k] + q->p[k + 1]) / 3;

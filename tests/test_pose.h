@@ -17,7 +17,8 @@ static inline tc_body_state pose(double x, double y, double z, double ax, double
     tc_v3_set(s.pos, x, y, z);
     double n = sqrt(ax * ax + ay * ay + az * az);
     s.quat[0] = cos(ang / 2);
-    s.quat[1] = ax / n * sin(ang / 2), s.quat[2] = ay / n * sin(ang / 2);
+    s.quat[1] = ax / n * sin(ang / 2);
+    s.quat[2] = ay / n * sin(ang / 2);
     s.quat[3] = az / n * sin(ang / 2);
     tc_quat_to_mat(s.R, s.quat);
     return s;

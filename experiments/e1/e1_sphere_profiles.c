@@ -13,15 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK 32 /* sweep points per work item: fixed, so results never depend on threads */
-#define MAXSTUDY 8 /* most radii and widths of the centre study */
+#define BLOCK    32    /* sweep points per work item: fixed, so results never depend on threads */
+#define MAXSTUDY 8     /* most radii and widths of the centre study */
 #define QUERY_DT 0.002 /* s: the step of every query's simulation (engines take one step of it) */
 
 /* the experiment's settings, read from the script */
 typedef struct e1_setup {
     double R, r, density, friction, range, gap, window;
     int n1d, n2d;
-    /* the centre study (E1.4): the method studied, small radii (m) and separation widths eps2 (m) */
+    /* the centre study (E1.4): the method studied, small radii (m) and separation widths eps2 (m)
+     */
     char centre_method[TC_LABEL_MAX + 1];
     double centre_r[MAXSTUDY], centre_eps2[MAXSTUDY];
     int ncr, nce;
@@ -56,29 +57,43 @@ typedef struct e1_state {
 /* the probes: around the gap, around the centre, 1 cm deep, and 1 cm deep again with a query
  * simulation of twice the step (PROBE_D1_DT2, the last point of all): a force law gives the same
  * force, a per-step impulse over dt does not */
-enum { PROBE_GAP_M, PROBE_GAP, PROBE_GAP_P, PROBE_C_M, PROBE_C, PROBE_C_P, PROBE_D1, PROBE_D1_DT2,
-       NPROBE };
+enum {
+    PROBE_GAP_M,
+    PROBE_GAP,
+    PROBE_GAP_P,
+    PROBE_C_M,
+    PROBE_C,
+    PROBE_C_P,
+    PROBE_D1,
+    PROBE_D1_DT2,
+    NPROBE
+};
 static const double probe_h = 1e-4; /* m: finite-difference step of the probes */
 
 static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
-    static const char *const scene_keys[] = {"big_radius", "small_radius", "density", "friction", NULL};
+    static const char *const scene_keys[] = {"big_radius", "small_radius", "density", "friction",
+                                             NULL};
     static const char *const sweep_keys[] = {"range", "gap", "window", NULL};
     static const char *const centre_keys[] = {"method", "radii", "eps2", NULL};
     static const char *const cost_keys[] = {"positions", "repeats", "queries", NULL};
-    config_setting_t *sc = tc_script_lookup(s, NULL, "scene"), *sw = tc_script_lookup(s, NULL, "sweep");
-    config_setting_t *ce = tc_script_lookup(s, NULL, "centre"), *co = tc_script_lookup(s, NULL, "cost");
+    config_setting_t *sc = tc_script_lookup(s, NULL, "scene"),
+                     *sw = tc_script_lookup(s, NULL, "sweep");
+    config_setting_t *ce = tc_script_lookup(s, NULL, "centre"),
+                     *co = tc_script_lookup(s, NULL, "cost");
     const char *cm = "";
     tc_status st;
     if (!sc || !sw)
         return tc_error_set(err, TC_EINVAL, s->path, 0, sc ? "sweep" : "scene", "missing group");
     /* optional: the windows' half-width (2 cm), the centre study and the cost study (none) */
     e->window = 0.02;
-    if (tc_script_lookup(s, sw, "window") && (st = tc_script_real(s, sw, "window", 1e-6, 1e3, &e->window, err)))
+    if (tc_script_lookup(s, sw, "window") &&
+        (st = tc_script_real(s, sw, "window", 1e-6, 1e3, &e->window, err)))
         return st;
-    if (ce && ((st = tc_script_allowed(s, ce, centre_keys, err)) ||
-               (st = tc_script_string(s, ce, "method", &cm, err)) ||
-               (st = tc_script_reals(s, ce, "radii", 1e-6, 1e3, e->centre_r, MAXSTUDY, &e->ncr, err)) ||
-               (st = tc_script_reals(s, ce, "eps2", 1e-9, 1e3, e->centre_eps2, MAXSTUDY, &e->nce, err))))
+    if (ce &&
+        ((st = tc_script_allowed(s, ce, centre_keys, err)) ||
+         (st = tc_script_string(s, ce, "method", &cm, err)) ||
+         (st = tc_script_reals(s, ce, "radii", 1e-6, 1e3, e->centre_r, MAXSTUDY, &e->ncr, err)) ||
+         (st = tc_script_reals(s, ce, "eps2", 1e-9, 1e3, e->centre_eps2, MAXSTUDY, &e->nce, err))))
         return st;
     if (co && ((st = tc_script_allowed(s, co, cost_keys, err)) ||
                (st = tc_script_int(s, co, "positions", 2, 1000, &e->cost_positions, err)) ||
@@ -86,7 +101,8 @@ static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
                (st = tc_script_int(s, co, "queries", 1, 100000, &e->cost_queries, err))))
         return st;
     snprintf(e->centre_method, sizeof e->centre_method, "%s", cm);
-    if ((st = tc_script_allowed(s, sc, scene_keys, err)) || (st = tc_script_allowed(s, sw, sweep_keys, err)) ||
+    if ((st = tc_script_allowed(s, sc, scene_keys, err)) ||
+        (st = tc_script_allowed(s, sw, sweep_keys, err)) ||
         (st = tc_script_real(s, sc, "big_radius", 1e-6, 1e3, &e->R, err)) ||
         (st = tc_script_real(s, sc, "small_radius", 1e-6, 1e3, &e->r, err)) ||
         (st = tc_script_real(s, sc, "density", 1e-6, 1e6, &e->density, err)) ||
@@ -98,17 +114,19 @@ static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
         return st;
     if (e->n1d % 2 == 0)
         return tc_error_set(err, TC_EINVAL, s->path,
-                            (int)config_setting_source_line(tc_script_lookup(s, NULL, "n1d")), "n1d",
-                            "must be odd so y = 0 is sampled (got %d)", e->n1d);
+                            (int)config_setting_source_line(tc_script_lookup(s, NULL, "n1d")),
+                            "n1d", "must be odd so y = 0 is sampled (got %d)", e->n1d);
     if (e->r >= e->R)
-        return tc_error_set(err, TC_EINVAL, s->path,
-                            (int)config_setting_source_line(tc_script_lookup(s, sc, "small_radius")),
-                            "small_radius", "must be below big_radius");
+        return tc_error_set(
+            err, TC_EINVAL, s->path,
+            (int)config_setting_source_line(tc_script_lookup(s, sc, "small_radius")),
+            "small_radius", "must be below big_radius");
     for (int i = 0; i < e->ncr; i++)
         if (e->centre_r[i] >= e->R)
             return tc_error_set(err, TC_EINVAL, s->path,
                                 (int)config_setting_source_line(tc_script_lookup(s, ce, "radii")),
-                                "radii", "%g m is not below big_radius (%g m)", e->centre_r[i], e->R);
+                                "radii", "%g m is not below big_radius (%g m)", e->centre_r[i],
+                                e->R);
     return TC_OK;
 }
 
@@ -120,14 +138,19 @@ static tc_status build_scene(const e1_setup *e, tc_scene *sc, tc_error *err) {
 }
 
 static tc_status make_points(const e1_setup *e, e1_points *p) {
-    p->n1 = e->n1d, p->nf = 2 * e->n1d - 1, p->n2 = e->n2d * e->n2d, p->nprobe = NPROBE;
+    p->n1 = e->n1d;
+    p->nf = 2 * e->n1d - 1;
+    p->n2 = e->n2d * e->n2d;
+    p->nprobe = NPROBE;
     p->total = p->n1 + p->nf + p->n2 + p->nprobe;
     p->x = calloc((size_t)p->total, sizeof *p->x);
     p->y = calloc((size_t)p->total, sizeof *p->y);
     if (!p->x || !p->y) return TC_ENOMEM;
     int k = 0;
-    for (int i = 0; i < p->n1; i++) p->y[k++] = -e->range + 2 * e->range * i / (p->n1 - 1);
-    for (int i = 0; i < p->nf; i++) p->y[k++] = -e->range + 2 * e->range * i / (p->nf - 1);
+    for (int i = 0; i < p->n1; i++)
+        p->y[k++] = -e->range + 2 * e->range * i / (p->n1 - 1);
+    for (int i = 0; i < p->nf; i++)
+        p->y[k++] = -e->range + 2 * e->range * i / (p->nf - 1);
     for (int i = 0; i < e->n2d; i++)
         for (int j = 0; j < e->n2d; j++, k++) {
             p->x[k] = -e->range + 2 * e->range * i / (e->n2d - 1);
@@ -135,9 +158,10 @@ static tc_status make_points(const e1_setup *e, e1_points *p) {
         }
     /* probes: outside contact by `gap`, at the centre, and at 1 cm depth */
     double yg = e->R + e->r + e->gap, yc = 0;
-    double probes[NPROBE] = {yg - probe_h, yg, yg + probe_h, yc - probe_h, yc, yc + probe_h,
-                             e->R + e->r - 0.01, e->R + e->r - 0.01};
-    for (int i = 0; i < NPROBE; i++) p->y[k++] = probes[i];
+    double probes[NPROBE] = {yg - probe_h, yg,           yg + probe_h,       yc - probe_h,
+                             yc,           yc + probe_h, e->R + e->r - 0.01, e->R + e->r - 0.01};
+    for (int i = 0; i < NPROBE; i++)
+        p->y[k++] = probes[i];
     return TC_OK;
 }
 
@@ -174,16 +198,19 @@ static void e1_item(void *ctx, int item, tc_item *it) {
             st = tc_sim_force(q, tc_sim_q(q), NULL, w);
             if (!st && !(isfinite(w[1].f[0]) && isfinite(w[1].f[1]))) {
                 st = TC_EDIVERGED;
-                tc_error_set(&err, st, NULL, 0, NULL, "non-finite force at (%g, %g)", p->x[i], p->y[i]);
+                tc_error_set(&err, st, NULL, 0, NULL, "non-finite force at (%g, %g)", p->x[i],
+                             p->y[i]);
             }
-            res->fx[i] = w[1].f[0], res->fy[i] = w[1].f[1];
+            res->fx[i] = w[1].f[0];
+            res->fy[i] = w[1].f[1];
             it->steps++;
         }
         char warn[512] = "";
         if (tc_sim_warnings(sim, warn, sizeof warn) > 0)
             snprintf(s->warn[item], sizeof s->warn[item], "%s", strtok(warn, "\n"));
     }
-    tc_sim_free(sim), tc_sim_free(sim2);
+    tc_sim_free(sim);
+    tc_sim_free(sim2);
     if (st) {
         it->status = st;
         snprintf(it->reason, sizeof it->reason, "%s", err.msg[0] ? err.msg : tc_status_str(st));
@@ -210,7 +237,8 @@ static double largest_diff(const double *f, const double *y, int n, double h, in
     double big = 0;
     for (int i = 0; i + order < n; i++) {
         int in = 1;
-        for (int j = 0; j <= order; j++) in &= fabs(y[i + j]) >= lo - 1e-12 && fabs(y[i + j]) <= hi + 1e-12;
+        for (int j = 0; j <= order; j++)
+            in &= fabs(y[i + j]) >= lo - 1e-12 && fabs(y[i + j]) <= hi + 1e-12;
         if (!in) continue;
         double d = order == 1   ? f[i + 1] - f[i]
                    : order == 2 ? (f[i + 2] - 2 * f[i + 1] + f[i]) / h
@@ -222,7 +250,8 @@ static double largest_diff(const double *f, const double *y, int n, double h, in
 
 double e1_jump_ratio(const double *yc, const double *fc, int nc, const double *yf, const double *ff,
                      int nf, double h, int order, double lo, double hi) {
-    double c = largest_diff(fc, yc, nc, h, order, lo, hi), f = largest_diff(ff, yf, nf, h / 2, order, lo, hi);
+    double c = largest_diff(fc, yc, nc, h, order, lo, hi),
+           f = largest_diff(ff, yf, nf, h / 2, order, lo, hi);
     return f > 0 ? c / f : NAN;
 }
 
@@ -235,11 +264,11 @@ static double jump_ratio(const e1_points *p, const double *fy, double h, int ord
 /* per-method smoothness numbers */
 typedef struct e1_metrics {
     double fmax, f1cm, fgap, slope_gap, fcentre, slope_centre, ms_per_query;
-    double ratio0, ratio1, ratio2;               /* F, dF/dy, d2F/dy2 over the whole profile */
-    double onset0, onset1, centre0, centre1;     /* F and dF/dy near first touch and the centre */
-    double y_jump;     /* |y| (m) of the largest change of F between fine samples */
-    double dt_exp;     /* log2 of F at 1 cm with step dt over F with 2 dt: 0 for a force law,
-                        * 2 for a position correction impulse over dt */
+    double ratio0, ratio1, ratio2;           /* F, dF/dy, d2F/dy2 over the whole profile */
+    double onset0, onset1, centre0, centre1; /* F and dF/dy near first touch and the centre */
+    double y_jump; /* |y| (m) of the largest change of F between fine samples */
+    double dt_exp; /* log2 of F at 1 cm with step dt over F with 2 dt: 0 for a force law,
+                    * 2 for a position correction impulse over dt */
 } e1_metrics;
 
 static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result *r,
@@ -248,7 +277,8 @@ static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result
     const double *fy = r->fy, *ff = r->fy + p->n1, *pr = r->fy + p->n1 + p->nf + p->n2;
     const double h = 2 * e->range / (p->n1 - 1), touch = e->R + e->r, w = e->window;
     m.fmax = 0;
-    for (int i = 0; i < p->nf; i++) m.fmax = fmax(m.fmax, fabs(ff[i]));
+    for (int i = 0; i < p->nf; i++)
+        m.fmax = fmax(m.fmax, fabs(ff[i]));
     /* a continuous profile halves its largest jump when h halves (ratio 2); a jump keeps it (1) */
     m.ratio0 = jump_ratio(p, fy, h, 1, 0, INFINITY);
     m.ratio1 = jump_ratio(p, fy, h, 2, 0, INFINITY);
@@ -261,11 +291,14 @@ static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result
     double big = -1;
     m.y_jump = NAN;
     for (int i = 0; i + 1 < p->nf; i++)
-        if (fabs(ff[i + 1] - ff[i]) > big)
-            big = fabs(ff[i + 1] - ff[i]), m.y_jump = fabs(0.5 * (p->y[p->n1 + i] + p->y[p->n1 + i + 1]));
+        if (fabs(ff[i + 1] - ff[i]) > big) {
+            big = fabs(ff[i + 1] - ff[i]);
+            m.y_jump = fabs(0.5 * (p->y[p->n1 + i] + p->y[p->n1 + i + 1]));
+        }
     m.f1cm = pr[PROBE_D1];
     m.dt_exp = pr[PROBE_D1] != 0 && pr[PROBE_D1_DT2] / pr[PROBE_D1] > 0
-                   ? log2(pr[PROBE_D1] / pr[PROBE_D1_DT2]) : NAN;
+                   ? log2(pr[PROBE_D1] / pr[PROBE_D1_DT2])
+                   : NAN;
     m.fgap = hypot(r->fx[p->total - NPROBE + PROBE_GAP], pr[PROBE_GAP]);
     m.slope_gap = (pr[PROBE_GAP_P] - pr[PROBE_GAP_M]) / (2 * probe_h);
     m.fcentre = pr[PROBE_C];
@@ -291,13 +324,16 @@ static tc_status write_profile(const tc_exp *x, const e1_points *p, const e1_res
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     fprintf(o.f, "y_m");
-    for (int k = 0; k < nm; k++) fprintf(o.f, ",%s", em[k].label);
+    for (int k = 0; k < nm; k++)
+        fprintf(o.f, ",%s", em[k].label);
     fprintf(o.f, "\n");
     for (int i = 0; i < p->nf; i++) {
         fprintf(o.f, "%.9g", p->y[p->n1 + i]);
         for (int k = 0; k < nm; k++)
-            if (res[k].failed) fprintf(o.f, ",nan");
-            else fprintf(o.f, ",%.17g", res[k].fy[p->n1 + i]);
+            if (res[k].failed)
+                fprintf(o.f, ",nan");
+            else
+                fprintf(o.f, ",%.17g", res[k].fy[p->n1 + i]);
         fprintf(o.f, "\n");
     }
     return tc_outfile_commit(&o, err);
@@ -351,8 +387,10 @@ static const char *jump_where(const e1_setup *e, const e1_metrics *m) {
 }
 
 static void fmt(char *b, size_t n, double v) {
-    if (isnan(v)) snprintf(b, n, "n/a");
-    else snprintf(b, n, "%.3g", v);
+    if (isnan(v))
+        snprintf(b, n, "n/a");
+    else
+        snprintf(b, n, "%.3g", v);
 }
 
 /* the metrics of one method */
@@ -364,18 +402,24 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
     } defs[] = {
         {"jump_ratio_F", "1", "largest |dF| ratio h -> h/2 (2: continuous, 1: jump)", 0.15, 0},
         {"jump_ratio_dF", "1", "largest |d2F|/h ratio h -> h/2 (2: C1, 1: corner)", 0.15, 0},
-        {"jump_ratio_d2F", "1", "largest |d3F|/h^2 ratio h -> h/2 (2: C2, about 1: d2F/dy2 jumps)", 0.15, 0},
-        {"jump_ratio_F_onset", "1", "jump ratio of F within the window around first touch", 0.15, 0},
-        {"jump_ratio_dF_onset", "1", "jump ratio of dF/dy within the window around first touch", 0.15, 0},
-        {"jump_ratio_F_centre", "1", "jump ratio of F within the window around the centre", 0.15, 0},
-        {"jump_ratio_dF_centre", "1", "jump ratio of dF/dy within the window around the centre", 0.15, 0},
+        {"jump_ratio_d2F", "1", "largest |d3F|/h^2 ratio h -> h/2 (2: C2, about 1: d2F/dy2 jumps)",
+         0.15, 0},
+        {"jump_ratio_F_onset", "1", "jump ratio of F within the window around first touch", 0.15,
+         0},
+        {"jump_ratio_dF_onset", "1", "jump ratio of dF/dy within the window around first touch",
+         0.15, 0},
+        {"jump_ratio_F_centre", "1", "jump ratio of F within the window around the centre", 0.15,
+         0},
+        {"jump_ratio_dF_centre", "1", "jump ratio of dF/dy within the window around the centre",
+         0.15, 0},
         {"y_jump", "m", "|y| of the largest change of F between fine samples", 0.005, 0},
-        {"dt_exponent", "1", "log2 F(dt) / F(2 dt) at 1 cm: 0 force law, 2 impulse over dt", 0.05, 0},
+        {"dt_exponent", "1", "log2 F(dt) / F(2 dt) at 1 cm: 0 force law, 2 impulse over dt", 0.05,
+         0},
         {"F_1cm", "N", "F_y at 1 cm penetration", 1e-6, 0.02},
         {"F_gap", "N", "|F| before touching (contact discovery)", 1e-9, 0.05},
         {"slope_centre", "N/m", "dF_y/dy at concentric centres", 1e-6, 0.05}};
-    const double vals[] = {m->ratio0, m->ratio1, m->ratio2, m->onset0, m->onset1, m->centre0,
-                           m->centre1, m->y_jump, m->dt_exp, m->f1cm, m->fgap, m->slope_centre};
+    const double vals[] = {m->ratio0,  m->ratio1, m->ratio2, m->onset0, m->onset1, m->centre0,
+                           m->centre1, m->y_jump, m->dt_exp, m->f1cm,   m->fgap,   m->slope_centre};
     for (size_t d = 0; d < sizeof vals / sizeof *vals; d++) {
         /* a ratio of a profile flat in its window (no force there: Bullet at the centre) is none */
         if (!isfinite(vals[d])) continue;
@@ -389,49 +433,72 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
 /* tables and metrics: smoothness of the whole profile, then where it jumps */
 static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
                              const e1_metrics *mt, tc_error *err) {
-    static const char *const hdr[] = {"method", "what F is", "max |F| (N)", "F at 1 cm (N)",
-                                      "jump ratio F", "jump ratio dF/dy", "jump ratio d2F/dy2",
-                                      "smooth", "|F| at gap (N)", "dF/dy at gap (N/m)",
-                                      "ms/query", "status"};
-    static const char *const hdr2[] = {"method", "largest jump at |y| (m)", "there",
-                                       "ratio F, first touch", "ratio dF/dy, first touch",
-                                       "ratio F, centre", "ratio dF/dy, centre",
-                                       "dF/dy at centre (N/m)", "centre"};
+    static const char *const hdr[] = {
+        "method",         "what F is",          "max |F| (N)",        "F at 1 cm (N)",
+        "jump ratio F",   "jump ratio dF/dy",   "jump ratio d2F/dy2", "smooth",
+        "|F| at gap (N)", "dF/dy at gap (N/m)", "ms/query",           "status"};
+    static const char *const hdr2[] = {"method",
+                                       "largest jump at |y| (m)",
+                                       "there",
+                                       "ratio F, first touch",
+                                       "ratio dF/dy, first touch",
+                                       "ratio F, centre",
+                                       "ratio dF/dy, centre",
+                                       "dF/dy at centre (N/m)",
+                                       "centre"};
     enum { NC = 12, NC2 = 9 };
     tc_table *t = tc_table_alloc(NC, hdr), *t2 = tc_table_alloc(NC2, hdr2);
-    if (!t || !t2) return tc_table_free(t), tc_table_free(t2), TC_ENOMEM;
+    if (!t || !t2) {
+        tc_table_free(t);
+        tc_table_free(t2);
+        return TC_ENOMEM;
+    }
     for (int k = 0; k < x->nmethod; k++) {
         const e1_metrics *m = &mt[k];
         const char *label = x->method[k].label;
         char c[NC][80], c2[NC2][64];
-        snprintf(c[0], 80, "%s", label), snprintf(c2[0], 64, "%s", label);
+        snprintf(c[0], 80, "%s", label);
+        snprintf(c2[0], 64, "%s", label);
         if (res[k].failed) {
-            for (int i = 1; i < NC - 1; i++) snprintf(c[i], 80, "-");
-            for (int i = 1; i < NC2; i++) snprintf(c2[i], 64, "-");
+            for (int i = 1; i < NC - 1; i++)
+                snprintf(c[i], 80, "-");
+            for (int i = 1; i < NC2; i++)
+                snprintf(c2[i], 64, "-");
             snprintf(c[NC - 1], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
         } else {
-            snprintf(c[1], 80, "%s", impulse_over_dt(m) ? "impulse / dt (per-step correction)"
-                                                       : "force law");
-            fmt(c[2], 80, m->fmax), fmt(c[3], 80, m->f1cm), fmt(c[4], 80, m->ratio0);
-            fmt(c[5], 80, m->ratio1), fmt(c[6], 80, m->ratio2);
+            snprintf(c[1], 80, "%s",
+                     impulse_over_dt(m) ? "impulse / dt (per-step correction)" : "force law");
+            fmt(c[2], 80, m->fmax);
+            fmt(c[3], 80, m->f1cm);
+            fmt(c[4], 80, m->ratio0);
+            fmt(c[5], 80, m->ratio1);
+            fmt(c[6], 80, m->ratio2);
             snprintf(c[7], 80, "%s", smoothness(m));
-            fmt(c[8], 80, m->fgap), fmt(c[9], 80, m->slope_gap);
+            fmt(c[8], 80, m->fgap);
+            fmt(c[9], 80, m->slope_gap);
             snprintf(c[10], 80, "%.3g", m->ms_per_query);
             snprintf(c[11], 80, "%s", res[k].warning[0] ? "ok (warnings)" : "ok");
             fmt(c2[1], 64, m->y_jump);
             snprintf(c2[2], 64, "%s", jump_where(e, m));
-            fmt(c2[3], 64, m->onset0), fmt(c2[4], 64, m->onset1), fmt(c2[5], 64, m->centre0);
-            fmt(c2[6], 64, m->centre1), fmt(c2[7], 64, m->slope_centre);
+            fmt(c2[3], 64, m->onset0);
+            fmt(c2[4], 64, m->onset1);
+            fmt(c2[5], 64, m->centre0);
+            fmt(c2[6], 64, m->centre1);
+            fmt(c2[7], 64, m->slope_centre);
             snprintf(c2[8], 64, "%s", centre_kind(m));
         }
         const char *row[NC], *row2[NC2];
-        for (int i = 0; i < NC; i++) row[i] = c[i];
-        for (int i = 0; i < NC2; i++) row2[i] = c2[i];
-        tc_table_add_row(t, row), tc_table_add_row(t2, row2);
+        for (int i = 0; i < NC; i++)
+            row[i] = c[i];
+        for (int i = 0; i < NC2; i++)
+            row2[i] = c2[i];
+        tc_table_add_row(t, row);
+        tc_table_add_row(t2, row2);
         if (!res[k].failed) add_metrics(x, label, m);
     }
     char caption[1500];
-    snprintf(caption, sizeof caption,
+    snprintf(
+        caption, sizeof caption,
         "Smoothness of the contact force on the small sphere along y (E1). Jump ratios compare the "
         "largest sample-to-sample change of F, of dF/dy and of d2F/dy2 (first, second and third "
         "differences) at spacing h = %.3g mm and h/2: 2 means continuous, about 1 means a jump "
@@ -445,15 +512,18 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "discovery). ms/query: wall time of one force query.",
         1e3 * 2 * e->range / (e->n1d - 1), "2", 1e3 * e->gap);
     tc_status st = tc_exp_table(x, t, "smoothness", caption, err);
-    snprintf(caption, sizeof caption,
+    snprintf(
+        caption, sizeof caption,
         "Where the profile jumps (E1): the |y| of the largest change of F between fine samples, "
         "and the jump ratios of F and dF/dy inside windows of ±%g mm around first touch "
         "(|y| = %g m) and around the concentric centre (y = 0). A point contact (MuJoCo, "
         "Hunt-Crossley, the engines) is continuous at first touch (ratio 2) with a corner "
         "(ratio 1 for dF/dy), and jumps at the centre, where the line of centres, its normal, "
-        "flips.", 1e3 * e->window, e->R + e->r);
+        "flips.",
+        1e3 * e->window, e->R + e->r);
     if (!st) st = tc_exp_table(x, t2, "jumps", caption, err);
-    tc_table_free(t), tc_table_free(t2);
+    tc_table_free(t);
+    tc_table_free(t2);
     return st;
 }
 
@@ -478,15 +548,20 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
         peak[k] = NAN;
         if (res[k].failed) continue;
         peak[k] = 0;
-        for (int i = 0; i < p->nf; i++) peak[k] = fmax(peak[k], fabs(res[k].fy[p->n1 + i]));
+        for (int i = 0; i < p->nf; i++)
+            peak[k] = fmax(peak[k], fabs(res[k].fy[p->n1 + i]));
         sorted[n++] = peak[k];
     }
-    if (n == 0) return free(peak), 0;
+    if (n == 0) {
+        free(peak);
+        return 0;
+    }
     qsort(sorted, n, sizeof *sorted, cmp_double);
     double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     for (int k = 0; k < x->nmethod; k++) {
         if (isnan(peak[k])) continue;
-        if (peak[k] <= CLIP_FACTOR * median) top = fmax(top, peak[k]);
+        if (peak[k] <= CLIP_FACTOR * median)
+            top = fmax(top, peak[k]);
         else
             snprintf(clipped + strlen(clipped), cap - strlen(clipped), "%s%s %.4g N",
                      clipped[0] ? ", " : "", x->method[k].label, peak[k]);
@@ -503,9 +578,11 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     /* the methods whose "force" is a step's impulse over dt, marked so in every figure */
     for (int k = 0; k < x->nmethod; k++)
         if (!res[k].failed && impulse_over_dt(&mt[k]))
-            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ", x->method[k].label);
+            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ",
+                     x->method[k].label);
     snprintf(ncol, sizeof ncol, "%d", x->nmethod + 1);
-    snprintf(R, sizeof R, "%g", e->R), snprintf(r, sizeof r, "%g", e->R + e->r);
+    snprintf(R, sizeof R, "%g", e->R);
+    snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
     /* the methods in column order, for their styles */
     char labels[2048] = "";
@@ -513,8 +590,8 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
                  x->method[k].label);
     snprintf(ymax, sizeof ymax, "%.6g", profile_range(x, p, res, clipped, sizeof clipped));
-    tc_plot_var v[] = {{"datafile", data}, {"ncols", ncol},     {"touch", r},
-                       {"labels", labels}, {"ymax", ymax},      {"clipped", clipped},
+    tc_plot_var v[] = {{"datafile", data},  {"ncols", ncol}, {"touch", r},
+                       {"labels", labels},  {"ymax", ymax},  {"clipped", clipped},
                        {"impulse", impulse}};
     tc_exp_figure(x, "e1_profile.gp", v, 7, "fig_profile",
                   "F_y along y for every method; a method marked (impulse/dt) reports a step's "
@@ -525,15 +602,16 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     double fbig = 1e-3;
     for (int k = 0; k < x->nmethod; k++) {
         if (res[k].failed) continue;
-        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s", fields[0] ? " " : "",
-                 x->method[k].label);
-        for (int i = 0; i < total; i++) fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
+        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s",
+                 fields[0] ? " " : "", x->method[k].label);
+        for (int i = 0; i < total; i++)
+            fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
     }
     snprintf(cbmax, sizeof cbmax, "%.6g", ceil(log10(fbig) * 10) / 10);
     tc_exp_path(x, "", dir, sizeof dir);
     if (fields[0]) {
-        tc_plot_var f[] = {{"dir", dir}, {"labels", fields}, {"bigr", R}, {"touch", r}, {"cbmax", cbmax},
-                           {"impulse", impulse}};
+        tc_plot_var f[] = {{"dir", dir}, {"labels", fields}, {"bigr", R},
+                           {"touch", r}, {"cbmax", cbmax},   {"impulse", impulse}};
         tc_exp_figure(x, "e1_fields.gp", f, 6, "fig_fields",
                       "Force fields of every method on one colour scale: |F| (colour, log scale "
                       "from 1e-3 N) and direction (arrows); a panel marked (impulse/dt) shows a "
@@ -554,7 +632,9 @@ static tc_status centre_forces(const e1_setup *e, const tc_method *m0, double r,
     tc_method m = *m0;
     tc_status st = tc_scene_sphere_pair(&sc, e->R, r, e->R + r + e->gap, e->density, err);
     /* the small sphere's cloud as E1's (spacing scaled with its radius), the big one finer */
-    double h = tc_params_find(&m.mparams, "spacing") >= 0 ? tc_params_get(&m.mparams, "spacing") * r / e->r : 0;
+    double h = tc_params_find(&m.mparams, "spacing") >= 0
+                   ? tc_params_get(&m.mparams, "spacing") * r / e->r
+                   : 0;
     if (!st && h > 0) st = tc_params_set(&m.mparams, "spacing", h, err);
     if (!st) st = tc_method_set(&m, "eps2", eps2, err);
     np[0] = np[1] = 0;
@@ -586,12 +666,14 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
     if (!e->ncr || !e->nce) return TC_OK;
     const int k = tc_exp_method_find(x, e->centre_method);
     if (k < 0) {
-        tc_exp_text(x, "The centre study's method `%s` did not run: no centre study.", e->centre_method);
+        tc_exp_text(x, "The centre study's method `%s` did not run: no centre study.",
+                    e->centre_method);
         return TC_OK;
     }
     const char *label = x->method[k].label;
     enum { NH = 3 + MAXSTUDY };
-    const char *hdr[NH] = {"small radius (m)", "points (small / big)", "unstable for eps2 > (m, derived)"};
+    const char *hdr[NH] = {"small radius (m)", "points (small / big)",
+                           "unstable for eps2 > (m, derived)"};
     char head[MAXSTUDY][48];
     for (int j = 0; j < e->nce; j++) {
         snprintf(head[j], sizeof head[j], "eps2 = %g mm", 1e3 * e->centre_eps2[j]);
@@ -603,8 +685,12 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
     tc_outfile o;
     tc_exp_path(x, "centre.csv", path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
-    if (st) return tc_table_free(t), st;
-    fprintf(o.f, "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",
+    if (st) {
+        tc_table_free(t);
+        return st;
+    }
+    fprintf(o.f,
+            "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",
             label, e->R, probe_h);
     fprintf(o.f, "small_radius_m,eps2_m,small_points,big_points,f_minus_N,f_centre_N,f_plus_N,"
                  "slope_N_per_m,eps2_crit_m\n");
@@ -633,11 +719,19 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
             tc_metrics_add(&x->metrics, label, name, slope, "N/m", 1e-6, 0.05, 0,
                            "dF_y/dy at concentric centres (centre study)");
         }
-        for (int j = 0; j < 3 + e->nce; j++) row[j] = c[j];
+        for (int j = 0; j < 3 + e->nce; j++)
+            row[j] = c[j];
         if (!st) tc_table_add_row(t, row);
     }
-    if (st) return tc_outfile_abort(&o), tc_table_free(t), st;
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(t), st;
+    if (st) {
+        tc_outfile_abort(&o);
+        tc_table_free(t);
+        return st;
+    }
+    if ((st = tc_outfile_commit(&o, err))) {
+        tc_table_free(t);
+        return st;
+    }
     char caption[1200];
     snprintf(caption, sizeof caption,
              "E1.4, the concentric centre: dF_y/dy (N/m) of %s's force on a small sphere at the "
@@ -658,11 +752,13 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
 /* the clouds' points in contact with the small sphere's centre at (0, y, 0): the small sphere's
  * points inside the big one and the big one's inside the small one (the support of SCM's
  * separation distribution where the surfaces cross) */
-static int points_in_contact(const e1_setup *e, const tc_aopc *big, const tc_aopc *small, double y) {
+static int points_in_contact(const e1_setup *e, const tc_aopc *big, const tc_aopc *small,
+                             double y) {
     int n = 0;
     for (int i = 0; i < small->n; i++)
         n += hypot(hypot(small->px[i], small->py[i] + y), small->pz[i]) < e->R;
-    for (int i = 0; i < big->n; i++) n += hypot(hypot(big->px[i], big->py[i] - y), big->pz[i]) < e->r;
+    for (int i = 0; i < big->n; i++)
+        n += hypot(hypot(big->px[i], big->py[i] - y), big->pz[i]) < e->r;
     return n;
 }
 
@@ -693,10 +789,12 @@ static tc_status cost_one(const e1_setup *e, const tc_scene *sc, const tc_method
             const double pos[3] = {0, y[j], 0};
             tc_sim_set_position(sim, 1, pos);
             double t0 = tc_thread_cpu_time();
-            for (int q = 0; q < e->cost_queries && !st; q++) st = tc_sim_force(sim, tc_sim_q(sim), NULL, w);
+            for (int q = 0; q < e->cost_queries && !st; q++)
+                st = tc_sim_force(sim, tc_sim_q(sim), NULL, w);
             blocks[j * nr + b] = (tc_thread_cpu_time() - t0) / e->cost_queries;
         }
-    for (int j = 0; j < np; j++) time[j] = st ? NAN : gsl_stats_median(blocks + j * nr, 1, (size_t)nr);
+    for (int j = 0; j < np; j++)
+        time[j] = st ? NAN : gsl_stats_median(blocks + j * nr, 1, (size_t)nr);
     tc_sim_free(sim);
     return st;
 }
@@ -708,7 +806,11 @@ double e1_cost_ratio(const int *n, const double *t, int np, double *nratio) {
         if (n[j] <= 0 || !isfinite(t[j])) continue;
         if (lo < 0 || n[j] < n[lo]) lo = j;
         if (hi < 0 || n[j] > n[hi]) hi = j;
-        s1 += 1, sx += n[j], sy += t[j], sxx += (double)n[j] * n[j], sxy += n[j] * t[j];
+        s1 += 1;
+        sx += n[j];
+        sy += t[j];
+        sxx += (double)n[j] * n[j];
+        sxy += n[j] * t[j];
     }
     double den = s1 * sxx - sx * sx;
     *nratio = lo >= 0 ? (double)n[hi] / n[lo] : NAN;
@@ -725,20 +827,31 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
     const int np = e->cost_positions;
     double *y = calloc((size_t)np * (2 + (size_t)e->cost_repeats) + 1, sizeof *y);
     int *n = calloc((size_t)np + 1, sizeof *n);
-    if (!y || !n) return free(y), free(n), TC_ENOMEM;
+    if (!y || !n) {
+        free(y);
+        free(n);
+        return TC_ENOMEM;
+    }
     double *time = y + np, *blocks = y + 2 * np;
-    for (int j = 0; j < np; j++) y[j] = (e->R + e->r + e->gap) * (1 - (double)j / (np - 1));
+    for (int j = 0; j < np; j++)
+        y[j] = (e->R + e->r + e->gap) * (1 - (double)j / (np - 1));
     char path[1200], labels[2048] = "", variants[2048] = "";
     tc_outfile o;
     tc_exp_path(x, "cost.csv", path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
-    if (st) return free(y), free(n), st;
+    if (st) {
+        free(y);
+        free(n);
+        return st;
+    }
     /* the header first, its timing column named as timings are (_ms), so comparisons of
      * results across runs leave it out */
     fprintf(o.f, "# label,variant,y_m,contact_points,query_ms\n");
-    fprintf(o.f, "# one block per timed method and variant; the small sphere's centre at y, the "
-                 "clouds' points in contact, CPU time per force query in ms (median of %d blocks of "
-                 "%d)\n", e->cost_repeats, e->cost_queries);
+    fprintf(o.f,
+            "# one block per timed method and variant; the small sphere's centre at y, the "
+            "clouds' points in contact, CPU time per force query in ms (median of %d blocks of "
+            "%d)\n",
+            e->cost_repeats, e->cost_queries);
     int ntimed = 0;
     for (int k = 0; k < x->nmethod && !st; k++) {
         const tc_method *m0 = &x->method[k].m;
@@ -752,9 +865,12 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
             tc_aopc_free(&big);
             break;
         }
-        for (int j = 0; j < np; j++) n[j] = points_in_contact(e, &big, &small, y[j]);
-        tc_aopc_free(&big), tc_aopc_free(&small);
-        const int prunes = tc_params_find(&m0->mparams, "prune") >= 0 && tc_params_get(&m0->mparams, "prune") != 0;
+        for (int j = 0; j < np; j++)
+            n[j] = points_in_contact(e, &big, &small, y[j]);
+        tc_aopc_free(&big);
+        tc_aopc_free(&small);
+        const int prunes =
+            tc_params_find(&m0->mparams, "prune") >= 0 && tc_params_get(&m0->mparams, "prune") != 0;
         for (int v = 0; v < 1 + prunes && !st; v++) {
             tc_method m = *m0;
             if (v) st = tc_params_set(&m.mparams, "prune", 0, err);
@@ -784,8 +900,12 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
             }
         }
     }
-    free(y), free(n);
-    if (st) return tc_outfile_abort(&o), st;
+    free(y);
+    free(n);
+    if (st) {
+        tc_outfile_abort(&o);
+        return st;
+    }
     if ((st = tc_outfile_commit(&o, err)) || !ntimed) return st;
     char machine[300], caption[1200], data[1200];
     tc_machine_describe(machine, sizeof machine, 1);
@@ -807,10 +927,10 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
  * eps1 = rel h^2: the script's scm-sharp and scm-smooth eps1_rel (0.25, 4), then two blob-like
  * widths; fixed, not tiered: the grids cost about 0.1 s */
 enum { SSDF_NX = 161, SSDF_NY = 121, SSDF_NEPS = 4 };
-static const double ssdf_half[2] = {0.1, 0.05};                      /* m: the box's half sides */
-static const double ssdf_h = 0.01;                                   /* m: point spacing */
+static const double ssdf_half[2] = {0.1, 0.05}; /* m: the box's half sides */
+static const double ssdf_h = 0.01;              /* m: point spacing */
 static const double ssdf_lo[2] = {-0.16, -0.12}, ssdf_hi[2] = {0.16, 0.12}; /* m: grid extent */
-static const double ssdf_rel[SSDF_NEPS] = {0.25, 4.0, 25.0, 100.0};  /* eps1 / h^2 */
+static const double ssdf_rel[SSDF_NEPS] = {0.25, 4.0, 25.0, 100.0};         /* eps1 / h^2 */
 
 /* ssdf_box.dat: the cloud (x, y, nx, ny), then one block per eps1 (x, y, phi; a blank line
  * between rows), blocks two blank lines apart (gnuplot's index 0, 1, ...) */
@@ -847,13 +967,17 @@ static tc_status write_ssdf(tc_exp *x, tc_error *err) {
     tc_aopc c;
     if (tc_aopc_box2d(&c, ssdf_half, ssdf_h)) return TC_ENOMEM;
     double *phi = malloc((size_t)SSDF_NEPS * SSDF_NX * SSDF_NY * sizeof *phi), eps[SSDF_NEPS];
-    if (!phi) return tc_aopc_free(&c), TC_ENOMEM;
+    if (!phi) {
+        tc_aopc_free(&c);
+        return TC_ENOMEM;
+    }
     double big = 0;
     for (int e = 0; e < SSDF_NEPS; e++) {
         eps[e] = ssdf_rel[e] * c.spacing * c.spacing;
         double *f = phi + (size_t)e * SSDF_NX * SSDF_NY;
         tc_ssdf_grid(&c, eps[e], ssdf_lo, ssdf_hi, SSDF_NX, SSDF_NY, f);
-        for (int i = 0; i < SSDF_NX * SSDF_NY; i++) big = fmax(big, fabs(f[i]));
+        for (int i = 0; i < SSDF_NX * SSDF_NY; i++)
+            big = fmax(big, fabs(f[i]));
     }
     tc_status st = write_ssdf_data(x, &c, phi, eps, err);
     /* the template's variables and the caption */
@@ -886,8 +1010,8 @@ static tc_status write_ssdf(tc_exp *x, tc_error *err) {
                     "`tests/geom/test_aopc.c`); at scm-smooth's it bulges a few mm out near the "
                     "corners, where the next edge's points pull φ down; wider softmaxes blend far "
                     "faces into a wavy, then convex blob around the box.");
-        tc_plot_var v[] = {{"dir", dir}, {"rels", rels}, {"eps", epss}, {"half", half},
-                           {"cbmax", cbmax}};
+        tc_plot_var v[] = {
+            {"dir", dir}, {"rels", rels}, {"eps", epss}, {"half", half}, {"cbmax", cbmax}};
         tc_exp_figure(x, "e1_ssdf.gp", v, 5, "fig_ssdf", caption);
     }
     free(phi);
@@ -901,7 +1025,8 @@ static tc_status e1_setup_fn(tc_exp *x, void **state, tc_error *err) {
     *state = s;
     tc_status st = read_setup(&x->script, &s->e, err);
     if (!st) st = build_scene(&s->e, &s->sc, err);
-    tc_exp_need(x, TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE), "static force between spheres");
+    tc_exp_need(x, TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE),
+                "static force between spheres");
     if (!st && s->e.centre_method[0]) tc_exp_refer(x, "centre.method", s->e.centre_method);
     return st;
 }
@@ -913,7 +1038,8 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
     w->bytes = 16 * total * (x->nmethod + 1);
     for (int k = 0; k < x->nmethod; k++) {
         const tc_method *m = &x->method[k].m;
-        double pb = tc_work_points(m, 4 * M_PI * e->R * e->R), ps = tc_work_points(m, 4 * M_PI * e->r * e->r);
+        double pb = tc_work_points(m, 4 * M_PI * e->R * e->R),
+               ps = tc_work_points(m, 4 * M_PI * e->r * e->r);
         const double f = tc_method_work_factor(m); /* its iteration caps over their defaults */
         const double query = (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * ps) * f;
         w->steps += total;
@@ -939,8 +1065,15 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
 
 static void e1_free(void *state) {
     e1_state *s = state;
-    for (int k = 0; s->res && k < s->x->nmethod; k++) free(s->res[k].fx), free(s->res[k].fy);
-    free(s->res), free(s->p.x), free(s->p.y), free(s->warn), free(s);
+    for (int k = 0; s->res && k < s->x->nmethod; k++) {
+        free(s->res[k].fx);
+        free(s->res[k].fy);
+    }
+    free(s->res);
+    free(s->p.x);
+    free(s->p.y);
+    free(s->warn);
+    free(s);
 }
 
 static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
@@ -960,15 +1093,21 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     s->nblock = (p->total + BLOCK - 1) / BLOCK;
     int nitem = nm * s->nblock, *item_run = calloc((size_t)nitem + 1, sizeof *item_run);
     s->warn = calloc((size_t)nitem + 1, sizeof *s->warn);
-    if (!item_run || !s->warn) return free(item_run), TC_ENOMEM;
-    for (int k = 0; k < nm; k++) tc_exp_add_run(x, k, NULL, -1, "%d static queries", p->total);
-    for (int i = 0; i < nitem; i++) item_run[i] = i / s->nblock;
+    if (!item_run || !s->warn) {
+        free(item_run);
+        return TC_ENOMEM;
+    }
+    for (int k = 0; k < nm; k++)
+        tc_exp_add_run(x, k, NULL, -1, "%d static queries", p->total);
+    for (int i = 0; i < nitem; i++)
+        item_run[i] = i / s->nblock;
     tc_status st = tc_exp_sweep_split(x, nitem, item_run, NULL, e1_item, e1_regions, s);
     free(item_run);
     if (st) return st;
     /* a method's warning: the first of its items', in item order */
     for (int i = nitem - 1; i >= 0; i--)
-        if (s->warn[i][0]) snprintf(s->res[i / s->nblock].warning, sizeof s->res[0].warning, "%s", s->warn[i]);
+        if (s->warn[i][0])
+            snprintf(s->res[i / s->nblock].warning, sizeof s->res[0].warning, "%s", s->warn[i]);
     /* metrics, data, tables, figures, report section */
     e1_metrics *mt = calloc((size_t)nm + 1, sizeof *mt);
     if (!mt) return TC_ENOMEM;
@@ -976,10 +1115,11 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
         s->res[k].failed = tc_exp_run_record(x, k)->status != TC_OK;
         mt[k] = measure(&s->e, p, &s->res[k], tc_exp_run_record(x, k)->wall_s);
     }
-    tc_exp_text(x,
-                "A fixed sphere (radius %g m) and a free sphere (radius %g m) moved along y through "
-                "it and over the x-y plane; the contact force on the small sphere at rest, tier `%s`.",
-                s->e.R, s->e.r, x->tier);
+    tc_exp_text(
+        x,
+        "A fixed sphere (radius %g m) and a free sphere (radius %g m) moved along y through "
+        "it and over the x-y plane; the contact force on the small sphere at rest, tier `%s`.",
+        s->e.R, s->e.r, x->tier);
     tc_exp_text(x, "Paper (Beker et al. 2025, fig. 5): MuJoCo's profile has discontinuities and "
                    "corners; SCM's is twice differentiable, non-zero before contact, with an "
                    "unstable equilibrium at concentric centres.");
@@ -1004,10 +1144,9 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */
-static const tc_results_file e1_results[] = {
-    {"profile_1d.csv", TC_RESULTS_COLUMNS, NULL},
-    {"field_*.csv", TC_RESULTS_FILES, NULL},
-    {NULL, 0, NULL}};
+static const tc_results_file e1_results[] = {{"profile_1d.csv", TC_RESULTS_COLUMNS, NULL},
+                                             {"field_*.csv", TC_RESULTS_FILES, NULL},
+                                             {NULL, 0, NULL}};
 
 const tc_experiment_type tc_experiment_e1 = {
     .name = "e1_sphere_profiles",

@@ -18,8 +18,14 @@ static double yc[NC], fc[NC], yf[NF], ff[NF];
 static const double H = 0.4 / (NC - 1);
 
 static void sample(double (*f)(double)) {
-    for (int i = 0; i < NC; i++) yc[i] = -0.2 + H * i, fc[i] = f(yc[i]);
-    for (int i = 0; i < NF; i++) yf[i] = -0.2 + H / 2 * i, ff[i] = f(yf[i]);
+    for (int i = 0; i < NC; i++) {
+        yc[i] = -0.2 + H * i;
+        fc[i] = f(yc[i]);
+    }
+    for (int i = 0; i < NF; i++) {
+        yf[i] = -0.2 + H / 2 * i;
+        ff[i] = f(yf[i]);
+    }
 }
 
 /* the ratio of order k over the whole profile */
@@ -30,16 +36,27 @@ static double ratio(int order) {
 /* profiles with a known smoothness, the kink at ykink off the samples (E1's samples include the
  * centre, where an odd profile's kink sits, so it is at a sample there: both cases checked) */
 static double ykink;
-static double smooth(double y) { return sin(20 * y) + 0.3 * y * y * y; }
-static double step(double y) { return (y > ykink ? 5.0 : 0.0) + 2 * y; }
-static double corner(double y) { return 3 * fabs(y - ykink) + y; }
-static double curvature_jump(double y) { return 40 * (y - ykink) * fabs(y - ykink) + y; }
-static double zero(double y) { return 0 * y; }
+static double smooth(double y) {
+    return sin(20 * y) + 0.3 * y * y * y;
+}
+static double step(double y) {
+    return (y > ykink ? 5.0 : 0.0) + 2 * y;
+}
+static double corner(double y) {
+    return 3 * fabs(y - ykink) + y;
+}
+static double curvature_jump(double y) {
+    return 40 * (y - ykink) * fabs(y - ykink) + y;
+}
+static double zero(double y) {
+    return 0 * y;
+}
 
 Test(e1, jump_ratios_tell_each_order_of_smoothness) {
     const double offsets[] = {0, 0.3 * H, 0.77 * H};
     sample(smooth);
-    for (int k = 1; k <= 3; k++) cr_expect(fabs(ratio(k) - 2) < 0.05, "smooth, order %d: %g", k, ratio(k));
+    for (int k = 1; k <= 3; k++)
+        cr_expect(fabs(ratio(k) - 2) < 0.05, "smooth, order %d: %g", k, ratio(k));
     for (int o = 0; o < 3; o++) {
         ykink = 0.0123 + offsets[o];
         sample(step);
@@ -54,7 +71,8 @@ Test(e1, jump_ratios_tell_each_order_of_smoothness) {
         cr_expect(ratio(2) > 1.9, "curvature jump at %g, dF: %g", ykink, ratio(2));
         /* a jump of d2F/dy2 keeps 0.67-1.5 of its third difference when h halves: E1.2's range
          * for C2, [1.7, 2.3], fails it */
-        cr_expect(ratio(3) >= 0.66 && ratio(3) <= 1.51, "curvature jump at %g, d2F: %g", ykink, ratio(3));
+        cr_expect(ratio(3) >= 0.66 && ratio(3) <= 1.51, "curvature jump at %g, d2F: %g", ykink,
+                  ratio(3));
     }
     /* a window sees only its own stencils: the corner at ykink = 0.15 is outside |y| <= 0.1 */
     ykink = 0.15;
@@ -65,7 +83,8 @@ Test(e1, jump_ratios_tell_each_order_of_smoothness) {
     cr_expect(e1_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0.13, 0.17) < 1.1);
     /* the null outcome of every ratio claim: zero force has no ratio (not a verdict) */
     sample(zero);
-    for (int k = 1; k <= 3; k++) cr_expect(isnan(ratio(k)), "zero force, order %d", k);
+    for (int k = 1; k <= 3; k++)
+        cr_expect(isnan(ratio(k)), "zero force, order %d", k);
 }
 
 /* the small sphere's F_y at y = -h, 0, h in a big sphere of radius 0.1 m, SCM with E1's
@@ -102,7 +121,8 @@ Test(e1, centre_turns_unstable_above_the_derived_separation_width) {
     cr_expect(isinf(e1_centre_eps2_crit(0.1, 0.07)), "R <= 1.5 r: never unstable");
     for (int i = 0; i < 2; i++) {
         const double crit = e1_centre_eps2_crit(0.1, radii[i]);
-        double below = centre_slope(radii[i], crit / 1.6), above = centre_slope(radii[i], crit * 1.6);
+        double below = centre_slope(radii[i], crit / 1.6),
+               above = centre_slope(radii[i], crit * 1.6);
         cr_expect_lt(below, 0, "r = %g, eps2 = %g: %g N/m", radii[i], crit / 1.6, below);
         cr_expect_gt(above, 0, "r = %g, eps2 = %g: %g N/m", radii[i], crit * 1.6, above);
     }
@@ -145,7 +165,10 @@ Test(e1, engine_force_queries_are_impulses_over_dt) {
 Test(e1, cost_ratio_of_a_cost_proportional_to_contacts_is_their_ratio) {
     const int n[] = {0, 16, 40, 56, 88, 92, 96, 96, 96};
     double flat[9], prop[9], nratio;
-    for (int j = 0; j < 9; j++) flat[j] = 8e-4 * (1 + 0.01 * ((j * 7) % 3 - 1)), prop[j] = 1e-5 * n[j] + (j ? 0 : 5e-4);
+    for (int j = 0; j < 9; j++) {
+        flat[j] = 8e-4 * (1 + 0.01 * ((j * 7) % 3 - 1));
+        prop[j] = 1e-5 * n[j] + (j ? 0 : 5e-4);
+    }
     double r = e1_cost_ratio(n, flat, 9, &nratio);
     cr_expect(fabs(r - 1) < 0.03, "flat: %g", r);
     cr_expect_float_eq(nratio, 6.0, 1e-12);

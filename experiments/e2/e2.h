@@ -7,10 +7,10 @@
 #include "exp/tc_experiment.h"
 #include "scenes/tc_scenes.h"
 
-#define E2_MAXWAY 64  /* waypoints per trajectory */
+#define E2_MAXWAY 64                        /* waypoints per trajectory */
 enum { E2_BODY_T = 0, E2_BODY_FINGER = 1 }; /* the scene's bodies: the T, the finger */
-#define E2_MAXTRAJ 8
-#define E2_MAXGRID 4
+#define E2_MAXTRAJ  8
+#define E2_MAXGRID  4
 #define E2_MAXINTEG 4
 
 /* an integrator of the grid: a model's solver, or the engine parameters that select it */
@@ -23,7 +23,7 @@ typedef struct e2_integ {
 } e2_integ;
 
 typedef struct e2_setup {
-    tc_t_pusher scene;  /* the T and the finger (SI units) */
+    tc_t_pusher scene; /* the T and the finger (SI units) */
     /* rollout (s) */
     double duration, waypoint_dt;
     char trajectories[512];
@@ -50,10 +50,10 @@ typedef struct e2_traj {
 
 /* what one rollout produced */
 typedef struct e2_result {
-    double final[3];   /* T pose at the end: x, y (m), theta (rad) */
-    double step_s;     /* wall time per step (s) */
-    int contacts;      /* finger-T contact episodes begun (touch after no touch) */
-    int breaks;        /* contact episodes ended (no touch after touch) */
+    double final[3]; /* T pose at the end: x, y (m), theta (rad) */
+    double step_s;   /* wall time per step (s) */
+    int contacts;    /* finger-T contact episodes begun (touch after no touch) */
+    int breaks;      /* contact episodes ended (no touch after touch) */
     int steps;
     tc_status status;
     char reason[256];

@@ -21,8 +21,10 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     char path[1200];
     tc_status st = e2_read_setup(&x->script, &e, err);
     if (!st) {
-        timed = tc_exp_method_find(x, e.timing), ref = tc_exp_method_find(x, e.reference);
-        while (g < e.ninteg && strcmp(e.integ[g].name, e.timing_integ)) g++;
+        timed = tc_exp_method_find(x, e.timing);
+        ref = tc_exp_method_find(x, e.reference);
+        while (g < e.ninteg && strcmp(e.integ[g].name, e.timing_integ))
+            g++;
         if (timed < 0 || ref < 0)
             st = tc_error_set(err, TC_EINVAL, "experiments/e2/e2_t_pushing.cfg", 0, "compare",
                               "the script must list the methods '%s' and '%s'", e.timing,

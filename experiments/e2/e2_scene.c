@@ -67,31 +67,54 @@ static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err
 }
 
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
-    static const char *const scene_keys[] = {
-        "bar_x", "bar_y", "stem_x", "stem_y", "thickness", "density", "damping_xy", "damping_theta",
-        "finger_radius", "finger_mass", "finger_kp", "finger_kd", "finger_spin_damping", "friction",
-        NULL};
+    static const char *const scene_keys[] = {"bar_x",
+                                             "bar_y",
+                                             "stem_x",
+                                             "stem_y",
+                                             "thickness",
+                                             "density",
+                                             "damping_xy",
+                                             "damping_theta",
+                                             "finger_radius",
+                                             "finger_mass",
+                                             "finger_kp",
+                                             "finger_kd",
+                                             "finger_spin_damping",
+                                             "friction",
+                                             NULL};
     static const char *const rollout_keys[] = {"duration", "waypoint_dt", "trajectories", NULL};
-    static const char *const gen_keys[] = {"goals", "population", "elites", "iterations", "sigma",
-                                           "seed", NULL};
+    static const char *const gen_keys[] = {"goals", "population", "elites", "iterations",
+                                           "sigma", "seed",       NULL};
     memset(e, 0, sizeof *e);
     config_setting_t *sc = tc_script_lookup(s, NULL, "scene");
     config_setting_t *ro = tc_script_lookup(s, NULL, "rollout");
     config_setting_t *ge = tc_script_lookup(s, NULL, "generate");
     if (!sc || !ro || !ge)
-        return tc_error_set(err, TC_EINVAL, s->path, 0, !sc ? "scene" : !ro ? "rollout" : "generate",
+        return tc_error_set(err, TC_EINVAL, s->path, 0,
+                            !sc   ? "scene"
+                            : !ro ? "rollout"
+                                  : "generate",
                             "missing group");
     tc_status st;
     /* the scene: every length and mass positive */
     tc_t_pusher *t = &e->scene;
-    const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"bar_x", &t->bar_x, 1e-4, 10}, {"bar_y", &t->bar_y, 1e-4, 10},
-        {"stem_x", &t->stem_x, 1e-4, 10}, {"stem_y", &t->stem_y, 1e-4, 10},
-        {"thickness", &t->thickness, 1e-4, 10}, {"density", &t->density, 1e-3, 1e5},
-        {"damping_xy", &t->damping_xy, 0, 1e6}, {"damping_theta", &t->damping_theta, 0, 1e6},
-        {"finger_radius", &t->finger_radius, 1e-4, 1}, {"finger_mass", &t->finger_mass, 1e-6, 1e3},
-        {"finger_kp", &t->finger_kp, 0, 1e9}, {"finger_kd", &t->finger_kd, 0, 1e9},
-        {"finger_spin_damping", &t->finger_spin_damping, 0, 1e6}, {"friction", &t->friction, 0, 10}};
+    const struct {
+        const char *name;
+        double *v, lo, hi;
+    } reals[] = {{"bar_x", &t->bar_x, 1e-4, 10},
+                 {"bar_y", &t->bar_y, 1e-4, 10},
+                 {"stem_x", &t->stem_x, 1e-4, 10},
+                 {"stem_y", &t->stem_y, 1e-4, 10},
+                 {"thickness", &t->thickness, 1e-4, 10},
+                 {"density", &t->density, 1e-3, 1e5},
+                 {"damping_xy", &t->damping_xy, 0, 1e6},
+                 {"damping_theta", &t->damping_theta, 0, 1e6},
+                 {"finger_radius", &t->finger_radius, 1e-4, 1},
+                 {"finger_mass", &t->finger_mass, 1e-6, 1e3},
+                 {"finger_kp", &t->finger_kp, 0, 1e9},
+                 {"finger_kd", &t->finger_kd, 0, 1e9},
+                 {"finger_spin_damping", &t->finger_spin_damping, 0, 1e6},
+                 {"friction", &t->friction, 0, 10}};
     if ((st = tc_script_allowed(s, sc, scene_keys, err))) return st;
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
         if ((st = tc_script_real(s, sc, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
@@ -105,8 +128,9 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
         return st;
     snprintf(e->trajectories, sizeof e->trajectories, "%s", traj);
     if (e->duration / e->waypoint_dt + 1 > E2_MAXWAY)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ro), "waypoint_dt",
-                            "duration / waypoint_dt must stay below %d", E2_MAXWAY - 1);
+        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ro),
+                            "waypoint_dt", "duration / waypoint_dt must stay below %d",
+                            E2_MAXWAY - 1);
     /* the generator: goals are (x, y, theta) triples */
     config_setting_t *goals = tc_script_lookup(s, ge, "goals");
     if ((st = tc_script_allowed(s, ge, gen_keys, err))) return st;
@@ -118,13 +142,17 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
         config_setting_t *g = config_setting_get_elem(goals, (unsigned)i);
         int line = (int)config_setting_source_line(g);
         if (!config_setting_is_aggregate(g) || config_setting_length(g) != 3)
-            return tc_error_set(err, TC_EINVAL, s->path, line, "goals", "goal %d must be (x, y, theta)", i + 1);
+            return tc_error_set(err, TC_EINVAL, s->path, line, "goals",
+                                "goal %d must be (x, y, theta)", i + 1);
         for (int k = 0; k < 3; k++) {
             config_setting_t *v = config_setting_get_elem(g, (unsigned)k);
-            if (config_setting_type(v) != CONFIG_TYPE_FLOAT && config_setting_type(v) != CONFIG_TYPE_INT)
-                return tc_error_set(err, TC_EINVAL, s->path, line, "goals", "goal %d: numbers only", i + 1);
-            e->goal[i][k] = config_setting_type(v) == CONFIG_TYPE_FLOAT ? config_setting_get_float(v)
-                                                                        : config_setting_get_int(v);
+            if (config_setting_type(v) != CONFIG_TYPE_FLOAT &&
+                config_setting_type(v) != CONFIG_TYPE_INT)
+                return tc_error_set(err, TC_EINVAL, s->path, line, "goals", "goal %d: numbers only",
+                                    i + 1);
+            e->goal[i][k] = config_setting_type(v) == CONFIG_TYPE_FLOAT
+                                ? config_setting_get_float(v)
+                                : config_setting_get_int(v);
         }
     }
     if ((st = tc_script_int(s, ge, "population", 4, 100000, &e->population, err)) ||
@@ -138,7 +166,8 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
                             "must not exceed population");
     /* the tier's grid */
     if ((st = tc_script_reals(s, NULL, "dts", 1e-5, 1, e->dt, E2_MAXGRID, &e->ndt, err)) ||
-        (st = tc_script_reals(s, NULL, "spacings", 1e-4, 1, e->spacing, E2_MAXGRID, &e->nspacing, err)) ||
+        (st = tc_script_reals(s, NULL, "spacings", 1e-4, 1, e->spacing, E2_MAXGRID, &e->nspacing,
+                              err)) ||
         (st = tc_script_int(s, NULL, "rollouts", 1, E2_MAXTRAJ, &e->rollouts, err)))
         return st;
     /* the integrators of the grid, and what the table compares */
@@ -173,9 +202,10 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
                             "reference", "no method in the script is labelled '%s'", ref);
     for (int g = 0; g < e->ninteg; g++)
         if (!strcmp(e->integ[g].name, tin)) return TC_OK;
-    return tc_error_set(err, TC_EINVAL, s->path,
-                        (int)config_setting_source_line(tc_script_lookup(s, cmp, "timing_integrator")),
-                        "timing_integrator", "'%s' is not among the integrators", tin);
+    return tc_error_set(
+        err, TC_EINVAL, s->path,
+        (int)config_setting_source_line(tc_script_lookup(s, cmp, "timing_integrator")),
+        "timing_integrator", "'%s' is not among the integrators", tin);
 }
 
 tc_status e2_set_spacing(tc_method *m, double spacing, tc_error *err) {
@@ -210,10 +240,14 @@ void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
     double u = t / e->waypoint_dt;
     int i = (int)floor(u);
     if (i >= tr->n - 1) {
-        xy[0] = tr->x[tr->n - 1], xy[1] = tr->y[tr->n - 1];
+        xy[0] = tr->x[tr->n - 1];
+        xy[1] = tr->y[tr->n - 1];
         return;
     }
-    if (i < 0) i = 0, u = 0;
+    if (i < 0) {
+        i = 0;
+        u = 0;
+    }
     double f = u - i;
     xy[0] = (1 - f) * tr->x[i] + f * tr->x[i + 1];
     xy[1] = (1 - f) * tr->y[i] + f * tr->y[i + 1];
@@ -248,7 +282,9 @@ static void rollout_after(void *ctx, tc_sim *sim, long i) {
     tc_sim_body_q(sim, BODY_T, q);
     const double t = (i + 1) * c->dt, T = c->e->duration;
     while (c->path && c->k < c->npath && t >= (double)c->k * T / (c->npath - 1) - 1e-12) {
-        c->path[4 * c->k] = t, c->path[4 * c->k + 1] = q[0], c->path[4 * c->k + 2] = q[1];
+        c->path[4 * c->k] = t;
+        c->path[4 * c->k + 1] = q[0];
+        c->path[4 * c->k + 2] = q[1];
         c->path[4 * c->k + 3] = q[2];
         c->k++;
     }
@@ -260,15 +296,21 @@ static void rollout_end(void *ctx, tc_sim *sim) {
     rollout_ctx *c = ctx;
     double q[7];
     tc_sim_body_q(sim, BODY_T, q);
-    c->r->final[0] = q[0], c->r->final[1] = q[1], c->r->final[2] = q[2];
+    c->r->final[0] = q[0];
+    c->r->final[1] = q[1];
+    c->r->final[2] = q[2];
 }
 
 void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, double dt,
                 const e2_traj *tr, double *path, int npath, e2_result *r) {
     memset(r, 0, sizeof *r);
     rollout_ctx c = {e, tr, dt, path, npath, 0, 0, r};
-    tc_sim_loop loop = {.dt = dt, .steps = (long)lround(e->duration / dt), .every = 1,
-                        .before = rollout_before, .after = rollout_after, .end = rollout_end,
+    tc_sim_loop loop = {.dt = dt,
+                        .steps = (long)lround(e->duration / dt),
+                        .every = 1,
+                        .before = rollout_before,
+                        .after = rollout_after,
+                        .end = rollout_end,
                         .ctx = &c};
     tc_series s = {0};
     tc_item it = {0};
@@ -283,7 +325,8 @@ static tc_status short_traj(const char *path, int line, int k, int n, const e2_s
                             tc_error *err) {
     return tc_error_set(err, TC_EPARSE, path, line, NULL,
                         "trajectory %d stops at %d waypoints; the script's duration %g s needs %d "
-                        "(regenerate: touche generate e2)", k, n, e->duration, nway);
+                        "(regenerate: touche generate e2)",
+                        k, n, e->duration, nway);
 }
 
 tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr, int *n,
@@ -296,10 +339,11 @@ tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr,
                                  {"y_m", TC_CSV_REAL, -10, 10}};
     tc_csv_reader r;
     tc_status st = tc_csv_open(&r, path, ',', col, 4, NULL, NULL, err);
-    if (st) return st == TC_EIO ? tc_error_set(err, TC_EIO, path, 0, NULL,
-                                               "cannot read the trajectories (regenerate: touche "
-                                               "generate e2)")
-                                : st;
+    if (st)
+        return st == TC_EIO ? tc_error_set(err, TC_EIO, path, 0, NULL,
+                                           "cannot read the trajectories (regenerate: touche "
+                                           "generate e2)")
+                            : st;
     memset(tr, 0, sizeof *tr * E2_MAXTRAJ);
     int count = 0, got;
     double v[4];
@@ -319,13 +363,17 @@ tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr,
             st = short_traj(path, r.line, count - 1, tr[count - 1].n, e, nway, err);
         if (st) break;
         if (k == count) count++;
-        tr[k].x[i] = v[2], tr[k].y[i] = v[3], tr[k].n = i + 1;
+        tr[k].x[i] = v[2];
+        tr[k].y[i] = v[3];
+        tr[k].n = i + 1;
     }
     int last = r.line;
     tc_csv_close(&r);
     if (st) return st;
-    if (!count) return tc_error_set(err, TC_EPARSE, path, last, NULL, "no trajectories in the file");
-    if (tr[count - 1].n != nway) return short_traj(path, last, count - 1, tr[count - 1].n, e, nway, err);
+    if (!count)
+        return tc_error_set(err, TC_EPARSE, path, last, NULL, "no trajectories in the file");
+    if (tr[count - 1].n != nway)
+        return short_traj(path, last, count - 1, tr[count - 1].n, e, nway, err);
     *n = count;
     return TC_OK;
 }
@@ -357,7 +405,8 @@ tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *
                         tc_error *err) {
     e2_setup run = *e;
     run.duration = steps * dt;
-    /* the fastest of three runs: a 2 us step is easily disturbed by anything else the machine does */
+    /* the fastest of three runs: a 2 us step is easily disturbed by anything else the machine does
+     */
     e2_result r;
     *ref_s = INFINITY;
     for (int k = 0; k < 3; k++) {

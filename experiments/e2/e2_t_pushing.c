@@ -17,7 +17,7 @@ typedef struct e2_item {
     int method;        /* index into the methods */
     int dt, integ, sp; /* grid indices; sp = -1 when the method has no spacing */
     int roll;
-    tc_method m;       /* configured: solver or engine integrator, spacing */
+    tc_method m; /* configured: solver or engine integrator, spacing */
     e2_result r;
     double path[4 * NPATH];
 } e2_item;
@@ -37,7 +37,9 @@ typedef struct e2_state {
 static void column_name(char *b, size_t n, const e2_setup *e, int dt, int integ, int points) {
     if (points > 0)
         snprintf(b, n, "%g-%s-%s", 1e3 * e->dt[dt], e->integ[integ].name,
-                 points >= 1000 ? "4k" : points < 100 ? "26" : "mid");
+                 points >= 1000 ? "4k"
+                 : points < 100 ? "26"
+                                : "mid");
     else
         snprintf(b, n, "%g-%s", 1e3 * e->dt[dt], e->integ[integ].name);
 }
@@ -47,7 +49,11 @@ static void mean_sd(const double *x, int n, double *mean, double *sd) {
     double s = 0, s2 = 0;
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (isfinite(x[i])) s += x[i], s2 += x[i] * x[i], k++;
+        if (isfinite(x[i])) {
+            s += x[i];
+            s2 += x[i] * x[i];
+            k++;
+        }
     *mean = k ? s / k : NAN;
     *sd = k > 1 ? sqrt(fmax(0, (s2 - s * s / k) / (k - 1))) : k ? 0 : NAN;
 }
@@ -71,10 +77,11 @@ static tc_status write_rollouts(const tc_exp *x, const e2_setup *e, const e2_ite
         const e2_item *t = &it[i];
         char reason[600];
         tc_csv_field(reason, sizeof reason, t->r.reason);
-        fprintf(o.f, "%s,%s,%g,%s,%g,%d,%.9g,%.9g,%.9g,%.6g,%d,%d,%s,%s\n", x->method[t->method].label,
-                t->m.spec, e->dt[t->dt], e->integ[t->integ].name, t->sp >= 0 ? e->spacing[t->sp] : 0,
-                t->roll, t->r.final[0], t->r.final[1], t->r.final[2], 1e3 * t->r.step_s,
-                t->r.contacts, t->r.breaks, t->r.status ? "failed" : "ok", reason);
+        fprintf(o.f, "%s,%s,%g,%s,%g,%d,%.9g,%.9g,%.9g,%.6g,%d,%d,%s,%s\n",
+                x->method[t->method].label, t->m.spec, e->dt[t->dt], e->integ[t->integ].name,
+                t->sp >= 0 ? e->spacing[t->sp] : 0, t->roll, t->r.final[0], t->r.final[1],
+                t->r.final[2], 1e3 * t->r.step_s, t->r.contacts, t->r.breaks,
+                t->r.status ? "failed" : "ok", reason);
     }
     return tc_outfile_commit(&o, err);
 }
@@ -118,12 +125,15 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
     for (int i = 0; i < ns; i++)
         spacings[i] = 0.08 * pow((full ? 0.0047 : 0.02) / 0.08, (double)i / (ns - 1));
     int points[NS_MAX], g = 0;
-    while (strcmp(e->integ[g].name, e->timing_integ)) g++;
+    while (strcmp(e->integ[g].name, e->timing_integ))
+        g++;
     double ms[NS_MAX], ref_s;
     tc_method a, b;
     tc_status st = e2_configure(&x->method[timed].m, e, g, -1, &a, err);
     if (!st) st = e2_configure(&x->method[ref].m, e, g, -1, &b, err);
-    if (!st) st = e2_step_times(e, &s->sc, &a, &b, &s->tr[0], 0.002, 2000, spacings, ns, points, ms, &ref_s, err);
+    if (!st)
+        st = e2_step_times(e, &s->sc, &a, &b, &s->tr[0], 0.002, 2000, spacings, ns, points, ms,
+                           &ref_s, err);
     if (st) return st;
     char path[1200];
     tc_outfile o;
@@ -131,7 +141,8 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", x->method[timed].label, e->timing_integ,
             x->method[ref].label, e->timing_integ);
-    for (int i = 0; i < ns; i++) fprintf(o.f, "%d,%.6g,%.6g\n", points[i], 1e3 * ms[i], 1e3 * ref_s);
+    for (int i = 0; i < ns; i++)
+        fprintf(o.f, "%d,%.6g,%.6g\n", points[i], 1e3 * ms[i], 1e3 * ref_s);
     *ratio = ms[0] / ref_s;
     return tc_outfile_commit(&o, err);
 }
@@ -150,7 +161,9 @@ static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
                 dist[r] = turn[r] = NAN;
                 for (int i = 0; i < s->n; i++) {
                     const e2_item *t = &s->it[i];
-                    if (t->method != ref || t->dt != d || t->integ != g || t->roll != r || t->r.status) continue;
+                    if (t->method != ref || t->dt != d || t->integ != g || t->roll != r ||
+                        t->r.status)
+                        continue;
                     /* the planar T starts at angle 0 */
                     dist[r] = 100 * hypot(t->r.final[0] - start[0], t->r.final[1] - start[1]);
                     turn[r] = 180 / M_PI * fabs(remainder(t->r.final[2], 2 * M_PI));
@@ -171,16 +184,18 @@ static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
 
 /* the table (as fig. 7): every method and column against the reference, with the paper's */
 static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *err) {
-    static const char *const hdr[] = {"method", "column", "method step (µs)", "reference step (µs)",
-                                      "Δd (cm)", "Δθ (deg)", "failed", "paper step (ms)",
-                                      "paper MJX (ms)", "paper Δd (cm)", "paper Δθ (deg)"};
+    static const char *const hdr[] = {
+        "method",         "column",        "method step (µs)", "reference step (µs)",
+        "Δd (cm)",        "Δθ (deg)",      "failed",           "paper step (ms)",
+        "paper MJX (ms)", "paper Δd (cm)", "paper Δθ (deg)"};
     static const char *const keys[] = {"scm_ms", "mjx_ms", "dd_cm", "dth_deg"};
     const e2_setup *e = &s->e;
     tc_table *tab = tc_table_alloc(11, hdr);
     if (!tab) return TC_ENOMEM;
     /* the columns' point counts, once per spacing */
     int points[E2_MAXGRID];
-    for (int p = 0; p < e->nspacing; p++) points[p] = e2_points(&s->sc, e->spacing[p]);
+    for (int p = 0; p < e->nspacing; p++)
+        points[p] = e2_points(&s->sc, e->spacing[p]);
     /* the reference's own columns first: how far it moves the T, the pose gap of a T that is
      * never pushed (the null outcome every pose-gap claim must fail) */
     travel_metrics(x, s, ref);
@@ -206,26 +221,35 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
                             failed++;
                             continue;
                         }
-                        dd[r] = 100 * hypot(a->r.final[0] - b->r.final[0], a->r.final[1] - b->r.final[1]);
-                        dth[r] = 180 / M_PI * fabs(remainder(a->r.final[2] - b->r.final[2], 2 * M_PI));
-                        ts[r] = 1e6 * a->r.step_s, tm[r] = 1e6 * b->r.step_s;
+                        dd[r] = 100 *
+                                hypot(a->r.final[0] - b->r.final[0], a->r.final[1] - b->r.final[1]);
+                        dth[r] =
+                            180 / M_PI * fabs(remainder(a->r.final[2] - b->r.final[2], 2 * M_PI));
+                        ts[r] = 1e6 * a->r.step_s;
+                        tm[r] = 1e6 * b->r.step_s;
                     }
                     double v[8], pv[4];
-                    mean_sd(ts, e->rollouts, &v[0], &v[1]), mean_sd(tm, e->rollouts, &v[2], &v[3]);
-                    mean_sd(dd, e->rollouts, &v[4], &v[5]), mean_sd(dth, e->rollouts, &v[6], &v[7]);
+                    mean_sd(ts, e->rollouts, &v[0], &v[1]);
+                    mean_sd(tm, e->rollouts, &v[2], &v[3]);
+                    mean_sd(dd, e->rollouts, &v[4], &v[5]);
+                    mean_sd(dth, e->rollouts, &v[6], &v[7]);
                     char col[64], cells[11][64], name[128];
                     column_name(col, sizeof col, e, d, g, p >= 0 ? points[p] : 0);
-                    for (int c = 0; c < 4; c++) pv[c] = tc_script_paper(&x->script, "column", col, keys[c]);
+                    for (int c = 0; c < 4; c++)
+                        pv[c] = tc_script_paper(&x->script, "column", col, keys[c]);
                     snprintf(cells[0], 64, "%s", label);
                     snprintf(cells[1], 64, "%s", col);
                     for (int c = 0; c < 4; c++)
                         snprintf(cells[2 + c], 64, "%.3g ± %.2g", v[2 * c], v[2 * c + 1]);
                     snprintf(cells[6], 64, "%d/%d", failed, e->rollouts);
                     for (int c = 0; c < 4; c++)
-                        if (isnan(pv[c])) snprintf(cells[7 + c], 64, "-");
-                        else snprintf(cells[7 + c], 64, "%g", pv[c]);
+                        if (isnan(pv[c]))
+                            snprintf(cells[7 + c], 64, "-");
+                        else
+                            snprintf(cells[7 + c], 64, "%g", pv[c]);
                     const char *row[11];
-                    for (int c = 0; c < 11; c++) row[c] = cells[c];
+                    for (int c = 0; c < 11; c++)
+                        row[c] = cells[c];
                     tc_table_add_row(tab, row);
                     /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
                     snprintf(name, sizeof name, "%s.%s.dd_cm", label, col);
@@ -242,7 +266,8 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
              "E2 (fig. 7): final T pose differences to the reference engine (mean ± std over the "
              "rollouts) and wall time per step in µs, measured in the same parallel run (%s); "
              "columns are step (ms)-integrator-AOPC points. Paper values: GPU (JAX/MJX), step "
-             "times in ms.", machine);
+             "times in ms.",
+             machine);
     tc_status st = tc_exp_table(x, tab, "fig7_table", caption, err);
     tc_table_free(tab);
     return st;
@@ -253,7 +278,8 @@ static void e2_work(void *ctx, int i, tc_item *it) {
     e2_state *s = ctx;
     e2_item *t = &s->it[i];
     e2_rollout(&s->e, &s->sc, &t->m, s->e.dt[t->dt], &s->tr[t->roll], t->path, NPATH, &t->r);
-    it->status = t->r.status, it->steps = t->r.steps;
+    it->status = t->r.status;
+    it->steps = t->r.steps;
     snprintf(it->reason, sizeof it->reason, "%s", t->r.reason);
 }
 
@@ -280,9 +306,9 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     /* as many rollouts as the script asks, each its own trajectory */
     if (!st && s->e.rollouts > s->ntr) {
         config_setting_t *v = tc_script_lookup(&x->script, NULL, "rollouts");
-        st = tc_error_set(err, TC_EINVAL, x->script.path, v ? (int)config_setting_source_line(v) : 0,
-                          "rollouts", "%d rollouts, but %s holds %d trajectories", s->e.rollouts,
-                          tpath, s->ntr);
+        st = tc_error_set(
+            err, TC_EINVAL, x->script.path, v ? (int)config_setting_source_line(v) : 0, "rollouts",
+            "%d rollouts, but %s holds %d trajectories", s->e.rollouts, tpath, s->ntr);
     }
     if (!st) tc_exp_refer(x, "compare.timing", s->e.timing);
     /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
@@ -297,7 +323,8 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
 
 static void e2_free(void *state) {
     e2_state *s = state;
-    free(s->it), free(s);
+    free(s->it);
+    free(s);
 }
 
 static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
@@ -316,7 +343,11 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
                 for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
                     for (int r = 0; r < e->rollouts && !st; r++) {
                         e2_item *t = &s->it[s->n++];
-                        t->method = k, t->dt = d, t->integ = g, t->sp = p, t->roll = r;
+                        t->method = k;
+                        t->dt = d;
+                        t->integ = g;
+                        t->sp = p;
+                        t->roll = r;
                         if ((st = e2_configure(&x->method[k].m, e, g, p, &t->m, err))) break;
                         tc_exp_add_run(x, k, &t->m, -1, "dt=%g s, %s, spacing=%g m, rollout %d",
                                        e->dt[d], e->integ[g].name, p >= 0 ? e->spacing[p] : 0, r);
@@ -333,14 +364,16 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
     if (!st) st = tc_exp_sweep_split(x, s->n, NULL, cost, e2_work, e2_regions, s);
     free(cost);
     if (st) return st;
-    tc_exp_text(x, "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "
-                   "against `%s` (%s).", e->rollouts, e->trajectories, x->tier, e->reference,
-                x->method[ref].m.spec);
+    tc_exp_text(x,
+                "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "
+                "against `%s` (%s).",
+                e->rollouts, e->trajectories, x->tier, e->reference, x->method[ref].m.spec);
     st = write_table(x, s, ref, err);
     /* rollouts, paths of the finest column, step time vs points, figures */
     double ratio = NAN;
     if (!st) st = write_rollouts(x, e, s->it, s->n, err);
-    if (!st && timed >= 0) st = write_paths(x, e, s->it, s->n, timed, ref, 0, 0, e->nspacing - 1, err);
+    if (!st && timed >= 0)
+        st = write_paths(x, e, s->it, s->n, timed, ref, 0, 0, e->nspacing - 1, err);
     /* the serial step timing goes only into files: the writing rank's alone (MPI) */
     if (!st && timed >= 0 && tc_exp_writer(x)) st = write_timing(x, s, timed, ref, &ratio, err);
     if (!st && timed >= 0) {
@@ -354,7 +387,8 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
         snprintf(labels, sizeof labels, "%s %s", x->method[ref].label, x->method[timed].label);
         column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
         tc_exp_path(x, "paths.csv", data, sizeof data);
-        tc_plot_var v[] = {{"datafile", data}, {"nroll", nroll}, {"labels", labels}, {"column", col}};
+        tc_plot_var v[] = {
+            {"datafile", data}, {"nroll", nroll}, {"labels", labels}, {"column", col}};
         snprintf(caption, sizeof caption,
                  "Paths of the T's centre of mass in every rollout at column %s (step, integrator, "
                  "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
@@ -375,10 +409,9 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */
-static const tc_results_file e2_results[] = {
-    {"rollouts.csv", TC_RESULTS_ROWS, "step_ms"},
-    {"paths.csv", TC_RESULTS_SHARED, NULL},
-    {NULL, 0, NULL}};
+static const tc_results_file e2_results[] = {{"rollouts.csv", TC_RESULTS_ROWS, "step_ms"},
+                                             {"paths.csv", TC_RESULTS_SHARED, NULL},
+                                             {NULL, 0, NULL}};
 
 /* the grid's work: every rollout's steps; a point-cloud method's step grows with its point pairs
  * (T against finger); then the serial step-time study at up to 12 spacings */
@@ -389,7 +422,8 @@ static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const double tt = 2 * (t->bar_x * t->bar_y + t->bar_y * c + c * t->bar_x) +
                       2 * (t->stem_x * t->stem_y + t->stem_y * c + c * t->stem_x);
     double steps = 0;
-    for (int d = 0; d < e->ndt; d++) steps += e->duration / e->dt[d];
+    for (int d = 0; d < e->ndt; d++)
+        steps += e->duration / e->dt[d];
     steps *= e->rollouts * e->ninteg;
     w->bytes = (double)sizeof(e2_item) * x->nmethod * e->ninteg * e->ndt * e->rollouts * E2_MAXGRID;
     for (int k = 0; k < x->nmethod; k++) {
@@ -407,7 +441,8 @@ static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
     /* the step-time study: 3 x 2,000 steps at each of 8 or 12 spacings, the finest dominating */
     const double finest = strcmp(x->tier, "full") ? 0.02 : 0.0047;
     w->steps += 6000 * 12;
-    w->seconds += 6000 * 3 * (TC_WORK_STEP_S + TC_WORK_PAIR_S * fmax(12, tt / (finest * finest)) * 12);
+    w->seconds +=
+        6000 * 3 * (TC_WORK_STEP_S + TC_WORK_PAIR_S * fmax(12, tt / (finest * finest)) * 12);
 }
 
 const tc_experiment_type tc_experiment_e2 = {

@@ -94,12 +94,13 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     fputs(text, f);
     fclose(f);
     /* --methods names scm alone: the reference (the script's compare.reference) stays */
-    tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "quick", .methods = "scm",
-                     .threads = 2};
+    tc_run_opts o = {
+        .source_dir = src(), .out_root = out, .tier = "quick", .methods = "scm", .threads = 2};
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e2"), mine, "e2", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e2"), mine, "e2", &o, &err), TC_OK, "%s",
+                 err.msg);
     cr_assert_eq(x->nmethod, 2, "scm and its reference");
     cr_assert_geq(tc_exp_method_find(x, "mujoco"), 0);
     cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
@@ -145,7 +146,8 @@ Test(e2, a_t_never_pushed_is_farther_than_e2_1_accepts) {
     snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
     cr_assert_eq(tc_scene_t_pusher(&sc, &e.scene, &err), TC_OK, "%s", err.msg);
     cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, &err), TC_OK, "%s", err.msg);
-    while (g < e.ninteg && strcmp(e.integ[g].name, "RK4")) g++;
+    while (g < e.ninteg && strcmp(e.integ[g].name, "RK4"))
+        g++;
     cr_assert_lt(g, e.ninteg);
     tc_method m, rk4;
     cr_assert_eq(tc_method_parse(&m, "mujoco", &err), TC_OK, "%s", err.msg);
@@ -155,7 +157,8 @@ Test(e2, a_t_never_pushed_is_farther_than_e2_1_accepts) {
         e2_result r;
         e2_rollout(&e, &sc, &rk4, 0.008, &tr[k], NULL, 0, &r);
         cr_assert_eq(r.status, TC_OK, "%s", r.reason);
-        sum += 100 * hypot(r.final[0] - sc.body[E2_BODY_T].pos[0], r.final[1] - sc.body[E2_BODY_T].pos[1]);
+        sum += 100 * hypot(r.final[0] - sc.body[E2_BODY_T].pos[0],
+                           r.final[1] - sc.body[E2_BODY_T].pos[1]);
     }
     cr_expect_gt(sum / e.rollouts, 2.4 + 2 * 1.6, "a never-pushed T: %g cm", sum / e.rollouts);
     cr_expect_float_eq(sum / e.rollouts, 6.15, 0.05);

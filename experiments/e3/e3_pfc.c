@@ -47,7 +47,8 @@ double e3_curve_deviation(const double *d, const double *ref, const double *mode
 
 tc_status e3_surface(double r, double depth, double E, double k, int level, tc_pfc_polygon **poly,
                      int *n, tc_error *err) {
-    *poly = NULL, *n = 0;
+    *poly = NULL;
+    *n = 0;
     /* the ground (body 0) and the free sphere with its lowest point depth below it */
     tc_scene sc;
     const double pos[3] = {0, 0, r - depth};
@@ -71,11 +72,14 @@ tc_status e3_surface(double r, double depth, double E, double k, int level, tc_p
     tc_system_kinematics(&sys, 0, q, NULL, bs);
     int m = tc_pfc_surface(state, bs, NULL, 0);
     st = m < 0 ? TC_EDIVERGED : TC_OK;
-    if (m > 0 && !(*poly = malloc((size_t)m * sizeof **poly))) st = TC_ENOMEM;
-    else if (m > 0 && tc_pfc_surface(state, bs, *poly, m) != m) st = TC_EDIVERGED;
+    if (m > 0 && !(*poly = malloc((size_t)m * sizeof **poly)))
+        st = TC_ENOMEM;
+    else if (m > 0 && tc_pfc_surface(state, bs, *poly, m) != m)
+        st = TC_EDIVERGED;
     tc_model_pfc.free(state);
     if (st) {
-        free(*poly), *poly = NULL;
+        free(*poly);
+        *poly = NULL;
         return tc_error_set(err, st, NULL, 0, NULL, "pfc: no contact surface for k = %g", k);
     }
     *n = m;

@@ -27,15 +27,22 @@ typedef struct e3_setup {
 } e3_setup;
 
 static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
-    static const char *const pk[] = {"wavelength", "E", "nu", "depth", "etas", "curve_depths", NULL};
+    static const char *const pk[] = {"wavelength",   "E", "nu", "depth", "etas",
+                                     "curve_depths", NULL};
     static const char *const fk[] = {"cache", "nx", "ny", "steps", NULL};
     static const char *const sk[] = {"radius", "depth", "E", "ratios", "resolution", NULL};
-    config_setting_t *pr = tc_script_lookup(s, NULL, "problem"), *fe = tc_script_lookup(s, NULL, "fem");
-    config_setting_t *pf = tc_script_lookup(s, NULL, "pfc"), *pa = tc_script_lookup(s, NULL, "paper");
+    config_setting_t *pr = tc_script_lookup(s, NULL, "problem"),
+                     *fe = tc_script_lookup(s, NULL, "fem");
+    config_setting_t *pf = tc_script_lookup(s, NULL, "pfc"),
+                     *pa = tc_script_lookup(s, NULL, "paper");
     config_setting_t *su = tc_script_lookup(s, NULL, "surface");
     if (!pr || !fe || !pf || !pa || !su)
         return tc_error_set(err, TC_EINVAL, s->path, 0,
-                            !pr ? "problem" : !fe ? "fem" : !pf ? "pfc" : !pa ? "paper" : "surface",
+                            !pr   ? "problem"
+                            : !fe ? "fem"
+                            : !pf ? "pfc"
+                            : !pa ? "paper"
+                                  : "surface",
                             "missing group");
     const char *cache;
     int ncurve = 0;
@@ -67,12 +74,13 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
                             "the sphere must be pressed less than its radius into the half-space");
     for (int k = 0; k < e->nratio; k++)
         if (e->sr / e->ratio[k] > 10)
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su), "ratios",
-                                "radius / ratio (pfc's plane_h) must be at most 10 m");
+            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su),
+                                "ratios", "radius / ratio (pfc's plane_h) must be at most 10 m");
     snprintf(e->cache, sizeof e->cache, "%s", cache);
     if (ncurve != 2 || !(e->curve[0] < e->curve[1]) || e->curve[1] > e->depth + 1e-12)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr), "curve_depths",
-                            "must be [lo, hi] with lo < hi <= depth (%g)", e->depth);
+        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr),
+                            "curve_depths", "must be [lo, hi] with lo < hi <= depth (%g)",
+                            e->depth);
     if (e->eta[0] != 0)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr), "etas",
                             "the first amplitude must be 0 (it normalises every curve)");
@@ -88,7 +96,8 @@ static tc_status read_cache(const char *path, const e3_setup *e, tc_fem_curve *c
     int n = 0;
     tc_status st = tc_fem_read_cache(path, all, etas, MAXETA, &n, err);
     if (st == TC_EIO)
-        return tc_error_set(err, st, path, 0, NULL, "no FEM cache: run `touche generate e3` (needs ccx)");
+        return tc_error_set(err, st, path, 0, NULL,
+                            "no FEM cache: run `touche generate e3` (needs ccx)");
     if (st) return st;
     for (int k = 0; k < e->neta; k++) {
         int found = -1;
@@ -96,13 +105,15 @@ static tc_status read_cache(const char *path, const e3_setup *e, tc_fem_curve *c
             if (fabs(etas[j] - e->eta[k]) < 1e-9) found = j;
         if (found < 0 || all[found].n < 2)
             return tc_error_set(err, TC_EPARSE, path, 0, NULL,
-                                "no curve for eta = %g: regenerate with `touche generate e3`", e->eta[k]);
+                                "no curve for eta = %g: regenerate with `touche generate e3`",
+                                e->eta[k]);
         c[k] = all[found];
     }
     prov[0] = 0;
     FILE *f = fopen(path, "r");
     char line[512];
-    while (f && fgets(line, sizeof line, f) && line[0] == '#') strncat(prov, line, nprov - strlen(prov) - 1);
+    while (f && fgets(line, sizeof line, f) && line[0] == '#')
+        strncat(prov, line, nprov - strlen(prov) - 1);
     if (f) fclose(f);
     return TC_OK;
 }
@@ -136,7 +147,9 @@ static tc_status e3_setup_fn(tc_exp *x, void **state, tc_error *err) {
     return read_cache(path, &s->e, s->fem, s->prov, sizeof s->prov, err);
 }
 
-static void e3_free(void *state) { free(state); }
+static void e3_free(void *state) {
+    free(state);
+}
 
 /* one work item: a coarse CalculiX solve for one amplitude */
 typedef struct e3_resolve {
@@ -147,8 +160,14 @@ typedef struct e3_resolve {
 static void e3_item(void *ctx, int k, tc_item *it) {
     e3_resolve *r = ctx;
     tc_fem_sinusoid p = tc_default_fem_sinusoid();
-    p.eta = r->e->eta[k], p.wavelength = r->e->lambda, p.nu = r->e->nu, p.E = r->e->E;
-    p.depth = r->e->depth, p.nx = r->e->nx, p.ny = r->e->ny, p.nsteps = r->e->steps;
+    p.eta = r->e->eta[k];
+    p.wavelength = r->e->lambda;
+    p.nu = r->e->nu;
+    p.E = r->e->E;
+    p.depth = r->e->depth;
+    p.nx = r->e->nx;
+    p.ny = r->e->ny;
+    p.nsteps = r->e->steps;
     tc_error ferr;
     tc_error_clear(&ferr);
     if ((it->status = tc_fem_sinusoid_solve(&p, &r->coarse[k], NULL, &ferr)))
@@ -172,56 +191,70 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
     tc_exp_path(x, "surface.csv", path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
-    fprintf(o.f, "# pfc contact surface: sphere r = %g m, %g m into a half-space, E = %g Pa, icosphere "
-                 "level %d; k = the half-space's modulus / the sphere's (plane_h = r / k)\n",
+    fprintf(o.f,
+            "# pfc contact surface: sphere r = %g m, %g m into a half-space, E = %g Pa, icosphere "
+            "level %d; k = the half-space's modulus / the sphere's (plane_h = r / k)\n",
             e->sr, e->sdepth, e->sE, e->slevel);
-    fprintf(o.f, "# one polygon per two blank lines, as two pm3d scans: vertex 0 repeated, then the others; "
-                 "x, y, z (m), p = p0 of both fields (Pa)\n");
+    fprintf(
+        o.f,
+        "# one polygon per two blank lines, as two pm3d scans: vertex 0 repeated, then the others; "
+        "x, y, z (m), p = p0 of both fields (Pa)\n");
     fprintf(o.f, "k,x,y,z,p\n");
     double pmax = 0;
     for (int j = 0; j < e->nratio && !st; j++) {
         tc_pfc_polygon *poly;
         int n;
-        if ((st = e3_surface(e->sr, e->sdepth, e->sE, e->ratio[j], e->slevel, &poly, &n, err))) break;
+        if ((st = e3_surface(e->sr, e->sdepth, e->sE, e->ratio[j], e->slevel, &poly, &n, err)))
+            break;
         double pk = 0;
         for (int i = 0; i < n; i++)
             for (int sc = 0; sc < 2; sc++) {
                 for (int v = 1; v < poly[i].n; v++) {
                     const int w = sc ? v : 0;
                     const double *q = poly[i].x[w];
-                    fprintf(o.f, "%g,%.7g,%.7g,%.7g,%.7g\n", e->ratio[j], q[0], q[1], q[2], poly[i].p[w]);
+                    fprintf(o.f, "%g,%.7g,%.7g,%.7g,%.7g\n", e->ratio[j], q[0], q[1], q[2],
+                            poly[i].p[w]);
                     pk = fmax(pk, poly[i].p[w]);
                 }
                 fputs(sc ? "\n\n" : "\n", o.f);
             }
         free(poly);
         pmax = fmax(pmax, pk);
-        snprintf(count + strlen(count), sizeof count - strlen(count), "%sk = %g: %d polygons, peak %.3g kPa",
-                 j ? "; " : "", e->ratio[j], n, pk / 1e3);
+        snprintf(count + strlen(count), sizeof count - strlen(count),
+                 "%sk = %g: %d polygons, peak %.3g kPa", j ? "; " : "", e->ratio[j], n, pk / 1e3);
     }
-    if (st) return tc_outfile_abort(&o), st;
+    if (st) {
+        tc_outfile_abort(&o);
+        return st;
+    }
     if ((st = tc_outfile_commit(&o, err))) return st;
     /* the figure: one panel per ratio, one colour scale up to the peak pressure of all */
     char ratios[128] = "", r[32], d[32], cb[32];
     for (int j = 0; j < e->nratio; j++)
-        snprintf(ratios + strlen(ratios), sizeof ratios - strlen(ratios), "%s%g", j ? " " : "", e->ratio[j]);
-    snprintf(r, sizeof r, "%g", e->sr), snprintf(d, sizeof d, "%g", e->sdepth);
+        snprintf(ratios + strlen(ratios), sizeof ratios - strlen(ratios), "%s%g", j ? " " : "",
+                 e->ratio[j]);
+    snprintf(r, sizeof r, "%g", e->sr);
+    snprintf(d, sizeof d, "%g", e->sdepth);
     snprintf(cb, sizeof cb, "%g", ceil(pmax / 1e3) * 1e3);
-    tc_plot_var v[] = {{"datafile", path}, {"ratios", ratios}, {"radius", r}, {"depth", d}, {"pmax", cb}};
-    tc_exp_text(x, "Contact surface (Elandt et al. fig. 1): pfc's equal-pressure surface between a soft "
-                   "sphere (radius %g m, icosphere level %d, E = %g Pa) pressed %g m into a soft half-space "
-                   "k times as stiff (a compliant layer r / k thick). It is a cup from the circle where the "
-                   "bodies' surfaces cross (on z = 0) down to depth / (1 + k) on the axis: equal moduli "
-                   "meet halfway on a paraboloid (the sphere's field is radial, so the surface is not a "
-                   "plane), a stiffer half-space pushes the surface towards the sphere's side and flattens "
-                   "it, a softer one lets it follow the sphere (%s; `surface.csv`).",
-                 e->sr, e->slevel, e->sE, e->sdepth, count);
-    tc_exp_figure(x, "e3_surface.gp", v, 5, "fig_surface",
-                  "Pressure field contact surfaces of a sphere pressed into a half-space for three "
-                  "half-space / sphere modulus ratios k, coloured by pressure on one scale (z drawn three "
-                  "times larger); dashed: the undeformed sphere's section y = 0, grey: the half-space's "
-                  "surface z = 0. Last panel: every vertex's height against its distance from the axis "
-                  "(points) on the smooth fields' closed form (lines).");
+    tc_plot_var v[] = {
+        {"datafile", path}, {"ratios", ratios}, {"radius", r}, {"depth", d}, {"pmax", cb}};
+    tc_exp_text(
+        x,
+        "Contact surface (Elandt et al. fig. 1): pfc's equal-pressure surface between a soft "
+        "sphere (radius %g m, icosphere level %d, E = %g Pa) pressed %g m into a soft half-space "
+        "k times as stiff (a compliant layer r / k thick). It is a cup from the circle where the "
+        "bodies' surfaces cross (on z = 0) down to depth / (1 + k) on the axis: equal moduli "
+        "meet halfway on a paraboloid (the sphere's field is radial, so the surface is not a "
+        "plane), a stiffer half-space pushes the surface towards the sphere's side and flattens "
+        "it, a softer one lets it follow the sphere (%s; `surface.csv`).",
+        e->sr, e->slevel, e->sE, e->sdepth, count);
+    tc_exp_figure(
+        x, "e3_surface.gp", v, 5, "fig_surface",
+        "Pressure field contact surfaces of a sphere pressed into a half-space for three "
+        "half-space / sphere modulus ratios k, coloured by pressure on one scale (z drawn three "
+        "times larger); dashed: the undeformed sphere's section y = 0, grey: the half-space's "
+        "surface z = 0. Last panel: every vertex's height against its distance from the axis "
+        "(points) on the smooth fields' closed form (lines).");
     return TC_OK;
 }
 
@@ -231,8 +264,9 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
  * disagree), with the depth where it is reached; a table and one metric each */
 static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curve *fem,
                                  double f0_fem, double f0_pfc, tc_error *err) {
-    static const char *const hdr[] = {"eta", "convention", "depths", "max |PFC / FEM - 1|",
-                                      "at depth", "PFC / FEM there", "samples"};
+    static const char *const hdr[] = {
+        "eta",      "convention",      "depths", "max |PFC / FEM - 1|",
+        "at depth", "PFC / FEM there", "samples"};
     tc_table *t = tc_table_alloc(7, hdr);
     if (!t) return TC_ENOMEM;
     for (int k = 0; k < e->neta; k++)
@@ -242,14 +276,18 @@ static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curv
             double d[TC_FEM_MAXSTEP], ref[TC_FEM_MAXSTEP], model[TC_FEM_MAXSTEP];
             int n = fem[k].n, used = 0, worst = -1;
             for (int i = 0; i < n; i++) {
-                d[i] = fem[k].depth[i] - shift, ref[i] = fem[k].force[i] / f0_fem;
-                model[i] = e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) / f0_pfc;
+                d[i] = fem[k].depth[i] - shift;
+                ref[i] = fem[k].force[i] / f0_fem;
+                model[i] =
+                    e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) / f0_pfc;
             }
             double dev = e3_curve_deviation(d, ref, model, n, e->curve[0], e->curve[1]);
             for (int i = 0; i < n; i++)
                 if (d[i] >= e->curve[0] - 1e-12 && d[i] <= e->curve[1] + 1e-12) {
                     used++;
-                    if (worst < 0 || fabs(model[i] / ref[i] - 1) > fabs(model[worst] / ref[worst] - 1)) worst = i;
+                    if (worst < 0 ||
+                        fabs(model[i] / ref[i] - 1) > fabs(model[worst] / ref[worst] - 1))
+                        worst = i;
                 }
             char c[7][64];
             snprintf(c[0], 64, "%g", e->eta[k]);
@@ -260,13 +298,16 @@ static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curv
             snprintf(c[5], 64, worst < 0 ? "-" : "%.4f", worst < 0 ? 0 : model[worst] / ref[worst]);
             snprintf(c[6], 64, "%d", used);
             const char *row[7];
-            for (int i = 0; i < 7; i++) row[i] = c[i];
+            for (int i = 0; i < 7; i++)
+                row[i] = c[i];
             tc_table_add_row(t, row);
             if (isnan(dev)) continue;
             char name[96];
-            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s.maxdev", e->eta[k], conv ? "mean" : "touch");
-            tc_metrics_add(&x->metrics, NULL, name, dev, "1", 0.005, 0.01, 0,
-                           "largest |PFC / FEM - 1| along the normalised curve over the curve depths");
+            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s.maxdev", e->eta[k],
+                     conv ? "mean" : "touch");
+            tc_metrics_add(
+                &x->metrics, NULL, name, dev, "1", 0.005, 0.01, 0,
+                "largest |PFC / FEM - 1| along the normalised curve over the curve depths");
         }
     char caption[512];
     snprintf(caption, sizeof caption,
@@ -298,47 +339,68 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
          * 0.166, 0.333, about 1 + 3.7 eta relative): started largest first; over MPI ranks each
          * rank runs its share (docs/mpi.md), the costs deciding which */
         double cost[MAXETA];
-        for (int k = 0; k < e.neta; k++) cost[k] = 1 + 3.7 * e.eta[k];
+        for (int k = 0; k < e.neta; k++)
+            cost[k] = 1 + 3.7 * e.eta[k];
         st = tc_exp_sweep_split(x, e.neta, NULL, cost, e3_item, e3_regions, rs);
         resolved = !st && tc_exp_failed(x) == 0;
         if (!st && !resolved)
             snprintf(note, sizeof note, "ccx failed (%s); the cache is used alone",
-                     tc_exp_run_record(x, 0)->status ? tc_exp_run_record(x, 0)->reason : "see runs.csv");
+                     tc_exp_run_record(x, 0)->status ? tc_exp_run_record(x, 0)->reason
+                                                     : "see runs.csv");
     } else {
-        snprintf(note, sizeof note, "%s", e.resolve ? "ccx not found: the cached FEM curves are used"
-                                                    : "full tier: the cached production-mesh curves are used");
+        snprintf(note, sizeof note, "%s",
+                 e.resolve ? "ccx not found: the cached FEM curves are used"
+                           : "full tier: the cached production-mesh curves are used");
     }
-    if (st) return free(rs), st;
-    if (note[0] && e.resolve) tc_exp_warn(x, "%s", note);
-    else if (note[0]) tc_exp_text(x, "%s.", note);
+    if (st) {
+        free(rs);
+        return st;
+    }
+    if (note[0] && e.resolve)
+        tc_exp_warn(x, "%s", note);
+    else if (note[0])
+        tc_exp_text(x, "%s.", note);
     /* normalisation: each method by its own eta = 0 force at the reference depth */
     const double f0_fem = at(&fem[0], e.depth);
     const double f0_pfc = e3_pfc_force(0, e.lambda, e.E, e.depth, e.segments);
     /* curves.csv: both methods normalised, both depth conventions */
     tc_outfile o;
     tc_exp_path(x, "curves.csv", path, sizeof path);
-    if ((st = tc_outfile_open(&o, path, err))) return free(rs), st;
+    if ((st = tc_outfile_open(&o, path, err))) {
+        free(rs);
+        return st;
+    }
     fprintf(o.f, "# one block per eta (gnuplot index), FEM cache provenance:\n%s", s->prov);
     fprintf(o.f, "eta,depth_touch,depth_mean,fem,pfc\n");
     for (int k = 0; k < e.neta; k++) {
         for (int i = 0; i < fem[k].n; i++) {
             double d = fem[k].depth[i];
-            fprintf(o.f, "%g,%.9g,%.9g,%.9g,%.9g\n", e.eta[k], d, d - e.eta[k], fem[k].force[i] / f0_fem,
+            fprintf(o.f, "%g,%.9g,%.9g,%.9g,%.9g\n", e.eta[k], d, d - e.eta[k],
+                    fem[k].force[i] / f0_fem,
                     e3_pfc_force(e.eta[k], e.lambda, e.E, d, e.segments) / f0_pfc);
         }
         fprintf(o.f, "\n\n");
     }
-    if ((st = tc_outfile_commit(&o, err))) return free(rs), st;
+    if ((st = tc_outfile_commit(&o, err))) {
+        free(rs);
+        return st;
+    }
     /* the table: PFC / FEM at the reference depth, both conventions, beside the paper */
-    static const char *const hdr[] = {"eta", "convention", "depth from first touch", "FEM (norm.)",
-                                      "PFC (norm.)", "PFC / FEM", "paper PFC / FEM", "coarse FEM / cache"};
+    static const char *const hdr[] = {
+        "eta",         "convention", "depth from first touch", "FEM (norm.)",
+        "PFC (norm.)", "PFC / FEM",  "paper PFC / FEM",        "coarse FEM / cache"};
     tc_table *t = tc_table_alloc(8, hdr);
-    if (!t) return free(rs), TC_ENOMEM;
+    if (!t) {
+        free(rs);
+        return TC_ENOMEM;
+    }
     for (int k = 0; k < e.neta; k++)
         for (int conv = 0; conv < 2; conv++) {
-            /* first touch: d = depth; mean level: the mean of the surface at depth, d = depth + eta */
+            /* first touch: d = depth; mean level: the mean of the surface at depth, d = depth + eta
+             */
             double d = conv ? e.depth + e.eta[k] : e.depth;
-            double ff = at(&fem[k], d) / f0_fem, fp = e3_pfc_force(e.eta[k], e.lambda, e.E, d, e.segments) / f0_pfc;
+            double ff = at(&fem[k], d) / f0_fem,
+                   fp = e3_pfc_force(e.eta[k], e.lambda, e.E, d, e.segments) / f0_pfc;
             double cf = resolved ? at(&rs->coarse[k], e.depth) / at(&fem[k], e.depth) : NAN;
             char c[8][64];
             snprintf(c[0], 64, "%g", e.eta[k]);
@@ -347,10 +409,12 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
             snprintf(c[3], 64, isnan(ff) ? "n/a (beyond the FEM curve)" : "%.4f", ff);
             snprintf(c[4], 64, "%.4f", fp);
             snprintf(c[5], 64, isnan(ff) ? "n/a" : "%.4f", fp / ff);
-            snprintf(c[6], 64, fabs(e.eta[k] - e.paper_eta) < 1e-9 && !conv ? "%.2f" : "-", e.paper_ratio);
+            snprintf(c[6], 64, fabs(e.eta[k] - e.paper_eta) < 1e-9 && !conv ? "%.2f" : "-",
+                     e.paper_ratio);
             snprintf(c[7], 64, conv || isnan(cf) ? "-" : "%.4f", cf);
             const char *row[8];
-            for (int i = 0; i < 8; i++) row[i] = c[i];
+            for (int i = 0; i < 8; i++)
+                row[i] = c[i];
             tc_table_add_row(t, row);
             if (isnan(ff)) continue;
             char name[96];
@@ -358,13 +422,18 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
             tc_metrics_add(&x->metrics, NULL, name, fp / ff, "1", 0.005, 0.01, 0,
                            "PFC / FEM normalised force at the reference depth");
         }
-    tc_exp_text(x, "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
-                   "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
-                   "against the pressure field model, tier `%s`.", e.lambda, x->tier);
-    st = tc_exp_table(x, t,  "ratios",
-        "E3: normalised force (by the eta = 0, d = 0.4 value of each method) of a rigid sinusoid on a "
-        "plane-strain neo-Hookean layer, CalculiX vs the pressure field model; depth from first touch "
-        "or from the sinusoid's mean level.", err);
+    tc_exp_text(x,
+                "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
+                "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
+                "against the pressure field model, tier `%s`.",
+                e.lambda, x->tier);
+    st = tc_exp_table(x, t, "ratios",
+                      "E3: normalised force (by the eta = 0, d = 0.4 value of each method) of a "
+                      "rigid sinusoid on a "
+                      "plane-strain neo-Hookean layer, CalculiX vs the pressure field model; depth "
+                      "from first touch "
+                      "or from the sinusoid's mean level.",
+                      err);
     tc_table_free(t);
     free(rs);
     if (!st) st = write_deviation(x, &e, fem, f0_fem, f0_pfc, err);
@@ -399,21 +468,24 @@ tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
     tc_fem_curve c[MAXETA];
     tc_fem_sinusoid p = tc_default_fem_sinusoid();
     for (int k = 0; k < e.neta; k++) {
-        p.eta = e.eta[k], p.wavelength = e.lambda, p.nu = e.nu, p.E = e.E;
+        p.eta = e.eta[k];
+        p.wavelength = e.lambda;
+        p.nu = e.nu;
+        p.E = e.E;
         p.depth = e.depth + e.eta[k];
         p.nsteps = (int)ceil(p.depth / 0.02);
         if ((st = tc_fem_sinusoid_solve(&p, &c[k], NULL, err))) return st;
         fprintf(stderr, "e3: eta %g solved (%d steps)\n", e.eta[k], c[k].n);
     }
-    p.eta = 0, p.depth = e.depth;
+    p.eta = 0;
+    p.depth = e.depth;
     tc_path_under(source_dir, e.cache, path, sizeof path);
     return tc_fem_write_cache(out_path ? out_path : path, c, e.eta, e.neta, &p, err);
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */
-static const tc_results_file e3_results[] = {
-    {"curves.csv", TC_RESULTS_SHARED, NULL},
-    {NULL, 0, NULL}};
+static const tc_results_file e3_results[] = {{"curves.csv", TC_RESULTS_SHARED, NULL},
+                                             {NULL, 0, NULL}};
 
 /* the work: the coarse CalculiX re-solve when asked (its elements for every load step, about
  * 20 us and 2 kB each), pressure field contact at every depth of every curve (cheap) */
@@ -422,7 +494,8 @@ static void e3_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e3_state *s = state;
     const e3_setup *e = &s->e;
     double cells = (double)e->nx * e->ny, evals = 0;
-    for (int k = 0; k < e->neta; k++) evals += 2.0 * s->fem[k].n + 2;
+    for (int k = 0; k < e->neta; k++)
+        evals += 2.0 * s->fem[k].n + 2;
     w->steps = evals + (e->resolve ? e->neta * (double)e->steps : 0);
     w->seconds = evals * e->segments * TC_WORK_STEP_S / 4 +
                  (e->resolve ? e->neta * e->steps * cells * 2e-5 : 0);

@@ -14,7 +14,8 @@ Test(e3, pfc_force_matches_its_closed_form) {
     const double lambda = 2 * M_PI / 3;
     for (double eta = 0; eta < 0.35; eta += 0.0415)
         for (double d = 0.01; d <= 0.8; d += 0.0371) {
-            double q = e3_pfc_force(eta, lambda, 2.5, d, 20000), x = e3_pfc_force_exact(eta, lambda, 2.5, d);
+            double q = e3_pfc_force(eta, lambda, 2.5, d, 20000),
+                   x = e3_pfc_force_exact(eta, lambda, 2.5, d);
             cr_expect_leq(fabs(q - x), 1e-6 * x + 1e-12, "eta %g d %g: %g vs %g", eta, d, q, x);
         }
 }
@@ -24,10 +25,12 @@ Test(e3, flat_layer_is_linear_and_sinusoid_touches_at_its_crest) {
     /* eta = 0: uniform pressure E d over the period */
     cr_expect_float_eq(e3_pfc_force_exact(0, lambda, 1, 0.4), 0.4 * lambda, 1e-15);
     /* just after first touch the contact patch is tiny: the force grows like d^(3/2) */
-    double f1 = e3_pfc_force_exact(0.333, lambda, 1, 1e-4), f2 = e3_pfc_force_exact(0.333, lambda, 1, 4e-4);
+    double f1 = e3_pfc_force_exact(0.333, lambda, 1, 1e-4),
+           f2 = e3_pfc_force_exact(0.333, lambda, 1, 4e-4);
     cr_expect_float_eq(f2 / f1, 8.0, 0.01);
     /* once the troughs touch, every extra depth adds E lambda */
-    double g1 = e3_pfc_force_exact(0.2, lambda, 1, 0.5), g2 = e3_pfc_force_exact(0.2, lambda, 1, 0.6);
+    double g1 = e3_pfc_force_exact(0.2, lambda, 1, 0.5),
+           g2 = e3_pfc_force_exact(0.2, lambda, 1, 0.6);
     cr_expect_float_eq(g2 - g1, 0.1 * lambda, 1e-12);
 }
 
@@ -70,11 +73,15 @@ Test(e3, surface_pressure_is_both_fields) {
         for (int i = 0; i < n; i++)
             for (int v = 0; v < poly[i].n; v++) {
                 const double *x = poly[i].x[v], p = poly[i].p[v];
-                worst = fmax(worst, fmax(fabs(p - ks[j] * SE * -x[2] / SR), fabs(p - sphere_mesh_field(m, c, x))));
-                cr_expect(x[2] <= 1e-12 && p >= -1e-11 * SE, "k %g: vertex at z %g with p0 %g", ks[j], x[2], p);
+                worst = fmax(worst, fmax(fabs(p - ks[j] * SE * -x[2] / SR),
+                                         fabs(p - sphere_mesh_field(m, c, x))));
+                cr_expect(x[2] <= 1e-12 && p >= -1e-11 * SE, "k %g: vertex at z %g with p0 %g",
+                          ks[j], x[2], p);
             }
-        cr_expect_leq(worst, 1e-11 * SE, "k %g: |p - p_half-space|, |p - p_sphere| up to %g Pa", ks[j], worst);
-        tc_tetmesh_free(m), free(poly);
+        cr_expect_leq(worst, 1e-11 * SE, "k %g: |p - p_half-space|, |p - p_sphere| up to %g Pa",
+                      ks[j], worst);
+        tc_tetmesh_free(m);
+        free(poly);
     }
 }
 
@@ -95,9 +102,12 @@ Test(e3, surface_follows_the_closed_form) {
                 const double *x = poly[i].x[v];
                 worst = fmax(worst, fabs(x[2] - surface_z(hypot(x[0], x[1]), ks[j])));
             }
-        cr_expect_leq(worst, tol, "k %g: |z - z_exact| up to %g m (tolerance %g m)", ks[j], worst, tol);
-        cr_log_info("k %g: %d polygons, |z - z_exact| <= %.3g m (tolerance %.3g m)\n", ks[j], n, worst, tol);
-        tc_tetmesh_free(m), free(poly);
+        cr_expect_leq(worst, tol, "k %g: |z - z_exact| up to %g m (tolerance %g m)", ks[j], worst,
+                      tol);
+        cr_log_info("k %g: %d polygons, |z - z_exact| <= %.3g m (tolerance %.3g m)\n", ks[j], n,
+                    worst, tol);
+        tc_tetmesh_free(m);
+        free(poly);
     }
 }
 
@@ -117,20 +127,29 @@ Test(e3, surface_sags_by_depth_over_one_plus_k) {
         for (int i = 0; i < n; i++)
             for (int v = 0; v < poly[i].n; v++) {
                 const double *x = poly[i].x[v], s2 = x[0] * x[0] + x[1] * x[1];
-                zmin = fmin(zmin, x[2]), zmax = fmax(zmax, x[2]);
-                S[0] += 1, S[1] += s2, S[2] += s2 * s2, T[0] += x[2], T[1] += s2 * x[2];
+                zmin = fmin(zmin, x[2]);
+                zmax = fmax(zmax, x[2]);
+                S[0] += 1;
+                S[1] += s2;
+                S[2] += s2 * s2;
+                T[0] += x[2];
+                T[1] += s2 * x[2];
             }
         /* the fit's normal equations */
         double c = (S[0] * T[1] - S[1] * T[0]) / (S[0] * S[2] - S[1] * S[1]);
         z0[j] = zmin;
-        cr_expect_leq(fabs(zmin + SD / (1 + ks[j])), tol, "k %g: centre at %g m, not %g", ks[j], zmin, -SD / (1 + ks[j]));
+        cr_expect_leq(fabs(zmin + SD / (1 + ks[j])), tol, "k %g: centre at %g m, not %g", ks[j],
+                      zmin, -SD / (1 + ks[j]));
         cr_expect_leq(fabs(zmax), tol, "k %g: rim at %g m, not on z = 0", ks[j], zmax);
         cr_expect_gt(c, 0, "k %g: curvature %g 1/m", ks[j], c);
         if (ks[j] == 1)
-            cr_expect_leq(fabs(c * 2 * (2 * SR - SD) - 1), 0.03, "paraboloid: c %g vs %g", c, 1 / (2 * (2 * SR - SD)));
-        tc_tetmesh_free(m), free(poly);
+            cr_expect_leq(fabs(c * 2 * (2 * SR - SD) - 1), 0.03, "paraboloid: c %g vs %g", c,
+                          1 / (2 * (2 * SR - SD)));
+        tc_tetmesh_free(m);
+        free(poly);
     }
-    cr_expect(z0[0] < z0[1] && z0[1] < z0[2], "the centre rises with the half-space's stiffness: %g %g %g", z0[0], z0[1], z0[2]);
+    cr_expect(z0[0] < z0[1] && z0[1] < z0[2],
+              "the centre rises with the half-space's stiffness: %g %g %g", z0[0], z0[1], z0[2]);
 }
 
 /* the cached FEM curves (data/e3_fem.csv) and PFC at their depths, normalised as the driver does
@@ -151,9 +170,11 @@ static int normalised(int k, double *d, double *fem, double *pfc) {
     for (int i = 0; i < c[0].n; i++)
         if (fabs(c[0].depth[i] - 0.4) < 1e-9) f0f = c[0].force[i];
     cr_assert(isfinite(f0f), "no eta = 0 sample at d = 0.4");
-    for (int i = 0; i < c[k].n; i++)
-        d[i] = c[k].depth[i], fem[i] = c[k].force[i] / f0f,
+    for (int i = 0; i < c[k].n; i++) {
+        d[i] = c[k].depth[i];
+        fem[i] = c[k].force[i] / f0f;
         pfc[i] = e3_pfc_force_exact(etas[k], lambda, 1, d[i]) / f0p;
+    }
     return c[k].n;
 }
 
@@ -167,7 +188,8 @@ Test(e3, curve_deviation_judges_the_curve_and_fails_the_null_outcomes) {
         zero[TC_FEM_MAXSTEP];
     int n = normalised(0, d, fem, pfc), at04 = -1;
     for (int i = 0; i < n; i++) {
-        one[i] = 1, zero[i] = 0;
+        one[i] = 1;
+        zero[i] = 0;
         if (fabs(d[i] - 0.4) < 1e-9) at04 = i;
     }
     cr_assert_geq(at04, 0);

@@ -7,11 +7,11 @@
 #include "exp/tc_experiment.h"
 #include "scenes/tc_scenes.h"
 
-#define E4_MAXPILE 8  /* pile sizes in the speed study */
-#define E4_MAXSPEED 4   /* methods timed side by side */
-#define E4_MAXREPEAT 15 /* timings of each method per pile size */
-#define E4_HALF 0.5   /* m, half side of (b)'s cube */
-#define E4_MAXRATIO 6   /* (b)'s ratios of two methods' mean penetrations */
+#define E4_MAXPILE   8   /* pile sizes in the speed study */
+#define E4_MAXSPEED  4   /* methods timed side by side */
+#define E4_MAXREPEAT 15  /* timings of each method per pile size */
+#define E4_HALF      0.5 /* m, half side of (b)'s cube */
+#define E4_MAXRATIO  6   /* (b)'s ratios of two methods' mean penetrations */
 
 typedef struct e4_setup {
     double gravity;  /* m/s^2 */
@@ -28,7 +28,7 @@ typedef struct e4_setup {
     int b_nratio;
     char b_ratio[E4_MAXRATIO][2][TC_LABEL_MAX + 1];
     /* (c) pile in an open box */
-    tc_pile pile;   /* bodies, seed, masses, sizes, box; gravity and friction as above */
+    tc_pile pile; /* bodies, seed, masses, sizes, box; gravity and friction as above */
     double c_seconds;
     /* (d) speed: pile sizes, steps timed, how often each method's steps are timed (the
      * repeats interleaved, the median kept), the settling method and the timed ones (labels;
@@ -113,14 +113,14 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
 
 /* one pile size of the speed study */
 typedef struct e4_speed_row {
-    int bodies, pairs;              /* bodies; pairs touching at the start */
-    int lcp_contacts;               /* contact points the first method's model reports at the
-                                     * start (the LCP's problem size) */
-    double steps_s[E4_MAXSPEED];    /* steps per second, per method */
-    double contacts[E4_MAXSPEED];   /* mean active contacts the method reported per step */
-    long long iters[E4_MAXSPEED];   /* inner-solver work (LCP) */
+    int bodies, pairs;            /* bodies; pairs touching at the start */
+    int lcp_contacts;             /* contact points the first method's model reports at the
+                                   * start (the LCP's problem size) */
+    double steps_s[E4_MAXSPEED];  /* steps per second, per method */
+    double contacts[E4_MAXSPEED]; /* mean active contacts the method reported per step */
+    long long iters[E4_MAXSPEED]; /* inner-solver work (LCP) */
     int failed[E4_MAXSPEED];
-    double wall[E4_MAXSPEED];       /* s */
+    double wall[E4_MAXSPEED]; /* s */
     int steps[E4_MAXSPEED];
 } e4_speed_row;
 

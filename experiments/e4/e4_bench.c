@@ -27,7 +27,8 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     }
     if (st) return st;
     const tc_bench_val *bodies = &o->v[E4_BENCH_BODIES];
-    e.d_n = bodies->n, e.d_steps = o->v[E4_BENCH_STEPS].list[0];
+    e.d_n = bodies->n;
+    e.d_steps = o->v[E4_BENCH_STEPS].list[0];
     memcpy(e.d_sizes, bodies->list, (size_t)bodies->n * sizeof *e.d_sizes);
     e4_speed_row rows[E4_MAXPILE];
     if ((st = e4_speed(&e, &x->method[settle].m, m, e.d_nlabel, rows, err))) return st;
@@ -52,7 +53,8 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
             c[n++] = TC_NUM(w->steps_s[i]);
         for (int i = 1; i < e.d_nlabel; i++)
             c[n++] = TC_NUM(w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : 0);
-        c[n++] = TC_NUM(w->iters[0]), c[n++] = TC_NUM(w->failed[0]);
+        c[n++] = TC_NUM(w->iters[0]);
+        c[n++] = TC_NUM(w->failed[0]);
         tc_bench_put(t, c);
     }
     return TC_OK;

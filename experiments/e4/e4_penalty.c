@@ -76,8 +76,8 @@ static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_err
         fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%s,%s\n",
                 x->method[it[i].method].label, x->method[it[i].method].m.spec,
                 study_name[it[i].study], s->steps, s->mean_pen, s->max_pen, s->final_ke,
-                it[i].r.escaped, k->energy_rise, k->energy_allow, k->lowest, k->deepest,
-                s->wall_s, s->iters, s->fails, r->status ? "failed" : "ok", reason);
+                it[i].r.escaped, k->energy_rise, k->energy_allow, k->lowest, k->deepest, s->wall_s,
+                s->iters, s->fails, r->status ? "failed" : "ok", reason);
     }
     return tc_outfile_commit(&o, err);
 }
@@ -115,15 +115,17 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
     tc_exp_path(x, "speed.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "# blocks: one per method, in order:");
-    for (int i = 0; i < n; i++) fprintf(o.f, " %s", e->d_label[i]);
+    for (int i = 0; i < n; i++)
+        fprintf(o.f, " %s", e->d_label[i]);
     fprintf(o.f, "\n# bodies,touching_pairs,lcp_contacts,method_contacts,steps_s,over_lcp,"
                  "solver_iters,failed\n");
     for (int i = 0; i < n; i++) {
         for (int r = 0; r < e->d_n; r++) {
             const e4_speed_row *w = &rows[r];
             fprintf(o.f, "%d,%d,%d,%.4g,%.6g,%.4g,%lld,%d\n", w->bodies, w->pairs, w->lcp_contacts,
-                    w->contacts[i], w->steps_s[i], w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN,
-                    w->iters[i], w->failed[i]);
+                    w->contacts[i], w->steps_s[i],
+                    w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN, w->iters[i],
+                    w->failed[i]);
         }
         fprintf(o.f, "\n\n");
     }
@@ -132,22 +134,29 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
     const char *hdr[3 + 2 * E4_MAXSPEED];
     char hb[2 * E4_MAXSPEED][80];
     int nc = 0;
-    hdr[nc++] = "bodies", hdr[nc++] = "touching pairs", hdr[nc++] = "LCP contacts";
+    hdr[nc++] = "bodies";
+    hdr[nc++] = "touching pairs";
+    hdr[nc++] = "LCP contacts";
     for (int i = 0; i < n; i++) {
         snprintf(hb[2 * i], 80, "%s steps/s", e->d_label[i]);
         hdr[nc++] = hb[2 * i];
-        if (i) snprintf(hb[2 * i + 1], 80, "%s / %s", e->d_label[i], e->d_label[0]), hdr[nc++] = hb[2 * i + 1];
+        if (i) {
+            snprintf(hb[2 * i + 1], 80, "%s / %s", e->d_label[i], e->d_label[0]);
+            hdr[nc++] = hb[2 * i + 1];
+        }
     }
     tc_table *tab = tc_table_alloc(nc, hdr);
     if (!tab) return TC_ENOMEM;
     double at50[E4_MAXSPEED];
-    for (int i = 0; i < n; i++) at50[i] = NAN;
+    for (int i = 0; i < n; i++)
+        at50[i] = NAN;
     for (int r = 0; r < e->d_n; r++) {
         const e4_speed_row *w = &rows[r];
         char c[3 + 2 * E4_MAXSPEED][48];
         const char *row[3 + 2 * E4_MAXSPEED];
         int k = 0;
-        snprintf(c[k++], 48, "%d", w->bodies), snprintf(c[k++], 48, "%d", w->pairs);
+        snprintf(c[k++], 48, "%d", w->bodies);
+        snprintf(c[k++], 48, "%d", w->pairs);
         snprintf(c[k++], 48, "%d", w->lcp_contacts);
         for (int i = 0; i < n; i++) {
             double ratio = w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN;
@@ -158,7 +167,8 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
             /* the target: at the first pile with 50 or more LCP contacts */
             if (i && isnan(at50[i]) && w->lcp_contacts >= 50) at50[i] = ratio;
         }
-        for (int j = 0; j < k; j++) row[j] = c[j];
+        for (int j = 0; j < k; j++)
+            row[j] = c[j];
         tc_table_add_row(tab, row);
     }
     char cap[800], machine[300];
@@ -187,8 +197,8 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
 static void e4_work(void *ctx, int i, tc_item *it) {
     e4_state *s = ctx;
     e4_item *t = &s->it[i];
-    e4_simulate(&s->e, &s->scene[t->study], &s->x->method[t->method].m, t->study, t->steps, t->every,
-                (const double(*)[3])s->force, &t->r, it);
+    e4_simulate(&s->e, &s->scene[t->study], &s->x->method[t->method].m, t->study, t->steps,
+                t->every, (const double(*)[3])s->force, &t->r, it);
 }
 
 /* what one simulation writes, for a sweep split over MPI ranks: its series, escaped bodies and
@@ -203,14 +213,19 @@ static int e4_regions(void *ctx, int i, tc_region *r) {
 
 /* the tables: (b) beside the paper, then every study per method, with the metrics */
 static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
-    static const char *const hdr_b[] = {"method", "spec", "mean penetration (m)",
-                                        "max penetration (m)", "final KE (J)", "paper mean (m)",
-                                        "status"};
-    static const char *const hdr_all[] = {"method", "(a) final penetration (m)", "(a) final KE (J)",
-                                          "(c) escaped", "(c) max penetration (m)",
-                                          "(c) final / peak KE", "failed runs"};
+    static const char *const hdr_b[] = {
+        "method",         "spec",  "mean penetration (m)", "max penetration (m)", "final KE (J)",
+        "paper mean (m)", "status"};
+    static const char *const hdr_all[] = {
+        "method",      "(a) final penetration (m)", "(a) final KE (J)",
+        "(c) escaped", "(c) max penetration (m)",   "(c) final / peak KE",
+        "failed runs"};
     tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
-    if (!tb || !ta) return tc_table_free(tb), tc_table_free(ta), TC_ENOMEM;
+    if (!tb || !ta) {
+        tc_table_free(tb);
+        tc_table_free(ta);
+        return TC_ENOMEM;
+    }
     char notrun[2048] = ""; /* the studies a method did not run, and why */
     for (int k = 0; k < x->nmethod; k++) {
         const e4_item *r[3] = {NULL, NULL, NULL};
@@ -227,11 +242,15 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         if (r[1]) {
             const tc_series *b = &r[1]->r.s;
             double pv = tc_script_paper(&x->script, "label", label, "mean_penetration");
-            snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%s", x->method[k].m.spec);
-            snprintf(c[2], 64, "%.3g", b->mean_pen), snprintf(c[3], 64, "%.3g", b->max_pen);
+            snprintf(c[0], 64, "%s", label);
+            snprintf(c[1], 64, "%s", x->method[k].m.spec);
+            snprintf(c[2], 64, "%.3g", b->mean_pen);
+            snprintf(c[3], 64, "%.3g", b->max_pen);
             tc_cell_num(c[4], 64, b->final_ke, 3, 1e-12);
-            if (isnan(pv)) snprintf(c[5], 64, "-");
-            else snprintf(c[5], 64, "%.2g", pv);
+            if (isnan(pv))
+                snprintf(c[5], 64, "-");
+            else
+                snprintf(c[5], 64, "%.2g", pv);
             snprintf(c[6], 64, "%s", ok[1] ? "ok" : "failed");
             const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
             tc_table_add_row(tb, row);
@@ -241,12 +260,13 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         }
         /* (a) and (c); a study the method could not run says "n/a", and why below */
         snprintf(c[0], 64, "%s", label);
-        for (int j = 1; j < 7; j++) snprintf(c[j], 64, "%s", r[j < 3 ? 0 : 2] ? "-" : "n/a");
+        for (int j = 1; j < 7; j++)
+            snprintf(c[j], 64, "%s", r[j < 3 ? 0 : 2] ? "-" : "n/a");
         for (int q = 0; q < 3; q += 2) {
             if (r[q]) continue;
             char why[300];
-            tc_method_why_not(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]),
-                              why, sizeof why);
+            tc_method_why_not(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]), why,
+                              sizeof why);
             snprintf(notrun + strlen(notrun), sizeof notrun - strlen(notrun), "%s%s %s: %s",
                      notrun[0] ? "; " : "", label, q ? "(c)" : "(a)", why);
         }
@@ -258,13 +278,14 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
                 long last = (a->steps - 1) / r[0]->every;
                 snprintf(c[1], 64, "%.3g", a->pen[last]);
                 snprintf(name, sizeof name, "block.%s.final_penetration", label);
-                tc_metrics_add(&x->metrics, label, name, ok[0] ? a->pen[last] : NAN, "m", 1e-4,
-                               0.3, 0, "(a) penetration after the last step");
+                tc_metrics_add(&x->metrics, label, name, ok[0] ? a->pen[last] : NAN, "m", 1e-4, 0.3,
+                               0, "(a) penetration after the last step");
             }
         }
         if (r[2]) {
             const tc_series *p = &r[2]->r.s;
-            snprintf(c[3], 64, "%d", r[2]->r.escaped), snprintf(c[4], 64, "%.3g", p->max_pen);
+            snprintf(c[3], 64, "%d", r[2]->r.escaped);
+            snprintf(c[4], 64, "%.3g", p->max_pen);
             snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
             snprintf(name, sizeof name, "pile.%s.escaped", label);
             tc_metrics_add(&x->metrics, label, name, ok[2] ? r[2]->r.escaped : NAN, "1", 0, 0, 0,
@@ -297,15 +318,17 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         tc_metrics_add(&x->metrics, s->e.b_ratio[i][0], name,
                        ok ? nd[0]->r.s.mean_pen / nd[1]->r.s.mean_pen : NAN, "1", 0, 0.3, 0, doc);
     }
-    tc_status st = tc_exp_table(x, tb, "perturbed_table",
-                                "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
-                                "at random top points (500 steps on, 500 off); penetration "
-                                "measured from the geometry, the same for every method. "
-                                "multi-point-r1: the multi-point method with every bottom point a "
-                                "full spring (eq. 3 without its division by r); multi-point-se: "
-                                "the multi-point forces under semi-implicit Euler instead of RK4; "
-                                "paper mean: Drumwright's value where it gives one; a final KE below 1e-12 J "
-                                "reads < 1e-12 (at rest to rounding).", err);
+    tc_status st =
+        tc_exp_table(x, tb, "perturbed_table",
+                     "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
+                     "at random top points (500 steps on, 500 off); penetration "
+                     "measured from the geometry, the same for every method. "
+                     "multi-point-r1: the multi-point method with every bottom point a "
+                     "full spring (eq. 3 without its division by r); multi-point-se: "
+                     "the multi-point forces under semi-implicit Euler instead of RK4; "
+                     "paper mean: Drumwright's value where it gives one; a final KE below 1e-12 J "
+                     "reads < 1e-12 (at rest to rounding).",
+                     err);
     /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
     char line[2048] = "";
     for (int k = 0; k < x->nmethod; k++) {
@@ -316,14 +339,16 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
             continue;
         double kp = tc_params_get(mp, "kp"), ki = tc_params_get(mp, "ki");
         double lam = tc_params_get(mp, "forget");
-        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m", line[0] ? "; " : "",
-                 x->method[k].label, s->e.gravity / (kp + ki / (1 - lam)));
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m",
+                 line[0] ? "; " : "", x->method[k].label, s->e.gravity / (kp + ki / (1 - lam)));
     }
     if (!st && line[0])
-        tc_exp_text(x, "With eq. 3 as written, a resting body sinks g / (kp + ki / (1 - lambda)): %s. "
-                       "The paper's smaller multi-point penetration needs a stiffer spring than its "
-                       "stated gains give; a method with `divide_by_r = 0` (every bottom point a full "
-                       "spring) tests that reading (experiments/e4/README.md).", line);
+        tc_exp_text(x,
+                    "With eq. 3 as written, a resting body sinks g / (kp + ki / (1 - lambda)): %s. "
+                    "The paper's smaller multi-point penetration needs a stiffer spring than its "
+                    "stated gains give; a method with `divide_by_r = 0` (every bottom point a full "
+                    "spring) tests that reading (experiments/e4/README.md).",
+                    line);
     char cap[2600];
     snprintf(cap, sizeof cap,
              "E4 (a) block started penetrating a plane and (c) a pile settling in an open box: "
@@ -332,7 +357,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
              "settled); a final KE below 1e-12 J reads < 1e-12.%s%s%s",
              notrun[0] ? " n/a: not run, " : "", notrun, notrun[0] ? "." : "");
     if (!st) st = tc_exp_table(x, ta, "studies_table", cap, err);
-    tc_table_free(tb), tc_table_free(ta);
+    tc_table_free(tb);
+    tc_table_free(ta);
     return st;
 }
 
@@ -349,14 +375,18 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
         }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
     if (!labels[0]) {
-        tc_exp_text(x, "%s is not drawn: none of the methods run here handles this study's "
-                       "shapes (see the studies table).", base);
+        tc_exp_text(x,
+                    "%s is not drawn: none of the methods run here handles this study's "
+                    "shapes (see the studies table).",
+                    base);
         return;
     }
     /* every run of it failed (the reasons are in the summary and runs.csv): nothing to draw */
     if (!ok) {
-        tc_exp_text(x, "%s is not drawn: every run of this study failed (%s; the reasons are "
-                       "in runs.csv and above).", base, labels);
+        tc_exp_text(x,
+                    "%s is not drawn: every run of this study failed (%s; the reasons are "
+                    "in runs.csv and above).",
+                    base, labels);
         return;
     }
     tc_exp_path(x, data, path, sizeof path);
@@ -421,7 +451,8 @@ static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
              "The integral term I of eq. 2 (m) for a penetration depth held constant from step 0 "
              "(paper fig. 6), from the model's own update: left, the forgetting factor λ = %g "
              "(%s), where I levels off at d / (1 − λ) (dashed); right, λ = 1 (no forgetting), "
-             "where I = d t grows without bound.", lam[0], source);
+             "where I = d t grows without bound.",
+             lam[0], source);
     tc_exp_figure(x, "e4_forget.gp", fv, 3, "fig_forget", caption);
     /* the paper's reading of fig. 6: the term still accumulates at depths above 0.1 m; the
      * share of I at 0.2 m gained over the second half of the figure's steps (0: levelled off) */
@@ -447,7 +478,8 @@ static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
              "(b) The downward forces applied to the top of the cube (paper fig. 12; seed %d): "
              "left, each arrow ends at its point and its length is the magnitude, a side of "
              "the cube (1 m) being 100 N; right, the top face seen from above, each push "
-             "numbered by its cycle with its magnitude (N).", s->e.b_seed);
+             "numbered by its cycle with its magnitude (N).",
+             s->e.b_seed);
     tc_exp_figure(x, "e4_forces.gp", pv, 3, "fig_forces", caption);
     return TC_OK;
 }
@@ -461,22 +493,29 @@ static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     tc_status st = e4_read_setup(&x->script, &s->e, err);
     /* the speed study's labels name methods */
     if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
-    for (int i = 0; !st && i < s->e.d_nlabel; i++) tc_exp_refer(x, "speed.methods", s->e.d_label[i]);
+    for (int i = 0; !st && i < s->e.d_nlabel; i++)
+        tc_exp_refer(x, "speed.methods", s->e.d_label[i]);
     for (int i = 0; !st && i < s->e.b_nratio; i++)
-        for (int j = 0; j < 2; j++) tc_exp_refer(x, "perturbed.ratios", s->e.b_ratio[i][j]);
+        for (int j = 0; j < 2; j++)
+            tc_exp_refer(x, "perturbed.ratios", s->e.b_ratio[i][j]);
     if (!st) st = e4_block_scene(&s->e, &s->scene[E4_BLOCK], err);
     if (!st) st = e4_rest_scene(&s->e, &s->scene[E4_PERTURBED], err);
     if (!st) st = e4_pile_scene(&s->e, s->e.pile.bodies, &s->scene[E4_PILE], err);
     /* a dynamic method joins when it handles the block scenes or the pile */
-    tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_BLOCK]), "(a), (b) a box on a plane");
+    tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_BLOCK]),
+                "(a), (b) a box on a plane");
     tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]), "(c) the pile");
     return st;
 }
 
 static void e4_free(void *state) {
     e4_state *s = state;
-    for (int i = 0; s->it && i < s->n; i++) tc_series_free(&s->it[i].r.s);
-    free(s->it), free(s->force), free(s->scene), free(s);
+    for (int i = 0; s->it && i < s->n; i++)
+        tc_series_free(&s->it[i].r.s);
+    free(s->it);
+    free(s->force);
+    free(s->scene);
+    free(s);
 }
 
 static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
@@ -495,20 +534,26 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
             if (!tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q])))
                 continue;
             e4_item *t = &s->it[s->n++];
-            t->method = k, t->study = q;
+            t->method = k;
+            t->study = q;
             t->steps = q == E4_BLOCK ? e->a_steps : q == E4_PERTURBED ? psteps : pile_steps;
             t->every = q == E4_BLOCK ? 1 : 10;
-            t->run = tc_exp_add_run(x, k, NULL, q == E4_BLOCK ? e->a_seed : q == E4_PERTURBED ? e->b_seed
-                                                                             : (long long)e->pile.seed,
+            t->run = tc_exp_add_run(x, k, NULL,
+                                    q == E4_BLOCK       ? e->a_seed
+                                    : q == E4_PERTURBED ? e->b_seed
+                                                        : (long long)e->pile.seed,
                                     "study=%s, %ld steps", study_name[q], t->steps);
-            if (tc_series_alloc(&t->r.s, t->steps, t->every, TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
+            if (tc_series_alloc(&t->r.s, t->steps, t->every,
+                                TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
                 return TC_ENOMEM;
         }
     tc_status st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
     if (st) return st;
-    tc_exp_text(x, "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
-                   "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
-                   "(d) the speed of the penalty methods against the LCP.", x->tier, e->dt);
+    tc_exp_text(x,
+                "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
+                "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
+                "(d) the speed of the penalty methods against the LCP.",
+                x->tier, e->dt);
     st = write_tables(x, s, err);
     if (!st) st = write_series(x, "block.csv", s->it, s->n, E4_BLOCK, err);
     if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
@@ -543,11 +588,10 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */
-static const tc_results_file e4_results[] = {
-    {"block.csv", TC_RESULTS_BLOCKS, NULL},
-    {"perturbed.csv", TC_RESULTS_BLOCKS, NULL},
-    {"pile.csv", TC_RESULTS_BLOCKS, NULL},
-    {NULL, 0, NULL}};
+static const tc_results_file e4_results[] = {{"block.csv", TC_RESULTS_BLOCKS, NULL},
+                                             {"perturbed.csv", TC_RESULTS_BLOCKS, NULL},
+                                             {"pile.csv", TC_RESULTS_BLOCKS, NULL},
+                                             {NULL, 0, NULL}};
 
 /* the work: (a), (b) and (c) for every method (the pile's steps cost per body), then the speed
  * study: each pile size settled and timed for every timed method */

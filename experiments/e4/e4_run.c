@@ -29,7 +29,9 @@ double e4_perturbation_at(const e4_setup *e, const double (*force)[3], long k, d
     long t = k - e->b_settle, period = e->b_on + e->b_off;
     if (t < 0 || t / period >= e->b_cycles || t % period >= e->b_on) return 0;
     const double *f = force[t / period];
-    point[0] = f[0], point[1] = f[1], point[2] = E4_HALF;
+    point[0] = f[0];
+    point[1] = f[1];
+    point[2] = E4_HALF;
     return f[2];
 }
 
@@ -38,8 +40,10 @@ tc_status e4_write_forces(const char *path, const e4_setup *e, const double (*fo
     tc_outfile o;
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
-    fprintf(o.f, "# x_m,y_m,z_m,magnitude_N; one line per cycle, the point on the top face of "
-                 "the cube at rest (centre at z = %g m), the force straight down\n", E4_HALF);
+    fprintf(o.f,
+            "# x_m,y_m,z_m,magnitude_N; one line per cycle, the point on the top face of "
+            "the cube at rest (centre at z = %g m), the force straight down\n",
+            E4_HALF);
     /* each cycle's push as the run applies it, at the cycle's first force-on step */
     for (int c = 0; c < e->b_cycles; c++) {
         long first = e->b_settle + (long)c * (e->b_on + e->b_off);
@@ -61,11 +65,16 @@ tc_status e4_write_forget(const char *path, const double *depth, int nd, const d
     if (!I) return TC_ENOMEM;
     tc_outfile o;
     tc_status st = tc_outfile_open(&o, path, err);
-    if (st) return free(I), st;
+    if (st) {
+        free(I);
+        return st;
+    }
     fprintf(o.f, "# step,integral_m per depth (m):");
-    for (int d = 0; d < nd; d++) fprintf(o.f, " %g", depth[d]);
+    for (int d = 0; d < nd; d++)
+        fprintf(o.f, " %g", depth[d]);
     fprintf(o.f, "; one block per forgetting factor:");
-    for (int l = 0; l < nf; l++) fprintf(o.f, " %g", forget[l]);
+    for (int l = 0; l < nf; l++)
+        fprintf(o.f, " %g", forget[l]);
     fprintf(o.f, "\n");
     /* per factor: every depth's series, then one line per step */
     for (int l = 0; l < nf; l++) {
@@ -73,7 +82,8 @@ tc_status e4_write_forget(const char *path, const double *depth, int nd, const d
             e4_forget_series(depth[d], forget[l], steps, I + (size_t)d * (steps + 1));
         for (int t = 0; t <= steps; t++) {
             fprintf(o.f, "%d", t);
-            for (int d = 0; d < nd; d++) fprintf(o.f, ",%.17g", I[(size_t)d * (steps + 1) + t]);
+            for (int d = 0; d < nd; d++)
+                fprintf(o.f, ",%.17g", I[(size_t)d * (steps + 1) + t]);
             fprintf(o.f, "\n");
         }
         fprintf(o.f, "\n\n");
@@ -96,12 +106,17 @@ typedef struct study_ctx {
 double e4_body_size(const tc_shape *sh) {
     const double *z = sh->size;
     switch (sh->type) {
-    case TC_SHAPE_SPHERE: return 2 * z[0];
+    case TC_SHAPE_SPHERE:
+        return 2 * z[0];
     case TC_SHAPE_BOX:
-    case TC_SHAPE_ELLIPSOID: return 2 * fmin(z[0], fmin(z[1], z[2]));
-    case TC_SHAPE_CYLINDER: return 2 * fmin(z[0], z[1]);
-    case TC_SHAPE_POLYTOPE: return 2 * tc_polytope_radius(sh);
-    default: return INFINITY;
+    case TC_SHAPE_ELLIPSOID:
+        return 2 * fmin(z[0], fmin(z[1], z[2]));
+    case TC_SHAPE_CYLINDER:
+        return 2 * fmin(z[0], z[1]);
+    case TC_SHAPE_POLYTOPE:
+        return 2 * tc_polytope_radius(sh);
+    default:
+        return INFINITY;
     }
 }
 
@@ -113,15 +128,20 @@ static int moving(const tc_body_desc *b) {
 int e4_implausible(const e4_run *r, char *why, size_t n) {
     const e4_sanity *c = &r->chk;
     if (c->energy_rise > c->energy_allow)
-        snprintf(why, n, "implausible: energy grew without input, %.3g J above the start (more "
-                         "than lifting every body by its own size, %.3g J)", c->energy_rise,
-                 c->energy_allow);
+        snprintf(why, n,
+                 "implausible: energy grew without input, %.3g J above the start (more "
+                 "than lifting every body by its own size, %.3g J)",
+                 c->energy_rise, c->energy_allow);
     else if (c->lowest < 0)
-        snprintf(why, n, "implausible: a body went through the floor (all of it below, its "
-                         "centre more than half its size under it by %.3g m)", -c->lowest);
+        snprintf(why, n,
+                 "implausible: a body went through the floor (all of it below, its "
+                 "centre more than half its size under it by %.3g m)",
+                 -c->lowest);
     else if (c->deepest > 1)
-        snprintf(why, n, "implausible: a penetration %.3g times the size of the smaller body "
-                         "of its pair", c->deepest);
+        snprintf(why, n,
+                 "implausible: a penetration %.3g times the size of the smaller body "
+                 "of its pair",
+                 c->deepest);
     else
         return 0;
     return 1;
@@ -133,8 +153,13 @@ static void sanity_begin(study_ctx *c, tc_sim *sim) {
     e4_sanity *k = &c->out->chk;
     const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
                           sc->gravity[2] * sc->gravity[2]);
-    c->e0 = tc_sim_energy(sim), c->smin = INFINITY, c->work = 0;
-    k->energy_rise = 0, k->energy_allow = 0, k->lowest = INFINITY, k->deepest = 0;
+    c->e0 = tc_sim_energy(sim);
+    c->smin = INFINITY;
+    c->work = 0;
+    k->energy_rise = 0;
+    k->energy_allow = 0;
+    k->lowest = INFINITY;
+    k->deepest = 0;
     for (int i = 0; i < sc->nbody; i++)
         if (moving(&sc->body[i])) {
             double size = e4_body_size(&sc->body[i].shape);
@@ -175,7 +200,8 @@ static void sanity_after(void *ctx, tc_sim *sim, long k) {
         if (moving(&sc->body[i]))
             s->lowest = fmin(s->lowest, bs[i].pos[2] + 0.5 * e4_body_size(&sc->body[i].shape));
     const tc_series *ts = &c->out->s;
-    if (ts->pen && k % c->every == 0 && k / c->every < ts->n) sanity_pairs(c, sim, ts->pen[k / c->every]);
+    if (ts->pen && k % c->every == 0 && k / c->every < ts->n)
+        sanity_pairs(c, sim, ts->pen[k / c->every]);
 }
 
 /* (b) before step k: a downward force at a top point of the block, held `on` steps, then `off`
@@ -217,10 +243,14 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
     study_ctx c = {e, force, out, study, every, 0, 0, INFINITY};
     out->escaped = 0;
     out->chk = (e4_sanity){0, 0, INFINITY, 0};
-    tc_sim_loop loop = {.dt = e->dt, .steps = steps, .every = every,
+    tc_sim_loop loop = {.dt = e->dt,
+                        .steps = steps,
+                        .every = every,
                         .measure_from = study == E4_PERTURBED ? e->b_settle : 0,
                         .series = TC_SERIES_KINETIC | TC_SERIES_PENETRATION,
-                        .before = before_step, .after = sanity_after, .end = count_escaped,
+                        .before = before_step,
+                        .after = sanity_after,
+                        .end = count_escaped,
                         .ctx = &c};
     tc_simulate(sc, m, &loop, &out->s, it);
     /* a run that finished but is physically absurd is a failed run, with the reason */
@@ -234,7 +264,11 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
                    e4_speed_row *rows, tc_error *err) {
     tc_model_contact *contact_buf = malloc(E4_MAXCONTACT * sizeof *contact_buf);
     tc_scene *sc = malloc(sizeof *sc);
-    if (!contact_buf || !sc) return free(contact_buf), free(sc), TC_ENOMEM;
+    if (!contact_buf || !sc) {
+        free(contact_buf);
+        free(sc);
+        return TC_ENOMEM;
+    }
     tc_status st = TC_OK;
     /* progress: per pile its settling, then each method's timings */
     tc_progress prog;
@@ -248,7 +282,8 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
         tc_sim *settle = NULL;
         if ((st = tc_sim_alloc(&settle, sc, ref, e->dt, err))) break;
         long nsettle = (long)ceil(e->c_seconds / e->dt);
-        for (long k = 0; k < nsettle && !st && !tc_interrupted(); k++) st = tc_sim_step(settle);
+        for (long k = 0; k < nsettle && !st && !tc_interrupted(); k++)
+            st = tc_sim_step(settle);
         if (st) {
             tc_sim_free(settle);
             st = tc_error_set(err, st, NULL, 0, "speed", "settling a %d-body pile failed",
@@ -289,13 +324,15 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
             }
         /* a method's steps/s from the median of its repeats (a failed one's first) */
         for (int i = 0; i < nm && i < E4_MAXSPEED && !st; i++) {
-            double w = row->failed[i] ? wall[i][0] : gsl_stats_median(wall[i], 1, (size_t)e->d_repeats);
+            double w =
+                row->failed[i] ? wall[i][0] : gsl_stats_median(wall[i], 1, (size_t)e->d_repeats);
             row->steps_s[i] = row->steps[i] > 0 ? row->steps[i] / w : 0;
         }
         tc_sim_free(settle);
         if (st) break;
     }
     tc_progress_end(&prog);
-    free(contact_buf), free(sc);
+    free(contact_buf);
+    free(sc);
     return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
 }

@@ -16,35 +16,54 @@ tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
     tc_status st;
     int pile_bodies = 0, pile_seed = 0;
     /* every number by dotted path, so a tier can override any of them */
-    const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"scene.gravity", &e->gravity, 0, 100},     {"scene.friction", &e->friction, 0, 10},
-        {"scene.dt", &e->dt, 1e-6, 0.1},            {"block.mass", &e->a_mass, 1e-3, 1e6},
-        {"block.depth", &e->a_depth, 0, 0.5},       {"perturbed.mass", &e->b_mass, 1e-3, 1e6},
-        {"perturbed.force_lo", &e->b_force_lo, 0, 1e6},
-        {"perturbed.force_hi", &e->b_force_hi, 0, 1e6},
-        {"pile.seconds", &e->c_seconds, 1e-3, 1e3}, {"pile.mass_lo", &e->pile.mass_lo, 1e-3, 1e6},
-        {"pile.mass_hi", &e->pile.mass_hi, 1e-3, 1e6}, {"pile.size_lo", &e->pile.size_lo, 1e-3, 10},
-        {"pile.size_hi", &e->pile.size_hi, 1e-3, 10},  {"pile.half_width", &e->pile.half_width, 0.1, 100},
-        {"pile.wall_height", &e->pile.wall_height, 0.01, 100}};
+    const struct {
+        const char *name;
+        double *v, lo, hi;
+    } reals[] = {{"scene.gravity", &e->gravity, 0, 100},
+                 {"scene.friction", &e->friction, 0, 10},
+                 {"scene.dt", &e->dt, 1e-6, 0.1},
+                 {"block.mass", &e->a_mass, 1e-3, 1e6},
+                 {"block.depth", &e->a_depth, 0, 0.5},
+                 {"perturbed.mass", &e->b_mass, 1e-3, 1e6},
+                 {"perturbed.force_lo", &e->b_force_lo, 0, 1e6},
+                 {"perturbed.force_hi", &e->b_force_hi, 0, 1e6},
+                 {"pile.seconds", &e->c_seconds, 1e-3, 1e3},
+                 {"pile.mass_lo", &e->pile.mass_lo, 1e-3, 1e6},
+                 {"pile.mass_hi", &e->pile.mass_hi, 1e-3, 1e6},
+                 {"pile.size_lo", &e->pile.size_lo, 1e-3, 10},
+                 {"pile.size_hi", &e->pile.size_hi, 1e-3, 10},
+                 {"pile.half_width", &e->pile.half_width, 0.1, 100},
+                 {"pile.wall_height", &e->pile.wall_height, 0.01, 100}};
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
+        if ((st =
+                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
-    const struct { const char *name; int *v, lo, hi; } ints[] = {
-        {"block.steps", &e->a_steps, 1, 10000000},  {"block.seed", &e->a_seed, 0, 1 << 30},
-        {"perturbed.settle", &e->b_settle, 0, 1 << 24}, {"perturbed.on", &e->b_on, 1, 1 << 24},
-        {"perturbed.off", &e->b_off, 0, 1 << 24},   {"perturbed.cycles", &e->b_cycles, 1, 10000},
-        {"perturbed.seed", &e->b_seed, 0, 1 << 30}, {"pile.bodies", &pile_bodies, 1, 100},
-        {"pile.seed", &pile_seed, 0, 1 << 30},      {"speed.steps", &e->d_steps, 1, 1 << 24},
-        {"speed.repeats", &e->d_repeats, 1, E4_MAXREPEAT}};
+    const struct {
+        const char *name;
+        int *v, lo, hi;
+    } ints[] = {{"block.steps", &e->a_steps, 1, 10000000},
+                {"block.seed", &e->a_seed, 0, 1 << 30},
+                {"perturbed.settle", &e->b_settle, 0, 1 << 24},
+                {"perturbed.on", &e->b_on, 1, 1 << 24},
+                {"perturbed.off", &e->b_off, 0, 1 << 24},
+                {"perturbed.cycles", &e->b_cycles, 1, 10000},
+                {"perturbed.seed", &e->b_seed, 0, 1 << 30},
+                {"pile.bodies", &pile_bodies, 1, 100},
+                {"pile.seed", &pile_seed, 0, 1 << 30},
+                {"speed.steps", &e->d_steps, 1, 1 << 24},
+                {"speed.repeats", &e->d_repeats, 1, E4_MAXREPEAT}};
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
         if ((st = tc_script_int(s, NULL, ints[i].name, ints[i].lo, ints[i].hi, ints[i].v, err)))
             return st;
-    e->pile.bodies = pile_bodies, e->pile.seed = (unsigned long)pile_seed;
-    e->pile.gravity = e->gravity, e->pile.friction = e->friction;
+    e->pile.bodies = pile_bodies;
+    e->pile.seed = (unsigned long)pile_seed;
+    e->pile.gravity = e->gravity;
+    e->pile.friction = e->friction;
     double sizes[E4_MAXPILE];
     if ((st = tc_script_reals(s, NULL, "speed.bodies", 1, 100, sizes, E4_MAXPILE, &e->d_n, err)))
         return st;
-    for (int i = 0; i < e->d_n; i++) e->d_sizes[i] = (int)sizes[i];
+    for (int i = 0; i < e->d_n; i++)
+        e->d_sizes[i] = (int)sizes[i];
     /* ranges that must be ordered */
     if (e->b_force_hi < e->b_force_lo)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "perturbed.force_hi"),
@@ -62,24 +81,27 @@ tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
     config_setting_t *tl = tc_script_lookup(s, NULL, "speed.methods");
     if (!tl || config_setting_type(tl) != CONFIG_TYPE_ARRAY || config_setting_length(tl) < 2 ||
         config_setting_length(tl) > E4_MAXSPEED)
-        return tc_error_set(err, TC_EINVAL, s->path, tl ? (int)config_setting_source_line(tl) : 0,
-                            "speed.methods",
-                            "a list of 2 to %d method labels in quotes, the baseline first",
-                            E4_MAXSPEED);
+        return tc_error_set(
+            err, TC_EINVAL, s->path, tl ? (int)config_setting_source_line(tl) : 0, "speed.methods",
+            "a list of 2 to %d method labels in quotes, the baseline first", E4_MAXSPEED);
     /* (b)'s ratios, "num/den" each (optional) */
     config_setting_t *rl = tc_script_lookup(s, NULL, "perturbed.ratios");
     int nr = rl ? config_setting_length(rl) : 0;
     if (rl && (config_setting_type(rl) != CONFIG_TYPE_ARRAY || nr > E4_MAXRATIO))
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(rl),
-                            "perturbed.ratios", "a list of at most %d strings \"num/den\" (method "
-                            "labels)", E4_MAXRATIO);
+                            "perturbed.ratios",
+                            "a list of at most %d strings \"num/den\" (method "
+                            "labels)",
+                            E4_MAXRATIO);
     for (int i = 0; i < nr; i++) {
         const char *r = config_setting_get_string_elem(rl, i), *slash = r ? strchr(r, '/') : NULL;
         size_t ln = slash ? (size_t)(slash - r) : 0;
         if (!slash || ln == 0 || ln > TC_LABEL_MAX || !slash[1] || strlen(slash + 1) > TC_LABEL_MAX)
             return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(rl),
-                                "perturbed.ratios", "entry %d: \"num/den\", two method labels in "
-                                "quotes (got %s)", i + 1, r ? r : "a non-string");
+                                "perturbed.ratios",
+                                "entry %d: \"num/den\", two method labels in "
+                                "quotes (got %s)",
+                                i + 1, r ? r : "a non-string");
         snprintf(e->b_ratio[i][0], sizeof e->b_ratio[i][0], "%.*s", (int)ln, r);
         snprintf(e->b_ratio[i][1], sizeof e->b_ratio[i][1], "%s", slash + 1);
     }

@@ -41,7 +41,8 @@ Test(e4, scenes_and_penetration_measure) {
     cr_assert_eq(e4_block_scene(&e, a, NULL), TC_OK);
     cr_expect(fabs(penetration(a) - e.a_depth) < 1e-12, "%g", penetration(a));
     /* a flat cube 1 cm into the plane, and touching it */
-    const double h[3] = {0.5, 0.5, 0.5}, rest[4] = {1, 0, 0, 0}, in[3] = {0, 0, 0.49}, on[3] = {0, 0, 0.5};
+    const double h[3] = {0.5, 0.5, 0.5}, rest[4] = {1, 0, 0, 0}, in[3] = {0, 0, 0.49},
+                 on[3] = {0, 0, 0.5};
     cr_assert_eq(tc_scene_ground(b, 9.8, 0.5, NULL), TC_OK);
     cr_assert_eq(tc_scene_add_box(b, "block", h, 10, in, rest, NULL), TC_OK);
     cr_expect(fabs(penetration(b) - 0.01) < 1e-12);
@@ -53,12 +54,14 @@ Test(e4, scenes_and_penetration_measure) {
     tc_sim *sim = NULL;
     cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&sim, b, &m, 0.001, NULL), TC_OK);
-    tc_sim_v(sim)[0] = 2, tc_sim_v(sim)[5] = 3;
+    tc_sim_v(sim)[0] = 2;
+    tc_sim_v(sim)[5] = 3;
     double M = e.b_mass;
-    cr_expect(fabs(tc_sim_kinetic_energy(sim) - (0.5 * M * 4 + 0.5 * M / 6 * 9)) < 1e-12,
-              "%g", tc_sim_kinetic_energy(sim));
+    cr_expect(fabs(tc_sim_kinetic_energy(sim) - (0.5 * M * 4 + 0.5 * M / 6 * 9)) < 1e-12, "%g",
+              tc_sim_kinetic_energy(sim));
     tc_sim_free(sim);
-    free(a), free(b);
+    free(a);
+    free(b);
 }
 
 Test(e4, pile_from_a_seed) {
@@ -66,7 +69,8 @@ Test(e4, pile_from_a_seed) {
     setup(&e);
     tc_scene *p1 = malloc(sizeof *p1), *p2 = malloc(sizeof *p2), *p3 = malloc(sizeof *p3);
     tc_pile pile = e.pile;
-    pile.bodies = 12, pile.seed = 7;
+    pile.bodies = 12;
+    pile.seed = 7;
     cr_assert_eq(tc_scene_pile(p1, &pile, NULL), TC_OK);
     cr_assert_eq(tc_scene_pile(p2, &pile, NULL), TC_OK);
     pile.seed = 8;
@@ -79,13 +83,16 @@ Test(e4, pile_from_a_seed) {
     int kinds[TC_SHAPE_COUNT] = {0};
     for (int i = 5; i < p1->nbody; i++) {
         cr_expect_eq(tc_pile_escaped(&pile, p1->body[i].pos), 0, "body %d", i);
-        cr_expect(p1->body[i].mass >= pile.mass_lo - 1e-9 && p1->body[i].mass <= pile.mass_hi + 1e-9);
+        cr_expect(p1->body[i].mass >= pile.mass_lo - 1e-9 &&
+                  p1->body[i].mass <= pile.mass_hi + 1e-9);
         kinds[p1->body[i].shape.type]++;
     }
     cr_expect_gt(kinds[TC_SHAPE_BOX], 0);
     cr_expect_gt(kinds[TC_SHAPE_CYLINDER], 0);
     cr_expect_gt(kinds[TC_SHAPE_SPHERE], 0);
-    free(p1), free(p2), free(p3);
+    free(p1);
+    free(p2);
+    free(p3);
 }
 
 Test(e4, perturbations_from_a_seed) {
@@ -125,9 +132,11 @@ Test(e4, force_figure_is_what_the_run_applies) {
         int c = (int)(t / period);
         cr_assert(F == f[c][2] && p[0] == f[c][0] && p[1] == f[c][1] && p[2] == E4_HALF,
                   "step %ld: cycle %d's push", k, c);
-        seen[c]++, on++;
+        seen[c]++;
+        on++;
     }
-    for (int c = 0; c < e.b_cycles; c++) cr_expect_eq(seen[c], e.b_on, "cycle %d", c);
+    for (int c = 0; c < e.b_cycles; c++)
+        cr_expect_eq(seen[c], e.b_on, "cycle %d", c);
     cr_expect_eq(on, (long)e.b_cycles * e.b_on);
     cr_expect_eq(e4_perturbation_at(&e, (const double(*)[3])f, steps, (double[3]){0}), 0.0,
                  "nothing after the last cycle");
@@ -151,7 +160,8 @@ Test(e4, force_figure_is_what_the_run_applies) {
         n++;
     }
     fclose(in);
-    unlink(path), rmdir(dir);
+    unlink(path);
+    rmdir(dir);
     cr_expect_eq(n, e.b_cycles);
     /* the same seed draws the same list, another seed another */
     e4_perturbations(&e, g);
@@ -173,8 +183,8 @@ Test(e4, forget_figure_is_the_geometric_series) {
             e4_forget_series(depth[d], lam[l], STEPS, I);
             cr_assert_eq(I[0], 0.0, "no history at step 0");
             for (int t = 1; t <= STEPS; t++) {
-                double exact = lam[l] < 1 ? depth[d] * (1 - pow(lam[l], t)) / (1 - lam[l])
-                                          : depth[d] * t;
+                double exact =
+                    lam[l] < 1 ? depth[d] * (1 - pow(lam[l], t)) / (1 - lam[l]) : depth[d] * t;
                 cr_assert(fabs(I[t] - exact) <= 1e-15 * t * exact,
                           "lambda %g, d %g, t %d: %.17g vs %.17g", lam[l], depth[d], t, I[t],
                           exact);
@@ -200,16 +210,17 @@ Test(e4, forget_figure_is_the_geometric_series) {
             /* two blank lines end a block */
             if (++blank == 2) {
                 cr_assert_eq(row, STEPS + 1, "block %d", block);
-                block++, row = 0;
+                block++;
+                row = 0;
             }
             continue;
         }
         blank = 0;
         cr_assert_lt(block, NL);
         double v[ND + 1];
-        cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4],
-                            &v[5]),
-                     ND + 1);
+        cr_assert_eq(
+            sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]),
+            ND + 1);
         cr_assert_eq(v[0], row, "block %d: the step", block);
         for (int d = 0; d < ND; d++) {
             e4_forget_series(depth[d], lam[block], STEPS, I);
@@ -218,7 +229,8 @@ Test(e4, forget_figure_is_the_geometric_series) {
         row++;
     }
     fclose(in);
-    unlink(path), rmdir(dir);
+    unlink(path);
+    rmdir(dir);
     cr_expect_eq(block, NL, "one block per forgetting factor");
 }
 
@@ -237,14 +249,19 @@ Test(e4, same_bits_for_any_thread_count) {
         e4_run r[2];
         for (int t = 0; t < 2; t++) {
             omp_set_num_threads(t + 1);
-            cr_assert_eq(tc_series_alloc(&r[t].s, 400, 10, TC_SERIES_KINETIC | TC_SERIES_PENETRATION), TC_OK);
+            cr_assert_eq(
+                tc_series_alloc(&r[t].s, 400, 10, TC_SERIES_KINETIC | TC_SERIES_PENETRATION),
+                TC_OK);
             tc_item it = {0};
             e4_simulate(&e, sc, &m, E4_PILE, 400, 10, NULL, &r[t], &it);
             cr_assert_eq(it.status, TC_OK, "%s: %s", specs[k], it.reason);
         }
-        cr_expect_eq(memcmp(r[0].s.ke, r[1].s.ke, 40 * sizeof(double)), 0, "%s: kinetic energy", specs[k]);
-        cr_expect_eq(memcmp(r[0].s.pen, r[1].s.pen, 40 * sizeof(double)), 0, "%s: penetration", specs[k]);
-        tc_series_free(&r[0].s), tc_series_free(&r[1].s);
+        cr_expect_eq(memcmp(r[0].s.ke, r[1].s.ke, 40 * sizeof(double)), 0, "%s: kinetic energy",
+                     specs[k]);
+        cr_expect_eq(memcmp(r[0].s.pen, r[1].s.pen, 40 * sizeof(double)), 0, "%s: penetration",
+                     specs[k]);
+        tc_series_free(&r[0].s);
+        tc_series_free(&r[1].s);
     }
     free(sc);
 }
@@ -265,24 +282,32 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
     tc_sim *settle = NULL;
     cr_assert_eq(tc_method_parse(&mj, "mujoco", NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&settle, sc, &mj, e.dt, NULL), TC_OK);
-    for (int k = 0; k < 1000; k++) cr_assert_eq(tc_sim_step(settle), TC_OK);
+    for (int k = 0; k < 1000; k++)
+        cr_assert_eq(tc_sim_step(settle), TC_OK);
     tc_system sys;
     tc_system_init(&sys, sc);
-    tc_body_state *bs = calloc((size_t)sc->nbody, sizeof *bs), *moved = calloc((size_t)sc->nbody, sizeof *bs);
-    tc_body_state *side = calloc((size_t)sc->nbody, sizeof *bs), *far = calloc((size_t)sc->nbody, sizeof *bs);
-    tc_wrench *w1 = calloc((size_t)sc->nbody, sizeof *w1), *w2 = calloc((size_t)sc->nbody, sizeof *w2);
+    tc_body_state *bs = calloc((size_t)sc->nbody, sizeof *bs),
+                  *moved = calloc((size_t)sc->nbody, sizeof *bs);
+    tc_body_state *side = calloc((size_t)sc->nbody, sizeof *bs),
+                  *far = calloc((size_t)sc->nbody, sizeof *bs);
+    tc_wrench *w1 = calloc((size_t)sc->nbody, sizeof *w1),
+              *w2 = calloc((size_t)sc->nbody, sizeof *w2);
     double *v = malloc((size_t)sys.nv * sizeof *v), *q = malloc((size_t)sys.nq * sizeof *q);
     memcpy(q, tc_sim_q(settle), (size_t)sys.nq * sizeof *q);
     memcpy(v, tc_sim_v(settle), (size_t)sys.nv * sizeof *v);
     tc_system_kinematics(&sys, 0, q, v, bs);
     /* the same poses moved 1 mm up: every body off its contacts' cached points */
-    for (int k = 0; k < sys.nq; k++) q[k] += k % 7 == 2 ? 1e-3 : 0;
+    for (int k = 0; k < sys.nq; k++)
+        q[k] += k % 7 == 2 ? 1e-3 : 0;
     tc_system_kinematics(&sys, 0, q, v, moved);
     /* back down, then x moved +-2 mm (alternating bodies), then +-3 cm */
-    for (int k = 0; k < sys.nq; k++) q[k] -= k % 7 == 2 ? 1e-3 : 0;
-    for (int k = 0; k < sys.nq; k++) q[k] += k % 7 == 0 ? ((k / 7) % 2 ? 2e-3 : -2e-3) : 0;
+    for (int k = 0; k < sys.nq; k++)
+        q[k] -= k % 7 == 2 ? 1e-3 : 0;
+    for (int k = 0; k < sys.nq; k++)
+        q[k] += k % 7 == 0 ? ((k / 7) % 2 ? 2e-3 : -2e-3) : 0;
     tc_system_kinematics(&sys, 0, q, v, side);
-    for (int k = 0; k < sys.nq; k++) q[k] += k % 7 == 0 ? ((k / 7) % 2 ? 28e-3 : -28e-3) : 0;
+    for (int k = 0; k < sys.nq; k++)
+        q[k] += k % 7 == 0 ? ((k / 7) % 2 ? 28e-3 : -28e-3) : 0;
     tc_system_kinematics(&sys, 0, q, v, far);
     const char *const spec[2] = {"penalty-mp", "penalty-dp"};
     for (int t = 0; t < 2; t++) {
@@ -301,12 +326,22 @@ Test(e4, penalty_reuses_start_contacts_exactly) {
             cr_assert_eq(T->force(b, pose[k], w2, &s2), TC_OK);
             cr_expect_gt(s2.ncontact, k ? 0 : 10, "%s: %d pushing points", spec[t], s2.ncontact);
             cr_expect_eq(s1.ncontact, s2.ncontact);
-            cr_expect_eq(memcmp(w1, w2, (size_t)sc->nbody * sizeof *w1), 0, "%s, poses %d", spec[t], k);
+            cr_expect_eq(memcmp(w1, w2, (size_t)sc->nbody * sizeof *w1), 0, "%s, poses %d", spec[t],
+                         k);
         }
-        T->free(a), T->free(b);
+        T->free(a);
+        T->free(b);
     }
     tc_sim_free(settle);
-    free(bs), free(moved), free(side), free(far), free(w1), free(w2), free(v), free(q), free(sc);
+    free(bs);
+    free(moved);
+    free(side);
+    free(far);
+    free(w1);
+    free(w2);
+    free(v);
+    free(q);
+    free(sc);
 }
 
 /* the script's method labelled label, as E4 runs it */
@@ -332,12 +367,14 @@ static void sunk_cube(const e4_setup *e, const tc_method *m, double d0, int step
     tc_sim *sim = NULL;
     cr_assert_eq(tc_sim_alloc(&sim, sc, m, e->dt, NULL), TC_OK);
     cr_assert(fabs(tc_sim_penetration(sim, NULL) - d0) < 1e-12);
-    *dmax = 0, *speed = 0;
+    *dmax = 0;
+    *speed = 0;
     for (int k = 0; k < steps; k++) {
         cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, k);
         *dlast = tc_sim_penetration(sim, NULL);
         *dmax = fmax(*dmax, *dlast);
-        for (int i = 0; i < 6; i++) *speed = fmax(*speed, fabs(tc_sim_v(sim)[i]));
+        for (int i = 0; i < 6; i++)
+            *speed = fmax(*speed, fabs(tc_sim_v(sim)[i]));
     }
     tc_sim_free(sim);
     free(sc);
@@ -360,8 +397,8 @@ Test(e4, lcp_drift_correction_takes_a_sunk_cube_out) {
     for (int i = 0; i < 2; i++) {
         double dmax, d, v;
         sunk_cube(&e, &lcp, d0[i], 3000, &dmax, &d, &v);
-        cr_log_info("lcp, started %g m deep: %.3g m after 3 s (%.3g x e^-%g t), speed <= %.2g", d0[i],
-                    d, d / (d0[i] * exp(-rate * 3.0)), rate, v);
+        cr_log_info("lcp, started %g m deep: %.3g m after 3 s (%.3g x e^-%g t), speed <= %.2g",
+                    d0[i], d, d / (d0[i] * exp(-rate * 3.0)), rate, v);
         cr_expect_leq(dmax, d0[i] * (1 + 1e-9), "sank deeper: %g m", dmax);
         cr_expect_lt(d, 1.1 * d0[i] * exp(-rate * 3.0), "%g m left of %g", d, d0[i]);
         cr_expect_lt(v, 1e-6, "thrown: %g m/s", v);
@@ -381,10 +418,13 @@ static void study_run(const e4_setup *e, const tc_method *m, int q, e4_run *r, t
     double force[64][3];
     cr_assert_leq(e->b_cycles, 64);
     e4_perturbations(e, force);
-    long steps = q == E4_BLOCK ? e->a_steps : e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
-    cr_assert_eq(tc_series_alloc(&r->s, steps, 10, TC_SERIES_KINETIC | TC_SERIES_PENETRATION), TC_OK);
+    long steps =
+        q == E4_BLOCK ? e->a_steps : e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
+    cr_assert_eq(tc_series_alloc(&r->s, steps, 10, TC_SERIES_KINETIC | TC_SERIES_PENETRATION),
+                 TC_OK);
     memset(it, 0, sizeof *it);
-    e4_simulate(e, sc, m, q, steps, 10, q == E4_PERTURBED ? (const double(*)[3])force : NULL, r, it);
+    e4_simulate(e, sc, m, q, steps, 10, q == E4_PERTURBED ? (const double(*)[3])force : NULL, r,
+                it);
     free(sc);
 }
 
@@ -402,10 +442,12 @@ Test(e4, implausible_runs_fail_with_the_reason) {
     r.chk.energy_rise = 500;
     cr_expect_eq(e4_implausible(&r, why, sizeof why), 1);
     cr_expect(strstr(why, "energy grew without input") != NULL, "%s", why);
-    r.chk.energy_rise = 1, r.chk.lowest = -0.01;
+    r.chk.energy_rise = 1;
+    r.chk.lowest = -0.01;
     cr_expect_eq(e4_implausible(&r, why, sizeof why), 1);
     cr_expect(strstr(why, "through the floor") != NULL, "%s", why);
-    r.chk.lowest = 0.4, r.chk.deepest = 1.5;
+    r.chk.lowest = 0.4;
+    r.chk.deepest = 1.5;
     cr_expect_eq(e4_implausible(&r, why, sizeof why), 1);
     cr_expect(strstr(why, "times the size") != NULL, "%s", why);
     /* sizes: a box's shortest side, a sphere's diameter, a cylinder's smaller extent, a plane */

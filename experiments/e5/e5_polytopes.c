@@ -13,28 +13,32 @@
 tc_status e5_read_setup(const tc_script *s, e5_setup *e, tc_error *err) {
     memset(e, 0, sizeof *e);
     tc_status st;
-    if ((st = e56_read_polygon(s, "polygon", &e->poly, err)) || (st = e56_read_grid(s, &e->grid, err)))
+    if ((st = e56_read_polygon(s, "polygon", &e->poly, err)) ||
+        (st = e56_read_grid(s, &e->grid, err)))
         return st;
     /* every number by dotted path, so a tier can override any of them */
-    const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"scene.gravity", &e->gravity, 0, 100},     {"scene.friction", &e->friction, 0, 10},
-        {"scene.thickness", &e->thickness, 1e-4, 10},
-        {"drops.y_lo", &e->lo[1], -100, 100},       {"drops.y_hi", &e->hi[1], -100, 100},
-        {"drops.theta_lo", &e->lo[2], -100, 100},   {"drops.theta_hi", &e->hi[2], -100, 100},
-        {"drops.vx_lo", &e->lo[3], -100, 100},      {"drops.vx_hi", &e->hi[3], -100, 100},
-        {"drops.vy_lo", &e->lo[4], -100, 100},      {"drops.vy_hi", &e->hi[4], -100, 100},
-        {"drops.omega_lo", &e->lo[5], -100, 100},   {"drops.omega_hi", &e->hi[5], -100, 100},
-        {"rest.speed", &e->rest_speed, 0, 10},      {"rest.spin", &e->rest_spin, 0, 100},
-        {"rest.level", &e->rest_level, 0, 1}};
+    const struct {
+        const char *name;
+        double *v, lo, hi;
+    } reals[] = {
+        {"scene.gravity", &e->gravity, 0, 100},       {"scene.friction", &e->friction, 0, 10},
+        {"scene.thickness", &e->thickness, 1e-4, 10}, {"drops.y_lo", &e->lo[1], -100, 100},
+        {"drops.y_hi", &e->hi[1], -100, 100},         {"drops.theta_lo", &e->lo[2], -100, 100},
+        {"drops.theta_hi", &e->hi[2], -100, 100},     {"drops.vx_lo", &e->lo[3], -100, 100},
+        {"drops.vx_hi", &e->hi[3], -100, 100},        {"drops.vy_lo", &e->lo[4], -100, 100},
+        {"drops.vy_hi", &e->hi[4], -100, 100},        {"drops.omega_lo", &e->lo[5], -100, 100},
+        {"drops.omega_hi", &e->hi[5], -100, 100},     {"rest.speed", &e->rest_speed, 0, 10},
+        {"rest.spin", &e->rest_spin, 0, 100},         {"rest.level", &e->rest_level, 0, 1}};
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
+        if ((st =
+                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
     if ((st = tc_script_int(s, NULL, "drops.count", 1, 100000, &e->ndrop, err)) ||
         (st = tc_script_int(s, NULL, "drops.seed", 0, 1 << 30, &e->seed, err)))
         return st;
     /* ranges that must be ordered */
-    static const char *const names[6] = {"", "drops.y_hi", "drops.theta_hi", "drops.vx_hi",
-                                         "drops.vy_hi", "drops.omega_hi"};
+    static const char *const names[6] = {
+        "", "drops.y_hi", "drops.theta_hi", "drops.vx_hi", "drops.vy_hi", "drops.omega_hi"};
     for (int k = 1; k < 6; k++)
         if (e->hi[k] < e->lo[k])
             return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, names[k]), names[k],
@@ -57,7 +61,8 @@ void e5_initial(const e5_setup *e, int drop, double ic[6]) {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, (unsigned long)e->seed + (unsigned long)drop);
     ic[0] = 0;
-    for (int k = 1; k < 6; k++) ic[k] = e->lo[k] + (e->hi[k] - e->lo[k]) * gsl_rng_uniform(r);
+    for (int k = 1; k < 6; k++)
+        ic[k] = e->lo[k] + (e->hi[k] - e->lo[k]) * gsl_rng_uniform(r);
     gsl_rng_free(r);
 }
 
@@ -84,7 +89,9 @@ static void start(const void *ctx, int i, tc_sim *sim) {
     e5_initial(ctx, i, ic);
     /* the polygon is body 1: planar velocities vx, vy (m/s, of its centroid), omega (rad/s) */
     double *v = tc_sim_v(sim) + tc_sim_system(sim)->vadr[1];
-    v[0] = ic[3], v[1] = ic[4], v[2] = ic[5];
+    v[0] = ic[3];
+    v[1] = ic[4];
+    v[2] = ic[5];
 }
 
 static void end(const void *ctx, int i, tc_sim *sim, e56_out *o) {
@@ -93,16 +100,23 @@ static void end(const void *ctx, int i, tc_sim *sim, e56_out *o) {
     const tc_body_state *b = &tc_sim_bodies(sim)[1];
     double y[2];
     e56_lowest_two(sim, 1, y);
-    o->end[0] = hypot(b->vel[0], b->vel[1]), o->end[1] = y[1] - y[0];
+    o->end[0] = hypot(b->vel[0], b->vel[1]);
+    o->end[1] = y[1] - y[0];
     /* at rest, face down: slow, and its lowest two vertices level */
-    o->ok_end = o->end[0] < e->rest_speed && fabs(b->omega[2]) < e->rest_spin &&
-                o->end[1] < e->rest_level;
+    o->ok_end =
+        o->end[0] < e->rest_speed && fabs(b->omega[2]) < e->rest_spin && o->end[1] < e->rest_level;
 }
 
 e56_study e5_study(const e5_setup *e) {
-    return (e56_study){.nscene = e->ndrop, .build = build, .start = start, .end = end, .ctx = e,
-                       .what = "drop", .size = e56_polygon_size(&e->poly),
-                       .psdf_poly = &e->poly, .psdf_phi = e->phi};
+    return (e56_study){.nscene = e->ndrop,
+                       .build = build,
+                       .start = start,
+                       .end = end,
+                       .ctx = e,
+                       .what = "drop",
+                       .size = e56_polygon_size(&e->poly),
+                       .psdf_poly = &e->poly,
+                       .psdf_phi = e->phi};
 }
 
 /* the driver's state */
@@ -116,21 +130,34 @@ typedef struct e5_state {
  * that hit the cap; the largest pseudo signed-distance violation, mean over the drops; iterations
  * per step counted as its solver counts them (the pass that finds convergence is one: a
  * converged step's Newton iterations + 1, a failed step's as they are); runs that errored */
-static double q_fail(const e56_cell *c, int n) { return (double)c->failed / n; }
-static double q_violation(const e56_cell *c, int n) { (void)n; return c->psdf; }
-static double q_error(const e56_cell *c, int n) { return (double)c->errored / n; }
+static double q_fail(const e56_cell *c, int n) {
+    return (double)c->failed / n;
+}
+static double q_violation(const e56_cell *c, int n) {
+    (void)n;
+    return c->psdf;
+}
+static double q_error(const e56_cell *c, int n) {
+    return (double)c->errored / n;
+}
 static double q_iterations(const e56_cell *c, int n) {
     long long it = 0, steps = 0;
-    for (int j = 0; j < n; j++) it += c->out[j].iters + c->out[j].steps - c->out[j].fails, steps += c->out[j].steps;
+    for (int j = 0; j < n; j++) {
+        it += c->out[j].iters + c->out[j].steps - c->out[j].fails;
+        steps += c->out[j].steps;
+    }
     return steps ? (double)it / (double)steps : NAN;
 }
 
 static const e56_silico_quantity e5_silico_q[] = {
-    {"fail_rate", "failure_rate", "1", "the fraction of drops with a step at the iteration cap", 0, 0, 0.05, q_fail},
+    {"fail_rate", "failure_rate", "1", "the fraction of drops with a step at the iteration cap", 0,
+     0, 0.05, q_fail},
     {"violation", "violation_rate", "1",
-     "the largest pseudo signed-distance violation max(1 - alpha, 0) against the ground, mean over the drops",
+     "the largest pseudo signed-distance violation max(1 - alpha, 0) against the ground, mean over "
+     "the drops",
      0, 0, 0.01, q_violation},
-    {"iterations", "iterations", "1", "interior-point iterations per step, the convergence pass counted", 0, 0, 0.5, q_iterations},
+    {"iterations", "iterations", "1",
+     "interior-point iterations per step, the convergence pass counted", 0, 0, 0.5, q_iterations},
     {"error_rate", "error_rate", "1", "the fraction of drops that errored", 0, 0, 0.02, q_error}};
 
 static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
@@ -142,7 +169,8 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
         st = e56_silico_setup(x, &s->silico, "performance", e5_silico_q,
                               (int)(sizeof e5_silico_q / sizeof *e5_silico_q), err);
     if (st) return st;
-    for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
+    for (int i = 0; i < s->e.grid.ntolm; i++)
+        tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
     /* the first drop's scene says what a method needs */
     tc_scene *sc = malloc(sizeof *sc);
     if (!sc) return TC_ENOMEM;
@@ -159,19 +187,28 @@ static void paper_text(const tc_exp *x, const char *label, char *buf, size_t n) 
     double runs = tc_script_paper(s, "label", label, "runs");
     double lo = tc_script_paper(s, "label", label, "fail_rate_lo");
     double hi = tc_script_paper(s, "label", label, "fail_rate_hi");
-    if (!isnan(fails) && !isnan(runs)) snprintf(buf, n, "%g of %g runs (%.2g %%)", fails, runs, 100 * fails / runs);
-    else if (!isnan(lo) && !isnan(hi)) snprintf(buf, n, "%g-%g %%", 100 * lo, 100 * hi);
-    else snprintf(buf, n, "-");
+    if (!isnan(fails) && !isnan(runs))
+        snprintf(buf, n, "%g of %g runs (%.2g %%)", fails, runs, 100 * fails / runs);
+    else if (!isnan(lo) && !isnan(hi))
+        snprintf(buf, n, "%g-%g %%", 100 * lo, 100 * hi);
+    else
+        snprintf(buf, n, "-");
 }
 
 /* per method over every cell: the table beside the paper, the metrics */
 static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
-    static const char *const hdr[] = {"method", "runs", "failure rate (%)", "errored",
-                                      "absurd", "largest penetration (m)",
+    static const char *const hdr[] = {"method",
+                                      "runs",
+                                      "failure rate (%)",
+                                      "errored",
+                                      "absurd",
+                                      "largest penetration (m)",
                                       "mean run max penetration (m)",
                                       "mean at the landing step (m)",
-                                      "mean after the landing step (m)", "iterations / step",
-                                      "at rest face down (%)", "paper failures"};
+                                      "mean after the landing step (m)",
+                                      "iterations / step",
+                                      "at rest face down (%)",
+                                      "paper failures"};
     tc_table *t = tc_table_alloc(12, hdr);
     if (!t) return TC_ENOMEM;
     const e56_sweep *sw = &s->sw;
@@ -183,26 +220,44 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
         for (int i = 0; i < sw->ncell; i++) {
             const e56_cell *c = &sw->cell[i];
             if (c->method != k) continue;
-            runs += sw->nscene, failed += c->failed, errored += c->errored, ok += c->ok_end;
+            runs += sw->nscene;
+            failed += c->failed;
+            errored += c->errored;
+            ok += c->ok_end;
             absurd += c->absurd;
-            maxp = fmax(maxp, c->max_pen), meanp += c->mean_pen, ncell++;
-            landp += c->land_pen, afterp += c->after_pen, psdf += c->psdf;
+            maxp = fmax(maxp, c->max_pen);
+            meanp += c->mean_pen;
+            ncell++;
+            landp += c->land_pen;
+            afterp += c->after_pen;
+            psdf += c->psdf;
             ips += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
             for (int j = 0; j < sw->nscene && (!first[0] || !why[0]); j++) {
-                if (c->out[j].errored && !first[0]) snprintf(first, sizeof first, "%s", c->out[j].reason);
-                if (c->out[j].absurd && !why[0]) snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
+                if (c->out[j].errored && !first[0])
+                    snprintf(first, sizeof first, "%s", c->out[j].reason);
+                if (c->out[j].absurd && !why[0])
+                    snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
             }
         }
         if (!ncell) continue;
-        meanp /= ncell, ips /= ncell, landp /= ncell, afterp /= ncell, psdf /= ncell;
+        meanp /= ncell;
+        ips /= ncell;
+        landp /= ncell;
+        afterp /= ncell;
+        psdf /= ncell;
         const char *label = x->method[k].label;
         char c[12][80], name[128];
-        snprintf(c[0], 80, "%s", label), snprintf(c[1], 80, "%d", runs);
-        snprintf(c[2], 80, "%.3g", 100.0 * failed / runs), snprintf(c[3], 80, "%d", errored);
+        snprintf(c[0], 80, "%s", label);
+        snprintf(c[1], 80, "%d", runs);
+        snprintf(c[2], 80, "%.3g", 100.0 * failed / runs);
+        snprintf(c[3], 80, "%d", errored);
         snprintf(c[4], 80, "%d", absurd);
-        snprintf(c[5], 80, "%.3g", maxp), snprintf(c[6], 80, "%.3g", meanp);
-        snprintf(c[7], 80, "%.3g", landp), snprintf(c[8], 80, "%.3g", afterp);
-        snprintf(c[9], 80, "%.3g", ips), snprintf(c[10], 80, "%.3g", 100.0 * ok / runs);
+        snprintf(c[5], 80, "%.3g", maxp);
+        snprintf(c[6], 80, "%.3g", meanp);
+        snprintf(c[7], 80, "%.3g", landp);
+        snprintf(c[8], 80, "%.3g", afterp);
+        snprintf(c[9], 80, "%.3g", ips);
+        snprintf(c[10], 80, "%.3g", 100.0 * ok / runs);
         paper_text(x, label, c[11], 80);
         const char *row[12] = {c[0], c[1], c[2], c[3], c[4],  c[5],
                                c[6], c[7], c[8], c[9], c[10], c[11]};
@@ -213,24 +268,35 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
             tc_exp_text(x, "`%s`: %d of %d runs ended physically absurd and failed (first: %s).",
                         label, absurd, runs, why);
         /* metrics */
-        const struct { const char *n, *unit, *doc; double v, ta, tr; } ms[] = {
-            {"fail_rate", "1", "runs where a step hit the iteration cap, over every cell", (double)failed / runs, 0.02, 0.2},
-            {"error_rate", "1", "runs where a step errored or diverged, over every cell", (double)errored / runs, 0.02, 0.2},
-            {"mean_max_penetration", "m", "largest penetration of a run, mean over every cell", meanp, 1e-4, 0.3},
+        const struct {
+            const char *n, *unit, *doc;
+            double v, ta, tr;
+        } ms[] = {
+            {"fail_rate", "1", "runs where a step hit the iteration cap, over every cell",
+             (double)failed / runs, 0.02, 0.2},
+            {"error_rate", "1", "runs where a step errored or diverged, over every cell",
+             (double)errored / runs, 0.02, 0.2},
+            {"mean_max_penetration", "m", "largest penetration of a run, mean over every cell",
+             meanp, 1e-4, 0.3},
             {"mean_after_landing_penetration", "m",
              "largest ground penetration after the landing step (the first step that ends in "
-             "contact), mean over every cell", afterp, 1e-4, 0.3},
-            {"absurd_rate", "1", "runs with a physically absurd outcome (failed)", (double)absurd / runs, 0.02, 0.2},
+             "contact), mean over every cell",
+             afterp, 1e-4, 0.3},
+            {"absurd_rate", "1", "runs with a physically absurd outcome (failed)",
+             (double)absurd / runs, 0.02, 0.2},
             {"mean_violation", "1",
              "the public code's violation: the largest max(1 - alpha, 0) of a run against the "
              "ground (alpha the polygon's scaling about A's origin at contact), mean over the "
-             "drops and cells", psdf, 1e-4, 0.3},
-            {"iters_per_step", "1", "inner-solver iterations per step, mean over the cells", ips, 0.5, 0.2},
+             "drops and cells",
+             psdf, 1e-4, 0.3},
+            {"iters_per_step", "1", "inner-solver iterations per step, mean over the cells", ips,
+             0.5, 0.2},
             {"rest_rate", "1", "runs ending at rest face down", (double)ok / runs, 0.05, 0.1},
             {"runs", "1", "drops run over every cell (the trials of the rates above)", runs, 0, 0}};
         for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
             snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
-            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0, ms[q].doc);
+            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0,
+                           ms[q].doc);
         }
     }
     tc_status st = tc_exp_table(x, t, "summary_table",
@@ -256,28 +322,31 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
     tc_status st = e56_run(x, &e->grid, &study, &s->sw, err);
     if (st) return st;
     /* the section, the tables, the data, the heat maps */
-    tc_exp_text(x, "Tier `%s`: the polygon of %d rows (mass %g kg, inertia %g kg m^2, mu = %g) "
-                   "dropped %d times (seeds %d..%d) for %g s at %d rates; the methods in "
-                   "`tolerance_methods` also over %d complementarity tolerances. A step that hits "
-                   "the iteration cap is a failure (the run goes on); a step that errors or "
-                   "diverges ends the run as errored. At rest face down: speed < %g m/s, spin < "
-                   "%g rad/s and the lowest two vertices within %g m in height at the end.",
+    tc_exp_text(x,
+                "Tier `%s`: the polygon of %d rows (mass %g kg, inertia %g kg m^2, mu = %g) "
+                "dropped %d times (seeds %d..%d) for %g s at %d rates; the methods in "
+                "`tolerance_methods` also over %d complementarity tolerances. A step that hits "
+                "the iteration cap is a failure (the run goes on); a step that errors or "
+                "diverges ends the run as errored. At rest face down: speed < %g m/s, spin < "
+                "%g rad/s and the lowest two vertices within %g m in height at the end.",
                 x->tier, e->poly.m, e->poly.mass, e->poly.izz, e->friction, e->ndrop, e->seed,
-                e->seed + e->ndrop - 1, e->grid.seconds, e->grid.nrate, e->grid.ntol,
-                e->rest_speed, e->rest_spin, e->rest_level);
+                e->seed + e->ndrop - 1, e->grid.seconds, e->grid.nrate, e->grid.ntol, e->rest_speed,
+                e->rest_spin, e->rest_level);
     if ((st = summary(x, s, err)) ||
         (st = e56_write_grid(x, &e->grid, &s->sw, "grid.csv", "drops.csv", err)))
         return st;
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "fail_rate", 0, "failure rate", "fig_fail",
                     "Failure rate (a step hit the iteration cap) per rate and tolerance (fig. 9).");
-    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "max_penetration_m", 1, "largest penetration (m)",
-                    "fig_penetration", "Largest penetration over the cell's drops (fig. 9).");
+    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "max_penetration_m", 1,
+                    "largest penetration (m)", "fig_penetration",
+                    "Largest penetration over the cell's drops (fig. 9).");
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "iters_per_step", 0, "iterations per step",
                     "fig_iterations", "Mean inner-solver iterations per step (fig. 9).");
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "error_rate", 0, "errored runs (fraction)",
                     "fig_errored", "Runs ended by a step's error or divergence.");
-    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "end_ok_rate", 0, "at rest face down (fraction)",
-                    "fig_rest", "Drops at rest face down at the end.");
+    e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "end_ok_rate", 0,
+                    "at rest face down (fraction)", "fig_rest",
+                    "Drops at rest face down at the end.");
     /* beside the authors' stored results, cell by cell */
     return e56_silico_section(x, &s->silico, &e->grid, &s->sw, err);
 }

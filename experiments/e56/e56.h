@@ -8,9 +8,9 @@
 #include "exp/tc_experiment.h"
 #include "scenes/tc_scenes.h"
 
-#define E56_MAXGRID 12  /* rates, tolerances */
-#define E56_MAXTOLM 4   /* methods that sweep the tolerance */
-#define E56_MAXBODY 8   /* polygons in one scene */
+#define E56_MAXGRID 12 /* rates, tolerances */
+#define E56_MAXTOLM 4  /* methods that sweep the tolerance */
+#define E56_MAXBODY 8  /* polygons in one scene */
 
 /* a polygon A x <= b (m, A's frame) with its mass (kg), inertia about its centroid (kg m^2), and
  * its vertices and centroid in A's frame */
@@ -24,7 +24,8 @@ typedef struct e56_polygon {
 
 /* the group `path` of the script: A = [a11, a12, a21, ...] (m rows of 2), b = [...] (m), mass,
  * inertia. Errors name file, line and setting: a wrong count, an empty, unbounded or degenerate
- * polygon, a row that is no edge of it (a redundant row, or a non-convex outline written as rows) */
+ * polygon, a row that is no edge of it (a redundant row, or a non-convex outline written as rows)
+ */
 tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p, tc_error *err);
 
 /* the grid: rates (Hz) x complementarity tolerances (1), and the labels that sweep `tol` */
@@ -62,13 +63,13 @@ double e56_polygon_size(const e56_polygon *p);
 /* what one simulation measured */
 typedef struct e56_out {
     long steps;
-    int errored;            /* a step returned an error or diverged */
-    double max_pen;         /* largest geometric penetration over the run (m) */
+    int errored;               /* a step returned an error or diverged */
+    double max_pen;            /* largest geometric penetration over the run (m) */
     double mean_lin, mean_ang; /* mean |linear momentum| (kg m/s), |angular momentum| (kg m^2/s) */
-    long long iters, fails; /* inner-solver iterations, steps that hit the iteration cap */
-    int ok_end;             /* the study's end check (at rest face down; the tower up) */
-    double end[2];          /* the study's end measures (E5: speed, level; E6: top height, tilt) */
-    char reason[96];        /* why it errored */
+    long long iters, fails;    /* inner-solver iterations, steps that hit the iteration cap */
+    int ok_end;                /* the study's end check (at rest face down; the tower up) */
+    double end[2];   /* the study's end measures (E5: speed, level; E6: top height, tilt) */
+    char reason[96]; /* why it errored */
     /* the public code's measures (Silico.jl's benchmarks), for the per-cell comparison:
      * the largest pseudo signed-distance violation max(1 - alpha, 0) of body 1 against the
      * ground (1, the polygon scaled about A's origin; with a psdf polygon), the mean over the
@@ -113,8 +114,8 @@ void e56_ground_violation(const e56_study *st, tc_sim *sim, double *pen, double 
 typedef struct e56_cell {
     int method, rate, tol; /* tol -1: the method's own */
     int run;
-    tc_method m;           /* the method as run */
-    e56_out *out;          /* nscene results */
+    tc_method m;  /* the method as run */
+    e56_out *out; /* nscene results */
     /* the cell's summary */
     int failed, errored, ok_end, absurd;
     double max_pen, mean_pen, iters_per_step, mean_lin, mean_ang;
@@ -136,8 +137,7 @@ typedef struct e56_sweep {
  * item in a per-thread buffer), and sum the cells up. A step's error or divergence is the
  * study's measured outcome (errored), not a failed run; a simulation that cannot start is, and
  * so is a physically absurd outcome (its cell's run fails with the first scene's reason) */
-tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
-                  tc_error *err);
+tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw, tc_error *err);
 /* e56_run for several studies (study q over grid g[q] into sw[q]): their runs declared in study
  * order, then one sweep over all their items, so a study of a few long runs overlaps the others'
  * short ones instead of waiting for them (E6's tall stack beside its two-block stacks) */
@@ -148,8 +148,8 @@ void e56_sweep_free(e56_sweep *sw);
 
 /* grid.csv (one row per cell: label, rate, tolerance, the summary) and the per-scene rows
  * (scenes.csv: label, rate, tolerance, scene, the measures) */
-tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw,
-                         const char *file, const char *scene_file, tc_error *err);
+tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
+                         const char *scene_file, tc_error *err);
 
 /* one heat-map figure of a grid.csv column for every method (one panel each, one colour range
  * across them): rates along x, tolerances along y (one row for methods without them) */

@@ -21,8 +21,10 @@ int e56_line(const tc_script *s, const char *path) {
 tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p, tc_error *err) {
     memset(p, 0, sizeof *p);
     char pa[96], pb[96], pm[96], pi[96];
-    snprintf(pa, sizeof pa, "%s.A", path), snprintf(pb, sizeof pb, "%s.b", path);
-    snprintf(pm, sizeof pm, "%s.mass", path), snprintf(pi, sizeof pi, "%s.inertia", path);
+    snprintf(pa, sizeof pa, "%s.A", path);
+    snprintf(pb, sizeof pb, "%s.b", path);
+    snprintf(pm, sizeof pm, "%s.mass", path);
+    snprintf(pi, sizeof pi, "%s.inertia", path);
     double a[2 * TC_POLYGON_MAXROW];
     int na = 0, nb = 0;
     tc_status st;
@@ -35,9 +37,13 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
     if (nb < 3 || na != 2 * nb)
         return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, pa), pa,
                             "A must hold 2 numbers per row of b (3 to %d rows): %d numbers for "
-                            "%d rows", TC_POLYGON_MAXROW, na, nb);
+                            "%d rows",
+                            TC_POLYGON_MAXROW, na, nb);
     p->m = nb;
-    for (int i = 0; i < nb; i++) p->A[i][0] = a[2 * i], p->A[i][1] = a[2 * i + 1];
+    for (int i = 0; i < nb; i++) {
+        p->A[i][0] = a[2 * i];
+        p->A[i][1] = a[2 * i + 1];
+    }
     /* a polygon with an interior, bounded */
     tc_error e2;
     tc_error_clear(&e2);
@@ -47,25 +53,28 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
     /* every row an edge: two vertices on its line (a redundant row, or the rows of a non-convex
      * outline, would cut nothing or cut the outline) */
     double scale = 0;
-    for (int k = 0; k < p->nv; k++) scale = fmax(scale, hypot(p->v[k][0], p->v[k][1]));
+    for (int k = 0; k < p->nv; k++)
+        scale = fmax(scale, hypot(p->v[k][0], p->v[k][1]));
     for (int i = 0; i < p->m; i++) {
         int on = 0;
         double n = hypot(p->A[i][0], p->A[i][1]);
         for (int k = 0; k < p->nv; k++)
-            on += fabs(p->A[i][0] * p->v[k][0] + p->A[i][1] * p->v[k][1] - p->b[i]) <= 1e-9 * n * scale;
+            on += fabs(p->A[i][0] * p->v[k][0] + p->A[i][1] * p->v[k][1] - p->b[i]) <=
+                  1e-9 * n * scale;
         if (on < 2)
             return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, pa), pa,
                                 "row %d (%g, %g | %g) is no edge of the polygon A x <= b: a "
                                 "redundant row, or a non-convex outline written as rows (the set "
                                 "is their intersection, always convex); give the convex "
-                                "polygon's edges only", i + 1, p->A[i][0], p->A[i][1], p->b[i]);
+                                "polygon's edges only",
+                                i + 1, p->A[i][0], p->A[i][1], p->b[i]);
     }
     return TC_OK;
 }
 
 /* an array of numbers, each > 0 */
-static tc_status positive_reals(const tc_script *s, const char *name, const char *unit,
-                                double *out, int *n, tc_error *err) {
+static tc_status positive_reals(const tc_script *s, const char *name, const char *unit, double *out,
+                                int *n, tc_error *err) {
     tc_status st = tc_script_reals(s, NULL, name, -1e300, 1e300, out, E56_MAXGRID, n, err);
     if (st) return st;
     if (*n < 1)
@@ -90,7 +99,8 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
         if (!(g->rate[i] * g->seconds >= 1))
             return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "rates"), "rates",
                                 "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
-                                "%g Hz", i + 1, g->rate[i], g->seconds, 1 / g->seconds);
+                                "%g Hz",
+                                i + 1, g->rate[i], g->seconds, 1 / g->seconds);
     /* the labels whose `tol` the grid sweeps */
     config_setting_t *tl = tc_script_lookup(s, NULL, "tolerance_methods");
     if (!tl || config_setting_type(tl) != CONFIG_TYPE_ARRAY ||
@@ -98,7 +108,8 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
         return tc_error_set(err, TC_EINVAL, s->path, tl ? (int)config_setting_source_line(tl) : 0,
                             "tolerance_methods",
                             "a list of 0 to %d method labels in quotes (the methods whose `tol` "
-                            "the grid sweeps)", E56_MAXTOLM);
+                            "the grid sweeps)",
+                            E56_MAXTOLM);
     g->ntolm = config_setting_length(tl);
     for (int i = 0; i < g->ntolm; i++) {
         const char *l = config_setting_get_string_elem(tl, i);
@@ -147,7 +158,8 @@ static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc
  * grid sweeps its `tol` */
 double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k) {
     double steps = 0;
-    for (int r = 0; r < g->nrate; r++) steps += ceil(g->seconds * g->rate[r]);
+    for (int r = 0; r < g->nrate; r++)
+        steps += ceil(g->seconds * g->rate[r]);
     return steps * (sweeps_tol(x, g, k) ? g->ntol : 1);
 }
 
@@ -163,8 +175,11 @@ void e56_lowest_two(tc_sim *sim, int body, double y[2]) {
         double w[3];
         tc_m3_mulv(w, b->R, s->vert[k]);
         double h = b->pos[1] + w[1];
-        if (h < y[0]) y[1] = y[0], y[0] = h;
-        else if (h < y[1]) y[1] = h;
+        if (h < y[0]) {
+            y[1] = y[0];
+            y[0] = h;
+        } else if (h < y[1])
+            y[1] = h;
     }
 }
 
@@ -176,7 +191,8 @@ double e56_angle(tc_sim *sim, int body) {
 double e56_polygon_size(const e56_polygon *p) {
     double d = 0;
     for (int i = 0; i < p->nv; i++)
-        for (int j = 0; j < i; j++) d = fmax(d, hypot(p->v[i][0] - p->v[j][0], p->v[i][1] - p->v[j][1]));
+        for (int j = 0; j < i; j++)
+            d = fmax(d, hypot(p->v[i][0] - p->v[j][0], p->v[i][1] - p->v[j][1]));
     return d;
 }
 
@@ -208,7 +224,8 @@ void e56_ground_violation(const e56_study *st, tc_sim *sim, double *pen, double 
     /* A's origin: the centroid less c turned by theta */
     const double oy = b->pos[1] - (sn * p->c[0] + cs * p->c[1]);
     double low = INFINITY;
-    for (int k = 0; k < p->nv; k++) low = fmin(low, oy + sn * p->v[k][0] + cs * p->v[k][1]);
+    for (int k = 0; k < p->nv; k++)
+        low = fmin(low, oy + sn * p->v[k][0] + cs * p->v[k][1]);
     *pen = fmax(-low, 0);
     *psdf = oy - low > 0 ? fmax(-low / (oy - low), 0) : 1;
 }
@@ -221,11 +238,13 @@ static void on_after(void *ctx, tc_sim *sim, long k) {
     double lin[3], ang[3], spin = 0;
     (void)k;
     tc_sim_momentum(sim, lin, ang);
-    c->ang_sum += tc_v3_norm(ang), c->nang++;
+    c->ang_sum += tc_v3_norm(ang);
+    c->nang++;
     /* the public code's momenta: the mean of |p_x| and |p_y|, and the bodies' spins */
     for (int i = 0; i < sc->nbody; i++)
         if (vadr[i] >= 0) spin += sc->body[i].inertia[2] * b[i].omega[2];
-    c->lin_pub += 0.5 * (fabs(lin[0]) + fabs(lin[1])), c->ang_pub += fabs(spin);
+    c->lin_pub += 0.5 * (fabs(lin[0]) + fabs(lin[1]));
+    c->ang_pub += fabs(spin);
     const double e = tc_sim_energy(sim);
     c->finite &= isfinite(e);
     if (isfinite(e)) c->emax = fmax(c->emax, e);
@@ -235,8 +254,12 @@ static void on_after(void *ctx, tc_sim *sim, long k) {
     e56_ground_violation(c->st, sim, &pen, &psdf);
     e56_out *o = c->o;
     o->psdf = fmax(o->psdf, psdf);
-    if (c->landed) o->after_pen = fmax(o->after_pen, pen);
-    else if (pen > 0) c->landed = 1, o->land_pen = pen;
+    if (c->landed)
+        o->after_pen = fmax(o->after_pen, pen);
+    else if (pen > 0) {
+        c->landed = 1;
+        o->land_pen = pen;
+    }
 }
 
 static void on_end(void *ctx, tc_sim *sim) {
@@ -260,7 +283,8 @@ typedef struct sweep_ctx {
 /* item i: its study, and its index within that study's items */
 static int item_study(const sweep_ctx *s, int i, int *local) {
     int q = 0;
-    while (q + 1 < s->nstudy && i >= s->first[q + 1]) q++;
+    while (q + 1 < s->nstudy && i >= s->first[q + 1])
+        q++;
     *local = i - s->first[q];
     return q;
 }
@@ -288,16 +312,26 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     }
     const double rate = s->g[q]->rate[cell->rate];
     item_ctx c = {.st = st, .scene = j, .o = o, .finite = 1};
-    tc_sim_loop loop = {.dt = 1.0 / rate, .steps = lround(s->g[q]->seconds * rate), .every = 1,
+    tc_sim_loop loop = {.dt = 1.0 / rate,
+                        .steps = lround(s->g[q]->seconds * rate),
+                        .every = 1,
                         .series = TC_SERIES_PENETRATION | TC_SERIES_MOMENTUM,
-                        .before = on_before, .after = on_after, .end = on_end, .ctx = &c};
+                        .before = on_before,
+                        .after = on_after,
+                        .end = on_end,
+                        .ctx = &c};
     tc_series ser;
     memset(&ser, 0, sizeof ser);
     tc_item mine = {.run = it->run};
     tc_simulate(sc, &cell->m, &loop, &ser, &mine);
-    o->steps = ser.steps, o->max_pen = ser.max_pen, o->iters = ser.iters, o->fails = ser.fails;
-    o->mean_lin = ser.mean_mom, o->mean_ang = c.nang ? c.ang_sum / c.nang : NAN;
-    o->pub_lin = c.nang ? c.lin_pub / c.nang : NAN, o->pub_ang = c.nang ? c.ang_pub / c.nang : NAN;
+    o->steps = ser.steps;
+    o->max_pen = ser.max_pen;
+    o->iters = ser.iters;
+    o->fails = ser.fails;
+    o->mean_lin = ser.mean_mom;
+    o->mean_ang = c.nang ? c.ang_sum / c.nang : NAN;
+    o->pub_lin = c.nang ? c.lin_pub / c.nang : NAN;
+    o->pub_ang = c.nang ? c.ang_pub / c.nang : NAN;
     it->steps = ser.steps;
     /* a physically absurd outcome: through the floor or another body, energy from nothing (the
      * bodies are passive: their kinetic plus gravitational energy can only fall), a non-finite
@@ -309,7 +343,8 @@ static void e56_item(void *vctx, int i, tc_item *it) {
         else if (st->size > 0 && ser.max_pen > st->size)
             snprintf(o->absurd_reason, sizeof o->absurd_reason,
                      "%s %d: penetration %.3g m, beyond the body's size %.3g m (through the floor "
-                     "or another body)", st->what, j, ser.max_pen, st->size);
+                     "or another body)",
+                     st->what, j, ser.max_pen, st->size);
         else if (c.emax > 2 * fabs(c.e0) + 1e-9)
             snprintf(o->absurd_reason, sizeof o->absurd_reason,
                      "%s %d: mechanical energy grew from %.3g J to %.3g J without input", st->what,
@@ -318,7 +353,8 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     }
     /* a step's error is the measured outcome; not starting, or an interrupt, fails the run */
     if (mine.status && c.started && mine.status != TC_EINTR && mine.status != TC_ENOMEM) {
-        o->errored = 1, o->ok_end = 0;
+        o->errored = 1;
+        o->ok_end = 0;
         snprintf(o->reason, sizeof o->reason, "%s", mine.reason);
     } else if (mine.status) {
         it->status = mine.status;
@@ -344,16 +380,28 @@ static void sum_cell(e56_cell *c, int n) {
     c->psdf = c->pub_lin = c->pub_ang = c->land_pen = c->after_pen = 0;
     for (int j = 0; j < n; j++) {
         const e56_out *o = &c->out[j];
-        c->failed += o->fails > 0, c->errored += o->errored, c->ok_end += o->ok_end;
+        c->failed += o->fails > 0;
+        c->errored += o->errored;
+        c->ok_end += o->ok_end;
         c->absurd += o->absurd;
-        c->max_pen = fmax(c->max_pen, o->max_pen), c->mean_pen += o->max_pen / n;
-        c->psdf += o->psdf / n, c->land_pen += o->land_pen / n, c->after_pen += o->after_pen / n;
-        c->pub_lin += o->pub_lin / n, c->pub_ang += o->pub_ang / n;
-        steps += o->steps, iters += o->iters;
-        if (!o->errored) c->mean_lin += o->mean_lin, c->mean_ang += o->mean_ang, nok++;
+        c->max_pen = fmax(c->max_pen, o->max_pen);
+        c->mean_pen += o->max_pen / n;
+        c->psdf += o->psdf / n;
+        c->land_pen += o->land_pen / n;
+        c->after_pen += o->after_pen / n;
+        c->pub_lin += o->pub_lin / n;
+        c->pub_ang += o->pub_ang / n;
+        steps += o->steps;
+        iters += o->iters;
+        if (!o->errored) {
+            c->mean_lin += o->mean_lin;
+            c->mean_ang += o->mean_ang;
+            nok++;
+        }
     }
     c->iters_per_step = steps ? (double)iters / (double)steps : NAN;
-    c->mean_lin = nok ? c->mean_lin / nok : NAN, c->mean_ang = nok ? c->mean_ang / nok : NAN;
+    c->mean_lin = nok ? c->mean_lin / nok : NAN;
+    c->mean_ang = nok ? c->mean_ang / nok : NAN;
 }
 
 tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
@@ -387,7 +435,9 @@ static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_
         for (int r = 0; r < g->nrate; r++)
             for (int t = 0; t < (sw->has_tol[k] ? g->ntol : 1); t++) {
                 e56_cell *c = &sw->cell[sw->ncell];
-                c->method = k, c->rate = r, c->tol = sw->has_tol[k] ? t : -1;
+                c->method = k;
+                c->rate = r;
+                c->tol = sw->has_tol[k] ? t : -1;
                 tc_status status = tol_method(x, g, k, c->tol, &c->m, err);
                 if (status) return status;
                 c->out = &sw->out[(size_t)sw->ncell * (size_t)st->nscene];
@@ -427,9 +477,14 @@ static tc_status item_costs(const sweep_ctx *s, double *cost, tc_error *err) {
 
 tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
                           const e56_study *const *st, e56_sweep *const *sw, tc_error *err) {
-    if (x->nmethod > 256) return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
+    if (x->nmethod > 256)
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
     if (nstudy < 1 || nstudy > E56_MAXSTUDY) return TC_EINVAL;
-    sweep_ctx sc = {.x = x, .nstudy = nstudy, .g = g, .st = st, .sw = sw,
+    sweep_ctx sc = {.x = x,
+                    .nstudy = nstudy,
+                    .g = g,
+                    .st = st,
+                    .sw = sw,
                     .nbuf = x->threads > 0 ? x->threads : 1};
     int *runs[E56_MAXSTUDY] = {0}, *item_run = NULL;
     double *cost = NULL;
@@ -447,11 +502,15 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
         if (!sc.buf || !item_run || !cost) s = TC_ENOMEM;
     }
     for (int q = 0; q < nstudy && !s; q++)
-        memcpy(item_run + sc.first[q], runs[q], (size_t)(sc.first[q + 1] - sc.first[q]) * sizeof *item_run);
+        memcpy(item_run + sc.first[q], runs[q],
+               (size_t)(sc.first[q + 1] - sc.first[q]) * sizeof *item_run);
     if (!s) s = item_costs(&sc, cost, err);
     if (!s) s = tc_exp_sweep_split(x, n, item_run, cost, e56_item, e56_regions, &sc);
-    for (int q = 0; q < nstudy; q++) free(runs[q]);
-    free(item_run), free(cost), free(sc.buf);
+    for (int q = 0; q < nstudy; q++)
+        free(runs[q]);
+    free(item_run);
+    free(cost);
+    free(sc.buf);
     if (s) return s;
     for (int q = 0; q < nstudy; q++)
         for (int i = 0; i < sw[q]->ncell; i++) {
@@ -470,35 +529,53 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
     return TC_OK;
 }
 
-tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
-                  tc_error *err) {
+tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw, tc_error *err) {
     return e56_run_studies(x, 1, &g, &st, &sw, err);
 }
 
 void e56_sweep_free(e56_sweep *sw) {
-    free(sw->cell), free(sw->out);
+    free(sw->cell);
+    free(sw->out);
     memset(sw, 0, sizeof *sw);
 }
 
 /* ---------- outputs ---------- */
 
 /* the columns of grid.csv, in order (heat maps pick one by name) */
-static const char *const grid_cols[] = {
-    "label", "rate_hz", "tol", "rate_i", "tol_i", "runs", "failed", "fail_rate", "errored",
-    "error_rate", "max_penetration_m", "mean_max_penetration_m", "iters_per_step",
-    "mean_linear_momentum", "mean_angular_momentum", "end_ok_rate", "absurd",
-    "mean_landing_penetration_m", "mean_after_landing_penetration_m", "psdf_violation",
-    "public_linear_momentum", "public_angular_momentum", NULL};
+static const char *const grid_cols[] = {"label",
+                                        "rate_hz",
+                                        "tol",
+                                        "rate_i",
+                                        "tol_i",
+                                        "runs",
+                                        "failed",
+                                        "fail_rate",
+                                        "errored",
+                                        "error_rate",
+                                        "max_penetration_m",
+                                        "mean_max_penetration_m",
+                                        "iters_per_step",
+                                        "mean_linear_momentum",
+                                        "mean_angular_momentum",
+                                        "end_ok_rate",
+                                        "absurd",
+                                        "mean_landing_penetration_m",
+                                        "mean_after_landing_penetration_m",
+                                        "psdf_violation",
+                                        "public_linear_momentum",
+                                        "public_angular_momentum",
+                                        NULL};
 
-tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw,
-                         const char *file, const char *scene_file, tc_error *err) {
+tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
+                         const char *scene_file, tc_error *err) {
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, file, path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     /* one row per cell */
-    for (int i = 0; grid_cols[i]; i++) fprintf(o.f, "%s%s", i ? "," : "", grid_cols[i]);
+    for (int i = 0; grid_cols[i]; i++)
+        fprintf(o.f, "%s%s", i ? "," : "", grid_cols[i]);
     fprintf(o.f, "\n");
     const int nscene = sw->nscene;
     for (int i = 0; i < sw->ncell; i++) {
@@ -506,12 +583,13 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
         const int ns = nscene > 0 ? nscene : 1;
         char tol[32] = "";
         if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
-        fprintf(o.f, "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g,%d,%.6e,%.6e,"
-                     "%.6e,%.6e,%.6e\n",
+        fprintf(o.f,
+                "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g,%d,%.6e,%.6e,"
+                "%.6e,%.6e,%.6e\n",
                 x->method[c->method].label, g->rate[c->rate], tol, c->rate, c->tol, ns, c->failed,
-                (double)c->failed / ns, c->errored, (double)c->errored / ns, c->max_pen, c->mean_pen,
-                c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns, c->absurd,
-                c->land_pen, c->after_pen, c->psdf, c->pub_lin, c->pub_ang);
+                (double)c->failed / ns, c->errored, (double)c->errored / ns, c->max_pen,
+                c->mean_pen, c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns,
+                c->absurd, c->land_pen, c->after_pen, c->psdf, c->pub_lin, c->pub_ang);
     }
     if ((st = tc_outfile_commit(&o, err))) return st;
     /* one row per simulation */
@@ -530,8 +608,9 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
             char reason[300], absurd[400];
             tc_csv_field(reason, sizeof reason, u->reason);
             tc_csv_field(absurd, sizeof absurd, u->absurd_reason);
-            fprintf(o.f, "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s,%.6e,%.6e,"
-                         "%.6e,%.6e,%.6e,%s\n",
+            fprintf(o.f,
+                    "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s,%.6e,%.6e,"
+                    "%.6e,%.6e,%.6e,%s\n",
                     x->method[c->method].label, g->rate[c->rate], tol, j, u->steps, u->errored,
                     u->fails, u->iters, u->max_pen, u->mean_lin, u->mean_ang, u->ok_end, u->end[0],
                     u->end[1], reason, u->land_pen, u->after_pen, u->psdf, u->pub_lin, u->pub_ang,
@@ -543,15 +622,25 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
 
 /* a cell's value of a grid.csv column (NAN for the key columns) */
 static double cell_value(const e56_cell *c, int ns, const char *column) {
-    const struct { const char *name; double v; } v[] = {
-        {"failed", c->failed}, {"fail_rate", (double)c->failed / ns}, {"errored", c->errored},
-        {"error_rate", (double)c->errored / ns}, {"max_penetration_m", c->max_pen},
-        {"mean_max_penetration_m", c->mean_pen}, {"iters_per_step", c->iters_per_step},
-        {"mean_linear_momentum", c->mean_lin}, {"mean_angular_momentum", c->mean_ang},
-        {"end_ok_rate", (double)c->ok_end / ns}, {"absurd", c->absurd},
-        {"mean_landing_penetration_m", c->land_pen},
-        {"mean_after_landing_penetration_m", c->after_pen}, {"psdf_violation", c->psdf},
-        {"public_linear_momentum", c->pub_lin}, {"public_angular_momentum", c->pub_ang}};
+    const struct {
+        const char *name;
+        double v;
+    } v[] = {{"failed", c->failed},
+             {"fail_rate", (double)c->failed / ns},
+             {"errored", c->errored},
+             {"error_rate", (double)c->errored / ns},
+             {"max_penetration_m", c->max_pen},
+             {"mean_max_penetration_m", c->mean_pen},
+             {"iters_per_step", c->iters_per_step},
+             {"mean_linear_momentum", c->mean_lin},
+             {"mean_angular_momentum", c->mean_ang},
+             {"end_ok_rate", (double)c->ok_end / ns},
+             {"absurd", c->absurd},
+             {"mean_landing_penetration_m", c->land_pen},
+             {"mean_after_landing_penetration_m", c->after_pen},
+             {"psdf_violation", c->psdf},
+             {"public_linear_momentum", c->pub_lin},
+             {"public_angular_momentum", c->pub_ang}};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         if (!strcmp(v[i].name, column)) return v[i].v;
     return NAN;
@@ -561,17 +650,20 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
                      const char *column, int log_scale, const char *cb_label, const char *base,
                      const char *caption) {
     char path[1200], labels[2048] = "", tolm[600] = "", rates[256] = "", tols[256] = "",
-         col[16] = "0", logs[4], lo[32], hi[32];
+                     col[16] = "0", logs[4], lo[32], hi[32];
     /* the column's number (gnuplot counts from 1) */
     for (int i = 0; grid_cols[i]; i++)
         if (!strcmp(grid_cols[i], column)) snprintf(col, sizeof col, "%d", i + 1);
     /* the methods with cells, and whether each has a tolerance axis */
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < x->nmethod; k++) {
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 x->method[k].label),
-        snprintf(tolm + strlen(tolm), sizeof tolm - strlen(tolm), "%s%d", k ? " " : "", sw->has_tol[k]);
+                 x->method[k].label);
+        snprintf(tolm + strlen(tolm), sizeof tolm - strlen(tolm), "%s%d", k ? " " : "",
+                 sw->has_tol[k]);
+    }
     for (int r = 0; r < g->nrate; r++)
-        snprintf(rates + strlen(rates), sizeof rates - strlen(rates), "%s%g", r ? " " : "", g->rate[r]);
+        snprintf(rates + strlen(rates), sizeof rates - strlen(rates), "%s%g", r ? " " : "",
+                 g->rate[r]);
     for (int t = 0; t < g->ntol; t++)
         snprintf(tols + strlen(tols), sizeof tols - strlen(tols), "%s%g", t ? " " : "", g->tol[t]);
     /* one colour range across the methods: the finite values (positive ones on a log scale) */
@@ -580,16 +672,21 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
         double v = cell_value(&sw->cell[i], sw->nscene > 0 ? sw->nscene : 1, column);
         if (!isfinite(v) || (log_scale && !(v > 0))) continue;
         if (log_scale) v = log10(v);
-        vlo = fmin(vlo, v), vhi = fmax(vhi, v);
+        vlo = fmin(vlo, v);
+        vhi = fmax(vhi, v);
     }
-    if (!(vlo <= vhi)) vlo = 0, vhi = 1;
+    if (!(vlo <= vhi)) {
+        vlo = 0;
+        vhi = 1;
+    }
     if (vhi - vlo < 1e-12) vhi = vlo + (log_scale ? 1 : fmax(1e-12, fabs(vlo) * 0.1 + (vlo == 0)));
-    snprintf(lo, sizeof lo, "%.17g", vlo), snprintf(hi, sizeof hi, "%.17g", vhi);
+    snprintf(lo, sizeof lo, "%.17g", vlo);
+    snprintf(hi, sizeof hi, "%.17g", vhi);
     snprintf(logs, sizeof logs, "%d", log_scale);
     tc_exp_path(x, grid_file, path, sizeof path);
-    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"tolm", tolm},
-                       {"rates", rates},   {"tols", tols},     {"col", col},
-                       {"logscale", logs}, {"lo", lo},         {"hi", hi},
+    tc_plot_var v[] = {{"datafile", path},   {"labels", labels}, {"tolm", tolm},
+                       {"rates", rates},     {"tols", tols},     {"col", col},
+                       {"logscale", logs},   {"lo", lo},         {"hi", hi},
                        {"cblabel", cb_label}};
     tc_exp_figure(x, "../e56/e56_heat.gp", v, 10, base, caption);
 }

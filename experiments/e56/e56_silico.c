@@ -57,14 +57,19 @@ tc_status e56_silico_read(const char *path, int offset, e56_silico_grid *g, tc_e
         /* x y value, nothing else */
         const char *p = buf;
         double x, y, v;
-        const char *what = !number(&p, &x) ? "x" : !number(&p, &y) ? "y" : !number(&p, &v) ? "value" : NULL;
+        const char *what = !number(&p, &x)   ? "x"
+                           : !number(&p, &y) ? "y"
+                           : !number(&p, &v) ? "value"
+                                             : NULL;
         if (what) {
             st = tc_error_set(err, TC_EPARSE, path, line, what,
                               "expected three finite numbers `x y value`, the %s is missing or "
-                              "not a finite number", what);
+                              "not a finite number",
+                              what);
             break;
         }
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
         if (*p) {
             st = tc_error_set(err, TC_EPARSE, path, line, "value",
                               "text after the three numbers: '%.20s'", p);
@@ -77,39 +82,48 @@ tc_status e56_silico_read(const char *path, int offset, e56_silico_grid *g, tc_e
             if (!integral(x + 0.5, &i) || i - offset < 0 || i - offset >= E56_SILICO_N) {
                 st = tc_error_set(err, TC_EPARSE, path, line, "x",
                                   "a cell's first corner must be at x = i + %d - 0.5 for a rate "
-                                  "index i in 0..%d (got %g)", offset, E56_SILICO_N - 1, x);
+                                  "index i in 0..%d (got %g)",
+                                  offset, E56_SILICO_N - 1, x);
                 break;
             }
             if (!integral(y + 0.5, &j) || j < 0 || j >= E56_SILICO_N) {
                 st = tc_error_set(err, TC_EPARSE, path, line, "y",
                                   "a cell's first corner must be at y = j - 0.5 for a tolerance "
-                                  "index j in 0..%d (got %g)", E56_SILICO_N - 1, y);
+                                  "index j in 0..%d (got %g)",
+                                  E56_SILICO_N - 1, y);
                 break;
             }
-            ci = i - offset, cj = j, cx = i, cy = j, val = v;
+            ci = i - offset;
+            cj = j;
+            cx = i;
+            cy = j;
+            val = v;
             if (seen[ci][cj]) {
                 st = tc_error_set(err, TC_EPARSE, path, line, "cell",
                                   "the cell of rate index %d and tolerance index %d again (first "
-                                  "at line %d)", ci, cj, seen[ci][cj]);
+                                  "at line %d)",
+                                  ci, cj, seen[ci][cj]);
                 break;
             }
             seen[ci][cj] = line;
             g->v[ci][cj] = v;
         } else {
             /* the other three corners of the same cell, the same value */
-            const char *bad = fabs(x - (cx + corner[c][0])) > 1e-9 ? "x"
-                              : fabs(y - (cy + corner[c][1])) > 1e-9 ? "y" : NULL;
+            const char *bad = fabs(x - (cx + corner[c][0])) > 1e-9   ? "x"
+                              : fabs(y - (cy + corner[c][1])) > 1e-9 ? "y"
+                                                                     : NULL;
             if (bad) {
                 st = tc_error_set(err, TC_EPARSE, path, line, bad,
                                   "corner %d of the cell centred at (%g, %g) must be at (%g, %g), "
-                                  "got (%g, %g)", c + 1, cx, cy, cx + corner[c][0],
-                                  cy + corner[c][1], x, y);
+                                  "got (%g, %g)",
+                                  c + 1, cx, cy, cx + corner[c][0], cy + corner[c][1], x, y);
                 break;
             }
             if (v != val) {
                 st = tc_error_set(err, TC_EPARSE, path, line, "value",
                                   "corner %d of the cell centred at (%g, %g) holds %.17g, its "
-                                  "first corner %.17g", c + 1, cx, cy, v, val);
+                                  "first corner %.17g",
+                                  c + 1, cx, cy, v, val);
                 break;
             }
         }
@@ -127,8 +141,9 @@ tc_status e56_silico_read(const char *path, int offset, e56_silico_grid *g, tc_e
             if (!seen[i][j])
                 return tc_error_set(err, TC_EPARSE, path, line + 1, "cell",
                                     "no cell for rate index %d (%g Hz) and tolerance index %d "
-                                    "(%g): %d of %d cells", i, e56_silico_rates[i], j,
-                                    e56_silico_tols[j], k / 4, E56_SILICO_N * E56_SILICO_N);
+                                    "(%g): %d of %d cells",
+                                    i, e56_silico_rates[i], j, e56_silico_tols[j], k / 4,
+                                    E56_SILICO_N * E56_SILICO_N);
     return TC_OK;
 }
 
@@ -160,18 +175,37 @@ int e56_silico_tol_index(double tol) {
 
 e56_silico_cmp e56_silico_compare(int n, const double *ours, const double *theirs, const int *ri,
                                   const int *ti, int log10_scale, double floor) {
-    e56_silico_cmp c = {.n = 0, .mean_abs = NAN, .worst_abs = NAN, .corr = NAN,
-                        .worst_rate = -1, .worst_tol = -1, .worst_ours = NAN, .worst_theirs = NAN};
+    e56_silico_cmp c = {.n = 0,
+                        .mean_abs = NAN,
+                        .worst_abs = NAN,
+                        .corr = NAN,
+                        .worst_rate = -1,
+                        .worst_tol = -1,
+                        .worst_ours = NAN,
+                        .worst_theirs = NAN};
     double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0, sum = 0;
     for (int i = 0; i < n; i++) {
         double a = ours[i], b = theirs[i];
         if (!isfinite(a) || !isfinite(b)) continue;
-        if (log10_scale) a = log10(fmax(a, floor)), b = log10(fmax(b, floor));
+        if (log10_scale) {
+            a = log10(fmax(a, floor));
+            b = log10(fmax(b, floor));
+        }
         const double d = fabs(a - b);
-        if (!c.n || d > c.worst_abs)
-            c.worst_abs = d, c.worst_rate = ri[i], c.worst_tol = ti[i], c.worst_ours = ours[i],
+        if (!c.n || d > c.worst_abs) {
+            c.worst_abs = d;
+            c.worst_rate = ri[i];
+            c.worst_tol = ti[i];
+            c.worst_ours = ours[i];
             c.worst_theirs = theirs[i];
-        sum += d, sa += a, sb += b, saa += a * a, sbb += b * b, sab += a * b, c.n++;
+        }
+        sum += d;
+        sa += a;
+        sb += b;
+        saa += a * a;
+        sbb += b * b;
+        sab += a * b;
+        c.n++;
     }
     if (!c.n) return c;
     c.mean_abs = sum / c.n;
@@ -187,7 +221,9 @@ e56_silico_cmp e56_silico_compare(int n, const double *ours, const double *their
 tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
                            const e56_silico_quantity *q, int nq, tc_error *err) {
     memset(sp, 0, sizeof *sp);
-    sp->study = study, sp->q = q, sp->nq = nq;
+    sp->study = study;
+    sp->q = q;
+    sp->nq = nq;
     const tc_script *s = &x->script;
     /* optional: a script without it compares nothing */
     if (!tc_script_lookup(s, NULL, "silico")) return TC_OK;
@@ -209,12 +245,14 @@ tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
                             E56_SILICO_MAXLABEL);
     sp->n = config_setting_length(l);
     for (int i = 0; i < sp->n; i++) {
-        const char *a = config_setting_get_string_elem(l, i), *b = config_setting_get_string_elem(m, i);
+        const char *a = config_setting_get_string_elem(l, i),
+                   *b = config_setting_get_string_elem(m, i);
         if (!a || !b || (strcmp(b, "single_level") && strcmp(b, "bilevel")))
             return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "silico.methods"),
                                 "silico.methods",
                                 "entry %d: labels are strings, methods \"single_level\" or "
-                                "\"bilevel\"", i + 1);
+                                "\"bilevel\"",
+                                i + 1);
         snprintf(sp->label[i], sizeof sp->label[i], "%s", a);
         snprintf(sp->method[i], sizeof sp->method[i], "%s", b);
         tc_exp_refer(x, "silico.labels", a);
@@ -254,8 +292,10 @@ static const e56_cell *our_cell(const e56_grid *g, const e56_sweep *sw, int k, i
 
 /* a number for a table: 3 significant digits, or "n/a" */
 static void num(char *buf, size_t n, double v) {
-    if (isfinite(v)) snprintf(buf, n, "%.3g", v);
-    else snprintf(buf, n, "n/a");
+    if (isfinite(v))
+        snprintf(buf, n, "%.3g", v);
+    else
+        snprintf(buf, n, "n/a");
 }
 
 tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_grid *g,
@@ -268,7 +308,10 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
     int idx[E56_SILICO_MAXLABEL], nl = 0, which[E56_SILICO_MAXLABEL];
     for (int l = 0; l < sp->n; l++) {
         const int k = tc_exp_method_find(x, sp->label[l]);
-        if (k >= 0 && sw->has_tol[k]) idx[nl] = k, which[nl++] = l;
+        if (k >= 0 && sw->has_tol[k]) {
+            idx[nl] = k;
+            which[nl++] = l;
+        }
     }
     if (!nl) {
         tc_exp_text(x, "Beside the authors' data: none of %d labels compared ran here.", sp->n);
@@ -282,17 +325,25 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
             if (e56_silico_rate_index(g->rate[r]) >= 0 && e56_silico_tol_index(g->tol[t]) >= 0) {
                 ncov++;
                 size_t u = strlen(covered);
-                snprintf(covered + u, sizeof covered - u, "%s%g Hz/%g", u ? ", " : "", g->rate[r], g->tol[t]);
+                snprintf(covered + u, sizeof covered - u, "%s%g Hz/%g", u ? ", " : "", g->rate[r],
+                         g->tol[t]);
             }
-    tc_exp_text(x, "Beside the authors' own results (Silico.jl's stored per-cell grids, "
-                   "`%s/`, %s a cell): this tier's grid covers %d of their %d cells%s%s%s. "
-                   "Each quantity is the public code's measure, computed the same way here; "
-                   "differences are ours minus theirs (in decades for the quantities drawn on a "
-                   "log scale), correlations Pearson's over the covered cells.",
-                sp->dir, !strcmp(study, "momentum") ? "the public script's 10 stacks" : "100 drops", ncov,
-                E56_SILICO_N * E56_SILICO_N, ncov ? " (" : "", covered, ncov ? ")" : "");
-    static const char *const hdr[] = {"quantity", "ours", "theirs", "cells", "mean |diff|",
-                                      "worst |diff|", "worst cell (ours / theirs)", "correlation"};
+    tc_exp_text(x,
+                "Beside the authors' own results (Silico.jl's stored per-cell grids, "
+                "`%s/`, %s a cell): this tier's grid covers %d of their %d cells%s%s%s. "
+                "Each quantity is the public code's measure, computed the same way here; "
+                "differences are ours minus theirs (in decades for the quantities drawn on a "
+                "log scale), correlations Pearson's over the covered cells.",
+                sp->dir, !strcmp(study, "momentum") ? "the public script's 10 stacks" : "100 drops",
+                ncov, E56_SILICO_N * E56_SILICO_N, ncov ? " (" : "", covered, ncov ? ")" : "");
+    static const char *const hdr[] = {"quantity",
+                                      "ours",
+                                      "theirs",
+                                      "cells",
+                                      "mean |diff|",
+                                      "worst |diff|",
+                                      "worst cell (ours / theirs)",
+                                      "correlation"};
     tc_table *t = tc_table_alloc(8, hdr);
     if (!t) return TC_ENOMEM;
     tc_status st = TC_OK;
@@ -321,9 +372,13 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
                     const double ours = c ? Q->ours(c, sw->nscene) : NAN, their = th->v[i][j];
                     double d = NAN;
                     if (isfinite(ours)) {
-                        d = Q->log10_scale ? log10(fmax(ours, Q->floor)) - log10(fmax(their, Q->floor))
-                                           : ours - their;
-                        a[n] = ours, b[n] = their, ri[n] = i, ti[n++] = j;
+                        d = Q->log10_scale
+                                ? log10(fmax(ours, Q->floor)) - log10(fmax(their, Q->floor))
+                                : ours - their;
+                        a[n] = ours;
+                        b[n] = their;
+                        ri[n] = i;
+                        ti[n++] = j;
                         dmax = fmax(dmax, fabs(d));
                     }
                     /* the colour range of the values: both sides */
@@ -331,22 +386,29 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
                         double v = s ? their : ours;
                         if (!isfinite(v) || (Q->log10_scale && !(v > 0))) continue;
                         v = Q->log10_scale ? log10(fmax(v, Q->floor)) : v;
-                        vlo = fmin(vlo, v), vhi = fmax(vhi, v);
+                        vlo = fmin(vlo, v);
+                        vhi = fmax(vhi, v);
                     }
                     char ob[32] = "", db[32] = "";
-                    if (isfinite(ours)) snprintf(ob, sizeof ob, "%.6e", ours), snprintf(db, sizeof db, "%.6e", d);
+                    if (isfinite(ours)) {
+                        snprintf(ob, sizeof ob, "%.6e", ours);
+                        snprintf(db, sizeof db, "%.6e", d);
+                    }
                     fprintf(o.f, "%s,%g,%g,%d,%d,%s,%.6e,%s\n", x->method[k].label,
                             e56_silico_rates[i], e56_silico_tols[j], i, j, ob, their, db);
                 }
             const e56_silico_cmp cm = e56_silico_compare(n, a, b, ri, ti, Q->log10_scale, Q->floor);
             const char *label = x->method[k].label;
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", l ? " " : "", label);
+            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", l ? " " : "",
+                     label);
             /* the table's row */
             char c[8][96], worst[96] = "-";
             snprintf(c[0], 96, "%s%s", Q->name, Q->log10_scale ? " (decades)" : "");
-            snprintf(c[1], 96, "%s", label), snprintf(c[2], 96, "%s", sp->method[which[l]]);
+            snprintf(c[1], 96, "%s", label);
+            snprintf(c[2], 96, "%s", sp->method[which[l]]);
             snprintf(c[3], 96, "%d", cm.n);
-            num(c[4], 96, cm.mean_abs), num(c[5], 96, cm.worst_abs);
+            num(c[4], 96, cm.mean_abs);
+            num(c[5], 96, cm.worst_abs);
             if (cm.n)
                 snprintf(worst, sizeof worst, "%g Hz, %g: %.3g / %.3g",
                          e56_silico_rates[cm.worst_rate], e56_silico_tols[cm.worst_tol],
@@ -359,34 +421,51 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
             char name[160], doc[300];
             const char *sc = Q->log10_scale ? "decades" : Q->unit;
             snprintf(name, sizeof name, "silico.%s.%s.mean_abs_diff", label, Q->name);
-            snprintf(doc, sizeof doc, "mean over the %d covered cells of |ours - the authors'| %s (%s)",
-                     cm.n, Q->doc, Q->log10_scale ? "log10 of both" : "as measured");
-            if (cm.n) tc_metrics_add(&x->metrics, label, name, cm.mean_abs, sc, Q->tol_abs, 0.3, 0, doc);
+            snprintf(doc, sizeof doc,
+                     "mean over the %d covered cells of |ours - the authors'| %s (%s)", cm.n,
+                     Q->doc, Q->log10_scale ? "log10 of both" : "as measured");
+            if (cm.n)
+                tc_metrics_add(&x->metrics, label, name, cm.mean_abs, sc, Q->tol_abs, 0.3, 0, doc);
             snprintf(name, sizeof name, "silico.%s.%s.worst_abs_diff", label, Q->name);
-            snprintf(doc, sizeof doc, "largest |ours - the authors'| over the covered cells, %s", Q->doc);
-            if (cm.n) tc_metrics_add(&x->metrics, label, name, cm.worst_abs, sc, Q->tol_abs, 0.3, 0, doc);
+            snprintf(doc, sizeof doc, "largest |ours - the authors'| over the covered cells, %s",
+                     Q->doc);
+            if (cm.n)
+                tc_metrics_add(&x->metrics, label, name, cm.worst_abs, sc, Q->tol_abs, 0.3, 0, doc);
             snprintf(name, sizeof name, "silico.%s.%s.corr", label, Q->name);
-            snprintf(doc, sizeof doc, "Pearson's correlation of ours and the authors' over the covered "
-                                      "cells, %s", Q->doc);
-            if (isfinite(cm.corr)) tc_metrics_add(&x->metrics, label, name, cm.corr, "1", 0.1, 0, 0, doc);
+            snprintf(doc, sizeof doc,
+                     "Pearson's correlation of ours and the authors' over the covered "
+                     "cells, %s",
+                     Q->doc);
+            if (isfinite(cm.corr))
+                tc_metrics_add(&x->metrics, label, name, cm.corr, "1", 0.1, 0, 0, doc);
         }
         if ((st = tc_outfile_commit(&o, err))) break;
         /* the figure: ours, theirs, the difference; one colour bar for the values, one
          * symmetric diverging one for the differences */
-        if (!(vlo <= vhi)) vlo = 0, vhi = 1;
+        if (!(vlo <= vhi)) {
+            vlo = 0;
+            vhi = 1;
+        }
         if (vhi - vlo < 1e-12) vhi = vlo + 1;
         if (!(dmax > 0)) dmax = Q->log10_scale ? 1 : 1e-3;
-        char rates[128] = "", tols[128] = "", lo[32], hi[32], dm[32], lg[4], base[96], cap[400], cb[96];
+        char rates[128] = "", tols[128] = "", lo[32], hi[32], dm[32], lg[4], base[96], cap[400],
+             cb[96];
         for (int i = 0; i < E56_SILICO_N; i++) {
-            snprintf(rates + strlen(rates), sizeof rates - strlen(rates), "%s%g", i ? " " : "", e56_silico_rates[i]);
-            snprintf(tols + strlen(tols), sizeof tols - strlen(tols), "%s%g", i ? " " : "", e56_silico_tols[i]);
+            snprintf(rates + strlen(rates), sizeof rates - strlen(rates), "%s%g", i ? " " : "",
+                     e56_silico_rates[i]);
+            snprintf(tols + strlen(tols), sizeof tols - strlen(tols), "%s%g", i ? " " : "",
+                     e56_silico_tols[i]);
         }
-        snprintf(lo, sizeof lo, "%.17g", vlo), snprintf(hi, sizeof hi, "%.17g", vhi);
-        snprintf(dm, sizeof dm, "%.17g", dmax), snprintf(lg, sizeof lg, "%d", Q->log10_scale);
+        snprintf(lo, sizeof lo, "%.17g", vlo);
+        snprintf(hi, sizeof hi, "%.17g", vhi);
+        snprintf(dm, sizeof dm, "%.17g", dmax);
+        snprintf(lg, sizeof lg, "%d", Q->log10_scale);
         /* the axis's words: the name without underscores (gnuplot's subscripts), its unit */
         snprintf(cb, sizeof cb, "%s", Q->name);
-        for (char *u = cb; *u; u++) *u = *u == '_' ? ' ' : *u;
-        if (strcmp(Q->unit, "1")) snprintf(cb + strlen(cb), sizeof cb - strlen(cb), " (%s)", Q->unit);
+        for (char *u = cb; *u; u++)
+            *u = *u == '_' ? ' ' : *u;
+        if (strcmp(Q->unit, "1"))
+            snprintf(cb + strlen(cb), sizeof cb - strlen(cb), " (%s)", Q->unit);
         snprintf(base, sizeof base, "fig_silico_%s", Q->name);
         snprintf(cap, sizeof cap,
                  "%s per cell: ours, the authors' (Silico.jl) and ours minus theirs%s (a diverging "
@@ -401,7 +480,8 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
         st = tc_exp_table(x, t, "silico_table",
                           "Per cell against the authors' stored results: cells compared, mean and "
                           "largest |ours - theirs| (decades for momentum), the worst cell, and the "
-                          "correlation over the cells.", err);
+                          "correlation over the cells.",
+                          err);
     tc_table_free(t);
     return st;
 }

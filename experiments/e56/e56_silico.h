@@ -52,12 +52,12 @@ e56_silico_cmp e56_silico_compare(int n, const double *ours, const double *their
 /* what E5 or E6 compares: the script's group `silico` (dir, labels and the authors' method of
  * each), and per quantity our grid.csv column, the authors' file name and how it is compared */
 typedef struct e56_silico_quantity {
-    const char *name;    /* the metric's and figure's name, e.g. "fail_rate" */
-    const char *file;    /* the authors' quantity, e.g. "failure_rate" */
+    const char *name; /* the metric's and figure's name, e.g. "fail_rate" */
+    const char *file; /* the authors' quantity, e.g. "failure_rate" */
     const char *unit, *doc;
-    int log10_scale;     /* compared in decades */
-    double floor;        /* the smallest value kept on a log scale */
-    double tol_abs;      /* the metrics' tolerances for `touche check` */
+    int log10_scale; /* compared in decades */
+    double floor;    /* the smallest value kept on a log scale */
+    double tol_abs;  /* the metrics' tolerances for `touche check` */
     /* our cell's value (the public code's measure) */
     double (*ours)(const e56_cell *c, int nscene);
 } e56_silico_quantity;
@@ -87,8 +87,8 @@ tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
  * CSV (silico_<quantity>.csv: label, rate, tolerance, the authors' indices, ours, theirs,
  * difference; every authors' cell, ours empty where our grid has none), the metrics
  * silico.<label>.<quantity>.{mean_abs_diff,worst_abs_diff,corr}, a table and a figure
- * (experiments/e56/e56_silico.gp: ours, theirs and the difference per label). A label that did not run is
- * left out. Errors: an authors' file that fails validation */
+ * (experiments/e56/e56_silico.gp: ours, theirs and the difference per label). A label that did not
+ * run is left out. Errors: an authors' file that fails validation */
 tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_grid *g,
                              const e56_sweep *sw, tc_error *err);
 

@@ -12,7 +12,9 @@
 #include "experiments/e5/e5.h"
 #include "experiments/e6/e6.h"
 
-static const char *src(void) { return getenv("TOUCHE_SOURCE_DIR"); }
+static const char *src(void) {
+    return getenv("TOUCHE_SOURCE_DIR");
+}
 
 /* a built-in script's text */
 static char *script_text(const char *name) {
@@ -43,7 +45,8 @@ static void write_edited(const char *text, const char *from, const char *to, con
 static int line_of(const char *text, const char *needle) {
     const char *at = strstr(text, needle);
     int line = 1;
-    for (const char *p = text; p < at; p++) line += *p == '\n';
+    for (const char *p = text; p < at; p++)
+        line += *p == '\n';
     return line;
 }
 
@@ -74,21 +77,28 @@ Test(e56, bad_scripts_name_file_line_and_setting) {
     snprintf(path, sizeof path, "%s/bad.cfg", dir);
     char *t5 = script_text("e5/e5_polytopes.cfg"), *t6 = script_text("e6/e6_stacking.cfg");
     /* the error's line: the edited setting's, or A's for a polygon refused as a whole */
-    const struct { const char *text, *from, *to, *param, *why; int e6; const char *at; } cases[] = {
+    const struct {
+        const char *text, *from, *to, *param, *why;
+        int e6;
+        const char *at;
+    } cases[] = {
         /* an empty interior: x <= 0.25 and x >= 0.3 */
-        {t6, "b = [0.25, 0.25, 0.25, 0.25];", "b = [0.25, 0.25, -0.3, 0.25];", "block.A", "empty", 1, "A = [1.0, 0.0"},
+        {t6, "b = [0.25, 0.25, 0.25, 0.25];", "b = [0.25, 0.25, -0.3, 0.25];", "block.A", "empty",
+         1, "A = [1.0, 0.0"},
         /* unbounded: no row bounds -x */
         {t6, "A = [1.0, 0.0,  0.0, 1.0,  -1.0, 0.0,  0.0, -1.0];",
          "A = [1.0, 0.0,  0.0, 1.0,  1.0, 1.0,  0.0, -1.0];", "block.A", "unbounded", 1, NULL},
         /* a row too many, and a row that is no edge (redundant: b = 5 cuts nothing) */
         {t5, "A = [1.0, 0.2,  0.0, 1.0,  -1.0, -0.3,  0.0, -1.0,  0.8, -0.8];",
          "A = [1.0, 0.2,  0.0, 1.0,  -1.0, -0.3,  0.0, -1.0,  0.8, -0.8,  1.0, 1.0];\n"
-         "  # a row too many for b", "polygon.A", "2 numbers per row", 0, NULL},
+         "  # a row too many for b",
+         "polygon.A", "2 numbers per row", 0, NULL},
         {t5, "b = [0.4, 0.4, 0.4, 0.4, 0.4];", "b = [0.4, 0.4, 0.4, 0.4, 5.0];", "polygon.A",
          "no edge", 0, "A = [1.0, 0.2"},
-        {t5, "tolerances = [1e-3, 1e-10];", "tolerances = [1e-3, 0.0];", "tolerances",
-         "> 0", 0, NULL},
-        {t5, "rates = [10.0, 30.0, 100.0];", "rates = [10.0, -30.0, 100.0];", "rates", "> 0", 0, NULL},
+        {t5, "tolerances = [1e-3, 1e-10];", "tolerances = [1e-3, 0.0];", "tolerances", "> 0", 0,
+         NULL},
+        {t5, "rates = [10.0, 30.0, 100.0];", "rates = [10.0, -30.0, 100.0];", "rates", "> 0", 0,
+         NULL},
         {t6, "rates = [10.0];", "rates = [0.0];", "rates", "> 0", 1, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -106,11 +116,14 @@ Test(e56, bad_scripts_name_file_line_and_setting) {
         char *text = calloc(1, 1 << 16);
         text[fread(text, 1, (1 << 16) - 1, f)] = 0;
         fclose(f);
-        cr_expect_eq(err.line, line_of(text, cases[i].at ? cases[i].at : cases[i].to), "case %zu: line %d", i, err.line);
+        cr_expect_eq(err.line, line_of(text, cases[i].at ? cases[i].at : cases[i].to),
+                     "case %zu: line %d", i, err.line);
         free(text);
     }
-    unlink(path), rmdir(dir);
-    free(t5), free(t6);
+    unlink(path);
+    rmdir(dir);
+    free(t5);
+    free(t6);
 }
 
 Test(e56, drops_from_their_seeds_start_above_the_ground) {
@@ -122,10 +135,13 @@ Test(e56, drops_from_their_seeds_start_above_the_ground) {
     tc_scene *sc = malloc(sizeof *sc);
     for (int d = 0; d < 20; d++) {
         double a[6], b[6], c[6];
-        e5_initial(&e, d, a), e5_initial(&e, d, b), e5_initial(&e, d + 1, c);
+        e5_initial(&e, d, a);
+        e5_initial(&e, d, b);
+        e5_initial(&e, d + 1, c);
         cr_expect_eq(memcmp(a, b, sizeof a), 0, "drop %d: the same draws from its seed", d);
         cr_expect_neq(memcmp(a, c, sizeof a), 0, "drops %d and %d differ", d, d + 1);
-        for (int k = 0; k < 6; k++) cr_expect(a[k] >= e.lo[k] && a[k] <= e.hi[k], "drop %d ic %d", d, k);
+        for (int k = 0; k < 6; k++)
+            cr_expect(a[k] >= e.lo[k] && a[k] <= e.hi[k], "drop %d ic %d", d, k);
         /* the polygon clear of the ground, A's origin where the draw put it */
         cr_assert_eq(e5_scene(&e, d, sc, &err), TC_OK, "%s", err.msg);
         tc_method m;
@@ -155,7 +171,8 @@ Test(e56, stacks_touch_at_rest) {
     cr_expect_eq(sc->nbody, 5);
     cr_expect(fabs(sc->body[1].pos[0] - 0.06) < 1e-15 && fabs(sc->body[1].pos[1] - 0.25) < 1e-15);
     for (int i = 2; i <= 4; i++)
-        cr_expect(fabs(sc->body[i].pos[0]) < 1e-15 && fabs(sc->body[i].pos[1] - (0.5 * i - 0.25)) < 1e-12,
+        cr_expect(fabs(sc->body[i].pos[0]) < 1e-15 &&
+                      fabs(sc->body[i].pos[1] - (0.5 * i - 0.25)) < 1e-12,
                   "block %d at (%g, %g)", i, sc->body[i].pos[0], sc->body[i].pos[1]);
     free(sc);
 }
@@ -165,26 +182,34 @@ Test(e56, stacks_touch_at_rest) {
 static char *tiny_run(int threads) {
     char dir[] = "/tmp/touche-e56-XXXXXX", path[128], out[128];
     cr_assert_not_null(test_tmpdir(dir));
-    snprintf(path, sizeof path, "%s/e5.cfg", dir), snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(path, sizeof path, "%s/e5.cfg", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
-    fputs("driver = \"e5_polytopes\";\n"
-          "polygon = { A = [1.0, 0.2, 0.0, 1.0, -1.0, -0.3, 0.0, -1.0, 0.8, -0.8];\n"
-          "            b = [0.4, 0.4, 0.4, 0.4, 0.4]; mass = 1.0; inertia = 0.2; };\n"
-          "scene = { gravity = 9.81; friction = 0.2; thickness = 0.05; };\n"
-          "seconds = 0.5; rates = [20.0, 50.0]; tolerances = [1e-3, 1e-8];\n"
-          "tolerance_methods = [\"rigid\"];\n"
-          "drops = { count = 5; seed = 3; y_lo = 0.75; y_hi = 1.5; theta_lo = 0.0; theta_hi = 6.28;\n"
-          "          vx_lo = -1.0; vx_hi = 1.0; vy_lo = -2.0; vy_hi = 0.0; omega_lo = -1.0; omega_hi = 1.0; };\n"
-          "rest = { speed = 0.05; spin = 0.05; level = 0.005; };\n"
-          "methods = ( { label = \"rigid\"; method = \"rigid\"; } );\n", f);
+    fputs(
+        "driver = \"e5_polytopes\";\n"
+        "polygon = { A = [1.0, 0.2, 0.0, 1.0, -1.0, -0.3, 0.0, -1.0, 0.8, -0.8];\n"
+        "            b = [0.4, 0.4, 0.4, 0.4, 0.4]; mass = 1.0; inertia = 0.2; };\n"
+        "scene = { gravity = 9.81; friction = 0.2; thickness = 0.05; };\n"
+        "seconds = 0.5; rates = [20.0, 50.0]; tolerances = [1e-3, 1e-8];\n"
+        "tolerance_methods = [\"rigid\"];\n"
+        "drops = { count = 5; seed = 3; y_lo = 0.75; y_hi = 1.5; theta_lo = 0.0; theta_hi = 6.28;\n"
+        "          vx_lo = -1.0; vx_hi = 1.0; vy_lo = -2.0; vy_hi = 0.0; omega_lo = -1.0; omega_hi "
+        "= 1.0; };\n"
+        "rest = { speed = 0.05; spin = 0.05; level = 0.005; };\n"
+        "methods = ( { label = \"rigid\"; method = \"rigid\"; } );\n",
+        f);
     fclose(f);
-    tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "quick", .methods = "rigid,mujoco",
+    tc_run_opts o = {.source_dir = src(),
+                     .out_root = out,
+                     .tier = "quick",
+                     .methods = "rigid,mujoco",
                      .threads = threads};
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e5"), path, "e5", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e5"), path, "e5", &o, &err), TC_OK, "%s",
+                 err.msg);
     cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
     cr_expect_eq(tc_exp_failed(x), 0);
     tc_exp_free(x);
@@ -205,12 +230,14 @@ Test(e56, a_tiny_grid_is_the_same_for_one_and_two_threads) {
     int rigid = 0, mujoco = 0;
     for (char *p = a; (p = strchr(p, '\n')) != NULL;) {
         p++;
-        rigid += !strncmp(p, "rigid,", 6), mujoco += !strncmp(p, "mujoco,", 7);
+        rigid += !strncmp(p, "rigid,", 6);
+        mujoco += !strncmp(p, "mujoco,", 7);
     }
     cr_expect_eq(rigid, 20, "rigid rows %d", rigid);
     cr_expect_eq(mujoco, 10, "mujoco rows %d", mujoco);
     cr_expect(strstr(a, "rigid,20,1e-08,") != NULL, "a cell at 20 Hz, tol 1e-8");
-    free(a), free(b);
+    free(a);
+    free(b);
 }
 
 /* velocity projection on every stack of E6's full tier: a planar body's contact whose normal
@@ -222,12 +249,13 @@ Test(e56, velocity_projection_runs_every_full_tier_stack, .timeout = 300) {
     cr_assert_not_null(test_tmpdir(dir));
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(path, sizeof path, "%s/experiments/e6/e6_stacking.cfg", src());
-    tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "full", .methods = "points",
-                     .threads = 2};
+    tc_run_opts o = {
+        .source_dir = src(), .out_root = out, .tier = "full", .methods = "points", .threads = 2};
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e6"), path, "e6", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e6"), path, "e6", &o, &err), TC_OK, "%s",
+                 err.msg);
     cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
     tc_exp_free(x);
 }
@@ -249,12 +277,15 @@ static e56_silico_grid silico(const char *study, const char *quantity, const cha
 
 Test(e56, the_authors_grids_are_read_with_their_values_in_place) {
     /* every file of the copy passes the reader, each value where the authors' figure has it */
-    static const char *const perf[] = {"failure_rate", "violation_rate", "iterations", "error_rate"};
+    static const char *const perf[] = {"failure_rate", "violation_rate", "iterations",
+                                       "error_rate"};
     static const char *const mom[] = {"linear_momentum", "angular_momentum", "error_rate"};
     static const char *const meth[] = {"single_level", "bilevel"};
     for (int m = 0; m < 2; m++) {
-        for (int q = 0; q < 4; q++) silico("performance", perf[q], meth[m]);
-        for (int q = 0; q < 3; q++) silico("momentum", mom[q], meth[m]);
+        for (int q = 0; q < 4; q++)
+            silico("performance", perf[q], meth[m]);
+        for (int q = 0; q < 3; q++)
+            silico("momentum", mom[q], meth[m]);
     }
     /* corners of fig. 9 and 10: the bilevel fails 90 % of the drops at 10 Hz and 1e-3, half at
      * 100 Hz and 1e-10; the single-level only at 10 Hz and 1e-3, once in 100 */
@@ -265,7 +296,8 @@ Test(e56, the_authors_grids_are_read_with_their_values_in_place) {
     e56_silico_grid s = silico("performance", "failure_rate", "single_level");
     double sum = 0;
     for (int i = 0; i < 6; i++)
-        for (int j = 0; j < 6; j++) sum += s.v[i][j];
+        for (int j = 0; j < 6; j++)
+            sum += s.v[i][j];
     cr_expect_eq(s.v[0][0], 0.01);
     cr_expect_eq(sum, 0.01, "one failure in 3600 drops: %g", sum);
     e56_silico_grid l = silico("momentum", "linear_momentum", "bilevel");
@@ -285,15 +317,19 @@ static tc_error broken(const char *file, int offset, int line, const char *with,
     cr_assert(f && o);
     char buf[512];
     for (int n = 1; fgets(buf, sizeof buf, f); n++) {
-        if (n != line) fputs(buf, o);
-        else if (with) fputs(with, o);
+        if (n != line)
+            fputs(buf, o);
+        else if (with)
+            fputs(with, o);
     }
     if (!line) fputs(with, o);
-    fclose(f), fclose(o);
+    fclose(f);
+    fclose(o);
     e56_silico_grid g;
     tc_error err;
     tc_error_clear(&err);
-    cr_expect_neq(e56_silico_read(path, offset, &g, &err), TC_OK, "%s line %d: accepted", file, line);
+    cr_expect_neq(e56_silico_read(path, offset, &g, &err), TC_OK, "%s line %d: accepted", file,
+                  line);
     return err;
 }
 
@@ -303,8 +339,15 @@ Test(e56, broken_copies_of_the_authors_grids_are_refused_naming_file_line_and_fi
     snprintf(path, sizeof path, "%s/copy.dat", dir);
     const char *fb = "performance_data__failure_rate_bilevel.dat";
     const char *fs = "momentum_data__linear_momentum_single_level.dat";
-    /* its first lines: 6.5 -0.5 0.9 / 6.5 0.5 0.9 / 7.5 0.5 0.9 / 7.5 -0.5 0.9, then 6.5 0.5 0.87 */
-    const struct { const char *file; int offset, line; const char *with, *field; int at; const char *why; } cases[] = {
+    /* its first lines: 6.5 -0.5 0.9 / 6.5 0.5 0.9 / 7.5 0.5 0.9 / 7.5 -0.5 0.9, then 6.5 0.5 0.87
+     */
+    const struct {
+        const char *file;
+        int offset, line;
+        const char *with, *field;
+        int at;
+        const char *why;
+    } cases[] = {
         {fb, 7, 2, "6.5  0.5\n", "value", 2, "missing"},
         {fb, 7, 2, "6.5  zero  0.9\n", "y", 2, "missing"},
         {fb, 7, 3, "7.5  0.5  0.9 extra\n", "value", 3, "text after"},
@@ -331,7 +374,8 @@ Test(e56, broken_copies_of_the_authors_grids_are_refused_naming_file_line_and_fi
             FILE *f = fopen(in, "r"), *o = fopen(path, "w");
             for (int n = 1; fgets(buf, sizeof buf, f); n++)
                 if (n <= 140) fputs(buf, o);
-            fclose(f), fclose(o);
+            fclose(f);
+            fclose(o);
             e56_silico_grid g;
             tc_error_clear(&err);
             cr_expect_eq(e56_silico_read(path, cases[i].offset, &g, &err), TC_EPARSE);
@@ -352,12 +396,14 @@ Test(e56, broken_copies_of_the_authors_grids_are_refused_naming_file_line_and_fi
     cr_expect_eq(e56_silico_read(path, 0, &g, &err), TC_EIO);
     cr_expect_str_eq(err.file, path);
     snprintf(path, sizeof path, "%s/copy.dat", dir);
-    unlink(path), rmdir(dir);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* E5's and E6's scripts with `from` replaced by `to`, planned: each refused with TC_EINVAL at the
  * line of `from`, naming param, the message holding `says` */
-static void expect_plan_refused(const char *from, const char *to, const char *param, const char *says) {
+static void expect_plan_refused(const char *from, const char *to, const char *param,
+                                const char *says) {
     const char *name[2] = {"e5/e5_polytopes.cfg", "e6/e6_stacking.cfg"}, *type[2] = {"e5", "e6"};
     for (int k = 0; k < 2; k++) {
         char *text = script_text(name[k]);
@@ -410,7 +456,8 @@ Test(e56, the_per_cell_comparison_gives_mean_worst_and_correlation) {
     cr_expect_eq(c.n, 4);
     cr_expect_float_eq(c.mean_abs, 0.1, 1e-15);
     cr_expect_float_eq(c.worst_abs, 0.3, 1e-15);
-    cr_expect(c.worst_rate == 2 && c.worst_tol == 3 && c.worst_ours == 0.9 && c.worst_theirs == 0.6);
+    cr_expect(c.worst_rate == 2 && c.worst_tol == 3 && c.worst_ours == 0.9 &&
+              c.worst_theirs == 0.6);
     /* Pearson's r by hand: centred sums 0.1625 / sqrt(0.3275 * 0.0875) */
     cr_expect_float_eq(c.corr, 0.1625 / sqrt(0.3275 * 0.0875), 1e-12, "r = %.15g", c.corr);
     /* in decades, with a floor under zeros; the copied reference agrees exactly */
@@ -448,14 +495,17 @@ Test(e56, the_ground_violation_is_the_closed_form_beside_the_geometry) {
     tc_sim_q(sim)[tc_sim_system(sim)->qadr[1] + 1] -= y[0] + 0.05;
     e56_ground_violation(&st, sim, &pen, &psdf);
     cr_expect_float_eq(pen, 0.05, 1e-12, "closed form %g", pen);
-    cr_expect_float_eq(tc_sim_penetration(sim, NULL), 0.05, 1e-9, "libccd %g", tc_sim_penetration(sim, NULL));
+    cr_expect_float_eq(tc_sim_penetration(sim, NULL), 0.05, 1e-9, "libccd %g",
+                       tc_sim_penetration(sim, NULL));
     /* A's origin: where the drop's draw put it, lowered with the body */
     e5_initial(&e, 3, ic);
     const double oy = ic[1] - (y[0] + 0.05), th = ic[2];
     double low = INFINITY;
-    for (int k = 0; k < e.poly.nv; k++) low = fmin(low, oy + sin(th) * e.poly.v[k][0] + cos(th) * e.poly.v[k][1]);
+    for (int k = 0; k < e.poly.nv; k++)
+        low = fmin(low, oy + sin(th) * e.poly.v[k][0] + cos(th) * e.poly.v[k][1]);
     cr_expect_float_eq(low, -0.05, 1e-12);
-    cr_expect_float_eq(psdf, 0.05 / (oy - low), 1e-12, "psdf %g, closed form %g", psdf, 0.05 / (oy - low));
+    cr_expect_float_eq(psdf, 0.05 / (oy - low), 1e-12, "psdf %g, closed form %g", psdf,
+                       0.05 / (oy - low));
     /* above the ground: no violation */
     tc_sim_q(sim)[tc_sim_system(sim)->qadr[1] + 1] += 0.1;
     e56_ground_violation(&st, sim, &pen, &psdf);

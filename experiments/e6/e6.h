@@ -9,13 +9,13 @@
 #define E6_MAXSPEED 16 /* methods timed side by side */
 
 typedef struct e6_setup {
-    e56_polygon block;        /* the square, A x <= b in its own frame */
+    e56_polygon block; /* the square, A x <= b in its own frame */
     e56_grid grid;
     double gravity, friction, thickness; /* m/s^2, Coulomb coefficient, prism half thickness (m) */
-    int nstack;               /* two-block stacks: the bottom block shifted by shift * (first + i),
-                               * i < nstack */
+    int nstack; /* two-block stacks: the bottom block shifted by shift * (first + i),
+                 * i < nstack */
     int first;
-    double shift;             /* m */
+    double shift;              /* m */
     double up_height, up_tilt; /* the tower is up: top within up_height (m) of its start, tilt
                                 * below up_tilt (rad) */
     /* the tall stack: blocks, one rate (Hz) and tolerance */
@@ -40,11 +40,11 @@ e56_study e6_tall_study(const e6_setup *e);
 
 /* one method's step times in the speed study */
 typedef struct e6_speed_row {
-    int method;         /* index into the experiment's methods */
-    long steps;         /* done (fewer when a step failed) */
-    int failed;         /* it could not start, a step failed, or the outcome is physically
-                         * absurd (through the floor, energy from nothing): no timing of it */
-    tc_status status;   /* why (TC_OK when it ran to an outcome that makes sense) */
+    int method;       /* index into the experiment's methods */
+    long steps;       /* done (fewer when a step failed) */
+    int failed;       /* it could not start, a step failed, or the outcome is physically
+                       * absurd (through the floor, energy from nothing): no timing of it */
+    tc_status status; /* why (TC_OK when it ran to an outcome that makes sense) */
     char reason[200];
     double mean_s, median_s, p90_s, total_s;
     double iters_per_step;

@@ -56,7 +56,8 @@ static tc_status e6_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
         m[k] = &x->method[k].m;
     if (!st) st = e6_speed(&e, m, x->nmethod, rows, err);
     if (!st) e6_bench_table(x, &e, rows, t);
-    free(m), free(rows);
+    free(m);
+    free(rows);
     return st;
 }
 

@@ -17,18 +17,22 @@
 tc_status e6_read_setup(const tc_script *s, e6_setup *e, tc_error *err) {
     memset(e, 0, sizeof *e);
     tc_status st;
-    if ((st = e56_read_polygon(s, "block", &e->block, err)) || (st = e56_read_grid(s, &e->grid, err)))
+    if ((st = e56_read_polygon(s, "block", &e->block, err)) ||
+        (st = e56_read_grid(s, &e->grid, err)))
         return st;
     /* every number by dotted path, so a tier can override any of them */
-    const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"scene.gravity", &e->gravity, 0, 100},   {"scene.friction", &e->friction, 0, 10},
-        {"scene.thickness", &e->thickness, 1e-4, 10},
-        {"stacks.shift", &e->shift, -10, 10},     {"stacks.up_height", &e->up_height, 0, 10},
-        {"stacks.up_tilt", &e->up_tilt, 0, 3.2},  {"tall.rate", &e->tall_rate, 1e-3, 1e6},
-        {"tall.tol", &e->tall_tol, 1e-300, 1},    {"speed.rate", &e->speed_rate, 1e-3, 1e6},
-        {"speed.drop_y", &e->speed_y, -100, 100}};
+    const struct {
+        const char *name;
+        double *v, lo, hi;
+    } reals[] = {
+        {"scene.gravity", &e->gravity, 0, 100},       {"scene.friction", &e->friction, 0, 10},
+        {"scene.thickness", &e->thickness, 1e-4, 10}, {"stacks.shift", &e->shift, -10, 10},
+        {"stacks.up_height", &e->up_height, 0, 10},   {"stacks.up_tilt", &e->up_tilt, 0, 3.2},
+        {"tall.rate", &e->tall_rate, 1e-3, 1e6},      {"tall.tol", &e->tall_tol, 1e-300, 1},
+        {"speed.rate", &e->speed_rate, 1e-3, 1e6},    {"speed.drop_y", &e->speed_y, -100, 100}};
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
+        if ((st =
+                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
     if ((st = tc_script_int(s, NULL, "stacks.count", 1, 1000, &e->nstack, err)) ||
         (st = tc_script_int(s, NULL, "stacks.first", 0, 1000, &e->first, err)) ||
@@ -47,8 +51,12 @@ tc_status e6_read_setup(const tc_script *s, e6_setup *e, tc_error *err) {
 
 /* the lowest and highest y of the block in its own frame */
 static void extent(const e56_polygon *p, double *lo, double *hi) {
-    *lo = INFINITY, *hi = -INFINITY;
-    for (int k = 0; k < p->nv; k++) *lo = fmin(*lo, p->v[k][1]), *hi = fmax(*hi, p->v[k][1]);
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int k = 0; k < p->nv; k++) {
+        *lo = fmin(*lo, p->v[k][1]);
+        *hi = fmax(*hi, p->v[k][1]);
+    }
 }
 
 /* append the block with A's origin at (x, y), unturned */
@@ -105,12 +113,20 @@ static void end_tall(const void *ctx, int i, tc_sim *sim, e56_out *o) {
 }
 
 e56_study e6_study(const e6_setup *e) {
-    return (e56_study){.nscene = e->nstack, .build = build2, .end = end2, .ctx = e, .what = "stack",
+    return (e56_study){.nscene = e->nstack,
+                       .build = build2,
+                       .end = end2,
+                       .ctx = e,
+                       .what = "stack",
                        .size = e56_polygon_size(&e->block)};
 }
 
 e56_study e6_tall_study(const e6_setup *e) {
-    return (e56_study){.nscene = 1, .build = build_tall, .end = end_tall, .ctx = e, .what = "tower",
+    return (e56_study){.nscene = 1,
+                       .build = build_tall,
+                       .end = end_tall,
+                       .ctx = e,
+                       .what = "tower",
                        .size = e56_polygon_size(&e->block)};
 }
 
@@ -125,7 +141,11 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
                    tc_error *err) {
     tc_scene *sc = malloc(sizeof *sc);
     double *t = malloc((size_t)e->speed_steps * sizeof *t);
-    if (!sc || !t) return free(sc), free(t), TC_ENOMEM;
+    if (!sc || !t) {
+        free(sc);
+        free(t);
+        return TC_ENOMEM;
+    }
     /* the block flat, its centre at speed_y, at rest */
     double lo, hi;
     extent(&e->block, &lo, &hi);
@@ -140,7 +160,8 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
         tc_error e2;
         tc_error_clear(&e2);
         if ((r->status = tc_sim_alloc(&sim, sc, m[i], 1.0 / e->speed_rate, &e2))) {
-            r->failed = 1, r->mean_s = r->median_s = r->p90_s = r->iters_per_step = NAN;
+            r->failed = 1;
+            r->mean_s = r->median_s = r->p90_s = r->iters_per_step = NAN;
             snprintf(r->reason, sizeof r->reason, "%s", e2.msg);
             continue;
         }
@@ -155,8 +176,10 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
             if (s) {
                 char w[160] = "";
                 tc_sim_warnings(sim, w, sizeof w);
-                for (char *p = w; *p; p++) *p = *p == '\n' ? ' ' : *p;
-                r->failed = 1, r->status = s;
+                for (char *p = w; *p; p++)
+                    *p = *p == '\n' ? ' ' : *p;
+                r->failed = 1;
+                r->status = s;
                 snprintf(r->reason, sizeof r->reason, "step %ld failed (%s)%s%s", k + 1,
                          tc_status_str(s), w[0] ? ": " : "", w);
                 break;
@@ -167,25 +190,30 @@ tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_spee
         /* a physically absurd outcome is no timing of the method: through the floor (deeper
          * than the block's size, or below it), energy from nothing */
         const double pen = tc_sim_penetration(sim, NULL), y = tc_sim_bodies(sim)[1].pos[1];
-        if (!r->failed && (!(pen <= e56_polygon_size(&e->block)) || !(y > 0) || !(emax <= 2 * fabs(e0) + 1e-9))) {
-            r->failed = 1, r->status = TC_EDIVERGED;
+        if (!r->failed &&
+            (!(pen <= e56_polygon_size(&e->block)) || !(y > 0) || !(emax <= 2 * fabs(e0) + 1e-9))) {
+            r->failed = 1;
+            r->status = TC_EDIVERGED;
             snprintf(r->reason, sizeof r->reason,
                      "physically absurd outcome after %ld steps: the block's centre at y = %.3g m, "
-                     "penetration %.3g m (its size %.3g m), energy %.3g J from %.3g J", k, y, pen,
-                     e56_polygon_size(&e->block), emax, e0);
+                     "penetration %.3g m (its size %.3g m), energy %.3g J from %.3g J",
+                     k, y, pen, e56_polygon_size(&e->block), emax, e0);
         }
         r->steps = k;
         r->total_s = 0;
-        for (long j = 0; j < k; j++) r->total_s += t[j];
+        for (long j = 0; j < k; j++)
+            r->total_s += t[j];
         r->mean_s = k ? r->total_s / k : NAN;
         qsort(t, (size_t)k, sizeof *t, cmp_double);
-        r->median_s = k ? t[k / 2] : NAN, r->p90_s = k ? t[(long)(0.9 * (k - 1))] : NAN;
+        r->median_s = k ? t[k / 2] : NAN;
+        r->p90_s = k ? t[(long)(0.9 * (k - 1))] : NAN;
         const tc_sim_stats *ss = tc_sim_get_stats(sim);
         r->iters_per_step = ss->steps ? (double)ss->solver_iters / ss->steps : NAN;
         tc_sim_free(sim);
     }
     tc_progress_end(&prog);
-    free(sc), free(t);
+    free(sc);
+    free(t);
     return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
 }
 
@@ -201,9 +229,17 @@ typedef struct e6_state {
 /* the public code's measures of a cell (Silico.jl's benchmark_momentum): the mean over the run
  * of (|p_x| + |p_y|) / 2 and of the bodies' |sum I omega|, each averaged over the stacks; the
  * stacks that errored */
-static double q_lin(const e56_cell *c, int n) { (void)n; return c->pub_lin; }
-static double q_ang(const e56_cell *c, int n) { (void)n; return c->pub_ang; }
-static double q_error(const e56_cell *c, int n) { return (double)c->errored / n; }
+static double q_lin(const e56_cell *c, int n) {
+    (void)n;
+    return c->pub_lin;
+}
+static double q_ang(const e56_cell *c, int n) {
+    (void)n;
+    return c->pub_ang;
+}
+static double q_error(const e56_cell *c, int n) {
+    return (double)c->errored / n;
+}
 
 static const e56_silico_quantity e6_silico_q[] = {
     {"linear_momentum", "linear_momentum", "kg m/s",
@@ -221,13 +257,15 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
         st = e56_silico_setup(x, &s->silico, "momentum", e6_silico_q,
                               (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err);
     if (st) return st;
-    for (int i = 0; i < s->e.grid.ntolm; i++) tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
+    for (int i = 0; i < s->e.grid.ntolm; i++)
+        tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
     tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
     tc_exp_refer(x, "speed.ratio_den", s->e.ratio_den);
     /* the tall stack: one rate and tolerance */
     s->tall_grid = s->e.grid;
     s->tall_grid.nrate = s->tall_grid.ntol = 1;
-    s->tall_grid.rate[0] = s->e.tall_rate, s->tall_grid.tol[0] = s->e.tall_tol;
+    s->tall_grid.rate[0] = s->e.tall_rate;
+    s->tall_grid.tol[0] = s->e.tall_tol;
     /* the two-block stack says what a method needs */
     tc_scene *sc = malloc(sizeof *sc);
     if (!sc) return TC_ENOMEM;
@@ -239,10 +277,18 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
 
 /* per method over the stacks' cells: the table beside the paper, the metrics */
 static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
-    static const char *const hdr[] = {"method", "runs", "mean |p| (kg m/s)", "mean |L| (kg m^2/s)",
-                                      "towers up (%)", "failure rate (%)", "errored", "absurd",
-                                      "largest penetration (m)", "iterations / step",
-                                      "tall stack up", "tall mean |p|"};
+    static const char *const hdr[] = {"method",
+                                      "runs",
+                                      "mean |p| (kg m/s)",
+                                      "mean |L| (kg m^2/s)",
+                                      "towers up (%)",
+                                      "failure rate (%)",
+                                      "errored",
+                                      "absurd",
+                                      "largest penetration (m)",
+                                      "iterations / step",
+                                      "tall stack up",
+                                      "tall mean |p|"};
     tc_table *t = tc_table_alloc(12, hdr);
     if (!t) return TC_ENOMEM;
     const e56_sweep *sw = &s->sw;
@@ -253,53 +299,88 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
         for (int i = 0; i < sw->ncell; i++) {
             const e56_cell *c = &sw->cell[i];
             if (c->method != k) continue;
-            runs += sw->nscene, failed += c->failed, errored += c->errored, up += c->ok_end;
-            absurd += c->absurd, plin += c->pub_lin, pang += c->pub_ang;
+            runs += sw->nscene;
+            failed += c->failed;
+            errored += c->errored;
+            up += c->ok_end;
+            absurd += c->absurd;
+            plin += c->pub_lin;
+            pang += c->pub_ang;
             for (int j = 0; j < sw->nscene && !why[0]; j++)
                 if (c->out[j].absurd) snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
-            maxp = fmax(maxp, c->max_pen), ncell++;
+            maxp = fmax(maxp, c->max_pen);
+            ncell++;
             ips += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
-            if (!isnan(c->mean_lin)) lin += c->mean_lin, ang += c->mean_ang, nlin++;
+            if (!isnan(c->mean_lin)) {
+                lin += c->mean_lin;
+                ang += c->mean_ang;
+                nlin++;
+            }
         }
         if (!ncell) continue;
-        lin = nlin ? lin / nlin : NAN, ang = nlin ? ang / nlin : NAN, ips /= ncell;
-        plin /= ncell, pang /= ncell;
+        lin = nlin ? lin / nlin : NAN;
+        ang = nlin ? ang / nlin : NAN;
+        ips /= ncell;
+        plin /= ncell;
+        pang /= ncell;
         const e56_cell *tc = NULL;
         for (int i = 0; i < s->tall.ncell; i++)
             if (s->tall.cell[i].method == k) tc = &s->tall.cell[i];
         const char *label = x->method[k].label;
         char c[12][64], name[128];
-        snprintf(c[0], 64, "%s", label), snprintf(c[1], 64, "%d", runs);
-        snprintf(c[2], 64, "%.3g", lin), snprintf(c[3], 64, "%.3g", ang);
-        snprintf(c[4], 64, "%.3g", 100.0 * up / runs), snprintf(c[5], 64, "%.3g", 100.0 * failed / runs);
-        snprintf(c[6], 64, "%d", errored), snprintf(c[7], 64, "%d", absurd);
-        snprintf(c[8], 64, "%.3g", maxp), snprintf(c[9], 64, "%.3g", ips);
-        snprintf(c[10], 64, "%s", !tc ? "-" : tc->errored ? "errored" : tc->absurd ? "absurd" : tc->ok_end ? "yes" : "no");
+        snprintf(c[0], 64, "%s", label);
+        snprintf(c[1], 64, "%d", runs);
+        snprintf(c[2], 64, "%.3g", lin);
+        snprintf(c[3], 64, "%.3g", ang);
+        snprintf(c[4], 64, "%.3g", 100.0 * up / runs);
+        snprintf(c[5], 64, "%.3g", 100.0 * failed / runs);
+        snprintf(c[6], 64, "%d", errored);
+        snprintf(c[7], 64, "%d", absurd);
+        snprintf(c[8], 64, "%.3g", maxp);
+        snprintf(c[9], 64, "%.3g", ips);
+        snprintf(c[10], 64, "%s",
+                 !tc           ? "-"
+                 : tc->errored ? "errored"
+                 : tc->absurd  ? "absurd"
+                 : tc->ok_end  ? "yes"
+                               : "no");
         snprintf(c[11], 64, "%.3g", tc ? tc->mean_lin : NAN);
         const char *row[12];
-        for (int j = 0; j < 12; j++) row[j] = c[j];
+        for (int j = 0; j < 12; j++)
+            row[j] = c[j];
         tc_table_add_row(t, row);
         if (absurd)
-            tc_exp_text(x, "`%s`: %d of %d stack runs ended physically absurd and failed (first: %s).",
+            tc_exp_text(x,
+                        "`%s`: %d of %d stack runs ended physically absurd and failed (first: %s).",
                         label, absurd, runs, why);
         /* metrics */
-        const struct { const char *n, *unit, *doc; double v, ta, tr; } ms[] = {
-            {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", lin, 1e-4, 0.5},
-            {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs", ang, 1e-4, 0.5},
+        const struct {
+            const char *n, *unit, *doc;
+            double v, ta, tr;
+        } ms[] = {
+            {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", lin, 1e-4,
+             0.5},
+            {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs",
+             ang, 1e-4, 0.5},
             {"up_rate", "1", "two-block towers standing at the end", (double)up / runs, 0.05, 0.1},
             {"runs", "1", "stack runs over every cell (the trials of the rates)", runs, 0, 0},
-            {"error_rate", "1", "stack runs that errored or diverged", (double)errored / runs, 0.02, 0.2},
-            {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)", (double)absurd / runs, 0.02, 0.2},
+            {"error_rate", "1", "stack runs that errored or diverged", (double)errored / runs, 0.02,
+             0.2},
+            {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)",
+             (double)absurd / runs, 0.02, 0.2},
             {"public_linear_momentum", "kg m/s",
              "the public code's measure: mean over the run of (|p_x| + |p_y|) / 2, mean over the "
-             "stacks and cells", plin, 1e-4, 0.5},
+             "stacks and cells",
+             plin, 1e-4, 0.5},
             {"public_angular_momentum", "kg m^2/s",
              "the public code's measure: mean over the run of |sum I omega|, mean over the stacks "
-             "and cells", pang, 1e-4, 0.5},
+             "and cells",
+             pang, 1e-4, 0.5},
             {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
         for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
             snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
-            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0, ms[q].doc);
+            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0,
+                           ms[q].doc);
         }
     }
     char cap[600];
@@ -318,23 +399,35 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
 static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
     const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
     e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
-    if (!m || !rows) return free(m), free(rows), TC_ENOMEM;
-    for (int k = 0; k < x->nmethod; k++) m[k] = &x->method[k].m, rows[k].method = k;
-    fprintf(stderr, "e6: speed study (serial): %d methods x %d steps\n", x->nmethod, e->speed_steps);
+    if (!m || !rows) {
+        free(m);
+        free(rows);
+        return TC_ENOMEM;
+    }
+    for (int k = 0; k < x->nmethod; k++) {
+        m[k] = &x->method[k].m;
+        rows[k].method = k;
+    }
+    fprintf(stderr, "e6: speed study (serial): %d methods x %d steps\n", x->nmethod,
+            e->speed_steps);
     tc_status st = e6_speed(e, m, x->nmethod, rows, err);
     free(m);
-    if (st) return free(rows), st;
+    if (st) {
+        free(rows);
+        return st;
+    }
     /* one run record per method; a failed step is the measured outcome, shown in the table */
     for (int k = 0; k < x->nmethod; k++) {
-        int run = tc_exp_add_run(x, k, NULL, -1, "speed: %d steps at %g Hz", e->speed_steps, e->speed_rate);
-        tc_exp_record(x, run, rows[k].status, rows[k].reason,
-                      rows[k].steps, rows[k].total_s);
+        int run = tc_exp_add_run(x, k, NULL, -1, "speed: %d steps at %g Hz", e->speed_steps,
+                                 e->speed_rate);
+        tc_exp_record(x, run, rows[k].status, rows[k].reason, rows[k].steps, rows[k].total_s);
     }
     int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
     /* medians: a step that another process interrupted moves a mean, not a median; a method
      * that failed gives none */
     double ratio = num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed
-                       ? rows[num].median_s / rows[den].median_s : NAN;
+                       ? rows[num].median_s / rows[den].median_s
+                       : NAN;
     /* csv and table */
     static const tc_col cols[] = {
         {.csv = "label", .head = "method"},
@@ -370,16 +463,18 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
              e->speed_steps, e->speed_rate, machine);
     st = tc_rows_close(w, "speed_table", cap, err);
     if (!isnan(ratio)) {
-        tc_exp_text(x, "Median time per step, `%s` over `%s`: %.3g (paper: about 30).", e->ratio_num,
-                    e->ratio_den, ratio);
+        tc_exp_text(x, "Median time per step, `%s` over `%s`: %.3g (paper: about 30).",
+                    e->ratio_num, e->ratio_den, ratio);
         char name[128];
         snprintf(name, sizeof name, "speed.%s_over_%s", e->ratio_num, e->ratio_den);
         tc_metrics_add(&x->metrics, e->ratio_num, name, ratio, "1", 0, 0.9,
                        TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
                        "median step time ratio (machine-dependent)");
     } else
-        tc_exp_text(x, "The ratio `%s` / `%s` needs both methods run to a sound outcome; one did "
-                       "not here.", e->ratio_num, e->ratio_den);
+        tc_exp_text(x,
+                    "The ratio `%s` / `%s` needs both methods run to a sound outcome; one did "
+                    "not here.",
+                    e->ratio_num, e->ratio_den);
     return st;
 }
 
@@ -393,14 +488,15 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     const e56_study *studies[] = {&two, &tall};
     e56_sweep *sweeps[] = {&s->sw, &s->tall};
     if ((st = e56_run_studies(x, 2, grids, studies, sweeps, err))) return st;
-    tc_exp_text(x, "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
-                   "the bottom one shifted by %g m times %d..%d, %g s at %d rates; the methods in "
-                   "`tolerance_methods` also over %d complementarity tolerances. The tower is up "
-                   "when the top block ends within %g m of its height and %g rad of flat. A step "
-                   "that errors or diverges ends the run as errored.",
+    tc_exp_text(x,
+                "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
+                "the bottom one shifted by %g m times %d..%d, %g s at %d rates; the methods in "
+                "`tolerance_methods` also over %d complementarity tolerances. The tower is up "
+                "when the top block ends within %g m of its height and %g rad of flat. A step "
+                "that errors or diverges ends the run as errored.",
                 x->tier, e->block.mass, e->block.izz, e->friction, e->shift, e->first,
-                e->first + e->nstack - 1,
-                e->grid.seconds, e->grid.nrate, e->grid.ntol, e->up_height, e->up_tilt);
+                e->first + e->nstack - 1, e->grid.seconds, e->grid.nrate, e->grid.ntol,
+                e->up_height, e->up_tilt);
     if ((st = stack_summary(x, s, err)) ||
         (st = e56_write_grid(x, &e->grid, &s->sw, "grid.csv", "stacks.csv", err)) ||
         (st = e56_write_grid(x, &s->tall_grid, &s->tall, "tall.csv", "tall_runs.csv", err)))
@@ -423,14 +519,16 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
 
 static void e6_free(void *state) {
     e6_state *s = state;
-    e56_sweep_free(&s->sw), e56_sweep_free(&s->tall);
+    e56_sweep_free(&s->sw);
+    e56_sweep_free(&s->tall);
     free(s);
 }
 
 /* the result files digested per method (speed.csv holds wall-clock times: not digested) */
-static const tc_results_file e6_results[] = {
-    {"grid.csv", TC_RESULTS_ROWS, NULL}, {"stacks.csv", TC_RESULTS_ROWS, NULL},
-    {"tall.csv", TC_RESULTS_ROWS, NULL}, {NULL, 0, NULL}};
+static const tc_results_file e6_results[] = {{"grid.csv", TC_RESULTS_ROWS, NULL},
+                                             {"stacks.csv", TC_RESULTS_ROWS, NULL},
+                                             {"tall.csv", TC_RESULTS_ROWS, NULL},
+                                             {NULL, 0, NULL}};
 
 /* the work: every two-block stack over every method's grid, the tall stack (its blocks), and
  * the serial speed study */

@@ -7,9 +7,9 @@
 #include "exp/tc_experiment.h"
 #include "scenes/tc_scenes.h"
 
-#define E7_MAXANGLE 6  /* incline angles */
-#define E7_MAXPILE 6   /* pile sizes */
-#define E7_MAXLIMIT 16 /* per-method pile limits */
+#define E7_MAXANGLE  6  /* incline angles */
+#define E7_MAXPILE   6  /* pile sizes */
+#define E7_MAXLIMIT  16 /* per-method pile limits */
 #define E7_MAXREPEAT 15 /* timed blocks of each pile in the cost study */
 
 /* the four scenes */
@@ -23,9 +23,9 @@ typedef struct e7_limit {
 } e7_limit;
 
 typedef struct e7_setup {
-    double gravity; /* m/s^2 */
-    double dt;      /* s, the step of (a)-(c) */
-    int every;      /* (a)-(c): steps per sample written out */
+    double gravity;   /* m/s^2 */
+    double dt;        /* s, the step of (a)-(c) */
+    int every;        /* (a)-(c): steps per sample written out */
     double tolerance; /* (a)-(c): the relative error the verdict calls within the closed form */
     /* (a) a box of half size a_half (m) and mass (kg) sliding at v0 (m/s) along x with Coulomb
      * coefficient mu; it has stopped when its speed first falls below a_stop (m/s) */
@@ -70,26 +70,25 @@ tc_status e7_incline_scene(const e7_setup *e, int i, int planar, tc_scene *sc, t
 tc_status e7_roll_scene(const e7_setup *e, tc_scene *sc, tc_error *err);
 /* pile size i (d_bodies[i] bodies in a box of half width d_half_width[i]); the pile as built in
  * *p when p is not NULL */
-tc_status e7_pile_scene(const e7_setup *e, int i, tc_scene *sc, tc_compound_pile *p,
-                        tc_error *err);
+tc_status e7_pile_scene(const e7_setup *e, int i, tc_scene *sc, tc_compound_pile *p, tc_error *err);
 
 /* the closed forms; the times at a threshold (the measured ones are crossing times) */
 double e7_incline_angle(const e7_setup *e, int i); /* rad */
-double e7_slide_distance(const e7_setup *e);        /* v0^2 / (2 mu g), m */
-double e7_slide_time(const e7_setup *e);            /* v0 / (mu g), s */
-double e7_slide_time_at(const e7_setup *e);         /* speed a_stop: (v0 - a_stop) / (mu g), s */
-double e7_incline_accel(const e7_setup *e, int i);  /* g (sin - mu cos), 0 when it sticks, m/s^2 */
-double e7_roll_time(const e7_setup *e);             /* t* = 2 v0 / (7 mu g), s */
-double e7_roll_speed(const e7_setup *e);            /* 5 v0 / 7, m/s */
-double e7_roll_distance(const e7_setup *e);         /* 12 v0^2 / (49 mu g), m */
+double e7_slide_distance(const e7_setup *e);       /* v0^2 / (2 mu g), m */
+double e7_slide_time(const e7_setup *e);           /* v0 / (mu g), s */
+double e7_slide_time_at(const e7_setup *e);        /* speed a_stop: (v0 - a_stop) / (mu g), s */
+double e7_incline_accel(const e7_setup *e, int i); /* g (sin - mu cos), 0 when it sticks, m/s^2 */
+double e7_roll_time(const e7_setup *e);            /* t* = 2 v0 / (7 mu g), s */
+double e7_roll_speed(const e7_setup *e);           /* 5 v0 / 7, m/s */
+double e7_roll_distance(const e7_setup *e);        /* 12 v0^2 / (49 mu g), m */
 /* slip c_slip v0: t = 2 (1 - c_slip) v0 / (7 mu g) (s) and the distance v0 t - mu g t^2 / 2 (m) */
 double e7_roll_time_at(const e7_setup *e);
 double e7_roll_distance_at(const e7_setup *e);
 
 /* what one run of (a)-(c) measured from its per-step state */
 typedef struct e7_measure {
-    double stop_time, distance;  /* (a): the speed's first crossing of a_stop (s, interpolated
-                                  * between steps; NAN: never), the displacement at the end (m) */
+    double stop_time, distance;        /* (a): the speed's first crossing of a_stop (s, interpolated
+                                        * between steps; NAN: never), the displacement at the end (m) */
     double accel, creep, displacement; /* (b): fitted m/s^2, mean velocity (m/s) from b_fit_from
                                         * on; m at the end */
     double roll_time, roll_speed, roll_distance; /* (c): the slip's first crossing of c_slip v0
@@ -105,8 +104,8 @@ e7_measure e7_measure_run(const e7_setup *e, int scene, long n, const double *x,
 
 /* one simulation of (a)-(c) with method m in scene sc: x, v, speed and omega_y r of body 1 after
  * every step into arrays of steps = ceil(seconds / dt) doubles; it->status set on failure */
-void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_method *m,
-                 double *x, double *v, double *speed, double *wr, long *done, tc_item *it);
+void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_method *m, double *x,
+                 double *v, double *speed, double *wr, long *done, tc_item *it);
 
 /* touching parts: the convex parts (a compound's boxes and spheres, every other body's shape)
  * of two bodies, one of them moving, whose surfaces are closer than margin (m): each such pair

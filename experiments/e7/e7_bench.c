@@ -24,7 +24,7 @@ static const struct {
 /* the LCP's capacity in the bench: its dense M, (k + 2) max_contacts square twice over, is
  * 150 MB at 512 contacts; a pile with more counts a failed solve each step (the note says so) */
 #define E7_BENCH_LCP_CONTACTS 512
-#define E7_NBENCH ((int)(sizeof e7_bench_methods / sizeof e7_bench_methods[0]))
+#define E7_NBENCH             ((int)(sizeof e7_bench_methods / sizeof e7_bench_methods[0]))
 
 enum { E7_BENCH_BODIES, E7_BENCH_LAND, E7_BENCH_STEPS, E7_BENCH_BUDGET };
 
@@ -98,7 +98,10 @@ static void time_method(const tc_scene *sc, const tc_method *m, double dt, const
     if (tc_bench_time(&tm, &tg)) tg = (tc_bench_timing){.status = TC_ENOMEM};
     r->steps = tg.calls;
     r->fails = tc_sim_get_stats(c.sim)->solver_fails;
-    if (r->steps) r->step_s = tg.mean_s, r->contacts = c.contacts / r->steps;
+    if (r->steps) {
+        r->step_s = tg.mean_s;
+        r->contacts = c.contacts / r->steps;
+    }
     run_note(c.sim, &tg, steps, budget, r);
     tc_sim_free(c.sim);
 }
@@ -118,7 +121,8 @@ static tc_status land_pile(const tc_scene *sc, const tc_method *vp, double dt, d
     }
     tc_progress_end(&pr);
     if (st) {
-        tc_error_set(err, st, NULL, 0, NULL, "landing the pile failed at t = %g s", tc_sim_time(sim));
+        tc_error_set(err, st, NULL, 0, NULL, "landing the pile failed at t = %g s",
+                     tc_sim_time(sim));
         tc_sim_free(sim);
         return st;
     }
@@ -131,7 +135,8 @@ static tc_status bench_methods(const tc_exp *x, tc_method *m, tc_error *err) {
     tc_status st = TC_OK;
     for (int k = 0; !st && k < E7_NBENCH; k++) {
         int j = tc_exp_method_find(x, e7_bench_methods[k].label);
-        if (j >= 0) m[k] = x->method[j].m;
+        if (j >= 0)
+            m[k] = x->method[j].m;
         else
             st = tc_method_parse(&m[k], e7_bench_methods[k].spec, err);
         if (!st && j < 0 && m[k].solver && tc_params_find(&m[k].sparams, "max_contacts") >= 0)
@@ -152,8 +157,10 @@ static void bench_sizes(e7_setup *e, const tc_bench_val *bodies) {
         hw[i] = e->d_half_width[near] * cbrt(b / e->d_bodies[near]);
     }
     e->d_n = bodies->n;
-    for (int i = 0; i < bodies->n; i++)
-        e->d_half_width[i] = hw[i], e->d_bodies[i] = bodies->list[i];
+    for (int i = 0; i < bodies->n; i++) {
+        e->d_half_width[i] = hw[i];
+        e->d_bodies[i] = bodies->list[i];
+    }
 }
 
 /* pile i landed, then every method timed on it (one over the budget on a smaller pile is not run
@@ -172,7 +179,8 @@ static tc_status bench_pile(const e7_setup *e, int i, const tc_method *m, const 
             if (row[j * E7_NBENCH + k].over && bodies[j] <= bodies[i]) over = j;
         if (over >= 0) {
             memset(r, 0, sizeof *r);
-            r->over = 1, r->step_s = r->contacts = NAN;
+            r->over = 1;
+            r->step_s = r->contacts = NAN;
             snprintf(r->note, sizeof r->note, "skipped: over the budget on the %d-body pile",
                      bodies[over]);
         } else
@@ -200,8 +208,10 @@ static void bench_table(const bench_row *row, const tc_method *m, const tc_bench
     }
     for (int k = 0; k < E7_NBENCH && nb > 1; k++) {
         double cx[E7_MAXPILE], ty[E7_MAXPILE], slope, b;
-        for (int i = 0; i < nb; i++)
-            cx[i] = row[i * E7_NBENCH + k].contacts, ty[i] = row[i * E7_NBENCH + k].step_s;
+        for (int i = 0; i < nb; i++) {
+            cx[i] = row[i * E7_NBENCH + k].contacts;
+            ty[i] = row[i * E7_NBENCH + k].step_s;
+        }
         e7_loglog_fit(cx, ty, nb, &slope, &b);
         tc_bench_note(t,
                       "%s: log-log slope of step time against contacts %.3g (the paper: 1, linear)",
@@ -224,7 +234,8 @@ static tc_status e7_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     for (int i = 0; i < bodies->n && !st; i++)
         st = bench_pile(&e, i, m, o, sc, row, err);
     if (!st) bench_table(row, m, bodies, t);
-    free(sc), free(row);
+    free(sc);
+    free(row);
     return st;
 }
 

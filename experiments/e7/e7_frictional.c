@@ -65,12 +65,14 @@ static tc_status e7_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e7_setup *e = &s->e;
     tc_status st = e7_read_setup(&x->script, e, err);
     if (st) return st;
-    for (int i = 0; i < e->d_nlimit; i++) tc_exp_refer(x, "pile.limits", e->d_limit[i].label);
+    for (int i = 0; i < e->d_nlimit; i++)
+        tc_exp_refer(x, "pile.limits", e->d_limit[i].label);
     /* every scene once, shared read-only by the runs */
     for (int p = 0; p < 2 && !st; p++) {
         if (!(st = new_scene(&s->slide[p]))) st = e7_slide_scene(e, p, s->slide[p], err);
         for (int i = 0; i < e->b_n && !st; i++)
-            if (!(st = new_scene(&s->incline[p][i]))) st = e7_incline_scene(e, i, p, s->incline[p][i], err);
+            if (!(st = new_scene(&s->incline[p][i])))
+                st = e7_incline_scene(e, i, p, s->incline[p][i], err);
     }
     if (!st && !(st = new_scene(&s->roll))) st = e7_roll_scene(e, s->roll, err);
     for (int i = 0; i < e->d_n && !st; i++)
@@ -90,16 +92,26 @@ static void e7_free(void *state) {
     if (!s) return;
     for (int i = 0; s->it && i < s->n; i++) {
         e7_item *t = &s->it[i];
-        free(t->x), free(t->v), free(t->speed), free(t->wr);
-        free(t->t), free(t->ke), free(t->energy), free(t->geo), free(t->own), free(t->landed);
+        free(t->x);
+        free(t->v);
+        free(t->speed);
+        free(t->wr);
+        free(t->t);
+        free(t->ke);
+        free(t->energy);
+        free(t->geo);
+        free(t->own);
+        free(t->landed);
     }
     free(s->it);
     for (int p = 0; p < 2; p++) {
         free(s->slide[p]);
-        for (int i = 0; i < E7_MAXANGLE; i++) free(s->incline[p][i]);
+        for (int i = 0; i < E7_MAXANGLE; i++)
+            free(s->incline[p][i]);
     }
     free(s->roll);
-    for (int i = 0; i < E7_MAXPILE; i++) free(s->pile[i]);
+    for (int i = 0; i < E7_MAXPILE; i++)
+        free(s->pile[i]);
     free(s);
 }
 
@@ -107,10 +119,14 @@ static void e7_free(void *state) {
 
 static const tc_scene *item_scene(const e7_state *s, const e7_item *t) {
     switch (t->scene) {
-    case E7_SLIDE: return s->slide[t->planar];
-    case E7_INCLINE: return s->incline[t->planar][t->variant];
-    case E7_ROLL: return s->roll;
-    default: return s->pile[t->variant];
+    case E7_SLIDE:
+        return s->slide[t->planar];
+    case E7_INCLINE:
+        return s->incline[t->planar][t->variant];
+    case E7_ROLL:
+        return s->roll;
+    default:
+        return s->pile[t->variant];
     }
 }
 
@@ -132,11 +148,15 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
     const e7_setup *e = &s->e;
     e7_item *t = &s->it[s->n++];
     memset(t, 0, sizeof *t);
-    t->method = k, t->scene = scene, t->variant = variant, t->planar = planar;
+    t->method = k;
+    t->scene = scene;
+    t->variant = variant;
+    t->planar = planar;
     const char *dim = planar ? "2-D" : "3-D";
     if (scene == E7_SLIDE) {
         t->steps = (long)ceil(e->a_seconds / e->dt - 1e-9);
-        t->run = tc_exp_add_run(x, k, NULL, -1, "scene=slide, %s, v0 %g m/s, mu %g", dim, e->a_v0, e->a_mu);
+        t->run = tc_exp_add_run(x, k, NULL, -1, "scene=slide, %s, v0 %g m/s, mu %g", dim, e->a_v0,
+                                e->a_mu);
     } else if (scene == E7_INCLINE) {
         t->steps = (long)ceil(e->b_seconds / e->dt - 1e-9);
         t->run = tc_exp_add_run(x, k, NULL, -1, "scene=incline, %s, %.4g deg, mu %g", dim,
@@ -169,7 +189,10 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
 /* the pile limit of a label: the largest pile it runs (INT32_MAX: none), and why */
 static int pile_limit(const e7_setup *e, const char *label, const char **why) {
     for (int i = 0; i < e->d_nlimit; i++)
-        if (!strcmp(e->d_limit[i].label, label)) return *why = e->d_limit[i].why, e->d_limit[i].bodies;
+        if (!strcmp(e->d_limit[i].label, label)) {
+            *why = e->d_limit[i].why;
+            return e->d_limit[i].bodies;
+        }
     *why = NULL;
     return 1 << 30;
 }
@@ -195,16 +218,17 @@ static tc_status plan_items(tc_exp *x, e7_state *s) {
         int lim = pile_limit(e, label, &why), smallest = -1;
         for (int i = 0; i < e->d_n; i++) {
             if (e->d_bodies[i] > lim)
-                snprintf(left + strlen(left), sizeof left - strlen(left), "%s%d", left[0] ? ", " : "",
-                         e->d_bodies[i]);
+                snprintf(left + strlen(left), sizeof left - strlen(left), "%s%d",
+                         left[0] ? ", " : "", e->d_bodies[i]);
             else if (smallest < 0 || e->d_bodies[i] < e->d_bodies[smallest])
                 smallest = i;
         }
         if (left[0] && lim == 0)
             skip(s, E7_PILE, label, "left out of every pile by the script: %s", why);
         else if (left[0])
-            skip(s, E7_PILE, label, "the %s-body piles left out: the script limits it to %d bodies: %s",
-                 left, lim, why);
+            skip(s, E7_PILE, label,
+                 "the %s-body piles left out: the script limits it to %d bodies: %s", left, lim,
+                 why);
         if (smallest < 0) continue;
         tc_sim *sim = NULL;
         tc_error e2;
@@ -223,8 +247,10 @@ static tc_status plan_items(tc_exp *x, e7_state *s) {
             const char *why;
             tc_status st;
             if (runs_pile[k] && e->d_bodies[i] <= pile_limit(e, x->method[k].label, &why) &&
-                (st = add_item(x, s, k, E7_PILE, i, 0)))
-                return free(runs_pile), st;
+                (st = add_item(x, s, k, E7_PILE, i, 0))) {
+                free(runs_pile);
+                return st;
+            }
         }
     free(runs_pile);
     for (int k = 0; k < x->nmethod; k++) {
@@ -241,14 +267,16 @@ static tc_status plan_items(tc_exp *x, e7_state *s) {
                 if ((st = add_item(x, s, k, E7_INCLINE, i, box2))) return st;
         } else {
             tc_method_why_not(m, caps, tc_scene_shapes(s->slide[0]), r, sizeof r);
-            skip(s, E7_SLIDE, label, "%s", r), skip(s, E7_INCLINE, label, "%s", r);
+            skip(s, E7_SLIDE, label, "%s", r);
+            skip(s, E7_INCLINE, label, "%s", r);
         }
         /* (c): 3-D only */
         if (tc_method_can_run(m, caps, tc_scene_shapes(s->roll))) {
             if ((st = add_item(x, s, k, E7_ROLL, 0, 0))) return st;
         } else if (box2) {
-            skip(s, E7_ROLL, label, "no 2-D version: a planar method takes polygons, and a polygon "
-                                   "rolls over its corners, not like a ball");
+            skip(s, E7_ROLL, label,
+                 "no 2-D version: a planar method takes polygons, and a polygon "
+                 "rolls over its corners, not like a ball");
         } else {
             tc_method_why_not(m, caps, tc_scene_shapes(s->roll), r, sizeof r);
             skip(s, E7_ROLL, label, "%s", r);
@@ -263,7 +291,7 @@ typedef struct pile_ctx {
     const tc_compound_pile *p;
     e7_item *t;
     e7_touch *touch;
-    int win_samples;     /* the measured window: samples, contacts */
+    int win_samples; /* the measured window: samples, contacts */
     double win_geo, win_own;
 } pile_ctx;
 
@@ -284,10 +312,15 @@ static void pile_after(void *ctx, tc_sim *sim, long k) {
     if (j >= t->nsample) return;
     const tc_body_state *bs = tc_sim_bodies(sim);
     t->t[j] = time;
-    t->ke[j] = tc_sim_kinetic_energy(sim), t->energy[j] = tc_sim_energy(sim);
+    t->ke[j] = tc_sim_kinetic_energy(sim);
+    t->energy[j] = tc_sim_energy(sim);
     t->geo[j] = e7_touching(c->touch, tc_sim_scene(sim), bs, e->d_margin);
     t->own[j] = tc_sim_get_stats(sim)->ncontact;
-    if (in) c->win_geo += t->geo[j], c->win_own += t->own[j], c->win_samples++;
+    if (in) {
+        c->win_geo += t->geo[j];
+        c->win_own += t->own[j];
+        c->win_samples++;
+    }
 }
 
 static void pile_end(void *ctx, tc_sim *sim) {
@@ -296,7 +329,8 @@ static void pile_end(void *ctx, tc_sim *sim) {
     const tc_scene *sc = tc_sim_scene(sim);
     const tc_body_state *bs = tc_sim_bodies(sim);
     for (int i = 0; i < sc->nbody; i++)
-        if (sc->body[i].joint == TC_JOINT_FREE && tc_compound_pile_escaped(c->p, bs[i].pos)) t->escaped++;
+        if (sc->body[i].joint == TC_JOINT_FREE && tc_compound_pile_escaped(c->p, bs[i].pos))
+            t->escaped++;
     t->fails = tc_sim_get_stats(sim)->solver_fails;
     /* warnings that did not fail a step (an engine dropping contacts) go in the table */
     char w[2048] = "";
@@ -304,7 +338,8 @@ static void pile_end(void *ctx, tc_sim *sim) {
     for (char *p = w; *p; p++)
         if (*p == '\n' || *p == ',') *p = ';';
     size_t l = strlen(w);
-    while (l && w[l - 1] == ';') w[--l] = 0;
+    while (l && w[l - 1] == ';')
+        w[--l] = 0;
     snprintf(t->warn, sizeof t->warn, "%s", w);
 }
 
@@ -317,8 +352,12 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
         snprintf(it->reason, sizeof it->reason, "out of memory for the contact count");
         return;
     }
-    tc_sim_loop loop = {.dt = e->d_dt, .steps = t->steps, .every = 1, .after = pile_after,
-                        .end = pile_end, .ctx = &c};
+    tc_sim_loop loop = {.dt = e->d_dt,
+                        .steps = t->steps,
+                        .every = 1,
+                        .after = pile_after,
+                        .end = pile_end,
+                        .ctx = &c};
     tc_series out;
     memset(&out, 0, sizeof out);
     tc_simulate(sc, &s->x->method[t->method].m, &loop, &out, it);
@@ -328,10 +367,15 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     t->step_s = NAN; /* the cost study's */
     t->mean_geo = c.win_samples ? c.win_geo / c.win_samples : NAN;
     t->mean_own = c.win_samples ? c.win_own / c.win_samples : NAN;
-    t->final_ke = ns ? t->ke[ns - 1] : NAN, t->peak_ke = 0;
-    t->e0 = ns ? t->energy[0] : NAN, t->e_end = ns ? t->energy[ns - 1] : NAN, t->e_rise = 0;
-    for (int j = 0; j < ns; j++)
-        t->peak_ke = fmax(t->peak_ke, t->ke[j]), t->e_rise = fmax(t->e_rise, t->energy[j] - t->e0);
+    t->final_ke = ns ? t->ke[ns - 1] : NAN;
+    t->peak_ke = 0;
+    t->e0 = ns ? t->energy[0] : NAN;
+    t->e_end = ns ? t->energy[ns - 1] : NAN;
+    t->e_rise = 0;
+    for (int j = 0; j < ns; j++) {
+        t->peak_ke = fmax(t->peak_ke, t->ke[j]);
+        t->e_rise = fmax(t->e_rise, t->energy[j] - t->e0);
+    }
     /* no body may leave the box: a run that lost bodies failed its check, though it ran */
     if (it->status == TC_OK && t->escaped) {
         it->status = TC_ECHECK;
@@ -348,8 +392,8 @@ static void e7_work(void *ctx, int i, tc_item *it) {
         simulate_pile(s, t, it);
         return;
     }
-    e7_simulate(&s->e, t->scene, item_scene(s, t), &s->x->method[t->method].m, t->x, t->v,
-                t->speed, t->wr, &t->done, it);
+    e7_simulate(&s->e, t->scene, item_scene(s, t), &s->x->method[t->method].m, t->x, t->v, t->speed,
+                t->wr, &t->done, it);
     t->m = e7_measure_run(&s->e, t->scene, t->done, t->x, t->v, t->speed, t->wr);
 }
 
@@ -358,13 +402,17 @@ static void e7_work(void *ctx, int i, tc_item *it) {
 static int e7_regions(void *ctx, int i, tc_region *r) {
     e7_item *t = &((e7_state *)ctx)->it[i];
     int nr = 0;
-    double *per_step[] = {t->x, t->v, t->speed, t->wr}, *per_sample[] = {t->t, t->ke, t->energy, t->geo, t->own};
+    double *per_step[] = {t->x, t->v, t->speed, t->wr},
+           *per_sample[] = {t->t, t->ke, t->energy, t->geo, t->own};
     for (int j = 0; j < 4; j++)
-        if (per_step[j]) r[nr++] = (tc_region){per_step[j], ((size_t)t->steps + 1) * sizeof(double)};
+        if (per_step[j])
+            r[nr++] = (tc_region){per_step[j], ((size_t)t->steps + 1) * sizeof(double)};
     for (int j = 0; j < 5; j++)
-        if (per_sample[j]) r[nr++] = (tc_region){per_sample[j], ((size_t)t->nsample + 1) * sizeof(double)};
+        if (per_sample[j])
+            r[nr++] = (tc_region){per_sample[j], ((size_t)t->nsample + 1) * sizeof(double)};
     if (t->landed)
-        r[nr++] = (tc_region){t->landed, (size_t)item_scene((e7_state *)ctx, t)->nbody * sizeof *t->landed};
+        r[nr++] = (tc_region){t->landed,
+                              (size_t)item_scene((e7_state *)ctx, t)->nbody * sizeof *t->landed};
     r[nr++] = (tc_region){&t->done, sizeof t->done};
     r[nr++] = (tc_region){&t->m, sizeof t->m};
     r[nr++] = (tc_region){&t->step_s, sizeof *t - offsetof(e7_item, step_s)};
@@ -373,13 +421,18 @@ static int e7_regions(void *ctx, int i, tc_region *r) {
 
 /* ---------- outputs ---------- */
 
-static int ok(const tc_exp *x, const e7_item *t) { return tc_exp_run_record(x, t->run)->status == TC_OK; }
+static int ok(const tc_exp *x, const e7_item *t) {
+    return tc_exp_run_record(x, t->run)->status == TC_OK;
+}
 
 /* |measured - closed| / closed */
-static double rel_err(double meas, double closed) { return fabs(meas - closed) / fabs(closed); }
+static double rel_err(double meas, double closed) {
+    return fabs(meas - closed) / fabs(closed);
+}
 
 /* the blocks of scene q (and incline angle `variant`, -1: any) in item order */
-static void block_labels(const tc_exp *x, const e7_state *s, int q, int variant, char *buf, size_t n) {
+static void block_labels(const tc_exp *x, const e7_state *s, int q, int variant, char *buf,
+                         size_t n) {
     buf[0] = 0;
     for (int i = 0; i < s->n; i++) {
         const e7_item *t = &s->it[i];
@@ -406,21 +459,26 @@ static tc_status write_series(const tc_exp *x, const e7_state *s, int q, const c
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", a ? " " : "", l);
     }
     fprintf(o.f, "# %s; one block per method: %s\n",
-            q == E7_ROLL ? "t_s,x_m,v_m_s,omega_r_m_s" : q == E7_SLIDE ? "t_s,x_m,speed_m_s" : "t_s,x_m,v_m_s",
+            q == E7_ROLL    ? "t_s,x_m,v_m_s,omega_r_m_s"
+            : q == E7_SLIDE ? "t_s,x_m,speed_m_s"
+                            : "t_s,x_m,v_m_s",
             labels);
     for (int a = 0; a < nv; a++)
         for (int i = 0; i < s->n; i++) {
             const e7_item *t = &s->it[i];
             if (t->scene != q || (q == E7_INCLINE && t->variant != a)) continue;
             const double v0 = q == E7_SLIDE ? e->a_v0 : q == E7_ROLL ? e->c_v0 : 0;
-            if (q == E7_ROLL) fprintf(o.f, "0,0,%.9g,0\n", v0);
-            else fprintf(o.f, "0,0,%.9g\n", v0);
+            if (q == E7_ROLL)
+                fprintf(o.f, "0,0,%.9g,0\n", v0);
+            else
+                fprintf(o.f, "0,0,%.9g\n", v0);
             for (long k = e->every - 1; k < t->done; k += e->every) {
                 double tm = (k + 1) * e->dt;
                 if (q == E7_ROLL)
                     fprintf(o.f, "%.9g,%.9e,%.9e,%.9e\n", tm, t->x[k], t->v[k], t->wr[k]);
                 else
-                    fprintf(o.f, "%.9g,%.9e,%.9e\n", tm, t->x[k], q == E7_SLIDE ? t->speed[k] : t->v[k]);
+                    fprintf(o.f, "%.9g,%.9e,%.9e\n", tm, t->x[k],
+                            q == E7_SLIDE ? t->speed[k] : t->v[k]);
             }
             fprintf(o.f, "\n\n");
         }
@@ -435,17 +493,22 @@ static void metric(tc_exp *x, const char *label, const char *name, double v, con
 
 /* every closed-form scene's first columns: the method (label and spec) */
 #define E7_COLS_METHOD                                                                             \
-    {.csv = "label", .head = "method"}, {.csv = "method"}
+    {.csv = "label", .head = "method"}, {                                                          \
+        .csv = "method"                                                                            \
+    }
 /* a measured value beside its closed form and their relative error (a percentage in the table) */
 #define E7_COLS_VS(csv_meas, csv_closed, csv_err, head_meas, head_closed)                          \
-    {.csv = csv_meas, .head = head_meas, .fmt = "%.9g", .digits = 4, .below = 1e-12},             \
-        {.csv = csv_closed, .head = head_closed, .fmt = "%.9g", .tfmt = "%.4g"},                 \
-        {.csv = csv_err, .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,         \
-         .scale = 100}
+    {.csv = csv_meas, .head = head_meas, .fmt = "%.9g", .digits = 4, .below = 1e-12},              \
+        {.csv = csv_closed, .head = head_closed, .fmt = "%.9g", .tfmt = "%.4g"}, {                 \
+        .csv = csv_err, .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,           \
+        .scale = 100                                                                               \
+    }
 /* a run's status (in the table under head, NULL: not there) and, in the CSV only, the reason it
  * failed */
 #define E7_COLS_STATUS(head_status)                                                                \
-    {.csv = "status", .head = head_status}, {.csv = "reason", .quote = TC_COL_QUOTED}
+    {.csv = "status", .head = head_status}, {                                                      \
+        .csv = "reason", .quote = TC_COL_QUOTED                                                    \
+    }
 
 /* a run's first cells: its label and its method as run */
 #define E7_CELLS_METHOD(x, t)                                                                      \
@@ -455,15 +518,14 @@ static void metric(tc_exp *x, const char *label, const char *name, double v, con
 static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     const e7_setup *e = &s->e;
     const double D = e7_slide_distance(e), T = e7_slide_time_at(e);
-    static const tc_col cols[] = {
-        E7_COLS_METHOD,
-        {.csv = "dim", .head = "scene"},
-        {.csv = "steps", .fmt = "%.0f"},
-        E7_COLS_VS("stop_time_s", "closed_time_s", "time_error", "stopping time (s)",
-                   "closed form (s)"),
-        E7_COLS_VS("distance_m", "closed_distance_m", "distance_error", "stopping distance (m)",
-                   "closed form (m)"),
-        E7_COLS_STATUS("status")};
+    static const tc_col cols[] = {E7_COLS_METHOD,
+                                  {.csv = "dim", .head = "scene"},
+                                  {.csv = "steps", .fmt = "%.0f"},
+                                  E7_COLS_VS("stop_time_s", "closed_time_s", "time_error",
+                                             "stopping time (s)", "closed form (s)"),
+                                  E7_COLS_VS("distance_m", "closed_distance_m", "distance_error",
+                                             "stopping distance (m)", "closed form (m)"),
+                                  E7_COLS_STATUS("status")};
     tc_rows *w;
     tc_status st = tc_rows_open(&w, x, "slide_runs.csv", cols, sizeof cols / sizeof *cols, err);
     if (st) return st;
@@ -474,15 +536,18 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         int good = ok(x, t);
         double de = good ? rel_err(t->m.distance, D) : NAN;
         double te = good ? rel_err(t->m.stop_time, T) : NAN;
-        tc_rows_put(w, (const tc_cell[]){
-            E7_CELLS_METHOD(x, t), TC_TEXT(t->planar ? "2-D" : "3-D"), TC_NUM(t->done),
-            TC_NUM(t->m.stop_time), TC_NUM(T), TC_NUM(te), TC_NUM(t->m.distance), TC_NUM(D),
-            TC_NUM(de), TC_TEXT(!good ? "failed" : isnan(t->m.stop_time) ? "did not stop" : "ok"),
-            TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
+        tc_rows_put(w, (const tc_cell[]){E7_CELLS_METHOD(x, t), TC_TEXT(t->planar ? "2-D" : "3-D"),
+                                         TC_NUM(t->done), TC_NUM(t->m.stop_time), TC_NUM(T),
+                                         TC_NUM(te), TC_NUM(t->m.distance), TC_NUM(D), TC_NUM(de),
+                                         TC_TEXT(!good                   ? "failed"
+                                                 : isnan(t->m.stop_time) ? "did not stop"
+                                                                         : "ok"),
+                                         TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
         char name[128];
         if (!good || isnan(t->m.stop_time)) te = NAN;
         snprintf(name, sizeof name, "slide.%s.distance_error", label);
-        metric(x, label, name, de, "1", 0.01, 0.3, 0, "(a) |stopping distance - v0^2/(2 mu g)| over the closed form");
+        metric(x, label, name, de, "1", 0.01, 0.3, 0,
+               "(a) |stopping distance - v0^2/(2 mu g)| over the closed form");
         snprintf(name, sizeof name, "slide.%s.stop_time_error", label);
         metric(x, label, name, te, "1", 0.01, 0.3, 0,
                "(a) |stopping time - (v0 - stop_speed)/(mu g)| over the closed form");
@@ -508,9 +573,16 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         {.csv = "angle_deg", .head = "incline (deg)", .fmt = "%.6g", .tfmt = "%.4g"},
         {.csv = "steps", .fmt = "%.0f"},
         {.csv = "accel_m_s2", .fmt = "%.9g"},
-        {.csv = "closed_accel_m_s2", .head = "closed-form a (m/s^2)", .fmt = "%.9g", .tfmt = "%.4g"},
+        {.csv = "closed_accel_m_s2",
+         .head = "closed-form a (m/s^2)",
+         .fmt = "%.9g",
+         .tfmt = "%.4g"},
         {.head = "measured a (m/s^2)", .digits = 3, .below = 1e-12},
-        {.csv = "accel_error", .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,
+        {.csv = "accel_error",
+         .head = "error (%)",
+         .fmt = "%.6g",
+         .digits = 2,
+         .below = 1e-12,
          .scale = 100},
         {.csv = "mean_velocity_m_s", .fmt = "%.9g"},
         {.head = "mean velocity (m/s)", .digits = 3, .below = 1e-12},
@@ -530,20 +602,26 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
             const double A = e7_incline_accel(e, a), deg = e7_incline_angle(e, a) * 180 / M_PI;
             int good = ok(x, t);
             double ae = good && A > 0 ? rel_err(t->m.accel, A) : NAN;
-            const char *expected = e->b_offset[a] < 0 ? "sticks" : e->b_offset[a] == 0 ? "at rest (limit)" : "slides";
-            const char *observed = !good ? "failed" : fabs(t->m.creep) < e->b_stick ? "sticks" : "slides";
+            const char *expected = e->b_offset[a] < 0    ? "sticks"
+                                   : e->b_offset[a] == 0 ? "at rest (limit)"
+                                                         : "slides";
+            const char *observed = !good                           ? "failed"
+                                   : fabs(t->m.creep) < e->b_stick ? "sticks"
+                                                                   : "slides";
             char name[128];
             tc_rows_put(w, (const tc_cell[]){
-                E7_CELLS_METHOD(x, t), TC_TEXT(t->planar ? "2-D" : "3-D"), TC_NUM(deg),
-                TC_NUM(t->done), TC_NUM(t->m.accel), TC_NUM(A), TC_NUM(good ? t->m.accel : NAN),
-                TC_NUM(ae), TC_NUM(t->m.creep), TC_NUM(good ? t->m.creep : NAN),
-                TC_NUM(t->m.displacement), TC_NUM(good ? t->m.displacement : NAN),
-                TC_TEXT(expected), TC_TEXT(observed), TC_TEXT(good ? "ok" : "failed"),
-                TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
+                               E7_CELLS_METHOD(x, t), TC_TEXT(t->planar ? "2-D" : "3-D"),
+                               TC_NUM(deg), TC_NUM(t->done), TC_NUM(t->m.accel), TC_NUM(A),
+                               TC_NUM(good ? t->m.accel : NAN), TC_NUM(ae), TC_NUM(t->m.creep),
+                               TC_NUM(good ? t->m.creep : NAN), TC_NUM(t->m.displacement),
+                               TC_NUM(good ? t->m.displacement : NAN), TC_TEXT(expected),
+                               TC_TEXT(observed), TC_TEXT(good ? "ok" : "failed"),
+                               TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
             if (A > 0) {
                 snprintf(name, sizeof name, "incline.%s.angle%d.accel_error", label, a);
                 metric(x, label, name, ae, "1", 0.01, 0.3, 0,
-                       "(b) |fitted acceleration - g (sin - mu cos)| over the closed form, above the friction angle");
+                       "(b) |fitted acceleration - g (sin - mu cos)| over the closed form, above "
+                       "the friction angle");
             } else if (e->b_offset[a] == 0) {
                 /* at the friction angle a box that sticks and one that slides at a constant
                  * speed both meet the closed form (a = 0): which one a step lands on is decided
@@ -582,7 +660,11 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         {.csv = "roll_time_s", .fmt = "%.9g"},
         {.head = "t* (s)"}, /* the time, or why there is none */
         {.csv = "closed_time_s", .head = "closed form (s)", .fmt = "%.9g", .tfmt = "%.4g"},
-        {.csv = "time_error", .head = "error (%)", .fmt = "%.6g", .digits = 2, .below = 1e-12,
+        {.csv = "time_error",
+         .head = "error (%)",
+         .fmt = "%.6g",
+         .digits = 2,
+         .below = 1e-12,
          .scale = 100},
         {.csv = "roll_speed_m_s", .fmt = "%.9g"},
         E7_COLS_VS(NULL, "closed_speed_m_s", "speed_error", "rolling speed (m/s)",
@@ -599,36 +681,45 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         if (t->scene != E7_ROLL) continue;
         const char *label = x->method[t->method].label;
         int good = ok(x, t);
-        double te = good ? rel_err(t->m.roll_time, T) : NAN, ve = good ? rel_err(t->m.roll_speed, V) : NAN;
+        double te = good ? rel_err(t->m.roll_time, T) : NAN,
+               ve = good ? rel_err(t->m.roll_speed, V) : NAN;
         double de = good ? rel_err(t->m.roll_distance, D) : NAN;
         const char *status = !good ? "failed" : isnan(t->m.roll_time) ? "never rolled" : "ok";
         char name[128], tstar[64];
         tc_cell_num(tstar, sizeof tstar, t->m.roll_time, 4, 1e-12);
         tc_rows_put(w, (const tc_cell[]){
-            E7_CELLS_METHOD(x, t), TC_NUM(t->done), TC_NUM(t->m.roll_time),
-            TC_TEXT(strcmp(status, "ok") ? status : tstar), TC_NUM(T), TC_NUM(te),
-            TC_NUM(t->m.roll_speed), TC_NUM(good ? t->m.roll_speed : NAN), TC_NUM(V), TC_NUM(ve),
-            TC_NUM(t->m.roll_distance), TC_NUM(good ? t->m.roll_distance : NAN), TC_NUM(D),
-            TC_NUM(de), TC_TEXT(status), TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
-        const struct { const char *n, *doc; double v; } ms[] = {
-            {"time_error", "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)", te},
-            {"speed_error", "(c) |rolling speed - 5 v0/7| over the closed form", ve},
-            {"distance_error", "(c) |distance to t* - 12 v0^2/(49 mu g)| over the closed form (at the slip threshold)", de}};
+                           E7_CELLS_METHOD(x, t), TC_NUM(t->done), TC_NUM(t->m.roll_time),
+                           TC_TEXT(strcmp(status, "ok") ? status : tstar), TC_NUM(T), TC_NUM(te),
+                           TC_NUM(t->m.roll_speed), TC_NUM(good ? t->m.roll_speed : NAN), TC_NUM(V),
+                           TC_NUM(ve), TC_NUM(t->m.roll_distance),
+                           TC_NUM(good ? t->m.roll_distance : NAN), TC_NUM(D), TC_NUM(de),
+                           TC_TEXT(status), TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
+        const struct {
+            const char *n, *doc;
+            double v;
+        } ms[] = {{"time_error",
+                   "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)", te},
+                  {"speed_error", "(c) |rolling speed - 5 v0/7| over the closed form", ve},
+                  {"distance_error",
+                   "(c) |distance to t* - 12 v0^2/(49 mu g)| over the closed form (at the slip "
+                   "threshold)",
+                   de}};
         for (int q = 0; q < 3; q++) {
             snprintf(name, sizeof name, "roll.%s.%s", label, ms[q].n);
             metric(x, label, name, ms[q].v, "1", 0.01, 0.3, 0, ms[q].doc);
         }
     }
     char cap[700];
-    snprintf(cap, sizeof cap,
-             "E7 (c): a solid %g kg ball of radius %g m launched at %g m/s without spin, mu = %g, "
-             "step %g s: it rolls without slipping from t* = 2 v0/(7 mu g) = %.4g s on, at 5 v0/7 "
-             "= %.4g m/s, having travelled 12 v0^2/(49 mu g) = %.4g m. t* is measured when the slip "
-             "|v - omega r| first falls below %g v0 (between steps by linear interpolation), "
-             "against the closed form's time and distance for that slip (a factor 1 - %g on "
-             "the time); the rolling speed is the one at the end (%g s).",
-             e->c_mass, e->c_radius, e->c_v0, e->c_mu, e->dt, e7_roll_time(e), V,
-             e7_roll_distance(e), e->c_slip, e->c_slip, e->c_seconds);
+    snprintf(
+        cap, sizeof cap,
+        "E7 (c): a solid %g kg ball of radius %g m launched at %g m/s without spin, mu = %g, "
+        "step %g s: it rolls without slipping from t* = 2 v0/(7 mu g) = %.4g s on, at 5 v0/7 "
+        "= %.4g m/s, having travelled 12 v0^2/(49 mu g) = %.4g m. t* is measured when the slip "
+        "|v - omega r| first falls below %g v0 (between steps by linear interpolation), "
+        "against the closed form's time and distance for that slip (a factor 1 - %g on "
+        "the time); the rolling speed is the one at the end (%g s).",
+        e->c_mass, e->c_radius, e->c_v0, e->c_mu, e->dt, e7_roll_time(e), V, e7_roll_distance(e),
+        e->c_slip, e->c_slip, e->c_seconds);
     return tc_rows_close(w, "roll_table", cap, err);
 }
 
@@ -646,7 +737,8 @@ static int pile_methods(const tc_exp *x, const e7_state *s, int *idx) {
 
 static const e7_item *pile_item(const e7_state *s, int k, int size) {
     for (int i = 0; i < s->n; i++)
-        if (s->it[i].scene == E7_PILE && s->it[i].method == k && s->it[i].variant == size) return &s->it[i];
+        if (s->it[i].scene == E7_PILE && s->it[i].method == k && s->it[i].variant == size)
+            return &s->it[i];
     return NULL;
 }
 
@@ -655,11 +747,19 @@ int e7_loglog_fit(const double *xs, const double *ys, int n, double *slope, doub
     for (int i = 0; i < n; i++) {
         if (!(xs[i] > 0 && ys[i] > 0)) continue;
         double lx = log(xs[i]), ly = log(ys[i]);
-        s1 += 1, sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+        s1 += 1;
+        sx += lx;
+        sy += ly;
+        sxx += lx * lx;
+        sxy += lx * ly;
     }
     double den = s1 * sxx - sx * sx;
-    if (s1 < 2 || !(den > 1e-12 * s1 * sxx)) return *slope = *b = NAN, 0;
-    *slope = (s1 * sxy - sx * sy) / den, *b = (sy - *slope * sx) / s1;
+    if (s1 < 2 || !(den > 1e-12 * s1 * sxx)) {
+        *slope = *b = NAN;
+        return 0;
+    }
+    *slope = (s1 * sxy - sx * sy) / den;
+    *b = (sy - *slope * sx) / s1;
     return (int)s1;
 }
 
@@ -674,9 +774,14 @@ static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
     const e7_setup *e = &s->e;
     tc_scene *sc = malloc(sizeof *sc);
     double *y = malloc(((size_t)e->d_repeats + 1) * sizeof *y);
-    if (!sc || !y) return free(sc), free(y), TC_ENOMEM;
+    if (!sc || !y) {
+        free(sc);
+        free(y);
+        return TC_ENOMEM;
+    }
     int n = 0;
-    for (int i = 0; i < s->n; i++) n += s->it[i].scene == E7_PILE;
+    for (int i = 0; i < s->n; i++)
+        n += s->it[i].scene == E7_PILE;
     tc_progress prog;
     tc_progress_start(&prog, "e7 pile cost", n);
     for (int i = 0; i < s->n && !tc_interrupted(); i++) {
@@ -699,17 +804,20 @@ static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
         tc_error e2;
         tc_error_clear(&e2);
         tc_status fs = tc_sim_alloc(&sim, sc, &x->method[t->method].m, e->d_dt, &e2);
-        for (int k = 0; !fs && k < e->d_warm && !tc_interrupted(); k++) fs = tc_sim_step(sim);
+        for (int k = 0; !fs && k < e->d_warm && !tc_interrupted(); k++)
+            fs = tc_sim_step(sim);
         for (int r = 0; !fs && r < e->d_repeats; r++) {
             double t0 = tc_thread_cpu_time();
-            for (int k = 0; !fs && k < e->d_timed; k++) fs = tc_sim_step(sim);
+            for (int k = 0; !fs && k < e->d_timed; k++)
+                fs = tc_sim_step(sim);
             y[r] = (tc_thread_cpu_time() - t0) / e->d_timed;
         }
         t->step_s = fs ? NAN : gsl_stats_median(y, 1, (size_t)e->d_repeats);
         tc_sim_free(sim);
     }
     tc_progress_end(&prog);
-    free(sc), free(y);
+    free(sc);
+    free(y);
     return tc_interrupted() ? tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted") : TC_OK;
 }
 
@@ -723,7 +831,10 @@ static void fit_piles(const tc_exp *x, e7_state *s) {
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, k, i);
             if (!t || !ok(x, t)) continue;
-            xs[n] = t->mean_geo, xo[n] = t->mean_own, ys[n] = t->step_s, n++;
+            xs[n] = t->mean_geo;
+            xo[n] = t->mean_own;
+            ys[n] = t->step_s;
+            n++;
         }
         e7_loglog_fit(xs, ys, n, &s->slope[k], &s->icept[k]);
         e7_loglog_fit(xo, ys, n, &s->slope_own[k], &b);
@@ -746,14 +857,16 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
     tc_exp_path(x, "pile.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "# t_s,kinetic_J,energy_J,touching_parts,own_contacts; sizes in order (bodies):");
-    for (int i = 0; i < e->d_n; i++) fprintf(o.f, " %d", e->d_bodies[i]);
+    for (int i = 0; i < e->d_n; i++)
+        fprintf(o.f, " %d", e->d_bodies[i]);
     fprintf(o.f, "\n# one block per method: %s\n", labels);
     for (int i = 0; i < e->d_n; i++)
         for (int j = 0; j < nm; j++) {
             const e7_item *t = pile_item(s, idx[j], i);
             int ns = t ? (int)((t->done + e->d_every - 1) / e->d_every) : 0;
             for (int q = 0; q < ns; q++)
-                fprintf(o.f, "%.9g,%.9e,%.9e,%.0f,%.0f\n", t->t[q], t->ke[q], t->energy[q], t->geo[q], t->own[q]);
+                fprintf(o.f, "%.9g,%.9e,%.9e,%.0f,%.0f\n", t->t[q], t->ke[q], t->energy[q],
+                        t->geo[q], t->own[q]);
             if (!ns) fprintf(o.f, "NaN,NaN,NaN,NaN,NaN\n");
             fprintf(o.f, "\n\n");
         }
@@ -763,24 +876,42 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         E7_COLS_METHOD,
         {.csv = "bodies", .head = "bodies", .fmt = "%.0f", .tfmt = "%.0f"},
         {.csv = "steps", .head = "steps", .fmt = "%.0f", .tfmt = "%.0f"},
-        {.csv = "touching_parts", .head = "touching parts", .fmt = "%.6g", .digits = 3, .below = 1e-12},
+        {.csv = "touching_parts",
+         .head = "touching parts",
+         .fmt = "%.6g",
+         .digits = 3,
+         .below = 1e-12},
         {.csv = "own_contacts", .fmt = "%.6g"},
         {.head = "own contacts", .digits = 3, .below = 1e-12},
         {.csv = "final_ke_J", .head = "final KE (J)", .fmt = "%.6e", .digits = 3, .below = 1e-12},
         {.csv = "peak_ke_J", .fmt = "%.6e"},
         {.csv = "energy0_J", .fmt = "%.9e"},
         {.csv = "energy_end_J", .fmt = "%.9e"},
-        {.csv = "energy_rise_J", .head = "energy rise (J)", .fmt = "%.6e", .digits = 3, .below = 1e-12},
+        {.csv = "energy_rise_J",
+         .head = "energy rise (J)",
+         .fmt = "%.6e",
+         .digits = 3,
+         .below = 1e-12},
         {.csv = "escaped", .head = "escaped", .fmt = "%.0f", .tfmt = "%.0f"},
         {.csv = "failed_solves", .fmt = "%.0f"},
         {.csv = "warnings", .quote = TC_COL_QUOTED},
         {.head = "notes"},
         E7_COLS_STATUS(NULL),
-        {.csv = "step_s", .head = "step (ms)", .fmt = "%.6e", .digits = 3, .below = 1e-12, .scale = 1e3},
-        {.csv = "per_contact_s", .head = "per contact (µs)", .fmt = "%.6e", .digits = 3, .below = 1e-12,
+        {.csv = "step_s",
+         .head = "step (ms)",
+         .fmt = "%.6e",
+         .digits = 3,
+         .below = 1e-12,
+         .scale = 1e3},
+        {.csv = "per_contact_s",
+         .head = "per contact (µs)",
+         .fmt = "%.6e",
+         .digits = 3,
+         .below = 1e-12,
          .scale = 1e6}};
     tc_rows *w;
-    if ((st = tc_rows_open(&w, x, "pile_runs.csv", cols, sizeof cols / sizeof *cols, err))) return st;
+    if ((st = tc_rows_open(&w, x, "pile_runs.csv", cols, sizeof cols / sizeof *cols, err)))
+        return st;
     for (int j = 0; j < nm; j++)
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, idx[j], i);
@@ -795,26 +926,40 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             snprintf(notes, sizeof notes, "%s", t->warn);
             char *semi = strchr(notes, ';');
             if (semi) *semi = 0;
-            if (!good) snprintf(notes, sizeof notes, "failed: %s", r->reason);
-            else if (t->fails) snprintf(notes, sizeof notes, "%lld of %ld steps unsettled", t->fails, t->done);
+            if (!good)
+                snprintf(notes, sizeof notes, "failed: %s", r->reason);
+            else if (t->fails)
+                snprintf(notes, sizeof notes, "%lld of %ld steps unsettled", t->fails, t->done);
             if (!notes[0]) snprintf(notes, sizeof notes, "-");
-            tc_rows_put(w, (const tc_cell[]){
-                E7_CELLS_METHOD(x, t), TC_NUM(e->d_bodies[i]), TC_NUM(t->done),
-                TC_NUM(t->mean_geo), TC_NUM(t->mean_own),
-                TC_NUM(t->mean_own > 0 ? t->mean_own : NAN), TC_NUM(t->final_ke),
-                TC_NUM(t->peak_ke), TC_NUM(t->e0), TC_NUM(t->e_end), TC_NUM(t->e_rise),
-                TC_NUM(t->escaped), TC_NUM(t->fails), TC_TEXT(t->warn), TC_TEXT(notes),
-                TC_TEXT(good ? "ok" : "failed"), TC_TEXT(r->reason), TC_NUM(t->step_s),
-                TC_NUM(t->step_s / t->mean_geo)});
-            const struct { const char *n, *unit, *doc; double v, ta, tr; unsigned f; } ms[] = {
-                {"escaped", "1", "(d) bodies outside the box at the end", (double)t->escaped, 0, 0, 0},
-                {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke, 0.05, 1.0, 0},
-                {"energy_rise", "J", "(d) largest rise of kinetic + potential energy over its start", t->e_rise, 0.1, 1.0, 0},
-                {"touching_parts", "1", "(d) mean touching parts over the measured window", t->mean_geo, 2, 0.3, 0},
-                {"step_s", "s", "(d) CPU time of a step, the cost study's median (machine-dependent)", t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
+            tc_rows_put(w,
+                        (const tc_cell[]){E7_CELLS_METHOD(x, t), TC_NUM(e->d_bodies[i]),
+                                          TC_NUM(t->done), TC_NUM(t->mean_geo), TC_NUM(t->mean_own),
+                                          TC_NUM(t->mean_own > 0 ? t->mean_own : NAN),
+                                          TC_NUM(t->final_ke), TC_NUM(t->peak_ke), TC_NUM(t->e0),
+                                          TC_NUM(t->e_end), TC_NUM(t->e_rise), TC_NUM(t->escaped),
+                                          TC_NUM(t->fails), TC_TEXT(t->warn), TC_TEXT(notes),
+                                          TC_TEXT(good ? "ok" : "failed"), TC_TEXT(r->reason),
+                                          TC_NUM(t->step_s), TC_NUM(t->step_s / t->mean_geo)});
+            const struct {
+                const char *n, *unit, *doc;
+                double v, ta, tr;
+                unsigned f;
+            } ms[] = {{"escaped", "1", "(d) bodies outside the box at the end", (double)t->escaped,
+                       0, 0, 0},
+                      {"final_ke", "J", "(d) kinetic energy at the end (settling)", t->final_ke,
+                       0.05, 1.0, 0},
+                      {"energy_rise", "J",
+                       "(d) largest rise of kinetic + potential energy over its start", t->e_rise,
+                       0.1, 1.0, 0},
+                      {"touching_parts", "1", "(d) mean touching parts over the measured window",
+                       t->mean_geo, 2, 0.3, 0},
+                      {"step_s", "s",
+                       "(d) CPU time of a step, the cost study's median (machine-dependent)",
+                       t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
             for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
                 snprintf(name, sizeof name, "pile.%s.%d.%s", label, e->d_bodies[i], ms[q].n);
-                metric(x, label, name, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f, ms[q].doc);
+                metric(x, label, name, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr,
+                       ms[q].f, ms[q].doc);
             }
         }
     char cap[1200], machine[300];
@@ -831,14 +976,19 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
              e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, x->threads, machine);
     if ((st = tc_rows_close(w, "pile_table", cap, err))) return st;
     /* the fit per method over the sizes, and pile_cost.csv (step times: not digested) */
-    static const char *const fhdr[] = {"method", "sizes", "slope vs touching parts",
-                                       "slope vs own contacts", "largest pile", "step (ms)"};
+    static const char *const fhdr[] = {
+        "method",       "sizes",    "slope vs touching parts", "slope vs own contacts",
+        "largest pile", "step (ms)"};
     tc_table *ft = tc_table_alloc(6, fhdr);
     tc_exp_path(x, "pile_cost.csv", path, sizeof path);
     if (!ft) return TC_ENOMEM;
-    if ((st = tc_outfile_open(&o, path, err))) return tc_table_free(ft), st;
+    if ((st = tc_outfile_open(&o, path, err))) {
+        tc_table_free(ft);
+        return st;
+    }
     fprintf(o.f, "# bodies,touching_parts,own_contacts,step_s,fit_s; one block per method:");
-    for (int j = 0; j < nm; j++) fprintf(o.f, " %s", x->method[idx[j]].label);
+    for (int j = 0; j < nm; j++)
+        fprintf(o.f, " %s", x->method[idx[j]].label);
     fprintf(o.f, "\n");
     for (int j = 0; j < nm; j++) {
         const int k = idx[j];
@@ -846,7 +996,8 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, k, i);
             if (!t || !ok(x, t)) continue;
-            used += t->mean_geo > 0 && t->step_s > 0, last = i;
+            used += t->mean_geo > 0 && t->step_s > 0;
+            last = i;
             fprintf(o.f, "%d,%.6g,%.6g,%.6e,%.6e\n", e->d_bodies[i], t->mean_geo, t->mean_own,
                     t->step_s, exp(s->icept[k]) * pow(t->mean_geo, s->slope[k]));
         }
@@ -854,10 +1005,14 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         fprintf(o.f, "\n\n");
         const e7_item *tl = last >= 0 ? pile_item(s, k, last) : NULL;
         char c[6][64], name[128];
-        snprintf(c[0], 64, "%s", x->method[k].label), snprintf(c[1], 64, "%d", used);
-        tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12), tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
-        if (tl) snprintf(c[4], 64, "%d", e->d_bodies[last]);
-        else snprintf(c[4], 64, "-");
+        snprintf(c[0], 64, "%s", x->method[k].label);
+        snprintf(c[1], 64, "%d", used);
+        tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12);
+        tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
+        if (tl)
+            snprintf(c[4], 64, "%d", e->d_bodies[last]);
+        else
+            snprintf(c[4], 64, "-");
         tc_cell_num(c[5], 64, tl ? 1e3 * tl->step_s : NAN, 3, 1e-12);
         const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
         tc_table_add_row(ft, row);
@@ -865,13 +1020,18 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         snprintf(name, sizeof name, "pile.%s.slope", x->method[k].label);
         if (used >= 2)
             metric(x, x->method[k].label, name, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
-               "(d) log-log slope of step time against touching parts over the pile sizes (machine-dependent)");
+                   "(d) log-log slope of step time against touching parts over the pile sizes "
+                   "(machine-dependent)");
     }
-    if ((st = tc_outfile_commit(&o, err))) return tc_table_free(ft), st;
+    if ((st = tc_outfile_commit(&o, err))) {
+        tc_table_free(ft);
+        return st;
+    }
     st = tc_exp_table(x, ft, "pile_fit_table",
                       "E7 (d): step time against contacts, log-log least squares over the pile "
                       "sizes each method ran (paper: cost linear in the number of contacts, "
-                      "slope 1; 1,000 bodies in seconds per step).", err);
+                      "slope 1; 1,000 bodies in seconds per step).",
+                      err);
     tc_table_free(ft);
     return st;
 }
@@ -896,8 +1056,10 @@ static void figures(tc_exp *x, e7_state *s) {
     block_labels(x, s, E7_SLIDE, -1, labels, sizeof labels);
     if (labels[0]) {
         tc_exp_path(x, "slide.csv", path, sizeof path);
-        snprintf(mu, sizeof mu, "%.9g", e->a_mu), snprintf(v0, sizeof v0, "%.9g", e->a_v0);
-        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"g", g}, {"mu", mu}, {"v0", v0}};
+        snprintf(mu, sizeof mu, "%.9g", e->a_mu);
+        snprintf(v0, sizeof v0, "%.9g", e->a_v0);
+        tc_plot_var v[] = {
+            {"datafile", path}, {"labels", labels}, {"g", g}, {"mu", mu}, {"v0", v0}};
         tc_exp_figure(x, "e7_slide.gp", v, 5, "fig_slide",
                       "(a) Distance slid against time per method; black: the closed form "
                       "x = v0 t - mu g t^2 / 2 up to v0/(mu g), then v0^2/(2 mu g).");
@@ -906,12 +1068,16 @@ static void figures(tc_exp *x, e7_state *s) {
     block_labels(x, s, E7_INCLINE, 0, labels, sizeof labels);
     if (labels[0]) {
         double deg[E7_MAXANGLE], acc[E7_MAXANGLE];
-        for (int i = 0; i < e->b_n; i++)
-            deg[i] = e7_incline_angle(e, i) * 180 / M_PI, acc[i] = e7_incline_accel(e, i);
+        for (int i = 0; i < e->b_n; i++) {
+            deg[i] = e7_incline_angle(e, i) * 180 / M_PI;
+            acc[i] = e7_incline_accel(e, i);
+        }
         char degs[256], accs[256];
-        fmt_list(degs, sizeof degs, "%.4g", deg, e->b_n), fmt_list(accs, sizeof accs, "%.9g", acc, e->b_n);
+        fmt_list(degs, sizeof degs, "%.4g", deg, e->b_n);
+        fmt_list(accs, sizeof accs, "%.9g", acc, e->b_n);
         tc_exp_path(x, "incline.csv", path, sizeof path);
-        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"angles", degs}, {"accels", accs}};
+        tc_plot_var v[] = {
+            {"datafile", path}, {"labels", labels}, {"angles", degs}, {"accels", accs}};
         tc_exp_figure(x, "e7_incline.gp", v, 4, "fig_incline",
                       "(b) Displacement down the incline against time, one panel per angle; "
                       "black: the closed form (at rest, or g (sin - mu cos) t^2 / 2).");
@@ -920,10 +1086,11 @@ static void figures(tc_exp *x, e7_state *s) {
     block_labels(x, s, E7_ROLL, -1, labels, sizeof labels);
     if (labels[0]) {
         tc_exp_path(x, "roll.csv", path, sizeof path);
-        snprintf(mu, sizeof mu, "%.9g", e->c_mu), snprintf(v0, sizeof v0, "%.9g", e->c_v0);
+        snprintf(mu, sizeof mu, "%.9g", e->c_mu);
+        snprintf(v0, sizeof v0, "%.9g", e->c_v0);
         snprintf(T, sizeof T, "%.9g", e7_roll_time(e));
-        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"g", g}, {"mu", mu},
-                           {"v0", v0}, {"tstar", T}};
+        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"g", g},
+                           {"mu", mu},         {"v0", v0},         {"tstar", T}};
         tc_exp_figure(x, "e7_roll.gp", v, 6, "fig_roll",
                       "(c) The ball's speed v (solid) and omega r (dashed) against time per "
                       "method; black: the closed forms, which meet at t* = 2 v0/(7 mu g) (marked) "
@@ -944,17 +1111,21 @@ static void figures(tc_exp *x, e7_state *s) {
         /* the panels: the sizes some method ran (the others' blocks are NaN) */
         char panels[64] = "";
         for (int i = 0; i < e->d_n; i++) {
-            snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%d", i ? " " : "", e->d_bodies[i]);
+            snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%d", i ? " " : "",
+                     e->d_bodies[i]);
             int ran = 0;
             for (int j = 0; j < nm; j++) {
                 const e7_item *t = pile_item(s, idx[j], i);
                 ran += t && t->done > 0;
             }
-            if (ran) snprintf(panels + strlen(panels), sizeof panels - strlen(panels), "%s%d", panels[0] ? " " : "", i);
+            if (ran)
+                snprintf(panels + strlen(panels), sizeof panels - strlen(panels), "%s%d",
+                         panels[0] ? " " : "", i);
         }
         /* the cost needs a pile that ran to the end without losing bodies */
         int good = 0;
-        for (int i = 0; i < s->n; i++) good += s->it[i].scene == E7_PILE && ok(x, &s->it[i]);
+        for (int i = 0; i < s->n; i++)
+            good += s->it[i].scene == E7_PILE && ok(x, &s->it[i]);
         tc_exp_path(x, "pile_cost.csv", path, sizeof path);
         tc_plot_var vc[] = {{"datafile", path}, {"labels", labels}, {"slopes", slopes}};
         if (good)
@@ -966,7 +1137,8 @@ static void figures(tc_exp *x, e7_state *s) {
         else
             tc_exp_text(x, "(d) No pile ran to the end without losing bodies: no cost figure.");
         tc_exp_path(x, "pile.csv", path, sizeof path);
-        tc_plot_var vk[] = {{"datafile", path}, {"labels", labels}, {"sizes", sizes}, {"panels", panels}};
+        tc_plot_var vk[] = {
+            {"datafile", path}, {"labels", labels}, {"sizes", sizes}, {"panels", panels}};
         if (panels[0])
             tc_exp_figure(x, "e7_pile_ke.gp", vk, 4, "fig_pile_ke",
                           "(d) Kinetic energy of the piles against time, one panel per pile size "
@@ -998,17 +1170,20 @@ static double worst_error(const tc_exp *x, const e7_state *s, int k, char *what,
         e7_err c[3];
         int nc = 0;
         if (t->scene == E7_SLIDE) {
-            c[nc++] = (e7_err){"(a) stopping distance", rel_err(t->m.distance, e7_slide_distance(e))};
+            c[nc++] =
+                (e7_err){"(a) stopping distance", rel_err(t->m.distance, e7_slide_distance(e))};
             c[nc++] = (e7_err){"(a) stopping time", rel_err(t->m.stop_time, e7_slide_time_at(e))};
         } else if (t->scene == E7_INCLINE && e->b_offset[t->variant] > 0) {
-            c[nc++] = (e7_err){"(b) acceleration", rel_err(t->m.accel, e7_incline_accel(e, t->variant))};
+            c[nc++] =
+                (e7_err){"(b) acceleration", rel_err(t->m.accel, e7_incline_accel(e, t->variant))};
         } else if (t->scene == E7_INCLINE && e->b_offset[t->variant] < 0) {
             double v = good ? fabs(t->m.creep) : INFINITY;
             *creep = isnan(*creep) ? v : fmax(*creep, v);
         } else if (t->scene == E7_ROLL) {
             c[nc++] = (e7_err){"(c) t*", rel_err(t->m.roll_time, e7_roll_time_at(e))};
             c[nc++] = (e7_err){"(c) rolling speed", rel_err(t->m.roll_speed, e7_roll_speed(e))};
-            c[nc++] = (e7_err){"(c) distance to t*", rel_err(t->m.roll_distance, e7_roll_distance_at(e))};
+            c[nc++] =
+                (e7_err){"(c) distance to t*", rel_err(t->m.roll_distance, e7_roll_distance_at(e))};
         }
         for (int q = 0; q < nc; q++) {
             double v = good && !isnan(c[q].err) ? c[q].err : INFINITY;
@@ -1027,7 +1202,8 @@ static void verdicts(tc_exp *x, const e7_state *s) {
     char lin[2048] = "", big[2048] = "", in[2048] = "", out[2048] = "";
     int idx[256], biggest = 0;
     const int nm = pile_methods(x, s, idx);
-    for (int i = 0; i < e->d_n; i++) biggest = e->d_bodies[i] > biggest ? e->d_bodies[i] : biggest;
+    for (int i = 0; i < e->d_n; i++)
+        biggest = e->d_bodies[i] > biggest ? e->d_bodies[i] : biggest;
     for (int j = 0; j < nm; j++) {
         const int k = idx[j];
         const double sl = s->slope[k];
@@ -1036,8 +1212,8 @@ static void verdicts(tc_exp *x, const e7_state *s) {
             snprintf(lin + l, sizeof lin - l, "%s`%s` no fit (fewer than two pile sizes ran)",
                      l ? "; " : "", x->method[k].label);
         else
-            snprintf(lin + l, sizeof lin - l, "%s`%s` %.3g (%s)", l ? "; " : "", x->method[k].label, sl,
-                     fabs(sl - 1) <= e->d_linear ? "linear" : "not linear");
+            snprintf(lin + l, sizeof lin - l, "%s`%s` %.3g (%s)", l ? "; " : "", x->method[k].label,
+                     sl, fabs(sl - 1) <= e->d_linear ? "linear" : "not linear");
         /* its largest pile */
         for (int i = e->d_n - 1; i >= 0; i--) {
             const e7_item *t = pile_item(s, k, i);
@@ -1048,23 +1224,28 @@ static void verdicts(tc_exp *x, const e7_state *s) {
             break;
         }
     }
-    tc_exp_text(x, "**Cost linear in the number of contacts** (paper: linear): log-log slope of the "
-                   "step time against touching parts over the pile sizes, linear when within %g of "
-                   "1 (choice): %s.",
+    tc_exp_text(x,
+                "**Cost linear in the number of contacts** (paper: linear): log-log slope of the "
+                "step time against touching parts over the pile sizes, linear when within %g of "
+                "1 (choice): %s.",
                 e->d_linear, lin[0] ? lin : "no method ran two pile sizes");
     if (biggest < 1000)
-        tc_exp_text(x, "**1,000 bodies in seconds per step** (paper, 2005 hardware): not tested "
-                       "here (the largest pile has %d bodies). The largest pile each method ran: %s.",
+        tc_exp_text(x,
+                    "**1,000 bodies in seconds per step** (paper, 2005 hardware): not tested "
+                    "here (the largest pile has %d bodies). The largest pile each method ran: %s.",
                     biggest, big[0] ? big : "none");
     else {
         /* did any method run the largest pile to the end, keeping every body? */
         int ran = 0;
         for (int i = 0; i < s->n; i++)
-            ran += s->it[i].scene == E7_PILE && e->d_bodies[s->it[i].variant] == biggest && ok(x, &s->it[i]);
-        tc_exp_text(x, "**1,000 bodies in seconds per step** (paper, 2005 hardware): %s the "
-                       "%d-body pile (why each method did not is listed under (d) below). The "
-                       "largest pile each method ran: %s.",
-                    ran ? "measured on" : "not tested: no method ran", biggest, big[0] ? big : "none");
+            ran += s->it[i].scene == E7_PILE && e->d_bodies[s->it[i].variant] == biggest &&
+                   ok(x, &s->it[i]);
+        tc_exp_text(x,
+                    "**1,000 bodies in seconds per step** (paper, 2005 hardware): %s the "
+                    "%d-body pile (why each method did not is listed under (d) below). The "
+                    "largest pile each method ran: %s.",
+                    ran ? "measured on" : "not tested: no method ran", biggest,
+                    big[0] ? big : "none");
     }
     for (int k = 0; k < x->nmethod; k++) {
         char what[96], stick[96] = "";
@@ -1078,15 +1259,16 @@ static void verdicts(tc_exp *x, const e7_state *s) {
         if (w < 0)
             snprintf(buf + l, cap - l, "%s`%s` (%s)", l ? "; " : "", x->method[k].label, stick + 2);
         else if (isinf(w))
-            snprintf(buf + l, cap - l, "%s`%s` (%s: never measured%s)", l ? "; " : "", x->method[k].label,
-                     what, stick);
+            snprintf(buf + l, cap - l, "%s`%s` (%s: never measured%s)", l ? "; " : "",
+                     x->method[k].label, what, stick);
         else
             snprintf(buf + l, cap - l, "%s`%s` (%s: %.2g %%%s)", l ? "; " : "", x->method[k].label,
                      what, 100 * w, stick);
     }
-    tc_exp_text(x, "**Closed forms of (a)-(c) within %g %%** and sticking below the friction angle "
-                   "(touche's own check; its target is 1 %% at a 1 ms step), the largest error per "
-                   "method: within: %s; beyond: %s.",
+    tc_exp_text(x,
+                "**Closed forms of (a)-(c) within %g %%** and sticking below the friction angle "
+                "(touche's own check; its target is 1 %% at a 1 ms step), the largest error per "
+                "method: within: %s; beyond: %s.",
                 100 * e->tolerance, in[0] ? in : "none", out[0] ? out : "none");
 }
 
@@ -1095,8 +1277,8 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     const e7_setup *e = &s->e;
     s->x = x;
     if (x->nmethod > 256)
-        return tc_error_set(err, TC_EINVAL, x->script.path, 0, "methods", "E7 takes at most 256 methods (got %d)",
-                            x->nmethod);
+        return tc_error_set(err, TC_EINVAL, x->script.path, 0, "methods",
+                            "E7 takes at most 256 methods (got %d)", x->nmethod);
     s->it = calloc((size_t)x->nmethod * (E7_MAXANGLE + E7_MAXPILE + 2) + 1, sizeof *s->it);
     if (!s->it) return TC_ENOMEM;
     tc_status st = plan_items(x, s);
@@ -1105,20 +1287,22 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     double *cost = calloc((size_t)s->n + 1, sizeof *cost);
     if (!cost) return TC_ENOMEM;
     for (int i = 0; i < s->n; i++)
-        cost[i] = (double)s->it[i].steps * (s->it[i].scene == E7_PILE ? e->d_bodies[s->it[i].variant] : 1);
+        cost[i] = (double)s->it[i].steps *
+                  (s->it[i].scene == E7_PILE ? e->d_bodies[s->it[i].variant] : 1);
     st = tc_exp_sweep_split(x, s->n, NULL, cost, e7_work, e7_regions, s);
     free(cost);
     if (!st && tc_exp_writer(x)) st = cost_study(x, s, err);
     if (st) return st;
     fit_piles(x, s);
     verdicts(x, s);
-    tc_exp_text(x, "Tier `%s`. Every method with friction runs every scene it can: (a) a box "
-                   "sliding to rest, (b) a box on an incline at %d angles around the friction "
-                   "angle, (c) a ball launched sliding, each at a %g s step against its closed "
-                   "form; (d) piles of %d kinds of compound (boxes and spheres) dropped into an "
-                   "open box. Planar methods run (a) and (b) as 2-D scenes (a square on a line, "
-                   "gravity tilted in the plane). The incline is gravity tilted by the angle, "
-                   "which every method takes (a turned plane is no 2-D scene).",
+    tc_exp_text(x,
+                "Tier `%s`. Every method with friction runs every scene it can: (a) a box "
+                "sliding to rest, (b) a box on an incline at %d angles around the friction "
+                "angle, (c) a ball launched sliding, each at a %g s step against its closed "
+                "form; (d) piles of %d kinds of compound (boxes and spheres) dropped into an "
+                "open box. Planar methods run (a) and (b) as 2-D scenes (a square on a line, "
+                "gravity tilted in the plane). The incline is gravity tilted by the angle, "
+                "which every method takes (a turned plane is no 2-D scene).",
                 x->tier, e->b_n, e->dt, e->pile.nkind);
     for (int q = 0; q < E7_NSCENE; q++)
         if (s->skipped[q][0])
@@ -1136,9 +1320,12 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
 /* the result files digested per method (pile_cost.csv holds step times: not digested; the runs'
  * step times are dropped) */
 static const tc_results_file e7_results[] = {
-    {"slide.csv", TC_RESULTS_BLOCKS, NULL},     {"incline.csv", TC_RESULTS_BLOCKS, NULL},
-    {"roll.csv", TC_RESULTS_BLOCKS, NULL},      {"pile.csv", TC_RESULTS_BLOCKS, NULL},
-    {"slide_runs.csv", TC_RESULTS_ROWS, NULL},  {"incline_runs.csv", TC_RESULTS_ROWS, NULL},
+    {"slide.csv", TC_RESULTS_BLOCKS, NULL},
+    {"incline.csv", TC_RESULTS_BLOCKS, NULL},
+    {"roll.csv", TC_RESULTS_BLOCKS, NULL},
+    {"pile.csv", TC_RESULTS_BLOCKS, NULL},
+    {"slide_runs.csv", TC_RESULTS_ROWS, NULL},
+    {"incline_runs.csv", TC_RESULTS_ROWS, NULL},
     {"roll_runs.csv", TC_RESULTS_ROWS, NULL},
     {"pile_runs.csv", TC_RESULTS_ROWS, "step_s,per_contact_s"},
     {NULL, 0, NULL}};
@@ -1158,8 +1345,8 @@ static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
             int cap = 1 << 30;
             for (int l = 0; l < e->d_nlimit; l++)
                 if (!strcmp(e->d_limit[l].label, x->method[k].label)) cap = e->d_limit[l].bodies;
-            if (e->d_bodies[i] > cap || !tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS,
-                                                            tc_scene_shapes(s->pile[i])))
+            if (e->d_bodies[i] > cap ||
+                !tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(s->pile[i])))
                 continue;
             w->steps += pile;
             w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S * f;

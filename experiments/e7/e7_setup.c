@@ -22,8 +22,9 @@ static tc_status reals_n(const tc_script *s, config_setting_t *g, const char *na
     tc_status st = tc_script_reals(s, g, name, lo, hi, buf, 8, &got, err);
     if (st) return st;
     if (got != n)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(tc_script_lookup(s, g, name)),
-                            name, "needs %d numbers (%s), got %d", n, what, got);
+        return tc_error_set(err, TC_EINVAL, s->path,
+                            (int)config_setting_source_line(tc_script_lookup(s, g, name)), name,
+                            "needs %d numbers (%s), got %d", n, what, got);
     memcpy(out, buf, (size_t)n * sizeof *out);
     return TC_OK;
 }
@@ -40,7 +41,8 @@ static tc_status read_kind(const tc_script *s, config_setting_t *g, int i, doubl
                             "must be a group { name = \"...\"; parts = ( ... ); }");
     const char *name;
     tc_status st;
-    if ((st = tc_script_allowed(s, g, keys, err)) || (st = tc_script_string(s, g, "name", &name, err)))
+    if ((st = tc_script_allowed(s, g, keys, err)) ||
+        (st = tc_script_string(s, g, "name", &name, err)))
         return st;
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
@@ -51,23 +53,27 @@ static tc_status read_kind(const tc_script *s, config_setting_t *g, int i, doubl
         config_setting_length(parts) > TC_SHAPE_MAXPART)
         return tc_error_set(err, TC_EINVAL, s->path, line, where,
                             "compound '%s' needs a list ( {...}, ... ) of 1 to %d parts (%s): an "
-                            "empty compound has no volume", k->name, TC_SHAPE_MAXPART,
-                            parts && config_setting_is_list(parts) ? "it has none or too many" : "missing");
+                            "empty compound has no volume",
+                            k->name, TC_SHAPE_MAXPART,
+                            parts && config_setting_is_list(parts) ? "it has none or too many"
+                                                                   : "missing");
     k->npart = config_setting_length(parts);
     for (int j = 0; j < k->npart; j++) {
         config_setting_t *p = config_setting_get_elem(parts, (unsigned)j);
         const char *type;
         tc_shape_part *q = &k->part[j];
         if (!config_setting_is_group(p))
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(p), where,
-                                "part %d must be a group { type = ...; size = [...]; pos = [...]; }", j + 1);
+            return tc_error_set(
+                err, TC_EINVAL, s->path, (int)config_setting_source_line(p), where,
+                "part %d must be a group { type = ...; size = [...]; pos = [...]; }", j + 1);
         if ((st = tc_script_allowed(s, p, part_keys, err)) ||
             (st = tc_script_string(s, p, "type", &type, err)))
             return st;
         int ball = !strcmp(type, "sphere");
         if (!ball && strcmp(type, "box"))
             return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(p), "type",
-                                "part %d of '%s': \"box\" or \"sphere\" (got \"%s\")", j + 1, k->name, type);
+                                "part %d of '%s': \"box\" or \"sphere\" (got \"%s\")", j + 1,
+                                k->name, type);
         q->type = ball ? TC_SHAPE_SPHERE : TC_SHAPE_BOX;
         if ((st = reals_n(s, p, "size", 1e-6, 1e3, q->size, ball ? 1 : 3,
                           ball ? "the radius" : "the half sizes along x, y, z", err)) ||
@@ -92,7 +98,8 @@ static tc_status read_limits(const tc_script *s, e7_setup *e, tc_error *err) {
     if (!config_setting_is_list(l) || config_setting_length(l) > E7_MAXLIMIT)
         return tc_error_set(err, TC_EINVAL, s->path, line, "pile.limits",
                             "a list ( {...}, ... ) of at most %d groups { label = ...; bodies = "
-                            "...; why = ...; }", E7_MAXLIMIT);
+                            "...; why = ...; }",
+                            E7_MAXLIMIT);
     e->d_nlimit = config_setting_length(l);
     for (int i = 0; i < e->d_nlimit; i++) {
         config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
@@ -119,15 +126,23 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
     memset(p, 0, sizeof *p);
     int seed = 0;
     tc_status st;
-    const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"pile.size_lo", &p->size_lo, 1e-4, 10},       {"pile.size_hi", &p->size_hi, 1e-4, 10},
-        {"pile.density", &p->density, 1e-3, 1e5},      {"pile.wall_height", &p->wall_height, 1e-3, 100},
-        {"pile.fill", &p->fill, 1e-3, 1},              {"pile.friction", &p->friction, 0, 10},
-        {"pile.dt", &e->d_dt, 1e-6, 0.1},              {"pile.seconds", &e->d_seconds, 1e-3, 1e3},
-        {"pile.measure_from", &e->d_measure_from, 0, 1e3}, {"pile.margin", &e->d_margin, 0, 1},
-        {"pile.linear", &e->d_linear, 0, 10}};
+    const struct {
+        const char *name;
+        double *v, lo, hi;
+    } reals[] = {{"pile.size_lo", &p->size_lo, 1e-4, 10},
+                 {"pile.size_hi", &p->size_hi, 1e-4, 10},
+                 {"pile.density", &p->density, 1e-3, 1e5},
+                 {"pile.wall_height", &p->wall_height, 1e-3, 100},
+                 {"pile.fill", &p->fill, 1e-3, 1},
+                 {"pile.friction", &p->friction, 0, 10},
+                 {"pile.dt", &e->d_dt, 1e-6, 0.1},
+                 {"pile.seconds", &e->d_seconds, 1e-3, 1e3},
+                 {"pile.measure_from", &e->d_measure_from, 0, 1e3},
+                 {"pile.margin", &e->d_margin, 0, 1},
+                 {"pile.linear", &e->d_linear, 0, 10}};
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
+        if ((st =
+                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
     if ((st = tc_script_int(s, NULL, "pile.seed", 0, 1 << 30, &seed, err)) ||
         (st = tc_script_int(s, NULL, "pile.every", 1, 1 << 20, &e->d_every, err)) ||
@@ -135,7 +150,8 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
         (st = tc_script_int(s, NULL, "pile.cost.warm", 0, 1 << 20, &e->d_warm, err)) ||
         (st = tc_script_int(s, NULL, "pile.cost.timed", 1, 1 << 20, &e->d_timed, err)))
         return st;
-    p->seed = (unsigned long)seed, p->gravity = e->gravity;
+    p->seed = (unsigned long)seed;
+    p->gravity = e->gravity;
     if (p->size_hi < p->size_lo)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.size_hi"), "pile.size_hi",
                             "must be >= size_lo (%g m)", p->size_lo);
@@ -146,23 +162,25 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
     config_setting_t *kinds = tc_script_lookup(s, NULL, "pile.shapes");
     if (!kinds || !config_setting_is_list(kinds) || config_setting_length(kinds) < 1 ||
         config_setting_length(kinds) > TC_PILE_MAXKIND)
-        return tc_error_set(err, TC_EINVAL, s->path, kinds ? (int)config_setting_source_line(kinds) : 0,
-                            "pile.shapes", "a list ( {...}, ... ) of 1 to %d compounds", TC_PILE_MAXKIND);
+        return tc_error_set(err, TC_EINVAL, s->path,
+                            kinds ? (int)config_setting_source_line(kinds) : 0, "pile.shapes",
+                            "a list ( {...}, ... ) of 1 to %d compounds", TC_PILE_MAXKIND);
     p->nkind = config_setting_length(kinds);
     for (int i = 0; i < p->nkind; i++)
-        if ((st = read_kind(s, config_setting_get_elem(kinds, (unsigned)i), i, p->size_lo, p->size_hi,
-                             &p->kind[i], err)))
+        if ((st = read_kind(s, config_setting_get_elem(kinds, (unsigned)i), i, p->size_lo,
+                            p->size_hi, &p->kind[i], err)))
             return st;
     /* the sizes: bodies and the box's half width, one each */
     double b[E7_MAXPILE];
     int nb = 0, nw = 0;
     if ((st = tc_script_reals(s, NULL, "pile.bodies", 1, 1e6, b, E7_MAXPILE, &nb, err)) ||
-        (st = tc_script_reals(s, NULL, "pile.half_width", 1e-3, 100, e->d_half_width, E7_MAXPILE, &nw, err)))
+        (st = tc_script_reals(s, NULL, "pile.half_width", 1e-3, 100, e->d_half_width, E7_MAXPILE,
+                              &nw, err)))
         return st;
     if (nw != nb)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.half_width"), "pile.half_width",
-                            "needs one box half width per pile size: %d for the %d sizes of pile.bodies",
-                            nw, nb);
+        return tc_error_set(
+            err, TC_EINVAL, s->path, line_of(s, "pile.half_width"), "pile.half_width",
+            "needs one box half width per pile size: %d for the %d sizes of pile.bodies", nw, nb);
     e->d_n = nb;
     for (int i = 0; i < nb; i++) {
         e->d_bodies[i] = (int)b[i];
@@ -170,7 +188,8 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
             return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.bodies"), "pile.bodies",
                                 "entry %d must be a whole number of bodies (got %g)", i + 1, b[i]);
         tc_compound_pile q = *p;
-        q.bodies = e->d_bodies[i], q.half_width = e->d_half_width[i];
+        q.bodies = e->d_bodies[i];
+        q.half_width = e->d_half_width[i];
         tc_error e2;
         tc_error_clear(&e2);
         if ((st = tc_compound_pile_check(&q, &e2))) {
@@ -188,60 +207,90 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
 tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     memset(e, 0, sizeof *e);
     tc_status st;
-    const struct { const char *name; double *v, lo, hi; } reals[] = {
-        {"scene.gravity", &e->gravity, 0, 100},        {"scene.dt", &e->dt, 1e-6, 0.1},
-        {"scene.tolerance", &e->tolerance, 0, 1},
-        {"slide.half_size", &e->a_half, 1e-3, 10},     {"slide.mass", &e->a_mass, 1e-3, 1e6},
-        {"slide.v0", &e->a_v0, 1e-6, 100},             {"slide.friction", &e->a_mu, 0, 10},
-        {"slide.seconds", &e->a_seconds, 1e-3, 1e3},   {"slide.stop_speed", &e->a_stop, 1e-12, 10},
-        {"incline.half_size", &e->b_half, 1e-3, 10},   {"incline.mass", &e->b_mass, 1e-3, 1e6},
-        {"incline.friction", &e->b_mu, 0, 10},         {"incline.seconds", &e->b_seconds, 1e-3, 1e3},
-        {"incline.fit_from", &e->b_fit_from, 0, 1e3},  {"incline.stick_speed", &e->b_stick, 0, 10},
-        {"roll.radius", &e->c_radius, 1e-3, 10},       {"roll.mass", &e->c_mass, 1e-3, 1e6},
-        {"roll.v0", &e->c_v0, 1e-6, 100},              {"roll.friction", &e->c_mu, 0, 10},
-        {"roll.seconds", &e->c_seconds, 1e-3, 1e3},    {"roll.slip", &e->c_slip, 1e-12, 0.5}};
+    const struct {
+        const char *name;
+        double *v, lo, hi;
+    } reals[] = {{"scene.gravity", &e->gravity, 0, 100},
+                 {"scene.dt", &e->dt, 1e-6, 0.1},
+                 {"scene.tolerance", &e->tolerance, 0, 1},
+                 {"slide.half_size", &e->a_half, 1e-3, 10},
+                 {"slide.mass", &e->a_mass, 1e-3, 1e6},
+                 {"slide.v0", &e->a_v0, 1e-6, 100},
+                 {"slide.friction", &e->a_mu, 0, 10},
+                 {"slide.seconds", &e->a_seconds, 1e-3, 1e3},
+                 {"slide.stop_speed", &e->a_stop, 1e-12, 10},
+                 {"incline.half_size", &e->b_half, 1e-3, 10},
+                 {"incline.mass", &e->b_mass, 1e-3, 1e6},
+                 {"incline.friction", &e->b_mu, 0, 10},
+                 {"incline.seconds", &e->b_seconds, 1e-3, 1e3},
+                 {"incline.fit_from", &e->b_fit_from, 0, 1e3},
+                 {"incline.stick_speed", &e->b_stick, 0, 10},
+                 {"roll.radius", &e->c_radius, 1e-3, 10},
+                 {"roll.mass", &e->c_mass, 1e-3, 1e6},
+                 {"roll.v0", &e->c_v0, 1e-6, 100},
+                 {"roll.friction", &e->c_mu, 0, 10},
+                 {"roll.seconds", &e->c_seconds, 1e-3, 1e3},
+                 {"roll.slip", &e->c_slip, 1e-12, 0.5}};
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st = tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
+        if ((st =
+                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
             return st;
     if ((st = tc_script_int(s, NULL, "scene.every", 1, 1 << 20, &e->every, err))) return st;
     /* the closed forms divide by mu g: (a) and (c) need friction and gravity */
-    const struct { const char *name; double mu; } need[] = {{"slide.friction", e->a_mu},
-                                                            {"roll.friction", e->c_mu}};
+    const struct {
+        const char *name;
+        double mu;
+    } need[] = {{"slide.friction", e->a_mu}, {"roll.friction", e->c_mu}};
     for (int i = 0; i < 2; i++)
         if (!(need[i].mu * e->gravity > 0))
             return tc_error_set(err, TC_EINVAL, s->path, line_of(s, need[i].name), need[i].name,
                                 "must be > 0 with gravity > 0: the closed form divides by mu g");
     if (e->a_stop >= e->a_v0)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "slide.stop_speed"), "slide.stop_speed",
-                            "must be below slide.v0 (%g m/s)", e->a_v0);
+        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "slide.stop_speed"),
+                            "slide.stop_speed", "must be below slide.v0 (%g m/s)", e->a_v0);
     if (e->b_fit_from >= e->b_seconds)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "incline.fit_from"),
-                            "incline.fit_from", "must be below incline.seconds (%g s)", e->b_seconds);
-    if ((st = tc_script_reals(s, NULL, "incline.offsets", -89, 89, e->b_offset, E7_MAXANGLE, &e->b_n, err)))
+                            "incline.fit_from", "must be below incline.seconds (%g s)",
+                            e->b_seconds);
+    if ((st = tc_script_reals(s, NULL, "incline.offsets", -89, 89, e->b_offset, E7_MAXANGLE,
+                              &e->b_n, err)))
         return st;
     /* every angle a tilt in [0, 90) degrees */
     for (int i = 0; i < e->b_n; i++) {
         double deg = e7_incline_angle(e, i) * 180 / M_PI;
         if (!(deg >= 0 && deg < 89))
-            return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "incline.offsets"), "incline.offsets",
+            return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "incline.offsets"),
+                                "incline.offsets",
                                 "entry %d gives an incline of %.3g degrees (friction angle %.3g "
-                                "plus %g): it must lie in [0, 89)", i + 1, deg,
-                                atan(e->b_mu) * 180 / M_PI, e->b_offset[i]);
+                                "plus %g): it must lie in [0, 89)",
+                                i + 1, deg, atan(e->b_mu) * 180 / M_PI, e->b_offset[i]);
     }
     return read_pile(s, e, err);
 }
 
 /* ---------- the closed forms ---------- */
 
-double e7_incline_angle(const e7_setup *e, int i) { return atan(e->b_mu) + e->b_offset[i] * M_PI / 180; }
-double e7_slide_distance(const e7_setup *e) { return e->a_v0 * e->a_v0 / (2 * e->a_mu * e->gravity); }
-double e7_slide_time(const e7_setup *e) { return e->a_v0 / (e->a_mu * e->gravity); }
-double e7_roll_time(const e7_setup *e) { return 2 * e->c_v0 / (7 * e->c_mu * e->gravity); }
-double e7_roll_speed(const e7_setup *e) { return 5 * e->c_v0 / 7; }
+double e7_incline_angle(const e7_setup *e, int i) {
+    return atan(e->b_mu) + e->b_offset[i] * M_PI / 180;
+}
+double e7_slide_distance(const e7_setup *e) {
+    return e->a_v0 * e->a_v0 / (2 * e->a_mu * e->gravity);
+}
+double e7_slide_time(const e7_setup *e) {
+    return e->a_v0 / (e->a_mu * e->gravity);
+}
+double e7_roll_time(const e7_setup *e) {
+    return 2 * e->c_v0 / (7 * e->c_mu * e->gravity);
+}
+double e7_roll_speed(const e7_setup *e) {
+    return 5 * e->c_v0 / 7;
+}
 double e7_roll_distance(const e7_setup *e) {
     return 12 * e->c_v0 * e->c_v0 / (49 * e->c_mu * e->gravity);
 }
-double e7_slide_time_at(const e7_setup *e) { return (e->a_v0 - e->a_stop) / (e->a_mu * e->gravity); }
+double e7_slide_time_at(const e7_setup *e) {
+    return (e->a_v0 - e->a_stop) / (e->a_mu * e->gravity);
+}
 double e7_roll_time_at(const e7_setup *e) {
     return 2 * (1 - e->c_slip) * e->c_v0 / (7 * e->c_mu * e->gravity);
 }
@@ -265,7 +314,8 @@ static tc_status add_cube(double h, double mass, int planar, tc_scene *sc, tc_er
     if (planar) {
         const double A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}, b[4] = {h, h, h, h};
         /* a uniform square of side 2h: izz = m (2h)^2 / 6 */
-        return tc_scene_add_polygon(sc, "box", A, b, 4, h, mass, mass * 4 * h * h / 6, 0, h, 0, err);
+        return tc_scene_add_polygon(sc, "box", A, b, 4, h, mass, mass * 4 * h * h / 6, 0, h, 0,
+                                    err);
     }
     const double hs[3] = {h, h, h}, pos[3] = {0, 0, h};
     return tc_scene_add_box(sc, "box", hs, mass, pos, NULL, err);
@@ -281,8 +331,8 @@ tc_status e7_slide_scene(const e7_setup *e, int planar, tc_scene *sc, tc_error *
 
 tc_status e7_incline_scene(const e7_setup *e, int i, int planar, tc_scene *sc, tc_error *err) {
     const double th = e7_incline_angle(e, i), g = e->gravity;
-    tc_status st = planar ? tc_scene_ground_2d(sc, g, e->b_mu, err)
-                          : tc_scene_ground(sc, g, e->b_mu, err);
+    tc_status st =
+        planar ? tc_scene_ground_2d(sc, g, e->b_mu, err) : tc_scene_ground(sc, g, e->b_mu, err);
     if (st) return st;
     /* the incline: gravity turned by theta toward +x, the plane's normal its "up" */
     sc->gravity[0] = g * sin(th);
@@ -295,8 +345,9 @@ tc_status e7_roll_scene(const e7_setup *e, tc_scene *sc, tc_error *err) {
     const double r = e->c_radius, pos[3] = {0, 0, r};
     tc_status st = tc_scene_ground(sc, e->gravity, e->c_mu, err);
     /* a solid ball: the mass sets the density */
-    if (!st) st = tc_scene_add_free(sc, "ball", tc_sphere(r), pos, NULL,
-                                    e->c_mass / (4.0 / 3.0 * M_PI * r * r * r), err);
+    if (!st)
+        st = tc_scene_add_free(sc, "ball", tc_sphere(r), pos, NULL,
+                               e->c_mass / (4.0 / 3.0 * M_PI * r * r * r), err);
     if (!st) sc->body[1].vel[0] = e->c_v0;
     return st;
 }
@@ -304,7 +355,8 @@ tc_status e7_roll_scene(const e7_setup *e, tc_scene *sc, tc_error *err) {
 tc_status e7_pile_scene(const e7_setup *e, int i, tc_scene *sc, tc_compound_pile *p,
                         tc_error *err) {
     tc_compound_pile q = e->pile;
-    q.bodies = e->d_bodies[i], q.half_width = e->d_half_width[i];
+    q.bodies = e->d_bodies[i];
+    q.half_width = e->d_half_width[i];
     if (p) *p = q;
     return tc_scene_compound_pile(sc, &q, err);
 }
@@ -338,7 +390,11 @@ e7_measure e7_measure_run(const e7_setup *e, int scene, long n, const double *x,
         for (long j = 0; j < n; j++) {
             double t = (j + 1) * e->dt;
             if (t < e->b_fit_from) continue;
-            s1 += 1, st += t, sv += v[j], stt += t * t, stv += t * v[j];
+            s1 += 1;
+            st += t;
+            sv += v[j];
+            stt += t * t;
+            stv += t * v[j];
         }
         double den = s1 * stt - st * st;
         m.accel = s1 >= 2 && den > 0 ? (s1 * stv - st * sv) / den : NAN;
@@ -355,7 +411,8 @@ e7_measure e7_measure_run(const e7_setup *e, int scene, long n, const double *x,
                 m.roll_distance = xp + w * (x[j] - xp);
                 break;
             }
-            prev = sl, xp = x[j];
+            prev = sl;
+            xp = x[j];
         }
         m.roll_speed = v[n - 1];
     }
@@ -374,17 +431,19 @@ static void record(void *ctx, tc_sim *sim, long k) {
     sim_ctx *c = ctx;
     const tc_body_state *b = &tc_sim_bodies(sim)[1];
     if (k == 0) c->x0 = tc_sim_scene(sim)->body[1].pos[0];
-    c->x[k] = b->pos[0] - c->x0, c->v[k] = b->vel[0];
+    c->x[k] = b->pos[0] - c->x0;
+    c->v[k] = b->vel[0];
     /* the sliding speed: along x only (a compliant contact rocks and bounces the box) */
     c->speed[k] = fabs(b->vel[0]);
     /* the ball rolls along +x when omega_y r = v_x */
     c->wr[k] = c->scene == E7_ROLL ? b->omega[1] * c->e->c_radius : 0;
 }
 
-void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_method *m,
-                 double *x, double *v, double *speed, double *wr, long *done, tc_item *it) {
-    const double secs = scene == E7_SLIDE ? e->a_seconds : scene == E7_INCLINE ? e->b_seconds
-                                                                                 : e->c_seconds;
+void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_method *m, double *x,
+                 double *v, double *speed, double *wr, long *done, tc_item *it) {
+    const double secs = scene == E7_SLIDE     ? e->a_seconds
+                        : scene == E7_INCLINE ? e->b_seconds
+                                              : e->c_seconds;
     sim_ctx c = {e, scene, 0, x, v, speed, wr};
     /* nothing puts energy in: a rise above lifting the body by its own size fails the run (a
      * penalty method at a 0.1 s step slid the box 33 m backwards, "ok") */

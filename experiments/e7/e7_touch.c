@@ -12,8 +12,8 @@
 /* one convex part in the world */
 typedef struct part {
     tc_shape_type type;
-    double size[3];  /* m, body frame */
-    double off[3];   /* its centre from the body's COM (m, body frame) */
+    double size[3]; /* m, body frame */
+    double off[3];  /* its centre from the body's COM (m, body frame) */
     int body, fixed;
     double lo[3], hi[3]; /* world bounding box (m), grown by the margin */
     tc_body_state st;    /* its centre and the body's orientation */
@@ -22,8 +22,8 @@ typedef struct part {
 struct e7_touch {
     int n, nplane;
     part *p;
-    int *order;  /* parts sorted by lo[0] */
-    int *plane;  /* bodies that are planes */
+    int *order; /* parts sorted by lo[0] */
+    int *plane; /* bodies that are planes */
 };
 
 e7_touch *e7_touch_alloc(const tc_scene *sc) {
@@ -31,9 +31,12 @@ e7_touch *e7_touch_alloc(const tc_scene *sc) {
     int cap = sc->nbody * TC_SHAPE_MAXPART + 1;
     if (!w || !(w->p = calloc((size_t)cap, sizeof *w->p)) ||
         !(w->order = calloc((size_t)cap, sizeof *w->order)) ||
-        !(w->plane = calloc((size_t)sc->nbody + 1, sizeof *w->plane)))
-        return e7_touch_free(w), NULL;
-    for (int i = 0; i < cap; i++) w->order[i] = i;
+        !(w->plane = calloc((size_t)sc->nbody + 1, sizeof *w->plane))) {
+        e7_touch_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < cap; i++)
+        w->order[i] = i;
     /* the parts: a compound's, or the body's own shape; planes apart */
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
@@ -45,7 +48,8 @@ e7_touch *e7_touch_alloc(const tc_scene *sc) {
         int np = s->type == TC_SHAPE_COMPOUND ? s->npart : 1;
         for (int k = 0; k < np; k++) {
             part *q = &w->p[w->n++];
-            q->body = i, q->fixed = b->joint == TC_JOINT_FIXED;
+            q->body = i;
+            q->fixed = b->joint == TC_JOINT_FIXED;
             if (s->type == TC_SHAPE_COMPOUND) {
                 q->type = s->part[k].type;
                 memcpy(q->size, s->part[k].size, sizeof q->size);
@@ -61,7 +65,10 @@ e7_touch *e7_touch_alloc(const tc_scene *sc) {
 
 void e7_touch_free(e7_touch *w) {
     if (!w) return;
-    free(w->p), free(w->order), free(w->plane), free(w);
+    free(w->p);
+    free(w->order);
+    free(w->plane);
+    free(w);
 }
 
 /* the part's shape grown by g (m): what libccd compares */
@@ -90,17 +97,25 @@ int e7_touching(e7_touch *w, const tc_scene *sc, const tc_body_state *bs, double
         /* half extents of the box of a turned box: |R| h; of a sphere: r; a cylinder: its box */
         double h[3] = {q->size[0], q->type == TC_SHAPE_SPHERE ? q->size[0] : q->size[1],
                        q->type == TC_SHAPE_SPHERE ? q->size[0] : q->size[2]};
-        if (q->type == TC_SHAPE_CYLINDER) h[0] = h[1] = q->size[0], h[2] = q->size[1];
+        if (q->type == TC_SHAPE_CYLINDER) {
+            h[0] = h[1] = q->size[0];
+            h[2] = q->size[1];
+        }
         for (int k = 0; k < 3; k++)
-            e[k] = q->type == TC_SHAPE_SPHERE ? h[0]
-                                              : fabs(b->R[3 * k]) * h[0] + fabs(b->R[3 * k + 1]) * h[1] +
-                                                    fabs(b->R[3 * k + 2]) * h[2];
-        for (int k = 0; k < 3; k++) q->lo[k] = q->st.pos[k] - e[k] - g, q->hi[k] = q->st.pos[k] + e[k] + g;
+            e[k] = q->type == TC_SHAPE_SPHERE
+                       ? h[0]
+                       : fabs(b->R[3 * k]) * h[0] + fabs(b->R[3 * k + 1]) * h[1] +
+                             fabs(b->R[3 * k + 2]) * h[2];
+        for (int k = 0; k < 3; k++) {
+            q->lo[k] = q->st.pos[k] - e[k] - g;
+            q->hi[k] = q->st.pos[k] + e[k] + g;
+        }
     }
     /* insertion sort from the last call's order: the parts move little between samples */
     for (int i = 1; i < w->n; i++) {
         int v = w->order[i], j = i;
-        for (; j > 0 && before(w->p, v, w->order[j - 1]); j--) w->order[j] = w->order[j - 1];
+        for (; j > 0 && before(w->p, v, w->order[j - 1]); j--)
+            w->order[j] = w->order[j - 1];
         w->order[j] = v;
     }
     int count = 0;
@@ -111,7 +126,8 @@ int e7_touching(e7_touch *w, const tc_scene *sc, const tc_body_state *bs, double
             const part *q = &w->p[w->order[c]];
             if (q->lo[0] > p->hi[0]) break;
             if (q->body == p->body || (p->fixed && q->fixed)) continue;
-            if (q->lo[1] > p->hi[1] || p->lo[1] > q->hi[1] || q->lo[2] > p->hi[2] || p->lo[2] > q->hi[2])
+            if (q->lo[1] > p->hi[1] || p->lo[1] > q->hi[1] || q->lo[2] > p->hi[2] ||
+                p->lo[2] > q->hi[2])
                 continue;
             tc_shape sp = grown(p, g), sq = grown(q, g);
             double d, n[3], x[3];

@@ -12,7 +12,9 @@
 #include "test_tmp.h"
 #include "experiments/e7/e7.h"
 
-static const char *src(void) { return getenv("TOUCHE_SOURCE_DIR"); }
+static const char *src(void) {
+    return getenv("TOUCHE_SOURCE_DIR");
+}
 
 /* the built-in script's path and text */
 static void script_path(char *buf, size_t n) {
@@ -45,7 +47,8 @@ static int line_of(const char *text, const char *needle) {
     const char *at = strstr(text, needle);
     cr_assert_not_null(at, "'%s' is in the text", needle);
     int line = 1;
-    for (const char *p = text; p < at; p++) line += *p == '\n';
+    for (const char *p = text; p < at; p++)
+        line += *p == '\n';
     return line;
 }
 
@@ -63,7 +66,8 @@ static void quick_setup(e7_setup *e) {
     char path[1024];
     tc_error err;
     script_path(path, sizeof path);
-    cr_assert_eq(read7(path, "quick", e, &err), TC_OK, "%s:%d: %s: %s", err.file, err.line, err.param, err.msg);
+    cr_assert_eq(read7(path, "quick", e, &err), TC_OK, "%s:%d: %s: %s", err.file, err.line,
+                 err.param, err.msg);
 }
 
 /* ---------- the pile ---------- */
@@ -92,14 +96,18 @@ Test(e7, the_pile_fits_its_box_and_nothing_touches_at_the_start) {
             for (int k = 0; k < d->shape.npart; k++) {
                 const tc_shape_part *q = &d->shape.part[k];
                 double far[3];
-                for (int j = 0; j < 3; j++) far[j] = fabs(q->pos[j]) + q->size[j];
+                for (int j = 0; j < 3; j++)
+                    far[j] = fabs(q->pos[j]) + q->size[j];
                 R = fmax(R, q->type == TC_SHAPE_SPHERE
-                                ? sqrt(q->pos[0] * q->pos[0] + q->pos[1] * q->pos[1] + q->pos[2] * q->pos[2]) + q->size[0]
+                                ? sqrt(q->pos[0] * q->pos[0] + q->pos[1] * q->pos[1] +
+                                       q->pos[2] * q->pos[2]) +
+                                      q->size[0]
                                 : sqrt(far[0] * far[0] + far[1] * far[1] + far[2] * far[2]));
             }
-            cr_expect(fabs(bs[b].pos[0]) + R < W && fabs(bs[b].pos[1]) + R < W && bs[b].pos[2] - R > 0,
-                      "pile %d body %d (R %g m) at (%g, %g, %g) inside the box of half width %g m", i,
-                      b, R, bs[b].pos[0], bs[b].pos[1], bs[b].pos[2], W);
+            cr_expect(fabs(bs[b].pos[0]) + R < W && fabs(bs[b].pos[1]) + R < W &&
+                          bs[b].pos[2] - R > 0,
+                      "pile %d body %d (R %g m) at (%g, %g, %g) inside the box of half width %g m",
+                      i, b, R, bs[b].pos[0], bs[b].pos[1], bs[b].pos[2], W);
             cr_expect_eq(tc_compound_pile_escaped(&p, bs[b].pos), 0);
         }
         /* no two parts closer than 1 mm, none on the floor or a wall */
@@ -116,7 +124,8 @@ Test(e7, the_pile_fits_its_box_and_nothing_touches_at_the_start) {
     e.pile.seed += 1;
     cr_assert_eq(e7_pile_scene(&e, 0, again, NULL, NULL), TC_OK);
     cr_expect_neq(memcmp(sc->body + 5, again->body + 5, sizeof *sc->body), 0);
-    free(sc), free(again);
+    free(sc);
+    free(again);
 }
 
 Test(e7, every_default_kind_is_a_valid_compound) {
@@ -127,8 +136,10 @@ Test(e7, every_default_kind_is_a_valid_compound) {
     for (int i = 0; i < p.nkind; i++) {
         tc_shape c;
         tc_error err;
-        cr_expect_eq(tc_compound_shape(&p.kind[i], 0.05, &c, &err), TC_OK, "%s: %s", p.kind[i].name, err.msg);
-        cr_expect_eq(memcmp(&p.kind[i], &e.pile.kind[i], sizeof p.kind[i]), 0, "kind %d as in the script", i);
+        cr_expect_eq(tc_compound_shape(&p.kind[i], 0.05, &c, &err), TC_OK, "%s: %s", p.kind[i].name,
+                     err.msg);
+        cr_expect_eq(memcmp(&p.kind[i], &e.pile.kind[i], sizeof p.kind[i]), 0,
+                     "kind %d as in the script", i);
         cr_expect(tc_compound_radius(&p.kind[i], 1) > 0 && tc_compound_volume(&p.kind[i], 1) > 0);
     }
     /* and the default pile builds */
@@ -155,8 +166,10 @@ Test(e7, bad_compounds_and_piles_are_refused_with_the_reason) {
     cr_expect_eq(tc_compound_shape(&k, 0.05, &c, &err), TC_EINVAL);
     cr_expect(strstr(err.msg, "overlap") != NULL, "%s", err.msg);
     /* an L: two bars whose products of inertia do not vanish */
-    tc_compound_kind L = {"L", 2, {{TC_SHAPE_BOX, {1.0, 0.25, 0.25}, {0, 0, -0.75}},
-                                   {TC_SHAPE_BOX, {0.25, 0.25, 0.5}, {-0.75, 0, 0}}}};
+    tc_compound_kind L = {"L",
+                          2,
+                          {{TC_SHAPE_BOX, {1.0, 0.25, 0.25}, {0, 0, -0.75}},
+                           {TC_SHAPE_BOX, {0.25, 0.25, 0.5}, {-0.75, 0, 0}}}};
     tc_error_clear(&err);
     cr_expect_eq(tc_compound_shape(&L, 0.05, &c, &err), TC_EINVAL);
     cr_expect(strstr(err.msg, "diagonal") != NULL, "%s", err.msg);
@@ -167,15 +180,19 @@ Test(e7, bad_compounds_and_piles_are_refused_with_the_reason) {
     cr_expect_eq(tc_compound_pile_check(&q, &err), TC_EINVAL);
     cr_expect_str_eq(err.param, "bodies");
     cr_expect(strstr(err.msg, "do not fit") != NULL, "%s", err.msg);
-    q = p, q.bodies = TC_SCENE_MAXBODY, q.half_width = 10;
+    q = p;
+    q.bodies = TC_SCENE_MAXBODY;
+    q.half_width = 10;
     tc_error_clear(&err);
     cr_expect_eq(tc_compound_pile_check(&q, &err), TC_EINVAL);
     cr_expect_str_eq(err.param, "bodies");
-    q = p, q.friction = -0.1;
+    q = p;
+    q.friction = -0.1;
     tc_error_clear(&err);
     cr_expect_eq(tc_compound_pile_check(&q, &err), TC_EINVAL);
     cr_expect_str_eq(err.param, "friction");
-    q = p, q.half_width = 0.05;
+    q = p;
+    q.half_width = 0.05;
     tc_error_clear(&err);
     cr_expect_eq(tc_compound_pile_check(&q, &err), TC_EINVAL);
     cr_expect_str_eq(err.param, "half_width");
@@ -185,7 +202,8 @@ Test(e7, bad_compounds_and_piles_are_refused_with_the_reason) {
 
 Test(e7, touching_parts_count_pairs_closer_than_the_margin) {
     tc_scene *sc = malloc(sizeof *sc);
-    const double h[3] = {0.1, 0.1, 0.1}, a[3] = {0, 0, 0.1}, b[3] = {0.2005, 0, 0.1}, up[3] = {0, 0, 0.35};
+    const double h[3] = {0.1, 0.1, 0.1}, a[3] = {0, 0, 0.1}, b[3] = {0.2005, 0, 0.1},
+                 up[3] = {0, 0, 0.35};
     cr_assert_eq(tc_scene_ground(sc, 9.81, 0.5, NULL), TC_OK);
     cr_assert_eq(tc_scene_add_box(sc, "a", h, 1, a, NULL, NULL), TC_OK);
     cr_assert_eq(tc_scene_add_box(sc, "b", h, 1, b, NULL, NULL), TC_OK);
@@ -199,7 +217,9 @@ Test(e7, touching_parts_count_pairs_closer_than_the_margin) {
     /* both boxes on the floor (gap 0); 0.5 mm between them; the ball 0.15 m above */
     cr_expect_eq(e7_touching(w, sc, bs, 0.0002), 2, "the boxes on the floor");
     cr_expect_eq(e7_touching(w, sc, bs, 0.002), 3, "and each other within 2 mm");
-    e7_touch_free(w), tc_sim_free(sim), free(sc);
+    e7_touch_free(w);
+    tc_sim_free(sim);
+    free(sc);
 }
 
 /* ---------- bad scripts ---------- */
@@ -210,29 +230,35 @@ Test(e7, bad_scripts_name_file_line_and_setting) {
     snprintf(path, sizeof path, "%s/bad.cfg", dir);
     script_path(orig, sizeof orig);
     char *text = read_text(orig);
-    const struct { const char *from, *to, *param, *why, *at; } cases[] = {
+    const struct {
+        const char *from, *to, *param, *why, *at;
+    } cases[] = {
         /* mu < 0 */
         {"  friction = 0.5;   # Coulomb coefficient", "  friction = -0.5;   # Coulomb coefficient",
          "slide.friction", "must lie in", NULL},
         {"  friction = 0.2;", "  friction = -0.2;", "roll.friction", "must lie in", NULL},
         /* an empty compound */
-        {"{ name = \"T\"; parts = (\n        { type = \"box\"; size = [1.0, 0.25, 0.25]; pos = [0.0, 0.0, 0.75]; },\n"
+        {"{ name = \"T\"; parts = (\n        { type = \"box\"; size = [1.0, 0.25, 0.25]; pos = "
+         "[0.0, 0.0, 0.75]; },\n"
          "        { type = \"box\"; size = [0.25, 0.25, 0.75]; pos = [0.0, 0.0, -0.25]; } ); },",
          "{ name = \"T\"; parts = ( ); },", "pile.shapes.[0].parts", "empty compound", NULL},
         /* a part of the wrong shape, overlapping parts */
-        {"{ type = \"sphere\"; size = [0.35];", "{ type = \"cone\"; size = [0.35];", "type", "\"box\" or \"sphere\"", NULL},
+        {"{ type = \"sphere\"; size = [0.35];", "{ type = \"cone\"; size = [0.35];", "type",
+         "\"box\" or \"sphere\"", NULL},
         {"{ type = \"box\"; size = [0.25, 0.25, 0.75]; pos = [0.0, 0.0, -0.25]; } ); },",
-         "{ type = \"box\"; size = [0.25, 0.25, 0.75]; pos = [0.0, 0.0, 0.25]; } ); },", "pile.shapes.[0].parts",
-         "overlap", "{ name = \"T\"; parts = ("},
+         "{ type = \"box\"; size = [0.25, 0.25, 0.75]; pos = [0.0, 0.0, 0.25]; } ); },",
+         "pile.shapes.[0].parts", "overlap", "{ name = \"T\"; parts = ("},
         /* a pile that does not fit its box (the quick tier's first size), one over the scene's
          * capacity, a half width per size missing */
         {"half_width = [0.4, 0.5, 0.6]; seconds", "half_width = [0.15, 0.5, 0.6]; seconds",
          "pile.bodies", "do not fit", "bodies = [30, 60, 100];"},
-        {"bodies = [30, 60, 100];", "bodies = [30, 60, 100000];", "pile.bodies", "a pile holds", NULL},
+        {"bodies = [30, 60, 100];", "bodies = [30, 60, 100000];", "pile.bodies", "a pile holds",
+         NULL},
         {"half_width = [0.4, 0.5, 0.6]; seconds", "half_width = [0.4, 0.5]; seconds",
          "pile.half_width", "one box half width per pile size", NULL},
         /* an incline of 90 degrees or more, a stop speed above v0 */
-        {"offsets = [-10.0, 0.0, 10.0];", "offsets = [-10.0, 0.0, 70.0];", "incline.offsets", "[0, 89)", NULL},
+        {"offsets = [-10.0, 0.0, 10.0];", "offsets = [-10.0, 0.0, 70.0];", "incline.offsets",
+         "[0, 89)", NULL},
         {"  stop_speed = 0.02;", "  stop_speed = 3.0;", "slide.stop_speed", "below slide.v0", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -252,7 +278,8 @@ Test(e7, bad_scripts_name_file_line_and_setting) {
         cr_expect_eq(err.line, line_of(edited, first), "case %zu: line %d", i, err.line);
         free(edited);
     }
-    unlink(path), rmdir(dir);
+    unlink(path);
+    rmdir(dir);
     free(text);
 }
 
@@ -265,7 +292,7 @@ static double pval;
 static e7_measure run(const e7_setup *e, const char *spec, int q, int i) {
     tc_scene *sc = malloc(sizeof *sc);
     tc_error err;
-    tc_status st = q == E7_SLIDE ? e7_slide_scene(e, 0, sc, &err)
+    tc_status st = q == E7_SLIDE     ? e7_slide_scene(e, 0, sc, &err)
                    : q == E7_INCLINE ? e7_incline_scene(e, i, 0, sc, &err)
                                      : e7_roll_scene(e, sc, &err);
     cr_assert_eq(st, TC_OK, "%s", err.msg);
@@ -280,11 +307,17 @@ static e7_measure run(const e7_setup *e, const char *spec, int q, int i) {
     e7_simulate(e, q, sc, &m, x, v, sp, wr, &done, &it);
     cr_assert_eq(it.status, TC_OK, "%s: %s", spec, it.reason);
     e7_measure r = e7_measure_run(e, q, done, x, v, sp, wr);
-    free(x), free(v), free(sp), free(wr), free(sc);
+    free(x);
+    free(v);
+    free(sp);
+    free(wr);
+    free(sc);
     return r;
 }
 
-static double rel(double a, double b) { return fabs(a - b) / fabs(b); }
+static double rel(double a, double b) {
+    return fabs(a - b) / fabs(b);
+}
 
 /* MuJoCo's soft friction is a constraint relaxed over solref's 20 ms time constant: as the speed
  * nears 0 its friction force fades, so the box takes about 2 % longer to slow below 2 cm/s (the
@@ -302,40 +335,51 @@ static void closed_forms(const char *spec, double time_tol, int ball) {
         e7_measure b = run(&e, spec, E7_INCLINE, i);
         const double A = e7_incline_accel(&e, i);
         /* above: the acceleration within 1 %; at the friction angle, where the closed form is
-         * on the edge, the acceleration below 1 % of g; below, the box sticks (under 2 mm/s: MuJoCo's
-         * soft friction lets it creep at 1.2 mm/s) */
+         * on the edge, the acceleration below 1 % of g; below, the box sticks (under 2 mm/s:
+         * MuJoCo's soft friction lets it creep at 1.2 mm/s) */
         if (A > 0)
-            cr_expect_lt(rel(b.accel, A), 0.01, "%s (b) angle %d: a %g vs %g m/s^2", spec, i, b.accel, A);
+            cr_expect_lt(rel(b.accel, A), 0.01, "%s (b) angle %d: a %g vs %g m/s^2", spec, i,
+                         b.accel, A);
         else if (e.b_offset[i] == 0)
-            cr_expect_lt(fabs(b.accel), 0.01 * e.gravity, "%s (b) at the friction angle: a %g m/s^2", spec, b.accel);
+            cr_expect_lt(fabs(b.accel), 0.01 * e.gravity,
+                         "%s (b) at the friction angle: a %g m/s^2", spec, b.accel);
         else
-            cr_expect_lt(fabs(b.creep), 0.002, "%s (b) angle %d: it sticks (creeps at %g m/s)", spec, i, b.creep);
+            cr_expect_lt(fabs(b.creep), 0.002, "%s (b) angle %d: it sticks (creeps at %g m/s)",
+                         spec, i, b.creep);
     }
     if (!ball) return;
     e7_measure c = run(&e, spec, E7_ROLL, 0);
-    cr_expect_lt(rel(c.roll_time, e7_roll_time_at(&e)), 0.01, "%s (c) t* %g vs %g s", spec, c.roll_time,
-                 e7_roll_time_at(&e));
+    cr_expect_lt(rel(c.roll_time, e7_roll_time_at(&e)), 0.01, "%s (c) t* %g vs %g s", spec,
+                 c.roll_time, e7_roll_time_at(&e));
     cr_expect_lt(rel(c.roll_speed, e7_roll_speed(&e)), 0.01, "%s (c) speed %g vs %g m/s", spec,
                  c.roll_speed, e7_roll_speed(&e));
     cr_expect_lt(rel(c.roll_distance, e7_roll_distance_at(&e)), 0.01, "%s (c) distance %g vs %g m",
                  spec, c.roll_distance, e7_roll_distance_at(&e));
 }
 
-Test(e7, mujoco_meets_the_closed_forms_at_1_ms) { closed_forms("mujoco", 0.03, 1); }
+Test(e7, mujoco_meets_the_closed_forms_at_1_ms) {
+    closed_forms("mujoco", 0.03, 1);
+}
 
-Test(e7, the_lcp_meets_the_closed_forms_at_1_ms) { closed_forms("rigid", 0.01, 1); }
+Test(e7, the_lcp_meets_the_closed_forms_at_1_ms) {
+    closed_forms("rigid", 0.01, 1);
+}
 
 /* velocity projection on rigid's contact points: the box's closed forms to 1 % (its ball rolls
  * 6 % late, where the LCP step on the same points is within 0.4 %: not tested here) */
-Test(e7, velocity_projection_meets_the_box_closed_forms_at_1_ms) { closed_forms("rigid/vp", 0.01, 0); }
+Test(e7, velocity_projection_meets_the_box_closed_forms_at_1_ms) {
+    closed_forms("rigid/vp", 0.01, 0);
+}
 
 /* velocity projection on every penetrating point, as E7's script runs it once `points` is
  * registered: each body at its vertices (spacing_rel 2; at the default 0.25 a box face on the
  * plane is 36 coplanar points whose block LCPs Siconos fails to solve) */
 Test(e7, velocity_projection_on_points_meets_the_closed_forms_at_1_ms) {
     tc_method m;
-    if (tc_method_parse(&m, "points/vp", NULL) != TC_OK) cr_skip_test("model points is not registered");
-    pname = "spacing_rel", pval = 2.0;
+    if (tc_method_parse(&m, "points/vp", NULL) != TC_OK)
+        cr_skip_test("model points is not registered");
+    pname = "spacing_rel";
+    pval = 2.0;
     closed_forms("points/vp", 0.01, 1);
     pname = NULL;
 }
@@ -367,7 +411,11 @@ Test(e7, energy_from_nothing_fails_the_run) {
             cr_expect_eq(it.status, TC_OK, "%s: %s", spec[k], it.reason);
             cr_expect_gt(x[done - 1], 0, "%s slid forwards", spec[k]);
         }
-        free(x), free(v), free(sp), free(wr), free(sc);
+        free(x);
+        free(v);
+        free(sp);
+        free(wr);
+        free(sc);
     }
 }
 
@@ -392,29 +440,38 @@ Test(e7, the_closed_forms_agree_with_each_other) {
 static char *tiny_run(int threads) {
     char dir[] = "/tmp/touche-e7-XXXXXX", path[128], out[128], orig[1024];
     cr_assert_not_null(test_tmpdir(dir));
-    snprintf(path, sizeof path, "%s/e7.cfg", dir), snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(path, sizeof path, "%s/e7.cfg", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
     script_path(orig, sizeof orig);
     char *text = read_text(orig);
-    write_edited(text, "quick = {\n", "quick = {\n    slide = { seconds = 0.1; }; incline = { seconds = 0.3; };\n"
-                                       "    roll = { seconds = 0.1; };\n", path);
+    write_edited(text, "quick = {\n",
+                 "quick = {\n    slide = { seconds = 0.1; }; incline = { seconds = 0.3; };\n"
+                 "    roll = { seconds = 0.1; };\n",
+                 path);
     free(text);
     text = read_text(path);
     write_edited(text,
                  "pile = { bodies = [30, 60, 100]; half_width = [0.4, 0.5, 0.6]; seconds = 1.4;\n"
                  "             measure_from = 1.2;",
-                 "pile = { bodies = [10]; half_width = [0.4]; seconds = 0.3; measure_from = 0.1;", path);
+                 "pile = { bodies = [10]; half_width = [0.4]; seconds = 0.3; measure_from = 0.1;",
+                 path);
     free(text);
-    tc_run_opts o = {.source_dir = src(), .out_root = out, .tier = "quick", .methods = "mujoco,rigid",
+    tc_run_opts o = {.source_dir = src(),
+                     .out_root = out,
+                     .tier = "quick",
+                     .methods = "mujoco,rigid",
                      .threads = threads};
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e7"), path, "e7", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e7"), path, "e7", &o, &err), TC_OK, "%s",
+                 err.msg);
     cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
     cr_expect_eq(tc_exp_failed(x), 0);
     tc_exp_free(x);
-    static const char *const files[] = {"slide.csv", "incline.csv", "roll.csv", "pile.csv",
-                                        "slide_runs.csv", "incline_runs.csv", "roll_runs.csv"};
+    static const char *const files[] = {"slide.csv",    "incline.csv",    "roll.csv",
+                                        "pile.csv",     "slide_runs.csv", "incline_runs.csv",
+                                        "roll_runs.csv"};
     char *res = calloc(1, 1 << 22);
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char csv[256];
@@ -430,5 +487,6 @@ Test(e7, a_tiny_run_is_the_same_for_one_and_two_threads) {
     char *a = tiny_run(1), *b = tiny_run(2);
     cr_expect_str_eq(a, b, "E7's results differ between 1 and 2 threads");
     cr_expect(strstr(a, "one block per method: mujoco") != NULL);
-    free(a), free(b);
+    free(a);
+    free(b);
 }

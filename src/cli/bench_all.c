@@ -19,7 +19,8 @@
 /* how many scenes there are */
 static int nscenes(void) {
     int n = 0;
-    while (tc_bench_scene_at(n)) n++;
+    while (tc_bench_scene_at(n))
+        n++;
     return n;
 }
 
@@ -44,8 +45,8 @@ static tc_status call(tc_sim *sim, int dynamics, tc_wrench *w) {
 }
 
 /* a fresh simulation of m from the origin's state (or the scene's start hook without one) */
-static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m, const tc_bench_build *b,
-                           const tc_sim *origin, tc_error *err) {
+static tc_status start_sim(tc_sim **sim, const tc_scene *sc, const tc_method *m,
+                           const tc_bench_build *b, const tc_sim *origin, tc_error *err) {
     tc_status st = tc_sim_alloc(sim, sc, m, b->dt, err);
     if (st) return st;
     if (origin) return tc_sim_copy_state(*sim, origin);
@@ -78,7 +79,9 @@ static tc_status run_restart(void *ctx) {
     run_ctx *r = ctx;
     if (!r->dynamics || r->b->horizon <= 0 || tc_sim_time(r->sim) - r->start < r->b->horizon)
         return TC_OK;
-    tc_sim_free(r->sim), r->sim = NULL, r->restarts++;
+    tc_sim_free(r->sim);
+    r->sim = NULL;
+    r->restarts++;
     return start_sim(&r->sim, r->sc, r->m, r->b, r->origin, &r->err);
 }
 
@@ -107,7 +110,9 @@ static void time_calls(run_ctx *r, double seconds, bench_cell *c) {
         return;
     }
     snprintf(c->status, sizeof c->status, "ok");
-    c->calls = tg.calls, c->mean_s = tg.mean_s, c->best_s = tg.best_s;
+    c->calls = tg.calls;
+    c->mean_s = tg.mean_s;
+    c->best_s = tg.best_s;
     if (r->restarts)
         snprintf(c->note, sizeof c->note, "restarted %ld times at the %g s horizon", r->restarts,
                  r->b->horizon);
@@ -125,8 +130,9 @@ static const tc_method *resolve(const tc_exp *x, const tc_method *m) {
 
 /* method m on scene sc: cannot run (caps or shapes), cannot start, or timed from the origin's
  * state (when there is one) */
-static void bench_cell_run(const tc_scene *sc, const tc_bench_scene *bs, const tc_bench_build *b, const tc_method *m,
-                           const tc_sim *origin, double seconds, tc_wrench *w, bench_cell *c) {
+static void bench_cell_run(const tc_scene *sc, const tc_bench_scene *bs, const tc_bench_build *b,
+                           const tc_method *m, const tc_sim *origin, double seconds, tc_wrench *w,
+                           bench_cell *c) {
     c->calls = 0;
     c->note[0] = 0;
     c->mean_s = c->best_s = NAN;
@@ -155,8 +161,8 @@ static void bench_cell_run(const tc_scene *sc, const tc_bench_scene *bs, const t
 /* the state every method of a dynamic scene starts from: the scene's start hook, then MuJoCo
  * (the experiment's version) stepping it for b->settle seconds; NULL for a static scene, or when
  * MuJoCo cannot (the note says so: the methods then start from the built state) */
-static tc_sim *settle(const tc_scene *sc, int dynamics, const tc_method *mj, const tc_bench_build *b, char *note,
-                      size_t n) {
+static tc_sim *settle(const tc_scene *sc, int dynamics, const tc_method *mj,
+                      const tc_bench_build *b, char *note, size_t n) {
     if (!dynamics || !mj) return NULL;
     tc_sim *sim = NULL;
     tc_error err;
@@ -167,7 +173,8 @@ static tc_sim *settle(const tc_scene *sc, int dynamics, const tc_method *mj, con
     for (long k = 0; k < steps && !st; k++)
         st = tc_sim_step(sim);
     if (st) {
-        snprintf(note, n, "settling by mujoco failed (%s): timed from the built state", tc_status_str(st));
+        snprintf(note, n, "settling by mujoco failed (%s): timed from the built state",
+                 tc_status_str(st));
         tc_sim_free(sim);
         return NULL;
     }
@@ -229,10 +236,10 @@ static int method_selected(const char *list, const tc_method *m) {
 /* every name of a filter list must name something: "<who>: --opt: no ... 'x' (valid: ...)" */
 static int check_list(const char *opt, const char *list, const tc_method *all, int nm) {
     char buf[512];
-    if (strlen(list) >= sizeof buf)
-        return fprintf(stderr, "touche bench all: %s: at most %zu characters\n", opt,
-                       sizeof buf - 1),
-               0;
+    if (strlen(list) >= sizeof buf) {
+        fprintf(stderr, "touche bench all: %s: at most %zu characters\n", opt, sizeof buf - 1);
+        return 0;
+    }
     snprintf(buf, sizeof buf, "%s", list);
     for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
         int found = 0;
@@ -278,16 +285,21 @@ static void fmt_us(char *buf, size_t n, double s) {
 
 /* the Markdown table: a row per method, a column per scene, each cell "mean / best us (ratio to
  * MuJoCo's mean)" or why not; then what each scene is */
-static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
-                     const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
+static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm,
+                     const bench_cell *cell, const double *mj, const int *bodies,
+                     const tc_bench_build *set, char (*snote)[200]) {
     char machine[256], date[64];
     tc_machine_stamp(date, sizeof date, machine, sizeof machine, o->threads);
-    fprintf(f, "`touche bench all`, %s, %s, `--seconds %g` a cell. Each cell: mean / best time per call "
-               "(µs) and the mean's ratio to MuJoCo's on the same scene in the same run; a force query "
-               "on the static scenes, a step on the others.\n\n| method |",
-            date, machine, o->seconds);
+    fprintf(
+        f,
+        "`touche bench all`, %s, %s, `--seconds %g` a cell. Each cell: mean / best time per call "
+        "(µs) and the mean's ratio to MuJoCo's on the same scene in the same run; a force query "
+        "on the static scenes, a step on the others.\n\n| method |",
+        date, machine, o->seconds);
     for (int s = 0; s < nscenes(); s++)
-        if (bodies[s]) fprintf(f, " %s (%s) |", tc_bench_scene_at(s)->name, tc_bench_scene_at(s)->dynamics ? "step" : "query");
+        if (bodies[s])
+            fprintf(f, " %s (%s) |", tc_bench_scene_at(s)->name,
+                    tc_bench_scene_at(s)->dynamics ? "step" : "query");
     fprintf(f, "\n|---|");
     for (int s = 0; s < nscenes(); s++)
         if (bodies[s]) fprintf(f, "---|");
@@ -306,7 +318,8 @@ static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm,
                 fprintf(f, " %s: %s |", c->status, c->note);
                 continue;
             }
-            fmt_us(a, sizeof a, c->mean_s), fmt_us(b, sizeof b, c->best_s);
+            fmt_us(a, sizeof a, c->mean_s);
+            fmt_us(b, sizeof b, c->best_s);
             fprintf(f, " %s / %s", a, b);
             if (isfinite(mj[s])) fprintf(f, " (%.3g×)", c->mean_s / mj[s]);
             if (strcmp(c->spec, all[k].spec)) fprintf(f, " as `%s`", c->spec);
@@ -314,48 +327,70 @@ static void write_md(FILE *f, const bench_opts *o, const tc_method *all, int nm,
         }
         fprintf(f, "\n");
     }
-    fprintf(f, "\nScenes (each experiment's quick tier; methods with its script's parameters):\n\n");
+    fprintf(f,
+            "\nScenes (each experiment's quick tier; methods with its script's parameters):\n\n");
     for (int s = 0; s < nscenes(); s++)
         if (bodies[s]) {
             fprintf(f, "- `%s`: %s, %d bodies", tc_bench_scene_at(s)->name, set[s].what, bodies[s]);
             if (tc_bench_scene_at(s)->dynamics && set[s].horizon > 0)
-                fprintf(f, "; a run restarts from the same state after %g s simulated", set[s].horizon);
+                fprintf(f, "; a run restarts from the same state after %g s simulated",
+                        set[s].horizon);
             fprintf(f, "%s%s\n", snote[s][0] ? "; " : "", snote[s]);
         }
 }
 
 /* bench_all.csv (a row per scene and method) and bench_all.md, each by temp file and rename */
-static int bench_all_write(const bench_opts *o, const tc_method *all, int nm, const bench_cell *cell,
-                           const double *mj, const int *bodies, const tc_bench_build *set, char (*snote)[200]) {
+static int bench_all_write(const bench_opts *o, const tc_method *all, int nm,
+                           const bench_cell *cell, const double *mj, const int *bodies,
+                           const tc_bench_build *set, char (*snote)[200]) {
     tc_error err;
     tc_error_clear(&err);
     char path[1100], mdpath[1100];
     tc_outfile f, g;
     if (tc_path_join(path, sizeof path, o->out, "bench_all.csv") ||
-        tc_path_join(mdpath, sizeof mdpath, o->out, "bench_all.md"))
-        return fprintf(stderr, "touche bench all: --out: path too long\n"), 1;
-    if (tc_outfile_open(&f, path, &err)) return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
-    fprintf(f.f, "scene,experiment,kind,bodies,dt_s,method,spec,status,calls,mean_us,best_us,mujoco_mean_us,"
-                 "ratio_to_mujoco,note\n");
+        tc_path_join(mdpath, sizeof mdpath, o->out, "bench_all.md")) {
+        fprintf(stderr, "touche bench all: --out: path too long\n");
+        return 1;
+    }
+    if (tc_outfile_open(&f, path, &err)) {
+        fprintf(stderr, "touche bench all: %s\n", err.msg);
+        return 1;
+    }
+    fprintf(
+        f.f,
+        "scene,experiment,kind,bodies,dt_s,method,spec,status,calls,mean_us,best_us,mujoco_mean_us,"
+        "ratio_to_mujoco,note\n");
     for (int s = 0; s < nscenes(); s++)
         for (int k = 0; k < nm && bodies[s]; k++) {
             const bench_cell *c = &cell[s * nm + k];
             if (!c->status[0]) continue;
-            fprintf(f.f, "%s,%s,%s,%d,%.6g,%s,%s,%s,%ld,", tc_bench_scene_at(s)->name, tc_bench_scene_at(s)->experiment,
-                    tc_bench_scene_at(s)->dynamics ? "step" : "query", bodies[s], set[s].dt, all[k].spec, c->spec,
-                    c->status, c->calls);
-            if (!strcmp(c->status, "ok")) fprintf(f.f, "%.4f,%.4f,", 1e6 * c->mean_s, 1e6 * c->best_s);
-            else fprintf(f.f, ",,");
-            if (isfinite(mj[s])) fprintf(f.f, "%.4f,", 1e6 * mj[s]);
-            else fprintf(f.f, ",");
-            if (isfinite(mj[s]) && !strcmp(c->status, "ok")) fprintf(f.f, "%.4g,", c->mean_s / mj[s]);
-            else fprintf(f.f, ",");
+            fprintf(f.f, "%s,%s,%s,%d,%.6g,%s,%s,%s,%ld,", tc_bench_scene_at(s)->name,
+                    tc_bench_scene_at(s)->experiment,
+                    tc_bench_scene_at(s)->dynamics ? "step" : "query", bodies[s], set[s].dt,
+                    all[k].spec, c->spec, c->status, c->calls);
+            if (!strcmp(c->status, "ok"))
+                fprintf(f.f, "%.4f,%.4f,", 1e6 * c->mean_s, 1e6 * c->best_s);
+            else
+                fprintf(f.f, ",,");
+            if (isfinite(mj[s]))
+                fprintf(f.f, "%.4f,", 1e6 * mj[s]);
+            else
+                fprintf(f.f, ",");
+            if (isfinite(mj[s]) && !strcmp(c->status, "ok"))
+                fprintf(f.f, "%.4g,", c->mean_s / mj[s]);
+            else
+                fprintf(f.f, ",");
             fprintf(f.f, "%s\n", c->note);
         }
-    if (tc_outfile_commit(&f, &err) || tc_outfile_open(&g, mdpath, &err))
-        return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
+    if (tc_outfile_commit(&f, &err) || tc_outfile_open(&g, mdpath, &err)) {
+        fprintf(stderr, "touche bench all: %s\n", err.msg);
+        return 1;
+    }
     write_md(g.f, o, all, nm, cell, mj, bodies, set, snote);
-    if (tc_outfile_commit(&g, &err)) return fprintf(stderr, "touche bench all: %s\n", err.msg), 1;
+    if (tc_outfile_commit(&g, &err)) {
+        fprintf(stderr, "touche bench all: %s\n", err.msg);
+        return 1;
+    }
     write_md(stdout, o, all, nm, cell, mj, bodies, set, snote);
     printf("wrote %s\nwrote %s\n", path, mdpath);
     return 0;
@@ -395,8 +430,13 @@ typedef struct all_bufs {
 } all_bufs;
 
 static void bufs_free(all_bufs *b) {
-    free(b->cell), free(b->mj), free(b->set), free(b->bodies), free(b->sc), free(b->w),
-        free(b->snote);
+    free(b->cell);
+    free(b->mj);
+    free(b->set);
+    free(b->bodies);
+    free(b->sc);
+    free(b->w);
+    free(b->snote);
 }
 
 /* 0 without memory (nothing held then) */
@@ -417,14 +457,23 @@ static int bufs_alloc(all_bufs *b, int nm) {
 int tc_bench_all(int argc, char **argv) {
     int nm = tc_method_count();
     tc_method *all = calloc((size_t)nm + 1, sizeof *all);
-    if (!all) return fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    if (!all) {
+        fprintf(stderr, "touche bench all: out of memory\n");
+        return 1;
+    }
     tc_method_enumerate(all, nm);
     bench_opts o;
     int rc = parse(argc, argv, &o, all, nm);
-    if (rc >= 0) return free(all), rc;
+    if (rc >= 0) {
+        free(all);
+        return rc;
+    }
     all_bufs bufs;
-    if (!bufs_alloc(&bufs, nm))
-        return free(all), fprintf(stderr, "touche bench all: out of memory\n"), 1;
+    if (!bufs_alloc(&bufs, nm)) {
+        free(all);
+        fprintf(stderr, "touche bench all: out of memory\n");
+        return 1;
+    }
     bench_cell *cell = bufs.cell;
     double *mj = bufs.mj;
     tc_bench_build *set = bufs.set;
@@ -450,13 +499,15 @@ int tc_bench_all(int argc, char **argv) {
             tc_error_format(&err, buf, sizeof buf);
             fprintf(stderr, "touche bench all: %s: %s\n", bs->name, buf);
             tc_exp_free(x);
-            free(set[s].own), set[s].own = NULL;
+            free(set[s].own);
+            set[s].own = NULL;
             failed = 1;
             continue;
         }
         bodies[s] = sc->nbody;
         fprintf(stderr, "bench all: %s (%s)\n", bs->name, set[s].what);
-        tc_sim *origin = settle(sc, bs->dynamics, mjk >= 0 ? resolve(x, &all[mjk]) : NULL, &set[s], snote[s], sizeof snote[s]);
+        tc_sim *origin = settle(sc, bs->dynamics, mjk >= 0 ? resolve(x, &all[mjk]) : NULL, &set[s],
+                                snote[s], sizeof snote[s]);
         /* MuJoCo first: its mean is every row's reference */
         for (int pass = 0; pass < 2; pass++)
             for (int k = 0; k < nm; k++) {
@@ -468,9 +519,11 @@ int tc_bench_all(int argc, char **argv) {
             }
         tc_sim_free(origin);
         tc_exp_free(x);
-        free(set[s].own), set[s].own = NULL;
+        free(set[s].own);
+        set[s].own = NULL;
     }
     rc = bench_all_write(&o, all, nm, cell, mj, bodies, set, snote) || failed;
-    bufs_free(&bufs), free(all);
+    bufs_free(&bufs);
+    free(all);
     return rc;
 }

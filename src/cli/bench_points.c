@@ -28,7 +28,11 @@ typedef struct pile {
 } pile;
 
 static void pile_free(pile *p) {
-    free(p->shape), free(p->ptr), free(p->fixed), free(p->bs), free(p->radius);
+    free(p->shape);
+    free(p->ptr);
+    free(p->fixed);
+    free(p->bs);
+    free(p->radius);
 }
 
 /* body i's shape: kind i % 5, reaching a along the axes (stacked) or the jumbled sizes */
@@ -54,7 +58,8 @@ static void pile_shape(tc_shape *s, int i, int jumbled) {
     default:
         /* an L: a foot along x and a leg along y at one end */
         memset(s, 0, sizeof *s);
-        s->type = TC_SHAPE_COMPOUND, s->npart = 2;
+        s->type = TC_SHAPE_COMPOUND;
+        s->npart = 2;
         if (jumbled) {
             s->part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.05, 0.0125, 0.0125}, {0, 0, 0}};
             s->part[1] =
@@ -73,8 +78,13 @@ static int pile_build(pile *p, int nbody, int jumbled) {
     p->fixed = calloc((size_t)n, 1);
     p->bs = calloc((size_t)n, sizeof *p->bs);
     p->radius = calloc((size_t)n, sizeof *p->radius);
-    if (!p->shape || !p->ptr || !p->fixed || !p->bs || !p->radius) return pile_free(p), 0;
-    p->shape[0] = tc_plane(), p->fixed[0] = 1, p->radius[0] = INFINITY;
+    if (!p->shape || !p->ptr || !p->fixed || !p->bs || !p->radius) {
+        pile_free(p);
+        return 0;
+    }
+    p->shape[0] = tc_plane();
+    p->fixed[0] = 1;
+    p->radius[0] = INFINITY;
     tc_quat_identity(p->bs[0].quat);
     tc_quat_to_mat(p->bs[0].R, p->bs[0].quat);
     for (int i = 1; i < n; i++) {
@@ -161,7 +171,10 @@ static void pile_ctx_free(pile_ctx *q) {
 static tc_status pile_ctx_alloc(pile_ctx *q, int nb, int jumbled, const tc_params *par,
                                 double *alloc_ms, tc_error *err) {
     memset(q, 0, sizeof *q);
-    if (!pile_build(&q->p, nb, jumbled)) return memset(&q->p, 0, sizeof q->p), TC_ENOMEM;
+    if (!pile_build(&q->p, nb, jumbled)) {
+        memset(&q->p, 0, sizeof q->p);
+        return TC_ENOMEM;
+    }
     q->maxc = 64 * (nb + 1);
     q->c = calloc((size_t)q->maxc, sizeof *q->c);
     double t0 = tc_wall_time();
@@ -187,9 +200,13 @@ static tc_status bench_pile(int nb, int jumbled, double seconds, const tc_params
             .call = pile_query, .ctx = &q, .seconds = seconds, .max_samples = MAXREP, .cpu = 1};
         tc_bench_timing tg;
         st = tc_bench_time(&tm, &tg);
-        med[q.what] = tg.cpu_median_s, wall[q.what] = tg.best_s;
+        med[q.what] = tg.cpu_median_s;
+        wall[q.what] = tg.best_s;
     }
-    if (st) return pile_ctx_free(&q), st;
+    if (st) {
+        pile_ctx_free(&q);
+        return st;
+    }
     int samples = 0;
     for (int i = 0; i < q.p.n; i++) {
         const double(*P)[3];

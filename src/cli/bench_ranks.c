@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXEXP 32
+#define MAXEXP   32
 #define MAXCOUNT 8
 
 static const char *const who = "touche bench ranks";
@@ -85,7 +85,8 @@ static const char *const ranks_doc =
 static int parse_experiments(const char *list, ranks_opts *o) {
     char buf[1024];
     if (!list[0] || strlen(list) >= sizeof buf) {
-        fprintf(stderr, "%s: --experiments: expected a comma-separated list of experiment names\n", who);
+        fprintf(stderr, "%s: --experiments: expected a comma-separated list of experiment names\n",
+                who);
         return 0;
     }
     snprintf(buf, sizeof buf, "%s", list);
@@ -94,7 +95,8 @@ static int parse_experiments(const char *list, ranks_opts *o) {
         const tc_experiment_type *x = tc_experiment_find(t);
         if (!x) {
             fprintf(stderr, "%s: --experiments: no experiment called '%s' (valid:", who, t);
-            for (int i = 0; tc_experiment_at(i); i++) fprintf(stderr, "%s %s", i ? "," : "", tc_experiment_at(i)->name);
+            for (int i = 0; tc_experiment_at(i); i++)
+                fprintf(stderr, "%s %s", i ? "," : "", tc_experiment_at(i)->name);
             fprintf(stderr, ")\n");
             return 0;
         }
@@ -116,16 +118,21 @@ static int set_counts(const tc_bench_val *ranks, int workers, ranks_opts *o) {
         for (int j = 0; j < o->ncount; j++)
             seen |= o->counts[j] == v;
         if (seen) continue;
-        if (o->ncount >= MAXCOUNT)
-            return fprintf(stderr, "%s: --ranks: at most %d different counts\n", who, MAXCOUNT), 0;
+        if (o->ncount >= MAXCOUNT) {
+            fprintf(stderr, "%s: --ranks: at most %d different counts\n", who, MAXCOUNT);
+            return 0;
+        }
         o->counts[o->ncount++] = v;
         if (v > most) most = v;
     }
     o->workers = workers ? workers : most;
     for (int k = 0; k < o->ncount; k++)
         if (o->workers % o->counts[k]) {
-            fprintf(stderr, "%s: --ranks: %d ranks do not divide the %d workers (--threads); every run has the same "
-                            "ranks x threads\n", who, o->counts[k], o->workers);
+            fprintf(stderr,
+                    "%s: --ranks: %d ranks do not divide the %d workers (--threads); every run has "
+                    "the same "
+                    "ranks x threads\n",
+                    who, o->counts[k], o->workers);
             return 0;
         }
     return 1;
@@ -147,26 +154,26 @@ static int parse(int argc, char **argv, ranks_opts *o) {
         o->exp[o->nexp++] = tc_experiment_at(i);
     if (b.v[R_EXPERIMENTS].text && !parse_experiments(b.v[R_EXPERIMENTS].text, o)) return 2;
     /* --bind-to: one word of mpirun's (letters, digits, ':' and ',') */
-    if (strspn(bind, "abcdefghijklmnopqrstuvwxyz0123456789:,-") != strlen(bind))
-        return fprintf(
-                   stderr,
-                   "%s: --bind-to: expected one of mpirun's words (none, core, ...), got '%s'\n",
-                   who, bind),
-               2;
+    if (strspn(bind, "abcdefghijklmnopqrstuvwxyz0123456789:,-") != strlen(bind)) {
+        fprintf(stderr,
+                "%s: --bind-to: expected one of mpirun's words (none, core, ...), got '%s'\n", who,
+                bind);
+        return 2;
+    }
     return set_counts(&b.v[R_RANKS], b.v[R_THREADS].list[0], o) ? -1 : 2; /* 0: not given */
 }
 
 /* the one row of a --timings file into c (items, sweep and CPU time) and *ranks; 0 after
  * writing why into c->note */
-static int read_timings(const char *path, ranks_cell *c, int *ranks, double *sweep, double *cpu, double *run,
-                        int *lent) {
+static int read_timings(const char *path, ranks_cell *c, int *ranks, double *sweep, double *cpu,
+                        double *run, int *lent) {
     FILE *f = fopen(path, "r");
     char head[512], line[512], name[128], tier[16], status[64];
     int threads, runs, failed;
     long items;
     int ok = f && fgets(head, sizeof head, f) && fgets(line, sizeof line, f) &&
-             sscanf(line, "%127[^,],%15[^,],%d,%d,%ld,%lf,%lf,%lf,%d,%d,%63[^,],%d", name, tier, ranks, &threads,
-                    &items, sweep, cpu, run, &runs, &failed, status, lent) == 12;
+             sscanf(line, "%127[^,],%15[^,],%d,%d,%ld,%lf,%lf,%lf,%d,%d,%63[^,],%d", name, tier,
+                    ranks, &threads, &items, sweep, cpu, run, &runs, &failed, status, lent) == 12;
     if (f) fclose(f);
     if (!ok) {
         snprintf(c->note, sizeof c->note, "no timing in %s", path);
@@ -194,11 +201,13 @@ static void compare_digests(const tc_metrics *base, const tc_metrics *run, ranks
 /* run experiment e on `ranks` ranks of workers/ranks threads into dir; fills c (best of the
  * repeats), *sweep with this run's sweep time (s; NaN when it gave none) and, for the first
  * one-process run, *base with its digests */
-static void run_child(const ranks_opts *o, const char *self, const char *mpirun, const tc_experiment_type *e,
-                      int ranks, ranks_cell *c, tc_metrics *base, int *have_base, double *sweep) {
+static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
+                      const tc_experiment_type *e, int ranks, ranks_cell *c, tc_metrics *base,
+                      int *have_base, double *sweep) {
     char dir[1100], tpath[1200], log[1200], mpath[1300], np[16], th[16];
     int threads = o->workers / ranks;
-    snprintf(np, sizeof np, "%d", ranks), snprintf(th, sizeof th, "%d", threads);
+    snprintf(np, sizeof np, "%d", ranks);
+    snprintf(th, sizeof th, "%d", threads);
     snprintf(dir, sizeof dir, "%s/ranks/%s/%dx%d", o->out, e->name, ranks, threads);
     snprintf(tpath, sizeof tpath, "%s/timings.csv", dir);
     snprintf(log, sizeof log, "%s/run.log", dir);
@@ -215,15 +224,26 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
     const char *argv[32];
     int k = 0;
     if (ranks > 1) {
-        argv[k++] = mpirun, argv[k++] = "-np", argv[k++] = np, argv[k++] = "--oversubscribe";
-        if (o->bind) argv[k++] = "--bind-to", argv[k++] = o->bind;
+        argv[k++] = mpirun;
+        argv[k++] = "-np";
+        argv[k++] = np;
+        argv[k++] = "--oversubscribe";
+        if (o->bind) {
+            argv[k++] = "--bind-to";
+            argv[k++] = o->bind;
+        }
     }
-    const char *rest[] = {self, "run", e->name, "--tier", o->tier, "--threads", th, "--out", dir, "--timings", tpath, NULL};
-    for (int j = 0; rest[j]; j++) argv[k++] = rest[j];
+    const char *rest[] = {self, "run",   e->name, "--tier",    o->tier, "--threads",
+                          th,   "--out", dir,     "--timings", tpath,   NULL};
+    for (int j = 0; rest[j]; j++)
+        argv[k++] = rest[j];
     argv[k] = NULL;
     /* no progress bar, no PDF; Open MPI refuses root without being told (the child's alone) */
     const char *env[] = {"TOUCHE_NO_PROGRESS=1", "TOUCHE_NO_PDF=1", NULL, NULL, NULL};
-    if (geteuid() == 0) env[2] = "OMPI_ALLOW_RUN_AS_ROOT=1", env[3] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+    if (geteuid() == 0) {
+        env[2] = "OMPI_ALLOW_RUN_AS_ROOT=1";
+        env[3] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+    }
     int status = -1, got_ranks = 0, lent = 0;
     double cpu = NAN, run = NAN;
     *sweep = NAN;
@@ -245,12 +265,17 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
     }
     if (got_ranks != ranks) {
         *sweep = NAN;
-        snprintf(c->note, sizeof c->note, "the run reports %d ranks, not %d (an mpirun of another MPI?)", got_ranks,
-                 ranks);
+        snprintf(c->note, sizeof c->note,
+                 "the run reports %d ranks, not %d (an mpirun of another MPI?)", got_ranks, ranks);
         c->exit_status = 1;
         return;
     }
-    if (!c->timed || *sweep < c->sweep_s) c->sweep_s = *sweep, c->cpu_s = cpu, c->run_s = run, c->lent = lent;
+    if (!c->timed || *sweep < c->sweep_s) {
+        c->sweep_s = *sweep;
+        c->cpu_s = cpu;
+        c->run_s = run;
+        c->lent = lent;
+    }
     c->timed++;
     /* the digests: the first one-process run is the reference of every other run */
     tc_metrics m;
@@ -261,7 +286,8 @@ static void run_child(const ranks_opts *o, const char *self, const char *mpirun,
         tc_metrics_free(&m);
         return;
     } else if (ranks == 1 && !*have_base) {
-        *base = m, *have_base = 1;
+        *base = m;
+        *have_base = 1;
         c->compared += m.nhash;
         return;
     } else if (*have_base)
@@ -279,12 +305,13 @@ static double efficiency(const ranks_cell *b, const ranks_cell *c) {
 /* "yes (k digests)" (k per run: the first one-process run's are the reference of every run,
  * its later repeats included), "no (j of k differ)" or "-" */
 static void digest_text(const ranks_cell *c, char *buf, size_t n) {
-    if (!c->compared && !c->differ) snprintf(buf, n, "-");
+    if (!c->compared && !c->differ)
+        snprintf(buf, n, "-");
     else if (!c->differ) {
         const int k = c->timed > 1 ? c->compared / c->timed : c->compared;
         snprintf(buf, n, "yes (%d digest%s)", k, k == 1 ? "" : "s");
-    }
-    else snprintf(buf, n, "no (%d of %d differ)", c->differ, c->compared);
+    } else
+        snprintf(buf, n, "no (%d of %d differ)", c->differ, c->compared);
 }
 
 /* the Markdown table: a row per experiment and rank count, then the totals */
@@ -295,14 +322,19 @@ static void write_md(FILE *f, const ranks_opts *o, const ranks_cell *cell, const
     char mpi[64];
     snprintf(mpi, sizeof mpi, "%s", tc_ranks_library());
     mpi[strcspn(mpi, ",")] = 0;
-    fprintf(f, "`%s`, %s, %s (%ld cores online), %s, tier %s, best of %d. Every run has %d workers "
-               "(ranks x threads); efficiency = the one process's sweep time over the ranks' (1: nothing "
-               "lost to the split); sweep = the experiment's sweeps (its `done` line), mpirun's start-up and "
-               "the serial work after them not included; lent: the most threads a rank was lent by the "
-               "waiting ranks of its machine (docs/mpi.md); digests: the result digests of `touche check` equal to the "
-               "one process's.\n\n",
-            cmd, date, machine, sysconf(_SC_NPROCESSORS_ONLN), mpi, o->tier, o->repeat, o->workers);
-    fprintf(f, "| experiment | ranks x threads | items | sweep (s) | items/s | efficiency | lent | digests equal | "
+    fprintf(
+        f,
+        "`%s`, %s, %s (%ld cores online), %s, tier %s, best of %d. Every run has %d workers "
+        "(ranks x threads); efficiency = the one process's sweep time over the ranks' (1: nothing "
+        "lost to the split); sweep = the experiment's sweeps (its `done` line), mpirun's start-up "
+        "and "
+        "the serial work after them not included; lent: the most threads a rank was lent by the "
+        "waiting ranks of its machine (docs/mpi.md); digests: the result digests of `touche check` "
+        "equal to the "
+        "one process's.\n\n",
+        cmd, date, machine, sysconf(_SC_NPROCESSORS_ONLN), mpi, o->tier, o->repeat, o->workers);
+    fprintf(f, "| experiment | ranks x threads | items | sweep (s) | items/s | efficiency | lent | "
+               "digests equal | "
                "whole run (s) |\n|---|---|---|---|---|---|---|---|---|\n");
     double tot[MAXCOUNT] = {0};
     int complete = 1;
@@ -314,37 +346,47 @@ static void write_md(FILE *f, const ranks_opts *o, const ranks_cell *cell, const
             double ef = efficiency(b, c);
             snprintf(eff, sizeof eff, isfinite(ef) ? "%.2f" : "-", ef);
             if (!c->timed) {
-                fprintf(f, "| %s | %d x %d | - | failed | - | - | - | %s | %s |\n", o->exp[e]->name, o->counts[k],
-                        o->workers / o->counts[k], dg, c->note);
+                fprintf(f, "| %s | %d x %d | - | failed | - | - | - | %s | %s |\n", o->exp[e]->name,
+                        o->counts[k], o->workers / o->counts[k], dg, c->note);
                 complete = 0;
                 continue;
             }
             tot[k] += c->sweep_s;
-            fprintf(f, "| %s | %d x %d | %ld | %.2f | %.1f | %s | %d | %s | %.1f |\n", o->exp[e]->name,
-                    o->counts[k], o->workers / o->counts[k], c->items, c->sweep_s,
-                    c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, k ? eff : "1 (reference)", c->lent, dg, c->run_s);
+            fprintf(f, "| %s | %d x %d | %ld | %.2f | %.1f | %s | %d | %s | %.1f |\n",
+                    o->exp[e]->name, o->counts[k], o->workers / o->counts[k], c->items, c->sweep_s,
+                    c->sweep_s > 0 ? c->items / c->sweep_s : 0.0, k ? eff : "1 (reference)",
+                    c->lent, dg, c->run_s);
         }
     if (complete && o->nexp > 1)
         for (int k = 0; k < o->ncount; k++) {
             char eff[32] = "1 (reference)";
             if (k) snprintf(eff, sizeof eff, "%.2f", tot[k] > 0 ? tot[0] / tot[k] : NAN);
-            fprintf(f, "| all (sum) | %d x %d | | %.2f | | %s | | | |\n", o->counts[k], o->workers / o->counts[k], tot[k], eff);
+            fprintf(f, "| all (sum) | %d x %d | | %.2f | | %s | | | |\n", o->counts[k],
+                    o->workers / o->counts[k], tot[k], eff);
         }
 }
 
-/* bench_ranks.csv (a row per experiment and rank count) and bench_ranks.md, by temp file and rename */
+/* bench_ranks.csv (a row per experiment and rank count) and bench_ranks.md, by temp file and rename
+ */
 static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char *cmd) {
     tc_error err;
     tc_error_clear(&err);
     char path[1100], mdpath[1100], machine[256];
     tc_outfile f, g;
     if (tc_path_join(path, sizeof path, o->out, "bench_ranks.csv") ||
-        tc_path_join(mdpath, sizeof mdpath, o->out, "bench_ranks.md"))
-        return fprintf(stderr, "%s: --out: path too long\n", who), 1;
-    if (tc_outfile_open(&f, path, &err)) return fprintf(stderr, "%s: %s\n", who, err.msg), 1;
+        tc_path_join(mdpath, sizeof mdpath, o->out, "bench_ranks.md")) {
+        fprintf(stderr, "%s: --out: path too long\n", who);
+        return 1;
+    }
+    if (tc_outfile_open(&f, path, &err)) {
+        fprintf(stderr, "%s: %s\n", who, err.msg);
+        return 1;
+    }
     tc_machine_describe(machine, sizeof machine, o->workers);
-    fprintf(f.f, "experiment,tier,ranks,threads,workers,items,sweep_wall_s,items_per_s,efficiency,sweep_cpu_s,"
-                 "run_wall_s,lent_threads,repeats,digests_compared,digests_differ,digests_equal,exit_status,cpu,mpi,"
+    fprintf(f.f, "experiment,tier,ranks,threads,workers,items,sweep_wall_s,items_per_s,efficiency,"
+                 "sweep_cpu_s,"
+                 "run_wall_s,lent_threads,repeats,digests_compared,digests_differ,digests_equal,"
+                 "exit_status,cpu,mpi,"
                  "note\n");
     for (int e = 0; e < o->nexp; e++)
         for (int k = 0; k < o->ncount; k++) {
@@ -352,12 +394,15 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
             char note[320], mpi[128];
             snprintf(note, sizeof note, "%s", c->note);
             snprintf(mpi, sizeof mpi, "%s", tc_ranks_library());
-            for (char *s = note; *s; s++) *s = *s == ',' || *s == '"' || *s == '\n' ? ';' : *s;
-            for (char *s = mpi; *s; s++) *s = *s == ',' ? ';' : *s;
-            fprintf(f.f, "%s,%s,%d,%d,%d,", o->exp[e]->name, o->tier, o->counts[k], o->workers / o->counts[k],
-                    o->workers);
+            for (char *s = note; *s; s++)
+                *s = *s == ',' || *s == '"' || *s == '\n' ? ';' : *s;
+            for (char *s = mpi; *s; s++)
+                *s = *s == ',' ? ';' : *s;
+            fprintf(f.f, "%s,%s,%d,%d,%d,", o->exp[e]->name, o->tier, o->counts[k],
+                    o->workers / o->counts[k], o->workers);
             /* an experiment without sweeps (E3 at the full tier) has no rate and no efficiency */
-            const double rate = c->sweep_s > 0 ? c->items / c->sweep_s : NAN, eff = efficiency(b, c);
+            const double rate = c->sweep_s > 0 ? c->items / c->sweep_s : NAN,
+                         eff = efficiency(b, c);
             if (c->timed) {
                 fprintf(f.f, "%ld,%.4f,", c->items, c->sweep_s);
                 fprintf(f.f, isfinite(rate) ? "%.4g," : ",", rate);
@@ -368,10 +413,15 @@ static int write_outputs(const ranks_opts *o, const ranks_cell *cell, const char
             fprintf(f.f, "%d,%d,%d,%s,%d,\"%s\",%s,%s\n", c->timed, c->compared, c->differ,
                     c->compared && !c->differ ? "yes" : "no", c->exit_status, machine, mpi, note);
         }
-    if (tc_outfile_commit(&f, &err) || tc_outfile_open(&g, mdpath, &err))
-        return fprintf(stderr, "%s: %s\n", who, err.msg), 1;
+    if (tc_outfile_commit(&f, &err) || tc_outfile_open(&g, mdpath, &err)) {
+        fprintf(stderr, "%s: %s\n", who, err.msg);
+        return 1;
+    }
     write_md(g.f, o, cell, cmd);
-    if (tc_outfile_commit(&g, &err)) return fprintf(stderr, "%s: %s\n", who, err.msg), 1;
+    if (tc_outfile_commit(&g, &err)) {
+        fprintf(stderr, "%s: %s\n", who, err.msg);
+        return 1;
+    }
     write_md(stdout, o, cell, cmd);
     printf("wrote %s\nwrote %s\n", path, mdpath);
     return 0;
@@ -407,24 +457,38 @@ int tc_bench_ranks(int argc, char **argv) {
     /* what the children need: this program, and for more than one rank MPI and mpirun */
     char self[1024], mpirun[1024] = "";
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) return fprintf(stderr, "%s: cannot find this program's path (/proc/self/exe)\n", who), 1;
+    if (len <= 0) {
+        fprintf(stderr, "%s: cannot find this program's path (/proc/self/exe)\n", who);
+        return 1;
+    }
     self[len] = 0;
     int need_mpi = 0;
-    for (int k = 0; k < o.ncount; k++) need_mpi |= o.counts[k] > 1;
-    if (need_mpi && !strcmp(tc_ranks_library(), "none"))
-        return fprintf(stderr, "%s: this touche was built without MPI (-Dmpi=disabled, or no libopenmpi-dev at "
-                               "setup; docs/mpi.md): it cannot run over ranks\n", who), 1;
-    if (need_mpi && !tc_find_program("mpirun", mpirun, sizeof mpirun))
-        return fprintf(stderr, "%s: no mpirun on PATH (install openmpi-bin: tools/setup.sh)\n", who), 1;
+    for (int k = 0; k < o.ncount; k++)
+        need_mpi |= o.counts[k] > 1;
+    if (need_mpi && !strcmp(tc_ranks_library(), "none")) {
+        fprintf(stderr,
+                "%s: this touche was built without MPI (-Dmpi=disabled, or no libopenmpi-dev at "
+                "setup; docs/mpi.md): it cannot run over ranks\n",
+                who);
+        return 1;
+    }
+    if (need_mpi && !tc_find_program("mpirun", mpirun, sizeof mpirun)) {
+        fprintf(stderr, "%s: no mpirun on PATH (install openmpi-bin: tools/setup.sh)\n", who);
+        return 1;
+    }
     /* the command as given, for the table's caption */
     char cmd[512] = "touche bench";
-    for (int i = 0; i < argc; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
+    for (int i = 0; i < argc; i++)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
     ranks_cell *cell = calloc((size_t)o.nexp * (size_t)o.ncount, sizeof *cell);
     tc_metrics *base = calloc((size_t)o.nexp, sizeof *base);
     int *have_base = calloc((size_t)o.nexp, sizeof *have_base);
     if (!cell || !base || !have_base) {
-        free(cell), free(base), free(have_base);
-        return fprintf(stderr, "%s: out of memory\n", who), 1;
+        free(cell);
+        free(base);
+        free(have_base);
+        fprintf(stderr, "%s: out of memory\n", who);
+        return 1;
     }
     /* per experiment, each repeat runs every count in turn (the one process first) */
     for (int e = 0; e < o.nexp; e++)
@@ -436,12 +500,14 @@ int tc_bench_ranks(int argc, char **argv) {
     /* anything not clean is a failure: a run that did not finish, or results that differ */
     for (int i = 0; i < o.nexp * o.ncount; i++)
         if (!cell[i].timed || cell[i].differ || (cell[i].exit_status && cell[i].exit_status != 3)) {
-            fprintf(stderr, "%s: %s on %d ranks: %s\n", who, o.exp[i / o.ncount]->name, o.counts[i % o.ncount],
-                    cell[i].note[0] ? cell[i].note : "failed");
+            fprintf(stderr, "%s: %s on %d ranks: %s\n", who, o.exp[i / o.ncount]->name,
+                    o.counts[i % o.ncount], cell[i].note[0] ? cell[i].note : "failed");
             rc = 1;
         }
     for (int e = 0; e < o.nexp; e++)
         if (have_base[e]) tc_metrics_free(&base[e]);
-    free(cell), free(base), free(have_base);
+    free(cell);
+    free(base);
+    free(have_base);
     return rc;
 }

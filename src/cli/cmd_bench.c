@@ -156,7 +156,8 @@ static tc_status pfc_scene(tc_scene *sc, int which, tc_error *err) {
         /* q = q_z(0.3) q_x(0.05): the tilt lifts the corners by at most 0.05 sin 0.05 (2.5 mm) */
         double cz = cos(0.15), sz = sin(0.15), cx = cos(0.025), sx = sin(0.025);
         const double q[4] = {cz * cx, cz * sx, sz * sx, sz * cx}, pos[3] = {0, 0, 0.095};
-        return tc_scene_pair(sc, tc_box(0.05, 0.05, 0.05), tc_box(0.05, 0.05, 0.05), pos, q, 1000, err);
+        return tc_scene_pair(sc, tc_box(0.05, 0.05, 0.05), tc_box(0.05, 0.05, 0.05), pos, q, 1000,
+                             err);
     }
     const double pos[3] = {0, 0, 0.04};
     tc_status st = tc_scene_ground(sc, 0, 0.5, err);
@@ -228,7 +229,8 @@ static tc_status pfc_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, t
                       .mj_s = mujoco_forward_s(&sc, o->seconds),
                       .seconds = o->seconds};
         for (int i = 0; i < nl * ns && !st; i++) {
-            p.level = box ? 0 : lv->list[i / ns], p.nsh = box ? 0 : sh->list[i % ns];
+            p.level = box ? 0 : lv->list[i / ns];
+            p.nsh = box ? 0 : sh->list[i % ns];
             st = pfc_mesh_rows(&p, t, err);
         }
     }
@@ -287,9 +289,12 @@ int tc_cmd_bench(int argc, char **argv) {
     /* NAME and its arguments (argv[0] is its name), or scm with every argument */
     const int named = argc > 1 && argv[1][0] != '-';
     const char *what = named ? argv[1] : "scm";
-    if (!named && argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-        return bench_list(stdout), 0;
-    argc -= named, argv += named;
+    if (!named && argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        bench_list(stdout);
+        return 0;
+    }
+    argc -= named;
+    argv += named;
     for (int i = 0; i < NKERNEL; i++)
         if (!strcmp(what, kernels[i]->name)) return tc_bench_main(kernels[i], argc, argv);
     for (int i = 0; i < NOWN; i++)
@@ -299,7 +304,9 @@ int tc_cmd_bench(int argc, char **argv) {
         const tc_experiment_type *x = tc_experiment_at(i);
         if (!x->bench || (strcmp(what, x->bench_name) && tc_experiment_find(what) != x)) continue;
         tc_bench_def d = *x->bench;
-        d.name = x->bench_name, d.doc = x->bench_doc, d.experiment = x->name;
+        d.name = x->bench_name;
+        d.doc = x->bench_doc;
+        d.experiment = x->name;
         return tc_bench_main(&d, argc, argv);
     }
     fprintf(stderr, "touche bench: unknown benchmark '%s'\n", what);

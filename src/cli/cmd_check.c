@@ -31,16 +31,12 @@ static const char help[] =
     "  update that refused entries, or an error (unreadable file, no outputs); 2 bad options\n";
 
 int tc_cmd_check(int argc, char **argv) {
-    static const struct option opts[] = {{"out", required_argument, 0, 'o'},
-                                         {"ref", required_argument, 0, 'r'},
-                                         {"history", required_argument, 0, 'y'},
-                                         {"update", no_argument, 0, 'u'},
-                                         {"update-new", no_argument, 0, 'n'},
-                                         {"accept-failed", no_argument, 0, 'a'},
-                                         {"timings", no_argument, 0, 't'},
-                                         {"verbose", no_argument, 0, 'v'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"out", required_argument, 0, 'o'},     {"ref", required_argument, 0, 'r'},
+        {"history", required_argument, 0, 'y'}, {"update", no_argument, 0, 'u'},
+        {"update-new", no_argument, 0, 'n'},    {"accept-failed", no_argument, 0, 'a'},
+        {"timings", no_argument, 0, 't'},       {"verbose", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     char ref[1024], hist[1024] = "", cmd[1024] = "";
     snprintf(ref, sizeof ref, "%s/data/reference", tc_source_dir());
     tc_check_opts o = {.out_dir = "out", .ref_dir = ref, .history = NULL, .command = cmd};
@@ -48,16 +44,35 @@ int tc_cmd_check(int argc, char **argv) {
         snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);
     for (int c; (c = getopt_long(argc, argv, "o:r:y:unatvh", opts, NULL)) != -1;) {
         switch (c) {
-        case 'o': o.out_dir = optarg; break;
-        case 'r': o.ref_dir = optarg; break;
-        case 'y': o.history = optarg; break;
-        case 'u': o.update = 1; break;
-        case 'n': o.update_new = 1; break;
-        case 'a': o.accept_failed = 1; break;
-        case 't': o.timings = 1; break;
-        case 'v': o.verbose = 1; break;
-        case 'h': fputs(help, stdout); return 0;
-        default: return 2;
+        case 'o':
+            o.out_dir = optarg;
+            break;
+        case 'r':
+            o.ref_dir = optarg;
+            break;
+        case 'y':
+            o.history = optarg;
+            break;
+        case 'u':
+            o.update = 1;
+            break;
+        case 'n':
+            o.update_new = 1;
+            break;
+        case 'a':
+            o.accept_failed = 1;
+            break;
+        case 't':
+            o.timings = 1;
+            break;
+        case 'v':
+            o.verbose = 1;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return 0;
+        default:
+            return 2;
         }
     }
     if (optind < argc) {

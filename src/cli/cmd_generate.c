@@ -14,7 +14,8 @@
 static void list_generators(FILE *f) {
     for (int i = 0; tc_experiment_at(i); i++)
         if (tc_experiment_at(i)->generate)
-            fprintf(f, "  %-22s %s\n", tc_experiment_at(i)->name, tc_experiment_at(i)->generate_doc);
+            fprintf(f, "  %-22s %s\n", tc_experiment_at(i)->name,
+                    tc_experiment_at(i)->generate_doc);
 }
 
 int tc_cmd_generate(int argc, char **argv) {
@@ -26,18 +27,24 @@ int tc_cmd_generate(int argc, char **argv) {
     tc_gen_opts o = {.source_dir = tc_source_dir(), .threads = omp_get_max_threads()};
     for (int c; (c = getopt_long(argc, argv, "o:m:j:h", opts, NULL)) != -1;) {
         switch (c) {
-        case 'o': o.out = optarg; break;
-        case 'm': o.method = optarg; break;
+        case 'o':
+            o.out = optarg;
+            break;
+        case 'm':
+            o.method = optarg;
+            break;
         case 'j':
             /* as touche run: 1 to 1024 (libgomp aborts on a count it cannot make) */
             if (!tc_arg_int("touche generate", "--threads", optarg, 1, 1024, &o.threads)) return 2;
             break;
         case 'h':
-            printf("usage: touche generate NAME [--out FILE] [--method SPEC] [--threads N]\n"
-                   "regenerates an experiment's input data in the source tree's data/ (or --out):\n");
+            printf(
+                "usage: touche generate NAME [--out FILE] [--method SPEC] [--threads N]\n"
+                "regenerates an experiment's input data in the source tree's data/ (or --out):\n");
             list_generators(stdout);
             return 0;
-        default: return 2;
+        default:
+            return 2;
         }
     }
     const tc_experiment_type *x = optind < argc ? tc_experiment_find(argv[optind]) : NULL;
@@ -49,6 +56,9 @@ int tc_cmd_generate(int argc, char **argv) {
     tc_error err;
     tc_error_clear(&err);
     tc_status st = x->generate(&o, &err);
-    if (st) return tc_cli_error(&err, st), 1;
+    if (st) {
+        tc_cli_error(&err, st);
+        return 1;
+    }
     return 0;
 }

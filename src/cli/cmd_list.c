@@ -101,7 +101,10 @@ static void print_values(const tc_method *m) {
             int u = p->unit && strcmp(p->unit, "1");
             int len = snprintf(v, sizeof v, "%s=%.6g%s%s", p->name, sets[s]->v[i], u ? " " : "",
                                u ? p->unit : "");
-            if (col && col + len + 2 > 96) printf("\n"), col = 0;
+            if (col && col + len + 2 > 96) {
+                printf("\n");
+                col = 0;
+            }
             col += printf("%s%s", col ? ", " : "      ", v);
         }
     if (col) printf("\n");
@@ -160,12 +163,18 @@ static int show(const char *name, const char *tier) {
     const tc_experiment_type *x = find_experiment(name);
     if (x) return show_experiment(x, tier);
     int found = 0;
-    if (tc_model_find(name))
-        printf("%scontact model:\n", found++ ? "\n" : ""), print_model(tc_model_find(name));
-    if (tc_solver_find(name))
-        printf("%ssolver:\n", found++ ? "\n" : ""), print_solver(tc_solver_find(name));
-    if (tc_engine_find(name))
-        printf("%sengine:\n", found++ ? "\n" : ""), print_engine(tc_engine_find(name));
+    if (tc_model_find(name)) {
+        printf("%scontact model:\n", found++ ? "\n" : "");
+        print_model(tc_model_find(name));
+    }
+    if (tc_solver_find(name)) {
+        printf("%ssolver:\n", found++ ? "\n" : "");
+        print_solver(tc_solver_find(name));
+    }
+    if (tc_engine_find(name)) {
+        printf("%sengine:\n", found++ ? "\n" : "");
+        print_engine(tc_engine_find(name));
+    }
     tc_method m;
     if (!found && strchr(name, '/') && tc_method_parse(&m, name, NULL) == TC_OK && m.model) {
         printf("method %s: contact model:\n", m.spec);

@@ -62,11 +62,21 @@ typedef struct run_args {
 /* one option; 0 after saying what is wrong with it */
 static int run_option(run_args *a, int c, const char *arg) {
     switch (c) {
-    case 't': a->o.tier = arg; return 1;
-    case 'o': a->o.out_root = arg; return 1;
-    case 'f': a->force = 1; return 1;
-    case 'T': a->timings = arg; return 1;
-    case 'h': a->help = 1; return 1;
+    case 't':
+        a->o.tier = arg;
+        return 1;
+    case 'o':
+        a->o.out_root = arg;
+        return 1;
+    case 'f':
+        a->force = 1;
+        return 1;
+    case 'T':
+        a->timings = arg;
+        return 1;
+    case 'h':
+        a->help = 1;
+        return 1;
     case 'm':
         /* the filter is read whole (its readers hold 1 kB): a longer one is refused, never cut */
         if (strlen(arg) >= 1024) {
@@ -93,7 +103,8 @@ static int run_option(run_args *a, int c, const char *arg) {
         if (!tc_arg_int("touche run", "--threads", arg, 1, 1024, &a->o.threads)) return 0;
         omp_set_num_threads(a->o.threads); /* kernels outside sweeps too */
         return 1;
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -108,20 +119,31 @@ int tc_cmd_run(int argc, char **argv) {
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     static run_args a;
-    a = (run_args){.o = {.source_dir = tc_source_dir(), .out_root = "out", .tier = "quick",
+    a = (run_args){.o = {.source_dir = tc_source_dir(),
+                         .out_root = "out",
+                         .tier = "quick",
                          .threads = omp_get_max_threads()}};
     a.o.set = a.set;
     /* over MPI ranks, rank 0 alone speaks */
     tc_ranks_quiet();
     for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fT:h", opts, NULL)) != -1;)
         if (!run_option(&a, c, optarg)) return 2;
-    if (a.help) return fputs(run_help, stdout), 0;
+    if (a.help) {
+        fputs(run_help, stdout);
+        return 0;
+    }
     /* plan everything before anything runs, then run */
     tc_session *s = NULL;
     if (tc_session_alloc(&s, &a.o, a.force, a.timings)) return 2;
     for (int i = optind; i < argc; i++)
-        if (tc_session_add(s, argv[i])) return tc_session_free(s), 2;
-    if (tc_session_plan(s)) return tc_session_free(s), 2;
+        if (tc_session_add(s, argv[i])) {
+            tc_session_free(s);
+            return 2;
+        }
+    if (tc_session_plan(s)) {
+        tc_session_free(s);
+        return 2;
+    }
     signal_quiet = tc_ranks_rank() > 0;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
@@ -170,7 +192,8 @@ static int report_input(const char *out) {
 int tc_cmd_report(int argc, char **argv) {
     const char *out = "out";
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: touche report [--out DIR]\n"
                    "  rebuilds DIR/report.md, DIR/experiments.tex and the PDF (DIR/paper/) from\n"

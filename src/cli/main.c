@@ -27,7 +27,8 @@ static const char usage[] =
     "      --tier quick|full       problem size (default quick; full is the paper-sized run)\n"
     "      --methods a,b           only these methods (labels, specs or model/engine names; the\n"
     "                              references an experiment compares against stay)\n"
-    "      --set LABEL.PARAM=VALUE set a method parameter (label or model/engine name), repeatable\n"
+    "      --set LABEL.PARAM=VALUE set a method parameter (label or model/engine name), "
+    "repeatable\n"
     "      --threads N             OpenMP threads (default: all cores)\n"
     "      --out DIR               output root (default ./out)\n"
     "      --timings FILE          a CSV row per experiment: sweep items, wall and CPU time\n"
@@ -46,7 +47,8 @@ static const char usage[] =
     "  bench scm [options]       SCM pair evaluations/s vs points, 1 and all threads, beside\n"
     "                            MuJoCo's mj_forward on the same scene; writes bench_scm.csv\n"
     "      --points a,b,...  --out DIR  --seconds S (time per measurement, default 0.5)\n"
-    "  bench pfc [options]       pfc force evaluation time vs mesh resolution (--levels, --shells)\n"
+    "  bench pfc [options]       pfc force evaluation time vs mesh resolution (--levels, "
+    "--shells)\n"
     "                            for sphere-sphere, box-box, sphere-plane and sphere on a rigid\n"
     "                            sphere: brute force vs the default broad phase on 1 and all\n"
     "                            threads, mean and best us per query, beside MuJoCo's mj_forward;\n"
@@ -64,12 +66,14 @@ static const char usage[] =
     "                            trajectories, MuJoCo), e3 (FEM curves, CalculiX)\n"
     "  help, --help              this text;  --version  the revision\n"
     "\n"
-    "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/, paper/; default the source tree),\n"
+    "environment: TOUCHE_SOURCE_DIR (experiments/, plots/, data/, paper/; default the source "
+    "tree),\n"
     "             TOUCHE_NO_PROGRESS (no progress bar), TOUCHE_NO_PDF (report.md only),\n"
     "             OMP_NUM_THREADS.\n";
 
-
-void tc_cli_error(const struct tc_error *err, int status) { tc_error_print(err, (tc_status)status); }
+void tc_cli_error(const struct tc_error *err, int status) {
+    tc_error_print(err, (tc_status)status);
+}
 
 static int dispatch(int argc, char **argv) {
     /* over MPI ranks only `run` shares the work; any other command runs on rank 0 alone */
@@ -91,9 +95,10 @@ static int dispatch(int argc, char **argv) {
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"list", tc_cmd_list},   {"run", tc_cmd_run},     {"check", tc_cmd_check},
-                {"bench", tc_cmd_bench}, {"report", tc_cmd_report},
-                {"history", tc_cmd_history}, {"generate", tc_cmd_generate}};
+    } cmds[] = {{"list", tc_cmd_list},        {"run", tc_cmd_run},
+                {"check", tc_cmd_check},      {"bench", tc_cmd_bench},
+                {"report", tc_cmd_report},    {"history", tc_cmd_history},
+                {"generate", tc_cmd_generate}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (!strcmp(cmd, cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "touche: unknown command '%s'\n\n%s", cmd, usage);

@@ -9,10 +9,22 @@
 
 void tc_broadphase_free(tc_broadphase *bp) {
     if (!bp) return;
-    free(bp->pair), free(bp->radius), free(bp->fixed), free(bp->kind), free(bp->plane),
-        free(bp->large);
-    free(bp->grid), free(bp->finite), free(bp->cellof), free(bp->bucket), free(bp->start);
-    free(bp->slot), free(bp->scell), free(bp->sbody), free(bp->key), free(bp->keytmp);
+    free(bp->pair);
+    free(bp->radius);
+    free(bp->fixed);
+    free(bp->kind);
+    free(bp->plane);
+    free(bp->large);
+    free(bp->grid);
+    free(bp->finite);
+    free(bp->cellof);
+    free(bp->bucket);
+    free(bp->start);
+    free(bp->slot);
+    free(bp->scell);
+    free(bp->sbody);
+    free(bp->key);
+    free(bp->keytmp);
     free(bp);
 }
 
@@ -70,8 +82,13 @@ tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radi
     tc_broadphase *bp = calloc(1, sizeof *bp);
     if (!bp) return TC_ENOMEM;
     size_t nb = (size_t)nbody + 1, mp = (size_t)cap + 1;
-    bp->nbody = nbody, bp->maxpair = (int)cap, bp->margin = margin, bp->nhash = nhash;
-    bp->nplane = nplane, bp->nlarge = nlarge, bp->ngrid = ngrid;
+    bp->nbody = nbody;
+    bp->maxpair = (int)cap;
+    bp->margin = margin;
+    bp->nhash = nhash;
+    bp->nplane = nplane;
+    bp->nlarge = nlarge;
+    bp->ngrid = ngrid;
     bp->pair = calloc(mp, sizeof *bp->pair);
     bp->radius = calloc(nb, sizeof *bp->radius);
     bp->fixed = calloc(nb, 1);
@@ -90,8 +107,10 @@ tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radi
     bp->keytmp = calloc(mp, sizeof *bp->keytmp);
     if (!bp->pair || !bp->radius || !bp->fixed || !bp->kind || !bp->plane || !bp->large ||
         !bp->grid || !bp->finite || !bp->cellof || !bp->bucket || !bp->start || !bp->slot ||
-        !bp->scell || !bp->sbody || !bp->key || !bp->keytmp)
-        return tc_broadphase_free(bp), TC_ENOMEM;
+        !bp->scell || !bp->sbody || !bp->key || !bp->keytmp) {
+        tc_broadphase_free(bp);
+        return TC_ENOMEM;
+    }
     /* the bodies' radii, flags and index lists; the cell as wide as two gridded radii */
     int p = 0, l = 0, g = 0, f = 0;
     double rmax = 0;
@@ -103,10 +122,13 @@ tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radi
             continue;
         }
         bp->finite[f++] = i;
-        if (radius[i] > 4 * med)
-            bp->large[l++] = i, bp->kind[i] = 1;
-        else
-            bp->grid[g++] = i, rmax = fmax(rmax, radius[i]);
+        if (radius[i] > 4 * med) {
+            bp->large[l++] = i;
+            bp->kind[i] = 1;
+        } else {
+            bp->grid[g++] = i;
+            rmax = fmax(rmax, radius[i]);
+        }
     }
     bp->cell = 2 * rmax + margin > 0 ? 2 * rmax + margin : 1;
     *out = bp;
@@ -146,7 +168,8 @@ static void sort_keys(unsigned long long *key, unsigned long long *tmp, int n) {
                 dst[k++] = src[j++];
         }
         unsigned long long *t = src;
-        src = dst, dst = t;
+        src = dst;
+        dst = t;
     }
     if (src != key) memcpy(key, src, (size_t)n * sizeof *key);
 }
@@ -172,7 +195,8 @@ static int cell_bucket(const long long c[3], int nhash) {
 int tc_broadphase_query(tc_broadphase *bp, const tc_body_state *bs) {
     int nkey = 0;
     long long lost0 = bp->lost;
-    bp->queries++, bp->tests = 0;
+    bp->queries++;
+    bp->tests = 0;
     int nfinite = bp->nlarge + bp->ngrid;
     /* planes against every finite body that reaches them, plane by plane, body by body */
     for (int i = 0; i < bp->nplane; i++) {
@@ -248,8 +272,10 @@ int tc_broadphase_query(tc_broadphase *bp, const tc_body_state *bs) {
     }
     /* sorted by (a, b), overflow counted */
     sort_keys(bp->key, bp->keytmp, nkey);
-    for (int k = 0; k < nkey; k++)
-        bp->pair[k][0] = (int)(bp->key[k] >> 32), bp->pair[k][1] = (int)(bp->key[k] & 0xffffffffu);
+    for (int k = 0; k < nkey; k++) {
+        bp->pair[k][0] = (int)(bp->key[k] >> 32);
+        bp->pair[k][1] = (int)(bp->key[k] & 0xffffffffu);
+    }
     if (bp->lost > lost0) bp->overflows++;
     return bp->npair = nkey;
 }

@@ -24,7 +24,8 @@ static int sphere_sphere(const tc_shape *a, const tc_body_state *A, const tc_sha
     tc_v3_copy(c->normal, d);
     c->depth = depth;
     /* midway between the two surface points */
-    for (int k = 0; k < 3; k++) c->pos[k] = A->pos[k] + d[k] * (ra - 0.5 * depth);
+    for (int k = 0; k < 3; k++)
+        c->pos[k] = A->pos[k] + d[k] * (ra - 0.5 * depth);
     return 1;
 }
 
@@ -46,7 +47,8 @@ static int sphere_shape(double r, const double x[3], const tc_shape *s, const tc
     if (-depth > margin) return 0;
     tc_m3_mulv(c->normal, S->R, nl);
     c->depth = depth;
-    for (int k = 0; k < 3; k++) c->pos[k] = x[k] - c->normal[k] * (dist + 0.5 * depth);
+    for (int k = 0; k < 3; k++)
+        c->pos[k] = x[k] - c->normal[k] * (dist + 0.5 * depth);
     return 1;
 }
 
@@ -74,7 +76,8 @@ static int plane_box(const tc_shape *plane, const tc_body_state *P, const tc_sha
         if (h > margin) continue;
         tc_v3_copy(c[m].normal, n);
         c[m].depth = -h;
-        for (int k = 0; k < 3; k++) c[m].pos[k] = w[k] - 0.5 * h * n[k];
+        for (int k = 0; k < 3; k++)
+            c[m].pos[k] = w[k] - 0.5 * h * n[k];
         m++;
     }
     return m;
@@ -123,12 +126,13 @@ int tc_collide_supported(tc_shape_type a, tc_shape_type b) {
 
 /* flip contacts so normals point from the first argument to the second */
 static int flipped(int m, tc_contact *c) {
-    for (int i = 0; i < m; i++) tc_v3_scale(c[i].normal, c[i].normal, -1);
+    for (int i = 0; i < m; i++)
+        tc_v3_scale(c[i].normal, c[i].normal, -1);
     return m;
 }
 
-int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
-               const tc_body_state *B, double margin, tc_contact *out) {
+int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b, const tc_body_state *B,
+               double margin, tc_contact *out) {
     if (!tc_collide_supported(a->type, b->type)) return -1;
     if (pairs[a->type][b->type].flip)
         return flipped(pairs[a->type][b->type].fn(b, B, a, A, margin, out), out);

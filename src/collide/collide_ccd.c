@@ -50,7 +50,10 @@ void tc_shape_support(const tc_shape *s, const double d[3], double out[3]) {
         double bd = tc_v3_dot(d, h->vert[0]);
         for (int i = 1; i < h->nvert; i++) {
             double e = tc_v3_dot(d, h->vert[i]);
-            if (e > bd) bd = e, best = i;
+            if (e > bd) {
+                bd = e;
+                best = i;
+            }
         }
         tc_v3_copy(out, h->vert[best]);
         return;
@@ -220,8 +223,10 @@ int tc_deepest(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
     ccd_vec3_t dir, pos;
     if (ccdMPRPenetration(&ob, &oa, &ccd, &dep, &dir, &pos) != 0 || !(dep > 0)) return 0;
     *depth = dep;
-    for (int k = 0; k < 3; k++)
-        normal[k] = dir.v[k], point[k] = pos.v[k];
+    for (int k = 0; k < 3; k++) {
+        normal[k] = dir.v[k];
+        point[k] = pos.v[k];
+    }
     tc_v3_normalize(normal);
     return 1;
 }

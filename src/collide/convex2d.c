@@ -13,7 +13,8 @@
 static void turn(const double quat[4], const double d[3], double out[3]) {
     double R[9];
     tc_quat_to_mat(R, quat);
-    for (int i = 0; i < 3; i++) out[i] = R[3 * i] * d[0] + R[3 * i + 1] * d[1] + R[3 * i + 2] * d[2];
+    for (int i = 0; i < 3; i++)
+        out[i] = R[3 * i] * d[0] + R[3 * i + 1] * d[1] + R[3 * i + 2] * d[2];
 }
 
 /* one row n . y <= d of a side face, its normal turned into the frame at angle 0 */
@@ -34,7 +35,9 @@ static tc_status add_row(tc_convex2d *c, const double quat[4], const double n[3]
         return tc_error_set(err, TC_EINVAL, NULL, 0, "shape",
                             "'%s': its centre of mass is not inside the polygon", what);
     double l = hypot(w[0], w[1]);
-    c->A[c->m][0] = w[0] / l, c->A[c->m][1] = w[1] / l, c->b[c->m] = d;
+    c->A[c->m][0] = w[0] / l;
+    c->A[c->m][1] = w[1] / l;
+    c->b[c->m] = d;
     c->m++;
     return TC_OK;
 }
@@ -52,8 +55,12 @@ tc_status tc_convex2d_from_shape(tc_convex2d *c, const tc_shape *s, const double
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
                                 "'%s': a plane whose normal leaves the plane of motion", what);
         double l = hypot(n[0], n[1]);
-        c->kind = TC_CONVEX2D_HALFSPACE, c->m = 1;
-        c->n[0] = n[0] / l, c->n[1] = n[1] / l, c->o[0] = pos[0], c->o[1] = pos[1];
+        c->kind = TC_CONVEX2D_HALFSPACE;
+        c->m = 1;
+        c->n[0] = n[0] / l;
+        c->n[1] = n[1] / l;
+        c->o[0] = pos[0];
+        c->o[1] = pos[1];
         return TC_OK;
     }
     case TC_SHAPE_POLYTOPE:

@@ -13,13 +13,13 @@
 #define PEN_TIE 1e-12
 
 struct tc_pen_work {
-    int cap;         /* most points per surface */
-    int *ia, *ib;    /* indices of a's points inside b, of b's points inside a */
-    double (*ya)[3]; /* those of a in b's body frame */
-    double (*yb)[3]; /* those of b in a's body frame */
-    int *keep;       /* bottom points (positions in ia or ib) */
-    double *dep;     /* their depths (m) */
-    int *order;      /* scratch for choosing the deepest when more than max qualify */
+    int cap;                  /* most points per surface */
+    int *ia, *ib;             /* indices of a's points inside b, of b's points inside a */
+    double (*ya)[3];          /* those of a in b's body frame */
+    double (*yb)[3];          /* those of b in a's body frame */
+    int *keep;                /* bottom points (positions in ia or ib) */
+    double *dep;              /* their depths (m) */
+    int *order;               /* scratch for choosing the deepest when more than max qualify */
     unsigned long long *mark; /* cap bits: the inside points found chunk by chunk (clear
                                * between calls) */
     double (*ys)[3];          /* cap: their positions, at their point index */
@@ -160,7 +160,10 @@ static double face_gap(const tc_shape *so, const double yc[3], double rc) {
     case TC_SHAPE_PLANE:
         return yc[2] - rc;
     case TC_SHAPE_BOX:
-        for (int k = 0; k < 3; k++) e = fabs(yc[k]) - rc - so->size[k], g = e > g ? e : g;
+        for (int k = 0; k < 3; k++) {
+            e = fabs(yc[k]) - rc - so->size[k];
+            g = e > g ? e : g;
+        }
         return g;
     case TC_SHAPE_CYLINDER:
         g = sqrt(yc[0] * yc[0] + yc[1] * yc[1]) - rc - so->size[0];
@@ -184,8 +187,10 @@ static double ball_gap(const tc_shape *so, const double yc[3], double rc, double
  * the near list's record: |(Rr - Rr0) p + t - t0| <= |Rr - Rr0|_F rs + |t - t0| */
 static double near_move(const tc_pen_near *nr, const double Rr[9], const double t[3], double rs) {
     double f = 0, e = 0;
-    for (int k = 0; k < 9; k++) f += (Rr[k] - nr->Rr[k]) * (Rr[k] - nr->Rr[k]);
-    for (int k = 0; k < 3; k++) e += (t[k] - nr->t[k]) * (t[k] - nr->t[k]);
+    for (int k = 0; k < 9; k++)
+        f += (Rr[k] - nr->Rr[k]) * (Rr[k] - nr->Rr[k]);
+    for (int k = 0; k < 3; k++)
+        e += (t[k] - nr->t[k]) * (t[k] - nr->t[k]);
     return sqrt(f) * rs + sqrt(e);
 }
 
@@ -224,7 +229,8 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
     /* the relative pose once: y = O.R^T (P.R p + P.pos - O.pos) = Rr p + t */
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
-            Rr[3 * r + c] = O->R[r] * P->R[c] + O->R[3 + r] * P->R[3 + c] + O->R[6 + r] * P->R[6 + c];
+            Rr[3 * r + c] =
+                O->R[r] * P->R[c] + O->R[3 + r] * P->R[3 + c] + O->R[6 + r] * P->R[6 + c];
     tc_v3_sub(d, P->pos, O->pos);
     tc_m3_mulvt(t, O->R, d);
     /* O's centre in S's frame and the squared radii of the two spheres (a plane has none) */
@@ -237,7 +243,8 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
     /* no chunks: every point in turn */
     if (!C || C->npoint != S->npoint) {
         for (int i = 0; i < S->npoint; i++)
-            if (plane ? point_below(S->p[i], Rr, t, y[m]) : point_inside(S->p[i], c, w2, Rr, t, r2, so, y[m]))
+            if (plane ? point_below(S->p[i], Rr, t, y[m])
+                      : point_inside(S->p[i], c, w2, Rr, t, r2, so, y[m]))
                 idx[m++] = i;
         return m;
     }
@@ -256,8 +263,11 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
          * points within reach are listed */
         double reach = nr ? TC_PEN_REACH * S->radius : tol;
         if (nr) {
-            nr->n = 0, nr->reach = reach, nr->records++;
-            memcpy(nr->Rr, Rr, sizeof Rr), memcpy(nr->t, t, sizeof t);
+            nr->n = 0;
+            nr->reach = reach;
+            nr->records++;
+            memcpy(nr->Rr, Rr, sizeof Rr);
+            memcpy(nr->t, t, sizeof t);
         }
         for (int k = 0; k < C->nchunk; k++) {
             const double *b = C->ball[k];
@@ -275,7 +285,10 @@ static int inside_points(const tc_surface *S, const tc_pen_chunks *C, const tc_b
                     tc_v3_add(yj, yj, t);
                     double g = face_gap(so, yj, 0);
                     if (g == -INFINITY) g = sqrt(tc_v3_dot(yj, yj)) - so_radius;
-                    if (g < reach) nr->j[nr->n] = j, nr->gap[nr->n++] = g;
+                    if (g < reach) {
+                        nr->j[nr->n] = j;
+                        nr->gap[nr->n++] = g;
+                    }
                     if (g > tol) continue;
                 }
                 any |= chunk_point(C, j, plane, c, w2, Rr, t, r2, so, mark, ys);
@@ -342,16 +355,17 @@ static double group_bound(const double G[7], const double y[3], double ny) {
  * from a face index above *f: the lower index wins ties); eq. 4's candidate when it stays below,
  * and eligible */
 static void score_face(const tc_surface *S, int k, const tc_body_state *O, const tc_shape *sp,
-                       const tc_body_state *P, const double (*y)[3], int n, double *best,
-                       int *f) {
+                       const tc_body_state *P, const double (*y)[3], int n, double *best, int *f) {
     const double *pl = S->face[k];
     double worst = 0;
     for (int j = 0; j < n && (worst < *best || (worst == *best && k < *f)); j++) {
         double e = fabs(tc_v3_dot(pl, y[j]) - pl[3]);
         if (e > worst) worst = e;
     }
-    if ((worst < *best || (worst == *best && k < *f)) && eligible(pl, O, sp, P))
-        *best = worst, *f = k;
+    if ((worst < *best || (worst == *best && k < *f)) && eligible(pl, O, sp, P)) {
+        *best = worst;
+        *f = k;
+    }
 }
 
 /* eq. 4 over the eligible faces of surface S (posed by O): the face minimising the largest
@@ -364,20 +378,25 @@ static int best_face(const tc_surface *S, const tc_body_state *O, const tc_shape
     int f = -1;
     *best = INFINITY;
     if (!S->nfgroup || n == 0) {
-        for (int k = 0; k < S->nface; k++) score_face(S, k, O, sp, P, y, n, best, &f);
+        for (int k = 0; k < S->nface; k++)
+            score_face(S, k, O, sp, P, y, n, best, &f);
         return f;
     }
     int first = 0;
     double lean = -INFINITY, ny = tc_v3_norm(y[0]);
     for (int g = 0; g < S->nfgroup; g++) {
         double e = tc_v3_dot(S->fgroup[g], y[0]);
-        if (e > lean) lean = e, first = g;
+        if (e > lean) {
+            lean = e;
+            first = g;
+        }
     }
     for (int q = -1; q < S->nfgroup; q++) {
         int g = q < 0 ? first : q;
         if (q == first || (q >= 0 && group_bound(S->fgroup[g], y[0], ny) > *best)) continue;
         int k1 = (g + 1) * TC_SURF_FGROUP < S->nface ? (g + 1) * TC_SURF_FGROUP : S->nface;
-        for (int k = g * TC_SURF_FGROUP; k < k1; k++) score_face(S, k, O, sp, P, y, n, best, &f);
+        for (int k = g * TC_SURF_FGROUP; k < k1; k++)
+            score_face(S, k, O, sp, P, y, n, best, &f);
     }
     return f;
 }
@@ -397,7 +416,8 @@ static void sift(const tc_pen_work *w, int *ord, int i, int n) {
         if (c + 1 < n && deeper(w, ord[c], ord[c + 1])) c++;
         if (!deeper(w, ord[i], ord[c])) return;
         int t = ord[i];
-        ord[i] = ord[c], ord[c] = t;
+        ord[i] = ord[c];
+        ord[c] = t;
         i = c;
     }
 }
@@ -406,7 +426,8 @@ static void sort_deepest_first(const tc_pen_work *w, int *ord, int n) {
         sift(w, ord, i, n);
     for (int e = n - 1; e > 0; e--) {
         int t = ord[0];
-        ord[0] = ord[e], ord[e] = t;
+        ord[0] = ord[e];
+        ord[e] = t;
         sift(w, ord, 0, e);
     }
 }
@@ -415,8 +436,10 @@ static void sort_deepest_first(const tc_pen_work *w, int *ord, int n) {
 static void sort_int(int *v, int n) {
     for (int i = 1; i < n; i++) {
         int x = v[i], j = i - 1;
-        while (j >= 0 && v[j] > x)
-            v[j + 1] = v[j], j--;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
         v[j + 1] = x;
     }
 }
@@ -474,10 +497,10 @@ int tc_penetrate_sides(const tc_pen_side *a, const tc_pen_side *b, tc_pen_work *
     if (apart(sa, SA, A, sb, SB, B)) return 0;
 
     /* step 1: a's points inside b (in b's frame), b's points inside a (in a's frame) */
-    int na = inside_points(SA, a->chunks, A, sb, SB->radius, B, a->near, w->mark, w->ys, w->ia,
-                           w->ya);
-    int nb = inside_points(SB, b->chunks, B, sa, SA->radius, A, b->near, w->mark, w->ys, w->ib,
-                           w->yb);
+    int na =
+        inside_points(SA, a->chunks, A, sb, SB->radius, B, a->near, w->mark, w->ys, w->ia, w->ya);
+    int nb =
+        inside_points(SB, b->chunks, B, sa, SA->radius, A, b->near, w->mark, w->ys, w->ib, w->yb);
     if (na == 0 && nb == 0) return deepest_only(sa, A, sb, B, out, pts, max);
 
     /* step 2 (eq. 4): b's faces scored by a's points, a's faces by b's; b wins ties */

@@ -35,7 +35,9 @@ static tc_status surf_arrays(tc_surface *s, long np, long nf, tc_error *err) {
 /* append normal (x, y, z) to point i */
 static void add_normal(tc_surface *s, int i, double x, double y, double z) {
     int k = s->nn[i]++;
-    s->n[i][k][0] = x, s->n[i][k][1] = y, s->n[i][k][2] = z;
+    s->n[i][k][0] = x;
+    s->n[i][k][1] = y;
+    s->n[i][k][2] = z;
 }
 
 /* intervals of at most h over a length L (at least 1) */
@@ -108,8 +110,11 @@ static void ico_point(int f, int n, int i, int j, double out[3]) {
         for (int b = a + 1; b < 3; b++)
             if (v[b] < v[a]) {
                 int t = v[a];
-                v[a] = v[b], v[b] = t;
-                t = w[a], w[a] = w[b], w[b] = t;
+                v[a] = v[b];
+                v[b] = t;
+                t = w[a];
+                w[a] = w[b];
+                w[b] = t;
             }
     double x[3] = {0, 0, 0}, V[3];
     for (int a = 0; a < 3; a++) {
@@ -291,11 +296,19 @@ static tc_status surf_cylinder(tc_surface *s, double r, double hl, double h, tc_
         q++;
     }
     /* faces: the caps, then the side's tangent planes */
-    s->face[0][0] = 0, s->face[0][1] = 0, s->face[0][2] = 1, s->face[0][3] = hl;
-    s->face[1][0] = 0, s->face[1][1] = 0, s->face[1][2] = -1, s->face[1][3] = hl;
+    s->face[0][0] = 0;
+    s->face[0][1] = 0;
+    s->face[0][2] = 1;
+    s->face[0][3] = hl;
+    s->face[1][0] = 0;
+    s->face[1][1] = 0;
+    s->face[1][2] = -1;
+    s->face[1][3] = hl;
     for (long j = 0; j < m; j++) {
         double t = 2 * M_PI * (double)j / (double)m;
-        s->face[2 + j][0] = cos(t), s->face[2 + j][1] = sin(t), s->face[2 + j][2] = 0;
+        s->face[2 + j][0] = cos(t);
+        s->face[2 + j][1] = sin(t);
+        s->face[2 + j][2] = 0;
         s->face[2 + j][3] = r;
     }
     s->radius = sqrt(r * r + hl * hl);
@@ -328,7 +341,8 @@ static int vertex_faces(const tc_shape *sh, int v, int *out) {
         return na;
     }
     int m = 0, used[TC_POLY_MAXFACE] = {0};
-    out[m++] = all[0], used[0] = 1;
+    out[m++] = all[0];
+    used[0] = 1;
     while (m < TC_SURF_MAXNORMAL) {
         int best = -1;
         double bd = INFINITY;
@@ -337,9 +351,13 @@ static int vertex_faces(const tc_shape *sh, int v, int *out) {
             double worst = -INFINITY;
             for (int k = 0; k < m; k++)
                 worst = fmax(worst, tc_v3_dot(hull->face[all[j]], hull->face[out[k]]));
-            if (worst < bd) bd = worst, best = j;
+            if (worst < bd) {
+                bd = worst;
+                best = j;
+            }
         }
-        out[m++] = all[best], used[best] = 1;
+        out[m++] = all[best];
+        used[best] = 1;
     }
     return m;
 }
@@ -406,8 +424,10 @@ static tc_status surf_polytope(tc_surface *s, const tc_shape *sh, double h, tc_e
                 double r[3];
                 tc_v3_sub(r, hull->vert[lp[i]], o);
                 double x = tc_v3_dot(r, u), y = tc_v3_dot(r, w);
-                lo[0] = fmin(lo[0], x), hi[0] = fmax(hi[0], x);
-                lo[1] = fmin(lo[1], y), hi[1] = fmax(hi[1], y);
+                lo[0] = fmin(lo[0], x);
+                hi[0] = fmax(hi[0], x);
+                lo[1] = fmin(lo[1], y);
+                hi[1] = fmax(hi[1], y);
             }
             long nu = intervals(hi[0] - lo[0], h), nw = intervals(hi[1] - lo[1], h);
             if ((double)nu * (double)nw > SURF_MAXPOINT)
@@ -418,7 +438,8 @@ static tc_status surf_polytope(tc_surface *s, const tc_shape *sh, double h, tc_e
                 for (long j = 1; j < nw; j++) {
                     double x = lo[0] + (hi[0] - lo[0]) * (double)i / (double)nu;
                     double y = lo[1] + (hi[1] - lo[1]) * (double)j / (double)nw, p[3];
-                    for (int c = 0; c < 3; c++) p[c] = o[c] + x * u[c] + y * w[c];
+                    for (int c = 0; c < 3; c++)
+                        p[c] = o[c] + x * u[c] + y * w[c];
                     if (!tc_polytope_face_contains(sh, f, p, margin)) continue;
                     if (!pass) {
                         np++;
@@ -449,18 +470,27 @@ static tc_status face_groups(tc_surface *s, tc_error *err) {
         return tc_error_set(err, TC_ENOMEM, "", 0, "", "out of memory for a surface's faces");
     }
     for (int g = 0; g < s->nfgroup; g++) {
-        int f0 = g * TC_SURF_FGROUP, f1 = f0 + TC_SURF_FGROUP < s->nface ? f0 + TC_SURF_FGROUP : s->nface;
+        int f0 = g * TC_SURF_FGROUP,
+            f1 = f0 + TC_SURF_FGROUP < s->nface ? f0 + TC_SURF_FGROUP : s->nface;
         double *G = s->fgroup[g], a[3] = {0, 0, 0}, c = 1, d0 = INFINITY, d1 = -INFINITY;
-        for (int f = f0; f < f1; f++) tc_v3_add(a, a, s->face[f]);
+        for (int f = f0; f < f1; f++)
+            tc_v3_add(a, a, s->face[f]);
         /* normals that cancel (no cone narrower than a half sphere): the whole sphere */
-        if (!(tc_v3_normalize(a) > 1e-6)) tc_v3_set(a, 0, 0, 1), c = -1;
+        if (!(tc_v3_normalize(a) > 1e-6)) {
+            tc_v3_set(a, 0, 0, 1);
+            c = -1;
+        }
         for (int f = f0; f < f1; f++) {
             c = fmin(c, tc_v3_dot(a, s->face[f]));
-            d0 = fmin(d0, s->face[f][3]), d1 = fmax(d1, s->face[f][3]);
+            d0 = fmin(d0, s->face[f][3]);
+            d1 = fmax(d1, s->face[f][3]);
         }
         double th = acos(fmax(-1, fmin(1, c))) + 1e-9;
         tc_v3_copy(G, a);
-        G[3] = th >= M_PI ? -1 : cos(th), G[4] = th >= M_PI ? 0 : sin(th), G[5] = d0, G[6] = d1;
+        G[3] = th >= M_PI ? -1 : cos(th);
+        G[4] = th >= M_PI ? 0 : sin(th);
+        G[5] = d0;
+        G[6] = d1;
     }
     return TC_OK;
 }
@@ -485,7 +515,10 @@ static tc_status surface_build(tc_surface *s, const tc_shape *sh, double h, tc_e
     case TC_SHAPE_PLANE:
         st = surf_arrays(s, 0, 1, err);
         if (st) return st;
-        s->face[0][0] = 0, s->face[0][1] = 0, s->face[0][2] = 1, s->face[0][3] = 0;
+        s->face[0][0] = 0;
+        s->face[0][1] = 0;
+        s->face[0][2] = 1;
+        s->face[0][3] = 0;
         s->radius = INFINITY;
         return TC_OK;
     default:

@@ -23,8 +23,9 @@ typedef struct tc_contact {
 /* one contact point between two bodies, for velocity-level solvers (models with
  * TC_CAP_CONTACTS report these; contact sets build them) */
 typedef struct tc_model_contact {
-    int a, b;     /* body indices */
-    tc_contact c; /* world point (m), unit normal pointing from a to b, depth (m, > 0 overlapping) */
+    int a, b; /* body indices */
+    tc_contact
+        c; /* world point (m), unit normal pointing from a to b, depth (m, > 0 overlapping) */
 } tc_model_contact;
 
 /* 1 if the pair of shape types has an analytic routine here */
@@ -32,8 +33,8 @@ int tc_collide_supported(tc_shape_type a, tc_shape_type b);
 
 /* contacts between a (posed by A) and b (posed by B) that are closer than margin (m);
  * returns their number (0..TC_COLLIDE_MAX), or -1 when the pair is unsupported */
-int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b,
-               const tc_body_state *B, double margin, tc_contact *out);
+int tc_collide(const tc_shape *a, const tc_body_state *A, const tc_shape *b, const tc_body_state *B,
+               double margin, tc_contact *out);
 
 #ifdef __cplusplus
 }

@@ -13,8 +13,8 @@
 
 /* the shape types a contact set handles (tc_surface_alloc samples them; a plane pairs with the
  * others) */
-#define TC_CONTACT_SET_SHAPES                                                                     \
-    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) | \
+#define TC_CONTACT_SET_SHAPES                                                                      \
+    (TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) | TC_SHAPE_BIT(TC_SHAPE_PLANE) |   \
      TC_SHAPE_BIT(TC_SHAPE_CYLINDER) | TC_SHAPE_BIT(TC_SHAPE_POLYTOPE))
 
 /* the sampled bodies and pairs of a scene, with the work buffers of one query at a time; the
@@ -25,23 +25,23 @@ typedef struct tc_contact_set {
     tc_surface *surf;       /* nbody: surface samples, body frame */
     tc_pen_chunks *chunk;   /* nbody: each surface's points in chunks (tc_penetrate_chunked) */
     int npair;
-    int (*pair)[2];         /* npair body pairs (a, b), in the caller's order */
-    tc_pen_work *work;      /* tc_penetrate's scratch */
-    tc_pen_point *pts;      /* maxpts: the points of the last tc_contact_set_pair */
+    int (*pair)[2];    /* npair body pairs (a, b), in the caller's order */
+    tc_pen_work *work; /* tc_penetrate's scratch */
+    tc_pen_point *pts; /* maxpts: the points of the last tc_contact_set_pair */
     int maxpts;
-    unsigned char *apart;   /* npair: nonzero when the pair's last multi-point set was empty:
-                             * the separating axis to try first at the next query (a hint for
-                             * speed only, tc_shape_separated) */
-    double *sep;            /* npair: the gap (m) beyond rounding that tc_shape_separated showed
-                             * along its axis at the pair's last multi-point query, 0 when that
-                             * query did not prove the pair apart so */
-    int *near_slot;         /* 2 npair: pair k's near lists (a's points near b, then b's near
-                             * a; for speed only: tc_penetrate_sides) as slots in near, -1 none;
-                             * a slot and room in the pool below on the first multi-point query
-                             * with the bounding spheres met, while both last */
-    tc_pen_near *near;      /* near_slots lists */
+    unsigned char *apart; /* npair: nonzero when the pair's last multi-point set was empty:
+                           * the separating axis to try first at the next query (a hint for
+                           * speed only, tc_shape_separated) */
+    double *sep;          /* npair: the gap (m) beyond rounding that tc_shape_separated showed
+                           * along its axis at the pair's last multi-point query, 0 when that
+                           * query did not prove the pair apart so */
+    int *near_slot;       /* 2 npair: pair k's near lists (a's points near b, then b's near
+                           * a; for speed only: tc_penetrate_sides) as slots in near, -1 none;
+                           * a slot and room in the pool below on the first multi-point query
+                           * with the bounding spheres met, while both last */
+    tc_pen_near *near;    /* near_slots lists */
     int near_slots, near_slots_used;
-    int *near_j;            /* the pool: near_cap positions and lower bounds */
+    int *near_j; /* the pool: near_cap positions and lower bounds */
     double *near_gap;
     long near_cap, near_used;
 } tc_contact_set;
@@ -74,9 +74,9 @@ int tc_contact_set_manifold(const tc_pen_point *pts, int m, const double n[3], i
                             int keep[4]);
 
 /* the contact points of every pair at poses bs: each touching pair's bottom of the penetration
- * volume reduced by tc_contact_set_manifold (deepest as there), pairs in order, as tc_model_contact (a = the pair's
- * b, b = the pair's a, so the normal points from a to b; depth > 0) into c[max]; returns how many
- * were written */
+ * volume reduced by tc_contact_set_manifold (deepest as there), pairs in order, as tc_model_contact
+ * (a = the pair's b, b = the pair's a, so the normal points from a to b; depth > 0) into c[max];
+ * returns how many were written */
 int tc_contact_set_contacts(tc_contact_set *s, const tc_body_state *bs, int deepest,
                             tc_model_contact *c, int max);
 

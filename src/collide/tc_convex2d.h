@@ -20,7 +20,7 @@ typedef enum tc_convex2d_kind { TC_CONVEX2D_POLYGON = 0, TC_CONVEX2D_HALFSPACE }
  * n . (p - o) <= 0 and does not scale with alpha (it has no centre) */
 typedef struct tc_convex2d {
     tc_convex2d_kind kind;
-    int m;                          /* rows: polygon 3 .. TC_CONVEX2D_MAXROW, half-space 1 */
+    int m;                           /* rows: polygon 3 .. TC_CONVEX2D_MAXROW, half-space 1 */
     double A[TC_CONVEX2D_MAXROW][2]; /* unit outward row normals (polygon) */
     double b[TC_CONVEX2D_MAXROW];    /* m, > 0 (polygon) */
     double n[2], o[2];               /* half-space normal and point (world, m) */

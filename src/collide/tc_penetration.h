@@ -14,8 +14,9 @@
 extern "C" {
 #endif
 
-#define TC_SURF_MAXNORMAL 3 /* most faces that meet at one surface point (a box corner); a
-                             * polytope vertex of more faces keeps 3 (tc_surface_alloc) */
+#define TC_SURF_MAXNORMAL                                                                          \
+    3 /* most faces that meet at one surface point (a box corner); a                               \
+       * polytope vertex of more faces keeps 3 (tc_surface_alloc) */
 
 /* a convex shape's surface for penetration queries, body frame */
 typedef struct tc_surface {
@@ -24,13 +25,13 @@ typedef struct tc_surface {
     double (*n)[TC_SURF_MAXNORMAL][3]; /* outward unit normals of the faces meeting at each point */
     unsigned char *nn;                 /* how many normals point i has (1..TC_SURF_MAXNORMAL) */
     int nface;
-    double (*face)[4];                 /* face planes n . x = d (unit outward n, d in m) */
-    double radius;                     /* bounding sphere about the body origin (m); INFINITY for
-                                        * a plane */
-    int nfgroup;                       /* face groups (surfaces of more than 2 TC_SURF_FGROUP
-                                        * faces, else 0): faces TC_SURF_FGROUP g .. */
-    double (*fgroup)[7];               /* their normals' cone (unit axis, cos and sin of its half
-                                        * angle) and the faces' least and largest d (m) */
+    double (*face)[4];   /* face planes n . x = d (unit outward n, d in m) */
+    double radius;       /* bounding sphere about the body origin (m); INFINITY for
+                          * a plane */
+    int nfgroup;         /* face groups (surfaces of more than 2 TC_SURF_FGROUP
+                          * faces, else 0): faces TC_SURF_FGROUP g .. */
+    double (*fgroup)[7]; /* their normals' cone (unit axis, cos and sin of its half
+                          * angle) and the faces' least and largest d (m) */
 } tc_surface;
 
 #define TC_SURF_FGROUP 16 /* consecutive faces a group holds (the last one fewer) */

@@ -28,8 +28,10 @@ int tc_arg_ints(const char *who, const char *opt, const char *arg, long lo, long
         size_t len = q ? (size_t)(q - p) : strlen(p);
         long v;
         if (*n >= max || !whole(p, len, lo, hi, &v)) {
-            fprintf(stderr, "%s: %s: expected 1 to %d whole numbers in %ld .. %ld, comma-separated "
-                            "(got '%s')\n", who, opt, max, lo, hi, arg);
+            fprintf(stderr,
+                    "%s: %s: expected 1 to %d whole numbers in %ld .. %ld, comma-separated "
+                    "(got '%s')\n",
+                    who, opt, max, lo, hi, arg);
             return 0;
         }
         out[(*n)++] = (int)v;
@@ -55,7 +57,8 @@ int tc_arg_real(const char *who, const char *opt, const char *arg, double lo, do
     errno = 0;
     double v = strtod(arg, &end);
     if (end == arg || *end || errno || !isfinite(v) || v < lo || v > hi) {
-        fprintf(stderr, "%s: %s: expected a number in %g .. %g (got '%s')\n", who, opt, lo, hi, arg);
+        fprintf(stderr, "%s: %s: expected a number in %g .. %g (got '%s')\n", who, opt, lo, hi,
+                arg);
         return 0;
     }
     *out = v;
@@ -92,8 +95,10 @@ int tc_arg_assign(const char *who, const char *opt, const char *arg, char *targe
                 arg, eq + 1);
         return 0;
     }
-    memcpy(target, arg, nt), target[nt] = 0;
-    memcpy(param, dot + 1, np), param[np] = 0;
+    memcpy(target, arg, nt);
+    target[nt] = 0;
+    memcpy(param, dot + 1, np);
+    param[np] = 0;
     *value = v;
     return 1;
 }

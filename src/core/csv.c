@@ -53,16 +53,22 @@ tc_status tc_csv_open(tc_csv_reader *r, const char *path, char sep, const tc_csv
                       int ncol, void (*on_comment)(void *ctx, const char *line), void *ctx,
                       tc_error *err) {
     memset(r, 0, sizeof *r);
-    r->path = path, r->col = col, r->ncol = ncol, r->sep = sep;
-    r->on_comment = on_comment, r->comment_ctx = ctx;
+    r->path = path;
+    r->col = col;
+    r->ncol = ncol;
+    r->sep = sep;
+    r->on_comment = on_comment;
+    r->comment_ctx = ctx;
     r->f = fopen(path, "r");
     if (!r->f) return tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read: %s", strerror(errno));
     /* a data file is a regular file: a device or a pipe (/dev/zero) would never end */
     struct stat sb;
     if (fstat(fileno(r->f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(r->f), r->f = NULL;
-        return tc_error_set(err, TC_EIO, path, 0, NULL, "not a regular file (a device, a pipe or "
-                                                         "a folder): name a data file");
+        fclose(r->f);
+        r->f = NULL;
+        return tc_error_set(err, TC_EIO, path, 0, NULL,
+                            "not a regular file (a device, a pipe or "
+                            "a folder): name a data file");
     }
     /* the header: the column names joined by the separator, nothing else */
     char want[TC_CSV_LINE];
@@ -71,7 +77,10 @@ tc_status tc_csv_open(tc_csv_reader *r, const char *path, char sep, const tc_csv
         snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", j ? (char[]){sep, 0} : "",
                  col[j].name);
     int got = next_line(r, err);
-    if (got < 0) return tc_csv_close(r), TC_EPARSE;
+    if (got < 0) {
+        tc_csv_close(r);
+        return TC_EPARSE;
+    }
     if (!got || strcmp(r->buf, want)) {
         /* what is there is quoted only when it reads as column names: a script may name any
          * readable file, whose first line is nobody's business (/etc/shadow) */
@@ -110,8 +119,7 @@ static tc_status cell(const tc_csv_reader *r, const tc_csv_column *c, const char
     char text[128];
     if (n == 0) return col_error(r, c, err, "empty cell");
     if (n >= sizeof text)
-        return col_error(r, c, err, "cell longer than %zu bytes",
-                            sizeof text - 1);
+        return col_error(r, c, err, "cell longer than %zu bytes", sizeof text - 1);
     memcpy(text, s, n);
     text[n] = 0;
     /* the whole cell must be the number: no leading or trailing spaces, units or junk */
@@ -120,9 +128,8 @@ static tc_status cell(const tc_csv_reader *r, const tc_csv_column *c, const char
     double x = c->kind == TC_CSV_INT ? (double)strtoll(text, &end, 10) : strtod(text, &end);
     if (end == text || *end || text[0] == ' ' || text[0] == '\t')
         return col_error(r, c, err, "'%s' is not %s", text,
-                            c->kind == TC_CSV_INT ? "a whole number" : "a number");
-    if (!isfinite(x) || errno == ERANGE)
-        return col_error(r, c, err, "'%s' is not finite", text);
+                         c->kind == TC_CSV_INT ? "a whole number" : "a number");
+    if (!isfinite(x) || errno == ERANGE) return col_error(r, c, err, "'%s' is not finite", text);
     if (text[strspn(text, "0123456789+-.eE")])
         return col_error(r, c, err, "'%s' is not a decimal number", text);
     if (x < c->lo || x > c->hi)

@@ -80,7 +80,8 @@ int tc_files_equal(const char *a, const char *b) {
     int same = f && g;
     char x[4096], y[4096];
     for (size_t n, m; same;) {
-        n = fread(x, 1, sizeof x, f), m = fread(y, 1, sizeof y, g);
+        n = fread(x, 1, sizeof x, f);
+        m = fread(y, 1, sizeof y, g);
         same = n == m && !memcmp(x, y, n);
         if (n < sizeof x) break;
     }
@@ -104,7 +105,10 @@ static int is_executable(const char *path) {
 int tc_find_program(const char *name, char *buf, size_t n) {
     /* a name with a slash is a path, not looked up on PATH */
     if (!name || !name[0]) return 0;
-    if (strchr(name, '/')) return snprintf(buf, n, "%s", name), is_executable(name);
+    if (strchr(name, '/')) {
+        snprintf(buf, n, "%s", name);
+        return is_executable(name);
+    }
     /* try each PATH entry; an empty entry means the current directory */
     const char *path = getenv("PATH");
     if (!path) path = "/usr/local/bin:/usr/bin:/bin";
@@ -234,7 +238,8 @@ void tc_scratch_done(const char *dir) {
     for (int k = 0; k < m; k++)
         if (staged[k].lock > 0 && !strcmp(staged[k].comp, comp)) {
             close(staged[k].lock);
-            staged[k].lock = -1, staged[k].comp[0] = 0;
+            staged[k].lock = -1;
+            staged[k].comp[0] = 0;
         }
     pthread_mutex_unlock(&staged_lock);
     tc_remove_tree(dir);
@@ -304,13 +309,18 @@ static int inject_no_exchange, renames;
 static unsigned inject_fail_mask;
 
 void tc_fs_inject(int no_exchange, unsigned fail_mask) {
-    inject_no_exchange = no_exchange, inject_fail_mask = fail_mask, renames = 0;
+    inject_no_exchange = no_exchange;
+    inject_fail_mask = fail_mask;
+    renames = 0;
 }
 
 /* rename, failing where a test asks (EXDEV: as a file system that cannot) */
 static int do_rename(const char *from, const char *to) {
     int k = renames++;
-    if (k < 32 && (inject_fail_mask >> k) & 1u) return errno = EXDEV, -1;
+    if (k < 32 && (inject_fail_mask >> k) & 1u) {
+        errno = EXDEV;
+        return -1;
+    }
     return rename(from, to);
 }
 
@@ -630,7 +640,8 @@ static int write_all(int fd, const char *p, size_t n) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return w < 0 ? errno : ENOSPC;
-        p += w, n -= (size_t)w;
+        p += w;
+        n -= (size_t)w;
     }
     return 0;
 }
@@ -662,7 +673,10 @@ tc_status tc_file_append_whole(const char *path, const char *header, const char 
     if (!e) e = write_all(fd, data, n);
     /* undo a part-written append: nothing cut is left for the next reader */
     if (e && size >= 0) undone = ftruncate(fd, size) == 0;
-    if (close(fd) != 0 && !e) e = errno, undone = 0;
+    if (close(fd) != 0 && !e) {
+        e = errno;
+        undone = 0;
+    }
     if (e)
         return tc_error_set(err, TC_EIO, path, 0, NULL, "appending to %s failed (%s); %s", path,
                             strerror(e),

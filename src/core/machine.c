@@ -25,7 +25,8 @@ void tc_machine_describe(char *buf, size_t n, int threads) {
             if (*p == ' ' && (k == 0 || cpu[k - 1] == ' ')) continue;
             cpu[k++] = *p;
         }
-        while (k > 0 && cpu[k - 1] == ' ') k--;
+        while (k > 0 && cpu[k - 1] == ' ')
+            k--;
         cpu[k] = 0;
         if (!k) strcpy(cpu, "unknown CPU");
         break;

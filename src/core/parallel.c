@@ -72,7 +72,9 @@ void tc_par_sweep_end(void) {
     omp_set_max_active_levels(saved_levels);
 }
 
-void tc_par_node_share(tc_par_node *shared) { node = shared; }
+void tc_par_node_share(tc_par_node *shared) {
+    node = shared;
+}
 
 void tc_par_node_wait(int threads) {
     if (!node) return;
@@ -97,13 +99,17 @@ static long tagged_next(unsigned long long *c, unsigned key) {
     return k;
 }
 
-long tc_par_node_take(unsigned key) { return node ? tagged_next(&node->taken, key) : -1; }
-long tc_par_node_finish(unsigned key) { return node ? tagged_next(&node->finished, key) : -1; }
+long tc_par_node_take(unsigned key) {
+    return node ? tagged_next(&node->taken, key) : -1;
+}
+long tc_par_node_finish(unsigned key) {
+    return node ? tagged_next(&node->finished, key) : -1;
+}
 
 void tc_par_node_lent_note(int lent) {
     int seen = __atomic_load_n(&node_lent_max, __ATOMIC_RELAXED);
-    while (lent > seen &&
-           !__atomic_compare_exchange_n(&node_lent_max, &seen, lent, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    while (lent > seen && !__atomic_compare_exchange_n(&node_lent_max, &seen, lent, 0,
+                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
     }
 }
 

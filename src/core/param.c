@@ -9,7 +9,8 @@
 
 int tc_param_spec_count(const tc_param_spec *spec) {
     int n = 0;
-    while (spec && spec[n].name) n++;
+    while (spec && spec[n].name)
+        n++;
     return n;
 }
 
@@ -21,7 +22,8 @@ void tc_params_default(tc_params *p, const tc_param_spec *spec) {
         fprintf(stderr, "touche: internal error: %d parameters exceed TC_PARAM_MAX\n", p->n);
         abort();
     }
-    for (int i = 0; i < p->n; i++) p->v[i] = spec[i].def;
+    for (int i = 0; i < p->n; i++)
+        p->v[i] = spec[i].def;
 }
 
 int tc_params_find(const tc_params *p, const char *name) {

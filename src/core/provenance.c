@@ -25,9 +25,13 @@ void tc_host_desc(char *buf, size_t n) {
         snprintf(buf, n, "unknown");
 }
 
-const char *tc_revision(void) { return TC_VCS_REVISION; }
+const char *tc_revision(void) {
+    return TC_VCS_REVISION;
+}
 
-const char *tc_version(void) { return TC_TOUCHE_VERSION; }
+const char *tc_version(void) {
+    return TC_TOUCHE_VERSION;
+}
 
 const char *tc_source_dir(void) {
     const char *s = getenv("TOUCHE_SOURCE_DIR");

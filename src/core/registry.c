@@ -12,7 +12,8 @@ static const char *name_of(const tc_registry *r, const void *d) {
 
 int tc_registry_count(const tc_registry *r) {
     int n = 0;
-    while (r->builtin && r->builtin[n]) n++;
+    while (r->builtin && r->builtin[n])
+        n++;
     return n + r->nextra;
 }
 

@@ -9,17 +9,28 @@
 
 const char *tc_status_str(tc_status s) {
     switch (s) {
-    case TC_OK: return "ok";
-    case TC_EINVAL: return "invalid value";
-    case TC_ENOMEM: return "out of memory";
-    case TC_EIO: return "i/o error";
-    case TC_EPARSE: return "parse error";
-    case TC_ENOTFOUND: return "not found";
-    case TC_EUNSUP: return "unsupported";
-    case TC_EDIVERGED: return "diverged";
-    case TC_EENGINE: return "engine error";
-    case TC_ECHECK: return "check failed";
-    case TC_EINTR: return "interrupted";
+    case TC_OK:
+        return "ok";
+    case TC_EINVAL:
+        return "invalid value";
+    case TC_ENOMEM:
+        return "out of memory";
+    case TC_EIO:
+        return "i/o error";
+    case TC_EPARSE:
+        return "parse error";
+    case TC_ENOTFOUND:
+        return "not found";
+    case TC_EUNSUP:
+        return "unsupported";
+    case TC_EDIVERGED:
+        return "diverged";
+    case TC_EENGINE:
+        return "engine error";
+    case TC_ECHECK:
+        return "check failed";
+    case TC_EINTR:
+        return "interrupted";
     }
     return "unknown status";
 }
@@ -57,14 +68,20 @@ void tc_error_format(const tc_error *err, char *buf, size_t n) {
 
 void tc_error_print(const tc_error *err, tc_status status) {
     char buf[1200];
-    if (err && err->msg[0]) tc_error_format(err, buf, sizeof buf);
-    else snprintf(buf, sizeof buf, "%s", tc_status_str(status));
+    if (err && err->msg[0])
+        tc_error_format(err, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "%s", tc_status_str(status));
     fprintf(stderr, "touche: error: %s\n", buf);
 }
 
 /* set from a signal handler, read by every thread */
 static volatile sig_atomic_t interrupted;
 
-void tc_interrupt(void) { interrupted = 1; }
+void tc_interrupt(void) {
+    interrupted = 1;
+}
 
-int tc_interrupted(void) { return interrupted != 0; }
+int tc_interrupted(void) {
+    return interrupted != 0;
+}

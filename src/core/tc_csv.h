@@ -28,11 +28,11 @@ typedef struct tc_csv_column {
 /* a file being read; lines starting with '#' (provenance) and blank lines are skipped */
 typedef struct tc_csv_reader {
     FILE *f;
-    const char *path;          /* for messages (not copied: keep it alive) */
-    const tc_csv_column *col;  /* ncol columns, in file order */
-    int ncol, line;            /* line: the current line number (1-based) */
-    char sep;                  /* ',' or '\t' */
-    char buf[TC_CSV_LINE + 2];     /* the current line, newline stripped */
+    const char *path;                                /* for messages (not copied: keep it alive) */
+    const tc_csv_column *col;                        /* ncol columns, in file order */
+    int ncol, line;                                  /* line: the current line number (1-based) */
+    char sep;                                        /* ',' or '\t' */
+    char buf[TC_CSV_LINE + 2];                       /* the current line, newline stripped */
     void (*on_comment)(void *ctx, const char *line); /* called with each '#' line, or NULL */
     void *comment_ctx;
 } tc_csv_reader;

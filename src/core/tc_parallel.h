@@ -15,8 +15,8 @@
 int tc_par_threads(void);
 
 /* the sweep's bookkeeping, for the runner (src/exp/runner.c) only: begin before its parallel
- * region of `threads` threads (allows one nested level), start / finish around each item, idle when a thread finds no
- * item left, end after the region (restores the nesting level) */
+ * region of `threads` threads (allows one nested level), start / finish around each item, idle when
+ * a thread finds no item left, end after the region (restores the nesting level) */
 void tc_par_sweep_begin(int threads);
 void tc_par_sweep_start_item(void);
 void tc_par_sweep_finish_item(void);

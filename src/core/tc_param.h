@@ -28,13 +28,13 @@ typedef enum tc_param_kind {
 
 /* one parameter's specification; tables of these end with a {NULL} entry */
 typedef struct tc_param_spec {
-    const char *name;    /* as written in scripts, e.g. "eps1_rel" */
-    double def;          /* default value */
-    double lo, hi;       /* allowed closed range [lo, hi]; lo > hi means unbounded */
-    tc_param_kind kind;  /* real, integer, switch, iteration cap or sample spacing */
-    const char *unit;    /* SI unit, e.g. "N/m", "m", "1" for dimensionless */
-    const char *doc;     /* one line: what it is */
-    const char *reason;  /* one line: why this default (the papers publish none) */
+    const char *name;   /* as written in scripts, e.g. "eps1_rel" */
+    double def;         /* default value */
+    double lo, hi;      /* allowed closed range [lo, hi]; lo > hi means unbounded */
+    tc_param_kind kind; /* real, integer, switch, iteration cap or sample spacing */
+    const char *unit;   /* SI unit, e.g. "N/m", "m", "1" for dimensionless */
+    const char *doc;    /* one line: what it is */
+    const char *reason; /* one line: why this default (the papers publish none) */
 } tc_param_spec;
 
 /* a parameter set: values for one spec table */

@@ -30,16 +30,17 @@ const char *tc_status_str(tc_status s);
 
 /* error record: where (file, line, parameter) and what; filled by the failing layer */
 typedef struct tc_error {
-    char file[256];  /* file the error refers to, "" if none */
-    int line;        /* 1-based line in file, 0 if unknown */
-    char param[64];  /* parameter or setting name, "" if none */
-    char msg[512];   /* what went wrong and what to fix */
+    char file[256]; /* file the error refers to, "" if none */
+    int line;       /* 1-based line in file, 0 if unknown */
+    char param[64]; /* parameter or setting name, "" if none */
+    char msg[512];  /* what went wrong and what to fix */
 } tc_error;
 
 /* clear an error record */
 void tc_error_clear(tc_error *err);
 
-/* fill an error record (err may be NULL); returns status so callers can `return tc_error_set(...)` */
+/* fill an error record (err may be NULL); returns status so callers can `return tc_error_set(...)`
+ */
 tc_status tc_error_set(tc_error *err, tc_status status, const char *file, int line,
                        const char *param, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));

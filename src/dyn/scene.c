@@ -64,7 +64,8 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
     if ((st = tc_shape_center(&d->shape, com, err))) return st;
     tc_quat_to_mat(R, d->quat);
     tc_m3_mulv(Rc, R, com);
-    for (int k = 0; k < 3; k++) d->pos[k] += Rc[k];
+    for (int k = 0; k < 3; k++)
+        d->pos[k] += Rc[k];
     if (density > 0) tc_shape_mass(&d->shape, density, &d->mass, d->inertia);
     for (int k = 0; k < 6; k++)
         if (!(isfinite(b->damping[k]) && b->damping[k] >= 0 && isfinite(b->kp[k]) && b->kp[k] >= 0))
@@ -90,8 +91,8 @@ tc_status tc_scene_add(tc_scene *s, const tc_body_desc *b, double density, tc_er
         s->nbody++;
         return TC_OK;
     }
-    if (d->joint != TC_JOINT_FIXED && !(d->mass > 0 && d->inertia[0] > 0 && d->inertia[1] > 0 &&
-                                        d->inertia[2] > 0))
+    if (d->joint != TC_JOINT_FIXED &&
+        !(d->mass > 0 && d->inertia[0] > 0 && d->inertia[1] > 0 && d->inertia[2] > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "mass",
                             "body '%s' moves, so it needs mass > 0 and inertia > 0", b->name);
     s->nbody++;
@@ -135,7 +136,8 @@ int tc_scene_pairs(const tc_scene *s, int *pairs) {
     for (int a = 0; a < s->nbody; a++)
         for (int b = a + 1; b < s->nbody; b++) {
             if (s->body[a].joint == TC_JOINT_FIXED && s->body[b].joint == TC_JOINT_FIXED) continue;
-            pairs[2 * n] = a, pairs[2 * n + 1] = b;
+            pairs[2 * n] = a;
+            pairs[2 * n + 1] = b;
             n++;
         }
     return n;

@@ -97,7 +97,8 @@ void tc_system_kinematics(const tc_system *sys, double t, const double *q, const
 static void inertia_mul(double r[3], const double R[9], const double I[3], const double a[3]) {
     double b[3];
     tc_m3_mulvt(b, R, a);
-    for (int k = 0; k < 3; k++) b[k] *= I[k];
+    for (int k = 0; k < 3; k++)
+        b[k] *= I[k];
     tc_m3_mulv(r, R, b);
 }
 
@@ -105,7 +106,8 @@ static void inertia_mul(double r[3], const double R[9], const double I[3], const
 static void inertia_solve(double r[3], const double R[9], const double I[3], const double a[3]) {
     double b[3];
     tc_m3_mulvt(b, R, a);
-    for (int k = 0; k < 3; k++) b[k] /= I[k];
+    for (int k = 0; k < 3; k++)
+        b[k] /= I[k];
     tc_m3_mulv(r, R, b);
 }
 
@@ -176,7 +178,8 @@ void tc_system_minv(const tc_system *sys, const tc_body_state *bs, double *x) {
             continue;
         }
         double t[3] = {xi[3], xi[4], xi[5]};
-        for (int k = 0; k < 3; k++) xi[k] /= b->mass;
+        for (int k = 0; k < 3; k++)
+            xi[k] /= b->mass;
         inertia_solve(xi + 3, bs[i].R, b->inertia, t);
     }
 }
@@ -186,7 +189,8 @@ void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, dou
         if (sys->qadr[i] < 0) continue;
         double *qi = q + sys->qadr[i];
         const double *vi = v + sys->vadr[i];
-        for (int k = 0; k < 3; k++) qi[k] += dt * vi[k];
+        for (int k = 0; k < 3; k++)
+            qi[k] += dt * vi[k];
         if (sys->scene->body[i].joint == TC_JOINT_FREE) tc_quat_integrate(qi + 3, vi + 3, dt);
     }
 }
@@ -196,7 +200,8 @@ void tc_system_qdot(const tc_system *sys, const double *q, const double *v, doub
         if (sys->qadr[i] < 0) continue;
         const double *qi = q + sys->qadr[i], *vi = v + sys->vadr[i];
         double *d = qdot + sys->qadr[i];
-        for (int k = 0; k < 3; k++) d[k] = vi[k];
+        for (int k = 0; k < 3; k++)
+            d[k] = vi[k];
         if (sys->scene->body[i].joint != TC_JOINT_FREE) continue;
         /* quat' = [0, omega] (x) quat / 2 */
         double w[4] = {0, 0.5 * vi[3], 0.5 * vi[4], 0.5 * vi[5]};
@@ -220,7 +225,8 @@ double tc_system_kinetic(const tc_system *sys, const tc_body_state *bs) {
         double wb[3];
         tc_m3_mulvt(wb, bs[i].R, bs[i].omega);
         ke += 0.5 * b->mass * tc_v3_dot(bs[i].vel, bs[i].vel);
-        for (int k = 0; k < 3; k++) ke += 0.5 * b->inertia[k] * wb[k] * wb[k];
+        for (int k = 0; k < 3; k++)
+            ke += 0.5 * b->inertia[k] * wb[k] * wb[k];
     }
     return ke;
 }

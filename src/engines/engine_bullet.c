@@ -97,26 +97,27 @@ typedef struct engine {
     const tc_body_desc *body; /* the scene's (it outlives the engine, as tc_sim_alloc requires) */
     int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY]; /* touche state offsets, -1 none */
     double izz[TC_SCENE_MAXBODY];                       /* planar: inertia about world z */
-    double out_q[TC_SCENE_MAXBODY][7];      /* what step() last wrote, per body */
+    double out_q[TC_SCENE_MAXBODY][7];                  /* what step() last wrote, per body */
     double out_v[TC_SCENE_MAXBODY][6];
-    int have_out;                           /* out_q/out_v valid */
-    double target[TC_SCENE_MAXBODY][3];     /* last servo targets (touche coordinates) */
-    tc_wrench xfrc[TC_SCENE_MAXBODY];       /* last external wrenches */
-    double origin[TC_SCENE_MAXBODY][3];     /* torque origins of the last step or query */
-    double t, dt;                           /* simulation time (s) and step (s) */
-    int ncontact;                           /* points of the last step or query */
+    int have_out;                       /* out_q/out_v valid */
+    double target[TC_SCENE_MAXBODY][3]; /* last servo targets (touche coordinates) */
+    tc_wrench xfrc[TC_SCENE_MAXBODY];   /* last external wrenches */
+    double origin[TC_SCENE_MAXBODY][3]; /* torque origins of the last step or query */
+    double t, dt;                       /* simulation time (s) and step (s) */
+    int ncontact;                       /* points of the last step or query */
     int warned_deep, warned_nan;
     double split_threshold; /* m */
     tc_warnbuf warn;
 } engine;
 
 /* smallest of three numbers */
-static double min3(double a, double b, double c) { return fmin(a, fmin(b, c)); }
+static double min3(double a, double b, double c) {
+    return fmin(a, fmin(b, c));
+}
 
 /* the translated body i: shape, margin, motion, mass, factors, contact coefficients */
-static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params *p,
-                     double friction, int *part_shape, double *part_size, double *part_pos,
-                     double *plane) {
+static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params *p, double friction,
+                     int *part_shape, double *part_size, double *part_pos, double *plane) {
     const tc_shape *sh = &b->shape;
     double margin = tc_params_get(p, "margin"), frac = tc_params_get(p, "margin_fraction");
     memset(bb, 0, sizeof *bb);
@@ -168,7 +169,8 @@ static void describe(tc_bullet_body *bb, const tc_body_desc *b, const tc_params 
                                                   : TC_BW_DYNAMIC;
     bb->mass = b->mass;
     memcpy(bb->inertia, b->inertia, sizeof bb->inertia);
-    for (int k = 0; k < 3; k++) bb->linear_factor[k] = bb->angular_factor[k] = 1;
+    for (int k = 0; k < 3; k++)
+        bb->linear_factor[k] = bb->angular_factor[k] = 1;
     /* planar: world z locked for translation, x and y for rotation; the inertia about the
      * vertical stays touche's I_zz whatever the body's tilt (an isotropic tensor of it) */
     if (b->joint == TC_JOINT_PLANAR) {
@@ -332,8 +334,7 @@ static void kinematic_in(engine *e, tc_bullet_world *w, double t) {
 
 /* (q, v) into world w; with `changed`, only bodies whose state differs from what step() wrote
  * (a quaternion through Bullet's matrix and back is not bitwise the same) */
-static void state_in(engine *e, tc_bullet_world *w, const double *q, const double *v,
-                     int changed) {
+static void state_in(engine *e, tc_bullet_world *w, const double *q, const double *v, int changed) {
     for (int i = 0; i < e->nbody; i++) {
         if (e->qadr[i] < 0) {
             if (e->body[i].joint == TC_JOINT_FIXED) tc_v3_copy(e->origin[i], e->body[i].pos);
@@ -344,8 +345,8 @@ static void state_in(engine *e, tc_bullet_world *w, const double *q, const doubl
         double pos[3], quat[4], vel[3], omega[3];
         pose_of(e, i, q, v, pos, quat, vel, omega);
         tc_v3_copy(e->origin[i], pos);
-        if (changed && e->have_out && memcmp(qi, e->out_q[i], (size_t)nq * sizeof *qi) == 0 &&
-            vi && memcmp(vi, e->out_v[i], (size_t)nv * sizeof *vi) == 0)
+        if (changed && e->have_out && memcmp(qi, e->out_q[i], (size_t)nq * sizeof *qi) == 0 && vi &&
+            memcmp(vi, e->out_v[i], (size_t)nv * sizeof *vi) == 0)
             continue;
         tc_bullet_world_set(w, i, pos, quat, vel, omega);
     }
@@ -426,8 +427,8 @@ static void wrenches(engine *e, tc_bullet_world *w, tc_wrench *out) {
         tc_bullet_world_contact(w, k, &c);
         double F[3];
         for (int j = 0; j < 3; j++)
-            F[j] = (c.normal[j] * c.impulse + c.dir1[j] * c.impulse1 + c.dir2[j] * c.impulse2) /
-                   e->dt;
+            F[j] =
+                (c.normal[j] * c.impulse + c.dir1[j] * c.impulse1 + c.dir2[j] * c.impulse2) / e->dt;
         tc_wrench_add_at(&out[c.a], e->origin[c.a], c.pa, F, 1);
         tc_wrench_add_at(&out[c.b], e->origin[c.b], c.pb, F, -1);
     }
@@ -485,13 +486,16 @@ static int state_out(engine *e, double *q, double *v) {
             /* keep the quaternion's sign continuous with the step's start */
             double s = quat[0] * qi[3] + quat[1] * qi[4] + quat[2] * qi[5] + quat[3] * qi[6];
             memcpy(qi, pos, 3 * sizeof *qi);
-            for (int k = 0; k < 4; k++) qi[3 + k] = s < 0 ? -quat[k] : quat[k];
+            for (int k = 0; k < 4; k++)
+                qi[3 + k] = s < 0 ? -quat[k] : quat[k];
             memcpy(vi, vel, 3 * sizeof *vi);
             memcpy(vi + 3, omega, 3 * sizeof *vi);
         }
         int nq = b->joint == TC_JOINT_PLANAR ? 3 : 7, nv = nq == 3 ? 3 : 6;
-        for (int k = 0; k < nq; k++) bad |= !isfinite(qi[k]);
-        for (int k = 0; k < nv; k++) bad |= !isfinite(vi[k]);
+        for (int k = 0; k < nq; k++)
+            bad |= !isfinite(qi[k]);
+        for (int k = 0; k < nv; k++)
+            bad |= !isfinite(vi[k]);
         memcpy(e->out_q[i], qi, (size_t)nq * sizeof *qi);
         memcpy(e->out_v[i], vi, (size_t)nv * sizeof *vi);
     }
@@ -510,8 +514,7 @@ static tc_status bullet_step(void *state, const double *ctrl, const tc_wrench *x
     for (int i = 0; i < e->nbody; i++) {
         if (e->body[i].joint == TC_JOINT_PLANAR)
             for (int k = 0; k < 3; k++)
-                e->target[i][k] = ctrl ? ctrl[e->vadr[i] + k]
-                                       : (k < 2 ? e->body[i].pos[k] : 0);
+                e->target[i][k] = ctrl ? ctrl[e->vadr[i] + k] : (k < 2 ? e->body[i].pos[k] : 0);
         if (xfrc)
             e->xfrc[i] = xfrc[i];
         else
@@ -544,12 +547,15 @@ static int bullet_warnings(void *state, char *buf, int n) {
 }
 
 /* the manifold points of the last step or force query */
-static int bullet_ncontact(void *state) { return ((engine *)state)->ncontact; }
+static int bullet_ncontact(void *state) {
+    return ((engine *)state)->ncontact;
+}
 
 /* the engine type */
 const tc_engine_type tc_engine_bullet = {
     .name = "bullet",
-    .summary = "Bullet 3.24 (double): sequential-impulse PGS with split impulse, btRigidBody worlds",
+    .summary =
+        "Bullet 3.24 (double): sequential-impulse PGS with split impulse, btRigidBody worlds",
     .version = "3.24",
     .params = bullet_params,
     .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,

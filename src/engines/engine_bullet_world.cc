@@ -59,7 +59,9 @@ static void say(char *err, int n, const char *msg) {
 }
 
 /* touche (w, x, y, z) to Bullet (x, y, z, w) and back */
-static btQuaternion quat_in(const double q[4]) { return btQuaternion(q[1], q[2], q[3], q[0]); }
+static btQuaternion quat_in(const double q[4]) {
+    return btQuaternion(q[1], q[2], q[3], q[0]);
+}
 
 /* the convex shape of one primitive; the margin stays inside boxes and cylinders */
 static btCollisionShape *primitive(int shape, const double *size, double margin) {
@@ -123,8 +125,7 @@ static btCollisionShape *hull(const tc_bullet_body *b, char *err, int n) {
 }
 
 /* the whole shape of one body */
-static btCollisionShape *make_shape(tc_bullet_world *w, const tc_bullet_body *b, char *err,
-                                    int n) {
+static btCollisionShape *make_shape(tc_bullet_world *w, const tc_bullet_body *b, char *err, int n) {
     switch (b->shape) {
     case TC_BW_PLANE:
         return new btStaticPlaneShape(btVector3(0, 0, 1), 0);
@@ -169,7 +170,8 @@ static int add_body(tc_bullet_world *w, const tc_bullet_body *b, char *err, int 
     w->shapes.emplace_back(shape);
     double mass = b->motion == TC_BW_DYNAMIC ? b->mass : 0;
     btVector3 inertia(0, 0, 0);
-    if (b->motion == TC_BW_DYNAMIC) inertia = btVector3(b->inertia[0], b->inertia[1], b->inertia[2]);
+    if (b->motion == TC_BW_DYNAMIC)
+        inertia = btVector3(b->inertia[0], b->inertia[1], b->inertia[2]);
     btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
     info.m_friction = b->friction;
     info.m_restitution = b->restitution;
@@ -180,10 +182,10 @@ static int add_body(tc_bullet_world *w, const tc_bullet_body *b, char *err, int 
     if (b->motion == TC_BW_KINEMATIC)
         body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
     if (b->motion == TC_BW_DYNAMIC) {
-        body->setLinearFactor(btVector3(b->linear_factor[0], b->linear_factor[1],
-                                        b->linear_factor[2]));
-        body->setAngularFactor(btVector3(b->angular_factor[0], b->angular_factor[1],
-                                         b->angular_factor[2]));
+        body->setLinearFactor(
+            btVector3(b->linear_factor[0], b->linear_factor[1], b->linear_factor[2]));
+        body->setAngularFactor(
+            btVector3(b->angular_factor[0], b->angular_factor[1], b->angular_factor[2]));
         int flags = body->getFlags() & ~BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY;
         body->setFlags(w->gyroscopic ? flags | BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY : flags);
     }
@@ -304,7 +306,9 @@ int tc_bullet_world_step(tc_bullet_world *w, double dt, char *err, int n) {
     return -1;
 }
 
-int tc_bullet_world_ncontact(const tc_bullet_world *w) { return (int)w->contacts.size(); }
+int tc_bullet_world_ncontact(const tc_bullet_world *w) {
+    return (int)w->contacts.size();
+}
 
 void tc_bullet_world_contact(const tc_bullet_world *w, int k, tc_bullet_contact *c) {
     *c = w->contacts[(size_t)k];
@@ -318,7 +322,11 @@ void tc_bullet_world_free(tc_bullet_world *w) {
     delete w;
 }
 
-int tc_bullet_version(void) { return btGetVersion(); }
-int tc_bullet_double_precision(void) { return btIsDoublePrecision() ? 1 : 0; }
+int tc_bullet_version(void) {
+    return btGetVersion();
+}
+int tc_bullet_double_precision(void) {
+    return btIsDoublePrecision() ? 1 : 0;
+}
 
 } /* extern "C" */

@@ -94,7 +94,7 @@ typedef struct engine {
 static _Thread_local engine *current;      /* engine inside an mj_* call on this thread */
 static _Thread_local jmp_buf *error_trap;  /* where mju_error jumps to, NULL: abort */
 static _Thread_local char error_text[512]; /* the last mju_error message */
-static _Thread_local tc_warnbuf orphan;       /* warnings raised outside any engine call */
+static _Thread_local tc_warnbuf orphan;    /* warnings raised outside any engine call */
 static int handlers_installed;             /* guarded by the tc_mujoco_load critical */
 
 /* mju_user_warning: queue the text for warnings(); never print, never log */
@@ -195,9 +195,11 @@ static int mesh_matches(const mjModel *m, int i, const tc_body_desc *b) {
     int nv = m->mesh_vertnum[id], hit[TC_POLY_MAXVERT] = {0};
     for (int j = 0; j < nv; j++) {
         mjtNum x[3], y[3];
-        for (int k = 0; k < 3; k++) x[k] = m->mesh_vert[3 * (m->mesh_vertadr[id] + j) + k];
+        for (int k = 0; k < 3; k++)
+            x[k] = m->mesh_vert[3 * (m->mesh_vertadr[id] + j) + k];
         mju_rotVecQuat(y, x, m->geom_quat + 4 * g);
-        for (int k = 0; k < 3; k++) y[k] += m->geom_pos[3 * g + k];
+        for (int k = 0; k < 3; k++)
+            y[k] += m->geom_pos[3 * g + k];
         int found = 0;
         for (int v = 0; v < sh->hull->nvert; v++) {
             double d[3] = {y[0] - ref[v][0], y[1] - ref[v][1], y[2] - ref[v][2]};
@@ -514,7 +516,8 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
             mujoco_free(e);
             return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
                                 "MuJoCo placed the mesh of polytope body '%s' away from its "
-                                "vertices", sc->body[i].name);
+                                "vertices",
+                                sc->body[i].name);
         }
     e->nbody = sc->nbody;
     e->body = sc->body;
@@ -755,7 +758,9 @@ static int mujoco_warnings(void *state, char *buf, int n) {
 }
 
 /* the contacts of the last mj_step or force query (MuJoCo's ncon) */
-static int mujoco_ncontact(void *state) { return ((engine *)state)->d->ncon; }
+static int mujoco_ncontact(void *state) {
+    return ((engine *)state)->d->ncon;
+}
 
 /* the engine type */
 const tc_engine_type tc_engine_mujoco = {

@@ -71,13 +71,13 @@ typedef struct contact {
 /* adapter state: one per run, used by one thread at a time */
 typedef struct engine {
     dWorldID world;
-    dJointGroupID group;                                /* this pass's contact joints */
-    int nbody, broken;                                  /* broken: an ODE error hit this world */
-    const tc_body_desc *body;                           /* the scene's bodies (outlive us) */
-    dBodyID obody[TC_SCENE_MAXBODY];                    /* NULL for fixed bodies */
-    dGeomID *geom;                                      /* every geom, body by body */
-    int *gbody, ngeom;                                  /* geom -> touche body */
-    int gfirst[TC_SCENE_MAXBODY + 1];                   /* body i's geoms [gfirst[i], gfirst[i+1]) */
+    dJointGroupID group;              /* this pass's contact joints */
+    int nbody, broken;                /* broken: an ODE error hit this world */
+    const tc_body_desc *body;         /* the scene's bodies (outlive us) */
+    dBodyID obody[TC_SCENE_MAXBODY];  /* NULL for fixed bodies */
+    dGeomID *geom;                    /* every geom, body by body */
+    int *gbody, ngeom;                /* geom -> touche body */
+    int gfirst[TC_SCENE_MAXBODY + 1]; /* body i's geoms [gfirst[i], gfirst[i+1]) */
     int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY]; /* touche state offsets, -1 none */
     double theta[TC_SCENE_MAXBODY];                     /* planar angle of the last state_in */
     double (*org)[3];                                   /* force(): COMs (m) at its step's start */
@@ -88,7 +88,7 @@ typedef struct engine {
     double dt, t;
     int stepper, maxc, bounce_on, soft_erp_on, soft_cfm_on;
     double mu, bounce, bounce_vel, soft_erp, soft_cfm;
-    unsigned long seed; /* this run's dRand state (QuickStep shuffles its rows with it) */
+    unsigned long seed;   /* this run's dRand state (QuickStep shuffles its rows with it) */
     long nbad, nbad_told; /* degenerate contacts dropped, and how many warnings() reported */
     tc_warnbuf warn;
 } engine;
@@ -97,7 +97,7 @@ typedef struct engine {
 static _Thread_local engine *current;      /* engine inside an ODE call on this thread */
 static _Thread_local jmp_buf *error_trap;  /* where dError/dDebug jump to, NULL: abort */
 static _Thread_local char error_text[512]; /* the last error message */
-static _Thread_local tc_warnbuf orphan;       /* messages raised outside any engine call */
+static _Thread_local tc_warnbuf orphan;    /* messages raised outside any engine call */
 static _Thread_local int thread_ready;     /* dAllocateODEDataForThread done on this thread */
 static _Thread_local int rand_locked;      /* this thread holds rand_lock */
 static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER; /* guards ODE's global dRand */
@@ -170,8 +170,8 @@ static dGeomID make_convex(engine *e, int i, const tc_hull *h) {
             pl[n++] = h->fv[h->fofs[f] + k];
     }
     e->poly[i] = pl;
-    return dCreateConvex(0, &h->face[0][0], (unsigned)h->nface, &h->vert[0][0],
-                         (unsigned)h->nvert, pl);
+    return dCreateConvex(0, &h->face[0][0], (unsigned)h->nface, &h->vert[0][0], (unsigned)h->nvert,
+                         pl);
 }
 
 /* one primitive geom (no space), or NULL when out of memory; planes take the world pose */
@@ -220,7 +220,8 @@ static int make_body_geoms(engine *e, int i, const tc_body_desc *b) {
         if (part.type == TC_SHAPE_PLANE) continue;
         if (e->obody[i]) {
             dGeomSetBody(g, e->obody[i]);
-            if (b->shape.type == TC_SHAPE_COMPOUND) dGeomSetOffsetPosition(g, off[0], off[1], off[2]);
+            if (b->shape.type == TC_SHAPE_COMPOUND)
+                dGeomSetOffsetPosition(g, off[0], off[1], off[2]);
             continue;
         }
         /* fixed: world pose of the part */
@@ -281,8 +282,8 @@ static int build_world(engine *e, const tc_scene *sc, const tc_params *p) {
             dBodySetKinematic(body);
         } else {
             dMass m;
-            dMassSetParameters(&m, b->mass, 0, 0, 0, b->inertia[0], b->inertia[1], b->inertia[2],
-                               0, 0, 0);
+            dMassSetParameters(&m, b->mass, 0, 0, 0, b->inertia[0], b->inertia[1], b->inertia[2], 0,
+                               0, 0);
             dBodySetMass(body, &m);
         }
         if (b->joint == TC_JOINT_PLANAR) make_planar_motors(e, body);
@@ -748,7 +749,9 @@ static int ode_warnings(void *state, char *buf, int n) {
 }
 
 /* the contact joints of the last step or force query */
-static int ode_ncontact(void *state) { return ((engine *)state)->ncon; }
+static int ode_ncontact(void *state) {
+    return ((engine *)state)->ncon;
+}
 
 /* the engine type */
 const tc_engine_type tc_engine_ode = {

@@ -12,21 +12,21 @@ typedef struct tc_bullet_world tc_bullet_world;
 
 /* the solver and collision settings (units in brackets; engine_bullet.c documents each) */
 typedef struct tc_bullet_config {
-    double gravity[3];             /* m/s^2 */
-    int iterations;                /* PGS sweeps per step */
-    double erp;                    /* contact error reduction (1) through the impulse */
-    double erp2;                   /* error reduction (1) of the split (position) impulse */
-    double cfm;                    /* global constraint force mixing (1) */
-    int split_impulse;             /* 0/1 */
-    double split_threshold;        /* m (negative: a depth) */
-    double split_turn_erp;         /* 1 */
-    double sor;                    /* successive over-relaxation (1) */
-    int warmstart;                 /* 0/1 */
-    double warmstart_factor;       /* 1 */
-    double restitution_threshold;  /* m/s */
-    int friction_2dirs;            /* 0/1: second lateral friction row per point */
-    int multipoint;                /* perturbation iterations (0: one point per call) */
-    int gyroscopic;                /* 0/1: implicit gyroscopic term */
+    double gravity[3];            /* m/s^2 */
+    int iterations;               /* PGS sweeps per step */
+    double erp;                   /* contact error reduction (1) through the impulse */
+    double erp2;                  /* error reduction (1) of the split (position) impulse */
+    double cfm;                   /* global constraint force mixing (1) */
+    int split_impulse;            /* 0/1 */
+    double split_threshold;       /* m (negative: a depth) */
+    double split_turn_erp;        /* 1 */
+    double sor;                   /* successive over-relaxation (1) */
+    int warmstart;                /* 0/1 */
+    double warmstart_factor;      /* 1 */
+    double restitution_threshold; /* m/s */
+    int friction_2dirs;           /* 0/1: second lateral friction row per point */
+    int multipoint;               /* perturbation iterations (0: one point per call) */
+    int gyroscopic;               /* 0/1: implicit gyroscopic term */
 } tc_bullet_config;
 
 /* collision shapes of one body (body frame, COM at the origin) */
@@ -63,13 +63,13 @@ typedef struct tc_bullet_body {
 
 /* one contact point of the last step with its applied impulses (N s) */
 typedef struct tc_bullet_contact {
-    int a, b;                      /* body indices (order of tc_bullet_world_add) */
-    double pa[3], pb[3];           /* the point on each body (m, world) */
-    double normal[3];              /* unit normal on b, from b towards a */
-    double depth;                  /* signed distance (m), < 0 overlapping */
-    double impulse;                /* normal impulse on a along normal */
-    double dir1[3], impulse1;      /* first lateral friction direction and impulse on a */
-    double dir2[3], impulse2;      /* second (0 unless friction_2dirs) */
+    int a, b;                 /* body indices (order of tc_bullet_world_add) */
+    double pa[3], pb[3];      /* the point on each body (m, world) */
+    double normal[3];         /* unit normal on b, from b towards a */
+    double depth;             /* signed distance (m), < 0 overlapping */
+    double impulse;           /* normal impulse on a along normal */
+    double dir1[3], impulse1; /* first lateral friction direction and impulse on a */
+    double dir2[3], impulse2; /* second (0 unless friction_2dirs) */
 } tc_bullet_contact;
 
 /* a new empty world; NULL with a message in err on failure */

@@ -14,9 +14,10 @@ extern "C" {
 #endif
 
 /* an engine type: one const instance per file in src/engines/.
- * q and v use touche's layout (tc_system): per free body q = (pos, quat), v = (vel, omega_world). */
+ * q and v use touche's layout (tc_system): per free body q = (pos, quat), v = (vel, omega_world).
+ */
 typedef struct tc_engine_type {
-    const char *name;            /* e.g. "mujoco" */
+    const char *name; /* e.g. "mujoco" */
     const char *summary;
     const char *version;         /* version of the library linked, e.g. "2.2.2" */
     const tc_param_spec *params; /* NULL-terminated */
@@ -30,8 +31,7 @@ typedef struct tc_engine_type {
     tc_status (*force)(void *state, const double *q, const double *v, tc_wrench *w);
     /* advance (q, v) by one step of dt with position-servo targets ctrl[nv] and external wrenches
      * xfrc[nbody] (world frame, torque about the COM; may be NULL) held constant */
-    tc_status (*step)(void *state, const double *ctrl, const tc_wrench *xfrc, double *q,
-                      double *v);
+    tc_status (*step)(void *state, const double *ctrl, const tc_wrench *xfrc, double *q, double *v);
     /* warnings the engine raised since the last call, one per line, into buf; returns count */
     int (*warnings)(void *state, char *buf, int n);
     /* optional: the contacts the engine's last step or force query held */

@@ -27,12 +27,16 @@ static void wrap(FILE *f, int col, const char *text, const char *sep) {
     int at = col;
     for (const char *p = text + strspn(text, sep); *p;) {
         int n = (int)strcspn(p, sep);
-        if (at > col && at + 1 + n > 96)
-            fprintf(f, "\n%*s", col, ""), at = col;
-        else if (at > col)
-            fputc(' ', f), at++;
+        if (at > col && at + 1 + n > 96) {
+            fprintf(f, "\n%*s", col, "");
+            at = col;
+        } else if (at > col) {
+            fputc(' ', f);
+            at++;
+        }
         fprintf(f, "%.*s", n, p);
-        at += n, p += n + strspn(p + n, sep);
+        at += n;
+        p += n + strspn(p + n, sep);
     }
     fputc('\n', f);
 }
@@ -52,7 +56,10 @@ void tc_bench_usage(FILE *f, const char *name, const char *doc, const tc_bench_o
     }
     snprintf(line + strlen(line), sizeof line - strlen(line), "[--out DIR]");
     wrap(f, fprintf(f, "usage: touche bench %s ", name), line, "\n");
-    if (doc) fprintf(f, "  "), wrap(f, 2, doc, " ");
+    if (doc) {
+        fprintf(f, "  ");
+        wrap(f, 2, doc, " ");
+    }
     for (const tc_bench_opt *p = opts; p && p->name; p++) {
         snprintf(help, sizeof help, p->def ? "%s (default %s)" : "%s", p->help, p->def);
         tc_bench_line(f, width, p->name, help);
@@ -69,7 +76,10 @@ static int parse_value(const char *who, const tc_bench_opt *p, const char *text,
         break;
     case TC_BENCH_INT:
         ok = tc_arg_int(who, p->name, text, (long)p->lo, (long)p->hi, &one);
-        if (ok) v->real = v->list[0] = one, v->n = 1;
+        if (ok) {
+            v->real = v->list[0] = one;
+            v->n = 1;
+        }
         break;
     case TC_BENCH_INTS:
         ok = tc_arg_ints(who, p->name, text, (long)p->lo, (long)p->hi, v->list, max, &v->n);
@@ -96,8 +106,10 @@ static const tc_bench_opt *find_opt(const tc_bench_opt *opts, const char *name, 
 /* the options' defaults; 2 after a mistake of the table (a bad default, too many options) */
 static int set_defaults(const tc_bench_opt *opts, tc_bench_opts *o) {
     for (int k = 0; opts && opts[k].name; k++) {
-        if (k >= TC_BENCH_MAXOPT)
-            return fprintf(stderr, "%s: more than %d options\n", o->who, TC_BENCH_MAXOPT), 2;
+        if (k >= TC_BENCH_MAXOPT) {
+            fprintf(stderr, "%s: more than %d options\n", o->who, TC_BENCH_MAXOPT);
+            return 2;
+        }
         o->v[k].real = NAN;
         if (opts[k].def && !parse_value(o->who, &opts[k], opts[k].def, &o->v[k])) return 2;
     }
@@ -107,20 +119,26 @@ static int set_defaults(const tc_bench_opt *opts, tc_bench_opts *o) {
 int tc_bench_parse(const char *name, const char *doc, const tc_bench_opt *opts, int argc,
                    char **argv, tc_bench_opts *o) {
     memset(o, 0, sizeof *o);
-    o->name = name, o->out = "out/bench";
+    o->name = name;
+    o->out = "out/bench";
     snprintf(o->who, sizeof o->who, "touche bench %s", name);
     int rc = set_defaults(opts, o), k;
     for (int i = 1; i < argc && rc < 0; i++) {
         const char *a = argv[i];
         const tc_bench_opt *p = find_opt(opts, a, &k);
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return tc_bench_usage(stdout, name, doc, opts), 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            tc_bench_usage(stdout, name, doc, opts);
+            return 0;
+        }
         if (!p && strcmp(a, "--out")) {
             fprintf(stderr, "%s: unknown option '%s'\n", o->who, a);
             tc_bench_usage(stderr, name, doc, opts);
             return 2;
         }
-        if (i + 1 >= argc) return fprintf(stderr, "%s: %s needs a value\n", o->who, a), 2;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "%s: %s needs a value\n", o->who, a);
+            return 2;
+        }
         if (!p)
             o->out = argv[++i];
         else if (!parse_value(o->who, p, argv[++i], &o->v[k]))
@@ -129,7 +147,10 @@ int tc_bench_parse(const char *name, const char *doc, const tc_bench_opt *opts, 
             o->v[k].given = 1;
     }
     if (rc >= 0) return rc;
-    if (!o->out[0]) return fprintf(stderr, "%s: --out: expected a directory\n", o->who), 2;
+    if (!o->out[0]) {
+        fprintf(stderr, "%s: --out: expected a directory\n", o->who);
+        return 2;
+    }
     o->seconds = find_opt(opts, "--seconds", &k) ? o->v[k].real : NAN;
     o->tier = find_opt(opts, "--tier", &k) ? o->v[k].text : NULL;
     return -1;
@@ -161,11 +182,16 @@ tc_status tc_bench_table_alloc(tc_bench_table **t) {
 
 void tc_bench_table_free(tc_bench_table *t) {
     if (!t) return;
-    for (int i = 0; i < t->ncol; i++)
-        free(t->col[i].name), free(t->col[i].fmt);
+    for (int i = 0; i < t->ncol; i++) {
+        free(t->col[i].name);
+        free(t->col[i].fmt);
+    }
     for (int i = 0; i < t->ncell; i++)
         free(t->cell[i]);
-    free(t->col), free(t->cell), free(t->notes), free(t);
+    free(t->col);
+    free(t->cell);
+    free(t->notes);
+    free(t);
 }
 
 /* keep the table's first error */
@@ -193,7 +219,8 @@ static int grow(void **v, int n, int *cap, size_t sz) {
     int c = *cap ? 2 * *cap : 16;
     void *p = realloc(*v, (size_t)c * sz);
     if (!p) return 0;
-    *v = p, *cap = c;
+    *v = p;
+    *cap = c;
     return 1;
 }
 
@@ -206,8 +233,11 @@ static void add_column(tc_bench_table *t, const char *name, const char *fmt, int
         return table_error(t, TC_ENOMEM, "out of memory", name);
     bench_col *c = &t->col[t->ncol];
     *c = (bench_col){.name = strdup(name), .fmt = fmt ? strdup(fmt) : NULL, .quote = quote};
-    if (!c->name || (fmt && !c->fmt))
-        return free(c->name), free(c->fmt), table_error(t, TC_ENOMEM, "out of memory", name);
+    if (!c->name || (fmt && !c->fmt)) {
+        free(c->name);
+        free(c->fmt);
+        return table_error(t, TC_ENOMEM, "out of memory", name);
+    }
     t->ncol++;
 }
 
@@ -235,8 +265,10 @@ static void add_cell(tc_bench_table *t, const bench_col *c, const tc_cell *v) {
     else
         snprintf(buf, sizeof buf, "%s", v->s ? v->s : "");
     char *s = strdup(buf);
-    if (!s || !grow((void **)&t->cell, t->ncell, &t->capcell, sizeof *t->cell))
-        return free(s), table_error(t, TC_ENOMEM, "out of memory", c->name);
+    if (!s || !grow((void **)&t->cell, t->ncell, &t->capcell, sizeof *t->cell)) {
+        free(s);
+        return table_error(t, TC_ENOMEM, "out of memory", c->name);
+    }
     t->cell[t->ncell++] = s;
 }
 
@@ -253,15 +285,20 @@ void tc_bench_note(tc_bench_table *t, const char *fmt, ...) {
     int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
     va_end(ap);
     n = n < 0 ? 0 : n >= (int)sizeof buf - 1 ? (int)sizeof buf - 2 : n;
-    buf[n++] = '\n', buf[n] = 0;
+    buf[n++] = '\n';
+    buf[n] = 0;
     char *p = realloc(t->notes, t->nnotes + (size_t)n + 1);
     if (!p) return table_error(t, TC_ENOMEM, "out of memory", "note");
     memcpy(p + t->nnotes, buf, (size_t)n + 1);
-    t->notes = p, t->nnotes += (size_t)n;
+    t->notes = p;
+    t->nnotes += (size_t)n;
 }
 
 tc_status tc_bench_table_csv(const tc_bench_table *t, FILE *f, tc_error *err) {
-    if (t->status) return *err = t->error, t->status;
+    if (t->status) {
+        *err = t->error;
+        return t->status;
+    }
     if (!t->ncol) return tc_error_set(err, TC_EINVAL, NULL, 0, NULL, "the table has no columns");
     for (int i = 0; i < t->ncol; i++)
         fprintf(f, "%s%s", i ? "," : "", t->col[i].name);
@@ -323,17 +360,25 @@ tc_status tc_bench_time(const tc_bench_timer *tm, tc_bench_timing *r) {
     /* the warm-up: untimed, unless a slow first call is all the budget allows */
     if (tm->warmup) {
         st = sample(tm, 1, &wall, &one);
-        if (!st && tm->warmup == TC_BENCH_WARMUP_SLOW && wall >= tm->seconds)
-            sum = best = wall, r->samples = r->calls = 1;
+        if (!st && tm->warmup == TC_BENCH_WARMUP_SLOW && wall >= tm->seconds) {
+            sum = best = wall;
+            r->samples = r->calls = 1;
+        }
     }
     while (!st && sum < tm->seconds && (!max || r->samples < max) &&
            (tm->wall_max <= 0 || tc_wall_time() - start < tm->wall_max)) {
         if (tm->before && (st = tm->before(tm->ctx))) break;
         if ((st = sample(tm, batch, &wall, tm->cpu ? &cpu[r->samples] : &one))) break;
-        sum += wall * batch, best = fmin(best, wall), r->samples++, r->calls += batch;
+        sum += wall * batch;
+        best = fmin(best, wall);
+        r->samples++;
+        r->calls += batch;
     }
     r->status = st;
-    if (r->samples) r->mean_s = sum / (double)r->calls, r->best_s = best;
+    if (r->samples) {
+        r->mean_s = sum / (double)r->calls;
+        r->best_s = best;
+    }
     if (cpu && r->samples) {
         qsort(cpu, (size_t)r->samples, sizeof *cpu, by_value);
         r->cpu_median_s = cpu[r->samples / 2];

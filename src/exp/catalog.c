@@ -12,7 +12,9 @@ void tc_experiment_catalog(const tc_experiment_type *const *builtin) {
     catalog.builtin = (const void *const *)builtin;
 }
 
-const tc_experiment_type *tc_experiment_at(int i) { return tc_registry_at(&catalog, i); }
+const tc_experiment_type *tc_experiment_at(int i) {
+    return tc_registry_at(&catalog, i);
+}
 
 tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err) {
     return tc_registry_add(&catalog, t, err);

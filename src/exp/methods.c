@@ -9,8 +9,10 @@
 
 int tc_label_ok(const char *s, char *why, size_t n) {
     size_t len = strlen(s);
-    if (len == 0 || len > TC_LABEL_MAX)
-        return snprintf(why, n, "must have 1 to %d characters (has %zu)", TC_LABEL_MAX, len), 0;
+    if (len == 0 || len > TC_LABEL_MAX) {
+        snprintf(why, n, "must have 1 to %d characters (has %zu)", TC_LABEL_MAX, len);
+        return 0;
+    }
     /* the characters: the rule of every name that becomes part of a file name or a CSV field */
     return tc_metrics_name_ok(s, why, n);
 }
@@ -127,7 +129,8 @@ static tc_status script_methods(tc_exp *x, config_setting_t *tier_params, int *n
         if ((st = tc_script_allowed(s, e, keys, err)) ||
             (st = tc_script_string(s, e, "method", &spec, err)))
             return st;
-        if (config_setting_lookup(e, "label") && (st = tc_script_string(s, e, "label", &label, err)))
+        if (config_setting_lookup(e, "label") &&
+            (st = tc_script_string(s, e, "label", &label, err)))
             return st;
         tc_exp_method *em = &x->method[*n];
         memset(em, 0, sizeof *em);
@@ -147,15 +150,16 @@ static tc_status script_methods(tc_exp *x, config_setting_t *tier_params, int *n
         if ((st = apply_params(s, tier_params, &em->m, 1, err)) ||
             (st = apply_params(s, config_setting_lookup(e, "params"), &em->m, 0, err)))
             return st;
-        know(x, em->label), know(x, em->m.spec), know(x, tc_method_base(&em->m));
+        know(x, em->label);
+        know(x, em->m.spec);
+        know(x, tc_method_base(&em->m));
         (*n)++;
     }
     return TC_OK;
 }
 
 /* every other registered method: joins under its own name, or is skipped with the reason */
-static tc_status registry_methods(tc_exp *x, config_setting_t *tier_params, int *n,
-                                  tc_error *err) {
+static tc_status registry_methods(tc_exp *x, config_setting_t *tier_params, int *n, tc_error *err) {
     int total = tc_method_count();
     tc_method *all = calloc((size_t)total + 1, sizeof *all);
     if (!all) return TC_ENOMEM;
@@ -163,9 +167,11 @@ static tc_status registry_methods(tc_exp *x, config_setting_t *tier_params, int 
     tc_status st = TC_OK;
     for (int i = 0; i < na && !st; i++) {
         const char *base = tc_method_base(&all[i]);
-        know(x, base), know(x, all[i].spec);
+        know(x, base);
+        know(x, all[i].spec);
         int listed = 0;
-        for (int j = 0; j < *n && !listed; j++) listed = !strcmp(tc_method_base(&x->method[j].m), base);
+        for (int j = 0; j < *n && !listed; j++)
+            listed = !strcmp(tc_method_base(&x->method[j].m), base);
         if (listed || x->nneed == 0) continue;
         if (need_met(x, &all[i]) < 0) {
             tc_exp_skip *sk = &x->skip[x->nskip++];
@@ -192,7 +198,8 @@ static void filter(tc_exp *x, int *n) {
     for (int i = 0; i < *n; i++) {
         int keep = selected(f, &x->method[i]);
         x->nselected += keep;
-        for (int r = 0; r < x->nreq && !keep; r++) keep = !strcmp(x->req[r], x->method[i].label);
+        for (int r = 0; r < x->nreq && !keep; r++)
+            keep = !strcmp(x->req[r], x->method[i].label);
         if (keep) {
             x->method[k++] = x->method[i];
             continue;
@@ -237,14 +244,16 @@ tc_status tc_exp_resolve(tc_exp *x, tc_error *err) {
     x->method = calloc((size_t)cap, sizeof *x->method);
     x->skip = calloc((size_t)cap, sizeof *x->skip);
     if (!x->method || !x->skip) return TC_ENOMEM;
-    config_setting_t *tier_params = s->tier_group ? config_setting_lookup(s->tier_group, "params") : NULL;
+    config_setting_t *tier_params =
+        s->tier_group ? config_setting_lookup(s->tier_group, "params") : NULL;
     int n = 0;
     tc_status st = script_methods(x, tier_params, &n, err);
     if (!st) st = registry_methods(x, tier_params, &n, err);
     /* the references the driver compares against must be there */
     for (int r = 0; r < x->nreq && !st; r++) {
         int found = 0;
-        for (int i = 0; i < n && !found; i++) found = !strcmp(x->method[i].label, x->req[r]);
+        for (int i = 0; i < n && !found; i++)
+            found = !strcmp(x->method[i].label, x->req[r]);
         config_setting_t *ml = config_lookup((config_t *)&s->cfg, "methods");
         if (!found)
             st = tc_error_set(err, TC_EINVAL, s->path, ml ? (int)config_setting_source_line(ml) : 0,

@@ -24,7 +24,8 @@
 void tc_exp_need(tc_exp *x, unsigned caps, unsigned shapes, const char *what) {
     if (x->nneed >= TC_EXP_MAXNEED) return;
     tc_need *n = &x->need[x->nneed++];
-    n->caps = caps, n->shapes = shapes;
+    n->caps = caps;
+    n->shapes = shapes;
     snprintf(n->what, sizeof n->what, "%s", what ? what : "");
 }
 
@@ -51,9 +52,13 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     *out = NULL;
     tc_exp *x = calloc(1, sizeof *x);
     if (!x) return TC_ENOMEM;
-    x->type = t, x->opts = o;
-    x->tier = o->tier, x->source_dir = o->source_dir, x->threads = o->threads > 0 ? o->threads : 1;
-    x->rank = tc_ranks_rank(), x->nrank = tc_ranks_size();
+    x->type = t;
+    x->opts = o;
+    x->tier = o->tier;
+    x->source_dir = o->source_dir;
+    x->threads = o->threads > 0 ? o->threads : 1;
+    x->rank = tc_ranks_rank();
+    x->nrank = tc_ranks_size();
     /* the experiments in the order planned, the same on every rank (a sweep's queue key) */
     static unsigned planned;
     x->ordinal = planned++ & 0xffffu;
@@ -123,8 +128,11 @@ void tc_exp_free(tc_exp *x) {
     if (x->script_loaded) tc_script_free(&x->script);
     if (x->md) fclose(x->md);
     if (x->tex) fclose(x->tex);
-    free(x->md_buf), free(x->tex_buf);
+    free(x->md_buf);
+    free(x->tex_buf);
     tc_metrics_free(&x->metrics);
-    free(x->method), free(x->skip), free(x->run);
+    free(x->method);
+    free(x->skip);
+    free(x->run);
     free(x);
 }

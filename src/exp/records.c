@@ -38,19 +38,24 @@ void tc_exp_params_text(const tc_method *m, char *buf, size_t n) {
         }
 }
 
-int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed,
-                   const char *fmt, ...) {
+int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed, const char *fmt,
+                   ...) {
     if (x->nrun == x->caprun) {
         int cap = x->caprun ? 2 * x->caprun : 64;
         tc_run_record *r = realloc(x->run, (size_t)cap * sizeof *r);
         if (!r) return -1;
-        x->run = r, x->caprun = cap;
+        x->run = r;
+        x->caprun = cap;
     }
     tc_run_record *r = &x->run[x->nrun];
     memset(r, 0, sizeof *r);
-    r->method = method, r->seed = seed;
+    r->method = method;
+    r->seed = seed;
     const tc_method *m = as_run ? as_run : method >= 0 ? &x->method[method].m : NULL;
-    if (m) snprintf(r->spec, sizeof r->spec, "%s", m->spec), tc_exp_params_text(m, r->params, sizeof r->params);
+    if (m) {
+        snprintf(r->spec, sizeof r->spec, "%s", m->spec);
+        tc_exp_params_text(m, r->params, sizeof r->params);
+    }
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(r->what, sizeof r->what, fmt, ap);
@@ -62,10 +67,12 @@ void tc_exp_record(tc_exp *x, int run, tc_status st, const char *reason, long lo
                    double wall_s) {
     if (run < 0 || run >= x->nrun) return;
     tc_run_record *r = &x->run[run];
-    r->steps += steps, r->wall_s += wall_s;
+    r->steps += steps;
+    r->wall_s += wall_s;
     if (st && !r->status) {
         r->status = st;
-        snprintf(r->reason, sizeof r->reason, "%s", reason && reason[0] ? reason : tc_status_str(st));
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 reason && reason[0] ? reason : tc_status_str(st));
     }
 }
 
@@ -75,7 +82,8 @@ const tc_run_record *tc_exp_run_record(const tc_exp *x, int run) {
 
 int tc_exp_failed(const tc_exp *x) {
     int n = 0;
-    for (int i = 0; i < x->nrun; i++) n += x->run[i].status != TC_OK;
+    for (int i = 0; i < x->nrun; i++)
+        n += x->run[i].status != TC_OK;
     return n;
 }
 
@@ -126,9 +134,9 @@ tc_status tc_exp_write_runs(tc_exp *x, tc_error *err) {
         tc_csv_field(reason, sizeof reason, r->reason);
         tc_csv_field(params, sizeof params, r->params);
         tc_csv_field(set, sizeof set, em ? em->set : "");
-        fprintf(o.f, "%d,%s,%s,%s,%lld,%s,%s,%lld,%.6g,%s,%s\n", i, em ? em->label : "",
-                r->spec, what, r->seed, r->status ? "failed" : "ok", reason, r->steps, r->wall_s,
-                params, set);
+        fprintf(o.f, "%d,%s,%s,%s,%lld,%s,%s,%lld,%.6g,%s,%s\n", i, em ? em->label : "", r->spec,
+                what, r->seed, r->status ? "failed" : "ok", reason, r->steps, r->wall_s, params,
+                set);
     }
     return tc_outfile_commit(&o, err);
 }

@@ -10,7 +10,7 @@
 #include "core/tc_fs.h"
 
 #define TC_ROWS_MAXCOL 32
-#define TC_ROWS_CELL 320
+#define TC_ROWS_CELL   320
 
 struct tc_rows {
     tc_exp *x;
@@ -21,7 +21,7 @@ struct tc_rows {
     int tcol[TC_ROWS_MAXCOL]; /* the table's columns, as indices into col */
     int ntcol;
     char cell[TC_ROWS_MAXCOL][TC_ROWS_CELL]; /* the current row's table cells */
-    int csv_cells;                            /* CSV cells written on the current line */
+    int csv_cells;                           /* CSV cells written on the current line */
 };
 
 tc_status tc_rows_open(tc_rows **out, tc_exp *x, const char *csv, const tc_col *cols, int ncol,
@@ -74,9 +74,12 @@ static void put_num(tc_rows *r, int c, double v) {
     if (!col->head) return;
     double s = (col->scale != 0 ? col->scale : 1) * v;
     char *cell = r->cell[c];
-    if (col->digits > 0) tc_cell_num(cell, TC_ROWS_CELL, s, col->digits, col->below);
-    else if (isnan(s)) snprintf(cell, TC_ROWS_CELL, "-");
-    else snprintf(cell, TC_ROWS_CELL, col->tfmt ? col->tfmt : "%g", s);
+    if (col->digits > 0)
+        tc_cell_num(cell, TC_ROWS_CELL, s, col->digits, col->below);
+    else if (isnan(s))
+        snprintf(cell, TC_ROWS_CELL, "-");
+    else
+        snprintf(cell, TC_ROWS_CELL, col->tfmt ? col->tfmt : "%g", s);
 }
 
 /* a text cell of column c */
@@ -98,13 +101,16 @@ static void put_text(tc_rows *r, int c, const char *s) {
 
 void tc_rows_put(tc_rows *r, const tc_cell *cells) {
     for (int c = 0; c < r->ncol; c++) {
-        if (r->col[c].fmt || r->col[c].digits > 0 || r->col[c].tfmt) put_num(r, c, cells[c].v);
-        else put_text(r, c, cells[c].s);
+        if (r->col[c].fmt || r->col[c].digits > 0 || r->col[c].tfmt)
+            put_num(r, c, cells[c].v);
+        else
+            put_text(r, c, cells[c].s);
     }
     fputc('\n', r->out.f);
     if (r->tab) {
         const char *row[TC_ROWS_MAXCOL];
-        for (int k = 0; k < r->ntcol; k++) row[k] = r->cell[r->tcol[k]];
+        for (int k = 0; k < r->ntcol; k++)
+            row[k] = r->cell[r->tcol[k]];
         tc_table_add_row(r->tab, row);
     }
     r->csv_cells = 0;

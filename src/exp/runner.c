@@ -40,8 +40,8 @@ static void record_provenance(tc_exp *x) {
             if (r->status && !failed++) reason = r->reason;
         }
         tc_exp_params_text(&x->method[k].m, params, sizeof params);
-        tc_metrics_method_info(&x->metrics, x->method[k].label, x->method[k].m.spec, params,
-                               runs, failed, reason);
+        tc_metrics_method_info(&x->metrics, x->method[k].label, x->method[k].m.spec, params, runs,
+                               failed, reason);
     }
     if (x->script_loaded) tc_script_settings(&x->script, record_setting, &x->metrics);
 }
@@ -94,10 +94,13 @@ tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
     /* over MPI: every rank has finished its part (an interrupt on any of them counts) */
     st = tc_ranks_end(x, st, err);
     if (!st && tc_interrupted()) st = TC_EINTR;
-    if (st == TC_EINTR) tc_error_set(err, st, NULL, 0, NULL, "interrupted: %s left as it was", x->final_dir);
+    if (st == TC_EINTR)
+        tc_error_set(err, st, NULL, 0, NULL, "interrupted: %s left as it was", x->final_dir);
     /* the whole set replaces the old one, or nothing does */
-    if (!st) st = tc_swap_dir(x->dir, x->final_dir, err);
-    else tc_remove_tree(x->dir);
+    if (!st)
+        st = tc_swap_dir(x->dir, x->final_dir, err);
+    else
+        tc_remove_tree(x->dir);
     return st;
 }
 

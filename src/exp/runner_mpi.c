@@ -72,14 +72,17 @@ static void share_node(void) {
      * on K machines (each still maps its shared memory: they do share it) */
     long k = tc_ranks_agree(fake ? (int)strtol(fake, NULL, 10) : 0);
     tc_par_node *mine = NULL, *shared = NULL;
-    int split = !share ? MPI_ERR_OTHER
-                : k > 0   ? MPI_Comm_split(MPI_COMM_WORLD, (int)(rank * (k < size ? k : size) / size), rank, &node_comm)
-                          : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
+    int split = !share  ? MPI_ERR_OTHER
+                : k > 0 ? MPI_Comm_split(MPI_COMM_WORLD, (int)(rank * (k < size ? k : size) / size),
+                                         rank, &node_comm)
+                        : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                              MPI_INFO_NULL, &node_comm);
     if (split == MPI_SUCCESS) {
         MPI_Comm_size(node_comm, &nrank);
         MPI_Comm_rank(node_comm, &me);
         MPI_Aint bytes = me == 0 ? (MPI_Aint)sizeof *mine : 0;
-        int ok = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_comm, &mine, &node_win) == MPI_SUCCESS;
+        int ok = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_comm, &mine, &node_win) ==
+                 MPI_SUCCESS;
         if (ok) {
             MPI_Aint got;
             int unit;
@@ -94,13 +97,18 @@ static void share_node(void) {
         if (ok && nrank > 1) tc_par_node_share(shared);
         /* said, not silent: such ranks run their fixed shares and lend nothing */
         if (!ok && nrank > 1 && me == 0)
-            fprintf(stderr, "touche: rank %d: the %d ranks on this machine could not share memory "
-                            "(MPI_Win_allocate_shared): each runs a fixed share of every sweep, none "
-                            "lends its threads\n", rank, nrank);
+            fprintf(stderr,
+                    "touche: rank %d: the %d ranks on this machine could not share memory "
+                    "(MPI_Win_allocate_shared): each runs a fixed share of every sweep, none "
+                    "lends its threads\n",
+                    rank, nrank);
         /* the machine's number: its first rank's place among the first ranks */
         MPI_Comm firsts;
         MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, rank, &firsts);
-        if (me == 0) MPI_Comm_rank(firsts, &machine), MPI_Comm_free(&firsts);
+        if (me == 0) {
+            MPI_Comm_rank(firsts, &machine);
+            MPI_Comm_free(&firsts);
+        }
         MPI_Bcast(&machine, 1, MPI_INT, 0, node_comm);
         if (!(ok && nrank > 1)) machine = -1;
     }
@@ -116,7 +124,8 @@ static void share_node(void) {
     machines = 0;
     for (int r = 0; r < size; r++) {
         int q = 0;
-        while (raw[r] >= 0 && q < r && raw[q] != raw[r]) q++;
+        while (raw[r] >= 0 && q < r && raw[q] != raw[r])
+            q++;
         machine_of[r] = raw[r] >= 0 && q < r ? machine_of[q] : machines++;
         machine_size[machine_of[r]]++;
     }
@@ -147,8 +156,10 @@ void tc_ranks_finalize(void) {
     tc_par_node_share(NULL);
     if (node_win != MPI_WIN_NULL) MPI_Win_free(&node_win);
     if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
-    free(machine_of), free(machine_size);
-    machine_of = machine_size = NULL, machines = 1;
+    free(machine_of);
+    free(machine_size);
+    machine_of = machine_size = NULL;
+    machines = 1;
     if (started) MPI_Finalize();
     started = 0;
     if (errf) fclose(errf);
@@ -162,15 +173,27 @@ void tc_ranks_quiet(void) {
     fflush(stderr);
     int fd = dup(2);
     errf = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!freopen("/dev/null", "w", stderr) && errf) fprintf(errf, "touche: rank %d: stderr stays\n", rank);
-    if (!freopen("/dev/null", "w", stdout) && errf) fprintf(errf, "touche: rank %d: stdout stays\n", rank);
+    if (!freopen("/dev/null", "w", stderr) && errf)
+        fprintf(errf, "touche: rank %d: stderr stays\n", rank);
+    if (!freopen("/dev/null", "w", stdout) && errf)
+        fprintf(errf, "touche: rank %d: stdout stays\n", rank);
 }
 
-int tc_ranks_rank(void) { return rank; }
-int tc_ranks_machines(void) { return machines; }
-int tc_ranks_machine_of(int r) { return machine_of && r >= 0 && r < size ? machine_of[r] : 0; }
-int tc_ranks_machine_size(int m) { return machine_size && m >= 0 && m < size ? machine_size[m] : 1; }
-int tc_ranks_size(void) { return size; }
+int tc_ranks_rank(void) {
+    return rank;
+}
+int tc_ranks_machines(void) {
+    return machines;
+}
+int tc_ranks_machine_of(int r) {
+    return machine_of && r >= 0 && r < size ? machine_of[r] : 0;
+}
+int tc_ranks_machine_size(int m) {
+    return machine_size && m >= 0 && m < size ? machine_size[m] : 1;
+}
+int tc_ranks_size(void) {
+    return size;
+}
 
 int tc_ranks_agree(int v) {
     if (size > 1) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -188,8 +211,10 @@ const char *tc_ranks_library(void) {
 
 /* the ranks no longer agree on what they run (a bug): say so and stop every rank */
 static void diverged(const char *what, int from) {
-    fprintf(errf ? errf : stderr, "touche: error: rank %d: %s from rank %d; the ranks no longer run the same "
-                    "sweeps, stopping all of them\n", rank, what, from);
+    fprintf(errf ? errf : stderr,
+            "touche: error: rank %d: %s from rank %d; the ranks no longer run the same "
+            "sweeps, stopping all of them\n",
+            rank, what, from);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
@@ -224,8 +249,10 @@ static int arrived(void *arg) {
 
 static void send_msg(int to, const void *buf, size_t bytes) {
     if (bytes > INT_MAX) {
-        fprintf(errf ? errf : stderr, "touche: error: rank %d: a sweep's results (%zu B) exceed one MPI message "
-                        "(2 GiB); use fewer, smaller items\n", rank, bytes);
+        fprintf(errf ? errf : stderr,
+                "touche: error: rank %d: a sweep's results (%zu B) exceed one MPI message "
+                "(2 GiB); use fewer, smaller items\n",
+                rank, bytes);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     /* a large message waits for its receiver (a worker's results until rank 0 has run its own) */
@@ -243,7 +270,8 @@ static unsigned char *recv_msg(int from, size_t *bytes) {
     MPI_Get_count(&s, MPI_BYTE, &count);
     unsigned char *buf = malloc((size_t)count + sizeof(msg_head));
     if (!buf) {
-        fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory receiving %d B\n", rank, count);
+        fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory receiving %d B\n",
+                rank, count);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     MPI_Recv(buf, count, MPI_BYTE, from, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -259,7 +287,8 @@ static size_t item_size(tc_item_regions_fn regions, void *ctx, int i) {
     tc_region r[TC_ITEM_MAXREGION];
     size_t b = sizeof(int) + sizeof(tc_item) + sizeof(double);
     int nr = regions(ctx, i, r);
-    for (int k = 0; k < nr; k++) b += r[k].bytes;
+    for (int k = 0; k < nr; k++)
+        b += r[k].bytes;
     return b;
 }
 
@@ -270,23 +299,34 @@ static unsigned char *pack(const msg_head *h0, int n, const unsigned char *pick,
     size_t b = sizeof(msg_head);
     int count = 0;
     for (int i = 0; i < n; i++)
-        if (!pick || pick[i]) b += item_size(regions, ctx, i), count++;
+        if (!pick || pick[i]) {
+            b += item_size(regions, ctx, i);
+            count++;
+        }
     unsigned char *buf = malloc(b), *p = buf;
     if (!buf) {
-        fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory packing %zu B\n", rank, b);
+        fprintf(errf ? errf : stderr, "touche: error: rank %d: out of memory packing %zu B\n", rank,
+                b);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     msg_head h = *h0;
     h.count = count;
-    memcpy(p, &h, sizeof h), p += sizeof h;
+    memcpy(p, &h, sizeof h);
+    p += sizeof h;
     for (int i = 0; i < n; i++) {
         if (pick && !pick[i]) continue;
         tc_region r[TC_ITEM_MAXREGION];
         int nr = regions(ctx, i, r);
-        memcpy(p, &i, sizeof i), p += sizeof i;
-        memcpy(p, &it[i], sizeof *it), p += sizeof *it;
-        memcpy(p, &wall[i], sizeof *wall), p += sizeof *wall;
-        for (int k = 0; k < nr; k++) memcpy(p, r[k].p, r[k].bytes), p += r[k].bytes;
+        memcpy(p, &i, sizeof i);
+        p += sizeof i;
+        memcpy(p, &it[i], sizeof *it);
+        p += sizeof *it;
+        memcpy(p, &wall[i], sizeof *wall);
+        p += sizeof *wall;
+        for (int k = 0; k < nr; k++) {
+            memcpy(p, r[k].p, r[k].bytes);
+            p += r[k].bytes;
+        }
     }
     *bytes = b;
     return buf;
@@ -301,17 +341,22 @@ static void unpack(const unsigned char *buf, size_t bytes, int from, int n, tc_i
     const unsigned char *p = buf + sizeof h, *end = buf + bytes;
     for (int c = 0; c < h.count; c++) {
         int i;
-        if ((size_t)(end - p) < sizeof i + sizeof *it + sizeof *wall) diverged("a short sweep message", from);
-        memcpy(&i, p, sizeof i), p += sizeof i;
+        if ((size_t)(end - p) < sizeof i + sizeof *it + sizeof *wall)
+            diverged("a short sweep message", from);
+        memcpy(&i, p, sizeof i);
+        p += sizeof i;
         if (i < 0 || i >= n) diverged("an item out of range", from);
         tc_region r[TC_ITEM_MAXREGION];
         int nr = regions(ctx, i, r);
-        memcpy(&it[i], p, sizeof *it), p += sizeof *it;
+        memcpy(&it[i], p, sizeof *it);
+        p += sizeof *it;
         if (by) by[i] = from;
-        memcpy(&wall[i], p, sizeof *wall), p += sizeof *wall;
+        memcpy(&wall[i], p, sizeof *wall);
+        p += sizeof *wall;
         for (int k = 0; k < nr; k++) {
             if ((size_t)(end - p) < r[k].bytes) diverged("an item's regions of another size", from);
-            memcpy(r[k].p, p, r[k].bytes), p += r[k].bytes;
+            memcpy(r[k].p, p, r[k].bytes);
+            p += r[k].bytes;
         }
     }
     if (p != end) diverged("an item's regions of another size", from);
@@ -332,7 +377,8 @@ tc_status tc_ranks_gather(tc_exp *x, int n, const unsigned char *ran, tc_item *i
         return TC_OK;
     }
     /* rank 0 takes each worker's in rank order */
-    for (int i = 0; i < n; i++) by[i] = ran[i] ? 0 : -1;
+    for (int i = 0; i < n; i++)
+        by[i] = ran[i] ? 0 : -1;
     for (int w = 1; w < size; w++) {
         if (!ended[w]) {
             size_t b;
@@ -343,7 +389,8 @@ tc_status tc_ranks_gather(tc_exp *x, int n, const unsigned char *ran, tc_item *i
                 /* it left the experiment: its status waits for the end */
                 ended[w] = 1;
                 if (r.interrupted) tc_interrupt();
-                if (r.status) fprintf(stderr, "touche: rank %d left %s early: %s\n", w, x->name, r.msg);
+                if (r.status)
+                    fprintf(stderr, "touche: rank %d left %s early: %s\n", w, x->name, r.msg);
             } else if (r.kind != MSG_SWEEP || r.seq != h.seq || r.n != n) {
                 diverged("a message of another sweep", w);
             } else {
@@ -365,9 +412,12 @@ tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_re
         msg_head r;
         memcpy(&r, buf, sizeof r);
         tc_status st = TC_OK;
-        if (r.kind == MSG_ABANDON) st = TC_EIO;
-        else if (r.kind != MSG_RESULTS || r.seq != h.seq || r.n != n) diverged("a message of another sweep", 0);
-        else unpack(buf, b, 0, n, it, wall, regions, ctx, NULL);
+        if (r.kind == MSG_ABANDON)
+            st = TC_EIO;
+        else if (r.kind != MSG_RESULTS || r.seq != h.seq || r.n != n)
+            diverged("a message of another sweep", 0);
+        else
+            unpack(buf, b, 0, n, it, wall, regions, ctx, NULL);
         if (r.interrupted) tc_interrupt();
         free(buf);
         return st;
@@ -385,7 +435,10 @@ tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_re
 
 tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
     if (size < 2) return st;
-    msg_head h = {.kind = MSG_END, .status = st, .interrupted = tc_interrupted(), .lent = tc_par_node_lent_max(0),
+    msg_head h = {.kind = MSG_END,
+                  .status = st,
+                  .interrupted = tc_interrupted(),
+                  .lent = tc_par_node_lent_max(0),
                   .cpu_s = x->sweep_cpu_s};
     if (rank > 0) {
         /* a worker says how it ended and takes rank 0's word */
@@ -419,8 +472,8 @@ tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
                 if (r.interrupted) tc_interrupt();
                 /* a failure only the worker had: rank 0 ran its items, the outputs are whole */
                 if (r.status && !st && !(r.status == TC_EIO && !r.msg[0]))
-                    fprintf(stderr, "touche: rank %d left %s early (rank 0 ran its items): %s\n",
-                            w, x->name, r.msg[0] ? r.msg : tc_status_str((tc_status)r.status));
+                    fprintf(stderr, "touche: rank %d left %s early (rank 0 ran its items): %s\n", w,
+                            x->name, r.msg[0] ? r.msg : tc_status_str((tc_status)r.status));
             } else {
                 diverged("an unexpected message at the experiment's end", w);
             }
@@ -429,6 +482,9 @@ tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
     /* everyone takes rank 0's status */
     msg_head f = {.kind = MSG_FINAL, .status = st, .interrupted = tc_interrupted()};
     if (st && err) snprintf(f.msg, sizeof f.msg, "%s", err->msg);
-    for (int w = 1; w < size; w++) send_msg(w, &f, sizeof f), ended[w] = 0;
+    for (int w = 1; w < size; w++) {
+        send_msg(w, &f, sizeof f);
+        ended[w] = 0;
+    }
     return st;
 }

@@ -42,7 +42,9 @@ tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_er
     return TC_OK;
 }
 
-void tc_script_free(tc_script *s) { config_destroy(&s->cfg); }
+void tc_script_free(tc_script *s) {
+    config_destroy(&s->cfg);
+}
 
 /* ---------- what the driver read: every other setting is a mistake ---------- */
 
@@ -54,7 +56,9 @@ static void mark(config_setting_t *v, char *m) {
     if (v && config_setting_get_hook(v) != &mark_whole) config_setting_set_hook(v, m);
 }
 
-void tc_script_use(config_setting_t *v) { mark(v, &mark_whole); }
+void tc_script_use(config_setting_t *v) {
+    mark(v, &mark_whole);
+}
 
 config_setting_t *tc_script_lookup(const tc_script *s, config_setting_t *g, const char *path) {
     config_setting_t *v = NULL;
@@ -92,13 +96,16 @@ static int known(const config_setting_t *v) {
 static void path_of(const config_setting_t *v, const config_setting_t *top, char *buf, size_t n) {
     const config_setting_t *chain[32];
     int k = 0;
-    for (; v && v != top && k < 32; v = config_setting_parent(v)) chain[k++] = v;
+    for (; v && v != top && k < 32; v = config_setting_parent(v))
+        chain[k++] = v;
     buf[0] = 0;
     while (k-- > 0) {
         const char *nm = config_setting_name(chain[k]);
         size_t l = strlen(buf);
-        if (nm) snprintf(buf + l, n - l, "%s%s", l ? "." : "", nm);
-        else snprintf(buf + l, n - l, "%s[%d]", l ? "." : "", config_setting_index(chain[k]));
+        if (nm)
+            snprintf(buf + l, n - l, "%s%s", l ? "." : "", nm);
+        else
+            snprintf(buf + l, n - l, "%s[%d]", l ? "." : "", config_setting_index(chain[k]));
     }
 }
 
@@ -151,7 +158,8 @@ static tc_status check_read(const tc_script *s, const config_setting_t *v,
         if (other) {
             char rel[256];
             path_of(c, top, rel, sizeof rel);
-            const config_setting_t *mine = s->tier_group ? config_setting_lookup(s->tier_group, rel) : NULL;
+            const config_setting_t *mine =
+                s->tier_group ? config_setting_lookup(s->tier_group, rel) : NULL;
             const config_setting_t *base = config_lookup((config_t *)&s->cfg, rel);
             if (mine || (base && known(base))) continue;
             if (is_container(c)) {
@@ -191,21 +199,24 @@ tc_status tc_script_check_read(const tc_script *s, tc_error *err) {
 
 /* line of a setting, or of its group when it is missing */
 static int line_of(const tc_script *s, config_setting_t *g) {
-    return g ? (int)config_setting_source_line(g) : (int)config_setting_source_line(config_root_setting(&s->cfg));
+    return g ? (int)config_setting_source_line(g)
+             : (int)config_setting_source_line(config_root_setting(&s->cfg));
 }
 
 tc_status tc_script_real(const tc_script *s, config_setting_t *g, const char *name, double lo,
                          double hi, double *out, tc_error *err) {
     config_setting_t *v = tc_script_lookup(s, g, name);
-    if (!v) return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name, "missing (a number is required)");
+    if (!v)
+        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
+                            "missing (a number is required)");
     int t = config_setting_type(v), line = (int)config_setting_source_line(v);
     if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
         return tc_error_set(err, TC_EINVAL, s->path, line, name, "must be a number");
     double x = config_setting_get_float(v);
     if (t != CONFIG_TYPE_FLOAT) x = (double)config_setting_get_int64(v);
     if (!isfinite(x) || x < lo || x > hi)
-        return tc_error_set(err, TC_EINVAL, s->path, line, name, "must lie in [%g, %g] (got %g)", lo,
-                            hi, x);
+        return tc_error_set(err, TC_EINVAL, s->path, line, name, "must lie in [%g, %g] (got %g)",
+                            lo, hi, x);
     *out = x;
     return TC_OK;
 }
@@ -213,7 +224,9 @@ tc_status tc_script_real(const tc_script *s, config_setting_t *g, const char *na
 tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *name, int lo, int hi,
                         int *out, tc_error *err) {
     config_setting_t *v = tc_script_lookup(s, g, name);
-    if (!v) return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name, "missing (an integer is required)");
+    if (!v)
+        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
+                            "missing (an integer is required)");
     int t = config_setting_type(v), line = (int)config_setting_source_line(v);
     if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
         return tc_error_set(err, TC_EINVAL, s->path, line, name, "must be an integer");
@@ -228,7 +241,9 @@ tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *nam
 tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *name,
                            const char **out, tc_error *err) {
     config_setting_t *v = tc_script_lookup(s, g, name);
-    if (!v) return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name, "missing (a string is required)");
+    if (!v)
+        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
+                            "missing (a string is required)");
     if (config_setting_type(v) != CONFIG_TYPE_STRING)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(v), name,
                             "must be a string in double quotes");
@@ -239,16 +254,21 @@ tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *
 tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *name, double lo,
                           double hi, double *out, int max, int *n, tc_error *err) {
     config_setting_t *v = tc_script_lookup(s, g, name);
-    if (!v) return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name, "missing (a list of numbers is required)");
+    if (!v)
+        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
+                            "missing (a list of numbers is required)");
     int line = (int)config_setting_source_line(v), len = config_setting_length(v);
     if (!config_setting_is_aggregate(v) || len < 1 || len > max)
-        return tc_error_set(err, TC_EINVAL, s->path, line, name, "must be a list of 1 to %d numbers", max);
+        return tc_error_set(err, TC_EINVAL, s->path, line, name,
+                            "must be a list of 1 to %d numbers", max);
     for (int i = 0; i < len; i++) {
         config_setting_t *e = config_setting_get_elem(v, (unsigned)i);
         int t = config_setting_type(e);
         if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
-            return tc_error_set(err, TC_EINVAL, s->path, line, name, "element %d must be a number", i + 1);
-        double x = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : (double)config_setting_get_int64(e);
+            return tc_error_set(err, TC_EINVAL, s->path, line, name, "element %d must be a number",
+                                i + 1);
+        double x = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e)
+                                          : (double)config_setting_get_int64(e);
         if (!isfinite(x) || x < lo || x > hi)
             return tc_error_set(err, TC_EINVAL, s->path, line, name,
                                 "element %d must lie in [%g, %g] (got %g)", i + 1, lo, hi, x);
@@ -264,11 +284,13 @@ tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char 
         config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
         const char *nm = config_setting_name(e);
         int ok = 0;
-        for (int j = 0; names[j] && !ok; j++) ok = strcmp(nm, names[j]) == 0;
+        for (int j = 0; names[j] && !ok; j++)
+            ok = strcmp(nm, names[j]) == 0;
         if (!ok) {
             char list[256] = "";
             for (int j = 0; names[j]; j++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", names[j]);
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                         names[j]);
             return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(e), nm,
                                 "unknown setting here (allowed: %s)", list);
         }
@@ -327,7 +349,9 @@ double tc_script_paper(const tc_script *s, const char *match_key, const char *ma
 static void scalar_text(const config_setting_t *v, char *buf, size_t n) {
     switch (config_setting_type(v)) {
     case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64: snprintf(buf, n, "%lld", config_setting_get_int64(v)); break;
+    case CONFIG_TYPE_INT64:
+        snprintf(buf, n, "%lld", config_setting_get_int64(v));
+        break;
     case CONFIG_TYPE_FLOAT: {
         double x = config_setting_get_float(v);
         for (int d = 15; d <= 17; d++) {
@@ -336,18 +360,29 @@ static void scalar_text(const config_setting_t *v, char *buf, size_t n) {
         }
         break;
     }
-    case CONFIG_TYPE_BOOL: snprintf(buf, n, "%s", config_setting_get_bool(v) ? "true" : "false"); break;
-    case CONFIG_TYPE_STRING: snprintf(buf, n, "\"%s\"", config_setting_get_string(v)); break;
-    default: snprintf(buf, n, "?");
+    case CONFIG_TYPE_BOOL:
+        snprintf(buf, n, "%s", config_setting_get_bool(v) ? "true" : "false");
+        break;
+    case CONFIG_TYPE_STRING:
+        snprintf(buf, n, "\"%s\"", config_setting_get_string(v));
+        break;
+    default:
+        snprintf(buf, n, "?");
     }
 }
 
 /* v's value (an array of scalars as "[a, b]"), or its members one by one; path is v's */
-static void visit_setting(const config_setting_t *v, const config_setting_t *tier,
-                          const char *path, tc_script_visit visit, void *ctx) {
+static void visit_setting(const config_setting_t *v, const config_setting_t *tier, const char *path,
+                          tc_script_visit visit, void *ctx) {
     /* a tier's setting that is not a group replaces the top-level one whole */
-    if (tier && !config_setting_is_group(tier)) v = tier, tier = NULL;
-    if (!v) v = tier, tier = NULL;
+    if (tier && !config_setting_is_group(tier)) {
+        v = tier;
+        tier = NULL;
+    }
+    if (!v) {
+        v = tier;
+        tier = NULL;
+    }
     if (!config_setting_is_aggregate(v)) {
         char txt[256];
         scalar_text(v, txt, sizeof txt);
@@ -373,9 +408,12 @@ static void visit_setting(const config_setting_t *v, const config_setting_t *tie
             const char *nm = config_setting_name(c);
             if (pass && config_setting_get_member(v, nm)) continue;
             char sub[256];
-            if (nm) snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", nm);
-            else snprintf(sub, sizeof sub, "%s.[%d]", path, i);
-            const config_setting_t *t = !pass && tier && nm ? config_setting_get_member(tier, nm) : NULL;
+            if (nm)
+                snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", nm);
+            else
+                snprintf(sub, sizeof sub, "%s.[%d]", path, i);
+            const config_setting_t *t =
+                !pass && tier && nm ? config_setting_get_member(tier, nm) : NULL;
             visit_setting(c, t, sub, visit, ctx);
         }
     }
@@ -390,7 +428,8 @@ void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx) {
             const config_setting_t *c = config_setting_get_elem(g, (unsigned)i);
             const char *nm = config_setting_name(c);
             int skipped = 0;
-            for (int k = 0; skip[k] && !skipped; k++) skipped = !strcmp(nm, skip[k]);
+            for (int k = 0; skip[k] && !skipped; k++)
+                skipped = !strcmp(nm, skip[k]);
             if (skipped || (pass && config_setting_get_member(root, nm))) continue;
             const config_setting_t *t =
                 !pass && s->tier_group ? config_setting_get_member(s->tier_group, nm) : NULL;

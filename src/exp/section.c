@@ -62,11 +62,16 @@ tc_status tc_section_begin(tc_exp *x) {
     fprintf(x->md, "## %s%s%s\n\n", x->type->heading, own ? "" : " — ", own ? "" : x->name);
     fputs("\\section{", x->tex);
     tc_md_to_tex(x->tex, x->type->heading);
-    if (!own) fputs(" --- ", x->tex), tc_md_to_tex(x->tex, x->name);
+    if (!own) {
+        fputs(" --- ", x->tex);
+        tc_md_to_tex(x->tex, x->name);
+    }
     fputs("}\n", x->tex);
     /* the verdicts go right after the heading, once the metrics exist */
-    fflush(x->md), fflush(x->tex);
-    x->md_head = x->md_len, x->tex_head = x->tex_len;
+    fflush(x->md);
+    fflush(x->tex);
+    x->md_head = x->md_len;
+    x->tex_head = x->tex_len;
     return TC_OK;
 }
 
@@ -101,8 +106,8 @@ tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const cha
     return TC_OK;
 }
 
-void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar,
-                   const char *base, const char *caption) {
+void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar, const char *base,
+                   const char *caption) {
     char tpath[1200], out[1200];
     tc_error err;
     tc_error_clear(&err);
@@ -125,8 +130,9 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
         return;
     }
     fprintf(x->md, "![%s](%s/%s.png)\n\n", caption, x->name, base);
-    fprintf(x->tex, "\\begin{figure}[htbp]\\centering\n"
-                    "\\includegraphics[width=0.8\\linewidth]{%s/%s.pdf}\n\\caption{",
+    fprintf(x->tex,
+            "\\begin{figure}[htbp]\\centering\n"
+            "\\includegraphics[width=0.8\\linewidth]{%s/%s.pdf}\n\\caption{",
             x->name, base);
     tc_md_to_tex(x->tex, caption);
     fputs("}\\end{figure}\n\n", x->tex);
@@ -185,8 +191,8 @@ static void methods_part(tc_exp *x) {
     for (int k = 0; k < x->nmethod; k++)
         if (x->method[k].set[0]) {
             char st[400];
-            snprintf(st, sizeof st, "set from the command line (`--set`): %s: %s", x->method[k].label,
-                     x->method[k].set);
+            snprintf(st, sizeof st, "set from the command line (`--set`): %s: %s",
+                     x->method[k].label, x->method[k].set);
             item(x, st);
         }
     list_end(x);
@@ -221,7 +227,8 @@ static void warnings_part(tc_exp *x) {
     list_begin(x, "Warnings");
     char buf[sizeof x->warn];
     snprintf(buf, sizeof buf, "%s", x->warn);
-    for (char *sv = NULL, *l = strtok_r(buf, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv)) item(x, l);
+    for (char *sv = NULL, *l = strtok_r(buf, "\n", &sv); l; l = strtok_r(NULL, "\n", &sv))
+        item(x, l);
     list_end(x);
 }
 
@@ -237,8 +244,9 @@ static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
     tc_error_clear(&e);
     if (tc_claims_load(&c, path, &e)) {
         char line[800];
-        snprintf(line, sizeof line, "**Verdicts**: none: the claims file could not be read (%s:%d: %s).",
-                 e.file, e.line, e.msg);
+        snprintf(line, sizeof line,
+                 "**Verdicts**: none: the claims file could not be read (%s:%d: %s).", e.file,
+                 e.line, e.msg);
         fprintf(md, "%s\n\n", line);
         tc_md_to_tex(tex, line);
         fputs("\n\n", tex);
@@ -248,8 +256,10 @@ static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
     /* an experiment of one's own (no paper, so no claims) says so where the verdicts go */
     if (!tc_claims_section(&c, x->type->name, &x->metrics, md, tex)) {
         char line[600];
-        snprintf(line, sizeof line, "**Verdicts**: none: paper/claims.cfg has no claims of this "
-                 "experiment (paper: %s).", x->type->paper && x->type->paper[0] ? x->type->paper : "none");
+        snprintf(line, sizeof line,
+                 "**Verdicts**: none: paper/claims.cfg has no claims of this "
+                 "experiment (paper: %s).",
+                 x->type->paper && x->type->paper[0] ? x->type->paper : "none");
         fprintf(md, "%s\n\n", line);
         tc_md_to_tex(tex, line);
         fputs("\n\n", tex);
@@ -276,7 +286,8 @@ tc_status tc_section_end(tc_exp *x, tc_error *err) {
     methods_part(x);
     failures_part(x);
     warnings_part(x);
-    fclose(x->md), fclose(x->tex);
+    fclose(x->md);
+    fclose(x->tex);
     x->md = x->tex = NULL;
     /* the verdicts, built apart and put after the heading */
     char *vmd = NULL, *vtex = NULL;
@@ -287,6 +298,7 @@ tc_status tc_section_end(tc_exp *x, tc_error *err) {
     if (ftex) fclose(ftex);
     tc_status st = put(x, "section.md", x->md_buf, x->md_len, x->md_head, vmd, nmd, err);
     if (!st) st = put(x, "section.tex", x->tex_buf, x->tex_len, x->tex_head, vtex, ntex, err);
-    free(vmd), free(vtex);
+    free(vmd);
+    free(vtex);
     return st;
 }

@@ -34,15 +34,13 @@ struct tc_session {
     todo t[TC_SESSION_MAXRUN];
 };
 
-tc_status tc_session_alloc(tc_session **out, const tc_run_opts *o, int force,
-                           const char *timings) {
+tc_status tc_session_alloc(tc_session **out, const tc_run_opts *o, int force, const char *timings) {
     *out = NULL;
     /* --timings replaces only a regular file: said before anything runs */
     tc_error err;
     tc_error_clear(&err);
     if (timings && tc_outfile_target(timings, &err)) {
-        fprintf(stderr, "touche run: --timings '%s' is not a regular file: %s\n", timings,
-                err.msg);
+        fprintf(stderr, "touche run: --timings '%s' is not a regular file: %s\n", timings, err.msg);
         return TC_EINVAL;
     }
     if (strcmp(o->tier, "quick") && strcmp(o->tier, "full")) {
@@ -66,7 +64,8 @@ tc_status tc_session_alloc(tc_session **out, const tc_run_opts *o, int force,
 
 void tc_session_free(tc_session *s) {
     if (!s) return;
-    for (int i = 0; i < s->n; i++) tc_exp_free(s->t[i].x);
+    for (int i = 0; i < s->n; i++)
+        tc_exp_free(s->t[i].x);
     free(s);
 }
 
@@ -82,7 +81,9 @@ static tc_status push(tc_session *s, const tc_experiment_type *x, const char *sc
     }
     todo *t = &s->t[s->n++];
     memset(t, 0, sizeof *t);
-    t->type = x, t->wall = NAN, t->st = -1;
+    t->type = x;
+    t->wall = NAN;
+    t->st = -1;
     snprintf(t->script, sizeof t->script, "%s", script);
     snprintf(t->name, sizeof t->name, "%.*s", namelen, name);
     return TC_OK;
@@ -100,10 +101,12 @@ static tc_status push_script(tc_session *s, const char *arg) {
     if (!tc_file_readable(arg)) {
         char names[512] = "";
         for (int j = 0; tc_experiment_at(j); j++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                     j ? ", " : "", tc_experiment_at(j)->name);
-        fprintf(stderr, "touche run: '%s' is neither an experiment (%s, all) nor a readable "
-                        "script file\n", arg, names);
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "",
+                     tc_experiment_at(j)->name);
+        fprintf(stderr,
+                "touche run: '%s' is neither an experiment (%s, all) nor a readable "
+                "script file\n",
+                arg, names);
         return TC_EINVAL;
     }
     char driver[128];
@@ -115,8 +118,10 @@ static tc_status push_script(tc_session *s, const char *arg) {
     }
     const tc_experiment_type *x = tc_experiment_find(driver);
     if (!x || strcmp(x->name, driver)) {
-        fprintf(stderr, "touche run: %s: driver '%s' is not a registered experiment (see touche "
-                        "list)\n", arg, driver);
+        fprintf(stderr,
+                "touche run: %s: driver '%s' is not a registered experiment (see touche "
+                "list)\n",
+                arg, driver);
         return TC_EINVAL;
     }
     const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
@@ -124,8 +129,9 @@ static tc_status push_script(tc_session *s, const char *arg) {
     if (len > 4 && !strcmp(base + len - 4, ".cfg")) len -= 4;
     /* the name is the output folder's: out/paper/ is the PDF's, which the report replaces */
     if (len == 5 && !strncmp(base, "paper", 5)) {
-        fprintf(stderr, "touche run: %s: a script may not be called paper.cfg (its outputs would go "
-                        "to the report's paper/ folder, which the PDF build replaces); rename it\n",
+        fprintf(stderr,
+                "touche run: %s: a script may not be called paper.cfg (its outputs would go "
+                "to the report's paper/ folder, which the PDF build replaces); rename it\n",
                 arg);
         return TC_EINVAL;
     }
@@ -138,8 +144,9 @@ static tc_status deduplicate(tc_session *s) {
         for (int j = 0; j < i; j++) {
             if (strcmp(s->t[i].name, s->t[j].name)) continue;
             if (strcmp(s->t[i].script, s->t[j].script)) {
-                fprintf(stderr, "touche run: %s and %s would both write to the folder %s/ of the "
-                                "output root; rename one of the scripts\n",
+                fprintf(stderr,
+                        "touche run: %s and %s would both write to the folder %s/ of the "
+                        "output root; rename one of the scripts\n",
                         s->t[j].script, s->t[i].script, s->t[i].name);
                 return TC_EINVAL;
             }
@@ -153,7 +160,8 @@ static tc_status deduplicate(tc_session *s) {
 tc_status tc_session_add(tc_session *s, const char *arg) {
     tc_status st = TC_OK;
     if (!strcmp(arg, "all")) {
-        for (int j = 0; tc_experiment_at(j) && !st; j++) st = push_builtin(s, tc_experiment_at(j));
+        for (int j = 0; tc_experiment_at(j) && !st; j++)
+            st = push_builtin(s, tc_experiment_at(j));
     } else if (tc_experiment_find(arg)) {
         st = push_builtin(s, tc_experiment_find(arg));
     } else {
@@ -167,7 +175,8 @@ tc_status tc_session_add(tc_session *s, const char *arg) {
 /* one line per experiment: which methods joined, which cannot run there and why */
 static void print_plan(const tc_exp *x) {
     fprintf(stderr, "touche: %s (driver %s, tier %s):", x->name, x->type->name, x->tier);
-    if (x->nmethod == 0 && x->nneed == 0) fprintf(stderr, " no registered methods (its own solvers)");
+    if (x->nmethod == 0 && x->nneed == 0)
+        fprintf(stderr, " no registered methods (its own solvers)");
     for (int k = 0; k < x->nmethod; k++)
         fprintf(stderr, "%s%s%s", k ? ", " : " runs ", x->method[k].label,
                 x->method[k].set[0] ? " (--set)" : "");
@@ -181,9 +190,11 @@ static void print_plan(const tc_exp *x) {
 static void known_names(char *buf, size_t n) {
     buf[0] = 0;
     for (int i = 0; tc_model_at(i); i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_model_at(i)->name);
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                 tc_model_at(i)->name);
     for (int i = 0; tc_engine_at(i); i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_engine_at(i)->name);
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                 tc_engine_at(i)->name);
 }
 
 /* every --methods entry must name something */
@@ -193,15 +204,19 @@ static tc_status check_filter(const tc_session *s) {
     for (char *sv = NULL, *tok = strtok_r(buf, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv)) {
         int known = 0;
         tc_method m;
-        for (int i = 0; i < s->n && !known; i++) known = tc_exp_knows(s->t[i].x, tok);
+        for (int i = 0; i < s->n && !known; i++)
+            known = tc_exp_knows(s->t[i].x, tok);
         if (known || tc_method_parse(&m, tok, NULL) == TC_OK) continue;
         char names[1024];
         fprintf(stderr, "touche run: --methods: no method called '%s'. Valid are the labels", tok);
         for (int i = 0; i < s->n; i++)
-            if (s->t[i].x->labels[0]) fprintf(stderr, "\n  of %s: %s", s->t[i].name, s->t[i].x->labels);
+            if (s->t[i].x->labels[0])
+                fprintf(stderr, "\n  of %s: %s", s->t[i].name, s->t[i].x->labels);
         known_names(names, sizeof names);
-        fprintf(stderr, "\n  and the registered models and engines (a model also as model/solver): "
-                        "%s\n", names);
+        fprintf(stderr,
+                "\n  and the registered models and engines (a model also as model/solver): "
+                "%s\n",
+                names);
         return TC_EINVAL;
     }
     return TC_OK;
@@ -211,8 +226,10 @@ static tc_status check_filter(const tc_session *s) {
 static tc_status check_sets(const tc_session *s) {
     for (int k = 0; k < s->o.nset; k++) {
         if (s->set[k].used) continue;
-        fprintf(stderr, "touche run: --set %s: no method labelled or named '%s' runs in the "
-                        "experiments asked for. Valid targets:", s->set[k].text, s->set[k].target);
+        fprintf(stderr,
+                "touche run: --set %s: no method labelled or named '%s' runs in the "
+                "experiments asked for. Valid targets:",
+                s->set[k].text, s->set[k].target);
         for (int i = 0; i < s->n; i++) {
             const tc_exp *x = s->t[i].x;
             fprintf(stderr, "\n  %s:", s->t[i].name);
@@ -238,7 +255,8 @@ static tc_status plan_all(tc_session *s) {
     }
     if (s->o.methods && check_filter(s)) return TC_EINVAL;
     if (check_sets(s)) return TC_EINVAL;
-    for (int i = 0; i < s->n; i++) print_plan(s->t[i].x);
+    for (int i = 0; i < s->n; i++)
+        print_plan(s->t[i].x);
     /* the work of each: above the limits nothing runs, unless --force */
     for (int i = 0; i < s->n; i++) {
         tc_error err;
@@ -312,8 +330,8 @@ static void say_done(const tc_session *s, const todo *t, double seconds) {
                  " (sweep: %ld items in %.1f s on %s%d thread%s%s, %.1f s of CPU, %.0f %% busy)",
                  x->sweep_items, x->sweep_wall_s, whose, threads, threads == 1 ? "" : "s", lent,
                  x->sweep_cpu_s, 100 * x->sweep_cpu_s / (threads * ranks * x->sweep_wall_s));
-    fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t->name, seconds, busy,
-            s->o.out_root, t->name);
+    fprintf(stderr, "touche: %s done in %.1f s%s -> %s/%s\n", t->name, seconds, busy, s->o.out_root,
+            t->name);
 }
 
 /* run one experiment: what it is about to do, then how it went; returns its status */
@@ -328,9 +346,13 @@ static tc_status run_one(tc_session *s, todo *t) {
             s->o.threads, est);
     tc_par_node_lent_max(1);
     tc_status st = tc_exp_execute(t->x, &err);
-    t->wall = tc_wall_time() - t0, t->st = st, t->lent = tc_par_node_lent_max(0);
-    if (st) tc_error_print(&err, st);
-    else say_done(s, t, tc_wall_time() - t0);
+    t->wall = tc_wall_time() - t0;
+    t->st = st;
+    t->lent = tc_par_node_lent_max(0);
+    if (st)
+        tc_error_print(&err, st);
+    else
+        say_done(s, t, tc_wall_time() - t0);
     return st;
 }
 
@@ -342,14 +364,17 @@ static int summary(const tc_session *s) {
         const tc_exp *x = s->t[i].x;
         if (!x) continue;
         int nf = tc_exp_failed(x);
-        if (nf) fprintf(stderr, "touche: %s: %d of %d runs FAILED (reasons in %s/%s/runs.csv and "
-                                "its report section):\n", x->name, nf, x->nrun,
-                        s->o.out_root, x->name);
+        if (nf)
+            fprintf(stderr,
+                    "touche: %s: %d of %d runs FAILED (reasons in %s/%s/runs.csv and "
+                    "its report section):\n",
+                    x->name, nf, x->nrun, s->o.out_root, x->name);
         for (int r = 0, shown = 0; r < x->nrun && shown < 5; r++) {
             const tc_run_record *rec = tc_exp_run_record(x, r);
             if (!rec->status) continue;
-            fprintf(stderr, "    %s%s%s: %s\n", rec->method >= 0 ? x->method[rec->method].label : "",
-                    rec->what[0] ? ", " : "", rec->what, rec->reason);
+            fprintf(stderr, "    %s%s%s: %s\n",
+                    rec->method >= 0 ? x->method[rec->method].label : "", rec->what[0] ? ", " : "",
+                    rec->what, rec->reason);
             shown++;
         }
         if (x->nwarn) fprintf(stderr, "touche: %s: %d warning(s):\n%s", x->name, x->nwarn, x->warn);
@@ -366,7 +391,10 @@ static int write_timings(const tc_session *s) {
     tc_error err;
     tc_error_clear(&err);
     tc_outfile f;
-    if (tc_outfile_open(&f, s->timings, &err)) return tc_error_print(&err, TC_EIO), 1;
+    if (tc_outfile_open(&f, s->timings, &err)) {
+        tc_error_print(&err, TC_EIO);
+        return 1;
+    }
     fprintf(f.f, "experiment,tier,ranks,threads,items,sweep_wall_s,sweep_cpu_s,run_wall_s,runs,"
                  "failed_runs,status,lent_threads\n");
     for (int i = 0; i < s->n; i++) {
@@ -378,7 +406,10 @@ static int write_timings(const tc_session *s) {
                 t->wall, x->nrun, tc_exp_failed(x), t->st ? tc_status_str((tc_status)t->st) : "ok",
                 t->lent);
     }
-    if (tc_outfile_commit(&f, &err)) return tc_error_print(&err, TC_EIO), 1;
+    if (tc_outfile_commit(&f, &err)) {
+        tc_error_print(&err, TC_EIO);
+        return 1;
+    }
     return 0;
 }
 
@@ -403,9 +434,10 @@ static int finish(tc_session *s, int failed) {
     /* an output missing (a figure, the report, the PDF, the timings) outranks failed runs */
     int missing = (bad & 2) || st;
     fprintf(stderr, "touche: outputs in %s (report: %s/report.md)%s\n", out, out,
-            failed ? "; some experiments FAILED"
+            failed    ? "; some experiments FAILED"
             : missing ? "; some outputs are missing (see above)"
-            : bad ? "; some runs failed (see above)" : "");
+            : bad     ? "; some runs failed (see above)"
+                      : "");
     return tc_ranks_agree(failed    ? TC_RUN_FAILED
                           : missing ? TC_RUN_MISSING
                           : bad     ? TC_RUN_RUNS_FAILED

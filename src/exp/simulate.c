@@ -16,13 +16,18 @@ tc_status tc_series_alloc(tc_series *s, long steps, int every, unsigned what) {
     for (int k = 0; k < 3; k++)
         if (what & (1u << k)) {
             *arr[k] = calloc((size_t)s->n + 1, sizeof(double));
-            if (!*arr[k]) return tc_series_free(s), TC_ENOMEM;
+            if (!*arr[k]) {
+                tc_series_free(s);
+                return TC_ENOMEM;
+            }
         }
     return TC_OK;
 }
 
 void tc_series_free(tc_series *s) {
-    free(s->ke), free(s->pen), free(s->mom);
+    free(s->ke);
+    free(s->pen);
+    free(s->mom);
     s->ke = s->pen = s->mom = NULL;
 }
 
@@ -31,7 +36,8 @@ static void reason_of(tc_sim *sim, tc_status st, char *buf, size_t n) {
     char w[2048] = "";
     tc_sim_warnings(sim, w, (int)sizeof w);
     size_t l = strlen(w);
-    while (l && w[l - 1] == '\n') w[--l] = 0;
+    while (l && w[l - 1] == '\n')
+        w[--l] = 0;
     for (char *c = w; *c; c++)
         if (*c == '\n') *c = ';';
     snprintf(buf, n, "%s", w[0] ? w : tc_status_str(st));
@@ -39,13 +45,19 @@ static void reason_of(tc_sim *sim, tc_status st, char *buf, size_t n) {
 
 void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop, tc_series *out,
                  tc_item *it) {
-    out->steps = 0, out->mean_pen = out->max_pen = 0, out->final_ke = NAN, out->peak_ke = 0;
-    out->mean_mom = out->max_mom = 0, out->iters = out->fails = 0, out->wall_s = 0;
+    out->steps = 0;
+    out->mean_pen = out->max_pen = 0;
+    out->final_ke = NAN;
+    out->peak_ke = 0;
+    out->mean_mom = out->max_mom = 0;
+    out->iters = out->fails = 0;
+    out->wall_s = 0;
     tc_sim *sim = NULL;
     tc_error err;
     tc_error_clear(&err);
     if ((it->status = tc_sim_alloc(&sim, sc, m, loop->dt, &err))) {
-        snprintf(it->reason, sizeof it->reason, "%s", err.msg[0] ? err.msg : tc_status_str(it->status));
+        snprintf(it->reason, sizeof it->reason, "%s",
+                 err.msg[0] ? err.msg : tc_status_str(it->status));
         return;
     }
     const unsigned what = loop->series;
@@ -81,11 +93,16 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
             if (out->mom) out->mom[k / loop->every] = mom;
         }
         if (k >= loop->measure_from) {
-            out->mean_pen += pen, out->max_pen = fmax(out->max_pen, pen);
-            out->mean_mom += mom, out->max_mom = fmax(out->max_mom, mom);
+            out->mean_pen += pen;
+            out->max_pen = fmax(out->max_pen, pen);
+            out->mean_mom += mom;
+            out->max_mom = fmax(out->max_mom, mom);
             measured++;
         }
-        if (what & TC_SERIES_KINETIC) out->final_ke = ke, out->peak_ke = fmax(out->peak_ke, ke);
+        if (what & TC_SERIES_KINETIC) {
+            out->final_ke = ke;
+            out->peak_ke = fmax(out->peak_ke, ke);
+        }
         if (loop->energy_rise_max > 0) rise = fmax(rise, tc_sim_energy(sim) - e0);
         if (loop->after) loop->after(loop->ctx, sim, k);
     }
@@ -102,7 +119,8 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
     out->mean_mom = measured ? out->mean_mom / measured : NAN;
     if (loop->end) loop->end(loop->ctx, sim);
     const tc_sim_stats *ss = tc_sim_get_stats(sim);
-    out->iters = ss->solver_iters, out->fails = ss->solver_fails;
+    out->iters = ss->solver_iters;
+    out->fails = ss->solver_fails;
     it->steps = out->steps;
     tc_sim_free(sim);
 }

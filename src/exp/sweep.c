@@ -34,10 +34,12 @@ static int by_cost(const void *a, const void *b) {
 /* CPU time (s) of this process and of its finished children (E3's CalculiX runs) */
 static double cpu_time(void) {
     struct rusage self, kids;
-    getrusage(RUSAGE_SELF, &self), getrusage(RUSAGE_CHILDREN, &kids);
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
     const struct timeval t[4] = {self.ru_utime, self.ru_stime, kids.ru_utime, kids.ru_stime};
     double s = 0;
-    for (int k = 0; k < 4; k++) s += (double)t[k].tv_sec + 1e-6 * (double)t[k].tv_usec;
+    for (int k = 0; k < 4; k++)
+        s += (double)t[k].tv_sec + 1e-6 * (double)t[k].tv_usec;
     return s;
 }
 
@@ -61,7 +63,10 @@ static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned 
     int *todo = malloc(((size_t)n + 1) * sizeof *todo), nt = 0, next = 0;
     if (!todo) {
         for (int i = 0; i < n; i++)
-            if (run[i]) it[i].status = TC_ENOMEM, snprintf(it[i].reason, sizeof it[i].reason, "out of memory");
+            if (run[i]) {
+                it[i].status = TC_ENOMEM;
+                snprintf(it[i].reason, sizeof it[i].reason, "out of memory");
+            }
         return;
     }
     for (int k = 0; k < n; k++)
@@ -91,8 +96,10 @@ static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned 
         wall[i] = tc_wall_time() - t0;
         tc_par_sweep_finish_item();
         long done = key ? tc_par_node_finish(key) : -1;
-        if (done < 0) tc_progress_tick(prog);
-        else tc_progress_to(prog, done + 1);
+        if (done < 0)
+            tc_progress_tick(prog);
+        else
+            tc_progress_to(prog, done + 1);
     }
     tc_par_sweep_end();
     free(todo);
@@ -107,11 +114,18 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     unsigned char *mine = calloc((size_t)n + 1, 1), *redo = calloc((size_t)n + 1, 1);
     unsigned char *ran = calloc((size_t)n + 1, 1);
     if (!it || !wall || !order || !by || !mine || !redo || !ran) {
-        free(it), free(wall), free(order), free(by), free(mine), free(redo), free(ran);
+        free(it);
+        free(wall);
+        free(order);
+        free(by);
+        free(mine);
+        free(redo);
+        free(ran);
         return TC_ENOMEM;
     }
     /* the start order: the costliest items first (NaN or no costs: item order) */
-    for (int i = 0; i < n; i++) order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
+    for (int i = 0; i < n; i++)
+        order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
     if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
     /* over several ranks a sweep with regions is split: in the start order, each item goes to
      * the machine with the least cost per rank so far (the lowest such machine; without costs 1
@@ -121,13 +135,21 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
      * not faster) */
     const int nrank = x->nrank > 1 ? x->nrank : 1, split = nrank > 1 && regions;
     if (nrank > 1 && !regions && x->rank == 0)
-        fprintf(stderr, "touche: %s: sweep %d is not split over the %d ranks (its items' results "
-                        "are not declared, docs/mpi.md): every rank runs its %d items\n",
+        fprintf(stderr,
+                "touche: %s: sweep %d is not split over the %d ranks (its items' results "
+                "are not declared, docs/mpi.md): every rank runs its %d items\n",
                 x->name, x->nsweep + 1, nrank, n);
-    const int nmach = split ? tc_ranks_machines() : 1, here = split ? tc_ranks_machine_of(x->rank) : 0;
+    const int nmach = split ? tc_ranks_machines() : 1,
+              here = split ? tc_ranks_machine_of(x->rank) : 0;
     double *load = calloc((size_t)nmach, sizeof *load);
     if (!load) {
-        free(it), free(wall), free(order), free(by), free(mine), free(redo), free(ran);
+        free(it);
+        free(wall);
+        free(order);
+        free(by);
+        free(mine);
+        free(redo);
+        free(ran);
         return TC_ENOMEM;
     }
     int count = 0;
@@ -140,8 +162,9 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     }
     free(load);
     /* one queue for the machine's ranks: this sweep's key, the same on each (0: none) */
-    const unsigned key =
-        split && tc_ranks_machine_size(here) > 1 ? (x->ordinal << 16 | ((unsigned)x->nsplit & 0xffffu)) + 1u : 0;
+    const unsigned key = split && tc_ranks_machine_size(here) > 1
+                             ? (x->ordinal << 16 | ((unsigned)x->nsplit & 0xffffu)) + 1u
+                             : 0;
     /* progress on rank 0 only, for its machine's items */
     tc_progress prog;
     const double cpu0 = cpu_time();
@@ -156,16 +179,23 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
         if (x->rank == 0) {
             /* who ran how many items (rank 0 runs those no rank ran: a worker left early) */
             char line[512];
-            int len = snprintf(line, sizeof line, "touche: %s: sweep %d split over %d ranks:", x->name,
-                               x->nsweep + 1, nrank), nredo = 0;
+            int len = snprintf(line, sizeof line,
+                               "touche: %s: sweep %d split over %d ranks:", x->name, x->nsweep + 1,
+                               nrank),
+                nredo = 0;
             for (int r = 0; r < nrank && len < (int)sizeof line - 16; r++) {
                 int c = 0;
-                for (int i = 0; i < n; i++) c += by[i] == r;
+                for (int i = 0; i < n; i++)
+                    c += by[i] == r;
                 len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", r ? ", " : " ", c);
             }
-            for (int i = 0; i < n; i++) nredo += redo[i] = by[i] < 0;
-            if (nredo) snprintf(line + len, sizeof line - (size_t)len, " items, and rank 0 the %d no rank ran", nredo);
-            else snprintf(line + len, sizeof line - (size_t)len, " items");
+            for (int i = 0; i < n; i++)
+                nredo += redo[i] = by[i] < 0;
+            if (nredo)
+                snprintf(line + len, sizeof line - (size_t)len,
+                         " items, and rank 0 the %d no rank ran", nredo);
+            else
+                snprintf(line + len, sizeof line - (size_t)len, " items");
             fprintf(stderr, "%s\n", line);
             if (nredo) run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog, 0, ran);
         }
@@ -177,18 +207,27 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     /* how busy the threads were: the process's CPU time against the sweep's wall time (with the
      * idle threads lent to the last items, the items' own wall times no longer tell); over MPI
      * this rank's alone */
-    x->sweep_wall_s += tc_wall_time() - prog.t0, x->sweep_items += n;
+    x->sweep_wall_s += tc_wall_time() - prog.t0;
+    x->sweep_items += n;
     x->sweep_cpu_s += cpu_time() - cpu0;
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads and ranks) */
     for (int i = 0; i < n && !st; i++)
         tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
-    free(it), free(wall), free(order), free(by), free(mine), free(redo), free(ran);
+    free(it);
+    free(wall);
+    free(order);
+    free(by);
+    free(mine);
+    free(redo);
+    free(ran);
     if (st) return st;
     return tc_interrupted() ? TC_EINTR : TC_OK;
 }
 
-int tc_exp_writer(const tc_exp *x) { return x->rank == 0; }
+int tc_exp_writer(const tc_exp *x) {
+    return x->rank == 0;
+}
 
 int tc_series_regions(tc_series *s, tc_region *r) {
     int nr = 0;

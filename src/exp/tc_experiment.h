@@ -37,7 +37,7 @@ typedef struct tc_run_opts {
     const char *methods;    /* comma-separated labels, specs or model/engine names, or NULL */
     tc_override *set;       /* nset overrides, applied after the script's parameters */
     int nset;
-    int threads;            /* OpenMP threads for the sweeps */
+    int threads; /* OpenMP threads for the sweeps */
 } tc_run_opts;
 
 /* what `touche generate NAME` hands an experiment's generator */
@@ -59,21 +59,22 @@ typedef struct tc_work {
 } tc_work;
 
 /* the limits a run may exceed only with consent (touche run --force) */
-#define TC_WORK_MAX_STEPS 1e9      /* steps and force evaluations of one experiment */
+#define TC_WORK_MAX_STEPS   1e9    /* steps and force evaluations of one experiment */
 #define TC_WORK_MAX_SECONDS 86400. /* estimated wall time of one experiment over its threads */
 
 /* the estimates' cost model, on one thread (s): a step or force evaluation of a small scene, one
  * body of a pile for one step, one pair of sample points of a point-cloud model (SCM), measured
  * on touche's own runs to within a factor of a few (docs/architecture.md) */
-#define TC_WORK_STEP_S 3e-5
+#define TC_WORK_STEP_S      3e-5
 #define TC_WORK_BODY_STEP_S 3e-5
-#define TC_WORK_PAIR_S 4e-8
+#define TC_WORK_PAIR_S      4e-8
 
 /* the sample points a method puts on a surface of area a (m^2): a / spacing^2 (at least 12) for
  * a method with a sample spacing (a parameter of kind TC_PARAM_SPACING, m), else 0 */
 double tc_work_points(const struct tc_method *m, double area);
 
-/* an experiment: one const instance per driver (the built-in ones listed in experiments/registry.c) */
+/* an experiment: one const instance per driver (the built-in ones listed in experiments/registry.c)
+ */
 typedef struct tc_experiment_type {
     const char *name;    /* "e1_sphere_profiles": the driver name scripts give and the output
                           * directory of the built-in script */
@@ -138,15 +139,15 @@ typedef struct tc_exp_skip {
 
 /* one run: a method at one point of the sweep with one seed */
 typedef struct tc_run_record {
-    int method;        /* index into x->method, -1 for a run of no method (an external solver) */
-    char spec[64];     /* the method as run (a driver may pick the solver per run) */
-    char params[600];  /* its parameters as run, "name=value ..." */
-    char what[128];    /* the sweep point, e.g. "study=pile" */
-    long long seed;    /* -1: none */
-    tc_status status;  /* TC_OK, or why it failed (TC_EDIVERGED, TC_EENGINE, ...) */
+    int method;       /* index into x->method, -1 for a run of no method (an external solver) */
+    char spec[64];    /* the method as run (a driver may pick the solver per run) */
+    char params[600]; /* its parameters as run, "name=value ..." */
+    char what[128];   /* the sweep point, e.g. "study=pile" */
+    long long seed;   /* -1: none */
+    tc_status status; /* TC_OK, or why it failed (TC_EDIVERGED, TC_EENGINE, ...) */
     char reason[256];
-    long long steps;   /* steps or force evaluations done */
-    double wall_s;     /* wall-clock time (s), summed over its items */
+    long long steps; /* steps or force evaluations done */
+    double wall_s;   /* wall-clock time (s), summed over its items */
 } tc_run_record;
 
 /* what a requirement of the experiment asks of a method */
@@ -156,17 +157,17 @@ typedef struct tc_need {
 } tc_need;
 
 #define TC_EXP_MAXNEED 8
-#define TC_EXP_MAXREQ 4
-#define TC_EXP_MAXREF 16 /* label references a driver checks (tc_exp_refer) */
+#define TC_EXP_MAXREQ  4
+#define TC_EXP_MAXREF  16 /* label references a driver checks (tc_exp_refer) */
 
 struct tc_exp {
     /* drivers read these */
     const tc_experiment_type *type;
-    char name[64];         /* its output directory under the output root */
-    tc_script script;      /* loaded at the run's tier */
+    char name[64];    /* its output directory under the output root */
+    tc_script script; /* loaded at the run's tier */
     const char *tier, *source_dir;
     int threads;
-    char dir[1100];        /* write every output here: a staging directory until the end */
+    char dir[1100]; /* write every output here: a staging directory until the end */
     int nmethod;
     tc_exp_method *method; /* the methods that run, in order: the script's, then the others */
     tc_metrics metrics;    /* tc_metrics_add(&x->metrics, label, ...) */
@@ -178,14 +179,17 @@ struct tc_exp {
     int nneed, nreq;
     tc_need need[TC_EXP_MAXNEED];
     char req[TC_EXP_MAXREQ][TC_LABEL_MAX + 1];
-    int nref;              /* labels the script names in the driver's settings (tc_exp_refer) */
-    struct { char setting[64], label[TC_LABEL_MAX + 1]; int line; } ref[TC_EXP_MAXREF];
-    int nskip, nleft;      /* skipped (cannot run here), left out (--methods) */
-    int nselected;         /* methods --methods named itself (not kept as references) */
+    int nref; /* labels the script names in the driver's settings (tc_exp_refer) */
+    struct {
+        char setting[64], label[TC_LABEL_MAX + 1];
+        int line;
+    } ref[TC_EXP_MAXREF];
+    int nskip, nleft; /* skipped (cannot run here), left out (--methods) */
+    int nselected;    /* methods --methods named itself (not kept as references) */
     tc_exp_skip *skip;
-    char left[1024];       /* the labels left out by --methods */
-    char known[2048];      /* every label, spec and model/engine name a filter could name */
-    char labels[1024];     /* every label before --methods, comma-separated */
+    char left[1024];   /* the labels left out by --methods */
+    char known[2048];  /* every label, spec and model/engine name a filter could name */
+    char labels[1024]; /* every label before --methods, comma-separated */
     int nrun, caprun;
     tc_run_record *run;
     /* the sweeps so far: wall time (s), the process's CPU time during them (s; over MPI, rank 0
@@ -195,12 +199,12 @@ struct tc_exp {
     /* MPI: this process's rank and the number of ranks (0 and 1 without MPI); only rank 0
      * writes the outputs, the others work in a scratch directory; sweeps split so far */
     int rank, nrank, nsweep, nsplit;
-    unsigned ordinal;      /* this experiment's place among those planned (mod 65536) */
-    FILE *md, *tex;        /* the section, built in memory */
+    unsigned ordinal; /* this experiment's place among those planned (mod 65536) */
+    FILE *md, *tex;   /* the section, built in memory */
     char *md_buf, *tex_buf;
     size_t md_len, tex_len;
     size_t md_head, tex_head; /* where the heading ends (the verdicts go there) */
-    char warn[2048];       /* experiment-level warnings, one per line */
+    char warn[2048];          /* experiment-level warnings, one per line */
     int nwarn;
 };
 
@@ -208,8 +212,8 @@ struct tc_exp {
  * driver read its settings, then resolve the methods — the script's, every other registered one
  * that meets a need (the rest are skipped with the reason), --methods, --set. Writes nothing.
  * The output directory is <out_root>/<name>. On error *x is NULL */
-tc_status tc_exp_plan(tc_exp **x, const tc_experiment_type *t, const char *script,
-                      const char *name, const tc_run_opts *o, tc_error *err);
+tc_status tc_exp_plan(tc_exp **x, const tc_experiment_type *t, const char *script, const char *name,
+                      const tc_run_opts *o, tc_error *err);
 
 /* plan a registered experiment with its built-in script at a tier, every method, one thread,
  * for a tool that uses its methods and settings without running it (a benchmark) */
@@ -252,8 +256,9 @@ void tc_exp_require(tc_exp *x, const char *label);
 void tc_exp_refer(tc_exp *x, const char *setting, const char *label);
 
 /* the planned run's work (tc_experiment_type.estimate) into *w, and whether it may start: above
- * TC_WORK_MAX_STEPS, TC_WORK_MAX_SECONDS (over x->threads on each rank) or half the machine's memory it is
- * refused (TC_EINVAL naming what to lower) unless force; 0 in *w where the driver gives none */
+ * TC_WORK_MAX_STEPS, TC_WORK_MAX_SECONDS (over x->threads on each rank) or half the machine's
+ * memory it is refused (TC_EINVAL naming what to lower) unless force; 0 in *w where the driver
+ * gives none */
 tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *err);
 
 /* "about 1.2e+06 steps, 45 MiB, 3 min" (or "no estimate"); with raised iteration caps "..., up
@@ -267,15 +272,15 @@ int tc_exp_method_find(const tc_exp *x, const char *label);
 
 /* declare a run before the sweep: method index (-1 for none), the method as run (NULL: the
  * method's own), its seed (-1: none) and what point of the sweep it is; returns its index */
-int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed,
-                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int tc_exp_add_run(tc_exp *x, int method, const tc_method *as_run, long long seed, const char *fmt,
+                   ...) __attribute__((format(printf, 5, 6)));
 
 /* one work item of a sweep: its run, and what the item function reports */
 typedef struct tc_item {
     int run;
     tc_status status; /* set on failure, with reason */
     char reason[256];
-    long long steps;  /* steps or evaluations done */
+    long long steps; /* steps or evaluations done */
 } tc_item;
 
 /* the sweep: items 0..n-1 (item i belongs to run item_run[i], or run i when item_run is NULL) in
@@ -340,7 +345,7 @@ enum {
 
 /* one simulation: the steps, what to record, and the driver's hooks */
 typedef struct tc_sim_loop {
-    double dt;         /* step (s) */
+    double dt; /* step (s) */
     long steps;
     int every;         /* a sample after steps 1, 1 + every, 1 + 2 every, ... */
     long measure_from; /* the summary counts steps from this one on (0-based) */
@@ -397,8 +402,8 @@ tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const cha
  * the section; a failure (no
  * gnuplot, a template error) is a warning of the experiment, shown in its section and in the
  * summary, and makes `touche run` exit non-zero */
-void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar,
-                   const char *base, const char *caption);
+void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar, const char *base,
+                   const char *caption);
 
 /* an experiment-level warning (summary and section) */
 void tc_exp_warn(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -18,8 +18,9 @@ enum {
 };
 
 /* one column: where it goes and how a value is written there. A number column has fmt (the
- * CSV's), digits or tfmt (the table's); a text column has none of them. The table writes a number as tc_cell_num(scale x value, digits, below) when
- * digits > 0, else with tfmt (scale x value; NaN as "-") */
+ * CSV's), digits or tfmt (the table's); a text column has none of them. The table writes a number
+ * as tc_cell_num(scale x value, digits, below) when digits > 0, else with tfmt (scale x value; NaN
+ * as "-") */
 typedef struct tc_col {
     const char *csv;  /* CSV header ("stop_time_s"); NULL: the column is the table's only */
     const char *head; /* table heading ("stopping time (s)"); NULL: the column is the CSV's only */
@@ -43,7 +44,7 @@ typedef struct tc_cell {
     const char *s;
     double v;
 } tc_cell;
-#define TC_NUM(x) ((tc_cell){NULL, (double)(x)})
+#define TC_NUM(x)  ((tc_cell){NULL, (double)(x)})
 #define TC_TEXT(x) ((tc_cell){(x), 0})
 
 /* one row: a cell per column, in column order (its CSV line and its table row) */

@@ -36,10 +36,14 @@ static double memory_limit(void) {
 
 /* a duration for people: "40 s", "12 min", "3.5 h", "4 days" */
 static void duration(double s, char *buf, size_t n) {
-    if (s < 90) snprintf(buf, n, "%.0f s", s < 1 ? 1 : s);
-    else if (s < 5400) snprintf(buf, n, "%.0f min", s / 60);
-    else if (s < 172800) snprintf(buf, n, "%.1f h", s / 3600);
-    else snprintf(buf, n, "%.0f days", s / 86400);
+    if (s < 90)
+        snprintf(buf, n, "%.0f s", s < 1 ? 1 : s);
+    else if (s < 5400)
+        snprintf(buf, n, "%.0f min", s / 60);
+    else if (s < 172800)
+        snprintf(buf, n, "%.1f h", s / 3600);
+    else
+        snprintf(buf, n, "%.0f days", s / 86400);
 }
 
 void tc_work_describe(const tc_work *w, int threads, char *buf, size_t n) {
@@ -65,7 +69,8 @@ tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *er
     w->factor = 1;
     for (int k = 0; k < x->nmethod; k++)
         w->factor = fmax(w->factor, tc_method_work_factor(&x->method[k].m));
-    const double mem = memory_limit(), secs = w->seconds / (x->threads * (x->nrank > 1 ? x->nrank : 1));
+    const double mem = memory_limit(),
+                 secs = w->seconds / (x->threads * (x->nrank > 1 ? x->nrank : 1));
     char what[200], t[32];
     tc_work_describe(w, x->threads, what, sizeof what);
     duration(TC_WORK_MAX_SECONDS, t, sizeof t);

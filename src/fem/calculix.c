@@ -20,11 +20,11 @@
 extern char **environ;
 
 /* model constants shared by the deck and the provenance lines */
-#define FEM_INDENTER_H 0.1   /* height of the indenter's element row (1) */
-#define FEM_INDENTER_EXT 0.1 /* indenter overhang beyond each side, fraction of the period */
-#define FEM_INDENTER_REFINE 4 /* indenter facets per layer element along the period */
-#define FEM_PENALTY 1e5      /* pressure-overclosure slope (E / length) */
-#define FEM_TENSION 1e-3     /* tension at large clearance (E), node-to-face parameter */
+#define FEM_INDENTER_H      0.1  /* height of the indenter's element row (1) */
+#define FEM_INDENTER_EXT    0.1  /* indenter overhang beyond each side, fraction of the period */
+#define FEM_INDENTER_REFINE 4    /* indenter facets per layer element along the period */
+#define FEM_PENALTY         1e5  /* pressure-overclosure slope (E / length) */
+#define FEM_TENSION         1e-3 /* tension at large clearance (E), node-to-face parameter */
 
 tc_fem_sinusoid tc_default_fem_sinusoid(void) {
     tc_fem_sinusoid p;
@@ -101,7 +101,9 @@ static tc_status check_params(const tc_fem_sinusoid *p, tc_error *err) {
 }
 
 /* out-of-plane thickness of the one-element-thick slab: the layer's element width */
-static double slab_width(const tc_fem_sinusoid *p) { return p->wavelength / p->nx; }
+static double slab_width(const tc_fem_sinusoid *p) {
+    return p->wavelength / p->nx;
+}
 
 /* node ids: layer (i, j, k) on an (nx+1) x (ny+1) x 2 grid, then the indenter's (i, j, k) */
 static long layer_node(const tc_fem_sinusoid *p, int i, int j, int k) {
@@ -138,8 +140,9 @@ static tc_status write_deck(const char *path, const tc_fem_sinusoid *p, tc_error
     }
 
     /* header and layer nodes (x along the period, y up, z out of plane) */
-    fprintf(f, "** touche E3: plane-strain layer pressed by a rigid frictionless sinusoid\n"
-               "** eta %.17g, wavelength %.17g, thickness %.17g, mesh %d x %d\n*NODE, NSET=NALL\n",
+    fprintf(f,
+            "** touche E3: plane-strain layer pressed by a rigid frictionless sinusoid\n"
+            "** eta %.17g, wavelength %.17g, thickness %.17g, mesh %d x %d\n*NODE, NSET=NALL\n",
             p->eta, lam, t, nx, ny);
     for (int k = 0; k < 2; k++)
         for (int j = 0; j <= ny; j++)
@@ -209,8 +212,9 @@ static tc_status write_deck(const char *path, const tc_fem_sinusoid *p, tc_error
     fprintf(f, "*SOLID SECTION, ELSET=EIND, MATERIAL=STIFF\n");
 
     /* frictionless penalty contact (no *FRICTION card), linear pressure-overclosure */
-    fprintf(f, "*SURFACE INTERACTION, NAME=SI\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\n"
-               "%.17g, %.17g\n",
+    fprintf(f,
+            "*SURFACE INTERACTION, NAME=SI\n*SURFACE BEHAVIOR, PRESSURE-OVERCLOSURE=LINEAR\n"
+            "%.17g, %.17g\n",
             FEM_PENALTY * p->E / t, FEM_TENSION * p->E);
     fprintf(f, "*CONTACT PAIR, INTERACTION=SI, TYPE=SURFACE TO SURFACE\nSLAYER, SIND\n");
 
@@ -221,13 +225,11 @@ static tc_status write_deck(const char *path, const tc_fem_sinusoid *p, tc_error
     /* output times: nsteps equal depth increments */
     fprintf(f, "*TIME POINTS, NAME=TP\n");
     for (int s = 1; s <= p->nsteps; s++)
-        fprintf(f, "%.12g%s", (double)s / p->nsteps,
-                (s % 8 == 0 || s == p->nsteps) ? "\n" : ", ");
+        fprintf(f, "%.12g%s", (double)s / p->nsteps, (s % 8 == 0 || s == p->nsteps) ? "\n" : ", ");
 
     /* one finite-strain step, the indenter moved down rigidly by depth (linear ramp in time) */
     double dt = 1.0 / p->nsteps;
-    fprintf(f, "*STEP, NLGEOM, INC=100000\n*STATIC\n%.12g, 1., %.12g, %.12g\n", dt,
-            1e-6 * dt, dt);
+    fprintf(f, "*STEP, NLGEOM, INC=100000\n*STATIC\n%.12g, 1., %.12g, %.12g\n", dt, 1e-6 * dt, dt);
     fprintf(f, "*BOUNDARY\nNIND, 2, 2, %.17g\n", -p->depth);
     fprintf(f, "*NODE PRINT, NSET=NBOT, TOTALS=ONLY, TIME POINTS=TP\nRF\n");
     fprintf(f, "*END STEP\n");
@@ -296,8 +298,7 @@ static tc_status run_ccx(const char *ccx, const char *dir, tc_error *err) {
 static tc_status parse_dat(const char *path, const tc_fem_sinusoid *p, tc_fem_curve *out,
                            tc_error *err) {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return tc_error_set(err, TC_EENGINE, path, 0, NULL, "ccx wrote no %s", path);
+    if (!f) return tc_error_set(err, TC_EENGINE, path, 0, NULL, "ccx wrote no %s", path);
     char line[512];
     int lineno = 0;
     double w = slab_width(p);
@@ -433,19 +434,23 @@ static void write_provenance(FILE *f, const tc_fem_curve *c, const double *etas,
     if (gmtime_r(&now, &tmv)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
     fprintf(f, "# touche E3 FEM reference: plane-strain layer pressed by a rigid frictionless "
                "sinusoid\n");
-    fprintf(f, "# solver: CalculiX ccx %s, one *STEP NLGEOM *STATIC, outputs at equal depth "
-               "increments\n",
+    fprintf(f,
+            "# solver: CalculiX ccx %s, one *STEP NLGEOM *STATIC, outputs at equal depth "
+            "increments\n",
             c[0].ccx_version);
-    fprintf(f, "# geometry: wavelength %.17g, thickness %.17g, bottom fixed, roller sides, rigid "
-               "surface y = thickness + eta (1 - cos(2 pi x / wavelength)) - depth\n",
+    fprintf(f,
+            "# geometry: wavelength %.17g, thickness %.17g, bottom fixed, roller sides, rigid "
+            "surface y = thickness + eta (1 - cos(2 pi x / wavelength)) - depth\n",
             p->wavelength, p->thickness);
-    fprintf(f, "# mesh: %d x %d C3D8 (one element thick, u_z = 0: plane strain); indenter: one "
-               "row of C3D8, %d facets per layer element, all nodes prescribed (rigid)\n",
+    fprintf(f,
+            "# mesh: %d x %d C3D8 (one element thick, u_z = 0: plane strain); indenter: one "
+            "row of C3D8, %d facets per layer element, all nodes prescribed (rigid)\n",
             p->nx, p->ny, FEM_INDENTER_REFINE);
     fprintf(f, "# material: *HYPERELASTIC NEO HOOKE C10 = %.10g, D1 = %.10g (E = %g, nu = %g)\n",
             c10, d1, p->E, p->nu);
-    fprintf(f, "# contact: frictionless surface-to-surface penalty, linear pressure-overclosure "
-               "slope %g E/thickness\n",
+    fprintf(f,
+            "# contact: frictionless surface-to-surface penalty, linear pressure-overclosure "
+            "slope %g E/thickness\n",
             FEM_PENALTY);
     fprintf(f, "# depth: from first touch (the crest); from the sinusoid's mean level it is "
                "depth - eta\n");

@@ -14,8 +14,12 @@ tc_status tc_aopc_alloc_n(tc_aopc *c, int n) {
     double *buf = calloc((size_t)6 * (size_t)(n > 0 ? n : 1), sizeof *buf);
     if (!buf) return TC_ENOMEM;
     c->n = n;
-    c->px = buf, c->py = buf + n, c->pz = buf + 2 * n;
-    c->nx = buf + 3 * n, c->ny = buf + 4 * n, c->nz = buf + 5 * n;
+    c->px = buf;
+    c->py = buf + n;
+    c->pz = buf + 2 * n;
+    c->nx = buf + 3 * n;
+    c->ny = buf + 4 * n;
+    c->nz = buf + 5 * n;
     return TC_OK;
 }
 
@@ -25,8 +29,12 @@ void tc_aopc_free(tc_aopc *c) {
 }
 
 static void put(tc_aopc *c, int i, const double p[3], const double nrm[3]) {
-    c->px[i] = p[0], c->py[i] = p[1], c->pz[i] = p[2];
-    c->nx[i] = nrm[0], c->ny[i] = nrm[1], c->nz[i] = nrm[2];
+    c->px[i] = p[0];
+    c->py[i] = p[1];
+    c->pz[i] = p[2];
+    c->nx[i] = nrm[0];
+    c->ny[i] = nrm[1];
+    c->nz[i] = nrm[2];
 }
 
 /* the unit sphere as a cube-sphere: each face of the cube [-1, 1]^3 cut into m x m cells of
@@ -42,12 +50,16 @@ static int cube_sphere_m(long n) {
 static void cube_sphere_point(int m, int i, double u[3]) {
     int face = i / (m * m), j = i % (m * m), a = j / m, b = j % m;
     /* equal-angle cell centres across the face, symmetric about its middle */
-    double s = tan(M_PI / 4 * ((2.0 * a + 1.0) / m - 1.0)), t = tan(M_PI / 4 * ((2.0 * b + 1.0) / m - 1.0));
+    double s = tan(M_PI / 4 * ((2.0 * a + 1.0) / m - 1.0)),
+           t = tan(M_PI / 4 * ((2.0 * b + 1.0) / m - 1.0));
     int axis = face / 2;
     double sign = face % 2 ? -1.0 : 1.0, v[3];
-    v[axis] = sign, v[(axis + 1) % 3] = s, v[(axis + 2) % 3] = t;
+    v[axis] = sign;
+    v[(axis + 1) % 3] = s;
+    v[(axis + 2) % 3] = t;
     double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    for (int k = 0; k < 3; k++) u[k] = v[k] / l;
+    for (int k = 0; k < 3; k++)
+        u[k] = v[k] / l;
 }
 
 /* sphere: the cube-sphere scaled to radius r, normals radial */
@@ -75,8 +87,8 @@ static tc_status sample_sphere(tc_aopc *c, double r, double h) {
  * sqrt(S / n). */
 static tc_status sample_ellipsoid(tc_aopc *c, const double abc[3], double h) {
     const double a = abc[0], b = abc[1], cc = abc[2], pw = 1.6075;
-    double area = 4 * M_PI *
-                  pow((pow(a * b, pw) + pow(a * cc, pw) + pow(b * cc, pw)) / 3.0, 1.0 / pw);
+    double area =
+        4 * M_PI * pow((pow(a * b, pw) + pow(a * cc, pw) + pow(b * cc, pw)) / 3.0, 1.0 / pw);
     int m = cube_sphere_m((long)ceil(area / (h * h))), n = 6 * m * m;
     if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
     for (int i = 0; i < n; i++) {
@@ -84,7 +96,8 @@ static tc_status sample_ellipsoid(tc_aopc *c, const double abc[3], double h) {
         cube_sphere_point(m, i, u);
         double p[3] = {a * u[0], b * u[1], cc * u[2]}, g[3] = {u[0] / a, u[1] / b, u[2] / cc};
         double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        for (int k = 0; k < 3; k++) g[k] /= gn;
+        for (int k = 0; k < 3; k++)
+            g[k] /= gn;
         put(c, i, p, g);
     }
     c->spacing = sqrt(area / n);
@@ -94,9 +107,10 @@ static tc_status sample_ellipsoid(tc_aopc *c, const double abc[3], double h) {
 /* box: per face a grid of quad centres; axis k is the face normal, (i, j) span the face */
 static tc_status sample_box(tc_aopc *c, const double half[3], double h) {
     int cells[3], n = 0;
-    for (int k = 0; k < 3; k++) cells[k] = (int)ceil(2 * half[k] / h - 1e-9) > 0
-                                               ? (int)ceil(2 * half[k] / h - 1e-9) : 1;
-    for (int k = 0; k < 3; k++) n += 2 * cells[(k + 1) % 3] * cells[(k + 2) % 3];
+    for (int k = 0; k < 3; k++)
+        cells[k] = (int)ceil(2 * half[k] / h - 1e-9) > 0 ? (int)ceil(2 * half[k] / h - 1e-9) : 1;
+    for (int k = 0; k < 3; k++)
+        n += 2 * cells[(k + 1) % 3] * cells[(k + 2) % 3];
     if (tc_aopc_alloc_n(c, n)) return TC_ENOMEM;
     int m = 0;
     double area = 0;
@@ -147,7 +161,9 @@ tc_status tc_aopc_box2d(tc_aopc *c, const double half[2], double h) {
 static tc_status sample_cylinder(tc_aopc *c, double r, double hl, double h) {
     int rows = (int)ceil(2 * hl / h - 1e-9), around = (int)ceil(2 * M_PI * r / h - 1e-9);
     int rings = (int)ceil(r / h - 1e-9);
-    rows = rows > 0 ? rows : 1, around = around >= 3 ? around : 3, rings = rings > 0 ? rings : 1;
+    rows = rows > 0 ? rows : 1;
+    around = around >= 3 ? around : 3;
+    rings = rings > 0 ? rings : 1;
     int per_cap = 0;
     for (int j = 0; j < rings; j++) {
         int k = (int)ceil(2 * M_PI * (j + 0.5) * r / rings / h - 1e-9);
@@ -159,7 +175,8 @@ static tc_status sample_cylinder(tc_aopc *c, double r, double hl, double h) {
     for (int i = 0; i < rows; i++)
         for (int k = 0; k < around; k++) {
             double a = 2 * M_PI * (k + 0.5 * (i & 1)) / around;
-            double u[3] = {cos(a), sin(a), 0}, p[3] = {r * u[0], r * u[1], -hl + (i + 0.5) * 2 * hl / rows};
+            double u[3] = {cos(a), sin(a), 0},
+                   p[3] = {r * u[0], r * u[1], -hl + (i + 0.5) * 2 * hl / rows};
             put(c, m++, p, u);
         }
     /* caps */
@@ -188,13 +205,16 @@ static void poly_face_frame(const tc_shape *s, int f, double o[3], double u[3], 
     tc_v3_sub(u, hull->vert[lp[1]], o);
     tc_v3_normalize(u);
     tc_v3_cross(w, hull->face[f], u);
-    lo[0] = lo[1] = INFINITY, hi[0] = hi[1] = -INFINITY;
+    lo[0] = lo[1] = INFINITY;
+    hi[0] = hi[1] = -INFINITY;
     for (int i = 0; i < hull->fnv[f]; i++) {
         double r[3];
         tc_v3_sub(r, hull->vert[lp[i]], o);
         double a = tc_v3_dot(r, u), b = tc_v3_dot(r, w);
-        lo[0] = fmin(lo[0], a), hi[0] = fmax(hi[0], a);
-        lo[1] = fmin(lo[1], b), hi[1] = fmax(hi[1], b);
+        lo[0] = fmin(lo[0], a);
+        hi[0] = fmax(hi[0], a);
+        lo[1] = fmin(lo[1], b);
+        hi[1] = fmax(hi[1], b);
     }
 }
 
@@ -224,14 +244,17 @@ static tc_status sample_polytope(tc_aopc *c, const tc_shape *s, double h, tc_err
                 for (int j = 0; j < nw; j++) {
                     double a = lo[0] + (i + 0.5) * (hi[0] - lo[0]) / nu;
                     double b = lo[1] + (j + 0.5) * (hi[1] - lo[1]) / nw;
-                    for (int k = 0; k < 3; k++) p[k] = o[k] + a * u[k] + b * w[k];
+                    for (int k = 0; k < 3; k++)
+                        p[k] = o[k] + a * u[k] + b * w[k];
                     if (!tc_polytope_face_contains(s, f, p, margin)) continue;
                     if (pass) put(c, m, p, hull->face[f]);
-                    m++, kept++;
+                    m++;
+                    kept++;
                 }
             if (!kept) {
                 const unsigned char *lp = hull->fv + hull->fofs[f];
-                for (int k = 0; k < 3; k++) p[k] = 0;
+                for (int k = 0; k < 3; k++)
+                    p[k] = 0;
                 for (int i = 0; i < hull->fnv[f]; i++)
                     tc_v3_addscl(p, hull->vert[lp[i]], 1.0 / hull->fnv[f]);
                 if (pass) put(c, m, p, hull->face[f]);
@@ -270,7 +293,8 @@ static tc_status sample_compound(tc_aopc *c, const tc_shape *s, double h, tc_err
         tc_shape prim = part_of(s, i);
         tc_status st = tc_aopc_alloc(&parts[i], &prim, h, err);
         if (st) {
-            while (i--) tc_aopc_free(&parts[i]);
+            while (i--)
+                tc_aopc_free(&parts[i]);
             return st;
         }
         n += parts[i].n;
@@ -284,7 +308,9 @@ static tc_status sample_compound(tc_aopc *c, const tc_shape *s, double h, tc_err
             for (int k = 0; k < s->npart && !inside; k++) {
                 if (k == i) continue;
                 tc_shape prim = part_of(s, k);
-                double q[3] = {p[0] - s->part[k].pos[0], p[1] - s->part[k].pos[1], p[2] - s->part[k].pos[2]}, nn[3];
+                double q[3] = {p[0] - s->part[k].pos[0], p[1] - s->part[k].pos[1],
+                               p[2] - s->part[k].pos[2]},
+                       nn[3];
                 inside = tc_shape_distance(&prim, q, nn) <= 1e-9;
             }
             if (inside) continue;
@@ -308,19 +334,26 @@ tc_status tc_aopc_alloc(tc_aopc *c, const tc_shape *s, double h, tc_error *err) 
         return tc_error_set(err, TC_EINVAL, NULL, 0, "spacing",
                             "too fine for the shape: over 1e8 points (h %g m)", h);
     switch (s->type) {
-    case TC_SHAPE_COMPOUND: return sample_compound(c, s, h, err);
-    case TC_SHAPE_SPHERE: return sample_sphere(c, s->size[0], h);
-    case TC_SHAPE_BOX: return sample_box(c, s->size, h);
-    case TC_SHAPE_ELLIPSOID: return sample_ellipsoid(c, s->size, h);
-    case TC_SHAPE_CYLINDER: return sample_cylinder(c, s->size[0], s->size[1], h);
-    case TC_SHAPE_POLYTOPE: return sample_polytope(c, s, h, err);
+    case TC_SHAPE_COMPOUND:
+        return sample_compound(c, s, h, err);
+    case TC_SHAPE_SPHERE:
+        return sample_sphere(c, s->size[0], h);
+    case TC_SHAPE_BOX:
+        return sample_box(c, s->size, h);
+    case TC_SHAPE_ELLIPSOID:
+        return sample_ellipsoid(c, s->size, h);
+    case TC_SHAPE_CYLINDER:
+        return sample_cylinder(c, s->size[0], s->size[1], h);
+    case TC_SHAPE_POLYTOPE:
+        return sample_polytope(c, s, h, err);
     case TC_SHAPE_PLANE: {
         if (tc_aopc_alloc_n(c, 1)) return TC_ENOMEM;
         double o[3] = {0, 0, 0}, z[3] = {0, 0, 1};
         put(c, 0, o, z);
         return TC_OK;
     }
-    default: return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape", "no AOPC sampler for this shape");
+    default:
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, "shape", "no AOPC sampler for this shape");
     }
 }
 

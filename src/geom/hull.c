@@ -70,7 +70,8 @@ static void hull_free_all(void) {
     for (size_t i = 0; i < hull_cap; i++)
         free(hull_table[i].hull);
     free(hull_table);
-    hull_table = NULL, hull_cap = hull_n = 0;
+    hull_table = NULL;
+    hull_cap = hull_n = 0;
     pthread_mutex_unlock(&hull_lock);
 }
 
@@ -82,7 +83,8 @@ static int hull_grow(void) {
     for (size_t i = 0; i < hull_cap; i++)
         if (hull_table[i].hull) *hull_find(t, cap, hull_table[i].hash, NULL) = hull_table[i];
     free(hull_table);
-    hull_table = t, hull_cap = cap;
+    hull_table = t;
+    hull_cap = cap;
     return 1;
 }
 
@@ -93,20 +95,25 @@ const tc_hull *tc_hull_intern(const tc_hull *h) {
     uint64_t x = hull_hash(h);
     const tc_hull *out = NULL;
     pthread_mutex_lock(&hull_lock);
-    if (!hull_atexit) hull_atexit = 1, atexit(hull_free_all);
+    if (!hull_atexit) {
+        hull_atexit = 1;
+        atexit(hull_free_all);
+    }
     if (2 * (hull_n + 1) > hull_cap && !hull_grow()) goto done;
     hull_slot *s = hull_find(hull_table, hull_cap, x, h);
     if (!s->hull) {
         /* a fresh copy with the unused entries zeroed, so it is the content and nothing else */
         tc_hull *c = calloc(1, sizeof *c);
         if (!c) goto done;
-        c->nvert = h->nvert, c->nface = h->nface;
+        c->nvert = h->nvert;
+        c->nface = h->nface;
         memcpy(c->vert, h->vert, (size_t)h->nvert * sizeof h->vert[0]);
         memcpy(c->face, h->face, (size_t)h->nface * sizeof h->face[0]);
         memcpy(c->fnv, h->fnv, (size_t)h->nface);
         memcpy(c->fofs, h->fofs, (size_t)h->nface);
         memcpy(c->fv, h->fv, (size_t)loop_len(h));
-        s->hash = x, s->hull = c;
+        s->hash = x;
+        s->hull = c;
         hull_n++;
     }
     out = s->hull;

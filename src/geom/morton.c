@@ -15,7 +15,8 @@ static uint64_t morton_key(const double p[3], const double lo[3], double ext) {
         c[k] = (unsigned)(u <= 0 ? 0 : u >= 1 ? 1023 : u * 1023);
     }
     for (int b = 9; b >= 0; b--)
-        for (int k = 0; k < 3; k++) key = (key << 1) | ((c[k] >> b) & 1u);
+        for (int k = 0; k < 3; k++)
+            key = (key << 1) | ((c[k] >> b) & 1u);
     return key;
 }
 
@@ -39,16 +40,21 @@ tc_status tc_morton_order(int n, const double *x, const double *y, const double 
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < n; i++) {
         const double p[3] = {x[i * stride], y[i * stride], z[i * stride]};
-        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], p[k]);
+            hi[k] = fmax(hi[k], p[k]);
+        }
     }
     const double ext = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     /* the keys, sorted */
     for (int i = 0; i < n; i++) {
         const double p[3] = {x[i * stride], y[i * stride], z[i * stride]};
-        kv[i].key = morton_key(p, lo, ext), kv[i].i = i;
+        kv[i].key = morton_key(p, lo, ext);
+        kv[i].i = i;
     }
     qsort(kv, (size_t)n, sizeof *kv, by_key);
-    for (int j = 0; j < n; j++) order[j] = kv[j].i;
+    for (int j = 0; j < n; j++)
+        order[j] = kv[j].i;
     free(kv);
     return TC_OK;
 }

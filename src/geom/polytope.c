@@ -42,9 +42,13 @@ static void order_loop(const double (*vert)[3], const double n[3], int *idx, int
     for (int i = 1; i < k; i++) {
         double a = ang[i];
         int v = idx[i], j = i - 1;
-        while (j >= 0 && (ang[j] > a || (ang[j] == a && idx[j] > v)))
-            ang[j + 1] = ang[j], idx[j + 1] = idx[j], j--;
-        ang[j + 1] = a, idx[j + 1] = v;
+        while (j >= 0 && (ang[j] > a || (ang[j] == a && idx[j] > v))) {
+            ang[j + 1] = ang[j];
+            idx[j + 1] = idx[j];
+            j--;
+        }
+        ang[j + 1] = a;
+        idx[j + 1] = v;
     }
 }
 
@@ -87,7 +91,8 @@ tc_status tc_polytope(tc_shape *out, const double (*v)[3], int n, tc_error *err)
     size_t elen = 0;
     FILE *ef = open_memstream(&ebuf, &elen);
     if (!p || !map || !ef) {
-        free(p), free(map);
+        free(p);
+        free(map);
         if (ef) fclose(ef);
         free(ebuf);
         return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
@@ -157,7 +162,8 @@ done : {
     qh_freeqhull(qh, !qh_ALL);
     qh_memfreeshort(qh, &curlong, &totlong);
 }
-    free(p), free(map);
+    free(p);
+    free(map);
     fclose(ef);
     free(ebuf);
     return st;

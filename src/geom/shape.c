@@ -6,20 +6,24 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const shape_names[TC_SHAPE_COUNT] = {"sphere", "box", "plane", "compound",
-                                                              "ellipsoid", "cylinder", "polytope"};
+static const char *const shape_names[TC_SHAPE_COUNT] = {
+    "sphere", "box", "plane", "compound", "ellipsoid", "cylinder", "polytope"};
 
 tc_shape tc_sphere(double r) {
     tc_shape s;
     memset(&s, 0, sizeof s);
-    s.type = TC_SHAPE_SPHERE, s.size[0] = r;
+    s.type = TC_SHAPE_SPHERE;
+    s.size[0] = r;
     return s;
 }
 
 tc_shape tc_box(double hx, double hy, double hz) {
     tc_shape s;
     memset(&s, 0, sizeof s);
-    s.type = TC_SHAPE_BOX, s.size[0] = hx, s.size[1] = hy, s.size[2] = hz;
+    s.type = TC_SHAPE_BOX;
+    s.size[0] = hx;
+    s.size[1] = hy;
+    s.size[2] = hz;
     return s;
 }
 
@@ -33,14 +37,19 @@ tc_shape tc_plane(void) {
 tc_shape tc_ellipsoid(double a, double b, double c) {
     tc_shape s;
     memset(&s, 0, sizeof s);
-    s.type = TC_SHAPE_ELLIPSOID, s.size[0] = a, s.size[1] = b, s.size[2] = c;
+    s.type = TC_SHAPE_ELLIPSOID;
+    s.size[0] = a;
+    s.size[1] = b;
+    s.size[2] = c;
     return s;
 }
 
 tc_shape tc_cylinder(double r, double h) {
     tc_shape s;
     memset(&s, 0, sizeof s);
-    s.type = TC_SHAPE_CYLINDER, s.size[0] = r, s.size[1] = h;
+    s.type = TC_SHAPE_CYLINDER;
+    s.size[0] = r;
+    s.size[1] = h;
     return s;
 }
 
@@ -100,23 +109,29 @@ static void poly_moments(const tc_hull *h, double *vol, double m1[3], double m2[
     for (int i = 0; i < h->nvert; i++)
         tc_v3_addscl(o, h->vert[i], 1.0 / h->nvert);
     *vol = 0;
-    for (int k = 0; k < 3; k++) m1[k] = 0;
-    for (int k = 0; k < 9; k++) m2[k] = 0;
+    for (int k = 0; k < 3; k++)
+        m1[k] = 0;
+    for (int k = 0; k < 9; k++)
+        m2[k] = 0;
     for (int f = 0; f < h->nface; f++) {
         const unsigned char *lp = h->fv + h->fofs[f];
         for (int i = 1; i + 1 < h->fnv[f]; i++) {
             const double *p[4] = {o, h->vert[lp[0]], h->vert[lp[i]], h->vert[lp[i + 1]]};
             double e1[3], e2[3], e3[3], c[3], S[3] = {0, 0, 0};
-            tc_v3_sub(e1, p[1], o), tc_v3_sub(e2, p[2], o), tc_v3_sub(e3, p[3], o);
+            tc_v3_sub(e1, p[1], o);
+            tc_v3_sub(e2, p[2], o);
+            tc_v3_sub(e3, p[3], o);
             tc_v3_cross(c, e2, e3);
             double V = tc_v3_dot(e1, c) / 6;
-            for (int j = 0; j < 4; j++) tc_v3_add(S, S, p[j]);
+            for (int j = 0; j < 4; j++)
+                tc_v3_add(S, S, p[j]);
             *vol += V;
             tc_v3_addscl(m1, S, V / 4);
             for (int r = 0; r < 3; r++)
                 for (int cc = 0; cc < 3; cc++) {
                     double q = S[r] * S[cc];
-                    for (int j = 0; j < 4; j++) q += p[j][r] * p[j][cc];
+                    for (int j = 0; j < 4; j++)
+                        q += p[j][r] * p[j][cc];
                     m2[3 * r + cc] += V / 20 * q;
                 }
         }
@@ -178,7 +193,10 @@ static double poly_distance(const tc_shape *s, const double p[3], double normal[
     int fb = 0;
     for (int f = 0; f < h->nface; f++) {
         double e = tc_v3_dot(h->face[f], p) - h->face[f][3];
-        if (e > best) best = e, fb = f;
+        if (e > best) {
+            best = e;
+            fb = f;
+        }
     }
     if (!(best > 0)) {
         tc_v3_copy(normal, h->face[fb]);
@@ -191,9 +209,14 @@ static double poly_distance(const tc_shape *s, const double p[3], double normal[
         double e = tc_v3_dot(n, p) - n[3], q[3];
         if (!(e > 0)) continue;
         /* the projection inside the polygon: the plane distance */
-        for (int k = 0; k < 3; k++) q[k] = p[k] - e * n[k];
+        for (int k = 0; k < 3; k++)
+            q[k] = p[k] - e * n[k];
         if (tc_polytope_face_contains(s, f, q, 0)) {
-            if (e * e < d2) d2 = e * e, ff = f, tc_v3_copy(x, q);
+            if (e * e < d2) {
+                d2 = e * e;
+                ff = f;
+                tc_v3_copy(x, q);
+            }
             continue;
         }
         /* else the nearest point of its edges */
@@ -205,17 +228,23 @@ static double poly_distance(const tc_shape *s, const double p[3], double normal[
             tc_v3_sub(ap, p, a);
             double t = tc_v3_dot(ap, ab) / tc_v3_dot(ab, ab);
             t = t < 0 ? 0 : (t > 1 ? 1 : t);
-            for (int j = 0; j < 3; j++) c[j] = a[j] + t * ab[j];
+            for (int j = 0; j < 3; j++)
+                c[j] = a[j] + t * ab[j];
             tc_v3_sub(r, p, c);
             double q2 = tc_v3_dot(r, r);
-            if (q2 < d2) d2 = q2, ff = -1, tc_v3_copy(x, c);
+            if (q2 < d2) {
+                d2 = q2;
+                ff = -1;
+                tc_v3_copy(x, c);
+            }
         }
     }
     double d = sqrt(d2);
     if (ff >= 0) {
         tc_v3_copy(normal, h->face[ff]);
     } else {
-        for (int k = 0; k < 3; k++) normal[k] = (p[k] - x[k]) / d;
+        for (int k = 0; k < 3; k++)
+            normal[k] = (p[k] - x[k]) / d;
     }
     return d;
 }
@@ -255,25 +284,31 @@ tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
             return tc_error_set(err, TC_EINVAL, NULL, 0, "half_length", "must be > 0 m (got %g)",
                                 s->size[1]);
         return TC_OK;
-    case TC_SHAPE_PLANE: return TC_OK;
-    case TC_SHAPE_POLYTOPE: return poly_check(s, err);
+    case TC_SHAPE_PLANE:
+        return TC_OK;
+    case TC_SHAPE_POLYTOPE:
+        return poly_check(s, err);
     case TC_SHAPE_COMPOUND:
         if (s->npart < 1 || s->npart > TC_SHAPE_MAXPART)
-            return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "a compound has 1 to %d parts (got %d)",
-                                TC_SHAPE_MAXPART, s->npart);
+            return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
+                                "a compound has 1 to %d parts (got %d)", TC_SHAPE_MAXPART,
+                                s->npart);
         for (int i = 0; i < s->npart; i++) {
             const tc_shape_part *p = &s->part[i];
             if (p->type != TC_SHAPE_SPHERE && p->type != TC_SHAPE_BOX)
-                return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "compound parts are spheres or boxes");
+                return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
+                                    "compound parts are spheres or boxes");
             tc_shape prim = part_shape(p);
             tc_status st = tc_shape_check(&prim, err);
             if (st) return st;
             for (int k = 0; k < 3; k++)
                 if (!isfinite(p->pos[k]))
-                    return tc_error_set(err, TC_EINVAL, NULL, 0, "pos", "part %d: position must be finite", i);
+                    return tc_error_set(err, TC_EINVAL, NULL, 0, "pos",
+                                        "part %d: position must be finite", i);
         }
         return TC_OK;
-    default: return tc_error_set(err, TC_EINVAL, NULL, 0, "shape", "unknown shape type");
+    default:
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "shape", "unknown shape type");
     }
 }
 
@@ -281,21 +316,27 @@ tc_status tc_shape_check(const tc_shape *s, tc_error *err) {
 static void compound_inertia(const tc_shape *s, double density, const double o[3], double *mass,
                              double com[3], double I[9]) {
     *mass = 0;
-    for (int k = 0; k < 3; k++) com[k] = 0;
-    for (int k = 0; k < 9; k++) I[k] = 0;
+    for (int k = 0; k < 3; k++)
+        com[k] = 0;
+    for (int k = 0; k < 9; k++)
+        I[k] = 0;
     for (int i = 0; i < s->npart; i++) {
         tc_shape prim = part_shape(&s->part[i]);
         double m, d[3], Ic[3];
         tc_shape_mass(&prim, density, &m, Ic);
         /* parallel axis: I += Ic + m (|d|^2 1 - d d^T) */
-        for (int k = 0; k < 3; k++) d[k] = s->part[i].pos[k] - o[k], com[k] += m * s->part[i].pos[k];
+        for (int k = 0; k < 3; k++) {
+            d[k] = s->part[i].pos[k] - o[k];
+            com[k] += m * s->part[i].pos[k];
+        }
         double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++)
                 I[3 * r + c] += (r == c ? Ic[r] + m * dd : 0) - m * d[r] * d[c];
         *mass += m;
     }
-    for (int k = 0; k < 3; k++) com[k] = *mass > 0 ? com[k] / *mass : 0;
+    for (int k = 0; k < 3; k++)
+        com[k] = *mass > 0 ? com[k] / *mass : 0;
 }
 
 /* a polytope: vertices and planes moved by -COM into a new hull, then the products of inertia
@@ -335,12 +376,14 @@ tc_status tc_shape_center(tc_shape *s, double com[3], tc_error *err) {
     double m, I[9], o[3] = {0, 0, 0};
     compound_inertia(s, 1.0, o, &m, com, I);
     for (int i = 0; i < s->npart; i++)
-        for (int k = 0; k < 3; k++) s->part[i].pos[k] -= com[k];
+        for (int k = 0; k < 3; k++)
+            s->part[i].pos[k] -= com[k];
     compound_inertia(s, 1.0, o, &m, o, I);
     double tr = I[0] + I[4] + I[8];
     if (fabs(I[1]) > 1e-9 * tr || fabs(I[2]) > 1e-9 * tr || fabs(I[5]) > 1e-9 * tr)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
-                            "arrange the parts so the inertia about the COM is diagonal in the body axes");
+        return tc_error_set(
+            err, TC_EINVAL, NULL, 0, "parts",
+            "arrange the parts so the inertia about the COM is diagonal in the body axes");
     return TC_OK;
 }
 
@@ -353,30 +396,37 @@ void tc_shape_mass(const tc_shape *s, double density, double *mass, double inert
     } else if (s->type == TC_SHAPE_BOX) {
         double a = 2 * s->size[0], b = 2 * s->size[1], c = 2 * s->size[2];
         m = density * a * b * c;
-        I[0] = m * (b * b + c * c) / 12, I[1] = m * (a * a + c * c) / 12;
+        I[0] = m * (b * b + c * c) / 12;
+        I[1] = m * (a * a + c * c) / 12;
         I[2] = m * (a * a + b * b) / 12;
     } else if (s->type == TC_SHAPE_ELLIPSOID) {
         double a = s->size[0], b = s->size[1], c = s->size[2];
         m = density * 4.0 / 3.0 * M_PI * a * b * c;
-        I[0] = 0.2 * m * (b * b + c * c), I[1] = 0.2 * m * (a * a + c * c);
+        I[0] = 0.2 * m * (b * b + c * c);
+        I[1] = 0.2 * m * (a * a + c * c);
         I[2] = 0.2 * m * (a * a + b * b);
     } else if (s->type == TC_SHAPE_CYLINDER) {
         double r = s->size[0], l = 2 * s->size[1];
         m = density * M_PI * r * r * l;
-        I[0] = I[1] = m * (3 * r * r + l * l) / 12, I[2] = 0.5 * m * r * r;
+        I[0] = I[1] = m * (3 * r * r + l * l) / 12;
+        I[2] = 0.5 * m * r * r;
     } else if (s->type == TC_SHAPE_POLYTOPE && s->hull) {
         double vol, m1[3], m2[9];
         poly_moments(s->hull, &vol, m1, m2);
         double tr = m2[0] + m2[4] + m2[8];
         m = density * vol;
-        for (int k = 0; k < 3; k++) I[k] = density * (tr - m2[4 * k]);
+        for (int k = 0; k < 3; k++)
+            I[k] = density * (tr - m2[4 * k]);
     } else if (s->type == TC_SHAPE_COMPOUND) {
         double o[3] = {0, 0, 0}, com[3], T[9];
         compound_inertia(s, density, o, &m, com, T);
-        I[0] = T[0], I[1] = T[4], I[2] = T[8];
+        I[0] = T[0];
+        I[1] = T[4];
+        I[2] = T[8];
     }
     *mass = m;
-    for (int i = 0; i < 3; i++) inertia[i] = I[i];
+    for (int i = 0; i < 3; i++)
+        inertia[i] = I[i];
 }
 
 double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3]) {
@@ -385,9 +435,12 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
         double r = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
         /* the centre has no normal: choose +z so the answer is deterministic */
         if (r > 0)
-            for (int i = 0; i < 3; i++) normal[i] = p[i] / r;
-        else
-            normal[0] = normal[1] = 0, normal[2] = 1;
+            for (int i = 0; i < 3; i++)
+                normal[i] = p[i] / r;
+        else {
+            normal[0] = normal[1] = 0;
+            normal[2] = 1;
+        }
         return r - s->size[0];
     }
     case TC_SHAPE_BOX: {
@@ -396,11 +449,15 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
         for (int i = 0; i < 3; i++) {
             q[i] = fabs(p[i]) - s->size[i];
             if (q[i] > 0) outside += q[i] * q[i];
-            if (q[i] > inside) inside = q[i], k = i;
+            if (q[i] > inside) {
+                inside = q[i];
+                k = i;
+            }
         }
         if (outside > 0) {
             double d = sqrt(outside);
-            for (int i = 0; i < 3; i++) normal[i] = q[i] > 0 ? copysign(q[i], p[i]) / d : 0;
+            for (int i = 0; i < 3; i++)
+                normal[i] = q[i] > 0 ? copysign(q[i], p[i]) / d : 0;
             return d;
         }
         normal[0] = normal[1] = normal[2] = 0;
@@ -408,24 +465,33 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
         return inside;
     }
     case TC_SHAPE_PLANE:
-        normal[0] = normal[1] = 0, normal[2] = 1;
+        normal[0] = normal[1] = 0;
+        normal[2] = 1;
         return p[2];
     case TC_SHAPE_CYLINDER: {
         /* a 2-D box in (radial distance, |z|): outside the corner ring, beside the side, above a
          * cap, or inside (the nearer of side and cap) */
         double rho = sqrt(p[0] * p[0] + p[1] * p[1]), u[2] = {1, 0};
-        if (rho > 0) u[0] = p[0] / rho, u[1] = p[1] / rho;
+        if (rho > 0) {
+            u[0] = p[0] / rho;
+            u[1] = p[1] / rho;
+        }
         double dr = rho - s->size[0], dz = fabs(p[2]) - s->size[1], sz = p[2] >= 0 ? 1 : -1;
         if (dr > 0 && dz > 0) {
             double d = sqrt(dr * dr + dz * dz);
-            normal[0] = u[0] * dr / d, normal[1] = u[1] * dr / d, normal[2] = sz * dz / d;
+            normal[0] = u[0] * dr / d;
+            normal[1] = u[1] * dr / d;
+            normal[2] = sz * dz / d;
             return d;
         }
         if (dr > dz) {
-            normal[0] = u[0], normal[1] = u[1], normal[2] = 0;
+            normal[0] = u[0];
+            normal[1] = u[1];
+            normal[2] = 0;
             return dr;
         }
-        normal[0] = normal[1] = 0, normal[2] = sz;
+        normal[0] = normal[1] = 0;
+        normal[2] = sz;
         return dz;
     }
     case TC_SHAPE_ELLIPSOID: {
@@ -433,7 +499,10 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
          * g / |grad g| = (s - 1) s / |k| (exact for a sphere; see the header) */
         const double *ax = s->size;
         double q = 0, k[3];
-        for (int i = 0; i < 3; i++) q += (p[i] / ax[i]) * (p[i] / ax[i]), k[i] = p[i] / (ax[i] * ax[i]);
+        for (int i = 0; i < 3; i++) {
+            q += (p[i] / ax[i]) * (p[i] / ax[i]);
+            k[i] = p[i] / (ax[i] * ax[i]);
+        }
         double kn = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
         if (!(kn > 0)) {
             int j = 0;
@@ -443,22 +512,34 @@ double tc_shape_distance(const tc_shape *s, const double p[3], double normal[3])
             normal[j] = 1;
             return -ax[j];
         }
-        for (int i = 0; i < 3; i++) normal[i] = k[i] / kn;
+        for (int i = 0; i < 3; i++)
+            normal[i] = k[i] / kn;
         double sq = sqrt(q);
         return (sq - 1) * sq / kn;
     }
-    case TC_SHAPE_POLYTOPE: return poly_distance(s, p, normal);
+    case TC_SHAPE_POLYTOPE:
+        return poly_distance(s, p, normal);
     case TC_SHAPE_COMPOUND: {
         /* union: the nearest part (exact outside; inside, the least deep part) */
         double best = INFINITY;
         for (int i = 0; i < s->npart; i++) {
             tc_shape prim = part_shape(&s->part[i]);
-            double q[3] = {p[0] - s->part[i].pos[0], p[1] - s->part[i].pos[1], p[2] - s->part[i].pos[2]}, n[3];
+            double q[3] = {p[0] - s->part[i].pos[0], p[1] - s->part[i].pos[1],
+                           p[2] - s->part[i].pos[2]},
+                   n[3];
             double d = tc_shape_distance(&prim, q, n);
-            if (d < best) best = d, normal[0] = n[0], normal[1] = n[1], normal[2] = n[2];
+            if (d < best) {
+                best = d;
+                normal[0] = n[0];
+                normal[1] = n[1];
+                normal[2] = n[2];
+            }
         }
         return best;
     }
-    default: normal[0] = normal[1] = 0, normal[2] = 1; return INFINITY;
+    default:
+        normal[0] = normal[1] = 0;
+        normal[2] = 1;
+        return INFINITY;
     }
 }

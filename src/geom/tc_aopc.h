@@ -8,10 +8,10 @@
 
 /* an oriented point cloud, structure of arrays; body frame or world frame depending on use */
 typedef struct tc_aopc {
-    int n;                   /* number of points */
-    double *px, *py, *pz;    /* point positions (m) */
-    double *nx, *ny, *nz;    /* outward unit normals */
-    double spacing;          /* mean distance between neighbouring points (m); 0 for a plane */
+    int n;                /* number of points */
+    double *px, *py, *pz; /* point positions (m) */
+    double *nx, *ny, *nz; /* outward unit normals */
+    double spacing;       /* mean distance between neighbouring points (m); 0 for a plane */
 } tc_aopc;
 
 /* sample the surface of a shape with target spacing h (m):

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* tetrahedral meshes carrying a piecewise-linear pressure field p0 = E eps for pressure field contact */
+/* tetrahedral meshes carrying a piecewise-linear pressure field p0 = E eps for pressure field
+ * contact */
 #ifndef TC_TETMESH_H
 #define TC_TETMESH_H
 
@@ -31,10 +32,10 @@ tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **m, double r, int level, double E)
 
 /* a sphere of radius r (m) with `shells` interior shells: the volume-matched icosphere at level
  * (radius r' = r k as above) scaled to radii r' (1 - j t), j = 1..shells, t = min(edge,
- * 1 / (shells + 1)) with edge the surface edge length over r'; the layer between neighbouring shells is cut into prisms of three tets each (diagonals
- * by vertex index, so faces conform), the core is fanned from the centre. eps = 1 - |x| / r' at
- * every vertex, so the field is the fanned mesh's exactly: 20 4^level (1 + 3 shells) tets;
- * shells = 0 is tc_tetmesh_sphere_alloc */
+ * 1 / (shells + 1)) with edge the surface edge length over r'; the layer between neighbouring
+ * shells is cut into prisms of three tets each (diagonals by vertex index, so faces conform), the
+ * core is fanned from the centre. eps = 1 - |x| / r' at every vertex, so the field is the fanned
+ * mesh's exactly: 20 4^level (1 + 3 shells) tets; shells = 0 is tc_tetmesh_sphere_alloc */
 tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **m, double r, int level, int shells, double E);
 
 /* a box of half extents h (m): 12 tets (two per face) sharing the centre; eps = 0 on the
@@ -72,16 +73,16 @@ double tc_tetmesh_tet_volume(const tc_tetmesh *m, int i);
  * (count = 0) or count tets order[first .. first + count - 1] */
 typedef struct tc_tetbvh_node {
     double c[3], e[3];
-    int left, right; /* children (inner nodes) */
+    int left, right;  /* children (inner nodes) */
     int first, count; /* tets (leaves) */
 } tc_tetbvh_node;
 
 /* a bounding volume hierarchy (binary AABB tree) over a mesh's tets in its body frame, built by
  * median splits of the tet centres along the longest axis; node 0 is the root */
 typedef struct tc_tetbvh {
-    int nnode, depth;      /* node count, levels below the root of the deepest leaf */
-    tc_tetbvh_node *node;  /* nnode */
-    int *order;            /* ntet tet indices in leaf order */
+    int nnode, depth;     /* node count, levels below the root of the deepest leaf */
+    tc_tetbvh_node *node; /* nnode */
+    int *order;           /* ntet tet indices in leaf order */
 } tc_tetbvh;
 
 /* the tree of mesh m (TC_ENOMEM when memory runs out) */

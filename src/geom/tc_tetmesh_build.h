@@ -84,5 +84,4 @@ tc_status tc_tetmesh_laplace_solve(tc_tetmesh *m, const signed char *role, doubl
 /* recompute the surface triangles (faces of one tet, outward) of m; tets are made positive */
 tc_status tc_tetmesh_build_surface(tc_tetmesh *m);
 
-
 #endif

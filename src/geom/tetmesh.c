@@ -10,7 +10,10 @@
 tc_status tc_tetmesh_alloc(tc_tetmesh **out, int nvert, int ntet, int ntri, double E) {
     tc_tetmesh *m = calloc(1, sizeof *m);
     if (!m) return TC_ENOMEM;
-    m->nvert = nvert, m->ntet = ntet, m->ntri = ntri, m->E = E;
+    m->nvert = nvert;
+    m->ntet = ntet;
+    m->ntri = ntri;
+    m->E = E;
     size_t nv = (size_t)(nvert > 0 ? nvert : 1), nt = (size_t)(ntet > 0 ? ntet : 1);
     m->vert = malloc(3 * nv * sizeof *m->vert);
     m->eps = malloc(nv * sizeof *m->eps);
@@ -33,8 +36,16 @@ tc_status tc_tetmesh_alloc(tc_tetmesh **out, int nvert, int ntet, int ntri, doub
 
 void tc_tetmesh_free(tc_tetmesh *m) {
     if (!m) return;
-    free(m->vert), free(m->eps), free(m->tet), free(m->tri), free(m->grad), free(m->c);
-    free(m->lo), free(m->hi), free(m->centre), free(m->radius);
+    free(m->vert);
+    free(m->eps);
+    free(m->tet);
+    free(m->tri);
+    free(m->grad);
+    free(m->c);
+    free(m->lo);
+    free(m->hi);
+    free(m->centre);
+    free(m->radius);
     free(m);
 }
 
@@ -58,7 +69,8 @@ static void mesh_finish(tc_tetmesh *m) {
         tc_v3_cross(n, e1, e2);
         if (tc_v3_dot(n, m->vert + 3 * t[0]) < 0) {
             int k = t[1];
-            t[1] = t[2], t[2] = k;
+            t[1] = t[2];
+            t[2] = k;
         }
     }
     tc_tetmesh_build_fields(m);
@@ -69,7 +81,8 @@ void tc_tetmesh_build_fields(tc_tetmesh *m) {
         int *t = m->tet + 4 * i;
         if (tc_tetmesh_tet_volume(m, i) < 0) {
             int k = t[2];
-            t[2] = t[3], t[3] = k;
+            t[2] = t[3];
+            t[3] = k;
         }
         /* grad from the edge vectors: g = sum_k dp_k (e_{k+1} x e_{k+2}) / det */
         const double *x0 = m->vert + 3 * t[0];
@@ -88,10 +101,15 @@ void tc_tetmesh_build_fields(tc_tetmesh *m) {
         m->c[i] = m->E * m->eps[t[0]] - tc_v3_dot(g, x0);
         /* AABB, vertex average and the radius of the ball around it */
         double *lo = m->lo + 3 * i, *hi = m->hi + 3 * i, *ce = m->centre + 3 * i;
-        tc_v3_copy(lo, x0), tc_v3_copy(hi, x0), tc_v3_set(ce, 0, 0, 0);
+        tc_v3_copy(lo, x0);
+        tc_v3_copy(hi, x0);
+        tc_v3_set(ce, 0, 0, 0);
         for (int k = 0; k < 4; k++) {
             const double *x = m->vert + 3 * t[k];
-            for (int j = 0; j < 3; j++) lo[j] = fmin(lo[j], x[j]), hi[j] = fmax(hi[j], x[j]);
+            for (int j = 0; j < 3; j++) {
+                lo[j] = fmin(lo[j], x[j]);
+                hi[j] = fmax(hi[j], x[j]);
+            }
             tc_v3_addscl(ce, x, 0.25);
         }
         double r = 0;
@@ -109,12 +127,14 @@ static int edge_mid(double *vert, int *nv, long long *key, int *val, int cap, in
     long long k = a < b ? (long long)a * 1000003LL + b : (long long)b * 1000003LL + a;
     unsigned long long h = (unsigned long long)k * 11400714819323198485ull;
     int s = (int)(h >> 40) & (cap - 1);
-    while (key[s] >= 0 && key[s] != k) s = (s + 1) & (cap - 1);
+    while (key[s] >= 0 && key[s] != k)
+        s = (s + 1) & (cap - 1);
     if (key[s] == k) return val[s];
     double *x = vert + 3 * *nv;
     tc_v3_add(x, vert + 3 * a, vert + 3 * b);
     tc_v3_normalize(x);
-    key[s] = k, val[s] = *nv;
+    key[s] = k;
+    val[s] = *nv;
     return (*nv)++;
 }
 
@@ -127,23 +147,42 @@ tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **out, double r, int level, double 
  * is cut from p on shell k0 to q on shell k1, so neighbouring prisms share their diagonals */
 static void prism_tets(int *t, const int *tri, int nv, int k0, int k1) {
     int x = tri[0], y = tri[1], z = tri[2], w;
-    if (x > y) w = x, x = y, y = w;
-    if (y > z) w = y, y = z, z = w;
-    if (x > y) w = x, x = y, y = w;
+    if (x > y) {
+        w = x;
+        x = y;
+        y = w;
+    }
+    if (y > z) {
+        w = y;
+        y = z;
+        z = w;
+    }
+    if (x > y) {
+        w = x;
+        x = y;
+        y = w;
+    }
     const int o = k0 * nv, i = k1 * nv;
-    const int q[12] = {o + x, o + y, o + z, i + z, o + x, o + y, i + y, i + z, o + x, i + x, i + y, i + z};
+    const int q[12] = {o + x, o + y, o + z, i + z, o + x, o + y,
+                       i + y, i + z, o + x, i + x, i + y, i + z};
     memcpy(t, q, sizeof q);
 }
 
-tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, int shells, double E) {
-    if (!(r > 0) || level < 0 || level > 6 || shells < 0 || shells > 64 || !(E > 0)) return TC_EINVAL;
+tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, int shells,
+                                         double E) {
+    if (!(r > 0) || level < 0 || level > 6 || shells < 0 || shells > 64 || !(E > 0))
+        return TC_EINVAL;
     int nf = 20, nvs = 12;
-    for (int l = 0; l < level; l++) nf *= 4, nvs = nvs + 3 * (nf / 4) / 2;
+    for (int l = 0; l < level; l++) {
+        nf *= 4;
+        nvs = nvs + 3 * (nf / 4) / 2;
+    }
     /* surface vertices 0..nvs-1 on the unit sphere, the centre last */
     double *vert = malloc(3 * (size_t)(nvs + 1) * sizeof *vert);
     int *tri = malloc(3 * (size_t)nf * sizeof *tri), *tmp = malloc(3 * (size_t)nf * sizeof *tmp);
     int cap = 1;
-    while (cap < 4 * nf) cap *= 2;
+    while (cap < 4 * nf)
+        cap *= 2;
     long long *key = malloc((size_t)cap * sizeof *key);
     int *val = malloc((size_t)cap * sizeof *val);
     tc_status st = TC_ENOMEM;
@@ -165,7 +204,8 @@ tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, 
     int nv = 12, ntri = 20;
     /* subdivide each triangle into four, sharing edge midpoints */
     for (int l = 0; l < level; l++) {
-        for (int s = 0; s < cap; s++) key[s] = -1;
+        for (int s = 0; s < cap; s++)
+            key[s] = -1;
         for (int f = 0; f < ntri; f++) {
             int a = tri[3 * f], b = tri[3 * f + 1], c = tri[3 * f + 2];
             int ab = edge_mid(vert, &nv, key, val, cap, a, b);
@@ -182,7 +222,8 @@ tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, 
      * vertex goes out to radius r (4 pi / (3 V1))^(1/3) */
     double V1 = 0;
     for (int f = 0; f < ntri; f++) {
-        const double *a = vert + 3 * tri[3 * f], *b = vert + 3 * tri[3 * f + 1], *c = vert + 3 * tri[3 * f + 2];
+        const double *a = vert + 3 * tri[3 * f], *b = vert + 3 * tri[3 * f + 1],
+                     *c = vert + 3 * tri[3 * f + 2];
         double bc[3];
         tc_v3_cross(bc, b, c);
         V1 += tc_v3_dot(a, bc) / 6;
@@ -197,9 +238,11 @@ tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, 
             edge += tc_v3_norm(d) / (3.0 * ntri);
         }
     const double dt = fmin(edge, 1.0 / (shells + 1));
-    /* vertices: the surface, then shell k at radius r (1 - k dt) with eps = k dt, the centre last */
+    /* vertices: the surface, then shell k at radius r (1 - k dt) with eps = k dt, the centre last
+     */
     tc_tetmesh *m;
-    if ((st = tc_tetmesh_alloc(&m, (shells + 1) * nv + 1, ntri * (1 + 3 * shells), ntri, E))) goto done;
+    if ((st = tc_tetmesh_alloc(&m, (shells + 1) * nv + 1, ntri * (1 + 3 * shells), ntri, E)))
+        goto done;
     for (int k = 0; k <= shells; k++)
         for (int i = 0; i < nv; i++) {
             tc_v3_scale(m->vert + 3 * (k * nv + i), vert + 3 * i, r * (1 - k * dt));
@@ -212,15 +255,22 @@ tc_status tc_tetmesh_sphere_shells_alloc(tc_tetmesh **out, double r, int level, 
     /* per surface triangle: its prisms from the surface inwards, then the core tet on the centre */
     int nt = 0;
     for (int f = 0; f < ntri; f++) {
-        for (int k = 0; k < shells; k++, nt += 3) prism_tets(m->tet + 4 * nt, tri + 3 * f, nv, k, k + 1);
+        for (int k = 0; k < shells; k++, nt += 3)
+            prism_tets(m->tet + 4 * nt, tri + 3 * f, nv, k, k + 1);
         int *t = m->tet + 4 * nt++;
-        t[0] = ctr, t[1] = tri[3 * f] + shells * nv, t[2] = tri[3 * f + 1] + shells * nv;
+        t[0] = ctr;
+        t[1] = tri[3 * f] + shells * nv;
+        t[2] = tri[3 * f + 1] + shells * nv;
         t[3] = tri[3 * f + 2] + shells * nv;
     }
     mesh_finish(m);
     *out = m;
 done:
-    free(vert), free(tri), free(tmp), free(key), free(val);
+    free(vert);
+    free(tri);
+    free(tmp);
+    free(key);
+    free(val);
     return st;
 }
 
@@ -231,7 +281,8 @@ tc_status tc_tetmesh_box_alloc(tc_tetmesh **out, const double h[3], double E) {
     if (st) return st;
     /* corners: bit k of i selects +h[k]; the centre is vertex 8 */
     for (int i = 0; i < 8; i++) {
-        for (int k = 0; k < 3; k++) m->vert[3 * i + k] = (i >> k & 1) ? h[k] : -h[k];
+        for (int k = 0; k < 3; k++)
+            m->vert[3 * i + k] = (i >> k & 1) ? h[k] : -h[k];
         m->eps[i] = 0;
     }
     tc_v3_set(m->vert + 24, 0, 0, 0);
@@ -240,13 +291,17 @@ tc_status tc_tetmesh_box_alloc(tc_tetmesh **out, const double h[3], double E) {
     static const int quad[6][4] = {{0, 2, 6, 4}, {1, 5, 7, 3}, {0, 4, 5, 1},
                                    {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 6, 7, 5}};
     for (int f = 0; f < 6; f++) {
-        int t0[3] = {quad[f][0], quad[f][1], quad[f][2]}, t1[3] = {quad[f][0], quad[f][2], quad[f][3]};
+        int t0[3] = {quad[f][0], quad[f][1], quad[f][2]},
+            t1[3] = {quad[f][0], quad[f][2], quad[f][3]};
         memcpy(m->tri + 6 * f, t0, sizeof t0);
         memcpy(m->tri + 6 * f + 3, t1, sizeof t1);
     }
     for (int i = 0; i < 12; i++) {
         int *t = m->tet + 4 * i;
-        t[0] = 8, t[1] = m->tri[3 * i], t[2] = m->tri[3 * i + 1], t[3] = m->tri[3 * i + 2];
+        t[0] = 8;
+        t[1] = m->tri[3 * i];
+        t[2] = m->tri[3 * i + 1];
+        t[3] = m->tri[3 * i + 2];
     }
     mesh_finish(m);
     *out = m;
@@ -261,7 +316,10 @@ static void prism3(int *t, const int p[6]) {
     for (int k = 1; k < 6; k++)
         if (p[k] < p[m]) m = k;
     int v[6], base = m < 3 ? 0 : 3, r = m % 3;
-    for (int k = 0; k < 3; k++) v[k] = p[base + (r + k) % 3], v[3 + k] = p[3 - base + (r + k) % 3];
+    for (int k = 0; k < 3; k++) {
+        v[k] = p[base + (r + k) % 3];
+        v[3 + k] = p[3 - base + (r + k) % 3];
+    }
     /* v0 the smallest; the quad (v1, v2, v5, v4) from its smallest vertex */
     int a = v[1] < v[5] ? v[1] : v[5], b = v[2] < v[4] ? v[2] : v[4];
     const int q1[12] = {v[0], v[1], v[2], v[5], v[0], v[1], v[5], v[4], v[0], v[4], v[5], v[3]};
@@ -284,7 +342,8 @@ tc_status tc_tetmesh_cylinder_alloc(tc_tetmesh **out, double r, double hl, int l
     /* rim vertices k (top, z = hl) and n + k (bottom), cap centres 2n (top) and 2n + 1 */
     for (int k = 0; k < n; k++) {
         double th = 2 * M_PI * k / n, c = r * cos(th), s = r * sin(th);
-        tc_v3_set(m->vert + 3 * k, c, s, hl), tc_v3_set(m->vert + 3 * (n + k), c, s, -hl);
+        tc_v3_set(m->vert + 3 * k, c, s, hl);
+        tc_v3_set(m->vert + 3 * (n + k), c, s, -hl);
         m->eps[k] = m->eps[n + k] = 0;
         if (kind == 2) {
             tc_v3_set(m->vert + 3 * (2 * n + 3 + k), c * (a - hl) / a, s * (a - hl) / a, 0);
@@ -292,10 +351,15 @@ tc_status tc_tetmesh_cylinder_alloc(tc_tetmesh **out, double r, double hl, int l
         }
     }
     const int ct = 2 * n, cb = 2 * n + 1, c0 = 2 * n + 2;
-    tc_v3_set(m->vert + 3 * ct, 0, 0, hl), tc_v3_set(m->vert + 3 * cb, 0, 0, -hl);
+    tc_v3_set(m->vert + 3 * ct, 0, 0, hl);
+    tc_v3_set(m->vert + 3 * cb, 0, 0, -hl);
     m->eps[ct] = m->eps[cb] = 0;
-    tc_v3_set(m->vert + 3 * c0, 0, 0, kind == 0 ? hl - a : 0), m->eps[c0] = 1;
-    if (kind == 0) tc_v3_set(m->vert + 3 * (c0 + 1), 0, 0, a - hl), m->eps[c0 + 1] = 1;
+    tc_v3_set(m->vert + 3 * c0, 0, 0, kind == 0 ? hl - a : 0);
+    m->eps[c0] = 1;
+    if (kind == 0) {
+        tc_v3_set(m->vert + 3 * (c0 + 1), 0, 0, a - hl);
+        m->eps[c0 + 1] = 1;
+    }
     /* surface: cap fans and side quads */
     for (int k = 0; k < n; k++) {
         int k1 = (k + 1) % n, *t = m->tri + 12 * k;
@@ -309,21 +373,29 @@ tc_status tc_tetmesh_cylinder_alloc(tc_tetmesh **out, double r, double hl, int l
         if (kind == 0) {
             /* cap pyramids on the segment's ends, the wedge between the segment and side k */
             const int c[8] = {c0, ct, k, k1, c0 + 1, cb, n + k, n + k1};
-            memcpy(t, c, sizeof c), t += 8;
+            memcpy(t, c, sizeof c);
+            t += 8;
             const int w[6] = {c0, k, k1, c0 + 1, n + k, n + k1};
-            prism3(t, w), t += 12;
+            prism3(t, w);
+            t += 12;
         } else if (kind == 1) {
             /* cap pyramids and the side pyramid, all on the centre */
-            const int c[16] = {c0, ct, k, k1, c0, cb, n + k, n + k1, c0, k, k1, n + k1, c0, k, n + k1, n + k};
-            memcpy(t, c, sizeof c), t += 16;
+            const int c[16] = {c0, ct, k,  k1,     c0, cb, n + k,  n + k1,
+                               c0, k,  k1, n + k1, c0, k,  n + k1, n + k};
+            memcpy(t, c, sizeof c);
+            t += 16;
         } else {
             /* cap frusta over the core disc's sector, the prism between core edge k and side k */
             int d = 2 * n + 3;
-            const int pt[6] = {c0, d + k, d + k1, ct, k, k1}, pb[6] = {c0, d + k, d + k1, cb, n + k, n + k1};
+            const int pt[6] = {c0, d + k, d + k1, ct, k, k1},
+                      pb[6] = {c0, d + k, d + k1, cb, n + k, n + k1};
             const int ps[6] = {d + k, k, n + k, d + k1, k1, n + k1};
-            prism3(t, pt), t += 12;
-            prism3(t, pb), t += 12;
-            prism3(t, ps), t += 12;
+            prism3(t, pt);
+            t += 12;
+            prism3(t, pb);
+            t += 12;
+            prism3(t, ps);
+            t += 12;
         }
     }
     mesh_finish(m);
@@ -333,10 +405,14 @@ tc_status tc_tetmesh_cylinder_alloc(tc_tetmesh **out, double r, double hl, int l
 
 tc_status tc_tetmesh_shape_alloc(tc_tetmesh **m, const tc_shape *s, int level, double E) {
     switch (s->type) {
-    case TC_SHAPE_SPHERE: return tc_tetmesh_sphere_alloc(m, s->size[0], level, E);
-    case TC_SHAPE_BOX: return tc_tetmesh_box_alloc(m, s->size, E);
-    case TC_SHAPE_CYLINDER: return tc_tetmesh_cylinder_alloc(m, s->size[0], s->size[1], level, E);
-    default: return TC_EUNSUP;
+    case TC_SHAPE_SPHERE:
+        return tc_tetmesh_sphere_alloc(m, s->size[0], level, E);
+    case TC_SHAPE_BOX:
+        return tc_tetmesh_box_alloc(m, s->size, E);
+    case TC_SHAPE_CYLINDER:
+        return tc_tetmesh_cylinder_alloc(m, s->size[0], s->size[1], level, E);
+    default:
+        return TC_EUNSUP;
     }
 }
 
@@ -362,28 +438,41 @@ static int bvh_build(tc_tetbvh *b, const tc_tetmesh *m, bvh_key *key, int first,
     for (int k = first; k < first + n; k++) {
         int t = b->order[k];
         for (int j = 0; j < 3; j++) {
-            lo[j] = fmin(lo[j], m->lo[3 * t + j]), hi[j] = fmax(hi[j], m->hi[3 * t + j]);
-            clo[j] = fmin(clo[j], m->centre[3 * t + j]), chi[j] = fmax(chi[j], m->centre[3 * t + j]);
+            lo[j] = fmin(lo[j], m->lo[3 * t + j]);
+            hi[j] = fmax(hi[j], m->hi[3 * t + j]);
+            clo[j] = fmin(clo[j], m->centre[3 * t + j]);
+            chi[j] = fmax(chi[j], m->centre[3 * t + j]);
         }
     }
-    for (int j = 0; j < 3; j++) nd->c[j] = 0.5 * (lo[j] + hi[j]), nd->e[j] = 0.5 * (hi[j] - lo[j]);
+    for (int j = 0; j < 3; j++) {
+        nd->c[j] = 0.5 * (lo[j] + hi[j]);
+        nd->e[j] = 0.5 * (hi[j] - lo[j]);
+    }
     if (depth > b->depth) b->depth = depth;
     if (n <= TC_TETBVH_LEAF) {
-        nd->first = first, nd->count = n, nd->left = nd->right = -1;
+        nd->first = first;
+        nd->count = n;
+        nd->left = nd->right = -1;
         return id;
     }
     /* median split along the longest axis of the centres */
     int ax = 0;
     for (int j = 1; j < 3; j++)
         if (chi[j] - clo[j] > chi[ax] - clo[ax]) ax = j;
-    for (int k = 0; k < n; k++) key[k].i = b->order[first + k], key[k].k = m->centre[3 * key[k].i + ax];
+    for (int k = 0; k < n; k++) {
+        key[k].i = b->order[first + k];
+        key[k].k = m->centre[3 * key[k].i + ax];
+    }
     qsort(key, (size_t)n, sizeof *key, bvh_key_cmp);
-    for (int k = 0; k < n; k++) b->order[first + k] = key[k].i;
-    nd->first = first, nd->count = 0;
+    for (int k = 0; k < n; k++)
+        b->order[first + k] = key[k].i;
+    nd->first = first;
+    nd->count = 0;
     int half = n / 2;
     int l = bvh_build(b, m, key, first, half, depth + 1);
     int r = bvh_build(b, m, key, first + half, n - half, depth + 1);
-    b->node[id].left = l, b->node[id].right = r;
+    b->node[id].left = l;
+    b->node[id].right = r;
     return id;
 }
 
@@ -396,10 +485,12 @@ tc_status tc_tetbvh_alloc(tc_tetbvh **out, const tc_tetmesh *m) {
         b->order = malloc((size_t)m->ntet * sizeof *b->order);
     }
     if (!b || !key || !b->node || !b->order) {
-        free(key), tc_tetbvh_free(b);
+        free(key);
+        tc_tetbvh_free(b);
         return TC_ENOMEM;
     }
-    for (int i = 0; i < m->ntet; i++) b->order[i] = i;
+    for (int i = 0; i < m->ntet; i++)
+        b->order[i] = i;
     bvh_build(b, m, key, 0, m->ntet, 0);
     free(key);
     *out = b;
@@ -408,5 +499,7 @@ tc_status tc_tetbvh_alloc(tc_tetbvh **out, const tc_tetmesh *m) {
 
 void tc_tetbvh_free(tc_tetbvh *b) {
     if (!b) return;
-    free(b->node), free(b->order), free(b);
+    free(b->node);
+    free(b->order);
+    free(b);
 }

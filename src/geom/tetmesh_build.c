@@ -67,16 +67,34 @@ tc_status tc_tetmesh_build_surface(tc_tetmesh *m) {
         int *t = m->tet + 4 * i;
         if (tc_tetmesh_tet_volume(m, i) < 0) {
             int k = t[2];
-            t[2] = t[3], t[3] = k;
+            t[2] = t[3];
+            t[3] = k;
         }
         for (int j = 0; j < 4; j++) {
             face_rec *r = f + 4 * (size_t)i + j;
             int a = t[fv[j][0]], b = t[fv[j][1]], c = t[fv[j][2]], s;
-            r->v[0] = a, r->v[1] = b, r->v[2] = c, r->opp = t[fv[j][3]];
-            if (a > b) s = a, a = b, b = s;
-            if (b > c) s = b, b = c, c = s;
-            if (a > b) s = a, a = b, b = s;
-            r->key[0] = a, r->key[1] = b, r->key[2] = c;
+            r->v[0] = a;
+            r->v[1] = b;
+            r->v[2] = c;
+            r->opp = t[fv[j][3]];
+            if (a > b) {
+                s = a;
+                a = b;
+                b = s;
+            }
+            if (b > c) {
+                s = b;
+                b = c;
+                c = s;
+            }
+            if (a > b) {
+                s = a;
+                a = b;
+                b = s;
+            }
+            r->key[0] = a;
+            r->key[1] = b;
+            r->key[2] = c;
         }
     }
     /* faces met once are the surface; orient each away from its opposite vertex */
@@ -96,7 +114,9 @@ tc_status tc_tetmesh_build_surface(tc_tetmesh *m) {
     }
     for (int i = 0; i < ns; i++) {
         int *t = tri + 3 * i;
-        t[0] = f[i].v[0], t[1] = f[i].v[1], t[2] = f[i].v[2];
+        t[0] = f[i].v[0];
+        t[1] = f[i].v[1];
+        t[2] = f[i].v[2];
         double e1[3], e2[3], n[3], d[3];
         tc_v3_sub(e1, m->vert + 3 * t[1], m->vert + 3 * t[0]);
         tc_v3_sub(e2, m->vert + 3 * t[2], m->vert + 3 * t[0]);
@@ -104,12 +124,14 @@ tc_status tc_tetmesh_build_surface(tc_tetmesh *m) {
         tc_v3_cross(n, e1, e2);
         if (tc_v3_dot(n, d) > 0) {
             int k = t[1];
-            t[1] = t[2], t[2] = k;
+            t[1] = t[2];
+            t[2] = k;
         }
     }
     free(f);
     free(m->tri);
-    m->tri = tri, m->ntri = ns;
+    m->tri = tri;
+    m->ntri = ns;
     return TC_OK;
 }
 
@@ -226,7 +248,8 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
         if (tc_v3_norm(nrm) <= 1e-14 * scale * scale) continue;
         if (nrm[0] * facet->normal[0] + nrm[1] * facet->normal[1] + nrm[2] * facet->normal[2] < 0) {
             int s = v[1];
-            v[1] = v[2], v[2] = s;
+            v[1] = v[2];
+            v[2] = s;
         }
         memcpy(m->tri + 3 * nt, v, sizeof v);
         nt++;
@@ -258,7 +281,10 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
     m->eps[nv] = 1;
     for (int f = 0; f < nt; f++) {
         int *t = m->tet + 4 * f;
-        t[0] = nv, t[1] = m->tri[3 * f], t[2] = m->tri[3 * f + 1], t[3] = m->tri[3 * f + 2];
+        t[0] = nv;
+        t[1] = m->tri[3 * f];
+        t[2] = m->tri[3 * f + 1];
+        t[3] = m->tri[3 * f + 2];
     }
     tc_tetmesh_build_fields(m);
     *out = m;
@@ -269,7 +295,8 @@ done : {
     qh_memfreeshort(qh, &curlong, &totlong);
 }
     tc_tetmesh_free(m);
-    free(map), free(p);
+    free(map);
+    free(p);
     fclose(ef);
     free(ebuf);
     return st;
@@ -364,11 +391,13 @@ tc_status tc_tetmesh_laplace_solve(tc_tetmesh *m, const signed char *role, doubl
     int nf = 0, nz = 0, nc = 0;
     for (int i = 0; i < m->nvert; i++) {
         idx[i] = -1;
-        if (role[i] == TC_EPS_ZERO)
-            m->eps[i] = 0, nz++;
-        else if (role[i] == TC_EPS_CORE)
-            m->eps[i] = 1, nc++;
-        else
+        if (role[i] == TC_EPS_ZERO) {
+            m->eps[i] = 0;
+            nz++;
+        } else if (role[i] == TC_EPS_CORE) {
+            m->eps[i] = 1;
+            nc++;
+        } else
             idx[i] = nf++;
     }
     tc_status st = TC_OK;
@@ -380,8 +409,10 @@ tc_status tc_tetmesh_laplace_solve(tc_tetmesh *m, const signed char *role, doubl
     if (nf == 0) goto finish;
     /* stiffness K_ij = V grad(l_i) . grad(l_j) per tet: free rows, fixed columns to the right */
     T = gsl_spmatrix_alloc_nzmax((size_t)nf, (size_t)nf, 16 * (size_t)nf, GSL_SPMATRIX_COO);
-    b = gsl_vector_calloc((size_t)nf), x = gsl_vector_calloc((size_t)nf);
-    r = gsl_vector_alloc((size_t)nf), d = gsl_vector_alloc((size_t)nf);
+    b = gsl_vector_calloc((size_t)nf);
+    x = gsl_vector_calloc((size_t)nf);
+    r = gsl_vector_alloc((size_t)nf);
+    d = gsl_vector_alloc((size_t)nf);
     bs = gsl_vector_alloc((size_t)nf);
     if (!T || !b || !x || !r || !d || !bs) {
         st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
@@ -463,8 +494,11 @@ tc_status tc_tetmesh_laplace_solve(tc_tetmesh *m, const signed char *role, doubl
                           res);
 finish:
     if (info) {
-        info->nfree = nf, info->nzero = nz, info->ncore = nc;
-        info->cycles = cycles, info->residual = res;
+        info->nfree = nf;
+        info->nzero = nz;
+        info->ncore = nc;
+        info->cycles = cycles;
+        info->residual = res;
     }
     if (st == TC_OK) tc_tetmesh_build_fields(m);
     gsl_splinalg_itersolve_free(w);
@@ -611,7 +645,10 @@ tc_status tc_tetmesh_read_tetgen(const char *dir, double E, tc_tetmesh **out, si
                  b >= 0 && b < nv && c >= 0 && c < nv && d >= 0 && d < nv;
             if (ok) {
                 int *t = m->tet + 4 * i;
-                t[0] = a, t[1] = b, t[2] = c, t[3] = d;
+                t[0] = a;
+                t[1] = b;
+                t[2] = c;
+                t[3] = d;
             }
         }
         if (g) fclose(g);
@@ -655,7 +692,8 @@ tc_status tc_tetmesh_read_tetgen(const char *dir, double E, tc_tetmesh **out, si
     fclose(f);
     for (int i = 0; i < nv; i++)
         if (role[i] < 0) role[i] = TC_EPS_FREE;
-    *out = m, *rolep = role;
+    *out = m;
+    *rolep = role;
     return TC_OK;
 bad:
     if (f) fclose(f);
@@ -672,7 +710,9 @@ bad:
 /* distance from x to triangle (a, b, c) (Ericson's closest-point regions) */
 static double tri_dist(const double *x, const double *a, const double *b, const double *c) {
     double ab[3], ac[3], ap[3], bp[3], cp[3], q[3], d[3];
-    tc_v3_sub(ab, b, a), tc_v3_sub(ac, c, a), tc_v3_sub(ap, x, a);
+    tc_v3_sub(ab, b, a);
+    tc_v3_sub(ac, c, a);
+    tc_v3_sub(ap, x, a);
     double d1 = tc_v3_dot(ab, ap), d2 = tc_v3_dot(ac, ap);
     if (d1 <= 0 && d2 <= 0) return tc_v3_norm(ap);
     tc_v3_sub(bp, x, b);
@@ -680,28 +720,37 @@ static double tri_dist(const double *x, const double *a, const double *b, const 
     if (d3 >= 0 && d4 <= d3) return tc_v3_norm(bp);
     double vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-        tc_v3_copy(q, a), tc_v3_addscl(q, ab, d1 / (d1 - d3));
-        return tc_v3_sub(d, x, q), tc_v3_norm(d);
+        tc_v3_copy(q, a);
+        tc_v3_addscl(q, ab, d1 / (d1 - d3));
+        tc_v3_sub(d, x, q);
+        return tc_v3_norm(d);
     }
     tc_v3_sub(cp, x, c);
     double d5 = tc_v3_dot(ab, cp), d6 = tc_v3_dot(ac, cp);
     if (d6 >= 0 && d5 <= d6) return tc_v3_norm(cp);
     double vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-        tc_v3_copy(q, a), tc_v3_addscl(q, ac, d2 / (d2 - d6));
-        return tc_v3_sub(d, x, q), tc_v3_norm(d);
+        tc_v3_copy(q, a);
+        tc_v3_addscl(q, ac, d2 / (d2 - d6));
+        tc_v3_sub(d, x, q);
+        return tc_v3_norm(d);
     }
     double va = d3 * d6 - d5 * d4;
     if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
         double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
         double bc[3];
         tc_v3_sub(bc, c, b);
-        tc_v3_copy(q, b), tc_v3_addscl(q, bc, w);
-        return tc_v3_sub(d, x, q), tc_v3_norm(d);
+        tc_v3_copy(q, b);
+        tc_v3_addscl(q, bc, w);
+        tc_v3_sub(d, x, q);
+        return tc_v3_norm(d);
     }
     double den = 1 / (va + vb + vc);
-    tc_v3_copy(q, a), tc_v3_addscl(q, ab, vb * den), tc_v3_addscl(q, ac, vc * den);
-    return tc_v3_sub(d, x, q), tc_v3_norm(d);
+    tc_v3_copy(q, a);
+    tc_v3_addscl(q, ab, vb * den);
+    tc_v3_addscl(q, ac, vc * den);
+    tc_v3_sub(d, x, q);
+    return tc_v3_norm(d);
 }
 
 tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv, const int *tri,
@@ -730,7 +779,8 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         int r = role ? role[i] : TC_EPS_ZERO;
         if (r < TC_EPS_FREE || r > TC_EPS_CORE)
             return tc_error_set(err, TC_EINVAL, NULL, 0, "role", "triangle %d: role %d", i, r);
-        nzero += r == TC_EPS_ZERO, ncoref += r == TC_EPS_CORE;
+        nzero += r == TC_EPS_ZERO;
+        ncoref += r == TC_EPS_CORE;
     }
     if (!nzero) return tc_error_set(err, TC_EINVAL, NULL, 0, "role", "no triangle has eps = 0");
     if (!ncoref && !(o->core_fraction > 0) && o->ncore_pts <= 0)
@@ -758,7 +808,10 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         for (int i = 0; i < m->nvert; i++) {
             double dd[3];
             tc_v3_sub(dd, m->vert + 3 * i, o->core_pts + 3 * p);
-            if (tc_v3_norm(dd) < bd) bd = tc_v3_norm(dd), best = i;
+            if (tc_v3_norm(dd) < bd) {
+                bd = tc_v3_norm(dd);
+                best = i;
+            }
         }
         if (vr[best] == TC_EPS_FREE) vr[best] = TC_EPS_CORE;
     }

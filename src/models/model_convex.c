@@ -19,13 +19,14 @@ static tc_status convex_alloc(void **state, const tc_scene *scene, const tc_para
         if (st) return st;
         if (b->joint != TC_JOINT_PLANAR && b->joint != TC_JOINT_FIXED)
             return tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
-                                "body '%s': convex primitives move on planar joints only",
-                                b->name);
+                                "body '%s': convex primitives move on planar joints only", b->name);
     }
     return TC_OK;
 }
 
-static void convex_free(void *state) { (void)state; }
+static void convex_free(void *state) {
+    (void)state;
+}
 
 const tc_model_type tc_model_convex = {
     .name = "convex",

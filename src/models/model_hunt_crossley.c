@@ -42,8 +42,10 @@ static tc_status hc_alloc(void **state, const tc_scene *scene, const tc_params *
                                 tc_shape_name(a), tc_shape_name(b));
         }
     }
-    s->k = tc_params_get(p, "k"), s->n = tc_params_get(p, "n");
-    s->d = tc_params_get(p, "d"), s->vs = tc_params_get(p, "vs");
+    s->k = tc_params_get(p, "k");
+    s->n = tc_params_get(p, "n");
+    s->d = tc_params_get(p, "d");
+    s->vs = tc_params_get(p, "vs");
     *state = s;
     return TC_OK;
 }
@@ -80,11 +82,16 @@ static tc_status hc_force(void *state, const tc_body_state *bs, tc_wrench *w,
             active++;
         }
     }
-    if (st) st->ncontact = active, st->pair_evals += s->npair;
+    if (st) {
+        st->ncontact = active;
+        st->pair_evals += s->npair;
+    }
     return TC_OK;
 }
 
-static void hc_free(void *state) { free(state); }
+static void hc_free(void *state) {
+    free(state);
+}
 
 const tc_model_type tc_model_hunt_crossley = {
     .name = "hunt-crossley",

@@ -21,10 +21,12 @@ static const tc_param_spec penalty_params[] = {
      "2 sqrt(kp): critical damping of a body on its contact spring (the paper: 50 with kp 100)"},
     {"ki", 200.0, 0, 1e12, TC_PARAM_REAL, "N/(m kg)",
      "integral gain per kg of moving mass (k_i = ki (m1 + m2)); the integral sums depths (m) over "
-     "steps", "the paper's ratio ki / kp = 0.02"},
+     "steps",
+     "the paper's ratio ki / kp = 0.02"},
     {"divide_by_r", 1, 0, 1, TC_PARAM_BOOL, "1",
      "1: eq. 3 divides each point's force by the number r of pushing points; 0: every point is a "
-     "full spring", "eq. 3 as the paper writes it (0 tests the reading that matches its reported "
+     "full spring",
+     "eq. 3 as the paper writes it (0 tests the reading that matches its reported "
      "penetrations; E4 has both)"},
     {"forget", 0.85, 0, 0.999999, TC_PARAM_REAL, "1",
      "forgetting factor lambda of the integral term (eq. 2)",
@@ -62,16 +64,16 @@ typedef struct pen_state {
     int impulses, divide;
     tc_contact_set *set; /* surfaces, pairs and each pair's points (collide/tc_contact_set.h) */
     int npair;
-    pen_pair *pair;      /* the set's pairs, in its order */
+    pen_pair *pair;     /* the set's pairs, in its order */
     double *row, *mrow; /* nv scratch: a Jacobian row and M^-1 of it */
     int nv;
-    double (*pv)[3];     /* maxpts: each point's relative velocity (m/s) in one force call */
-    double *pnum;        /* maxpts: each point's eq. 3 numerator (N) in one force call */
+    double (*pv)[3]; /* maxpts: each point's relative velocity (m/s) in one force call */
+    double *pnum;    /* maxpts: each point's eq. 3 numerator (N) in one force call */
     /* the contact sets of the step's start (step_begin), reused by a force call at the same
      * poses (the integrators' first stage): per pair its point count (0 apart, -1 not kept),
      * normal, largest depth (m) and first point in pool */
-    int cached;          /* 1 when the cache holds the sets at the poses in pose */
-    double (*pose)[12];  /* nbody: position (m) and rotation of each body at the cache's time */
+    int cached;         /* 1 when the cache holds the sets at the poses in pose */
+    double (*pose)[12]; /* nbody: position (m) and rotation of each body at the cache's time */
     int *cm, *coff;
     double (*cn)[3], *cdmax;
     tc_pen_point *pool;
@@ -318,7 +320,7 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
     const tc_body_state a = *A, b = *B;
     const double kp = pp->kp, kv = pp->kv, ki = pp->ki, integral = pp->integral;
     const double nn[3] = {n[0], n[1], n[2]};
-    double (*pv)[3] = s->pv, *pnum = s->pnum;
+    double(*pv)[3] = s->pv, *pnum = s->pnum;
     /* r: the points that push (eq. 3 divides by their number) */
     int r = 0;
     for (int j = 0; j < m; j++) {
@@ -331,7 +333,8 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
         r += pnum[j] > 0;
     }
     if (r == 0) return 0;
-    const double div = s->divide ? r : 1, mu = s->scene->friction, slip2 = s->slip_speed * s->slip_speed;
+    const double div = s->divide ? r : 1, mu = s->scene->friction,
+                 slip2 = s->slip_speed * s->slip_speed;
     tc_wrench fa = *wa, fb = *wb;
     int pushed = 0;
     for (int j = 0; j < m; j++) {
@@ -383,8 +386,8 @@ static tc_status penalty_force(void *state, const tc_body_state *bs, tc_wrench *
 /* J v along direction d at point p (a's point minus b's) and the effective inverse mass
  * J M^-1 J^T; s->mrow keeps M^-1 J^T */
 static double impulse_row(pen_state *s, const tc_system *sys, const tc_body_state *bs,
-                          const pen_pair *pp, const double p[3], const double d[3],
-                          const double *v, double *jv) {
+                          const pen_pair *pp, const double p[3], const double d[3], const double *v,
+                          double *jv) {
     memset(s->row, 0, (size_t)s->nv * sizeof *s->row);
     tc_system_point_jacobian(sys, bs, pp->a, p, d, 1, s->row);
     tc_system_point_jacobian(sys, bs, pp->b, p, d, -1, s->row);
@@ -406,7 +409,8 @@ static void impact(pen_state *s, const tc_system *sys, const tc_body_state *bs, 
     double vn, k = impulse_row(s, sys, bs, pp, c, n, v, &vn);
     if (!(k > 0) || vn >= -s->impact_speed) return;
     double jn = -(1 + s->restitution) * vn / k;
-    for (int i = 0; i < s->nv; i++) v[i] += jn * s->mrow[i];
+    for (int i = 0; i < s->nv; i++)
+        v[i] += jn * s->mrow[i];
     /* tangential slip after the normal impulse, from the updated generalised velocities */
     double t1[3], t2[3], t[3], u1, u2, ut;
     tc_v3_orthonormal(n, t1, t2);
@@ -414,11 +418,13 @@ static void impact(pen_state *s, const tc_system *sys, const tc_body_state *bs, 
     impulse_row(s, sys, bs, pp, c, t2, v, &u2);
     double us = hypot(u1, u2);
     if (!(us > 0)) return;
-    for (int k = 0; k < 3; k++) t[k] = (u1 * t1[k] + u2 * t2[k]) / us;
+    for (int k = 0; k < 3; k++)
+        t[k] = (u1 * t1[k] + u2 * t2[k]) / us;
     double kt = impulse_row(s, sys, bs, pp, c, t, v, &ut);
     if (!(kt > 0) || ut <= 0) return;
     double jt = fmin(ut / kt, sys->scene->friction * jn);
-    for (int i = 0; i < s->nv; i++) v[i] -= jt * s->mrow[i];
+    for (int i = 0; i < s->nv; i++)
+        v[i] -= jt * s->mrow[i];
 }
 
 static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_body_state *bs,
@@ -489,7 +495,8 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
         /* a new contact: an impact when approaching faster than the threshold (fig. 2) */
         if (s->impulses) {
             double c[3] = {0, 0, 0};
-            for (int j = 0; j < m; j++) tc_v3_addscl(c, pts[j].p, 1.0 / m);
+            for (int j = 0; j < m; j++)
+                tc_v3_addscl(c, pts[j].p, 1.0 / m);
             impact(s, sys, bs, pp, c, n, v);
         }
         pp->resting = 1;
@@ -504,8 +511,7 @@ static int penalty_contacts(void *state, const tc_body_state *bs, tc_model_conta
     return tc_contact_set_contacts(s->set, bs, 0, c, max);
 }
 
-#define PENALTY_CAPS \
-    (TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTACTS)
+#define PENALTY_CAPS (TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_CONTACTS)
 
 const tc_model_type tc_model_penalty_dp = {
     .name = "penalty-dp",

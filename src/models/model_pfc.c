@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pressure field contact (hydroelastic): tractions on the equal-pressure surface of linear tet fields */
+/* pressure field contact (hydroelastic): tractions on the equal-pressure surface of linear tet
+ * fields */
 #include "geom/tc_tetmesh.h"
 #include "geom/tc_tetmesh_build.h"
 #include "math/tc_vec.h"
@@ -71,8 +72,12 @@ static const tc_param_spec pfc_params[] = {
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 /* min and max without fmin's NaN rules (inputs are finite), so they compile to one instruction */
-static inline double pfc_min(double a, double b) { return b < a ? b : a; }
-static inline double pfc_max(double a, double b) { return b > a ? b : a; }
+static inline double pfc_min(double a, double b) {
+    return b < a ? b : a;
+}
+static inline double pfc_max(double a, double b) {
+    return b > a ? b : a;
+}
 
 /* 1 when the n body-frame vertices idx[] of a tet or triangle reach into [lo, hi] along u */
 static inline int spans_band(const double *vert, const int *idx, int n, const double u[3],
@@ -80,7 +85,8 @@ static inline int spans_band(const double *vert, const int *idx, int n, const do
     double dmin = INFINITY, dmax = -INFINITY;
     for (int k = 0; k < n; k++) {
         double e = tc_v3_dot(u, vert + 3 * idx[k]);
-        dmin = pfc_min(dmin, e), dmax = pfc_max(dmax, e);
+        dmin = pfc_min(dmin, e);
+        dmax = pfc_max(dmax, e);
     }
     return !(dmax < lo || dmin > hi);
 }
@@ -107,12 +113,13 @@ typedef struct pfc_body {
     tc_tetbvh *bvh;   /* tree over the tets (body frame), built once */
     double *prange;   /* 2 * ntet: least and greatest p0 of each tet (its vertex values, Pa) */
     double *gnorm;    /* ntet: |grad p0| of each tet (Pa/m, the same in every frame) */
-    int *vstamp, *tstamp; /* nvert, ntet: evaluation whose world copy of a vertex / tet is current */
-    double *clo, *chi; /* 3 * ntet: world box of each candidate tet's part inside the overlap slab
-                        * (by candidate index, for the body pair being processed) */
+    int *vstamp,
+        *tstamp;        /* nvert, ntet: evaluation whose world copy of a vertex / tet is current */
+    double *clo, *chi;  /* 3 * ntet: world box of each candidate tet's part inside the overlap slab
+                         * (by candidate index, for the body pair being processed) */
     int *sorted, *stmp; /* ntet: candidate indices sorted along the sweep axis, merge scratch */
-    double *srec;       /* PFC_REC * ntet: the sorted candidates' records (contiguous for the sweep) */
-    int *scand;         /* ntet: the sorted candidates' tets */
+    double *srec; /* PFC_REC * ntet: the sorted candidates' records (contiguous for the sweep) */
+    int *scand;   /* ntet: the sorted candidates' tets */
     double blo[3], bhi[3]; /* world AABB of the whole mesh */
 } pfc_body;
 
@@ -128,9 +135,9 @@ typedef struct pfc_state {
     pfc_sink *sink; /* NULL but inside tc_pfc_surface */
     double d, vs, mu;
     double E, plane_h; /* modulus (Pa) and compliant-layer thickness of planes (m; 0: rigid) */
-    int use_bvh; /* 1: tree traversal with world copies made on demand; 0: brute force */
-    int threads; /* team size of the slab sweep (0: OpenMP's default) */
-    int stamp;   /* evaluation counter for vstamp / tstamp */
+    int use_bvh;       /* 1: tree traversal with world copies made on demand; 0: brute force */
+    int threads;       /* team size of the slab sweep (0: OpenMP's default) */
+    int stamp;         /* evaluation counter for vstamp / tstamp */
     int npair;
     int *pairs;     /* 2 * npair body indices */
     int *nmesh;     /* nbody: meshes of each body (0 for a plane, npart for a compound, else 1) */
@@ -139,7 +146,9 @@ typedef struct pfc_state {
 } pfc_state;
 
 /* mesh k of body i */
-static inline pfc_body *pfc_mesh(const pfc_state *s, int i, int k) { return &s->body[TC_SHAPE_MAXPART * i + k]; }
+static inline pfc_body *pfc_mesh(const pfc_state *s, int i, int k) {
+    return &s->body[TC_SHAPE_MAXPART * i + k];
+}
 
 static void pfc_free(void *state) {
     pfc_state *s = state;
@@ -148,17 +157,40 @@ static void pfc_free(void *state) {
         for (int i = 0; i < TC_SHAPE_MAXPART * s->scene->nbody; i++) {
             pfc_body *b = &s->body[i];
             tc_tetmesh_free(b->mesh);
-            free(b->x), free(b->tx), free(b->g), free(b->c), free(b->lo), free(b->hi), free(b->cand), free(b->fp), free(b->bfp);
-            tc_tetbvh_free(b->bvh), free(b->vstamp), free(b->tstamp), free(b->prange), free(b->gnorm);
-            free(b->clo), free(b->chi), free(b->sorted), free(b->stmp), free(b->srec), free(b->scand), free(b->cpart), free(b->cact), free(b->tn);
+            free(b->x);
+            free(b->tx);
+            free(b->g);
+            free(b->c);
+            free(b->lo);
+            free(b->hi);
+            free(b->cand);
+            free(b->fp);
+            free(b->bfp);
+            tc_tetbvh_free(b->bvh);
+            free(b->vstamp);
+            free(b->tstamp);
+            free(b->prange);
+            free(b->gnorm);
+            free(b->clo);
+            free(b->chi);
+            free(b->sorted);
+            free(b->stmp);
+            free(b->srec);
+            free(b->scand);
+            free(b->cpart);
+            free(b->cact);
+            free(b->tn);
         }
-    free(s->body), free(s->nmesh), free(s->rigid), free(s->pairs), free(s);
+    free(s->body);
+    free(s->nmesh);
+    free(s->rigid);
+    free(s->pairs);
+    free(s);
 }
 
 static void tet_faces_body(pfc_body *b, int i);
 
-static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params *p,
-                           tc_error *err) {
+static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
     int maxpair = scene->nbody * (scene->nbody - 1) / 2;
     pfc_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
@@ -168,11 +200,17 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
     s->body = calloc(TC_SHAPE_MAXPART * nb, sizeof *s->body);
     s->nmesh = calloc(nb, sizeof *s->nmesh);
     s->rigid = calloc(nb, sizeof *s->rigid);
-    if (!s->pairs || !s->body || !s->nmesh || !s->rigid) return pfc_free(s), TC_ENOMEM;
+    if (!s->pairs || !s->body || !s->nmesh || !s->rigid) {
+        pfc_free(s);
+        return TC_ENOMEM;
+    }
     s->npair = tc_scene_pairs(scene, s->pairs);
-    s->d = tc_params_get(p, "d"), s->vs = tc_params_get(p, "vs"), s->mu = scene->friction;
+    s->d = tc_params_get(p, "d");
+    s->vs = tc_params_get(p, "vs");
+    s->mu = scene->friction;
     double E = tc_params_get(p, "E");
-    s->E = E, s->plane_h = tc_params_get(p, "plane_h");
+    s->E = E;
+    s->plane_h = tc_params_get(p, "plane_h");
     int level = (int)tc_params_get(p, "resolution"), shells = (int)tc_params_get(p, "shells");
     s->use_bvh = (int)tc_params_get(p, "bvh");
     s->threads = (int)tc_params_get(p, "threads");
@@ -194,13 +232,16 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
         const tc_shape *sh = &scene->body[i].shape;
         if (sh->type == TC_SHAPE_PLANE) continue;
         s->nmesh[i] = sh->type == TC_SHAPE_COMPOUND ? sh->npart : 1;
-        s->rigid[i] = rigid_fixed && (scene->body[i].joint == TC_JOINT_FIXED || scene->body[i].joint == TC_JOINT_KINEMATIC);
+        s->rigid[i] = rigid_fixed && (scene->body[i].joint == TC_JOINT_FIXED ||
+                                      scene->body[i].joint == TC_JOINT_KINEMATIC);
         for (int k = 0; k < s->nmesh[i]; k++) {
             pfc_body *b = pfc_mesh(s, i, k);
             tc_shape ps = *sh;
             const double *off = NULL;
             if (sh->type == TC_SHAPE_COMPOUND) {
-                ps = tc_box(0, 0, 0), ps.type = sh->part[k].type, off = sh->part[k].pos;
+                ps = tc_box(0, 0, 0);
+                ps.type = sh->part[k].type;
+                off = sh->part[k].pos;
                 memcpy(ps.size, sh->part[k].size, sizeof ps.size);
             }
             /* an ellipsoid: the icosphere at the resolution level scaled by the semi-axes; a
@@ -215,7 +256,8 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                     : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
             /* a part's mesh moves to the part's place in the body frame; its fields follow */
             if (!st && off) {
-                for (int v = 0; v < b->mesh->nvert; v++) tc_v3_add(b->mesh->vert + 3 * v, b->mesh->vert + 3 * v, off);
+                for (int v = 0; v < b->mesh->nvert; v++)
+                    tc_v3_add(b->mesh->vert + 3 * v, b->mesh->vert + 3 * v, off);
                 tc_tetmesh_build_fields(b->mesh);
             }
             if (!st) st = tc_tetbvh_alloc(&b->bvh, b->mesh);
@@ -226,7 +268,8 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                                     scene->body[i].name);
             }
             /* candidate lists hold tets or, for a rigid mesh, surface triangles */
-            size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet, ntri = (size_t)b->mesh->ntri;
+            size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet,
+                   ntri = (size_t)b->mesh->ntri;
             size_t ncap = nt > ntri ? nt : ntri;
             b->x = malloc(3 * nv * sizeof *b->x);
             b->tx = malloc(12 * nt * sizeof *b->tx);
@@ -250,18 +293,25 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
             b->stmp = malloc(ncap * sizeof *b->stmp);
             b->srec = malloc(PFC_REC * ncap * sizeof *b->srec);
             b->scand = malloc(ncap * sizeof *b->scand);
-            if (!b->x || !b->tx || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp || !b->bfp || !b->vstamp || !b->tstamp || !b->prange ||
-                !b->clo || !b->chi || !b->sorted || !b->stmp || !b->srec || !b->scand || !b->cpart || !b->cact || !b->tn || !b->gnorm)
-                return pfc_free(s), TC_ENOMEM;
-            for (size_t t = 0; t < nt; t++) tet_faces_body(b, (int)t);
+            if (!b->x || !b->tx || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp ||
+                !b->bfp || !b->vstamp || !b->tstamp || !b->prange || !b->clo || !b->chi ||
+                !b->sorted || !b->stmp || !b->srec || !b->scand || !b->cpart || !b->cact ||
+                !b->tn || !b->gnorm) {
+                pfc_free(s);
+                return TC_ENOMEM;
+            }
+            for (size_t t = 0; t < nt; t++)
+                tet_faces_body(b, (int)t);
             /* the pressure range of every tet (linear field: the extremes are at vertices) */
             for (size_t t = 0; t < nt; t++) {
                 double lo = INFINITY, hi = -INFINITY;
                 for (int v = 0; v < 4; v++) {
                     double p0 = b->mesh->E * b->mesh->eps[b->mesh->tet[4 * t + v]];
-                    lo = pfc_min(lo, p0), hi = pfc_max(hi, p0);
+                    lo = pfc_min(lo, p0);
+                    hi = pfc_max(hi, p0);
                 }
-                b->prange[2 * t] = lo, b->prange[2 * t + 1] = hi;
+                b->prange[2 * t] = lo;
+                b->prange[2 * t + 1] = hi;
                 b->gnorm[t] = tc_v3_norm(b->mesh->grad + 3 * t);
             }
         }
@@ -282,11 +332,15 @@ static void tet_faces_body(pfc_body *b, int i) {
     for (int f = 0; f < 4; f++) {
         const double *a = x[pfc_face[f][0]];
         double e1[3], e2[3], e3[3], nf[3];
-        tc_v3_sub(e1, x[pfc_face[f][1]], a), tc_v3_sub(e2, x[pfc_face[f][2]], a);
+        tc_v3_sub(e1, x[pfc_face[f][1]], a);
+        tc_v3_sub(e2, x[pfc_face[f][2]], a);
         tc_v3_sub(e3, x[pfc_face[f][3]], a);
         tc_v3_cross(nf, e1, e2);
         if (tc_v3_dot(nf, e3) < 0) tc_v3_scale(nf, nf, -1);
-        fp[f] = nf[0], fp[4 + f] = nf[1], fp[8 + f] = nf[2], fp[12 + f] = tc_v3_dot(nf, a);
+        fp[f] = nf[0];
+        fp[4 + f] = nf[1];
+        fp[8 + f] = nf[2];
+        fp[12 + f] = tc_v3_dot(nf, a);
     }
 }
 
@@ -295,12 +349,16 @@ static void tet_faces(pfc_body *b, const tc_body_state *bs, int i) {
     const double *restrict bf = b->bfp + 16 * i;
     double *restrict fp = b->fp + 16 * i;
     double R[9], p[3];
-    memcpy(R, bs->R, sizeof R), memcpy(p, bs->pos, sizeof p);
+    memcpy(R, bs->R, sizeof R);
+    memcpy(p, bs->pos, sizeof p);
     for (int f = 0; f < 4; f++) {
         double x = R[0] * bf[f] + R[1] * bf[4 + f] + R[2] * bf[8 + f];
         double y = R[3] * bf[f] + R[4] * bf[4 + f] + R[5] * bf[8 + f];
         double z = R[6] * bf[f] + R[7] * bf[4 + f] + R[8] * bf[8 + f];
-        fp[f] = x, fp[4 + f] = y, fp[8 + f] = z, fp[12 + f] = bf[12 + f] + (x * p[0] + y * p[1] + z * p[2]);
+        fp[f] = x;
+        fp[4 + f] = y;
+        fp[8 + f] = z;
+        fp[12 + f] = bf[12 + f] + (x * p[0] + y * p[1] + z * p[2]);
     }
 }
 
@@ -311,18 +369,29 @@ static void body_update(pfc_body *b, const tc_body_state *bs) {
         tc_m3_mulv(b->x + 3 * i, bs->R, m->vert + 3 * i);
         tc_v3_add(b->x + 3 * i, b->x + 3 * i, bs->pos);
     }
-    for (int k = 0; k < 3; k++) b->blo[k] = INFINITY, b->bhi[k] = -INFINITY;
+    for (int k = 0; k < 3; k++) {
+        b->blo[k] = INFINITY;
+        b->bhi[k] = -INFINITY;
+    }
     for (int i = 0; i < m->ntet; i++) {
         double *g = b->g + 3 * i, *lo = b->lo + 3 * i, *hi = b->hi + 3 * i;
         tc_m3_mulv(g, bs->R, m->grad + 3 * i);
         b->c[i] = m->c[i] - tc_v3_dot(g, bs->pos);
-        tc_v3_copy(lo, b->x + 3 * m->tet[4 * i]), tc_v3_copy(hi, lo);
+        tc_v3_copy(lo, b->x + 3 * m->tet[4 * i]);
+        tc_v3_copy(hi, lo);
         for (int v = 1; v < 4; v++) {
             const double *x = b->x + 3 * m->tet[4 * i + v];
-            for (int k = 0; k < 3; k++) lo[k] = pfc_min(lo[k], x[k]), hi[k] = pfc_max(hi[k], x[k]);
+            for (int k = 0; k < 3; k++) {
+                lo[k] = pfc_min(lo[k], x[k]);
+                hi[k] = pfc_max(hi[k], x[k]);
+            }
         }
-        for (int k = 0; k < 3; k++) b->blo[k] = pfc_min(b->blo[k], lo[k]), b->bhi[k] = pfc_max(b->bhi[k], hi[k]);
-        for (int v = 0; v < 4; v++) tc_v3_copy(b->tx + 12 * i + 3 * v, b->x + 3 * m->tet[4 * i + v]);
+        for (int k = 0; k < 3; k++) {
+            b->blo[k] = pfc_min(b->blo[k], lo[k]);
+            b->bhi[k] = pfc_max(b->bhi[k], hi[k]);
+        }
+        for (int v = 0; v < 4; v++)
+            tc_v3_copy(b->tx + 12 * i + 3 * v, b->x + 3 * m->tet[4 * i + v]);
         tet_faces(b, bs, i);
     }
 }
@@ -340,7 +409,8 @@ static void tet_world(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
         tc_m3_mulv(b->x + 3 * t[v], bs->R, m->vert + 3 * t[v]);
         tc_v3_add(b->x + 3 * t[v], b->x + 3 * t[v], bs->pos);
     }
-    for (int v = 0; v < 4; v++) tc_v3_copy(b->tx + 12 * i + 3 * v, b->x + 3 * t[v]);
+    for (int v = 0; v < 4; v++)
+        tc_v3_copy(b->tx + 12 * i + 3 * v, b->x + 3 * t[v]);
     double *g = b->g + 3 * i;
     tc_m3_mulv(g, bs->R, m->grad + 3 * i);
     b->c[i] = m->c[i] - tc_v3_dot(g, bs->pos);
@@ -348,7 +418,8 @@ static void tet_world(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
 }
 
 /* 1 when boxes [lo1, hi1] and [lo2, hi2] overlap */
-static int aabb_overlap(const double *lo1, const double *hi1, const double *lo2, const double *hi2) {
+static int aabb_overlap(const double *lo1, const double *hi1, const double *lo2,
+                        const double *hi2) {
     return lo1[0] <= hi2[0] && lo2[0] <= hi1[0] && lo1[1] <= hi2[1] && lo2[1] <= hi1[1] &&
            lo1[2] <= hi2[2] && lo2[2] <= hi1[2];
 }
@@ -358,22 +429,29 @@ static int aabb_overlap(const double *lo1, const double *hi1, const double *lo2,
 static int poly_plane_tet(double (*P)[3], const double *x[4], const double s[4]) {
     int pos[4], neg[4], np = 0, nn = 0, n = 0;
     for (int k = 0; k < 4; k++) {
-        if (s[k] >= 0) pos[np++] = k;
-        else neg[nn++] = k;
+        if (s[k] >= 0)
+            pos[np++] = k;
+        else
+            neg[nn++] = k;
     }
     /* the crossing edges in cyclic order: (i,k) (i,l) (j,l) (j,k) for a 2-2 split */
     int e[4][2], ne = 0;
     if (np == 1 || nn == 1) {
         int a = np == 1 ? pos[0] : neg[0], *o = np == 1 ? neg : pos;
-        for (int k = 0; k < 3; k++) e[ne][0] = a, e[ne++][1] = o[k];
+        for (int k = 0; k < 3; k++) {
+            e[ne][0] = a;
+            e[ne++][1] = o[k];
+        }
     } else {
         int q[4][2] = {{pos[0], neg[0]}, {pos[0], neg[1]}, {pos[1], neg[1]}, {pos[1], neg[0]}};
-        memcpy(e, q, sizeof q), ne = 4;
+        memcpy(e, q, sizeof q);
+        ne = 4;
     }
     for (int k = 0; k < ne; k++) {
         const double *xi = x[e[k][0]], *xo = x[e[k][1]];
         double t = s[e[k][0]] / (s[e[k][0]] - s[e[k][1]]);
-        for (int j = 0; j < 3; j++) P[n][j] = xi[j] + t * (xo[j] - xi[j]);
+        for (int j = 0; j < 3; j++)
+            P[n][j] = xi[j] + t * (xo[j] - xi[j]);
         n++;
     }
     return n;
@@ -386,19 +464,24 @@ static int poly_plane_tet(double (*P)[3], const double *x[4], const double s[4])
  * Every vertex's signed distances to the four faces are computed once (a crossing point's when
  * it is made): a face with every vertex outside empties the polygon at once, and a face with
  * none outside is skipped */
-static int poly_clip_tet(double (*P)[3], double (*Q)[3], int n, const double *fp, double (**res)[3]) {
+static int poly_clip_tet(double (*P)[3], double (*Q)[3], int n, const double *fp,
+                         double (**res)[3]) {
     double D0[PFC_MAXPOLY][4], D1[PFC_MAXPOLY][4], mn[4], mx[4];
-    double (*src)[3] = P, (*dst)[3] = Q, (*ds)[4] = D0, (*dd)[4] = D1;
+    double(*src)[3] = P, (*dst)[3] = Q, (*ds)[4] = D0, (*dd)[4] = D1;
     int nout[4] = {0, 0, 0, 0}, clipped = 0;
     *res = P;
     /* the distances and their least and greatest value per face (four faces at once): every
      * vertex outside one face empties the polygon, none outside skips the face */
-    for (int f = 0; f < 4; f++) mn[f] = INFINITY, mx[f] = -INFINITY;
+    for (int f = 0; f < 4; f++) {
+        mn[f] = INFINITY;
+        mx[f] = -INFINITY;
+    }
     for (int k = 0; k < n; k++) {
         const double x = P[k][0], y = P[k][1], z = P[k][2];
         for (int f = 0; f < 4; f++) {
             ds[k][f] = fp[f] * x + fp[4 + f] * y + fp[8 + f] * z - fp[12 + f];
-            mn[f] = pfc_min(mn[f], ds[k][f]), mx[f] = pfc_max(mx[f], ds[k][f]);
+            mn[f] = pfc_min(mn[f], ds[k][f]);
+            mx[f] = pfc_max(mx[f], ds[k][f]);
         }
     }
     if ((mx[0] < 0) | (mx[1] < 0) | (mx[2] < 0) | (mx[3] < 0)) return 0;
@@ -407,28 +490,39 @@ static int poly_clip_tet(double (*P)[3], double (*Q)[3], int n, const double *fp
         if (clipped ? !nout[f] : mn[f] >= 0) continue;
         clipped = 1;
         int m = 0, pp = n - 1;
-        nout[1] = f < 1 ? 0 : nout[1], nout[2] = f < 2 ? 0 : nout[2], nout[3] = f < 3 ? 0 : nout[3];
+        nout[1] = f < 1 ? 0 : nout[1];
+        nout[2] = f < 2 ? 0 : nout[2];
+        nout[3] = f < 3 ? 0 : nout[3];
         for (int k = 0; k < n; k++) {
             double sp = ds[pp][f], sk = ds[k][f];
             /* an edge crossing the face adds its crossing point */
             if ((sp >= 0) != (sk >= 0) && m < PFC_MAXPOLY) {
                 double t = sp / (sp - sk);
-                for (int j = 0; j < 3; j++) dst[m][j] = src[pp][j] + t * (src[k][j] - src[pp][j]);
+                for (int j = 0; j < 3; j++)
+                    dst[m][j] = src[pp][j] + t * (src[k][j] - src[pp][j]);
                 for (int f2 = f + 1; f2 < 4; f2++) {
-                    dd[m][f2] = fp[f2] * dst[m][0] + fp[4 + f2] * dst[m][1] + fp[8 + f2] * dst[m][2] - fp[12 + f2];
+                    dd[m][f2] = fp[f2] * dst[m][0] + fp[4 + f2] * dst[m][1] +
+                                fp[8 + f2] * dst[m][2] - fp[12 + f2];
                     nout[f2] += dd[m][f2] < 0;
                 }
                 m++;
             }
             if (sk >= 0 && m < PFC_MAXPOLY) {
                 tc_v3_copy(dst[m], src[k]);
-                for (int f2 = f + 1; f2 < 4; f2++) dd[m][f2] = ds[k][f2], nout[f2] += ds[k][f2] < 0;
+                for (int f2 = f + 1; f2 < 4; f2++) {
+                    dd[m][f2] = ds[k][f2];
+                    nout[f2] += ds[k][f2] < 0;
+                }
                 m++;
             }
             pp = k;
         }
-        double (*t)[3] = src, (*td)[4] = ds;
-        src = dst, dst = t, ds = dd, dd = td, n = m;
+        double(*t)[3] = src, (*td)[4] = ds;
+        src = dst;
+        dst = t;
+        ds = dd;
+        dd = td;
+        n = m;
         for (int f2 = f + 1; f2 < 4; f2++)
             if (nout[f2] == n) return 0;
     }
@@ -442,8 +536,13 @@ static void sink_add(const pfc_state *s, double (*P)[3], int n, const double g[3
     if (!k) return;
     if (k->n < k->max) {
         tc_pfc_polygon *q = &k->poly[k->n];
-        q->a = k->a, q->b = k->b, q->n = n;
-        for (int v = 0; v < n; v++) tc_v3_copy(q->x[v], P[v]), q->p[v] = tc_v3_dot(g, P[v]) + c;
+        q->a = k->a;
+        q->b = k->b;
+        q->n = n;
+        for (int v = 0; v < n; v++) {
+            tc_v3_copy(q->x[v], P[v]);
+            q->p[v] = tc_v3_dot(g, P[v]) + c;
+        }
     }
     k->n++;
 }
@@ -462,25 +561,36 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
      * on a triangle of area a, int f h dA = a/12 (sum f_i h_i + sum f_i sum h_i) for linear f, h */
     if (dv[0] == 0 && dv[1] == 0 && dv[2] == 0 && sa->omega[0] == 0 && sa->omega[1] == 0 &&
         sa->omega[2] == 0 && sb->omega[0] == 0 && sb->omega[1] == 0 && sb->omega[2] == 0) {
-        double pv[PFC_MAXPOLY], r[PFC_MAXPOLY][3], ar[PFC_MAXPOLY], A = 0, W = 0, X[3] = {0, 0, 0}, t[3];
+        double pv[PFC_MAXPOLY], r[PFC_MAXPOLY][3], ar[PFC_MAXPOLY], A = 0, W = 0, X[3] = {0, 0, 0},
+                                                                    t[3];
         /* the fan triangles' areas first: a polygon of zero area ends here */
         for (int k = 1; k + 1 < n; k++) {
             double e1[3], e2[3], cr[3];
-            tc_v3_sub(e1, P[k], P[0]), tc_v3_sub(e2, P[k + 1], P[0]);
+            tc_v3_sub(e1, P[k], P[0]);
+            tc_v3_sub(e2, P[k + 1], P[0]);
             tc_v3_cross(cr, e1, e2);
-            ar[k] = 0.5 * tc_v3_dot(cr, nrm), A += ar[k];
+            ar[k] = 0.5 * tc_v3_dot(cr, nrm);
+            A += ar[k];
         }
         if (A == 0) return 0;
         sink_add(s, P, n, g, c);
-        for (int k = 0; k < n; k++) pv[k] = tc_v3_dot(g, P[k]) + c, tc_v3_sub(r[k], P[k], sb->pos);
+        for (int k = 0; k < n; k++) {
+            pv[k] = tc_v3_dot(g, P[k]) + c;
+            tc_v3_sub(r[k], P[k], sb->pos);
+        }
         for (int k = 1; k + 1 < n; k++) {
             double a = ar[k], ps = pv[0] + pv[k] + pv[k + 1];
             W += a * ps / 3;
             for (int j = 0; j < 3; j++)
-                X[j] += a / 12 * (pv[0] * r[0][j] + pv[k] * r[k][j] + pv[k + 1] * r[k + 1][j] + ps * (r[0][j] + r[k][j] + r[k + 1][j]));
+                X[j] += a / 12 *
+                        (pv[0] * r[0][j] + pv[k] * r[k][j] + pv[k + 1] * r[k + 1][j] +
+                         ps * (r[0][j] + r[k][j] + r[k + 1][j]));
         }
         /* the polygon's orientation about nrm */
-        if (A < 0) W = -W, tc_v3_scale(X, X, -1);
+        if (A < 0) {
+            W = -W;
+            tc_v3_scale(X, X, -1);
+        }
         tc_v3_addscl(F, nrm, W);
         tc_v3_cross(t, X, nrm);
         tc_v3_add(M, M, t);
@@ -490,11 +600,13 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
     double A = 0, C[3] = {0, 0, 0};
     for (int k = 1; k + 1 < n; k++) {
         double e1[3], e2[3], cr[3];
-        tc_v3_sub(e1, P[k], P[0]), tc_v3_sub(e2, P[k + 1], P[0]);
+        tc_v3_sub(e1, P[k], P[0]);
+        tc_v3_sub(e2, P[k + 1], P[0]);
         tc_v3_cross(cr, e1, e2);
         double a = 0.5 * tc_v3_dot(cr, nrm);
         A += a;
-        for (int j = 0; j < 3; j++) C[j] += a * (P[0][j] + P[k][j] + P[k + 1][j]) / 3;
+        for (int j = 0; j < 3; j++)
+            C[j] += a * (P[0][j] + P[k][j] + P[k + 1][j]) / 3;
     }
     if (A == 0) return 0;
     sink_add(s, P, n, g, c);
@@ -505,7 +617,8 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
     double wt[PFC_MAXPOLY];
     for (int k = 0; k < n; k++) {
         double e1[3], e2[3], cr[3];
-        tc_v3_sub(e1, P[k], C), tc_v3_sub(e2, P[(k + 1) % n], C);
+        tc_v3_sub(e1, P[k], C);
+        tc_v3_sub(e2, P[(k + 1) % n], C);
         tc_v3_cross(cr, e1, e2);
         wt[k] = fabs(tc_v3_dot(cr, nrm)) / 6;
     }
@@ -516,11 +629,15 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
         if (w == 0) continue;
         const double *q = k & 1 ? P[i + 1 < n ? i + 1 : 0] : C;
         double x[3], ra[3], rb[3], vr[3], f[3], t[3], ca[3], cb[3];
-        for (int j = 0; j < 3; j++) x[j] = 0.5 * (P[i][j] + q[j]);
+        for (int j = 0; j < 3; j++)
+            x[j] = 0.5 * (P[i][j] + q[j]);
         /* Hunt–Crossley pressure from the separation speed along the normal */
-        tc_v3_sub(ra, x, sa->pos), tc_v3_sub(rb, x, sb->pos);
-        tc_v3_cross(ca, sa->omega, ra), tc_v3_cross(cb, sb->omega, rb);
-        for (int j = 0; j < 3; j++) vr[j] = dv[j] + cb[j] - ca[j];
+        tc_v3_sub(ra, x, sa->pos);
+        tc_v3_sub(rb, x, sb->pos);
+        tc_v3_cross(ca, sa->omega, ra);
+        tc_v3_cross(cb, sb->omega, rb);
+        for (int j = 0; j < 3; j++)
+            vr[j] = dv[j] + cb[j] - ca[j];
         double vn = tc_v3_dot(vr, nrm);
         double pr = (tc_v3_dot(g, x) + c) * (1 - s->d * vn);
         if (!(pr > 0)) continue;
@@ -541,8 +658,8 @@ static int poly_integrate(const pfc_state *s, double (*P)[3], int n, const doubl
  * straddle the plane, and the section of the smaller tet is clipped by the other's faces; adds
  * the force on b and its moment to F, M; returns 1 for a polygon of positive area */
 static int tet_pair_plane(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, int j,
-                          const double n[3], double h, const tc_body_state *sa, const tc_body_state *sb,
-                          double F[3], double M[3]) {
+                          const double n[3], double h, const tc_body_state *sa,
+                          const tc_body_state *sb, double F[3], double M[3]) {
     const double *wa = A->tx + 12 * i, *wb = B->tx + 12 * j;
     const double *xa[4] = {wa, wa + 3, wa + 6, wa + 9}, *ga = A->g + 3 * i;
     const double *xb[4] = {wb, wb + 3, wb + 6, wb + 9};
@@ -550,12 +667,14 @@ static int tet_pair_plane(const pfc_state *s, const pfc_body *A, const pfc_body 
     double da[4], db[4], amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
     for (int k = 0; k < 4; k++) {
         da[k] = tc_v3_dot(n, xa[k]) - h;
-        amin = pfc_min(amin, da[k]), amax = pfc_max(amax, da[k]);
+        amin = pfc_min(amin, da[k]);
+        amax = pfc_max(amax, da[k]);
     }
     if (amin >= 0 || amax <= 0) return 0;
     for (int k = 0; k < 4; k++) {
         db[k] = tc_v3_dot(n, xb[k]) - h;
-        bmin = pfc_min(bmin, db[k]), bmax = pfc_max(bmax, db[k]);
+        bmin = pfc_min(bmin, db[k]);
+        bmax = pfc_max(bmax, db[k]);
     }
     if (bmin >= 0 || bmax <= 0) return 0;
     /* the plane inside the smaller tet, clipped by the other */
@@ -583,18 +702,28 @@ static int tet_pair(const pfc_state *s, const pfc_body *A, const pfc_body *B, in
 /* tet i of a against tets jb[0 .. m - 1] of b as tet_pair does, the planes computed together
  * first (the square roots and divisions of one pair need not wait for the previous pair's
  * clip); adds to F, M and returns the polygons */
-static int tet_pairs(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, const int *jb, int m,
-                     const tc_body_state *sa, const tc_body_state *sb, double F[3], double M[3]) {
-    double nx[PFC_BATCH], ny[PFC_BATCH], nz[PFC_BATCH], cb[PFC_BATCH], gb[PFC_BATCH], gn[PFC_BATCH], h[PFC_BATCH];
+static int tet_pairs(const pfc_state *s, const pfc_body *A, const pfc_body *B, int i, const int *jb,
+                     int m, const tc_body_state *sa, const tc_body_state *sb, double F[3],
+                     double M[3]) {
+    double nx[PFC_BATCH], ny[PFC_BATCH], nz[PFC_BATCH], cb[PFC_BATCH], gb[PFC_BATCH], gn[PFC_BATCH],
+        h[PFC_BATCH];
     const double *ga = A->g + 3 * i, ca = A->c[i], gna = A->gnorm[i];
     for (int q = 0; q < m; q++) {
         const double *g = B->g + 3 * jb[q];
-        nx[q] = g[0] - ga[0], ny[q] = g[1] - ga[1], nz[q] = g[2] - ga[2], cb[q] = B->c[jb[q]], gb[q] = B->gnorm[jb[q]];
+        nx[q] = g[0] - ga[0];
+        ny[q] = g[1] - ga[1];
+        nz[q] = g[2] - ga[2];
+        cb[q] = B->c[jb[q]];
+        gb[q] = B->gnorm[jb[q]];
     }
-    for (int q = 0; q < m; q++) gn[q] = sqrt(nx[q] * nx[q] + ny[q] * ny[q] + nz[q] * nz[q]);
+    for (int q = 0; q < m; q++)
+        gn[q] = sqrt(nx[q] * nx[q] + ny[q] * ny[q] + nz[q] * nz[q]);
     for (int q = 0; q < m; q++) {
         double r = 1 / gn[q];
-        nx[q] *= r, ny[q] *= r, nz[q] *= r, h[q] = (ca - cb[q]) / gn[q];
+        nx[q] *= r;
+        ny[q] *= r;
+        nz[q] *= r;
+        h[q] = (ca - cb[q]) / gn[q];
     }
     int act = 0;
     for (int q = 0; q < m; q++) {
@@ -610,7 +739,10 @@ static int tet_pairs(const pfc_state *s, const pfc_body *A, const pfc_body *B, i
 static int pair_soft_soft(const pfc_state *s, pfc_body *A, pfc_body *B, const tc_body_state *sa,
                           const tc_body_state *sb, double F[3], double M[3], long long *evals) {
     double lo[3], hi[3];
-    for (int k = 0; k < 3; k++) lo[k] = pfc_max(A->blo[k], B->blo[k]), hi[k] = pfc_min(A->bhi[k], B->bhi[k]);
+    for (int k = 0; k < 3; k++) {
+        lo[k] = pfc_max(A->blo[k], B->blo[k]);
+        hi[k] = pfc_min(A->bhi[k], B->bhi[k]);
+    }
     if (lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]) return 0;
     /* broad phase: the tets of each body inside the common box, then tet AABB pairs */
     int na = 0, nb = 0, active = 0;
@@ -628,9 +760,11 @@ static int pair_soft_soft(const pfc_state *s, pfc_body *A, pfc_body *B, const tc
 }
 
 /* 1 when the candidate volumes [lo1, hi1] and [lo2, hi2] (PFC_K coordinates) overlap */
-static inline int kdop_overlap(const double *lo1, const double *hi1, const double *lo2, const double *hi2) {
+static inline int kdop_overlap(const double *lo1, const double *hi1, const double *lo2,
+                               const double *hi2) {
     int ok = 1;
-    for (int k = 0; k < PFC_K; k++) ok &= (lo1[k] <= hi2[k]) & (lo2[k] <= hi1[k]);
+    for (int k = 0; k < PFC_K; k++)
+        ok &= (lo1[k] <= hi2[k]) & (lo2[k] <= hi1[k]);
     return ok;
 }
 
@@ -652,53 +786,73 @@ static double tree_max(const pfc_body *S, const double d[3]) {
     double best = -INFINITY;
     /* a small mesh: every vertex (cheaper than the descent) */
     if (S->mesh->nvert <= PFC_FEWVERT) {
-        for (int k = 0; k < S->mesh->nvert; k++) best = pfc_max(best, tc_v3_dot(d, v + 3 * k));
+        for (int k = 0; k < S->mesh->nvert; k++)
+            best = pfc_max(best, tc_v3_dot(d, v + 3 * k));
         return best;
     }
     int stack[PFC_STACK], top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const tc_tetbvh_node *b = &nd[stack[--top]];
-        if (tc_v3_dot(d, b->c) + fabs(d[0]) * b->e[0] + fabs(d[1]) * b->e[1] + fabs(d[2]) * b->e[2] <= best) continue;
+        if (tc_v3_dot(d, b->c) + fabs(d[0]) * b->e[0] + fabs(d[1]) * b->e[1] +
+                fabs(d[2]) * b->e[2] <=
+            best)
+            continue;
         if (b->count) {
             for (int p = b->first; p < b->first + b->count; p++) {
                 const int *t = S->mesh->tet + 4 * S->bvh->order[p];
-                for (int k = 0; k < 4; k++) best = pfc_max(best, tc_v3_dot(d, v + 3 * t[k]));
+                for (int k = 0; k < 4; k++)
+                    best = pfc_max(best, tc_v3_dot(d, v + 3 * t[k]));
             }
             continue;
         }
         const tc_tetbvh_node *l = &nd[b->left], *r = &nd[b->right];
-        int lfirst = tc_v3_dot(d, l->c) + fabs(d[0]) * l->e[0] + fabs(d[1]) * l->e[1] + fabs(d[2]) * l->e[2] >
-                     tc_v3_dot(d, r->c) + fabs(d[0]) * r->e[0] + fabs(d[1]) * r->e[1] + fabs(d[2]) * r->e[2];
-        stack[top++] = lfirst ? b->right : b->left, stack[top++] = lfirst ? b->left : b->right;
+        int lfirst =
+            tc_v3_dot(d, l->c) + fabs(d[0]) * l->e[0] + fabs(d[1]) * l->e[1] +
+                fabs(d[2]) * l->e[2] >
+            tc_v3_dot(d, r->c) + fabs(d[0]) * r->e[0] + fabs(d[1]) * r->e[1] + fabs(d[2]) * r->e[2];
+        stack[top++] = lfirst ? b->right : b->left;
+        stack[top++] = lfirst ? b->left : b->right;
     }
     return best;
 }
 
 /* the overlap slab of meshes A and B: A ∩ B lies in {lo <= u . x <= hi}, u the unit vector from
  * A's tree centre to B's, lo the least u . x over B's vertices and hi the greatest over A's (both
- * widened by the margin tol, m); (u, v, w) an orthonormal frame. Returns 0 when the slab is empty */
-static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state *sa, const tc_body_state *sb,
-                      double uvw[3][3], double *lo, double *hi, double *tol) {
+ * widened by the margin tol, m); (u, v, w) an orthonormal frame. Returns 0 when the slab is empty
+ */
+static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state *sa,
+                      const tc_body_state *sb, double uvw[3][3], double *lo, double *hi,
+                      double *tol) {
     const tc_tetbvh_node *ra = &A->bvh->node[0], *rb = &B->bvh->node[0];
     double ca[3], cb[3];
-    tc_m3_mulv(ca, sa->R, ra->c), tc_v3_add(ca, ca, sa->pos);
-    tc_m3_mulv(cb, sb->R, rb->c), tc_v3_add(cb, cb, sb->pos);
+    tc_m3_mulv(ca, sa->R, ra->c);
+    tc_v3_add(ca, ca, sa->pos);
+    tc_m3_mulv(cb, sb->R, rb->c);
+    tc_v3_add(cb, cb, sb->pos);
     double *u = uvw[0], *v = uvw[1], *w = uvw[2];
     tc_v3_sub(u, cb, ca);
     double un = tc_v3_norm(u);
-    if (un > 0) tc_v3_scale(u, u, 1 / un);
-    else u[0] = 1, u[1] = u[2] = 0;
+    if (un > 0)
+        tc_v3_scale(u, u, 1 / un);
+    else {
+        u[0] = 1;
+        u[1] = u[2] = 0;
+    }
     /* v, w: perpendicular to u, v across the world axis least aligned with u */
-    int least = fabs(u[0]) <= fabs(u[1]) && fabs(u[0]) <= fabs(u[2]) ? 0 : fabs(u[1]) <= fabs(u[2]) ? 1 : 2;
+    int least = fabs(u[0]) <= fabs(u[1]) && fabs(u[0]) <= fabs(u[2]) ? 0
+                : fabs(u[1]) <= fabs(u[2])                           ? 1
+                                                                     : 2;
     double e[3] = {0, 0, 0};
     e[least] = 1;
-    tc_v3_cross(v, u, e), tc_v3_scale(v, v, 1 / tc_v3_norm(v));
+    tc_v3_cross(v, u, e);
+    tc_v3_scale(v, v, 1 / tc_v3_norm(v));
     tc_v3_cross(w, u, v);
     /* a margin far above rounding (m): the bodies' sizes and distances from the origin */
-    double t = 1e-12 * (1 + fabs(sa->pos[0]) + fabs(sa->pos[1]) + fabs(sa->pos[2]) + fabs(sb->pos[0]) +
-                        fabs(sb->pos[1]) + fabs(sb->pos[2]));
-    for (int k = 0; k < 3; k++) t += 1e-12 * (ra->e[k] + rb->e[k] + fabs(ra->c[k]) + fabs(rb->c[k]));
+    double t = 1e-12 * (1 + fabs(sa->pos[0]) + fabs(sa->pos[1]) + fabs(sa->pos[2]) +
+                        fabs(sb->pos[0]) + fabs(sb->pos[1]) + fabs(sb->pos[2]));
+    for (int k = 0; k < 3; k++)
+        t += 1e-12 * (ra->e[k] + rb->e[k] + fabs(ra->c[k]) + fabs(rb->c[k]));
     /* the greatest u . x over A's vertices, the least over B's (body frames) */
     double ua[3], ub[3], h = -INFINITY, l = INFINITY;
     for (int k = 0; k < 3; k++) {
@@ -706,9 +860,13 @@ static int slab_setup(const pfc_body *A, const pfc_body *B, const tc_body_state 
         ub[k] = sb->R[k] * u[0] + sb->R[3 + k] * u[1] + sb->R[6 + k] * u[2];
     }
     h = tree_max(A, ua);
-    ub[0] = -ub[0], ub[1] = -ub[1], ub[2] = -ub[2];
+    ub[0] = -ub[0];
+    ub[1] = -ub[1];
+    ub[2] = -ub[2];
     l = -tree_max(B, ub);
-    *hi = h + tc_v3_dot(u, sa->pos) + t, *lo = l + tc_v3_dot(u, sb->pos) - t, *tol = t;
+    *hi = h + tc_v3_dot(u, sa->pos) + t;
+    *lo = l + tc_v3_dot(u, sb->pos) - t;
+    *tol = t;
     return *lo <= *hi;
 }
 
@@ -720,18 +878,27 @@ static int slab_clip(const double *const *x, int nv, const double uvw[3][3], dou
     static const int edge[6][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}};
     double du[4], dv[4], dw[4], dmin = INFINITY, dmax = -INFINITY;
     for (int k = 0; k < nv; k++) {
-        du[k] = tc_v3_dot(uvw[0], x[k]), dv[k] = tc_v3_dot(uvw[1], x[k]), dw[k] = tc_v3_dot(uvw[2], x[k]);
-        dmin = pfc_min(dmin, du[k]), dmax = pfc_max(dmax, du[k]);
+        du[k] = tc_v3_dot(uvw[0], x[k]);
+        dv[k] = tc_v3_dot(uvw[1], x[k]);
+        dw[k] = tc_v3_dot(uvw[2], x[k]);
+        dmin = pfc_min(dmin, du[k]);
+        dmax = pfc_max(dmax, du[k]);
     }
     if (dmax < lo || dmin > hi) return 0;
     /* the bounds in locals (registers), stored once */
     double l[PFC_K], g[PFC_K];
-    for (int a = 0; a < PFC_K; a++) l[a] = INFINITY, g[a] = -INFINITY;
+    for (int a = 0; a < PFC_K; a++) {
+        l[a] = INFINITY;
+        g[a] = -INFINITY;
+    }
     /* the vertices inside the slab, then the crossings of its two planes (3 edges of a triangle) */
     for (int k = 0; k < nv; k++)
         if (du[k] >= lo && du[k] <= hi) {
             const double c[PFC_K] = {du[k], dv[k], dw[k], dv[k] + dw[k], dv[k] - dw[k]};
-            for (int a = 0; a < PFC_K; a++) l[a] = pfc_min(l[a], c[a]), g[a] = pfc_max(g[a], c[a]);
+            for (int a = 0; a < PFC_K; a++) {
+                l[a] = pfc_min(l[a], c[a]);
+                g[a] = pfc_max(g[a], c[a]);
+            }
         }
     for (int e = 0; e < (nv == 4 ? 6 : 3); e++) {
         const int e0 = edge[e][0], e1 = edge[e][1];
@@ -741,10 +908,16 @@ static int slab_clip(const double *const *x, int nv, const double uvw[3][3], dou
             double f = (h - du[e0]) / (du[e1] - du[e0]);
             double c1 = dv[e0] + f * (dv[e1] - dv[e0]), c2 = dw[e0] + f * (dw[e1] - dw[e0]);
             const double c[PFC_K] = {h, c1, c2, c1 + c2, c1 - c2};
-            for (int a = 0; a < PFC_K; a++) l[a] = pfc_min(l[a], c[a]), g[a] = pfc_max(g[a], c[a]);
+            for (int a = 0; a < PFC_K; a++) {
+                l[a] = pfc_min(l[a], c[a]);
+                g[a] = pfc_max(g[a], c[a]);
+            }
         }
     }
-    for (int a = 0; a < PFC_K; a++) cl[a] = l[a] - 2 * tol, ch[a] = g[a] + 2 * tol;
+    for (int a = 0; a < PFC_K; a++) {
+        cl[a] = l[a] - 2 * tol;
+        ch[a] = g[a] + 2 * tol;
+    }
     return 1;
 }
 
@@ -756,17 +929,20 @@ static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uv
     const double *u = uvw[0];
     /* the slab in the body frame: ub . x in [lo - u . pos, hi - u . pos] */
     double ub[3], up = tc_v3_dot(u, bs->pos);
-    for (int k = 0; k < 3; k++) ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
+    for (int k = 0; k < 3; k++)
+        ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
     double blo = lo - up - tol, bhi = hi - up + tol;
     const tc_tetbvh_node *nd = S->bvh->node;
     int stack[PFC_STACK], top = 0, n = 0;
     stack[top++] = 0;
     while (top > 0) {
         const tc_tetbvh_node *b = &nd[stack[--top]];
-        double dc = tc_v3_dot(ub, b->c), r = fabs(ub[0]) * b->e[0] + fabs(ub[1]) * b->e[1] + fabs(ub[2]) * b->e[2];
+        double dc = tc_v3_dot(ub, b->c),
+               r = fabs(ub[0]) * b->e[0] + fabs(ub[1]) * b->e[1] + fabs(ub[2]) * b->e[2];
         if (dc + r < blo || dc - r > bhi) continue;
         if (!b->count) {
-            stack[top++] = b->right, stack[top++] = b->left;
+            stack[top++] = b->right;
+            stack[top++] = b->left;
             continue;
         }
         for (int p = b->first; p < b->first + b->count; p++) {
@@ -775,8 +951,10 @@ static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uv
             /* a quick test on the body-frame vertices before the world copy */
             if (!spans_band(S->mesh->vert, t, 4, ub, blo, bhi)) continue;
             tet_world(S, bs, i, stamp);
-            const double *x[4] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2], S->x + 3 * t[3]};
-            if (slab_clip(x, 4, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) S->cand[n++] = i;
+            const double *x[4] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2],
+                                  S->x + 3 * t[3]};
+            if (slab_clip(x, 4, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n))
+                S->cand[n++] = i;
         }
     }
     return n;
@@ -785,21 +963,24 @@ static int slab_candidates(pfc_body *S, const tc_body_state *bs, const double uv
 /* the candidate surface triangles of rigid mesh S (pose bs) for the slab, in mesh order: world
  * copies of their vertices, their world unit normals (outward, S->tn) and candidate volumes;
  * returns the count */
-static int slab_tri_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3], double lo,
-                               double hi, double tol, int stamp) {
+static int slab_tri_candidates(pfc_body *S, const tc_body_state *bs, const double uvw[3][3],
+                               double lo, double hi, double tol, int stamp) {
     const double *u = uvw[0];
     double ub[3], up = tc_v3_dot(u, bs->pos);
-    for (int k = 0; k < 3; k++) ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
+    for (int k = 0; k < 3; k++)
+        ub[k] = bs->R[k] * u[0] + bs->R[3 + k] * u[1] + bs->R[6 + k] * u[2];
     double blo = lo - up - tol, bhi = hi - up + tol;
     int n = 0;
     for (int i = 0; i < S->mesh->ntri; i++) {
         const int *t = S->mesh->tri + 3 * i;
         if (!spans_band(S->mesh->vert, t, 3, ub, blo, bhi)) continue;
-        for (int k = 0; k < 3; k++) vert_world(S, bs, t[k], stamp);
+        for (int k = 0; k < 3; k++)
+            vert_world(S, bs, t[k], stamp);
         const double *x[3] = {S->x + 3 * t[0], S->x + 3 * t[1], S->x + 3 * t[2]};
         if (!slab_clip(x, 3, uvw, lo, hi, tol, S->clo + PFC_K * n, S->chi + PFC_K * n)) continue;
         double e1[3], e2[3], *nt = S->tn + 3 * n;
-        tc_v3_sub(e1, x[1], x[0]), tc_v3_sub(e2, x[2], x[0]);
+        tc_v3_sub(e1, x[1], x[0]);
+        tc_v3_sub(e2, x[2], x[0]);
         tc_v3_cross(nt, e1, e2);
         double nn = tc_v3_norm(nt);
         if (!(nn > 0)) continue;
@@ -817,20 +998,35 @@ static int cand_sort(pfc_body *S, int n, int k, const double *cl, const double *
     int *a = S->sorted, *b = S->stmp, m = 0;
     double *ka = S->srec, *kb = S->srec + n;
     for (int c = 0; c < n; c++)
-        if (kdop_overlap(S->clo + PFC_K * c, S->chi + PFC_K * c, cl, ch)) a[m] = c, ka[m] = S->clo[PFC_K * c + k], m++;
+        if (kdop_overlap(S->clo + PFC_K * c, S->chi + PFC_K * c, cl, ch)) {
+            a[m] = c;
+            ka[m] = S->clo[PFC_K * c + k];
+            m++;
+        }
     for (int w = 1; w < m; w *= 2) {
         for (int lo = 0; lo < m; lo += 2 * w) {
-            int mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m, i = lo, j = mid, o = lo;
+            int mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m, i = lo,
+                j = mid, o = lo;
             while (i < mid && j < hi) {
                 int tj = ka[j] < ka[i];
-                b[o] = tj ? a[j] : a[i], kb[o++] = tj ? ka[j++] : ka[i++];
+                b[o] = tj ? a[j] : a[i];
+                kb[o++] = tj ? ka[j++] : ka[i++];
             }
-            while (i < mid) b[o] = a[i], kb[o++] = ka[i++];
-            while (j < hi) b[o] = a[j], kb[o++] = ka[j++];
+            while (i < mid) {
+                b[o] = a[i];
+                kb[o++] = ka[i++];
+            }
+            while (j < hi) {
+                b[o] = a[j];
+                kb[o++] = ka[j++];
+            }
         }
         int *t = a;
         double *tk = ka;
-        a = b, b = t, ka = kb, kb = tk;
+        a = b;
+        b = t;
+        ka = kb;
+        kb = tk;
     }
     if (a != S->sorted) memcpy(S->sorted, a, (size_t)m * sizeof *a);
     /* the records in sorted order */
@@ -838,8 +1034,10 @@ static int cand_sort(pfc_body *S, int n, int k, const double *cl, const double *
         int c = S->sorted[q], i = S->cand[c];
         double *r = S->srec + PFC_REC * q;
         memcpy(r, S->clo + PFC_K * c, PFC_K * sizeof *r);
-        for (int j = 0; j < PFC_K; j++) r[PFC_K + j] = -S->chi[PFC_K * c + j];
-        r[2 * PFC_K] = S->prange[2 * i], r[2 * PFC_K + 1] = S->prange[2 * i + 1];
+        for (int j = 0; j < PFC_K; j++)
+            r[PFC_K + j] = -S->chi[PFC_K * c + j];
+        r[2 * PFC_K] = S->prange[2 * i];
+        r[2 * PFC_K + 1] = S->prange[2 * i + 1];
         S->scand[q] = i;
     }
     return m;
@@ -853,7 +1051,8 @@ static int tri_tet(const pfc_state *s, const pfc_body *R, const pfc_body *S, int
                    long long *evals) {
     const int *t = R->mesh->tri + 3 * R->cand[ci];
     double P[PFC_MAXPOLY][3], Q[PFC_MAXPOLY][3], (*res)[3];
-    for (int k = 0; k < 3; k++) tc_v3_copy(P[k], R->x + 3 * t[k]);
+    for (int k = 0; k < 3; k++)
+        tc_v3_copy(P[k], R->x + 3 * t[k]);
     (*evals)++;
     int np = poly_clip_tet(P, Q, 3, S->fp + 16 * j, &res);
     return poly_integrate(s, res, np, R->tn + 3 * ci, S->g + 3 * j, S->c[j], sr, ss, F, M);
@@ -861,16 +1060,27 @@ static int tri_tet(const pfc_state *s, const pfc_body *R, const pfc_body *S, int
 
 /* the common box of the two candidate sets (PFC_K coordinates) into cl, ch, and the sweep axis
  * (the widest of u, v, w); returns -1 when the sets' boxes miss each other */
-static int slab_common(const pfc_body *A, int na, const pfc_body *B, int nb, double *cl, double *ch) {
+static int slab_common(const pfc_body *A, int na, const pfc_body *B, int nb, double *cl,
+                       double *ch) {
     double ula[PFC_K], uha[PFC_K], ulb[PFC_K], uhb[PFC_K];
-    for (int k = 0; k < PFC_K; k++) ula[k] = ulb[k] = INFINITY, uha[k] = uhb[k] = -INFINITY;
+    for (int k = 0; k < PFC_K; k++) {
+        ula[k] = ulb[k] = INFINITY;
+        uha[k] = uhb[k] = -INFINITY;
+    }
     for (int c = 0; c < na; c++)
-        for (int k = 0; k < PFC_K; k++) ula[k] = pfc_min(ula[k], A->clo[PFC_K * c + k]), uha[k] = pfc_max(uha[k], A->chi[PFC_K * c + k]);
+        for (int k = 0; k < PFC_K; k++) {
+            ula[k] = pfc_min(ula[k], A->clo[PFC_K * c + k]);
+            uha[k] = pfc_max(uha[k], A->chi[PFC_K * c + k]);
+        }
     for (int c = 0; c < nb; c++)
-        for (int k = 0; k < PFC_K; k++) ulb[k] = pfc_min(ulb[k], B->clo[PFC_K * c + k]), uhb[k] = pfc_max(uhb[k], B->chi[PFC_K * c + k]);
+        for (int k = 0; k < PFC_K; k++) {
+            ulb[k] = pfc_min(ulb[k], B->clo[PFC_K * c + k]);
+            uhb[k] = pfc_max(uhb[k], B->chi[PFC_K * c + k]);
+        }
     int ax = 0;
     for (int k = 0; k < PFC_K; k++) {
-        cl[k] = pfc_max(ula[k], ulb[k]), ch[k] = pfc_min(uha[k], uhb[k]);
+        cl[k] = pfc_max(ula[k], ulb[k]);
+        ch[k] = pfc_min(uha[k], uhb[k]);
         if (cl[k] > ch[k]) return -1;
         if (k < 3 && ch[k] - cl[k] > ch[ax] - cl[ax]) ax = k;
     }
@@ -892,25 +1102,32 @@ static void slab_candidate_pairs(const pfc_state *s, pfc_body *A, int c, const p
     if (kdop_overlap(al, ah, cl, ch)) {
         /* the first of B's candidates that can reach al[ax]: its lower end is at least al - wmax */
         const double *rec = B->srec;
-        double from = al[ax] - wmax, to = ah[ax], plo = rigid ? 0 : A->prange[2 * i], phi = rigid ? 0 : A->prange[2 * i + 1];
+        double from = al[ax] - wmax, to = ah[ax], plo = rigid ? 0 : A->prange[2 * i],
+               phi = rigid ? 0 : A->prange[2 * i + 1];
         int l = 0, r = nb;
         while (l < r) {
             int m = (l + r) / 2;
-            if (rec[PFC_REC * m + ax] < from) l = m + 1;
-            else r = m;
+            if (rec[PFC_REC * m + ax] < from)
+                l = m + 1;
+            else
+                r = m;
         }
         /* the query: A's upper bounds and negated lower bounds against the records */
         double qa[2 * PFC_K];
-        for (int k = 0; k < PFC_K; k++) qa[k] = ah[k], qa[PFC_K + k] = -al[k];
+        for (int k = 0; k < PFC_K; k++) {
+            qa[k] = ah[k];
+            qa[PFC_K + k] = -al[k];
+        }
         int jb[PFC_BATCH], m = 0;
         for (int q = l; q < nb && rec[PFC_REC * q + ax] <= to; q++) {
             const double *rq = rec + PFC_REC * q;
             /* along the sweep axis first, then the whole volumes: v, v + w, v - w, w, and u last
              * (the most selective first; inside the slab u seldom separates) */
             if (rq[PFC_K + ax] > qa[PFC_K + ax]) continue;
-            if (!(rq[1] <= qa[1] && rq[PFC_K + 1] <= qa[PFC_K + 1] && rq[3] <= qa[3] && rq[PFC_K + 3] <= qa[PFC_K + 3] &&
-                  rq[4] <= qa[4] && rq[PFC_K + 4] <= qa[PFC_K + 4] && rq[2] <= qa[2] && rq[PFC_K + 2] <= qa[PFC_K + 2] &&
-                  rq[0] <= qa[0] && rq[PFC_K] <= qa[PFC_K]))
+            if (!(rq[1] <= qa[1] && rq[PFC_K + 1] <= qa[PFC_K + 1] && rq[3] <= qa[3] &&
+                  rq[PFC_K + 3] <= qa[PFC_K + 3] && rq[4] <= qa[4] &&
+                  rq[PFC_K + 4] <= qa[PFC_K + 4] && rq[2] <= qa[2] &&
+                  rq[PFC_K + 2] <= qa[PFC_K + 2] && rq[0] <= qa[0] && rq[PFC_K] <= qa[PFC_K]))
                 continue;
             int j = B->scand[q];
             if (rigid) {
@@ -920,24 +1137,30 @@ static void slab_candidate_pairs(const pfc_state *s, pfc_body *A, int c, const p
             /* disjoint pressure ranges: p0_a = p0_b nowhere in the tets' overlap */
             if (phi < rq[2 * PFC_K] || rq[2 * PFC_K + 1] < plo) continue;
             /* the pairs in batches, in scan order */
-            jb[m++] = j, ev++;
-            if (m == PFC_BATCH) act += tet_pairs(s, A, B, i, jb, m, sa, sb, part, part + 3), m = 0;
+            jb[m++] = j;
+            ev++;
+            if (m == PFC_BATCH) {
+                act += tet_pairs(s, A, B, i, jb, m, sa, sb, part, part + 3);
+                m = 0;
+            }
         }
         if (m) act += tet_pairs(s, A, B, i, jb, m, sa, sb, part, part + 3);
     }
     memcpy(A->cpart + 6 * c, part, sizeof part);
-    A->cact[2 * c] = act, A->cact[2 * c + 1] = (int)ev;
+    A->cact[2 * c] = act;
+    A->cact[2 * c + 1] = (int)ev;
 }
 
 /* mesh A against mesh B through the overlap slab: the tets of each mesh that meet it (found
  * through its tree; for a rigid A, rigid = 1, its surface triangles) with their candidate volumes,
  * then each of A's candidates (in their order) against B's sorted along the widest axis of the
  * common box. With threads != 1 and large meshes (ntet_a ntet_b >= PFC_PARALLEL) one thread
- * region runs the two candidate searches side by side and the candidates' pairs over the team; each A
- * candidate sums its own pairs and the candidates are summed in order, so the bits do not
- * depend on the thread count. Adds the force on B's body and its moment about B's COM to F, M */
-static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, const tc_body_state *sa,
-                     const tc_body_state *sb, double F[3], double M[3], long long *evals) {
+ * region runs the two candidate searches side by side and the candidates' pairs over the team; each
+ * A candidate sums its own pairs and the candidates are summed in order, so the bits do not depend
+ * on the thread count. Adds the force on B's body and its moment about B's COM to F, M */
+static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid,
+                     const tc_body_state *sa, const tc_body_state *sb, double F[3], double M[3],
+                     long long *evals) {
     double uvw[3][3], lo, hi, tol, cl[PFC_K], ch[PFC_K], wmax = 0;
     if (!slab_setup(A, B, sa, sb, uvw, &lo, &hi, &tol)) return 0;
     const double(*frame)[3] = (const double(*)[3])uvw;
@@ -959,11 +1182,14 @@ static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, co
 #pragma omp single
             if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
                 nb = cand_sort(B, nb, ax, cl, ch);
-                for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
+                for (int q = 0; q < nb; q++)
+                    wmax = pfc_max(wmax,
+                                   -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
             }
             if (ax >= 0) {
 #pragma omp for schedule(dynamic, 4) nowait
-                for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+                for (int c = 0; c < na; c++)
+                    slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
             }
         }
     } else {
@@ -973,23 +1199,29 @@ static int slab_pair(const pfc_state *s, pfc_body *A, pfc_body *B, int rigid, co
         nb = na ? slab_candidates(B, sb, frame, lo, hi, tol, s->stamp) : 0;
         if (na && nb && (ax = slab_common(A, na, B, nb, cl, ch)) >= 0) {
             nb = cand_sort(B, nb, ax, cl, ch);
-            for (int q = 0; q < nb; q++) wmax = pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
-            for (int c = 0; c < na; c++) slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
+            for (int q = 0; q < nb; q++)
+                wmax =
+                    pfc_max(wmax, -B->srec[PFC_REC * q + PFC_K + ax] - B->srec[PFC_REC * q + ax]);
+            for (int c = 0; c < na; c++)
+                slab_candidate_pairs(s, A, c, B, nb, rigid, ax, wmax, cl, ch, sa, sb);
         }
     }
     if (ax < 0) return 0;
     /* the candidates' sums in candidate order */
     int active = 0;
     for (int c = 0; c < na; c++) {
-        tc_v3_add(F, F, A->cpart + 6 * c), tc_v3_add(M, M, A->cpart + 6 * c + 3);
-        active += A->cact[2 * c], *evals += A->cact[2 * c + 1];
+        tc_v3_add(F, F, A->cpart + 6 * c);
+        tc_v3_add(M, M, A->cpart + 6 * c + 3);
+        active += A->cact[2 * c];
+        *evals += A->cact[2 * c + 1];
     }
     return active;
 }
 
 /* two soft bodies through the overlap slab; adds the force on B's body */
-static int pair_soft_soft_slab(const pfc_state *s, pfc_body *A, pfc_body *B, const tc_body_state *sa,
-                               const tc_body_state *sb, double F[3], double M[3], long long *evals) {
+static int pair_soft_soft_slab(const pfc_state *s, pfc_body *A, pfc_body *B,
+                               const tc_body_state *sa, const tc_body_state *sb, double F[3],
+                               double M[3], long long *evals) {
     return slab_pair(s, A, B, 0, sa, sb, F, M, evals);
 }
 
@@ -1013,21 +1245,24 @@ static int tet_plane(const pfc_state *s, const pfc_body *S, int i, const double 
     double d[4], dmin = INFINITY, dmax = -INFINITY;
     for (int k = 0; k < 4; k++) {
         d[k] = tc_v3_dot(n, x[k]) - h;
-        dmin = pfc_min(dmin, d[k]), dmax = pfc_max(dmax, d[k]);
+        dmin = pfc_min(dmin, d[k]);
+        dmax = pfc_max(dmax, d[k]);
     }
     double P[PFC_MAXPOLY][3];
     if (s->plane_h > 0) {
         if (dmin >= 0) return 0;
         const double kp = s->E / s->plane_h, *gb = S->g + 3 * i;
         double ne[3], de[4], emin = INFINITY, emax = -INFINITY;
-        for (int k = 0; k < 3; k++) ne[k] = gb[k] + kp * n[k];
+        for (int k = 0; k < 3; k++)
+            ne[k] = gb[k] + kp * n[k];
         double gn = tc_v3_norm(ne);
         if (!(gn > 1e-12 * (S->gnorm[i] + kp))) return 0;
         tc_v3_scale(ne, ne, 1 / gn);
         double he = (kp * h - S->c[i]) / gn;
         for (int k = 0; k < 4; k++) {
             de[k] = tc_v3_dot(ne, x[k]) - he;
-            emin = pfc_min(emin, de[k]), emax = pfc_max(emax, de[k]);
+            emin = pfc_min(emin, de[k]);
+            emax = pfc_max(emax, de[k]);
         }
         if (emin >= 0 || emax < 0) return 0;
         (*evals)++;
@@ -1047,7 +1282,8 @@ static int tet_plane(const pfc_state *s, const pfc_body *S, int i, const double 
 static void tet_world_field(pfc_body *b, const tc_body_state *bs, int i, int stamp) {
     if (b->tstamp[i] == stamp) return;
     const int *t = b->mesh->tet + 4 * i;
-    for (int v = 0; v < 4; v++) vert_world(b, bs, t[v], stamp);
+    for (int v = 0; v < 4; v++)
+        vert_world(b, bs, t[v], stamp);
     double *g = b->g + 3 * i;
     tc_m3_mulv(g, bs->R, b->mesh->grad + 3 * i);
     b->c[i] = b->mesh->c[i] - tc_v3_dot(g, bs->pos);
@@ -1063,22 +1299,26 @@ static int pair_soft_plane(const pfc_state *s, pfc_body *S, const tc_body_state 
     const double h = tc_v3_dot(n, sp->pos);
     int active = 0;
     if (!s->use_bvh) {
-        for (int i = 0; i < S->mesh->ntet; i++) active += tet_plane(s, S, i, n, h, ss, sp, F, M, evals);
+        for (int i = 0; i < S->mesh->ntet; i++)
+            active += tet_plane(s, S, i, n, h, ss, sp, F, M, evals);
         return active;
     }
     /* the plane in the soft body's frame: nb . x = hb */
     double nb[3], hb = h - tc_v3_dot(n, ss->pos);
-    for (int k = 0; k < 3; k++) nb[k] = ss->R[k] * n[0] + ss->R[3 + k] * n[1] + ss->R[6 + k] * n[2];
+    for (int k = 0; k < 3; k++)
+        nb[k] = ss->R[k] * n[0] + ss->R[3 + k] * n[1] + ss->R[6 + k] * n[2];
     const tc_tetbvh_node *nd = S->bvh->node;
     double tol = 1e-12 * (1 + fabs(hb) + nd[0].e[0] + nd[0].e[1] + nd[0].e[2]);
     int stack[PFC_STACK], top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const tc_tetbvh_node *b = &nd[stack[--top]];
-        double dc = tc_v3_dot(nb, b->c) - hb, r = fabs(nb[0]) * b->e[0] + fabs(nb[1]) * b->e[1] + fabs(nb[2]) * b->e[2] + tol;
+        double dc = tc_v3_dot(nb, b->c) - hb,
+               r = fabs(nb[0]) * b->e[0] + fabs(nb[1]) * b->e[1] + fabs(nb[2]) * b->e[2] + tol;
         if (dc - r > 0 || (s->plane_h == 0 && dc + r < 0)) continue;
         if (!b->count) {
-            stack[top++] = b->right, stack[top++] = b->left;
+            stack[top++] = b->right;
+            stack[top++] = b->left;
             continue;
         }
         for (int p = b->first; p < b->first + b->count; p++) {
@@ -1108,12 +1348,16 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
     }
     if (!s->use_bvh)
         for (int i = 0; i < sc->nbody; i++)
-            for (int k = 0; k < s->nmesh[i] && !s->rigid[i]; k++) body_update(pfc_mesh(s, i, k), &bs[i]);
+            for (int k = 0; k < s->nmesh[i] && !s->rigid[i]; k++)
+                body_update(pfc_mesh(s, i, k), &bs[i]);
     int active = 0;
     long long evals = 0;
     for (int i = 0; i < s->npair; i++) {
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
-        if (s->sink) s->sink->a = a, s->sink->b = b;
+        if (s->sink) {
+            s->sink->a = a;
+            s->sink->b = b;
+        }
         /* two rigid bodies (or a rigid body and the plane): no contact */
         int ra = s->rigid[a] || !s->nmesh[a], rb = s->rigid[b] || !s->nmesh[b];
         if (ra && rb) continue;
@@ -1129,7 +1373,8 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
             /* a rigid, b soft */
             for (int ka = 0; ka < s->nmesh[a]; ka++)
                 for (int kb = 0; kb < s->nmesh[b]; kb++)
-                    active += pair_rigid_soft(s, pfc_mesh(s, a, ka), pfc_mesh(s, b, kb), &bs[a], &bs[b], F, M, &evals);
+                    active += pair_rigid_soft(s, pfc_mesh(s, a, ka), pfc_mesh(s, b, kb), &bs[a],
+                                              &bs[b], F, M, &evals);
         } else if (ra) {
             for (int kb = 0; kb < s->nmesh[b]; kb++)
                 active += pair_soft_plane(s, pfc_mesh(s, b, kb), &bs[b], &bs[a], F, M, &evals);
@@ -1139,7 +1384,8 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
             for (int ka = 0; ka < s->nmesh[a]; ka++) {
                 if (s->nmesh[b])
                     for (int kb = 0; kb < s->nmesh[b]; kb++)
-                        active += pair_rigid_soft(s, pfc_mesh(s, b, kb), pfc_mesh(s, a, ka), &bs[b], &bs[a], F, M, &evals);
+                        active += pair_rigid_soft(s, pfc_mesh(s, b, kb), pfc_mesh(s, a, ka), &bs[b],
+                                                  &bs[a], F, M, &evals);
                 else
                     active += pair_soft_plane(s, pfc_mesh(s, a, ka), &bs[a], &bs[b], F, M, &evals);
             }
@@ -1147,7 +1393,8 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
             tc_v3_sub(r, bs[a].pos, bs[b].pos);
             tc_v3_cross(t, r, F);
             tc_v3_add(M, M, t);
-            tc_v3_scale(F, F, -1), tc_v3_scale(M, M, -1);
+            tc_v3_scale(F, F, -1);
+            tc_v3_scale(M, M, -1);
         }
         if (tc_nonfinite(F, 3) || tc_nonfinite(M, 3)) return TC_EDIVERGED;
         /* b gets F and M; a the opposite force with its moment about a's COM */
@@ -1155,10 +1402,15 @@ static tc_status pfc_force(void *state, const tc_body_state *bs, tc_wrench *w,
         tc_v3_sub(r, bs[b].pos, bs[a].pos);
         tc_v3_cross(t, r, F);
         tc_v3_add(t, t, M);
-        tc_v3_add(w[b].f, w[b].f, F), tc_v3_add(w[b].t, w[b].t, M);
-        tc_v3_sub(w[a].f, w[a].f, F), tc_v3_sub(w[a].t, w[a].t, t);
+        tc_v3_add(w[b].f, w[b].f, F);
+        tc_v3_add(w[b].t, w[b].t, M);
+        tc_v3_sub(w[a].f, w[a].f, F);
+        tc_v3_sub(w[a].t, w[a].t, t);
     }
-    if (st) st->ncontact = active, st->pair_evals += evals;
+    if (st) {
+        st->ncontact = active;
+        st->pair_evals += evals;
+    }
     return TC_OK;
 }
 
@@ -1169,9 +1421,11 @@ int tc_pfc_surface(void *state, const tc_body_state *bs, tc_pfc_polygon *poly, i
     /* one evaluation on one thread (the sink is filled in evaluation order) */
     pfc_sink k = {poly, max > 0 ? max : 0, 0, -1, -1};
     int threads = s->threads;
-    s->sink = &k, s->threads = 1;
+    s->sink = &k;
+    s->threads = 1;
     tc_status st = pfc_force(s, bs, w, NULL);
-    s->sink = NULL, s->threads = threads;
+    s->sink = NULL;
+    s->threads = threads;
     free(w);
     return st ? -1 : k.n;
 }

@@ -69,7 +69,10 @@ typedef struct points_state {
 void tc_points_free(void *state) {
     points_state *s = state;
     if (!s) return;
-    free(s->body), free(s->sample), free(s->part), free(s->chunk);
+    free(s->body);
+    free(s->sample);
+    free(s->part);
+    free(s->chunk);
     tc_broadphase_free(s->bp);
     free(s);
 }
@@ -105,7 +108,8 @@ static tc_status push_sample(points_state *s, const double p[3]) {
         int cap = s->capsample ? 2 * s->capsample : 1024;
         void *q = realloc(s->sample, (size_t)cap * sizeof *s->sample);
         if (!q) return TC_ENOMEM;
-        s->sample = q, s->capsample = cap;
+        s->sample = q;
+        s->capsample = cap;
     }
     tc_v3_copy(s->sample[s->nsample++], p);
     return TC_OK;
@@ -120,7 +124,10 @@ static double body_distance(const points_state *s, const pts_body *b, const doub
     for (int k = 0; k < b->npart; k++) {
         tc_v3_sub(q, y, b->ppos[k]);
         double d = tc_shape_distance(&s->part[b->part0 + k], q, nk);
-        if (d < best) best = d, tc_v3_copy(n, nk);
+        if (d < best) {
+            best = d;
+            tc_v3_copy(n, nk);
+        }
     }
     return best;
 }
@@ -210,11 +217,15 @@ static tc_status prepare_body(points_state *s, int i, const tc_shape *sh, double
                             tc_shape_name(sh->type), i);
     tc_status st = tc_shape_check(sh, err);
     if (st) return st;
-    if (sh->type == TC_SHAPE_PLANE) return b->plane = 1, TC_OK;
+    if (sh->type == TC_SHAPE_PLANE) {
+        b->plane = 1;
+        return TC_OK;
+    }
     double h = spacing_rel * b->radius;
     if (sh->type == TC_SHAPE_COMPOUND) {
         /* the parts as shapes, then their samples */
-        b->npart = sh->npart, b->part0 = s->npart;
+        b->npart = sh->npart;
+        b->part0 = s->npart;
         for (int k = 0; k < sh->npart; k++) {
             const tc_shape_part *p = &sh->part[k];
             s->part[s->npart++] = p->type == TC_SHAPE_SPHERE
@@ -236,7 +247,10 @@ static tc_status prepare_body(points_state *s, int i, const tc_shape *sh, double
         for (int k = 0; k < S.npoint && !st; k++)
             st = push_sample(s, S.p[k]);
         tc_surface_free(&S);
-        if (sh->type == TC_SHAPE_SPHERE) b->nsph = 1, b->sph[0][3] = sh->size[0];
+        if (sh->type == TC_SHAPE_SPHERE) {
+            b->nsph = 1;
+            b->sph[0][3] = sh->size[0];
+        }
         b->cyl = sh->type == TC_SHAPE_CYLINDER;
     }
     b->np = s->nsample - b->off;
@@ -252,25 +266,34 @@ static tc_status chunk_body(points_state *s, pts_body *b) {
     double(*P)[3] = s->sample + b->off;
     int *order = malloc((size_t)(b->np + 1) * sizeof *order);
     double(*tmp)[3] = malloc((size_t)(b->np + 1) * sizeof *tmp);
-    if (!order || !tmp || tc_morton_order(b->np, &P[0][0], &P[0][1], &P[0][2], 3, order))
-        return free(order), free(tmp), TC_ENOMEM;
+    if (!order || !tmp || tc_morton_order(b->np, &P[0][0], &P[0][1], &P[0][2], 3, order)) {
+        free(order);
+        free(tmp);
+        return TC_ENOMEM;
+    }
     for (int j = 0; j < b->np; j++)
         tc_v3_copy(tmp[j], P[order[j]]);
     memcpy(P, tmp, (size_t)b->np * sizeof *P);
-    free(order), free(tmp);
+    free(order);
+    free(tmp);
     /* the chunks' bounding spheres */
-    b->c0 = s->nchunk, b->nc = (b->np + CHUNK - 1) / CHUNK;
+    b->c0 = s->nchunk;
+    b->nc = (b->np + CHUNK - 1) / CHUNK;
     for (int c = 0; c < b->nc; c++) {
         int i0 = c * CHUNK, i1 = i0 + CHUNK < b->np ? i0 + CHUNK : b->np;
         double clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (int i = i0; i < i1; i++)
-            for (int k = 0; k < 3; k++)
-                clo[k] = fmin(clo[k], P[i][k]), chi[k] = fmax(chi[k], P[i][k]);
+            for (int k = 0; k < 3; k++) {
+                clo[k] = fmin(clo[k], P[i][k]);
+                chi[k] = fmax(chi[k], P[i][k]);
+            }
         double *ch = s->chunk[s->nchunk++], r = 0, e[3];
         for (int k = 0; k < 3; k++)
             ch[k] = 0.5 * (clo[k] + chi[k]);
-        for (int i = i0; i < i1; i++)
-            tc_v3_sub(e, P[i], ch), r = fmax(r, tc_v3_norm(e));
+        for (int i = i0; i < i1; i++) {
+            tc_v3_sub(e, P[i], ch);
+            r = fmax(r, tc_v3_norm(e));
+        }
         ch[3] = r;
     }
     return TC_OK;
@@ -289,7 +312,11 @@ tc_status tc_points_alloc(void **state, int nbody, const tc_shape *const *shape,
     s->body = calloc((size_t)nbody + 1, sizeof *s->body);
     s->part = calloc((size_t)nparts + 1, sizeof *s->part);
     double *radius = calloc((size_t)nbody + 1, sizeof *radius);
-    if (!s->body || !s->part || !radius) return free(radius), tc_points_free(s), TC_ENOMEM;
+    if (!s->body || !s->part || !radius) {
+        free(radius);
+        tc_points_free(s);
+        return TC_ENOMEM;
+    }
     /* every body's samples, then the broad phase over their bounding spheres */
     tc_status st = TC_OK;
     double spacing = tc_params_get(p, "spacing_rel");
@@ -308,7 +335,10 @@ tc_status tc_points_alloc(void **state, int nbody, const tc_shape *const *shape,
         st = tc_broadphase_alloc(&s->bp, nbody, radius, fixed, (int)tc_params_get(p, "pair_cap"),
                                  s->margin, err);
     free(radius);
-    if (st) return tc_points_free(s), st;
+    if (st) {
+        tc_points_free(s);
+        return st;
+    }
     *state = s;
     return TC_OK;
 }
@@ -327,7 +357,8 @@ static tc_status points_alloc(void **state, const tc_scene *scene, const tc_para
 /* one contact: a's outward normal n (world) at world point x of b, depth (m) */
 static void put(tc_model_contact *c, int a, int b, const double x[3], const double n[3],
                 double depth) {
-    c->a = a, c->b = b;
+    c->a = a;
+    c->b = b;
     tc_v3_copy(c->c.pos, x);
     tc_v3_copy(c->c.normal, n);
     c->c.depth = depth;

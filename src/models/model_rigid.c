@@ -35,7 +35,10 @@ static tc_status rigid_alloc(void **state, const tc_scene *scene, const tc_param
     rigid_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     tc_status st = tc_scene_contact_set(&s->set, scene, tc_params_get(p, "spacing_rel"), err);
-    if (st) return rigid_free(s), st;
+    if (st) {
+        rigid_free(s);
+        return st;
+    }
     s->deepest = tc_params_get(p, "keep_deepest") != 0;
     *state = s;
     return TC_OK;

@@ -30,9 +30,11 @@ static const tc_param_spec scm_params[] = {
      "approach at 0.5 m/s doubles the force; separation above 1 m/s removes it"},
     {"vs", 0.01, 1e-9, 10, TC_PARAM_REAL, "m/s", "stiction velocity v_s of the friction law",
      "1 cm/s: below the T-pushing speeds, large enough for 2-16 ms explicit steps"},
-    {"consistent", 0, 0, 1, TC_PARAM_BOOL, "1", "reaction through the plane body at p (1) or at p_i (0)",
+    {"consistent", 0, 0, 1, TC_PARAM_BOOL, "1",
+     "reaction through the plane body at p (1) or at p_i (0)",
      "0 is the paper's eq. 21; 1 conserves angular momentum exactly"},
-    {"prune", 1, 0, 1, TC_PARAM_BOOL, "1", "skip pairs and points whose softmax weight is below 1e-20",
+    {"prune", 1, 0, 1, TC_PARAM_BOOL, "1",
+     "skip pairs and points whose softmax weight is below 1e-20",
      "changes no result by more than 1e-12 relative (tested), makes large clouds far cheaper"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
@@ -54,19 +56,20 @@ typedef struct scm_state {
     double *eps1;   /* per body: SSDF width of its cloud (m^2) */
     double **mom;   /* per body: 3n moments (p - c) x n, body frame then world (scratch) */
     double **momw;
-    double **blk;   /* per body: bounding spheres of BLK consecutive points, 4 per block
-                     * (centre x y z in the body frame, radius) */
-    double **blkw;  /* per body: the same centres in the world frame (scratch), 3 per block */
-    size_t qcap;    /* query points of the largest pair (+1): the size of one scratch set */
-    double *out;    /* per scratch set, per query point of a pair: OUT_N values */
-    int *kidx, *kn; /* per scratch set, per query point: phase A's gathered indices when at most
-                     * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
-    double *pw;     /* per pair: wrench on its first body, then on its second (12 values) */
+    double **blk;  /* per body: bounding spheres of BLK consecutive points, 4 per block
+                    * (centre x y z in the body frame, radius) */
+    double **blkw; /* per body: the same centres in the world frame (scratch), 3 per block */
+    size_t qcap;   /* query points of the largest pair (+1): the size of one scratch set */
+    double *out;   /* per scratch set, per query point of a pair: OUT_N values */
+    int *kidx,
+        *kn;    /* per scratch set, per query point: phase A's gathered indices when at most
+                 * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
+    double *pw; /* per pair: wrench on its first body, then on its second (12 values) */
     unsigned char *one_pass; /* per pruned pair: over 30 % of its points weighed at its last
                               * force, so the next runs in one pass (speed alone: same bits) */
-    int by_pair;    /* pairs are balanced enough to run on threads one pair each (see scm_force) */
-    int prune;      /* skip pairs and points whose weights are below e^-CUT */
-    int ngather;    /* one gather buffer per thread */
+    int by_pair; /* pairs are balanced enough to run on threads one pair each (see scm_force) */
+    int prune;   /* skip pairs and points whose weights are below e^-CUT */
+    int ngather; /* one gather buffer per thread */
     tc_scm_gather *gather;
     double *gbuf;
     int *gidx; /* per thread: gathered indices, then candidate blocks */
@@ -78,12 +81,31 @@ static void scm_free(void *state) {
     for (int i = 0; s->body && i < s->scene->nbody; i++) {
         tc_aopc_free(&s->body[i]);
         tc_aopc_free(&s->world[i]);
-        if (s->mom) free(s->mom[i]), free(s->momw[i]);
-        if (s->blk) free(s->blk[i]), free(s->blkw[i]);
+        if (s->mom) {
+            free(s->mom[i]);
+            free(s->momw[i]);
+        }
+        if (s->blk) {
+            free(s->blk[i]);
+            free(s->blkw[i]);
+        }
     }
-    free(s->body), free(s->world), free(s->eps1), free(s->out), free(s->pairs);
-    free(s->kidx), free(s->kn), free(s->pw), free(s->one_pass);
-    free(s->mom), free(s->momw), free(s->blk), free(s->blkw), free(s->gather), free(s->gbuf), free(s->gidx);
+    free(s->body);
+    free(s->world);
+    free(s->eps1);
+    free(s->out);
+    free(s->pairs);
+    free(s->kidx);
+    free(s->kn);
+    free(s->pw);
+    free(s->one_pass);
+    free(s->mom);
+    free(s->momw);
+    free(s->blk);
+    free(s->blkw);
+    free(s->gather);
+    free(s->gbuf);
+    free(s->gidx);
     free(s);
 }
 
@@ -92,17 +114,31 @@ static void scm_free(void *state) {
 static tc_status morton_order(tc_aopc *c) {
     int *order = malloc((size_t)(c->n + 1) * sizeof *order);
     tc_aopc tmp;
-    if (!order || tc_morton_order(c->n, c->px, c->py, c->pz, 1, order)) return free(order), TC_ENOMEM;
-    if (tc_aopc_alloc_n(&tmp, c->n)) return free(order), TC_ENOMEM;
+    if (!order || tc_morton_order(c->n, c->px, c->py, c->pz, 1, order)) {
+        free(order);
+        return TC_ENOMEM;
+    }
+    if (tc_aopc_alloc_n(&tmp, c->n)) {
+        free(order);
+        return TC_ENOMEM;
+    }
     for (int j = 0; j < c->n; j++) {
         int i = order[j];
-        tmp.px[j] = c->px[i], tmp.py[j] = c->py[i], tmp.pz[j] = c->pz[i];
-        tmp.nx[j] = c->nx[i], tmp.ny[j] = c->ny[i], tmp.nz[j] = c->nz[i];
+        tmp.px[j] = c->px[i];
+        tmp.py[j] = c->py[i];
+        tmp.pz[j] = c->pz[i];
+        tmp.nx[j] = c->nx[i];
+        tmp.ny[j] = c->ny[i];
+        tmp.nz[j] = c->nz[i];
     }
     /* array by array: a compound's arrays are spaced by its pre-filter size, not by n */
     const size_t sz = (size_t)c->n * sizeof(double);
-    memcpy(c->px, tmp.px, sz), memcpy(c->py, tmp.py, sz), memcpy(c->pz, tmp.pz, sz);
-    memcpy(c->nx, tmp.nx, sz), memcpy(c->ny, tmp.ny, sz), memcpy(c->nz, tmp.nz, sz);
+    memcpy(c->px, tmp.px, sz);
+    memcpy(c->py, tmp.py, sz);
+    memcpy(c->pz, tmp.pz, sz);
+    memcpy(c->nx, tmp.nx, sz);
+    memcpy(c->ny, tmp.ny, sz);
+    memcpy(c->nz, tmp.nz, sz);
     tc_aopc_free(&tmp);
     free(order);
     return TC_OK;
@@ -117,8 +153,7 @@ static void *calloc_lines(size_t n, size_t size) {
     return p;
 }
 
-static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params *p,
-                           tc_error *err) {
+static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
     scm_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     s->scene = scene;
@@ -131,15 +166,21 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     s->momw = calloc((size_t)nb, sizeof *s->momw);
     s->blk = calloc((size_t)nb, sizeof *s->blk);
     s->blkw = calloc((size_t)nb, sizeof *s->blkw);
-    if (!s->body || !s->world || !s->eps1 || !s->pairs || !s->mom || !s->momw || !s->blk || !s->blkw)
-        return scm_free(s), TC_ENOMEM;
+    if (!s->body || !s->world || !s->eps1 || !s->pairs || !s->mom || !s->momw || !s->blk ||
+        !s->blkw) {
+        scm_free(s);
+        return TC_ENOMEM;
+    }
     /* sample every body once; world copies are the per-evaluation scratch */
     double h = tc_params_get(p, "spacing"), rel = tc_params_get(p, "eps1_rel");
     for (int i = 0; i < nb; i++) {
         tc_status st = tc_aopc_alloc(&s->body[i], &scene->body[i].shape, h, err);
         if (!st) st = morton_order(&s->body[i]);
         if (!st) st = tc_aopc_alloc_n(&s->world[i], s->body[i].n);
-        if (st) return scm_free(s), st;
+        if (st) {
+            scm_free(s);
+            return st;
+        }
         double hi = s->body[i].spacing > 0 ? s->body[i].spacing : h;
         s->eps1[i] = rel * hi * hi;
         /* moments p x n about the body origin (the COM): the paper-form reaction torque per unit
@@ -147,29 +188,43 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         const tc_aopc *c = &s->body[i];
         s->mom[i] = calloc((size_t)(3 * c->n + 1), sizeof(double));
         s->momw[i] = calloc((size_t)(3 * c->n + 1), sizeof(double));
-        if (!s->mom[i] || !s->momw[i]) return scm_free(s), TC_ENOMEM;
+        if (!s->mom[i] || !s->momw[i]) {
+            scm_free(s);
+            return TC_ENOMEM;
+        }
         for (int j = 0; j < c->n; j++) {
             double pj[3] = {c->px[j], c->py[j], c->pz[j]}, nj[3] = {c->nx[j], c->ny[j], c->nz[j]};
             double mj[3];
             tc_v3_cross(mj, pj, nj);
-            s->mom[i][j] = mj[0], s->mom[i][c->n + j] = mj[1], s->mom[i][2 * c->n + j] = mj[2];
+            s->mom[i][j] = mj[0];
+            s->mom[i][c->n + j] = mj[1];
+            s->mom[i][2 * c->n + j] = mj[2];
         }
         /* bounding spheres of each block of BLK consecutive samples (neighbours on a face) */
         const int nblk = (c->n + BLK - 1) / BLK;
         s->blk[i] = calloc((size_t)(4 * nblk + 1), sizeof(double));
         s->blkw[i] = calloc((size_t)(3 * nblk + 1), sizeof(double));
-        if (!s->blk[i] || !s->blkw[i]) return scm_free(s), TC_ENOMEM;
+        if (!s->blk[i] || !s->blkw[i]) {
+            scm_free(s);
+            return TC_ENOMEM;
+        }
         for (int b = 0; b < nblk; b++) {
             int j0 = b * BLK, j1 = j0 + BLK < c->n ? j0 + BLK : c->n;
             double ctr[3] = {0, 0, 0}, r = 0;
-            for (int j = j0; j < j1; j++)
-                ctr[0] += c->px[j] / (j1 - j0), ctr[1] += c->py[j] / (j1 - j0), ctr[2] += c->pz[j] / (j1 - j0);
+            for (int j = j0; j < j1; j++) {
+                ctr[0] += c->px[j] / (j1 - j0);
+                ctr[1] += c->py[j] / (j1 - j0);
+                ctr[2] += c->pz[j] / (j1 - j0);
+            }
             for (int j = j0; j < j1; j++) {
                 double d[3] = {c->px[j] - ctr[0], c->py[j] - ctr[1], c->pz[j] - ctr[2]};
                 r = fmax(r, tc_v3_norm(d));
             }
             double *bk = s->blk[i] + 4 * b;
-            bk[0] = ctr[0], bk[1] = ctr[1], bk[2] = ctr[2], bk[3] = r * (1 + 1e-12) + 1e-15;
+            bk[0] = ctr[0];
+            bk[1] = ctr[1];
+            bk[2] = ctr[2];
+            bk[3] = r * (1 + 1e-12) + 1e-15;
         }
     }
     s->npair = tc_scene_pairs(scene, s->pairs);
@@ -179,7 +234,8 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         maxq = q > maxq ? q : maxq;
     }
     /* one gather buffer and one scratch set for each thread a force may run on */
-    s->ngather = omp_get_max_threads() > omp_get_num_procs() ? omp_get_max_threads() : omp_get_num_procs();
+    s->ngather =
+        omp_get_max_threads() > omp_get_num_procs() ? omp_get_max_threads() : omp_get_num_procs();
     /* each thread's slices start on a cache line of their own (qcap a multiple of 16) */
     s->qcap = ((size_t)maxq + 16) / 16 * 16;
     s->out = calloc_lines(s->qcap * OUT_N * s->ngather, sizeof *s->out);
@@ -187,34 +243,46 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     s->kn = calloc_lines(s->qcap * s->ngather, sizeof *s->kn);
     s->pw = calloc((size_t)s->npair * 12 + 1, sizeof *s->pw);
     s->one_pass = calloc((size_t)s->npair + 1, 1);
-    if (!s->out || !s->kidx || !s->kn || !s->pw || !s->one_pass) return scm_free(s), TC_ENOMEM;
+    if (!s->out || !s->kidx || !s->kn || !s->pw || !s->one_pass) {
+        scm_free(s);
+        return TC_ENOMEM;
+    }
     /* pairs go on threads one each when no pair holds more than a tenth of the work (query
      * points times cloud points); otherwise the threads share each large pair's query blocks */
     double total = 0, largest = 0;
     for (int i = 0; i < s->npair; i++) {
         double w = (double)s->body[s->pairs[2 * i]].n * s->body[s->pairs[2 * i + 1]].n;
-        total += w, largest = w > largest ? w : largest;
+        total += w;
+        largest = w > largest ? w : largest;
     }
     s->by_pair = s->npair >= 4 && largest <= 0.1 * total;
     /* gather buffers: distances, block bounds, indices and candidates of the largest cloud */
     int maxn = 1;
-    for (int i = 0; i < nb; i++) maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
+    for (int i = 0; i < nb; i++)
+        maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
     maxn = (maxn + 15) / 16 * 16;
     s->gather = calloc_lines((size_t)s->ngather, sizeof *s->gather);
     s->gbuf = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gbuf);
     s->gidx = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
-    if (!s->gather || !s->gbuf || !s->gidx) return scm_free(s), TC_ENOMEM;
+    if (!s->gather || !s->gbuf || !s->gidx) {
+        scm_free(s);
+        return TC_ENOMEM;
+    }
     for (int t = 0; t < s->ngather; t++) {
         double *b = s->gbuf + (size_t)t * 2 * maxn;
         tc_scm_gather *g = &s->gather[t];
-        g->idx = s->gidx + (size_t)t * 2 * maxn, g->cand = g->idx + maxn;
+        g->idx = s->gidx + (size_t)t * 2 * maxn;
+        g->cand = g->idx + maxn;
         g->dist = b;
         g->lb = b + maxn;
     }
     s->prune = (int)tc_params_get(p, "prune");
-    s->k = tc_params_get(p, "k"), s->eps2 = tc_params_get(p, "eps2");
-    s->eps3 = tc_params_get(p, "eps3"), s->vd = tc_params_get(p, "vd");
-    s->vs = tc_params_get(p, "vs"), s->consistent = (int)tc_params_get(p, "consistent");
+    s->k = tc_params_get(p, "k");
+    s->eps2 = tc_params_get(p, "eps2");
+    s->eps3 = tc_params_get(p, "eps3");
+    s->vd = tc_params_get(p, "vd");
+    s->vs = tc_params_get(p, "vs");
+    s->consistent = (int)tc_params_get(p, "consistent");
     s->mu = scene->friction;
     *state = s;
     return TC_OK;
@@ -252,30 +320,32 @@ chunk_eval(int m, const int *restrict idx, const double *restrict px, const doub
  * velocities lambda = ln n and r x lambda = ln (r x n) from the stored moments */
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
 chunk_force_static(int m, const int *restrict idx, const double *restrict nx,
-                   const double *restrict ny, const double *restrict nz,
-                   const double *restrict mx, const double *restrict my,
-                   const double *restrict mz, const double *restrict phib, double k, double eps3,
-                   double *restrict l0, double *restrict l1, double *restrict l2,
-                   double *restrict t0, double *restrict t1, double *restrict t2) {
+                   const double *restrict ny, const double *restrict nz, const double *restrict mx,
+                   const double *restrict my, const double *restrict mz,
+                   const double *restrict phib, double k, double eps3, double *restrict l0,
+                   double *restrict l1, double *restrict l2, double *restrict t0,
+                   double *restrict t1, double *restrict t2) {
     for (int t = 0; t < m; t++) {
         const int i = idx[t];
         const double ln = k * tc_softplus(-phib[t], eps3);
-        l0[t] = ln * nx[i], l1[t] = ln * ny[i], l2[t] = ln * nz[i];
-        t0[t] = ln * mx[i], t1[t] = ln * my[i], t2[t] = ln * mz[i];
+        l0[t] = ln * nx[i];
+        l1[t] = ln * ny[i];
+        l2[t] = ln * nz[i];
+        t0[t] = ln * mx[i];
+        t1[t] = ln * my[i];
+        t2[t] = ln * mz[i];
     }
 }
 
 /* with velocities: dissipation d(v_n / v_d) and regularised friction (eq. 17-20); v is the query
  * point's velocity, V and W the plane body's linear and angular velocity, c its COM */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static void
-chunk_force_dynamic(int m, const int *restrict idx, const double *restrict px,
-                    const double *restrict py, const double *restrict pz,
-                    const double *restrict nx, const double *restrict ny, const double *restrict nz,
-                    const double *restrict phib, double k, double eps3, const double v[3],
-                    const double V[3], const double W[3], const double c[3], double inv_vd,
-                    double vs2, double mu, double *restrict l0, double *restrict l1,
-                    double *restrict l2, double *restrict t0, double *restrict t1,
-                    double *restrict t2) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void chunk_force_dynamic(
+    int m, const int *restrict idx, const double *restrict px, const double *restrict py,
+    const double *restrict pz, const double *restrict nx, const double *restrict ny,
+    const double *restrict nz, const double *restrict phib, double k, double eps3,
+    const double v[3], const double V[3], const double W[3], const double c[3], double inv_vd,
+    double vs2, double mu, double *restrict l0, double *restrict l1, double *restrict l2,
+    double *restrict t0, double *restrict t1, double *restrict t2) {
     const double v0_ = v[0] - V[0], v1_ = v[1] - V[1], v2_ = v[2] - V[2];
     const double w0 = W[0], w1 = W[1], w2 = W[2], c0 = c[0], c1 = c[1], c2 = c[2];
     for (int t = 0; t < m; t++) {
@@ -291,8 +361,12 @@ chunk_force_dynamic(int m, const int *restrict idx, const double *restrict px,
         double lnd = k * tc_softplus(-phib[t], eps3) * damping(vn * inv_vd);
         double ft = -mu * lnd / sqrt(vs2 + vt0 * vt0 + vt1 * vt1 + vt2 * vt2);
         double a = lnd * nxi + ft * vt0, b = lnd * nyi + ft * vt1, e = lnd * nzi + ft * vt2;
-        l0[t] = a, l1[t] = b, l2[t] = e;
-        t0[t] = ry * e - rz * b, t1[t] = rz * a - rx * e, t2[t] = rx * b - ry * a;
+        l0[t] = a;
+        l1[t] = b;
+        l2[t] = e;
+        t0[t] = ry * e - rz * b;
+        t1[t] = rz * a - rx * e;
+        t2[t] = rx * b - ry * a;
     }
 }
 
@@ -300,23 +374,32 @@ chunk_force_dynamic(int m, const int *restrict idx, const double *restrict px,
  * source fixes (vectorises on any ISA with the same bits); chunk_sum_phi: w and w phi only */
 enum { LANES = 4, NSUM = 8 };
 __attribute__((target_clones("avx512f", "avx2", "default"))) static void
-chunk_sum(int m, const double *restrict wb, const double *restrict phib,
-          const double *restrict x0, const double *restrict x1, const double *restrict x2,
-          const double *restrict x3, const double *restrict x4, const double *restrict x5,
-          double acc[NSUM][LANES]) {
+chunk_sum(int m, const double *restrict wb, const double *restrict phib, const double *restrict x0,
+          const double *restrict x1, const double *restrict x2, const double *restrict x3,
+          const double *restrict x4, const double *restrict x5, double acc[NSUM][LANES]) {
     int t = 0;
     for (; t + LANES <= m; t += LANES)
         for (int l = 0; l < LANES; l++) {
             const double w = wb[t + l];
-            acc[0][l] += w, acc[1][l] += w * phib[t + l];
-            acc[2][l] += w * x0[t + l], acc[3][l] += w * x1[t + l], acc[4][l] += w * x2[t + l];
-            acc[5][l] += w * x3[t + l], acc[6][l] += w * x4[t + l], acc[7][l] += w * x5[t + l];
+            acc[0][l] += w;
+            acc[1][l] += w * phib[t + l];
+            acc[2][l] += w * x0[t + l];
+            acc[3][l] += w * x1[t + l];
+            acc[4][l] += w * x2[t + l];
+            acc[5][l] += w * x3[t + l];
+            acc[6][l] += w * x4[t + l];
+            acc[7][l] += w * x5[t + l];
         }
     for (int l = 0; t < m; t++, l++) {
         const double w = wb[t];
-        acc[0][l] += w, acc[1][l] += w * phib[t];
-        acc[2][l] += w * x0[t], acc[3][l] += w * x1[t], acc[4][l] += w * x2[t];
-        acc[5][l] += w * x3[t], acc[6][l] += w * x4[t], acc[7][l] += w * x5[t];
+        acc[0][l] += w;
+        acc[1][l] += w * phib[t];
+        acc[2][l] += w * x0[t];
+        acc[3][l] += w * x1[t];
+        acc[4][l] += w * x2[t];
+        acc[5][l] += w * x3[t];
+        acc[6][l] += w * x4[t];
+        acc[7][l] += w * x5[t];
     }
 }
 
@@ -325,8 +408,14 @@ chunk_sum_phi(int m, const double *restrict wb, const double *restrict phib,
               double acc[NSUM][LANES]) {
     int t = 0;
     for (; t + LANES <= m; t += LANES)
-        for (int l = 0; l < LANES; l++) acc[0][l] += wb[t + l], acc[1][l] += wb[t + l] * phib[t + l];
-    for (int l = 0; t < m; t++, l++) acc[0][l] += wb[t], acc[1][l] += wb[t] * phib[t];
+        for (int l = 0; l < LANES; l++) {
+            acc[0][l] += wb[t + l];
+            acc[1][l] += wb[t + l] * phib[t + l];
+        }
+    for (int l = 0; t < m; t++, l++) {
+        acc[0][l] += wb[t];
+        acc[1][l] += wb[t] * phib[t];
+    }
 }
 
 /* the per-query-point work: the SSDF value (forces = 0) or also the softmax-weighted point-plane
@@ -350,11 +439,12 @@ static void point_sums(const scm_state *s, const tc_scm_cloud *c, const tc_scm_g
                                 sb->omega, sb->pos, 1.0 / s->vd, s->vs * s->vs, s->mu, l[0], l[1],
                                 l[2], l[3], l[4], l[5]);
         else
-            chunk_force_static(m, idx, nx, ny, nz, c->mom, c->mom + S->n, c->mom + 2 * S->n,
-                               phib, s->k, s->eps3, l[0], l[1], l[2], l[3], l[4], l[5]);
+            chunk_force_static(m, idx, nx, ny, nz, c->mom, c->mom + S->n, c->mom + 2 * S->n, phib,
+                               s->k, s->eps3, l[0], l[1], l[2], l[3], l[4], l[5]);
         chunk_sum(m, wb, phib, l[0], l[1], l[2], l[3], l[4], l[5], acc);
     }
-    for (int k = 0; k < NSUM; k++) sum[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+    for (int k = 0; k < NSUM; k++)
+        sum[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
 }
 
 /* threads for a kernel region: what the caller may use now (a sweep's idle threads join its last
@@ -365,11 +455,13 @@ static int nthreads(const scm_state *s) {
 }
 
 /* query blocks of Q (the blocks of body qbody's Morton-ordered cloud), for parallel loops */
-static int qblocks(const tc_aopc *Q) { return (Q->n + BLK - 1) / BLK; }
+static int qblocks(const tc_aopc *Q) {
+    return (Q->n + BLK - 1) / BLK;
+}
 
 /* the candidate source blocks of query block qb of body qbody against body sbody into g */
-static void block_candidates(const scm_state *s, int qbody, int qb, int sbody, int ns,
-                             double eps1, tc_scm_gather *g) {
+static void block_candidates(const scm_state *s, int qbody, int qb, int sbody, int ns, double eps1,
+                             tc_scm_gather *g) {
     tc_scm_candidates(s->blkw[qbody] + 3 * qb, s->blk[qbody][4 * qb + 3], s->blk[sbody],
                       s->blkw[sbody], (ns + BLK - 1) / BLK, eps1, s->prune, g);
 }
@@ -389,8 +481,8 @@ typedef struct {
 
 /* scratch set t (t = 0 when the pairs run one after the other) */
 static scm_scratch scratch(const scm_state *s, int t) {
-    return (scm_scratch){s->out + s->qcap * OUT_N * t, s->kidx + s->qcap * KEEP * t, s->kn + s->qcap * t,
-                         s->gather + t};
+    return (scm_scratch){s->out + s->qcap * OUT_N * t, s->kidx + s->qcap * KEEP * t,
+                         s->kn + s->qcap * t, s->gather + t};
 }
 
 /* body sbody's cloud with its block data, for the neighbour search */
@@ -401,7 +493,8 @@ static tc_scm_cloud cloud(const scm_state *s, const tc_aopc *S, int sbody) {
 /* phase A's gathered indices of query point f (of the pair's I1 + I2) kept for phase C */
 static void keep_gathered(const scm_scratch *sc, const tc_scm_gather *g, int f) {
     sc->kn[f] = g->n <= KEEP ? g->n : -1;
-    for (int k = 0; k < g->n && k < KEEP; k++) sc->kidx[(size_t)f * KEEP + k] = g->idx[k];
+    for (int k = 0; k < g->n && k < KEEP; k++)
+        sc->kidx[(size_t)f * KEEP + k] = g->idx[k];
 }
 
 /* phase A: the SSDF value of every point of Q (body qbody) against S (body sbody), into
@@ -477,7 +570,9 @@ static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc
             tc_v3_cross(o + OUT_TQ, r, F);
             tc_v3_scale(o + OUT_FS, F, -1);
             if (paper) {
-                o[OUT_TS] = -sum[5] * inv, o[OUT_TS + 1] = -sum[6] * inv, o[OUT_TS + 2] = -sum[7] * inv;
+                o[OUT_TS] = -sum[5] * inv;
+                o[OUT_TS + 1] = -sum[6] * inv;
+                o[OUT_TS + 2] = -sum[7] * inv;
             } else {
                 tc_v3_sub(r, p, sb->pos);
                 tc_v3_cross(o + OUT_TS, r, o + OUT_FS);
@@ -496,12 +591,13 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
     const int nb = s->scene->body[b].shape.type != TC_SHAPE_PLANE ? B->n : 0;
     int dynamic = 0;
     for (int k = 0; k < 3; k++)
-        dynamic |= bs[a].vel[k] != 0 || bs[a].omega[k] != 0 || bs[b].vel[k] != 0 ||
-                   bs[b].omega[k] != 0;
+        dynamic |=
+            bs[a].vel[k] != 0 || bs[a].omega[k] != 0 || bs[b].vel[k] != 0 || bs[b].omega[k] != 0;
     /* points of a against b's SSDF, then points of b against a's */
     double *oa = sc->out, *ob = sc->out + (size_t)na * OUT_N;
     tc_aopc Qa = *A, Qb = *B;
-    Qa.n = na, Qb.n = nb;
+    Qa.n = na;
+    Qb.n = nb;
     const int nq = na + nb;
     const int pruned = s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS;
     /* the SSDF values: phase A first for a pruned pair, unless over 30 % of its points weighed
@@ -514,17 +610,19 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
     } else {
         const int how = pruned ? PHI_SET_AS_A : PHI_SET;
         query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, INFINITY, how, 0, oa);
-        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, how, na, ob);
+        query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, INFINITY, how, na,
+                    ob);
     }
     double pmin = INFINITY;
-    for (int f = 0; f < nq; f++) pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
+    for (int f = 0; f < nq; f++)
+        pmin = fmin(pmin, sc->out[(size_t)f * OUT_N + OUT_PHI]);
     if (pruned) {
         /* forces only where the separation weight is above e^-CUT: phase C, or the one pass's
          * other forces zeroed as phase C leaves them (the same bits as two passes) */
         const double cut = pmin + CUT * s->eps2;
         if (two_pass) {
-            query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, PHI_KNOWN,
-                        0, oa);
+            query_force(s, sc, &Qa, a, &bs[a], B, b, &bs[b], s->eps1[b], dynamic, cut, PHI_KNOWN, 0,
+                        oa);
             query_force(s, sc, &Qb, b, &bs[b], A, a, &bs[a], s->eps1[a], dynamic, cut, PHI_KNOWN,
                         na, ob);
         }
@@ -532,8 +630,10 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
         int nw = 0;
         for (int f = 0; f < nq; f++) {
             double *o = sc->out + (size_t)f * OUT_N;
-            if (o[OUT_PHI] <= cut) nw++;
-            else if (!two_pass) memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
+            if (o[OUT_PHI] <= cut)
+                nw++;
+            else if (!two_pass)
+                memset(o + OUT_FQ, 0, (OUT_DMIN - OUT_FQ) * sizeof *o);
         }
         *one_pass = 10 * nw > 3 * nq;
     }
@@ -543,7 +643,8 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
         const double *o = sc->out + (size_t)f * OUT_N;
         double wf = tc_exp_neg((pmin - o[OUT_PHI]) / s->eps2), *g = f < na ? ga : gb;
         sw += wf;
-        for (int k = 0; k < 12; k++) g[k] += wf * o[OUT_FQ + k];
+        for (int k = 0; k < 12; k++)
+            g[k] += wf * o[OUT_FQ + k];
     }
     for (int k = 0; k < 6; k++) {
         pw[k] = (ga[k] + gb[6 + k]) / sw;
@@ -596,15 +697,21 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
         const double *pw = s->pw + 12 * i;
         for (int k = 0; k < 3; k++) {
-            w[a].f[k] += pw[k], w[a].t[k] += pw[3 + k];
-            w[b].f[k] += pw[6 + k], w[b].t[k] += pw[9 + k];
+            w[a].f[k] += pw[k];
+            w[a].t[k] += pw[3 + k];
+            w[b].f[k] += pw[6 + k];
+            w[b].t[k] += pw[9 + k];
         }
         /* pair evaluations as the brute-force kernel counts them (pruned or not) */
-        int qa = s->scene->body[a].shape.type != TC_SHAPE_PLANE, qb = s->scene->body[b].shape.type != TC_SHAPE_PLANE;
+        int qa = s->scene->body[a].shape.type != TC_SHAPE_PLANE,
+            qb = s->scene->body[b].shape.type != TC_SHAPE_PLANE;
         evals += (long long)(qa ? s->world[a].n : 0) * s->world[b].n +
                  (long long)(qb ? s->world[b].n : 0) * s->world[a].n;
     }
-    if (st) st->pair_evals += evals, st->ncontact = s->npair;
+    if (st) {
+        st->pair_evals += evals;
+        st->ncontact = s->npair;
+    }
     return TC_OK;
 }
 

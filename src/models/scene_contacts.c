@@ -10,11 +10,16 @@ tc_status tc_scene_contact_set(tc_contact_set **out, const tc_scene *scene, doub
     /* on the heap: up to TC_SCENE_MAXBODY shapes and nbody (nbody - 1) pair indices */
     const tc_shape **shape = malloc((size_t)(scene->nbody > 0 ? scene->nbody : 1) * sizeof *shape);
     int *pairs = calloc((size_t)scene->nbody * (size_t)scene->nbody + 2, sizeof *pairs);
-    if (!shape || !pairs) return free(shape), free(pairs), TC_ENOMEM;
+    if (!shape || !pairs) {
+        free(shape);
+        free(pairs);
+        return TC_ENOMEM;
+    }
     for (int i = 0; i < scene->nbody; i++)
         shape[i] = &scene->body[i].shape;
     int npair = tc_scene_pairs(scene, pairs);
     tc_status st = tc_contact_set_alloc(out, scene->nbody, shape, npair, pairs, spacing_rel, err);
-    free(shape), free(pairs);
+    free(shape);
+    free(pairs);
     return st;
 }

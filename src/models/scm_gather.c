@@ -34,16 +34,19 @@ void tc_scm_candidates(const double cq[3], double rq, const double *blk, const d
 /* the indices i0..i1-1 (at most 64) whose distances are within limit, appended in ascending order
  * at idx + m through a bit mask (no branch per sample: which samples are in reach follows no
  * pattern a branch predictor learns); returns the new count */
-static inline __attribute__((always_inline)) int
-in_reach(const double *dist, int i0, int i1, double limit, int *idx, int m) {
+static inline __attribute__((always_inline)) int in_reach(const double *dist, int i0, int i1,
+                                                          double limit, int *idx, int m) {
     unsigned long long mask = 0;
-    for (int i = i0; i < i1; i++) mask |= (unsigned long long)(dist[i] <= limit) << (i - i0);
-    for (; mask; mask &= mask - 1) idx[m++] = i0 + __builtin_ctzll(mask);
+    for (int i = i0; i < i1; i++)
+        mask |= (unsigned long long)(dist[i] <= limit) << (i - i0);
+    for (; mask; mask &= mask - 1)
+        idx[m++] = i0 + __builtin_ctzll(mask);
     return m;
 }
 
 void tc_scm_gather_indices(const int *idx, int m, tc_scm_gather *g) {
-    for (int k = 0; k < m; k++) g->idx[k] = idx[k];
+    for (int k = 0; k < m; k++)
+        g->idx[k] = idx[k];
     g->n = m;
 }
 
@@ -92,7 +95,8 @@ gather_point(const tc_scm_cloud *c, const double p[3], double eps1, int prune, d
         lb[b] = l > 0 ? l * l : 0;
     }
     int first = 0;
-    for (int k = 1; k < nc; k++) first = lb[cand[k]] < lb[cand[first]] ? k : first;
+    for (int k = 1; k < nc; k++)
+        first = lb[cand[k]] < lb[cand[first]] ? k : first;
     const int search = isnan(dmin_known);
     if (!search) dmin = dmin_known;
     /* the nearest distance: the block nearest by its bound first, so the minimum tightens early

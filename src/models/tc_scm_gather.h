@@ -30,10 +30,10 @@ typedef struct tc_scm_gather {
 
 /* a source cloud in the world frame with its block data (all m unless said) */
 typedef struct tc_scm_cloud {
-    const tc_aopc *S;    /* the points and normals */
-    const double *mom;   /* 3 n moments (p - c) x n (m), as S */
-    const double *blk;   /* 4 per block: body-frame centre, bounding radius */
-    const double *blkw;  /* 3 per block: world-frame centre */
+    const tc_aopc *S;   /* the points and normals */
+    const double *mom;  /* 3 n moments (p - c) x n (m), as S */
+    const double *blk;  /* 4 per block: body-frame centre, bounding radius */
+    const double *blkw; /* 3 per block: world-frame centre */
 } tc_scm_cloud;
 
 /* the source blocks that may hold a point within reach of any query point of one query block:

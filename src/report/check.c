@@ -88,7 +88,8 @@ static void add_change(cmp *c, const char *method, const char *fmt, ...) {
         int cap = c->capc ? 2 * c->capc : 16;
         change *p = realloc(c->changes, (size_t)cap * sizeof *p);
         if (!p) return;
-        c->changes = p, c->capc = cap;
+        c->changes = p;
+        c->capc = cap;
     }
     change *x = &c->changes[c->nc++];
     x->method = method;
@@ -279,8 +280,10 @@ static void compare(cmp *c) {
         if (r->flags & TC_METRIC_TIMING) {
             if (isfinite(m->value))
                 judge_timing(r, c->timings);
-            else
-                r->status = "TIME", snprintf(r->note, sizeof r->note, "not finite");
+            else {
+                r->status = "TIME";
+                snprintf(r->note, sizeof r->note, "not finite");
+            }
         } else if (!isfinite(m->value)) {
             r->status = "FAIL";
             snprintf(r->note, sizeof r->note, "not finite");
@@ -511,22 +514,30 @@ static void print_line(FILE *f, const cmp *c, int timings) {
             tim++;
         else if (failing(s, timings))
             fail++;
-        else
-            pass += !strcmp(s, "PASS"), fresh += !strcmp(s, "NEW"), skip += !strcmp(s, "SKIP");
+        else {
+            pass += !strcmp(s, "PASS");
+            fresh += !strcmp(s, "NEW");
+            skip += !strcmp(s, "SKIP");
+        }
     }
     for (int i = 0; i < c->nh; i++) {
         const char *s = c->hrows[i].status;
-        hp += !strcmp(s, "PASS"), hn += !strcmp(s, "NEW");
+        hp += !strcmp(s, "PASS");
+        hn += !strcmp(s, "NEW");
         hf += failing(s, timings);
         if (!strcmp(s, "CPU"))
             snprintf(cpu + strlen(cpu), sizeof cpu - strlen(cpu), "%s%s", hc++ ? ", " : "",
                      c->hrows[i].method);
     }
     int worse = 0, recorded = 0;
-    for (int i = 0; i < c->run->nmethod; i++)
-        if ((recorded |= c->run->methods[i].runs >= 0), c->run->methods[i].runs > 0)
-            runs += c->run->methods[i].runs, failed += c->run->methods[i].failed,
-                worse += runs_regressed(c, &c->run->methods[i]);
+    for (int i = 0; i < c->run->nmethod; i++) {
+        recorded |= c->run->methods[i].runs >= 0;
+        if (c->run->methods[i].runs > 0) {
+            runs += c->run->methods[i].runs;
+            failed += c->run->methods[i].failed;
+            worse += runs_regressed(c, &c->run->methods[i]);
+        }
+    }
     for (int i = 0; timings && i < c->n; i++)
         fail += !strcmp(c->rows[i].status, "SLOW");
     fprintf(f, "  %-20s %-6s %s  metrics: %d pass", c->run->experiment, c->run->tier,
@@ -633,10 +644,11 @@ static int list_refused(const tc_metrics *run, int accept, FILE *f) {
         if (accepted_failure(run, run->m[i].method, accept))
             fprintf(f, "  left out %s: %s is not finite (%g): a failed run of %s, accepted\n",
                     run->experiment, run->m[i].name, run->m[i].value, run->m[i].method);
-        else
+        else {
             fprintf(f, "  refused  %s: %s is not finite (%g)\n", run->experiment, run->m[i].name,
-                    run->m[i].value),
-                n++;
+                    run->m[i].value);
+            n++;
+        }
     }
     return n;
 }
@@ -707,10 +719,11 @@ static int add_new(tc_metrics *ref, const cmp *c, int accept, int timings) {
         } else if (ref->methods[j].spec[0] || !clean) {
             continue;
         }
-        if (!ref->oom && (m->runs >= 0 || m->spec[0]))
+        if (!ref->oom && (m->runs >= 0 || m->spec[0])) {
             tc_metrics_method_info(ref, m->label, m->spec, m->params, m->runs, m->failed,
-                                   m->failed_reason),
-                added++;
+                                   m->failed_reason);
+            added++;
+        }
     }
     for (int k = 0; k < run->n; k++) {
         const tc_metric *m = &run->m[k];
@@ -782,12 +795,17 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
     if (st == TC_OK && (!c.rows || !c.hrows))
         st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory");
     if (st != TC_OK) {
-        free(c.rows), free(c.hrows), tc_metrics_free(&run), tc_metrics_free(&ref);
+        free(c.rows);
+        free(c.hrows);
+        tc_metrics_free(&run);
+        tc_metrics_free(&ref);
         return st;
     }
 
     /* compare, then sort what it found into the sections */
-    compare(&c), compare_hashes(&c), diff_provenance(&c);
+    compare(&c);
+    compare_hashes(&c);
+    diff_provenance(&c);
     print_failures(out->f[S_FAIL], &c, o->timings);
     print_new(out->f[S_NEW], &c);
     for (int i = 0; i < c.nc; i++)
@@ -797,23 +815,29 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
     if (o->verbose) print_table(out->f[S_TABLES], &c, ref_path);
 
     /* the totals */
-    t->experiments++, t->changed += c.nc;
+    t->experiments++;
+    t->changed += c.nc;
     for (int i = 0; i < c.n; i++) {
         const char *s = c.rows[i].status;
         t->metrics++;
         if (is_timing(&c.rows[i])) {
-            t->timings++, t->slow += !strcmp(s, "SLOW");
+            t->timings++;
+            t->slow += !strcmp(s, "SLOW");
             continue;
         }
-        t->pass += !strcmp(s, "PASS"), t->fail += !strcmp(s, "FAIL");
-        t->missing += !strcmp(s, "MISSING"), t->fresh += !strcmp(s, "NEW");
+        t->pass += !strcmp(s, "PASS");
+        t->fail += !strcmp(s, "FAIL");
+        t->missing += !strcmp(s, "MISSING");
+        t->fresh += !strcmp(s, "NEW");
         t->skipped += !strcmp(s, "SKIP");
     }
     for (int i = 0; i < c.nh; i++) {
         const char *s = c.hrows[i].status;
         t->hashes++;
-        t->hash_pass += !strcmp(s, "PASS"), t->hash_fail += failing(s, 0);
-        t->hash_new += !strcmp(s, "NEW"), t->hash_cpu += !strcmp(s, "CPU");
+        t->hash_pass += !strcmp(s, "PASS");
+        t->hash_fail += failing(s, 0);
+        t->hash_new += !strcmp(s, "NEW");
+        t->hash_cpu += !strcmp(s, "CPU");
     }
     for (int i = 0; i < run.nmethod; i++)
         t->methods_failed += runs_regressed(&c, &run.methods[i]);
@@ -832,12 +856,14 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
                     "  refused  %s: the run left methods out (touche run --methods): replacing "
                     "the reference would drop theirs; use --update-new, or run them all\n",
                     run.experiment);
-            t->refused++, write = 0;
+            t->refused++;
+            write = 0;
             tc_metrics_init(&next, "", "");
         } else if (o->update) {
             build_update(&next, &run, have_ref ? &ref : NULL, o->accept_failed);
         } else {
-            next = ref, tc_metrics_init(&ref, "", "");
+            next = ref;
+            tc_metrics_init(&ref, "", "");
             write = add_new(&next, &c, o->accept_failed, o->timings) > 0;
         }
         if (next.oom)
@@ -849,7 +875,11 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
         }
         tc_metrics_free(&next);
     }
-    free(c.rows), free(c.hrows), free(c.changes), tc_metrics_free(&run), tc_metrics_free(&ref);
+    free(c.rows);
+    free(c.hrows);
+    free(c.changes);
+    tc_metrics_free(&run);
+    tc_metrics_free(&ref);
     return st;
 }
 
@@ -944,7 +974,10 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
                             "run `touche check --update-new` to record only those\n");
     }
     for (int k = 0; k < S_COUNT; k++)
-        if (s.f[k]) fclose(s.f[k]), free(s.buf[k]);
+        if (s.f[k]) {
+            fclose(s.f[k]);
+            free(s.buf[k]);
+        }
     if (st != TC_OK) return st;
 
     /* an update's differences from the old reference are its purpose; what it refused is not */

@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const verdict_names[] = {"reproduced",          "partly reproduced",
-                                            "not reproduced",      "not run",
-                                            "not testable at this tier", "not yet implemented",
-                                            "figure only",         "its runs failed"};
+static const char *const verdict_names[] = {"reproduced",
+                                            "partly reproduced",
+                                            "not reproduced",
+                                            "not run",
+                                            "not testable at this tier",
+                                            "not yet implemented",
+                                            "figure only",
+                                            "its runs failed"};
 
 const char *tc_verdict_str(tc_verdict v) {
     return (unsigned)v < sizeof verdict_names / sizeof *verdict_names ? verdict_names[v] : "?";
@@ -20,17 +24,17 @@ const char *tc_verdict_str(tc_verdict v) {
 
 void tc_claims_free(tc_claims *c) {
     free(c->c);
-    c->c = NULL, c->n = 0;
+    c->c = NULL;
+    c->n = 0;
 }
 
 /* ---------- loading ---------- */
 
 /* the keys a claim may have */
-static const char *const claim_keys[] = {"id",      "experiment", "paper",   "claim",
-                                         "paper_value", "metric", "over",    "reproduced",
-                                         "partly",  "measure",    "null",    "null_is",
-                                         "tiers",   "trials",     "note",    "figure",
-                                         NULL};
+static const char *const claim_keys[] = {
+    "id",    "experiment", "paper",  "claim",   "paper_value", "metric",
+    "over",  "reproduced", "partly", "measure", "null",        "null_is",
+    "tiers", "trials",     "note",   "figure",  NULL};
 
 /* a string key into buf (required or not); TC_EINVAL naming the line and key when it is not a
  * string, does not fit, or holds a character the PDF cannot typeset */
@@ -64,10 +68,12 @@ static tc_status get_range(const char *path, config_setting_t *g, const char *ke
     int line = config_setting_source_line(s);
     if (config_setting_length(s) != 2 || !config_setting_is_aggregate(s))
         return tc_error_set(err, TC_EINVAL, path, line, key, "must be [lo, hi]");
-    *lo = config_setting_get_float_elem(s, 0), *hi = config_setting_get_float_elem(s, 1);
+    *lo = config_setting_get_float_elem(s, 0);
+    *hi = config_setting_get_float_elem(s, 1);
     config_setting_t *e0 = config_setting_get_elem(s, 0), *e1 = config_setting_get_elem(s, 1);
-    if (config_setting_type(e0) != CONFIG_TYPE_FLOAT || config_setting_type(e1) != CONFIG_TYPE_FLOAT ||
-        !isfinite(*lo) || !isfinite(*hi) || *lo > *hi)
+    if (config_setting_type(e0) != CONFIG_TYPE_FLOAT ||
+        config_setting_type(e1) != CONFIG_TYPE_FLOAT || !isfinite(*lo) || !isfinite(*hi) ||
+        *lo > *hi)
         return tc_error_set(err, TC_EINVAL, path, line, key,
                             "must be [lo, hi] with finite lo <= hi, written as reals (1.0, not 1)");
     return TC_OK;
@@ -98,7 +104,8 @@ static tc_status get_tiers(const char *path, config_setting_t *g, char *buf, siz
     if (!s) return TC_OK;
     int line = config_setting_source_line(s);
     if (!config_setting_is_array(s) || config_setting_length(s) < 1)
-        return tc_error_set(err, TC_EINVAL, path, line, "tiers", "must be [\"quick\"], [\"full\"] or both");
+        return tc_error_set(err, TC_EINVAL, path, line, "tiers",
+                            "must be [\"quick\"], [\"full\"] or both");
     for (int i = 0; i < config_setting_length(s); i++) {
         const char *t = config_setting_get_string_elem(s, i);
         if (!t || (strcmp(t, "quick") && strcmp(t, "full")))
@@ -110,14 +117,15 @@ static tc_status get_tiers(const char *path, config_setting_t *g, char *buf, siz
 }
 
 tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
-    c->n = 0, c->c = NULL;
+    c->n = 0;
+    c->c = NULL;
     config_t cfg;
     config_init(&cfg);
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
         tc_status st = config_error_type(&cfg) == CONFIG_ERR_FILE_IO
                            ? tc_error_set(err, TC_EIO, path, 0, NULL, "cannot read the claims file")
-                           : tc_error_set(err, TC_EINVAL, path, config_error_line(&cfg), NULL,
-                                          "%s", config_error_text(&cfg));
+                           : tc_error_set(err, TC_EINVAL, path, config_error_line(&cfg), NULL, "%s",
+                                          config_error_text(&cfg));
         config_destroy(&cfg);
         return st;
     }
@@ -139,7 +147,8 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         for (int m = 0; m < config_setting_length(g) && !st; m++) {
             config_setting_t *s = config_setting_get_elem(g, (unsigned)m);
             int known = 0;
-            for (int q = 0; claim_keys[q] && !known; q++) known = !strcmp(claim_keys[q], config_setting_name(s));
+            for (int q = 0; claim_keys[q] && !known; q++)
+                known = !strcmp(claim_keys[q], config_setting_name(s));
             if (!known)
                 st = tc_error_set(err, TC_EINVAL, path, config_setting_source_line(s),
                                   config_setting_name(s), "unknown key of a claim");
@@ -148,7 +157,8 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         if (!st) st = get_str(path, g, "experiment", 1, k->experiment, sizeof k->experiment, err);
         if (!st) st = get_str(path, g, "paper", 1, k->paper, sizeof k->paper, err);
         if (!st) st = get_str(path, g, "claim", 1, k->text, sizeof k->text, err);
-        if (!st) st = get_str(path, g, "paper_value", 1, k->paper_value, sizeof k->paper_value, err);
+        if (!st)
+            st = get_str(path, g, "paper_value", 1, k->paper_value, sizeof k->paper_value, err);
         if (!st) st = get_str(path, g, "metric", 0, k->metric, sizeof k->metric, err);
         if (!st) st = get_str(path, g, "over", 0, k->over, sizeof k->over, err);
         if (!st) st = get_str(path, g, "figure", 0, k->figure, sizeof k->figure, err);
@@ -162,16 +172,20 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         if (!st) st = get_str(path, g, "trials", 0, k->trials, sizeof k->trials, err);
         /* a null outcome is a value and what it stands for, together */
         if (!st && (isnan(k->null_value) != !k->null_is[0]))
-            st = tc_error_set(err, TC_EINVAL, path, k->line, isnan(k->null_value) ? "null" : "null_is",
+            st = tc_error_set(err, TC_EINVAL, path, k->line,
+                              isnan(k->null_value) ? "null" : "null_is",
                               "claim %s: 'null' (the metric's value for the null outcome) and "
-                              "'null_is' (what that outcome is) go together", k->id);
+                              "'null_is' (what that outcome is) go together",
+                              k->id);
         if (!st && !k->metric[0] && (k->measure[0] || !isnan(k->null_value) || k->trials[0]))
             st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
                               "claim %s has measure, null or trials but no metric", k->id);
         /* a measured claim needs its experiment and its range; an unmeasured one neither */
         if (!st && k->metric[0] && (!k->experiment[0] || isnan(k->lo)))
-            st = tc_error_set(err, TC_EINVAL, path, k->line, k->metric[0] && !k->experiment[0] ? "experiment" : "reproduced",
-                              "claim %s has a metric, so it needs an experiment and a range", k->id);
+            st =
+                tc_error_set(err, TC_EINVAL, path, k->line,
+                             k->metric[0] && !k->experiment[0] ? "experiment" : "reproduced",
+                             "claim %s has a metric, so it needs an experiment and a range", k->id);
         if (!st && !k->metric[0] && (k->over[0] || !isnan(k->lo) || !isnan(k->plo)))
             st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
                               "claim %s has ranges or 'over' but no metric", k->id);
@@ -179,13 +193,18 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         if (!st && k->figure[0] && (k->metric[0] || !k->experiment[0]))
             st = tc_error_set(err, TC_EINVAL, path, k->line, "figure",
                               "claim %s: a figure is for a claim without a metric, and needs the "
-                              "experiment that draws it", k->id);
+                              "experiment that draws it",
+                              k->id);
         for (int j = 0; j < i && !st; j++)
             if (!strcmp(c->c[j].id, k->id))
-                st = tc_error_set(err, TC_EINVAL, path, k->line, "id", "'%s' again (line %d)", k->id, c->c[j].line);
+                st = tc_error_set(err, TC_EINVAL, path, k->line, "id", "'%s' again (line %d)",
+                                  k->id, c->c[j].line);
     }
     config_destroy(&cfg);
-    if (st) return tc_claims_free(c), st;
+    if (st) {
+        tc_claims_free(c);
+        return st;
+    }
     c->n = n;
     return TC_OK;
 }
@@ -223,14 +242,24 @@ static void wilson(double rate, double n, double *lo, double *hi) {
     const double z = 1.959963984540054, z2 = z * z;
     double centre = (rate + z2 / (2 * n)) / (1 + z2 / n);
     double half = z / (1 + z2 / n) * sqrt(rate * (1 - rate) / n + z2 / (4 * n * n));
-    *lo = rate <= 0 ? 0 : fmax(0, centre - half), *hi = rate >= 1 ? 1 : fmin(1, centre + half);
+    *lo = rate <= 0 ? 0 : fmax(0, centre - half);
+    *hi = rate >= 1 ? 1 : fmin(1, centre + half);
 }
 
 tc_judgement tc_claim_judgement(const tc_claim *c, const tc_metrics *ms) {
     tc_judgement j = {TC_VERDICT_NOT_RUN, NAN, NAN, NAN, NAN};
-    if (!c->metric[0] && c->figure[0]) return j.verdict = ms ? TC_VERDICT_FIGURE : TC_VERDICT_NOT_RUN, j;
-    if (!c->metric[0]) return j.verdict = TC_VERDICT_MISSING, j;
-    if (ms && !testable_at(c, ms->tier)) return j.verdict = TC_VERDICT_UNTESTABLE, j;
+    if (!c->metric[0] && c->figure[0]) {
+        j.verdict = ms ? TC_VERDICT_FIGURE : TC_VERDICT_NOT_RUN;
+        return j;
+    }
+    if (!c->metric[0]) {
+        j.verdict = TC_VERDICT_MISSING;
+        return j;
+    }
+    if (ms && !testable_at(c, ms->tier)) {
+        j.verdict = TC_VERDICT_UNTESTABLE;
+        return j;
+    }
     int i = ms ? tc_metrics_find(ms, c->metric) : -1;
     int k = ms && c->over[0] ? tc_metrics_find(ms, c->over) : -1;
     int t = ms && c->trials[0] ? tc_metrics_find(ms, c->trials) : -1;
@@ -239,8 +268,14 @@ tc_judgement tc_claim_judgement(const tc_claim *c, const tc_metrics *ms) {
     if (c->over[0]) v /= ms->m[k].value;
     j.value = v;
     /* the method ran and its runs failed (a diverging run's metric is NaN): not "not run" */
-    if (!isfinite(v)) return j.verdict = TC_VERDICT_FAILED, j;
-    if (t < 0) return j.verdict = verdict_of(c, v, v), j;
+    if (!isfinite(v)) {
+        j.verdict = TC_VERDICT_FAILED;
+        return j;
+    }
+    if (t < 0) {
+        j.verdict = verdict_of(c, v, v);
+        return j;
+    }
     /* a rate: its interval decides */
     j.n = ms->m[t].value;
     if (!(j.n >= 1) || v < 0 || v > 1) return j;
@@ -281,17 +316,21 @@ static void ours(char *buf, size_t n, const tc_claim *c, const tc_metrics *ms,
         return;
     }
     if (isnan(j->value)) {
-        if (j->verdict == TC_VERDICT_UNTESTABLE) snprintf(buf, n, "- (tiers: %s)", c->tiers);
-        else snprintf(buf, n, "-");
+        if (j->verdict == TC_VERDICT_UNTESTABLE)
+            snprintf(buf, n, "- (tiers: %s)", c->tiers);
+        else
+            snprintf(buf, n, "-");
         return;
     }
     int i = tc_metrics_find(ms, c->metric);
     const char *unit = c->over[0] || !strcmp(ms->m[i].unit, "1") ? "" : ms->m[i].unit;
-    snprintf(buf, n, "%.3g%s%s%s", j->value, c->over[0] ? " (ratio)" : "", unit[0] ? " " : "", unit);
+    snprintf(buf, n, "%.3g%s%s%s", j->value, c->over[0] ? " (ratio)" : "", unit[0] ? " " : "",
+             unit);
     if (!isnan(j->n))
         snprintf(buf + strlen(buf), n - strlen(buf), " (95 %% interval %.2g-%.2g, %.0f trials)",
                  j->ci_lo, j->ci_hi, j->n);
-    if (ms->m[i].flags & TC_METRIC_TIMING) snprintf(buf + strlen(buf), n - strlen(buf), " (timing)");
+    if (ms->m[i].flags & TC_METRIC_TIMING)
+        snprintf(buf + strlen(buf), n - strlen(buf), " (timing)");
     if (c->measure[0]) snprintf(buf + strlen(buf), n - strlen(buf), ": %s", c->measure);
 }
 
@@ -300,7 +339,8 @@ static void accepted(char *buf, size_t n, const tc_claim *c) {
     buf[0] = 0;
     if (!c->metric[0]) return;
     snprintf(buf, n, "[%g, %g]", c->lo, c->hi);
-    if (!isnan(c->plo)) snprintf(buf + strlen(buf), n - strlen(buf), "; partly [%g, %g]", c->plo, c->phi);
+    if (!isnan(c->plo))
+        snprintf(buf + strlen(buf), n - strlen(buf), "; partly [%g, %g]", c->plo, c->phi);
 }
 
 int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms, FILE *md,
@@ -314,10 +354,13 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
         ours(got, sizeof got, q, ms, &j);
         accepted(acc, sizeof acc, q);
         if (!k++) {
-            fprintf(md, "**Verdicts** (the paper's claims judged from this run's metrics at the "
-                        "%s tier; the report's first table lists every claim):\n\n",
+            fprintf(md,
+                    "**Verdicts** (the paper's claims judged from this run's metrics at the "
+                    "%s tier; the report's first table lists every claim):\n\n",
                     ms && ms->tier[0] ? ms->tier : "this");
-            fputs("\\paragraph{Verdicts} (the paper's claims judged from this run's metrics at the ", tex);
+            fputs(
+                "\\paragraph{Verdicts} (the paper's claims judged from this run's metrics at the ",
+                tex);
             tex_put(tex, ms && ms->tier[0] ? ms->tier : "this");
             fputs(" tier; the first table lists every claim)\n\\begin{itemize}\n", tex);
         }
@@ -333,13 +376,29 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
         tex_put(tex, tc_verdict_str(j.verdict));
         fprintf(tex, "} %s: ", q->id);
         tex_put(tex, q->text);
-        fputs(" (", tex), tex_put(tex, q->paper), fputs("). Paper: ", tex), tex_put(tex, q->paper_value);
-        fputs("; ours: ", tex), tex_put(tex, got);
-        if (q->metric[0]) fputs(" from \\texttt{", tex), tex_put(tex, q->metric), fputs("}", tex);
-        if (acc[0]) fputs("; reproduced in ", tex), tex_put(tex, acc);
-        fputs(". ", tex), tex_put(tex, note), fputs(".\n", tex);
+        fputs(" (", tex);
+        tex_put(tex, q->paper);
+        fputs("). Paper: ", tex);
+        tex_put(tex, q->paper_value);
+        fputs("; ours: ", tex);
+        tex_put(tex, got);
+        if (q->metric[0]) {
+            fputs(" from \\texttt{", tex);
+            tex_put(tex, q->metric);
+            fputs("}", tex);
+        }
+        if (acc[0]) {
+            fputs("; reproduced in ", tex);
+            tex_put(tex, acc);
+        }
+        fputs(". ", tex);
+        tex_put(tex, note);
+        fputs(".\n", tex);
     }
-    if (k) fputs("\n", md), fputs("\\end{itemize}\n\n", tex);
+    if (k) {
+        fputs("\n", md);
+        fputs("\\end{itemize}\n\n", tex);
+    }
     return k;
 }
 
@@ -354,18 +413,23 @@ static void md_put(FILE *f, const char *s) {
 void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
                      void *ctx, FILE *md, FILE *tex, int count[TC_VERDICT_COUNT]) {
     if (count) memset(count, 0, TC_VERDICT_COUNT * sizeof *count);
-    fputs("| claim | paper | what the paper says | paper | ours | reproduced in | tier | verdict |\n"
-          "| --- | --- | --- | --- | --- | --- | --- | --- |\n", md);
-    static const char head[] = "claim & what the paper says & paper & ours & reproduced in & tier & "
-                               "verdict\\\\\n";
-    fputs("{\\footnotesize\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.25\\linewidth}"
-          ">{\\raggedright\\arraybackslash}p{0.11\\linewidth}>{\\raggedright\\arraybackslash}"
-          "p{0.22\\linewidth}>{\\raggedright\\arraybackslash}p{0.11\\linewidth}l"
-          ">{\\raggedright\\arraybackslash}p{0.1\\linewidth}@{}}\n\\caption{Every claim of the five "
-          "papers and its verdict in this run: ours with its unit and meaning, the range that "
-          "counts as reproduced (and as partly reproduced), the tier it was judged at (metrics, "
-          "ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"
-          "\\label{tab:claims}\\\\\n\\toprule\n", tex);
+    fputs(
+        "| claim | paper | what the paper says | paper | ours | reproduced in | tier | verdict |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        md);
+    static const char head[] =
+        "claim & what the paper says & paper & ours & reproduced in & tier & "
+        "verdict\\\\\n";
+    fputs(
+        "{\\footnotesize\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.25\\linewidth}"
+        ">{\\raggedright\\arraybackslash}p{0.11\\linewidth}>{\\raggedright\\arraybackslash}"
+        "p{0.22\\linewidth}>{\\raggedright\\arraybackslash}p{0.11\\linewidth}l"
+        ">{\\raggedright\\arraybackslash}p{0.1\\linewidth}@{}}\n\\caption{Every claim of the five "
+        "papers and its verdict in this run: ours with its unit and meaning, the range that "
+        "counts as reproduced (and as partly reproduced), the tier it was judged at (metrics, "
+        "ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"
+        "\\label{tab:claims}\\\\\n\\toprule\n",
+        tex);
     fprintf(tex, "%s\\midrule\n\\endfirsthead\n\\toprule\n%s\\midrule\n\\endhead\n", head, head);
     for (int i = 0; i < c->n; i++) {
         const tc_claim *q = &c->c[i];
@@ -376,14 +440,29 @@ void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const c
         ours(got, sizeof got, q, ms, &j);
         accepted(acc, sizeof acc, q);
         const char *tier = ms && ms->tier[0] ? ms->tier : "-";
-        const char *cell[8] = {q->id, q->paper, q->text, q->paper_value, got, acc[0] ? acc : "-",
-                               tier, tc_verdict_str(j.verdict)};
-        for (int k = 0; k < 8; k++) fputs("| ", md), md_put(md, cell[k]), fputs(" ", md);
+        const char *cell[8] = {q->id, q->paper,           q->text, q->paper_value,
+                               got,   acc[0] ? acc : "-", tier,    tc_verdict_str(j.verdict)};
+        for (int k = 0; k < 8; k++) {
+            fputs("| ", md);
+            md_put(md, cell[k]);
+            fputs(" ", md);
+        }
         fputs("|\n", md);
-        fprintf(tex, "%s & ", q->id), tex_put(tex, q->text), fputs(" (", tex), tex_put(tex, q->paper);
-        fputs(") & ", tex), tex_put(tex, q->paper_value), fputs(" & ", tex), tex_put(tex, got);
-        fputs(" & ", tex), tex_put(tex, acc[0] ? acc : "-"), fputs(" & ", tex), tex_put(tex, tier);
-        fputs(" & ", tex), tex_put(tex, tc_verdict_str(j.verdict)), fputs("\\\\\n", tex);
+        fprintf(tex, "%s & ", q->id);
+        tex_put(tex, q->text);
+        fputs(" (", tex);
+        tex_put(tex, q->paper);
+        fputs(") & ", tex);
+        tex_put(tex, q->paper_value);
+        fputs(" & ", tex);
+        tex_put(tex, got);
+        fputs(" & ", tex);
+        tex_put(tex, acc[0] ? acc : "-");
+        fputs(" & ", tex);
+        tex_put(tex, tier);
+        fputs(" & ", tex);
+        tex_put(tex, tc_verdict_str(j.verdict));
+        fputs("\\\\\n", tex);
     }
     fputs("\n", md);
     fputs("\\bottomrule\n\\end{longtable}}\n", tex);

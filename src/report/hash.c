@@ -15,10 +15,13 @@
 /* ---------- the digest ---------- */
 
 static void fnv(uint64_t *h, const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++) *h = (*h ^ (unsigned char)s[i]) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        *h = (*h ^ (unsigned char)s[i]) * 1099511628211ull;
 }
 
-static void fnv_str(uint64_t *h, const char *s) { fnv(h, s, strlen(s)); }
+static void fnv_str(uint64_t *h, const char *s) {
+    fnv(h, s, strlen(s));
+}
 
 /* ---------- CSV lines ---------- */
 
@@ -28,8 +31,12 @@ static int split(char *buf, char **cell, int max) {
     int n = 0, quoted = 0;
     cell[n++] = buf;
     for (char *p = buf; *p; p++) {
-        if (*p == '"') quoted = !quoted;
-        else if (*p == ',' && !quoted && n < max) *p = '\0', cell[n++] = p + 1;
+        if (*p == '"')
+            quoted = !quoted;
+        else if (*p == ',' && !quoted && n < max) {
+            *p = '\0';
+            cell[n++] = p + 1;
+        }
     }
     return n;
 }
@@ -62,7 +69,8 @@ typedef struct reader {
 static char *next_line(reader *r) {
     ssize_t len = getline(&r->line, &r->cap, r->f);
     if (len < 0) return NULL;
-    while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r')) r->line[--len] = '\0';
+    while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
+        r->line[--len] = '\0';
     return r->line;
 }
 
@@ -95,10 +103,16 @@ static tc_status digest_table(reader *r, const tc_results_file *rf, const tc_met
                               uint64_t *h, int shared) {
     char *hdr = NULL, *head[MAXCOL], *cell[MAXCOL];
     int nh = header(r, &hdr, head);
-    if (nh == 0) return free(hdr), TC_OK;
+    if (nh == 0) {
+        free(hdr);
+        return TC_OK;
+    }
     int owner[MAXCOL], label_col = -1;
     unsigned char keep[MAXCOL], mine[MAXCOL], *has = calloc((size_t)ms->nmethod + 1, 1);
-    if (!has) return free(hdr), TC_ENOMEM;
+    if (!has) {
+        free(hdr);
+        return TC_ENOMEM;
+    }
     for (int c = 0; c < nh; c++) {
         owner[c] = rf->layout == TC_RESULTS_COLUMNS ? method_of(ms, head[c]) : -1;
         keep[c] = !listed(rf->drop, head[c]);
@@ -109,7 +123,8 @@ static tc_status digest_table(reader *r, const tc_results_file *rf, const tc_met
      * keys to its own */
     for (int m = -1; m < ms->nmethod; m++) {
         if (m >= 0 && !has[m]) continue;
-        for (int c = 0; c < nh; c++) mine[c] = keep[c] && (owner[c] < 0 || owner[c] == m);
+        for (int c = 0; c < nh; c++)
+            mine[c] = keep[c] && (owner[c] < 0 || owner[c] == m);
         feed_row(&h[m < 0 ? shared : m], head, nh, mine);
     }
     for (char *l; (l = next_line(r));) {
@@ -125,11 +140,13 @@ static tc_status digest_table(reader *r, const tc_results_file *rf, const tc_met
         /* columns: each method its keys and its own cells (blank lines too: gnuplot blocks) */
         for (int m = 0; m < ms->nmethod; m++) {
             if (!has[m]) continue;
-            for (int c = 0; c < n; c++) mine[c] = keep[c] && (owner[c] < 0 || owner[c] == m);
+            for (int c = 0; c < n; c++)
+                mine[c] = keep[c] && (owner[c] < 0 || owner[c] == m);
             feed_row(&h[m], cell, n, mine);
         }
     }
-    free(has), free(hdr);
+    free(has);
+    free(hdr);
     return TC_OK;
 }
 
@@ -154,7 +171,10 @@ static tc_status digest_blocks(reader *r, const tc_metrics *ms, uint64_t *h, int
             blank = 1;
             continue;
         }
-        if (blank) block++, blank = 0;
+        if (blank) {
+            block++;
+            blank = 0;
+        }
         int m = block < nlab ? method_of(ms, lab[block]) : -1;
         char *cell[MAXCOL];
         int n = split(l, cell, MAXCOL);
@@ -165,7 +185,10 @@ static tc_status digest_blocks(reader *r, const tc_metrics *ms, uint64_t *h, int
 
 /* the whole file, byte for byte */
 static tc_status digest_shared(reader *r, uint64_t *h) {
-    for (char *l; (l = next_line(r));) fnv_str(h, l), fnv_str(h, "\n");
+    for (char *l; (l = next_line(r));) {
+        fnv_str(h, l);
+        fnv_str(h, "\n");
+    }
     return TC_OK;
 }
 
@@ -183,11 +206,16 @@ static tc_status digest_file(const char *path, const char *name, const tc_result
     if (!r.f) return TC_OK;
     /* the digests it concerns learn its name (a method's own file: that method's only) */
     for (int m = 0; m <= shared; m++)
-        if (rf->layout != TC_RESULTS_FILES || m == (owner >= 0 ? owner : shared))
-            fnv_str(&h[m], "file:"), fnv_str(&h[m], name), fnv_str(&h[m], "\n");
+        if (rf->layout != TC_RESULTS_FILES || m == (owner >= 0 ? owner : shared)) {
+            fnv_str(&h[m], "file:");
+            fnv_str(&h[m], name);
+            fnv_str(&h[m], "\n");
+        }
     tc_status st = TC_OK;
-    if (rf->layout == TC_RESULTS_SHARED) st = digest_shared(&r, &h[shared]);
-    else if (rf->layout == TC_RESULTS_BLOCKS) st = digest_blocks(&r, ms, h, shared);
+    if (rf->layout == TC_RESULTS_SHARED)
+        st = digest_shared(&r, &h[shared]);
+    else if (rf->layout == TC_RESULTS_BLOCKS)
+        st = digest_blocks(&r, ms, h, shared);
     else if (rf->layout == TC_RESULTS_FILES) {
         /* one method's file: its rows (dropped columns left out) into that method's digest */
         const tc_results_file rows = {rf->pattern, TC_RESULTS_ROWS, rf->drop};
@@ -205,7 +233,8 @@ tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metri
     int shared = ms->nmethod;
     uint64_t *h = malloc(((size_t)shared + 1) * sizeof *h);
     if (!h) return tc_error_set(err, TC_ENOMEM, dir, 0, NULL, "out of memory hashing %s", dir);
-    for (int m = 0; m <= shared; m++) h[m] = 14695981039346656037ull;
+    for (int m = 0; m <= shared; m++)
+        h[m] = 14695981039346656037ull;
     tc_status st = TC_OK;
     char path[1280];
     for (const tc_results_file *rf = spec; rf && rf->pattern && st == TC_OK; rf++) {

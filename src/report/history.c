@@ -27,9 +27,13 @@ struct tc_history_text {
 
 void tc_history_free(tc_history *h) {
     free(h->r);
-    for (struct tc_history_text *t = h->text, *next; t; t = next)
-        next = t->next, free(t);
-    h->r = NULL, h->text = NULL, h->n = h->cap = h->nskipped = 0;
+    for (struct tc_history_text *t = h->text, *next; t; t = next) {
+        next = t->next;
+        free(t);
+    }
+    h->r = NULL;
+    h->text = NULL;
+    h->n = h->cap = h->nskipped = 0;
 }
 
 /* ---------- reading ---------- */
@@ -48,7 +52,9 @@ static const char *keep(tc_history *h, const char *s) {
     if (!h->text || h->text->used + n > TEXT_BLOCK) {
         struct tc_history_text *t = malloc(sizeof *t);
         if (!t) return NULL;
-        t->next = h->text, t->used = 0, h->text = t;
+        t->next = h->text;
+        t->used = 0;
+        h->text = t;
     }
     char *p = h->text->buf + h->text->used;
     memcpy(p, s, n);
@@ -75,7 +81,8 @@ static tc_status parse_line(tc_history *h, const char *path, int line, char *tex
         f[nf++] = p;
         char *tab = strchr(p, '\t');
         if (!tab) break;
-        *tab = 0, p = tab + 1;
+        *tab = 0;
+        p = tab + 1;
     }
     if (nf != 8)
         return tc_error_set(err, TC_EINVAL, path, line, NULL,
@@ -153,7 +160,8 @@ tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
                 st = tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
                 break;
             }
-            h->r = p, h->cap = cap;
+            h->r = p;
+            h->cap = cap;
         }
         if (!bad) bad = parse_line(h, path, line, buf, &h->r[h->n], &why);
         if (bad == TC_ENOMEM)
@@ -201,7 +209,11 @@ typedef struct grouping {
 } grouping;
 
 static void grouping_free(grouping *g) {
-    free(g->idx), free(g->check_of), free(g->sum), free(g->ser), free(g->checks);
+    free(g->idx);
+    free(g->check_of);
+    free(g->sum);
+    free(g->ser);
+    free(g->checks);
 }
 
 static int by_series_metric(const void *a, const void *b) {
@@ -269,12 +281,16 @@ static tc_status group(const tc_history *h, grouping *g) {
         series *s = &g->ser[ser_of[i]];
         const tc_history_row *r = &h->r[i],
                              *l = last[ser_of[i]] >= 0 ? &h->r[last[ser_of[i]]] : NULL;
-        if (!l || strcmp(l->time, r->time) || strcmp(l->revision, r->revision))
-            s->ncheck++, last[ser_of[i]] = (int)i;
+        if (!l || strcmp(l->time, r->time) || strcmp(l->revision, r->revision)) {
+            s->ncheck++;
+            last[ser_of[i]] = (int)i;
+        }
         g->check_of[i] = s->ncheck - 1;
     }
-    for (int s = 0, c = 0; s < g->nser; s++)
-        g->ser[s].c0 = c, c += g->ser[s].ncheck;
+    for (int s = 0, c = 0; s < g->nser; s++) {
+        g->ser[s].c0 = c;
+        c += g->ser[s].ncheck;
+    }
     for (size_t i = n; i-- > 0;) { /* backwards: the first row of each check stays */
         const series *s = &g->ser[ser_of[i]];
         g->checks[s->c0 + g->check_of[i]] = &h->r[i];
@@ -295,7 +311,9 @@ static tc_status group(const tc_history *h, grouping *g) {
                 b = r->value;
             }
         }
-        x->first = a, x->last = b, x->status = g->idx[x->r1 - 1]->status;
+        x->first = a;
+        x->last = b;
+        x->status = g->idx[x->r1 - 1]->status;
         x->change = isnan(a) ? NAN : a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
     }
 
@@ -303,10 +321,13 @@ static tc_status group(const tc_history *h, grouping *g) {
     qsort(g->ser, (size_t)g->nser, sizeof *g->ser, by_first_row);
     for (int s = 0; s < g->nser; s++)
         qsort(g->sum + g->ser[s].m0, (size_t)g->ser[s].nmetric, sizeof *g->sum, by_metric_first);
-    free(ser_of), free(last);
+    free(ser_of);
+    free(last);
     return TC_OK;
 oom:
-    free(ser_of), free(last), grouping_free(g);
+    free(ser_of);
+    free(last);
+    grouping_free(g);
     return TC_ENOMEM;
 }
 
@@ -325,7 +346,10 @@ static tc_status write_figure(const tc_history *h, const grouping *g, const seri
             for (int k = 0; k < np && !used; k++)
                 used = pick[k] == m;
             if (used || !strncmp(g->idx[x->r0]->metric, "digest:", 7) || isnan(c)) continue;
-            if (c > bc) bc = c, best = m;
+            if (c > bc) {
+                bc = c;
+                best = m;
+            }
         }
         if (best < 0) break;
         pick[np] = best;

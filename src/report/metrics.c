@@ -27,11 +27,20 @@ void tc_metrics_init(tc_metrics *ms, const char *experiment, const char *tier) {
 }
 
 void tc_metrics_free(tc_metrics *ms) {
-    free(ms->m), free(ms->methods), free(ms->hash), free(ms->setting);
-    free(ms->by_name.slot), free(ms->by_label.slot), free(ms->by_digest.slot);
-    memset(&ms->by_name, 0, sizeof ms->by_name), memset(&ms->by_label, 0, sizeof ms->by_label);
+    free(ms->m);
+    free(ms->methods);
+    free(ms->hash);
+    free(ms->setting);
+    free(ms->by_name.slot);
+    free(ms->by_label.slot);
+    free(ms->by_digest.slot);
+    memset(&ms->by_name, 0, sizeof ms->by_name);
+    memset(&ms->by_label, 0, sizeof ms->by_label);
     memset(&ms->by_digest, 0, sizeof ms->by_digest);
-    ms->m = NULL, ms->methods = NULL, ms->hash = NULL, ms->setting = NULL;
+    ms->m = NULL;
+    ms->methods = NULL;
+    ms->hash = NULL;
+    ms->setting = NULL;
     ms->n = ms->cap = ms->nmethod = ms->capmethod = ms->nhash = ms->caphash = 0;
     ms->nsetting = ms->capsetting = 0;
 }
@@ -82,7 +91,8 @@ static void index_add(tc_metrics *ms, tc_metrics_index *x, const void *arr, size
             return;
         }
         free(x->slot);
-        x->slot = slot, x->cap = cap;
+        x->slot = slot;
+        x->cap = cap;
         for (int i = 0; i < n - 1; i++)
             index_put(x, arr, stride, off, i);
     }
@@ -98,7 +108,8 @@ static void *grow(tc_metrics *ms, void **arr, int *n, int *cap, size_t size) {
             ms->oom = 1;
             return NULL;
         }
-        *arr = p, *cap = c;
+        *arr = p;
+        *cap = c;
     }
     char *slot = (char *)*arr + (size_t)(*n)++ * size;
     memset(slot, 0, size);
@@ -139,7 +150,8 @@ void tc_metrics_method_info(tc_metrics *ms, const char *label, const char *spec,
     tc_metrics_method *r = &ms->methods[i];
     snprintf(r->spec, sizeof r->spec, "%s", spec ? spec : "");
     snprintf(r->params, sizeof r->params, "%s", params ? params : "");
-    r->runs = runs, r->failed = failed;
+    r->runs = runs;
+    r->failed = failed;
     snprintf(r->failed_reason, sizeof r->failed_reason, "%s", reason ? reason : "");
 }
 
@@ -471,7 +483,10 @@ static tc_status read_runs(const config_setting_t *g, tc_metrics_method *r, cons
     int line = (int)config_setting_source_line(g);
     int have_runs = config_setting_lookup_int(g, "runs", &r->runs) == CONFIG_TRUE;
     int have_failed = config_setting_lookup_int(g, "failed", &r->failed) == CONFIG_TRUE;
-    if (!have_runs && !have_failed) return r->runs = r->failed = -1, TC_OK;
+    if (!have_runs && !have_failed) {
+        r->runs = r->failed = -1;
+        return TC_OK;
+    }
     if (!have_runs || !have_failed || r->runs < 0 || r->failed < 0 || r->failed > r->runs)
         return tc_error_set(err, TC_EPARSE, path, line, r->label,
                             "runs and failed must both be integers with 0 <= failed <= runs");
@@ -482,7 +497,8 @@ static tc_status read_runs(const config_setting_t *g, tc_metrics_method *r, cons
 static tc_status group_list(const config_setting_t *root, const char *key, const char *path,
                             const config_setting_t **out, int *n, tc_error *err) {
     const config_setting_t *l = config_setting_get_member(root, key);
-    *out = l, *n = 0;
+    *out = l;
+    *n = 0;
     if (!l) return TC_OK;
     if (!(config_setting_is_list(l) || config_setting_is_array(l)))
         return tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(l), key,
@@ -519,31 +535,40 @@ static tc_status read_settings(const config_setting_t *root, tc_metrics *ms, con
 
 int tc_metrics_name_ok(const char *s, char *why, size_t n) {
     size_t len = strlen(s);
-    if (len == 0 || len > 64)
-        return snprintf(why, n, "must have 1 to 64 characters (has %zu)", len), 0;
-    if (s[0] == '-') return snprintf(why, n, "must not start with '-'"), 0;
+    if (len == 0 || len > 64) {
+        snprintf(why, n, "must have 1 to 64 characters (has %zu)", len);
+        return 0;
+    }
+    if (s[0] == '-') {
+        snprintf(why, n, "must not start with '-'");
+        return 0;
+    }
     for (const char *p = s; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
-            return snprintf(why, n,
-                            "may hold only letters, digits, '-' and '_' (it becomes part "
-                            "of file names and CSV fields); '%c' is not allowed",
-                            isprint((unsigned char)*p) ? *p : '?'),
-                   0;
+        if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_')) {
+            snprintf(why, n,
+                     "may hold only letters, digits, '-' and '_' (it becomes part "
+                     "of file names and CSV fields); '%c' is not allowed",
+                     isprint((unsigned char)*p) ? *p : '?');
+            return 0;
+        }
     return 1;
 }
 
 int tc_metrics_metric_name_ok(const char *s, char *why, size_t n) {
     size_t len = strlen(s);
-    if (len == 0 || len > 95)
-        return snprintf(why, n, "must have 1 to 95 characters (has %zu)", len), 0;
+    if (len == 0 || len > 95) {
+        snprintf(why, n, "must have 1 to 95 characters (has %zu)", len);
+        return 0;
+    }
     for (const char *p = s; *p; p++)
-        if (!(isalnum((unsigned char)*p) || strchr("._-+", *p)))
-            return snprintf(why, n,
-                            "may hold only letters, digits, '.', '_', '-' and '+' (it "
-                            "becomes a field of history.tsv and a table cell); '%c' is not "
-                            "allowed",
-                            isprint((unsigned char)*p) ? *p : '?'),
-                   0;
+        if (!(isalnum((unsigned char)*p) || strchr("._-+", *p))) {
+            snprintf(why, n,
+                     "may hold only letters, digits, '.', '_', '-' and '+' (it "
+                     "becomes a field of history.tsv and a table cell); '%c' is not "
+                     "allowed",
+                     isprint((unsigned char)*p) ? *p : '?');
+            return 0;
+        }
     return 1;
 }
 

@@ -121,13 +121,17 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
     /* the methods' styles when the template plots methods (labels) */
     tc_plot_var all[64];
     char colours[4096], dashes[1024];
-    if (nvar > 62) return tc_error_set(err, TC_EINVAL, template_path, 0, NULL, "too many plot variables");
+    if (nvar > 62)
+        return tc_error_set(err, TC_EINVAL, template_path, 0, NULL, "too many plot variables");
     if (nvar > 0) memcpy(all, vars, (size_t)nvar * sizeof *vars);
     for (int i = 0; i < nvar; i++)
         if (vars[i].name && !strcmp(vars[i].name, "labels")) {
-            if (tc_plot_styles(vars[i].value ? vars[i].value : "", colours, sizeof colours, dashes, sizeof dashes))
-                return tc_error_set(err, TC_EINVAL, template_path, 0, "labels", "too many method labels for the styles");
-            all[nvar] = (tc_plot_var){"colors", colours}, all[nvar + 1] = (tc_plot_var){"dashes", dashes};
+            if (tc_plot_styles(vars[i].value ? vars[i].value : "", colours, sizeof colours, dashes,
+                               sizeof dashes))
+                return tc_error_set(err, TC_EINVAL, template_path, 0, "labels",
+                                    "too many method labels for the styles");
+            all[nvar] = (tc_plot_var){"colors", colours};
+            all[nvar + 1] = (tc_plot_var){"dashes", dashes};
             nvar += 2;
             break;
         }

@@ -55,7 +55,10 @@ static void *ticker(void *arg) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_nsec += 200000000L;
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
         pthread_cond_timedwait(&p->wake, &p->lock, &until);
         if (p->stop) break;
         int now_interrupted = tc_interrupted() && !shown;
@@ -81,7 +84,10 @@ void tc_progress_start(tc_progress *p, const char *label, long total) {
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     p->ticking = pthread_create(&p->ticker, NULL, ticker, p) == 0;
-    if (!p->ticking) pthread_cond_destroy(&p->wake), pthread_mutex_destroy(&p->lock);
+    if (!p->ticking) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->lock);
+    }
 }
 
 void tc_progress_tick(tc_progress *p) {

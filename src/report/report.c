@@ -48,10 +48,11 @@ static int by_name(const struct dirent **a, const struct dirent **b) {
 }
 
 /* the sections to assemble: the known experiments, then other directories with a section.md */
-static int sections(const char *out_dir, const tc_report_entry *known, int n,
-                    tc_report_entry *all, char (*names)[256], int max) {
+static int sections(const char *out_dir, const tc_report_entry *known, int n, tc_report_entry *all,
+                    char (*names)[256], int max) {
     int k = 0;
-    for (int i = 0; i < n && k < max; i++) all[k++] = known[i];
+    for (int i = 0; i < n && k < max; i++)
+        all[k++] = known[i];
     struct dirent **ents;
     int ne = scandir(out_dir, &ents, NULL, by_name);
     for (int i = 0; i < ne; i++) {
@@ -111,13 +112,14 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
             const tc_metric *m = &r->ms[i].m[j];
             if (!(m->flags & TC_METRIC_TIMING)) continue;
             if (!k++) {
-                fprintf(md, "\n## Timings (machine-dependent)\n\nWhat this run measured on this "
-                            "machine (%s; each caption gives its thread count), apart from "
-                            "the accuracy results: a timing depends on the machine and its load, "
-                            "so the reference check lists it for information and never passes or "
-                            "fails it against another machine's number (docs/report.md).\n\n"
-                            "| experiment | timing | value | what it measures |\n"
-                            "| --- | --- | ---: | --- |\n",
+                fprintf(md,
+                        "\n## Timings (machine-dependent)\n\nWhat this run measured on this "
+                        "machine (%s; each caption gives its thread count), apart from "
+                        "the accuracy results: a timing depends on the machine and its load, "
+                        "so the reference check lists it for information and never passes or "
+                        "fails it against another machine's number (docs/report.md).\n\n"
+                        "| experiment | timing | value | what it measures |\n"
+                        "| --- | --- | ---: | --- |\n",
                         machine);
                 fputs("\\section*{Timings (machine-dependent)}\nWhat this run measured on ", tex);
                 tex_text(tex, machine);
@@ -125,14 +127,20 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
                       "fails a timing against another machine's number.\n{\\small\n"
                       "\\begin{longtable}{@{}ll>{\\raggedleft\\arraybackslash}p{0.12\\linewidth}"
                       ">{\\raggedright\\arraybackslash}p{0.42\\linewidth}@{}}\n\\toprule\n"
-                      "experiment & timing & value & what it measures\\\\\n\\midrule\n", tex);
+                      "experiment & timing & value & what it measures\\\\\n\\midrule\n",
+                      tex);
             }
             char v[64];
             snprintf(v, sizeof v, "%.3g%s%s", m->value, strcmp(m->unit, "1") ? " " : "",
                      strcmp(m->unit, "1") ? m->unit : "");
             fprintf(md, "| %s | `%s` | %s | %s |\n", r->ex[i].name, m->name, v, m->doc);
-            tex_text(tex, r->ex[i].name), fputs(" & \\texttt{", tex), tex_text(tex, m->name);
-            fputs("} & ", tex), tex_text(tex, v), fputs(" & ", tex), tex_text(tex, m->doc);
+            tex_text(tex, r->ex[i].name);
+            fputs(" & \\texttt{", tex);
+            tex_text(tex, m->name);
+            fputs("} & ", tex);
+            tex_text(tex, v);
+            fputs(" & ", tex);
+            tex_text(tex, m->doc);
             fputs("\\\\\n", tex);
         }
     if (k) fputs("\\bottomrule\n\\end{longtable}}\n", tex);
@@ -174,21 +182,25 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
         fprintf(md, "\n## Paper claims\n\nEvery claim of the five papers (`paper/claims.cfg`), "
                     "judged from this run's metrics; each section gives the reasons.\n\n");
         fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n"
-              "\\section*{Paper claims}\n", o.f);
+              "\\section*{Paper claims}\n",
+              o.f);
         tc_claims_table(&c, metrics_of, &r, md, o.f, count);
         for (int f = 0; f < 2; f++)
-            fprintf(f ? o.f : md, "%d claims: %d reproduced, %d partly, %d not reproduced, %d not "
-                                  "run here, %d whose runs failed, %d not testable at this tier, %d "
-                                  "not yet implemented, %d shown by a figure only.\n",
+            fprintf(f ? o.f : md,
+                    "%d claims: %d reproduced, %d partly, %d not reproduced, %d not "
+                    "run here, %d whose runs failed, %d not testable at this tier, %d "
+                    "not yet implemented, %d shown by a figure only.\n",
                     c.n, count[TC_VERDICT_REPRODUCED], count[TC_VERDICT_PARTLY],
                     count[TC_VERDICT_NOT], count[TC_VERDICT_NOT_RUN], count[TC_VERDICT_FAILED],
-                    count[TC_VERDICT_UNTESTABLE], count[TC_VERDICT_MISSING], count[TC_VERDICT_FIGURE]);
+                    count[TC_VERDICT_UNTESTABLE], count[TC_VERDICT_MISSING],
+                    count[TC_VERDICT_FIGURE]);
         timings_summary(&r, md, o.f);
         st = tc_outfile_commit(&o, err);
     }
     for (int i = 0; i < n && r.ms; i++)
         if (r.ok && r.ok[i]) tc_metrics_free(&r.ms[i]);
-    free(r.ms), free(r.ok);
+    free(r.ms);
+    free(r.ok);
     tc_claims_free(&c);
     return st;
 }
@@ -240,8 +252,10 @@ static tc_status write_tex_list(const char *out_dir, const tc_report_entry *ex, 
     if (st) return st;
     fprintf(o.f, "%% written by touche (tc_report_write) from its experiment registry\n");
     for (int i = 0; i < n; i++) {
-        fprintf(o.f, "\\clearpage\n\\IfFileExists{%s/section.tex}{\\input{%s/section.tex}}"
-                     "{\\section{", ex[i].name, ex[i].name);
+        fprintf(o.f,
+                "\\clearpage\n\\IfFileExists{%s/section.tex}{\\input{%s/section.tex}}"
+                "{\\section{",
+                ex[i].name, ex[i].name);
         tc_latex_put(o.f, ex[i].heading);
         fputs("}Not run.}\n", o.f);
     }
@@ -269,7 +283,8 @@ static void latex_error(const char *log, char *buf, size_t n) {
  * kept as paper/latex.log and err says why */
 static tc_status build_pdf(const char *out_dir, const char *src, tc_error *err) {
     /* absolute paths: pdflatex resolves them against its own notion of the working directory */
-    char out_abs[PATH_MAX], tex[1280], stage[PATH_MAX + 64], paper[PATH_MAX + 16], log[PATH_MAX + 96];
+    char out_abs[PATH_MAX], tex[1280], stage[PATH_MAX + 64], paper[PATH_MAX + 16],
+        log[PATH_MAX + 96];
     char outdir_opt[PATH_MAX + 112], texinputs[2 * PATH_MAX + 64];
     tc_error e;
     tc_error_clear(&e);
@@ -311,8 +326,7 @@ static tc_status build_pdf(const char *out_dir, const char *src, tc_error *err) 
                         why[0] ? why : tc_status_str(st));
 }
 
-tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
-                          tc_error *err) {
+tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n, tc_error *err) {
     tc_report_entry all[128];
     static char names[128][256];
     int k = sections(out_dir, known, n, all, names, 128);

@@ -130,13 +130,13 @@ static const struct {
     {"\xe2\x89\xa5", "$\\ge$"},     /* ≥ */
     {"\xe2\x88\x92", "$-$"},        /* − minus */
     {"\xe2\x89\x88", "$\\approx$"}, /* ≈ */
-    {"\xce\x94", "$\\Delta$"},     /* Δ */
-    {"\xce\xb8", "$\\theta$"},     /* θ */
-    {"\xce\xbb", "$\\lambda$"},    /* λ */
+    {"\xce\x94", "$\\Delta$"},      /* Δ */
+    {"\xce\xb8", "$\\theta$"},      /* θ */
+    {"\xce\xbb", "$\\lambda$"},     /* λ */
     {"\xce\xb5", "$\\varepsilon$"}, /* ε */
-    {"\xce\xb7", "$\\eta$"},       /* η */
-    {"\xcf\x86", "$\\varphi$"},    /* φ */
-    {"\xc2\xb2", "$^2$"},          /* ² superscript two */
+    {"\xce\xb7", "$\\eta$"},        /* η */
+    {"\xcf\x86", "$\\varphi$"},     /* φ */
+    {"\xc2\xb2", "$^2$"},           /* ² superscript two */
     {"\xe2\x80\x94", "---"},        /* — em dash */
     {"\xe2\x80\x93", "--"},         /* – en dash */
 };
@@ -165,7 +165,8 @@ static const char *latex_unmapped(const char *s, size_t *len) {
         if (rep == one && (unsigned char)*s >= 0x80) {
             /* the whole UTF-8 sequence: its lead byte, then continuation bytes */
             size_t k = 1;
-            while (s[k] && ((unsigned char)s[k] & 0xC0) == 0x80) k++;
+            while (s[k] && ((unsigned char)s[k] & 0xC0) == 0x80)
+                k++;
             *len = k;
             return s;
         }
@@ -180,7 +181,8 @@ static unsigned long code_point(const char *s, size_t len) {
     static const unsigned char lead_mask[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
     if (len < 1 || len > 4) return 0;
     unsigned long c = u[0] & lead_mask[len];
-    for (size_t k = 1; k < len; k++) c = (c << 6) | (u[k] & 0x3F);
+    for (size_t k = 1; k < len; k++)
+        c = (c << 6) | (u[k] & 0x3F);
     return c;
 }
 
@@ -231,7 +233,6 @@ void tc_latex_put(FILE *f, const char *s) {
         s = bad + len;
     }
 }
-
 
 /* ---------- writers ---------- */
 
@@ -355,9 +356,14 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
 
     /* every character must have a LaTeX form, or neither file is written */
     tc_status st = latex_check(base, "the caption", caption, err);
-    for (int j = 0; j < t->ncol && !st; j++) st = latex_check(base, "a column heading", t->head[j], err);
-    for (int i = 0; i < t->nrow * t->ncol && !st; i++) st = latex_check(base, "a cell", t->cell[i], err);
-    if (st) return free(w), st;
+    for (int j = 0; j < t->ncol && !st; j++)
+        st = latex_check(base, "a column heading", t->head[j], err);
+    for (int i = 0; i < t->nrow * t->ncol && !st; i++)
+        st = latex_check(base, "a cell", t->cell[i], err);
+    if (st) {
+        free(w);
+        return st;
+    }
 
     /* base.md, then base.tex (which reuses the alignment computed for the Markdown) */
     for (int k = 0; k < 2 && st == TC_OK; k++) {
@@ -380,11 +386,14 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
 }
 
 void tc_cell_num(char *c, size_t n, double v, int digits, double below) {
-    if (isnan(v)) snprintf(c, n, "-");
-    else if (v != 0 && below > 0 && fabs(v) < below) snprintf(c, n, "< %g", below);
+    if (isnan(v))
+        snprintf(c, n, "-");
+    else if (v != 0 && below > 0 && fabs(v) < below)
+        snprintf(c, n, "< %g", below);
     else if (fabs(v) >= pow(10, digits) && fabs(v) < 1e15) {
         /* large values as whole numbers rounded to `digits` digits: 43300, not 4.33e+04 */
         double unit = pow(10, floor(log10(fabs(v))) - digits + 1);
         snprintf(c, n, "%.0f", round(v / unit) * unit);
-    } else snprintf(c, n, "%.*g", digits, v);
+    } else
+        snprintf(c, n, "%.*g", digits, v);
 }

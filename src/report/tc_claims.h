@@ -10,23 +10,23 @@
 
 /* one claim of a paper and how a metric judges it */
 typedef struct tc_claim {
-    char id[16];           /* "E1.1" */
-    char experiment[64];   /* the experiment whose metrics judge it; "" when none exists */
-    char paper[96];        /* where the paper says it */
-    char text[300];        /* the claim */
-    char paper_value[96];  /* the paper's number or finding */
-    char metric[96];       /* "" when nothing measures it yet */
-    char over[96];         /* "" or a denominator metric */
-    char figure[96];       /* the experiment's figure(s) a claim without a metric is shown by */
-    double lo, hi;         /* reproduced when lo <= value <= hi */
-    double plo, phi;       /* partly reproduced inside these (NAN: no "partly") */
-    char measure[200];     /* what "ours" is, with its unit ("mean penetration of the block, m") */
-    double null_value;     /* the metric (or ratio) of the claim's null outcome (NAN: none given) */
-    char null_is[200];     /* what that null outcome is ("a T that is never pushed") */
-    char tiers[64];        /* the tiers that can test it, space-separated ("" : every tier) */
-    char trials[96];       /* "" or the metric holding the number of trials of a rate */
-    char note[500];        /* why ours differs, or what is missing */
-    int line;              /* in claims.cfg */
+    char id[16];          /* "E1.1" */
+    char experiment[64];  /* the experiment whose metrics judge it; "" when none exists */
+    char paper[96];       /* where the paper says it */
+    char text[300];       /* the claim */
+    char paper_value[96]; /* the paper's number or finding */
+    char metric[96];      /* "" when nothing measures it yet */
+    char over[96];        /* "" or a denominator metric */
+    char figure[96];      /* the experiment's figure(s) a claim without a metric is shown by */
+    double lo, hi;        /* reproduced when lo <= value <= hi */
+    double plo, phi;      /* partly reproduced inside these (NAN: no "partly") */
+    char measure[200];    /* what "ours" is, with its unit ("mean penetration of the block, m") */
+    double null_value;    /* the metric (or ratio) of the claim's null outcome (NAN: none given) */
+    char null_is[200];    /* what that null outcome is ("a T that is never pushed") */
+    char tiers[64];       /* the tiers that can test it, space-separated ("" : every tier) */
+    char trials[96];      /* "" or the metric holding the number of trials of a rate */
+    char note[500];       /* why ours differs, or what is missing */
+    int line;             /* in claims.cfg */
 } tc_claim;
 
 typedef struct tc_claims {
@@ -39,12 +39,12 @@ typedef enum tc_verdict {
     TC_VERDICT_REPRODUCED = 0,
     TC_VERDICT_PARTLY,
     TC_VERDICT_NOT,
-    TC_VERDICT_NOT_RUN,     /* the metric is not in this run (a method or tier not run) */
-    TC_VERDICT_UNTESTABLE,  /* the tier cannot test it: not one of its tiers, or a rate whose
-                             * 95 % interval straddles the range (too few trials) */
-    TC_VERDICT_MISSING,     /* touche has nothing that measures it */
-    TC_VERDICT_FIGURE,      /* no metric, but the run drew the paper's figure: compare by eye */
-    TC_VERDICT_FAILED,      /* the metric is in the run but not finite: the method's runs failed */
+    TC_VERDICT_NOT_RUN,    /* the metric is not in this run (a method or tier not run) */
+    TC_VERDICT_UNTESTABLE, /* the tier cannot test it: not one of its tiers, or a rate whose
+                            * 95 % interval straddles the range (too few trials) */
+    TC_VERDICT_MISSING,    /* touche has nothing that measures it */
+    TC_VERDICT_FIGURE,     /* no metric, but the run drew the paper's figure: compare by eye */
+    TC_VERDICT_FAILED,     /* the metric is in the run but not finite: the method's runs failed */
     TC_VERDICT_COUNT
 } tc_verdict;
 

@@ -31,8 +31,7 @@ typedef struct tc_report_entry {
  * replaces <out_dir>/paper only when the build succeeded (log: paper/latex.log). Without
  * pdflatex (WITH_LATEX=1 installs it) the PDF is skipped with a line on stderr; a build that
  * fails is TC_EENGINE naming the log and LaTeX's first error (report.md is written anyway). */
-tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n,
-                          tc_error *err);
+tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n, tc_error *err);
 
 /* provenance (time, host, revision, version, source tree) is core's: core/tc_provenance.h */
 #include "core/tc_provenance.h"

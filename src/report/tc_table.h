@@ -18,8 +18,8 @@ typedef struct tc_table tc_table;
 /* a table with ncol columns and these header cells (copied) */
 tc_table *tc_table_alloc(int ncol, const char *const *headers);
 
-/* append a row of ncol cells (copied); cells may contain plain text, '±', '<', '>', '_', '%', '#' etc.:
- * the LaTeX writer escapes them */
+/* append a row of ncol cells (copied); cells may contain plain text, '±', '<', '>', '_', '%', '#'
+ * etc.: the LaTeX writer escapes them */
 tc_status tc_table_add_row(tc_table *t, const char *const *cells);
 
 /* write base.md (pipe table with the caption as a paragraph above it) and base.tex (a table

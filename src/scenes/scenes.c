@@ -67,15 +67,20 @@ double tc_shape_lowest(const tc_shape *s, const double quat[4]) {
 
 /* Shoemake's uniform rotation from three uniform draws of r */
 static void draw_quat(gsl_rng *r, double q[4]) {
-    double u1 = gsl_rng_uniform(r), u2 = 2 * M_PI * gsl_rng_uniform(r), u3 = 2 * M_PI * gsl_rng_uniform(r);
+    double u1 = gsl_rng_uniform(r), u2 = 2 * M_PI * gsl_rng_uniform(r),
+           u3 = 2 * M_PI * gsl_rng_uniform(r);
     double a = sqrt(1 - u1), b = sqrt(u1);
-    q[0] = b * cos(u3), q[1] = a * sin(u2), q[2] = a * cos(u2), q[3] = b * sin(u3);
+    q[0] = b * cos(u3);
+    q[1] = a * sin(u2);
+    q[2] = a * cos(u2);
+    q[3] = b * sin(u3);
 }
 
 void tc_random_quat(unsigned long seed, double quat[4]) {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!r) {
-        quat[0] = 1, quat[1] = quat[2] = quat[3] = 0;
+        quat[0] = 1;
+        quat[1] = quat[2] = quat[3] = 0;
         return;
     }
     gsl_rng_set(r, seed);
@@ -96,8 +101,15 @@ tc_status tc_scene_block_into_ground(tc_scene *sc, double g, double mu, double h
 /* ---------- the pile ---------- */
 
 tc_pile tc_default_pile(void) {
-    return (tc_pile){.bodies = 16, .seed = 3, .mass_lo = 1, .mass_hi = 100, .size_lo = 0.1,
-                     .size_hi = 0.25, .half_width = 1.5, .wall_height = 1.0, .gravity = 9.8,
+    return (tc_pile){.bodies = 16,
+                     .seed = 3,
+                     .mass_lo = 1,
+                     .mass_hi = 100,
+                     .size_lo = 0.1,
+                     .size_hi = 0.25,
+                     .half_width = 1.5,
+                     .wall_height = 1.0,
+                     .gravity = 9.8,
                      .friction = 0.5};
 }
 
@@ -121,8 +133,9 @@ static tc_status open_box(tc_scene *sc, double g, double mu, double W, double H,
 
 tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
     if (p->bodies < 1 || p->bodies > TC_SCENE_MAXBODY - 5)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies", "a pile holds 1 to %d bodies (got %d)",
-                            TC_SCENE_MAXBODY - 5, p->bodies);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies",
+                            "a pile holds 1 to %d bodies (got %d)", TC_SCENE_MAXBODY - 5,
+                            p->bodies);
     tc_status st = open_box(sc, p->gravity, p->friction, p->half_width, p->wall_height, err);
     if (st) return st;
     const double W = p->half_width;
@@ -137,10 +150,12 @@ tc_status tc_scene_pile(tc_scene *sc, const tc_pile *p, tc_error *err) {
         char name[32];
         snprintf(name, sizeof name, "body%d", i);
         double h[3];
-        for (int k = 0; k < 3; k++) h[k] = p->size_lo + (p->size_hi - p->size_lo) * gsl_rng_uniform(r);
+        for (int k = 0; k < 3; k++)
+            h[k] = p->size_lo + (p->size_hi - p->size_lo) * gsl_rng_uniform(r);
         int kind = (int)gsl_rng_uniform_int(r, 3);
-        tc_shape s = kind == 0 ? tc_box(h[0], h[1], h[2]) : kind == 1 ? tc_cylinder(h[0], h[1])
-                                                                       : tc_sphere(h[0]);
+        tc_shape s = kind == 0   ? tc_box(h[0], h[1], h[2])
+                     : kind == 1 ? tc_cylinder(h[0], h[1])
+                                 : tc_sphere(h[0]);
         double mass = p->mass_lo + (p->mass_hi - p->mass_lo) * gsl_rng_uniform(r);
         double q[4], pos[3];
         draw_quat(r, q);
@@ -162,34 +177,62 @@ static int box_escaped(double W, const double pos[3]) {
     return fabs(pos[0]) > W || fabs(pos[1]) > W || pos[2] < -0.1;
 }
 
-int tc_pile_escaped(const tc_pile *p, const double pos[3]) { return box_escaped(p->half_width, pos); }
+int tc_pile_escaped(const tc_pile *p, const double pos[3]) {
+    return box_escaped(p->half_width, pos);
+}
 
 /* ---------- a pile of compounds ---------- */
 
-#define BOX TC_SHAPE_BOX
+#define BOX  TC_SHAPE_BOX
 #define BALL TC_SHAPE_SPHERE
 
 tc_compound_pile tc_default_compound_pile(void) {
-    /* at scale 1: each kind about 2 units tall or wide, parts touching but not overlapping, symmetric
-     * so the body axes are principal */
+    /* at scale 1: each kind about 2 units tall or wide, parts touching but not overlapping,
+     * symmetric so the body axes are principal */
     static const tc_compound_kind kinds[] = {
-        {"T", 2, {{BOX, {1.0, 0.25, 0.25}, {0, 0, 0.75}}, {BOX, {0.25, 0.25, 0.75}, {0, 0, -0.25}}}},
-        {"H", 3, {{BOX, {0.25, 0.25, 0.75}, {0.75, 0, 0}}, {BOX, {0.25, 0.25, 0.75}, {-0.75, 0, 0}},
-                  {BOX, {0.5, 0.2, 0.2}, {0, 0, 0}}}},
-        {"plus", 3, {{BOX, {1.0, 0.25, 0.25}, {0, 0, 0}}, {BOX, {0.25, 0.375, 0.25}, {0, 0.625, 0}},
-                     {BOX, {0.25, 0.375, 0.25}, {0, -0.625, 0}}}},
-        {"pawn", 3, {{BOX, {0.5, 0.5, 0.15}, {0, 0, -0.85}}, {BOX, {0.2, 0.2, 0.35}, {0, 0, -0.35}},
-                     {BALL, {0.35, 0, 0}, {0, 0, 0.35}}}},
-        {"dumbbell", 3, {{BALL, {0.45, 0, 0}, {0.55, 0, 0}}, {BALL, {0.45, 0, 0}, {-0.55, 0, 0}},
-                         {BOX, {0.1, 0.12, 0.12}, {0, 0, 0}}}},
-        {"king", 4, {{BOX, {0.5, 0.5, 0.15}, {0, 0, -0.85}}, {BOX, {0.25, 0.25, 0.5}, {0, 0, -0.2}},
-                     {BOX, {0.3, 0.08, 0.08}, {0, 0, 0.38}}, {BALL, {0.2, 0, 0}, {0, 0, 0.66}}}},
+        {"T",
+         2,
+         {{BOX, {1.0, 0.25, 0.25}, {0, 0, 0.75}}, {BOX, {0.25, 0.25, 0.75}, {0, 0, -0.25}}}},
+        {"H",
+         3,
+         {{BOX, {0.25, 0.25, 0.75}, {0.75, 0, 0}},
+          {BOX, {0.25, 0.25, 0.75}, {-0.75, 0, 0}},
+          {BOX, {0.5, 0.2, 0.2}, {0, 0, 0}}}},
+        {"plus",
+         3,
+         {{BOX, {1.0, 0.25, 0.25}, {0, 0, 0}},
+          {BOX, {0.25, 0.375, 0.25}, {0, 0.625, 0}},
+          {BOX, {0.25, 0.375, 0.25}, {0, -0.625, 0}}}},
+        {"pawn",
+         3,
+         {{BOX, {0.5, 0.5, 0.15}, {0, 0, -0.85}},
+          {BOX, {0.2, 0.2, 0.35}, {0, 0, -0.35}},
+          {BALL, {0.35, 0, 0}, {0, 0, 0.35}}}},
+        {"dumbbell",
+         3,
+         {{BALL, {0.45, 0, 0}, {0.55, 0, 0}},
+          {BALL, {0.45, 0, 0}, {-0.55, 0, 0}},
+          {BOX, {0.1, 0.12, 0.12}, {0, 0, 0}}}},
+        {"king",
+         4,
+         {{BOX, {0.5, 0.5, 0.15}, {0, 0, -0.85}},
+          {BOX, {0.25, 0.25, 0.5}, {0, 0, -0.2}},
+          {BOX, {0.3, 0.08, 0.08}, {0, 0, 0.38}},
+          {BALL, {0.2, 0, 0}, {0, 0, 0.66}}}},
     };
-    tc_compound_pile p = {.bodies = 100, .seed = 7, .size_lo = 0.05, .size_hi = 0.08,
-                          .density = 500, .half_width = 0.6, .wall_height = 0.5, .fill = 0.3,
-                          .gravity = 9.81, .friction = 0.5};
+    tc_compound_pile p = {.bodies = 100,
+                          .seed = 7,
+                          .size_lo = 0.05,
+                          .size_hi = 0.08,
+                          .density = 500,
+                          .half_width = 0.6,
+                          .wall_height = 0.5,
+                          .fill = 0.3,
+                          .gravity = 9.81,
+                          .friction = 0.5};
     p.nkind = (int)(sizeof kinds / sizeof *kinds);
-    for (int i = 0; i < p.nkind; i++) p.kind[i] = kinds[i];
+    for (int i = 0; i < p.nkind; i++)
+        p.kind[i] = kinds[i];
     return p;
 }
 
@@ -197,31 +240,37 @@ tc_compound_pile tc_default_compound_pile(void) {
 static int parts_overlap(const tc_shape_part *a, const tc_shape_part *b) {
     if (a->type == BALL && b->type == BOX) return parts_overlap(b, a);
     double d[3], tol = 1e-12;
-    for (int k = 0; k < 3; k++) d[k] = fabs(a->pos[k] - b->pos[k]);
+    for (int k = 0; k < 3; k++)
+        d[k] = fabs(a->pos[k] - b->pos[k]);
     if (a->type == BOX && b->type == BOX)
         return d[0] < a->size[0] + b->size[0] - tol && d[1] < a->size[1] + b->size[1] - tol &&
                d[2] < a->size[2] + b->size[2] - tol;
-    if (a->type == BALL && b->type == BALL)
-        return tc_v3_norm(d) < a->size[0] + b->size[0] - tol;
+    if (a->type == BALL && b->type == BALL) return tc_v3_norm(d) < a->size[0] + b->size[0] - tol;
     /* a box and a ball: the ball's centre closer to the box than its radius */
     double q[3];
-    for (int k = 0; k < 3; k++) q[k] = fmax(d[k] - a->size[k], 0);
+    for (int k = 0; k < 3; k++)
+        q[k] = fmax(d[k] - a->size[k], 0);
     int inside = d[0] < a->size[0] && d[1] < a->size[1] && d[2] < a->size[2];
     return inside || tc_v3_norm(q) < b->size[0] - tol;
 }
 
 tc_status tc_compound_shape(const tc_compound_kind *k, double s, tc_shape *out, tc_error *err) {
     if (!(isfinite(s) && s > 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts", "the body scale must be > 0 m (got %g)", s);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
+                            "the body scale must be > 0 m (got %g)", s);
     if (k->npart < 1 || k->npart > TC_SHAPE_MAXPART)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "parts",
                             "compound '%s' has %d parts: give 1 to %d boxes or spheres", k->name,
                             k->npart, TC_SHAPE_MAXPART);
     tc_shape c = tc_box(1, 1, 1);
-    c.type = TC_SHAPE_COMPOUND, c.npart = k->npart;
+    c.type = TC_SHAPE_COMPOUND;
+    c.npart = k->npart;
     for (int i = 0; i < k->npart; i++) {
         c.part[i] = k->part[i];
-        for (int j = 0; j < 3; j++) c.part[i].size[j] *= s, c.part[i].pos[j] *= s;
+        for (int j = 0; j < 3; j++) {
+            c.part[i].size[j] *= s;
+            c.part[i].pos[j] *= s;
+        }
         if (c.part[i].type == BALL) c.part[i].size[1] = c.part[i].size[2] = 0;
     }
     tc_error e2;
@@ -253,7 +302,8 @@ double tc_compound_radius(const tc_compound_kind *k, double s) {
         const tc_shape_part *p = &c.part[i];
         /* a ball's farthest point, or a box's farthest corner */
         double far[3];
-        for (int j = 0; j < 3; j++) far[j] = fabs(p->pos[j]) + p->size[j];
+        for (int j = 0; j < 3; j++)
+            far[j] = fabs(p->pos[j]) + p->size[j];
         r = fmax(r, p->type == BALL ? tc_v3_norm(p->pos) + p->size[0] : tc_v3_norm(far));
     }
     return r;
@@ -272,9 +322,10 @@ double tc_compound_volume(const tc_compound_kind *k, double s) {
 /* the largest bounding radius and volume over the kinds at scale s */
 static void largest_kind(const tc_compound_pile *p, double s, double *radius, double *volume) {
     *radius = *volume = 0;
-    for (int i = 0; i < p->nkind; i++)
-        *radius = fmax(*radius, tc_compound_radius(&p->kind[i], s)),
+    for (int i = 0; i < p->nkind; i++) {
+        *radius = fmax(*radius, tc_compound_radius(&p->kind[i], s));
         *volume = fmax(*volume, tc_compound_volume(&p->kind[i], s));
+    }
 }
 
 tc_status tc_compound_pile_check(const tc_compound_pile *p, tc_error *err) {
@@ -283,24 +334,31 @@ tc_status tc_compound_pile_check(const tc_compound_pile *p, tc_error *err) {
                             "a pile holds 1 to %d bodies in a scene of at most %d (got %d)",
                             TC_SCENE_MAXBODY - 5, TC_SCENE_MAXBODY, p->bodies);
     if (p->nkind < 1 || p->nkind > TC_PILE_MAXKIND)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "kinds", "a pile needs 1 to %d kinds of body (got %d)",
-                            TC_PILE_MAXKIND, p->nkind);
-    const struct { const char *name; double v, lo; } pos[] = {
-        {"size_lo", p->size_lo, 0}, {"size_hi", p->size_hi, 0}, {"density", p->density, 0},
-        {"half_width", p->half_width, 0}, {"wall_height", p->wall_height, 0}, {"fill", p->fill, 0}};
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "kinds",
+                            "a pile needs 1 to %d kinds of body (got %d)", TC_PILE_MAXKIND,
+                            p->nkind);
+    const struct {
+        const char *name;
+        double v, lo;
+    } pos[] = {{"size_lo", p->size_lo, 0},         {"size_hi", p->size_hi, 0},
+               {"density", p->density, 0},         {"half_width", p->half_width, 0},
+               {"wall_height", p->wall_height, 0}, {"fill", p->fill, 0}};
     for (size_t i = 0; i < sizeof pos / sizeof *pos; i++)
         if (!(isfinite(pos[i].v) && pos[i].v > pos[i].lo))
-            return tc_error_set(err, TC_EINVAL, NULL, 0, pos[i].name, "must be > 0 (got %g)", pos[i].v);
+            return tc_error_set(err, TC_EINVAL, NULL, 0, pos[i].name, "must be > 0 (got %g)",
+                                pos[i].v);
     if (p->size_hi < p->size_lo)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "size_hi", "must be >= size_lo (%g m; got %g m)",
-                            p->size_lo, p->size_hi);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "size_hi",
+                            "must be >= size_lo (%g m; got %g m)", p->size_lo, p->size_hi);
     if (p->fill > 1)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "fill", "a fraction of the box: at most 1 (got %g)", p->fill);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "fill",
+                            "a fraction of the box: at most 1 (got %g)", p->fill);
     if (!(isfinite(p->gravity) && p->gravity >= 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be >= 0 m/s^2 (got %g)", p->gravity);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "gravity", "must be >= 0 m/s^2 (got %g)",
+                            p->gravity);
     if (!(isfinite(p->friction) && p->friction >= 0))
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "friction", "a Coulomb coefficient must be >= 0 (got %g)",
-                            p->friction);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "friction",
+                            "a Coulomb coefficient must be >= 0 (got %g)", p->friction);
     /* every kind a valid compound at both ends of the scale range */
     for (int i = 0; i < p->nkind; i++) {
         tc_shape c;
@@ -317,7 +375,8 @@ tc_status tc_compound_pile_check(const tc_compound_pile *p, tc_error *err) {
     if (cell > 2 * W)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "half_width",
                             "a body needs a cell %.3g m wide (2.2 times its bounding radius at "
-                            "size_hi), wider than the box's inside (%.3g m)", cell, 2 * W);
+                            "size_hi), wider than the box's inside (%.3g m)",
+                            cell, 2 * W);
     if (p->bodies * V > p->fill * box)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "bodies",
                             "%d bodies of up to %.3g m^3 (%.3g m^3) do not fit the box: at most "
@@ -358,7 +417,8 @@ tc_status tc_scene_compound_pile(tc_scene *sc, const tc_compound_pile *p, tc_err
         if ((st = tc_shape_center(&centred, com, err))) break;
         tc_quat_to_mat(R3, q);
         tc_m3_mulv(Rc, R3, com);
-        for (int k = 0; k < 3; k++) pos[k] -= Rc[k];
+        for (int k = 0; k < 3; k++)
+            pos[k] -= Rc[k];
         st = tc_scene_add_free(sc, name, c, pos, q, p->density, err);
     }
     gsl_rng_free(r);
@@ -372,10 +432,19 @@ int tc_compound_pile_escaped(const tc_compound_pile *p, const double pos[3]) {
 /* ---------- E2's T and finger ---------- */
 
 tc_t_pusher tc_default_t_pusher(void) {
-    return (tc_t_pusher){.bar_x = 0.25, .bar_y = 0.05, .stem_x = 0.05, .stem_y = 0.15,
-                         .thickness = 0.05, .density = 500, .damping_xy = 2,
-                         .damping_theta = 0.012, .finger_radius = 0.015, .finger_mass = 0.1,
-                         .finger_kp = 200, .finger_kd = 9, .finger_spin_damping = 1e-4,
+    return (tc_t_pusher){.bar_x = 0.25,
+                         .bar_y = 0.05,
+                         .stem_x = 0.05,
+                         .stem_y = 0.15,
+                         .thickness = 0.05,
+                         .density = 500,
+                         .damping_xy = 2,
+                         .damping_theta = 0.012,
+                         .finger_radius = 0.015,
+                         .finger_mass = 0.1,
+                         .finger_kp = 200,
+                         .finger_kd = 9,
+                         .finger_spin_damping = 1e-4,
                          .friction = 0.5};
 }
 
@@ -383,7 +452,8 @@ void tc_t_pusher_start(const tc_t_pusher *t, double xy[2]) {
     /* below the stem's bottom, clear of it by two radii; the COM is (bar area-weighted) */
     double a1 = t->bar_x * t->bar_y, a2 = t->stem_x * t->stem_y;
     double ycom = (a1 * (t->stem_y + t->bar_y / 2) + a2 * t->stem_y / 2) / (a1 + a2);
-    xy[0] = 0, xy[1] = -ycom - 3 * t->finger_radius;
+    xy[0] = 0;
+    xy[1] = -ycom - 3 * t->finger_radius;
 }
 
 tc_status tc_scene_t_pusher(tc_scene *sc, const tc_t_pusher *t, tc_error *err) {
@@ -391,26 +461,31 @@ tc_status tc_scene_t_pusher(tc_scene *sc, const tc_t_pusher *t, tc_error *err) {
     sc->friction = t->friction;
     /* the T: crossbar on top of the stem, the stem's bottom edge at y = 0 before centring */
     tc_shape T = tc_box(0, 0, 0);
-    T.type = TC_SHAPE_COMPOUND, T.npart = 2;
-    T.part[0] = (tc_shape_part){TC_SHAPE_BOX, {t->bar_x / 2, t->bar_y / 2, t->thickness / 2},
+    T.type = TC_SHAPE_COMPOUND;
+    T.npart = 2;
+    T.part[0] = (tc_shape_part){TC_SHAPE_BOX,
+                                {t->bar_x / 2, t->bar_y / 2, t->thickness / 2},
                                 {0, t->stem_y + t->bar_y / 2, 0}};
-    T.part[1] = (tc_shape_part){TC_SHAPE_BOX, {t->stem_x / 2, t->stem_y / 2, t->thickness / 2},
-                                {0, t->stem_y / 2, 0}};
+    T.part[1] = (tc_shape_part){
+        TC_SHAPE_BOX, {t->stem_x / 2, t->stem_y / 2, t->thickness / 2}, {0, t->stem_y / 2, 0}};
     tc_body_desc body = tc_default_body("T", T);
     body.joint = TC_JOINT_PLANAR;
     body.pos[2] = t->thickness / 2;
-    body.damping[0] = body.damping[1] = t->damping_xy, body.damping[2] = t->damping_theta;
+    body.damping[0] = body.damping[1] = t->damping_xy;
+    body.damping[2] = t->damping_theta;
     tc_status st = tc_scene_add(sc, &body, t->density, err);
     if (st) return st;
     /* centring moved the T so its COM sits at (0, y_com): put the COM at the origin */
-    sc->body[0].pos[0] = 0, sc->body[0].pos[1] = 0;
+    sc->body[0].pos[0] = 0;
+    sc->body[0].pos[1] = 0;
     /* the finger: a planar sphere at the T's mid-height with x-y position servos */
     tc_body_desc f = tc_default_body("finger", tc_sphere(t->finger_radius));
     f.joint = TC_JOINT_PLANAR;
     tc_t_pusher_start(t, f.pos);
     f.pos[2] = t->thickness / 2;
     f.kp[0] = f.kp[1] = t->finger_kp;
-    f.damping[0] = f.damping[1] = t->finger_kd, f.damping[2] = t->finger_spin_damping;
+    f.damping[0] = f.damping[1] = t->finger_kd;
+    f.damping[2] = t->finger_spin_damping;
     f.mass = t->finger_mass;
     f.inertia[0] = f.inertia[1] = f.inertia[2] =
         0.4 * t->finger_mass * t->finger_radius * t->finger_radius;
@@ -425,7 +500,8 @@ tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err) {
     sc->friction = mu;
     /* the body's z axis (the plane's normal) turned onto world +y: -90 degrees about x */
     tc_body_desc ground = tc_default_body("ground", tc_plane());
-    ground.quat[0] = sqrt(0.5), ground.quat[1] = -sqrt(0.5);
+    ground.quat[0] = sqrt(0.5);
+    ground.quat[1] = -sqrt(0.5);
     return tc_scene_add(sc, &ground, 0, err);
 }
 
@@ -437,8 +513,8 @@ tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err) {
 static tc_status polygon_vertices(const char *name, const double (*A)[2], const double *b, int m,
                                   double (*v)[2], int *nv_out, tc_error *err) {
     if (m < 3 || m > POLY_MAX)
-        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "'%s': 3 to %d rows (got %d)",
-                            name, POLY_MAX, m);
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon", "'%s': 3 to %d rows (got %d)", name,
+                            POLY_MAX, m);
     /* bounded when the rows' normals leave no gap of pi or more between neighbouring angles */
     double ang[POLY_MAX];
     int na = 0;
@@ -446,19 +522,23 @@ static tc_status polygon_vertices(const char *name, const double (*A)[2], const 
         if (hypot(A[i][0], A[i][1]) > 0) {
             double a = atan2(A[i][1], A[i][0]);
             int j = na++;
-            for (; j > 0 && ang[j - 1] > a; j--) ang[j] = ang[j - 1];
+            for (; j > 0 && ang[j - 1] > a; j--)
+                ang[j] = ang[j - 1];
             ang[j] = a;
         }
     double gap = na ? ang[0] + 2 * M_PI - ang[na - 1] : 2 * M_PI;
-    for (int i = 1; i < na; i++) gap = fmax(gap, ang[i] - ang[i - 1]);
+    for (int i = 1; i < na; i++)
+        gap = fmax(gap, ang[i] - ang[i - 1]);
     if (gap >= M_PI - 1e-12)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
                             "'%s': A x <= b is unbounded (the rows' normals leave a gap of %.4g "
-                            "rad >= pi)", name, gap);
+                            "rad >= pi)",
+                            name, gap);
     /* the vertices: intersections of two edge lines that satisfy every row */
     double w[POLY_MAX * POLY_MAX][2], scale = 0;
     int nv = 0;
-    for (int i = 0; i < m; i++) scale = fmax(scale, fabs(b[i]));
+    for (int i = 0; i < m; i++)
+        scale = fmax(scale, fabs(b[i]));
     const double tol = 1e-12 * (scale > 0 ? scale : 1);
     for (int i = 0; i < m; i++)
         for (int j = i + 1; j < m; j++) {
@@ -467,21 +547,35 @@ static tc_status polygon_vertices(const char *name, const double (*A)[2], const 
             double p[2] = {(b[i] * A[j][1] - A[i][1] * b[j]) / det,
                            (A[i][0] * b[j] - b[i] * A[j][0]) / det};
             int inside = 1, dup = 0;
-            for (int k = 0; k < m && inside; k++) inside = A[k][0] * p[0] + A[k][1] * p[1] <= b[k] + tol;
-            for (int k = 0; k < nv && !dup; k++) dup = hypot(w[k][0] - p[0], w[k][1] - p[1]) < 1e3 * tol;
-            if (inside && !dup) w[nv][0] = p[0], w[nv][1] = p[1], nv++;
+            for (int k = 0; k < m && inside; k++)
+                inside = A[k][0] * p[0] + A[k][1] * p[1] <= b[k] + tol;
+            for (int k = 0; k < nv && !dup; k++)
+                dup = hypot(w[k][0] - p[0], w[k][1] - p[1]) < 1e3 * tol;
+            if (inside && !dup) {
+                w[nv][0] = p[0];
+                w[nv][1] = p[1];
+                nv++;
+            }
         }
     if (nv < 3 || nv > m)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
-                            "'%s': A x <= b is empty, unbounded or degenerate (%d vertices)", name, nv);
+                            "'%s': A x <= b is empty, unbounded or degenerate (%d vertices)", name,
+                            nv);
     /* counter-clockwise around the vertex mean */
     double c0[2] = {0, 0};
-    for (int k = 0; k < nv; k++) c0[0] += w[k][0] / nv, c0[1] += w[k][1] / nv;
+    for (int k = 0; k < nv; k++) {
+        c0[0] += w[k][0] / nv;
+        c0[1] += w[k][1] / nv;
+    }
     for (int i = 1; i < nv; i++)
         for (int j = i; j > 0 && atan2(w[j][1] - c0[1], w[j][0] - c0[0]) <
-                                     atan2(w[j - 1][1] - c0[1], w[j - 1][0] - c0[0]); j--) {
+                                     atan2(w[j - 1][1] - c0[1], w[j - 1][0] - c0[0]);
+             j--) {
             double t0 = w[j][0], t1 = w[j][1];
-            w[j][0] = w[j - 1][0], w[j][1] = w[j - 1][1], w[j - 1][0] = t0, w[j - 1][1] = t1;
+            w[j][0] = w[j - 1][0];
+            w[j][1] = w[j - 1][1];
+            w[j - 1][0] = t0;
+            w[j - 1][1] = t1;
         }
     memcpy(v, w, (size_t)nv * sizeof *w);
     *nv_out = nv;
@@ -496,20 +590,25 @@ static double polygon_moments(const double (*v)[2], int nv, double c[2], double 
         const double *p = v[i], *q = v[(i + 1) % nv];
         double cr = p[0] * q[1] - q[0] * p[1];
         area += cr / 2;
-        cx += (p[0] + q[0]) * cr / 6, cy += (p[1] + q[1]) * cr / 6;
+        cx += (p[0] + q[0]) * cr / 6;
+        cy += (p[1] + q[1]) * cr / 6;
         sxx += (p[0] * p[0] + p[0] * q[0] + q[0] * q[0]) * cr / 12;
         syy += (p[1] * p[1] + p[1] * q[1] + q[1] * q[1]) * cr / 12;
         sxy += (p[0] * q[1] + 2 * p[0] * p[1] + 2 * q[0] * q[1] + q[0] * p[1]) * cr / 24;
     }
     if (!(area > 0)) return 0;
-    cx /= area, cy /= area;
-    c[0] = cx, c[1] = cy;
-    s[0] = sxx - area * cx * cx, s[1] = syy - area * cy * cy, s[2] = sxy - area * cx * cy;
+    cx /= area;
+    cy /= area;
+    c[0] = cx;
+    c[1] = cy;
+    s[0] = sxx - area * cx * cx;
+    s[1] = syy - area * cy * cy;
+    s[2] = sxy - area * cx * cy;
     return area;
 }
 
-tc_status tc_polygon_vertices(const double (*A)[2], const double *b, int m,
-                              double (*v)[2], int *nv, tc_error *err) {
+tc_status tc_polygon_vertices(const double (*A)[2], const double *b, int m, double (*v)[2], int *nv,
+                              tc_error *err) {
     double c[2], sm[3];
     tc_status st = polygon_vertices("A x <= b", A, b, m, v, nv, err);
     if (st) return st;
@@ -530,8 +629,8 @@ tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, doub
 }
 
 tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
-                               const double *b, int m, double h, double mass, double izz,
-                               double x, double y, double theta, tc_error *err) {
+                               const double *b, int m, double h, double mass, double izz, double x,
+                               double y, double theta, tc_error *err) {
     if (!(h > 0) || !(mass > 0) || !(izz > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "polygon",
                             "'%s': thickness, mass and inertia > 0", name);
@@ -561,14 +660,17 @@ tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)
      * moments those of a uniform prism of that mass */
     tc_body_desc body = tc_default_body(name, prism);
     body.joint = TC_JOINT_PLANAR;
-    body.pos[0] = x, body.pos[1] = y;
-    body.quat[0] = cos((theta + phi) / 2), body.quat[3] = sin((theta + phi) / 2);
+    body.pos[0] = x;
+    body.pos[1] = y;
+    body.quat[0] = cos((theta + phi) / 2);
+    body.quat[3] = sin((theta + phi) / 2);
     double m1, I1[3];
     tc_shape_mass(&prism, 1.0, &m1, I1);
     body.mass = mass;
     /* the in-plane moments play no part on a planar joint; raised to izz / 2 where needed so the
      * three satisfy the triangle inequality real engines check (MuJoCo refuses A + B < C) */
     body.inertia[0] = fmax(I1[0] * mass / m1, izz / 2);
-    body.inertia[1] = fmax(I1[1] * mass / m1, izz / 2), body.inertia[2] = izz;
+    body.inertia[1] = fmax(I1[1] * mass / m1, izz / 2);
+    body.inertia[2] = izz;
     return tc_scene_add(sc, &body, 0, err);
 }

@@ -49,13 +49,13 @@ tc_status tc_scene_block_into_ground(tc_scene *sc, double g, double mu, double h
 
 /* a pile of boxes, cylinders and spheres in an open box */
 typedef struct tc_pile {
-    int bodies;                 /* how many (1 .. TC_SCENE_MAXBODY - 5) */
-    unsigned long seed;         /* shapes, sizes, masses and orientations */
-    double mass_lo, mass_hi;    /* each body's mass is U[mass_lo, mass_hi] (kg) */
-    double size_lo, size_hi;    /* half sizes and radii U[size_lo, size_hi] (m) */
-    double half_width;          /* the box's inside is [-half_width, half_width]^2 (m) */
-    double wall_height;         /* m */
-    double gravity, friction;   /* m/s^2 along -z; Coulomb coefficient */
+    int bodies;               /* how many (1 .. TC_SCENE_MAXBODY - 5) */
+    unsigned long seed;       /* shapes, sizes, masses and orientations */
+    double mass_lo, mass_hi;  /* each body's mass is U[mass_lo, mass_hi] (kg) */
+    double size_lo, size_hi;  /* half sizes and radii U[size_lo, size_hi] (m) */
+    double half_width;        /* the box's inside is [-half_width, half_width]^2 (m) */
+    double wall_height;       /* m */
+    double gravity, friction; /* m/s^2 along -z; Coulomb coefficient */
 } tc_pile;
 
 /* E4 (c)'s defaults: 16 bodies of 1-100 kg, half sizes 0.1-0.25 m, in a 3 m box with 1 m walls,
@@ -88,16 +88,16 @@ typedef struct tc_compound_kind {
 
 /* a pile of compounds dropped into an open box */
 typedef struct tc_compound_pile {
-    int bodies;              /* how many (1 .. TC_SCENE_MAXBODY - 5) */
-    unsigned long seed;      /* kinds, scales and orientations */
-    int nkind;               /* 1 .. TC_PILE_MAXKIND */
+    int bodies;         /* how many (1 .. TC_SCENE_MAXBODY - 5) */
+    unsigned long seed; /* kinds, scales and orientations */
+    int nkind;          /* 1 .. TC_PILE_MAXKIND */
     tc_compound_kind kind[TC_PILE_MAXKIND];
-    double size_lo, size_hi; /* body scale s ~ U[size_lo, size_hi] (m) */
-    double density;          /* kg/m^3, every body */
-    double half_width;       /* the box's inside is [-half_width, half_width]^2 (m) */
-    double wall_height;      /* m */
-    double fill;             /* the bodies' volume (at size_hi) may take at most this fraction of
-                              * the box's inside below the walls' top (1): a pile fits its box */
+    double size_lo, size_hi;  /* body scale s ~ U[size_lo, size_hi] (m) */
+    double density;           /* kg/m^3, every body */
+    double half_width;        /* the box's inside is [-half_width, half_width]^2 (m) */
+    double wall_height;       /* m */
+    double fill;              /* the bodies' volume (at size_hi) may take at most this fraction of
+                               * the box's inside below the walls' top (1): a pile fits its box */
     double gravity, friction; /* m/s^2 along -z; Coulomb coefficient */
 } tc_compound_pile;
 
@@ -165,8 +165,8 @@ tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err);
  * counter-clockwise, into v[TC_POLYGON_MAXROW], *nv of them; and its centroid (m, A's frame,
  * the shoelace formula that tc_scene_add_polygon uses). Errors: an empty, unbounded or
  * degenerate polygon, TC_EINVAL naming "polygon" */
-tc_status tc_polygon_vertices(const double (*A)[2], const double *b, int m, double (*v)[2],
-                              int *nv, tc_error *err);
+tc_status tc_polygon_vertices(const double (*A)[2], const double *b, int m, double (*v)[2], int *nv,
+                              tc_error *err);
 tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, double c[2],
                               tc_error *err);
 
@@ -178,8 +178,8 @@ tc_status tc_polygon_centroid(const double (*A)[2], const double *b, int m, doub
  * a uniform prism's, at least izz / 2. Errors: an empty, unbounded or degenerate polygon,
  * TC_EINVAL naming "polygon" */
 tc_status tc_scene_add_polygon(tc_scene *sc, const char *name, const double (*A)[2],
-                               const double *b, int m, double h, double mass, double izz,
-                               double x, double y, double theta, tc_error *err);
+                               const double *b, int m, double h, double mass, double izz, double x,
+                               double y, double theta, tc_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,8 @@
 static void known_methods(char *buf, size_t n) {
     buf[0] = 0;
     for (int i = 0; tc_model_at(i); i++)
-        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", tc_model_at(i)->name);
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                 tc_model_at(i)->name);
     for (int i = 0; tc_engine_at(i); i++)
         snprintf(buf + strlen(buf), n - strlen(buf), ", %s", tc_engine_at(i)->name);
 }
@@ -35,15 +36,16 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
                                 slash + 1);
         snprintf(m->spec, sizeof m->spec, "%s", name);
         tc_params_default(&m->eparams, m->engine->params);
-        m->caps = m->engine->caps, m->shapes = m->engine->shapes;
+        m->caps = m->engine->caps;
+        m->shapes = m->engine->shapes;
         return TC_OK;
     }
     /* otherwise a contact model with a solver */
     m->model = tc_model_find(name);
     if (!m->model) {
         known_methods(known, sizeof known);
-        return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method",
-                            "unknown method '%s' (known: %s)", spec, known);
+        return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method", "unknown method '%s' (known: %s)",
+                            spec, known);
     }
     m->solver = slash ? tc_solver_find(slash + 1) : default_solver(m->model);
     if (!m->solver) {
@@ -216,8 +218,10 @@ int tc_method_enumerate(tc_method *out, int max) {
 
 int tc_method_count(void) {
     int n = 0;
-    while (tc_model_at(n)) n++;
-    for (int i = 0; tc_engine_at(i); i++) n++;
+    while (tc_model_at(n))
+        n++;
+    for (int i = 0; tc_engine_at(i); i++)
+        n++;
     return n;
 }
 

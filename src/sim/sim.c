@@ -16,9 +16,9 @@ struct tc_sim {
     tc_method m;
     void *mstate, *sstate, *estate;
     double dt, t;
-    double *q, *v;    /* nq, nv */
-    double *ctrl;     /* nv: position-servo targets, held over each step */
-    tc_wrench *xfrc;  /* nbody: external wrenches, held over each step */
+    double *q, *v;   /* nq, nv */
+    double *ctrl;    /* nv: position-servo targets, held over each step */
+    tc_wrench *xfrc; /* nbody: external wrenches, held over each step */
     tc_body_state *bs;
     tc_wrench *w;
     tc_ode ode;
@@ -50,9 +50,14 @@ static tc_status model_accel(void *ctx, double t, const double *q, const double 
     tc_system_kinematics(&s->sys, t, q, v, s->bs);
     tc_status st = contact_force(s, s->bs, s->w, &cs);
     if (st) return st;
-    s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
+    s->stats.force_evals++;
+    s->stats.pair_evals += cs.pair_evals;
+    s->stats.ncontact = cs.ncontact;
     for (int i = 0; i < s->scene->nbody; i++)
-        for (int k = 0; k < 3; k++) s->w[i].f[k] += s->xfrc[i].f[k], s->w[i].t[k] += s->xfrc[i].t[k];
+        for (int k = 0; k < 3; k++) {
+            s->w[i].f[k] += s->xfrc[i].f[k];
+            s->w[i].t[k] += s->xfrc[i].t[k];
+        }
     tc_system_accel(&s->sys, s->bs, s->w, q, v, s->ctrl, vdot);
     return TC_OK;
 }
@@ -70,7 +75,8 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     if (!(dt > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "time step must be > 0 s (got %g)", dt);
     if (!tc_method_can_run(m, 0, tc_scene_shapes(scene)))
-        return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "method '%s' cannot handle the shapes of this scene", m->spec);
+        return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL,
+                            "method '%s' cannot handle the shapes of this scene", m->spec);
     tc_sim *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     s->scene = scene;
@@ -83,13 +89,16 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     s->bs = calloc((size_t)scene->nbody + 1, sizeof *s->bs);
     s->w = calloc((size_t)scene->nbody + 1, sizeof *s->w);
     s->xfrc = calloc((size_t)scene->nbody + 1, sizeof *s->xfrc);
-    if (!s->q || !s->v || !s->ctrl || !s->bs || !s->w || !s->xfrc)
-        return tc_sim_free(s), TC_ENOMEM;
+    if (!s->q || !s->v || !s->ctrl || !s->bs || !s->w || !s->xfrc) {
+        tc_sim_free(s);
+        return TC_ENOMEM;
+    }
     tc_system_initial_state(&s->sys, s->q, s->v);
     /* servos start holding the initial configuration */
     for (int i = 0; i < scene->nbody; i++)
         if (s->sys.qadr[i] >= 0 && scene->body[i].joint == TC_JOINT_PLANAR)
-            for (int k = 0; k < 3; k++) s->ctrl[s->sys.vadr[i] + k] = s->q[s->sys.qadr[i] + k];
+            for (int k = 0; k < 3; k++)
+                s->ctrl[s->sys.vadr[i] + k] = s->q[s->sys.qadr[i] + k];
     /* the method's own states */
     tc_status st = TC_OK;
     if (m->engine) {
@@ -99,7 +108,10 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
         if (!st) st = m->solver->alloc(&s->sstate, &s->sys, &m->sparams, err);
         s->ode = (tc_ode){&s->sys, model_accel, m->model->contacts ? model_contacts : NULL, s};
     }
-    if (st) return tc_sim_free(s), st;
+    if (st) {
+        tc_sim_free(s);
+        return st;
+    }
     *out = s;
     return TC_OK;
 }
@@ -109,7 +121,12 @@ void tc_sim_free(tc_sim *s) {
     if (s->estate) s->m.engine->free(s->estate);
     if (s->mstate) s->m.model->free(s->mstate);
     if (s->sstate) s->m.solver->free(s->sstate);
-    free(s->q), free(s->v), free(s->ctrl), free(s->bs), free(s->w), free(s->xfrc);
+    free(s->q);
+    free(s->v);
+    free(s->ctrl);
+    free(s->bs);
+    free(s->w);
+    free(s->xfrc);
     free(s);
 }
 
@@ -118,7 +135,9 @@ tc_status tc_sim_force(tc_sim *s, const double *q, const double *v, tc_wrench *w
     tc_contact_stats cs = {0, 0};
     tc_system_kinematics(&s->sys, s->t, q, v, s->bs);
     tc_status st = contact_force(s, s->bs, w, &cs);
-    s->stats.force_evals++, s->stats.pair_evals += cs.pair_evals, s->stats.ncontact = cs.ncontact;
+    s->stats.force_evals++;
+    s->stats.pair_evals += cs.pair_evals;
+    s->stats.ncontact = cs.ncontact;
     return st;
 }
 
@@ -148,14 +167,16 @@ tc_status tc_sim_step(tc_sim *s) {
         if (s->stats.solver_fails > fails && s->m.solver->failure && fails < TC_SIM_FAILURE_NOTES) {
             const char *why = s->m.solver->failure(s->sstate);
             if (why) add_warning(s, why);
-            if (fails + 1 == TC_SIM_FAILURE_NOTES) add_warning(s, "(further failed solves counted, not listed)");
+            if (fails + 1 == TC_SIM_FAILURE_NOTES)
+                add_warning(s, "(further failed solves counted, not listed)");
         }
     }
     s->t += s->dt;
     s->stats.steps++;
     if (st) {
         char msg[160];
-        snprintf(msg, sizeof msg, "step failed at t = %g s: %s (%s)", s->t, tc_status_str(st), s->m.spec);
+        snprintf(msg, sizeof msg, "step failed at t = %g s: %s (%s)", s->t, tc_status_str(st),
+                 s->m.spec);
         add_warning(s, msg);
         return st;
     }
@@ -171,9 +192,9 @@ tc_status tc_sim_step(tc_sim *s) {
             if (s->sys.vadr[i] < 0) continue;
             double v = sqrt(s->bs[i].vel[0] * s->bs[i].vel[0] + s->bs[i].vel[1] * s->bs[i].vel[1] +
                             s->bs[i].vel[2] * s->bs[i].vel[2]);
-            double w = sqrt(s->bs[i].omega[0] * s->bs[i].omega[0] +
-                            s->bs[i].omega[1] * s->bs[i].omega[1] +
-                            s->bs[i].omega[2] * s->bs[i].omega[2]);
+            double w =
+                sqrt(s->bs[i].omega[0] * s->bs[i].omega[0] + s->bs[i].omega[1] * s->bs[i].omega[1] +
+                     s->bs[i].omega[2] * s->bs[i].omega[2]);
             if (v > TC_SIM_MAX_SPEED || w > TC_SIM_MAX_SPIN)
                 snprintf(msg, sizeof msg,
                          "diverged: body '%s' at %.3g m/s, %.3g rad/s (limits %g, %g) at t = %g s",
@@ -187,13 +208,27 @@ tc_status tc_sim_step(tc_sim *s) {
     return TC_OK;
 }
 
-double *tc_sim_q(tc_sim *s) { return s->q; }
-double *tc_sim_v(tc_sim *s) { return s->v; }
-double *tc_sim_ctrl(tc_sim *s) { return s->ctrl; }
-tc_wrench *tc_sim_xfrc(tc_sim *s) { return s->xfrc; }
-double tc_sim_time(const tc_sim *s) { return s->t; }
-const tc_system *tc_sim_system(const tc_sim *s) { return &s->sys; }
-const tc_sim_stats *tc_sim_get_stats(const tc_sim *s) { return &s->stats; }
+double *tc_sim_q(tc_sim *s) {
+    return s->q;
+}
+double *tc_sim_v(tc_sim *s) {
+    return s->v;
+}
+double *tc_sim_ctrl(tc_sim *s) {
+    return s->ctrl;
+}
+tc_wrench *tc_sim_xfrc(tc_sim *s) {
+    return s->xfrc;
+}
+double tc_sim_time(const tc_sim *s) {
+    return s->t;
+}
+const tc_system *tc_sim_system(const tc_sim *s) {
+    return &s->sys;
+}
+const tc_sim_stats *tc_sim_get_stats(const tc_sim *s) {
+    return &s->stats;
+}
 
 int tc_sim_warnings(tc_sim *s, char *buf, int n) {
     /* engine warnings are drained into the simulation's list first */
@@ -211,7 +246,9 @@ int tc_sim_warnings(tc_sim *s, char *buf, int n) {
 
 /* ---------- state ---------- */
 
-const tc_scene *tc_sim_scene(const tc_sim *s) { return s->scene; }
+const tc_scene *tc_sim_scene(const tc_sim *s) {
+    return s->scene;
+}
 
 const tc_body_state *tc_sim_bodies(tc_sim *s) {
     tc_system_kinematics(&s->sys, s->t, s->q, s->v, s->bs);
@@ -252,9 +289,13 @@ tc_status tc_sim_copy_state(tc_sim *dst, const tc_sim *src) {
 
 /* ---------- energy, momentum, geometry ---------- */
 
-double tc_sim_kinetic_energy(tc_sim *s) { return tc_system_kinetic(&s->sys, tc_sim_bodies(s)); }
+double tc_sim_kinetic_energy(tc_sim *s) {
+    return tc_system_kinetic(&s->sys, tc_sim_bodies(s));
+}
 
-double tc_sim_energy(tc_sim *s) { return tc_system_energy(&s->sys, tc_sim_bodies(s)); }
+double tc_sim_energy(tc_sim *s) {
+    return tc_system_energy(&s->sys, tc_sim_bodies(s));
+}
 
 void tc_sim_momentum(tc_sim *s, double lin[3], double ang[3]) {
     tc_system_momentum(&s->sys, tc_sim_bodies(s), lin, ang);
@@ -267,10 +308,14 @@ static double penetration(const tc_scene *sc, const tc_body_state *bs, int *pair
     /* every pair with a moving body, by the shapes alone (libccd depths) */
     for (int a = 0; a < sc->nbody; a++)
         for (int b = a + 1; b < sc->nbody; b++) {
-            if (sc->body[a].joint == TC_JOINT_FIXED && sc->body[b].joint == TC_JOINT_FIXED) continue;
+            if (sc->body[a].joint == TC_JOINT_FIXED && sc->body[b].joint == TC_JOINT_FIXED)
+                continue;
             double d, nrm[3], p[3];
-            if (tc_deepest(&sc->body[a].shape, &bs[a], &sc->body[b].shape, &bs[b], &d, nrm, p) == 1)
-                worst = fmax(worst, d), n++;
+            if (tc_deepest(&sc->body[a].shape, &bs[a], &sc->body[b].shape, &bs[b], &d, nrm, p) ==
+                1) {
+                worst = fmax(worst, d);
+                n++;
+            }
         }
     if (pairs) *pairs = n;
     return worst;
@@ -296,13 +341,15 @@ double tc_sim_gap(tc_sim *s, int a, int b) {
     if (a < 0 || b < 0 || a >= sc->nbody || b >= sc->nbody) return NAN;
     if (sc->body[a].shape.type == TC_SHAPE_SPHERE && sc->body[b].shape.type != TC_SHAPE_SPHERE) {
         int t = a;
-        a = b, b = t;
+        a = b;
+        b = t;
     }
     const tc_body_state *bs = tc_sim_bodies(s);
     if (sc->body[b].shape.type == TC_SHAPE_SPHERE) {
         /* the sphere's centre in a's frame, its distance to a's surface, less the radius */
         double d[3], p[3], n[3];
-        for (int k = 0; k < 3; k++) d[k] = bs[b].pos[k] - bs[a].pos[k];
+        for (int k = 0; k < 3; k++)
+            d[k] = bs[b].pos[k] - bs[a].pos[k];
         for (int k = 0; k < 3; k++)
             p[k] = bs[a].R[k] * d[0] + bs[a].R[3 + k] * d[1] + bs[a].R[6 + k] * d[2];
         return tc_shape_distance(&sc->body[a].shape, p, n) - sc->body[b].shape.size[0];

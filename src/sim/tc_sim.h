@@ -14,10 +14,10 @@ extern "C" {
 
 /* a method: "model" or "model/solver" (force-level model + integrator) or "engine" */
 typedef struct tc_method {
-    char spec[64];                 /* canonical name, e.g. "scm/semi-euler", "mujoco" */
-    const tc_model_type *model;    /* NULL for engines */
-    const tc_solver_type *solver;  /* NULL for engines */
-    const tc_engine_type *engine;  /* NULL for model/solver methods */
+    char spec[64];                /* canonical name, e.g. "scm/semi-euler", "mujoco" */
+    const tc_model_type *model;   /* NULL for engines */
+    const tc_solver_type *solver; /* NULL for engines */
+    const tc_engine_type *engine; /* NULL for model/solver methods */
     tc_params mparams, sparams, eparams;
     unsigned caps, shapes;
 } tc_method;
@@ -84,8 +84,8 @@ int tc_method_count(void);
 typedef struct tc_sim_stats {
     long long steps;
     long long force_evals;
-    long long pair_evals;  /* model kernel evaluations (e.g. SCM point pairs) */
-    int ncontact;          /* active contacts at the last evaluation */
+    long long pair_evals;   /* model kernel evaluations (e.g. SCM point pairs) */
+    int ncontact;           /* active contacts at the last evaluation */
     long long solver_iters; /* inner-solver work (LCP pivots or sweeps), when the solver has one */
     long long solver_fails; /* inner solves that did not converge */
 } tc_sim_stats;
@@ -109,7 +109,7 @@ int tc_sim_contacts(tc_sim *sim, tc_model_contact *c, int max);
 
 /* a run has diverged when its state is not finite or a body moves faster than these */
 #define TC_SIM_MAX_SPEED 1e3 /* m/s */
-#define TC_SIM_MAX_SPIN 1e4  /* rad/s */
+#define TC_SIM_MAX_SPIN  1e4 /* rad/s */
 
 /* failed inner solves a simulation describes in its warnings (the rest are only counted) */
 #define TC_SIM_FAILURE_NOTES 5

@@ -9,8 +9,17 @@
 
 void tc_cspace_free(tc_cspace *cs) {
     if (!cs) return;
-    free(cs->raw), free(cs->c), free(cs->island), free(cs->frame), free(cs->dcos);
-    free(cs->bs), free(cs->acc), free(cs->J), free(cs->AJ), free(cs->bias), free(cs->imp);
+    free(cs->raw);
+    free(cs->c);
+    free(cs->island);
+    free(cs->frame);
+    free(cs->dcos);
+    free(cs->bs);
+    free(cs->acc);
+    free(cs->J);
+    free(cs->AJ);
+    free(cs->bias);
+    free(cs->imp);
     free(cs);
 }
 
@@ -19,7 +28,10 @@ tc_status tc_cspace_alloc(tc_cspace **out, const tc_system *sys, int max_contact
     if (max_contacts < 1 || k < 1) return TC_EINVAL;
     tc_cspace *cs = calloc(1, sizeof *cs);
     if (!cs) return TC_ENOMEM;
-    cs->sys = sys, cs->nv = sys->nv, cs->k = k, cs->maxc = max_contacts;
+    cs->sys = sys;
+    cs->nv = sys->nv;
+    cs->k = k;
+    cs->maxc = max_contacts;
     size_t nv = (size_t)cs->nv + 1, rows = (size_t)max_contacts * (size_t)(k + 1);
     size_t nb = (size_t)sys->scene->nbody + 1, mc = (size_t)max_contacts + 1;
     /* contacts: one more than fits, to tell an overflow */
@@ -28,8 +40,11 @@ tc_status tc_cspace_alloc(tc_cspace **out, const tc_system *sys, int max_contact
     /* island offsets, contact islands and roots (mc each), union-find and counts (nb each) */
     cs->island = calloc(4 * mc + 2 * nb, sizeof(int));
     if (cs->island) {
-        cs->cisland = cs->island + mc, cs->root = cs->cisland + mc, cs->root2 = cs->root + mc;
-        cs->parent = cs->root2 + mc, cs->start = cs->parent + nb;
+        cs->cisland = cs->island + mc;
+        cs->root = cs->cisland + mc;
+        cs->root2 = cs->root + mc;
+        cs->parent = cs->root2 + mc;
+        cs->start = cs->parent + nb;
     }
     cs->frame = calloc(mc, sizeof *cs->frame);
     cs->dcos = calloc(2 * (size_t)k, sizeof(double));
@@ -40,15 +55,18 @@ tc_status tc_cspace_alloc(tc_cspace **out, const tc_system *sys, int max_contact
     cs->bias = calloc(rows, sizeof(double));
     cs->imp = calloc(mc, sizeof *cs->imp);
     if (!cs->raw || !cs->c || !cs->island || !cs->frame || !cs->dcos || !cs->bs || !cs->acc ||
-        !cs->J || !cs->AJ || !cs->bias || !cs->imp)
-        return tc_cspace_free(cs), TC_ENOMEM;
+        !cs->J || !cs->AJ || !cs->bias || !cs->imp) {
+        tc_cspace_free(cs);
+        return TC_ENOMEM;
+    }
     /* the pyramid's directions; quarter turns exact (no 1e-16 leak into t2) */
     cs->dsin = cs->dcos + k;
     for (int j = 0; j < k; j++) {
         double th = 2.0 * M_PI * j / k, c = cos(th), s = sin(th);
         if (fabs(c) < 1e-12) c = 0;
         if (fabs(s) < 1e-12) s = 0;
-        cs->dcos[j] = c, cs->dsin[j] = s;
+        cs->dcos[j] = c;
+        cs->dsin[j] = s;
     }
     *out = cs;
     return TC_OK;
@@ -62,9 +80,11 @@ static void tangents(const double n[3], double t1[3], double t2[3]) {
     double e[3] = {0, 0, 0};
     e[a] = 1;
     double d = n[a];
-    for (int i = 0; i < 3; i++) t1[i] = e[i] - d * n[i];
+    for (int i = 0; i < 3; i++)
+        t1[i] = e[i] - d * n[i];
     double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
-    for (int i = 0; i < 3; i++) t1[i] /= l;
+    for (int i = 0; i < 3; i++)
+        t1[i] /= l;
     t2[0] = n[1] * t1[2] - n[2] * t1[1];
     t2[1] = n[2] * t1[0] - n[0] * t1[2];
     t2[2] = n[0] * t1[1] - n[1] * t1[0];
@@ -72,7 +92,8 @@ static void tangents(const double n[3], double t1[3], double t2[3]) {
 
 /* union-find root of body i (path halving) */
 static int root(int *parent, int i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
     return i;
 }
 
@@ -85,10 +106,14 @@ tc_status tc_cspace_begin(tc_cspace *cs, const tc_ode *ode, double t, const doub
     if (!ode->contacts) return TC_EUNSUP;
     /* contacts at the step's start; one more than fits tells an overflow */
     int nc = ode->contacts(ode->ctx, t, q, cs->raw, cs->maxc + 1);
-    if (nc > cs->maxc) nc = cs->maxc, cs->overflows++;
+    if (nc > cs->maxc) {
+        nc = cs->maxc;
+        cs->overflows++;
+    }
     /* islands: bodies with dofs joined by contacts (fixed and kinematic bodies join nothing); a
      * contact between two bodies without dofs constrains nothing and is dropped */
-    for (int i = 0; i < nbody; i++) cs->parent[i] = i;
+    for (int i = 0; i < nbody; i++)
+        cs->parent[i] = i;
     int kept = 0;
     for (int i = 0; i < nc; i++) {
         int a = cs->raw[i].a, b = cs->raw[i].b, da = sys->vadr[a] >= 0, db = sys->vadr[b] >= 0;
@@ -98,15 +123,19 @@ tc_status tc_cspace_begin(tc_cspace *cs, const tc_ode *ode, double t, const doub
     }
     nc = kept;
     /* contacts grouped by island (counting sort on the root body: a fixed order) */
-    for (int i = 0; i <= nbody; i++) cs->start[i] = 0;
+    for (int i = 0; i <= nbody; i++)
+        cs->start[i] = 0;
     for (int i = 0; i < nc; i++) {
         int a = cs->raw[i].a, r = root(cs->parent, sys->vadr[a] >= 0 ? a : cs->raw[i].b);
-        cs->root[i] = r, cs->start[r + 1]++;
+        cs->root[i] = r;
+        cs->start[r + 1]++;
     }
-    for (int i = 0; i < nbody; i++) cs->start[i + 1] += cs->start[i];
+    for (int i = 0; i < nbody; i++)
+        cs->start[i + 1] += cs->start[i];
     for (int i = 0; i < nc; i++) {
         int pos = cs->start[cs->root[i]]++;
-        cs->c[pos] = cs->raw[i], cs->root2[pos] = cs->root[i];
+        cs->c[pos] = cs->raw[i];
+        cs->root2[pos] = cs->root[i];
     }
     /* islands: the runs of one root */
     for (int i = 0; i < nc; i++) {
@@ -120,7 +149,9 @@ tc_status tc_cspace_begin(tc_cspace *cs, const tc_ode *ode, double t, const doub
         tangents(c->c.normal, cs->frame[i][0], cs->frame[i][1]);
         tc_contact_impulse *im = &cs->imp[i];
         memset(im, 0, sizeof *im);
-        im->a = c->a, im->b = c->b, im->depth = c->c.depth;
+        im->a = c->a;
+        im->b = c->b;
+        im->depth = c->c.depth;
         memcpy(im->pos, c->c.pos, sizeof im->pos);
         memcpy(im->normal, c->c.normal, sizeof im->normal);
     }
@@ -128,11 +159,12 @@ tc_status tc_cspace_begin(tc_cspace *cs, const tc_ode *ode, double t, const doub
     return TC_OK;
 }
 
-tc_status tc_cspace_predict(tc_cspace *cs, const tc_ode *ode, double t, double dt,
-                            const double *q, double *v) {
+tc_status tc_cspace_predict(tc_cspace *cs, const tc_ode *ode, double t, double dt, const double *q,
+                            double *v) {
     tc_status st = ode->accel(ode->ctx, t, q, v, cs->acc);
     if (st) return st;
-    for (int i = 0; i < cs->nv; i++) v[i] += dt * cs->acc[i];
+    for (int i = 0; i < cs->nv; i++)
+        v[i] += dt * cs->acc[i];
     return TC_OK;
 }
 
@@ -189,7 +221,8 @@ void tc_cspace_apply(tc_cspace *cs, int s, const double *z, int tangents, double
         double zr = z[r];
         if (zr == 0) continue;
         const double *a = AJ + (size_t)r * nv;
-        for (int i = 0; i < nv; i++) v[i] += zr * a[i];
+        for (int i = 0; i < nv; i++)
+            v[i] += zr * a[i];
     }
     /* each contact's share: its normal impulse and the sum of its pyramid impulses */
     for (int i = 0; i < nc; i++) {
@@ -198,7 +231,8 @@ void tc_cspace_apply(tc_cspace *cs, int s, const double *z, int tangents, double
         for (int j = 0; tangents && j < k; j++) {
             double d[3], b = z[nc + i * k + j];
             tc_cspace_direction(cs, i0 + i, j, d);
-            for (int x = 0; x < 3; x++) im->tangent_impulse[x] += b * d[x];
+            for (int x = 0; x < 3; x++)
+                im->tangent_impulse[x] += b * d[x];
         }
     }
 }

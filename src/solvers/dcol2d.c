@@ -10,8 +10,15 @@
 
 void tc_dcol2d_free(tc_dcol2d *d) {
     if (!d) return;
-    free(d->E), free(d->dEdl), free(d->dEdq), free(d->W), free(d->dWdl), free(d->dWdq);
-    free(d->cl), free(d->prim), free(d->pose0);
+    free(d->E);
+    free(d->dEdl);
+    free(d->dEdq);
+    free(d->W);
+    free(d->dWdl);
+    free(d->dWdq);
+    free(d->cl);
+    free(d->prim);
+    free(d->pose0);
     free(d);
 }
 
@@ -20,10 +27,16 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
     const tc_scene *sc = sys->scene;
     tc_dcol2d *d = calloc(1, sizeof *d);
     if (!d) return TC_ENOMEM;
-    d->sys = sys, d->nv = sys->nv, d->mu = mu;
+    d->sys = sys;
+    d->nv = sys->nv;
+    d->mu = mu;
     size_t nb = (size_t)(sc->nbody > 0 ? sc->nbody : 1);
-    d->prim = calloc(nb, sizeof *d->prim), d->pose0 = calloc(nb, sizeof *d->pose0);
-    if (!d->prim || !d->pose0) return tc_dcol2d_free(d), TC_ENOMEM;
+    d->prim = calloc(nb, sizeof *d->prim);
+    d->pose0 = calloc(nb, sizeof *d->pose0);
+    if (!d->prim || !d->pose0) {
+        tc_dcol2d_free(d);
+        return TC_ENOMEM;
+    }
     /* every body: planar or without dofs, and a planar primitive */
     tc_status st = TC_OK;
     for (int i = 0; i < sc->nbody && !st; i++) {
@@ -31,17 +44,25 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
         if (sys->vadr[i] >= 0 && b->joint != TC_JOINT_PLANAR)
             st = tc_error_set(err, TC_EUNSUP, NULL, 0, "joint",
                               "body '%s': the planar contact problem needs planar bodies "
-                              "(x, y, theta)", b->name);
+                              "(x, y, theta)",
+                              b->name);
         if (!st) st = tc_convex2d_from_shape(&d->prim[i], &b->shape, b->pos, b->quat, b->name, err);
         if (!st && sys->vadr[i] >= 0 && d->prim[i].kind != TC_CONVEX2D_POLYGON)
             st = tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
                               "body '%s': a half-space must be fixed", b->name);
-        d->pose0[i][0] = b->pos[0], d->pose0[i][1] = b->pos[1];
+        d->pose0[i][0] = b->pos[0];
+        d->pose0[i][1] = b->pos[1];
     }
-    if (st) return tc_dcol2d_free(d), st;
+    if (st) {
+        tc_dcol2d_free(d);
+        return st;
+    }
     /* the pairs: not two half-spaces, no kinematic body */
     int *pairs = calloc((size_t)sc->nbody * (size_t)sc->nbody + 2, sizeof *pairs);
-    if (!pairs) return tc_dcol2d_free(d), TC_ENOMEM;
+    if (!pairs) {
+        tc_dcol2d_free(d);
+        return TC_ENOMEM;
+    }
     int np = tc_scene_pairs(sc, pairs);
     for (int k = 0; k < np && !st; k++) {
         int a = pairs[2 * k], b = pairs[2 * k + 1];
@@ -60,34 +81,47 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
         /* the polygon first when the other side is a half-space */
         if (d->prim[a].kind == TC_CONVEX2D_HALFSPACE) {
             int t = a;
-            a = b, b = t;
+            a = b;
+            b = t;
         }
         tc_dcol2d_pair *p = &d->pair[d->npair++];
-        p->body[0] = a, p->body[1] = b;
-        p->ma = d->prim[a].m, p->mb = d->prim[b].m;
-        p->nl = 2 * (p->ma + p->mb) + 11, p->ne = p->ma + p->mb + 7;
-        p->ncol = 3 + 2 * (p->ma + p->mb), p->necol = 3 + p->ma + p->mb;
+        p->body[0] = a;
+        p->body[1] = b;
+        p->ma = d->prim[a].m;
+        p->mb = d->prim[b].m;
+        p->nl = 2 * (p->ma + p->mb) + 11;
+        p->ne = p->ma + p->mb + 7;
+        p->ncol = 3 + 2 * (p->ma + p->mb);
+        p->necol = 3 + p->ma + p->mb;
         if (p->nl > d->maxl) d->maxl = p->nl;
         if (p->ne > d->maxe) d->maxe = p->ne;
     }
     free(pairs);
-    if (st) return tc_dcol2d_free(d), st;
+    if (st) {
+        tc_dcol2d_free(d);
+        return st;
+    }
     /* one pair's scratch */
     size_t L = (size_t)d->maxl + 1, E = (size_t)d->maxe + 1;
-    d->E = calloc(E, sizeof *d->E), d->dEdl = calloc(E * L, sizeof *d->dEdl);
+    d->E = calloc(E, sizeof *d->E);
+    d->dEdl = calloc(E * L, sizeof *d->dEdl);
     d->dEdq = calloc(E * 6, sizeof *d->dEdq);
-    d->W = calloc(6, sizeof *d->W), d->dWdl = calloc(6 * L, sizeof *d->dWdl);
+    d->W = calloc(6, sizeof *d->W);
+    d->dWdl = calloc(6 * L, sizeof *d->dWdl);
     d->dWdq = calloc(36, sizeof *d->dWdq);
     d->cl = calloc(L, sizeof *d->cl);
-    if (!d->E || !d->dEdl || !d->dEdq || !d->W || !d->dWdl || !d->dWdq || !d->cl)
-        return tc_dcol2d_free(d), TC_ENOMEM;
+    if (!d->E || !d->dEdl || !d->dEdq || !d->W || !d->dWdl || !d->dWdq || !d->cl) {
+        tc_dcol2d_free(d);
+        return TC_ENOMEM;
+    }
     *out = d;
     return TC_OK;
 }
 
 void tc_dcol2d_pose(const tc_dcol2d *d, int i, const double *qp, double pose[3]) {
     int v = d->sys->vadr[i];
-    for (int c = 0; c < 3; c++) pose[c] = v >= 0 ? qp[v + c] : d->pose0[i][c];
+    for (int c = 0; c < 3; c++)
+        pose[c] = v >= 0 ? qp[v + c] : d->pose0[i][c];
 }
 
 void tc_dcol2d_pair_start(const tc_dcol2d *d, int k, const double *qp, double *l) {
@@ -95,31 +129,36 @@ void tc_dcol2d_pair_start(const tc_dcol2d *d, int k, const double *qp, double *l
     double xa[3], xb[3];
     tc_dcol2d_pose(d, pr->body[0], qp, xa);
     tc_dcol2d_pose(d, pr->body[1], qp, xb);
-    for (int i = 0; i < pr->nl; i++) l[i] = 1;
+    for (int i = 0; i < pr->nl; i++)
+        l[i] = 1;
     const tc_convex2d *hb = &d->prim[pr->body[1]];
     if (hb->kind == TC_CONVEX2D_HALFSPACE) {
         /* the polygon's centre projected on the boundary */
         double h = hb->n[0] * (xa[0] - hb->o[0]) + hb->n[1] * (xa[1] - hb->o[1]);
-        l[0] = xa[0] - h * hb->n[0], l[1] = xa[1] - h * hb->n[1];
+        l[0] = xa[0] - h * hb->n[0];
+        l[1] = xa[1] - h * hb->n[1];
     } else {
-        l[0] = 0.5 * (xa[0] + xb[0]), l[1] = 0.5 * (xa[1] + xb[1]);
+        l[0] = 0.5 * (xa[0] + xb[0]);
+        l[1] = 0.5 * (xa[1] + xb[1]);
     }
 }
 
 /* one side of a pair at the candidate pose */
 typedef struct side {
     const tc_convex2d *c;
-    int dofs;           /* the body has coordinates in q+ */
-    double x[3];        /* pose at q+ */
-    double x0[3];       /* pose at the step's start */
+    int dofs;                        /* the body has coordinates in q+ */
+    double x[3];                     /* pose at q+ */
+    double x0[3];                    /* pose at the step's start */
     double N[TC_CONVEX2D_MAXROW][2]; /* world row normals R A0_i (polygon) */
-    int lam, slk, m;    /* offsets of its duals and slacks in l, rows */
-    int grow;           /* its first g row */
-    int qc;             /* its first column in dE/dq (0 or 3) */
+    int lam, slk, m;                 /* offsets of its duals and slacks in l, rows */
+    int grow;                        /* its first g row */
+    int qc;                          /* its first column in dE/dq (0 or 3) */
 } side;
 
 /* S v = (-v_y, v_x): a quarter turn; cross(r, f) = r_x f_y - r_y f_x */
-static double cross(const double r[2], const double f[2]) { return r[0] * f[1] - r[1] * f[0]; }
+static double cross(const double r[2], const double f[2]) {
+    return r[0] * f[1] - r[1] * f[0];
+}
 
 /* the collision rows: stationarity in p and alpha, and s + g, with their derivatives */
 static void collision_rows(tc_dcol2d *d, const tc_dcol2d_pair *pr, side *sd, const double *l) {
@@ -135,10 +174,12 @@ static void collision_rows(tc_dcol2d *d, const tc_dcol2d_pair *pr, side *sd, con
             double lam = l[s->lam + i], n[2], g;
             int row = s->grow + i;
             if (c->kind == TC_CONVEX2D_HALFSPACE) {
-                n[0] = c->n[0], n[1] = c->n[1];
+                n[0] = c->n[0];
+                n[1] = c->n[1];
                 g = n[0] * (p[0] - c->o[0]) + n[1] * (p[1] - c->o[1]);
             } else {
-                n[0] = s->N[i][0], n[1] = s->N[i][1];
+                n[0] = s->N[i][0];
+                n[1] = s->N[i][1];
                 double r[2] = {p[0] - s->x[0], p[1] - s->x[1]};
                 g = n[0] * r[0] + n[1] * r[1] - alpha * c->b[i];
                 A[row * L + 2] = -c->b[i];
@@ -147,7 +188,8 @@ static void collision_rows(tc_dcol2d *d, const tc_dcol2d_pair *pr, side *sd, con
                 A[2 * L + s->lam + i] = -c->b[i];
                 if (s->dofs) {
                     /* dg/dx = -n, dg/dtheta = (S n) . r; d(n lambda)/dtheta = lambda S n */
-                    Q[row * 6 + s->qc] = -n[0], Q[row * 6 + s->qc + 1] = -n[1];
+                    Q[row * 6 + s->qc] = -n[0];
+                    Q[row * 6 + s->qc + 1] = -n[1];
                     Q[row * 6 + s->qc + 2] = -n[1] * r[0] + n[0] * r[1];
                     Q[0 * 6 + s->qc + 2] += -lam * n[1];
                     Q[1 * 6 + s->qc + 2] += lam * n[0];
@@ -156,9 +198,12 @@ static void collision_rows(tc_dcol2d *d, const tc_dcol2d_pair *pr, side *sd, con
             /* s + g, and p's stationarity: sum n lambda */
             E[row] = l[s->slk + i] + g;
             A[row * L + s->slk + i] = 1;
-            A[row * L + 0] = n[0], A[row * L + 1] = n[1];
-            E[0] += n[0] * lam, E[1] += n[1] * lam;
-            A[0 * L + s->lam + i] = n[0], A[1 * L + s->lam + i] = n[1];
+            A[row * L + 0] = n[0];
+            A[row * L + 1] = n[1];
+            E[0] += n[0] * lam;
+            E[1] += n[1] * lam;
+            A[0 * L + s->lam + i] = n[0];
+            A[1 * L + s->lam + i] = n[1];
         }
     }
 }
@@ -172,32 +217,38 @@ static void normal(const side *sd, int j, const double *l, double u[2], double *
     memset(du, 0, 2 * (size_t)L * sizeof *du);
     dut[0] = dut[1] = 0;
     if (o->c->kind == TC_CONVEX2D_HALFSPACE) {
-        u[0] = o->c->n[0], u[1] = o->c->n[1];
+        u[0] = o->c->n[0];
+        u[1] = o->c->n[1];
         return;
     }
     double w[2] = {0, 0}, wt[2] = {0, 0}, lsum = 0;
     for (int i = 0; i < s->m; i++) {
         double lam = l[s->lam + i];
-        w[0] -= s->N[i][0] * lam, w[1] -= s->N[i][1] * lam;
+        w[0] -= s->N[i][0] * lam;
+        w[1] -= s->N[i][1] * lam;
         /* d(-N lambda)/dtheta = -lambda S N */
-        wt[0] += s->N[i][1] * lam, wt[1] -= s->N[i][0] * lam;
+        wt[0] += s->N[i][1] * lam;
+        wt[1] -= s->N[i][0] * lam;
         lsum += fabs(lam);
     }
     double len = hypot(w[0], w[1]);
     if (!(len > 1e-12 * (1 + lsum))) {
         /* duals that cancel (a cold start on a symmetric polygon): centre to centre */
         double c[2] = {s->x[0] - o->x[0], s->x[1] - o->x[1]}, cl = hypot(c[0], c[1]);
-        u[0] = cl > 0 ? c[0] / cl : 0, u[1] = cl > 0 ? c[1] / cl : 1;
+        u[0] = cl > 0 ? c[0] / cl : 0;
+        u[1] = cl > 0 ? c[1] / cl : 1;
         return;
     }
-    u[0] = w[0] / len, u[1] = w[1] / len;
+    u[0] = w[0] / len;
+    u[1] = w[1] / len;
     /* du = (I - u u^T) dw / |w| */
     double D[2][2] = {{(1 - u[0] * u[0]) / len, -u[0] * u[1] / len},
                       {-u[0] * u[1] / len, (1 - u[1] * u[1]) / len}};
     for (int i = 0; i < s->m; i++)
         for (int r = 0; r < 2; r++)
             du[r * L + s->lam + i] = -(D[r][0] * s->N[i][0] + D[r][1] * s->N[i][1]);
-    for (int r = 0; r < 2; r++) dut[r] = D[r][0] * wt[0] + D[r][1] * wt[1];
+    for (int r = 0; r < 2; r++)
+        dut[r] = D[r][0] * wt[0] + D[r][1] * wt[1];
 }
 
 void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
@@ -212,9 +263,13 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     for (int j = 0; j < 2; j++) {
         side *s = &sd[j];
         int i = pr->body[j];
-        s->c = &d->prim[i], s->m = j ? mb : ma, s->dofs = d->sys->vadr[i] >= 0;
-        s->lam = 3 + (j ? ma : 0), s->slk = 3 + ma + mb + (j ? ma : 0);
-        s->grow = 3 + (j ? ma : 0), s->qc = 3 * j;
+        s->c = &d->prim[i];
+        s->m = j ? mb : ma;
+        s->dofs = d->sys->vadr[i] >= 0;
+        s->lam = 3 + (j ? ma : 0);
+        s->slk = 3 + ma + mb + (j ? ma : 0);
+        s->grow = 3 + (j ? ma : 0);
+        s->qc = 3 * j;
         tc_dcol2d_pose(d, i, qp, s->x);
         if (!collision_only) tc_dcol2d_pose(d, i, d->q, s->x0);
         double cs = cos(s->x[2]), sn = sin(s->x[2]);
@@ -233,10 +288,14 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     const double *p = l, gam = l[G], beta = l[B1] - l[B2], h = d->h;
     /* s_gamma = phi = alpha - 1 */
     E[RG] = l[SG] - (l[2] - 1);
-    A[RG * L + SG] = 1, A[RG * L + 2] = -1;
+    A[RG * L + SG] = 1;
+    A[RG * L + 2] = -1;
     /* s_psi = mu gamma - beta1 - beta2 */
     E[RP] = l[SPS] - d->mu * gam + l[B1] + l[B2];
-    A[RP * L + SPS] = 1, A[RP * L + G] = -d->mu, A[RP * L + B1] = 1, A[RP * L + B2] = 1;
+    A[RP * L + SPS] = 1;
+    A[RP * L + G] = -d->mu;
+    A[RP * L + B1] = 1;
+    A[RP * L + B2] = 1;
     /* wrenches and the sliding velocity v_t = sum_j t_j . v_j(p) */
     memset(d->W, 0, 6 * sizeof *d->W);
     memset(d->dWdl, 0, 6 * (size_t)L * sizeof *d->dWdl);
@@ -251,12 +310,15 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
         double t[2] = {-u[1], u[0]}, dtt[2] = {-dut[1], dut[0]};
         /* the material point's velocity at p: (x+ - x) / h + omega S (p - x+) */
         double om = (s->x[2] - s->x0[2]) / h, r[2] = {p[0] - s->x[0], p[1] - s->x[1]};
-        double vel[2] = {(s->x[0] - s->x0[0]) / h - om * r[1], (s->x[1] - s->x0[1]) / h + om * r[0]};
+        double vel[2] = {(s->x[0] - s->x0[0]) / h - om * r[1],
+                         (s->x[1] - s->x0[1]) / h + om * r[0]};
         vt += t[0] * vel[0] + t[1] * vel[1];
         /* d v_t: through p, x+, theta+ and the normal's duals */
         double tr[2] = {t[1], -t[0]}; /* d(t . S r)/dr */
-        dvt_l[0] += om * tr[0], dvt_l[1] += om * tr[1];
-        dvt_q[s->qc] += t[0] / h - om * tr[0], dvt_q[s->qc + 1] += t[1] / h - om * tr[1];
+        dvt_l[0] += om * tr[0];
+        dvt_l[1] += om * tr[1];
+        dvt_q[s->qc] += t[0] / h - om * tr[0];
+        dvt_q[s->qc + 1] += t[1] / h - om * tr[1];
         dvt_q[s->qc + 2] += cross(r, t) / h + (dtt[0] * vel[0] + dtt[1] * vel[1]);
         for (int i = 0; i < s->m; i++) {
             int c = s->lam + i;
@@ -265,29 +327,50 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
         /* the wrench F = gamma u + beta t at p, torque r x F */
         double F[2] = {gam * u[0] + beta * t[0], gam * u[1] + beta * t[1]};
         double *W = d->W + 3 * j, *WL = d->dWdl + 3 * j * L, *WQ = d->dWdq + 3 * j * 6;
-        W[0] = F[0], W[1] = F[1], W[2] = cross(r, F);
-        WL[0 * L + G] = u[0], WL[1 * L + G] = u[1], WL[2 * L + G] = cross(r, u);
-        WL[0 * L + B1] = t[0], WL[1 * L + B1] = t[1], WL[2 * L + B1] = cross(r, t);
-        WL[0 * L + B2] = -t[0], WL[1 * L + B2] = -t[1], WL[2 * L + B2] = -cross(r, t);
-        WL[2 * L + 0] = F[1], WL[2 * L + 1] = -F[0];
-        WQ[2 * 6 + s->qc] = -F[1], WQ[2 * 6 + s->qc + 1] = F[0];
+        W[0] = F[0];
+        W[1] = F[1];
+        W[2] = cross(r, F);
+        WL[0 * L + G] = u[0];
+        WL[1 * L + G] = u[1];
+        WL[2 * L + G] = cross(r, u);
+        WL[0 * L + B1] = t[0];
+        WL[1 * L + B1] = t[1];
+        WL[2 * L + B1] = cross(r, t);
+        WL[0 * L + B2] = -t[0];
+        WL[1 * L + B2] = -t[1];
+        WL[2 * L + B2] = -cross(r, t);
+        WL[2 * L + 0] = F[1];
+        WL[2 * L + 1] = -F[0];
+        WQ[2 * 6 + s->qc] = -F[1];
+        WQ[2 * 6 + s->qc + 1] = F[0];
         /* through the normal: dF = gamma du + beta S du */
         for (int i = 0; i < s->m; i++) {
             int c = s->lam + i;
             double dF[2] = {gam * du[c] - beta * du[L + c], gam * du[L + c] + beta * du[c]};
-            WL[0 * L + c] += dF[0], WL[1 * L + c] += dF[1], WL[2 * L + c] += cross(r, dF);
+            WL[0 * L + c] += dF[0];
+            WL[1 * L + c] += dF[1];
+            WL[2 * L + c] += cross(r, dF);
         }
         double dF[2] = {gam * dut[0] - beta * dut[1], gam * dut[1] + beta * dut[0]};
-        WQ[0 * 6 + s->qc + 2] += dF[0], WQ[1 * 6 + s->qc + 2] += dF[1];
+        WQ[0 * 6 + s->qc + 2] += dF[0];
+        WQ[1 * 6 + s->qc + 2] += dF[1];
         WQ[2 * 6 + s->qc + 2] += cross(r, dF);
     }
     /* maximum dissipation: s_beta1 = v_t + psi, s_beta2 = -v_t + psi */
     E[RB1] = l[SB1] - vt - l[PS];
     E[RB2] = l[SB2] + vt - l[PS];
-    A[RB1 * L + SB1] = 1, A[RB1 * L + PS] = -1;
-    A[RB2 * L + SB2] = 1, A[RB2 * L + PS] = -1;
-    for (int c = 0; c < L; c++) A[RB1 * L + c] -= dvt_l[c], A[RB2 * L + c] += dvt_l[c];
-    for (int c = 0; c < 6; c++) Q[RB1 * 6 + c] -= dvt_q[c], Q[RB2 * 6 + c] += dvt_q[c];
+    A[RB1 * L + SB1] = 1;
+    A[RB1 * L + PS] = -1;
+    A[RB2 * L + SB2] = 1;
+    A[RB2 * L + PS] = -1;
+    for (int c = 0; c < L; c++) {
+        A[RB1 * L + c] -= dvt_l[c];
+        A[RB2 * L + c] += dvt_l[c];
+    }
+    for (int c = 0; c < 6; c++) {
+        Q[RB1 * 6 + c] -= dvt_q[c];
+        Q[RB2 * 6 + c] += dvt_q[c];
+    }
 }
 
 /* the collision rows of pair ck at q+ = cqp over its collision unknowns xc */
@@ -309,8 +392,12 @@ tc_status tc_dcol2d_detect(tc_dcol2d *d, tc_ip_workspace *w, const tc_ip_setting
                            const double *qp, double *l, int *converged) {
     const tc_dcol2d_pair *pr = &d->pair[k];
     int m = pr->ma + pr->mb;
-    for (int i = 0; i < m; i++) d->czi[i] = 3 + i, d->csi[i] = 3 + m + i;
-    d->ck = k, d->cqp = qp;
+    for (int i = 0; i < m; i++) {
+        d->czi[i] = 3 + i;
+        d->csi[i] = 3 + m + i;
+    }
+    d->ck = k;
+    d->cqp = qp;
     tc_ip_problem p = {pr->ncol, m, d->czi, d->csi, collision_f, d};
     return tc_ip_solve(w, &p, set, l, converged);
 }

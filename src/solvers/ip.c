@@ -14,29 +14,46 @@ struct tc_ip_workspace {
     int nmax;
     tc_ip_problem p;
     tc_ip_settings set;
-    double *x;          /* the caller's iterate */
-    double *r, *J;      /* residual (n) and Newton matrix (n x n) */
-    double *Jr, *rr;    /* the condensed Newton matrix (neq x neq, then its LU) and rhs */
-    double *rc;         /* the pairs' rows of a right-hand side over z (npair) */
-    int *col;           /* each unknown's column in the condensed system, -1 for a slack */
-    int *keep;          /* the unknown of each condensed column (neq) */
-    double *sz;         /* s / z of each pair at x (npair) */
-    double *daff, *d;   /* predictor and corrector directions */
-    double *rhs, *xc;   /* right-hand side, line-search candidate */
+    double *x;        /* the caller's iterate */
+    double *r, *J;    /* residual (n) and Newton matrix (n x n) */
+    double *Jr, *rr;  /* the condensed Newton matrix (neq x neq, then its LU) and rhs */
+    double *rc;       /* the pairs' rows of a right-hand side over z (npair) */
+    int *col;         /* each unknown's column in the condensed system, -1 for a slack */
+    int *keep;        /* the unknown of each condensed column (neq) */
+    double *sz;       /* s / z of each pair at x (npair) */
+    double *daff, *d; /* predictor and corrector directions */
+    double *rhs, *xc; /* right-hand side, line-search candidate */
     size_t *perm;
-    double eq, comp;    /* residual norms at x */
+    double eq, comp; /* residual norms at x */
     int iter;
 };
 
 tc_ip_settings tc_ip_default_settings(double kappa) {
-    return (tc_ip_settings){.kappa = kappa, .rtol = kappa / 10, .max_iter = 30,
-                            .ls_factor = 0.5, .ls_tries = 25, .boundary = 0.95,
-                            .correction = 0.5, .recentre = 0.1};
+    return (tc_ip_settings){.kappa = kappa,
+                            .rtol = kappa / 10,
+                            .max_iter = 30,
+                            .ls_factor = 0.5,
+                            .ls_tries = 25,
+                            .boundary = 0.95,
+                            .correction = 0.5,
+                            .recentre = 0.1};
 }
 
 void tc_ip_free(tc_ip_workspace *w) {
     if (!w) return;
-    free(w->r), free(w->J), free(w->Jr), free(w->rr), free(w->rc), free(w->col), free(w->keep), free(w->sz), free(w->daff), free(w->d), free(w->rhs), free(w->xc), free(w->perm);
+    free(w->r);
+    free(w->J);
+    free(w->Jr);
+    free(w->rr);
+    free(w->rc);
+    free(w->col);
+    free(w->keep);
+    free(w->sz);
+    free(w->daff);
+    free(w->d);
+    free(w->rhs);
+    free(w->xc);
+    free(w->perm);
     free(w);
 }
 
@@ -50,16 +67,24 @@ tc_status tc_ip_alloc(tc_ip_workspace **out, int nmax) {
     if (!w) return TC_ENOMEM;
     size_t n = (size_t)nmax;
     w->nmax = nmax;
-    w->r = calloc(n, sizeof *w->r), w->J = calloc(n * n, sizeof *w->J);
-    w->Jr = calloc(n * n, sizeof *w->Jr), w->rr = calloc(n, sizeof *w->rr);
-    w->rc = calloc(n, sizeof *w->rc), w->col = calloc(n, sizeof *w->col);
-    w->keep = calloc(n, sizeof *w->keep), w->sz = calloc(n, sizeof *w->sz);
-    w->daff = calloc(n, sizeof *w->daff), w->d = calloc(n, sizeof *w->d);
-    w->rhs = calloc(n, sizeof *w->rhs), w->xc = calloc(n, sizeof *w->xc);
+    w->r = calloc(n, sizeof *w->r);
+    w->J = calloc(n * n, sizeof *w->J);
+    w->Jr = calloc(n * n, sizeof *w->Jr);
+    w->rr = calloc(n, sizeof *w->rr);
+    w->rc = calloc(n, sizeof *w->rc);
+    w->col = calloc(n, sizeof *w->col);
+    w->keep = calloc(n, sizeof *w->keep);
+    w->sz = calloc(n, sizeof *w->sz);
+    w->daff = calloc(n, sizeof *w->daff);
+    w->d = calloc(n, sizeof *w->d);
+    w->rhs = calloc(n, sizeof *w->rhs);
+    w->xc = calloc(n, sizeof *w->xc);
     w->perm = calloc(n, sizeof *w->perm);
-    if (!w->r || !w->J || !w->Jr || !w->rr || !w->rc || !w->col || !w->keep || !w->sz ||
-        !w->daff || !w->d || !w->rhs || !w->xc || !w->perm)
-        return tc_ip_free(w), TC_ENOMEM;
+    if (!w->r || !w->J || !w->Jr || !w->rr || !w->rc || !w->col || !w->keep || !w->sz || !w->daff ||
+        !w->d || !w->rhs || !w->xc || !w->perm) {
+        tc_ip_free(w);
+        return TC_ENOMEM;
+    }
     *out = w;
     return TC_OK;
 }
@@ -93,31 +118,40 @@ static tc_status evaluate(tc_ip_workspace *w, const double *x, double *r, double
     if (J) memset(J, 0, (size_t)neq * (size_t)p->n * sizeof *J);
     tc_status st = p->f(p->ctx, x, r, J);
     if (st) return st;
-    for (int k = 0; k < p->npair; k++) r[neq + k] = x[p->zi[k]] * x[p->si[k]] - target;
+    for (int k = 0; k < p->npair; k++)
+        r[neq + k] = x[p->zi[k]] * x[p->si[k]] - target;
     return TC_OK;
 }
 
 /* the violations: |f|_inf and |z s - kappa|_inf from a residual made with target kappa */
 static void violations(const tc_ip_workspace *w, const double *r, double *eq, double *comp) {
     int neq = w->p.n - w->p.npair;
-    *eq = 0, *comp = 0;
-    for (int i = 0; i < neq; i++) *eq = fmax(*eq, fabs(r[i]));
-    for (int i = neq; i < w->p.n; i++) *comp = fmax(*comp, fabs(r[i]));
+    *eq = 0;
+    *comp = 0;
+    for (int i = 0; i < neq; i++)
+        *eq = fmax(*eq, fabs(r[i]));
+    for (int i = neq; i < w->p.n; i++)
+        *comp = fmax(*comp, fabs(r[i]));
     if (!isfinite(*eq + *comp)) *eq = *comp = INFINITY;
 }
 
 tc_status tc_ip_init(tc_ip_workspace *w, const tc_ip_problem *p, const tc_ip_settings *set,
                      double *x) {
     if (p->n > w->nmax || p->npair > p->n) return TC_EINVAL;
-    w->p = *p, w->set = *set, w->x = x, w->iter = 0;
+    w->p = *p;
+    w->set = *set;
+    w->x = x;
+    w->iter = 0;
     /* the condensed system's columns: every unknown but the slacks, in order; a dual or slack
      * used twice, or a slack that is also a dual, cannot be eliminated */
-    for (int i = 0; i < p->n; i++) w->col[i] = 0;
+    for (int i = 0; i < p->n; i++)
+        w->col[i] = 0;
     for (int k = 0; k < p->npair; k++) {
         int zi = p->zi[k], si = p->si[k];
         if (zi < 0 || si < 0 || zi >= p->n || si >= p->n || zi == si || w->col[zi] || w->col[si])
             return TC_EINVAL;
-        w->col[zi] = 1, w->col[si] = -1;
+        w->col[zi] = 1;
+        w->col[si] = -1;
     }
     for (int i = 0, c = 0; i < p->n; i++)
         if ((w->col[i] = w->col[i] < 0 ? -1 : c) >= 0) w->keep[c++] = i;
@@ -139,12 +173,15 @@ static tc_status condense(tc_ip_workspace *w) {
     const tc_ip_problem *p = &w->p;
     int n = p->n, neq = n - p->npair;
     const double *x = w->x;
-    for (int k = 0; k < p->npair; k++) w->sz[k] = x[p->si[k]] / x[p->zi[k]];
+    for (int k = 0; k < p->npair; k++)
+        w->sz[k] = x[p->si[k]] / x[p->zi[k]];
     for (int i = 0; i < neq; i++) {
         const double *row = w->J + (size_t)i * (size_t)n;
         double *out = w->Jr + (size_t)i * (size_t)neq;
-        for (int c = 0; c < neq; c++) out[c] = row[w->keep[c]];
-        for (int k = 0; k < p->npair; k++) out[w->col[p->zi[k]]] -= row[p->si[k]] * w->sz[k];
+        for (int c = 0; c < neq; c++)
+            out[c] = row[w->keep[c]];
+        for (int k = 0; k < p->npair; k++)
+            out[w->col[p->zi[k]]] -= row[p->si[k]] * w->sz[k];
     }
     return tc_ip_lu(w->Jr, w->perm, neq);
 }
@@ -155,18 +192,21 @@ static tc_status newton(tc_ip_workspace *w, double *d) {
     int n = p->n, neq = n - p->npair;
     const double *x = w->x;
     /* the slacks' share of each f row moves to the right-hand side */
-    for (int k = 0; k < p->npair; k++) w->rc[k] = d[neq + k] / x[p->zi[k]];
+    for (int k = 0; k < p->npair; k++)
+        w->rc[k] = d[neq + k] / x[p->zi[k]];
     for (int i = 0; i < neq; i++) {
         const double *row = w->J + (size_t)i * (size_t)n;
         w->rr[i] = d[i];
-        for (int k = 0; k < p->npair; k++) w->rr[i] -= row[p->si[k]] * w->rc[k];
+        for (int k = 0; k < p->npair; k++)
+            w->rr[i] -= row[p->si[k]] * w->rc[k];
     }
     tc_status st = tc_ip_lu_solve(w->Jr, w->perm, neq, w->rr);
     if (st) return st;
     /* back out the slacks' steps from the duals' */
     for (int k = 0; k < p->npair; k++)
         d[p->si[k]] = w->rc[k] - w->sz[k] * w->rr[w->col[p->zi[k]]];
-    for (int c = 0; c < neq; c++) d[w->keep[c]] = w->rr[c];
+    for (int c = 0; c < neq; c++)
+        d[w->keep[c]] = w->rr[c];
     return TC_OK;
 }
 
@@ -190,7 +230,8 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
     if (!st) st = condense(w);
     if (st) return st;
     /* predictor: towards the tolerance's central path z s = kappa */
-    for (int i = 0; i < n; i++) w->daff[i] = -w->r[i];
+    for (int i = 0; i < n; i++)
+        w->daff[i] = -w->r[i];
     if ((st = newton(w, w->daff))) return st;
     double aaff = to_boundary(w, x, w->daff);
     /* centering: sigma = (mu_aff / mu)^3, the target no lower than kappa */
@@ -203,7 +244,8 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
     double sigma = mu > 0 ? pow(fmin(fmax(muaff / mu, 0), 1), 3) : 0;
     double target = fmax(sigma * mu / (p->npair ? p->npair : 1), w->set.kappa);
     /* corrector: the target central path plus Mehrotra's second-order term */
-    for (int i = 0; i < neq; i++) w->d[i] = -w->r[i];
+    for (int i = 0; i < neq; i++)
+        w->d[i] = -w->r[i];
     for (int k = 0; k < p->npair; k++) {
         int zi = p->zi[k], si = p->si[k];
         w->d[neq + k] = -(x[zi] * x[si] - target + w->set.correction * w->daff[zi] * w->daff[si]);
@@ -214,7 +256,8 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
      * current average product as target, no second-order term) */
     if (a < w->set.recentre) {
         double mu_now = mu / (p->npair ? p->npair : 1);
-        for (int i = 0; i < neq; i++) w->d[i] = -w->r[i];
+        for (int i = 0; i < neq; i++)
+            w->d[i] = -w->r[i];
         for (int k = 0; k < p->npair; k++) {
             int zi = p->zi[k], si = p->si[k];
             w->d[neq + k] = -(x[zi] * x[si] - fmax(mu_now, w->set.kappa));
@@ -231,7 +274,8 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
         const double *dd = dir ? w->daff : w->d;
         double step = dir ? aaff : a;
         for (int t = 0; t < w->set.ls_tries; t++) {
-            for (int i = 0; i < n; i++) w->xc[i] = x[i] + step * dd[i];
+            for (int i = 0; i < n; i++)
+                w->xc[i] = x[i] + step * dd[i];
             if ((st = evaluate(w, w->xc, w->rhs, NULL, w->set.kappa))) return st;
             violations(w, w->rhs, &eq, &comp);
             if ((found = eq < w->eq || comp < w->comp)) break;
@@ -241,7 +285,8 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
     }
     if (!isfinite(eq + comp)) return TC_EDIVERGED;
     memcpy(x, w->xc, (size_t)n * sizeof *x);
-    w->eq = eq, w->comp = comp;
+    w->eq = eq;
+    w->comp = comp;
     w->iter++;
     return TC_OK;
 }
@@ -254,12 +299,16 @@ tc_status tc_ip_solve(tc_ip_workspace *w, const tc_ip_problem *p, const tc_ip_se
                       double *x, int *converged) {
     *converged = 0;
     tc_status st = tc_ip_init(w, p, set, x);
-    while (!st && !(*converged = tc_ip_test(w)) && w->iter < set->max_iter) st = tc_ip_iterate(w);
+    while (!st && !(*converged = tc_ip_test(w)) && w->iter < set->max_iter)
+        st = tc_ip_iterate(w);
     return st;
 }
 
 void tc_ip_residuals(const tc_ip_workspace *w, double *eq, double *comp) {
-    *eq = w->eq, *comp = w->comp;
+    *eq = w->eq;
+    *comp = w->comp;
 }
 
-int tc_ip_iterations(const tc_ip_workspace *w) { return w->iter; }
+int tc_ip_iterations(const tc_ip_workspace *w) {
+    return w->iter;
+}

@@ -56,7 +56,10 @@ void tc_lcp_free(tc_lcp *l) {
         free(p->Ms);
         free(p);
     }
-    free(l->M), free(l->q), free(l->z), free(l->w);
+    free(l->M);
+    free(l->q);
+    free(l->z);
+    free(l->w);
     free(l);
 }
 
@@ -69,19 +72,29 @@ tc_status tc_lcp_alloc(tc_lcp **out, int nmax, int solver_id, int max_iter, doub
     if (!l) return TC_ENOMEM;
     size_t n = (size_t)nmax;
     l->nmax = nmax;
-    l->M = calloc(n * n, sizeof(double)), l->q = calloc(n, sizeof(double));
-    l->z = calloc(n, sizeof(double)), l->w = calloc(n, sizeof(double));
+    l->M = calloc(n * n, sizeof(double));
+    l->q = calloc(n, sizeof(double));
+    l->z = calloc(n, sizeof(double));
+    l->w = calloc(n, sizeof(double));
     tc_lcp_private *p = l->p = calloc(1, sizeof *p);
-    if (!l->M || !l->q || !l->z || !l->w || !p) return tc_lcp_free(l), TC_ENOMEM;
-    p->id = solver_id, p->fallbacks = fallbacks && solver_id == SICONOS_LCP_LEMKE;
-    p->max_iter = max_iter, p->tol = tol;
+    if (!l->M || !l->q || !l->z || !l->w || !p) {
+        tc_lcp_free(l);
+        return TC_ENOMEM;
+    }
+    p->id = solver_id;
+    p->fallbacks = fallbacks && solver_id == SICONOS_LCP_LEMKE;
+    p->max_iter = max_iter;
+    p->tol = tol;
     p->Ms = calloc(n * n, sizeof(double));
     /* Siconos: a dense matrix over our buffer, and the solver's options */
     p->nm = NM_create_from_data(NM_DENSE, nmax, nmax, p->Ms);
     p->opt = solver_options_create(solver_id);
     p->fb = solver_options_create(SICONOS_LCP_NEWTON_FB_FBLSA);
     p->nm2 = solver_options_create(SICONOS_LCP_NEWTON_MIN_FBLSA);
-    if (!p->Ms || !p->nm || !p->opt || !p->fb || !p->nm2) return tc_lcp_free(l), TC_ENOMEM;
+    if (!p->Ms || !p->nm || !p->opt || !p->fb || !p->nm2) {
+        tc_lcp_free(l);
+        return TC_ENOMEM;
+    }
     SolverOptions *all[] = {p->opt, p->fb, p->nm2};
     for (int i = 0; i < 3; i++) {
         all[i]->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
@@ -95,15 +108,19 @@ tc_status tc_lcp_alloc(tc_lcp **out, int nmax, int solver_id, int max_iter, doub
 /* round x[n] to the binary grid 2^(e - bits), 2^e >= max |x| */
 static void snap(double *x, size_t n, int bits) {
     double mx = 0;
-    for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs(x[i]));
+    for (size_t i = 0; i < n; i++)
+        mx = fmax(mx, fabs(x[i]));
     if (mx == 0) return;
     int e;
     frexp(mx, &e);
     double h = ldexp(1.0, e - bits);
-    for (size_t i = 0; i < n; i++) x[i] = nearbyint(x[i] / h) * h;
+    for (size_t i = 0; i < n; i++)
+        x[i] = nearbyint(x[i] / h) * h;
 }
 
-static int imin(int a, int b) { return a < b ? a : b; }
+static int imin(int a, int b) {
+    return a < b ? a : b;
+}
 
 /* Lemke's attempts, in order: Siconos' lexicographic Lemke on M rounded to the binary grid
  * 2^-bits of its largest entry (0: M as is); Siconos' Fischer-Burmeister Newton
@@ -152,8 +169,10 @@ int tc_lcp_solve(tc_lcp *l, int n) {
         if (bits) snap(p->Ms, nn, bits);
         if (a == ATT_REG) {
             double mx = 0;
-            for (size_t i = 0; i < nn; i++) mx = fmax(mx, fabs(l->M[i]));
-            for (int r = 0; r < n; r++) p->Ms[(size_t)r * n + r] += REG_REL * mx;
+            for (size_t i = 0; i < nn; i++)
+                mx = fmax(mx, fabs(l->M[i]));
+            for (int r = 0; r < n; r++)
+                p->Ms[(size_t)r * n + r] += REG_REL * mx;
         }
         /* a Lemke attempt that cycles is cut at 10 pivots per unknown (it needs about 1) */
         if (opt == p->opt && lemke)
@@ -172,7 +191,8 @@ int tc_lcp_solve(tc_lcp *l, int n) {
         if (!tc_nonfinite(l->z, n)) lcp_compute_error(&p->lcp, l->z, l->w, p->tol, &err);
         if (err <= p->tol) {
             /* Newton leaves -1e-17 where Lemke has exact zeros */
-            for (int r = 0; r < n; r++) l->z[r] = fmax(l->z[r], 0.0);
+            for (int r = 0; r < n; r++)
+                l->z[r] = fmax(l->z[r], 0.0);
             l->attempt = a + 1;
             return 0;
         }

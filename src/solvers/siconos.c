@@ -11,8 +11,10 @@ void tc_siconos_options_free(SolverOptions *o) {
     SolverOptions *in[MAXIN];
     int n = o->internalSolvers ? o->numberOfInternalSolvers : 0;
     if (n > MAXIN) n = MAXIN;
-    for (int i = 0; i < n; i++) in[i] = o->internalSolvers[i];
+    for (int i = 0; i < n; i++)
+        in[i] = o->internalSolvers[i];
     solver_options_delete(o);
     free(o);
-    for (int i = 0; i < n; i++) free(in[i]);
+    for (int i = 0; i < n; i++)
+        free(in[i]);
 }

@@ -27,7 +27,8 @@ static tc_status step(euler_state *s, const tc_ode *ode, double t, double dt, do
     tc_status st = ode->accel(ode->ctx, t, q, v, s->a);
     if (st) return st;
     if (!semi) tc_system_integrate_q(ode->sys, q, v, dt);
-    for (int i = 0; i < s->nv; i++) v[i] += dt * s->a[i];
+    for (int i = 0; i < s->nv; i++)
+        v[i] += dt * s->a[i];
     if (semi) tc_system_integrate_q(ode->sys, q, v, dt);
     return TC_OK;
 }
@@ -42,7 +43,9 @@ static tc_status semi_euler_step(void *state, const tc_ode *ode, double t, doubl
     return step(state, ode, t, dt, q, v, 1);
 }
 
-static void euler_free(void *state) { free(state); }
+static void euler_free(void *state) {
+    free(state);
+}
 
 const tc_solver_type tc_solver_euler = {
     .name = "euler",

@@ -25,9 +25,8 @@
      "bounds the cost of one step; a run needing more is stiff: use rk4imp or a smaller dt"}
 /* clang-format on */
 
-static const tc_param_spec explicit_params[] = {
-    ADAPTIVE_PARAMS,
-    {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+static const tc_param_spec explicit_params[] = {ADAPTIVE_PARAMS,
+                                                {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 static const tc_param_spec implicit_params[] = {
     ADAPTIVE_PARAMS,
@@ -52,20 +51,22 @@ static const stepper steppers[] = {
 /* a run's workspace: the driver, the flat state and the Jacobian's buffers */
 typedef struct gsl_state {
     const tc_system *sys;
-    const tc_ode *ode;   /* the step's ODE, set at each step */
-    tc_status status;    /* first failure of accel in the current step */
+    const tc_ode *ode; /* the step's ODE, set at each step */
+    tc_status status;  /* first failure of accel in the current step */
     int nq, nv, dim;
-    int started;         /* the driver's first substep has been set to dt */
+    int started; /* the driver's first substep has been set to dt */
     double hmin, jac_step;
     gsl_odeiv2_system gsys;
     gsl_odeiv2_driver *drv;
-    double *y;           /* flat state (q, v), dim */
+    double *y;            /* flat state (q, v), dim */
     double *f0, *f1, *yp; /* Jacobian: base and perturbed derivative, perturbed state */
 } gsl_state;
 
 /* GSL's default error handler prints and aborts; every GSL return value is checked here */
 static once_flag handler_once = ONCE_FLAG_INIT;
-static void handler_off(void) { gsl_set_error_handler_off(); }
+static void handler_off(void) {
+    gsl_set_error_handler_off();
+}
 
 /* the flat derivative dy/dt = (qdot(q, v), accel(q, v)) */
 static int flat_f(double t, const double y[], double dydt[], void *params) {
@@ -93,13 +94,15 @@ static int flat_jac(double t, const double y[], double *dfdy, double dfdt[], voi
         s->yp[j] = yj + h;
         h = s->yp[j] - yj;
         if ((r = flat_f(t, s->yp, s->f1, s))) return r;
-        for (int i = 0; i < n; i++) dfdy[i * n + j] = (s->f1[i] - s->f0[i]) / h;
+        for (int i = 0; i < n; i++)
+            dfdy[i * n + j] = (s->f1[i] - s->f0[i]) / h;
         s->yp[j] = yj;
     }
     double ht = s->jac_step * fmax(fabs(t), 1.0);
     ht = (t + ht) - t;
     if ((r = flat_f(t + ht, y, s->f1, s))) return r;
-    for (int i = 0; i < n; i++) dfdt[i] = (s->f1[i] - s->f0[i]) / ht;
+    for (int i = 0; i < n; i++)
+        dfdt[i] = (s->f1[i] - s->f0[i]) / ht;
     return GSL_SUCCESS;
 }
 
@@ -120,22 +123,31 @@ static tc_status gsl_alloc_state(void **state, const stepper *k, const tc_system
     gsl_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     s->sys = sys;
-    s->nq = sys->nq, s->nv = sys->nv, s->dim = sys->nq + sys->nv;
+    s->nq = sys->nq;
+    s->nv = sys->nv;
+    s->dim = sys->nq + sys->nv;
     s->hmin = tc_params_get(p, "hmin");
     s->jac_step = k->implicit ? tc_params_get(p, "jac_step") : 0;
     /* buffers: y, f0, f1, yp */
     size_t n = (size_t)s->dim + 1;
     s->y = calloc(4 * n, sizeof(double));
-    if (!s->y) return gsl_free_state(s), TC_ENOMEM;
-    s->f0 = s->y + n, s->f1 = s->f0 + n, s->yp = s->f1 + n;
+    if (!s->y) {
+        gsl_free_state(s);
+        return TC_ENOMEM;
+    }
+    s->f0 = s->y + n;
+    s->f1 = s->f0 + n;
+    s->yp = s->f1 + n;
     /* a system without degrees of freedom needs no driver (GSL rejects dimension 0) */
     if (s->dim > 0) {
         s->gsys = (gsl_odeiv2_system){flat_f, k->implicit ? flat_jac : NULL, (size_t)s->dim, s};
         /* the first substep is set to dt at the first step; hmax stays unbounded */
         s->drv = gsl_odeiv2_driver_alloc_y_new(&s->gsys, *k->type, fmax(1.0, s->hmin),
-                                               tc_params_get(p, "atol"),
-                                               tc_params_get(p, "rtol"));
-        if (!s->drv) return gsl_free_state(s), TC_ENOMEM;
+                                               tc_params_get(p, "atol"), tc_params_get(p, "rtol"));
+        if (!s->drv) {
+            gsl_free_state(s);
+            return TC_ENOMEM;
+        }
         gsl_odeiv2_driver_set_hmin(s->drv, s->hmin);
         gsl_odeiv2_driver_set_nmax(s->drv, (unsigned long)tc_params_get(p, "max_substeps"));
     }
@@ -158,12 +170,19 @@ static tc_status gsl_step(void *state, const tc_ode *ode, double t, double dt, d
         gsl_odeiv2_driver_reset_hstart(s->drv, dt);
         s->started = 1;
     }
-    s->ode = ode, s->status = TC_OK;
+    s->ode = ode;
+    s->status = TC_OK;
     double t0 = t;
     int r = gsl_odeiv2_driver_apply(s->drv, &t0, t + dt, s->y);
-    if (s->status) return s->started = 0, s->status;
+    if (s->status) {
+        s->started = 0;
+        return s->status;
+    }
     /* step-size underflow (hmin, no progress), too many substeps, blow-up: a failed run */
-    if (r != GSL_SUCCESS || tc_nonfinite(s->y, s->dim)) return s->started = 0, TC_EDIVERGED;
+    if (r != GSL_SUCCESS || tc_nonfinite(s->y, s->dim)) {
+        s->started = 0;
+        return TC_EDIVERGED;
+    }
     memcpy(q, s->y, qb);
     memcpy(v, s->y + s->nq, vb);
     tc_system_normalize_q(ode->sys, q);
@@ -171,24 +190,23 @@ static tc_status gsl_step(void *state, const tc_ode *ode, double t, double dt, d
 }
 
 /* one descriptor per table entry: an alloc that picks the entry, the rest shared */
-#define GSL_SOLVER(var, idx, sum, prm)                                                           \
-    static tc_status var##_alloc(void **state, const tc_system *sys, const tc_params *p,         \
-                                 tc_error *err) {                                                \
-        return gsl_alloc_state(state, &steppers[idx], sys, p, err);                              \
-    }                                                                                            \
-    const tc_solver_type tc_solver_##var = {                                                     \
-        .name = #var,                                                                            \
-        .summary = sum,                                                                          \
-        .params = prm,                                                                           \
-        .caps = TC_CAP_DYNAMICS,                                                                 \
-        .needs = TC_CAP_CONTINUOUS, /* error control and Newton assume a continuous force */     \
-        .alloc = var##_alloc,                                                                    \
-        .step = gsl_step,                                                                        \
-        .free = gsl_free_state,                                                                  \
+#define GSL_SOLVER(var, idx, sum, prm)                                                             \
+    static tc_status var##_alloc(void **state, const tc_system *sys, const tc_params *p,           \
+                                 tc_error *err) {                                                  \
+        return gsl_alloc_state(state, &steppers[idx], sys, p, err);                                \
+    }                                                                                              \
+    const tc_solver_type tc_solver_##var = {                                                       \
+        .name = #var,                                                                              \
+        .summary = sum,                                                                            \
+        .params = prm,                                                                             \
+        .caps = TC_CAP_DYNAMICS,                                                                   \
+        .needs = TC_CAP_CONTINUOUS, /* error control and Newton assume a continuous force */       \
+        .alloc = var##_alloc,                                                                      \
+        .step = gsl_step,                                                                          \
+        .free = gsl_free_state,                                                                    \
     };
 
-GSL_SOLVER(rkf45, 0, "GSL Runge–Kutta–Fehlberg 4(5), adaptive substeps (explicit)",
-           explicit_params)
+GSL_SOLVER(rkf45, 0, "GSL Runge–Kutta–Fehlberg 4(5), adaptive substeps (explicit)", explicit_params)
 GSL_SOLVER(rk8pd, 1, "GSL Runge–Kutta Prince–Dormand 8(9), adaptive substeps (reference runs)",
            explicit_params)
 GSL_SOLVER(rk4imp, 2, "GSL implicit Gauss 4 (A-stable), adaptive, finite-difference Jacobian",

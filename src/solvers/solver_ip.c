@@ -123,10 +123,20 @@ static void ip_free(void *state) {
     ip_state *s = state;
     if (!s) return;
     tc_dcol2d_free(s->dc);
-    tc_ip_free(s->ws), tc_ip_free(s->wc);
-    free(s->zi), free(s->si), free(s->x), free(s->a);
-    free(s->col), free(s->l), free(s->Mcc), free(s->X), free(s->perm);
-    free(s->xp), free(s->rp), free(s->cs);
+    tc_ip_free(s->ws);
+    tc_ip_free(s->wc);
+    free(s->zi);
+    free(s->si);
+    free(s->x);
+    free(s->a);
+    free(s->col);
+    free(s->l);
+    free(s->Mcc);
+    free(s->X);
+    free(s->perm);
+    free(s->xp);
+    free(s->rp);
+    free(s->cs);
     free(s);
 }
 
@@ -153,14 +163,14 @@ static void body_rows(const ip_state *s, const double *qp, double *r, double *J,
 static void q_columns(const ip_state *s, int k, int col[6]) {
     for (int j = 0; j < 2; j++) {
         int v = s->sys->vadr[s->dc->pair[k].body[j]];
-        for (int c = 0; c < 3; c++) col[3 * j + c] = v >= 0 ? v + c : -1;
+        for (int c = 0; c < 3; c++)
+            col[3 * j + c] = v >= 0 ? v + c : -1;
     }
 }
 
 /* subtract the pair's wrenches from its bodies' rows; local unknown c of the pair goes to
  * column lcol[c] (-1: dropped) */
-static void place_wrenches(const ip_state *s, int k, const int *lcol, double *r, double *J,
-                           int n) {
+static void place_wrenches(const ip_state *s, int k, const int *lcol, double *r, double *J, int n) {
     const tc_dcol2d *d = s->dc;
     const tc_dcol2d_pair *pr = &d->pair[k];
     int qc[6];
@@ -191,7 +201,8 @@ static tc_status single_f(void *ctx, const double *x, double *r, double *J) {
         const tc_dcol2d_pair *pr = &d->pair[k];
         tc_dcol2d_pair_eval(d, k, x, x + s->voff[k], 0);
         q_columns(s, k, qc);
-        for (int m = 0; m < pr->nl; m++) lcol[m] = s->voff[k] + m;
+        for (int m = 0; m < pr->nl; m++)
+            lcol[m] = s->voff[k] + m;
         for (int e = 0; e < pr->ne; e++) {
             r[s->eoff[k] + e] = d->E[e];
             if (!J) continue;
@@ -212,7 +223,8 @@ static tc_status detect(ip_state *s, int k, const double *qp) {
     const tc_dcol2d_pair *pr = &s->dc->pair[k];
     double *xc = s->col + s->coff[k];
     if (s->cwarm) {
-        for (int i = 3; i < pr->ncol; i++) xc[i] += s->backstep;
+        for (int i = 3; i < pr->ncol; i++)
+            xc[i] += s->backstep;
     } else {
         tc_dcol2d_pair_start(s->dc, k, qp, s->cs);
         memcpy(xc, s->cs, (size_t)pr->ncol * sizeof *xc);
@@ -229,7 +241,8 @@ static void chain(const ip_state *s, double *row, const double *dr, int nc, cons
     for (int c = 0; c < 6; c++) {
         if (qc[c] < 0) continue;
         double acc = 0;
-        for (int i = 0; i < nc; i++) acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
+        for (int i = 0; i < nc; i++)
+            acc += dr[i] * s->X[(size_t)c * (size_t)nc + i];
         row[qc[c]] += sign * acc;
     }
 }
@@ -250,14 +263,16 @@ static tc_status bilevel_exact(ip_state *s, const double *x, double *r, double *
         memcpy(s->l + nc, x + dv, 8 * sizeof *s->l);
         tc_dcol2d_pair_eval(d, k, x, s->l, 0);
         q_columns(s, k, qc);
-        for (int c = 0; c < pr->nl; c++) lcol[c] = c < nc ? -1 : dv + c - nc;
+        for (int c = 0; c < pr->nl; c++)
+            lcol[c] = c < nc ? -1 : dv + c - nc;
         /* the 4 contact rows: direct partials */
         for (int e = 0; e < 4; e++) {
             int le = pr->necol + e;
             r[s->eoff[k] + e] = d->E[le];
             if (!J) continue;
             double *row = J + (size_t)(s->eoff[k] + e) * (size_t)n;
-            for (int c = nc; c < pr->nl; c++) row[dv + c - nc] += d->dEdl[le * pr->nl + c];
+            for (int c = nc; c < pr->nl; c++)
+                row[dv + c - nc] += d->dEdl[le * pr->nl + c];
             for (int c = 0; c < 6; c++)
                 if (qc[c] >= 0) row[qc[c]] += d->dEdq[le * 6 + c];
         }
@@ -270,13 +285,15 @@ static tc_status bilevel_exact(ip_state *s, const double *x, double *r, double *
                    (size_t)nc * sizeof *s->Mcc);
         for (int i = 0; i < m; i++) {
             double *row = s->Mcc + (size_t)(pr->necol + i) * (size_t)nc;
-            row[3 + i] = s->l[3 + m + i], row[3 + m + i] = s->l[3 + i];
+            row[3 + i] = s->l[3 + m + i];
+            row[3 + m + i] = s->l[3 + i];
         }
         if ((st = tc_ip_lu(s->Mcc, s->perm, nc))) return st;
         /* X[:, c] = -M_cc^-1 dE_c/dq_c, for each of the 6 coordinates */
         for (int c = 0; c < 6; c++) {
             double *xcol = s->X + (size_t)c * (size_t)nc;
-            for (int e = 0; e < nc; e++) xcol[e] = e < pr->necol ? -d->dEdq[e * 6 + c] : 0;
+            for (int e = 0; e < nc; e++)
+                xcol[e] = e < pr->necol ? -d->dEdq[e * 6 + c] : 0;
             if (qc[c] >= 0 && (st = tc_ip_lu_solve(s->Mcc, s->perm, nc, xcol))) return st;
         }
         /* chain rule: rows that see the collision unknowns get dR/dc X on the q+ columns (the
@@ -313,11 +330,13 @@ static tc_status bilevel_fd(ip_state *s, const double *x, double *r, double *J) 
         s->xp[j] = x[j] + step;
         step = s->xp[j] - x[j];
         if ((st = bilevel_exact(s, s->xp, s->rp, NULL))) return st;
-        for (int i = 0; i < neq; i++) J[(size_t)i * (size_t)n + (size_t)j] = (s->rp[i] - r[i]) / step;
+        for (int i = 0; i < neq; i++)
+            J[(size_t)i * (size_t)n + (size_t)j] = (s->rp[i] - r[i]) / step;
         s->xp[j] = x[j];
     }
     /* the regularisation: kg on dr/dv is kg / h on dr/dq+ */
-    for (int i = 0; i < nv; i++) J[(size_t)i * (size_t)n + (size_t)i] += s->fd_reg_p / d->h;
+    for (int i = 0; i < nv; i++)
+        J[(size_t)i * (size_t)n + (size_t)i] += s->fd_reg_p / d->h;
     static const int dual[4] = {0, 2, 4, 5}; /* gamma, psi, beta1, beta2 of a pair's 8 */
     for (int k = 0; k < d->npair; k++)
         for (int e = 0; e < 4; e++)
@@ -338,13 +357,16 @@ static tc_status layout(ip_state *s) {
     int n = s->nv, e = s->nv, ncone = 0, nc = 0;
     for (int k = 0; k < d->npair; k++) {
         const tc_dcol2d_pair *pr = &d->pair[k];
-        s->voff[k] = n, s->eoff[k] = e, s->coff[k] = nc;
+        s->voff[k] = n;
+        s->eoff[k] = e;
+        s->coff[k] = nc;
         n += s->bilevel ? 8 : pr->nl;
         e += s->bilevel ? 4 : pr->ne;
         ncone += s->bilevel ? 4 : pr->ma + pr->mb + 4;
         nc += pr->ncol;
     }
-    s->n = n, s->ncone = ncone;
+    s->n = n;
+    s->ncone = ncone;
     s->zi = calloc((size_t)ncone + 1, sizeof *s->zi);
     s->si = calloc((size_t)ncone + 1, sizeof *s->si);
     s->x = calloc((size_t)n + 1, sizeof *s->x);
@@ -365,10 +387,15 @@ static tc_status layout(ip_state *s) {
     for (int k = 0; k < d->npair; k++) {
         const tc_dcol2d_pair *pr = &d->pair[k];
         int m = pr->ma + pr->mb, o = s->voff[k] + (s->bilevel ? 0 : pr->ncol);
-        for (int i = 0; i < m && !s->bilevel; i++, c++)
-            s->zi[c] = s->voff[k] + 3 + i, s->si[c] = s->voff[k] + 3 + m + i;
+        for (int i = 0; i < m && !s->bilevel; i++, c++) {
+            s->zi[c] = s->voff[k] + 3 + i;
+            s->si[c] = s->voff[k] + 3 + m + i;
+        }
         const int z[4] = {0, 2, 4, 5}, sl[4] = {1, 3, 6, 7};
-        for (int i = 0; i < 4; i++, c++) s->zi[c] = o + z[i], s->si[c] = o + sl[i];
+        for (int i = 0; i < 4; i++, c++) {
+            s->zi[c] = o + z[i];
+            s->si[c] = o + sl[i];
+        }
     }
     if (tc_ip_alloc(&s->ws, n)) return TC_ENOMEM;
     if (s->bilevel && tc_ip_alloc(&s->wc, d->maxl)) return TC_ENOMEM;
@@ -383,9 +410,14 @@ static tc_status ip_alloc(void **state, const tc_system *sys, const tc_params *p
                             "the planar contact problem needs planar bodies only");
     ip_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
-    s->sys = sys, s->nv = sys->nv, s->bilevel = bilevel;
+    s->sys = sys;
+    s->nv = sys->nv;
+    s->bilevel = bilevel;
     tc_status st = tc_dcol2d_alloc(&s->dc, sys, sys->scene->friction, err);
-    if (st) return ip_free(s), st;
+    if (st) {
+        ip_free(s);
+        return st;
+    }
     double kappa = tc_params_get(p, "tol");
     s->set = tc_ip_default_settings(kappa);
     s->set.max_iter = (int)tc_params_get(p, "max_iter");
@@ -403,7 +435,10 @@ static tc_status ip_alloc(void **state, const tc_system *sys, const tc_params *p
         s->fd_reg_p = tc_params_get(p, "fd_primal_reg");
         s->fd_reg_d = tc_params_get(p, "fd_dual_reg");
     }
-    if ((st = layout(s))) return ip_free(s), st;
+    if ((st = layout(s))) {
+        ip_free(s);
+        return st;
+    }
     *state = s;
     return TC_OK;
 }
@@ -412,9 +447,13 @@ static tc_status ip_alloc(void **state, const tc_system *sys, const tc_params *p
  * and slacks of 1 (cold); q+ = q + h v either way */
 static void start(ip_state *s, const double *q, const double *v, double h) {
     tc_dcol2d *d = s->dc;
-    for (int i = 0; i < s->nv; i++) s->x[i] = q[i] + h * v[i];
+    for (int i = 0; i < s->nv; i++)
+        s->x[i] = q[i] + h * v[i];
     if (s->warm && s->started) {
-        for (int c = 0; c < s->ncone; c++) s->x[s->zi[c]] += s->backstep, s->x[s->si[c]] += s->backstep;
+        for (int c = 0; c < s->ncone; c++) {
+            s->x[s->zi[c]] += s->backstep;
+            s->x[s->si[c]] += s->backstep;
+        }
         return;
     }
     for (int k = 0; k < d->npair; k++) {
@@ -437,7 +476,10 @@ static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, do
     tc_dcol2d *d = s->dc;
     tc_status st = ode->accel(ode->ctx, t, q, v, s->a);
     if (st) return st;
-    d->h = dt, d->q = q, d->v = v, d->a = s->a;
+    d->h = dt;
+    d->q = q;
+    d->v = v;
+    d->a = s->a;
     start(s, q, v, dt);
     tc_ip_problem p = {s->n, s->ncone, s->zi, s->si, s->bilevel ? bilevel_f : single_f, s};
     int ok;
@@ -462,14 +504,16 @@ static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, do
     for (int i = 0; i < s->nv; i++) {
         double qn = s->x[i];
         if (!isfinite(qn)) return TC_EDIVERGED;
-        v[i] = (qn - q[i]) / dt, q[i] = qn;
+        v[i] = (qn - q[i]) / dt;
+        q[i] = qn;
     }
     return TC_OK;
 }
 
 static void ip_counters(void *state, long long *iters, long long *fails) {
     const ip_state *s = state;
-    *iters = s->iters, *fails = s->fails;
+    *iters = s->iters;
+    *fails = s->fails;
 }
 
 static const char *ip_failure(void *state) {

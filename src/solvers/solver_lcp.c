@@ -54,8 +54,8 @@ static const tc_param_spec lcp_params[] = {
 typedef struct lcp_state {
     const tc_system *sys;
     int nv, k, maxc, gap;
-    double drift;  /* 1/s: drift_rate, 0 for none */
-    double *dq;    /* nv: the step's drift correction (a displacement, m and rad) */
+    double drift; /* 1/s: drift_rate, 0 for none */
+    double *dq;   /* nv: the step's drift correction (a displacement, m and rad) */
     long long fails;
     tc_cspace *cs; /* contacts, islands, rows (J, M^-1 J^T, bias), impulses */
     tc_lcp *lcp;   /* M, q, z, w ((maxc (k + 2))^2 and maxc (k + 2)) and Siconos */
@@ -77,7 +77,8 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     (void)err;
     lcp_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
-    s->sys = sys, s->nv = sys->nv;
+    s->sys = sys;
+    s->nv = sys->nv;
     s->k = (int)tc_params_get(p, "friction_dirs");
     s->maxc = (int)tc_params_get(p, "max_contacts");
     s->gap = tc_params_get(p, "gap_term") != 0;
@@ -88,14 +89,18 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     if (!st)
         st = tc_lcp_alloc(&s->lcp, n, id, (int)tc_params_get(p, "max_iter"),
                           tc_params_get(p, "tol"), tc_params_get(p, "fallbacks") != 0);
-    if (st) return lcp_free(s), st;
+    if (st) {
+        lcp_free(s);
+        return st;
+    }
     *state = s;
     return TC_OK;
 }
 
 static double dot(const double *a, const double *b, int n) {
     double r = 0;
-    for (int i = 0; i < n; i++) r += a[i] * b[i];
+    for (int i = 0; i < n; i++)
+        r += a[i] * b[i];
     return r;
 }
 
@@ -118,7 +123,8 @@ static int solve(lcp_state *s, int isl, int friction, double mu, const double *v
     for (int r = 0; r < m; r++)
         for (int c = r; c < m; c++) {
             double g = dot(J + (size_t)r * nv, AJ + (size_t)c * nv, nv);
-            M[(size_t)c * n + r] = g, M[(size_t)r * n + c] = g;
+            M[(size_t)c * n + r] = g;
+            M[(size_t)r * n + c] = g;
         }
     if (friction)
         for (int i = 0; i < nc; i++) {
@@ -135,7 +141,8 @@ static int solve(lcp_state *s, int isl, int friction, double mu, const double *v
         q[r] = dot(J + (size_t)r * nv, vs, nv) + bias[r];
         if (r < nc && s->gap && cc[r].c.depth < 0) q[r] -= cc[r].c.depth / dt;
     }
-    for (int r = m; r < n; r++) q[r] = 0;
+    for (int r = m; r < n; r++)
+        q[r] = 0;
     int info = tc_lcp_solve(s->lcp, n);
     if (info) s->fails++;
     return info;
@@ -151,11 +158,15 @@ static void island(lcp_state *s, int isl, double *v, double dt) {
     tc_cspace_rows(cs, isl, friction);
     /* a failed friction solve falls back to the normal rows alone (frictionless step) */
     int info = solve(s, isl, friction, mu, v, dt);
-    if (info && friction) friction = 0, info = solve(s, isl, 0, mu, v, dt);
+    if (info && friction) {
+        friction = 0;
+        info = solve(s, isl, 0, mu, v, dt);
+    }
     /* a failed normal solve keeps Siconos' last iterate, projected on z >= 0, if finite */
     if (info) {
         if (tc_nonfinite(s->lcp->z, nc)) memset(s->lcp->z, 0, (size_t)nc * sizeof(double));
-        for (int r = 0; r < nc; r++) s->lcp->z[r] = fmax(s->lcp->z[r], 0.0);
+        for (int r = 0; r < nc; r++)
+            s->lcp->z[r] = fmax(s->lcp->z[r], 0.0);
     }
     /* v+ = v* + A (N^T lambda + D^T beta), recorded per contact */
     tc_cspace_apply(cs, isl, s->lcp->z, friction, v);
@@ -187,7 +198,8 @@ static void stabilise(lcp_state *s, int isl, const double *v, double dt) {
     for (int r = 0; r < nc; r++)
         for (int k = r; k < nc; k++) {
             double g = dot(J + (size_t)r * nv, AJ + (size_t)k * nv, nv);
-            M[(size_t)k * nc + r] = g, M[(size_t)r * nc + k] = g;
+            M[(size_t)k * nc + r] = g;
+            M[(size_t)r * nc + k] = g;
         }
     if (tc_lcp_solve(s->lcp, nc)) {
         s->fails++;
@@ -196,7 +208,8 @@ static void stabilise(lcp_state *s, int isl, const double *v, double dt) {
     for (int r = 0; r < nc; r++) {
         double mu = s->lcp->z[r];
         if (mu == 0) continue;
-        for (int i = 0; i < nv; i++) s->dq[i] += mu * AJ[(size_t)r * nv + i];
+        for (int i = 0; i < nv; i++)
+            s->dq[i] += mu * AJ[(size_t)r * nv + i];
     }
 }
 
@@ -209,11 +222,13 @@ static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, d
     if (!st) st = tc_cspace_predict(s->cs, ode, t, dt, q, v);
     if (st) return st;
     /* each island's LCP alone: they share no dof, so v* of one is untouched by another */
-    for (int i = 0; i < s->cs->nisland; i++) island(s, i, v, dt);
+    for (int i = 0; i < s->cs->nisland; i++)
+        island(s, i, v, dt);
     tc_system_integrate_q(ode->sys, q, v, dt);
     if (s->drift > 0 && s->cs->nisland > 0) {
         memset(s->dq, 0, (size_t)s->nv * sizeof *s->dq);
-        for (int i = 0; i < s->cs->nisland; i++) stabilise(s, i, v, dt);
+        for (int i = 0; i < s->cs->nisland; i++)
+            stabilise(s, i, v, dt);
         tc_system_integrate_q(ode->sys, q, s->dq, 1.0);
     }
     tc_system_normalize_q(ode->sys, q);
@@ -222,7 +237,8 @@ static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, d
 
 static void lcp_counters(void *state, long long *iters, long long *fails) {
     const lcp_state *s = state;
-    *iters = s->lcp->iters, *fails = s->fails + s->cs->overflows;
+    *iters = s->lcp->iters;
+    *fails = s->fails + s->cs->overflows;
 }
 
 /* the contact impulses of the last step */
@@ -230,7 +246,6 @@ static int lcp_impulses(void *state, tc_contact_impulse *out, int max) {
     const lcp_state *s = state;
     return tc_cspace_impulses(s->cs, out, max);
 }
-
 
 /* the two descriptors: the same step, Siconos' Lemke or PGS */
 static tc_status lemke_alloc(void **state, const tc_system *sys, const tc_params *p,

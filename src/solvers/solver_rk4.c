@@ -34,15 +34,22 @@ static tc_status rk4_alloc(void **state, const tc_system *sys, const tc_params *
     (void)p, (void)err;
     rk4_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
-    s->nq = sys->nq, s->nv = sys->nv;
+    s->nq = sys->nq;
+    s->nv = sys->nv;
     /* one block: 2 nq + 6 nv doubles */
     size_t nq = (size_t)sys->nq + 1, nv = (size_t)sys->nv + 1;
     s->q0 = calloc(2 * nq + 6 * nv, sizeof(double));
-    if (!s->q0) return rk4_free(s), TC_ENOMEM;
+    if (!s->q0) {
+        rk4_free(s);
+        return TC_ENOMEM;
+    }
     s->qs = s->q0 + nq;
     s->v0 = s->qs + nq;
-    s->vs = s->v0 + nv, s->as = s->vs + nv, s->kv = s->as + nv;
-    s->ksum = s->kv + nv, s->asum = s->ksum + nv;
+    s->vs = s->v0 + nv;
+    s->as = s->vs + nv;
+    s->kv = s->as + nv;
+    s->ksum = s->kv + nv;
+    s->asum = s->ksum + nv;
     *state = s;
     return TC_OK;
 }
@@ -57,7 +64,8 @@ static void dexpinv(const tc_system *sys, double *k, const double *kprev, double
         tc_v3_scale(th, kprev + sys->vadr[i] + 3, h);
         tc_v3_cross(c1, th, w);
         tc_v3_cross(c2, th, c1);
-        for (int j = 0; j < 3; j++) w[j] += -0.5 * c1[j] + c2[j] / 12;
+        for (int j = 0; j < 3; j++)
+            w[j] += -0.5 * c1[j] + c2[j] / 12;
     }
 }
 
@@ -77,7 +85,8 @@ static tc_status rk4_step(void *state, const tc_ode *ode, double t, double dt, d
         double h = c[st] * dt;
         memcpy(s->qs, s->q0, qb);
         if (st) tc_system_integrate_q(sys, s->qs, s->kv, h);
-        for (int i = 0; i < s->nv; i++) s->vs[i] = st ? s->v0[i] + h * s->as[i] : s->v0[i];
+        for (int i = 0; i < s->nv; i++)
+            s->vs[i] = st ? s->v0[i] + h * s->as[i] : s->v0[i];
         tc_status e = ode->accel(ode->ctx, t + h, s->qs, s->vs, s->as);
         if (e) return e;
         /* configuration slope K_s: the stage velocity seen from q0's chart */

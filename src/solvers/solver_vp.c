@@ -104,8 +104,8 @@ typedef struct vp_contact {
     int body[2], nd[2], vadr[2]; /* a, b; dofs (0, 3 or 6) and where they are in v */
     double row[2][VP_MAXROW][6], mrow[2][VP_MAXROW][6];
     double vfix[VP_MAXROW];
-    double dir[VP_MAXROW][3]; /* world directions: the normal (a to b), then the pyramid's */
-    double pos[3], depth;     /* the model's point (m, world) and depth (m) */
+    double dir[VP_MAXROW][3];    /* world directions: the normal (a to b), then the pyramid's */
+    double pos[3], depth;        /* the model's point (m, world) and depth (m) */
     double lam, beta[VP_MAXDIR]; /* pyramid: along dir[1 + j]; cone: along t1, t2 (signed) */
 } vp_contact;
 
@@ -122,9 +122,9 @@ typedef struct vp_state {
     struct vp_old {        /* maxc: the last step's contacts, by pair, for warm starts */
         int a, b;
         double pos[3], lam, f[3]; /* point (m), normal impulse, friction impulse (N s, world) */
-    } *old;
+    } * old;
     int nold;
-    vp_contact *c;         /* maxc */
+    vp_contact *c; /* maxc */
     int nc;
     int *start, *list, *fill; /* each body's contacts: list[start[i] .. start[i + 1]) */
     int sweep_order;          /* 0: body index; 1: up along -gravity; 2: up, then down, ... */
@@ -137,12 +137,12 @@ typedef struct vp_state {
     double *vref;             /* nv: each body's velocity when it last woke its neighbours */
     unsigned char *dirty;     /* nbody: the body's block must be solved (again) */
     double dcos[VP_MAXDIR], dsin[VP_MAXDIR]; /* the pyramid's directions on t1 and t2 */
-    tc_lcp *lcp;              /* (k + 2) maxb unknowns */
+    tc_lcp *lcp;                             /* (k + 2) maxb unknowns */
     /* cone = 1: a body's frictional contact problem u = W r + q (3 maxb unknowns) */
     double *W, *fq, *fr, *fu, *fmu;
-    double *wpool;   /* wcap: this step's blocks' W, each built on its first solve */
+    double *wpool; /* wcap: this step's blocks' W, each built on its first solve */
     size_t wcap, wused;
-    long *wofs;      /* nbody: where body i's W is in wpool; -1 not built yet, -2 did not fit */
+    long *wofs; /* nbody: where body i's W is in wpool; -1 not built yet, -2 did not fit */
     NumericsMatrix *fW;
     SolverOptions *fopt;
     long long sweeps, fails, overflows;
@@ -152,22 +152,44 @@ typedef struct vp_state {
 static void vp_free(void *state) {
     vp_state *s = state;
     if (!s) return;
-    free(s->raw), free(s->c), free(s->start), free(s->list), free(s->fill), free(s->bs);
-    free(s->minv), free(s->qh), free(s->acc), free(s->vref), free(s->dirty);
-    free(s->order), free(s->border), free(s->bkey), free(s->xy), free(s->hull), free(s->keep), free(s->old);
+    free(s->raw);
+    free(s->c);
+    free(s->start);
+    free(s->list);
+    free(s->fill);
+    free(s->bs);
+    free(s->minv);
+    free(s->qh);
+    free(s->acc);
+    free(s->vref);
+    free(s->dirty);
+    free(s->order);
+    free(s->border);
+    free(s->bkey);
+    free(s->xy);
+    free(s->hull);
+    free(s->keep);
+    free(s->old);
     tc_lcp_free(s->lcp);
     if (s->fW) NM_free_not_dense(s->fW);
     tc_siconos_options_free(s->fopt);
-    free(s->W), free(s->fq), free(s->fr), free(s->fu), free(s->fmu), free(s->wpool), free(s->wofs);
+    free(s->W);
+    free(s->fq);
+    free(s->fr);
+    free(s->fu);
+    free(s->fmu);
+    free(s->wpool);
+    free(s->wofs);
     free(s);
 }
 
-static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p,
-                          tc_error *err) {
+static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p, tc_error *err) {
     (void)err;
     vp_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
-    s->sys = sys, s->nbody = sys->scene->nbody, s->mu = sys->scene->friction;
+    s->sys = sys;
+    s->nbody = sys->scene->nbody;
+    s->mu = sys->scene->friction;
     s->k = (int)tc_params_get(p, "friction_dirs");
     s->maxc = (int)tc_params_get(p, "max_contacts");
     s->maxb = (int)tc_params_get(p, "max_block");
@@ -180,41 +202,64 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->warm = s->cone ? tc_params_get(p, "warm") : 0;
     s->tol = tc_params_get(p, "tol");
     size_t nb = (size_t)s->nbody, mc = (size_t)s->maxc;
-    s->raw = calloc(mc + 1, sizeof *s->raw), s->c = calloc(mc, sizeof *s->c);
-    s->start = calloc(nb + 1, sizeof *s->start), s->list = calloc(2 * mc, sizeof *s->list);
+    s->raw = calloc(mc + 1, sizeof *s->raw);
+    s->c = calloc(mc, sizeof *s->c);
+    s->start = calloc(nb + 1, sizeof *s->start);
+    s->list = calloc(2 * mc, sizeof *s->list);
     s->fill = calloc(nb + 1, sizeof *s->fill);
-    s->bs = calloc(nb, sizeof *s->bs), s->minv = calloc(nb, sizeof *s->minv);
+    s->bs = calloc(nb, sizeof *s->bs);
+    s->minv = calloc(nb, sizeof *s->minv);
     s->qh = calloc((size_t)sys->nq + 1, sizeof *s->qh);
     s->acc = calloc((size_t)sys->nv + 1, sizeof *s->acc);
     s->vref = calloc((size_t)sys->nv + 1, sizeof *s->vref);
     s->dirty = calloc(nb + 1, sizeof *s->dirty);
     s->sweep_order = (int)tc_params_get(p, "sweep_order");
-    s->border = calloc(nb + 1, sizeof *s->border), s->bkey = calloc(nb + 1, sizeof *s->bkey);
-    if (!s->border || !s->bkey) return vp_free(s), TC_ENOMEM;
-    s->order = calloc(mc + 1, sizeof *s->order), s->xy = calloc(mc + 1, sizeof *s->xy);
-    s->hull = calloc(mc + 2, sizeof *s->hull), s->keep = calloc(mc + 1, sizeof *s->keep);
+    s->border = calloc(nb + 1, sizeof *s->border);
+    s->bkey = calloc(nb + 1, sizeof *s->bkey);
+    if (!s->border || !s->bkey) {
+        vp_free(s);
+        return TC_ENOMEM;
+    }
+    s->order = calloc(mc + 1, sizeof *s->order);
+    s->xy = calloc(mc + 1, sizeof *s->xy);
+    s->hull = calloc(mc + 2, sizeof *s->hull);
+    s->keep = calloc(mc + 1, sizeof *s->keep);
     s->old = calloc(mc + 1, sizeof *s->old);
     int nmax = (s->k + 2) * s->maxb;
     if (!s->raw || !s->c || !s->start || !s->list || !s->fill || !s->bs || !s->minv || !s->qh ||
-        !s->acc || !s->vref || !s->dirty || !s->order || !s->xy || !s->hull || !s->keep || !s->old)
-        return vp_free(s), TC_ENOMEM;
-    tc_status st = tc_lcp_alloc(&s->lcp, nmax, SICONOS_LCP_LEMKE, 10000,
-                                tc_params_get(p, "lcp_tol"), 1);
-    if (st) return vp_free(s), st;
+        !s->acc || !s->vref || !s->dirty || !s->order || !s->xy || !s->hull || !s->keep ||
+        !s->old) {
+        vp_free(s);
+        return TC_ENOMEM;
+    }
+    tc_status st =
+        tc_lcp_alloc(&s->lcp, nmax, SICONOS_LCP_LEMKE, 10000, tc_params_get(p, "lcp_tol"), 1);
+    if (st) {
+        vp_free(s);
+        return st;
+    }
     if (s->cone) {
         size_t n3 = 3 * (size_t)s->maxb;
-        s->W = calloc(n3 * n3, sizeof *s->W), s->fq = calloc(n3, sizeof *s->fq);
-        s->fr = calloc(n3, sizeof *s->fr), s->fu = calloc(n3, sizeof *s->fu);
+        s->W = calloc(n3 * n3, sizeof *s->W);
+        s->fq = calloc(n3, sizeof *s->fq);
+        s->fr = calloc(n3, sizeof *s->fr);
+        s->fu = calloc(n3, sizeof *s->fu);
         s->fmu = calloc((size_t)s->maxb, sizeof *s->fmu);
         /* room for blocks of 8 contacts on average (a landed pile's are 2-6; a block that does
          * not fit is rebuilt on every solve); calloc leaves untouched pages unmapped */
-        s->wcap = 9 * 8 * 2 * mc, s->wpool = calloc(s->wcap, sizeof *s->wpool);
+        s->wcap = 9 * 8 * 2 * mc;
+        s->wpool = calloc(s->wcap, sizeof *s->wpool);
         s->wofs = calloc(nb + 1, sizeof *s->wofs);
-        if (!s->W || !s->fq || !s->fr || !s->fu || !s->fmu || !s->wpool || !s->wofs)
-            return vp_free(s), TC_ENOMEM;
+        if (!s->W || !s->fq || !s->fr || !s->fu || !s->fmu || !s->wpool || !s->wofs) {
+            vp_free(s);
+            return TC_ENOMEM;
+        }
         s->fW = NM_create_from_data(NM_DENSE, (int)n3, (int)n3, s->W);
         s->fopt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
-        if (!s->fW || !s->fopt) return vp_free(s), TC_ENOMEM;
+        if (!s->fW || !s->fopt) {
+            vp_free(s);
+            return TC_ENOMEM;
+        }
         s->fopt->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "block_iter");
         s->fopt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "lcp_tol");
         /* each contact's 3 x 3 problem by Siconos' default damped Newton: one projection on the
@@ -224,7 +269,8 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     /* d_j = cos(2 pi j / k) t1 + sin(2 pi j / k) t2, exact zeros kept (k = 4: +-t1, +-t2) */
     for (int j = 0; j < s->k; j++) {
         double a = 2 * M_PI * j / s->k;
-        s->dcos[j] = fabs(cos(a)) < 1e-12 ? 0 : cos(a), s->dsin[j] = fabs(sin(a)) < 1e-12 ? 0 : sin(a);
+        s->dcos[j] = fabs(cos(a)) < 1e-12 ? 0 : cos(a);
+        s->dsin[j] = fabs(sin(a)) < 1e-12 ? 0 : sin(a);
     }
     *state = s;
     return TC_OK;
@@ -241,7 +287,8 @@ static void inverse_inertias(vp_state *s) {
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) {
                 double v = 0;
-                for (int m = 0; m < 3; m++) v += R[3 * r + m] * R[3 * c + m] / sc->body[i].inertia[m];
+                for (int m = 0; m < 3; m++)
+                    v += R[3 * r + m] * R[3 * c + m] / sc->body[i].inertia[m];
                 s->minv[i][r][c] = v;
             }
     }
@@ -260,16 +307,23 @@ static void side_rows(vp_state *s, vp_contact *c, int j, int r, const double p[3
                      rr[0] * d[1] - rr[1] * d[0]};
     if (c->nd[j] == 6) {
         /* free: d . (vel + omega x r) = d . vel + (r x d) . omega */
-        for (int m = 0; m < 3; m++) row[m] = sg * d[m], row[3 + m] = sg * rxd[m];
+        for (int m = 0; m < 3; m++) {
+            row[m] = sg * d[m];
+            row[3 + m] = sg * rxd[m];
+        }
         for (int m = 0; m < 3; m++) {
             mrow[m] = row[m] / b->mass;
             mrow[3 + m] = 0;
-            for (int n = 0; n < 3; n++) mrow[3 + m] += s->minv[i][m][n] * row[3 + n];
+            for (int n = 0; n < 3; n++)
+                mrow[3 + m] += s->minv[i][m][n] * row[3 + n];
         }
     } else if (c->nd[j] == 3) {
         /* planar: (x, y, theta) about the world z axis */
-        row[0] = sg * d[0], row[1] = sg * d[1], row[2] = sg * rxd[2];
-        mrow[0] = row[0] / b->mass, mrow[1] = row[1] / b->mass;
+        row[0] = sg * d[0];
+        row[1] = sg * d[1];
+        row[2] = sg * rxd[2];
+        mrow[0] = row[0] / b->mass;
+        mrow[1] = row[1] / b->mass;
         mrow[2] = row[2] / s->sys->izz[i];
     } else {
         double v[3];
@@ -313,7 +367,8 @@ static void keep_corners(vp_state *s, int o, int g) {
     tc_v3_orthonormal(s->raw[ord[0]].c.normal, t1, t2);
     for (int i = 0; i < g; i++) {
         const double *p = s->raw[ord[i]].c.pos;
-        s->xy[i][0] = tc_v3_dot(p, t1), s->xy[i][1] = tc_v3_dot(p, t2);
+        s->xy[i][0] = tc_v3_dot(p, t1);
+        s->xy[i][1] = tc_v3_dot(p, t2);
     }
     /* by (x, y): an insertion sort, stable, on the group's few points */
     for (int i = 1; i < g; i++)
@@ -321,9 +376,13 @@ static void keep_corners(vp_state *s, int o, int g) {
             double *a = s->xy[j - 1], *b = s->xy[j];
             if (a[0] < b[0] || (a[0] == b[0] && a[1] <= b[1])) break;
             double tx = a[0], ty = a[1];
-            a[0] = b[0], a[1] = b[1], b[0] = tx, b[1] = ty;
+            a[0] = b[0];
+            a[1] = b[1];
+            b[0] = tx;
+            b[1] = ty;
             int ti = ord[j - 1];
-            ord[j - 1] = ord[j], ord[j] = ti;
+            ord[j - 1] = ord[j];
+            ord[j] = ti;
         }
     /* the lower chain, then the upper, each turning left by more than 1e-12 of the extent^2 */
     double ext = 0;
@@ -342,7 +401,8 @@ static void keep_corners(vp_state *s, int o, int g) {
         nh--; /* its last point starts the other chain */
     }
     if (nh < 1) nh = 1; /* every point the same */
-    for (int i = 0; i < g; i++) s->keep[ord[i]] = 0;
+    for (int i = 0; i < g; i++)
+        s->keep[ord[i]] = 0;
     for (int i = 0; i < nh; i++) {
         const double *p = s->xy[h[i]];
         int near = 0;
@@ -358,12 +418,14 @@ static void keep_corners(vp_state *s, int o, int g) {
 static void reduce(vp_state *s, int n) {
     memset(s->keep, 1, (size_t)n);
     if (!s->reduce || n < 2) return;
-    for (int i = 0; i < n; i++) s->order[i] = i;
+    for (int i = 0; i < n; i++)
+        s->order[i] = i;
     g_raw = s->raw;
     qsort(s->order, (size_t)n, sizeof *s->order, by_pair_normal);
     for (int o = 0; o < n;) {
         int g = 1;
-        while (o + g < n && !pair_normal_cmp(&s->raw[s->order[o]], &s->raw[s->order[o + g]])) g++;
+        while (o + g < n && !pair_normal_cmp(&s->raw[s->order[o]], &s->raw[s->order[o + g]]))
+            g++;
         if (g > 1) keep_corners(s, o, g);
         o += g;
     }
@@ -383,7 +445,10 @@ static void build(vp_state *s, int n) {
         if (va < 0 && vb < 0) continue;
         vp_contact *c = &s->c[s->nc++];
         memset(c, 0, sizeof *c);
-        c->body[0] = mc->a, c->body[1] = mc->b, c->vadr[0] = va, c->vadr[1] = vb;
+        c->body[0] = mc->a;
+        c->body[1] = mc->b;
+        c->vadr[0] = va;
+        c->vadr[1] = vb;
         memcpy(c->pos, mc->c.pos, sizeof c->pos);
         c->depth = mc->c.depth;
         for (int j = 0; j < 2; j++) {
@@ -396,14 +461,16 @@ static void build(vp_state *s, int n) {
         tc_v3_orthonormal(nn, t1, t2);
         memcpy(c->dir[0], nn, sizeof c->dir[0]);
         if (s->cone) {
-            memcpy(c->dir[1], t1, sizeof c->dir[1]), memcpy(c->dir[2], t2, sizeof c->dir[2]);
+            memcpy(c->dir[1], t1, sizeof c->dir[1]);
+            memcpy(c->dir[2], t2, sizeof c->dir[2]);
         } else {
             for (int j = 0; j < s->k; j++)
                 for (int m2 = 0; m2 < 3; m2++)
                     c->dir[1 + j][m2] = s->dcos[j] * t1[m2] + s->dsin[j] * t2[m2];
         }
         for (int r = 0; r <= s->nt; r++)
-            for (int j = 0; j < 2; j++) side_rows(s, c, j, r, mc->c.pos, c->dir[r]);
+            for (int j = 0; j < 2; j++)
+                side_rows(s, c, j, r, mc->c.pos, c->dir[r]);
         /* a normal the bodies cannot move along (a planar body's contact with an out-of-plane
          * normal) constrains nothing it could change: dropped, since a zero diagonal makes
          * Siconos' local solvers divide by zero (they assert it is positive) */
@@ -417,7 +484,8 @@ static void build(vp_state *s, int n) {
     for (int m = 0; m < s->nc; m++)
         for (int j = 0; j < 2; j++)
             if (s->c[m].nd[j]) s->start[s->c[m].body[j] + 1]++;
-    for (int i = 0; i < s->nbody; i++) s->start[i + 1] += s->start[i];
+    for (int i = 0; i < s->nbody; i++)
+        s->start[i + 1] += s->start[i];
     memcpy(s->fill, s->start, (size_t)(s->nbody + 1) * sizeof *s->fill);
     for (int m = 0; m < s->nc; m++)
         for (int j = 0; j < 2; j++)
@@ -430,7 +498,8 @@ static void build(vp_state *s, int n) {
 static double row_velocity(const vp_contact *c, int r, const double *v) {
     double u = c->vfix[r];
     for (int j = 0; j < 2; j++)
-        for (int m = 0; m < c->nd[j]; m++) u += c->row[j][r][m] * v[c->vadr[j] + m];
+        for (int m = 0; m < c->nd[j]; m++)
+            u += c->row[j][r][m] * v[c->vadr[j] + m];
     return u;
 }
 
@@ -441,7 +510,8 @@ static double coupling(const vp_contact *c, int r, const vp_contact *c2, int r2)
     for (int j = 0; j < 2; j++)
         for (int j2 = 0; j2 < 2; j2++)
             if (c->nd[j] && c->body[j] == c2->body[j2])
-                for (int m = 0; m < c->nd[j]; m++) w += c->row[j][r][m] * c2->mrow[j2][r2][m];
+                for (int m = 0; m < c->nd[j]; m++)
+                    w += c->row[j][r][m] * c2->mrow[j2][r2][m];
     return w;
 }
 
@@ -449,7 +519,8 @@ static double coupling(const vp_contact *c, int r, const vp_contact *c2, int r2)
 static void apply(const vp_contact *c, int r, double dz, double *v) {
     if (dz == 0) return;
     for (int j = 0; j < 2; j++)
-        for (int m = 0; m < c->nd[j]; m++) v[c->vadr[j] + m] += c->mrow[j][r][m] * dz;
+        for (int m = 0; m < c->nd[j]; m++)
+            v[c->vadr[j] + m] += c->mrow[j][r][m] * dz;
 }
 
 /* ---------- warm starts ---------- */
@@ -471,9 +542,12 @@ static void remember(vp_state *s) {
     for (int m = 0; m < s->nc; m++) {
         const vp_contact *c = &s->c[m];
         struct vp_old *o = &s->old[s->nold++];
-        o->a = c->body[0], o->b = c->body[1], o->lam = c->lam;
+        o->a = c->body[0];
+        o->b = c->body[1];
+        o->lam = c->lam;
         memcpy(o->pos, c->pos, sizeof o->pos);
-        for (int k = 0; k < 3; k++) o->f[k] = c->beta[0] * c->dir[1][k] + c->beta[1] * c->dir[2][k];
+        for (int k = 0; k < 3; k++)
+            o->f[k] = c->beta[0] * c->dir[1][k] + c->beta[1] * c->dir[2][k];
     }
     qsort(s->old, (size_t)s->nold, sizeof *s->old, old_cmp);
 }
@@ -489,23 +563,34 @@ static void warm_start(vp_state *s, double *v) {
         while (lo < hi) {
             int mid = (lo + hi) / 2;
             const struct vp_old *o = &s->old[mid];
-            if (o->a < c->body[0] || (o->a == c->body[0] && o->b < c->body[1])) lo = mid + 1;
-            else hi = mid;
+            if (o->a < c->body[0] || (o->a == c->body[0] && o->b < c->body[1]))
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         const struct vp_old *best = NULL;
         double bd = s->warm;
-        for (int k = lo; k < s->nold && s->old[k].a == c->body[0] && s->old[k].b == c->body[1]; k++) {
+        for (int k = lo; k < s->nold && s->old[k].a == c->body[0] && s->old[k].b == c->body[1];
+             k++) {
             double d[3];
             tc_v3_sub(d, s->old[k].pos, c->pos);
             double dist = tc_v3_norm(d);
-            if (dist < bd) bd = dist, best = &s->old[k];
+            if (dist < bd) {
+                bd = dist;
+                best = &s->old[k];
+            }
         }
         if (!best || best->lam <= 0) continue;
         c->lam = best->lam;
-        c->beta[0] = tc_v3_dot(best->f, c->dir[1]), c->beta[1] = tc_v3_dot(best->f, c->dir[2]);
+        c->beta[0] = tc_v3_dot(best->f, c->dir[1]);
+        c->beta[1] = tc_v3_dot(best->f, c->dir[2]);
         double ft = hypot(c->beta[0], c->beta[1]), fmax_ = s->mu * c->lam;
-        if (ft > fmax_) c->beta[0] *= fmax_ / ft, c->beta[1] *= fmax_ / ft;
-        for (int r = 0; r < 3; r++) apply(c, r, r ? c->beta[r - 1] : c->lam, v);
+        if (ft > fmax_) {
+            c->beta[0] *= fmax_ / ft;
+            c->beta[1] *= fmax_ / ft;
+        }
+        for (int r = 0; r < 3; r++)
+            apply(c, r, r ? c->beta[r - 1] : c->lam, v);
     }
 }
 
@@ -530,8 +615,8 @@ static int block(vp_state *s, const int *lst, int m, double *v, int rows) {
     memset(l->M, 0, (size_t)n * (size_t)n * sizeof *l->M);
 #define MAT(r, c) l->M[(size_t)(c) * (size_t)n + (size_t)(r)]
     /* row r of the LCP: contact r / (k or 1), row 0 (normal) or 1 + direction */
-#define CON(r) (&s->c[lst[(r) < on ? (r) : ((r) - on) / k]])
-#define ROW(r) ((r) < on ? 0 : 1 + ((r) - on) % k)
+#define CON(r)    (&s->c[lst[(r) < on ? (r) : ((r)-on) / k]])
+#define ROW(r)    ((r) < on ? 0 : 1 + ((r)-on) % k)
 #define OLD(c, r) ((r) < on ? (c)->lam : (c)->beta[ROW(r) - 1])
     for (int r = 0; r < nr; r++) {
         const vp_contact *cr = CON(r);
@@ -547,9 +632,15 @@ static int block(vp_state *s, const int *lst, int m, double *v, int rows) {
     /* the cones: mu lam - sum_j beta >= 0 against psi */
     for (int a = 0; fr && a < m; a++) {
         int pr = nr + a;
-        for (int j = 0; j < k; j++) MAT(pr, on + a * k + j) = -1, MAT(on + a * k + j, pr) = 1;
-        if (nrm) MAT(pr, a) = s->mu, l->q[pr] = 0;
-        else l->q[pr] = s->mu * s->c[lst[a]].lam;
+        for (int j = 0; j < k; j++) {
+            MAT(pr, on + a * k + j) = -1;
+            MAT(on + a * k + j, pr) = 1;
+        }
+        if (nrm) {
+            MAT(pr, a) = s->mu;
+            l->q[pr] = 0;
+        } else
+            l->q[pr] = s->mu * s->c[lst[a]].lam;
     }
     int info = tc_lcp_solve(l, n);
     if (info) return info;
@@ -579,27 +670,36 @@ static int block_cone(vp_state *s, int body, const int *lst, int m, double *v) {
     /* W: the pool's copy from this step's first solve of the block, or built (the contacts'
      * rows do not change within a step) */
     double *W = s->W;
-    if (s->wofs[body] >= 0) W = s->wpool + s->wofs[body];
+    if (s->wofs[body] >= 0)
+        W = s->wpool + s->wofs[body];
     else {
-        if (s->wofs[body] == -1 && s->wused + (size_t)n * (size_t)n <= s->wcap)
-            W = s->wpool + s->wused, s->wofs[body] = (long)s->wused, s->wused += (size_t)n * (size_t)n;
-        else s->wofs[body] = -2;
+        if (s->wofs[body] == -1 && s->wused + (size_t)n * (size_t)n <= s->wcap) {
+            W = s->wpool + s->wused;
+            s->wofs[body] = (long)s->wused;
+            s->wused += (size_t)n * (size_t)n;
+        } else
+            s->wofs[body] = -2;
         for (int j = 0; j < n; j++) {
             const vp_contact *cj = &s->c[lst[j / 3]];
             for (int i = 0; i < n; i++)
-                W[(size_t)j * (size_t)n + (size_t)i] = coupling(&s->c[lst[i / 3]], i % 3, cj, j % 3);
+                W[(size_t)j * (size_t)n + (size_t)i] =
+                    coupling(&s->c[lst[i / 3]], i % 3, cj, j % 3);
         }
     }
     for (int a = 0; a < m; a++) {
         const vp_contact *ca = &s->c[lst[a]];
-        s->fr[3 * a] = ca->lam, s->fr[3 * a + 1] = ca->beta[0], s->fr[3 * a + 2] = ca->beta[1];
+        s->fr[3 * a] = ca->lam;
+        s->fr[3 * a + 1] = ca->beta[0];
+        s->fr[3 * a + 2] = ca->beta[1];
         s->fmu[a] = s->mu;
     }
-    for (int i = 0; i < n; i++) s->fq[i] = row_velocity(&s->c[lst[i / 3]], i % 3, v);
+    for (int i = 0; i < n; i++)
+        s->fq[i] = row_velocity(&s->c[lst[i / 3]], i % 3, v);
     for (int j = 0; j < n; j++) {
         const double *col = W + (size_t)j * (size_t)n, r = s->fr[j];
         if (r != 0)
-            for (int i = 0; i < n; i++) s->fq[i] -= col[i] * r;
+            for (int i = 0; i < n; i++)
+                s->fq[i] -= col[i] * r;
     }
     s->fW->matrix0 = W;
     s->fW->size0 = s->fW->size1 = n;
@@ -632,10 +732,12 @@ static int by_key(const void *x, const void *y) {
 
 /* this step's sweep order: body index, or lowest first along -gravity at the half step */
 static void sweep_order(vp_state *s) {
-    for (int i = 0; i < s->nbody; i++) s->border[i] = i;
+    for (int i = 0; i < s->nbody; i++)
+        s->border[i] = i;
     if (!s->sweep_order) return;
     const double *g = s->sys->scene->gravity;
-    for (int i = 0; i < s->nbody; i++) s->bkey[i] = tc_v3_dot(s->bs[i].pos, g) * -1.0;
+    for (int i = 0; i < s->nbody; i++)
+        s->bkey[i] = tc_v3_dot(s->bs[i].pos, g) * -1.0;
     g_key = s->bkey;
     qsort(s->border, (size_t)s->nbody, sizeof *s->border, by_key);
 }
@@ -686,22 +788,29 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
     tc_system_integrate_q(sys, s->qh, v, 0.5 * dt);
     tc_system_normalize_q(sys, s->qh);
     int n = ode->contacts(ode->ctx, t + 0.5 * dt, s->qh, s->raw, s->maxc + 1);
-    if (n > s->maxc) n = s->maxc, s->overflows++, fail(s, t, "more contacts than max_contacts");
+    if (n > s->maxc) {
+        n = s->maxc;
+        s->overflows++;
+        fail(s, t, "more contacts than max_contacts");
+    }
     tc_system_kinematics(sys, t + 0.5 * dt, s->qh, v, s->bs);
     inverse_inertias(s);
     build(s, n);
     /* phi- = phi + h M^-1 (f + c): gravity, gyroscopic and applied wrenches at the start */
     tc_status st = ode->accel(ode->ctx, t, q, v, s->acc);
     if (st) return st;
-    for (int i = 0; i < sys->nv; i++) v[i] += dt * s->acc[i];
+    for (int i = 0; i < sys->nv; i++)
+        v[i] += dt * s->acc[i];
     warm_start(s, v);
     /* sweeps over the bodies in index order, each solving the blocks that are awake, until none
      * is: settled when no velocity moved by more than tol (impulses may still move between
      * contacts that share a body, as on a face, without changing it) */
     memcpy(s->vref, v, (size_t)sys->nv * sizeof *v);
-    for (int i = 0; i < s->nbody; i++) s->dirty[i] = s->start[i + 1] > s->start[i];
+    for (int i = 0; i < s->nbody; i++)
+        s->dirty[i] = s->start[i + 1] > s->start[i];
     if (s->wofs) {
-        for (int i = 0; i < s->nbody; i++) s->wofs[i] = -1;
+        for (int i = 0; i < s->nbody; i++)
+            s->wofs[i] = -1;
         s->wused = 0;
     }
     int sw = 0, settled = s->nc == 0;
@@ -714,7 +823,10 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
             if (!s->dirty[i]) continue;
             s->dirty[i] = 0;
             if (m > s->maxb) {
-                if (sw == 0) s->overflows++, fail(s, t, "a body has more contacts than max_block");
+                if (sw == 0) {
+                    s->overflows++;
+                    fail(s, t, "a body has more contacts than max_block");
+                }
                 m = s->maxb;
             }
             const int *lst = s->list + s->start[i];
@@ -735,7 +847,8 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
         }
         sw++;
         settled = 1;
-        for (int i = 0; i < s->nbody && settled; i++) settled = !s->dirty[i];
+        for (int i = 0; i < s->nbody && settled; i++)
+            settled = !s->dirty[i];
     }
     s->sweeps += sw;
     if (!settled) {
@@ -751,7 +864,8 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
 
 static void vp_counters(void *state, long long *iters, long long *fails) {
     const vp_state *s = state;
-    *iters = s->sweeps, *fails = s->fails;
+    *iters = s->sweeps;
+    *fails = s->fails;
 }
 
 static const char *vp_failure(void *state) {
@@ -765,12 +879,14 @@ static int vp_impulses(void *state, tc_contact_impulse *out, int max) {
     for (int m = 0; m < s->nc && m < max; m++) {
         const vp_contact *c = &s->c[m];
         tc_contact_impulse *o = &out[m];
-        o->a = c->body[0], o->b = c->body[1];
+        o->a = c->body[0];
+        o->b = c->body[1];
         memcpy(o->normal, c->dir[0], sizeof o->normal);
         o->normal_impulse = c->lam;
         for (int i = 0; i < 3; i++) {
             o->tangent_impulse[i] = 0;
-            for (int j = 0; j < s->nt; j++) o->tangent_impulse[i] += c->beta[j] * c->dir[1 + j][i];
+            for (int j = 0; j < s->nt; j++)
+                o->tangent_impulse[i] += c->beta[j] * c->dir[1 + j][i];
         }
         memcpy(o->pos, c->pos, sizeof o->pos);
         o->depth = c->depth;

@@ -83,8 +83,8 @@ tc_status tc_cspace_begin(tc_cspace *cs, const tc_ode *ode, double t, const doub
 
 /* the unconstrained predictor: v <- v + dt a(t, q, v) (dt in s), a from ode->accel (gravity,
  * the model's forces, external wrenches, damping, servos); accel's status on failure */
-tc_status tc_cspace_predict(tc_cspace *cs, const tc_ode *ode, double t, double dt,
-                            const double *q, double *v);
+tc_status tc_cspace_predict(tc_cspace *cs, const tc_ode *ode, double t, double dt, const double *q,
+                            double *v);
 
 /* first row of island s */
 static inline size_t tc_cspace_row0(const tc_cspace *cs, int s) {

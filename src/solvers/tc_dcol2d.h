@@ -24,33 +24,33 @@
 #define TC_DCOL2D_MAXPAIR 64
 
 typedef struct tc_dcol2d_pair {
-    int body[2];            /* a, b: scene body indices */
-    int ma, mb;             /* rows of each side's primitive */
-    int nl, ne;             /* local unknowns 2 (ma + mb) + 11, rows ma + mb + 7 */
-    int ncol, necol;        /* collision unknowns 3 + 2 (ma + mb), rows 3 + ma + mb */
+    int body[2];     /* a, b: scene body indices */
+    int ma, mb;      /* rows of each side's primitive */
+    int nl, ne;      /* local unknowns 2 (ma + mb) + 11, rows ma + mb + 7 */
+    int ncol, necol; /* collision unknowns 3 + 2 (ma + mb), rows 3 + ma + mb */
 } tc_dcol2d_pair;
 
 /* the problem of a scene: planar bodies (every body with dofs on a planar joint), a primitive
  * per body, the pairs that can touch (at least one side with dofs, not two half-spaces) */
 typedef struct tc_dcol2d {
     const tc_system *sys;
-    int nv;                          /* 3 per planar body */
-    tc_convex2d *prim;               /* nbody: each body's primitive */
-    double (*pose0)[3];              /* nbody: fixed bodies' (x, y, 0) */
+    int nv;             /* 3 per planar body */
+    tc_convex2d *prim;  /* nbody: each body's primitive */
+    double (*pose0)[3]; /* nbody: fixed bodies' (x, y, 0) */
     int npair;
     tc_dcol2d_pair pair[TC_DCOL2D_MAXPAIR];
-    int maxl, maxe;                  /* the largest pair */
-    double mu;                       /* friction coefficient */
+    int maxl, maxe; /* the largest pair */
+    double mu;      /* friction coefficient */
     /* the step: h (s), start q and v, unconstrained acceleration a (nv each) */
     double h;
     const double *q, *v, *a;
     /* scratch for one pair's evaluation */
-    double *E, *dEdl, *dEdq;         /* ne; ne x nl; ne x 6 (a's then b's q+) */
-    double *W, *dWdl, *dWdq;         /* 2 x 3 wrenches; 2 x 3 x nl; 2 x 3 x 6 */
+    double *E, *dEdl, *dEdq; /* ne; ne x nl; ne x 6 (a's then b's q+) */
+    double *W, *dWdl, *dWdq; /* 2 x 3 wrenches; 2 x 3 x nl; 2 x 3 x 6 */
     /* the collision problem being solved alone (tc_dcol2d_detect) */
     int ck, czi[2 * TC_CONVEX2D_MAXROW], csi[2 * TC_CONVEX2D_MAXROW];
     const double *cqp;
-    double *cl;                      /* maxl: its local unknowns */
+    double *cl; /* maxl: its local unknowns */
 } tc_dcol2d;
 
 /* the problem of sys's scene: TC_EUNSUP naming the body for a body that is not planar, a shape

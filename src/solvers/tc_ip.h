@@ -28,14 +28,14 @@ typedef struct tc_ip_problem {
 
 /* the settings (defaults: tc_ip_default_settings) */
 typedef struct tc_ip_settings {
-    double kappa;        /* complementarity tolerance: the central path the solve ends on (1) */
-    double rtol;         /* residual tolerance on |f|_inf and |z s - kappa|_inf (1) */
-    int max_iter;        /* Newton iterations before the solve counts as failed */
-    double ls_factor;    /* step shrink per line-search try */
-    int ls_tries;        /* line-search tries per iteration */
-    double boundary;     /* fraction to the boundary of z, s >= 0 kept per step */
-    double correction;   /* weight of Mehrotra's second-order term dz_aff ds_aff */
-    double recentre;     /* a corrector step shorter than this is replaced by a centring step */
+    double kappa;      /* complementarity tolerance: the central path the solve ends on (1) */
+    double rtol;       /* residual tolerance on |f|_inf and |z s - kappa|_inf (1) */
+    int max_iter;      /* Newton iterations before the solve counts as failed */
+    double ls_factor;  /* step shrink per line-search try */
+    int ls_tries;      /* line-search tries per iteration */
+    double boundary;   /* fraction to the boundary of z, s >= 0 kept per step */
+    double correction; /* weight of Mehrotra's second-order term dz_aff ds_aff */
+    double recentre;   /* a corrector step shorter than this is replaced by a centring step */
 } tc_ip_settings;
 
 /* the public code's settings: 30 iterations, rtol = kappa / 10, line search 0.5 x 25,

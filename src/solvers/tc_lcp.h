@@ -40,8 +40,8 @@ int tc_lcp_solve(tc_lcp *l, int n);
 const char *tc_lcp_cpu_kind(void);
 
 /* why LCP results may differ between CPUs, for tc_solver_type.cpu_dependent */
-#define TC_LCP_CPU_NOTE                                                                           \
-    "Siconos calls OpenBLAS, whose kernels (chosen per CPU) round differently; "                \
+#define TC_LCP_CPU_NOTE                                                                            \
+    "Siconos calls OpenBLAS, whose kernels (chosen per CPU) round differently; "                   \
     "OPENBLAS_CORETYPE=Prescott changes E4 (a) from step 301"
 
 #endif

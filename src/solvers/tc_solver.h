@@ -15,7 +15,8 @@ extern "C" {
 #endif
 
 /* the ODE a force-level method defines: vdot = accel(q, v) (GSL's gsl_odeiv2_system, for
- * second-order rigid-body states; q lives on SE(3) per body, integrated by tc_system_integrate_q) */
+ * second-order rigid-body states; q lives on SE(3) per body, integrated by tc_system_integrate_q)
+ */
 typedef struct tc_ode {
     const tc_system *sys;
     tc_status (*accel)(void *ctx, double t, const double *q, const double *v, double *vdot);
@@ -31,7 +32,7 @@ typedef struct tc_contact_impulse tc_contact_impulse;
 
 /* a solver type: one const instance per file in src/solvers/ */
 typedef struct tc_solver_type {
-    const char *name;            /* e.g. "euler", "semi-euler" */
+    const char *name; /* e.g. "euler", "semi-euler" */
     const char *summary;
     const tc_param_spec *params; /* NULL-terminated */
     unsigned caps;               /* TC_CAP_DYNAMICS */

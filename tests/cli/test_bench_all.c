@@ -31,7 +31,7 @@ static void register_model(void) {
 
 TestSuite(bench_all, .init = register_model, .timeout = 300);
 
-#define NCOL 14
+#define NCOL   14
 #define MAXROW 256
 
 /* one CSV row split at its commas (empty cells kept) */
@@ -45,11 +45,12 @@ static const char *const header =
     "ratio_to_mujoco,note";
 
 /* run the bench with a tiny budget into a fresh directory; the rows of bench_all.csv */
-static int run_bench(const char *o1, const char *v1, const char *o2, const char *v2, row *rows, char *dir) {
+static int run_bench(const char *o1, const char *v1, const char *o2, const char *v2, row *rows,
+                     char *dir) {
     strcpy(dir, "/tmp/touche-benchall-XXXXXX");
     cr_assert_not_null(test_tmpdir(dir));
-    char *argv[] = {"all", "--seconds", "0.002", "--out", dir, (char *)o1, (char *)v1, (char *)o2, (char *)v2,
-                    NULL};
+    char *argv[] = {"all",      "--seconds", "0.002",    "--out",    dir,
+                    (char *)o1, (char *)v1,  (char *)o2, (char *)v2, NULL};
     int argc = o2 ? 9 : o1 ? 7 : 5;
     cr_assert_eq(tc_bench_all(argc, argv), 0);
     char path[1100];
@@ -72,7 +73,8 @@ static int run_bench(const char *o1, const char *v1, const char *o2, const char 
                 k++;
                 break;
             }
-            *c = 0, p = c + 1;
+            *c = 0;
+            p = c + 1;
         }
         cr_assert_eq(k, NCOL, "row %d has %d cells, not %d", n, k, NCOL);
     }
@@ -114,21 +116,23 @@ Test(bench_all, every_method_on_every_scene_with_its_capabilities) {
              * says why it failed */
             if ((all[k].caps & need) != need) {
                 cr_expect_str_eq(status, "-", "%s on %s", all[k].spec, scene[s]);
-                cr_expect_not_null(strstr(note, "lacks"), "%s on %s: %s", all[k].spec, scene[s], note);
-            } else if (!strcmp(status, "-")) {
-                cr_expect_not_null(strstr(note, "cannot handle shapes"), "%s on %s: %s", all[k].spec, scene[s],
+                cr_expect_not_null(strstr(note, "lacks"), "%s on %s: %s", all[k].spec, scene[s],
                                    note);
+            } else if (!strcmp(status, "-")) {
+                cr_expect_not_null(strstr(note, "cannot handle shapes"), "%s on %s: %s",
+                                   all[k].spec, scene[s], note);
             } else if (!strcmp(status, "failed")) {
-                cr_expect_gt(strlen(note), 5, "%s on %s fails without a reason", all[k].spec, scene[s]);
+                cr_expect_gt(strlen(note), 5, "%s on %s fails without a reason", all[k].spec,
+                             scene[s]);
             } else {
                 cr_assert_str_eq(status, "ok", "%s on %s", all[k].spec, scene[s]);
                 double mean = atof(r->col[9]), best = atof(r->col[10]), mj = atof(r->col[11]);
                 cr_expect_geq(atol(r->col[8]), 1);
-                cr_expect(mean > 0 && best > 0 && best <= mean * (1 + 1e-6), "%s on %s: mean %g best %g",
-                          all[k].spec, scene[s], mean, best);
+                cr_expect(mean > 0 && best > 0 && best <= mean * (1 + 1e-6),
+                          "%s on %s: mean %g best %g", all[k].spec, scene[s], mean, best);
                 /* the ratio is the mean over MuJoCo's mean on the same scene */
-                cr_expect_float_eq(atof(r->col[12]), mean / mj, 1e-3 * mean / mj, "%s on %s", all[k].spec,
-                                   scene[s]);
+                cr_expect_float_eq(atof(r->col[12]), mean / mj, 1e-3 * mean / mj, "%s on %s",
+                                   all[k].spec, scene[s]);
                 if (!strcmp(all[k].spec, "mujoco")) cr_expect_str_eq(r->col[12], "1");
                 spring_ok += !strcmp(all[k].spec, "linear-spring/semi-euler");
             }
@@ -157,10 +161,11 @@ Test(bench_all, filters_keep_the_named_methods_and_the_reference) {
     int n = run_bench("--scenes", "e1-spheres,e3-sphere", "--methods", "linear-spring", rows, dir);
     cr_expect_eq(n, 4);
     for (int i = 0; i < n; i++) {
-        cr_expect(!strcmp(rows[i].col[0], "e1-spheres") || !strcmp(rows[i].col[0], "e3-sphere"), "%s",
-                  rows[i].col[0]);
-        cr_expect(!strcmp(rows[i].col[5], "linear-spring/semi-euler") || !strcmp(rows[i].col[5], "mujoco"), "%s",
-                  rows[i].col[5]);
+        cr_expect(!strcmp(rows[i].col[0], "e1-spheres") || !strcmp(rows[i].col[0], "e3-sphere"),
+                  "%s", rows[i].col[0]);
+        cr_expect(!strcmp(rows[i].col[5], "linear-spring/semi-euler") ||
+                      !strcmp(rows[i].col[5], "mujoco"),
+                  "%s", rows[i].col[5]);
     }
 }
 
@@ -213,7 +218,8 @@ Test(bench_harness, one_column_specification_gives_the_csv_and_the_console_table
                      "     8  points       12.5000  \"a \"\"quoted\"\" word\"\n"
                      "  1000  mujoco           nan  \"\"\n"
                      "slope 1\n");
-    free(csv), free(con);
+    free(csv);
+    free(con);
     tc_bench_table_free(t);
 }
 
@@ -314,14 +320,17 @@ Test(bench_harness, the_timing_counts_its_calls) {
     cr_expect_eq(r.calls, 15);
     cr_expect(r.status == TC_OK && r.best_s <= r.mean_s && isfinite(r.cpu_median_s));
     /* no budget: the slow warm-up is the one sample; the plain one leaves none */
-    c.n = 0, tm = (tc_bench_timer){.call = count_call, .ctx = &c, .warmup = TC_BENCH_WARMUP_SLOW};
+    c.n = 0;
+    tm = (tc_bench_timer){.call = count_call, .ctx = &c, .warmup = TC_BENCH_WARMUP_SLOW};
     tc_bench_time(&tm, &r);
     cr_expect(c.n == 1 && r.samples == 1 && r.calls == 1 && isfinite(r.mean_s));
-    c.n = 0, tm.warmup = TC_BENCH_WARMUP_ONE;
+    c.n = 0;
+    tm.warmup = TC_BENCH_WARMUP_ONE;
     tc_bench_time(&tm, &r);
     cr_expect(c.n == 1 && r.samples == 0 && isnan(r.mean_s));
     /* a failed call ends it with its status; the calls before it count */
-    c = (counter){0, 4}, tm = (tc_bench_timer){.call = count_call, .ctx = &c, .seconds = 1e9};
+    c = (counter){0, 4};
+    tm = (tc_bench_timer){.call = count_call, .ctx = &c, .seconds = 1e9};
     tc_bench_time(&tm, &r);
     cr_expect(r.status == TC_EDIVERGED && r.calls == 3 && c.n == 4);
 }

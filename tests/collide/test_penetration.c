@@ -35,7 +35,8 @@ static void surface_sample(const tc_shape *sh, double u, double v, int part, dou
         /* part 0..5: face +-x, +-y, +-z */
         int c = part / 2, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
         p[c] = part % 2 ? -a[c] : a[c];
-        p[c1] = a[c1] * (2 * u - 1), p[c2] = a[c2] * (2 * v - 1);
+        p[c1] = a[c1] * (2 * u - 1);
+        p[c2] = a[c2] * (2 * v - 1);
     } else if (sh->type == TC_SHAPE_SPHERE) {
         double z = 2 * u - 1, t = 2 * M_PI * v, rho = sqrt(1 - z * z);
         tc_v3_set(p, a[0] * rho * cos(t), a[0] * rho * sin(t), a[0] * z);
@@ -271,27 +272,42 @@ static void trapezoid(double wb, double wt) {
         /* the bottom face, its long edges on the slanted faces */
         for (int ix = 0; ix <= nx; ix++) {
             int k = np++;
-            nn[k] = 0, label[k] = ON_BOTTOM;
+            nn[k] = 0;
+            label[k] = ON_BOTTOM;
             double bn[3] = {0, 0, -1};
             tc_v3_copy(nrm[k][nn[k]++], bn);
-            if (ix == 0) tc_v3_copy(nrm[k][nn[k]++], sl), label[k] |= ON_SLANT;
-            if (ix == nx) tc_v3_copy(nrm[k][nn[k]++], sr), label[k] |= ON_SLANT;
-            if (cap) tc_v3_copy(nrm[k][nn[k]++], capn), label[k] |= ON_CAP;
+            if (ix == 0) {
+                tc_v3_copy(nrm[k][nn[k]++], sl);
+                label[k] |= ON_SLANT;
+            }
+            if (ix == nx) {
+                tc_v3_copy(nrm[k][nn[k]++], sr);
+                label[k] |= ON_SLANT;
+            }
+            if (cap) {
+                tc_v3_copy(nrm[k][nn[k]++], capn);
+                label[k] |= ON_CAP;
+            }
         }
         /* the slanted faces above the bottom edge and below the ground (z0 < z < 0) */
         for (int iz = 1; iz < nz; iz++)
             for (int side = 0; side < 2; side++) {
                 int k = np++;
-                nn[k] = 0, label[k] = ON_SLANT;
+                nn[k] = 0;
+                label[k] = ON_SLANT;
                 tc_v3_copy(nrm[k][nn[k]++], side ? sr : sl);
-                if (cap) tc_v3_copy(nrm[k][nn[k]++], capn), label[k] |= ON_CAP;
+                if (cap) {
+                    tc_v3_copy(nrm[k][nn[k]++], capn);
+                    label[k] |= ON_CAP;
+                }
             }
         /* the end caps' interiors below the ground */
         if (cap)
             for (int iz = 1; iz < nz; iz++)
                 for (int ix = 1; ix < nx; ix++) {
                     int k = np++;
-                    nn[k] = 1, label[k] = ON_CAP;
+                    nn[k] = 1;
+                    label[k] = ON_CAP;
                     tc_v3_copy(nrm[k][0], capn);
                 }
     }
@@ -431,7 +447,8 @@ Test(penetration, sphere_pair_normal_along_the_centres) {
     double u[3] = {0.2, -0.7, 0.5};
     tc_v3_normalize(u);
     tc_body_state B = pose(0.1, 0.0, -0.2, 1, 1, 0, 0.3), A = B;
-    for (int k = 0; k < 3; k++) A.pos[k] = B.pos[k] + 0.125 * u[k];
+    for (int k = 0; k < 3; k++)
+        A.pos[k] = B.pos[k] + 0.125 * u[k];
     A = pose(A.pos[0], A.pos[1], A.pos[2], 0, 1, 2, 1.1);
     tc_surface S1 = surface(s1, 0.005), S2 = surface(s2, 0.005);
     int cap = S2.npoint;
@@ -443,7 +460,8 @@ Test(penetration, sphere_pair_normal_along_the_centres) {
     double ang = acos(fmin(1.0, tc_v3_dot(out.normal, u)));
     cr_expect_leq(ang, 0.005 / (sqrt(3.0) * 0.05), "normal %g rad off the centre line", ang);
     cr_expect_float_eq(out.depth, 0.005, 5e-4);
-    for (int k = 0; k < n; k++) cr_expect_geq(pts[k].depth, 0.0);
+    for (int k = 0; k < n; k++)
+        cr_expect_geq(pts[k].depth, 0.0);
     free(pts);
     tc_pen_work_free(w);
     tc_surface_free(&S1);
@@ -691,14 +709,16 @@ static void gjk_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec)
     tc_m3_mulvt(dl, o->S->R, d);
     tc_shape_support(o->s, dl, sl);
     to_world(w, o->S, sl);
-    for (int k = 0; k < 3; k++) vec->v[k] = w[k];
+    for (int k = 0; k < 3; k++)
+        vec->v[k] = w[k];
 }
 static int gjk_intersect(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
                          const tc_body_state *B) {
     gjk_obj oa = {sa, A}, ob = {sb, B};
     ccd_t ccd;
     CCD_INIT(&ccd);
-    ccd.support1 = gjk_support, ccd.support2 = gjk_support;
+    ccd.support1 = gjk_support;
+    ccd.support2 = gjk_support;
     ccd.max_iterations = 1000;
     return ccdGJKIntersect(&oa, &ob, &ccd);
 }
@@ -717,18 +737,21 @@ static tc_body_state random_posed(const double p[3]) {
 Test(penetration, separated_only_when_apart) {
     tc_shape sh[3] = {tc_sphere(0.12), tc_box(0.2, 0.1, 0.15), tc_cylinder(0.1, 0.2)};
     tc_surface su[3];
-    for (int k = 0; k < 3; k++) su[k] = surface(sh[k], 0.02);
+    for (int k = 0; k < 3; k++)
+        su[k] = surface(sh[k], 0.02);
     srand(5);
     int apart = 0, proved = 0, grazing = 0;
     for (int t = 0; t < 6000; t++) {
         int ka = rand() % 3, kb = rand() % 3;
         double p[3], o[3] = {0, 0, 0}, dir[3];
-        for (int k = 0; k < 3; k++) dir[k] = 2.0 * rand() / RAND_MAX - 1;
+        for (int k = 0; k < 3; k++)
+            dir[k] = 2.0 * rand() / RAND_MAX - 1;
         tc_v3_normalize(dir);
         tc_body_state B = random_posed(o), A;
         if (t % 2) {
             /* a random pose within reach */
-            for (int k = 0; k < 3; k++) p[k] = 0.7 * dir[k] * rand() / RAND_MAX;
+            for (int k = 0; k < 3; k++)
+                p[k] = 0.7 * dir[k] * rand() / RAND_MAX;
             A = random_posed(p);
         } else {
             /* first contact along dir: bisect the distance GJK sees them touch at */
@@ -737,8 +760,10 @@ Test(penetration, separated_only_when_apart) {
             for (int it = 0; it < 60; it++) {
                 double mid = 0.5 * (lo + hi);
                 tc_v3_scale(A.pos, dir, mid);
-                if (gjk_intersect(&sh[ka], &A, &sh[kb], &B)) lo = mid;
-                else hi = mid;
+                if (gjk_intersect(&sh[ka], &A, &sh[kb], &B))
+                    lo = mid;
+                else
+                    hi = mid;
             }
             double s = t % 4 ? lo - 1e-9 : hi + 1e-9;
             tc_v3_scale(A.pos, dir, s);
@@ -750,7 +775,10 @@ Test(penetration, separated_only_when_apart) {
         int hit = gjk_intersect(&sh[ka], &A, &sh[kb], &B);
         cr_assert(!(sep && hit), "trial %d: shapes %d and %d intersect but were called apart", t,
                   ka, kb);
-        if (!hit && t % 2) apart++, proved += sep;
+        if (!hit && t % 2) {
+            apart++;
+            proved += sep;
+        }
         if (!sep) continue;
         /* proved apart: no sample inside the other shape, and no deepest point */
         for (int side = 0; side < 2; side++) {
@@ -770,7 +798,8 @@ Test(penetration, separated_only_when_apart) {
     }
     cr_expect(grazing > 2000 && apart > 1000, "%d grazing, %d apart", grazing, apart);
     cr_expect(proved > apart / 2, "the axes proved %d of %d separated pairs apart", proved, apart);
-    for (int k = 0; k < 3; k++) tc_surface_free(&su[k]);
+    for (int k = 0; k < 3; k++)
+        tc_surface_free(&su[k]);
 }
 
 /* the gap tc_shape_separated reports is a clearance: with a moved toward b along the line of

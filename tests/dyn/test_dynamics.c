@@ -10,10 +10,15 @@
  * linear and angular momentum (relative to the initial |p| and |L|) over the run */
 static void collide(int consistent, double *dlin, double *dang) {
     tc_scene sc = tc_default_scene();
-    tc_body_desc a = tc_default_body("a", tc_sphere(0.05)), b = tc_default_body("b", tc_sphere(0.04));
+    tc_body_desc a = tc_default_body("a", tc_sphere(0.05)),
+                 b = tc_default_body("b", tc_sphere(0.04));
     a.joint = b.joint = TC_JOINT_FREE;
-    tc_v3_set(a.pos, 0, 0, 0), tc_v3_set(a.vel, 0.5, 0, 0), tc_v3_set(a.omega, 0, 0, 3);
-    tc_v3_set(b.pos, 0.15, 0.03, 0.01), tc_v3_set(b.vel, -0.3, 0, 0), tc_v3_set(b.omega, 2, 0, -1);
+    tc_v3_set(a.pos, 0, 0, 0);
+    tc_v3_set(a.vel, 0.5, 0, 0);
+    tc_v3_set(a.omega, 0, 0, 3);
+    tc_v3_set(b.pos, 0.15, 0.03, 0.01);
+    tc_v3_set(b.vel, -0.3, 0, 0);
+    tc_v3_set(b.omega, 2, 0, -1);
     cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
     cr_assert_eq(tc_scene_add(&sc, &b, 700, NULL), TC_OK);
     tc_method m;
@@ -33,8 +38,10 @@ static void collide(int consistent, double *dlin, double *dang) {
         cr_assert_eq(tc_sim_step(sim), TC_OK);
         tc_system_kinematics(sys, tc_sim_time(sim), tc_sim_q(sim), tc_sim_v(sim), bs);
         tc_system_momentum(sys, bs, l, L);
-        tc_v3_sub(d, l, l0), *dlin = fmax(*dlin, tc_v3_norm(d) / tc_v3_norm(l0));
-        tc_v3_sub(d, L, L0), *dang = fmax(*dang, tc_v3_norm(d) / tc_v3_norm(L0));
+        tc_v3_sub(d, l, l0);
+        *dlin = fmax(*dlin, tc_v3_norm(d) / tc_v3_norm(l0));
+        tc_v3_sub(d, L, L0);
+        *dang = fmax(*dang, tc_v3_norm(d) / tc_v3_norm(L0));
     }
     /* they did collide: a's x velocity turned round */
     cr_expect_lt(tc_sim_v(sim)[0], 0.3, "no collision happened");
@@ -85,8 +92,11 @@ Test(dynamics, planar_body_pose_and_inertia) {
 static tc_body_desc kinematic_body(void) {
     tc_body_desc b = tc_default_body("pusher", tc_sphere(0.05));
     b.joint = TC_JOINT_KINEMATIC;
-    b.path_n = 3, b.path_dt = 0.5;
-    tc_v3_set(b.path[0], 0, 0, 0), tc_v3_set(b.path[1], 1, 2, -1), tc_v3_set(b.path[2], 1, 2, 3);
+    b.path_n = 3;
+    b.path_dt = 0.5;
+    tc_v3_set(b.path[0], 0, 0, 0);
+    tc_v3_set(b.path[1], 1, 2, -1);
+    tc_v3_set(b.path[2], 1, 2, 3);
     double q[4] = {cos(0.3), 0, sin(0.3), 0};
     memcpy(b.quat, q, sizeof q);
     return b;
@@ -116,7 +126,8 @@ Test(dynamics, kinematic_path_positions_and_slopes) {
     expect_path(&b, 7.3, 1, 2, 3, 0, 0, 0);
     expect_path(&b, -0.1, 0, 0, 0, 0, 0, 0);
     /* a single waypoint: held at all times, and path_dt plays no part */
-    b.path_n = 1, b.path_dt = 0;
+    b.path_n = 1;
+    b.path_dt = 0;
     expect_path(&b, 0.25, 0, 0, 0, 0, 0, 0);
     /* vel may be NULL */
     double p[3];
@@ -182,8 +193,11 @@ Test(dynamics, kinematic_body_checks) {
     for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
         tc_scene sc = tc_default_scene();
         tc_body_desc b = kinematic_body();
-        b.path_n = bad[c].n, b.path_dt = bad[c].dt, b.path[1][1] = bad[c].x;
-        b.kp[0] = bad[c].kp, b.damping[0] = bad[c].damping;
+        b.path_n = bad[c].n;
+        b.path_dt = bad[c].dt;
+        b.path[1][1] = bad[c].x;
+        b.kp[0] = bad[c].kp;
+        b.damping[0] = bad[c].damping;
         tc_error err = {0};
         cr_expect_eq(tc_scene_add(&sc, &b, 1000, &err), TC_EINVAL, "case %zu accepted", c);
         cr_expect_str_eq(err.param, bad[c].param, "case %zu: %s", c, err.msg);
@@ -194,11 +208,13 @@ Test(dynamics, kinematic_body_checks) {
     tc_body_desc b = kinematic_body();
     b.path_n = TC_PATH_MAX;
     cr_expect_eq(tc_scene_add(&sc, &b, 0, NULL), TC_OK);
-    b.path_n = 1, b.path_dt = 0;
+    b.path_n = 1;
+    b.path_dt = 0;
     cr_expect_eq(tc_scene_add(&sc, &b, 0, NULL), TC_OK);
     /* a kinematic plane is refused like any moving plane */
     tc_body_desc p = tc_default_body("ground", tc_plane());
-    p.joint = TC_JOINT_KINEMATIC, p.path_n = 1;
+    p.joint = TC_JOINT_KINEMATIC;
+    p.path_n = 1;
     cr_expect_eq(tc_scene_add(&sc, &p, 0, NULL), TC_EINVAL);
 }
 
@@ -210,8 +226,10 @@ static tc_scene sweep_scene(void) {
     sc.friction = 0;
     tc_body_desc k = tc_default_body("pusher", tc_sphere(0.05));
     k.joint = TC_JOINT_KINEMATIC;
-    k.path_n = 2, k.path_dt = 1;
-    tc_v3_set(k.path[0], -0.2, 0, 0), tc_v3_set(k.path[1], 0.2, 0, 0);
+    k.path_n = 2;
+    k.path_dt = 1;
+    tc_v3_set(k.path[0], -0.2, 0, 0);
+    tc_v3_set(k.path[1], 0.2, 0, 0);
     tc_body_desc b = tc_default_body("box", tc_box(0.05, 0.05, 0.05));
     b.joint = TC_JOINT_FREE;
     cr_assert_eq(tc_scene_add(&sc, &k, 0, NULL), TC_OK);
@@ -271,7 +289,8 @@ Test(dynamics, kinematic_push_rk4) {
     tc_error err = {0};
     cr_assert_eq(tc_method_parse(&m, "hunt-crossley/rk4", &err), TC_OK, "%s", err.msg);
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
-    for (int n = 0; n < 800; n++) cr_assert_eq(tc_sim_step(sim), TC_OK, "step %d", n);
+    for (int n = 0; n < 800; n++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "step %d", n);
     const tc_system *sys = tc_sim_system(sim);
     const double *v = tc_sim_v(sim) + sys->vadr[1], *q = tc_sim_q(sim) + sys->qadr[1];
     tc_body_state bs[2];

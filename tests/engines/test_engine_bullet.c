@@ -13,7 +13,7 @@
 extern const tc_engine_type tc_engine_bullet;
 
 #include "test_engine_run.h"
-#define G  9.81
+#define G 9.81
 
 /* a run with default parameters, gravity -z and a fixed ground plane (body 0) */
 static void init_run(run *r) {
@@ -42,8 +42,8 @@ Test(engine_bullet, registry_and_params) {
     cr_assert_str_eq(tc_engine_bullet.version, "3.24");
     /* every parameter documented with a unit and a reason, default inside its range */
     for (const tc_param_spec *s = tc_engine_bullet.params; s->name; s++) {
-        cr_assert(s->unit && s->unit[0] && s->doc && s->doc[0] && s->reason && s->reason[0],
-                  "%s", s->name);
+        cr_assert(s->unit && s->unit[0] && s->doc && s->doc[0] && s->reason && s->reason[0], "%s",
+                  s->name);
         cr_assert(s->def >= s->lo && s->def <= s->hi, "%s", s->name);
     }
 }
@@ -107,11 +107,13 @@ Test(engine_bullet, force_query_weight) {
     cr_log_info("weight %.9g N, query %.9g N, ncontact %d", mg, w[b].f[2],
                 tc_engine_bullet.ncontact(R.st));
     cr_assert_geq(tc_engine_bullet.ncontact(R.st), 4, "the whole face (multipoint)");
-    cr_log_info("torque %.3g N m, sideways %.3g N", tc_v3_norm(w[b].t), hypot(w[b].f[0], w[b].f[1]));
+    cr_log_info("torque %.3g N m, sideways %.3g N", tc_v3_norm(w[b].t),
+                hypot(w[b].f[0], w[b].f[1]));
     cr_assert_lt(fabs(w[b].f[2] - mg), 1e-4 * mg, "got %.9g N for %.9g N", w[b].f[2], mg);
     cr_assert_lt(hypot(w[b].f[0], w[b].f[1]), 1e-3 * mg);
     cr_assert_lt(tc_v3_norm(w[b].t), 1e-2 * mg * 0.1);
-    for (int k = 0; k < 3; k++) cr_assert_leq(fabs(w[b].f[k] + w[0].f[k]), 1e-9 * mg);
+    for (int k = 0; k < 3; k++)
+        cr_assert_leq(fabs(w[b].f[k] + w[0].f[k]), 1e-9 * mg);
     /* the query leaves the dynamics alone: a second query gives the same bits */
     tc_wrench w2[2];
     cr_assert_eq(tc_engine_bullet.force(R.st, R.q, NULL, w2), TC_OK);
@@ -166,8 +168,8 @@ Test(engine_bullet, drop_contact_time_and_rebound) {
  * 5.8 mm higher). Tolerance 1e-4 m (about g dt^2 = 1.7e-4 m of resting penetration at most;
  * measured 4e-5 m) */
 Test(engine_bullet, octahedron_rests_on_a_face) {
-    const double r = 0.05, v[6][3] = {{r, 0, 0}, {-r, 0, 0}, {0, r, 0},
-                                      {0, -r, 0}, {0, 0, r}, {0, 0, -r}};
+    const double r = 0.05,
+                 v[6][3] = {{r, 0, 0}, {-r, 0, 0}, {0, r, 0}, {0, -r, 0}, {0, 0, r}, {0, 0, -r}};
     tc_shape o;
     tc_error err = {0};
     cr_assert_eq(tc_polytope(&o, v, 6, &err), TC_OK, "%s", err.msg);

@@ -38,7 +38,9 @@ static int add_plane(tc_scene *s) {
 }
 
 /* a run with default parameters and an empty scene */
-static void init_run(run *r) { run_reset(r, &tc_engine_mujoco); }
+static void init_run(run *r) {
+    run_reset(r, &tc_engine_mujoco);
+}
 
 /* the run under test: a large struct, kept off the stack */
 static run R;
@@ -203,7 +205,8 @@ Test(engine_mujoco, box_torque_balance) {
     b.joint = TC_JOINT_FREE;
     double a = 0.3;
     tc_v3_set(b.pos, 0.2, -0.1, 0.03);
-    b.quat[0] = cos(a / 2), b.quat[1] = sin(a / 2);
+    b.quat[0] = cos(a / 2);
+    b.quat[1] = sin(a / 2);
     tc_error err = {0};
     cr_assert_eq(tc_scene_add(&R.scene, &b, 500, &err), TC_OK, "%s", err.msg);
     int x = R.scene.nbody - 1;
@@ -304,7 +307,8 @@ Test(engine_mujoco, parallel_runs_agree) {
         tc_body_desc b = tc_default_body("box", tc_box(0.05, 0.03, 0.02));
         b.joint = TC_JOINT_FREE;
         tc_v3_set(b.pos, 0, 0, 0.1);
-        b.quat[0] = cos(0.2), b.quat[2] = sin(0.2);
+        b.quat[0] = cos(0.2);
+        b.quat[2] = sin(0.2);
         tc_v3_set(b.omega, 1, 2, 3);
         fails += tc_scene_add(&r->scene, &g, 0, &err) != TC_OK;
         fails += tc_scene_add(&r->scene, &b, 800, &err) != TC_OK;
@@ -380,7 +384,8 @@ Test(engine_mujoco, planar_t_damping_closed_form) {
     set_param(&R, "integrator", 1);
     int t = add_t(&R.scene, TC_JOINT_PLANAR);
     tc_body_desc *b = &R.scene.body[t];
-    b->damping[0] = b->damping[1] = 2, b->damping[2] = 0.012;
+    b->damping[0] = b->damping[1] = 2;
+    b->damping[2] = 0.012;
     tc_v3_set(b->vel, 0.3, -0.1, 0);
     tc_v3_set(b->omega, 0, 0, 2);
     start(&R, dt);
@@ -449,8 +454,10 @@ Test(engine_mujoco, planar_servo_reaches_target) {
     int s = add_sphere(&R.scene, "puck", 0.05, TC_JOINT_FREE, 0.02, 0.03, 0.05);
     tc_body_desc *b = &R.scene.body[s];
     b->joint = TC_JOINT_PLANAR;
-    for (int k = 0; k < 2; k++)
-        b->kp[k] = kp, b->damping[k] = 2 * sqrt(kp * b->mass);
+    for (int k = 0; k < 2; k++) {
+        b->kp[k] = kp;
+        b->damping[k] = 2 * sqrt(kp * b->mass);
+    }
     start(&R, dt);
     int rk4;
     tc_sim *sim = touche_sim(&R.scene, touche_method(&rk4), dt);
@@ -458,9 +465,11 @@ Test(engine_mujoco, planar_servo_reaches_target) {
     /* both runs get the same targets in touche's layout: (x, y, theta) absolute */
     double ctrl[NV];
     memcpy(ctrl, R.q, (size_t)R.sys.nv * sizeof *ctrl);
-    ctrl[R.sys.vadr[s]] = target[0], ctrl[R.sys.vadr[s] + 1] = target[1];
+    ctrl[R.sys.vadr[s]] = target[0];
+    ctrl[R.sys.vadr[s] + 1] = target[1];
     double *sc = tc_sim_ctrl(sim);
-    sc[ts->vadr[s]] = target[0], sc[ts->vadr[s] + 1] = target[1];
+    sc[ts->vadr[s]] = target[0];
+    sc[ts->vadr[s] + 1] = target[1];
     const double *qm = R.q + R.sys.qadr[s], *qt = tc_sim_q(sim) + ts->qadr[s];
     double diff = 0;
     for (int n = 1; n <= 500; n++) {
@@ -491,8 +500,10 @@ Test(engine_mujoco, planar_servo_null_ctrl_holds) {
     int s = add_sphere(&R.scene, "puck", 0.05, TC_JOINT_FREE, 0.3, -0.2, 0);
     tc_body_desc *b = &R.scene.body[s];
     b->joint = TC_JOINT_PLANAR;
-    for (int k = 0; k < 3; k++)
-        b->kp[k] = 20, b->damping[k] = 2 * sqrt(20 * b->mass);
+    for (int k = 0; k < 3; k++) {
+        b->kp[k] = 20;
+        b->damping[k] = 2 * sqrt(20 * b->mass);
+    }
     b->damping[2] = 2 * sqrt(20 * b->inertia[2]);
     tc_v3_set(b->vel, 0.2, 0.1, 0);
     b->omega[2] = 3;
@@ -554,7 +565,8 @@ Test(engine_mujoco, planar_tilted_axes) {
     tc_body_desc b = tc_default_body("box", tc_box(0.1, 0.05, 0.02));
     b.joint = TC_JOINT_PLANAR;
     tc_v3_set(b.pos, 0.1, 0.2, 0.3);
-    b.quat[0] = cos(0.6), b.quat[1] = sin(0.6); /* 1.2 rad about x */
+    b.quat[0] = cos(0.6);
+    b.quat[1] = sin(0.6); /* 1.2 rad about x */
     tc_error err = {0};
     cr_assert_eq(tc_scene_add(&R.scene, &b, 800, &err), TC_OK, "%s", err.msg);
     /* the sphere's place: from touche's pose at q */
@@ -592,7 +604,8 @@ Test(engine_mujoco, free_damping) {
         b->damping[k] = 0.05;
     tc_v3_set(b->vel, 0.2, 0, -0.1);
     tc_v3_set(b->omega, 1, -2, 3);
-    b->quat[0] = cos(0.4), b->quat[2] = sin(0.4); /* tilted: omega crosses frames */
+    b->quat[0] = cos(0.4);
+    b->quat[2] = sin(0.4); /* tilted: omega crosses frames */
     start(&R, 0.001);
     for (int n = 0; n < 1000; n++)
         cr_assert_eq(tc_engine_mujoco.step(R.st, NULL, NULL, R.q, R.v), TC_OK);
@@ -625,8 +638,10 @@ static int add_sweep(tc_scene *sc) {
     sc->friction = 0;
     tc_body_desc k = tc_default_body("pusher", tc_sphere(0.05));
     k.joint = TC_JOINT_KINEMATIC;
-    k.path_n = 2, k.path_dt = 1;
-    tc_v3_set(k.path[0], -0.2, 0, 0), tc_v3_set(k.path[1], 0.2, 0, 0);
+    k.path_n = 2;
+    k.path_dt = 1;
+    tc_v3_set(k.path[0], -0.2, 0, 0);
+    tc_v3_set(k.path[1], 0.2, 0, 0);
     tc_body_desc b = tc_default_body("box", tc_box(0.05, 0.05, 0.05));
     b.joint = TC_JOINT_FREE;
     tc_error err = {0};
@@ -711,9 +726,11 @@ Test(engine_mujoco, kinematic_no_contact_with_world_in_mujoco) {
     for (int other = 0; other < 2; other++) {
         tc_scene sc = tc_default_scene();
         tc_body_desc k = tc_default_body("pusher", tc_sphere(0.05));
-        k.joint = TC_JOINT_KINEMATIC, k.path_n = 1;
+        k.joint = TC_JOINT_KINEMATIC;
+        k.path_n = 1;
         tc_body_desc o = k;
-        tc_v3_set(o.path[0], 0.09, 0, 0), tc_v3_set(o.pos, 0.09, 0, 0);
+        tc_v3_set(o.path[0], 0.09, 0, 0);
+        tc_v3_set(o.pos, 0.09, 0, 0);
         if (!other) o.joint = TC_JOINT_FIXED;
         tc_error err = {0};
         cr_assert_eq(tc_scene_add(&sc, &k, 0, &err), TC_OK, "%s", err.msg);

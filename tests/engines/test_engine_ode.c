@@ -18,7 +18,7 @@ extern const tc_engine_type tc_engine_ode;
 #define NQ (7 * 16)
 #define NV (6 * 16)
 #include "test_engine_run.h"
-#define G  9.81
+#define G 9.81
 
 /* a run with default parameters, an empty scene with gravity -g z, friction 0.5 */
 static void init_run(run *r) {
@@ -34,7 +34,9 @@ static int add(run *r, tc_body_desc b, double density) {
 }
 
 /* a fixed ground plane through the origin */
-static int add_plane(run *r) { return add(r, tc_default_body("ground", tc_plane()), 0); }
+static int add_plane(run *r) {
+    return add(r, tc_default_body("ground", tc_plane()), 0);
+}
 
 /* a free body of the shape at (x, y, z), density 1000 */
 static int add_free(run *r, const char *name, tc_shape sh, double x, double y, double z) {
@@ -57,8 +59,8 @@ Test(engine_ode, registry_and_params) {
     cr_assert_str_eq(tc_engine_ode.version, "0.16");
     /* every parameter documented with a unit and a reason, default inside its range */
     for (const tc_param_spec *s = tc_engine_ode.params; s->name; s++) {
-        cr_assert(s->unit && s->unit[0] && s->doc && s->doc[0] && s->reason && s->reason[0],
-                  "%s", s->name);
+        cr_assert(s->unit && s->unit[0] && s->doc && s->doc[0] && s->reason && s->reason[0], "%s",
+                  s->name);
         cr_assert(s->def >= s->lo && s->def <= s->hi, "%s", s->name);
     }
     /* ODE's documented world defaults: ERP 0.2, CFM 1e-10 (double), QuickStep 20 x 1.3 */
@@ -142,8 +144,8 @@ Test(engine_ode, ball_drop_contact_time_and_rebound) {
         }
         cr_assert_geq(hit, 0, "no contact in 1 s");
         double tc = hit * dt, closed = sqrt(2 * h / G);
-        cr_expect_leq(fabs(tc - closed), dt, "stepper %d: contact at %g s, free fall %g s",
-                      stepper, tc, closed);
+        cr_expect_leq(fabs(tc - closed), dt, "stepper %d: contact at %g s, free fall %g s", stepper,
+                      tc, closed);
         double m = R.scene.body[ball].mass, cfm = tc_params_get(&R.p, "cfm");
         cr_expect_leq(fabs(vout + e * vin), 2 * (1 + e) * fabs(vin) * m * cfm / dt,
                       "rebound %.17g for e v_in = %.17g", vout, -e * vin);
@@ -170,8 +172,8 @@ Test(engine_ode, force_query_returns_the_weight) {
         tc_wrench w[2];
         cr_assert_eq(tc_engine_ode.force(R.st, R.q, NULL, w), TC_OK);
         double tol = R.scene.body[box].mass * tc_params_get(&R.p, "cfm") / 0.001;
-        cr_expect_leq(fabs(w[box].f[2] - mg), tol * mg, "stepper %d: %g N for m g = %g N",
-                      stepper, w[box].f[2], mg);
+        cr_expect_leq(fabs(w[box].f[2] - mg), tol * mg, "stepper %d: %g N for m g = %g N", stepper,
+                      w[box].f[2], mg);
         for (int k = 0; k < 3; k++)
             cr_expect_leq(fabs(w[box].f[k] + w[ground].f[k]), 1e-12 * mg, "Newton 3, axis %d", k);
         cr_expect_leq(fabs(w[box].f[0]) + fabs(w[box].f[1]), tol * mg, "no friction at rest");
@@ -302,9 +304,11 @@ Test(engine_ode, degenerate_convex_contacts_are_dropped) {
     cr_assert_eq(tc_scene_ground_2d(&R.scene, G, 0.5, &err), TC_OK, "%s", err.msg);
     double A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}, b[4] = {0.25, 0.25, 0.25, 0.25};
     cr_assert_eq(tc_scene_add_polygon(&R.scene, "bottom", (const double(*)[2])A, b, 4, 0.05, 1,
-                                      1.0 / 24, 0.02, 0.25, 0, &err), TC_OK, "%s", err.msg);
+                                      1.0 / 24, 0.02, 0.25, 0, &err),
+                 TC_OK, "%s", err.msg);
     cr_assert_eq(tc_scene_add_polygon(&R.scene, "top", (const double(*)[2])A, b, 4, 0.05, 1,
-                                      1.0 / 24, 0, 0.75, 0, &err), TC_OK, "%s", err.msg);
+                                      1.0 / 24, 0, 0.75, 0, &err),
+                 TC_OK, "%s", err.msg);
     start(&R, 0.01);
     for (int n = 0; n < 100; n++)
         step(&R);

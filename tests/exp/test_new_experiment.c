@@ -20,8 +20,8 @@ Test(new_experiment, the_documented_example_runs_with_every_method_it_can) {
     cr_assert_eq(tc_experiment_find("e9"), &tc_experiment_e9, "found by its prefix");
     char out[64] = "/tmp/touche-e9-XXXXXX";
     cr_assert_not_null(mkdtemp(out));
-    tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = out, .tier = "quick",
-                     .threads = 2};
+    tc_run_opts o = {
+        .source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = out, .tier = "quick", .threads = 2};
     tc_exp *x = NULL;
     /* the script extracted from the documentation sits beside the test (build/tests) */
     cr_assert_eq(tc_exp_plan(&x, &tc_experiment_e9, "e9_ball_drop.cfg", "e9_ball_drop", &o, &err),

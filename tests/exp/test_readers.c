@@ -54,7 +54,10 @@ Test(csv, good_file_with_provenance_and_blank_lines) {
 
 /* each hostile file: the error, its line, and a phrase of the message */
 Test(csv, hostile_inputs_are_located_errors) {
-    static const struct { const char *name, *text; int line; const char *says;
+    static const struct {
+        const char *name, *text;
+        int line;
+        const char *says;
     } cases[] = {
         {"empty file", "", 0, "expected the header"},
         {"only comments", "# nothing\n", 1, "expected the header"},
@@ -118,7 +121,8 @@ Test(csv, a_device_or_folder_is_refused_unread) {
         tc_csv_reader r;
         tc_error err;
         tc_error_clear(&err);
-        cr_expect_eq(tc_csv_open(&r, path[k], ',', cols, 2, NULL, NULL, &err), TC_EIO, "%s", path[k]);
+        cr_expect_eq(tc_csv_open(&r, path[k], ',', cols, 2, NULL, NULL, &err), TC_EIO, "%s",
+                     path[k]);
         cr_expect(strstr(err.msg, "not a regular file"), "%s: %s", path[k], err.msg);
     }
 }
@@ -127,7 +131,8 @@ Test(csv, missing_file_is_an_io_error) {
     tc_csv_reader r;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_csv_open(&r, "readers-no-such-file.csv", ',', cols, 2, NULL, NULL, &err), TC_EIO);
+    cr_assert_eq(tc_csv_open(&r, "readers-no-such-file.csv", ',', cols, 2, NULL, NULL, &err),
+                 TC_EIO);
 }
 
 /* ---------- E2's trajectories ---------- */
@@ -135,19 +140,27 @@ Test(csv, missing_file_is_an_io_error) {
 /* the quick E2 setup with a 0.8 s rollout of 0.4 s waypoints: three waypoints a trajectory */
 static void e2_small(e2_setup *e) {
     memset(e, 0, sizeof *e);
-    e->duration = 0.8, e->waypoint_dt = 0.4;
+    e->duration = 0.8;
+    e->waypoint_dt = 0.4;
 }
 
 Test(trajectories, hostile_inputs_are_located_errors) {
-    static const struct { const char *name, *text; int line; const char *says; } cases[] = {
+    static const struct {
+        const char *name, *text;
+        int line;
+        const char *says;
+    } cases[] = {
         {"the audit's 3,0,3,0", "traj,t_s,x_m,y_m\n3,0,3,0\n", 2, "expected trajectory 0 at t = 0"},
         {"nan time", "traj,t_s,x_m,y_m\n0,nan,0,0\n", 2, "not finite"},
-        {"missing waypoint", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.8,0,0\n", 3, "expected trajectory 0 at t = 0.4"},
+        {"missing waypoint", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.8,0,0\n", 3,
+         "expected trajectory 0 at t = 0.4"},
         {"duplicate waypoint", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0,0,0\n", 3, "every waypoint once"},
         {"unsorted", "traj,t_s,x_m,y_m\n0,0.4,0,0\n0,0,0,0\n", 2, "expected trajectory 0 at t = 0"},
-        {"short trajectory", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n1,0,0,0\n", 4, "stops at 2 waypoints"},
+        {"short trajectory", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n1,0,0,0\n", 4,
+         "stops at 2 waypoints"},
         {"last one short", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n", 3, "stops at 2 waypoints"},
-        {"skipped trajectory", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n0,0.8,0,0\n2,0,0,0\n", 5, "or the next one"},
+        {"skipped trajectory", "traj,t_s,x_m,y_m\n0,0,0,0\n0,0.4,0,0\n0,0.8,0,0\n2,0,0,0\n", 5,
+         "or the next one"},
         {"time off the grid", "traj,t_s,x_m,y_m\n0,0.1,0,0\n", 2, "not a multiple of waypoint_dt"},
         {"time past the rollout", "traj,t_s,x_m,y_m\n0,1.2,0,0\n", 2, "outside"},
         {"extra column", "traj,t_s,x_m,y_m\n0,0,0,0,7\n", 2, "more than the 4 cells"},
@@ -176,8 +189,9 @@ Test(trajectories, hostile_inputs_are_located_errors) {
 }
 
 Test(trajectories, a_complete_file_reads_back) {
-    const char *t = "# provenance\ntraj,t_s,x_m,y_m\n0,0,0.1,0.2\n0,0.4,0.3,0.4\n0,0.800000,0.5,0.6\n"
-                    "1,0,-0.1,-0.2\n1,0.4,0,0\n1,0.8,0.01,0.02\n";
+    const char *t =
+        "# provenance\ntraj,t_s,x_m,y_m\n0,0,0.1,0.2\n0,0.4,0.3,0.4\n0,0.800000,0.5,0.6\n"
+        "1,0,-0.1,-0.2\n1,0.4,0,0\n1,0.8,0.01,0.02\n";
     e2_setup e;
     e2_small(&e);
     char path[256];
@@ -198,7 +212,11 @@ Test(trajectories, a_complete_file_reads_back) {
 /* ---------- the FEM cache ---------- */
 
 Test(fem_cache, hostile_inputs_are_located_errors) {
-    static const struct { const char *name, *text; int line; const char *says; } cases[] = {
+    static const struct {
+        const char *name, *text;
+        int line;
+        const char *says;
+    } cases[] = {
         {"no header", "0.1,0.01,0.5\n", 1, "expected the header"},
         {"nan force", "eta,depth,force\n0.1,0.01,nan\n", 2, "not finite"},
         {"depth going back", "eta,depth,force\n0.1,0.02,1\n0.1,0.01,1\n", 3, "depths increase"},
@@ -232,13 +250,19 @@ Test(fem_cache, hostile_inputs_are_located_errors) {
 
 /* a misspelt key would drop a tolerance to 0 or a metric's unit silently: each is an error */
 Test(metrics_file, unknown_keys_are_located_errors) {
-    static const struct { const char *name, *text, *key; int line; } cases[] = {
+    static const struct {
+        const char *name, *text, *key;
+        int line;
+    } cases[] = {
         {"misspelt tolerance",
          "experiment = \"e\";\ntier = \"quick\";\nmetrics = ( { name = \"a\"; value = 1.0;\n"
-         "  tol_abss = 0.1; } );\n", "tol_abss", 4},
-        {"unknown top-level key", "experiment = \"e\";\ntiers = \"quick\";\nmetrics = ( );\n", "tiers", 2},
+         "  tol_abss = 0.1; } );\n",
+         "tol_abss", 4},
+        {"unknown top-level key", "experiment = \"e\";\ntiers = \"quick\";\nmetrics = ( );\n",
+         "tiers", 2},
         {"unknown key of a digest",
-         "experiment = \"e\";\nmetrics = ( );\nhashes = ( { method = \"m\"; hash = \"x\"; cpus = 1; } );\n",
+         "experiment = \"e\";\nmetrics = ( );\nhashes = ( { method = \"m\"; hash = \"x\"; cpus = "
+         "1; } );\n",
          "cpus", 3},
         {"unknown key of a method that ran",
          "experiment = \"e\";\nmetrics = ( );\nmethods = ( { label = \"m\"; threads = 2; } );\n",
@@ -277,8 +301,8 @@ Test(work, every_experiment_estimates_its_work_within_the_limits) {
             tc_work w;
             cr_expect_eq(tc_exp_work_check(x, 0, &w, &err), TC_OK, "%s %s: %s", type->name,
                          tiers[t], err.msg);
-            cr_expect(w.steps > 0 && w.seconds > 0 && w.bytes > 0, "%s %s: no estimate",
-                      type->name, tiers[t]);
+            cr_expect(w.steps > 0 && w.seconds > 0 && w.bytes > 0, "%s %s: no estimate", type->name,
+                      tiers[t]);
             /* the full tier is the bigger run */
             tc_exp_free(x);
         }
@@ -361,7 +385,11 @@ Test(work, a_changed_script_may_not_take_a_built_in_name) {
     text[n] = 0;
     tc_run_opts o = {.source_dir = src, .out_root = "never", .tier = "quick", .threads = 1};
     for (int changed = 0; changed < 2; changed++) {
-        if (changed) text[n - 1] = '\n', memcpy(text + n, "# mine\n", 8), n += 7;
+        if (changed) {
+            text[n - 1] = '\n';
+            memcpy(text + n, "# mine\n", 8);
+            n += 7;
+        }
         put(path, sizeof path, "e4_penalty.cfg", text, n);
         tc_exp *x = NULL;
         tc_error err;
@@ -383,7 +411,8 @@ Test(work, a_changed_script_may_not_take_a_built_in_name) {
 /* the same check refuses a run past the limit, and --force lets it through */
 Test(work, a_run_past_the_limit_is_refused_unless_forced) {
     char text[1 << 16], path[256];
-    snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg", getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".");
+    snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg",
+             getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".");
     FILE *f = fopen(path, "r");
     cr_assert(f);
     size_t n = fread(text, 1, sizeof text - 1, f);
@@ -395,12 +424,15 @@ Test(work, a_run_past_the_limit_is_refused_unless_forced) {
     memcpy(dt, "dt       = 1e-6; ", strlen("dt       = 0.001;"));
     memcpy(sec, "seconds = 999;", strlen("seconds = 1.5;"));
     put(path, sizeof path, "e4_tiny_dt.cfg", text, n);
-    tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"), .out_root = "never", .tier = "quick",
+    tc_run_opts o = {.source_dir = getenv("TOUCHE_SOURCE_DIR"),
+                     .out_root = "never",
+                     .tier = "quick",
                      .threads = 1};
     tc_exp *x = NULL;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e4"), path, "e4_tiny_dt", &o, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e4"), path, "e4_tiny_dt", &o, &err), TC_OK,
+                 "%s", err.msg);
     tc_work w;
     cr_expect_eq(tc_exp_work_check(x, 0, &w, &err), TC_EINVAL);
     cr_expect(strstr(err.msg, "--force"), "%s", err.msg);

@@ -54,8 +54,13 @@ static char *slurp(const char *path) {
 static tc_status run_e1_with(const char *path, const char *out, int threads, const char *methods,
                              tc_override *set, int nset, tc_error *err) {
     const char *src = getenv("TOUCHE_SOURCE_DIR");
-    tc_run_opts o = {.source_dir = src ? src : ".", .out_root = out, .tier = "quick",
-                     .methods = methods, .set = set, .nset = nset, .threads = threads};
+    tc_run_opts o = {.source_dir = src ? src : ".",
+                     .out_root = out,
+                     .tier = "quick",
+                     .methods = methods,
+                     .set = set,
+                     .nset = nset,
+                     .threads = threads};
     tc_exp *x = NULL;
     tc_error_clear(err);
     tc_status st = tc_exp_plan(&x, tc_experiment_find("e1"), path, "e1_script", &o, err);
@@ -102,13 +107,27 @@ static void expect_plan_error(const char *from, const char *to, int line, const 
     cr_expect_neq(access("/tmp/touche-never-written", F_OK), 0, "nothing may be written");
 }
 
-Test(script, syntax_error_names_the_line) { expect_error("gap = 0.005;", "gap = = 0.005;", 2, NULL, "syntax"); }
-Test(script, unknown_method) { expect_error("\"hunt-crossley\"", "\"hunt-crosley\"", 6, "method", "unknown method"); }
-Test(script, unknown_parameter) { expect_error("k = 1309.0", "kk = 1309.0", 5, "kk", "no such parameter"); }
-Test(script, impossible_value) { expect_error("big_radius = 0.1", "big_radius = -0.1", 1, "big_radius", "must lie"); }
-Test(script, out_of_range_parameter) { expect_error("k = 1309.0", "k = -5.0", 5, "k", "must lie"); }
-Test(script, nan_is_rejected) { expect_error("friction = 0.5", "friction = nan", 1, NULL, "syntax"); }
-Test(script, unknown_setting) { expect_error("gap = 0.005;", "gap = 0.005; gapp = 1.0;", 2, "gapp", "unknown setting"); }
+Test(script, syntax_error_names_the_line) {
+    expect_error("gap = 0.005;", "gap = = 0.005;", 2, NULL, "syntax");
+}
+Test(script, unknown_method) {
+    expect_error("\"hunt-crossley\"", "\"hunt-crosley\"", 6, "method", "unknown method");
+}
+Test(script, unknown_parameter) {
+    expect_error("k = 1309.0", "kk = 1309.0", 5, "kk", "no such parameter");
+}
+Test(script, impossible_value) {
+    expect_error("big_radius = 0.1", "big_radius = -0.1", 1, "big_radius", "must lie");
+}
+Test(script, out_of_range_parameter) {
+    expect_error("k = 1309.0", "k = -5.0", 5, "k", "must lie");
+}
+Test(script, nan_is_rejected) {
+    expect_error("friction = 0.5", "friction = nan", 1, NULL, "syntax");
+}
+Test(script, unknown_setting) {
+    expect_error("gap = 0.005;", "gap = 0.005; gapp = 1.0;", 2, "gapp", "unknown setting");
+}
 /* every setting the script holds must be read: a group, a tier's key, a parameter nobody takes */
 Test(script, unknown_top_level_group) {
     expect_error("driver =", "bogus = { x = 1; };\ndriver =", 8, "bogus", "never reads it");
@@ -121,31 +140,44 @@ Test(script, unknown_key_in_another_tier) {
                  "tiers.full.n1dx", "in this tier");
 }
 Test(script, tier_parameter_no_method_takes) {
-    expect_error("spacing = 0.03;", "spacing = 0.03; spacingg = 1;", 3, "tiers.quick.params.spacingg",
-                 "never reads it");
+    expect_error("spacing = 0.03;", "spacing = 0.03; spacingg = 1;", 3,
+                 "tiers.quick.params.spacingg", "never reads it");
 }
 Test(script, string_where_methods_belong) {
-    expect_error("methods = (\n  { label = \"scm-a\"; method = \"scm\"; params = { k = 1309.0; }; },\n"
-                 "  { label = \"hc\"; method = \"hunt-crossley\"; }\n);",
-                 "methods = \"scm\";", 4, "methods", "must be a list");
+    expect_error(
+        "methods = (\n  { label = \"scm-a\"; method = \"scm\"; params = { k = 1309.0; }; },\n"
+        "  { label = \"hc\"; method = \"hunt-crossley\"; }\n);",
+        "methods = \"scm\";", 4, "methods", "must be a list");
 }
 
 /* labels become file names and CSV fields: a safe alphabet, unique, at most TC_LABEL_MAX */
-Test(script, label_with_a_slash_is_refused) { expect_plan_error("\"scm-a\"", "\"../scm\"", 5, "letters, digits"); }
-Test(script, label_with_dots_is_refused) { expect_plan_error("\"scm-a\"", "\"a..b\"", 5, "'.' is not allowed"); }
-Test(script, label_with_a_comma_is_refused) { expect_plan_error("\"scm-a\"", "\"scm,a\"", 5, "',' is not allowed"); }
-Test(script, label_with_a_newline_is_refused) { expect_plan_error("\"scm-a\"", "\"scm\\na\"", 5, "not allowed"); }
-Test(script, label_too_long_is_refused) {
-    expect_plan_error("\"scm-a\"", "\"a0123456789012345678901234567890123456789\"", 5, "1 to 40 characters");
+Test(script, label_with_a_slash_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"../scm\"", 5, "letters, digits");
 }
-Test(script, duplicate_label_is_refused) { expect_plan_error("\"hc\"", "\"scm-a\"", 6, "used twice"); }
+Test(script, label_with_dots_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"a..b\"", 5, "'.' is not allowed");
+}
+Test(script, label_with_a_comma_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"scm,a\"", 5, "',' is not allowed");
+}
+Test(script, label_with_a_newline_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"scm\\na\"", 5, "not allowed");
+}
+Test(script, label_too_long_is_refused) {
+    expect_plan_error("\"scm-a\"", "\"a0123456789012345678901234567890123456789\"", 5,
+                      "1 to 40 characters");
+}
+Test(script, duplicate_label_is_refused) {
+    expect_plan_error("\"hc\"", "\"scm-a\"", 6, "used twice");
+}
 Test(script, a_label_taking_a_registered_name_is_refused) {
     expect_plan_error("\"scm-a\"", "\"pfc\"", 5, "registered method");
 }
 
 /* a script without the tier asked for: a clear error (and no use after free, under ASan) */
 Test(script, missing_tier_is_a_clear_error) {
-    expect_plan_error("tiers = { quick =", "tiers = { fast =", 3, "no tier 'quick' in this script (it has: fast)");
+    expect_plan_error("tiers = { quick =", "tiers = { fast =", 3,
+                      "no tier 'quick' in this script (it has: fast)");
 }
 
 /* a script must name its driver, and the right one */
@@ -160,8 +192,9 @@ Test(script, overrides_are_applied_checked_and_recorded) {
     const char *path = script(good);
     char out[160];
     snprintf(out, sizeof out, "%.*s/out", (int)(strrchr(path, '/') - path), path);
-    tc_override set[2] = {{.target = "scm-a", .param = "eps2", .value = 0.003, .text = "scm-a.eps2=0.003"},
-                          {.target = "hunt-crossley", .param = "k", .value = 2e4, .text = "hunt-crossley.k=2e4"}};
+    tc_override set[2] = {
+        {.target = "scm-a", .param = "eps2", .value = 0.003, .text = "scm-a.eps2=0.003"},
+        {.target = "hunt-crossley", .param = "k", .value = 2e4, .text = "hunt-crossley.k=2e4"}};
     tc_error err;
     cr_assert_eq(run_e1_with(path, out, 2, "scm-a,hc", set, 2, &err), TC_OK, "%s", err.msg);
     cr_expect_eq(set[0].used, 1);
@@ -173,7 +206,8 @@ Test(script, overrides_are_applied_checked_and_recorded) {
     cr_expect_not_null(strstr(runs, "\"eps2=0.003\""), "the set column: %s", runs);
     cr_expect_not_null(strstr(runs, "k=20000"), "%s", runs);
     /* an unknown parameter lists the method's; a value out of range names the range */
-    tc_override bad = {.target = "scm-a", .param = "epsilon2", .value = 1, .text = "scm-a.epsilon2=1"};
+    tc_override bad = {
+        .target = "scm-a", .param = "epsilon2", .value = 1, .text = "scm-a.epsilon2=1"};
     cr_expect_eq(run_e1_with(path, out, 1, NULL, &bad, 1, &err), TC_ENOTFOUND);
     cr_expect_not_null(strstr(err.msg, "no such parameter (it has: k, spacing"), "%s", err.msg);
     tc_override range = {.target = "hc", .param = "n", .value = 7, .text = "hc.n=7"};
@@ -214,7 +248,8 @@ static void log_item(void *ctx, int i, tc_item *it) {
 
 Test(script, the_costed_sweep_starts_the_costliest_items_first) {
     const double cost[10] = {1, 5, 2, 5, 9, 0, 3, NAN, 2, 7};
-    const int want[10] = {4, 9, 1, 3, 6, 2, 8, 0, 5, 7}; /* by cost, ties (and NaN as 0) in item order */
+    const int want[10] = {4, 9, 1, 3, 6,
+                          2, 8, 0, 5, 7}; /* by cost, ties (and NaN as 0) in item order */
     for (int threads = 1; threads <= 2; threads++) {
         tc_exp x = {.threads = threads};
         snprintf(x.name, sizeof x.name, "costed");
@@ -223,11 +258,13 @@ Test(script, the_costed_sweep_starts_the_costliest_items_first) {
         cr_assert_eq(tc_exp_sweep_costed(&x, 10, NULL, cost, log_item, &l), TC_OK);
         cr_assert_eq(l.nstarted, 10);
         int seen[10] = {0};
-        for (int k = 0; k < 10; k++) seen[l.started[k]]++;
+        for (int k = 0; k < 10; k++)
+            seen[l.started[k]]++;
         for (int i = 0; i < 10; i++) {
             cr_expect_eq(seen[i], 1, "item %d ran %d times", i, seen[i]);
             cr_expect_eq(l.out[i], 3.0 * i + 1);
-            if (threads == 1) cr_expect_eq(l.started[i], want[i], "start %d: item %d", i, l.started[i]);
+            if (threads == 1)
+                cr_expect_eq(l.started[i], want[i], "start %d: item %d", i, l.started[i]);
         }
     }
 }
@@ -240,12 +277,16 @@ static void lend_item(void *ctx, int i, tc_item *it) {
     if (i == 0) return;
     int t = tc_par_threads();
     const double t0 = tc_wall_time();
-    while (t < seen[2] && tc_wall_time() - t0 < 10) usleep(1000), t = tc_par_threads();
+    while (t < seen[2] && tc_wall_time() - t0 < 10) {
+        usleep(1000);
+        t = tc_par_threads();
+    }
     int team = 0;
 #pragma omp parallel num_threads(t)
 #pragma omp atomic
     team++;
-    seen[0] = t, seen[1] = team;
+    seen[0] = t;
+    seen[1] = team;
     it->steps = 1;
 }
 
@@ -288,7 +329,9 @@ Test(script, waiting_ranks_lend_their_threads) {
     const struct {
         int waiting_threads, others_active, want;
     } cases[] = {
-        {3, 0, 1 + (3 < cap ? 3 : cap)}, /* one rank of 3 threads waits: all its threads, up to the CPUs */
+        {3, 0,
+         1 + (3 < cap ? 3
+                      : cap)}, /* one rank of 3 threads waits: all its threads, up to the CPUs */
         {3, 1, 1 + (1 < cap ? 1 : cap)}, /* shared with one other working rank: 3 / 2 */
         {0, 1, 1},                       /* nobody waits */
     };
@@ -296,13 +339,15 @@ Test(script, waiting_ranks_lend_their_threads) {
     int most = 0;
     for (int c = 0; c < 3; c++) {
         /* this rank works; another rank of cases[c].waiting_threads waits (or works) */
-        node.idle = 0, node.active = 2 + cases[c].others_active;
+        node.idle = 0;
+        node.active = 2 + cases[c].others_active;
         if (cases[c].waiting_threads) tc_par_node_wait(cases[c].waiting_threads);
         cr_assert_eq(node.idle, cases[c].waiting_threads);
         int seen[2] = {0, 0};
         cr_redirect_stderr();
         cr_assert_eq(tc_exp_sweep(&x, 1, NULL, node_item, seen), TC_OK);
-        cr_expect_eq(seen[0], cases[c].want, "case %d: offered %d threads, want %d", c, seen[0], cases[c].want);
+        cr_expect_eq(seen[0], cases[c].want, "case %d: offered %d threads, want %d", c, seen[0],
+                     cases[c].want);
         cr_expect_eq(seen[1], seen[0], "case %d: a team of %d", c, seen[1]);
         if (seen[0] - 1 > most) most = seen[0] - 1;
         if (cases[c].waiting_threads) tc_par_node_resume(cases[c].waiting_threads);
@@ -312,7 +357,8 @@ Test(script, waiting_ranks_lend_their_threads) {
     cr_expect_eq(tc_par_node_lent_max(1), most, "the most lent is recorded");
     cr_expect_eq(tc_par_node_lent_max(0), 0, "and reset");
     /* outside a sweep a process keeps its own threads */
-    node.idle = 8, node.active = 1;
+    node.idle = 8;
+    node.active = 1;
     cr_expect_eq(tc_par_threads(), omp_get_max_threads());
     tc_par_node_share(NULL);
 }

@@ -93,9 +93,12 @@ static double laplace_residual(const tc_tetmesh *m, const signed char *role) {
         }
     }
     double nr = 0, nb = 0;
-    for (int i = 0; i < m->nvert; i++)
-        nr += r[i] * r[i], nb += b[i] * b[i];
-    free(r), free(b);
+    for (int i = 0; i < m->nvert; i++) {
+        nr += r[i] * r[i];
+        nb += b[i] * b[i];
+    }
+    free(r);
+    free(b);
     return nb > 0 ? sqrt(nr / nb) : sqrt(nr);
 }
 
@@ -121,7 +124,8 @@ static void voxel_surface(const int *cells, int nc, int g, double s, double **ve
     *tri = malloc(12 * 2 * 3 * (size_t)nc * sizeof **tri);
     cr_assert(*vert && *tri);
     for (int i = 0; i < *nv; i++) {
-        (*vert)[3 * i] = s * (i % n1), (*vert)[3 * i + 1] = s * (i / n1 % n1);
+        (*vert)[3 * i] = s * (i % n1);
+        (*vert)[3 * i + 1] = s * (i / n1 % n1);
         (*vert)[3 * i + 2] = s * (i / n1 / n1);
     }
     *nt = 0;
@@ -207,13 +211,21 @@ Test(tetmesh_build, hull_exact) {
     /* the unit cube's corners, its face centres and interior points */
     double p[3 * 20];
     int n = 0;
-    for (int i = 0; i < 8; i++, n++)
-        p[3 * n] = i & 1, p[3 * n + 1] = i >> 1 & 1, p[3 * n + 2] = i >> 2 & 1;
+    for (int i = 0; i < 8; i++, n++) {
+        p[3 * n] = i & 1;
+        p[3 * n + 1] = i >> 1 & 1;
+        p[3 * n + 2] = i >> 2 & 1;
+    }
     for (int k = 0; k < 3; k++)
-        for (int s = 0; s < 2; s++, n++)
-            p[3 * n] = p[3 * n + 1] = p[3 * n + 2] = 0.5, p[3 * n + k] = s;
-    for (int i = 0; i < 6; i++, n++)
-        p[3 * n] = 0.2 + 0.1 * i, p[3 * n + 1] = 0.7 - 0.05 * i, p[3 * n + 2] = 0.3 + 0.02 * i;
+        for (int s = 0; s < 2; s++, n++) {
+            p[3 * n] = p[3 * n + 1] = p[3 * n + 2] = 0.5;
+            p[3 * n + k] = s;
+        }
+    for (int i = 0; i < 6; i++, n++) {
+        p[3 * n] = 0.2 + 0.1 * i;
+        p[3 * n + 1] = 0.7 - 0.05 * i;
+        p[3 * n + 2] = 0.3 + 0.02 * i;
+    }
     cr_assert_eq(tc_tetmesh_hull_alloc(&m, p, n, 1e5, &err), TC_OK, "%s", err.msg);
     cr_assert_eq(m->nvert, 9, "8 corners and the centroid (got %d)", m->nvert);
     cr_assert_eq(m->ntet, 12);
@@ -262,7 +274,8 @@ Test(tetmesh_build, hull_random) {
     int curlong, totlong;
     qh_freeqhull(qh, !qh_ALL);
     qh_memfreeshort(qh, &curlong, &totlong);
-    free(c), fclose(dn);
+    free(c);
+    fclose(dn);
     double v = mesh_volume(m);
     cr_assert_float_eq(v, ref, 1e-12 * ref, "mesh %.15g vs qhull %.15g", v, ref);
     cr_assert_float_eq(surface_volume(m), v, 1e-12 * v);
@@ -273,9 +286,12 @@ Test(tetmesh_build, hull_random) {
         const double *a = m->vert + 3 * m->tri[3 * f], *b = m->vert + 3 * m->tri[3 * f + 1],
                      *cc = m->vert + 3 * m->tri[3 * f + 2];
         double e1[3], e2[3], nrm[3];
-        for (int k = 0; k < 3; k++)
-            e1[k] = b[k] - a[k], e2[k] = cc[k] - a[k];
-        nrm[0] = e1[1] * e2[2] - e1[2] * e2[1], nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        for (int k = 0; k < 3; k++) {
+            e1[k] = b[k] - a[k];
+            e2[k] = cc[k] - a[k];
+        }
+        nrm[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
         nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
         for (int i = 0; i < N; i++) {
             double d = 0;
@@ -363,8 +379,11 @@ Test(tetmesh_build, laplace_box_planar_core) {
     int *t, nv, nt;
     voxel_surface(cell, 1, 1, 1.0, &v, &nv, &t, &nt);
     /* box [0, 0.4] x [0, 0.3] x [-0.1, 0]: top ZERO, bottom CORE, sides FREE */
-    for (int i = 0; i < nv; i++)
-        v[3 * i] *= 0.4, v[3 * i + 1] *= 0.3, v[3 * i + 2] = 0.1 * (v[3 * i + 2] - 1);
+    for (int i = 0; i < nv; i++) {
+        v[3 * i] *= 0.4;
+        v[3 * i + 1] *= 0.3;
+        v[3 * i + 2] = 0.1 * (v[3 * i + 2] - 1);
+    }
     signed char role[12];
     for (int f = 0; f < nt; f++) {
         double zc = (v[3 * t[3 * f] + 2] + v[3 * t[3 * f + 1] + 2] + v[3 * t[3 * f + 2] + 2]) / 3;
@@ -373,7 +392,8 @@ Test(tetmesh_build, laplace_box_planar_core) {
                                            : TC_EPS_FREE;
     }
     tc_tetmesh_laplace_opts o = tc_tetmesh_laplace_defaults();
-    o.max_volume = 2e-5, o.core_fraction = 0;
+    o.max_volume = 2e-5;
+    o.core_fraction = 0;
     tc_tetmesh_laplace_info info;
     tc_error err;
     tc_error_clear(&err);
@@ -391,7 +411,8 @@ Test(tetmesh_build, laplace_box_planar_core) {
     check_field(m);
     tc_tetmesh_laplace_info_free(&info);
     tc_tetmesh_free(m);
-    free(v), free(t);
+    free(v);
+    free(t);
 }
 
 /* tetgen cube, eps = 0 on the whole surface, core by depth and by a given point */
@@ -426,7 +447,9 @@ Test(tetmesh_build, laplace_cube_core) {
     tc_tetmesh_free(m);
     /* a single core point at the centre, no depth core: eps = 1 exactly there */
     const double centre[3] = {0.1, 0.1, 0.1};
-    o.core_fraction = 0, o.core_pts = centre, o.ncore_pts = 1;
+    o.core_fraction = 0;
+    o.core_pts = centre;
+    o.ncore_pts = 1;
     cr_assert_eq(tc_tetmesh_laplace_alloc(&m, v, nv, t, nt, NULL, 1e5, &o, &info, &err), TC_OK,
                  "%s", err.msg);
     cr_assert_eq(info.ncore, 1);
@@ -445,9 +468,11 @@ Test(tetmesh_build, laplace_cube_core) {
     tc_tetmesh_laplace_info_free(&info);
     tc_tetmesh_free(m);
     /* no core at all is refused */
-    o.ncore_pts = 0, o.core_pts = NULL;
+    o.ncore_pts = 0;
+    o.core_pts = NULL;
     cr_assert_eq(tc_tetmesh_laplace_alloc(&m, v, nv, t, nt, NULL, 1e5, &o, NULL, &err), TC_EINVAL);
-    free(v), free(t);
+    free(v);
+    free(t);
 }
 
 /* a non-convex L-shape (three voxels): exact volume, eps 0 on the surface, harmonic */
@@ -459,7 +484,8 @@ Test(tetmesh_build, laplace_l_shape) {
     voxel_surface(cells, 3, 2, 0.1, &v, &nv, &t, &nt);
     cr_assert_float_eq(tri_volume(v, t, nt), 0.003, 1e-15);
     tc_tetmesh_laplace_opts o = tc_tetmesh_laplace_defaults();
-    o.max_volume = 2e-6, o.core_fraction = 0.7;
+    o.max_volume = 2e-6;
+    o.core_fraction = 0.7;
     tc_tetmesh_laplace_info info;
     tc_error err;
     tc_error_clear(&err);
@@ -474,7 +500,8 @@ Test(tetmesh_build, laplace_l_shape) {
     check_field(m);
     tc_tetmesh_laplace_info_free(&info);
     tc_tetmesh_free(m);
-    free(v), free(t);
+    free(v);
+    free(t);
 }
 
 /* no tetgen in PATH: TC_EIO and a message naming it */
@@ -489,11 +516,15 @@ Test(tetmesh_build, tetgen_missing) {
     tc_error_clear(&err);
     tc_tetmesh *m = NULL;
     tc_status st = tc_tetmesh_laplace_alloc(&m, v, nv, t, nt, NULL, 1e5, NULL, NULL, &err);
-    if (old) setenv("PATH", old, 1), free(old);
+    if (old) {
+        setenv("PATH", old, 1);
+        free(old);
+    }
     cr_assert_eq(st, TC_EIO, "got %s: %s", tc_status_str(st), err.msg);
     cr_assert_null(m);
     cr_assert(strstr(err.msg, "tetgen"), "%s", err.msg);
-    free(v), free(t);
+    free(v);
+    free(t);
 }
 
 /* a tetgen whose output header claims 400 million nodes in a file of a few bytes: refused as
@@ -507,7 +538,8 @@ Test(tetmesh_build, a_header_count_beyond_the_file_is_refused) {
     FILE *f = fopen(prog, "w");
     cr_assert_not_null(f);
     fputs("#!/bin/sh\nprintf '400000000 3 0 0\\n0 0 0 0\\n' > in.1.node\n"
-          "printf '1 4 0\\n0 0 1 2 3\\n' > in.1.ele\n: > in.1.face\n", f);
+          "printf '1 4 0\\n0 0 1 2 3\\n' > in.1.ele\n: > in.1.face\n",
+          f);
     fclose(f);
     chmod(prog, 0755);
     const int cell[3] = {0, 0, 0};
@@ -534,12 +566,17 @@ Test(tetmesh_build, a_header_count_beyond_the_file_is_refused) {
     tc_error_clear(&err);
     tc_tetmesh *m = NULL;
     tc_status st = tc_tetmesh_laplace_alloc(&m, v, nv, t, nt, NULL, 1e5, NULL, NULL, &err);
-    if (old) setenv("PATH", old, 1), free(old);
+    if (old) {
+        setenv("PATH", old, 1);
+        free(old);
+    }
     cr_expect_eq(st, TC_EENGINE, "got %s: %s", tc_status_str(st), err.msg);
     cr_expect_null(m);
     cr_expect(strstr(err.msg, "malformed tetgen output"), "%s", err.msg);
-    free(v), free(t);
-    unlink(prog), rmdir(bin);
+    free(v);
+    free(t);
+    unlink(prog);
+    rmdir(bin);
 }
 
 /* text into file name of folder dir */
@@ -588,7 +625,8 @@ Test(tetmesh_build, read_tetgen_output) {
         char text[sizeof node + 32];
         snprintf(text, sizeof text, "%s%s", headers[h], strstr(node, "  0  0 0 0"));
         put_in(dir, "in.1.node", text);
-        m = NULL, role = NULL;
+        m = NULL;
+        role = NULL;
         tc_error_clear(&err);
         cr_expect_eq(tc_tetmesh_read_tetgen(dir, 2e5, &m, &role, &err), TC_EENGINE, "%s",
                      headers[h]);

@@ -86,7 +86,8 @@ static void check_assign(const char *arg, int r) {
             fuzz_fail("assign '%s' is not '%s.%s=...'", arg, target, param);
     } else if ((target_n[r] && target[0]) || (param_n[r] && param[0]))
         fuzz_fail("assign '%s' refused but left target '%s', param '%s'", arg, target, param);
-    free(target), free(param);
+    free(target);
+    free(param);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -54,7 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             int first = 1, mine = 0;
             for (int k = 0; k < c.n; k++) {
                 int same = !strcmp(c.c[k].experiment, q->experiment);
-                first &= k >= i || !same, mine += same;
+                first &= k >= i || !same;
+                mine += same;
             }
             if (first && tc_claims_section(&c, q->experiment, ms, sink, sink) != mine)
                 fuzz_fail("the section of '%s' does not hold its %d claims", q->experiment, mine);

@@ -13,7 +13,8 @@ static int ntype;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
-    while (tc_experiment_at(ntype)) ntype++;
+    while (tc_experiment_at(ntype))
+        ntype++;
     return 0;
 }
 
@@ -29,8 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (d && !strcmp(d->name, driver)) t = d;
     }
     /* plan only: nothing is written under out_root, nothing runs */
-    tc_run_opts o = {.source_dir = tc_source_dir(), .out_root = "fuzz-out",
-                     .tier = size % 2 ? "full" : "quick", .threads = 1};
+    tc_run_opts o = {.source_dir = tc_source_dir(),
+                     .out_root = "fuzz-out",
+                     .tier = size % 2 ? "full" : "quick",
+                     .threads = 1};
     tc_exp *x = NULL;
     tc_error_clear(&err);
     if (tc_exp_plan(&x, t, path, "fuzz", &o, &err) == TC_OK) tc_exp_free(x);

@@ -18,10 +18,12 @@ Test(aopc, sphere_points_on_surface_with_radial_normals) {
         double p[3] = {c.px[i], c.py[i], c.pz[i]};
         cr_expect_float_eq(sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), 0.1, 1e-15);
         cr_expect_float_eq(c.nx[i] * 0.1, p[0], 1e-15);
-        for (int k = 0; k < 3; k++) mean[k] += p[k] / c.n;
+        for (int k = 0; k < 3; k++)
+            mean[k] += p[k] / c.n;
     }
     /* isotropy: the centroid of a uniform sampling is the centre (to O(1/n)) */
-    for (int k = 0; k < 3; k++) cr_expect_lt(fabs(mean[k]), 0.1 * 2.0 / c.n);
+    for (int k = 0; k < 3; k++)
+        cr_expect_lt(fabs(mean[k]), 0.1 * 2.0 / c.n);
     tc_aopc_free(&c);
 }
 
@@ -41,8 +43,9 @@ Test(aopc, sphere_cloud_is_mirror_symmetric) {
                     double d = fabs(c.px[j] - p[0]) + fabs(c.py[j] - p[1]) + fabs(c.pz[j] - p[2]);
                     if (d < best) best = d;
                 }
-                cr_expect_leq(best, 1e-15, "h %g: point %d mirrored in axis %d is %g from the cloud",
-                              hs[q], i, axis, best);
+                cr_expect_leq(best, 1e-15,
+                              "h %g: point %d mirrored in axis %d is %g from the cloud", hs[q], i,
+                              axis, best);
             }
         tc_aopc_free(&c);
     }
@@ -61,8 +64,8 @@ Test(aopc, box_points_avoid_edges) {
             if (fabs(n[k]) == 1) {
                 on++;
                 cr_expect_float_eq(p[k], n[k] * s.size[k], 1e-15);
-            }
-            else cr_expect_lt(fabs(p[k]), s.size[k] - 1e-9, "point on an edge");
+            } else
+                cr_expect_lt(fabs(p[k]), s.size[k] - 1e-9, "point on an edge");
         }
         cr_expect_eq(on, 1);
     }
@@ -114,7 +117,8 @@ Test(aopc, ssdf_of_box_face_is_exact_for_small_eps) {
 /* the E2 T: a 25 x 5 cm crossbar on a 5 x 15 cm stem, 5 cm thick */
 static tc_shape tee(void) {
     tc_shape t = tc_box(0, 0, 0);
-    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    t.type = TC_SHAPE_COMPOUND;
+    t.npart = 2;
     t.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.125, 0.025, 0.025}, {0, 0.075, 0}};
     t.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.025, 0.075, 0.025}, {0, -0.025, 0}};
     return t;
@@ -138,9 +142,12 @@ Test(aopc, compound_keeps_only_the_union_surface) {
     /* the 5 x 5 cm joint between crossbar and stem is interior: 10 x 10 quads on each side go */
     tc_aopc a, b;
     tc_shape bar = tc_box(0.125, 0.025, 0.025), stem = tc_box(0.025, 0.075, 0.025);
-    tc_aopc_alloc(&a, &bar, 0.005, NULL), tc_aopc_alloc(&b, &stem, 0.005, NULL);
+    tc_aopc_alloc(&a, &bar, 0.005, NULL);
+    tc_aopc_alloc(&b, &stem, 0.005, NULL);
     cr_expect_eq(c.n, a.n + b.n - 2 * 100);
-    tc_aopc_free(&a), tc_aopc_free(&b), tc_aopc_free(&c);
+    tc_aopc_free(&a);
+    tc_aopc_free(&b);
+    tc_aopc_free(&c);
 }
 
 Test(aopc, compound_mass_and_inertia_add_up) {
@@ -177,16 +184,23 @@ Test(aopc, ellipsoid_points_on_surface_with_outward_normals) {
         cr_expect_leq(fabs(f), 1e-12, "point %d off the surface (f = %g)", i, f);
         cr_expect_float_eq(sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), 1.0, 1e-14);
         /* parallel to grad f = 2 (x / a^2, y / b^2, z / c^2), same sense */
-        g[0] = p[0] / (a * a), g[1] = p[1] / (b * b), g[2] = p[2] / (c3 * c3);
+        g[0] = p[0] / (a * a);
+        g[1] = p[1] / (b * b);
+        g[2] = p[2] / (c3 * c3);
         double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        for (int k = 0; k < 3; k++) cr_expect_float_eq(n[k], g[k] / gn, 1e-12);
+        for (int k = 0; k < 3; k++)
+            cr_expect_float_eq(n[k], g[k] / gn, 1e-12);
         /* outward: a step along the normal leaves the ellipsoid, one against it enters it */
         double out[3], in[3];
-        for (int k = 0; k < 3; k++) out[k] = p[k] + 1e-4 * n[k], in[k] = p[k] - 1e-4 * n[k];
+        for (int k = 0; k < 3; k++) {
+            out[k] = p[k] + 1e-4 * n[k];
+            in[k] = p[k] - 1e-4 * n[k];
+        }
         cr_expect_gt(tc_shape_distance(&s, out, nd), 0.0, "normal %d points inwards", i);
         cr_expect_lt(tc_shape_distance(&s, in, nd), 0.0);
         cr_expect_leq(fabs(tc_shape_distance(&s, p, nd)), 1e-12);
-        for (int k = 0; k < 3; k++) mean[k] += p[k] / c.n;
+        for (int k = 0; k < 3; k++)
+            mean[k] += p[k] / c.n;
     }
     cr_expect_lt(fabs(mean[0]) + fabs(mean[1]) + fabs(mean[2]), 3 * a * 2.0 / c.n);
     tc_aopc_free(&c);
@@ -200,7 +214,8 @@ Test(aopc, ellipsoid_distance) {
     for (int i = 0; i < 50; i++) {
         double p[3] = {0.3 * sin(1.3 * i), 0.2 * cos(0.7 * i) - 0.05, 0.01 * i - 0.25};
         cr_expect_float_eq(tc_shape_distance(&e, p, n1), tc_shape_distance(&s, p, n2), 1e-15);
-        for (int k = 0; k < 3; k++) cr_expect_float_eq(n1[k], n2[k], 1e-14);
+        for (int k = 0; k < 3; k++)
+            cr_expect_float_eq(n1[k], n2[k], 1e-14);
     }
     double o[3] = {0, 0, 0}, n[3];
     cr_expect_float_eq(tc_shape_distance(&el, o, n), -0.05, 1e-15);
@@ -239,22 +254,27 @@ Test(aopc, ellipsoid_mass_and_inertia) {
                 if (x * x / (ax[0] * ax[0]) + y * y / (ax[1] * ax[1]) + z * z / (ax[2] * ax[2]) > 1)
                     continue;
                 double dm = rho * 8 * ax[0] * ax[1] * ax[2] / ((double)N * N * N);
-                mq += dm, Iq[0] += dm * (y * y + z * z), Iq[1] += dm * (x * x + z * z),
-                    Iq[2] += dm * (x * x + y * y);
+                mq += dm;
+                Iq[0] += dm * (y * y + z * z);
+                Iq[1] += dm * (x * x + z * z);
+                Iq[2] += dm * (x * x + y * y);
             }
     cr_expect_float_eq(mq, m, 2e-3 * m);
-    for (int k = 0; k < 3; k++) cr_expect_float_eq(Iq[k], I[k], 3e-3 * I[k], "axis %d", k);
+    for (int k = 0; k < 3; k++)
+        cr_expect_float_eq(Iq[k], I[k], 3e-3 * I[k], "axis %d", k);
     double ms, Is[3];
     tc_shape sp = tc_sphere(0.07), es = tc_ellipsoid(0.07, 0.07, 0.07);
-    tc_shape_mass(&sp, rho, &ms, Is), tc_shape_mass(&es, rho, &m, I);
+    tc_shape_mass(&sp, rho, &ms, Is);
+    tc_shape_mass(&es, rho, &m, I);
     cr_expect_float_eq(m, ms, 1e-15 * ms);
-    for (int k = 0; k < 3; k++) cr_expect_float_eq(I[k], Is[k], 1e-15 * Is[k]);
+    for (int k = 0; k < 3; k++)
+        cr_expect_float_eq(I[k], Is[k], 1e-15 * Is[k]);
 }
 
 /* the names table still matches the enum after the ellipsoid; checks reject bad semi-axes */
 Test(aopc, ellipsoid_name_and_check) {
-    static const char *const names[] = {"sphere", "box", "plane", "compound", "ellipsoid",
-                                        "cylinder", "polytope"};
+    static const char *const names[] = {"sphere",    "box",      "plane",   "compound",
+                                        "ellipsoid", "cylinder", "polytope"};
     cr_assert_eq(TC_SHAPE_COUNT, 7);
     for (int t = 0; t < TC_SHAPE_COUNT; t++) {
         tc_shape_type back;
@@ -285,17 +305,18 @@ Test(aopc, cylinder_distance_mass_and_samples) {
     cr_expect_str_eq(err.param, "half_length");
     c = tc_cylinder(0.1, 0.2);
     /* beside the side, above a cap, beyond the rim, inside nearer the side, inside nearer a cap */
-    static const struct { double p[3], d, n[3]; } pts[] = {
-        {{0.3, 0, 0.1}, 0.2, {1, 0, 0}},
-        {{0, 0.05, -0.5}, 0.3, {0, 0, -1}},
-        {{0, 0.13, 0.24}, 0.05, {0, 0.6, 0.8}},
-        {{0.08, 0, 0}, -0.02, {1, 0, 0}},
+    static const struct {
+        double p[3], d, n[3];
+    } pts[] = {
+        {{0.3, 0, 0.1}, 0.2, {1, 0, 0}},        {{0, 0.05, -0.5}, 0.3, {0, 0, -1}},
+        {{0, 0.13, 0.24}, 0.05, {0, 0.6, 0.8}}, {{0.08, 0, 0}, -0.02, {1, 0, 0}},
         {{0, 0, 0.19}, -0.01, {0, 0, 1}},
     };
     for (size_t i = 0; i < sizeof pts / sizeof *pts; i++) {
         double n[3], d = tc_shape_distance(&c, pts[i].p, n);
         cr_expect(fabs(d - pts[i].d) < 1e-15, "point %zu: %g vs %g", i, d, pts[i].d);
-        for (int k = 0; k < 3; k++) cr_expect(fabs(n[k] - pts[i].n[k]) < 1e-15, "point %zu normal", i);
+        for (int k = 0; k < 3; k++)
+            cr_expect(fabs(n[k] - pts[i].n[k]) < 1e-15, "point %zu normal", i);
     }
     double m, I[3];
     tc_shape_mass(&c, 1000, &m, I);

@@ -197,7 +197,8 @@ Test(polytope, errors_name_the_parameter) {
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
-    hd = *o.hull, hd.vert[2][1] = INFINITY;
+    hd = *o.hull;
+    hd.vert[2][1] = INFINITY;
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
@@ -205,7 +206,9 @@ Test(polytope, errors_name_the_parameter) {
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "vertices");
-    d.hull = &hd, hd = *o.hull, hd.face[3][3] -= 0.01; /* a vertex above face 3: not convex */
+    d.hull = &hd;
+    hd = *o.hull;
+    hd.face[3][3] -= 0.01; /* a vertex above face 3: not convex */
     tc_error_clear(&err);
     cr_assert_eq(tc_shape_check(&d, &err), TC_EINVAL);
     cr_assert_str_eq(err.param, "faces");
@@ -241,7 +244,8 @@ Test(polytope, equal_hulls_are_shared_and_different_ones_are_not) {
     prism(0.0321, v);
     tc_shape p = poly((const double(*)[3])v, 6);
     cr_assert_eq(p.hull->vert[0][1], 0.0);
-    h = *p.hull, h.vert[0][1] = -0.0;
+    h = *p.hull;
+    h.vert[0][1] = -0.0;
     const tc_hull *hz = tc_hull_intern(&h);
     cr_assert(hz && hz != p.hull && hz != &h);
     cr_assert_eq(tc_hull_intern(&h), hz);
@@ -270,9 +274,11 @@ Test(polytope, equal_hulls_are_shared_and_different_ones_are_not) {
     free(sc);
     /* out of bounds: refused, nothing interned */
     size_t n1 = tc_hull_count();
-    h = *a.hull, h.nvert = TC_POLY_MAXVERT + 1;
+    h = *a.hull;
+    h.nvert = TC_POLY_MAXVERT + 1;
     cr_assert_null(tc_hull_intern(&h));
-    h = *a.hull, h.fofs[0] = TC_POLY_MAXLOOP;
+    h = *a.hull;
+    h.fofs[0] = TC_POLY_MAXLOOP;
     cr_assert_null(tc_hull_intern(&h));
     cr_assert_eq(tc_hull_count(), n1);
 }
@@ -397,7 +403,8 @@ Test(polytope, aopc_samples_lie_on_faces_with_their_normals) {
                     cp.ny[i] == cb.ny[j] && cp.nz[i] == cb.nz[j];
         cr_assert(found, "polytope sample %d is no box sample", i);
     }
-    tc_aopc_free(&cp), tc_aopc_free(&cb);
+    tc_aopc_free(&cp);
+    tc_aopc_free(&cb);
 }
 
 /* ---- penetration surface ---- */
@@ -448,7 +455,8 @@ Test(polytope, surface_points_normals_and_faces) {
     cr_assert_eq(tc_surface_alloc(&A, &shapes[1], 0.011, &err), TC_OK);
     cr_assert_eq(tc_surface_alloc(&B, &bx, 0.011, &err), TC_OK);
     cr_assert_eq(A.npoint, B.npoint);
-    tc_surface_free(&A), tc_surface_free(&B);
+    tc_surface_free(&A);
+    tc_surface_free(&B);
 }
 
 /* ---- deepest point ---- */
@@ -579,8 +587,12 @@ Test(polytope, penetrate_cube_polytope_equals_box) {
     for (int i = 0; i < n3; i++)
         cr_assert_float_eq(p1[i].depth, 0.02 - p1[i].p[2], 1e-12);
     tc_surface_free(&SO);
-    tc_pen_work_free(w), tc_pen_work_free(w2);
-    tc_surface_free(&SP), tc_surface_free(&SB), tc_surface_free(&SL), tc_surface_free(&SG);
+    tc_pen_work_free(w);
+    tc_pen_work_free(w2);
+    tc_surface_free(&SP);
+    tc_surface_free(&SB);
+    tc_surface_free(&SL);
+    tc_surface_free(&SG);
 }
 
 Test(polytope, hunt_crossley_refuses_polytopes) {

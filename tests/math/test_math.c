@@ -42,7 +42,8 @@ Test(math, softplus_limits_and_derivative) {
 Test(math, softmax_and_logsumexp) {
     double x[5] = {1, 2, 3, 1000, -1000}, w[5], s = 0;
     double lse = tc_softmax(w, x, 5, 1.0);
-    for (int i = 0; i < 5; i++) s += w[i];
+    for (int i = 0; i < 5; i++)
+        s += w[i];
     cr_expect_float_eq(s, 1.0, 1e-15);
     cr_expect_float_eq(w[3], 1.0, 1e-15);
     cr_expect_float_eq(lse, tc_logsumexp(x, 5, 1.0), 1e-12);

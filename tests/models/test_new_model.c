@@ -46,8 +46,11 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     const char *src = getenv("TOUCHE_SOURCE_DIR");
     char out[64] = "/tmp/touche-newmodel-XXXXXX";
     cr_assert_not_null(mkdtemp(out));
-    tc_run_opts o = {.source_dir = src, .out_root = out, .tier = "quick",
-                     .methods = "linear-spring", .threads = 2};
+    tc_run_opts o = {.source_dir = src,
+                     .out_root = out,
+                     .tier = "quick",
+                     .methods = "linear-spring",
+                     .threads = 2};
     int joined = 0, absurd = 0;
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *t = tc_experiment_at(i);
@@ -56,17 +59,20 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
         tc_exp *x = NULL;
         tc_error err;
         tc_error_clear(&err);
-        cr_assert_eq(tc_exp_plan(&x, t, script, t->name, &o, &err), TC_OK, "%s: %s", t->name, err.msg);
+        cr_assert_eq(tc_exp_plan(&x, t, script, t->name, &o, &err), TC_OK, "%s: %s", t->name,
+                     err.msg);
         int in = tc_exp_method_find(x, "linear-spring") >= 0, out_k = skipped(x, "linear-spring");
         /* joined, or skipped with a reason, or an experiment that runs no registered method */
         if (x->nneed == 0) {
             cr_expect(!in && out_k < 0, "%s runs no registered methods", t->name);
         } else {
             cr_expect(in != (out_k >= 0), "%s: joined or skipped, one of the two", t->name);
-            if (out_k >= 0)
-                cr_expect(x->skip[out_k].reason[0], "%s: a skip says why", t->name);
+            if (out_k >= 0) cr_expect(x->skip[out_k].reason[0], "%s: a skip says why", t->name);
         }
-        cr_log_info("%s: %s%s", t->name, in ? "joined" : out_k >= 0 ? "skipped: " : "no methods",
+        cr_log_info("%s: %s%s", t->name,
+                    in           ? "joined"
+                    : out_k >= 0 ? "skipped: "
+                                 : "no methods",
                     out_k >= 0 ? x->skip[out_k].reason : "");
         /* the example handles E1's spheres and E4's boxes, not E2's compound T */
         if (!strcmp(t->name, "e1_sphere_profiles") || !strcmp(t->name, "e4_penalty"))
@@ -99,8 +105,8 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     char ref[1100], *text = NULL;
     size_t len = 0;
     snprintf(ref, sizeof ref, "%s/data/reference", src);
-    tc_check_opts c = {.out_dir = out, .ref_dir = ref, .history = "", .command = "test",
-                       .verbose = 1};
+    tc_check_opts c = {
+        .out_dir = out, .ref_dir = ref, .history = "", .command = "test", .verbose = 1};
     FILE *f = open_memstream(&text, &len);
     tc_error err;
     tc_error_clear(&err);
@@ -111,7 +117,8 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     cr_expect_not_null(strstr(text, "NEW"), "%s", text);
     cr_expect_not_null(strstr(text, "method linear-spring: "), "one line for the new method: %s",
                        text);
-    cr_expect_not_null(strstr(text, "SKIP"), "the methods left out are not run, not lost: %s", text);
+    cr_expect_not_null(strstr(text, "SKIP"), "the methods left out are not run, not lost: %s",
+                       text);
     for (const char *p = text; (p = strstr(p, "\n  FAIL     ")); p++)
         cr_expect(!strncmp(p + 1, "  FAIL     e5_polytopes  runs of linear-spring: ", 48) ||
                       !strncmp(p + 1, "  FAIL     e6_stacking  runs of linear-spring: ", 47),

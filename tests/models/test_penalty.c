@@ -68,13 +68,15 @@ Test(penalty, multi_point_steady_state_in_closed_form) {
     cr_assert_eq(tc_method_set(&m, "kv", 50, NULL), TC_OK);
     cr_assert_eq(tc_method_set(&m, "ki", 2, NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 0.001, NULL), TC_OK);
-    for (int k = 0; k < 8000; k++) cr_assert_eq(tc_sim_step(sim), TC_OK, "step %d", k);
+    for (int k = 0; k < 8000; k++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "step %d", k);
     const double d = 9.8 / (100 + 2 / (1 - 0.85));
     double depth = 0.5 - tc_sim_q(sim)[2];
     cr_expect(fabs(depth - d) < 1e-6, "depth %.9g vs closed form %.9g", depth, d);
     /* flat: the orientation stays the identity, nothing moves */
     cr_expect(fabs(tc_sim_q(sim)[3] - 1) < 1e-9);
-    for (int k = 0; k < 6; k++) cr_expect(fabs(tc_sim_v(sim)[k]) < 1e-6, "v[%d] = %g", k, tc_sim_v(sim)[k]);
+    for (int k = 0; k < 6; k++)
+        cr_expect(fabs(tc_sim_v(sim)[k]) < 1e-6, "v[%d] = %g", k, tc_sim_v(sim)[k]);
     tc_sim_free(sim);
 }
 
@@ -109,7 +111,8 @@ Test(penalty, impulses_follow_the_contact_phase) {
         void *state = NULL;
         begin(T, &p, &sc, q, v, &state);
         cr_expect(fabs(v[2] - 0.5 * e) < 1e-12, "restitution %g: vz = %.17g", 0.5 * e, v[2]);
-        for (int k = 3; k < 6; k++) cr_expect(fabs(v[k]) < 1e-12, "no spin from a centred impulse");
+        for (int k = 3; k < 6; k++)
+            cr_expect(fabs(v[k]) < 1e-12, "no spin from a centred impulse");
         /* still in contact: the pair is resting now, no second impulse */
         v[2] = -1.0;
         begin(T, &p, &sc, q, v, &state);
@@ -121,7 +124,8 @@ Test(penalty, impulses_follow_the_contact_phase) {
     tc_params_default(&p, T->params);
     double q[7], v[6];
     tc_system_initial_state(&sys, q, v);
-    v[0] = 2.0, v[2] = -0.1;
+    v[0] = 2.0;
+    v[2] = -0.1;
     void *state = NULL;
     begin(T, &p, &sc, q, v, &state);
     cr_expect(fabs(v[2]) < 1e-12);
@@ -153,7 +157,8 @@ Test(penalty, contacts_for_velocity_solvers) {
         cr_expect_eq(c[i].a, 1);
         cr_expect_eq(c[i].b, 0);
         cr_expect(fabs(c[i].c.normal[2] + 1) < 1e-12);
-        cr_expect(fabs(fabs(c[i].c.pos[0]) - 0.5) < 1e-12 && fabs(fabs(c[i].c.pos[1]) - 0.5) < 1e-12,
+        cr_expect(fabs(fabs(c[i].c.pos[0]) - 0.5) < 1e-12 &&
+                      fabs(fabs(c[i].c.pos[1]) - 0.5) < 1e-12,
                   "a corner: %g %g", c[i].c.pos[0], c[i].c.pos[1]);
         cr_expect(fabs(c[i].c.depth - 0.01) < 1e-12, "depth %g", c[i].c.depth);
         cr_expect(fabs(c[i].c.pos[2] + 0.01) < 1e-12);
@@ -176,12 +181,15 @@ Test(penalty, lcp_baseline_block_does_not_drift) {
     for (int k = 0; k < 10000; k++) {
         cr_assert_eq(tc_sim_step(sim), TC_OK, "step %d", k);
         double z = tc_sim_q(sim)[2];
-        zmin = fmin(zmin, z), zmax = fmax(zmax, z);
+        zmin = fmin(zmin, z);
+        zmax = fmax(zmax, z);
     }
     cr_expect_geq(zmin, 0.5 - 2 * 9.8e-6, "sank %g m", 0.5 - zmin);
     cr_expect_leq(zmax, 0.5 + 1e-12, "rose %g m", zmax - 0.5);
-    for (int k = 0; k < 6; k++) cr_expect(fabs(tc_sim_v(sim)[k]) < 1e-9, "v[%d] = %g", k, tc_sim_v(sim)[k]);
-    cr_expect(fabs(tc_sim_q(sim)[0]) < 1e-12 && fabs(tc_sim_q(sim)[1]) < 1e-12, "no sideways drift");
+    for (int k = 0; k < 6; k++)
+        cr_expect(fabs(tc_sim_v(sim)[k]) < 1e-9, "v[%d] = %g", k, tc_sim_v(sim)[k]);
+    cr_expect(fabs(tc_sim_q(sim)[0]) < 1e-12 && fabs(tc_sim_q(sim)[1]) < 1e-12,
+              "no sideways drift");
     const tc_sim_stats *st = tc_sim_get_stats(sim);
     cr_expect_gt(st->solver_iters, 0);
     cr_expect_eq(st->solver_fails, 0);
@@ -193,7 +201,7 @@ Test(penalty, lcp_baseline_block_does_not_drift) {
  * a rounding step inside and outside of them */
 Test(penalty, inside_test_is_the_signed_distance) {
     tc_shape sh[5] = {tc_sphere(0.3), tc_box(0.2, 0.1, 0.4), tc_plane(), tc_cylinder(0.25, 0.15)};
-    const double v[8][3] = {{-0.2, -0.1, 0}, {0.3, -0.1, 0}, {0, 0.25, 0}, {0, 0, 0.3},
+    const double v[8][3] = {{-0.2, -0.1, 0},  {0.3, -0.1, 0},   {0, 0.25, 0},    {0, 0, 0.3},
                             {0.1, 0.1, -0.2}, {-0.1, 0.2, 0.2}, {0.2, 0.2, 0.1}, {-0.2, 0.1, -0.1}};
     cr_assert_eq(tc_polytope(&sh[4], v, 8, NULL), TC_OK);
     srand(5);
@@ -201,7 +209,8 @@ Test(penalty, inside_test_is_the_signed_distance) {
     for (int k = 0; k < 5; k++)
         for (int i = 0; i < 40000; i++) {
             double p[3], nrm[3];
-            for (int c = 0; c < 3; c++) p[c] = 0.9 * (2.0 * rand() / RAND_MAX - 1);
+            for (int c = 0; c < 3; c++)
+                p[c] = 0.9 * (2.0 * rand() / RAND_MAX - 1);
             /* every fourth point on a box face or the plane, or one rounding step off it */
             if (i % 4 == 0) {
                 int c = i / 4 % 3;
@@ -212,7 +221,8 @@ Test(penalty, inside_test_is_the_signed_distance) {
             int want = tc_shape_distance(&sh[k], p, nrm) < 0;
             cr_assert_eq(tc_pen_inside(&sh[k], p), want, "shape %d point (%.17g, %.17g, %.17g)", k,
                          p[0], p[1], p[2]);
-            inside += want, total++;
+            inside += want;
+            total++;
         }
     cr_expect(inside > total / 20 && inside < total - total / 20, "both sides sampled: %ld / %ld",
               inside, total);
@@ -221,8 +231,10 @@ Test(penalty, inside_test_is_the_signed_distance) {
 /* a random pose: centre in [-c, c]^3 (m), a uniformly random orientation */
 static void random_pose(tc_body_state *b, double c) {
     memset(b, 0, sizeof *b);
-    for (int k = 0; k < 3; k++) b->pos[k] = c * (2.0 * rand() / RAND_MAX - 1);
-    for (int k = 0; k < 4; k++) b->quat[k] = 2.0 * rand() / RAND_MAX - 1;
+    for (int k = 0; k < 3; k++)
+        b->pos[k] = c * (2.0 * rand() / RAND_MAX - 1);
+    for (int k = 0; k < 4; k++)
+        b->quat[k] = 2.0 * rand() / RAND_MAX - 1;
     tc_quat_normalize(b->quat);
     tc_quat_to_mat(b->R, b->quat);
 }
@@ -254,7 +266,10 @@ Test(penalty, penetration_culls_keep_every_inside_point) {
     tc_surface surf[4];
     int maxpt = 1;
     for (int k = 0; k < 4; k++) {
-        double r = k == 0 ? 0.3 : k == 1 ? sqrt(0.25 * 0.25 + 0.15 * 0.15 + 0.35 * 0.35) : k == 2 ? hypot(0.2, 0.3) : 1;
+        double r = k == 0   ? 0.3
+                   : k == 1 ? sqrt(0.25 * 0.25 + 0.15 * 0.15 + 0.35 * 0.35)
+                   : k == 2 ? hypot(0.2, 0.3)
+                            : 1;
         cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], 0.25 * r, NULL), TC_OK);
         if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
     }
@@ -270,7 +285,10 @@ Test(penalty, penetration_culls_keep_every_inside_point) {
         tc_body_state A, B;
         random_pose(&A, 0.3);
         random_pose(&B, kb == 3 ? 0 : 0.3);
-        if (kb == 3) tc_quat_identity(B.quat), tc_quat_to_mat(B.R, B.quat);
+        if (kb == 3) {
+            tc_quat_identity(B.quat);
+            tc_quat_to_mat(B.R, B.quat);
+        }
         tc_penetration pen;
         int n = tc_penetrate(&sh[ka], &surf[ka], &A, &sh[kb], &surf[kb], &B, w, &pen, pts,
                              2 * maxpt + 1);
@@ -298,7 +316,8 @@ Test(penalty, penetration_culls_keep_every_inside_point) {
         for (int i = 0; i < SP->npoint; i++) {
             if (!in[i]) continue;
             int away = 0;
-            for (int j = 0; j < SP->nn[i]; j++) away |= tc_v3_dot(SP->n[i][j], np) <= 0;
+            for (int j = 0; j < SP->nn[i]; j++)
+                away |= tc_v3_dot(SP->n[i][j], np) <= 0;
             if (away) keep[m++] = i;
         }
         if (m == 0) continue;
@@ -307,20 +326,28 @@ Test(penalty, penetration_culls_keep_every_inside_point) {
         if (n == 1 && m > 1 && tc_deepest(&sh[ka], &A, &sh[kb], &B, &dd, dn, dp) == 1 &&
             pts[0].depth == dd)
             continue;
-        cr_assert_eq(n, m, "pair %d-%d, trial %d: %d bottom points, brute force %d", ka, kb, t, n, m);
+        cr_assert_eq(n, m, "pair %d-%d, trial %d: %d bottom points, brute force %d", ka, kb, t, n,
+                     m);
         for (int j = 0; j < n; j++) {
             double p[3];
             tc_m3_mulv(p, P->R, SP->p[keep[j]]);
             tc_v3_add(p, p, P->pos);
-            for (int c = 0; c < 3; c++) cr_assert_eq(pts[j].p[c], p[c], "trial %d point %d", t, j);
-            double d = on_b ? tc_v3_dot(pen.normal, p) - pen.plane_d : pen.plane_d - tc_v3_dot(pen.normal, p);
-            cr_assert(fabs(pts[j].depth - fmax(d, 0)) < 1e-12, "trial %d depth %g vs %g", t, pts[j].depth, d);
+            for (int c = 0; c < 3; c++)
+                cr_assert_eq(pts[j].p[c], p[c], "trial %d point %d", t, j);
+            double d = on_b ? tc_v3_dot(pen.normal, p) - pen.plane_d
+                            : pen.plane_d - tc_v3_dot(pen.normal, p);
+            cr_assert(fabs(pts[j].depth - fmax(d, 0)) < 1e-12, "trial %d depth %g vs %g", t,
+                      pts[j].depth, d);
         }
         checked++;
     }
     cr_expect_gt(checked, 500, "overlapping pairs compared: %d", checked);
-    for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]);
-    tc_pen_work_free(w), free(pts), free(in), free(keep);
+    for (int k = 0; k < 4; k++)
+        tc_surface_free(&surf[k]);
+    tc_pen_work_free(w);
+    free(pts);
+    free(in);
+    free(keep);
 }
 
 /* two penetration queries of pair ka-kb (trial: which pose) gave the same count, penetration
@@ -329,8 +356,8 @@ static void same_result(int n1, const tc_penetration *o1, const tc_pen_point *p1
                         const tc_penetration *o2, const tc_pen_point *p2, int ka, int kb,
                         int trial) {
     cr_assert_eq(n1, n2, "pair %d-%d, trial %d: %d points, second query %d", ka, kb, trial, n1, n2);
-    cr_assert(!memcmp(o1, o2, sizeof *o1), "pair %d-%d, trial %d: the penetrations differ", ka,
-              kb, trial);
+    cr_assert(!memcmp(o1, o2, sizeof *o1), "pair %d-%d, trial %d: the penetrations differ", ka, kb,
+              trial);
     if (n1 > 0)
         cr_assert(!memcmp(p1, p2, (size_t)n1 * sizeof *p1), "pair %d-%d, trial %d: points differ",
                   ka, kb, trial);
@@ -363,7 +390,10 @@ Test(penalty, chunked_penetration_is_bitwise_the_full_scan) {
     tc_pen_chunks ch[4];
     int maxpt = 1;
     for (int k = 0; k < 4; k++) {
-        double r = k == 0 ? 0.3 : k == 1 ? sqrt(0.25 * 0.25 + 0.15 * 0.15 + 0.35 * 0.35) : k == 2 ? hypot(0.2, 0.3) : 1;
+        double r = k == 0   ? 0.3
+                   : k == 1 ? sqrt(0.25 * 0.25 + 0.15 * 0.15 + 0.35 * 0.35)
+                   : k == 2 ? hypot(0.2, 0.3)
+                            : 1;
         cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], 0.25 * r, NULL), TC_OK);
         cr_assert_eq(tc_pen_chunks_alloc(&ch[k], &surf[k]), TC_OK);
         if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
@@ -378,7 +408,8 @@ Test(penalty, chunked_penetration_is_bitwise_the_full_scan) {
                 tc_v3_sub(e, surf[k].p[i], ch[k].ball[c]);
                 cr_assert_leq(tc_v3_norm(e), ch[k].ball[c][3]);
             }
-        for (int i = 0; i < surf[k].npoint; i++) cr_assert_eq(seen[i], 1);
+        for (int i = 0; i < surf[k].npoint; i++)
+            cr_assert_eq(seen[i], 1);
         free(seen);
     }
     tc_pen_work *w = tc_pen_work_alloc(maxpt);
@@ -392,34 +423,49 @@ Test(penalty, chunked_penetration_is_bitwise_the_full_scan) {
         tc_body_state A, B;
         random_pose(&A, 0.3);
         random_pose(&B, kb == 3 ? 0 : 0.3);
-        if (kb == 3) tc_quat_identity(B.quat), tc_quat_to_mat(B.R, B.quat);
+        if (kb == 3) {
+            tc_quat_identity(B.quat);
+            tc_quat_to_mat(B.R, B.quat);
+        }
         touching += same_query(sh, surf, surf, ch, ka, kb, &A, &B, w, p1, p2, max, t, NULL) > 0;
         /* first contact along a random direction u: a moved to B.pos + s u */
         double u[3], a0[3];
-        for (int k = 0; k < 3; k++) u[k] = 2.0 * rand() / RAND_MAX - 1;
-        if (kb == 3) u[0] = u[1] = 0, u[2] = 1;
+        for (int k = 0; k < 3; k++)
+            u[k] = 2.0 * rand() / RAND_MAX - 1;
+        if (kb == 3) {
+            u[0] = u[1] = 0;
+            u[2] = 1;
+        }
         tc_v3_normalize(u);
         tc_v3_copy(a0, B.pos);
         double lo = 0, hi = 2;
         tc_penetration o;
         for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
             double mid = 0.5 * (lo + hi);
-            for (int k = 0; k < 3; k++) A.pos[k] = a0[k] + mid * u[k];
+            for (int k = 0; k < 3; k++)
+                A.pos[k] = a0[k] + mid * u[k];
             /* a sample inside: the closer half */
-            if (tc_penetrate(&sh[ka], &surf[ka], &A, &sh[kb], &surf[kb], &B, w, &o, p1, max) > 0 && o.n > 1)
+            if (tc_penetrate(&sh[ka], &surf[ka], &A, &sh[kb], &surf[kb], &B, w, &o, p1, max) > 0 &&
+                o.n > 1)
                 lo = mid;
             else
                 hi = mid;
         }
         for (int e = -1; e <= 1; e++) {
-            for (int k = 0; k < 3; k++) A.pos[k] = a0[k] + (hi + 1e-12 * e) * u[k];
+            for (int k = 0; k < 3; k++)
+                A.pos[k] = a0[k] + (hi + 1e-12 * e) * u[k];
             grazing += same_query(sh, surf, surf, ch, ka, kb, &A, &B, w, p1, p2, max, t, NULL) > 0;
         }
     }
     cr_expect_gt(touching, 500, "overlapping pairs compared: %d", touching);
     cr_expect_gt(grazing, 500, "grazing pairs in contact: %d", grazing);
-    for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]), tc_pen_chunks_free(&ch[k]);
-    tc_pen_work_free(w), free(p1), free(p2);
+    for (int k = 0; k < 4; k++) {
+        tc_surface_free(&surf[k]);
+        tc_pen_chunks_free(&ch[k]);
+    }
+    tc_pen_work_free(w);
+    free(p1);
+    free(p2);
 }
 
 /* a contact set's pair query, which tries the separating axes first for a pair that was apart
@@ -434,7 +480,8 @@ Test(penalty, contact_set_hint_keeps_the_bits) {
     tc_error_clear(&err);
     cr_assert_eq(tc_contact_set_alloc(&cs, 3, shp, 3, pairs, 0.25, &err), TC_OK, "%s", err.msg);
     int maxpt = 1;
-    for (int i = 0; i < 3; i++) maxpt = cs->surf[i].npoint > maxpt ? cs->surf[i].npoint : maxpt;
+    for (int i = 0; i < 3; i++)
+        maxpt = cs->surf[i].npoint > maxpt ? cs->surf[i].npoint : maxpt;
     tc_pen_work *w = tc_pen_work_alloc(maxpt);
     tc_pen_point *pts = calloc((size_t)cs->maxpts, sizeof *pts);
     cr_assert(w && pts);
@@ -443,13 +490,18 @@ Test(penalty, contact_set_hint_keeps_the_bits) {
     for (int path = 0; path < 40; path++) {
         /* bodies 1 and 2 sweep through body 0 (at the origin) and past each other, turning */
         tc_body_state bs[3], a0[3], a1[3];
-        for (int i = 0; i < 3; i++) random_pose(&a0[i], i ? 0.6 : 0), random_pose(&a1[i], i ? 0.6 : 0);
+        for (int i = 0; i < 3; i++) {
+            random_pose(&a0[i], i ? 0.6 : 0);
+            random_pose(&a1[i], i ? 0.6 : 0);
+        }
         for (int step = 0; step <= 60; step++) {
             double u = step / 60.0;
             for (int i = 0; i < 3; i++) {
                 bs[i] = a0[i];
-                for (int k = 0; k < 3; k++) bs[i].pos[k] = (1 - u) * a0[i].pos[k] - u * a0[i].pos[k];
-                for (int k = 0; k < 4; k++) bs[i].quat[k] = (1 - u) * a0[i].quat[k] + u * a1[i].quat[k];
+                for (int k = 0; k < 3; k++)
+                    bs[i].pos[k] = (1 - u) * a0[i].pos[k] - u * a0[i].pos[k];
+                for (int k = 0; k < 4; k++)
+                    bs[i].quat[k] = (1 - u) * a0[i].quat[k] + u * a1[i].quat[k];
                 tc_quat_normalize(bs[i].quat);
                 tc_quat_to_mat(bs[i].R, bs[i].quat);
             }
@@ -468,7 +520,8 @@ Test(penalty, contact_set_hint_keeps_the_bits) {
                     cr_assert(!memcmp(n, pen.normal, sizeof n) && dmax == pen.depth);
                     cr_assert(!memcmp(cs->pts, pts, (size_t)m * sizeof *pts));
                 }
-                touching += m > 0, apart += m == 0;
+                touching += m > 0;
+                apart += m == 0;
                 changes += last[k] >= 0 && last[k] != (m > 0);
                 last[k] = m > 0;
             }
@@ -476,13 +529,17 @@ Test(penalty, contact_set_hint_keeps_the_bits) {
     }
     cr_expect(touching > 200 && apart > 200 && changes > 40, "%d touching, %d apart, %d changes",
               touching, apart, changes);
-    tc_pen_work_free(w), free(pts), tc_contact_set_free(cs);
+    tc_pen_work_free(w);
+    free(pts);
+    tc_contact_set_free(cs);
 }
 
 /* a random rotation step of about size rad and a position step of about size m */
 static void nudge(tc_body_state *b, double size) {
-    for (int k = 0; k < 3; k++) b->pos[k] += size * (2.0 * rand() / RAND_MAX - 1);
-    for (int k = 0; k < 4; k++) b->quat[k] += size * (2.0 * rand() / RAND_MAX - 1);
+    for (int k = 0; k < 3; k++)
+        b->pos[k] += size * (2.0 * rand() / RAND_MAX - 1);
+    for (int k = 0; k < 4; k++)
+        b->quat[k] += size * (2.0 * rand() / RAND_MAX - 1);
     tc_quat_normalize(b->quat);
     tc_quat_to_mat(b->R, b->quat);
 }
@@ -493,7 +550,7 @@ static void nudge(tc_body_state *b, double size) {
  * stages, a resting pile) with jumps of 4 cm, from overlapping poses */
 Test(penalty, near_lists_keep_the_bits) {
     tc_shape sh[5] = {tc_sphere(0.3), tc_box(0.25, 0.15, 0.35), tc_cylinder(0.2, 0.3), tc_plane()};
-    const double v[8][3] = {{-0.2, -0.1, 0}, {0.3, -0.1, 0}, {0, 0.25, 0}, {0, 0, 0.3},
+    const double v[8][3] = {{-0.2, -0.1, 0},  {0.3, -0.1, 0},   {0, 0.25, 0},    {0, 0, 0.3},
                             {0.1, 0.1, -0.2}, {-0.1, 0.2, 0.2}, {0.2, 0.2, 0.1}, {-0.2, 0.1, -0.1}};
     cr_assert_eq(tc_polytope(&sh[4], v, 8, NULL), TC_OK);
     tc_surface surf[5];
@@ -520,18 +577,22 @@ Test(penalty, near_lists_keep_the_bits) {
             for (int path = 0; path < 4; path++) {
                 /* b overlapping a (a plane: b's centre just above it) */
                 tc_body_state A, B;
-                random_pose(&A, 0), random_pose(&B, 0);
+                random_pose(&A, 0);
+                random_pose(&B, 0);
                 double d[3] = {0, 0, 0}, len = 0;
                 while (len < 1e-3) {
-                    for (int k = 0; k < 3; k++) d[k] = 2.0 * rand() / RAND_MAX - 1;
+                    for (int k = 0; k < 3; k++)
+                        d[k] = 2.0 * rand() / RAND_MAX - 1;
                     len = tc_v3_norm(d);
                 }
                 double r = ka == 3 || kb == 3 ? 0 : 0.25 * (surf[ka].radius + surf[kb].radius);
-                for (int k = 0; k < 3; k++) B.pos[k] = r * d[k] / len;
+                for (int k = 0; k < 3; k++)
+                    B.pos[k] = r * d[k] / len;
                 if (ka == 3) B.pos[2] = 0.2 * surf[kb].radius;
                 if (kb == 3) B.pos[2] = -0.2 * surf[ka].radius;
                 for (int step = 0; step < 120; step++) {
-                    nudge(&A, step % 40 == 39 ? 0.04 : 1e-3), nudge(&B, 1e-3);
+                    nudge(&A, step % 40 == 39 ? 0.04 : 1e-3);
+                    nudge(&B, 1e-3);
                     tc_pen_side sa = {&sh[ka], &surf[ka], &ch[ka], &A, &na};
                     tc_pen_side sb = {&sh[kb], &surf[kb], &ch[kb], &B, &nb};
                     tc_penetration o1, o2;
@@ -542,13 +603,21 @@ Test(penalty, near_lists_keep_the_bits) {
                     touching += n1 > 0;
                 }
             }
-            records += na.records + nb.records, uses += na.uses + nb.uses;
+            records += na.records + nb.records;
+            uses += na.uses + nb.uses;
         }
     /* both paths of the query taken, the lists mostly used */
     cr_expect(touching > 2000 && records > 100 && uses > 5 * records,
               "%ld touching queries, %ld records, %ld uses", touching, records, uses);
-    for (int k = 0; k < 5; k++) tc_surface_free(&surf[k]), tc_pen_chunks_free(&ch[k]);
-    tc_pen_work_free(w), free(p1), free(p2), free(jj), free(gap);
+    for (int k = 0; k < 5; k++) {
+        tc_surface_free(&surf[k]);
+        tc_pen_chunks_free(&ch[k]);
+    }
+    tc_pen_work_free(w);
+    free(p1);
+    free(p2);
+    free(jj);
+    free(gap);
 }
 
 /* eq. 4 over a surface's face groups (a sphere's 720 tangent planes, a cylinder's side: the
@@ -563,7 +632,8 @@ Test(penalty, face_groups_keep_the_bits) {
         double r = k == 0 ? 0.3 : k == 1 ? hypot(0.2, 0.3) : 0.47;
         cr_assert_eq(tc_surface_alloc(&surf[k], &sh[k], (k == 1 ? 0.05 : 0.25) * r, NULL), TC_OK);
         /* the same surface without its groups: eq. 4 scans every face in order */
-        plain[k] = surf[k], plain[k].nfgroup = 0;
+        plain[k] = surf[k];
+        plain[k].nfgroup = 0;
         if (surf[k].npoint > maxpt) maxpt = surf[k].npoint;
     }
     cr_assert(surf[0].nfgroup > 20 && surf[1].nfgroup > 1, "groups: %d, %d", surf[0].nfgroup,
@@ -580,7 +650,11 @@ Test(penalty, face_groups_keep_the_bits) {
         tc_body_state A, B;
         random_pose(&A, ka == 3 ? 0 : 0.45);
         random_pose(&B, 0.15);
-        if (ka == 3) tc_quat_identity(A.quat), tc_quat_to_mat(A.R, A.quat), A.pos[2] -= 0.35;
+        if (ka == 3) {
+            tc_quat_identity(A.quat);
+            tc_quat_to_mat(A.R, A.quat);
+            A.pos[2] -= 0.35;
+        }
         tc_penetration o1;
         int n1 = same_query(sh, surf, plain, NULL, ka, kb, &A, &B, w, p1, p2, max, t, &o1);
         touching += n1 > 1;
@@ -588,6 +662,9 @@ Test(penalty, face_groups_keep_the_bits) {
     }
     cr_expect(touching > 800 && sphere_faces > 100, "%d touching, %d on a sphere's face", touching,
               sphere_faces);
-    for (int k = 0; k < 4; k++) tc_surface_free(&surf[k]);
-    tc_pen_work_free(w), free(p1), free(p2);
+    for (int k = 0; k < 4; k++)
+        tc_surface_free(&surf[k]);
+    tc_pen_work_free(w);
+    free(p1);
+    free(p2);
 }

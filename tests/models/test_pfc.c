@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation, broad phase, compounds, contact surfaces */
+/* pressure field contact: potential, continuity, balance, separation, meshes, dissipation, broad
+ * phase, compounds, contact surfaces */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <omp.h>
@@ -18,7 +19,8 @@ static tc_sim *make_with(const tc_scene *sc, int n, const char *const *names, co
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_method_parse(&m, "pfc", NULL), TC_OK);
-    for (int i = 0; i < n; i++) cr_assert_eq(tc_method_set(&m, names[i], vals[i], NULL), TC_OK);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(tc_method_set(&m, names[i], vals[i], NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, &err), TC_OK, "%s", err.msg);
     return sim;
 }
@@ -35,7 +37,8 @@ static double mesh_outer(double r, int level) {
     tc_tetmesh *m;
     cr_assert_eq(tc_tetmesh_sphere_alloc(&m, r, level, 1e5), TC_OK);
     double o = 0;
-    for (int i = 0; i < m->nvert; i++) o = fmax(o, tc_v3_norm(m->vert + 3 * i));
+    for (int i = 0; i < m->nvert; i++)
+        o = fmax(o, tc_v3_norm(m->vert + 3 * i));
     tc_tetmesh_free(m);
     return o;
 }
@@ -57,7 +60,8 @@ static tc_scene ball_scene(double r, double mu) {
 static void ball_force(tc_sim *sim, double x, double z, const double *v, tc_wrench *w) {
     double q[7];
     memcpy(q, tc_sim_q(sim), sizeof q);
-    q[0] = x, q[2] = z;
+    q[0] = x;
+    q[2] = z;
     cr_assert_eq(tc_sim_force(sim, q, v, w), TC_OK);
 }
 
@@ -65,7 +69,8 @@ static void ball_force(tc_sim *sim, double x, double z, const double *v, tc_wren
 static double tet_lin(const double x[4][3], const double p[4]) {
     double e[3][3];
     for (int k = 0; k < 3; k++)
-        for (int j = 0; j < 3; j++) e[k][j] = x[k + 1][j] - x[0][j];
+        for (int j = 0; j < 3; j++)
+            e[k][j] = x[k + 1][j] - x[0][j];
     double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
                  e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
                  e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
@@ -74,7 +79,8 @@ static double tet_lin(const double x[4][3], const double p[4]) {
 static void cut(const double *xi, double pi, double si, const double *xo, double po, double so,
                 double *x, double *p) {
     double t = si / (si - so);
-    for (int j = 0; j < 3; j++) x[j] = xi[j] + t * (xo[j] - xi[j]);
+    for (int j = 0; j < 3; j++)
+        x[j] = xi[j] + t * (xo[j] - xi[j]);
     *p = pi + t * (po - pi);
 }
 static double tet_below(const double X[4][3], const double P[4], double H) {
@@ -82,8 +88,10 @@ static double tet_below(const double X[4][3], const double P[4], double H) {
     double s[4];
     for (int k = 0; k < 4; k++) {
         s[k] = H - X[k][2];
-        if (s[k] > 0) in[ni++] = k;
-        else out[no++] = k;
+        if (s[k] > 0)
+            in[ni++] = k;
+        else
+            out[no++] = k;
     }
     if (ni == 0) return 0;
     if (ni == 4) return tet_lin(X, P);
@@ -91,26 +99,34 @@ static double tet_below(const double X[4][3], const double P[4], double H) {
     if (ni == 1 || ni == 3) {
         /* the corner tet at the lone vertex */
         int a = ni == 1 ? in[0] : out[0], *o = ni == 1 ? out : in;
-        memcpy(x[0], X[a], sizeof x[0]), p[0] = P[a];
-        for (int k = 0; k < 3; k++) cut(X[a], P[a], s[a], X[o[k]], P[o[k]], s[o[k]], x[k + 1], &p[k + 1]);
+        memcpy(x[0], X[a], sizeof x[0]);
+        p[0] = P[a];
+        for (int k = 0; k < 3; k++)
+            cut(X[a], P[a], s[a], X[o[k]], P[o[k]], s[o[k]], x[k + 1], &p[k + 1]);
         double corner = tet_lin(x, p);
         return ni == 1 ? corner : tet_lin(X, P) - corner;
     }
     /* two in (i, j), two out (k, l): the prism (i, ik, il) - (j, jk, jl) as three tets */
     int i = in[0], j = in[1], k = out[0], l = out[1];
     double A[3][3], B[3][3], pa[3], pb[3];
-    memcpy(A[0], X[i], sizeof A[0]), pa[0] = P[i];
-    memcpy(B[0], X[j], sizeof B[0]), pb[0] = P[j];
+    memcpy(A[0], X[i], sizeof A[0]);
+    pa[0] = P[i];
+    memcpy(B[0], X[j], sizeof B[0]);
+    pb[0] = P[j];
     cut(X[i], P[i], s[i], X[k], P[k], s[k], A[1], &pa[1]);
     cut(X[i], P[i], s[i], X[l], P[l], s[l], A[2], &pa[2]);
     cut(X[j], P[j], s[j], X[k], P[k], s[k], B[1], &pb[1]);
     cut(X[j], P[j], s[j], X[l], P[l], s[l], B[2], &pb[2]);
-    const double *t3[3][4] = {{A[0], A[1], A[2], B[2]}, {A[0], A[1], B[1], B[2]}, {A[0], B[0], B[1], B[2]}};
-    const double v3[3][4] = {{pa[0], pa[1], pa[2], pb[2]}, {pa[0], pa[1], pb[1], pb[2]},
-                             {pa[0], pb[0], pb[1], pb[2]}};
+    const double *t3[3][4] = {
+        {A[0], A[1], A[2], B[2]}, {A[0], A[1], B[1], B[2]}, {A[0], B[0], B[1], B[2]}};
+    const double v3[3][4] = {
+        {pa[0], pa[1], pa[2], pb[2]}, {pa[0], pa[1], pb[1], pb[2]}, {pa[0], pb[0], pb[1], pb[2]}};
     double sum = 0;
     for (int t = 0; t < 3; t++) {
-        for (int m = 0; m < 4; m++) memcpy(x[m], t3[t][m], sizeof x[m]), p[m] = v3[t][m];
+        for (int m = 0; m < 4; m++) {
+            memcpy(x[m], t3[t][m], sizeof x[m]);
+            p[m] = v3[t][m];
+        }
         sum += tet_lin(x, p);
     }
     return sum;
@@ -143,30 +159,33 @@ Test(pfc, meshes_have_the_right_counts_volumes_and_fields) {
         /* the field is E at the centre, 0 at the surface vertices */
         for (int k = 0; k < 4; k++) {
             const double *x = m->vert + 3 * m->tet[4 * i + k];
-            double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] + m->grad[3 * i + 2] * x[2] + m->c[i];
+            double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] +
+                       m->grad[3 * i + 2] * x[2] + m->c[i];
             cr_expect(fabs(p - 1e5 * m->eps[m->tet[4 * i + k]]) < 1e-9, "p0 at a vertex");
         }
     }
     /* the volume-matched icosphere: the ball's volume, every surface vertex at one radius just
      * outside the sphere */
     double ball = 4.0 / 3 * M_PI * pow(0.05, 3), ro = mesh_outer(0.05, 3);
-    cr_expect(fabs(vol - ball) < 1e-12 * ball, "volume-matched polyhedron: %.15g of the ball", vol / ball);
+    cr_expect(fabs(vol - ball) < 1e-12 * ball, "volume-matched polyhedron: %.15g of the ball",
+              vol / ball);
     for (int i = 0; i < 3 * m->ntri; i++)
         cr_expect(fabs(tc_v3_norm(m->vert + 3 * m->tri[i]) - ro) < 1e-15, "surface vertex radius");
     cr_expect(ro > 0.05 && ro < 0.0502, "outer radius %g m", ro);
-    cr_log_info("sphere level 3: %d tets, volume %.15f of the ball, vertices at %.6f r\n", m->ntet, vol / ball, ro / 0.05);
+    cr_log_info("sphere level 3: %d tets, volume %.15f of the ball, vertices at %.6f r\n", m->ntet,
+                vol / ball, ro / 0.05);
     tc_tetmesh_free(m);
     const double h[3] = {0.1, 0.2, 0.3};
     cr_assert_eq(tc_tetmesh_box_alloc(&m, h, 2e5), TC_OK);
     cr_expect_eq(m->ntet, 12);
     vol = 0;
-    for (int i = 0; i < m->ntet; i++) vol += tc_tetmesh_tet_volume(m, i);
+    for (int i = 0; i < m->ntet; i++)
+        vol += tc_tetmesh_tet_volume(m, i);
     cr_expect_float_eq(vol, 8 * 0.1 * 0.2 * 0.3, 1e-15);
     /* a surface point p0 = 0, half way to the centre p0 = E / 2 in the +z pyramid */
     for (int i = 0; i < 12; i++) {
         const double *g = m->grad + 3 * i;
-        if (m->centre[3 * i + 2] > 0.2)
-            cr_expect_float_eq(g[2] * 0.15 + m->c[i], 1e5, 1e-9);
+        if (m->centre[3 * i + 2] > 0.2) cr_expect_float_eq(g[2] * 0.15 + m->c[i], 1e5, 1e-9);
     }
     tc_tetmesh_free(m);
     tc_shape pl = tc_plane();
@@ -189,7 +208,8 @@ Test(pfc, sphere_on_plane_force_is_the_gradient_of_the_mesh_potential) {
         const double h = 1e-8 * r;
         double dV = (mesh_potential(m, -(r - dl) + h) - mesh_potential(m, -(r - dl) - h)) / (2 * h);
         worst = fmax(worst, fabs(w[1].f[2] - dV) / dV);
-        cr_expect(fabs(w[1].f[2] - dV) < 1e-6 * dV, "depth %g: F %.10g, dV/dd %.10g", dl, w[1].f[2], dV);
+        cr_expect(fabs(w[1].f[2] - dV) < 1e-6 * dV, "depth %g: F %.10g, dV/dd %.10g", dl, w[1].f[2],
+                  dV);
         cr_expect(fabs(w[1].f[0]) + fabs(w[1].f[1]) < 1e-9 * w[1].f[2], "vertical");
     }
     cr_log_info("max |F - dV/dd| / F = %.2e\n", worst);
@@ -208,7 +228,8 @@ Test(pfc, sphere_on_plane_force_is_the_gradient_of_the_mesh_potential) {
     ball_force(sim, 0, r - 0.01, NULL, w);
     double Fa = 2 * M_PI * E * (0.5e-4 - 1e-6 / (3 * r));
     cr_log_info("trapezoid work %.8g J vs potential %.8g J (rel %.1e); F(1 cm) = %.5g N, smooth "
-                "field %.5g N\n", I, V, fabs(I - V) / V, w[1].f[2], Fa);
+                "field %.5g N\n",
+                I, V, fabs(I - V) / V, w[1].f[2], Fa);
     cr_expect(fabs(w[1].f[2] - Fa) < 0.05 * Fa, "level-3 mesh within 5 %% of the smooth field");
     tc_tetmesh_free(m);
     tc_sim_free(sim);
@@ -218,7 +239,9 @@ Test(pfc, sphere_on_plane_force_is_the_gradient_of_the_mesh_potential) {
  * c) over the disc a plane cuts from it d deep (docs/models/pfc.md): with z0 = R - d and s the
  * distance from the disc's centre, |x - c| = sqrt(z0^2 + s^2) = q and s ds = q dq, so
  * F = 2 pi E int_z0^R (1 - q / R) q dq = pi E d^2 (1 - 2 d / (3 R)) */
-static double ball_plane_exact(double E, double R, double d) { return M_PI * E * d * d * (1 - 2 * d / (3 * R)); }
+static double ball_plane_exact(double E, double R, double d) {
+    return M_PI * E * d * d * (1 - 2 * d / (3 * R));
+}
 
 /* a uniformly random unit quaternion (Shoemake) from a fixed linear congruential sequence */
 static void random_quat(unsigned long long *seed, double q[4]) {
@@ -227,8 +250,10 @@ static void random_quat(unsigned long long *seed, double q[4]) {
         *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
         u[k] = (double)(*seed >> 11) / 9007199254740992.0;
     }
-    q[0] = sqrt(1 - u[0]) * sin(2 * M_PI * u[1]), q[1] = sqrt(1 - u[0]) * cos(2 * M_PI * u[1]);
-    q[2] = sqrt(u[0]) * sin(2 * M_PI * u[2]), q[3] = sqrt(u[0]) * cos(2 * M_PI * u[2]);
+    q[0] = sqrt(1 - u[0]) * sin(2 * M_PI * u[1]);
+    q[1] = sqrt(1 - u[0]) * cos(2 * M_PI * u[1]);
+    q[2] = sqrt(u[0]) * sin(2 * M_PI * u[2]);
+    q[3] = sqrt(u[0]) * cos(2 * M_PI * u[2]);
 }
 
 /* the default mesh (level 3, volume-matched icosphere) pressed 2 and 5 mm into a rigid plane in
@@ -245,18 +270,24 @@ Test(pfc, sphere_on_plane_matches_the_exact_force_in_any_orientation) {
             double q[7];
             tc_wrench w[2];
             memcpy(q, tc_sim_q(sim), sizeof q);
-            q[0] = q[1] = 0, q[2] = r - depth[j];
+            q[0] = q[1] = 0;
+            q[2] = r - depth[j];
             random_quat(&seed, q + 3);
             cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
             double e = w[1].f[2] / Fx - 1;
-            lo = fmin(lo, e), hi = fmax(hi, e), sum += e / 48;
+            lo = fmin(lo, e);
+            hi = fmax(hi, e);
+            sum += e / 48;
             cr_expect(fabs(w[1].f[0]) + fabs(w[1].f[1]) < 1e-9 * w[1].f[2], "vertical");
             if (depth[j] == 0.002 || depth[j] == 0.005)
-                cr_expect(fabs(e) < 0.02, "depth %g m, orientation %d: F %.6g N vs exact %.6g N (%+.2f %%)", depth[j],
-                          t, w[1].f[2], Fx, 100 * e);
+                cr_expect(fabs(e) < 0.02,
+                          "depth %g m, orientation %d: F %.6g N vs exact %.6g N (%+.2f %%)",
+                          depth[j], t, w[1].f[2], Fx, 100 * e);
         }
-        cr_log_info("ball on plane %g mm deep: exact %.5g N, level 3 off by %+.2f %% .. %+.2f %% (mean %+.2f %%) over 48 "
-                    "orientations\n", 1e3 * depth[j], Fx, 100 * lo, 100 * hi, 100 * sum);
+        cr_log_info("ball on plane %g mm deep: exact %.5g N, level 3 off by %+.2f %% .. %+.2f %% "
+                    "(mean %+.2f %%) over 48 "
+                    "orientations\n",
+                    1e3 * depth[j], Fx, 100 * lo, 100 * hi, 100 * sum);
     }
     tc_sim_free(sim);
 }
@@ -268,7 +299,8 @@ static double max_jump(double (*f)(tc_sim *, double, double *), tc_sim *sim, dou
     for (int k = 0; k <= n; k++) {
         f(sim, a + (b - a) * k / n, cur);
         if (k) {
-            double d = sqrt((cur[0] - prev[0]) * (cur[0] - prev[0]) + (cur[1] - prev[1]) * (cur[1] - prev[1]) +
+            double d = sqrt((cur[0] - prev[0]) * (cur[0] - prev[0]) +
+                            (cur[1] - prev[1]) * (cur[1] - prev[1]) +
                             (cur[2] - prev[2]) * (cur[2] - prev[2]));
             jmax = fmax(jmax, d);
         }
@@ -282,9 +314,14 @@ static double slide_spheres(tc_sim *sim, double x, double *f) {
     double q[7];
     tc_wrench w[2];
     memcpy(q, tc_sim_q(sim), sizeof q);
-    q[0] = x, q[1] = sqrt(0.145 * 0.145 - x * x), q[2] = 0.003;
+    q[0] = x;
+    q[1] = sqrt(0.145 * 0.145 - x * x);
+    q[2] = 0.003;
     double a = 0.3;
-    q[3] = cos(a / 2), q[4] = sin(a / 2) * 0.6, q[5] = 0, q[6] = sin(a / 2) * 0.8;
+    q[3] = cos(a / 2);
+    q[4] = sin(a / 2) * 0.6;
+    q[5] = 0;
+    q[6] = sin(a / 2) * 0.8;
     cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
     memcpy(f, w[1].f, sizeof w[1].f);
     return 0;
@@ -296,7 +333,10 @@ static double slide_ball(tc_sim *sim, double x, double *f) {
     memcpy(q, tc_sim_q(sim), sizeof q);
     q[2] = 0.043;
     double a = 10 * x;
-    q[3] = cos(a / 2), q[4] = sin(a / 2) * 0.8, q[5] = sin(a / 2) * 0.6, q[6] = 0;
+    q[3] = cos(a / 2);
+    q[4] = sin(a / 2) * 0.8;
+    q[5] = sin(a / 2) * 0.6;
+    q[6] = 0;
     cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
     memcpy(f, w[1].f, sizeof w[1].f);
     return 0;
@@ -307,14 +347,18 @@ Test(pfc, force_is_continuous_while_polygons_gain_and_lose_vertices) {
     tc_scene sc;
     cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
     tc_sim *sim = make(&sc, 2, 0.5, 1e5);
-    double j1 = max_jump(slide_spheres, sim, 0, 0.02, 500), j2 = max_jump(slide_spheres, sim, 0, 0.02, 1000);
-    cr_log_info("sphere-sphere slide: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1, j2, j1 / j2);
+    double j1 = max_jump(slide_spheres, sim, 0, 0.02, 500),
+           j2 = max_jump(slide_spheres, sim, 0, 0.02, 1000);
+    cr_log_info("sphere-sphere slide: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1,
+                j2, j1 / j2);
     cr_expect(j1 / j2 > 1.8 && j1 / j2 < 2.2, "sphere-sphere jump ratio %g", j1 / j2);
     tc_sim_free(sim);
     tc_scene sb = ball_scene(0.05, 0.5);
     sim = make(&sb, 2, 0.5, 1e5);
-    j1 = max_jump(slide_ball, sim, 0, 0.02, 500), j2 = max_jump(slide_ball, sim, 0, 0.02, 1000);
-    cr_log_info("sphere-plane roll: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1, j2, j1 / j2);
+    j1 = max_jump(slide_ball, sim, 0, 0.02, 500);
+    j2 = max_jump(slide_ball, sim, 0, 0.02, 1000);
+    cr_log_info("sphere-plane roll: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1,
+                j2, j1 / j2);
     cr_expect(j1 / j2 > 1.8 && j1 / j2 < 2.2, "sphere-plane jump ratio %g", j1 / j2);
     tc_sim_free(sim);
 }
@@ -328,14 +372,24 @@ static tc_scene box_sphere(int swap) {
     bx.joint = sp.joint = TC_JOINT_FREE;
     const double qb[4] = {0.9, 0.1, -0.3, 0.2}, qs[4] = {0.7, -0.2, 0.5, 0.4};
     double nb = 0, ns = 0;
-    for (int k = 0; k < 4; k++) nb += qb[k] * qb[k], ns += qs[k] * qs[k];
-    for (int k = 0; k < 4; k++) bx.quat[k] = qb[k] / sqrt(nb), sp.quat[k] = qs[k] / sqrt(ns);
+    for (int k = 0; k < 4; k++) {
+        nb += qb[k] * qb[k];
+        ns += qs[k] * qs[k];
+    }
+    for (int k = 0; k < 4; k++) {
+        bx.quat[k] = qb[k] / sqrt(nb);
+        sp.quat[k] = qs[k] / sqrt(ns);
+    }
     tc_body_desc *o = swap ? &sp : &bx;
     const double pb[3] = {0.31, -0.2, 0.5}, ps[3] = {0.31 + 0.03, -0.2 + 0.07, 0.5 + 0.04};
-    memcpy(bx.pos, pb, sizeof pb), memcpy(sp.pos, ps, sizeof ps);
-    const double vb[3] = {0.1, -0.2, 0.05}, wb[3] = {1, 2, -1}, vs[3] = {-0.3, 0.1, 0.2}, ws[3] = {0.5, -3, 2};
-    memcpy(bx.vel, vb, sizeof vb), memcpy(bx.omega, wb, sizeof wb);
-    memcpy(sp.vel, vs, sizeof vs), memcpy(sp.omega, ws, sizeof ws);
+    memcpy(bx.pos, pb, sizeof pb);
+    memcpy(sp.pos, ps, sizeof ps);
+    const double vb[3] = {0.1, -0.2, 0.05}, wb[3] = {1, 2, -1}, vs[3] = {-0.3, 0.1, 0.2},
+                 ws[3] = {0.5, -3, 2};
+    memcpy(bx.vel, vb, sizeof vb);
+    memcpy(bx.omega, wb, sizeof wb);
+    memcpy(sp.vel, vs, sizeof vs);
+    memcpy(sp.omega, ws, sizeof ws);
     cr_assert_eq(tc_scene_add(&sc, o, 1000, NULL), TC_OK);
     cr_assert_eq(tc_scene_add(&sc, o == &bx ? &sp : &bx, 1000, NULL), TC_OK);
     return sc;
@@ -365,9 +419,11 @@ Test(pfc, soft_soft_wrenches_are_equal_and_opposite) {
             tsum[2] += p[0] * f[1] - p[1] * f[0];
             tmag = fmax(tmag, sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) * fn);
         }
-        for (int k = 0; k < 3; k++) cr_expect(fabs(tsum[k]) <= 1e-12 * tmag, "torques balance: %g", tsum[k] / tmag);
-        cr_log_info("box-sphere (swap %d): |F| = %.6g N, %d polygons, torque residual %.1e\n", swap, fn,
-                    st->ncontact, sqrt(tsum[0] * tsum[0] + tsum[1] * tsum[1] + tsum[2] * tsum[2]) / tmag);
+        for (int k = 0; k < 3; k++)
+            cr_expect(fabs(tsum[k]) <= 1e-12 * tmag, "torques balance: %g", tsum[k] / tmag);
+        cr_log_info("box-sphere (swap %d): |F| = %.6g N, %d polygons, torque residual %.1e\n", swap,
+                    fn, st->ncontact,
+                    sqrt(tsum[0] * tsum[0] + tsum[1] * tsum[1] + tsum[2] * tsum[2]) / tmag);
         tc_sim_free(sim);
     }
     /* listing the bodies the other way round gives the same wrench on each body */
@@ -382,17 +438,21 @@ Test(pfc, soft_soft_wrenches_are_equal_and_opposite) {
 Test(pfc, separated_pairs_give_exactly_zero) {
     tc_scene sc;
     tc_wrench w[2];
-    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, mesh_outer(0.1, 3) + mesh_outer(0.05, 3) + 1e-7, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05,
+                                      mesh_outer(0.1, 3) + mesh_outer(0.05, 3) + 1e-7, 1000, NULL),
+                 TC_OK);
     tc_sim *sim = make(&sc, 3, 0.5, 1e5);
     cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
     for (int b = 0; b < 2; b++)
-        for (int k = 0; k < 3; k++) cr_expect(w[b].f[k] == 0.0 && w[b].t[k] == 0.0);
+        for (int k = 0; k < 3; k++)
+            cr_expect(w[b].f[k] == 0.0 && w[b].t[k] == 0.0);
     tc_sim_free(sim);
     tc_scene sb = ball_scene(0.05, 0.5);
     sim = make(&sb, 3, 0.5, 1e5);
     ball_force(sim, 0, mesh_outer(0.05, 3) + 1e-9, NULL, w);
     for (int b = 0; b < 2; b++)
-        for (int k = 0; k < 3; k++) cr_expect(w[b].f[k] == 0.0 && w[b].t[k] == 0.0);
+        for (int k = 0; k < 3; k++)
+            cr_expect(w[b].f[k] == 0.0 && w[b].t[k] == 0.0);
     tc_sim_free(sim);
 }
 
@@ -407,9 +467,13 @@ Test(pfc, soft_soft_work_around_a_loop_vanishes) {
         /* a square loop in (x, y) around (0, 0.138), 1 cm on a side */
         int side = k / n % 4;
         double t = (double)(k % n) / n, u[2];
-        if (k == 4 * n) side = 0, t = 0;
+        if (k == 4 * n) {
+            side = 0;
+            t = 0;
+        }
         const double c[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-        for (int j = 0; j < 2; j++) u[j] = c[side][j] + t * (c[(side + 1) % 4][j] - c[side][j]);
+        for (int j = 0; j < 2; j++)
+            u[j] = c[side][j] + t * (c[(side + 1) % 4][j] - c[side][j]);
         double q[7], x[3] = {0.005 * u[0], 0.138 + 0.005 * u[1], 0};
         tc_wrench w[2];
         memcpy(q, tc_sim_q(sim), sizeof q);
@@ -417,10 +481,13 @@ Test(pfc, soft_soft_work_around_a_loop_vanishes) {
         cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
         if (k) {
             double dw = 0;
-            for (int j = 0; j < 3; j++) dw += 0.5 * (fp[j] + w[1].f[j]) * (x[j] - xp[j]);
-            W += dw, Wabs += fabs(dw);
+            for (int j = 0; j < 3; j++)
+                dw += 0.5 * (fp[j] + w[1].f[j]) * (x[j] - xp[j]);
+            W += dw;
+            Wabs += fabs(dw);
         }
-        memcpy(fp, w[1].f, sizeof fp), memcpy(xp, x, sizeof xp);
+        memcpy(fp, w[1].f, sizeof fp);
+        memcpy(xp, x, sizeof xp);
     }
     cr_log_info("closed loop: work %.3e J of %.3e J moved\n", W, Wabs);
     cr_expect(fabs(W) < 1e-4 * Wabs, "loop work %g of %g", W, Wabs);
@@ -451,7 +518,10 @@ static void pair_wrenches(tc_sim *sim, double *out) {
     const double v[6] = {0.2, -0.3, 0.1, 1.5, -0.7, 2.0};
     tc_wrench w[2];
     cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w), TC_OK);
-    for (int b = 0; b < 2; b++) memcpy(out + 6 * b, w[b].f, 3 * sizeof(double)), memcpy(out + 6 * b + 3, w[b].t, 3 * sizeof(double));
+    for (int b = 0; b < 2; b++) {
+        memcpy(out + 6 * b, w[b].f, 3 * sizeof(double));
+        memcpy(out + 6 * b + 3, w[b].t, 3 * sizeof(double));
+    }
 }
 
 /* a fixed sphere of radius 5 cm at the origin (rigid with rigid_fixed = 1) and a free soft
@@ -459,9 +529,12 @@ static void pair_wrenches(tc_sim *sim, double *out) {
 static tc_scene rigid_sphere_pair(void) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.6;
-    tc_body_desc a = tc_default_body("rigid", tc_sphere(0.05)), b = tc_default_body("soft", tc_sphere(0.04));
+    tc_body_desc a = tc_default_body("rigid", tc_sphere(0.05)),
+                 b = tc_default_body("soft", tc_sphere(0.04));
     b.joint = TC_JOINT_FREE;
-    b.pos[0] = 0.02, b.pos[1] = 0.075, b.pos[2] = -0.02;
+    b.pos[0] = 0.02;
+    b.pos[1] = 0.075;
+    b.pos[2] = -0.02;
     cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
     cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
     return sc;
@@ -474,8 +547,10 @@ static tc_scene rigid_sphere_pair(void) {
 Test(pfc, threads_do_not_change_the_bits) {
     for (int which = 0; which < 2; which++) {
         tc_scene sc;
-        if (which == 0) cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
-        else sc = rigid_sphere_pair();
+        if (which == 0)
+            cr_assert_eq(tc_scene_sphere_pair(&sc, 0.1, 0.05, 0.14, 1000, NULL), TC_OK);
+        else
+            sc = rigid_sphere_pair();
         sc.friction = 0.6;
         double x[3][12];
         int polys = 0;
@@ -490,8 +565,10 @@ Test(pfc, threads_do_not_change_the_bits) {
         }
         cr_expect_gt(polys, 100, "scene %d: %d polygons", which, polys);
         cr_expect_gt(fabs(x[0][7]), 1.0, "scene %d in contact: F_y = %g", which, x[0][7]);
-        cr_expect(memcmp(x[1], x[2], sizeof x[1]) == 0, "scene %d: threads 1 and 2 give the same bits", which);
-        cr_expect(memcmp(x[1], x[0], sizeof x[1]) == 0, "scene %d: threads 1 and OpenMP's 2 give the same bits", which);
+        cr_expect(memcmp(x[1], x[2], sizeof x[1]) == 0,
+                  "scene %d: threads 1 and 2 give the same bits", which);
+        cr_expect(memcmp(x[1], x[0], sizeof x[1]) == 0,
+                  "scene %d: threads 1 and OpenMP's 2 give the same bits", which);
     }
 }
 
@@ -500,7 +577,8 @@ Test(pfc, threads_do_not_change_the_bits) {
 static tc_scene rigid_on_box(double h, double hr, double depth) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.6;
-    tc_body_desc r = tc_default_body("rigid", tc_box(hr, hr, hr)), b = tc_default_body("soft", tc_box(h, h, h));
+    tc_body_desc r = tc_default_body("rigid", tc_box(hr, hr, hr)),
+                 b = tc_default_body("soft", tc_box(h, h, h));
     b.joint = TC_JOINT_FREE;
     r.pos[2] = h - depth + hr;
     cr_assert_eq(tc_scene_add(&sc, &r, 1000, NULL), TC_OK);
@@ -525,14 +603,16 @@ Test(pfc, rigid_box_presses_a_soft_box_face) {
         cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
         cr_assert_eq(tc_sim_force(ss, tc_sim_q(ss), NULL, ws), TC_OK);
         double F = E * d / h * 4 * hr * hr;
-        cr_expect(fabs(w[1].f[2] + F) < 1e-12 * F, "depth %g: F_z %.15g vs -%.15g", d, w[1].f[2], F);
+        cr_expect(fabs(w[1].f[2] + F) < 1e-12 * F, "depth %g: F_z %.15g vs -%.15g", d, w[1].f[2],
+                  F);
         cr_expect(fabs(w[1].f[0]) < 1e-12 * F && fabs(w[1].f[1]) < 1e-12 * F, "no sideways force");
         for (int j = 0; j < 3; j++) {
             cr_expect(fabs(w[1].t[j]) < 1e-12 * F * h, "no torque about the soft cube's centre");
             cr_expect(fabs(w[0].f[j] + w[1].f[j]) < 1e-12 * F, "action and reaction");
         }
         cr_expect(-ws[1].f[2] < 0.9 * F, "soft-soft yields more: %g vs %g", -ws[1].f[2], F);
-        tc_sim_free(sim), tc_sim_free(ss);
+        tc_sim_free(sim);
+        tc_sim_free(ss);
     }
 }
 
@@ -542,9 +622,13 @@ static double slide_under_rigid(tc_sim *sim, double x, double *f) {
     double q[7];
     tc_wrench w[2];
     memcpy(q, tc_sim_q(sim), sizeof q);
-    q[0] = x, q[1] = 0.3 * x;
+    q[0] = x;
+    q[1] = 0.3 * x;
     double a = 0.05;
-    q[3] = cos(a / 2), q[4] = sin(a / 2) * 0.6, q[5] = sin(a / 2) * 0.8, q[6] = 0;
+    q[3] = cos(a / 2);
+    q[4] = sin(a / 2) * 0.6;
+    q[5] = sin(a / 2) * 0.8;
+    q[6] = 0;
     cr_assert_eq(tc_sim_force(sim, q, NULL, w), TC_OK);
     memcpy(f, w[1].f, sizeof w[1].f);
     return 0;
@@ -557,10 +641,14 @@ Test(pfc, rigid_contact_is_continuous_while_sliding) {
     static const char *const names[] = {"rigid_fixed"};
     const double vals[] = {1};
     tc_sim *sim = make_with(&sc, 1, names, vals);
-    double j1 = max_jump(slide_under_rigid, sim, 0, 0.06, 500), j2 = max_jump(slide_under_rigid, sim, 0, 0.06, 1000);
+    double j1 = max_jump(slide_under_rigid, sim, 0, 0.06, 500),
+           j2 = max_jump(slide_under_rigid, sim, 0, 0.06, 1000);
     double f0[3], f1[3];
-    slide_under_rigid(sim, 0, f0), slide_under_rigid(sim, 0.08, f1);
-    cr_log_info("rigid cube over a soft cube: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1, j2, j1 / j2);
+    slide_under_rigid(sim, 0, f0);
+    slide_under_rigid(sim, 0.08, f1);
+    cr_log_info(
+        "rigid cube over a soft cube: max jump %.4g N (500 steps), %.4g N (1000), ratio %.3f\n", j1,
+        j2, j1 / j2);
     cr_expect(f0[2] < -1.0, "in contact at x = 0: %g", f0[2]);
     cr_expect(f1[0] == 0 && f1[1] == 0 && f1[2] == 0, "clear of the rigid cube: no force");
     cr_expect(j1 / j2 > 1.8 && j1 / j2 < 2.2, "jump ratio %g", j1 / j2);
@@ -577,7 +665,9 @@ Test(pfc, rigid_box_floor_matches_the_plane) {
         if (kind) fl.pos[2] = -0.1;
         tc_body_desc ball = tc_default_body("ball", tc_sphere(0.05));
         ball.joint = TC_JOINT_FREE;
-        ball.pos[0] = 0.013, ball.pos[1] = -0.02, ball.pos[2] = 0.042;
+        ball.pos[0] = 0.013;
+        ball.pos[1] = -0.02;
+        ball.pos[2] = 0.042;
         const double q[4] = {cos(0.3), sin(0.3) * 0.6, sin(0.3) * 0.8, 0};
         memcpy(ball.quat, q, sizeof q);
         cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
@@ -587,14 +677,17 @@ Test(pfc, rigid_box_floor_matches_the_plane) {
         tc_sim *sim = make_with(&sc, 1, names, vals);
         tc_wrench w[2];
         cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
-        memcpy(w2[kind], w[1].f, 3 * sizeof(double)), memcpy(w2[kind] + 3, w[1].t, 3 * sizeof(double));
+        memcpy(w2[kind], w[1].f, 3 * sizeof(double));
+        memcpy(w2[kind] + 3, w[1].t, 3 * sizeof(double));
         tc_sim_free(sim);
     }
     double F = w2[0][2];
     cr_expect_gt(F, 10.0);
     for (int j = 0; j < 3; j++) {
-        cr_expect(fabs(w2[1][j] - w2[0][j]) < 1e-12 * F, "force %d: %.15g vs %.15g", j, w2[1][j], w2[0][j]);
-        cr_expect(fabs(w2[1][3 + j] - w2[0][3 + j]) < 1e-12 * F * 0.05, "torque %d: %.15g vs %.15g", j, w2[1][3 + j], w2[0][3 + j]);
+        cr_expect(fabs(w2[1][j] - w2[0][j]) < 1e-12 * F, "force %d: %.15g vs %.15g", j, w2[1][j],
+                  w2[0][j]);
+        cr_expect(fabs(w2[1][3 + j] - w2[0][3 + j]) < 1e-12 * F * 0.05, "torque %d: %.15g vs %.15g",
+                  j, w2[1][3 + j], w2[0][3 + j]);
     }
 }
 
@@ -638,27 +731,33 @@ Test(pfc, cylinder_meshes_carry_the_depth_field) {
             for (int k = 0; k < 4; k++) {
                 int j = m->tet[4 * i + k];
                 const double *x = m->vert + 3 * j;
-                double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] + m->grad[3 * i + 2] * x[2] + m->c[i];
+                double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] +
+                           m->grad[3 * i + 2] * x[2] + m->c[i];
                 cr_expect(fabs(p - 1e5 * m->eps[j]) < 1e-9, "p0 at a vertex");
-                cr_expect(fabs(m->eps[j] - prism_depth(x, n, a, hl) / rin) < 1e-12, "eps at a vertex");
-                tc_v3_addscl(g, x, 0.25), pc += 0.25 * m->eps[j];
+                cr_expect(fabs(m->eps[j] - prism_depth(x, n, a, hl) / rin) < 1e-12,
+                          "eps at a vertex");
+                tc_v3_addscl(g, x, 0.25);
+                pc += 0.25 * m->eps[j];
             }
-            cr_expect(fabs(pc - prism_depth(g, n, a, hl) / rin) < 1e-12, "kind %d tet %d: eps at the centroid %.15g vs %.15g", c, i, pc,
+            cr_expect(fabs(pc - prism_depth(g, n, a, hl) / rin) < 1e-12,
+                      "kind %d tet %d: eps at the centroid %.15g vs %.15g", c, i, pc,
                       prism_depth(g, n, a, hl) / rin);
         }
-        for (int i = 0; i < 3 * m->ntri; i++) cr_expect_eq(m->eps[m->tri[i]], 0.0);
+        for (int i = 0; i < 3 * m->ntri; i++)
+            cr_expect_eq(m->eps[m->tri[i]], 0.0);
         double area = n * a * a * tan(M_PI / n);
-        cr_expect(fabs(vol - 2 * hl * area) < 1e-12 * vol, "kind %d: volume %.15g vs %.15g", c, vol, 2 * hl * area);
+        cr_expect(fabs(vol - 2 * hl * area) < 1e-12 * vol, "kind %d: volume %.15g vs %.15g", c, vol,
+                  2 * hl * area);
         tc_tetmesh_free(m);
     }
 }
 
 /* a cylinder standing on its cap, depth d into the plane: at height d over the cap the depth
  * field is min(d, a (1 - t)) (t the polygon gauge, area A t^2 inside gauge t), so
- * F = E / min(a, hl) [d A (1 - d/a)^2 + int_{1-d/a}^1 a (1 - t) 2 A t dt] = E A a (1 - (1 - d/a)^3) / (3 min(a, hl)),
- * for d <= min(a, hl); exact for the mesh (the field is exact and the plane's polygons are
- * integrated exactly), on the default level 3 (128 sides) and off the origin. At d = hl of the
- * flat one the plane holds the core disc, a face of tets above and below it: cut once */
+ * F = E / min(a, hl) [d A (1 - d/a)^2 + int_{1-d/a}^1 a (1 - t) 2 A t dt] = E A a (1 - (1 - d/a)^3)
+ * / (3 min(a, hl)), for d <= min(a, hl); exact for the mesh (the field is exact and the plane's
+ * polygons are integrated exactly), on the default level 3 (128 sides) and off the origin. At d =
+ * hl of the flat one the plane holds the core disc, a face of tets above and below it: cut once */
 Test(pfc, cylinder_on_its_cap_force_in_closed_form) {
     const double E = 2e5;
     const int n = 128;
@@ -669,18 +768,24 @@ Test(pfc, cylinder_on_its_cap_force_in_closed_form) {
         for (int k = 1; k <= 5; k++) {
             double d = rin * k / 5;
             tc_scene sc = tc_default_scene();
-            tc_body_desc fl = tc_default_body("floor", tc_plane()), cy = tc_default_body("cylinder", tc_cylinder(r, hl));
+            tc_body_desc fl = tc_default_body("floor", tc_plane()),
+                         cy = tc_default_body("cylinder", tc_cylinder(r, hl));
             cy.joint = TC_JOINT_FREE;
-            cy.pos[0] = 0.31, cy.pos[1] = -0.2, cy.pos[2] = hl - d;
+            cy.pos[0] = 0.31;
+            cy.pos[1] = -0.2;
+            cy.pos[2] = hl - d;
             cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
             cr_assert_eq(tc_scene_add(&sc, &cy, 1000, NULL), TC_OK);
             tc_sim *sim = make(&sc, 3, 0.5, E);
             tc_wrench w[2];
             cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
             double F = E * A * a * (1 - pow(1 - d / a, 3)) / (3 * rin);
-            cr_expect(fabs(w[1].f[2] - F) < 1e-11 * F, "kind %d depth %g: F %.15g vs %.15g", c, d, w[1].f[2], F);
-            cr_expect(fabs(w[1].f[0]) < 1e-12 * F && fabs(w[1].f[1]) < 1e-12 * F, "no sideways force");
-            cr_expect(fabs(w[1].t[0]) < 1e-12 * F * r && fabs(w[1].t[1]) < 1e-12 * F * r, "no torque");
+            cr_expect(fabs(w[1].f[2] - F) < 1e-11 * F, "kind %d depth %g: F %.15g vs %.15g", c, d,
+                      w[1].f[2], F);
+            cr_expect(fabs(w[1].f[0]) < 1e-12 * F && fabs(w[1].f[1]) < 1e-12 * F,
+                      "no sideways force");
+            cr_expect(fabs(w[1].t[0]) < 1e-12 * F * r && fabs(w[1].t[1]) < 1e-12 * F * r,
+                      "no torque");
             tc_sim_free(sim);
         }
     }
@@ -697,9 +802,12 @@ Test(pfc, compliant_layer_under_a_cube_in_closed_form) {
     for (int k = 1; k <= 5; k++) {
         double d = 0.004 * k;
         tc_scene sc = tc_default_scene();
-        tc_body_desc fl = tc_default_body("floor", tc_plane()), cu = tc_default_body("cube", tc_box(b, b, b));
+        tc_body_desc fl = tc_default_body("floor", tc_plane()),
+                     cu = tc_default_body("cube", tc_box(b, b, b));
         cu.joint = TC_JOINT_FREE;
-        cu.pos[0] = 0.2, cu.pos[1] = -0.1, cu.pos[2] = b - d;
+        cu.pos[0] = 0.2;
+        cu.pos[1] = -0.1;
+        cu.pos[2] = b - d;
         cr_assert_eq(tc_scene_add(&sc, &fl, 0, NULL), TC_OK);
         cr_assert_eq(tc_scene_add(&sc, &cu, 1000, NULL), TC_OK);
         double F = E * 4 * b * b * (1 - pow(1 - d / (H + b), 3)) / 3;
@@ -708,9 +816,12 @@ Test(pfc, compliant_layer_under_a_cube_in_closed_form) {
             tc_sim *sim = make_with(&sc, 3, names, vals);
             tc_wrench w[2];
             cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
-            cr_expect(fabs(w[1].f[2] - F) < 1e-11 * F, "depth %g bvh %d: F %.15g vs %.15g", d, bvh, w[1].f[2], F);
-            cr_expect(fabs(w[1].f[0]) < 1e-11 * F && fabs(w[1].f[1]) < 1e-11 * F, "no sideways force");
-            cr_expect(fabs(w[1].t[0]) < 1e-11 * F * b && fabs(w[1].t[1]) < 1e-11 * F * b, "no torque");
+            cr_expect(fabs(w[1].f[2] - F) < 1e-11 * F, "depth %g bvh %d: F %.15g vs %.15g", d, bvh,
+                      w[1].f[2], F);
+            cr_expect(fabs(w[1].f[0]) < 1e-11 * F && fabs(w[1].f[1]) < 1e-11 * F,
+                      "no sideways force");
+            cr_expect(fabs(w[1].t[0]) < 1e-11 * F * b && fabs(w[1].t[1]) < 1e-11 * F * b,
+                      "no torque");
             tc_sim_free(sim);
         }
     }
@@ -725,7 +836,8 @@ Test(pfc, polytope_cube_matches_the_box) {
     const double h = 0.05;
     double corners[8][3];
     for (int i = 0; i < 8; i++)
-        for (int k = 0; k < 3; k++) corners[i][k] = (i >> k & 1) ? h : -h;
+        for (int k = 0; k < 3; k++)
+            corners[i][k] = (i >> k & 1) ? h : -h;
     for (int which = 0; which < 2; which++) {
         double w2[2][12];
         for (int poly = 0; poly < 2; poly++) {
@@ -733,25 +845,33 @@ Test(pfc, polytope_cube_matches_the_box) {
             if (poly) cr_assert_eq(tc_polytope(&cube, (const double(*)[3])corners, 8, NULL), TC_OK);
             tc_scene sc = tc_default_scene();
             sc.friction = 0.6;
-            tc_body_desc a = tc_default_body("a", which ? tc_sphere(0.04) : tc_plane()), b = tc_default_body("cube", cube);
+            tc_body_desc a = tc_default_body("a", which ? tc_sphere(0.04) : tc_plane()),
+                         b = tc_default_body("cube", cube);
             b.joint = TC_JOINT_FREE;
             const double q[4] = {cos(0.15), sin(0.15) * 0.6, sin(0.15) * 0.8, 0};
             memcpy(b.quat, q, sizeof q);
-            if (which) b.pos[0] = 0.03, b.pos[1] = 0.075, b.pos[2] = 0.01;
-            else b.pos[2] = 0.055;
+            if (which) {
+                b.pos[0] = 0.03;
+                b.pos[1] = 0.075;
+                b.pos[2] = 0.01;
+            } else
+                b.pos[2] = 0.055;
             cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
             cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
             tc_sim *sim = make(&sc, 3, 0.5, 1e5);
             tc_wrench w[2];
             cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
-            for (int k = 0; k < 2; k++) memcpy(w2[poly] + 6 * k, w[k].f, 3 * sizeof(double)), memcpy(w2[poly] + 6 * k + 3, w[k].t, 3 * sizeof(double));
+            for (int k = 0; k < 2; k++) {
+                memcpy(w2[poly] + 6 * k, w[k].f, 3 * sizeof(double));
+                memcpy(w2[poly] + 6 * k + 3, w[k].t, 3 * sizeof(double));
+            }
             tc_sim_free(sim);
         }
         double F = fmax(fabs(w2[0][6]), fmax(fabs(w2[0][7]), fabs(w2[0][8])));
         cr_expect_gt(F, 1.0, "scene %d in contact", which);
         for (int j = 0; j < 12; j++)
-            cr_expect(fabs(w2[1][j] - w2[0][j]) < 1e-12 * F * (j % 6 < 3 ? 1 : 0.05), "scene %d component %d: %.15g vs %.15g", which,
-                      j, w2[1][j], w2[0][j]);
+            cr_expect(fabs(w2[1][j] - w2[0][j]) < 1e-12 * F * (j % 6 < 3 ? 1 : 0.05),
+                      "scene %d component %d: %.15g vs %.15g", which, j, w2[1][j], w2[0][j]);
     }
 }
 
@@ -768,10 +888,14 @@ static void sweep_wrenches(tc_sim *sim, int vel, double *out) {
     for (int k = 0; k < 24; k++) {
         double q[7], v[6] = {0, 0, 0, 0, 0, 0}, t = 0.37 * k;
         memcpy(q, tc_sim_q(sim), sizeof q);
-        q[0] += 0.004 * sin(t), q[1] += 0.004 * cos(1.3 * t), q[2] += 0.003 * sin(0.7 * t);
+        q[0] += 0.004 * sin(t);
+        q[1] += 0.004 * cos(1.3 * t);
+        q[2] += 0.003 * sin(0.7 * t);
         /* turn by 0.2 sin(t / 2) about a fixed tilted axis */
-        double a = 0.2 * sin(0.5 * t), ax[3] = {0.6, 0.48, 0.64}, p[4] = {cos(a / 2), 0, 0, 0}, r[4];
-        for (int j = 0; j < 3; j++) p[j + 1] = sin(a / 2) * ax[j];
+        double a = 0.2 * sin(0.5 * t), ax[3] = {0.6, 0.48, 0.64}, p[4] = {cos(a / 2), 0, 0, 0},
+               r[4];
+        for (int j = 0; j < 3; j++)
+            p[j + 1] = sin(a / 2) * ax[j];
         const double *o = q + 3;
         r[0] = p[0] * o[0] - p[1] * o[1] - p[2] * o[2] - p[3] * o[3];
         r[1] = p[0] * o[1] + p[1] * o[0] + p[2] * o[3] - p[3] * o[2];
@@ -779,7 +903,8 @@ static void sweep_wrenches(tc_sim *sim, int vel, double *out) {
         r[3] = p[0] * o[3] + p[1] * o[2] - p[2] * o[1] + p[3] * o[0];
         memcpy(q + 3, r, sizeof r);
         if (vel)
-            for (int j = 0; j < 6; j++) v[j] = 0.1 * sin(t + j);
+            for (int j = 0; j < 6; j++)
+                v[j] = 0.1 * sin(t + j);
         tc_wrench w[2];
         cr_assert_eq(tc_sim_force(sim, q, v, w), TC_OK);
         for (int b = 0; b < 2; b++) {
@@ -797,12 +922,15 @@ static double sweep_diff(const double *x, const double *y) {
         const double *a = x + 12 * k, *b = y + 12 * k;
         double sf = 0, st = 0;
         for (int j = 0; j < 12; j++) {
-            if (j % 6 < 3) sf = fmax(sf, fabs(a[j]));
-            else st = fmax(st, fabs(a[j]));
+            if (j % 6 < 3)
+                sf = fmax(sf, fabs(a[j]));
+            else
+                st = fmax(st, fabs(a[j]));
         }
         st = fmax(st, 0.05 * sf);
         cr_assert_gt(sf, 0.0, "pose %d in contact", k);
-        for (int j = 0; j < 12; j++) worst = fmax(worst, fabs(a[j] - b[j]) / (j % 6 < 3 ? sf : st));
+        for (int j = 0; j < 12; j++)
+            worst = fmax(worst, fabs(a[j] - b[j]) / (j % 6 < 3 ? sf : st));
     }
     return worst;
 }
@@ -814,23 +942,32 @@ static tc_scene t_sphere(int part, const double p[3]) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.6;
     tc_shape t = tc_box(0, 0, 0);
-    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    t.type = TC_SHAPE_COMPOUND;
+    t.npart = 2;
     t.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.125, 0.025, 0.025}, {0, 0.175, 0}};
     t.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.025, 0.075, 0.025}, {0, 0.075, 0}};
-    tc_body_desc T = tc_default_body("T", part < 0 ? t : tc_box(t.part[part].size[0], t.part[part].size[1],
-                                                              t.part[part].size[2]));
+    tc_body_desc T = tc_default_body(
+        "T",
+        part < 0 ? t : tc_box(t.part[part].size[0], t.part[part].size[1], t.part[part].size[2]));
     tc_body_desc b = tc_default_body("ball", tc_sphere(0.03));
     b.joint = TC_JOINT_FREE;
     const double q[4] = {0.9, 0.1, -0.3, 0.2}, pos[3] = {0.31, -0.2, 0.5};
     double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), R[9], x[3];
-    for (int k = 0; k < 4; k++) T.quat[k] = b.quat[k] = q[k] / nq;
+    for (int k = 0; k < 4; k++)
+        T.quat[k] = b.quat[k] = q[k] / nq;
     tc_quat_to_mat(R, T.quat);
     /* the T's body-frame points (before centring) x go to pos + R x */
-    tc_m3_mulv(x, R, p), tc_v3_add(b.pos, pos, x);
-    if (part < 0) tc_v3_copy(T.pos, pos);
-    else tc_m3_mulv(x, R, t.part[part].pos), tc_v3_add(T.pos, pos, x);
+    tc_m3_mulv(x, R, p);
+    tc_v3_add(b.pos, pos, x);
+    if (part < 0)
+        tc_v3_copy(T.pos, pos);
+    else {
+        tc_m3_mulv(x, R, t.part[part].pos);
+        tc_v3_add(T.pos, pos, x);
+    }
     const double vb[3] = {-0.3, 0.1, 0.2}, wb[3] = {0.5, -3, 2};
-    tc_v3_copy(b.vel, vb), tc_v3_copy(b.omega, wb);
+    tc_v3_copy(b.vel, vb);
+    tc_v3_copy(b.omega, wb);
     cr_assert_eq(tc_scene_add(&sc, &T, 500, NULL), TC_OK);
     cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
     return sc;
@@ -844,16 +981,22 @@ static tc_scene bp_scene(int which) {
     tc_scene sc = tc_default_scene();
     sc.friction = 0.6;
     if (which >= 5) {
-        tc_body_desc a = tc_default_body("a", which == 5 ? tc_sphere(0.05) : tc_plane()), b = tc_default_body("cyl", tc_cylinder(0.03, 0.05));
+        tc_body_desc a = tc_default_body("a", which == 5 ? tc_sphere(0.05) : tc_plane()),
+                     b = tc_default_body("cyl", tc_cylinder(0.03, 0.05));
         b.joint = TC_JOINT_FREE;
         /* across the ball: the axis turned 1.4 rad about (0.2, 1, 0), the side 1 cm deep; on
          * the plane: tilted 0.1 rad about (1, 0.3, 0), the lowest rim point 5.7 mm deep */
         double ax[3] = {which == 5 ? 0.2 : 1, which == 5 ? 1 : 0.3, 0}, an = which == 5 ? 1.4 : 0.1;
         double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1]);
         b.quat[0] = cos(an / 2);
-        for (int k = 0; k < 3; k++) b.quat[k + 1] = sin(an / 2) * ax[k] / n;
-        if (which == 5) b.pos[0] = 0.01, b.pos[1] = 0.07, b.pos[2] = 0.005;
-        else b.pos[2] = 0.047;
+        for (int k = 0; k < 3; k++)
+            b.quat[k + 1] = sin(an / 2) * ax[k] / n;
+        if (which == 5) {
+            b.pos[0] = 0.01;
+            b.pos[1] = 0.07;
+            b.pos[2] = 0.005;
+        } else
+            b.pos[2] = 0.047;
         cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
         cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
         return sc;
@@ -872,11 +1015,19 @@ static tc_scene bp_scene(int which) {
         sc.body[1].pos[2] = 0.04;
         return sc;
     }
-    tc_body_desc a = tc_default_body("a", which == 1 ? tc_box(0.06, 0.04, 0.05) : tc_box(0.05, 0.05, 0.05));
+    tc_body_desc a =
+        tc_default_body("a", which == 1 ? tc_box(0.06, 0.04, 0.05) : tc_box(0.05, 0.05, 0.05));
     tc_body_desc b = tc_default_body("b", which == 1 ? tc_sphere(0.05) : tc_box(0.05, 0.05, 0.05));
     b.joint = TC_JOINT_FREE;
-    if (which == 1) b.pos[0] = 0.03, b.pos[1] = 0.07, b.pos[2] = 0.04;
-    else b.pos[2] = 0.095, b.quat[0] = cos(0.15), b.quat[3] = sin(0.15);
+    if (which == 1) {
+        b.pos[0] = 0.03;
+        b.pos[1] = 0.07;
+        b.pos[2] = 0.04;
+    } else {
+        b.pos[2] = 0.095;
+        b.quat[0] = cos(0.15);
+        b.quat[3] = sin(0.15);
+    }
     cr_assert_eq(tc_scene_add(&sc, &a, 1000, NULL), TC_OK);
     cr_assert_eq(tc_scene_add(&sc, &b, 1000, NULL), TC_OK);
     return sc;
@@ -891,13 +1042,18 @@ Test(pfc, bvh_matches_the_brute_force) {
         for (int level = 2; level <= 3; level++)
             for (int shells = 0; shells <= 1; shells++) {
                 tc_scene sc = bp_scene(which);
-                tc_sim *brute = make_bp(&sc, level, shells, 0), *tree = make_bp(&sc, level, shells, 1);
-                sweep_wrenches(brute, 1, x), sweep_wrenches(tree, 1, y), sweep_wrenches(tree, 1, z);
+                tc_sim *brute = make_bp(&sc, level, shells, 0),
+                       *tree = make_bp(&sc, level, shells, 1);
+                sweep_wrenches(brute, 1, x);
+                sweep_wrenches(tree, 1, y);
+                sweep_wrenches(tree, 1, z);
                 double d = sweep_diff(x, y);
                 worst = fmax(worst, d);
-                cr_expect(d < 1e-12, "scene %d level %d shells %d: tree vs brute %.3g", which, level, shells, d);
+                cr_expect(d < 1e-12, "scene %d level %d shells %d: tree vs brute %.3g", which,
+                          level, shells, d);
                 cr_expect(memcmp(y, z, sizeof y) == 0, "the tree's sums repeat bit for bit");
-                tc_sim_free(brute), tc_sim_free(tree);
+                tc_sim_free(brute);
+                tc_sim_free(tree);
             }
     cr_log_info("tree vs brute force: largest relative difference %.2e\n", worst);
 }
@@ -921,26 +1077,33 @@ Test(pfc, sphere_shells_keep_the_field) {
         for (int i = 0; i < m->ntet; i++) {
             double v = tc_tetmesh_tet_volume(m, i);
             cr_expect_gt(v, 0);
-            vol += v, rmax = fmax(rmax, m->radius[i]);
+            vol += v;
+            rmax = fmax(rmax, m->radius[i]);
             for (int k = 0; k < 4; k++) {
                 const double *x = m->vert + 3 * m->tet[4 * i + k];
-                double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] + m->grad[3 * i + 2] * x[2] + m->c[i];
+                double p = m->grad[3 * i] * x[0] + m->grad[3 * i + 1] * x[1] +
+                           m->grad[3 * i + 2] * x[2] + m->c[i];
                 cr_expect(fabs(p - 1e5 * m->eps[m->tet[4 * i + k]]) < 1e-9, "p0 at a vertex");
             }
         }
-        for (int i = 0; i < m0->ntet; i++) vol0 += tc_tetmesh_tet_volume(m0, i);
-        cr_expect(fabs(vol - vol0) < 1e-12 * vol0, "shells %d: volume %.15g vs %.15g", shells, vol, vol0);
-        tc_tetmesh_free(m), tc_tetmesh_free(m0);
+        for (int i = 0; i < m0->ntet; i++)
+            vol0 += tc_tetmesh_tet_volume(m0, i);
+        cr_expect(fabs(vol - vol0) < 1e-12 * vol0, "shells %d: volume %.15g vs %.15g", shells, vol,
+                  vol0);
+        tc_tetmesh_free(m);
+        tc_tetmesh_free(m0);
     }
     static double x[288], y[288];
     for (int which = 0; which < 4; which += 3) {
         tc_scene sc = bp_scene(which);
         tc_sim *a = make_bp(&sc, 2, 0, 1), *b = make_bp(&sc, 2, 2, 1);
-        sweep_wrenches(a, 0, x), sweep_wrenches(b, 0, y);
+        sweep_wrenches(a, 0, x);
+        sweep_wrenches(b, 0, y);
         double d = sweep_diff(x, y);
         cr_log_info("scene %d at rest: shells 2 vs 0: %.2e\n", which, d);
         cr_expect(d < 1e-12, "the same field gives the same static wrench: %g", d);
-        tc_sim_free(a), tc_sim_free(b);
+        tc_sim_free(a);
+        tc_sim_free(b);
     }
 }
 
@@ -966,7 +1129,8 @@ Test(pfc, compound_part_gives_the_single_box_force) {
                 worst = fmax(worst, fabs(wc[1].f[k] - wb[1].f[k]) / fn);
                 worst = fmax(worst, fabs(wc[1].t[k] - wb[1].t[k]) / (0.03 * fn));
             }
-            cr_expect(worst < tol, "bvh %d moving %d: compound vs single box %g", bvh, moving, worst);
+            cr_expect(worst < tol, "bvh %d moving %d: compound vs single box %g", bvh, moving,
+                      worst);
             /* the compound's wrench balances the ball's about the world origin */
             double tsum[3], tmag = 0;
             for (int k = 0; k < 3; k++) {
@@ -975,14 +1139,18 @@ Test(pfc, compound_part_gives_the_single_box_force) {
             }
             for (int i = 0; i < 2; i++) {
                 double t[3];
-                tc_v3_cross(t, sc.body[i].pos, wc[i].f), tc_v3_add(tsum, tsum, t);
+                tc_v3_cross(t, sc.body[i].pos, wc[i].f);
+                tc_v3_add(tsum, tsum, t);
                 tmag = fmax(tmag, tc_v3_norm(sc.body[i].pos) * fn);
             }
-            cr_expect(tc_v3_norm(tsum) <= 1e-12 * tmag, "torques balance: %g", tc_v3_norm(tsum) / tmag);
-            cr_log_info("ball on the T's bar (bvh %d, moving %d): |F| = %.6g N, %d polygons, compound vs "
-                        "box %.1e, torque residual %.1e\n",
-                        bvh, moving, fn, nc, worst, tc_v3_norm(tsum) / tmag);
-            tc_sim_free(c), tc_sim_free(b);
+            cr_expect(tc_v3_norm(tsum) <= 1e-12 * tmag, "torques balance: %g",
+                      tc_v3_norm(tsum) / tmag);
+            cr_log_info(
+                "ball on the T's bar (bvh %d, moving %d): |F| = %.6g N, %d polygons, compound vs "
+                "box %.1e, torque residual %.1e\n",
+                bvh, moving, fn, nc, worst, tc_v3_norm(tsum) / tmag);
+            tc_sim_free(c);
+            tc_sim_free(b);
         }
 }
 
@@ -1025,9 +1193,14 @@ Test(pfc, surface_polygons_carry_the_force_and_both_fields) {
     for (int soft = 0; soft < 2; soft++) {
         tc_scene sc;
         const double at[3] = {soft ? 3 * u : 0, soft ? 2 * u : 0, soft ? u : 0.04};
-        if (soft) cr_assert_eq(tc_scene_pair(&sc, tc_sphere(0.05), tc_sphere(0.04), at, NULL, 1000, NULL), TC_OK);
-        else cr_assert_eq(tc_scene_ground(&sc, 0, 0, NULL), TC_OK);
-        if (!soft) cr_assert_eq(tc_scene_add_free(&sc, "ball", tc_sphere(0.05), at, NULL, 1000, NULL), TC_OK);
+        if (soft)
+            cr_assert_eq(tc_scene_pair(&sc, tc_sphere(0.05), tc_sphere(0.04), at, NULL, 1000, NULL),
+                         TC_OK);
+        else
+            cr_assert_eq(tc_scene_ground(&sc, 0, 0, NULL), TC_OK);
+        if (!soft)
+            cr_assert_eq(tc_scene_add_free(&sc, "ball", tc_sphere(0.05), at, NULL, 1000, NULL),
+                         TC_OK);
         tc_sim *sim = make_with(&sc, 2, names, vals);
         tc_wrench w[2];
         cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), NULL, w), TC_OK);
@@ -1053,7 +1226,8 @@ Test(pfc, surface_polygons_carry_the_force_and_both_fields) {
         double F[3] = {0, 0, 0}, dir[3], worst = 0;
         tc_v3_sub(dir, bs[1].pos, bs[0].pos);
         for (int i = 0; i < n; i++) {
-            cr_expect(poly[i].a == 0 && poly[i].b == 1 && poly[i].n >= 3, "polygon %d of pair (0, 1)", i);
+            cr_expect(poly[i].a == 0 && poly[i].b == 1 && poly[i].n >= 3,
+                      "polygon %d of pair (0, 1)", i);
             polygon_force(&poly[i], dir, F);
             for (int v = 0; v < poly[i].n; v++) {
                 const double *x = poly[i].x[v];
@@ -1066,8 +1240,12 @@ Test(pfc, surface_polygons_carry_the_force_and_both_fields) {
         cr_expect_leq(worst, 1e-11 * E, "soft %d: |p - p_a|, |p - p_b| up to %g Pa", soft, worst);
         double fn = tc_v3_norm(w[1].f);
         for (int k = 0; k < 3; k++)
-            cr_expect_leq(fabs(F[k] - w[1].f[k]), 1e-9 * fn, "soft %d: F[%d] %.12g vs the model's %.12g", soft, k, F[k], w[1].f[k]);
-        cr_log_info("surface (soft %d): %d polygons, |F| = %.6g N, field mismatch %.1e Pa\n", soft, n, fn, worst);
-        tc_tetmesh_free(ma), tc_tetmesh_free(mb), tc_sim_free(sim);
+            cr_expect_leq(fabs(F[k] - w[1].f[k]), 1e-9 * fn,
+                          "soft %d: F[%d] %.12g vs the model's %.12g", soft, k, F[k], w[1].f[k]);
+        cr_log_info("surface (soft %d): %d polygons, |F| = %.6g N, field mismatch %.1e Pa\n", soft,
+                    n, fn, worst);
+        tc_tetmesh_free(ma);
+        tc_tetmesh_free(mb);
+        tc_sim_free(sim);
     }
 }

@@ -208,7 +208,8 @@ Test(points, sphere_on_plane_gives_its_lowest_point) {
 static tc_shape l_shape(void) {
     tc_shape L;
     memset(&L, 0, sizeof L);
-    L.type = TC_SHAPE_COMPOUND, L.npart = 2;
+    L.type = TC_SHAPE_COMPOUND;
+    L.npart = 2;
     L.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.2, 0.05, 0.05}, {0, 0, 0}};
     L.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.05, 0.15, 0.05}, {-0.15, 0.2, 0}};
     return L;
@@ -375,14 +376,18 @@ static bp_scene random_scene(int n, unsigned long seed) {
         S.fixed[i] = gsl_rng_uniform(rng) < 0.1;
     }
     /* two planes, bodies 3 and n / 2 */
-    S.radius[3] = INFINITY, S.fixed[3] = 1;
-    S.radius[n / 2] = INFINITY, S.fixed[n / 2] = 0;
+    S.radius[3] = INFINITY;
+    S.fixed[3] = 1;
+    S.radius[n / 2] = INFINITY;
+    S.fixed[n / 2] = 0;
     gsl_rng_free(rng);
     return S;
 }
 
 static void free_scene(bp_scene *S) {
-    free(S->radius), free(S->fixed), free(S->bs);
+    free(S->radius);
+    free(S->fixed);
+    free(S->bs);
 }
 
 /* every pair the header's tests accept, sorted (a < b), into out; returns their number */
@@ -406,7 +411,11 @@ static int brute_pairs(const bp_scene *S, double margin, int (*out)[2]) {
                        r = S->radius[a] + S->radius[b] + margin;
                 hit = dx * dx + dy * dy + dz * dz <= r * r;
             }
-            if (hit) out[m][0] = a, out[m][1] = b, m++;
+            if (hit) {
+                out[m][0] = a;
+                out[m][1] = b;
+                m++;
+            }
         }
     return m;
 }
@@ -449,8 +458,12 @@ Test(points, broadphase_equals_brute_force_on_random_scenes) {
 Test(points, broadphase_handles_walls_far_bodies_and_crowded_buckets) {
     bp_scene S = random_scene(300, 21);
     /* three walls 20 times the others, one of them fixed, and two bodies far out */
-    S.radius[10] = 2, S.radius[20] = 3, S.fixed[20] = 1, S.radius[30] = 2.5;
-    S.bs[40].pos[0] = 1e7, S.bs[42].pos[2] = -1e30;
+    S.radius[10] = 2;
+    S.radius[20] = 3;
+    S.fixed[20] = 1;
+    S.radius[30] = 2.5;
+    S.bs[40].pos[0] = 1e7;
+    S.bs[42].pos[2] = -1e30;
     tc_v3_copy(S.bs[41].pos, S.bs[40].pos);
     S.bs[41].pos[0] += 0.1;
     tc_broadphase *bp;
@@ -476,7 +489,8 @@ Test(points, broadphase_handles_walls_far_bodies_and_crowded_buckets) {
             S.bs[i].pos[c] = 0.1 * ((i >> c) & 1) + 1e-3 * (i % 5);
     }
     cr_assert_eq(tc_broadphase_alloc(&bp, S.n, S.radius, S.fixed, 300, 0, NULL), TC_OK);
-    m = brute_pairs(&S, 0, ref), got = tc_broadphase_query(bp, S.bs);
+    m = brute_pairs(&S, 0, ref);
+    got = tc_broadphase_query(bp, S.bs);
     cr_assert_eq(got, m, "%d pairs, brute force %d", got, m);
     cr_assert_eq(memcmp(bp->pair, ref, (size_t)m * sizeof *ref), 0);
     free(ref);
@@ -505,7 +519,8 @@ Test(points, broadphase_tests_grow_linearly) {
         cr_assert_eq(got, 3 * side * side * (side - 1));
         tests[big] = bp->tests;
         tc_broadphase_free(bp);
-        free(radius), free(bs);
+        free(radius);
+        free(bs);
     }
     cr_log_info("sphere tests: %lld for 1000 bodies, %lld for 8000", tests[0], tests[1]);
     cr_assert_lt(tests[1], 10 * tests[0]);
@@ -577,7 +592,8 @@ Test(points, pile_contacts_are_signed_distances) {
     const tc_shape *sh[N];
     static tc_body_state bs[N];
     static unsigned char fixed[N];
-    shape[0] = tc_plane(), fixed[0] = 1;
+    shape[0] = tc_plane();
+    fixed[0] = 1;
     const double oct[6][3] = {{0.06, 0, 0},  {-0.06, 0, 0}, {0, 0.06, 0},
                               {0, -0.06, 0}, {0, 0, 0.06},  {0, 0, -0.06}};
     for (int i = 1; i < N; i++) {

@@ -11,10 +11,10 @@
 #include "sim/tc_sim.h"
 #include "solvers/tc_contact_space.h"
 
-#define DT 1e-3 /* s */
-#define G  9.81 /* m/s^2 */
-#define H  0.1  /* m, the cube's half size */
-#define MASS 2.0 /* kg */
+#define DT   1e-3 /* s */
+#define G    9.81 /* m/s^2 */
+#define H    0.1  /* m, the cube's half size */
+#define MASS 2.0  /* kg */
 
 /* the ground and a 20 cm cube of 2 kg, its bottom face gap (m) above the plane, turned by quat */
 static tc_scene cube_scene(double gap, const double quat[4]) {
@@ -43,7 +43,8 @@ static double normal_sum(tc_sim *sim, int *n) {
     *n = tc_sim_impulses(sim, im, 64);
     cr_assert_leq(*n, 64);
     double s = 0;
-    for (int i = 0; i < *n; i++) s += im[i].normal_impulse;
+    for (int i = 0; i < *n; i++)
+        s += im[i].normal_impulse;
     return s;
 }
 
@@ -97,7 +98,8 @@ Test(rigid, reports_the_penalty_models_contact_points) {
             cr_assert_eq(tc_sim_step(r), TC_OK);
         }
         cr_assert_gt(total, 0, "scene %d: no contacts compared", s);
-        tc_sim_free(r), tc_sim_free(pm);
+        tc_sim_free(r);
+        tc_sim_free(pm);
     }
 }
 
@@ -114,12 +116,16 @@ Test(rigid, holds_a_resting_cube_for_5_s) {
     for (int i = 0; i < 5000; i++) {
         cr_assert_eq(tc_sim_step(sim), TC_OK);
         const double *q = tc_sim_q(sim);
-        for (int k = 0; k < 7; k++) drift = fmax(drift, fabs(q[k] - q0[k]));
+        for (int k = 0; k < 7; k++)
+            drift = fmax(drift, fabs(q[k] - q0[k]));
         int n;
         double sum = normal_sum(sim, &n);
-        if (i == 0) cr_assert_eq(n, 0, "contacts at depth 0");
-        else if (i == 1) cr_assert_float_eq(sum, 2 * mgdt, 1e-9 * mgdt, "landing: %g", sum);
-        else worst = fmax(worst, fabs(sum - mgdt) / mgdt);
+        if (i == 0)
+            cr_assert_eq(n, 0, "contacts at depth 0");
+        else if (i == 1)
+            cr_assert_float_eq(sum, 2 * mgdt, 1e-9 * mgdt, "landing: %g", sum);
+        else
+            worst = fmax(worst, fabs(sum - mgdt) / mgdt);
     }
     const tc_sim_stats *st = tc_sim_get_stats(sim);
     cr_log_info("resting cube, 5 s: drift %.3g m (g dt^2 = %.3g), impulses vs m g dt %.3g "
@@ -144,13 +150,15 @@ Test(rigid, dropped_cube_comes_to_rest_on_the_plane) {
         worst = fmax(worst, tc_sim_penetration(sim, NULL));
     }
     int n = 1;
-    while (G * DT * DT * n * (n + 1) / 2 < h0) n++;
+    while (G * DT * DT * n * (n + 1) / 2 < h0)
+        n++;
     double overshoot = G * DT * DT * n * (n + 1) / 2 - h0, pen = tc_sim_penetration(sim, NULL);
     const double *v = tc_sim_v(sim);
     double speed = 0;
-    for (int k = 0; k < 6; k++) speed = fmax(speed, fabs(v[k]));
-    cr_log_info("drop from 5 cm: rests %.4g m deep (closed form %.4g, worst %.4g), speed %.3g",
-                pen, overshoot, worst, speed);
+    for (int k = 0; k < 6; k++)
+        speed = fmax(speed, fabs(v[k]));
+    cr_log_info("drop from 5 cm: rests %.4g m deep (closed form %.4g, worst %.4g), speed %.3g", pen,
+                overshoot, worst, speed);
     cr_assert_lt(worst, 1e-3, "penetrated %g m", worst);
     cr_assert_float_eq(pen, overshoot, 1e-9, "rest depth %g, closed form %g", pen, overshoot);
     cr_assert_lt(speed, 1e-9, "still moving at %g", speed);
@@ -177,7 +185,8 @@ Test(rigid, keeps_each_pairs_deepest_point_and_holds_a_pile) {
             /* the deepest contact reported for a pair is that pair's deepest bottom point */
             tc_model_contact c[256];
             int n = tc_sim_contacts(r, c, 256);
-            for (int i = 0; i < n; i++) cr_assert_geq(c[i].c.depth, 0.0);
+            for (int i = 0; i < n; i++)
+                cr_assert_geq(c[i].c.depth, 0.0);
         }
     }
     cr_log_info("rigid pile: largest penetration %.3g m", worst);
@@ -209,15 +218,18 @@ Test(rigid, keeps_a_penetration_unless_drift_correction_is_asked_for) {
             cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, NULL), TC_OK);
             cr_assert(fabs(tc_sim_penetration(sim, NULL) - 5e-3) < 1e-12, "%g",
                       tc_sim_penetration(sim, NULL));
-            for (int k = 0; k < 3000; k++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+            for (int k = 0; k < 3000; k++)
+                cr_assert_eq(tc_sim_step(sim), TC_OK);
             double d = tc_sim_penetration(sim, NULL);
             cr_log_info("rigid, %s, drift_rate %d /s: %.3g m deep after 3 s (started 5 mm)",
                         o ? "on an edge" : "flat", 2 * r, d);
-            if (r) cr_expect_lt(d, 5e-3 * exp(-6.0) * 1.1, "%g m left", d);
-            else if (!o) cr_expect(fabs(d - 5e-3) < 1e-12, "moved: %g m", d);
+            if (r)
+                cr_expect_lt(d, 5e-3 * exp(-6.0) * 1.1, "%g m left", d);
+            else if (!o)
+                cr_expect(fabs(d - 5e-3) < 1e-12, "moved: %g m", d);
             left[o][r] = d;
             tc_sim_free(sim);
         }
-    cr_expect_gt(left[1][0], 10 * left[1][1], "on an edge: %g m left without, %g with",
-                 left[1][0], left[1][1]);
+    cr_expect_gt(left[1][0], 10 * left[1][1], "on an edge: %g m left without, %g with", left[1][0],
+                 left[1][1]);
 }

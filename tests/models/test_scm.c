@@ -39,7 +39,8 @@ static void sweep(tc_sim *sim, double a, double b, int n, double *f) {
 
 static double max_d2(const double *f, int n) {
     double m = 0;
-    for (int i = 0; i + 2 < n; i++) m = fmax(m, fabs(f[i + 2] - 2 * f[i + 1] + f[i]));
+    for (int i = 0; i + 2 < n; i++)
+        m = fmax(m, fabs(f[i + 2] - 2 * f[i + 1] + f[i]));
     return m;
 }
 
@@ -52,7 +53,8 @@ Test(scm, force_is_smooth_along_the_sweep) {
     sweep(sim, 0.0, 0.2, 401, f2);
     double r = max_d2(f1, 201) / max_d2(f2, 401);
     cr_expect_gt(r, 3.0, "second-difference ratio %g: not C2 at this resolution", r);
-    for (int i = 0; i < 401; i++) cr_expect(isfinite(f2[i]));
+    for (int i = 0; i < 401; i++)
+        cr_expect(isfinite(f2[i]));
     tc_sim_free(sim);
 }
 
@@ -74,10 +76,12 @@ Test(scm, force_is_odd_in_y_and_along_the_line_of_centres) {
             cr_assert_eq(tc_sim_force(sim, q, NULL, b), TC_OK);
             peak = fmax(peak, fabs(a[1].f[1]));
             odd = fmax(odd, fabs(a[1].f[1] + b[1].f[1]));
-            off = fmax(off, fmax(fabs(a[1].f[0]) + fabs(a[1].f[2]), fabs(b[1].f[0]) + fabs(b[1].f[2])));
+            off = fmax(off,
+                       fmax(fabs(a[1].f[0]) + fabs(a[1].f[2]), fabs(b[1].f[0]) + fabs(b[1].f[2])));
         }
         cr_expect_gt(peak, 1.0, "h %g: no force", hs[k]);
-        cr_expect_leq(odd, 1e-12 * peak, "h %g: F(y) + F(-y) up to %g of a peak %g", hs[k], odd, peak);
+        cr_expect_leq(odd, 1e-12 * peak, "h %g: F(y) + F(-y) up to %g of a peak %g", hs[k], odd,
+                      peak);
         cr_expect_leq(off, 1e-12 * peak, "h %g: force off the line of centres by %g", hs[k], off);
         tc_sim_free(sim);
     }
@@ -117,14 +121,15 @@ Test(scm, friction_opposes_sliding_within_the_cone) {
     cr_expect_gt(w[1].f[2], 0.0);
     cr_expect_lt(w[1].f[0], 0.0, "friction must oppose +x sliding");
     cr_expect_leq(fabs(w[1].f[0]), 0.5 * w[1].f[2] * (1 + 1e-12));
-    cr_expect_gt(fabs(w[1].f[0]), 0.49 * w[1].f[2], "20 m/s^-1 over v_s: near full sliding friction");
+    cr_expect_gt(fabs(w[1].f[0]), 0.49 * w[1].f[2],
+                 "20 m/s^-1 over v_s: near full sliding friction");
 }
 
 Test(scm, dissipation_adds_on_approach_and_vanishes_on_fast_separation) {
     tc_wrench rest[2], in[2], out[2];
     sliding(0, 0, rest);
-    sliding(0, -0.25, in);  /* u = -0.5: factor 1.5 */
-    sliding(0, 1.5, out);   /* u = 3 > 2: no force */
+    sliding(0, -0.25, in); /* u = -0.5: factor 1.5 */
+    sliding(0, 1.5, out);  /* u = 3 > 2: no force */
     cr_expect_float_eq(in[1].f[2], 1.5 * rest[1].f[2], 1e-9 * rest[1].f[2]);
     cr_expect_eq(out[1].f[2], 0.0);
 }
@@ -149,8 +154,10 @@ static void momentum_residual(int consistent, double *lin, double *ang) {
     double l[3], t[3], rf[3];
     tc_v3_add(l, w[0].f, w[1].f);
     tc_v3_add(t, w[0].t, w[1].t);
-    tc_v3_cross(rf, a.pos, w[0].f), tc_v3_add(t, t, rf);
-    tc_v3_cross(rf, b.pos, w[1].f), tc_v3_add(t, t, rf);
+    tc_v3_cross(rf, a.pos, w[0].f);
+    tc_v3_add(t, t, rf);
+    tc_v3_cross(rf, b.pos, w[1].f);
+    tc_v3_add(t, t, rf);
     *lin = tc_v3_norm(l) / tc_v3_norm(w[0].f);
     *ang = tc_v3_norm(t) / (tc_v3_norm(w[0].f) * 0.1);
     tc_sim_free(sim);
@@ -208,8 +215,8 @@ Test(scm, one_pass_and_two_passes_give_the_same_bits) {
             cr_assert_eq(tc_sim_alloc(&fresh, &sc, &m, 0.002, NULL), TC_OK);
             cr_assert_eq(tc_sim_force(fresh, q, v, w0), TC_OK);
             tc_sim_free(fresh);
-            cr_expect_eq(memcmp(w0, w1, sizeof w0), 0, "level %d, y = %g, %s: F_y %.17g vs %.17g", l,
-                         q[1], v ? "moving" : "static", w1[1].f[1], w0[1].f[1]);
+            cr_expect_eq(memcmp(w0, w1, sizeof w0), 0, "level %d, y = %g, %s: F_y %.17g vs %.17g",
+                         l, q[1], v ? "moving" : "static", w1[1].f[1], w0[1].f[1]);
         }
         tc_sim_free(run);
     }
@@ -239,11 +246,13 @@ static double prune_gap_floor(const tc_scene *sc, double spacing, const double *
     double gap = 0;
     for (int b = 0; b < 2; b++) {
         double f0 = fmax(tc_v3_norm(w0[b].f), floor), df[3], dt[3];
-        tc_v3_sub(df, w1[b].f, w0[b].f), tc_v3_sub(dt, w1[b].t, w0[b].t);
+        tc_v3_sub(df, w1[b].f, w0[b].f);
+        tc_v3_sub(dt, w1[b].t, w0[b].t);
         gap = fmax(gap, tc_v3_norm(df) / f0);
         gap = fmax(gap, tc_v3_norm(dt) / (0.1 * f0));
     }
-    tc_sim_free(s0), tc_sim_free(s1);
+    tc_sim_free(s0);
+    tc_sim_free(s1);
     return gap;
 }
 
@@ -264,7 +273,8 @@ Test(scm, pruning_changes_no_result_by_more_than_1e_12) {
     /* a sphere against a T-shaped compound (E2's shapes), 4000-point clouds */
     tc_scene sc = tc_default_scene();
     tc_shape t = tc_box(0, 0, 0);
-    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    t.type = TC_SHAPE_COMPOUND;
+    t.npart = 2;
     t.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.125, 0.025, 0.025}, {0, 0.175, 0}};
     t.part[1] = (tc_shape_part){TC_SHAPE_BOX, {0.025, 0.075, 0.025}, {0, 0.075, 0}};
     tc_body_desc T = tc_default_body("T", t), f = tc_default_body("finger", tc_sphere(0.015));
@@ -292,22 +302,25 @@ static tc_scene random_t_and_finger(unsigned long long *seed) {
     static const double ctr[2][3] = {{0, 0.175, 0}, {0, 0.075, 0}};
     tc_scene sc = tc_default_scene();
     tc_shape t = tc_box(0, 0, 0);
-    t.type = TC_SHAPE_COMPOUND, t.npart = 2;
+    t.type = TC_SHAPE_COMPOUND;
+    t.npart = 2;
     for (int k = 0; k < 2; k++)
-        t.part[k] = (tc_shape_part){TC_SHAPE_BOX, {half[k][0], half[k][1], half[k][2]},
-                                    {ctr[k][0], ctr[k][1], ctr[k][2]}};
+        t.part[k] = (tc_shape_part){
+            TC_SHAPE_BOX, {half[k][0], half[k][1], half[k][2]}, {ctr[k][0], ctr[k][1], ctr[k][2]}};
     tc_body_desc T = tc_default_body("T", t), f = tc_default_body("finger", tc_sphere(0.015));
     T.joint = f.joint = TC_JOINT_FREE;
     double q[4], R[9], x[3];
-    for (int k = 0; k < 4; k++) q[k] = uniform(seed) - 0.5;
+    for (int k = 0; k < 4; k++)
+        q[k] = uniform(seed) - 0.5;
     tc_quat_normalize(q);
     memcpy(T.quat, q, sizeof q);
     /* the finger's centre in the T's frame, then turned with it (the T's origin stays put) */
-    int part = uniform(seed) < 0.5, axis = (int)(3 * uniform(seed)), side = uniform(seed) < 0.5 ? -1 : 1;
+    int part = uniform(seed) < 0.5, axis = (int)(3 * uniform(seed)),
+        side = uniform(seed) < 0.5 ? -1 : 1;
     double off = 0.015 - 0.01 + 0.03 * uniform(seed);
     for (int k = 0; k < 3; k++)
-        x[k] = ctr[part][k] + (k == axis ? side * (half[part][k] + off)
-                                         : half[part][k] * (2 * uniform(seed) - 1));
+        x[k] = ctr[part][k] +
+               (k == axis ? side * (half[part][k] + off) : half[part][k] * (2 * uniform(seed) - 1));
     tc_quat_to_mat(R, q);
     tc_m3_mulv(f.pos, R, x);
     cr_assert_eq(tc_scene_add(&sc, &T, 500, NULL), TC_OK);
@@ -327,7 +340,8 @@ Test(scm, culled_forces_equal_brute_force_on_random_configurations) {
     for (int i = 0; i < 12; i++) {
         tc_scene sc = random_t_and_finger(&seed);
         double v[12];
-        for (int k = 0; k < 12; k++) v[k] = i % 3 ? 2 * uniform(&seed) - 1 : 0;
+        for (int k = 0; k < 12; k++)
+            v[k] = i % 3 ? 2 * uniform(&seed) - 1 : 0;
         const double spacing = i % 2 ? 0.0047 : 0.02;
         double g = prune_gap_floor(&sc, spacing, i % 3 ? v : NULL, 0, 1.0);
         cr_log_info("T and finger %d (spacing %g): relative change %g", i, spacing, g);
@@ -336,8 +350,8 @@ Test(scm, culled_forces_equal_brute_force_on_random_configurations) {
     for (int i = 0; i < 6; i++) {
         tc_scene sc = spheres(0.12 + 0.05 * uniform(&seed));
         const double moving[6] = {0.2, -0.1, 0.05, 1, 0.5, -2};
-        double g = prune_gap(&sc, i % 2 ? 0.02 : 0.006, i % 3 ? moving : NULL,
-                             0.01 * uniform(&seed));
+        double g =
+            prune_gap(&sc, i % 2 ? 0.02 : 0.006, i % 3 ? moving : NULL, 0.01 * uniform(&seed));
         cr_expect_leq(g, 1e-12, "spheres %d: relative change %g", i, g);
     }
 }
@@ -350,7 +364,8 @@ Test(scm, t_and_finger_bits_do_not_depend_on_threads) {
         tc_scene sc = random_t_and_finger(&seed);
         tc_sim *sim = scm_sim(&sc, 0.0047, i % 2);
         double v[12];
-        for (int k = 0; k < 12; k++) v[k] = i < 2 ? 0 : 2 * uniform(&seed) - 1;
+        for (int k = 0; k < 12; k++)
+            v[k] = i < 2 ? 0 : 2 * uniform(&seed) - 1;
         tc_wrench w1[2], w2[2];
         omp_set_num_threads(1);
         cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), v, w1), TC_OK);
@@ -377,12 +392,15 @@ Test(scm, pile_pairs_on_threads_give_the_same_bits) {
      * 0.1-0.25 m) sinks into the floor */
     double q[112], zmin = INFINITY;
     memcpy(q, tc_sim_q(sim), (size_t)nq * sizeof *q);
-    for (int k = 0; k < nq; k += 7) zmin = fmin(zmin, q[k + 2]);
-    for (int k = 0; k < nq; k += 7) q[k + 2] -= zmin - 0.1;
+    for (int k = 0; k < nq; k += 7)
+        zmin = fmin(zmin, q[k + 2]);
+    for (int k = 0; k < nq; k += 7)
+        q[k + 2] -= zmin - 0.1;
     unsigned long long seed = 11;
     for (int i = 0; i < 2; i++) {
         double v[96] = {0};
-        for (int k = 0; i && k < nv; k++) v[k] = 2 * uniform(&seed) - 1;
+        for (int k = 0; i && k < nv; k++)
+            v[k] = 2 * uniform(&seed) - 1;
         tc_wrench w1[16], w2[16];
         omp_set_num_threads(1);
         cr_assert_eq(tc_sim_force(sim, q, v, w1), TC_OK);
@@ -391,7 +409,8 @@ Test(scm, pile_pairs_on_threads_give_the_same_bits) {
         cr_expect_eq(memcmp(w1, w2, (size_t)nb * sizeof *w1), 0, "pile %s: 1 and 2 threads differ",
                      i ? "moving" : "at rest");
         double most = 0;
-        for (int b = 0; b < nb; b++) most = fmax(most, tc_v3_norm(w1[b].f));
+        for (int b = 0; b < nb; b++)
+            most = fmax(most, tc_v3_norm(w1[b].f));
         cr_expect_gt(most, 100, "the bottom layer pressed into the floor: %g N at most", most);
     }
     tc_sim_free(sim);

@@ -62,7 +62,9 @@ Test(progress, redrawn_during_a_long_item_and_on_interrupt) {
     for (ssize_t r; (r = read(m, out + len, sizeof out - 1 - len)) > 0;)
         len += (size_t)r;
     out[len] = 0;
-    close(s), close(m), close(saved);
+    close(s);
+    close(m);
+    close(saved);
 
     cr_assert(enabled, "the progress line is off on a terminal");
     /* redrawn every half second while the item runs: at 0.5 s and 1 s at least */

@@ -185,7 +185,8 @@ Test(fs, a_swap_without_exchange_never_loses_the_earlier_set) {
     snprintf(dir, sizeof dir, "%s/e1", scratch);
     tc_error err;
     /* 1. the new set cannot take the old one's place: the old one is back */
-    mkdir(dir, 0755), put_file(in_scratch("e1/a.txt"), "old\n");
+    mkdir(dir, 0755);
+    put_file(in_scratch("e1/a.txt"), "old\n");
     cr_assert_eq(tc_stage_dir(scratch, "e1", stage, sizeof stage, &err), TC_OK);
     char file[800];
     snprintf(file, sizeof file, "%s/a.txt", stage);
@@ -215,7 +216,8 @@ Test(fs, a_swap_without_exchange_never_loses_the_earlier_set) {
     char gone[600], kept[600];
     snprintf(gone, sizeof gone, "%s/.touche-999999999-e2-abcdef", scratch);
     snprintf(kept, sizeof kept, "%s/.touche-999999999-e2-abcdef.old", scratch);
-    mkdir(gone, 0755), mkdir(kept, 0755);
+    mkdir(gone, 0755);
+    mkdir(kept, 0755);
     cr_expect_eq(tc_clean_stale(scratch), 1);
     cr_expect_neq(access(gone, F_OK), 0);
     cr_expect_eq(access(kept, F_OK), 0);
@@ -545,7 +547,8 @@ Test(metrics, write_read_round_trips_bitwise) {
     }
     cr_assert(isnan(back.m[nv].value));
     cr_assert(isinf(back.m[nv + 1].value) && back.m[nv + 1].value < 0);
-    tc_metrics_free(&ms), tc_metrics_free(&back);
+    tc_metrics_free(&ms);
+    tc_metrics_free(&back);
 }
 
 Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
@@ -566,7 +569,8 @@ Test(metrics, hand_edited_float_wins_over_stale_exact_text) {
     free(s);
     cr_assert_eq(tc_metrics_read(&back, path, &err), TC_OK, "%s", err.msg);
     cr_assert_eq(back.m[0].value, 0.25);
-    tc_metrics_free(&ms), tc_metrics_free(&back);
+    tc_metrics_free(&ms);
+    tc_metrics_free(&back);
 }
 
 Test(metrics, many_metrics_methods_and_digests_round_trip) {
@@ -605,7 +609,8 @@ Test(metrics, many_metrics_methods_and_digests_round_trip) {
     cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "scm-a")].cpu, "");
     cr_assert_str_eq(back.hash[tc_metrics_find_hash(&back, "lcp")].cpu_kind, "OpenBLAS Zen");
     cr_assert_str_eq(back.methods[1].cpu_kind, "OpenBLAS Zen");
-    tc_metrics_free(&ms), tc_metrics_free(&back);
+    tc_metrics_free(&ms);
+    tc_metrics_free(&back);
 }
 
 Test(metrics, malformed_file_reports_line) {
@@ -658,7 +663,8 @@ static tc_status run_check_with(tc_check_opts o, char **text, tc_error *err) {
     char out[512], ref[512];
     snprintf(out, sizeof out, "%s/out", scratch);
     snprintf(ref, sizeof ref, "%s/ref", scratch);
-    o.out_dir = out, o.ref_dir = ref;
+    o.out_dir = out;
+    o.ref_dir = ref;
     if (!o.history) o.history = "";
     if (!o.command) o.command = "touche run --tier quick e1";
     size_t len;
@@ -1092,7 +1098,8 @@ Test(check, a_full_disk_leaves_the_history_as_it_was) {
     char *after = slurp(hist);
     cr_assert_not_null(after);
     cr_expect_str_eq(after, before, "the history changed");
-    free(before), free(after);
+    free(before);
+    free(after);
 }
 
 /* metric names that would forge a history row (a tab or a newline) are refused, read or written
@@ -1478,7 +1485,10 @@ Test(report, a_missing_pdflatex_is_an_error) {
     tc_error err;
     tc_error_clear(&err);
     tc_status st = tc_report_write(scratch, names, 1, &err);
-    if (saved) setenv("PATH", saved, 1), free(saved);
+    if (saved) {
+        setenv("PATH", saved, 1);
+        free(saved);
+    }
     cr_assert_eq(st, TC_EUNSUP, "%s", err.msg);
     cr_assert(strstr(err.msg, "pdflatex not found") && strstr(err.msg, "TOUCHE_NO_PDF"), "%s",
               err.msg);
@@ -1514,7 +1524,8 @@ Test(style, a_method_keeps_its_style_across_figures) {
     /* a label touche does not know gets the same style every time */
     char a[8], b[8];
     int da, db;
-    tc_plot_style("my-new-model", a, &da), tc_plot_style("my-new-model", b, &db);
+    tc_plot_style("my-new-model", a, &da);
+    tc_plot_style("my-new-model", b, &db);
     cr_expect(!strcmp(a, b) && da == db);
 }
 
@@ -1593,7 +1604,8 @@ Test(history, a_drift_shows_in_the_table_and_figure) {
 Test(claims, long_escapes_load_and_unmapped_characters_do_not) {
     make_scratch();
     char note[451];
-    memset(note, '\\', 450), note[450] = 0;
+    memset(note, '\\', 450);
+    note[450] = 0;
     for (int bad = 0; bad < 2; bad++) {
         char *text = malloc(4096);
         cr_assert_not_null(text);
@@ -1609,7 +1621,8 @@ Test(claims, long_escapes_load_and_unmapped_characters_do_not) {
         }
         *o = 0;
         put_file(in_scratch("c.cfg"), esc);
-        free(text), free(esc);
+        free(text);
+        free(esc);
         tc_claims c;
         tc_error err;
         tc_error_clear(&err);
@@ -1745,8 +1758,9 @@ Test(history, memory_grows_with_the_lines) {
  * finding 2: `check --update` wrote <ref>/<experiment>.<tier>.cfg from a downloaded folder) */
 Test(check, names_from_a_metrics_file_never_become_paths_outside) {
     make_scratch();
-    mkdir(in_scratch("out"), 0755), mkdir(in_scratch("out/e1"), 0755),
-        mkdir(in_scratch("ref"), 0755);
+    mkdir(in_scratch("out"), 0755);
+    mkdir(in_scratch("out/e1"), 0755);
+    mkdir(in_scratch("ref"), 0755);
     static const char *const bad[][2] = {
         {"../../touche-i33-evil", "quick"}, {"e1", "quick/../../touche-i33-x"}, {"-e", "quick"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -1933,13 +1947,15 @@ Test(claims, verdicts_follow_the_ranges) {
     size_t nmd, ntex;
     FILE *fm = open_memstream(&md, &nmd), *ft = open_memstream(&tex, &ntex);
     cr_expect_eq(tc_claims_section(&c, "e", &ms, fm, ft), 4);
-    fclose(fm), fclose(ft);
+    fclose(fm);
+    fclose(ft);
     cr_expect(strstr(md, "**Verdicts**") && strstr(md, "**partly reproduced** E1.1") &&
                   strstr(md, "**reproduced** E1.2") && strstr(md, "**not run** E1.3") &&
                   strstr(md, "**figure only** E1.5") && strstr(md, "ours: fig_x"),
               "%s", md);
     cr_expect(strstr(tex, "\\paragraph{Verdicts}"), "%s", tex);
-    free(md), free(tex);
+    free(md);
+    free(tex);
     tc_metrics_free(&ms);
     tc_claims_free(&c);
 }
@@ -1976,7 +1992,8 @@ Test(claims, rates_by_their_interval_and_claims_by_their_tiers) {
     /* 4 % of 3,600 is partly (inside [0, 5 %] only), 50 % of 100 is not */
     ms.m[0].value = 0.04;
     cr_expect_eq(tc_claim_judgement(&c.c[0], &ms).verdict, TC_VERDICT_PARTLY);
-    ms.m[0].value = 0.5, ms.m[1].value = 100;
+    ms.m[0].value = 0.5;
+    ms.m[1].value = 100;
     cr_expect_eq(tc_claim_judgement(&c.c[0], &ms).verdict, TC_VERDICT_NOT);
     /* the null outcome of the rate (a coin) is judged as a point: not reproduced */
     cr_expect_eq(tc_claim_judge_null(&c.c[0]), TC_VERDICT_NOT);

@@ -35,9 +35,12 @@ static void centroid(const double (*v)[2], int n, double c[2]) {
     for (int i = 0; i < n; i++) {
         const double *p = v[i], *q = v[(i + 1) % n];
         double cr = p[0] * q[1] - q[0] * p[1];
-        a += cr / 2, c[0] += (p[0] + q[0]) * cr / 6, c[1] += (p[1] + q[1]) * cr / 6;
+        a += cr / 2;
+        c[0] += (p[0] + q[0]) * cr / 6;
+        c[1] += (p[1] + q[1]) * cr / 6;
     }
-    c[0] /= a, c[1] /= a;
+    c[0] /= a;
+    c[1] /= a;
 }
 
 Test(scenes, polygon_prism_is_the_polygon_in_the_world) {
@@ -57,20 +60,23 @@ Test(scenes, polygon_prism_is_the_polygon_in_the_world) {
         tc_error err;
         tc_error_clear(&err);
         cr_assert_eq(tc_scene_ground_2d(sc, 9.81, 0.2, &err), TC_OK, "%s", err.msg);
-        cr_assert_eq(tc_scene_add_polygon(sc, "poly", A5, b5, 5, 0.05, 1.0, 0.2, 0.3, 1.0, theta, &err),
-                     TC_OK, "%s", err.msg);
+        cr_assert_eq(
+            tc_scene_add_polygon(sc, "poly", A5, b5, 5, 0.05, 1.0, 0.2, 0.3, 1.0, theta, &err),
+            TC_OK, "%s", err.msg);
         const tc_body_desc *b = &sc->body[1];
         cr_expect_eq(b->joint, TC_JOINT_PLANAR);
         cr_expect_eq(b->mass, 1.0);
         cr_expect_eq(b->inertia[2], 0.2);
         cr_expect_eq(b->shape.hull->nvert, 10, "a pentagon's prism");
-        cr_expect(fabs(b->pos[0] - 0.3) < 1e-12 && fabs(b->pos[1] - 1.0) < 1e-12, "centroid at (x, y)");
+        cr_expect(fabs(b->pos[0] - 0.3) < 1e-12 && fabs(b->pos[1] - 1.0) < 1e-12,
+                  "centroid at (x, y)");
         /* every vertex, turned back by theta about the centroid, lies in A x <= b, on two rows */
         double w[32][3];
         int n = world_vertices(sc, 1, w);
         for (int k = 0; k < n; k++) {
             double dx = w[k][0] - 0.3, dy = w[k][1] - 1.0;
-            double x = cos(theta) * dx + sin(theta) * dy + c[0], y = -sin(theta) * dx + cos(theta) * dy + c[1];
+            double x = cos(theta) * dx + sin(theta) * dy + c[0],
+                   y = -sin(theta) * dx + cos(theta) * dy + c[1];
             int on = 0;
             for (int r = 0; r < 5; r++) {
                 double g = A5[r][0] * x + A5[r][1] * y - b5[r];
@@ -94,7 +100,8 @@ Test(scenes, empty_or_unbounded_polygons_are_refused) {
     cr_expect_str_eq(err.param, "polygon");
     const double e[3] = {-1, -1, 1};
     tc_error_clear(&err);
-    cr_expect_eq(tc_scene_add_polygon(sc, "empty", A, e, 3, 0.05, 1, 0.2, 0, 1, 0, &err), TC_EINVAL);
+    cr_expect_eq(tc_scene_add_polygon(sc, "empty", A, e, 3, 0.05, 1, 0.2, 0, 1, 0, &err),
+                 TC_EINVAL);
     free(sc);
 }
 
@@ -121,7 +128,8 @@ Test(scenes, t_pusher_has_its_com_at_the_origin_and_the_finger_below) {
     cr_expect_eq(sc->body[0].pos[0], 0.0);
     cr_expect_eq(sc->body[0].pos[1], 0.0);
     /* 0.5 kg of T: (25 x 5 + 5 x 15) cm^2 x 5 cm x 500 kg/m^3 */
-    cr_expect(fabs(sc->body[0].mass - 500 * 0.05 * (0.25 * 0.05 + 0.05 * 0.15)) < 1e-12, "%g", sc->body[0].mass);
+    cr_expect(fabs(sc->body[0].mass - 500 * 0.05 * (0.25 * 0.05 + 0.05 * 0.15)) < 1e-12, "%g",
+              sc->body[0].mass);
     double xy[2];
     tc_t_pusher_start(&t, xy);
     cr_expect_eq(sc->body[1].pos[1], xy[1]);
@@ -160,7 +168,8 @@ Test(scenes, polygon_centroid_is_where_the_prism_puts_the_centroid) {
         double dx = w[k][0] - ox, dy = w[k][1] - oy;
         double px = cos(th) * dx + sin(th) * dy, py = -sin(th) * dx + cos(th) * dy;
         int on = 0;
-        for (int r = 0; r < 5; r++) on += fabs(A5[r][0] * px + A5[r][1] * py - b5[r]) < 1e-12;
+        for (int r = 0; r < 5; r++)
+            on += fabs(A5[r][0] * px + A5[r][1] * py - b5[r]) < 1e-12;
         cr_expect_eq(on, 2, "vertex %d", k);
     }
     free(sc);
@@ -192,7 +201,8 @@ Test(scenes, a_thousand_free_bodies_and_the_ground_fit_in_a_scene) {
     /* boxes, spheres and box-plus-sphere compounds on a 10 x 10 grid, 10 layers */
     enum { N = 1000 };
     tc_shape cmp = tc_box(0.02, 0.02, 0.02);
-    cmp.type = TC_SHAPE_COMPOUND, cmp.npart = 2;
+    cmp.type = TC_SHAPE_COMPOUND;
+    cmp.npart = 2;
     cmp.part[0] = (tc_shape_part){TC_SHAPE_BOX, {0.02, 0.02, 0.02}, {0, 0, 0}};
     cmp.part[1] = (tc_shape_part){TC_SHAPE_SPHERE, {0.015, 0, 0}, {0, 0, 0.035}};
     for (int i = 0; i < N; i++) {
@@ -227,7 +237,10 @@ Test(scenes, a_thousand_free_bodies_and_the_ground_fit_in_a_scene) {
     int *pairs = malloc((size_t)(N + 1) * N * sizeof *pairs);
     cr_assert_not_null(pairs);
     cr_assert_eq(tc_scene_pairs(sc, pairs), (N + 1) * N / 2);
-    free(pairs), free(q), free(v), free(bs);
+    free(pairs);
+    free(q);
+    free(v);
+    free(bs);
     /* filled up to TC_SCENE_MAXBODY, then refused naming the bodies */
     while (sc->nbody < TC_SCENE_MAXBODY) {
         const double pos[3] = {0, 0, 2 + 0.1 * sc->nbody};

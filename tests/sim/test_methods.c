@@ -25,12 +25,21 @@ static int repulsive_along_y(const tc_scene *sc, tc_method *m, char *why) {
     tc_sim *sim;
     tc_error err;
     tc_error_clear(&err);
-    if (tc_sim_alloc(&sim, sc, m, 0.002, &err)) return sprintf(why, "alloc: %s", err.msg), 0;
+    if (tc_sim_alloc(&sim, sc, m, 0.002, &err)) {
+        sprintf(why, "alloc: %s", err.msg);
+        return 0;
+    }
     tc_wrench w[2];
     int ok = tc_sim_force(sim, tc_sim_q(sim), NULL, w) == TC_OK;
-    if (!ok) sprintf(why, "force failed");
-    else if (!(w[1].f[1] > 0)) ok = 0, sprintf(why, "not repulsive: F_y = %g", w[1].f[1]);
-    else if (fabs(w[0].f[1] + w[1].f[1]) > 1e-9 * w[1].f[1]) ok = 0, sprintf(why, "not balanced");
+    if (!ok)
+        sprintf(why, "force failed");
+    else if (!(w[1].f[1] > 0)) {
+        ok = 0;
+        sprintf(why, "not repulsive: F_y = %g", w[1].f[1]);
+    } else if (fabs(w[0].f[1] + w[1].f[1]) > 1e-9 * w[1].f[1]) {
+        ok = 0;
+        sprintf(why, "not balanced");
+    }
     tc_sim_free(sim);
     return ok;
 }
@@ -49,8 +58,10 @@ static int query_ellipsoid(tc_method *m, char *why) {
     const double pos[3] = {0, 0.14, 0};
     tc_error err;
     tc_error_clear(&err);
-    if (tc_scene_pair(&sc, tc_ellipsoid(0.06, 0.1, 0.06), tc_sphere(0.05), pos, NULL, 1000, &err))
-        return sprintf(why, "scene: %s", err.msg), 0;
+    if (tc_scene_pair(&sc, tc_ellipsoid(0.06, 0.1, 0.06), tc_sphere(0.05), pos, NULL, 1000, &err)) {
+        sprintf(why, "scene: %s", err.msg);
+        return 0;
+    }
     return repulsive_along_y(&sc, m, why);
 }
 
@@ -65,7 +76,10 @@ static int drop(tc_shape shape, const double quat[4], tc_method *m, char *why) {
     tc_sim *sim;
     tc_error err;
     tc_error_clear(&err);
-    if (tc_sim_alloc(&sim, &sc, m, 0.001, &err)) return sprintf(why, "alloc: %s", err.msg), 0;
+    if (tc_sim_alloc(&sim, &sc, m, 0.001, &err)) {
+        sprintf(why, "alloc: %s", err.msg);
+        return 0;
+    }
     int ok = 1;
     double zmin = INFINITY;
     for (int i = 0; i < 1500 && ok; i++) {
@@ -73,9 +87,15 @@ static int drop(tc_shape shape, const double quat[4], tc_method *m, char *why) {
         zmin = fmin(zmin, tc_sim_q(sim)[2]);
     }
     double z = tc_sim_q(sim)[2], vz = tc_sim_v(sim)[2];
-    if (!ok) sprintf(why, "step failed");
-    else if (zmin < 0.03) ok = 0, sprintf(why, "fell through: min z = %g", zmin);
-    else if (z > 0.2 || fabs(vz) > 2) ok = 0, sprintf(why, "flew off: z = %g, vz = %g", z, vz);
+    if (!ok)
+        sprintf(why, "step failed");
+    else if (zmin < 0.03) {
+        ok = 0;
+        sprintf(why, "fell through: min z = %g", zmin);
+    } else if (z > 0.2 || fabs(vz) > 2) {
+        ok = 0;
+        sprintf(why, "flew off: z = %g, vz = %g", z, vz);
+    }
     tc_sim_free(sim);
     return ok;
 }
@@ -100,7 +120,10 @@ static int drop_octahedron(tc_method *m, char *why) {
     const double tilt[4] = {cos(0.05), sin(0.05), 0, 0};
     tc_shape oct;
     tc_error err;
-    if (tc_polytope(&oct, v, 6, &err)) return sprintf(why, "polytope: %s", err.msg), 0;
+    if (tc_polytope(&oct, v, 6, &err)) {
+        sprintf(why, "polytope: %s", err.msg);
+        return 0;
+    }
     return drop(oct, tilt, m, why);
 }
 
@@ -126,9 +149,12 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
     /* every registered model with every registered solver, and every engine: sized from the
      * registry, so a new model, solver or engine is covered with no change here */
     int nmodel = 0, nsolver = 0, nengine = 0;
-    while (tc_model_at(nmodel)) nmodel++;
-    while (tc_solver_at(nsolver)) nsolver++;
-    while (tc_engine_at(nengine)) nengine++;
+    while (tc_model_at(nmodel))
+        nmodel++;
+    while (tc_solver_at(nsolver))
+        nsolver++;
+    while (tc_engine_at(nengine))
+        nengine++;
     tc_method *all = calloc((size_t)(nmodel * nsolver + nengine) + 1, sizeof *all);
     cr_assert_not_null(all);
     int n = 0, ran = 0, refused = 0;
@@ -145,8 +171,10 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
             int refusable = tc_solver_at(j)->needs || !tc_model_at(i)->force;
             cr_assert(st == TC_OK || (st == TC_EUNSUP && refusable && err.msg[0]), "%s: %s", spec,
                       err.msg);
-            if (st == TC_OK) n++;
-            else refused++;
+            if (st == TC_OK)
+                n++;
+            else
+                refused++;
         }
     for (int i = 0; i < nengine; i++)
         cr_assert_eq(tc_method_parse(&all[n++], tc_engine_at(i)->name, NULL), TC_OK);
@@ -162,7 +190,8 @@ Test(methods, every_method_runs_every_scenario_it_supports) {
     cr_expect_geq(ran, 2 * 3, "each method should meet at least both scenarios");
     /* the registered example is there with every solver whose needs it meets */
     int spring = 0, pairs = 0;
-    for (int k = 0; k < n; k++) spring += all[k].model == tc_model_find("linear-spring");
+    for (int k = 0; k < n; k++)
+        spring += all[k].model == tc_model_find("linear-spring");
     for (int j = 0; j < nsolver; j++)
         pairs += (tc_model_linear_spring.caps & tc_solver_at(j)->needs) == tc_solver_at(j)->needs;
     cr_expect(spring >= 3 && spring == pairs, "the registered example: %d methods, %d solvers fit",

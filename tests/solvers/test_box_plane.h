@@ -12,20 +12,20 @@
 #include "collide/tc_collide.h"
 #include "sim/tc_sim.h"
 
-#define DT 1e-3 /* s */
+#define DT     1e-3 /* s */
 #define MARGIN 1e-3 /* m: corners closer than this to the plane are contacts */
 
 static const tc_param_spec no_params[] = {{NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 static inline tc_status bp_alloc(void **state, const tc_scene *scene, const tc_params *p,
-                                tc_error *err) {
+                                 tc_error *err) {
     (void)p, (void)err;
     *state = (void *)scene;
     return TC_OK;
 }
 
 static inline tc_status bp_force(void *state, const tc_body_state *bs, tc_wrench *w,
-                                tc_contact_stats *st) {
+                                 tc_contact_stats *st) {
     (void)bs;
     const tc_scene *sc = state;
     memset(w, 0, (size_t)sc->nbody * sizeof *w);
@@ -33,7 +33,9 @@ static inline tc_status bp_force(void *state, const tc_body_state *bs, tc_wrench
     return TC_OK;
 }
 
-static inline void bp_free(void *state) { (void)state; }
+static inline void bp_free(void *state) {
+    (void)state;
+}
 
 static inline int bp_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
     const tc_scene *sc = state;
@@ -42,7 +44,8 @@ static inline int bp_contacts(void *state, const tc_body_state *bs, tc_model_con
         for (int j = i + 1; j < sc->nbody; j++) {
             tc_contact tmp[TC_COLLIDE_MAX];
             int m = tc_collide(&sc->body[i].shape, &bs[i], &sc->body[j].shape, &bs[j], MARGIN, tmp);
-            for (int x = 0; x < m && nc < max; x++) c[nc++] = (tc_model_contact){i, j, tmp[x]};
+            for (int x = 0; x < m && nc < max; x++)
+                c[nc++] = (tc_model_contact){i, j, tmp[x]};
         }
     return nc;
 }

@@ -17,10 +17,13 @@
 /* the impulse body receives from contact im (N s, world) */
 static void impulse_on(const tc_contact_impulse *im, int body, double J[3]) {
     double s = body == im->b ? 1.0 : body == im->a ? -1.0 : 0.0;
-    for (int k = 0; k < 3; k++) J[k] = s * (im->normal_impulse * im->normal[k] + im->tangent_impulse[k]);
+    for (int k = 0; k < 3; k++)
+        J[k] = s * (im->normal_impulse * im->normal[k] + im->tangent_impulse[k]);
 }
 
-static double norm3(const double x[3]) { return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]); }
+static double norm3(const double x[3]) {
+    return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+}
 
 /* a box at rest on the plane (four corner contacts): every step's normal impulses sum to m g dt,
  * the tangential ones vanish, and the normals point from the floor (a) to the block (b) */
@@ -80,12 +83,14 @@ Test(impulses, sliding_block_friction_is_mu_times_normal_against_the_slip) {
         for (int c = 0; c < n; c++) {
             double J[3];
             impulse_on(&im[c], 1, J);
-            for (int k = 0; k < 3; k++) sum[k] += J[k];
+            for (int k = 0; k < 3; k++)
+                sum[k] += J[k];
             sn += im[c].normal_impulse;
         }
         const double *v1 = tc_sim_v(sim);
         double dp[3] = {mass * (v1[0] - v[0]), mass * (v1[1] - v[1]), mass * (v1[2] - v[2]) + mgdt};
-        for (int k = 0; k < 3; k++) balance = fmax(balance, fabs(dp[k] - sum[k]) / mgdt);
+        for (int k = 0; k < 3; k++)
+            balance = fmax(balance, fabs(dp[k] - sum[k]) / mgdt);
         /* still sliding after the step: Coulomb's law at every contact */
         if (!(v1[0] > 1e-12)) continue;
         sliding++;
@@ -108,7 +113,8 @@ Test(impulses, sliding_block_friction_is_mu_times_normal_against_the_slip) {
     cr_assert_eq(sliding, ncl - 1, "slid %d steps", sliding);
     cr_assert_lt(coulomb, 1e-9, "|t| off mu lambda by %g", coulomb);
     cr_assert_lt(against, 1e-9, "friction not against the slip: %g", against);
-    cr_assert_lt(total, 1e-9, "total normal or friction impulse off m g dt, mu m g dt by %g", total);
+    cr_assert_lt(total, 1e-9, "total normal or friction impulse off m g dt, mu m g dt by %g",
+                 total);
     cr_assert_lt(balance, 1e-9, "recorded impulses differ from the applied ones by %g", balance);
     tc_sim_free(sim);
 }
@@ -131,7 +137,8 @@ Test(impulses, truncation_and_methods_without_the_hook) {
     tc_method pm;
     cr_assert_eq(tc_method_parse(&pm, "penalty-mp/semi-euler", NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &pm, DT, NULL), TC_OK);
-    for (int i = 0; i < 5; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     cr_assert_eq(tc_sim_impulses(sim, im, 4), 0);
     tc_sim_free(sim);
 }

@@ -14,7 +14,7 @@
 #include "solvers/tc_dcol2d.h"
 #include "solvers/tc_ip.h"
 
-#define G 9.81   /* m/s^2 */
+#define G    9.81 /* m/s^2 */
 #define HALF 0.25 /* m, the square's half side */
 
 static const double square_A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
@@ -49,9 +49,11 @@ static tc_status lcp_f(void *ctx, const double *x, double *r, double *J) {
     int n = p->n;
     for (int i = 0; i < n; i++) {
         r[i] = x[n + i] - p->q[i];
-        for (int j = 0; j < n; j++) r[i] -= p->M[i][j] * x[j];
+        for (int j = 0; j < n; j++)
+            r[i] -= p->M[i][j] * x[j];
         if (J) {
-            for (int j = 0; j < n; j++) J[i * 2 * n + j] = -p->M[i][j];
+            for (int j = 0; j < n; j++)
+                J[i * 2 * n + j] = -p->M[i][j];
             J[i * 2 * n + n + i] = 1;
         }
     }
@@ -68,15 +70,20 @@ Test(ip, solves_random_monotone_lcps_to_the_tolerance) {
         lcp p = {.n = 2 + trial % 7};
         double B[8][8];
         for (int i = 0; i < p.n; i++) {
-            for (int j = 0; j < p.n; j++) B[i][j] = 2.0 * rand() / RAND_MAX - 1;
+            for (int j = 0; j < p.n; j++)
+                B[i][j] = 2.0 * rand() / RAND_MAX - 1;
             p.q[i] = 4.0 * rand() / RAND_MAX - 2;
         }
         for (int i = 0; i < p.n; i++)
             for (int j = 0; j < p.n; j++) {
                 p.M[i][j] = i == j ? 0.1 : 0;
-                for (int k = 0; k < p.n; k++) p.M[i][j] += B[i][k] * B[j][k];
+                for (int k = 0; k < p.n; k++)
+                    p.M[i][j] += B[i][k] * B[j][k];
             }
-        for (int i = 0; i < p.n; i++) zi[i] = i, si[i] = p.n + i;
+        for (int i = 0; i < p.n; i++) {
+            zi[i] = i;
+            si[i] = p.n + i;
+        }
         double x[16] = {0};
         const double kappa = 1e-8;
         tc_ip_settings set = tc_ip_default_settings(kappa);
@@ -215,22 +222,28 @@ Test(ip, pair_derivatives_match_central_differences) {
     tc_scene sc;
     cr_assert_eq(tc_scene_ground_2d(&sc, G, 0.3, NULL), TC_OK);
     cr_assert_eq(tc_scene_add_polygon(&sc, "p1", A, b, 5, 0.05, 1, 0.2, 0, 0.5, 0.3, NULL), TC_OK);
-    cr_assert_eq(tc_scene_add_polygon(&sc, "p2", A, b, 5, 0.05, 1, 0.2, 0.2, 1.2, 1.0, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_polygon(&sc, "p2", A, b, 5, 0.05, 1, 0.2, 0.2, 1.2, 1.0, NULL),
+                 TC_OK);
     tc_system sys;
     tc_system_init(&sys, &sc);
     tc_dcol2d *d;
     cr_assert_eq(tc_dcol2d_alloc(&d, &sys, 0.3, NULL), TC_OK);
     double q[6] = {0, 0.5, 0.3, 0.2, 1.2, 1.0}, v[6] = {0.1, -0.2, 0.3, -0.1, 0.2, -0.5};
     double a[6] = {0, -G, 0, 0, -G, 0}, qp[6] = {0.01, 0.49, 0.31, 0.19, 1.21, 0.97};
-    d->h = 0.01, d->q = q, d->v = v, d->a = a;
+    d->h = 0.01;
+    d->q = q;
+    d->v = v;
+    d->a = a;
     srand(3);
     cr_assert_eq(d->npair, 3, "both polygons on the ground, and with each other");
     for (int k = 0; k < d->npair; k++) {
         const tc_dcol2d_pair *pr = &d->pair[k];
         int L = pr->nl, E = pr->ne;
         double l[80], dEdl[40 * 80], dEdq[40 * 6], dWdl[6 * 80], dWdq[36], worst = 0;
-        for (int i = 0; i < L; i++) l[i] = 0.2 + (double)rand() / RAND_MAX;
-        l[0] = 0.1, l[1] = 0.8;
+        for (int i = 0; i < L; i++)
+            l[i] = 0.2 + (double)rand() / RAND_MAX;
+        l[0] = 0.1;
+        l[1] = 0.8;
         tc_dcol2d_pair_eval(d, k, qp, l, 0);
         memcpy(dEdl, d->dEdl, sizeof(double) * (size_t)(E * L));
         memcpy(dEdq, d->dEdq, sizeof(double) * (size_t)(E * 6));
@@ -240,14 +253,17 @@ Test(ip, pair_derivatives_match_central_differences) {
         for (int c = 0; c < L + 6; c++) {
             int qi = c - L, body = qi >= 0 ? pr->body[qi / 3] : -1;
             if (qi >= 0 && sys.vadr[body] < 0) continue;
-            double Ep[40], Em[40], Wp[6], Wm[6], h = 1e-6, *x = c < L ? &l[c] : &qp[sys.vadr[body] + qi % 3];
+            double Ep[40], Em[40], Wp[6], Wm[6], h = 1e-6,
+                                                 *x = c < L ? &l[c] : &qp[sys.vadr[body] + qi % 3];
             double keep = *x;
             *x = keep + h;
             tc_dcol2d_pair_eval(d, k, qp, l, 0);
-            memcpy(Ep, d->E, sizeof(double) * (size_t)E), memcpy(Wp, d->W, sizeof Wp);
+            memcpy(Ep, d->E, sizeof(double) * (size_t)E);
+            memcpy(Wp, d->W, sizeof Wp);
             *x = keep - h;
             tc_dcol2d_pair_eval(d, k, qp, l, 0);
-            memcpy(Em, d->E, sizeof(double) * (size_t)E), memcpy(Wm, d->W, sizeof Wm);
+            memcpy(Em, d->E, sizeof(double) * (size_t)E);
+            memcpy(Wm, d->W, sizeof Wm);
             *x = keep;
             for (int r = 0; r < E + 6; r++) {
                 double fd = r < E ? (Ep[r] - Em[r]) / (2 * h) : (Wp[r - E] - Wm[r - E]) / (2 * h);
@@ -257,8 +273,8 @@ Test(ip, pair_derivatives_match_central_differences) {
             }
         }
         cr_log_info("pair %d: worst relative derivative error %.2e", k, worst);
-        cr_expect_leq(worst, 1e-7, "pair %d's derivatives differ from central differences by %g",
-                      k, worst);
+        cr_expect_leq(worst, 1e-7, "pair %d's derivatives differ from central differences by %g", k,
+                      worst);
     }
     tc_dcol2d_free(d);
 }
@@ -278,8 +294,8 @@ static tc_sim *sim_of(const tc_scene *sc, const char *spec, double dt, double to
 
 /* touche's stronger bilevel: the lower level at the step's tolerance, warm, up to 100
  * iterations, exact derivatives (E5's and E6's bilevel-touche) */
-static const char *const strong_names[] = {"collision_tol", "collision_rtol", "collision_max_iter",
-                                           "collision_warm", "fd_jacobian", NULL};
+static const char *const strong_names[] = {"collision_tol",  "collision_rtol", "collision_max_iter",
+                                           "collision_warm", "fd_jacobian",    NULL};
 static const double strong_values[] = {0, 0, 100, 1, 0};
 
 /* sim_of with parameters names[i] = values[i] set after tol */
@@ -300,13 +316,16 @@ static tc_sim *sim_with(const tc_scene *sc, const char *spec, double dt, double 
 /* 100 steps of a body meant to rest: |p| after the first step (it settles into the relaxed
  * contact's gap) and the largest |p| + |L| after it */
 static void rest_for_a_second(tc_sim *sim, double *first, double *drift) {
-    *first = 0, *drift = 0;
+    *first = 0;
+    *drift = 0;
     for (int i = 0; i < 100; i++) {
         cr_assert_eq(tc_sim_step(sim), TC_OK);
         double lin[3], ang[3];
         tc_sim_momentum(sim, lin, ang);
-        if (i == 0) *first = hypot(lin[0], lin[1]);
-        else *drift = fmax(*drift, hypot(lin[0], lin[1]) + fabs(ang[2]));
+        if (i == 0)
+            *first = hypot(lin[0], lin[1]);
+        else
+            *drift = fmax(*drift, hypot(lin[0], lin[1]) + fabs(ang[2]));
     }
 }
 
@@ -323,8 +342,8 @@ Test(ip, a_box_at_rest_stays_at_rest_with_the_point_below_its_centre) {
         rest_for_a_second(sim, &first, &drift);
         const double *q = tc_sim_q(sim);
         cr_log_info("%s: 1 s at rest: moved (%.2e, %.2e) m, turned %.2e rad, |p| %.2e after the "
-                    "first step, then |p| + |L| <= %.2e", specs[s], q[0] - 0.2, q[1] - HALF, q[2],
-                    first, drift);
+                    "first step, then |p| + |L| <= %.2e",
+                    specs[s], q[0] - 0.2, q[1] - HALF, q[2], first, drift);
         cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0);
         /* the relaxed contact settles by phi = kappa / gamma; nothing else moves */
         cr_expect_leq(fabs(q[0] - 0.2), 1e-9, "%s slid", specs[s]);
@@ -346,9 +365,10 @@ Test(ip, the_public_bilevel_holds_a_box_at_rest_to_its_collision_tolerance) {
     double first, drift;
     rest_for_a_second(sim, &first, &drift);
     const double *q = tc_sim_q(sim);
-    cr_log_info("public bilevel: 1 s at rest: moved (%.2e, %.2e) m, turned %.2e rad, |p| %.2e after "
-                "the first step, then |p| + |L| <= %.2e, %lld failed steps", q[0] - 0.2, q[1] - HALF,
-                q[2], first, drift, tc_sim_get_stats(sim)->solver_fails);
+    cr_log_info(
+        "public bilevel: 1 s at rest: moved (%.2e, %.2e) m, turned %.2e rad, |p| %.2e after "
+        "the first step, then |p| + |L| <= %.2e, %lld failed steps",
+        q[0] - 0.2, q[1] - HALF, q[2], first, drift, tc_sim_get_stats(sim)->solver_fails);
     cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0);
     /* the first step settles by the lower level's relaxation (1e-4 of alpha: 2.5e-5 of the half
      * side, twice that measured), then the momentum stays within what the lower level's
@@ -376,7 +396,8 @@ Test(ip, the_finite_difference_newton_matrix_reaches_the_exact_ones_solution) {
         tc_sim_v(sim)[1] = -0.5;
         for (int i = 0; i < 20; i++) {
             cr_assert_eq(tc_sim_step(sim), TC_OK);
-            for (int c = 0; c < 3; c++) q[v][c][i] = tc_sim_q(sim)[c];
+            for (int c = 0; c < 3; c++)
+                q[v][c][i] = tc_sim_q(sim)[c];
         }
         fails[v] = tc_sim_get_stats(sim)->solver_fails;
         iters[v] = tc_sim_get_stats(sim)->solver_iters;
@@ -385,21 +406,25 @@ Test(ip, the_finite_difference_newton_matrix_reaches_the_exact_ones_solution) {
     double worst[3] = {0, 0, 0};
     for (int v = 1; v < 3; v++)
         for (int c = 0; c < 3; c++)
-            for (int i = 0; i < 20; i++) worst[v] = fmax(worst[v], fabs(q[v][c][i] - q[0][c][i]));
+            for (int i = 0; i < 20; i++)
+                worst[v] = fmax(worst[v], fabs(q[v][c][i] - q[0][c][i]));
     cr_log_info("finite differences against exact over 20 steps: %.2e (unregularised), %.2e (+1e-3 "
-                "kg); failed steps %lld, %lld, %lld; iterations %lld, %lld, %lld", worst[1], worst[2],
-                fails[0], fails[1], fails[2], iters[0], iters[1], iters[2]);
+                "kg); failed steps %lld, %lld, %lld; iterations %lld, %lld, %lld",
+                worst[1], worst[2], fails[0], fails[1], fails[2], iters[0], iters[1], iters[2]);
     /* the differences are the Newton matrix itself (to about 1e-5, the lower level's residual):
      * Newton's iterations are the exact matrix's; a wrong matrix would still end on the same q+,
      * only slower */
-    cr_expect_leq(llabs(iters[1] - iters[0]), iters[0] / 20, "iterations %lld against %lld", iters[1], iters[0]);
-    for (int v = 0; v < 3; v++) cr_expect_eq(fails[v], 0, "variant %d failed %lld steps", v, fails[v]);
+    cr_expect_leq(llabs(iters[1] - iters[0]), iters[0] / 20, "iterations %lld against %lld",
+                  iters[1], iters[0]);
+    for (int v = 0; v < 3; v++)
+        cr_expect_eq(fails[v], 0, "variant %d failed %lld steps", v, fails[v]);
     cr_expect_leq(worst[1], 1e-6, "unregularised differences moved q+ by %g", worst[1]);
     cr_expect_leq(worst[2], 1e-6, "regularised differences moved q+ by %g", worst[2]);
     /* and it did land: after 0.2 s the ground holds it well above where free fall would put it
      * (implicit Euler: y0 - 0.5 t - g h^2 n (n + 1) / 2) */
     const double fall = 0.5 * 0.2 + G * 0.01 * 0.01 * 20 * 21 / 2;
-    cr_expect_geq(q[0][1][19], HALF * sqrt(2) + 0.01 - fall + 0.05, "y = %g: not landed", q[0][1][19]);
+    cr_expect_geq(q[0][1][19], HALF * sqrt(2) + 0.01 - fall + 0.05, "y = %g: not landed",
+                  q[0][1][19]);
 }
 
 Test(ip, a_dual_regularisation_stalls_the_finite_difference_newton_in_free_fall) {
@@ -414,12 +439,14 @@ Test(ip, a_dual_regularisation_stalls_the_finite_difference_newton_in_free_fall)
     for (int v = 0; v < 2; v++) {
         const double reg = v ? 1e-3 : 0;
         tc_sim *sim = sim_with(&sc, "convex/bilevel", 0.01, 1e-10, names, &reg);
-        for (int i = 0; i < 5; i++) tc_sim_step(sim);
+        for (int i = 0; i < 5; i++)
+            tc_sim_step(sim);
         fails[v] = tc_sim_get_stats(sim)->solver_fails;
         tc_sim_free(sim);
     }
     cr_log_info("5 free-fall steps at kappa = 1e-10: %lld failed without the dual regularisation, "
-                "%lld with 1e-3", fails[0], fails[1]);
+                "%lld with 1e-3",
+                fails[0], fails[1]);
     cr_expect_eq(fails[0], 0);
     cr_expect_eq(fails[1], 5);
 }
@@ -475,7 +502,8 @@ Test(ip, a_failed_step_is_counted_and_described) {
     cr_assert_eq(tc_method_set(&m, "max_iter", 1, NULL), TC_OK);
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 0.01, NULL), TC_OK);
-    for (int i = 0; i < 3; i++) tc_sim_step(sim);
+    for (int i = 0; i < 3; i++)
+        tc_sim_step(sim);
     cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 3);
     char w[4096];
     cr_expect_geq(tc_sim_warnings(sim, w, sizeof w), 3);

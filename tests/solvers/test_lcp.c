@@ -31,11 +31,13 @@ static int siconos_solve(int id, int n, double *M, double *q, double *z, double 
     if (snap_bits) {
         /* as solver_lcp.c: M rounded to the grid 2^-snap_bits of its largest entry */
         double mx = 0;
-        for (int i = 0; i < n * n; i++) mx = fmax(mx, fabs(M[i]));
+        for (int i = 0; i < n * n; i++)
+            mx = fmax(mx, fabs(M[i]));
         int e;
         frexp(mx, &e);
         double h = ldexp(1.0, e - snap_bits);
-        for (int i = 0; i < n * n; i++) M[i] = nearbyint(M[i] / h) * h;
+        for (int i = 0; i < n * n; i++)
+            M[i] = nearbyint(M[i] / h) * h;
     }
     NumericsMatrix *nm = NM_create_from_data(NM_DENSE, n, n, M);
     SolverOptions *opt = solver_options_create(id);
@@ -46,7 +48,8 @@ static int siconos_solve(int id, int n, double *M, double *q, double *z, double 
     opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
     int info = linearComplementarity_driver(&lcp, z, w, opt);
     *iters = opt->iparam[SICONOS_IPARAM_ITER_DONE];
-    solver_options_delete(opt), free(opt);
+    solver_options_delete(opt);
+    free(opt);
     NM_free_not_dense(nm);
     return info;
 }
@@ -74,12 +77,15 @@ static double lcp_violation(int n, const double *M, const double *q, const doubl
     double mnorm = 0, qmax = 0, worst = 0;
     for (int i = 0; i < n; i++) {
         double row = 0;
-        for (int j = 0; j < n; j++) row += fabs(M[(size_t)j * n + i]);
-        mnorm = fmax(mnorm, row), qmax = fmax(qmax, fabs(q[i]));
+        for (int j = 0; j < n; j++)
+            row += fabs(M[(size_t)j * n + i]);
+        mnorm = fmax(mnorm, row);
+        qmax = fmax(qmax, fabs(q[i]));
     }
     for (int i = 0; i < n; i++) {
         double w = q[i];
-        for (int j = 0; j < n; j++) w += M[(size_t)j * n + i] * z[j];
+        for (int j = 0; j < n; j++)
+            w += M[(size_t)j * n + i] * z[j];
         double zs = z[i] * mnorm;
         if (!isfinite(zs) || !isfinite(w)) return INFINITY;
         worst = fmax(worst, fmax(fmax(-zs, -w), fmin(fabs(zs), fabs(w))) / qmax);
@@ -92,18 +98,21 @@ static double lcp_violation(int n, const double *M, const double *q, const doubl
 /* symmetric positive definite M = B^T B / n + 0.1 I (plus a skew part when skew): P-matrices */
 static void random_pd(gsl_rng *r, int n, int skew, double *M) {
     double *B = malloc((size_t)n * n * sizeof *B);
-    for (int i = 0; i < n * n; i++) B[i] = gsl_ran_gaussian(r, 1.0);
+    for (int i = 0; i < n * n; i++)
+        B[i] = gsl_ran_gaussian(r, 1.0);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             double s = 0;
-            for (int k = 0; k < n; k++) s += B[k * n + i] * B[k * n + j];
+            for (int k = 0; k < n; k++)
+                s += B[k * n + i] * B[k * n + j];
             M[(size_t)j * n + i] = s / n + (i == j ? 0.1 : 0);
         }
     if (skew)
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++) {
                 double a = gsl_ran_gaussian(r, 1.0) / sqrt(n);
-                M[(size_t)j * n + i] += a, M[(size_t)i * n + j] -= a;
+                M[(size_t)j * n + i] += a;
+                M[(size_t)i * n + j] -= a;
             }
     free(B);
 }
@@ -122,7 +131,8 @@ Test(lcp, siconos_solves_random_positive_definite_lcps) {
                    *w = malloc((size_t)n * sizeof *w);
             /* symmetric: both Lemke and PGS apply */
             random_pd(r, n, 0, M);
-            for (int i = 0; i < n; i++) q[i] = gsl_ran_gaussian(r, 1.0);
+            for (int i = 0; i < n; i++)
+                q[i] = gsl_ran_gaussian(r, 1.0);
             static const int ids[2] = {SICONOS_LCP_LEMKE, SICONOS_LCP_PGS};
             for (int s = 0; s < 2; s++) {
                 int iters;
@@ -137,13 +147,18 @@ Test(lcp, siconos_solves_random_positive_definite_lcps) {
             }
             /* non-symmetric positive definite (a P-matrix): Lemke */
             random_pd(r, n, 1, M);
-            for (int i = 0; i < n; i++) q[i] = gsl_ran_gaussian(r, 1.0);
+            for (int i = 0; i < n; i++)
+                q[i] = gsl_ran_gaussian(r, 1.0);
             int iters;
             cr_assert_eq(siconos_solve(SICONOS_LCP_LEMKE, n, M, q, z, w, &iters, 0), 0);
             double v = lcp_violation(n, M, q, z);
             worst_skew = fmax(worst_skew, v);
             cr_assert_lt(v, LCP_TOL, "lemke, skew, n %d: violation %g", n, v);
-            free(M), free(M2), free(q), free(z), free(w);
+            free(M);
+            free(M2);
+            free(q);
+            free(z);
+            free(w);
         }
     cr_log_info("random PD LCPs: worst violation lemke %.2g, pgs %.2g, lemke non-symmetric %.2g; "
                 "iterations lemke %lld, pgs %lld over 20 each",
@@ -154,8 +169,12 @@ Test(lcp, siconos_solves_random_positive_definite_lcps) {
 /* unit quaternion, uniformly random */
 static void random_quat(gsl_rng *r, double q[4]) {
     double l = 0;
-    for (int i = 0; i < 4; i++) q[i] = gsl_ran_gaussian(r, 1.0), l += q[i] * q[i];
-    for (int i = 0; i < 4; i++) q[i] /= sqrt(l);
+    for (int i = 0; i < 4; i++) {
+        q[i] = gsl_ran_gaussian(r, 1.0);
+        l += q[i] * q[i];
+    }
+    for (int i = 0; i < 4; i++)
+        q[i] /= sqrt(l);
 }
 
 /* the contact LCP of docs/solvers.md built independently from a random configuration: free boxes
@@ -178,7 +197,8 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
                                                            0.05 + 0.5 * gsl_rng_uniform(r),
                                                            0.05 + 0.5 * gsl_rng_uniform(r)));
             bx.joint = TC_JOINT_FREE;
-            for (int i = 0; i < 3; i++) bx.pos[i] = gsl_ran_flat(r, -1, 1);
+            for (int i = 0; i < 3; i++)
+                bx.pos[i] = gsl_ran_flat(r, -1, 1);
             random_quat(r, bx.quat);
             cr_assert_eq(tc_scene_add(&sc, &bx, gsl_ran_flat(r, 100, 3000), NULL), TC_OK);
         }
@@ -195,18 +215,24 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
                *M = calloc((size_t)n * n, sizeof *M), *M2 = calloc((size_t)n * n, sizeof *M),
                *qv = calloc((size_t)n, sizeof *qv), *z = calloc((size_t)n, sizeof *z),
                *w = calloc((size_t)n, sizeof *w), vs[64];
-        for (int i = 0; i < nv; i++) vs[i] = gsl_ran_gaussian(r, 1.0);
+        for (int i = 0; i < nv; i++)
+            vs[i] = gsl_ran_gaussian(r, 1.0);
         for (int i = 0; i < nc; i++) {
             /* a pair (a, b), a != b, at least one of them a box; the floor (0) has no dofs */
             int a = (int)gsl_rng_uniform_int(r, nbox + 1), b;
-            do b = 1 + (int)gsl_rng_uniform_int(r, nbox);
+            do
+                b = 1 + (int)gsl_rng_uniform_int(r, nbox);
             while (b == a);
             double p[3], nrm[3], t1[3], t2[3];
-            for (int j = 0; j < 3; j++) p[j] = gsl_ran_flat(r, -1, 1);
+            for (int j = 0; j < 3; j++)
+                p[j] = gsl_ran_flat(r, -1, 1);
             gsl_ran_dir_3d(r, &nrm[0], &nrm[1], &nrm[2]);
             /* any orthonormal tangent pair */
             double e[3] = {1, 0, 0};
-            if (fabs(nrm[0]) > 0.6) e[0] = 0, e[1] = 1;
+            if (fabs(nrm[0]) > 0.6) {
+                e[0] = 0;
+                e[1] = 1;
+            }
             tc_v3_cross(t1, nrm, e);
             tc_v3_scale(t1, t1, 1 / tc_v3_norm(t1));
             tc_v3_cross(t2, nrm, t1);
@@ -214,7 +240,8 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
             tc_system_point_jacobian(&sys, bs, a, p, nrm, -1, J + (size_t)i * nv);
             for (int j = 0; j < k; j++) {
                 double th = 2 * M_PI * j / k, d[3];
-                for (int x = 0; x < 3; x++) d[x] = cos(th) * t1[x] + sin(th) * t2[x];
+                for (int x = 0; x < 3; x++)
+                    d[x] = cos(th) * t1[x] + sin(th) * t2[x];
                 double *row = J + (size_t)(nc + i * k + j) * nv;
                 tc_system_point_jacobian(&sys, bs, b, p, d, 1, row);
                 tc_system_point_jacobian(&sys, bs, a, p, d, -1, row);
@@ -227,10 +254,12 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < m; j++) {
                 double s = 0;
-                for (int x = 0; x < nv; x++) s += J[(size_t)i * nv + x] * AJ[(size_t)j * nv + x];
+                for (int x = 0; x < nv; x++)
+                    s += J[(size_t)i * nv + x] * AJ[(size_t)j * nv + x];
                 M[(size_t)j * n + i] = s;
             }
-            for (int x = 0; x < nv; x++) qv[i] += J[(size_t)i * nv + x] * vs[x];
+            for (int x = 0; x < nv; x++)
+                qv[i] += J[(size_t)i * nv + x] * vs[x];
         }
         for (int i = 0; i < nc; i++) {
             M[(size_t)i * n + m + i] = mu;
@@ -240,7 +269,8 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
             }
         }
         int iters, nonneg = 1;
-        for (int i = 0; i < n; i++) nonneg &= qv[i] >= 0;
+        for (int i = 0; i < n; i++)
+            nonneg &= qv[i] >= 0;
         /* unrounded, once (counted only); then as the solver does it */
         memcpy(M2, M, (size_t)n * n * sizeof *M);
         if (siconos_solve(SICONOS_LCP_LEMKE, n, M2, qv, z, w, &iters, 0) ||
@@ -258,12 +288,19 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
             memcpy(M2, M, (size_t)n * n * sizeof *M);
             cr_assert_eq(siconos_solve(SICONOS_LCP_PGS, n, M2, qv, z, w, &iters, 0), 2);
         }
-        free(J), free(AJ), free(M), free(M2), free(qv), free(z), free(w);
+        free(J);
+        free(AJ);
+        free(M);
+        free(M2);
+        free(qv);
+        free(z);
+        free(w);
     }
-    cr_log_info("random contact LCPs: worst violation %.2g, %lld Lemke pivots over 200; solved at "
-                "attempt 1..9: %d %d %d %d %d %d %d %d %d; a single unrounded Lemke failed %d of 200",
-                worst, pivots, attempts[0], attempts[1], attempts[2], attempts[3], attempts[4],
-                attempts[5], attempts[6], attempts[7], attempts[8], raw_fails);
+    cr_log_info(
+        "random contact LCPs: worst violation %.2g, %lld Lemke pivots over 200; solved at "
+        "attempt 1..9: %d %d %d %d %d %d %d %d %d; a single unrounded Lemke failed %d of 200",
+        worst, pivots, attempts[0], attempts[1], attempts[2], attempts[3], attempts[4], attempts[5],
+        attempts[6], attempts[7], attempts[8], raw_fails);
     gsl_rng_free(r);
 }
 
@@ -273,7 +310,8 @@ Test(lcp, lemke_solves_random_contact_lcps_and_pgs_refuses_them) {
 /* the largest |entry| of x[n] */
 static double maxabs(const double *x, int n) {
     double m = 0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
+    for (int i = 0; i < n; i++)
+        m = fmax(m, fabs(x[i]));
     return m;
 }
 
@@ -292,7 +330,8 @@ static void rest(const char *solver, double mu, int steps, double *drift, double
     for (int i = 0; i < steps; i++) {
         cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", solver, i);
         const double *q = tc_sim_q(sim);
-        for (int j = 0; j < 7; j++) *drift = fmax(*drift, fabs(q[j] - q0[j]));
+        for (int j = 0; j < 7; j++)
+            *drift = fmax(*drift, fabs(q[j] - q0[j]));
         *speed = fmax(*speed, maxabs(tc_sim_v(sim), 6));
     }
     *stats = *tc_sim_get_stats(sim);
@@ -334,7 +373,8 @@ Test(lcp, pgs_counts_a_failure_per_friction_solve_and_falls_back) {
     tc_method m = method("lcp-pgs");
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, NULL), TC_OK);
-    for (int i = 0; i < 300; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 300; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     cr_assert_float_eq(tc_sim_v(sim)[0], 1.0, 1e-12);
     cr_assert_eq(tc_sim_get_stats(sim)->solver_fails, 300);
     tc_sim_free(sim);
@@ -387,7 +427,8 @@ Test(lcp, contact_overflow_counts_a_failure) {
     cr_assert_eq(tc_params_set(&m.sparams, "max_contacts", 3, NULL), TC_OK);
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, NULL), TC_OK);
-    for (int i = 0; i < 10; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     cr_assert_eq(tc_sim_get_stats(sim)->solver_fails, 10);
     /* three corners still hold the block up */
     cr_assert_lt(fabs(tc_sim_q(sim)[2] - 0.5), 1e-9);
@@ -423,8 +464,10 @@ Test(lcp, dropped_block_lands_on_the_plane_with_the_gap_term) {
                     gap, h, zmin - 0.5, speed);
         cr_assert_lt(speed, 1e-9);
         cr_assert_geq(zmin - 0.5, -1e-12, "penetrated by %g m", 0.5 - zmin);
-        if (gap) cr_assert_lt(fabs(h), 1e-12);
-        else cr_assert(h > 0 && h <= MARGIN, "stopped at %g m", h);
+        if (gap)
+            cr_assert_lt(fabs(h), 1e-12);
+        else
+            cr_assert(h > 0 && h <= MARGIN, "stopped at %g m", h);
         cr_assert_eq(tc_sim_get_stats(sim)->solver_fails, 0);
         tc_sim_free(sim);
     }
@@ -439,7 +482,8 @@ Test(lcp, runs_are_bitwise_repeatable) {
         tc_method m = method("lcp-lemke");
         tc_sim *sim;
         cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, NULL), TC_OK);
-        for (int i = 0; i < 400; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+        for (int i = 0; i < 400; i++)
+            cr_assert_eq(tc_sim_step(sim), TC_OK);
         memcpy(out[r], tc_sim_q(sim), 7 * sizeof(double));
         memcpy(out[r] + 7, tc_sim_v(sim), 6 * sizeof(double));
         const tc_sim_stats *st = tc_sim_get_stats(sim);
@@ -448,7 +492,8 @@ Test(lcp, runs_are_bitwise_repeatable) {
         tc_sim_free(sim);
     }
     double diff = 0;
-    for (int i = 0; i < 13; i++) diff = fmax(diff, fabs(out[0][i] - out[1][i]));
+    for (int i = 0; i < 13; i++)
+        diff = fmax(diff, fabs(out[0][i] - out[1][i]));
     cr_log_info("sliding block, drift_rate 0 and 2: largest difference %.2g", diff);
     cr_assert_lt(diff, 1e-14);
 }
@@ -480,13 +525,15 @@ Test(lcp, drift_rate_takes_a_penetration_out_at_its_rate) {
             }
             double d = 0.5 - tc_sim_q(sim)[2];
             cr_log_info("started %g m deep, drift_rate %g /s: %.4g m after 3 s (closed form "
-                        "%.4g), worst gap to it %.2g m, speed %.2g m/s", d0[i], rate[r], d,
-                        d0[i] * pow(1 - c, 3000), worst, speed);
+                        "%.4g), worst gap to it %.2g m, speed %.2g m/s",
+                        d0[i], rate[r], d, d0[i] * pow(1 - c, 3000), worst, speed);
             cr_expect_lt(worst, 1e-12 + 1e-9 * d0[i], "off d0 (1 - c)^k by %g m", worst);
             cr_expect_lt(speed, 1e-9, "post-stabilisation gave a speed of %g m/s", speed);
             cr_expect_geq(lowest, -1e-12, "lifted %g m off the plane", -lowest);
-            if (rate[r] == 0) cr_expect(fabs(d - d0[i]) < 1e-12, "no correction: stays %g", d);
-            else cr_expect_lt(d, 0.01 * d0[i], "comes out: %g m left of %g", d, d0[i]);
+            if (rate[r] == 0)
+                cr_expect(fabs(d - d0[i]) < 1e-12, "no correction: stays %g", d);
+            else
+                cr_expect_lt(d, 0.01 * d0[i], "comes out: %g m left of %g", d, d0[i]);
             cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0);
             tc_sim_free(sim);
         }
@@ -504,13 +551,15 @@ Test(lcp, drift_rate_changes_nothing_without_penetration) {
         cr_assert_eq(tc_params_set(&m.sparams, "drift_rate", 2.0 * r, NULL), TC_OK);
         tc_sim *sim;
         cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, NULL), TC_OK);
-        for (int i = 0; i < 300; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+        for (int i = 0; i < 300; i++)
+            cr_assert_eq(tc_sim_step(sim), TC_OK);
         memcpy(out[r], tc_sim_q(sim), 7 * sizeof(double));
         memcpy(out[r] + 7, tc_sim_v(sim), 6 * sizeof(double));
         tc_sim_free(sim);
     }
     double diff = 0;
-    for (int i = 0; i < 13; i++) diff = fmax(diff, fabs(out[0][i] - out[1][i]));
+    for (int i = 0; i < 13; i++)
+        diff = fmax(diff, fabs(out[0][i] - out[1][i]));
     cr_log_info("sliding block, drift_rate 0 and 2: largest difference %.2g", diff);
     cr_assert_lt(diff, 1e-14);
 }

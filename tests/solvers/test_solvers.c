@@ -52,9 +52,11 @@ static double oscillator_error(const tc_method *m, int n) {
     /* no contacting pairs: the model contributes nothing */
     tc_wrench w[1];
     cr_assert_eq(tc_sim_force(sim, tc_sim_q(sim), tc_sim_v(sim), w), TC_OK);
-    for (int k = 0; k < 3; k++) cr_assert(w[0].f[k] == 0 && w[0].t[k] == 0, "force must be zero");
+    for (int k = 0; k < 3; k++)
+        cr_assert(w[0].f[k] == 0 && w[0].t[k] == 0, "force must be zero");
     tc_sim_ctrl(sim)[0] = OSC_X;
-    for (int i = 0; i < n; i++) cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, i);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, i);
     double mass = sc.body[0].mass, x, v;
     oscillator(mass, OSC_KP, OSC_C, OSC_X, 1.0, &x, &v);
     double ex = tc_sim_q(sim)[0] - x, ev = (tc_sim_v(sim)[0] - v) / sqrt(OSC_KP / mass);
@@ -70,12 +72,16 @@ static double measured_order(const char *solver) {
     for (int i = 0; i < 4; i++) {
         double e = oscillator_error(&m, n[i]);
         cr_assert(e > 0 && isfinite(e), "%s: error %g at dt = 1/%d", solver, e, n[i]);
-        lx[i] = log(1.0 / n[i]), ly[i] = log(e);
-        mx += lx[i] / 4, my += ly[i] / 4;
+        lx[i] = log(1.0 / n[i]);
+        ly[i] = log(e);
+        mx += lx[i] / 4;
+        my += ly[i] / 4;
         cr_log_info("%s: dt = 1/%d, error %.3e m", solver, n[i], e);
     }
-    for (int i = 0; i < 4; i++)
-        sxy += (lx[i] - mx) * (ly[i] - my), sxx += (lx[i] - mx) * (lx[i] - mx);
+    for (int i = 0; i < 4; i++) {
+        sxy += (lx[i] - mx) * (ly[i] - my);
+        sxx += (lx[i] - mx) * (lx[i] - mx);
+    }
     return sxy / sxx;
 }
 
@@ -146,14 +152,17 @@ static void spin_drift(const tc_method *m, double dt, int n, double *de, double 
     tc_system_kinematics(sys, tc_sim_time(sim), tc_sim_q(sim), tc_sim_v(sim), bs);
     e0 = tc_system_energy(sys, bs);
     tc_system_momentum(sys, bs, p0, l0);
-    for (int i = 0; i < n; i++) cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, i);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK, "%s step %d", m->spec, i);
     tc_system_kinematics(sys, tc_sim_time(sim), tc_sim_q(sim), tc_sim_v(sim), bs);
     e1 = tc_system_energy(sys, bs);
     tc_system_momentum(sys, bs, p1, l1);
     /* angular momentum about the world origin: the COM term r x p is conserved too */
     *de = fabs(e1 - e0) / e0;
-    tc_v3_sub(d, l1, l0), *dl = tc_v3_norm(d) / tc_v3_norm(l0);
-    tc_v3_sub(d, p1, p0), *dp = tc_v3_norm(d) / tc_v3_norm(p0);
+    tc_v3_sub(d, l1, l0);
+    *dl = tc_v3_norm(d) / tc_v3_norm(l0);
+    tc_v3_sub(d, p1, p0);
+    *dp = tc_v3_norm(d) / tc_v3_norm(p0);
     tc_sim_free(sim);
 }
 
@@ -196,7 +205,8 @@ static tc_status stiff_run(const tc_method *m, double *x, char *warn, int nwarn)
     cr_assert_eq(tc_sim_alloc(&sim, &sc, m, 1e-3, NULL), TC_OK);
     tc_sim_ctrl(sim)[0] = OSC_X;
     tc_status st = TC_OK;
-    for (int i = 0; i < 500 && !st; i++) st = tc_sim_step(sim);
+    for (int i = 0; i < 500 && !st; i++)
+        st = tc_sim_step(sim);
     *x = tc_sim_q(sim)[0];
     if (warn) tc_sim_warnings(sim, warn, nwarn);
     tc_sim_free(sim);
@@ -240,7 +250,8 @@ Test(solvers, adaptive_runs_are_deterministic) {
             tc_scene sc = spinning_box();
             tc_sim *sim;
             cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, 1e-2, NULL), TC_OK);
-            for (int i = 0; i < 50; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+            for (int i = 0; i < 50; i++)
+                cr_assert_eq(tc_sim_step(sim), TC_OK);
             memcpy(q[r], tc_sim_q(sim), sizeof q[r]);
             memcpy(v[r], tc_sim_v(sim), sizeof v[r]);
             tc_sim_free(sim);
@@ -255,10 +266,13 @@ static double spin_error(const tc_method *m, int n, const double *qref, const do
     tc_scene sc = spinning_box();
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, m, 1.0 / n, NULL), TC_OK);
-    for (int i = 0; i < n; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     double e = 0;
-    for (int k = 0; k < 7; k++) e = fmax(e, fabs(tc_sim_q(sim)[k] - qref[k]));
-    for (int k = 0; k < 6; k++) e = fmax(e, fabs(tc_sim_v(sim)[k] - vref[k]) / 5);
+    for (int k = 0; k < 7; k++)
+        e = fmax(e, fabs(tc_sim_q(sim)[k] - qref[k]));
+    for (int k = 0; k < 6; k++)
+        e = fmax(e, fabs(tc_sim_v(sim)[k] - vref[k]) / 5);
     tc_sim_free(sim);
     return e;
 }
@@ -270,7 +284,8 @@ Test(solvers, rk4_is_fourth_order_on_rotations) {
     tc_scene sc = spinning_box();
     tc_sim *ref;
     cr_assert_eq(tc_sim_alloc(&ref, &sc, &mr, 0.01, NULL), TC_OK);
-    for (int i = 0; i < 100; i++) cr_assert_eq(tc_sim_step(ref), TC_OK);
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(tc_sim_step(ref), TC_OK);
     static const int n[4] = {50, 100, 200, 400};
     double e[4];
     for (int i = 0; i < 4; i++) {

@@ -12,9 +12,9 @@
 #include "sim/tc_sim.h"
 #include "solvers/tc_contact_space.h"
 
-#define G 9.81    /* m/s^2 */
-#define H 0.1     /* m, the boxes' half size */
-#define DT 1e-3   /* s */
+#define G  9.81 /* m/s^2 */
+#define H  0.1  /* m, the boxes' half size */
+#define DT 1e-3 /* s */
 
 /* the ground (friction mu) and one 1 kg box of half size H at height z, turned by quat; the
  * method's parameter name set to value when name is not NULL */
@@ -59,13 +59,17 @@ static tc_sim *stack_set(const char *name, double value) {
 Test(vp, a_resting_box_does_not_drift) {
     tc_sim *sim = box_on_ground(0.5, H, NULL, "rigid/vp");
     /* the first steps settle it into the ground by about g dt^2 */
-    for (int i = 0; i < 10; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     double q0[7];
     memcpy(q0, tc_sim_q(sim), sizeof q0);
-    for (int i = 0; i < 1000; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     const double *q = tc_sim_q(sim), *v = tc_sim_v(sim);
-    for (int c = 0; c < 7; c++) cr_expect_leq(fabs(q[c] - q0[c]), 1e-12, "q[%d] drifted", c);
-    for (int c = 0; c < 6; c++) cr_expect_leq(fabs(v[c]), 1e-12, "v[%d] = %g", c, v[c]);
+    for (int c = 0; c < 7; c++)
+        cr_expect_leq(fabs(q[c] - q0[c]), 1e-12, "q[%d] drifted", c);
+    for (int c = 0; c < 6; c++)
+        cr_expect_leq(fabs(v[c]), 1e-12, "v[%d] = %g", c, v[c]);
     cr_expect_eq(tc_sim_get_stats(sim)->solver_fails, 0);
     tc_sim_free(sim);
 }
@@ -92,16 +96,21 @@ Test(vp, a_sliding_box_stops_at_the_closed_form_distance) {
  * each frictional impulse lies in its cone */
 Test(vp, active_contacts_separate_and_friction_stays_in_its_cone) {
     double mu = 0.4, quat[4] = {0.9, 0.3, 0.2, 0.1}, n = 0;
-    for (int c = 0; c < 4; c++) n += quat[c] * quat[c];
-    for (int c = 0; c < 4; c++) quat[c] /= sqrt(n);
+    for (int c = 0; c < 4; c++)
+        n += quat[c] * quat[c];
+    for (int c = 0; c < 4; c++)
+        quat[c] /= sqrt(n);
     tc_sim *sim = box_on_ground(mu, 0.2, quat, "rigid/vp");
     double *v = tc_sim_v(sim);
-    v[0] = 0.8, v[3] = 2.0, v[5] = -3.0;
+    v[0] = 0.8;
+    v[3] = 2.0;
+    v[5] = -3.0;
     tc_contact_impulse imp[64];
     int checked = 0;
     for (int i = 0; i < 600; i++) {
         double com[3];
-        for (int c = 0; c < 3; c++) com[c] = tc_sim_q(sim)[c] + 0.5 * DT * v[c];
+        for (int c = 0; c < 3; c++)
+            com[c] = tc_sim_q(sim)[c] + 0.5 * DT * v[c];
         cr_assert_eq(tc_sim_step(sim), TC_OK);
         int nc = tc_sim_impulses(sim, imp, 64);
         for (int k = 0; k < nc && k < 64; k++) {
@@ -110,8 +119,10 @@ Test(vp, active_contacts_separate_and_friction_stays_in_its_cone) {
              * +normal */
             double sg = imp[k].b == 1 ? 1 : -1;
             double r[3], w[3];
-            for (int c = 0; c < 3; c++) r[c] = imp[k].pos[c] - com[c];
-            w[0] = v[4] * r[2] - v[5] * r[1], w[1] = v[5] * r[0] - v[3] * r[2];
+            for (int c = 0; c < 3; c++)
+                r[c] = imp[k].pos[c] - com[c];
+            w[0] = v[4] * r[2] - v[5] * r[1];
+            w[1] = v[5] * r[0] - v[3] * r[2];
             w[2] = v[3] * r[1] - v[4] * r[0];
             double un = 0, tn = 0;
             for (int c = 0; c < 3; c++) {
@@ -147,7 +158,9 @@ Test(vp, frictionless_collisions_keep_momentum_and_never_add_energy) {
     tc_sim *sim;
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, DT, &err), TC_OK, "%s", err.msg);
     double *v = tc_sim_v(sim);
-    v[0] = 1.5, v[6] = -0.5, v[11] = 1.0;
+    v[0] = 1.5;
+    v[6] = -0.5;
+    v[11] = 1.0;
     double p0[3], l0[3], ke = tc_sim_kinetic_energy(sim);
     tc_sim_momentum(sim, p0, l0);
     int touched = 0;
@@ -158,8 +171,8 @@ Test(vp, frictionless_collisions_keep_momentum_and_never_add_energy) {
         ke = ke1;
         tc_sim_momentum(sim, p, l);
         for (int c = 0; c < 3; c++)
-            cr_expect_leq(fabs(p[c] - p0[c]), 1e-12, "step %d: momentum[%d] %g -> %g", i, c,
-                          p0[c], p[c]);
+            cr_expect_leq(fabs(p[c] - p0[c]), 1e-12, "step %d: momentum[%d] %g -> %g", i, c, p0[c],
+                          p[c]);
         touched += tc_sim_impulses(sim, NULL, 0) > 0;
     }
     cr_expect_gt(touched, 0, "the boxes never met");
@@ -170,7 +183,8 @@ Test(vp, a_step_that_cannot_settle_is_a_counted_failure) {
     /* one sweep cannot settle a two-box stack: the top box's impulse reaches the bottom one
      * only in the next sweep */
     tc_sim *sim = stack_set("sweeps", 1);
-    for (int i = 0; i < 20; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 20; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     cr_expect_gt(tc_sim_get_stats(sim)->solver_fails, 0);
     char w[1024];
     tc_sim_warnings(sim, w, sizeof w);
@@ -211,7 +225,8 @@ Test(vp, hull_corners_move_a_sliding_box_as_every_point_does) {
 Test(vp, the_pyramid_lcp_blocks_still_work) {
     tc_sim *sim = box_on_ground_set(0.5, H, NULL, "rigid/vp", "cone", 0);
     tc_sim_v(sim)[0] = 1.0;
-    for (int i = 0; i < 400; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+    for (int i = 0; i < 400; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
     double d = tc_sim_q(sim)[0], d_ref = 1.0 / (2 * 0.5 * G);
     cr_expect_leq(fabs(d - d_ref), 0.01 * d_ref, "stopped at %.6f m, closed form %.6f m", d, d_ref);
     cr_expect_leq(fabs(tc_sim_v(sim)[0]), 1e-12);
@@ -225,11 +240,13 @@ Test(vp, warm_starts_settle_a_stack_in_fewer_sweeps) {
     long long sweeps[2];
     for (int w = 0; w < 2; w++) {
         tc_sim *sim = stack_set("warm", w ? 1e-3 : 0);
-        for (int i = 0; i < 10; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+        for (int i = 0; i < 10; i++)
+            cr_assert_eq(tc_sim_step(sim), TC_OK);
         double q0[14];
         memcpy(q0, tc_sim_q(sim), sizeof q0);
         long long s0 = tc_sim_get_stats(sim)->solver_iters;
-        for (int i = 0; i < 500; i++) cr_assert_eq(tc_sim_step(sim), TC_OK);
+        for (int i = 0; i < 500; i++)
+            cr_assert_eq(tc_sim_step(sim), TC_OK);
         sweeps[w] = tc_sim_get_stats(sim)->solver_iters - s0;
         for (int c = 0; c < 14; c++)
             cr_expect_leq(fabs(tc_sim_q(sim)[c] - q0[c]), 1e-9, "warm %d: q[%d] drifted", w, c);
