@@ -14,6 +14,8 @@ pkgs="$pkgs g++ libbullet-dev"
 pkgs="$pkgs libopenmpi-dev openmpi-bin"
 # the fuzz harnesses (tools/fuzz.sh): clang with libFuzzer and its OpenMP runtime
 pkgs="$pkgs clang libclang-rt-14-dev libomp-dev"
+# the style check (tests/format_check.sh): clang-format with the repository's .clang-format
+pkgs="$pkgs clang-format"
 # LaTeX without its recommendations (the documentation and fonts the report does not use)
 latex="texlive-latex-base texlive-latex-recommended texlive-fonts-recommended poppler-utils"
 sudo=""
