@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # the tests: set up, build with warnings as errors, run `meson test` (unit tests, the CLI on bad
-# input, the installed library, every experiment's quick tier and the reference check), then the
+# input, the installed library, every experiment's quick tier and the reference check, the style
+# check), then the
 # unit, CLI, install and MPI tests again under AddressSanitizer and UndefinedBehaviorSanitizer, then
 # the file readers under libFuzzer for 30 s each (tools/fuzz.sh, docs/fuzzing.md).
 set -eu
