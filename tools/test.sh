@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # the tests: set up, build with warnings as errors, run `meson test` (unit tests, the CLI on bad
 # input, the installed library, every experiment's quick tier and the reference check, the style
-# check), then the
-# unit, CLI, install and MPI tests again under AddressSanitizer and UndefinedBehaviorSanitizer, then
-# the file readers under libFuzzer for 30 s each (tools/fuzz.sh, docs/fuzzing.md).
+# check), then the unit, CLI, install and MPI tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer, then the file readers under libFuzzer for 30 s each (tools/fuzz.sh,
+# docs/fuzzing.md).
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup.sh
