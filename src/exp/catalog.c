@@ -4,12 +4,18 @@
 #include "exp/tc_experiment.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 static tc_registry catalog = {NULL, offsetof(tc_experiment_type, name), "experiment", {NULL}, 0};
 
 void tc_experiment_catalog(const tc_experiment_type *const *builtin) {
     catalog.builtin = (const void *const *)builtin;
+}
+
+void tc_experiment_script(const tc_experiment_type *t, const char *source_dir, char *buf,
+                          size_t n) {
+    snprintf(buf, n, "%s/experiments/%s", source_dir ? source_dir : ".", t->script);
 }
 
 const tc_experiment_type *tc_experiment_at(int i) {

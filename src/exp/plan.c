@@ -87,9 +87,8 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     /* a built-in experiment's name is the built-in script's: its outputs are judged against the
      * paper's claims and the committed references, so a changed script may not take it */
     const tc_experiment_type *named = tc_experiment_find(name);
-    char builtin[1100];
-    snprintf(builtin, sizeof builtin, "%s/experiments/%s", o->source_dir ? o->source_dir : ".",
-             named ? named->script : "");
+    char builtin[1100] = "";
+    if (named) tc_experiment_script(named, o->source_dir, builtin, sizeof builtin);
     if (!st && named && !strcmp(named->name, name) && tc_file_readable(builtin) &&
         !tc_files_equal(script, builtin))
         st = tc_error_set(err, TC_EINVAL, script, 0, NULL,
@@ -117,7 +116,7 @@ tc_status tc_exp_plan_builtin(tc_exp **x, const char *name, const char *tier, tc
     const tc_experiment_type *t = tc_experiment_find(name);
     if (!t) return tc_error_set(err, TC_ENOTFOUND, NULL, 0, NULL, "no experiment '%s'", name);
     char script[1100];
-    snprintf(script, sizeof script, "%s/experiments/%s", tc_source_dir(), t->script);
+    tc_experiment_script(t, tc_source_dir(), script, sizeof script);
     o = (tc_run_opts){.source_dir = tc_source_dir(), .out_root = "out", .tier = tier, .threads = 1};
     return tc_exp_plan(x, t, script, t->name, &o, err);
 }

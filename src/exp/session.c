@@ -92,7 +92,7 @@ static tc_status push(tc_session *s, const tc_experiment_type *x, const char *sc
 /* a built-in experiment with its built-in script */
 static tc_status push_builtin(tc_session *s, const tc_experiment_type *x) {
     char script[1100];
-    snprintf(script, sizeof script, "%s/experiments/%s", s->o.source_dir, x->script);
+    tc_experiment_script(x, s->o.source_dir, script, sizeof script);
     return push(s, x, script, x->name, (int)strlen(x->name));
 }
 

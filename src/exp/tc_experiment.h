@@ -119,6 +119,9 @@ typedef struct tc_experiment_type {
 void tc_experiment_catalog(const tc_experiment_type *const *builtin);
 const tc_experiment_type *tc_experiment_at(int i);
 const tc_experiment_type *tc_experiment_find(const char *name);
+
+/* buf = the path of t's built-in script in the source tree source_dir (NULL: ".") */
+void tc_experiment_script(const tc_experiment_type *t, const char *source_dir, char *buf, size_t n);
 tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err);
 
 /* ---------- an experiment being run ---------- */
