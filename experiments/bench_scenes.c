@@ -16,10 +16,10 @@
 /* E1: the script's spheres, the small one 1 cm into the big one (as bench scm and pfc) */
 static tc_status build_e1(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     double R, r, rho;
-    config_setting_t *g = tc_script_lookup(&x->script, NULL, "scene");
-    tc_status st = tc_script_real(&x->script, g, "big_radius", 1e-4, 1e3, &R, err);
-    if (!st) st = tc_script_real(&x->script, g, "small_radius", 1e-4, 1e3, &r, err);
-    if (!st) st = tc_script_real(&x->script, g, "density", 1e-3, 1e6, &rho, err);
+    const tc_setting *g = tc_script_lookup(tc_exp_script(x), NULL, "scene");
+    tc_status st = tc_script_real(tc_exp_script(x), g, "big_radius", 1e-4, 1e3, &R, err);
+    if (!st) st = tc_script_real(tc_exp_script(x), g, "small_radius", 1e-4, 1e3, &r, err);
+    if (!st) st = tc_script_real(tc_exp_script(x), g, "density", 1e-3, 1e6, &rho, err);
     if (st) return st;
     b->dt = 0.002;
     snprintf(b->what, sizeof b->what, "E1's spheres (R %g m, r %g m), 1 cm deep", R, r);
@@ -30,9 +30,9 @@ static tc_status build_e1(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
  * is a 1-D integral with no scene a method could run */
 static tc_status build_e3(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     double r, depth;
-    config_setting_t *g = tc_script_lookup(&x->script, NULL, "surface");
-    tc_status st = tc_script_real(&x->script, g, "radius", 1e-3, 10, &r, err);
-    if (!st) st = tc_script_real(&x->script, g, "depth", 1e-6, 10, &depth, err);
+    const tc_setting *g = tc_script_lookup(tc_exp_script(x), NULL, "surface");
+    tc_status st = tc_script_real(tc_exp_script(x), g, "radius", 1e-3, 10, &r, err);
+    if (!st) st = tc_script_real(tc_exp_script(x), g, "depth", 1e-6, 10, &depth, err);
     if (st) return st;
     const double pos[3] = {0, 0, r - depth};
     b->dt = 0.002;
@@ -53,7 +53,7 @@ static void start_e2(const void *ctx, int i, tc_sim *sim) {
 static tc_status build_e2(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     e2_setup *e = b->own = calloc(1, sizeof *e);
     if (!e) return TC_ENOMEM;
-    tc_status st = e2_read_setup(&x->script, e, err);
+    tc_status st = e2_read_setup(tc_exp_script(x), e, err);
     if (st) return st;
     b->dt = e->dt[0];
     b->start = start_e2;
@@ -66,7 +66,7 @@ static tc_status build_e2(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
 static tc_status build_e4(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     e4_setup *e = b->own = calloc(1, sizeof *e);
     if (!e) return TC_ENOMEM;
-    tc_status st = e4_read_setup(&x->script, e, err);
+    tc_status st = e4_read_setup(tc_exp_script(x), e, err);
     if (st) return st;
     b->dt = e->dt;
     b->settle = e->c_seconds;
@@ -80,7 +80,7 @@ static tc_status build_e4(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
 static tc_status build_e5(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     e5_setup *e = b->own = calloc(1, sizeof *e);
     if (!e) return TC_ENOMEM;
-    tc_status st = e5_read_setup(&x->script, e, err);
+    tc_status st = e5_read_setup(tc_exp_script(x), e, err);
     if (st) return st;
     e56_study s = e5_study(e);
     b->dt = 1 / e->grid.rate[e->grid.nrate - 1];
@@ -95,7 +95,7 @@ static tc_status build_e5(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
 static tc_status build_e6(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     e6_setup *e = b->own = calloc(1, sizeof *e);
     if (!e) return TC_ENOMEM;
-    tc_status st = e6_read_setup(&x->script, e, err);
+    tc_status st = e6_read_setup(tc_exp_script(x), e, err);
     if (st) return st;
     e56_study s = e6_tall_study(e);
     b->dt = 1 / e->tall_rate;
@@ -111,7 +111,7 @@ static tc_status build_e6(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_e
 static tc_status build_e7(const tc_exp *x, tc_scene *sc, tc_bench_build *b, tc_error *err) {
     e7_setup *e = b->own = calloc(1, sizeof *e);
     if (!e) return TC_ENOMEM;
-    tc_status st = e7_read_setup(&x->script, e, err);
+    tc_status st = e7_read_setup(tc_exp_script(x), e, err);
     if (st) return st;
     b->dt = e->d_dt;
     b->settle = 1.0;

@@ -76,14 +76,15 @@ static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
     static const char *const sweep_keys[] = {"range", "gap", "window", NULL};
     static const char *const centre_keys[] = {"method", "radii", "eps2", NULL};
     static const char *const cost_keys[] = {"positions", "repeats", "queries", NULL};
-    config_setting_t *sc = tc_script_lookup(s, NULL, "scene"),
+    const tc_setting *sc = tc_script_lookup(s, NULL, "scene"),
                      *sw = tc_script_lookup(s, NULL, "sweep");
-    config_setting_t *ce = tc_script_lookup(s, NULL, "centre"),
+    const tc_setting *ce = tc_script_lookup(s, NULL, "centre"),
                      *co = tc_script_lookup(s, NULL, "cost");
     const char *cm = "";
     tc_status st;
     if (!sc || !sw)
-        return tc_error_set(err, TC_EINVAL, s->path, 0, sc ? "sweep" : "scene", "missing group");
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0, sc ? "sweep" : "scene",
+                            "missing group");
     /* optional: the windows' half-width (2 cm), the centre study and the cost study (none) */
     e->window = 0.02;
     if (tc_script_lookup(s, sw, "window") &&
@@ -113,20 +114,18 @@ static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
         (st = tc_script_int(s, NULL, "n2d", 3, 2001, &e->n2d, err)))
         return st;
     if (e->n1d % 2 == 0)
-        return tc_error_set(err, TC_EINVAL, s->path,
-                            (int)config_setting_source_line(tc_script_lookup(s, NULL, "n1d")),
-                            "n1d", "must be odd so y = 0 is sampled (got %d)", e->n1d);
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
+                            tc_setting_line(tc_script_lookup(s, NULL, "n1d")), "n1d",
+                            "must be odd so y = 0 is sampled (got %d)", e->n1d);
     if (e->r >= e->R)
-        return tc_error_set(
-            err, TC_EINVAL, s->path,
-            (int)config_setting_source_line(tc_script_lookup(s, sc, "small_radius")),
-            "small_radius", "must be below big_radius");
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
+                            tc_setting_line(tc_script_lookup(s, sc, "small_radius")),
+                            "small_radius", "must be below big_radius");
     for (int i = 0; i < e->ncr; i++)
         if (e->centre_r[i] >= e->R)
-            return tc_error_set(err, TC_EINVAL, s->path,
-                                (int)config_setting_source_line(tc_script_lookup(s, ce, "radii")),
-                                "radii", "%g m is not below big_radius (%g m)", e->centre_r[i],
-                                e->R);
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s),
+                                tc_setting_line(tc_script_lookup(s, ce, "radii")), "radii",
+                                "%g m is not below big_radius (%g m)", e->centre_r[i], e->R);
     return TC_OK;
 }
 
@@ -176,14 +175,14 @@ static void e1_item(void *ctx, int item, tc_item *it) {
     tc_error err;
     tc_error_clear(&err);
     tc_sim *sim2 = NULL;
-    tc_status st = tc_sim_alloc(&sim, &s->sc, &s->x->method[k].m, QUERY_DT, &err);
+    tc_status st = tc_sim_alloc(&sim, &s->sc, tc_exp_method(s->x, k), QUERY_DT, &err);
     if (!st) {
         tc_wrench w[2];
         for (int i = first; i < first + count && !st; i++) {
             /* the last probe: the same query from a simulation of twice the step */
             tc_sim *q = sim;
             if (i == p->total - NPROBE + PROBE_D1_DT2) {
-                st = tc_sim_alloc(&sim2, &s->sc, &s->x->method[k].m, 2 * QUERY_DT, &err);
+                st = tc_sim_alloc(&sim2, &s->sc, tc_exp_method(s->x, k), 2 * QUERY_DT, &err);
                 if (st) break;
                 q = sim2;
             }
@@ -316,8 +315,7 @@ static int impulse_over_dt(const e1_metrics *m) {
 /* csv: the fine 1-D profile, one column per method */
 static tc_status write_profile(const tc_exp *x, const e1_points *p, const e1_result *res,
                                tc_error *err) {
-    const tc_exp_method *em = x->method;
-    const int nm = x->nmethod;
+    const int nm = tc_exp_nmethod(x);
     char path[1200];
     tc_exp_path(x, "profile_1d.csv", path, sizeof path);
     tc_outfile o;
@@ -325,7 +323,7 @@ static tc_status write_profile(const tc_exp *x, const e1_points *p, const e1_res
     if (st) return st;
     fprintf(o.f, "y_m");
     for (int k = 0; k < nm; k++)
-        fprintf(o.f, ",%s", em[k].label);
+        fprintf(o.f, ",%s", tc_exp_label(x, k));
     fprintf(o.f, "\n");
     for (int i = 0; i < p->nf; i++) {
         fprintf(o.f, "%.9g", p->y[p->n1 + i]);
@@ -341,7 +339,7 @@ static tc_status write_profile(const tc_exp *x, const e1_points *p, const e1_res
 
 /* csv: the 2-D field of one method, blank line between rows for gnuplot */
 static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points *p,
-                             const tc_exp_method *em, const e1_result *r, tc_error *err) {
+                             const tc_exp_entry *em, const e1_result *r, tc_error *err) {
     char path[1200], name[96];
     snprintf(name, sizeof name, "field_%s.csv", em->label);
     tc_exp_path(x, name, path, sizeof path);
@@ -425,7 +423,7 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
         if (!isfinite(vals[d])) continue;
         char name[96];
         snprintf(name, sizeof name, "%s.%s", label, defs[d].name);
-        tc_metrics_add(&x->metrics, label, name, vals[d], defs[d].unit, defs[d].tol_abs,
+        tc_metrics_add(tc_exp_metrics(x), label, name, vals[d], defs[d].unit, defs[d].tol_abs,
                        defs[d].tol_rel, 0, defs[d].doc);
     }
 }
@@ -453,9 +451,9 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         tc_table_free(t2);
         return TC_ENOMEM;
     }
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const e1_metrics *m = &mt[k];
-        const char *label = x->method[k].label;
+        const char *label = tc_exp_label(x, k);
         char c[NC][80], c2[NC2][64];
         snprintf(c[0], 80, "%s", label);
         snprintf(c2[0], 64, "%s", label);
@@ -539,12 +537,12 @@ static int cmp_double(const void *a, const void *b) {
 #define CLIP_FACTOR 3.0
 static double profile_range(const tc_exp *x, const e1_points *p, const e1_result *res,
                             char *clipped, size_t cap) {
-    double top = 0, *peak = calloc(2 * (size_t)x->nmethod + 1, sizeof *peak);
-    double *sorted = peak + x->nmethod;
+    double top = 0, *peak = calloc(2 * (size_t)tc_exp_nmethod(x) + 1, sizeof *peak);
+    double *sorted = peak + tc_exp_nmethod(x);
     int n = 0;
     clipped[0] = 0;
     if (!peak) return 0;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         peak[k] = NAN;
         if (res[k].failed) continue;
         peak[k] = 0;
@@ -558,13 +556,13 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
     }
     qsort(sorted, n, sizeof *sorted, cmp_double);
     double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         if (isnan(peak[k])) continue;
         if (peak[k] <= CLIP_FACTOR * median)
             top = fmax(top, peak[k]);
         else
             snprintf(clipped + strlen(clipped), cap - strlen(clipped), "%s%s %.4g N",
-                     clipped[0] ? ", " : "", x->method[k].label, peak[k]);
+                     clipped[0] ? ", " : "", tc_exp_label(x, k), peak[k]);
     }
     free(peak);
     return top;
@@ -576,19 +574,19 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     const int total = p->total;
     char data[1200], ncol[16], R[32], r[32], ymax[32], clipped[512], impulse[2048] = " ";
     /* the methods whose "force" is a step's impulse over dt, marked so in every figure */
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
         if (!res[k].failed && impulse_over_dt(&mt[k]))
             snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ",
-                     x->method[k].label);
-    snprintf(ncol, sizeof ncol, "%d", x->nmethod + 1);
+                     tc_exp_label(x, k));
+    snprintf(ncol, sizeof ncol, "%d", tc_exp_nmethod(x) + 1);
     snprintf(R, sizeof R, "%g", e->R);
     snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
     /* the methods in column order, for their styles */
     char labels[2048] = "";
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 x->method[k].label);
+                 tc_exp_label(x, k));
     snprintf(ymax, sizeof ymax, "%.6g", profile_range(x, p, res, clipped, sizeof clipped));
     tc_plot_var v[] = {{"datafile", data},  {"ncols", ncol}, {"touch", r},
                        {"labels", labels},  {"ymax", ymax},  {"clipped", clipped},
@@ -600,10 +598,10 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     /* the fields: one grid of panels, one colour scale up to the largest |F| of any method */
     char fields[2048] = "", cbmax[32], dir[1200];
     double fbig = 1e-3;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         if (res[k].failed) continue;
         snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s",
-                 fields[0] ? " " : "", x->method[k].label);
+                 fields[0] ? " " : "", tc_exp_label(x, k));
         for (int i = 0; i < total; i++)
             fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
     }
@@ -670,7 +668,7 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
                     e->centre_method);
         return TC_OK;
     }
-    const char *label = x->method[k].label;
+    const char *label = tc_exp_label(x, k);
     enum { NH = 3 + MAXSTUDY };
     const char *hdr[NH] = {"small radius (m)", "points (small / big)",
                            "unstable for eps2 > (m, derived)"};
@@ -707,7 +705,8 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
                 st = tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted");
                 break;
             }
-            if ((st = centre_forces(e, &x->method[k].m, r, e->centre_eps2[j], f, np, err))) break;
+            if ((st = centre_forces(e, tc_exp_method(x, k), r, e->centre_eps2[j], f, np, err)))
+                break;
             const double slope = (f[2] - f[0]) / (2 * probe_h);
             snprintf(c[1], 48, "%d / %d", np[1], np[0]);
             /* the sign decides: unstable when a displacement is pushed further */
@@ -716,7 +715,7 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
                     np[0], f[0], f[1], f[2], slope, crit);
             char name[96];
             snprintf(name, sizeof name, "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
-            tc_metrics_add(&x->metrics, label, name, slope, "N/m", 1e-6, 0.05, 0,
+            tc_metrics_add(tc_exp_metrics(x), label, name, slope, "N/m", 1e-6, 0.05, 0,
                            "dF_y/dy at concentric centres (centre study)");
         }
         for (int j = 0; j < 3 + e->nce; j++)
@@ -853,10 +852,10 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
             "%d)\n",
             e->cost_repeats, e->cost_queries);
     int ntimed = 0;
-    for (int k = 0; k < x->nmethod && !st; k++) {
-        const tc_method *m0 = &x->method[k].m;
+    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++) {
+        const tc_method *m0 = tc_exp_method(x, k);
         if (s->res[k].failed || tc_params_find(&m0->mparams, "spacing") < 0) continue;
-        const char *label = x->method[k].label;
+        const char *label = tc_exp_label(x, k);
         const double h = tc_params_get(&m0->mparams, "spacing");
         /* the clouds the model builds, for the points in contact */
         tc_aopc big = {0}, small = {0};
@@ -888,13 +887,13 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
             double nratio, ratio = e1_cost_ratio(n, time, np, &nratio);
             char name[96];
             snprintf(name, sizeof name, "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
-            tc_metrics_add(&x->metrics, label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
+            tc_metrics_add(tc_exp_metrics(x), label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
                            v ? "query CPU time, most over fewest points in contact, every pair "
                                "evaluated (prune = 0)"
                              : "query CPU time, most over fewest points in contact, as run");
             if (!v) {
                 snprintf(name, sizeof name, "%s.contacts_ratio", label);
-                tc_metrics_add(&x->metrics, label, name, nratio, "1", 0, 1e-9, 0,
+                tc_metrics_add(tc_exp_metrics(x), label, name, nratio, "1", 0, 1e-9, 0,
                                "most over fewest points in contact in the cost study (a cost "
                                "proportional to them gives this ratio)");
             }
@@ -1023,7 +1022,7 @@ static tc_status e1_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e1_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    tc_status st = read_setup(&x->script, &s->e, err);
+    tc_status st = read_setup(tc_exp_script(x), &s->e, err);
     if (!st) st = build_scene(&s->e, &s->sc, err);
     tc_exp_need(x, TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE),
                 "static force between spheres");
@@ -1035,37 +1034,37 @@ static tc_status e1_setup_fn(tc_exp *x, void **state, tc_error *err) {
 static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e1_setup *e = &((const e1_state *)state)->e;
     const double total = e->n1d + (2.0 * e->n1d - 1) + (double)e->n2d * e->n2d + NPROBE;
-    w->bytes = 16 * total * (x->nmethod + 1);
-    for (int k = 0; k < x->nmethod; k++) {
-        const tc_method *m = &x->method[k].m;
+    w->bytes = 16 * total * (tc_exp_nmethod(x) + 1);
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const tc_method *m = tc_exp_method(x, k);
         double pb = tc_work_points(m, 4 * M_PI * e->R * e->R),
                ps = tc_work_points(m, 4 * M_PI * e->r * e->r);
         const double f = tc_method_work_factor(m); /* its iteration caps over their defaults */
         const double query = (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * ps) * f;
         w->steps += total;
         w->seconds += total * query;
-        w->bytes += 48 * (pb + ps) * (x->threads + 1);
+        w->bytes += 48 * (pb + ps) * (tc_exp_threads(x) + 1);
         /* the centre study: 3 queries per radius and width, the big cloud finer as r shrinks */
-        if (!strcmp(x->method[k].label, e->centre_method))
+        if (!strcmp(tc_exp_label(x, k), e->centre_method))
             for (int i = 0; i < e->ncr; i++) {
                 w->steps += 3.0 * e->nce;
                 const double g = e->r / e->centre_r[i];
                 w->seconds +=
                     3.0 * e->nce * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pb * g * g * ps) * f;
-                w->bytes += 48 * pb * g * g * (x->threads + 1);
+                w->bytes += 48 * pb * g * g * (tc_exp_threads(x) + 1);
             }
         /* the cost study: a point-cloud method as run and with every pair, on one thread */
         if (e->cost_positions > 0 && tc_params_find(&m->mparams, "spacing") >= 0) {
             const double q = 2.0 * e->cost_positions * (e->cost_repeats * e->cost_queries + 1);
             w->steps += q;
-            w->seconds += q * query * x->threads;
+            w->seconds += q * query * tc_exp_threads(x);
         }
     }
 }
 
 static void e1_free(void *state) {
     e1_state *s = state;
-    for (int k = 0; s->res && k < s->x->nmethod; k++) {
+    for (int k = 0; s->res && k < tc_exp_nmethod(s->x); k++) {
         free(s->res[k].fx);
         free(s->res[k].fy);
     }
@@ -1078,7 +1077,7 @@ static void e1_free(void *state) {
 
 static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     e1_state *s = state;
-    const int nm = x->nmethod;
+    const int nm = tc_exp_nmethod(x);
     s->x = x;
     /* all memory up front: points and per-method results */
     s->res = calloc((size_t)nm + 1, sizeof *s->res);
@@ -1119,13 +1118,14 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
         x,
         "A fixed sphere (radius %g m) and a free sphere (radius %g m) moved along y through "
         "it and over the x-y plane; the contact force on the small sphere at rest, tier `%s`.",
-        s->e.R, s->e.r, x->tier);
+        s->e.R, s->e.r, tc_exp_tier(x));
     tc_exp_text(x, "Paper (Beker et al. 2025, fig. 5): MuJoCo's profile has discontinuities and "
                    "corners; SCM's is twice differentiable, non-zero before contact, with an "
                    "unstable equilibrium at concentric centres.");
     st = write_profile(x, p, s->res, err);
     for (int k = 0; k < nm && !st; k++)
-        if (!s->res[k].failed) st = write_field(x, &s->e, p, &x->method[k], &s->res[k], err);
+        if (!s->res[k].failed)
+            st = write_field(x, &s->e, p, tc_exp_entry_at(x, k), &s->res[k], err);
     if (!st) st = write_table(x, &s->e, s->res, mt, err);
     if (!st) write_figures(x, &s->e, p, s->res, mt);
     if (!st) st = write_ssdf(x, err);
@@ -1138,7 +1138,7 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     }
     for (int k = 0; k < nm && !st; k++)
         if (!s->res[k].failed && s->res[k].warning[0])
-            tc_exp_text(x, "%s warned: %s", x->method[k].label, s->res[k].warning);
+            tc_exp_text(x, "%s warned: %s", tc_exp_label(x, k), s->res[k].warning);
     free(mt);
     return st;
 }

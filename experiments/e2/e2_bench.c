@@ -19,7 +19,7 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     double ms[N], ref_s;
     tc_method a, b;
     char path[1200];
-    tc_status st = e2_read_setup(&x->script, &e, err);
+    tc_status st = e2_read_setup(tc_exp_script(x), &e, err);
     if (!st) {
         timed = tc_exp_method_find(x, e.timing);
         ref = tc_exp_method_find(x, e.reference);
@@ -33,8 +33,8 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     if (!st) st = tc_scene_t_pusher(&sc, &e.scene, err);
     if (!st) snprintf(path, sizeof path, "%s/%s", tc_source_dir(), e.trajectories);
     if (!st) st = e2_read_trajectories(path, &e, tr, &ntr, err);
-    if (!st) st = e2_configure(&x->method[timed].m, &e, g, -1, &a, err);
-    if (!st) st = e2_configure(&x->method[ref].m, &e, g, -1, &b, err);
+    if (!st) st = e2_configure(tc_exp_method(x, timed), &e, g, -1, &a, err);
+    if (!st) st = e2_configure(tc_exp_method(x, ref), &e, g, -1, &b, err);
     /* the whole trajectory, as E2's own timing (the contact phase costs more than the approach);
      * --seconds limits the simulated time */
     if (st) return st;

@@ -163,12 +163,12 @@ tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err) {
     /* the script gives the scene and the search settings */
     char script[1100], path[1100];
     snprintf(script, sizeof script, "%s/experiments/e2/e2_t_pushing.cfg", o->source_dir);
-    tc_script s;
+    tc_script *s = NULL;
     e2_setup e;
     tc_status st = tc_script_load(&s, script, "quick", err);
     if (st) return st;
-    st = e2_read_setup(&s, &e, err);
-    tc_script_free(&s);
+    st = e2_read_setup(s, &e, err);
+    tc_script_free(s);
     if (st) return st;
     tc_path_under(o->source_dir, e.trajectories, path, sizeof path);
     st = e2_generate(&e, o->method ? o->method : e.reference_spec, o->out ? o->out : path,

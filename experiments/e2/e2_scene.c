@@ -15,15 +15,15 @@ enum { BODY_T = E2_BODY_T, BODY_FINGER = E2_BODY_FINGER };
 /* integrators = ( { name = "RK4"; solver = "rk4"; engine = { integrator = 1; }; }, ... ) */
 static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err) {
     static const char *const keys[] = {"name", "solver", "engine", NULL};
-    config_setting_t *l = tc_script_lookup(s, NULL, "integrators");
-    if (!l || !config_setting_is_list(l) || config_setting_length(l) < 1 ||
-        config_setting_length(l) > E2_MAXINTEG)
-        return tc_error_set(err, TC_EINVAL, s->path, l ? (int)config_setting_source_line(l) : 0,
+    const tc_setting *l = tc_script_lookup(s, NULL, "integrators");
+    if (!l || !(tc_setting_type(l) == TC_SETTING_LIST) || tc_setting_length(l) < 1 ||
+        tc_setting_length(l) > E2_MAXINTEG)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), l ? tc_setting_line(l) : 0,
                             "integrators", "a list of 1 to %d { name; solver; engine; } groups",
                             E2_MAXINTEG);
-    e->ninteg = config_setting_length(l);
+    e->ninteg = tc_setting_length(l);
     for (int g = 0; g < e->ninteg; g++) {
-        config_setting_t *it = config_setting_get_elem(l, (unsigned)g);
+        const tc_setting *it = tc_setting_at(l, g);
         const char *name, *solver;
         tc_status st;
         if ((st = tc_script_allowed(s, it, keys, err)) ||
@@ -32,35 +32,34 @@ static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err
             return st;
         /* the name becomes part of metric names and CSV fields: a label's characters, once */
         char why[200];
-        int line = (int)config_setting_source_line(it);
+        int line = tc_setting_line(it);
         if (!tc_metrics_name_ok(name, why, sizeof why) || strlen(name) >= sizeof e->integ[g].name)
-            return tc_error_set(err, TC_EINVAL, s->path, line, "name", "integrator '%s' %s", name,
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "name",
+                                "integrator '%s' %s", name,
                                 strlen(name) >= sizeof e->integ[g].name ? "is too long" : why);
         for (int j = 0; j < g; j++)
             if (!strcmp(e->integ[j].name, name))
-                return tc_error_set(err, TC_EINVAL, s->path, line, "name",
+                return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "name",
                                     "integrator '%s' is named twice", name);
         e2_integ *ig = &e->integ[g];
         snprintf(ig->name, sizeof ig->name, "%s", name);
         snprintf(ig->solver, sizeof ig->solver, "%s", solver);
         if (!tc_solver_find(solver))
-            return tc_error_set(err, TC_ENOTFOUND, s->path, (int)config_setting_source_line(it),
-                                "solver", "unknown solver '%s'", solver);
+            return tc_error_set(err, TC_ENOTFOUND, tc_script_path(s), tc_setting_line(it), "solver",
+                                "unknown solver '%s'", solver);
         /* the engine's parameters: names checked when a method is configured (e2_configure) */
-        config_setting_t *eng = tc_script_lookup(s, it, "engine");
+        const tc_setting *eng = tc_script_lookup(s, it, "engine");
         tc_script_use(eng);
-        if (eng && (!config_setting_is_group(eng) || config_setting_length(eng) > 4))
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(eng),
-                                "engine", "a group of at most 4 engine parameters");
-        for (int k = 0; eng && k < config_setting_length(eng); k++, ig->nset++) {
-            config_setting_t *p = config_setting_get_elem(eng, (unsigned)k);
-            int t = config_setting_type(p);
-            if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64 && t != CONFIG_TYPE_FLOAT)
-                return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(p),
-                                    config_setting_name(p), "must be a number");
-            snprintf(ig->set_name[k], sizeof ig->set_name[k], "%s", config_setting_name(p));
-            ig->set_value[k] = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(p)
-                                                      : (double)config_setting_get_int64(p);
+        if (eng && (!(tc_setting_type(eng) == TC_SETTING_GROUP) || tc_setting_length(eng) > 4))
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(eng), "engine",
+                                "a group of at most 4 engine parameters");
+        for (int k = 0; eng && k < tc_setting_length(eng); k++, ig->nset++) {
+            const tc_setting *p = tc_setting_at(eng, k);
+            if (tc_setting_type(p) != TC_SETTING_NUMBER)
+                return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(p),
+                                    tc_setting_name(p), "must be a number");
+            snprintf(ig->set_name[k], sizeof ig->set_name[k], "%s", tc_setting_name(p));
+            ig->set_value[k] = tc_setting_number(p);
         }
     }
     return TC_OK;
@@ -86,11 +85,11 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
     static const char *const gen_keys[] = {"goals", "population", "elites", "iterations",
                                            "sigma", "seed",       NULL};
     memset(e, 0, sizeof *e);
-    config_setting_t *sc = tc_script_lookup(s, NULL, "scene");
-    config_setting_t *ro = tc_script_lookup(s, NULL, "rollout");
-    config_setting_t *ge = tc_script_lookup(s, NULL, "generate");
+    const tc_setting *sc = tc_script_lookup(s, NULL, "scene");
+    const tc_setting *ro = tc_script_lookup(s, NULL, "rollout");
+    const tc_setting *ge = tc_script_lookup(s, NULL, "generate");
     if (!sc || !ro || !ge)
-        return tc_error_set(err, TC_EINVAL, s->path, 0,
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0,
                             !sc   ? "scene"
                             : !ro ? "rollout"
                                   : "generate",
@@ -128,31 +127,27 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
         return st;
     snprintf(e->trajectories, sizeof e->trajectories, "%s", traj);
     if (e->duration / e->waypoint_dt + 1 > E2_MAXWAY)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ro),
-                            "waypoint_dt", "duration / waypoint_dt must stay below %d",
-                            E2_MAXWAY - 1);
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(ro), "waypoint_dt",
+                            "duration / waypoint_dt must stay below %d", E2_MAXWAY - 1);
     /* the generator: goals are (x, y, theta) triples */
-    config_setting_t *goals = tc_script_lookup(s, ge, "goals");
+    const tc_setting *goals = tc_script_lookup(s, ge, "goals");
     if ((st = tc_script_allowed(s, ge, gen_keys, err))) return st;
-    if (!goals || config_setting_length(goals) < 1 || config_setting_length(goals) > E2_MAXTRAJ)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ge), "goals",
+    if (!goals || tc_setting_length(goals) < 1 || tc_setting_length(goals) > E2_MAXTRAJ)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(ge), "goals",
                             "give 1 to %d goal poses (x, y, theta)", E2_MAXTRAJ);
-    e->ngoal = config_setting_length(goals);
+    e->ngoal = tc_setting_length(goals);
     for (int i = 0; i < e->ngoal; i++) {
-        config_setting_t *g = config_setting_get_elem(goals, (unsigned)i);
-        int line = (int)config_setting_source_line(g);
-        if (!config_setting_is_aggregate(g) || config_setting_length(g) != 3)
-            return tc_error_set(err, TC_EINVAL, s->path, line, "goals",
+        const tc_setting *g = tc_setting_at(goals, i);
+        int line = tc_setting_line(g);
+        if (tc_setting_length(g) != 3)
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "goals",
                                 "goal %d must be (x, y, theta)", i + 1);
         for (int k = 0; k < 3; k++) {
-            config_setting_t *v = config_setting_get_elem(g, (unsigned)k);
-            if (config_setting_type(v) != CONFIG_TYPE_FLOAT &&
-                config_setting_type(v) != CONFIG_TYPE_INT)
-                return tc_error_set(err, TC_EINVAL, s->path, line, "goals", "goal %d: numbers only",
-                                    i + 1);
-            e->goal[i][k] = config_setting_type(v) == CONFIG_TYPE_FLOAT
-                                ? config_setting_get_float(v)
-                                : config_setting_get_int(v);
+            const tc_setting *v = tc_setting_at(g, k);
+            if (tc_setting_type(v) != TC_SETTING_NUMBER)
+                return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "goals",
+                                    "goal %d: numbers only", i + 1);
+            e->goal[i][k] = tc_setting_number(v);
         }
     }
     if ((st = tc_script_int(s, ge, "population", 4, 100000, &e->population, err)) ||
@@ -162,7 +157,7 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
         (st = tc_script_real(s, ge, "sigma", 1e-6, 10, &e->sigma, err)))
         return st;
     if (e->elites > e->population)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(ge), "elites",
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(ge), "elites",
                             "must not exceed population");
     /* the tier's grid */
     if ((st = tc_script_reals(s, NULL, "dts", 1e-5, 1, e->dt, E2_MAXGRID, &e->ndt, err)) ||
@@ -173,10 +168,10 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
     /* the integrators of the grid, and what the table compares */
     if ((st = read_integrators(s, e, err))) return st;
     static const char *const cmp_keys[] = {"reference", "timing", "timing_integrator", NULL};
-    config_setting_t *cmp = tc_script_lookup(s, NULL, "compare");
+    const tc_setting *cmp = tc_script_lookup(s, NULL, "compare");
     const char *ref, *tim, *tin;
     if (!cmp)
-        return tc_error_set(err, TC_EINVAL, s->path, 0, "compare",
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0, "compare",
                             "missing group: compare = { reference = \"...\"; timing = \"...\"; "
                             "timing_integrator = \"...\"; }");
     if ((st = tc_script_allowed(s, cmp, cmp_keys, err)) ||
@@ -188,24 +183,17 @@ tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
     snprintf(e->timing, sizeof e->timing, "%s", tim);
     snprintf(e->timing_integ, sizeof e->timing_integ, "%s", tin);
     /* the method the reference's entry names (the trajectory generator simulates with it) */
-    config_setting_t *ml = config_lookup((config_t *)&s->cfg, "methods");
-    for (int i = 0; ml && i < config_setting_length(ml); i++) {
-        const char *l = NULL, *m = NULL;
-        config_setting_t *me = config_setting_get_elem(ml, (unsigned)i);
-        if (config_setting_lookup_string(me, "label", &l) && !strcmp(l, ref) &&
-            config_setting_lookup_string(me, "method", &m))
-            snprintf(e->reference_spec, sizeof e->reference_spec, "%s", m);
-    }
+    const char *spec = tc_script_method_spec(s, ref);
+    if (spec) snprintf(e->reference_spec, sizeof e->reference_spec, "%s", spec);
     if (!e->reference_spec[0])
-        return tc_error_set(err, TC_EINVAL, s->path,
-                            (int)config_setting_source_line(tc_script_lookup(s, cmp, "reference")),
-                            "reference", "no method in the script is labelled '%s'", ref);
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
+                            tc_setting_line(tc_script_lookup(s, cmp, "reference")), "reference",
+                            "no method in the script is labelled '%s'", ref);
     for (int g = 0; g < e->ninteg; g++)
         if (!strcmp(e->integ[g].name, tin)) return TC_OK;
-    return tc_error_set(
-        err, TC_EINVAL, s->path,
-        (int)config_setting_source_line(tc_script_lookup(s, cmp, "timing_integrator")),
-        "timing_integrator", "'%s' is not among the integrators", tin);
+    return tc_error_set(err, TC_EINVAL, tc_script_path(s),
+                        tc_setting_line(tc_script_lookup(s, cmp, "timing_integrator")),
+                        "timing_integrator", "'%s' is not among the integrators", tin);
 }
 
 tc_status e2_set_spacing(tc_method *m, double spacing, tc_error *err) {

@@ -78,7 +78,7 @@ static tc_status write_rollouts(const tc_exp *x, const e2_setup *e, const e2_ite
         char reason[600];
         tc_csv_field(reason, sizeof reason, t->r.reason);
         fprintf(o.f, "%s,%s,%g,%s,%g,%d,%.9g,%.9g,%.9g,%.6g,%d,%d,%s,%s\n",
-                x->method[t->method].label, t->m.spec, e->dt[t->dt], e->integ[t->integ].name,
+                tc_exp_label(x, t->method), t->m.spec, e->dt[t->dt], e->integ[t->integ].name,
                 t->sp >= 0 ? e->spacing[t->sp] : 0, t->roll, t->r.final[0], t->r.final[1],
                 t->r.final[2], 1e3 * t->r.step_s, t->r.contacts, t->r.breaks,
                 t->r.status ? "failed" : "ok", reason);
@@ -96,7 +96,7 @@ static tc_status write_paths(const tc_exp *x, const e2_setup *e, const e2_item *
     if (st) return st;
     /* one gnuplot block per (rollout, simulator), two blank lines between blocks */
     fprintf(o.f, "# t_s,x_m,y_m,theta_rad; blocks: rollout 0 %s, rollout 0 %s, ...\n",
-            x->method[ref].label, x->method[timed].label);
+            tc_exp_label(x, ref), tc_exp_label(x, timed));
     for (int k = 0; k < e->rollouts; k++)
         for (int which = 0; which < 2; which++)
             for (int i = 0; i < n; i++) {
@@ -120,7 +120,7 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
     /* spacings geometric from the coarsest (27 points) to 2 cm (quick) or 4.7 mm (full, ~4,000) */
     enum { NS_MAX = 12 };
     const e2_setup *e = &s->e;
-    const int full = strcmp(x->tier, "full") == 0, ns = full ? NS_MAX : 8;
+    const int full = strcmp(tc_exp_tier(x), "full") == 0, ns = full ? NS_MAX : 8;
     double spacings[NS_MAX];
     for (int i = 0; i < ns; i++)
         spacings[i] = 0.08 * pow((full ? 0.0047 : 0.02) / 0.08, (double)i / (ns - 1));
@@ -129,8 +129,8 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
         g++;
     double ms[NS_MAX], ref_s;
     tc_method a, b;
-    tc_status st = e2_configure(&x->method[timed].m, e, g, -1, &a, err);
-    if (!st) st = e2_configure(&x->method[ref].m, e, g, -1, &b, err);
+    tc_status st = e2_configure(tc_exp_method(x, timed), e, g, -1, &a, err);
+    if (!st) st = e2_configure(tc_exp_method(x, ref), e, g, -1, &b, err);
     if (!st)
         st = e2_step_times(e, &s->sc, &a, &b, &s->tr[0], 0.002, 2000, spacings, ns, points, ms,
                            &ref_s, err);
@@ -139,8 +139,8 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
     tc_outfile o;
     tc_exp_path(x, "step_time.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", x->method[timed].label, e->timing_integ,
-            x->method[ref].label, e->timing_integ);
+    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", tc_exp_label(x, timed), e->timing_integ,
+            tc_exp_label(x, ref), e->timing_integ);
     for (int i = 0; i < ns; i++)
         fprintf(o.f, "%d,%.6g,%.6g\n", points[i], 1e3 * ms[i], 1e3 * ref_s);
     *ratio = ms[0] / ref_s;
@@ -172,12 +172,12 @@ static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
             char col[64], name[128];
             column_name(col, sizeof col, e, d, g, 0);
             mean_sd(dist, e->rollouts, &mean, &sd);
-            snprintf(name, sizeof name, "%s.%s.travel_cm", x->method[ref].label, col);
-            tc_metrics_add(&x->metrics, x->method[ref].label, name, mean, "cm", 0.05, 0.02, 0,
+            snprintf(name, sizeof name, "%s.%s.travel_cm", tc_exp_label(x, ref), col);
+            tc_metrics_add(tc_exp_metrics(x), tc_exp_label(x, ref), name, mean, "cm", 0.05, 0.02, 0,
                            "mean distance the reference moves the T: delta d of a T never pushed");
             mean_sd(turn, e->rollouts, &mean, &sd);
-            snprintf(name, sizeof name, "%s.%s.turn_deg", x->method[ref].label, col);
-            tc_metrics_add(&x->metrics, x->method[ref].label, name, mean, "deg", 0.3, 0.02, 0,
+            snprintf(name, sizeof name, "%s.%s.turn_deg", tc_exp_label(x, ref), col);
+            tc_metrics_add(tc_exp_metrics(x), tc_exp_label(x, ref), name, mean, "deg", 0.3, 0.02, 0,
                            "mean angle the reference turns the T: delta theta of a T never pushed");
         }
 }
@@ -199,10 +199,10 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
     /* the reference's own columns first: how far it moves the T, the pose gap of a T that is
      * never pushed (the null outcome every pose-gap claim must fail) */
     travel_metrics(x, s, ref);
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         if (k == ref) continue;
-        int sp = spaced(&x->method[k].m);
-        const char *label = x->method[k].label;
+        int sp = spaced(tc_exp_method(x, k));
+        const char *label = tc_exp_label(x, k);
         for (int g = 0; g < e->ninteg; g++)
             for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
                 for (int d = 0; d < e->ndt; d++) {
@@ -236,7 +236,7 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
                     char col[64], cells[11][64], name[128];
                     column_name(col, sizeof col, e, d, g, p >= 0 ? points[p] : 0);
                     for (int c = 0; c < 4; c++)
-                        pv[c] = tc_script_paper(&x->script, "column", col, keys[c]);
+                        pv[c] = tc_script_paper(tc_exp_script(x), "column", col, keys[c]);
                     snprintf(cells[0], 64, "%s", label);
                     snprintf(cells[1], 64, "%s", col);
                     for (int c = 0; c < 4; c++)
@@ -253,15 +253,15 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
                     tc_table_add_row(tab, row);
                     /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
                     snprintf(name, sizeof name, "%s.%s.dd_cm", label, col);
-                    tc_metrics_add(&x->metrics, label, name, v[4], "cm", 0.5, 0.25, 0,
+                    tc_metrics_add(tc_exp_metrics(x), label, name, v[4], "cm", 0.5, 0.25, 0,
                                    "mean final COM distance to the reference");
                     snprintf(name, sizeof name, "%s.%s.dth_deg", label, col);
-                    tc_metrics_add(&x->metrics, label, name, v[6], "deg", 3, 0.25, 0,
+                    tc_metrics_add(tc_exp_metrics(x), label, name, v[6], "deg", 3, 0.25, 0,
                                    "mean final rotation difference to the reference");
                 }
     }
     char machine[300], caption[1024];
-    tc_machine_describe(machine, sizeof machine, x->threads);
+    tc_machine_describe(machine, sizeof machine, tc_exp_threads(x));
     snprintf(caption, sizeof caption,
              "E2 (fig. 7): final T pose differences to the reference engine (mean ± std over the "
              "rollouts) and wall time per step in µs, measured in the same parallel run (%s); "
@@ -296,19 +296,19 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     if (!s) return TC_ENOMEM;
     *state = s;
     char tpath[1100];
-    tc_status st = e2_read_setup(&x->script, &s->e, err);
+    tc_status st = e2_read_setup(tc_exp_script(x), &s->e, err);
     if (!st) st = tc_scene_t_pusher(&s->sc, &s->e.scene, err);
     if (!st) {
         /* a relative path is the source tree's (data/...), an absolute one the user's own */
-        tc_path_under(x->source_dir, s->e.trajectories, tpath, sizeof tpath);
+        tc_path_under(tc_exp_source_dir(x), s->e.trajectories, tpath, sizeof tpath);
         st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
     }
     /* as many rollouts as the script asks, each its own trajectory */
     if (!st && s->e.rollouts > s->ntr) {
-        config_setting_t *v = tc_script_lookup(&x->script, NULL, "rollouts");
+        const tc_setting *v = tc_script_lookup(tc_exp_script(x), NULL, "rollouts");
         st = tc_error_set(
-            err, TC_EINVAL, x->script.path, v ? (int)config_setting_source_line(v) : 0, "rollouts",
-            "%d rollouts, but %s holds %d trajectories", s->e.rollouts, tpath, s->ntr);
+            err, TC_EINVAL, tc_script_path(tc_exp_script(x)), v ? tc_setting_line(v) : 0,
+            "rollouts", "%d rollouts, but %s holds %d trajectories", s->e.rollouts, tpath, s->ntr);
     }
     if (!st) tc_exp_refer(x, "compare.timing", s->e.timing);
     /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
@@ -332,12 +332,12 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
     const e2_setup *e = &s->e;
     const int ref = tc_exp_method_find(x, e->reference), timed = tc_exp_method_find(x, e->timing);
     /* the grid: method x dt x integrator x spacing x rollout, one run each */
-    int cap = x->nmethod * e->ndt * e->ninteg * E2_MAXGRID * e->rollouts;
+    int cap = tc_exp_nmethod(x) * e->ndt * e->ninteg * E2_MAXGRID * e->rollouts;
     s->it = calloc((size_t)cap + 1, sizeof *s->it);
     if (!s->it) return TC_ENOMEM;
     tc_status st = TC_OK;
-    for (int k = 0; k < x->nmethod && !st; k++) {
-        int sp = spaced(&x->method[k].m);
+    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++) {
+        int sp = spaced(tc_exp_method(x, k));
         for (int d = 0; d < e->ndt; d++)
             for (int g = 0; g < e->ninteg; g++)
                 for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
@@ -348,7 +348,7 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
                         t->integ = g;
                         t->sp = p;
                         t->roll = r;
-                        if ((st = e2_configure(&x->method[k].m, e, g, p, &t->m, err))) break;
+                        if ((st = e2_configure(tc_exp_method(x, k), e, g, p, &t->m, err))) break;
                         tc_exp_add_run(x, k, &t->m, -1, "dt=%g s, %s, spacing=%g m, rollout %d",
                                        e->dt[d], e->integ[g].name, p >= 0 ? e->spacing[p] : 0, r);
                     }
@@ -367,7 +367,8 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
     tc_exp_text(x,
                 "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "
                 "against `%s` (%s).",
-                e->rollouts, e->trajectories, x->tier, e->reference, x->method[ref].m.spec);
+                e->rollouts, e->trajectories, tc_exp_tier(x), e->reference,
+                tc_exp_method(x, ref)->spec);
     st = write_table(x, s, ref, err);
     /* rollouts, paths of the finest column, step time vs points, figures */
     double ratio = NAN;
@@ -379,12 +380,12 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
     if (!st && timed >= 0) {
         char name[128];
         snprintf(name, sizeof name, "%s.euler_step_over_%s_26", e->timing, e->reference);
-        tc_metrics_add(&x->metrics, e->timing, name, ratio, "1", 0, 1.5, TC_METRIC_TIMING,
+        tc_metrics_add(tc_exp_metrics(x), e->timing, name, ratio, "1", 0, 1.5, TC_METRIC_TIMING,
                        "timed method (coarsest AOPC) over the reference's wall time per step, "
                        "2 ms (machine-dependent)");
         char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
         snprintf(nroll, sizeof nroll, "%d", e->rollouts);
-        snprintf(labels, sizeof labels, "%s %s", x->method[ref].label, x->method[timed].label);
+        snprintf(labels, sizeof labels, "%s %s", tc_exp_label(x, ref), tc_exp_label(x, timed));
         column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
         tc_exp_path(x, "paths.csv", data, sizeof data);
         tc_plot_var v[] = {
@@ -392,7 +393,7 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
         snprintf(caption, sizeof caption,
                  "Paths of the T's centre of mass in every rollout at column %s (step, integrator, "
                  "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
-                 col, x->method[ref].label, x->method[timed].label);
+                 col, tc_exp_label(x, ref), tc_exp_label(x, timed));
         tc_exp_figure(x, "e2_paths.gp", v, 4, "fig_paths", caption);
         tc_exp_path(x, "step_time.csv", data, sizeof data);
         char machine[300];
@@ -401,7 +402,7 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
         snprintf(caption, sizeof caption,
                  "Wall time per %s step (2 ms) against the AOPC points on the T, %s beside %s, "
                  "fastest of three runs of 2,000 steps each, one after the other (%s).",
-                 e->timing_integ, x->method[timed].label, x->method[ref].label, machine);
+                 e->timing_integ, tc_exp_label(x, timed), tc_exp_label(x, ref), machine);
         tc_exp_figure(x, "e2_step_time.gp", w, 2, "fig_step_time", caption);
     } else if (!st)
         tc_exp_text(x, "No method labelled `%s` ran: no paths or step-time figures.", e->timing);
@@ -425,9 +426,10 @@ static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
     for (int d = 0; d < e->ndt; d++)
         steps += e->duration / e->dt[d];
     steps *= e->rollouts * e->ninteg;
-    w->bytes = (double)sizeof(e2_item) * x->nmethod * e->ninteg * e->ndt * e->rollouts * E2_MAXGRID;
-    for (int k = 0; k < x->nmethod; k++) {
-        tc_method m = x->method[k].m;
+    w->bytes =
+        (double)sizeof(e2_item) * tc_exp_nmethod(x) * e->ninteg * e->ndt * e->rollouts * E2_MAXGRID;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        tc_method m = (*tc_exp_method(x, k));
         int sp = spaced(&m);
         for (int p = 0; p < (sp ? e->nspacing : 1); p++) {
             if (sp) e2_set_spacing(&m, e->spacing[p], NULL);
@@ -435,11 +437,11 @@ static void e2_estimate(const tc_exp *x, const void *state, tc_work *w) {
             w->steps += steps;
             w->seconds +=
                 steps * (TC_WORK_STEP_S + TC_WORK_PAIR_S * pt * pf) * tc_method_work_factor(&m);
-            w->bytes += 48 * (pt + pf) * (x->threads + 2);
+            w->bytes += 48 * (pt + pf) * (tc_exp_threads(x) + 2);
         }
     }
     /* the step-time study: 3 x 2,000 steps at each of 8 or 12 spacings, the finest dominating */
-    const double finest = strcmp(x->tier, "full") ? 0.02 : 0.0047;
+    const double finest = strcmp(tc_exp_tier(x), "full") ? 0.02 : 0.0047;
     w->steps += 6000 * 12;
     w->seconds +=
         6000 * 3 * (TC_WORK_STEP_S + TC_WORK_PAIR_S * fmax(12, tt / (finest * finest)) * 12);

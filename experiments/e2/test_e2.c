@@ -19,12 +19,12 @@ static const char *src(void) {
 static void setup(e2_setup *e) {
     char path[1024];
     snprintf(path, sizeof path, "%s/experiments/e2/e2_t_pushing.cfg", src());
-    tc_script s;
+    tc_script *s = NULL;
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_script_load(&s, path, "quick", &err), TC_OK, "%s", err.msg);
-    cr_assert_eq(e2_read_setup(&s, e, &err), TC_OK, "%s", err.msg);
-    tc_script_free(&s);
+    cr_assert_eq(e2_read_setup(s, e, &err), TC_OK, "%s", err.msg);
+    tc_script_free(s);
 }
 
 Test(e2, trajectories_make_and_break_contact_twice_in_mujoco) {
@@ -101,7 +101,7 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     tc_error_clear(&err);
     cr_assert_eq(tc_exp_plan(&x, tc_experiment_find("e2"), mine, "e2", &o, &err), TC_OK, "%s",
                  err.msg);
-    cr_assert_eq(x->nmethod, 2, "scm and its reference");
+    cr_assert_eq(tc_exp_nmethod(x), 2, "scm and its reference");
     cr_assert_geq(tc_exp_method_find(x, "mujoco"), 0);
     cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
     cr_expect_gt(tc_exp_failed(x), 0, "the stiff SCM rollouts are recorded as failed runs");

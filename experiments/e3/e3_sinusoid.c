@@ -31,13 +31,13 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
                                      "curve_depths", NULL};
     static const char *const fk[] = {"cache", "nx", "ny", "steps", NULL};
     static const char *const sk[] = {"radius", "depth", "E", "ratios", "resolution", NULL};
-    config_setting_t *pr = tc_script_lookup(s, NULL, "problem"),
+    const tc_setting *pr = tc_script_lookup(s, NULL, "problem"),
                      *fe = tc_script_lookup(s, NULL, "fem");
-    config_setting_t *pf = tc_script_lookup(s, NULL, "pfc"),
+    const tc_setting *pf = tc_script_lookup(s, NULL, "pfc"),
                      *pa = tc_script_lookup(s, NULL, "paper");
-    config_setting_t *su = tc_script_lookup(s, NULL, "surface");
+    const tc_setting *su = tc_script_lookup(s, NULL, "surface");
     if (!pr || !fe || !pf || !pa || !su)
-        return tc_error_set(err, TC_EINVAL, s->path, 0,
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0,
                             !pr   ? "problem"
                             : !fe ? "fem"
                             : !pf ? "pfc"
@@ -70,19 +70,18 @@ static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
         (st = tc_script_int(s, su, "resolution", 0, 5, &e->slevel, err)))
         return st;
     if (e->sdepth >= e->sr)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su), "depth",
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(su), "depth",
                             "the sphere must be pressed less than its radius into the half-space");
     for (int k = 0; k < e->nratio; k++)
         if (e->sr / e->ratio[k] > 10)
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(su),
-                                "ratios", "radius / ratio (pfc's plane_h) must be at most 10 m");
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(su), "ratios",
+                                "radius / ratio (pfc's plane_h) must be at most 10 m");
     snprintf(e->cache, sizeof e->cache, "%s", cache);
     if (ncurve != 2 || !(e->curve[0] < e->curve[1]) || e->curve[1] > e->depth + 1e-12)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr),
-                            "curve_depths", "must be [lo, hi] with lo < hi <= depth (%g)",
-                            e->depth);
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(pr), "curve_depths",
+                            "must be [lo, hi] with lo < hi <= depth (%g)", e->depth);
     if (e->eta[0] != 0)
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(pr), "etas",
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(pr), "etas",
                             "the first amplitude must be 0 (it normalises every curve)");
     return TC_OK;
 }
@@ -140,10 +139,10 @@ static tc_status e3_setup_fn(tc_exp *x, void **state, tc_error *err) {
     if (!s) return TC_ENOMEM;
     *state = s;
     char path[1100];
-    tc_status st = read_setup(&x->script, &s->e, err);
+    tc_status st = read_setup(tc_exp_script(x), &s->e, err);
     if (st) return st;
     /* the FEM reference curves, read before anything runs */
-    tc_path_under(x->source_dir, s->e.cache, path, sizeof path);
+    tc_path_under(tc_exp_source_dir(x), s->e.cache, path, sizeof path);
     return read_cache(path, &s->e, s->fem, s->prov, sizeof s->prov, err);
 }
 
@@ -306,7 +305,7 @@ static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curv
             snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s.maxdev", e->eta[k],
                      conv ? "mean" : "touch");
             tc_metrics_add(
-                &x->metrics, NULL, name, dev, "1", 0.005, 0.01, 0,
+                tc_exp_metrics(x), NULL, name, dev, "1", 0.005, 0.01, 0,
                 "largest |PFC / FEM - 1| along the normalised curve over the curve depths");
         }
     char caption[512];
@@ -419,14 +418,14 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
             if (isnan(ff)) continue;
             char name[96];
             snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s", e.eta[k], conv ? "mean" : "touch");
-            tc_metrics_add(&x->metrics, NULL, name, fp / ff, "1", 0.005, 0.01, 0,
+            tc_metrics_add(tc_exp_metrics(x), NULL, name, fp / ff, "1", 0.005, 0.01, 0,
                            "PFC / FEM normalised force at the reference depth");
         }
     tc_exp_text(x,
                 "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
                 "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
                 "against the pressure field model, tier `%s`.",
-                e.lambda, x->tier);
+                e.lambda, tc_exp_tier(x));
     st = tc_exp_table(x, t, "ratios",
                       "E3: normalised force (by the eta = 0, d = 0.4 value of each method) of a "
                       "rigid sinusoid on a "
@@ -455,12 +454,12 @@ tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
     char script[1100], path[1100];
     const char *source_dir = o->source_dir, *out_path = o->out;
     snprintf(script, sizeof script, "%s/experiments/e3/e3_sinusoid.cfg", source_dir);
-    tc_script s;
+    tc_script *s = NULL;
     e3_setup e;
     tc_status st = tc_script_load(&s, script, "full", err);
     if (st) return st;
-    st = read_setup(&s, &e, err);
-    tc_script_free(&s);
+    st = read_setup(s, &e, err);
+    tc_script_free(s);
     if (st) return st;
     if (!tc_fem_have_ccx())
         return tc_error_set(err, TC_EIO, NULL, 0, NULL, "ccx not found: install calculix-ccx");
@@ -499,7 +498,7 @@ static void e3_estimate(const tc_exp *x, const void *state, tc_work *w) {
     w->steps = evals + (e->resolve ? e->neta * (double)e->steps : 0);
     w->seconds = evals * e->segments * TC_WORK_STEP_S / 4 +
                  (e->resolve ? e->neta * e->steps * cells * 2e-5 : 0);
-    w->bytes = sizeof *s + (e->resolve ? 2000 * cells * x->threads : 0);
+    w->bytes = sizeof *s + (e->resolve ? 2000 * cells * tc_exp_threads(x) : 0);
 }
 
 const tc_experiment_type tc_experiment_e3 = {

@@ -13,7 +13,7 @@ enum { E4_BENCH_BODIES, E4_BENCH_STEPS };
  * study's methods with the script's parameters, on the piles of --bodies */
 static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
     e4_setup e;
-    tc_status st = e4_read_setup(&x->script, &e, err);
+    tc_status st = e4_read_setup(tc_exp_script(x), &e, err);
     const tc_method *m[E4_MAXSPEED];
     int settle = st ? -1 : tc_exp_method_find(x, e.d_settle);
     for (int i = 0; !st && i < e.d_nlabel; i++) {
@@ -23,7 +23,7 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
                               "the script must list the method '%s'",
                               k < 0 ? e.d_label[i] : e.d_settle);
         else
-            m[i] = &x->method[k].m;
+            m[i] = tc_exp_method(x, k);
     }
     if (st) return st;
     const tc_bench_val *bodies = &o->v[E4_BENCH_BODIES];
@@ -31,7 +31,7 @@ static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     e.d_steps = o->v[E4_BENCH_STEPS].list[0];
     memcpy(e.d_sizes, bodies->list, (size_t)bodies->n * sizeof *e.d_sizes);
     e4_speed_row rows[E4_MAXPILE];
-    if ((st = e4_speed(&e, &x->method[settle].m, m, e.d_nlabel, rows, err))) return st;
+    if ((st = e4_speed(&e, tc_exp_method(x, settle), m, e.d_nlabel, rows, err))) return st;
     /* a column of steps/s per method, then each one's ratio to the baseline (the first) */
     static const tc_col head[] = {{.csv = "bodies", .fmt = "%.0f"},
                                   {.csv = "touching_pairs", .fmt = "%.0f"},

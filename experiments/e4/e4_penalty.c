@@ -42,7 +42,7 @@ static tc_status write_series(const tc_exp *x, const char *file, const e4_item *
     if (st) return st;
     fprintf(o.f, "# step,kinetic_J,penetration_m; one block per method:");
     for (int i = 0; i < n; i++)
-        if (it[i].study == study) fprintf(o.f, " %s", x->method[it[i].method].label);
+        if (it[i].study == study) fprintf(o.f, " %s", tc_exp_label(x, it[i].method));
     fprintf(o.f, "\n");
     for (int i = 0; i < n; i++) {
         if (it[i].study != study) continue;
@@ -74,7 +74,7 @@ static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_err
         tc_csv_field(reason, sizeof reason, r->reason);
         const e4_sanity *k = &it[i].r.chk;
         fprintf(o.f, "%s,%s,%s,%ld,%.6e,%.6e,%.6e,%d,%.4g,%.4g,%.4g,%.4g,%.4g,%lld,%lld,%s,%s\n",
-                x->method[it[i].method].label, x->method[it[i].method].m.spec,
+                tc_exp_label(x, it[i].method), tc_exp_method(x, it[i].method)->spec,
                 study_name[it[i].study], s->steps, s->mean_pen, s->max_pen, s->final_ke,
                 it[i].r.escaped, k->energy_rise, k->energy_allow, k->lowest, k->deepest, s->wall_s,
                 s->iters, s->fails, r->status ? "failed" : "ok", reason);
@@ -94,12 +94,12 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
                         settle < 0 ? e->d_settle : e->d_label[i]);
             return TC_OK;
         }
-        m[i] = &x->method[idx[i]].m;
+        m[i] = tc_exp_method(x, idx[i]);
     }
     int n = e->d_nlabel;
     e4_speed_row rows[E4_MAXPILE];
     fprintf(stderr, "e4: speed study (serial): %d pile sizes\n", e->d_n);
-    tc_status st = e4_speed(e, &x->method[settle].m, m, n, rows, err);
+    tc_status st = e4_speed(e, tc_exp_method(x, settle), m, n, rows, err);
     if (st) return st;
     /* one run record per pile size and method */
     for (int r = 0; r < e->d_n; r++)
@@ -185,7 +185,7 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
         if (!isnan(at50[i])) {
             char name[128];
             snprintf(name, sizeof name, "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
-            tc_metrics_add(&x->metrics, e->d_label[i], name, at50[i], "1", 0, 0.9,
+            tc_metrics_add(tc_exp_metrics(x), e->d_label[i], name, at50[i], "1", 0, 0.9,
                            TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
                            "steps/s over the baseline's at the first pile with >= 50 LCP "
                            "contacts (machine-dependent)");
@@ -197,7 +197,7 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
 static void e4_work(void *ctx, int i, tc_item *it) {
     e4_state *s = ctx;
     e4_item *t = &s->it[i];
-    e4_simulate(&s->e, &s->scene[t->study], &s->x->method[t->method].m, t->study, t->steps,
+    e4_simulate(&s->e, &s->scene[t->study], tc_exp_method(s->x, t->method), t->study, t->steps,
                 t->every, (const double(*)[3])s->force, &t->r, it);
 }
 
@@ -227,11 +227,11 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         return TC_ENOMEM;
     }
     char notrun[2048] = ""; /* the studies a method did not run, and why */
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const e4_item *r[3] = {NULL, NULL, NULL};
         for (int i = 0; i < s->n; i++)
             if (s->it[i].method == k) r[s->it[i].study] = &s->it[i];
-        const char *label = x->method[k].label;
+        const char *label = tc_exp_label(x, k);
         char c[7][64], name[160];
         int failed = 0, ok[3];
         for (int q = 0; q < 3; q++) {
@@ -241,9 +241,9 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         /* (b) */
         if (r[1]) {
             const tc_series *b = &r[1]->r.s;
-            double pv = tc_script_paper(&x->script, "label", label, "mean_penetration");
+            double pv = tc_script_paper(tc_exp_script(x), "label", label, "mean_penetration");
             snprintf(c[0], 64, "%s", label);
-            snprintf(c[1], 64, "%s", x->method[k].m.spec);
+            snprintf(c[1], 64, "%s", tc_exp_method(x, k)->spec);
             snprintf(c[2], 64, "%.3g", b->mean_pen);
             snprintf(c[3], 64, "%.3g", b->max_pen);
             tc_cell_num(c[4], 64, b->final_ke, 3, 1e-12);
@@ -255,8 +255,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
             const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
             tc_table_add_row(tb, row);
             snprintf(name, sizeof name, "perturbed.%s.mean_penetration", label);
-            tc_metrics_add(&x->metrics, label, name, ok[1] ? b->mean_pen : NAN, "m", 1e-5, 0.3, 0,
-                           "(b) mean penetration of the perturbed block");
+            tc_metrics_add(tc_exp_metrics(x), label, name, ok[1] ? b->mean_pen : NAN, "m", 1e-5,
+                           0.3, 0, "(b) mean penetration of the perturbed block");
         }
         /* (a) and (c); a study the method could not run says "n/a", and why below */
         snprintf(c[0], 64, "%s", label);
@@ -265,8 +265,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         for (int q = 0; q < 3; q += 2) {
             if (r[q]) continue;
             char why[300];
-            tc_method_why_not(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]), why,
-                              sizeof why);
+            tc_method_why_not(tc_exp_method(x, k), TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]),
+                              why, sizeof why);
             snprintf(notrun + strlen(notrun), sizeof notrun - strlen(notrun), "%s%s %s: %s",
                      notrun[0] ? "; " : "", label, q ? "(c)" : "(a)", why);
         }
@@ -278,8 +278,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
                 long last = (a->steps - 1) / r[0]->every;
                 snprintf(c[1], 64, "%.3g", a->pen[last]);
                 snprintf(name, sizeof name, "block.%s.final_penetration", label);
-                tc_metrics_add(&x->metrics, label, name, ok[0] ? a->pen[last] : NAN, "m", 1e-4, 0.3,
-                               0, "(a) penetration after the last step");
+                tc_metrics_add(tc_exp_metrics(x), label, name, ok[0] ? a->pen[last] : NAN, "m",
+                               1e-4, 0.3, 0, "(a) penetration after the last step");
             }
         }
         if (r[2]) {
@@ -288,11 +288,12 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
             snprintf(c[4], 64, "%.3g", p->max_pen);
             snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
             snprintf(name, sizeof name, "pile.%s.escaped", label);
-            tc_metrics_add(&x->metrics, label, name, ok[2] ? r[2]->r.escaped : NAN, "1", 0, 0, 0,
-                           "(c) bodies outside the container at the end");
+            tc_metrics_add(tc_exp_metrics(x), label, name, ok[2] ? r[2]->r.escaped : NAN, "1", 0, 0,
+                           0, "(c) bodies outside the container at the end");
             snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", label);
-            tc_metrics_add(&x->metrics, label, name, ok[2] ? p->final_ke / p->peak_ke : NAN, "1",
-                           0.01, 1.0, 0, "(c) kinetic energy at the end over its peak (decay)");
+            tc_metrics_add(tc_exp_metrics(x), label, name, ok[2] ? p->final_ke / p->peak_ke : NAN,
+                           "1", 0.01, 1.0, 0,
+                           "(c) kinetic energy at the end over its peak (decay)");
         }
         snprintf(c[6], 64, "%d", failed);
         const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
@@ -315,7 +316,7 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
                  s->e.b_ratio[i][1]);
         snprintf(doc, sizeof doc, "(b) mean penetration of %s over that of %s", s->e.b_ratio[i][0],
                  s->e.b_ratio[i][1]);
-        tc_metrics_add(&x->metrics, s->e.b_ratio[i][0], name,
+        tc_metrics_add(tc_exp_metrics(x), s->e.b_ratio[i][0], name,
                        ok ? nd[0]->r.s.mean_pen / nd[1]->r.s.mean_pen : NAN, "1", 0, 0.3, 0, doc);
     }
     tc_status st =
@@ -331,16 +332,16 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
                      err);
     /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
     char line[2048] = "";
-    for (int k = 0; k < x->nmethod; k++) {
-        const tc_params *mp = &x->method[k].m.mparams;
-        if (!x->method[k].m.model || tc_params_find(mp, "divide_by_r") < 0 ||
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const tc_params *mp = &tc_exp_method(x, k)->mparams;
+        if (!tc_exp_method(x, k)->model || tc_params_find(mp, "divide_by_r") < 0 ||
             !tc_params_get(mp, "divide_by_r") || tc_params_find(mp, "ki") < 0 ||
             tc_params_find(mp, "forget") < 0)
             continue;
         double kp = tc_params_get(mp, "kp"), ki = tc_params_get(mp, "ki");
         double lam = tc_params_get(mp, "forget");
         snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m",
-                 line[0] ? "; " : "", x->method[k].label, s->e.gravity / (kp + ki / (1 - lam)));
+                 line[0] ? "; " : "", tc_exp_label(x, k), s->e.gravity / (kp + ki / (1 - lam)));
     }
     if (!st && line[0])
         tc_exp_text(x,
@@ -370,7 +371,7 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
     for (int i = 0; i < s->n; i++)
         if (s->it[i].study == study) {
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
-                     labels[0] ? " " : "", x->method[s->it[i].method].label);
+                     labels[0] ? " " : "", tc_exp_label(x, s->it[i].method));
             ok += tc_exp_run_record(x, s->it[i].run)->status == TC_OK;
         }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
@@ -413,12 +414,12 @@ static double script_forget(const tc_exp *x, const char **from, int *dflt) {
     double lam = tc_params_get(&mp.mparams, "forget");
     *from = NULL;
     for (int pass = 0; pass < 2 && !*from; pass++)
-        for (int k = 0; k < x->nmethod && !*from; k++) {
-            const tc_method *m = &x->method[k].m;
+        for (int k = 0; k < tc_exp_nmethod(x) && !*from; k++) {
+            const tc_method *m = tc_exp_method(x, k);
             if (!m->model || tc_params_find(&m->mparams, "forget") < 0 ||
                 (pass == 0 && m->model != mp.model))
                 continue;
-            *from = x->method[k].label;
+            *from = tc_exp_label(x, k);
             lam = tc_params_get(&m->mparams, "forget");
         }
     *dflt = lam == tc_params_get(&mp.mparams, "forget");
@@ -461,8 +462,8 @@ static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
         end_i = tc_penalty_integral_update(end_i, lam[0], 0.2);
         if (k == FORGET_STEPS / 2) half_i = end_i;
     }
-    tc_metrics_add(&x->metrics, NULL, "forget.growth_at_0.2", (end_i - half_i) / end_i, "1", 1e-9,
-                   1e-6, 0,
+    tc_metrics_add(tc_exp_metrics(x), NULL, "forget.growth_at_0.2", (end_i - half_i) / end_i, "1",
+                   1e-9, 1e-6, 0,
                    "the integral term of eq. 2 at a depth of 0.2 m held constant: the share of its "
                    "value gained over the second half of fig. 6's steps, at the script's "
                    "forgetting factor (0: levelled off; the paper: still accumulating)");
@@ -490,7 +491,7 @@ static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     *state = s;
     s->scene = calloc(3, sizeof *s->scene);
     if (!s->scene) return TC_ENOMEM;
-    tc_status st = e4_read_setup(&x->script, &s->e, err);
+    tc_status st = e4_read_setup(tc_exp_script(x), &s->e, err);
     /* the speed study's labels name methods */
     if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
     for (int i = 0; !st && i < s->e.d_nlabel; i++)
@@ -523,15 +524,16 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
     const e4_setup *e = &s->e;
     s->x = x;
     s->force = calloc((size_t)e->b_cycles, sizeof *s->force);
-    s->it = calloc((size_t)(3 * x->nmethod) + 1, sizeof *s->it);
+    s->it = calloc((size_t)(3 * tc_exp_nmethod(x)) + 1, sizeof *s->it);
     if (!s->force || !s->it) return TC_ENOMEM;
     e4_perturbations(e, s->force);
     /* the sweep: every method on every study whose shapes it handles, one run each */
     long pile_steps = (long)ceil(e->c_seconds / e->dt);
     long psteps = e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int q = 0; q < 3; q++) {
-            if (!tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q])))
+            if (!tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS,
+                                   tc_scene_shapes(&s->scene[q])))
                 continue;
             e4_item *t = &s->it[s->n++];
             t->method = k;
@@ -553,7 +555,7 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
                 "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
                 "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
                 "(d) the speed of the penalty methods against the LCP.",
-                x->tier, e->dt);
+                tc_exp_tier(x), e->dt);
     st = write_tables(x, s, err);
     if (!st) st = write_series(x, "block.csv", s->it, s->n, E4_BLOCK, err);
     if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
@@ -600,9 +602,9 @@ static void e4_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e4_setup *e = &s->e;
     const double block = e->a_steps + e->b_settle + (double)e->b_cycles * (e->b_on + e->b_off);
     const double pile = ceil(e->c_seconds / e->dt), side = 2 * e->pile.size_hi;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         /* a point-cloud method pays for the pairs of points of each touching pair of bodies */
-        const tc_method *m = &x->method[k].m;
+        const tc_method *m = tc_exp_method(x, k);
         double pc = tc_work_points(m, 6 * side * side), pb = tc_work_points(m, 6.0);
         int piles = tc_method_can_run(m, TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[E4_PILE]));
         w->steps += block + piles * pile;
@@ -616,7 +618,7 @@ static void e4_estimate(const tc_exp *x, const void *state, tc_work *w) {
         w->steps += n;
         w->seconds += n * e->d_sizes[i] * TC_WORK_BODY_STEP_S;
     }
-    w->bytes = (double)x->nmethod * 3 * (block + pile) / 10 * 64;
+    w->bytes = (double)tc_exp_nmethod(x) * 3 * (block + pile) / 10 * 64;
 }
 
 const tc_experiment_type tc_experiment_e4 = {

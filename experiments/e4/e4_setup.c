@@ -7,8 +7,8 @@
 
 /* the line of a setting (0 when absent) */
 static int line_of(const tc_script *s, const char *path) {
-    config_setting_t *v = tc_script_lookup(s, NULL, path);
-    return v ? (int)config_setting_source_line(v) : 0;
+    const tc_setting *v = tc_script_lookup(s, NULL, path);
+    return v ? tc_setting_line(v) : 0;
 }
 
 tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
@@ -66,38 +66,38 @@ tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
         e->d_sizes[i] = (int)sizes[i];
     /* ranges that must be ordered */
     if (e->b_force_hi < e->b_force_lo)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "perturbed.force_hi"),
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "perturbed.force_hi"),
                             "perturbed.force_hi", "must be >= force_lo");
     if (e->pile.mass_hi < e->pile.mass_lo)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.mass_hi"), "pile.mass_hi",
-                            "must be >= mass_lo");
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.mass_hi"),
+                            "pile.mass_hi", "must be >= mass_lo");
     if (e->pile.size_hi < e->pile.size_lo)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.size_hi"), "pile.size_hi",
-                            "must be >= size_lo");
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.size_hi"),
+                            "pile.size_hi", "must be >= size_lo");
     /* the speed study's methods: the settling one and the timed ones (labels) */
     const char *settle;
     if ((st = tc_script_string(s, NULL, "speed.settle", &settle, err))) return st;
     snprintf(e->d_settle, sizeof e->d_settle, "%s", settle);
-    config_setting_t *tl = tc_script_lookup(s, NULL, "speed.methods");
-    if (!tl || config_setting_type(tl) != CONFIG_TYPE_ARRAY || config_setting_length(tl) < 2 ||
-        config_setting_length(tl) > E4_MAXSPEED)
+    const tc_setting *tl = tc_script_lookup(s, NULL, "speed.methods");
+    if (!tl || tc_setting_type(tl) != TC_SETTING_ARRAY || tc_setting_length(tl) < 2 ||
+        tc_setting_length(tl) > E4_MAXSPEED)
         return tc_error_set(
-            err, TC_EINVAL, s->path, tl ? (int)config_setting_source_line(tl) : 0, "speed.methods",
+            err, TC_EINVAL, tc_script_path(s), tl ? tc_setting_line(tl) : 0, "speed.methods",
             "a list of 2 to %d method labels in quotes, the baseline first", E4_MAXSPEED);
     /* (b)'s ratios, "num/den" each (optional) */
-    config_setting_t *rl = tc_script_lookup(s, NULL, "perturbed.ratios");
-    int nr = rl ? config_setting_length(rl) : 0;
-    if (rl && (config_setting_type(rl) != CONFIG_TYPE_ARRAY || nr > E4_MAXRATIO))
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(rl),
+    const tc_setting *rl = tc_script_lookup(s, NULL, "perturbed.ratios");
+    int nr = rl ? tc_setting_length(rl) : 0;
+    if (rl && (tc_setting_type(rl) != TC_SETTING_ARRAY || nr > E4_MAXRATIO))
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(rl),
                             "perturbed.ratios",
                             "a list of at most %d strings \"num/den\" (method "
                             "labels)",
                             E4_MAXRATIO);
     for (int i = 0; i < nr; i++) {
-        const char *r = config_setting_get_string_elem(rl, i), *slash = r ? strchr(r, '/') : NULL;
+        const char *r = tc_setting_string(tc_setting_at(rl, i)), *slash = r ? strchr(r, '/') : NULL;
         size_t ln = slash ? (size_t)(slash - r) : 0;
         if (!slash || ln == 0 || ln > TC_LABEL_MAX || !slash[1] || strlen(slash + 1) > TC_LABEL_MAX)
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(rl),
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(rl),
                                 "perturbed.ratios",
                                 "entry %d: \"num/den\", two method labels in "
                                 "quotes (got %s)",
@@ -106,11 +106,11 @@ tc_status e4_read_setup(const tc_script *s, e4_setup *e, tc_error *err) {
         snprintf(e->b_ratio[i][1], sizeof e->b_ratio[i][1], "%s", slash + 1);
     }
     e->b_nratio = nr;
-    e->d_nlabel = config_setting_length(tl);
+    e->d_nlabel = tc_setting_length(tl);
     for (int i = 0; i < e->d_nlabel; i++) {
-        const char *l = config_setting_get_string_elem(tl, i);
+        const char *l = tc_setting_string(tc_setting_at(tl, i));
         if (!l)
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(tl),
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(tl),
                                 "speed.methods", "labels must be strings in quotes");
         snprintf(e->d_label[i], sizeof e->d_label[i], "%s", l);
     }

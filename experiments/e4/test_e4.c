@@ -14,12 +14,12 @@
 static void setup(e4_setup *e) {
     char path[1024];
     snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg", getenv("TOUCHE_SOURCE_DIR"));
-    tc_script s;
+    tc_script *s = NULL;
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_script_load(&s, path, "quick", &err), TC_OK, "%s", err.msg);
-    cr_assert_eq(e4_read_setup(&s, e, &err), TC_OK, "%s", err.msg);
-    tc_script_free(&s);
+    cr_assert_eq(e4_read_setup(s, e, &err), TC_OK, "%s", err.msg);
+    tc_script_free(s);
 }
 
 /* the geometric penetration (m) of a scene's initial state, through a simulation */
@@ -352,7 +352,7 @@ static tc_method script_method(const char *label) {
     cr_assert_eq(tc_exp_plan_builtin(&x, "e4_penalty", "quick", &err), TC_OK, "%s", err.msg);
     int k = tc_exp_method_find(x, label);
     cr_assert_geq(k, 0, "E4 runs no method '%s'", label);
-    tc_method m = x->method[k].m;
+    tc_method m = (*tc_exp_method(x, k));
     tc_exp_free(x);
     return m;
 }

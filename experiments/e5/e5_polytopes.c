@@ -41,7 +41,7 @@ tc_status e5_read_setup(const tc_script *s, e5_setup *e, tc_error *err) {
         "", "drops.y_hi", "drops.theta_hi", "drops.vx_hi", "drops.vy_hi", "drops.omega_hi"};
     for (int k = 1; k < 6; k++)
         if (e->hi[k] < e->lo[k])
-            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, names[k]), names[k],
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, names[k]), names[k],
                                 "must be >= its _lo (%g < %g)", e->hi[k], e->lo[k]);
     /* the body's turn against A's frame, from the first drop's scene */
     tc_scene *sc = malloc(sizeof *sc);
@@ -164,7 +164,7 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e5_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    tc_status st = e5_read_setup(&x->script, &s->e, err);
+    tc_status st = e5_read_setup(tc_exp_script(x), &s->e, err);
     if (!st)
         st = e56_silico_setup(x, &s->silico, "performance", e5_silico_q,
                               (int)(sizeof e5_silico_q / sizeof *e5_silico_q), err);
@@ -182,7 +182,7 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
 
 /* the paper's value for a label, as text ("4 of 3600 runs", "55-95 %") */
 static void paper_text(const tc_exp *x, const char *label, char *buf, size_t n) {
-    const tc_script *s = &x->script;
+    const tc_script *s = tc_exp_script(x);
     double fails = tc_script_paper(s, "label", label, "failures");
     double runs = tc_script_paper(s, "label", label, "runs");
     double lo = tc_script_paper(s, "label", label, "fail_rate_lo");
@@ -212,7 +212,7 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
     tc_table *t = tc_table_alloc(12, hdr);
     if (!t) return TC_ENOMEM;
     const e56_sweep *sw = &s->sw;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         int runs = 0, failed = 0, errored = 0, ok = 0, absurd = 0;
         double maxp = 0, meanp = 0, ips = 0, landp = 0, afterp = 0, psdf = 0;
         int ncell = 0;
@@ -245,7 +245,7 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
         landp /= ncell;
         afterp /= ncell;
         psdf /= ncell;
-        const char *label = x->method[k].label;
+        const char *label = tc_exp_label(x, k);
         char c[12][80], name[128];
         snprintf(c[0], 80, "%s", label);
         snprintf(c[1], 80, "%d", runs);
@@ -295,8 +295,8 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
             {"runs", "1", "drops run over every cell (the trials of the rates above)", runs, 0, 0}};
         for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
             snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
-            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0,
-                           ms[q].doc);
+            tc_metrics_add(tc_exp_metrics(x), label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr,
+                           0, ms[q].doc);
         }
     }
     tc_status st = tc_exp_table(x, t, "summary_table",
@@ -329,9 +329,9 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
                 "the iteration cap is a failure (the run goes on); a step that errors or "
                 "diverges ends the run as errored. At rest face down: speed < %g m/s, spin < "
                 "%g rad/s and the lowest two vertices within %g m in height at the end.",
-                x->tier, e->poly.m, e->poly.mass, e->poly.izz, e->friction, e->ndrop, e->seed,
-                e->seed + e->ndrop - 1, e->grid.seconds, e->grid.nrate, e->grid.ntol, e->rest_speed,
-                e->rest_spin, e->rest_level);
+                tc_exp_tier(x), e->poly.m, e->poly.mass, e->poly.izz, e->friction, e->ndrop,
+                e->seed, e->seed + e->ndrop - 1, e->grid.seconds, e->grid.nrate, e->grid.ntol,
+                e->rest_speed, e->rest_spin, e->rest_level);
     if ((st = summary(x, s, err)) ||
         (st = e56_write_grid(x, &e->grid, &s->sw, "grid.csv", "drops.csv", err)))
         return st;
@@ -365,12 +365,12 @@ static const tc_results_file e5_results[] = {
  * solve costs a few small-scene steps */
 static void e5_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e5_setup *e = &((const e5_state *)state)->e;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const double steps = e->ndrop * e56_grid_steps(x, &e->grid, k);
         w->steps += steps;
-        w->seconds += steps * 6 * TC_WORK_STEP_S * tc_method_work_factor(&x->method[k].m);
+        w->seconds += steps * 6 * TC_WORK_STEP_S * tc_method_work_factor(tc_exp_method(x, k));
     }
-    w->bytes = (double)x->nmethod * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
+    w->bytes = (double)tc_exp_nmethod(x) * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
 }
 
 /* the tolerance sweep's methods have `tol` */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 int e56_line(const tc_script *s, const char *path) {
-    config_setting_t *v = tc_script_lookup(s, NULL, path);
-    return v ? (int)config_setting_source_line(v) : 0;
+    const tc_setting *v = tc_script_lookup(s, NULL, path);
+    return v ? tc_setting_line(v) : 0;
 }
 
 /* ---------- the script ---------- */
@@ -35,7 +35,7 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
         (st = tc_script_real(s, NULL, pi, 1e-12, 1e9, &p->izz, err)))
         return st;
     if (nb < 3 || na != 2 * nb)
-        return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, pa), pa,
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, pa), pa,
                             "A must hold 2 numbers per row of b (3 to %d rows): %d numbers for "
                             "%d rows",
                             TC_POLYGON_MAXROW, na, nb);
@@ -49,7 +49,7 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
     tc_error_clear(&e2);
     if ((st = tc_polygon_vertices((const double(*)[2])p->A, p->b, p->m, p->v, &p->nv, &e2)) ||
         (st = tc_polygon_centroid((const double(*)[2])p->A, p->b, p->m, p->c, &e2)))
-        return tc_error_set(err, st, s->path, e56_line(s, pa), pa, "%s", e2.msg);
+        return tc_error_set(err, st, tc_script_path(s), e56_line(s, pa), pa, "%s", e2.msg);
     /* every row an edge: two vertices on its line (a redundant row, or the rows of a non-convex
      * outline, would cut nothing or cut the outline) */
     double scale = 0;
@@ -62,7 +62,7 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
             on += fabs(p->A[i][0] * p->v[k][0] + p->A[i][1] * p->v[k][1] - p->b[i]) <=
                   1e-9 * n * scale;
         if (on < 2)
-            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, pa), pa,
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, pa), pa,
                                 "row %d (%g, %g | %g) is no edge of the polygon A x <= b: a "
                                 "redundant row, or a non-convex outline written as rows (the set "
                                 "is their intersection, always convex); give the convex "
@@ -78,11 +78,11 @@ static tc_status positive_reals(const tc_script *s, const char *name, const char
     tc_status st = tc_script_reals(s, NULL, name, -1e300, 1e300, out, E56_MAXGRID, n, err);
     if (st) return st;
     if (*n < 1)
-        return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, name), name,
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, name), name,
                             "needs 1 to %d values", E56_MAXGRID);
     for (int i = 0; i < *n; i++)
         if (!(out[i] > 0))
-            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, name), name,
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, name), name,
                                 "every value must be > 0%s (entry %d is %g)", unit, i + 1, out[i]);
     return TC_OK;
 }
@@ -97,24 +97,23 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
     /* every rate gives at least one step in `seconds` (a run of no step would be "ok") */
     for (int i = 0; i < g->nrate; i++)
         if (!(g->rate[i] * g->seconds >= 1))
-            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "rates"), "rates",
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, "rates"), "rates",
                                 "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
                                 "%g Hz",
                                 i + 1, g->rate[i], g->seconds, 1 / g->seconds);
     /* the labels whose `tol` the grid sweeps */
-    config_setting_t *tl = tc_script_lookup(s, NULL, "tolerance_methods");
-    if (!tl || config_setting_type(tl) != CONFIG_TYPE_ARRAY ||
-        config_setting_length(tl) > E56_MAXTOLM)
-        return tc_error_set(err, TC_EINVAL, s->path, tl ? (int)config_setting_source_line(tl) : 0,
+    const tc_setting *tl = tc_script_lookup(s, NULL, "tolerance_methods");
+    if (!tl || tc_setting_type(tl) != TC_SETTING_ARRAY || tc_setting_length(tl) > E56_MAXTOLM)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tl ? tc_setting_line(tl) : 0,
                             "tolerance_methods",
                             "a list of 0 to %d method labels in quotes (the methods whose `tol` "
                             "the grid sweeps)",
                             E56_MAXTOLM);
-    g->ntolm = config_setting_length(tl);
+    g->ntolm = tc_setting_length(tl);
     for (int i = 0; i < g->ntolm; i++) {
-        const char *l = config_setting_get_string_elem(tl, i);
+        const char *l = tc_setting_string(tc_setting_at(tl, i));
         if (!l)
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(tl),
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(tl),
                                 "tolerance_methods", "labels must be strings in quotes");
         snprintf(g->tolm[i], sizeof g->tolm[i], "%s", l);
     }
@@ -128,7 +127,7 @@ static const char tol_param[] = "tol";
 static int sweeps_tol(const tc_exp *x, const e56_grid *g, int k) {
     int has = 0;
     for (int t = 0; t < g->ntolm; t++)
-        has |= !strcmp(g->tolm[t], x->method[k].label);
+        has |= !strcmp(g->tolm[t], tc_exp_label(x, k));
     return has;
 }
 
@@ -137,20 +136,21 @@ static int sweeps_tol(const tc_exp *x, const e56_grid *g, int k) {
  * parameter, tolerances for a value its solver refuses */
 static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc_method *out,
                             tc_error *err) {
-    const tc_exp_method *em = &x->method[k];
+    const tc_exp_entry *em = tc_exp_entry_at(x, k);
     *out = em->m;
     tc_error e2;
     tc_error_clear(&e2);
     tc_status st = t < 0 ? TC_OK : tc_method_set(out, tol_param, g->tol[t], &e2);
     if (st == TC_ENOTFOUND)
-        return tc_error_set(err, TC_EINVAL, x->script.path,
-                            e56_line(&x->script, "tolerance_methods"), "tolerance_methods",
+        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)),
+                            e56_line(tc_exp_script(x), "tolerance_methods"), "tolerance_methods",
                             "'%s' (%s) has no parameter %s: %s", em->label, em->m.spec, tol_param,
                             e2.msg);
     if (st)
-        return tc_error_set(err, TC_EINVAL, x->script.path, e56_line(&x->script, "tolerances"),
-                            "tolerances", "'%s' (%s) cannot take %s = %g: %s", em->label,
-                            em->m.spec, tol_param, g->tol[t], e2.msg);
+        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)),
+                            e56_line(tc_exp_script(x), "tolerances"), "tolerances",
+                            "'%s' (%s) cannot take %s = %g: %s", em->label, em->m.spec, tol_param,
+                            g->tol[t], e2.msg);
     return TC_OK;
 }
 
@@ -407,7 +407,7 @@ static void sum_cell(e56_cell *c, int n) {
 tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
     /* every tolerance on every method that sweeps it, as the sweep will set it */
     tc_method m;
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int t = 0; sweeps_tol(x, g, k) && t < g->ntol; t++) {
             tc_status st = tol_method(x, g, k, t, &m, err);
             if (st) return st;
@@ -422,7 +422,7 @@ static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_
     memset(sw, 0, sizeof *sw);
     /* which methods sweep the tolerance (each has `tol`: the driver's check) */
     int ncell = 0;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         sw->has_tol[k] = sweeps_tol(x, g, k);
         ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
     }
@@ -431,7 +431,7 @@ static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_
     *item_run = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof **item_run);
     if (!sw->cell || !sw->out || !*item_run) return TC_ENOMEM;
     /* the cells and their runs: method, rate, tolerance */
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int r = 0; r < g->nrate; r++)
             for (int t = 0; t < (sw->has_tol[k] ? g->ntol : 1); t++) {
                 e56_cell *c = &sw->cell[sw->ncell];
@@ -477,7 +477,7 @@ static tc_status item_costs(const sweep_ctx *s, double *cost, tc_error *err) {
 
 tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
                           const e56_study *const *st, e56_sweep *const *sw, tc_error *err) {
-    if (x->nmethod > 256)
+    if (tc_exp_nmethod(x) > 256)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
     if (nstudy < 1 || nstudy > E56_MAXSTUDY) return TC_EINVAL;
     sweep_ctx sc = {.x = x,
@@ -485,7 +485,7 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
                     .g = g,
                     .st = st,
                     .sw = sw,
-                    .nbuf = x->threads > 0 ? x->threads : 1};
+                    .nbuf = tc_exp_threads(x) > 0 ? tc_exp_threads(x) : 1};
     int *runs[E56_MAXSTUDY] = {0}, *item_run = NULL;
     double *cost = NULL;
     tc_status s = TC_OK;
@@ -586,7 +586,7 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
         fprintf(o.f,
                 "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g,%d,%.6e,%.6e,"
                 "%.6e,%.6e,%.6e\n",
-                x->method[c->method].label, g->rate[c->rate], tol, c->rate, c->tol, ns, c->failed,
+                tc_exp_label(x, c->method), g->rate[c->rate], tol, c->rate, c->tol, ns, c->failed,
                 (double)c->failed / ns, c->errored, (double)c->errored / ns, c->max_pen,
                 c->mean_pen, c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns,
                 c->absurd, c->land_pen, c->after_pen, c->psdf, c->pub_lin, c->pub_ang);
@@ -611,7 +611,7 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
             fprintf(o.f,
                     "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s,%.6e,%.6e,"
                     "%.6e,%.6e,%.6e,%s\n",
-                    x->method[c->method].label, g->rate[c->rate], tol, j, u->steps, u->errored,
+                    tc_exp_label(x, c->method), g->rate[c->rate], tol, j, u->steps, u->errored,
                     u->fails, u->iters, u->max_pen, u->mean_lin, u->mean_ang, u->ok_end, u->end[0],
                     u->end[1], reason, u->land_pen, u->after_pen, u->psdf, u->pub_lin, u->pub_ang,
                     absurd);
@@ -655,9 +655,9 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
     for (int i = 0; grid_cols[i]; i++)
         if (!strcmp(grid_cols[i], column)) snprintf(col, sizeof col, "%d", i + 1);
     /* the methods with cells, and whether each has a tolerance axis */
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 x->method[k].label);
+                 tc_exp_label(x, k));
         snprintf(tolm + strlen(tolm), sizeof tolm - strlen(tolm), "%s%d", k ? " " : "",
                  sw->has_tol[k]);
     }

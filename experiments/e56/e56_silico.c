@@ -224,31 +224,30 @@ tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
     sp->study = study;
     sp->q = q;
     sp->nq = nq;
-    const tc_script *s = &x->script;
+    const tc_script *s = tc_exp_script(x);
     /* optional: a script without it compares nothing */
     if (!tc_script_lookup(s, NULL, "silico")) return TC_OK;
     const char *dir;
     tc_status st = tc_script_string(s, NULL, "silico.dir", &dir, err);
     if (st) return st;
-    tc_path_under(x->source_dir, dir, sp->dir, sizeof sp->dir);
+    tc_path_under(tc_exp_source_dir(x), dir, sp->dir, sizeof sp->dir);
     /* labels and the authors' methods, pairwise */
-    config_setting_t *l = tc_script_lookup(s, NULL, "silico.labels");
-    config_setting_t *m = tc_script_lookup(s, NULL, "silico.methods");
+    const tc_setting *l = tc_script_lookup(s, NULL, "silico.labels");
+    const tc_setting *m = tc_script_lookup(s, NULL, "silico.methods");
     const int line = e56_line(s, "silico.labels");
-    if (!l || !m || config_setting_type(l) != CONFIG_TYPE_ARRAY ||
-        config_setting_type(m) != CONFIG_TYPE_ARRAY ||
-        config_setting_length(l) != config_setting_length(m) ||
-        config_setting_length(l) > E56_SILICO_MAXLABEL)
-        return tc_error_set(err, TC_EINVAL, s->path, line, "silico.labels",
+    if (!l || !m || tc_setting_type(l) != TC_SETTING_ARRAY ||
+        tc_setting_type(m) != TC_SETTING_ARRAY || tc_setting_length(l) != tc_setting_length(m) ||
+        tc_setting_length(l) > E56_SILICO_MAXLABEL)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "silico.labels",
                             "labels and methods: two lists of 0 to %d strings, one authors' "
                             "method (\"single_level\" or \"bilevel\") per label",
                             E56_SILICO_MAXLABEL);
-    sp->n = config_setting_length(l);
+    sp->n = tc_setting_length(l);
     for (int i = 0; i < sp->n; i++) {
-        const char *a = config_setting_get_string_elem(l, i),
-                   *b = config_setting_get_string_elem(m, i);
+        const char *a = tc_setting_string(tc_setting_at(l, i)),
+                   *b = tc_setting_string(tc_setting_at(m, i));
         if (!a || !b || (strcmp(b, "single_level") && strcmp(b, "bilevel")))
-            return tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "silico.methods"),
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, "silico.methods"),
                                 "silico.methods",
                                 "entry %d: labels are strings, methods \"single_level\" or "
                                 "\"bilevel\"",
@@ -268,7 +267,8 @@ tc_status e56_silico_setup(tc_exp *x, e56_silico_spec *sp, const char *study,
                 char why[600];
                 snprintf(why, sizeof why, "%s", err->msg);
                 tc_error_clear(err);
-                st = tc_error_set(err, TC_EINVAL, s->path, e56_line(s, "silico.dir"), "silico.dir",
+                st = tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, "silico.dir"),
+                                  "silico.dir",
                                   "'%s' (%s) lacks the authors' file %s_data__%s_%s.dat: %s", dir,
                                   sp->dir, study, q[i].file, method[k], why);
             }
@@ -394,11 +394,11 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
                         snprintf(ob, sizeof ob, "%.6e", ours);
                         snprintf(db, sizeof db, "%.6e", d);
                     }
-                    fprintf(o.f, "%s,%g,%g,%d,%d,%s,%.6e,%s\n", x->method[k].label,
+                    fprintf(o.f, "%s,%g,%g,%d,%d,%s,%.6e,%s\n", tc_exp_label(x, k),
                             e56_silico_rates[i], e56_silico_tols[j], i, j, ob, their, db);
                 }
             const e56_silico_cmp cm = e56_silico_compare(n, a, b, ri, ti, Q->log10_scale, Q->floor);
-            const char *label = x->method[k].label;
+            const char *label = tc_exp_label(x, k);
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", l ? " " : "",
                      label);
             /* the table's row */
@@ -425,19 +425,21 @@ tc_status e56_silico_section(tc_exp *x, const e56_silico_spec *sp, const e56_gri
                      "mean over the %d covered cells of |ours - the authors'| %s (%s)", cm.n,
                      Q->doc, Q->log10_scale ? "log10 of both" : "as measured");
             if (cm.n)
-                tc_metrics_add(&x->metrics, label, name, cm.mean_abs, sc, Q->tol_abs, 0.3, 0, doc);
+                tc_metrics_add(tc_exp_metrics(x), label, name, cm.mean_abs, sc, Q->tol_abs, 0.3, 0,
+                               doc);
             snprintf(name, sizeof name, "silico.%s.%s.worst_abs_diff", label, Q->name);
             snprintf(doc, sizeof doc, "largest |ours - the authors'| over the covered cells, %s",
                      Q->doc);
             if (cm.n)
-                tc_metrics_add(&x->metrics, label, name, cm.worst_abs, sc, Q->tol_abs, 0.3, 0, doc);
+                tc_metrics_add(tc_exp_metrics(x), label, name, cm.worst_abs, sc, Q->tol_abs, 0.3, 0,
+                               doc);
             snprintf(name, sizeof name, "silico.%s.%s.corr", label, Q->name);
             snprintf(doc, sizeof doc,
                      "Pearson's correlation of ours and the authors' over the covered "
                      "cells, %s",
                      Q->doc);
             if (isfinite(cm.corr))
-                tc_metrics_add(&x->metrics, label, name, cm.corr, "1", 0.1, 0, 0, doc);
+                tc_metrics_add(tc_exp_metrics(x), label, name, cm.corr, "1", 0.1, 0, 0, doc);
         }
         if ((st = tc_outfile_commit(&o, err))) break;
         /* the figure: ours, theirs, the difference; one colour bar for the values, one

@@ -52,22 +52,22 @@ static int line_of(const char *text, const char *needle) {
 
 /* E5's setup from the script at path, quick tier */
 static tc_status read5(const char *path, e5_setup *e, tc_error *err) {
-    tc_script s;
+    tc_script *s = NULL;
     tc_error_clear(err);
     tc_status st = tc_script_load(&s, path, "quick", err);
     if (st) return st;
-    st = e5_read_setup(&s, e, err);
-    tc_script_free(&s);
+    st = e5_read_setup(s, e, err);
+    tc_script_free(s);
     return st;
 }
 
 static tc_status read6(const char *path, e6_setup *e, tc_error *err) {
-    tc_script s;
+    tc_script *s = NULL;
     tc_error_clear(err);
     tc_status st = tc_script_load(&s, path, "quick", err);
     if (st) return st;
-    st = e6_read_setup(&s, e, err);
-    tc_script_free(&s);
+    st = e6_read_setup(s, e, err);
+    tc_script_free(s);
     return st;
 }
 

@@ -26,13 +26,13 @@ static const tc_col e6_bench_cols[] = {
 static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_row *rows,
                            tc_bench_table *t) {
     tc_bench_columns(t, e6_bench_cols, sizeof e6_bench_cols / sizeof e6_bench_cols[0]);
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const e6_speed_row *r = &rows[k];
-        tc_bench_put(t, (tc_cell[]){TC_TEXT(x->method[k].label), TC_TEXT(x->method[k].m.spec),
+        tc_bench_put(t, (tc_cell[]){TC_TEXT(tc_exp_label(x, k)), TC_TEXT(tc_exp_method(x, k)->spec),
                                     TC_NUM(r->steps), TC_NUM(r->failed), TC_NUM(r->mean_s),
                                     TC_NUM(r->median_s), TC_NUM(r->p90_s),
                                     TC_NUM(r->iters_per_step), TC_NUM(e->speed_rate)});
-        if (r->failed) tc_bench_note(t, "%s failed: %s", x->method[k].label, r->reason);
+        if (r->failed) tc_bench_note(t, "%s failed: %s", tc_exp_label(x, k), r->reason);
     }
     int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
     if (num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed)
@@ -46,15 +46,15 @@ static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_ro
 /* E6 planned at its full tier: every method that can run it, with the script's parameters */
 static tc_status e6_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
     e6_setup e;
-    tc_status st = e6_read_setup(&x->script, &e, err);
+    tc_status st = e6_read_setup(tc_exp_script(x), &e, err);
     e.speed_steps = o->v[E6_BENCH_STEPS].list[0];
     if (o->v[E6_BENCH_RATE].text) e.speed_rate = o->v[E6_BENCH_RATE].real;
-    const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
-    e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
+    const tc_method **m = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *m);
+    e6_speed_row *rows = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *rows);
     if (!st && (!m || !rows)) st = TC_ENOMEM;
-    for (int k = 0; !st && k < x->nmethod; k++)
-        m[k] = &x->method[k].m;
-    if (!st) st = e6_speed(&e, m, x->nmethod, rows, err);
+    for (int k = 0; !st && k < tc_exp_nmethod(x); k++)
+        m[k] = tc_exp_method(x, k);
+    if (!st) st = e6_speed(&e, m, tc_exp_nmethod(x), rows, err);
     if (!st) e6_bench_table(x, &e, rows, t);
     free(m);
     free(rows);

@@ -252,7 +252,7 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e6_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    tc_status st = e6_read_setup(&x->script, &s->e, err);
+    tc_status st = e6_read_setup(tc_exp_script(x), &s->e, err);
     if (!st)
         st = e56_silico_setup(x, &s->silico, "momentum", e6_silico_q,
                               (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err);
@@ -292,7 +292,7 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
     tc_table *t = tc_table_alloc(12, hdr);
     if (!t) return TC_ENOMEM;
     const e56_sweep *sw = &s->sw;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         int runs = 0, failed = 0, errored = 0, up = 0, ncell = 0, nlin = 0, absurd = 0;
         double lin = 0, ang = 0, maxp = 0, ips = 0, plin = 0, pang = 0;
         char why[160] = "";
@@ -326,7 +326,7 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
         const e56_cell *tc = NULL;
         for (int i = 0; i < s->tall.ncell; i++)
             if (s->tall.cell[i].method == k) tc = &s->tall.cell[i];
-        const char *label = x->method[k].label;
+        const char *label = tc_exp_label(x, k);
         char c[12][64], name[128];
         snprintf(c[0], 64, "%s", label);
         snprintf(c[1], 64, "%d", runs);
@@ -379,8 +379,8 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
             {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
         for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
             snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
-            tc_metrics_add(&x->metrics, label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr, 0,
-                           ms[q].doc);
+            tc_metrics_add(tc_exp_metrics(x), label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr,
+                           0, ms[q].doc);
         }
     }
     char cap[600];
@@ -397,27 +397,27 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
 
 /* the speed study over every method, its table, CSV and metric */
 static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
-    const tc_method **m = calloc((size_t)x->nmethod + 1, sizeof *m);
-    e6_speed_row *rows = calloc((size_t)x->nmethod + 1, sizeof *rows);
+    const tc_method **m = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *m);
+    e6_speed_row *rows = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *rows);
     if (!m || !rows) {
         free(m);
         free(rows);
         return TC_ENOMEM;
     }
-    for (int k = 0; k < x->nmethod; k++) {
-        m[k] = &x->method[k].m;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        m[k] = tc_exp_method(x, k);
         rows[k].method = k;
     }
-    fprintf(stderr, "e6: speed study (serial): %d methods x %d steps\n", x->nmethod,
+    fprintf(stderr, "e6: speed study (serial): %d methods x %d steps\n", tc_exp_nmethod(x),
             e->speed_steps);
-    tc_status st = e6_speed(e, m, x->nmethod, rows, err);
+    tc_status st = e6_speed(e, m, tc_exp_nmethod(x), rows, err);
     free(m);
     if (st) {
         free(rows);
         return st;
     }
     /* one run record per method; a failed step is the measured outcome, shown in the table */
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         int run = tc_exp_add_run(x, k, NULL, -1, "speed: %d steps at %g Hz", e->speed_steps,
                                  e->speed_rate);
         tc_exp_record(x, run, rows[k].status, rows[k].reason, rows[k].steps, rows[k].total_s);
@@ -440,15 +440,15 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
         {.csv = "iters_per_step", .head = "iterations / step", .fmt = "%.6g", .tfmt = "%.3g"}};
     tc_rows *w;
     st = tc_rows_open(&w, x, "speed.csv", cols, sizeof cols / sizeof *cols, err);
-    for (int k = 0; !st && k < x->nmethod; k++) {
+    for (int k = 0; !st && k < tc_exp_nmethod(x); k++) {
         const e6_speed_row *r = &rows[k];
         char steps[64];
         snprintf(steps, sizeof steps, "%ld%s", r->steps, r->failed ? " (failed)" : "");
         if (r->failed && r->steps)
             tc_exp_text(x, "Speed: `%s` failed, its times are no timing of the method: %s.",
-                        x->method[k].label, r->reason);
+                        tc_exp_label(x, k), r->reason);
         tc_rows_put(w,
-                    (const tc_cell[]){TC_TEXT(x->method[k].label), TC_NUM(r->steps), TC_TEXT(steps),
+                    (const tc_cell[]){TC_TEXT(tc_exp_label(x, k)), TC_NUM(r->steps), TC_TEXT(steps),
                                       TC_NUM(r->failed), TC_NUM(r->mean_s), TC_NUM(r->median_s),
                                       TC_NUM(r->p90_s), TC_NUM(r->iters_per_step)});
     }
@@ -467,7 +467,7 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
                     e->ratio_num, e->ratio_den, ratio);
         char name[128];
         snprintf(name, sizeof name, "speed.%s_over_%s", e->ratio_num, e->ratio_den);
-        tc_metrics_add(&x->metrics, e->ratio_num, name, ratio, "1", 0, 0.9,
+        tc_metrics_add(tc_exp_metrics(x), e->ratio_num, name, ratio, "1", 0, 0.9,
                        TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
                        "median step time ratio (machine-dependent)");
     } else
@@ -494,7 +494,7 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
                 "`tolerance_methods` also over %d complementarity tolerances. The tower is up "
                 "when the top block ends within %g m of its height and %g rad of flat. A step "
                 "that errors or diverges ends the run as errored.",
-                x->tier, e->block.mass, e->block.izz, e->friction, e->shift, e->first,
+                tc_exp_tier(x), e->block.mass, e->block.izz, e->friction, e->shift, e->first,
                 e->first + e->nstack - 1, e->grid.seconds, e->grid.nrate, e->grid.ntol,
                 e->up_height, e->up_tilt);
     if ((st = stack_summary(x, s, err)) ||
@@ -535,14 +535,14 @@ static const tc_results_file e6_results[] = {{"grid.csv", TC_RESULTS_ROWS, NULL}
 static void e6_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e6_state *s = state;
     const e6_setup *e = &s->e;
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         double stacks = e->nstack * e56_grid_steps(x, &e->grid, k);
         double tall = e56_grid_steps(x, &s->tall_grid, k);
         w->steps += stacks + tall + e->speed_steps;
         w->seconds += (2 * stacks + e->tall_n * tall + e->speed_steps) * 6 * TC_WORK_STEP_S *
-                      tc_method_work_factor(&x->method[k].m);
+                      tc_method_work_factor(tc_exp_method(x, k));
     }
-    w->bytes = (double)x->nmethod * e->nstack * e->grid.nrate * e->grid.ntol * 256;
+    w->bytes = (double)tc_exp_nmethod(x) * e->nstack * e->grid.nrate * e->grid.ntol * 256;
 }
 
 /* the tolerance sweeps' methods have `tol` (the tall stack's grid names the same ones) */

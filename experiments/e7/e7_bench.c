@@ -136,7 +136,7 @@ static tc_status bench_methods(const tc_exp *x, tc_method *m, tc_error *err) {
     for (int k = 0; !st && k < E7_NBENCH; k++) {
         int j = tc_exp_method_find(x, e7_bench_methods[k].label);
         if (j >= 0)
-            m[k] = x->method[j].m;
+            m[k] = (*tc_exp_method(x, j));
         else
             st = tc_method_parse(&m[k], e7_bench_methods[k].spec, err);
         if (!st && j < 0 && m[k].solver && tc_params_find(&m[k].sparams, "max_contacts") >= 0)
@@ -224,7 +224,7 @@ static tc_status e7_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     e7_setup e;
     tc_method m[E7_NBENCH];
     const tc_bench_val *bodies = &o->v[E7_BENCH_BODIES];
-    tc_status st = e7_read_setup(&x->script, &e, err);
+    tc_status st = e7_read_setup(tc_exp_script(x), &e, err);
     if (!st) st = bench_methods(x, m, err);
     if (st) return st;
     bench_sizes(&e, bodies);

@@ -63,7 +63,7 @@ static tc_status e7_setup_fn(tc_exp *x, void **state, tc_error *err) {
     if (!s) return TC_ENOMEM;
     *state = s;
     e7_setup *e = &s->e;
-    tc_status st = e7_read_setup(&x->script, e, err);
+    tc_status st = e7_read_setup(tc_exp_script(x), e, err);
     if (st) return st;
     for (int i = 0; i < e->d_nlimit; i++)
         tc_exp_refer(x, "pile.limits", e->d_limit[i].label);
@@ -202,11 +202,11 @@ static tc_status plan_items(tc_exp *x, e7_state *s) {
     const e7_setup *e = &s->e;
     const unsigned caps = TC_CAP_DYNAMICS | TC_CAP_FRICTION;
     /* (d): which methods run which piles; the reasons for the rest, once per method */
-    int *runs_pile = calloc((size_t)x->nmethod + 1, sizeof *runs_pile);
+    int *runs_pile = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *runs_pile);
     if (!runs_pile) return TC_ENOMEM;
-    for (int k = 0; k < x->nmethod; k++) {
-        const tc_method *m = &x->method[k].m;
-        const char *label = x->method[k].label, *why;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const tc_method *m = tc_exp_method(x, k);
+        const char *label = tc_exp_label(x, k), *why;
         char r[400], left[200] = "";
         if (!tc_method_can_run(m, caps, tc_scene_shapes(s->pile[0]))) {
             tc_method_why_not(m, caps, tc_scene_shapes(s->pile[0]), r, sizeof r);
@@ -243,19 +243,19 @@ static tc_status plan_items(tc_exp *x, e7_state *s) {
     }
     /* the piles first, largest first: the longest runs start first in the sweep */
     for (int i = e->d_n - 1; i >= 0; i--)
-        for (int k = 0; k < x->nmethod; k++) {
+        for (int k = 0; k < tc_exp_nmethod(x); k++) {
             const char *why;
             tc_status st;
-            if (runs_pile[k] && e->d_bodies[i] <= pile_limit(e, x->method[k].label, &why) &&
+            if (runs_pile[k] && e->d_bodies[i] <= pile_limit(e, tc_exp_label(x, k), &why) &&
                 (st = add_item(x, s, k, E7_PILE, i, 0))) {
                 free(runs_pile);
                 return st;
             }
         }
     free(runs_pile);
-    for (int k = 0; k < x->nmethod; k++) {
-        const tc_method *m = &x->method[k].m;
-        const char *label = x->method[k].label;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const tc_method *m = tc_exp_method(x, k);
+        const char *label = tc_exp_label(x, k);
         char r[400];
         /* (a), (b): in 3-D, else the 2-D version for planar methods */
         int box3 = tc_method_can_run(m, caps, tc_scene_shapes(s->slide[0]));
@@ -360,7 +360,7 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
                         .ctx = &c};
     tc_series out;
     memset(&out, 0, sizeof out);
-    tc_simulate(sc, &s->x->method[t->method].m, &loop, &out, it);
+    tc_simulate(sc, tc_exp_method(s->x, t->method), &loop, &out, it);
     e7_touch_free(c.touch);
     t->done = out.steps;
     int ns = (int)((t->done + e->d_every - 1) / e->d_every);
@@ -392,8 +392,8 @@ static void e7_work(void *ctx, int i, tc_item *it) {
         simulate_pile(s, t, it);
         return;
     }
-    e7_simulate(&s->e, t->scene, item_scene(s, t), &s->x->method[t->method].m, t->x, t->v, t->speed,
-                t->wr, &t->done, it);
+    e7_simulate(&s->e, t->scene, item_scene(s, t), tc_exp_method(s->x, t->method), t->x, t->v,
+                t->speed, t->wr, &t->done, it);
     t->m = e7_measure_run(&s->e, t->scene, t->done, t->x, t->v, t->speed, t->wr);
 }
 
@@ -438,7 +438,7 @@ static void block_labels(const tc_exp *x, const e7_state *s, int q, int variant,
         const e7_item *t = &s->it[i];
         if (t->scene != q || (variant >= 0 && t->variant != variant)) continue;
         size_t l = strlen(buf);
-        snprintf(buf + l, n - l, "%s%s", l ? " " : "", x->method[t->method].label);
+        snprintf(buf + l, n - l, "%s%s", l ? " " : "", tc_exp_label(x, t->method));
     }
 }
 
@@ -488,7 +488,7 @@ static tc_status write_series(const tc_exp *x, const e7_state *s, int q, const c
 /* a metric of a method, NAN when its run failed */
 static void metric(tc_exp *x, const char *label, const char *name, double v, const char *unit,
                    double ta, double tr, unsigned flags, const char *doc) {
-    tc_metrics_add(&x->metrics, label, name, v, unit, ta, tr, flags, doc);
+    tc_metrics_add(tc_exp_metrics(x), label, name, v, unit, ta, tr, flags, doc);
 }
 
 /* every closed-form scene's first columns: the method (label and spec) */
@@ -512,7 +512,7 @@ static void metric(tc_exp *x, const char *label, const char *name, double v, con
 
 /* a run's first cells: its label and its method as run */
 #define E7_CELLS_METHOD(x, t)                                                                      \
-    TC_TEXT((x)->method[(t)->method].label), TC_TEXT((x)->method[(t)->method].m.spec)
+    TC_TEXT(tc_exp_label((x), (t)->method)), TC_TEXT(tc_exp_method((x), (t)->method)->spec)
 
 /* (a): the table, runs csv and metrics */
 static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
@@ -532,7 +532,7 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     for (int i = 0; i < s->n; i++) {
         const e7_item *t = &s->it[i];
         if (t->scene != E7_SLIDE) continue;
-        const char *label = x->method[t->method].label;
+        const char *label = tc_exp_label(x, t->method);
         int good = ok(x, t);
         double de = good ? rel_err(t->m.distance, D) : NAN;
         double te = good ? rel_err(t->m.stop_time, T) : NAN;
@@ -598,7 +598,7 @@ static tc_status incline_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         for (int i = 0; i < s->n; i++) {
             const e7_item *t = &s->it[i];
             if (t->scene != E7_INCLINE || t->variant != a) continue;
-            const char *label = x->method[t->method].label;
+            const char *label = tc_exp_label(x, t->method);
             const double A = e7_incline_accel(e, a), deg = e7_incline_angle(e, a) * 180 / M_PI;
             int good = ok(x, t);
             double ae = good && A > 0 ? rel_err(t->m.accel, A) : NAN;
@@ -679,7 +679,7 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     for (int i = 0; i < s->n; i++) {
         const e7_item *t = &s->it[i];
         if (t->scene != E7_ROLL) continue;
-        const char *label = x->method[t->method].label;
+        const char *label = tc_exp_label(x, t->method);
         int good = ok(x, t);
         double te = good ? rel_err(t->m.roll_time, T) : NAN,
                ve = good ? rel_err(t->m.roll_speed, V) : NAN;
@@ -726,7 +726,7 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
 /* the pile methods, in method order: each method with a pile run */
 static int pile_methods(const tc_exp *x, const e7_state *s, int *idx) {
     int n = 0;
-    for (int k = 0; k < x->nmethod; k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int i = 0; i < s->n; i++)
             if (s->it[i].scene == E7_PILE && s->it[i].method == k) {
                 idx[n++] = k;
@@ -803,7 +803,7 @@ static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
         tc_sim *sim = NULL;
         tc_error e2;
         tc_error_clear(&e2);
-        tc_status fs = tc_sim_alloc(&sim, sc, &x->method[t->method].m, e->d_dt, &e2);
+        tc_status fs = tc_sim_alloc(&sim, sc, tc_exp_method(x, t->method), e->d_dt, &e2);
         for (int k = 0; !fs && k < e->d_warm && !tc_interrupted(); k++)
             fs = tc_sim_step(sim);
         for (int r = 0; !fs && r < e->d_repeats; r++) {
@@ -825,7 +825,7 @@ static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
  * over the sizes it ran */
 static void fit_piles(const tc_exp *x, e7_state *s) {
     const e7_setup *e = &s->e;
-    for (int k = 0; k < x->nmethod && k < 256; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x) && k < 256; k++) {
         double xs[E7_MAXPILE], xo[E7_MAXPILE], ys[E7_MAXPILE], b;
         int n = 0;
         for (int i = 0; i < e->d_n; i++) {
@@ -853,7 +853,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
     for (int i = 0; i < e->d_n; i++)
         for (int j = 0; j < nm; j++)
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
-                     labels[0] ? " " : "", x->method[idx[j]].label);
+                     labels[0] ? " " : "", tc_exp_label(x, idx[j]));
     tc_exp_path(x, "pile.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
     fprintf(o.f, "# t_s,kinetic_J,energy_J,touching_parts,own_contacts; sizes in order (bodies):");
@@ -916,7 +916,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         for (int i = 0; i < e->d_n; i++) {
             const e7_item *t = pile_item(s, idx[j], i);
             if (!t) continue;
-            const char *label = x->method[t->method].label;
+            const char *label = tc_exp_label(x, t->method);
             const tc_run_record *r = tc_exp_run_record(x, t->run);
             /* the measures of a run that went to the end count (one that lost bodies too) */
             int good = ok(x, t), complete = t->done == t->steps;
@@ -963,7 +963,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
             }
         }
     char cap[1200], machine[300];
-    tc_machine_describe(machine, sizeof machine, x->threads);
+    tc_machine_describe(machine, sizeof machine, tc_exp_threads(x));
     snprintf(cap, sizeof cap,
              "E7 (d): piles of compounds (%d kinds of 2 to 4 boxes and spheres, scale %g-%g m, "
              "%g kg/m^3) dropped into an open box, mu = %g, %g s at %g s steps; means over the "
@@ -973,7 +973,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
              "thread's: not inflated by other processes), runs %d at a time (%s); unsettled: "
              "steps whose solve ended at its sweep cap.",
              e->pile.nkind, e->pile.size_lo, e->pile.size_hi, e->pile.density, e->pile.friction,
-             e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, x->threads, machine);
+             e->d_seconds, e->d_dt, e->d_measure_from, e->d_margin, tc_exp_threads(x), machine);
     if ((st = tc_rows_close(w, "pile_table", cap, err))) return st;
     /* the fit per method over the sizes, and pile_cost.csv (step times: not digested) */
     static const char *const fhdr[] = {
@@ -988,7 +988,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
     }
     fprintf(o.f, "# bodies,touching_parts,own_contacts,step_s,fit_s; one block per method:");
     for (int j = 0; j < nm; j++)
-        fprintf(o.f, " %s", x->method[idx[j]].label);
+        fprintf(o.f, " %s", tc_exp_label(x, idx[j]));
     fprintf(o.f, "\n");
     for (int j = 0; j < nm; j++) {
         const int k = idx[j];
@@ -1005,7 +1005,7 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         fprintf(o.f, "\n\n");
         const e7_item *tl = last >= 0 ? pile_item(s, k, last) : NULL;
         char c[6][64], name[128];
-        snprintf(c[0], 64, "%s", x->method[k].label);
+        snprintf(c[0], 64, "%s", tc_exp_label(x, k));
         snprintf(c[1], 64, "%d", used);
         tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12);
         tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
@@ -1017,9 +1017,9 @@ static tc_status pile_outputs(tc_exp *x, e7_state *s, tc_error *err) {
         const char *row[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
         tc_table_add_row(ft, row);
         /* a slope needs two pile sizes: no metric for a method that ran one */
-        snprintf(name, sizeof name, "pile.%s.slope", x->method[k].label);
+        snprintf(name, sizeof name, "pile.%s.slope", tc_exp_label(x, k));
         if (used >= 2)
-            metric(x, x->method[k].label, name, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
+            metric(x, tc_exp_label(x, k), name, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
                    "(d) log-log slope of step time against touching parts over the pile sizes "
                    "(machine-dependent)");
     }
@@ -1104,7 +1104,7 @@ static void figures(tc_exp *x, e7_state *s) {
         labels[0] = 0;
         for (int j = 0; j < nm; j++) {
             size_t l = strlen(labels);
-            snprintf(labels + l, sizeof labels - l, "%s%s", j ? " " : "", x->method[idx[j]].label);
+            snprintf(labels + l, sizeof labels - l, "%s%s", j ? " " : "", tc_exp_label(x, idx[j]));
             l = strlen(slopes);
             snprintf(slopes + l, sizeof slopes - l, "%s%.3g", j ? " " : "", s->slope[idx[j]]);
         }
@@ -1210,9 +1210,9 @@ static void verdicts(tc_exp *x, const e7_state *s) {
         size_t l = strlen(lin);
         if (isnan(sl))
             snprintf(lin + l, sizeof lin - l, "%s`%s` no fit (fewer than two pile sizes ran)",
-                     l ? "; " : "", x->method[k].label);
+                     l ? "; " : "", tc_exp_label(x, k));
         else
-            snprintf(lin + l, sizeof lin - l, "%s`%s` %.3g (%s)", l ? "; " : "", x->method[k].label,
+            snprintf(lin + l, sizeof lin - l, "%s`%s` %.3g (%s)", l ? "; " : "", tc_exp_label(x, k),
                      sl, fabs(sl - 1) <= e->d_linear ? "linear" : "not linear");
         /* its largest pile */
         for (int i = e->d_n - 1; i >= 0; i--) {
@@ -1220,7 +1220,7 @@ static void verdicts(tc_exp *x, const e7_state *s) {
             if (!t || !ok(x, t)) continue;
             l = strlen(big);
             snprintf(big + l, sizeof big - l, "%s`%s` %.3g s per step at %d bodies", l ? "; " : "",
-                     x->method[k].label, t->step_s, e->d_bodies[i]);
+                     tc_exp_label(x, k), t->step_s, e->d_bodies[i]);
             break;
         }
     }
@@ -1247,7 +1247,7 @@ static void verdicts(tc_exp *x, const e7_state *s) {
                     ran ? "measured on" : "not tested: no method ran", biggest,
                     big[0] ? big : "none");
     }
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         char what[96], stick[96] = "";
         double creep, w = worst_error(x, s, k, what, sizeof what, &creep);
         if (w < 0 && isnan(creep)) continue;
@@ -1257,12 +1257,12 @@ static void verdicts(tc_exp *x, const e7_state *s) {
             snprintf(stick, sizeof stick, "; creeps at %.2g m/s below the friction angle", creep);
         size_t l = strlen(buf), cap = sizeof in;
         if (w < 0)
-            snprintf(buf + l, cap - l, "%s`%s` (%s)", l ? "; " : "", x->method[k].label, stick + 2);
+            snprintf(buf + l, cap - l, "%s`%s` (%s)", l ? "; " : "", tc_exp_label(x, k), stick + 2);
         else if (isinf(w))
             snprintf(buf + l, cap - l, "%s`%s` (%s: never measured%s)", l ? "; " : "",
-                     x->method[k].label, what, stick);
+                     tc_exp_label(x, k), what, stick);
         else
-            snprintf(buf + l, cap - l, "%s`%s` (%s: %.2g %%%s)", l ? "; " : "", x->method[k].label,
+            snprintf(buf + l, cap - l, "%s`%s` (%s: %.2g %%%s)", l ? "; " : "", tc_exp_label(x, k),
                      what, 100 * w, stick);
     }
     tc_exp_text(x,
@@ -1276,10 +1276,10 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     e7_state *s = state;
     const e7_setup *e = &s->e;
     s->x = x;
-    if (x->nmethod > 256)
-        return tc_error_set(err, TC_EINVAL, x->script.path, 0, "methods",
-                            "E7 takes at most 256 methods (got %d)", x->nmethod);
-    s->it = calloc((size_t)x->nmethod * (E7_MAXANGLE + E7_MAXPILE + 2) + 1, sizeof *s->it);
+    if (tc_exp_nmethod(x) > 256)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)), 0, "methods",
+                            "E7 takes at most 256 methods (got %d)", tc_exp_nmethod(x));
+    s->it = calloc((size_t)tc_exp_nmethod(x) * (E7_MAXANGLE + E7_MAXPILE + 2) + 1, sizeof *s->it);
     if (!s->it) return TC_ENOMEM;
     tc_status st = plan_items(x, s);
     if (st) return st;
@@ -1303,7 +1303,7 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
                 "open box. Planar methods run (a) and (b) as 2-D scenes (a square on a line, "
                 "gravity tilted in the plane). The incline is gravity tilted by the angle, "
                 "which every method takes (a turned plane is no 2-D scene).",
-                x->tier, e->b_n, e->dt, e->pile.nkind);
+                tc_exp_tier(x), e->b_n, e->dt, e->pile.nkind);
     for (int q = 0; q < E7_NSCENE; q++)
         if (s->skipped[q][0])
             tc_exp_text(x, "(%c) %s: not run by %s.", 'a' + q, scene_name[q], s->skipped[q]);
@@ -1337,20 +1337,21 @@ static void e7_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e7_setup *e = &s->e;
     const double scenes = 2 * (e->a_seconds + e->b_n * e->b_seconds) / e->dt + e->c_seconds / e->dt;
     const double pile = e->d_seconds / e->d_dt;
-    for (int k = 0; k < x->nmethod; k++) {
-        const double f = tc_method_work_factor(&x->method[k].m); /* iteration caps over defaults */
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const double f =
+            tc_method_work_factor(tc_exp_method(x, k)); /* iteration caps over defaults */
         w->steps += scenes;
         w->seconds += scenes * TC_WORK_STEP_S * f;
         for (int i = 0; i < e->d_n; i++) {
             int cap = 1 << 30;
             for (int l = 0; l < e->d_nlimit; l++)
-                if (!strcmp(e->d_limit[l].label, x->method[k].label)) cap = e->d_limit[l].bodies;
-            if (e->d_bodies[i] > cap ||
-                !tc_method_can_run(&x->method[k].m, TC_CAP_DYNAMICS, tc_scene_shapes(s->pile[i])))
+                if (!strcmp(e->d_limit[l].label, tc_exp_label(x, k))) cap = e->d_limit[l].bodies;
+            if (e->d_bodies[i] > cap || !tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS,
+                                                           tc_scene_shapes(s->pile[i])))
                 continue;
             w->steps += pile;
             w->seconds += pile * e->d_bodies[i] * TC_WORK_BODY_STEP_S * f;
-            w->bytes = fmax(w->bytes, 4096.0 * e->d_bodies[i] * x->threads);
+            w->bytes = fmax(w->bytes, 4096.0 * e->d_bodies[i] * tc_exp_threads(x));
         }
     }
 }

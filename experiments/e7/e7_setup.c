@@ -10,34 +10,34 @@
 
 /* the line of a setting, looked up in the tier first (0 when absent) */
 static int line_of(const tc_script *s, const char *path) {
-    config_setting_t *v = tc_script_lookup(s, NULL, path);
-    return v ? (int)config_setting_source_line(v) : 0;
+    const tc_setting *v = tc_script_lookup(s, NULL, path);
+    return v ? tc_setting_line(v) : 0;
 }
 
 /* a list of numbers of exactly n entries (n = 0: 1 to max) */
-static tc_status reals_n(const tc_script *s, config_setting_t *g, const char *name, double lo,
+static tc_status reals_n(const tc_script *s, const tc_setting *g, const char *name, double lo,
                          double hi, double *out, int n, const char *what, tc_error *err) {
     double buf[8];
     int got = 0;
     tc_status st = tc_script_reals(s, g, name, lo, hi, buf, 8, &got, err);
     if (st) return st;
     if (got != n)
-        return tc_error_set(err, TC_EINVAL, s->path,
-                            (int)config_setting_source_line(tc_script_lookup(s, g, name)), name,
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
+                            tc_setting_line(tc_script_lookup(s, g, name)), name,
                             "needs %d numbers (%s), got %d", n, what, got);
     memcpy(out, buf, (size_t)n * sizeof *out);
     return TC_OK;
 }
 
 /* one kind of pile.shapes: name and parts, sizes in units of the body scale */
-static tc_status read_kind(const tc_script *s, config_setting_t *g, int i, double lo, double hi,
+static tc_status read_kind(const tc_script *s, const tc_setting *g, int i, double lo, double hi,
                            tc_compound_kind *k, tc_error *err) {
     static const char *const keys[] = {"name", "parts", NULL};
     static const char *const part_keys[] = {"type", "size", "pos", NULL};
     char where[64];
     snprintf(where, sizeof where, "pile.shapes.[%d]", i);
-    if (!config_setting_is_group(g))
-        return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(g), where,
+    if (!(tc_setting_type(g) == TC_SETTING_GROUP))
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(g), where,
                             "must be a group { name = \"...\"; parts = ( ... ); }");
     const char *name;
     tc_status st;
@@ -46,32 +46,33 @@ static tc_status read_kind(const tc_script *s, config_setting_t *g, int i, doubl
         return st;
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
-    config_setting_t *parts = config_setting_lookup(g, "parts");
-    int line = parts ? (int)config_setting_source_line(parts) : (int)config_setting_source_line(g);
+    const tc_setting *parts = tc_script_lookup(s, g, "parts");
+    int line = parts ? tc_setting_line(parts) : tc_setting_line(g);
     snprintf(where, sizeof where, "pile.shapes.[%d].parts", i);
-    if (!parts || !config_setting_is_list(parts) || config_setting_length(parts) < 1 ||
-        config_setting_length(parts) > TC_SHAPE_MAXPART)
-        return tc_error_set(err, TC_EINVAL, s->path, line, where,
+    if (!parts || !(tc_setting_type(parts) == TC_SETTING_LIST) || tc_setting_length(parts) < 1 ||
+        tc_setting_length(parts) > TC_SHAPE_MAXPART)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, where,
                             "compound '%s' needs a list ( {...}, ... ) of 1 to %d parts (%s): an "
                             "empty compound has no volume",
                             k->name, TC_SHAPE_MAXPART,
-                            parts && config_setting_is_list(parts) ? "it has none or too many"
-                                                                   : "missing");
-    k->npart = config_setting_length(parts);
+                            parts && (tc_setting_type(parts) == TC_SETTING_LIST)
+                                ? "it has none or too many"
+                                : "missing");
+    k->npart = tc_setting_length(parts);
     for (int j = 0; j < k->npart; j++) {
-        config_setting_t *p = config_setting_get_elem(parts, (unsigned)j);
+        const tc_setting *p = tc_setting_at(parts, j);
         const char *type;
         tc_shape_part *q = &k->part[j];
-        if (!config_setting_is_group(p))
+        if (!(tc_setting_type(p) == TC_SETTING_GROUP))
             return tc_error_set(
-                err, TC_EINVAL, s->path, (int)config_setting_source_line(p), where,
+                err, TC_EINVAL, tc_script_path(s), tc_setting_line(p), where,
                 "part %d must be a group { type = ...; size = [...]; pos = [...]; }", j + 1);
         if ((st = tc_script_allowed(s, p, part_keys, err)) ||
             (st = tc_script_string(s, p, "type", &type, err)))
             return st;
         int ball = !strcmp(type, "sphere");
         if (!ball && strcmp(type, "box"))
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(p), "type",
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(p), "type",
                                 "part %d of '%s': \"box\" or \"sphere\" (got \"%s\")", j + 1,
                                 k->name, type);
         q->type = ball ? TC_SHAPE_SPHERE : TC_SHAPE_BOX;
@@ -85,28 +86,28 @@ static tc_status read_kind(const tc_script *s, config_setting_t *g, int i, doubl
     tc_error e2;
     tc_error_clear(&e2);
     if ((st = tc_compound_shape(k, lo, &c, &e2)) || (st = tc_compound_shape(k, hi, &c, &e2)))
-        return tc_error_set(err, st, s->path, line, where, "%s", e2.msg);
+        return tc_error_set(err, st, tc_script_path(s), line, where, "%s", e2.msg);
     return TC_OK;
 }
 
 /* pile.limits: ( { label = "..."; bodies = N; why = "..."; }, ... ) */
 static tc_status read_limits(const tc_script *s, e7_setup *e, tc_error *err) {
     static const char *const keys[] = {"label", "bodies", "why", NULL};
-    config_setting_t *l = tc_script_lookup(s, NULL, "pile.limits");
+    const tc_setting *l = tc_script_lookup(s, NULL, "pile.limits");
     if (!l) return TC_OK;
-    int line = (int)config_setting_source_line(l);
-    if (!config_setting_is_list(l) || config_setting_length(l) > E7_MAXLIMIT)
-        return tc_error_set(err, TC_EINVAL, s->path, line, "pile.limits",
+    int line = tc_setting_line(l);
+    if (!(tc_setting_type(l) == TC_SETTING_LIST) || tc_setting_length(l) > E7_MAXLIMIT)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "pile.limits",
                             "a list ( {...}, ... ) of at most %d groups { label = ...; bodies = "
                             "...; why = ...; }",
                             E7_MAXLIMIT);
-    e->d_nlimit = config_setting_length(l);
+    e->d_nlimit = tc_setting_length(l);
     for (int i = 0; i < e->d_nlimit; i++) {
-        config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
+        const tc_setting *g = tc_setting_at(l, i);
         const char *label, *why;
         tc_status st;
-        if (!config_setting_is_group(g))
-            return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(g),
+        if (!(tc_setting_type(g) == TC_SETTING_GROUP))
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(g),
                                 "pile.limits", "entry %d must be a group", i + 1);
         if ((st = tc_script_allowed(s, g, keys, err)) ||
             (st = tc_script_string(s, g, "label", &label, err)) ||
@@ -153,22 +154,22 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
     p->seed = (unsigned long)seed;
     p->gravity = e->gravity;
     if (p->size_hi < p->size_lo)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.size_hi"), "pile.size_hi",
-                            "must be >= size_lo (%g m)", p->size_lo);
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.size_hi"),
+                            "pile.size_hi", "must be >= size_lo (%g m)", p->size_lo);
     if (e->d_measure_from >= e->d_seconds)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.measure_from"),
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.measure_from"),
                             "pile.measure_from", "must be below pile.seconds (%g s)", e->d_seconds);
     /* the kinds of body */
-    config_setting_t *kinds = tc_script_lookup(s, NULL, "pile.shapes");
-    if (!kinds || !config_setting_is_list(kinds) || config_setting_length(kinds) < 1 ||
-        config_setting_length(kinds) > TC_PILE_MAXKIND)
-        return tc_error_set(err, TC_EINVAL, s->path,
-                            kinds ? (int)config_setting_source_line(kinds) : 0, "pile.shapes",
-                            "a list ( {...}, ... ) of 1 to %d compounds", TC_PILE_MAXKIND);
-    p->nkind = config_setting_length(kinds);
+    const tc_setting *kinds = tc_script_lookup(s, NULL, "pile.shapes");
+    if (!kinds || !(tc_setting_type(kinds) == TC_SETTING_LIST) || tc_setting_length(kinds) < 1 ||
+        tc_setting_length(kinds) > TC_PILE_MAXKIND)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), kinds ? tc_setting_line(kinds) : 0,
+                            "pile.shapes", "a list ( {...}, ... ) of 1 to %d compounds",
+                            TC_PILE_MAXKIND);
+    p->nkind = tc_setting_length(kinds);
     for (int i = 0; i < p->nkind; i++)
-        if ((st = read_kind(s, config_setting_get_elem(kinds, (unsigned)i), i, p->size_lo,
-                            p->size_hi, &p->kind[i], err)))
+        if ((st = read_kind(s, tc_setting_at(kinds, i), i, p->size_lo, p->size_hi, &p->kind[i],
+                            err)))
             return st;
     /* the sizes: bodies and the box's half width, one each */
     double b[E7_MAXPILE];
@@ -179,14 +180,15 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
         return st;
     if (nw != nb)
         return tc_error_set(
-            err, TC_EINVAL, s->path, line_of(s, "pile.half_width"), "pile.half_width",
+            err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.half_width"), "pile.half_width",
             "needs one box half width per pile size: %d for the %d sizes of pile.bodies", nw, nb);
     e->d_n = nb;
     for (int i = 0; i < nb; i++) {
         e->d_bodies[i] = (int)b[i];
         if (b[i] != e->d_bodies[i])
-            return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "pile.bodies"), "pile.bodies",
-                                "entry %d must be a whole number of bodies (got %g)", i + 1, b[i]);
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.bodies"),
+                                "pile.bodies", "entry %d must be a whole number of bodies (got %g)",
+                                i + 1, b[i]);
         tc_compound_pile q = *p;
         q.bodies = e->d_bodies[i];
         q.half_width = e->d_half_width[i];
@@ -196,7 +198,7 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
             char path[64];
             snprintf(path, sizeof path, "pile.%s", e2.param);
             int line = line_of(s, path);
-            return tc_error_set(err, st, s->path, line ? line : line_of(s, "pile"), path,
+            return tc_error_set(err, st, tc_script_path(s), line ? line : line_of(s, "pile"), path,
                                 "pile %d (%d bodies in a box of half width %g m): %s", i + 1,
                                 q.bodies, q.half_width, e2.msg);
         }
@@ -243,13 +245,14 @@ tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     } need[] = {{"slide.friction", e->a_mu}, {"roll.friction", e->c_mu}};
     for (int i = 0; i < 2; i++)
         if (!(need[i].mu * e->gravity > 0))
-            return tc_error_set(err, TC_EINVAL, s->path, line_of(s, need[i].name), need[i].name,
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, need[i].name),
+                                need[i].name,
                                 "must be > 0 with gravity > 0: the closed form divides by mu g");
     if (e->a_stop >= e->a_v0)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "slide.stop_speed"),
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "slide.stop_speed"),
                             "slide.stop_speed", "must be below slide.v0 (%g m/s)", e->a_v0);
     if (e->b_fit_from >= e->b_seconds)
-        return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "incline.fit_from"),
+        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "incline.fit_from"),
                             "incline.fit_from", "must be below incline.seconds (%g s)",
                             e->b_seconds);
     if ((st = tc_script_reals(s, NULL, "incline.offsets", -89, 89, e->b_offset, E7_MAXANGLE,
@@ -259,7 +262,7 @@ tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     for (int i = 0; i < e->b_n; i++) {
         double deg = e7_incline_angle(e, i) * 180 / M_PI;
         if (!(deg >= 0 && deg < 89))
-            return tc_error_set(err, TC_EINVAL, s->path, line_of(s, "incline.offsets"),
+            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "incline.offsets"),
                                 "incline.offsets",
                                 "entry %d gives an incline of %.3g degrees (friction angle %.3g "
                                 "plus %g): it must lie in [0, 89)",

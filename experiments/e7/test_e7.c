@@ -53,12 +53,12 @@ static int line_of(const char *text, const char *needle) {
 }
 
 static tc_status read7(const char *path, const char *tier, e7_setup *e, tc_error *err) {
-    tc_script s;
+    tc_script *s = NULL;
     tc_error_clear(err);
     tc_status st = tc_script_load(&s, path, tier, err);
     if (st) return st;
-    st = e7_read_setup(&s, e, err);
-    tc_script_free(&s);
+    st = e7_read_setup(s, e, err);
+    tc_script_free(s);
     return st;
 }
 

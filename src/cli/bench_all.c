@@ -121,10 +121,11 @@ static void time_calls(run_ctx *r, double seconds, bench_cell *c) {
 /* the experiment's own version of method m (its script's parameters: the same spec first, else
  * the same model or engine), or m itself with its defaults when the script has neither */
 static const tc_method *resolve(const tc_exp *x, const tc_method *m) {
-    for (int k = 0; x && k < x->nmethod; k++)
-        if (!strcmp(x->method[k].m.spec, m->spec)) return &x->method[k].m;
-    for (int k = 0; x && k < x->nmethod; k++)
-        if (!strcmp(tc_method_base(&x->method[k].m), tc_method_base(m))) return &x->method[k].m;
+    for (int k = 0; x && k < tc_exp_nmethod(x); k++)
+        if (!strcmp(tc_exp_method(x, k)->spec, m->spec)) return tc_exp_method(x, k);
+    for (int k = 0; x && k < tc_exp_nmethod(x); k++)
+        if (!strcmp(tc_method_base(tc_exp_method(x, k)), tc_method_base(m)))
+            return tc_exp_method(x, k);
     return m;
 }
 

@@ -126,17 +126,17 @@ static int show_experiment(const tc_experiment_type *t, const char *tier) {
     printf("\nmethods it runs at tier %s (label, method, where from; then the parameters as run);\n"
            "--methods LABEL,... runs a subset, --set LABEL.PARAM=VALUE changes a value:\n",
            tier);
-    if (!x->nmethod) printf("  none: the experiment runs its own solvers\n");
-    for (int k = 0; k < x->nmethod; k++) {
-        const tc_exp_method *em = &x->method[k];
+    if (!tc_exp_nmethod(x)) printf("  none: the experiment runs its own solvers\n");
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const tc_exp_entry *em = tc_exp_entry_at(x, k);
         char where[1100] = "joined: a registered method that meets a need";
         if (em->line > 0) snprintf(where, sizeof where, "experiments/%s:%d", t->script, em->line);
         printf("  %-18s %-26s %s\n", em->label, em->m.spec, where);
         print_values(&em->m);
     }
-    if (x->nskip) printf("\nregistered methods it skips:\n");
-    for (int k = 0; k < x->nskip; k++)
-        printf("  %-18s %s\n", x->skip[k].name, x->skip[k].reason);
+    if (tc_exp_nskip(x)) printf("\nregistered methods it skips:\n");
+    for (int k = 0; k < tc_exp_nskip(x); k++)
+        printf("  %-18s %s\n", tc_exp_skip_at(x, k)->name, tc_exp_skip_at(x, k)->reason);
     tc_exp_free(x);
     return 0;
 }

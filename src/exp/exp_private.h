@@ -3,7 +3,54 @@
 #ifndef TC_EXP_PRIVATE_H
 #define TC_EXP_PRIVATE_H
 
+#include "exp/script_private.h"
 #include "exp/tc_experiment.h"
+
+/* an experiment being run */
+struct tc_exp {
+    const tc_experiment_type *type;
+    char name[64];     /* its output directory under the output root */
+    tc_script *script; /* loaded at the run's tier */
+    const char *tier, *source_dir;
+    int threads;
+    char dir[1100]; /* write every output here: a staging directory until the end */
+    int nmethod;
+    tc_exp_entry *method; /* the methods that run, in order: the script's, then the others */
+    tc_metrics metrics;   /* tc_metrics_add(&x->metrics, label, ...) */
+    const tc_run_opts *opts;
+    void *state;
+    char final_dir[1100];
+    int nneed, nreq;
+    tc_need need[TC_EXP_MAXNEED];
+    char req[TC_EXP_MAXREQ][TC_LABEL_MAX + 1];
+    int nref; /* labels the script names in the driver's settings (tc_exp_refer) */
+    struct {
+        char setting[64], label[TC_LABEL_MAX + 1];
+        int line;
+    } ref[TC_EXP_MAXREF];
+    int nskip, nleft; /* skipped (cannot run here), left out (--methods) */
+    int nselected;    /* methods --methods named itself (not kept as references) */
+    tc_exp_skip *skip;
+    char left[1024];   /* the labels left out by --methods */
+    char known[2048];  /* every label, spec and model/engine name a filter could name */
+    char labels[1024]; /* every label before --methods, comma-separated */
+    int nrun, caprun;
+    tc_run_record *run;
+    /* the sweeps so far: wall time (s), the process's CPU time during them (s; over MPI, rank 0
+     * adds the other ranks' at the experiment's end), items */
+    double sweep_wall_s, sweep_cpu_s;
+    long sweep_items;
+    /* MPI: this process's rank and the number of ranks (0 and 1 without MPI); only rank 0
+     * writes the outputs, the others work in a scratch directory; sweeps split so far */
+    int rank, nrank, nsweep, nsplit;
+    unsigned ordinal; /* this experiment's place among those planned (mod 65536) */
+    FILE *md, *tex;   /* the section, built in memory */
+    char *md_buf, *tex_buf;
+    size_t md_len, tex_len;
+    size_t md_head, tex_head; /* where the heading ends (the verdicts go there) */
+    char warn[2048];          /* experiment-level warnings, one per line */
+    int nwarn;
+};
 
 /* resolve x's methods from its script, the registry, the filter and the overrides */
 tc_status tc_exp_resolve(tc_exp *x, tc_error *err);

@@ -35,7 +35,7 @@ static tc_status apply_params(const tc_script *s, config_setting_t *params, tc_m
         if (st == TC_ENOTFOUND && only_known) continue;
         if (st) return tc_error_set(err, st, s->path, line, nm, "%s", e2.msg);
         /* a tier's parameter that no method takes is left unread: an error after planning */
-        tc_script_use(e);
+        tc_script_use(tc_st(e));
     }
     return TC_OK;
 }
@@ -78,7 +78,7 @@ int tc_exp_knows(const tc_exp *x, const char *token) {
 }
 
 /* 1 when the comma-separated filter names the method by label, spec or model/engine name */
-static int selected(const char *filter, const tc_exp_method *em) {
+static int selected(const char *filter, const tc_exp_entry *em) {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", filter);
     for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv))
@@ -91,10 +91,10 @@ static int selected(const char *filter, const tc_exp_method *em) {
 static tc_status check_label(const tc_exp *x, const char *label, int line, int n, tc_error *err) {
     char why[200];
     if (!tc_label_ok(label, why, sizeof why))
-        return tc_error_set(err, TC_EINVAL, x->script.path, line, "label", "'%s' %s", label, why);
+        return tc_error_set(err, TC_EINVAL, x->script->path, line, "label", "'%s' %s", label, why);
     for (int j = 0; j < n; j++)
         if (!strcmp(x->method[j].label, label))
-            return tc_error_set(err, TC_EINVAL, x->script.path, line ? line : x->method[j].line,
+            return tc_error_set(err, TC_EINVAL, x->script->path, line ? line : x->method[j].line,
                                 "label",
                                 line ? "'%s' is used twice (also on line %d)"
                                      : "'%s' is also the name of a registered method that joins "
@@ -107,10 +107,10 @@ static tc_status check_label(const tc_exp *x, const char *label, int line, int n
 /* the script's methods, in order */
 static tc_status script_methods(tc_exp *x, config_setting_t *tier_params, int *n, tc_error *err) {
     static const char *const keys[] = {"label", "method", "params", NULL};
-    const tc_script *s = &x->script;
+    const tc_script *s = x->script;
     config_setting_t *list = config_lookup((config_t *)&s->cfg, "methods");
     /* entries are checked here: their keys (tc_script_allowed), methods and parameters */
-    tc_script_use(list);
+    tc_script_use(tc_st(list));
     if (list && x->nneed == 0)
         return tc_error_set(err, TC_EINVAL, s->path, (int)config_setting_source_line(list),
                             "methods", "this experiment (driver %s) runs no registered methods",
@@ -126,13 +126,13 @@ static tc_status script_methods(tc_exp *x, config_setting_t *tier_params, int *n
         if (!config_setting_is_group(e))
             return tc_error_set(err, TC_EINVAL, s->path, line, "methods",
                                 "entry %d must be a group { label = ...; method = ...; }", i + 1);
-        if ((st = tc_script_allowed(s, e, keys, err)) ||
-            (st = tc_script_string(s, e, "method", &spec, err)))
+        if ((st = tc_script_allowed(s, tc_st(e), keys, err)) ||
+            (st = tc_script_string(s, tc_st(e), "method", &spec, err)))
             return st;
         if (config_setting_lookup(e, "label") &&
-            (st = tc_script_string(s, e, "label", &label, err)))
+            (st = tc_script_string(s, tc_st(e), "label", &label, err)))
             return st;
-        tc_exp_method *em = &x->method[*n];
+        tc_exp_entry *em = &x->method[*n];
         memset(em, 0, sizeof *em);
         tc_error e2;
         tc_error_clear(&e2);
@@ -180,11 +180,11 @@ static tc_status registry_methods(tc_exp *x, config_setting_t *tier_params, int 
             continue;
         }
         if ((st = check_label(x, base, 0, *n, err))) break;
-        tc_exp_method *em = &x->method[*n];
+        tc_exp_entry *em = &x->method[*n];
         memset(em, 0, sizeof *em);
         em->m = all[i];
         snprintf(em->label, sizeof em->label, "%s", base);
-        if (!(st = apply_params(&x->script, tier_params, &em->m, 1, err))) (*n)++;
+        if (!(st = apply_params(x->script, tier_params, &em->m, 1, err))) (*n)++;
     }
     free(all);
     return st;
@@ -216,7 +216,7 @@ static tc_status overrides(tc_exp *x, int n, tc_error *err) {
     for (int k = 0; k < x->opts->nset; k++) {
         tc_override *o = &x->opts->set[k];
         for (int i = 0; i < n; i++) {
-            tc_exp_method *em = &x->method[i];
+            tc_exp_entry *em = &x->method[i];
             if (strcmp(o->target, em->label) && strcmp(o->target, em->m.spec) &&
                 strcmp(o->target, tc_method_base(&em->m)))
                 continue;
@@ -237,7 +237,7 @@ static tc_status overrides(tc_exp *x, int n, tc_error *err) {
 }
 
 tc_status tc_exp_resolve(tc_exp *x, tc_error *err) {
-    const tc_script *s = &x->script;
+    const tc_script *s = x->script;
     int cap = tc_method_count() + 64;
     config_setting_t *list = config_lookup((config_t *)&s->cfg, "methods");
     if (list && config_setting_is_list(list)) cap += config_setting_length(list);

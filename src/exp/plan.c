@@ -31,10 +31,10 @@ void tc_exp_need(tc_exp *x, unsigned caps, unsigned shapes, const char *what) {
 
 void tc_exp_refer(tc_exp *x, const char *setting, const char *label) {
     if (x->nref >= TC_EXP_MAXREF) return;
-    config_setting_t *v = tc_script_lookup(&x->script, NULL, setting);
+    int line = tc_script_line(x->script, NULL, setting);
     snprintf(x->ref[x->nref].setting, sizeof x->ref[0].setting, "%s", setting);
     snprintf(x->ref[x->nref].label, sizeof x->ref[0].label, "%s", label);
-    x->ref[x->nref++].line = v ? (int)config_setting_source_line(v) : 0;
+    x->ref[x->nref++].line = line;
 }
 
 void tc_exp_require(tc_exp *x, const char *label) {
@@ -69,9 +69,8 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
         st = tc_error_set(err, TC_EINVAL, script, 0, NULL,
                           "the experiment's name '%s' (its output directory) %s", name, why);
     else if ((st = tc_script_load(&x->script, script, o->tier, err)) == TC_OK) {
-        x->script_loaded = 1;
         /* the script names its driver */
-        const char *d = tc_script_driver(&x->script);
+        const char *d = tc_script_driver(x->script);
         if (!d || strcmp(d, t->name))
             st = tc_error_set(err, TC_EINVAL, script, 0, "driver",
                               d ? "the script's driver is '%s', not '%s'"
@@ -83,7 +82,7 @@ tc_status tc_exp_plan(tc_exp **out, const tc_experiment_type *t, const char *scr
     if (!st) st = tc_exp_resolve(x, err);
     if (!st && t->check) st = t->check(x, x->state, err);
     /* a setting nobody read is a mistake in the script, not a default */
-    if (!st) st = tc_script_check_read(&x->script, err);
+    if (!st) st = tc_script_check_read(x->script, err);
     /* a built-in experiment's name is the built-in script's: its outputs are judged against the
      * paper's claims and the committed references, so a changed script may not take it */
     const tc_experiment_type *named = tc_experiment_find(name);
@@ -124,7 +123,7 @@ tc_status tc_exp_plan_builtin(tc_exp **x, const char *name, const char *tier, tc
 void tc_exp_free(tc_exp *x) {
     if (!x) return;
     if (x->state && x->type->free) x->type->free(x->state);
-    if (x->script_loaded) tc_script_free(&x->script);
+    tc_script_free(x->script);
     if (x->md) fclose(x->md);
     if (x->tex) fclose(x->tex);
     free(x->md_buf);

@@ -128,7 +128,7 @@ tc_status tc_exp_write_runs(tc_exp *x, tc_error *err) {
     fprintf(o.f, "run,label,method,what,seed,status,reason,steps,wall_s,params,set\n");
     for (int i = 0; i < x->nrun; i++) {
         const tc_run_record *r = &x->run[i];
-        const tc_exp_method *em = r->method >= 0 ? &x->method[r->method] : NULL;
+        const tc_exp_entry *em = r->method >= 0 ? &x->method[r->method] : NULL;
         char what[300], reason[600], params[1300], set[600];
         tc_csv_field(what, sizeof what, r->what);
         tc_csv_field(reason, sizeof reason, r->reason);

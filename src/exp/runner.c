@@ -43,7 +43,7 @@ static void record_provenance(tc_exp *x) {
         tc_metrics_method_info(&x->metrics, x->method[k].label, x->method[k].m.spec, params, runs,
                                failed, reason);
     }
-    if (x->script_loaded) tc_script_settings(&x->script, record_setting, &x->metrics);
+    if (x->script) tc_script_settings(x->script, record_setting, &x->metrics);
 }
 
 /* metrics.cfg with the methods that ran and the digests of their results */

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* experiment scripts: libconfig files with tier overrides and located error messages */
-#include "exp/tc_script.h"
-
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_error *err) {
-    memset(s, 0, sizeof *s);
+#include "exp/script_private.h"
+
+tc_status tc_script_load(tc_script **out, const char *path, const char *tier, tc_error *err) {
+    *out = NULL;
+    tc_script *s = calloc(1, sizeof *s);
+    if (!s) return tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory");
     snprintf(s->path, sizeof s->path, "%s", path);
     snprintf(s->tier, sizeof s->tier, "%s", tier);
     config_init(&s->cfg);
@@ -20,6 +24,7 @@ tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_er
                            : tc_error_set(err, TC_EPARSE, path, line, NULL, "syntax error: %s",
                                           config_error_text(&s->cfg));
         config_destroy(&s->cfg);
+        free(s);
         return st;
     }
     /* select the tier's override group */
@@ -36,14 +41,26 @@ tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_er
                                         "tier", "no tier '%s' in this script (it has: %s)", tier,
                                         names[0] ? names : "none");
             config_destroy(&s->cfg);
+            free(s);
             return st;
         }
     }
+    *out = s;
     return TC_OK;
 }
 
 void tc_script_free(tc_script *s) {
+    if (!s) return;
     config_destroy(&s->cfg);
+    free(s);
+}
+
+const char *tc_script_path(const tc_script *s) {
+    return s->path;
+}
+
+const char *tc_script_tier(const tc_script *s) {
+    return s->tier;
 }
 
 /* ---------- what the driver read: every other setting is a mistake ---------- */
@@ -56,16 +73,26 @@ static void mark(config_setting_t *v, char *m) {
     if (v && config_setting_get_hook(v) != &mark_whole) config_setting_set_hook(v, m);
 }
 
-void tc_script_use(config_setting_t *v) {
-    mark(v, &mark_whole);
+void tc_script_use(const tc_setting *v) {
+    mark(tc_cs(v), &mark_whole);
 }
 
-config_setting_t *tc_script_lookup(const tc_script *s, config_setting_t *g, const char *path) {
+/* the setting at path in g (NULL: the selected tier, then the top level), marked as read */
+static config_setting_t *lookup(const tc_script *s, const tc_setting *g, const char *path) {
     config_setting_t *v = NULL;
     if (!g && s->tier_group) v = config_setting_lookup(s->tier_group, path);
-    if (!v) v = g ? config_setting_lookup(g, path) : config_lookup((config_t *)&s->cfg, path);
+    if (!v)
+        v = g ? config_setting_lookup(tc_cs(g), path) : config_lookup((config_t *)&s->cfg, path);
     mark(v, &mark_read);
     return v;
+}
+
+const tc_setting *tc_script_lookup(const tc_script *s, const tc_setting *g, const char *path) {
+    return tc_st(lookup(s, g, path));
+}
+
+int tc_script_line(const tc_script *s, const tc_setting *g, const char *path) {
+    return tc_setting_line(tc_script_lookup(s, g, path));
 }
 
 /* a setting holding other named settings (a group, or a list holding groups) */
@@ -184,8 +211,8 @@ static tc_status check_read(const tc_script *s, const config_setting_t *v,
 tc_status tc_script_check_read(const tc_script *s, tc_error *err) {
     config_setting_t *root = config_root_setting(&s->cfg);
     /* read by touche itself: the driver's name, the papers' values (tables, after the run) */
-    tc_script_use(config_setting_get_member(root, "driver"));
-    tc_script_use(config_setting_get_member(root, "paper"));
+    tc_script_use(tc_st(config_setting_get_member(root, "driver")));
+    tc_script_use(tc_st(config_setting_get_member(root, "paper")));
     /* the tiers: the selected one like the top level, the others against it */
     config_setting_t *tiers = config_setting_get_member(root, "tiers");
     tc_status st = TC_OK;
@@ -193,19 +220,19 @@ tc_status tc_script_check_read(const tc_script *s, tc_error *err) {
         config_setting_t *t = config_setting_get_elem(tiers, (unsigned)i);
         st = check_read(s, t, t, t != s->tier_group, err);
     }
-    tc_script_use(tiers);
+    tc_script_use(tc_st(tiers));
     return st ? st : check_read(s, root, root, 0, err);
 }
 
 /* line of a setting, or of its group when it is missing */
-static int line_of(const tc_script *s, config_setting_t *g) {
-    return g ? (int)config_setting_source_line(g)
+static int line_of(const tc_script *s, const tc_setting *g) {
+    return g ? (int)config_setting_source_line(tc_cs(g))
              : (int)config_setting_source_line(config_root_setting(&s->cfg));
 }
 
-tc_status tc_script_real(const tc_script *s, config_setting_t *g, const char *name, double lo,
+tc_status tc_script_real(const tc_script *s, const tc_setting *g, const char *name, double lo,
                          double hi, double *out, tc_error *err) {
-    config_setting_t *v = tc_script_lookup(s, g, name);
+    config_setting_t *v = lookup(s, g, name);
     if (!v)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
                             "missing (a number is required)");
@@ -221,9 +248,9 @@ tc_status tc_script_real(const tc_script *s, config_setting_t *g, const char *na
     return TC_OK;
 }
 
-tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *name, int lo, int hi,
+tc_status tc_script_int(const tc_script *s, const tc_setting *g, const char *name, int lo, int hi,
                         int *out, tc_error *err) {
-    config_setting_t *v = tc_script_lookup(s, g, name);
+    config_setting_t *v = lookup(s, g, name);
     if (!v)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
                             "missing (an integer is required)");
@@ -238,9 +265,9 @@ tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *nam
     return TC_OK;
 }
 
-tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *name,
+tc_status tc_script_string(const tc_script *s, const tc_setting *g, const char *name,
                            const char **out, tc_error *err) {
-    config_setting_t *v = tc_script_lookup(s, g, name);
+    config_setting_t *v = lookup(s, g, name);
     if (!v)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
                             "missing (a string is required)");
@@ -251,9 +278,9 @@ tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *
     return TC_OK;
 }
 
-tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *name, double lo,
+tc_status tc_script_reals(const tc_script *s, const tc_setting *g, const char *name, double lo,
                           double hi, double *out, int max, int *n, tc_error *err) {
-    config_setting_t *v = tc_script_lookup(s, g, name);
+    config_setting_t *v = lookup(s, g, name);
     if (!v)
         return tc_error_set(err, TC_EINVAL, s->path, line_of(s, g), name,
                             "missing (a list of numbers is required)");
@@ -278,10 +305,10 @@ tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *n
     return TC_OK;
 }
 
-tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char *const *names,
+tc_status tc_script_allowed(const tc_script *s, const tc_setting *g, const char *const *names,
                             tc_error *err) {
-    for (int i = 0; g && i < config_setting_length(g); i++) {
-        config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
+    for (int i = 0; g && i < config_setting_length(tc_cs(g)); i++) {
+        config_setting_t *e = config_setting_get_elem(tc_cs(g), (unsigned)i);
         const char *nm = config_setting_name(e);
         int ok = 0;
         for (int j = 0; names[j] && !ok; j++)
@@ -321,6 +348,19 @@ tc_status tc_script_peek_driver(const char *path, char *buf, size_t n, tc_error 
 const char *tc_script_driver(const tc_script *s) {
     const char *d = NULL;
     return config_lookup_string(&s->cfg, "driver", &d) == CONFIG_TRUE ? d : NULL;
+}
+
+const char *tc_script_method_spec(const tc_script *s, const char *label) {
+    const config_setting_t *ml = config_lookup((config_t *)&s->cfg, "methods");
+    const char *spec = NULL;
+    for (int i = 0; ml && i < config_setting_length(ml); i++) {
+        const char *l = NULL, *m = NULL;
+        const config_setting_t *me = config_setting_get_elem(ml, (unsigned)i);
+        if (config_setting_lookup_string(me, "label", &l) && !strcmp(l, label) &&
+            config_setting_lookup_string(me, "method", &m))
+            spec = m;
+    }
+    return spec;
 }
 
 double tc_script_paper(const tc_script *s, const char *match_key, const char *match,
@@ -436,4 +476,105 @@ void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx) {
             visit_setting(c, t, nm, visit, ctx);
         }
     }
+}
+
+/* ---------- errors, tables of settings, a setting's shape ---------- */
+
+tc_status tc_script_fail(const tc_script *s, const tc_setting *v, const char *param, tc_error *err,
+                         const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tc_error_set(err, TC_EINVAL, s->path, tc_setting_line(v), param, "%s", msg);
+}
+
+/* one row of a table into dst */
+static tc_status read_field(const tc_script *s, const tc_setting *g, const tc_field *f, char *dst,
+                            tc_error *err) {
+    if (f->optional && !tc_script_lookup(s, g, f->name)) return TC_OK;
+    switch (f->kind) {
+    case TC_FIELD_REAL:
+        return tc_script_real(s, g, f->name, f->lo, f->hi, (double *)(dst + f->offset), err);
+    case TC_FIELD_INT:
+        return tc_script_int(s, g, f->name, (int)f->lo, (int)f->hi, (int *)(dst + f->offset), err);
+    case TC_FIELD_REALS:
+        return tc_script_reals(s, g, f->name, f->lo, f->hi, (double *)(dst + f->offset), f->max,
+                               (int *)(dst + f->count), err);
+    case TC_FIELD_STRING: {
+        const char *v;
+        tc_status st = tc_script_string(s, g, f->name, &v, err);
+        if (st) return st;
+        if (strlen(v) >= (size_t)f->max)
+            return tc_script_fail(s, tc_script_lookup(s, g, f->name), f->name, err,
+                                  "at most %d characters", f->max - 1);
+        snprintf(dst + f->offset, (size_t)f->max, "%s", v);
+        return TC_OK;
+    }
+    }
+    return TC_OK;
+}
+
+tc_status tc_script_read(const tc_script *s, const char *path, const tc_field *f, void *dst,
+                         tc_error *err) {
+    const tc_setting *g = path ? tc_script_lookup(s, NULL, path) : NULL;
+    if (path && tc_setting_type(g) != TC_SETTING_GROUP)
+        return tc_error_set(err, TC_EINVAL, s->path, tc_setting_line(g), path,
+                            g ? "must be a group { ... }" : "missing group");
+    /* the group holds only the table's settings */
+    const char *names[64];
+    int n = 0;
+    for (; f[n].name && n < 63; n++)
+        names[n] = f[n].name;
+    names[n] = NULL;
+    tc_status st = path ? tc_script_allowed(s, g, names, err) : TC_OK;
+    for (int i = 0; !st && f[i].name; i++)
+        st = read_field(s, g, &f[i], dst, err);
+    return st;
+}
+
+tc_setting_kind tc_setting_type(const tc_setting *v) {
+    if (!v) return TC_SETTING_NONE;
+    switch (config_setting_type(tc_cs(v))) {
+    case CONFIG_TYPE_GROUP:
+        return TC_SETTING_GROUP;
+    case CONFIG_TYPE_LIST:
+        return TC_SETTING_LIST;
+    case CONFIG_TYPE_ARRAY:
+        return TC_SETTING_ARRAY;
+    case CONFIG_TYPE_STRING:
+        return TC_SETTING_STRING;
+    case CONFIG_TYPE_BOOL:
+        return TC_SETTING_BOOL;
+    default:
+        return TC_SETTING_NUMBER;
+    }
+}
+
+int tc_setting_line(const tc_setting *v) {
+    return v ? (int)config_setting_source_line(tc_cs(v)) : 0;
+}
+
+const char *tc_setting_name(const tc_setting *v) {
+    return v ? config_setting_name(tc_cs(v)) : NULL;
+}
+
+int tc_setting_length(const tc_setting *v) {
+    return v ? config_setting_length(tc_cs(v)) : 0;
+}
+
+const tc_setting *tc_setting_at(const tc_setting *v, int i) {
+    return v && i >= 0 ? tc_st(config_setting_get_elem(tc_cs(v), (unsigned)i)) : NULL;
+}
+
+const char *tc_setting_string(const tc_setting *v) {
+    return tc_setting_type(v) == TC_SETTING_STRING ? config_setting_get_string(tc_cs(v)) : NULL;
+}
+
+double tc_setting_number(const tc_setting *v) {
+    if (tc_setting_type(v) != TC_SETTING_NUMBER) return NAN;
+    config_setting_t *c = tc_cs(v);
+    return config_setting_type(c) == CONFIG_TYPE_FLOAT ? config_setting_get_float(c)
+                                                       : (double)config_setting_get_int64(c);
 }

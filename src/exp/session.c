@@ -11,6 +11,7 @@
 
 #include "core/tc_fs.h"
 #include "core/tc_parallel.h"
+#include "exp/exp_private.h"
 #include "exp/tc_ranks.h"
 #include "report/tc_progress.h"
 

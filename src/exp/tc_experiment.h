@@ -127,12 +127,12 @@ tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err);
 /* ---------- an experiment being run ---------- */
 
 /* one method of the experiment */
-typedef struct tc_exp_method {
+typedef struct tc_exp_entry {
     char label[TC_LABEL_MAX + 1];
     tc_method m;
     int line;      /* its line in the script, 0 when it joined on its own */
     char set[256]; /* parameters set from the command line, "eps2=0.003 k=10" */
-} tc_exp_method;
+} tc_exp_entry;
 
 /* a registered method that did not join, and why */
 typedef struct tc_exp_skip {
@@ -163,53 +163,30 @@ typedef struct tc_need {
 #define TC_EXP_MAXREQ  4
 #define TC_EXP_MAXREF  16 /* label references a driver checks (tc_exp_refer) */
 
-struct tc_exp {
-    /* drivers read these */
-    const tc_experiment_type *type;
-    char name[64];    /* its output directory under the output root */
-    tc_script script; /* loaded at the run's tier */
-    const char *tier, *source_dir;
-    int threads;
-    char dir[1100]; /* write every output here: a staging directory until the end */
-    int nmethod;
-    tc_exp_method *method; /* the methods that run, in order: the script's, then the others */
-    tc_metrics metrics;    /* tc_metrics_add(&x->metrics, label, ...) */
-    /* the runner's own */
-    const tc_run_opts *opts;
-    void *state;
-    int script_loaded;
-    char final_dir[1100];
-    int nneed, nreq;
-    tc_need need[TC_EXP_MAXNEED];
-    char req[TC_EXP_MAXREQ][TC_LABEL_MAX + 1];
-    int nref; /* labels the script names in the driver's settings (tc_exp_refer) */
-    struct {
-        char setting[64], label[TC_LABEL_MAX + 1];
-        int line;
-    } ref[TC_EXP_MAXREF];
-    int nskip, nleft; /* skipped (cannot run here), left out (--methods) */
-    int nselected;    /* methods --methods named itself (not kept as references) */
-    tc_exp_skip *skip;
-    char left[1024];   /* the labels left out by --methods */
-    char known[2048];  /* every label, spec and model/engine name a filter could name */
-    char labels[1024]; /* every label before --methods, comma-separated */
-    int nrun, caprun;
-    tc_run_record *run;
-    /* the sweeps so far: wall time (s), the process's CPU time during them (s; over MPI, rank 0
-     * adds the other ranks' at the experiment's end), items */
-    double sweep_wall_s, sweep_cpu_s;
-    long sweep_items;
-    /* MPI: this process's rank and the number of ranks (0 and 1 without MPI); only rank 0
-     * writes the outputs, the others work in a scratch directory; sweeps split so far */
-    int rank, nrank, nsweep, nsplit;
-    unsigned ordinal; /* this experiment's place among those planned (mod 65536) */
-    FILE *md, *tex;   /* the section, built in memory */
-    char *md_buf, *tex_buf;
-    size_t md_len, tex_len;
-    size_t md_head, tex_head; /* where the heading ends (the verdicts go there) */
-    char warn[2048];          /* experiment-level warnings, one per line */
-    int nwarn;
-};
+/* ---------- the experiment being run, for drivers (its fields are the runner's own) ---------- */
+
+/* its methods, in order (the script's, then the others that joined): the count, one method, its
+ * label, and the whole entry (label, method, script line, parameters set from the command line) */
+int tc_exp_nmethod(const tc_exp *x);
+const tc_method *tc_exp_method(const tc_exp *x, int i);
+const char *tc_exp_label(const tc_exp *x, int i);
+const tc_exp_entry *tc_exp_entry_at(const tc_exp *x, int i);
+
+/* its script (loaded at the run's tier), metrics (tc_metrics_add), OpenMP threads, tier, the
+ * source tree it reads data/ from, and its output name */
+const tc_script *tc_exp_script(const tc_exp *x);
+tc_metrics *tc_exp_metrics(tc_exp *x);
+int tc_exp_threads(const tc_exp *x);
+const char *tc_exp_tier(const tc_exp *x);
+const char *tc_exp_source_dir(const tc_exp *x);
+const char *tc_exp_name(const tc_exp *x);
+
+/* the registered methods that did not join (tc_exp_skip: name and reason), the needs declared,
+ * the runs declared */
+int tc_exp_nskip(const tc_exp *x);
+const tc_exp_skip *tc_exp_skip_at(const tc_exp *x, int i);
+int tc_exp_nneed(const tc_exp *x);
+int tc_exp_nrun(const tc_exp *x);
 
 /* plan experiment type t from script (its `driver` must name t): load it at the tier, let the
  * driver read its settings, then resolve the methods — the script's, every other registered one

@@ -3,7 +3,7 @@
 #ifndef TC_SCRIPT_H
 #define TC_SCRIPT_H
 
-#include <libconfig.h>
+#include <stddef.h>
 
 #include "core/tc_status.h"
 
@@ -12,18 +12,21 @@
 extern "C" {
 #endif
 
-/* a parsed script */
-typedef struct tc_script {
-    config_t cfg;
-    char path[1024];
-    char tier[16];                /* selected tier */
-    config_setting_t *tier_group; /* tiers.<tier>, or NULL when the script has no tiers */
-} tc_script;
+/* a parsed script, opaque: read it through the functions below */
+typedef struct tc_script tc_script;
+
+/* one setting of a script (a group, a list, an array or a scalar), opaque and owned by its
+ * script */
+typedef struct tc_setting tc_setting;
 
 /* parse path and select tiers.<tier>; a syntax error names the line, a script with tiers but not
  * this one lists those it has. On error nothing needs freeing */
-tc_status tc_script_load(tc_script *s, const char *path, const char *tier, tc_error *err);
+tc_status tc_script_load(tc_script **s, const char *path, const char *tier, tc_error *err);
 void tc_script_free(tc_script *s);
+
+/* the file it was read from, and the selected tier */
+const char *tc_script_path(const tc_script *s);
+const char *tc_script_tier(const tc_script *s);
 
 /* the driver named by the script at path, into buf (n bytes): parses the file (a syntax error
  * names its line) and needs `driver = "...";` at the top level */
@@ -34,11 +37,14 @@ const char *tc_script_driver(const tc_script *s);
 
 /* a setting by dotted path in group g (NULL = root), looked up in tiers.<tier> first; the
  * setting found counts as read (tc_script_check_read) */
-config_setting_t *tc_script_lookup(const tc_script *s, config_setting_t *g, const char *path);
+const tc_setting *tc_script_lookup(const tc_script *s, const tc_setting *g, const char *path);
+
+/* the line of the setting at path in g (as tc_script_lookup), or 0 when there is none */
+int tc_script_line(const tc_script *s, const tc_setting *g, const char *path);
 
 /* v (may be NULL) and everything below it count as read: for a reader that walks a group or
  * list itself */
-void tc_script_use(config_setting_t *v);
+void tc_script_use(const tc_setting *v);
 
 /* after the driver's setup and the methods: every setting the script holds was read, or it is
  * an error naming its line and dotted path (a misspelt key, an unknown group, a key in a tier
@@ -48,19 +54,19 @@ tc_status tc_script_check_read(const tc_script *s, tc_error *err);
 
 /* numbers and strings; a missing required setting, a wrong type or a value outside [lo, hi]
  * is an error naming file, line and setting */
-tc_status tc_script_real(const tc_script *s, config_setting_t *g, const char *name, double lo,
+tc_status tc_script_real(const tc_script *s, const tc_setting *g, const char *name, double lo,
                          double hi, double *out, tc_error *err);
-tc_status tc_script_int(const tc_script *s, config_setting_t *g, const char *name, int lo, int hi,
+tc_status tc_script_int(const tc_script *s, const tc_setting *g, const char *name, int lo, int hi,
                         int *out, tc_error *err);
-tc_status tc_script_string(const tc_script *s, config_setting_t *g, const char *name,
+tc_status tc_script_string(const tc_script *s, const tc_setting *g, const char *name,
                            const char **out, tc_error *err);
 
 /* an array or list of numbers (each in [lo, hi]) into out[max]; *n gets the count */
-tc_status tc_script_reals(const tc_script *s, config_setting_t *g, const char *name, double lo,
+tc_status tc_script_reals(const tc_script *s, const tc_setting *g, const char *name, double lo,
                           double hi, double *out, int max, int *n, tc_error *err);
 
 /* every setting of group g must be one of the NULL-terminated names */
-tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char *const *names,
+tc_status tc_script_allowed(const tc_script *s, const tc_setting *g, const char *const *names,
                             tc_error *err);
 
 /* every setting the driver sees at the selected tier, one call per value: its dotted path
@@ -69,6 +75,71 @@ tc_status tc_script_allowed(const tc_script *s, config_setting_t *g, const char 
  * methods list (each method records its own parameters) and the papers' values are left out */
 typedef void (*tc_script_visit)(void *ctx, const char *path, const char *value);
 void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx);
+
+/* an error at setting v (its line; 0 when v is NULL) of script s about param: TC_EINVAL with the
+ * message fmt, for `return tc_script_fail(...)` */
+tc_status tc_script_fail(const tc_script *s, const tc_setting *v, const char *param, tc_error *err,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* settings read by a table: one row per setting of a group, read into a struct at an offset.
+ * Rows end with a row whose name is NULL */
+typedef enum tc_field_kind {
+    TC_FIELD_REAL,   /* double, in [lo, hi] */
+    TC_FIELD_INT,    /* int, in [lo, hi] */
+    TC_FIELD_STRING, /* char[size], copied */
+    TC_FIELD_REALS,  /* double[max] in [lo, hi], the count into the int at count */
+} tc_field_kind;
+
+typedef struct tc_field {
+    const char *name; /* the setting's name in the group */
+    tc_field_kind kind;
+    size_t offset; /* where the value goes in the destination (offsetof) */
+    double lo, hi;
+    int max;      /* TC_FIELD_REALS: capacity; TC_FIELD_STRING: the array's size */
+    size_t count; /* TC_FIELD_REALS: offset of the int count */
+    int optional; /* 1: a missing setting keeps the destination's value (its default) */
+} tc_field;
+
+#define TC_FIELD_R(T, member, name, lo, hi)                                                        \
+    { (name), TC_FIELD_REAL, offsetof(T, member), (lo), (hi), 0, 0, 0 }
+#define TC_FIELD_I(T, member, name, lo, hi)                                                        \
+    { (name), TC_FIELD_INT, offsetof(T, member), (lo), (hi), 0, 0, 0 }
+#define TC_FIELD_S(T, member, name)                                                                \
+    { (name), TC_FIELD_STRING, offsetof(T, member), 0, 0, (int)sizeof(((T *)0)->member), 0, 0 }
+#define TC_FIELD_RS(T, member, n, name, lo, hi)                                                    \
+    {                                                                                              \
+        (name), TC_FIELD_REALS, offsetof(T, member), (lo), (hi),                                   \
+            (int)(sizeof(((T *)0)->member) / sizeof(double)), offsetof(T, n), 0                    \
+    }
+
+/* read every row of table f from the group at path (NULL: the top level) into dst; the group
+ * must exist and hold only the table's settings (a group's other settings are an error naming
+ * them, as tc_script_allowed); errors name file, line and setting */
+tc_status tc_script_read(const tc_script *s, const char *path, const tc_field *f, void *dst,
+                         tc_error *err);
+
+/* ---------- a setting's shape and value ---------- */
+
+typedef enum tc_setting_kind {
+    TC_SETTING_NONE, /* no setting (NULL) */
+    TC_SETTING_GROUP,
+    TC_SETTING_LIST,  /* ( ... ): elements of any kind */
+    TC_SETTING_ARRAY, /* [ ... ]: scalars of one kind */
+    TC_SETTING_NUMBER,
+    TC_SETTING_STRING,
+    TC_SETTING_BOOL,
+} tc_setting_kind;
+
+tc_setting_kind tc_setting_type(const tc_setting *v);
+int tc_setting_line(const tc_setting *v);         /* its line in the script, 0 for NULL */
+const char *tc_setting_name(const tc_setting *v); /* a group member's name, else NULL */
+int tc_setting_length(const tc_setting *v);       /* elements of a group, list or array, else 0 */
+const tc_setting *tc_setting_at(const tc_setting *v, int i); /* element i, or NULL */
+const char *tc_setting_string(const tc_setting *v);          /* a string's text, else NULL */
+double tc_setting_number(const tc_setting *v);               /* a number's value, else NAN */
+
+/* the method spec of the script's `methods` entry labelled label (the last such entry), or NULL */
+const char *tc_script_method_spec(const tc_script *s, const char *label);
 
 /* the paper's value: in the script's `paper` list, the member key (a number) of the entry whose
  * string member match_key equals match; NAN when there is none */

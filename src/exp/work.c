@@ -76,7 +76,7 @@ tc_status tc_exp_work_check(const tc_exp *x, int force, tc_work *w, tc_error *er
     duration(TC_WORK_MAX_SECONDS, t, sizeof t);
     if (force || (w->steps <= TC_WORK_MAX_STEPS && secs <= TC_WORK_MAX_SECONDS && w->bytes <= mem))
         return TC_OK;
-    return tc_error_set(err, TC_EINVAL, x->script.path, 0, NULL,
+    return tc_error_set(err, TC_EINVAL, x->script->path, 0, NULL,
                         "%s: %s: above the limit of %.0g steps, %s or %.0f MiB (half the memory); "
                         "lower the script's sizes (steps, grid, bodies, spacing) or pass --force "
                         "to run it anyway",

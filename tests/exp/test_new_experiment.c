@@ -26,19 +26,19 @@ Test(new_experiment, the_documented_example_runs_with_every_method_it_can) {
     /* the script extracted from the documentation sits beside the test (build/tests) */
     cr_assert_eq(tc_exp_plan(&x, &tc_experiment_e9, "e9_ball_drop.cfg", "e9_ball_drop", &o, &err),
                  TC_OK, "%s", err.msg);
-    cr_expect_geq(x->nmethod, 4, "mujoco and the registered dynamic models on a ball");
-    cr_expect_eq(x->method[0].line > 0, 1, "the script's method first");
+    cr_expect_geq(tc_exp_nmethod(x), 4, "mujoco and the registered dynamic models on a ball");
+    cr_expect_eq(tc_exp_entry_at(x, 0)->line > 0, 1, "the script's method first");
     cr_redirect_stderr();
     cr_assert_eq(tc_exp_execute(x, &err), TC_OK, "%s", err.msg);
     cr_expect_eq(tc_exp_failed(x), 0);
     /* every method's rebound is a height below the drop (no energy gained) */
-    for (int k = 0; k < x->nmethod; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         char name[96];
-        snprintf(name, sizeof name, "%s.rebound", x->method[k].label);
-        int i = tc_metrics_find(&x->metrics, name);
+        snprintf(name, sizeof name, "%s.rebound", tc_exp_label(x, k));
+        int i = tc_metrics_find(tc_exp_metrics(x), name);
         cr_assert_geq(i, 0, "%s", name);
-        cr_expect(x->metrics.m[i].value >= 0 && x->metrics.m[i].value < 0.3, "%s: %g", name,
-                  x->metrics.m[i].value);
+        cr_expect(tc_exp_metrics(x)->m[i].value >= 0 && tc_exp_metrics(x)->m[i].value < 0.3,
+                  "%s: %g", name, tc_exp_metrics(x)->m[i].value);
     }
     tc_exp_free(x);
     /* its outputs and its section in the report */

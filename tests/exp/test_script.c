@@ -11,7 +11,7 @@
 
 #include "test_tmp.h"
 #include "core/tc_parallel.h"
-#include "exp/tc_experiment.h"
+#include "exp/exp_private.h" /* the sweeps of a bare experiment object */
 #include "report/tc_progress.h"
 
 static const char good[] =

@@ -12,14 +12,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     const tc_experiment_type *t = tc_experiment_find("e2");
     char path[1100];
-    tc_script s;
+    tc_script *s = NULL;
     tc_error err;
     tc_error_clear(&err);
     snprintf(path, sizeof path, "%s/experiments/%s", tc_source_dir(), t ? t->script : "?");
     tc_status st = tc_script_load(&s, path, "quick", &err);
     if (!st) {
-        st = e2_read_setup(&s, &setup, &err);
-        tc_script_free(&s);
+        st = e2_read_setup(s, &setup, &err);
+        tc_script_free(s);
     }
     if (st) {
         fprintf(stderr, "fuzz_trajectories: %s: %s\n", path, err.msg);

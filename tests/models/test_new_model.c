@@ -37,8 +37,8 @@ Test(new_model, a_name_registers_once) {
 
 /* the index of the skip record of name in x, or -1 */
 static int skipped(const tc_exp *x, const char *name) {
-    for (int k = 0; k < x->nskip; k++)
-        if (!strcmp(x->skip[k].name, name)) return k;
+    for (int k = 0; k < tc_exp_nskip(x); k++)
+        if (!strcmp(tc_exp_skip_at(x, k)->name, name)) return k;
     return -1;
 }
 
@@ -63,22 +63,24 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
                      err.msg);
         int in = tc_exp_method_find(x, "linear-spring") >= 0, out_k = skipped(x, "linear-spring");
         /* joined, or skipped with a reason, or an experiment that runs no registered method */
-        if (x->nneed == 0) {
+        if (tc_exp_nneed(x) == 0) {
             cr_expect(!in && out_k < 0, "%s runs no registered methods", t->name);
         } else {
             cr_expect(in != (out_k >= 0), "%s: joined or skipped, one of the two", t->name);
-            if (out_k >= 0) cr_expect(x->skip[out_k].reason[0], "%s: a skip says why", t->name);
+            if (out_k >= 0)
+                cr_expect(tc_exp_skip_at(x, out_k)->reason[0], "%s: a skip says why", t->name);
         }
         cr_log_info("%s: %s%s", t->name,
                     in           ? "joined"
                     : out_k >= 0 ? "skipped: "
                                  : "no methods",
-                    out_k >= 0 ? x->skip[out_k].reason : "");
+                    out_k >= 0 ? tc_exp_skip_at(x, out_k)->reason : "");
         /* the example handles E1's spheres and E4's boxes, not E2's compound T */
         if (!strcmp(t->name, "e1_sphere_profiles") || !strcmp(t->name, "e4_penalty"))
             cr_expect(in, "%s should take the model", t->name);
         if (!strcmp(t->name, "e2_t_pushing"))
-            cr_expect(out_k >= 0 && strstr(x->skip[out_k].reason, "compound"), "%s", t->name);
+            cr_expect(out_k >= 0 && strstr(tc_exp_skip_at(x, out_k)->reason, "compound"), "%s",
+                      t->name);
         /* run the experiments it joined (itself and any reference the experiment keeps) */
         if (in) {
             joined++;
@@ -88,7 +90,7 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
              * runs fail as physically absurd, with the reason; elsewhere no run fails */
             int low_rate = !strcmp(t->name, "e5_polytopes") || !strcmp(t->name, "e6_stacking");
             if (!low_rate) cr_expect_eq(tc_exp_failed(x), 0, "%s: no failed runs", t->name);
-            for (int r = 0; r < x->nrun; r++) {
+            for (int r = 0; r < tc_exp_nrun(x); r++) {
                 const tc_run_record *rec = tc_exp_run_record(x, r);
                 if (rec->status)
                     cr_expect(low_rate && strstr(rec->reason, "physically absurd"),
