@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <math.h>
+#include <stddef.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -386,4 +387,98 @@ Test(script, machine_queue_hands_out_each_item_once) {
     cr_expect_eq(tc_par_node_take(8), 1);
     cr_expect_eq(tc_par_node_finish(8), 0, "and so does its finished count");
     tc_par_node_share(NULL);
+}
+
+/* ---------- a table of settings (tc_script_read) ---------- */
+
+typedef struct table_dst {
+    double r;
+    int i;
+    char s[8];
+    double v[3];
+    int nv;
+    double opt;
+} table_dst;
+
+static const tc_field table_rows[] = {
+    TC_FIELD_R(table_dst, r, "r", 0, 10),
+    TC_FIELD_I(table_dst, i, "i", 1, 5),
+    TC_FIELD_S(table_dst, s, "s"),
+    TC_FIELD_RS(table_dst, v, nv, "v", -1, 1),
+    {"opt", TC_FIELD_REAL, offsetof(table_dst, opt), 0, 100, 0, 0, 1},
+    {NULL},
+};
+
+/* read the group g of text into d; the error's message (if any) into err */
+static tc_status read_table(const char *text, table_dst *d, tc_error *err) {
+    tc_script *s = NULL;
+    tc_status st = tc_script_load(&s, script(text), "quick", err);
+    cr_assert_eq(st, TC_OK, "%s", err->msg);
+    st = tc_script_read(s, "g", table_rows, d, err);
+    tc_script_free(s);
+    return st;
+}
+
+Test(script, a_table_of_settings_reads_every_row) {
+    table_dst d = {.opt = 7};
+    tc_error err = {0};
+    cr_assert_eq(
+        read_table("g = { r = 2.5; i = 3; s = \"ab\"; v = [0.5, -1.0, 1.0]; };\n", &d, &err), TC_OK,
+        "%s", err.msg);
+    cr_expect_eq(d.r, 2.5);
+    cr_expect_eq(d.i, 3);
+    cr_expect_str_eq(d.s, "ab");
+    cr_expect_eq(d.nv, 3);
+    cr_expect_eq(d.v[1], -1);
+    cr_expect_eq(d.opt, 7, "an optional row that is missing keeps its default");
+    cr_assert_eq(read_table("g = { r = 1; i = 1; s = \"\"; v = [0]; opt = 50; };\n", &d, &err),
+                 TC_OK, "%s", err.msg);
+    cr_expect_eq(d.opt, 50);
+}
+
+Test(script, a_table_of_settings_names_the_line_of_each_mistake) {
+    static const struct {
+        const char *text, *param, *msg;
+        int line;
+    } bad[] = {
+        {"x = 1;\n", "g", "missing group", 0},
+        {"g = 3;\n", "g", "must be a group", 1},
+        {"g = { r = 11; i = 1; s = \"a\"; v = [0]; };\n", "r", "[0, 10]", 1},
+        {"g = { r = 1;\n i = 1; s = \"a\"; v = [0];\n rr = 2; };\n", "rr", "allowed: r, i", 3},
+        {"g = { r = 1; i = 1; s = \"abcdefgh\"; v = [0]; };\n", "s", "at most 7", 1},
+        {"g = { r = 1; i = 1; s = \"a\"; v = [0, 0, 0, 0]; };\n", "v", "1 to 3", 1},
+        {"g = {\n r = 1; s = \"a\"; v = [0]; };\n", "i", "missing", 1},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        table_dst d = {0};
+        tc_error err = {0};
+        cr_expect_eq(read_table(bad[k].text, &d, &err), TC_EINVAL, "case %zu", k);
+        cr_expect_str_eq(err.param, bad[k].param, "case %zu", k);
+        cr_expect(strstr(err.msg, bad[k].msg), "case %zu: %s", k, err.msg);
+        if (bad[k].line) cr_expect_eq(err.line, bad[k].line, "case %zu: line %d", k, err.line);
+    }
+}
+
+Test(script, settings_are_walked_through_the_opaque_type) {
+    tc_script *s = NULL;
+    tc_error err = {0};
+    cr_assert_eq(
+        tc_script_load(&s, script("l = ( { a = \"x\"; }, [1.5, 2.0] );\nn = 4;\n"), "quick", &err),
+        TC_OK, "%s", err.msg);
+    const tc_setting *l = tc_script_lookup(s, NULL, "l");
+    cr_expect_eq(tc_setting_type(l), TC_SETTING_LIST);
+    cr_expect_eq(tc_setting_length(l), 2);
+    cr_expect_eq(tc_setting_type(tc_setting_at(l, 0)), TC_SETTING_GROUP);
+    cr_expect_str_eq(tc_setting_string(tc_script_lookup(s, tc_setting_at(l, 0), "a")), "x");
+    cr_expect_eq(tc_setting_number(tc_setting_at(tc_setting_at(l, 1), 0)), 1.5);
+    cr_expect_null(tc_setting_at(l, 2));
+    cr_expect_eq(tc_setting_number(tc_script_lookup(s, NULL, "n")), 4);
+    cr_expect_eq(tc_script_line(s, NULL, "n"), 2);
+    cr_expect_eq(tc_script_line(s, NULL, "none"), 0);
+    cr_expect(isnan(tc_setting_number(l)));
+    cr_expect_eq(tc_setting_type(NULL), TC_SETTING_NONE);
+    cr_expect_eq(tc_script_fail(s, l, "l", &err, "bad %d", 3), TC_EINVAL);
+    cr_expect_eq(err.line, 1);
+    cr_expect_str_eq(err.msg, "bad 3");
+    tc_script_free(s);
 }
