@@ -112,9 +112,14 @@ typedef struct tc_field {
             (int)(sizeof(((T *)0)->member) / sizeof(double)), offsetof(T, n), 0                    \
     }
 
-/* read every row of table f from the group at path (NULL: the top level) into dst; the group
- * must exist and hold only the table's settings (a group's other settings are an error naming
- * them, as tc_script_allowed); errors name file, line and setting */
+/* the row that ends a table */
+#define TC_FIELD_END {NULL, TC_FIELD_REAL, 0, 0, 0, 0, 0, 0}
+
+/* read every row of table f from the group at path into dst; the group is looked up like
+ * tc_script_lookup (a tier's group of that name replaces the top-level one whole), must exist
+ * and may hold only the table's settings (another is an error naming the allowed ones, as
+ * tc_script_allowed). With path NULL the rows are top-level settings, each looked up in the
+ * selected tier first. Errors name file, line and setting */
 tc_status tc_script_read(const tc_script *s, const char *path, const tc_field *f, void *dst,
                          tc_error *err);
 

@@ -406,7 +406,7 @@ static const tc_field table_rows[] = {
     TC_FIELD_S(table_dst, s, "s"),
     TC_FIELD_RS(table_dst, v, nv, "v", -1, 1),
     {"opt", TC_FIELD_REAL, offsetof(table_dst, opt), 0, 100, 0, 0, 1},
-    {NULL},
+    TC_FIELD_END,
 };
 
 /* read the group g of text into d; the error's message (if any) into err */
