@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # the main job: set up, build, run every experiment (tier: $TIER, default quick), check the
-# metrics and result digests against data/reference/, and write tables, figures and the report
+# metrics and result digests against each experiment's reference (experiments/eN/reference.*.cfg),
+# and write tables, figures and the report
 # under $OUT (./out), the PDF report out/paper/touche.pdf included. Exits non-zero when an output
 # or the PDF is missing, the check failed, or runs failed more often than the reference records.
 set -eu
@@ -18,7 +19,7 @@ if [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || [ "$rc" -eq 5 ]; then
     elif [ "$rc" -eq 3 ]; then
         # failed runs alone, and the check found no method failing more often than the reference
         # records: known failures of those methods (reasons in the summary above and the report)
-        echo "main: the failed runs above are known: data/reference/ records as many for each of those methods (their reasons are in the report)"
+        echo "main: the failed runs above are known: the experiments' references record as many for each of those methods (their reasons are in the report)"
         rc=0
     fi
 fi

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # a one-node Slurm cluster on this machine (munge, slurmctld and slurmd started here, as root),
 # then the batch script of docs/mpi.md run through it twice: ranks started by `srun --mpi=pmix`
-# and by `mpirun` inside the allocation; each run's result digests must equal data/reference/
+# and by `mpirun` inside the allocation; each run's result digests must equal the experiments' references
 # (`touche check`). A manual check (CI has no Slurm): needs `apt-get install slurm-wlm munge`.
 # usage: sh tools/slurm_check.sh [OUTDIR] [EXPERIMENT...]   (defaults: /tmp/touche-slurm, e5 e6)
 set -eu

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* touche check: metrics against data/reference/, history, and --update to regenerate */
+/* touche check: metrics against each experiment's reference, history, and --update to
+ * regenerate */
 #include "cli/tc_cli.h"
+#include "exp/tc_experiment.h"
 #include "report/tc_metrics.h"
 
 #include <getopt.h>
@@ -10,14 +12,16 @@
 static const char help[] =
     "usage: touche check [--out DIR] [--ref DIR] [--history FILE] [--verbose] [--timings]\n"
     "                    [--update | --update-new] [--accept-failed]\n"
-    "  compares every OUT/<experiment>/metrics.cfg with REF/<experiment>.<tier>.cfg and prints\n"
+    "  compares every OUT/<experiment>/metrics.cfg with its reference (a built-in experiment's\n"
+    "  experiments/<folder>/reference.<tier>.cfg, or REF/<experiment>.<tier>.cfg) and prints\n"
     "  what matters first: failures (an accuracy metric outside its tolerance or not finite, a\n"
     "  result digest changed, a metric or digest missing, more failed runs than the reference),\n"
     "  each with its reason and the parameters or script settings that changed as the likely\n"
     "  cause; then new entries, every changed parameter, one line per experiment, and the\n"
     "  timings apart: machine-dependent, compared with the reference's for information only.\n"
     "  --out DIR       the run's output root (default ./out)\n"
-    "  --ref DIR       the references (default data/reference of the source tree)\n"
+    "  --ref DIR       one folder of references instead (e.g. another machine's), each\n"
+    "                  <experiment>.<tier>.cfg (default: each experiment's own folder)\n"
     "  --history FILE  append one line per metric and digest (default OUT/history.tsv)\n"
     "  --verbose       also every experiment's whole table (metric, value, reference, tolerance)\n"
     "  --timings       a timing slower than its reference beyond its tolerance fails the check\n"
@@ -37,9 +41,12 @@ int tc_cmd_check(int argc, char **argv) {
         {"update-new", no_argument, 0, 'n'},    {"accept-failed", no_argument, 0, 'a'},
         {"timings", no_argument, 0, 't'},       {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
-    char ref[1024], hist[1024] = "", cmd[1024] = "";
-    snprintf(ref, sizeof ref, "%s/data/reference", tc_source_dir());
-    tc_check_opts o = {.out_dir = "out", .ref_dir = ref, .history = NULL, .command = cmd};
+    char hist[1024] = "", cmd[1024] = "";
+    tc_check_opts o = {.out_dir = "out",
+                       .ref_dir = NULL,
+                       .ref_path = tc_experiment_reference,
+                       .history = NULL,
+                       .command = cmd};
     for (int i = 0; i < argc; i++)
         snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);
     for (int c; (c = getopt_long(argc, argv, "o:r:y:unatvh", opts, NULL)) != -1;) {

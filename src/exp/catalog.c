@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/tc_provenance.h"
+
 static tc_registry catalog = {NULL, offsetof(tc_experiment_type, name), "experiment", {NULL}, 0};
 
 void tc_experiment_catalog(const tc_experiment_type *const *builtin) {
@@ -16,6 +18,27 @@ void tc_experiment_catalog(const tc_experiment_type *const *builtin) {
 void tc_experiment_script(const tc_experiment_type *t, const char *source_dir, char *buf,
                           size_t n) {
     snprintf(buf, n, "%s/experiments/%s", source_dir ? source_dir : ".", t->script);
+}
+
+void tc_experiment_file(const tc_experiment_type *t, const char *source_dir, const char *file,
+                        char *buf, size_t n) {
+    const char *slash = strrchr(t->script, '/');
+    const int len = slash ? (int)(slash - t->script) + 1 : 0;
+    snprintf(buf, n, "%s/experiments/%.*s%s", source_dir ? source_dir : ".", len, t->script, file);
+}
+
+int tc_experiment_reference(void *ctx, const char *experiment, const char *tier, char *buf,
+                            size_t n) {
+    (void)ctx;
+    for (int i = 0; tc_experiment_at(i); i++) {
+        const tc_experiment_type *t = tc_experiment_at(i);
+        if (strcmp(t->name, experiment)) continue;
+        char file[64];
+        snprintf(file, sizeof file, "reference.%s.cfg", tier);
+        tc_experiment_file(t, tc_source_dir(), file, buf, n);
+        return 1;
+    }
+    return 0;
 }
 
 const tc_experiment_type *tc_experiment_at(int i) {

@@ -54,73 +54,77 @@ static int launched(void) {
     return 0;
 }
 
-/* the ranks of this machine map one tc_par_node (its first rank's): a rank that waits lends its
- * threads to those still working (tc_par_threads), and they take a split sweep's items from one
- * queue. The machines are numbered by their lowest rank. TOUCHE_MPI_SHARE=0 (rank 0's word), or
- * a machine where the shared memory cannot be had, leaves every rank a machine of its own;
- * TOUCHE_MPI_MACHINES=K (rank 0's word) makes K machines of the ranks, for tests */
-static void share_node(void) {
-    machine_of = malloc((size_t)size * sizeof *machine_of);
-    machine_size = calloc((size_t)size, sizeof *machine_size);
-    if (!machine_of || !machine_size) {
+/* memory for start-up; without it every rank ends */
+static void *start_alloc(size_t bytes) {
+    void *p = calloc(1, bytes);
+    if (!p) {
         fprintf(stderr, "touche: error: out of memory starting MPI\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    return p;
+}
+
+/* node_comm: the ranks of this machine, or with TOUCHE_MPI_MACHINES=K (tests) K machines of the
+ * ranks in rank order, as if they ran on K machines (each still maps its shared memory: they do
+ * share it); MPI_ERR_OTHER when TOUCHE_MPI_SHARE=0 turns sharing off */
+static int split_node(void) {
     const char *env = getenv("TOUCHE_MPI_SHARE"), *fake = getenv("TOUCHE_MPI_MACHINES");
-    int share = tc_ranks_agree(!(env && !strcmp(env, "0"))), me = 0, nrank = 1, machine = -1;
-    /* tests: TOUCHE_MPI_MACHINES=K splits the ranks into K machines in rank order, as if they ran
-     * on K machines (each still maps its shared memory: they do share it) */
+    int share = tc_ranks_agree(!(env && !strcmp(env, "0")));
     long k = tc_ranks_agree(fake ? (int)strtol(fake, NULL, 10) : 0);
+    if (!share) return MPI_ERR_OTHER;
+    if (k > 0)
+        return MPI_Comm_split(MPI_COMM_WORLD, (int)(rank * (k < size ? k : size) / size), rank,
+                              &node_comm);
+    return MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
+}
+
+/* the machine's counters in memory its nrank ranks share (me: this rank's place among them);
+ * 1 when every rank of the machine maps them (the machine's first rank decides) */
+static int map_counters(int me, int nrank) {
     tc_par_node *mine = NULL, *shared = NULL;
-    int split = !share  ? MPI_ERR_OTHER
-                : k > 0 ? MPI_Comm_split(MPI_COMM_WORLD, (int)(rank * (k < size ? k : size) / size),
-                                         rank, &node_comm)
-                        : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                                              MPI_INFO_NULL, &node_comm);
-    if (split == MPI_SUCCESS) {
-        MPI_Comm_size(node_comm, &nrank);
-        MPI_Comm_rank(node_comm, &me);
-        MPI_Aint bytes = me == 0 ? (MPI_Aint)sizeof *mine : 0;
-        int ok = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_comm, &mine, &node_win) ==
-                 MPI_SUCCESS;
-        if (ok) {
-            MPI_Aint got;
-            int unit;
-            ok = MPI_Win_shared_query(node_win, 0, &got, &unit, &shared) == MPI_SUCCESS &&
-                 got >= (MPI_Aint)sizeof *shared;
-        }
-        /* the first rank sets the counters: every rank of the machine works, none waits */
-        if (ok && me == 0) *shared = (tc_par_node){.idle = 0, .active = nrank};
-        MPI_Barrier(node_comm);
-        /* every rank of the machine shares or none (the machine's first rank decides) */
-        MPI_Bcast(&ok, 1, MPI_INT, 0, node_comm);
-        if (ok && nrank > 1) tc_par_node_share(shared);
-        /* said, not silent: such ranks run their fixed shares and lend nothing */
-        if (!ok && nrank > 1 && me == 0)
-            fprintf(stderr,
-                    "touche: rank %d: the %d ranks on this machine could not share memory "
-                    "(MPI_Win_allocate_shared): each runs a fixed share of every sweep, none "
-                    "lends its threads\n",
-                    rank, nrank);
-        /* the machine's number: its first rank's place among the first ranks */
-        MPI_Comm firsts;
-        MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, rank, &firsts);
-        if (me == 0) {
-            MPI_Comm_rank(firsts, &machine);
-            MPI_Comm_free(&firsts);
-        }
-        MPI_Bcast(&machine, 1, MPI_INT, 0, node_comm);
-        if (!(ok && nrank > 1)) machine = -1;
+    MPI_Aint bytes = me == 0 ? (MPI_Aint)sizeof *mine : 0;
+    int ok = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_comm, &mine, &node_win) ==
+             MPI_SUCCESS;
+    if (ok) {
+        MPI_Aint got;
+        int unit;
+        ok = MPI_Win_shared_query(node_win, 0, &got, &unit, &shared) == MPI_SUCCESS &&
+             got >= (MPI_Aint)sizeof *shared;
     }
-    /* numbered in the order of their lowest ranks; without sharing every rank is a machine of
-     * its own */
-    MPI_Allgather(&machine, 1, MPI_INT, machine_of, 1, MPI_INT, MPI_COMM_WORLD);
-    int *raw = malloc((size_t)size * sizeof *raw);
-    if (!raw) {
-        fprintf(stderr, "touche: error: out of memory starting MPI\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
+    /* the first rank sets the counters: every rank of the machine works, none waits */
+    if (ok && me == 0) *shared = (tc_par_node){.idle = 0, .active = nrank};
+    MPI_Barrier(node_comm);
+    MPI_Bcast(&ok, 1, MPI_INT, 0, node_comm);
+    if (ok && nrank > 1) tc_par_node_share(shared);
+    /* said, not silent: such ranks run their fixed shares and lend nothing */
+    if (!ok && nrank > 1 && me == 0)
+        fprintf(stderr,
+                "touche: rank %d: the %d ranks on this machine could not share memory "
+                "(MPI_Win_allocate_shared): each runs a fixed share of every sweep, none "
+                "lends its threads\n",
+                rank, nrank);
+    return ok;
+}
+
+/* the machine's number: its first rank's place among the first ranks (a collective call of
+ * every rank); -1 when its ranks do not share */
+static int machine_number(int me, int shares) {
+    int machine = -1;
+    MPI_Comm firsts;
+    MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, rank, &firsts);
+    if (me == 0) {
+        MPI_Comm_rank(firsts, &machine);
+        MPI_Comm_free(&firsts);
     }
-    memcpy(raw, machine_of, (size_t)size * sizeof *raw);
+    MPI_Bcast(&machine, 1, MPI_INT, 0, node_comm);
+    return shares ? machine : -1;
+}
+
+/* machine_of and machine_size from every rank's machine number, numbered in the order of their
+ * lowest ranks; a rank that does not share (-1) is a machine of its own */
+static void number_machines(int machine) {
+    int *raw = start_alloc((size_t)size * sizeof *raw);
+    MPI_Allgather(&machine, 1, MPI_INT, raw, 1, MPI_INT, MPI_COMM_WORLD);
     machines = 0;
     for (int r = 0; r < size; r++) {
         int q = 0;
@@ -130,6 +134,25 @@ static void share_node(void) {
         machine_size[machine_of[r]]++;
     }
     free(raw);
+}
+
+/* the ranks of this machine map one tc_par_node (its first rank's): a rank that waits lends its
+ * threads to those still working (tc_par_threads), and they take a split sweep's items from one
+ * queue. The machines are numbered by their lowest rank. TOUCHE_MPI_SHARE=0 (rank 0's word), or
+ * a machine where the shared memory cannot be had, leaves every rank a machine of its own;
+ * TOUCHE_MPI_MACHINES=K (rank 0's word) makes K machines of the ranks, for tests */
+static void share_node(void) {
+    machine_of = start_alloc((size_t)size * sizeof *machine_of);
+    machine_size = start_alloc((size_t)size * sizeof *machine_size);
+    int machine = -1;
+    if (split_node() == MPI_SUCCESS) {
+        int me = 0, nrank = 1;
+        MPI_Comm_size(node_comm, &nrank);
+        MPI_Comm_rank(node_comm, &me);
+        int ok = map_counters(me, nrank);
+        machine = machine_number(me, ok && nrank > 1);
+    }
+    number_machines(machine);
 }
 
 int tc_ranks_init(int *argc, char ***argv) {
@@ -261,8 +284,9 @@ static void send_msg(int to, const void *buf, size_t bytes) {
     wait_for(sent, &req);
 }
 
-/* the next message from rank `from`, whatever its size; *bytes its size; NULL when out of memory */
-static unsigned char *recv_msg(int from, size_t *bytes) {
+/* the next message from rank `from`, whatever its size: *bytes its size, *head its head (the
+ * buffer holds at least a head's bytes) */
+static unsigned char *recv_msg(int from, size_t *bytes, msg_head *head) {
     probe p = {.from = from};
     int count;
     wait_for(arrived, &p);
@@ -277,6 +301,7 @@ static unsigned char *recv_msg(int from, size_t *bytes) {
     MPI_Recv(buf, count, MPI_BYTE, from, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if ((size_t)count < sizeof(msg_head)) diverged("a message shorter than its header", from);
     *bytes = (size_t)count;
+    memcpy(head, buf, sizeof *head);
     return buf;
 }
 
@@ -382,9 +407,8 @@ tc_status tc_ranks_gather(tc_exp *x, int n, const unsigned char *ran, tc_item *i
     for (int w = 1; w < size; w++) {
         if (!ended[w]) {
             size_t b;
-            unsigned char *buf = recv_msg(w, &b);
             msg_head r;
-            memcpy(&r, buf, sizeof r);
+            unsigned char *buf = recv_msg(w, &b, &r);
             if (r.kind == MSG_END) {
                 /* it left the experiment: its status waits for the end */
                 ended[w] = 1;
@@ -408,9 +432,8 @@ tc_status tc_ranks_share(tc_exp *x, int n, tc_item *it, double *wall, tc_item_re
     msg_head h = {.kind = MSG_RESULTS, .seq = x->nsplit, .n = n, .interrupted = tc_interrupted()};
     if (rank > 0) {
         size_t b;
-        unsigned char *buf = recv_msg(0, &b);
         msg_head r;
-        memcpy(&r, buf, sizeof r);
+        unsigned char *buf = recv_msg(0, &b, &r);
         tc_status st = TC_OK;
         if (r.kind == MSG_ABANDON)
             st = TC_EIO;
@@ -445,9 +468,8 @@ tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
         if (st && err) snprintf(h.msg, sizeof h.msg, "%s", err->msg);
         send_msg(0, &h, sizeof h);
         size_t b;
-        unsigned char *buf = recv_msg(0, &b);
         msg_head r;
-        memcpy(&r, buf, sizeof r);
+        unsigned char *buf = recv_msg(0, &b, &r);
         free(buf);
         if (r.kind != MSG_FINAL) diverged("a sweep message after the experiment's end", 0);
         if (r.interrupted) tc_interrupt();
@@ -458,9 +480,8 @@ tc_status tc_ranks_end(tc_exp *x, tc_status st, tc_error *err) {
     for (int w = 1; w < size; w++) {
         while (!ended[w]) {
             size_t b;
-            unsigned char *buf = recv_msg(w, &b);
             msg_head r;
-            memcpy(&r, buf, sizeof r);
+            unsigned char *buf = recv_msg(w, &b, &r);
             free(buf);
             if (r.kind == MSG_SWEEP) {
                 msg_head a = {.kind = MSG_ABANDON, .seq = r.seq, .n = r.n};

@@ -43,8 +43,35 @@ static void reason_of(tc_sim *sim, tc_status st, char *buf, size_t n) {
     snprintf(buf, n, "%s", w[0] ? w : tc_status_str(st));
 }
 
-void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop, tc_series *out,
-                 tc_item *it) {
+/* the measures after step k (0-based): sampled every `every` steps, summed from measure_from on;
+ * returns 1 when the step counted towards the means */
+static int measure(tc_sim *sim, const tc_sim_loop *loop, long k, tc_series *out) {
+    const unsigned what = loop->series;
+    double pen = 0, ke = NAN, lin[3] = {0, 0, 0};
+    if (what)
+        tc_sim_measure(sim, what & TC_SERIES_KINETIC ? &ke : NULL,
+                       what & TC_SERIES_PENETRATION ? &pen : NULL,
+                       what & TC_SERIES_MOMENTUM ? lin : NULL);
+    const double mom = sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
+    if (k % loop->every == 0 && k / loop->every < out->n) {
+        if (out->ke) out->ke[k / loop->every] = ke;
+        if (out->pen) out->pen[k / loop->every] = pen;
+        if (out->mom) out->mom[k / loop->every] = mom;
+    }
+    if (what & TC_SERIES_KINETIC) {
+        out->final_ke = ke;
+        out->peak_ke = fmax(out->peak_ke, ke);
+    }
+    if (k < loop->measure_from) return 0;
+    out->mean_pen += pen;
+    out->max_pen = fmax(out->max_pen, pen);
+    out->mean_mom += mom;
+    out->max_mom = fmax(out->max_mom, mom);
+    return 1;
+}
+
+/* the summary of a loop before its first step */
+static void series_reset(tc_series *out) {
     out->steps = 0;
     out->mean_pen = out->max_pen = 0;
     out->final_ke = NAN;
@@ -52,20 +79,13 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
     out->mean_mom = out->max_mom = 0;
     out->iters = out->fails = 0;
     out->wall_s = 0;
-    tc_sim *sim = NULL;
-    tc_error err;
-    tc_error_clear(&err);
-    if ((it->status = tc_sim_alloc(&sim, sc, m, loop->dt, &err))) {
-        snprintf(it->reason, sizeof it->reason, "%s",
-                 err.msg[0] ? err.msg : tc_status_str(it->status));
-        return;
-    }
-    const unsigned what = loop->series;
-    long measured = 0;
-    /* energy from nothing: the start's, and the most it rose */
+}
+
+/* the steps with the hooks and the measures; *rise: the most the energy rose above its start (J,
+ * when the loop checks it) */
+static void steps(tc_sim *sim, const tc_sim_loop *loop, tc_series *out, tc_item *it, double *rise) {
     const double e0 = loop->energy_rise_max > 0 ? tc_sim_energy(sim) : 0;
-    double rise = 0;
-    double t0 = tc_wall_time();
+    long measured = 0;
     for (long k = 0; k < loop->steps; k++) {
         if (tc_interrupted()) {
             it->status = TC_EINTR;
@@ -80,32 +100,29 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
             break;
         }
         out->steps = k + 1;
-        /* the measures after the step, sampled every `every` steps */
-        double pen = 0, ke = NAN, mom = 0, lin[3] = {0, 0, 0};
-        if (what)
-            tc_sim_measure(sim, what & TC_SERIES_KINETIC ? &ke : NULL,
-                           what & TC_SERIES_PENETRATION ? &pen : NULL,
-                           what & TC_SERIES_MOMENTUM ? lin : NULL);
-        mom = sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
-        if (k % loop->every == 0 && k / loop->every < out->n) {
-            if (out->ke) out->ke[k / loop->every] = ke;
-            if (out->pen) out->pen[k / loop->every] = pen;
-            if (out->mom) out->mom[k / loop->every] = mom;
-        }
-        if (k >= loop->measure_from) {
-            out->mean_pen += pen;
-            out->max_pen = fmax(out->max_pen, pen);
-            out->mean_mom += mom;
-            out->max_mom = fmax(out->max_mom, mom);
-            measured++;
-        }
-        if (what & TC_SERIES_KINETIC) {
-            out->final_ke = ke;
-            out->peak_ke = fmax(out->peak_ke, ke);
-        }
-        if (loop->energy_rise_max > 0) rise = fmax(rise, tc_sim_energy(sim) - e0);
+        measured += measure(sim, loop, k, out);
+        if (loop->energy_rise_max > 0) *rise = fmax(*rise, tc_sim_energy(sim) - e0);
         if (loop->after) loop->after(loop->ctx, sim, k);
     }
+    out->mean_pen = measured ? out->mean_pen / measured : NAN;
+    out->mean_mom = measured ? out->mean_mom / measured : NAN;
+}
+
+void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop, tc_series *out,
+                 tc_item *it) {
+    series_reset(out);
+    tc_sim *sim = NULL;
+    tc_error err;
+    tc_error_clear(&err);
+    if ((it->status = tc_sim_alloc(&sim, sc, m, loop->dt, &err))) {
+        snprintf(it->reason, sizeof it->reason, "%s",
+                 err.msg[0] ? err.msg : tc_status_str(it->status));
+        return;
+    }
+    /* energy from nothing: the most it rose above the start */
+    double rise = 0;
+    double t0 = tc_wall_time();
+    steps(sim, loop, out, it, &rise);
     /* a run that finished but made energy from nothing is physically absurd: failed */
     if (it->status == TC_OK && rise > loop->energy_rise_max && loop->energy_rise_max > 0) {
         it->status = TC_EDIVERGED;
@@ -115,8 +132,6 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
                  rise, loop->energy_rise_max);
     }
     out->wall_s = tc_wall_time() - t0;
-    out->mean_pen = measured ? out->mean_pen / measured : NAN;
-    out->mean_mom = measured ? out->mean_mom / measured : NAN;
     if (loop->end) loop->end(loop->ctx, sim);
     const tc_sim_stats *ss = tc_sim_get_stats(sim);
     out->iters = ss->solver_iters;

@@ -105,53 +105,43 @@ static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned 
     free(todo);
 }
 
-tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double *cost,
-                             tc_item_fn fn, tc_item_regions_fn regions, void *ctx) {
-    tc_item *it = calloc((size_t)n + 1, sizeof *it);
-    double *wall = calloc((size_t)n + 1, sizeof *wall);
-    start_slot *order = malloc(((size_t)n + 1) * sizeof *order);
-    int *by = calloc((size_t)n + 1, sizeof *by);
-    unsigned char *mine = calloc((size_t)n + 1, 1), *redo = calloc((size_t)n + 1, 1);
-    unsigned char *ran = calloc((size_t)n + 1, 1);
-    if (!it || !wall || !order || !by || !mine || !redo || !ran) {
-        free(it);
-        free(wall);
-        free(order);
-        free(by);
-        free(mine);
-        free(redo);
-        free(ran);
-        return TC_ENOMEM;
-    }
-    /* the start order: the costliest items first (NaN or no costs: item order) */
-    for (int i = 0; i < n; i++)
-        order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
-    if (cost) qsort(order, (size_t)n, sizeof *order, by_cost);
-    /* over several ranks a sweep with regions is split: in the start order, each item goes to
-     * the machine with the least cost per rank so far (the lowest such machine; without costs 1
-     * each), a rule of the costs and the machines alone; the ranks of a machine take its items in
-     * the start order from one queue, as threads do (each rank a machine of its own when they
-     * share no memory: a fixed split). One without regions runs whole on every rank (correct,
-     * not faster) */
-    const int nrank = x->nrank > 1 ? x->nrank : 1, split = nrank > 1 && regions;
-    if (nrank > 1 && !regions && x->rank == 0)
-        fprintf(stderr,
-                "touche: %s: sweep %d is not split over the %d ranks (its items' results "
-                "are not declared, docs/mpi.md): every rank runs its %d items\n",
-                x->name, x->nsweep + 1, nrank, n);
-    const int nmach = split ? tc_ranks_machines() : 1,
-              here = split ? tc_ranks_machine_of(x->rank) : 0;
+/* a sweep's scratch, one block: per item its report, wall time (s), start slot, the rank that
+ * ran it, and flags (this rank's, rerun by rank 0, ran here) */
+typedef struct sweep_work {
+    tc_item *it;
+    double *wall;
+    start_slot *order;
+    int *by;
+    unsigned char *mine, *redo, *ran;
+} sweep_work;
+
+/* the scratch for n items, zeroed; NULL pointers when out of memory */
+static void *sweep_alloc(sweep_work *w, int n) {
+    const size_t m = (size_t)n + 1;
+    const size_t bytes =
+        m * (sizeof *w->it + sizeof *w->wall + sizeof *w->order + sizeof *w->by + 3);
+    char *p = calloc(1, bytes);
+    if (!p) return NULL;
+    /* the widest first, so each array stays aligned */
+    w->it = (tc_item *)p;
+    w->wall = (double *)(w->it + m);
+    w->order = (start_slot *)(w->wall + m);
+    w->by = (int *)(w->order + m);
+    w->mine = (unsigned char *)(w->by + m);
+    w->redo = w->mine + m;
+    w->ran = w->redo + m;
+    return p;
+}
+
+/* over several ranks a sweep with regions is split: in the start order, each item goes to the
+ * machine with the least cost per rank so far (the lowest such machine; without costs 1 each), a
+ * rule of the costs and the machines alone; the ranks of a machine take its items in the start
+ * order from one queue, as threads do (each rank a machine of its own when they share no memory:
+ * a fixed split). Marks this machine's items in mine; returns their count, -1 out of memory */
+static int assign_machines(int n, const start_slot *order, int nmach, int here,
+                           unsigned char *mine) {
     double *load = calloc((size_t)nmach, sizeof *load);
-    if (!load) {
-        free(it);
-        free(wall);
-        free(order);
-        free(by);
-        free(mine);
-        free(redo);
-        free(ran);
-        return TC_ENOMEM;
-    }
+    if (!load) return -1;
     int count = 0;
     for (int k = 0; k < n; k++) {
         int i = order[k].item, m = 0;
@@ -161,6 +151,57 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
         count += mine[i] = m == here;
     }
     free(load);
+    return count;
+}
+
+/* on rank 0 after the gather: who ran how many items, and the items no rank ran (a worker left
+ * early), marked in redo; returns their count */
+static int report_split(const tc_exp *x, int n, int nrank, const int *by, unsigned char *redo) {
+    char line[512];
+    int len = snprintf(line, sizeof line, "touche: %s: sweep %d split over %d ranks:", x->name,
+                       x->nsweep + 1, nrank);
+    int nredo = 0;
+    for (int r = 0; r < nrank && len < (int)sizeof line - 16; r++) {
+        int c = 0;
+        for (int i = 0; i < n; i++)
+            c += by[i] == r;
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", r ? ", " : " ", c);
+    }
+    for (int i = 0; i < n; i++)
+        nredo += redo[i] = by[i] < 0;
+    if (nredo)
+        snprintf(line + len, sizeof line - (size_t)len, " items, and rank 0 the %d no rank ran",
+                 nredo);
+    else
+        snprintf(line + len, sizeof line - (size_t)len, " items");
+    fprintf(stderr, "%s\n", line);
+    return nredo;
+}
+
+tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double *cost,
+                             tc_item_fn fn, tc_item_regions_fn regions, void *ctx) {
+    sweep_work w;
+    void *block = sweep_alloc(&w, n);
+    if (!block) return TC_ENOMEM;
+    /* the start order: the costliest items first (NaN or no costs: item order) */
+    for (int i = 0; i < n; i++)
+        w.order[i] = (start_slot){cost && cost[i] == cost[i] ? cost[i] : 0, i};
+    if (cost) qsort(w.order, (size_t)n, sizeof *w.order, by_cost);
+    /* split over the ranks when the items' results are declared; else whole on every rank
+     * (correct, not faster) */
+    const int nrank = x->nrank > 1 ? x->nrank : 1, split = nrank > 1 && regions;
+    if (nrank > 1 && !regions && x->rank == 0)
+        fprintf(stderr,
+                "touche: %s: sweep %d is not split over the %d ranks (its items' results "
+                "are not declared, docs/mpi.md): every rank runs its %d items\n",
+                x->name, x->nsweep + 1, nrank, n);
+    const int nmach = split ? tc_ranks_machines() : 1,
+              here = split ? tc_ranks_machine_of(x->rank) : 0;
+    const int count = assign_machines(n, w.order, nmach, here, w.mine);
+    if (count < 0) {
+        free(block);
+        return TC_ENOMEM;
+    }
     /* one queue for the machine's ranks: this sweep's key, the same on each (0: none) */
     const unsigned key = split && tc_ranks_machine_size(here) > 1
                              ? (x->ordinal << 16 | ((unsigned)x->nsplit & 0xffffu)) + 1u
@@ -171,35 +212,14 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     tc_progress_start(&prog, x->name, count);
     if (x->rank > 0) prog.enabled = 0;
     /* every item of this rank in parallel; each writes only its own slot */
-    run_items(x, n, order, mine, item_run, fn, ctx, it, wall, &prog, key, ran);
+    run_items(x, n, w.order, w.mine, item_run, fn, ctx, w.it, w.wall, &prog, key, w.ran);
     /* the results meet on rank 0 (which runs those of a rank that left), then go to every rank */
     tc_status st = TC_OK;
     if (split) {
-        tc_ranks_gather(x, n, ran, it, wall, regions, ctx, by);
-        if (x->rank == 0) {
-            /* who ran how many items (rank 0 runs those no rank ran: a worker left early) */
-            char line[512];
-            int len = snprintf(line, sizeof line,
-                               "touche: %s: sweep %d split over %d ranks:", x->name, x->nsweep + 1,
-                               nrank),
-                nredo = 0;
-            for (int r = 0; r < nrank && len < (int)sizeof line - 16; r++) {
-                int c = 0;
-                for (int i = 0; i < n; i++)
-                    c += by[i] == r;
-                len += snprintf(line + len, sizeof line - (size_t)len, "%s%d", r ? ", " : " ", c);
-            }
-            for (int i = 0; i < n; i++)
-                nredo += redo[i] = by[i] < 0;
-            if (nredo)
-                snprintf(line + len, sizeof line - (size_t)len,
-                         " items, and rank 0 the %d no rank ran", nredo);
-            else
-                snprintf(line + len, sizeof line - (size_t)len, " items");
-            fprintf(stderr, "%s\n", line);
-            if (nredo) run_items(x, n, order, redo, item_run, fn, ctx, it, wall, &prog, 0, ran);
-        }
-        st = tc_ranks_share(x, n, it, wall, regions, ctx);
+        tc_ranks_gather(x, n, w.ran, w.it, w.wall, regions, ctx, w.by);
+        if (x->rank == 0 && report_split(x, n, nrank, w.by, w.redo))
+            run_items(x, n, w.order, w.redo, item_run, fn, ctx, w.it, w.wall, &prog, 0, w.ran);
+        st = tc_ranks_share(x, n, w.it, w.wall, regions, ctx);
         x->nsplit++;
     }
     x->nsweep++;
@@ -213,14 +233,8 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads and ranks) */
     for (int i = 0; i < n && !st; i++)
-        tc_exp_record(x, it[i].run, it[i].status, it[i].reason, it[i].steps, wall[i]);
-    free(it);
-    free(wall);
-    free(order);
-    free(by);
-    free(mine);
-    free(redo);
-    free(ran);
+        tc_exp_record(x, w.it[i].run, w.it[i].status, w.it[i].reason, w.it[i].steps, w.wall[i]);
+    free(block);
     if (st) return st;
     return tc_interrupted() ? TC_EINTR : TC_OK;
 }

@@ -124,6 +124,17 @@ const tc_experiment_type *tc_experiment_find(const char *name);
 void tc_experiment_script(const tc_experiment_type *t, const char *source_dir, char *buf, size_t n);
 tc_status tc_experiment_register(const tc_experiment_type *t, tc_error *err);
 
+/* buf = the path of file in t's folder (the built-in script's) in the source tree source_dir
+ * (NULL: "."), e.g. experiments/e1/reference.quick.cfg */
+void tc_experiment_file(const tc_experiment_type *t, const char *source_dir, const char *file,
+                        char *buf, size_t n);
+
+/* the reference of the catalog's experiment named experiment at tier, in its folder of the
+ * source tree (tc_source_dir): experiments/<folder>/reference.<tier>.cfg into buf, 1; 0 when
+ * no experiment has that name. A tc_check_opts.ref_path (ctx unused) */
+int tc_experiment_reference(void *ctx, const char *experiment, const char *tier, char *buf,
+                            size_t n);
+
 /* ---------- an experiment being run ---------- */
 
 /* one method of the experiment */

@@ -113,7 +113,8 @@ typedef struct tc_field {
     }
 
 /* the row that ends a table */
-#define TC_FIELD_END {NULL, TC_FIELD_REAL, 0, 0, 0, 0, 0, 0}
+#define TC_FIELD_END                                                                               \
+    { NULL, TC_FIELD_REAL, 0, 0, 0, 0, 0, 0 }
 
 /* read every row of table f from the group at path into dst; the group is looked up like
  * tc_script_lookup (a tier's group of that name replaces the top-level one whole), must exist

@@ -751,6 +751,27 @@ static int add_new(tc_metrics *ref, const cmp *c, int accept, int timings) {
 
 /* ---------- one experiment ---------- */
 
+/* where run's reference lies: in the one folder of references, or where the experiment keeps
+ * its own ("" for an experiment that has no place for one) */
+static tc_status reference_path(const tc_check_opts *o, const tc_metrics *run, char *buf, size_t n,
+                                tc_error *err) {
+    buf[0] = 0;
+    if (!o->ref_dir) {
+        if (!o->ref_path || !o->ref_path(o->ref_ctx, run->experiment, run->tier, buf, n))
+            buf[0] = 0;
+        if (!buf[0] && (o->update || o->update_new))
+            return tc_error_set(err, TC_EINVAL, run->experiment, 0, NULL,
+                                "not a built-in experiment, so it has no folder for its "
+                                "reference: name one with --ref DIR");
+        return TC_OK;
+    }
+    char file[96];
+    snprintf(file, sizeof file, "%s.%s.cfg", run->experiment, run->tier);
+    if (tc_path_join(buf, n, o->ref_dir, file) != TC_OK)
+        return tc_error_set(err, TC_EINVAL, o->ref_dir, 0, NULL, "path too long for %s", file);
+    return TC_OK;
+}
+
 /* check (or update) the metrics.cfg of run directory name under out_dir */
 static tc_status check_one(const tc_check_opts *o, const char *name, sections *out, totals *t,
                            tc_error *err) {
@@ -771,17 +792,14 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
         st = tc_error_set(err, TC_EINVAL, path, 0, "experiment", "'%s' %s", run.experiment, why);
     if (st == TC_OK && !run.tier[0])
         st = tc_error_set(err, TC_EINVAL, path, 0, "tier", "the file names no tier");
-    char file[96];
-    snprintf(file, sizeof file, "%s.%s.cfg", run.experiment, run.tier);
-    if (st == TC_OK && tc_path_join(ref_path, sizeof ref_path, o->ref_dir, file) != TC_OK)
-        st = tc_error_set(err, TC_EINVAL, o->ref_dir, 0, NULL, "path too long for %s", file);
+    if (st == TC_OK) st = reference_path(o, &run, ref_path, sizeof ref_path, err);
 
     /* the reference, if there is one (a malformed one is an error, not a missing one) */
-    int have_ref = st == TC_OK && tc_file_readable(ref_path);
+    int have_ref = st == TC_OK && ref_path[0] && tc_file_readable(ref_path);
     /* a reference that is there but cannot be read (a dangling link, no permission) is an
      * error, not an experiment without a reference */
     struct stat lsb;
-    if (st == TC_OK && !have_ref && lstat(ref_path, &lsb) == 0)
+    if (st == TC_OK && !have_ref && ref_path[0] && lstat(ref_path, &lsb) == 0)
         st = tc_error_set(err, TC_EIO, ref_path, 0, NULL,
                           "the reference is there but cannot be read%s",
                           S_ISLNK(lsb.st_mode) ? " (a link to a missing file?)" : "");
@@ -918,7 +936,8 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
     /* a reference folder that is not there cannot check anything: every entry would read "new" */
     /* (an update writes the folder) */
     struct stat rsb;
-    if (!o->update && !o->update_new && (stat(o->ref_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode)))
+    if (o->ref_dir && !o->update && !o->update_new &&
+        (stat(o->ref_dir, &rsb) != 0 || !S_ISDIR(rsb.st_mode)))
         return tc_error_set(err, TC_ENOTFOUND, o->ref_dir, 0, NULL,
                             "no reference folder %s (--ref names the folder of "
                             "<experiment>.<tier>.cfg; an update creates it)",
@@ -951,9 +970,10 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
                           o->out_dir);
 
     /* what matters first, then the totals and what to do */
+    const char *refs = o->ref_dir ? o->ref_dir : "each experiment's reference.<tier>.cfg";
     if (st == TC_OK && report) {
         fprintf(report, "touche check: %d experiment(s) under %s against %s\n", t.experiments,
-                o->out_dir, o->ref_dir);
+                o->out_dir, refs);
         print_sections(report, &s, o);
         fprintf(report,
                 "\n%d accuracy metrics: %d passed, %d failed, %d missing, %d new, %d not run; "
@@ -968,7 +988,7 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
             fprintf(report,
                     "wrote %d reference file(s) under %s%s; review the diff before "
                     "committing\n",
-                    t.written, o->ref_dir, t.refused ? ", refused the entries named above" : "");
+                    t.written, refs, t.refused ? ", refused the entries named above" : "");
         else if (t.fresh || t.hash_new)
             fprintf(report, "new metrics or digests have no reference: review the outputs, then "
                             "run `touche check --update-new` to record only those\n");

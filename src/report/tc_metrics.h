@@ -166,7 +166,13 @@ tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metri
 /* options of `touche check` */
 typedef struct tc_check_opts {
     const char *out_dir; /* run output root: <out_dir>/<experiment>/metrics.cfg */
-    const char *ref_dir; /* reference root: <ref_dir>/<experiment>.<tier>.cfg */
+    const char *ref_dir; /* one folder of references, <ref_dir>/<experiment>.<tier>.cfg; NULL:
+                          * each experiment's own, where ref_path says */
+    /* with ref_dir NULL: the path of experiment's reference at tier into buf (n bytes), 1; 0
+     * for an experiment it does not know, which then has none (touche check hands in the
+     * built-in experiments' folders: experiments/<folder>/reference.<tier>.cfg) */
+    int (*ref_path)(void *ctx, const char *experiment, const char *tier, char *buf, size_t n);
+    void *ref_ctx;
     const char *history; /* TSV file to append one line per metric to ("" = none) */
     const char *command; /* how the outputs were produced (provenance of an update) */
     int update;          /* 1: write the references from the outputs instead of checking */

@@ -25,7 +25,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     char path[1100];
     tc_error err;
     tc_error_clear(&err);
-    snprintf(path, sizeof path, "%s/data/reference/e4_penalty.quick.cfg", tc_source_dir());
+    snprintf(path, sizeof path, "%s/experiments/e4/reference.quick.cfg", tc_source_dir());
     if (tc_metrics_read(&ref, path, &err)) {
         fprintf(stderr, "fuzz_claims: %s: %s\n", path, err.msg);
         abort();

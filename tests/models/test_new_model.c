@@ -104,11 +104,13 @@ Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
     /* the check: its metrics and digests are new, other methods are "not run"; what fails is
      * the new method's failed runs alone, each named with its first reason (recorded as known
      * only by a reviewed `touche check --update-new --accept-failed`) */
-    char ref[1100], *text = NULL;
+    char *text = NULL;
     size_t len = 0;
-    snprintf(ref, sizeof ref, "%s/data/reference", src);
-    tc_check_opts c = {
-        .out_dir = out, .ref_dir = ref, .history = "", .command = "test", .verbose = 1};
+    tc_check_opts c = {.out_dir = out,
+                       .ref_path = tc_experiment_reference,
+                       .history = "",
+                       .command = "test",
+                       .verbose = 1};
     FILE *f = open_memstream(&text, &len);
     tc_error err;
     tc_error_clear(&err);

@@ -2054,8 +2054,7 @@ Test(claims, every_claim_names_metrics_its_experiment_emits) {
                 /* only the tiers the claim can be judged at */
                 if (q->tiers[0] && !strstr(q->tiers, tier[t])) continue;
                 tested++;
-                snprintf(path, sizeof path, "%s/data/reference/%s.%s.cfg", src, q->experiment,
-                         tier[t]);
+                tc_experiment_reference(NULL, q->experiment, tier[t], path, sizeof path);
                 tc_metrics ms;
                 tc_error_clear(&err);
                 if (tc_metrics_read(&ms, path, &err) == TC_OK)
