@@ -70,62 +70,50 @@ enum {
 };
 static const double probe_h = 1e-4; /* m: finite-difference step of the probes */
 
+/* the settings' tables (m, kg/m^3, samples); the windows' half-width is optional (2 cm) */
+static const tc_field scene_rows[] = {TC_FIELD_R(e1_setup, R, "big_radius", 1e-6, 1e3),
+                                      TC_FIELD_R(e1_setup, r, "small_radius", 1e-6, 1e3),
+                                      TC_FIELD_R(e1_setup, density, "density", 1e-6, 1e6),
+                                      TC_FIELD_R(e1_setup, friction, "friction", 0, 10),
+                                      {NULL}};
+static const tc_field sweep_rows[] = {
+    TC_FIELD_R(e1_setup, range, "range", 1e-6, 1e3),
+    TC_FIELD_R(e1_setup, gap, "gap", 1e-6, 1e3),
+    {"window", TC_FIELD_REAL, offsetof(e1_setup, window), 1e-6, 1e3, 0, 0, 1},
+    {NULL}};
+static const tc_field top_rows[] = {TC_FIELD_I(e1_setup, n1d, "n1d", 5, 1000001),
+                                    TC_FIELD_I(e1_setup, n2d, "n2d", 3, 2001),
+                                    {NULL}};
+static const tc_field centre_rows[] = {TC_FIELD_S(e1_setup, centre_method, "method"),
+                                       TC_FIELD_RS(e1_setup, centre_r, ncr, "radii", 1e-6, 1e3),
+                                       TC_FIELD_RS(e1_setup, centre_eps2, nce, "eps2", 1e-9, 1e3),
+                                       {NULL}};
+static const tc_field cost_rows[] = {TC_FIELD_I(e1_setup, cost_positions, "positions", 2, 1000),
+                                     TC_FIELD_I(e1_setup, cost_repeats, "repeats", 1, 1000),
+                                     TC_FIELD_I(e1_setup, cost_queries, "queries", 1, 100000),
+                                     {NULL}};
+
 static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
-    static const char *const scene_keys[] = {"big_radius", "small_radius", "density", "friction",
-                                             NULL};
-    static const char *const sweep_keys[] = {"range", "gap", "window", NULL};
-    static const char *const centre_keys[] = {"method", "radii", "eps2", NULL};
-    static const char *const cost_keys[] = {"positions", "repeats", "queries", NULL};
-    const tc_setting *sc = tc_script_lookup(s, NULL, "scene"),
-                     *sw = tc_script_lookup(s, NULL, "sweep");
-    const tc_setting *ce = tc_script_lookup(s, NULL, "centre"),
-                     *co = tc_script_lookup(s, NULL, "cost");
-    const char *cm = "";
     tc_status st;
-    if (!sc || !sw)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0, sc ? "sweep" : "scene",
-                            "missing group");
-    /* optional: the windows' half-width (2 cm), the centre study and the cost study (none) */
     e->window = 0.02;
-    if (tc_script_lookup(s, sw, "window") &&
-        (st = tc_script_real(s, sw, "window", 1e-6, 1e3, &e->window, err)))
-        return st;
-    if (ce &&
-        ((st = tc_script_allowed(s, ce, centre_keys, err)) ||
-         (st = tc_script_string(s, ce, "method", &cm, err)) ||
-         (st = tc_script_reals(s, ce, "radii", 1e-6, 1e3, e->centre_r, MAXSTUDY, &e->ncr, err)) ||
-         (st = tc_script_reals(s, ce, "eps2", 1e-9, 1e3, e->centre_eps2, MAXSTUDY, &e->nce, err))))
-        return st;
-    if (co && ((st = tc_script_allowed(s, co, cost_keys, err)) ||
-               (st = tc_script_int(s, co, "positions", 2, 1000, &e->cost_positions, err)) ||
-               (st = tc_script_int(s, co, "repeats", 1, 1000, &e->cost_repeats, err)) ||
-               (st = tc_script_int(s, co, "queries", 1, 100000, &e->cost_queries, err))))
-        return st;
-    snprintf(e->centre_method, sizeof e->centre_method, "%s", cm);
-    if ((st = tc_script_allowed(s, sc, scene_keys, err)) ||
-        (st = tc_script_allowed(s, sw, sweep_keys, err)) ||
-        (st = tc_script_real(s, sc, "big_radius", 1e-6, 1e3, &e->R, err)) ||
-        (st = tc_script_real(s, sc, "small_radius", 1e-6, 1e3, &e->r, err)) ||
-        (st = tc_script_real(s, sc, "density", 1e-6, 1e6, &e->density, err)) ||
-        (st = tc_script_real(s, sc, "friction", 0, 10, &e->friction, err)) ||
-        (st = tc_script_real(s, sw, "range", 1e-6, 1e3, &e->range, err)) ||
-        (st = tc_script_real(s, sw, "gap", 1e-6, 1e3, &e->gap, err)) ||
-        (st = tc_script_int(s, NULL, "n1d", 5, 1000001, &e->n1d, err)) ||
-        (st = tc_script_int(s, NULL, "n2d", 3, 2001, &e->n2d, err)))
+    /* the centre study and the cost study are optional groups (none without them) */
+    if ((st = tc_script_read(s, "scene", scene_rows, e, err)) ||
+        (st = tc_script_read(s, "sweep", sweep_rows, e, err)) ||
+        (st = tc_script_read(s, NULL, top_rows, e, err)) ||
+        (tc_script_lookup(s, NULL, "centre") &&
+         (st = tc_script_read(s, "centre", centre_rows, e, err))) ||
+        (tc_script_lookup(s, NULL, "cost") && (st = tc_script_read(s, "cost", cost_rows, e, err))))
         return st;
     if (e->n1d % 2 == 0)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                            tc_setting_line(tc_script_lookup(s, NULL, "n1d")), "n1d",
-                            "must be odd so y = 0 is sampled (got %d)", e->n1d);
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "n1d"), "n1d", err,
+                              "must be odd so y = 0 is sampled (got %d)", e->n1d);
     if (e->r >= e->R)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                            tc_setting_line(tc_script_lookup(s, sc, "small_radius")),
-                            "small_radius", "must be below big_radius");
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "scene.small_radius"), "small_radius",
+                              err, "must be below big_radius");
     for (int i = 0; i < e->ncr; i++)
         if (e->centre_r[i] >= e->R)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                                tc_setting_line(tc_script_lookup(s, ce, "radii")), "radii",
-                                "%g m is not below big_radius (%g m)", e->centre_r[i], e->R);
+            return tc_script_fail(s, tc_script_lookup(s, NULL, "centre.radii"), "radii", err,
+                                  "%g m is not below big_radius (%g m)", e->centre_r[i], e->R);
     return TC_OK;
 }
 
@@ -359,9 +347,17 @@ static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points
     return tc_outfile_commit(&o, err);
 }
 
+/* one method's row of the tables: the settings, its metrics and its result */
+typedef struct e1_row {
+    const e1_setup *e;
+    const e1_metrics *m;
+    const e1_result *r;
+} e1_row;
+
 /* what happens at concentric centres: a force jump (in the centre window), or an equilibrium
  * and its stability (|F(0)| below 1e-3 max |F|: the AOPC samplings are not exactly symmetric) */
-static const char *centre_kind(const e1_metrics *m) {
+static const char *centre_kind(const e1_row *w) {
+    const e1_metrics *m = w->m;
     if (isnan(m->centre0)) return m->fcentre == 0 ? "no force" : "flat";
     if (m->centre0 < 1.5) return "force jumps";
     if (fabs(m->fcentre) > 1e-3 * m->fmax) return "no equilibrium";
@@ -370,18 +366,28 @@ static const char *centre_kind(const e1_metrics *m) {
 
 /* how smooth the whole profile is at the sampled resolution: the highest k with every jump
  * ratio up to order k + 1 above 1.5 */
-static const char *smoothness(const e1_metrics *m) {
-    if (!(m->ratio0 > 1.5)) return "jumps";
-    if (!(m->ratio1 > 1.5)) return "C0";
-    if (!(m->ratio2 > 1.5)) return "C1";
+static const char *smoothness(const e1_row *w) {
+    if (!(w->m->ratio0 > 1.5)) return "jumps";
+    if (!(w->m->ratio1 > 1.5)) return "C0";
+    if (!(w->m->ratio2 > 1.5)) return "C1";
     return "C2";
 }
 
 /* where the largest change of F is: at the centre, at first touch, or elsewhere */
-static const char *jump_where(const e1_setup *e, const e1_metrics *m) {
-    if (m->y_jump <= e->window) return "centre";
-    if (fabs(m->y_jump - (e->R + e->r)) <= e->window) return "first touch";
+static const char *jump_where(const e1_row *w) {
+    if (w->m->y_jump <= w->e->window) return "centre";
+    if (fabs(w->m->y_jump - (w->e->R + w->e->r)) <= w->e->window) return "first touch";
     return "inside";
+}
+
+/* what the force query reports: a force law or a step's correction impulse over dt */
+static const char *what_f(const e1_row *w) {
+    return impulse_over_dt(w->m) ? "impulse / dt (per-step correction)" : "force law";
+}
+
+/* a run that finished: ok, or ok with warnings */
+static const char *run_status(const e1_row *w) {
+    return w->r->warning[0] ? "ok (warnings)" : "ok";
 }
 
 static void fmt(char *b, size_t n, double v) {
@@ -428,72 +434,79 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
     }
 }
 
+/* a column of the tables: its heading and its word, or (word NULL) the metric it shows, at
+ * offset metric in e1_metrics */
+typedef struct e1_col {
+    const char *head;
+    const char *(*word)(const e1_row *w);
+    size_t metric;
+} e1_col;
+#define E1_NUM(head, member)                                                                       \
+    { (head), NULL, offsetof(e1_metrics, member) }
+#define E1_WORD(head, word)                                                                        \
+    { (head), (word), 0 }
+
+/* the smoothness of the whole profile, then where it jumps */
+static const e1_col smooth_cols[] = {E1_WORD("what F is", what_f),
+                                     E1_NUM("max |F| (N)", fmax),
+                                     E1_NUM("F at 1 cm (N)", f1cm),
+                                     E1_NUM("jump ratio F", ratio0),
+                                     E1_NUM("jump ratio dF/dy", ratio1),
+                                     E1_NUM("jump ratio d2F/dy2", ratio2),
+                                     E1_WORD("smooth", smoothness),
+                                     E1_NUM("|F| at gap (N)", fgap),
+                                     E1_NUM("dF/dy at gap (N/m)", slope_gap),
+                                     E1_NUM("ms/query", ms_per_query),
+                                     E1_WORD("status", run_status)};
+static const e1_col jump_cols[] = {E1_NUM("largest jump at |y| (m)", y_jump),
+                                   E1_WORD("there", jump_where),
+                                   E1_NUM("ratio F, first touch", onset0),
+                                   E1_NUM("ratio dF/dy, first touch", onset1),
+                                   E1_NUM("ratio F, centre", centre0),
+                                   E1_NUM("ratio dF/dy, centre", centre1),
+                                   E1_NUM("dF/dy at centre (N/m)", slope_centre),
+                                   E1_WORD("centre", centre_kind)};
+enum {
+    NSMOOTH = sizeof smooth_cols / sizeof *smooth_cols,
+    NJUMP = sizeof jump_cols / sizeof *jump_cols
+};
+
+/* one table, a row per method: a failed run's cells "-", its reason in the status column */
+static tc_status put_table(tc_exp *x, const e1_setup *e, const e1_result *res, const e1_metrics *mt,
+                           const e1_col *col, int ncol, const char *base, const char *caption,
+                           tc_error *err) {
+    const char *hdr[NSMOOTH + 1] = {"method"};
+    for (int c = 0; c < ncol; c++)
+        hdr[c + 1] = col[c].head;
+    tc_table *t = tc_table_alloc(ncol + 1, hdr);
+    if (!t) return TC_ENOMEM;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const e1_row w = {e, &mt[k], &res[k]};
+        char cell[NSMOOTH][80];
+        const char *row[NSMOOTH + 1] = {tc_exp_label(x, k)};
+        for (int c = 0; c < ncol; c++) {
+            row[c + 1] = cell[c];
+            if (res[k].failed && col[c].word == run_status)
+                snprintf(cell[c], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
+            else if (res[k].failed)
+                snprintf(cell[c], 80, "-");
+            else if (col[c].word)
+                snprintf(cell[c], 80, "%s", col[c].word(&w));
+            else
+                fmt(cell[c], 80, *(const double *)((const char *)&mt[k] + col[c].metric));
+        }
+        tc_table_add_row(t, row);
+    }
+    tc_status st = tc_exp_table(x, t, base, caption, err);
+    tc_table_free(t);
+    return st;
+}
+
 /* tables and metrics: smoothness of the whole profile, then where it jumps */
 static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
                              const e1_metrics *mt, tc_error *err) {
-    static const char *const hdr[] = {
-        "method",         "what F is",          "max |F| (N)",        "F at 1 cm (N)",
-        "jump ratio F",   "jump ratio dF/dy",   "jump ratio d2F/dy2", "smooth",
-        "|F| at gap (N)", "dF/dy at gap (N/m)", "ms/query",           "status"};
-    static const char *const hdr2[] = {"method",
-                                       "largest jump at |y| (m)",
-                                       "there",
-                                       "ratio F, first touch",
-                                       "ratio dF/dy, first touch",
-                                       "ratio F, centre",
-                                       "ratio dF/dy, centre",
-                                       "dF/dy at centre (N/m)",
-                                       "centre"};
-    enum { NC = 12, NC2 = 9 };
-    tc_table *t = tc_table_alloc(NC, hdr), *t2 = tc_table_alloc(NC2, hdr2);
-    if (!t || !t2) {
-        tc_table_free(t);
-        tc_table_free(t2);
-        return TC_ENOMEM;
-    }
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        const e1_metrics *m = &mt[k];
-        const char *label = tc_exp_label(x, k);
-        char c[NC][80], c2[NC2][64];
-        snprintf(c[0], 80, "%s", label);
-        snprintf(c2[0], 64, "%s", label);
-        if (res[k].failed) {
-            for (int i = 1; i < NC - 1; i++)
-                snprintf(c[i], 80, "-");
-            for (int i = 1; i < NC2; i++)
-                snprintf(c2[i], 64, "-");
-            snprintf(c[NC - 1], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
-        } else {
-            snprintf(c[1], 80, "%s",
-                     impulse_over_dt(m) ? "impulse / dt (per-step correction)" : "force law");
-            fmt(c[2], 80, m->fmax);
-            fmt(c[3], 80, m->f1cm);
-            fmt(c[4], 80, m->ratio0);
-            fmt(c[5], 80, m->ratio1);
-            fmt(c[6], 80, m->ratio2);
-            snprintf(c[7], 80, "%s", smoothness(m));
-            fmt(c[8], 80, m->fgap);
-            fmt(c[9], 80, m->slope_gap);
-            snprintf(c[10], 80, "%.3g", m->ms_per_query);
-            snprintf(c[11], 80, "%s", res[k].warning[0] ? "ok (warnings)" : "ok");
-            fmt(c2[1], 64, m->y_jump);
-            snprintf(c2[2], 64, "%s", jump_where(e, m));
-            fmt(c2[3], 64, m->onset0);
-            fmt(c2[4], 64, m->onset1);
-            fmt(c2[5], 64, m->centre0);
-            fmt(c2[6], 64, m->centre1);
-            fmt(c2[7], 64, m->slope_centre);
-            snprintf(c2[8], 64, "%s", centre_kind(m));
-        }
-        const char *row[NC], *row2[NC2];
-        for (int i = 0; i < NC; i++)
-            row[i] = c[i];
-        for (int i = 0; i < NC2; i++)
-            row2[i] = c2[i];
-        tc_table_add_row(t, row);
-        tc_table_add_row(t2, row2);
-        if (!res[k].failed) add_metrics(x, label, m);
-    }
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
+        if (!res[k].failed) add_metrics(x, tc_exp_label(x, k), &mt[k]);
     char caption[1500];
     snprintf(
         caption, sizeof caption,
@@ -509,7 +522,7 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "by position alone). Gap: %g mm before the spheres touch (a force there is contact "
         "discovery). ms/query: wall time of one force query.",
         1e3 * 2 * e->range / (e->n1d - 1), "2", 1e3 * e->gap);
-    tc_status st = tc_exp_table(x, t, "smoothness", caption, err);
+    tc_status st = put_table(x, e, res, mt, smooth_cols, NSMOOTH, "smoothness", caption, err);
     snprintf(
         caption, sizeof caption,
         "Where the profile jumps (E1): the |y| of the largest change of F between fine samples, "
@@ -519,9 +532,7 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "(ratio 1 for dF/dy), and jumps at the centre, where the line of centres, its normal, "
         "flips.",
         1e3 * e->window, e->R + e->r);
-    if (!st) st = tc_exp_table(x, t2, "jumps", caption, err);
-    tc_table_free(t);
-    tc_table_free(t2);
+    if (!st) st = put_table(x, e, res, mt, jump_cols, NJUMP, "jumps", caption, err);
     return st;
 }
 
@@ -657,79 +668,62 @@ static tc_status centre_forces(const e1_setup *e, const tc_method *m0, double r,
     return st;
 }
 
-/* the study: dF_y/dy at the centre for every small radius and eps2 of the script's `centre`
- * group, with the centre method's other parameters; a table beside the derived threshold,
- * centre.csv, and one metric per configuration */
-static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
-    if (!e->ncr || !e->nce) return TC_OK;
-    const int k = tc_exp_method_find(x, e->centre_method);
-    if (k < 0) {
-        tc_exp_text(x, "The centre study's method `%s` did not run: no centre study.",
-                    e->centre_method);
-        return TC_OK;
-    }
-    const char *label = tc_exp_label(x, k);
+/* one configuration of the centre study: F_y (N) at y = -h, 0, +h, dF_y/dy (N/m), and the
+ * points of the big and the small cloud */
+typedef struct e1_centre {
+    double f[3], slope;
+    int np[2];
+} e1_centre;
+
+/* centre.csv: one line per small radius and separation width */
+static tc_status centre_csv(const tc_exp *x, const e1_setup *e, const char *label,
+                            e1_centre (*c)[MAXSTUDY], tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "centre.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f,
+            "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",
+            label, e->R, probe_h);
+    fprintf(o.f, "small_radius_m,eps2_m,small_points,big_points,f_minus_N,f_centre_N,f_plus_N,"
+                 "slope_N_per_m,eps2_crit_m\n");
+    for (int i = 0; i < e->ncr; i++)
+        for (int j = 0; j < e->nce; j++) {
+            const e1_centre *q = &c[i][j];
+            fprintf(o.f, "%g,%g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.9g\n", e->centre_r[i],
+                    e->centre_eps2[j], q->np[1], q->np[0], q->f[0], q->f[1], q->f[2], q->slope,
+                    e1_centre_eps2_crit(e->R, e->centre_r[i]));
+        }
+    return tc_outfile_commit(&o, err);
+}
+
+/* the table: a row per small radius with its points and derived threshold, a column per width */
+static tc_status centre_table(tc_exp *x, const e1_setup *e, const char *label,
+                              e1_centre (*c)[MAXSTUDY], tc_error *err) {
     enum { NH = 3 + MAXSTUDY };
     const char *hdr[NH] = {"small radius (m)", "points (small / big)",
                            "unstable for eps2 > (m, derived)"};
-    char head[MAXSTUDY][48];
+    char head[MAXSTUDY][48], cell[NH][48];
     for (int j = 0; j < e->nce; j++) {
         snprintf(head[j], sizeof head[j], "eps2 = %g mm", 1e3 * e->centre_eps2[j]);
         hdr[3 + j] = head[j];
     }
     tc_table *t = tc_table_alloc(3 + e->nce, hdr);
     if (!t) return TC_ENOMEM;
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, "centre.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
-    if (st) {
-        tc_table_free(t);
-        return st;
-    }
-    fprintf(o.f,
-            "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",
-            label, e->R, probe_h);
-    fprintf(o.f, "small_radius_m,eps2_m,small_points,big_points,f_minus_N,f_centre_N,f_plus_N,"
-                 "slope_N_per_m,eps2_crit_m\n");
-    for (int i = 0; i < e->ncr && !st; i++) {
-        const double r = e->centre_r[i], crit = e1_centre_eps2_crit(e->R, r);
-        char c[NH][48];
+    for (int i = 0; i < e->ncr; i++) {
+        const double crit = e1_centre_eps2_crit(e->R, e->centre_r[i]);
         const char *row[NH];
-        snprintf(c[0], 48, "%g", r);
-        snprintf(c[2], 48, isinf(crit) ? "never (R <= 1.5 r)" : "%.3g", crit);
-        for (int j = 0; j < e->nce && !st; j++) {
-            double f[3];
-            int np[2];
-            if (tc_interrupted()) {
-                st = tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted");
-                break;
-            }
-            if ((st = centre_forces(e, tc_exp_method(x, k), r, e->centre_eps2[j], f, np, err)))
-                break;
-            const double slope = (f[2] - f[0]) / (2 * probe_h);
-            snprintf(c[1], 48, "%d / %d", np[1], np[0]);
-            /* the sign decides: unstable when a displacement is pushed further */
-            snprintf(c[3 + j], 48, "%.3g (%s)", slope, slope > 0 ? "unstable" : "stable");
-            fprintf(o.f, "%g,%g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.9g\n", r, e->centre_eps2[j], np[1],
-                    np[0], f[0], f[1], f[2], slope, crit);
-            char name[96];
-            snprintf(name, sizeof name, "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
-            tc_metrics_add(tc_exp_metrics(x), label, name, slope, "N/m", 1e-6, 0.05, 0,
-                           "dF_y/dy at concentric centres (centre study)");
-        }
+        snprintf(cell[0], 48, "%g", e->centre_r[i]);
+        snprintf(cell[1], 48, "%d / %d", c[i][e->nce - 1].np[1], c[i][e->nce - 1].np[0]);
+        snprintf(cell[2], 48, isinf(crit) ? "never (R <= 1.5 r)" : "%.3g", crit);
+        /* the sign decides: unstable when a displacement is pushed further */
+        for (int j = 0; j < e->nce; j++)
+            snprintf(cell[3 + j], 48, "%.3g (%s)", c[i][j].slope,
+                     c[i][j].slope > 0 ? "unstable" : "stable");
         for (int j = 0; j < 3 + e->nce; j++)
-            row[j] = c[j];
-        if (!st) tc_table_add_row(t, row);
-    }
-    if (st) {
-        tc_outfile_abort(&o);
-        tc_table_free(t);
-        return st;
-    }
-    if ((st = tc_outfile_commit(&o, err))) {
-        tc_table_free(t);
-        return st;
+            row[j] = cell[j];
+        tc_table_add_row(t, row);
     }
     char caption[1200];
     snprintf(caption, sizeof caption,
@@ -741,8 +735,42 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
              "stable. Derived: eq. 21-23 for continuous spheres (eps1 -> 0, the softplus linear) "
              "give an unstable centre when eps2 > (R - r) r / (2 R - 3 r).",
              label, e->R);
-    st = tc_exp_table(x, t, "centre_study", caption, err);
+    tc_status st = tc_exp_table(x, t, "centre_study", caption, err);
     tc_table_free(t);
+    return st;
+}
+
+/* the study: dF_y/dy at the centre for every small radius and eps2 of the script's `centre`
+ * group, with the centre method's other parameters; one metric per configuration, centre.csv,
+ * and a table beside the derived threshold */
+static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
+    if (!e->ncr || !e->nce) return TC_OK;
+    const int k = tc_exp_method_find(x, e->centre_method);
+    if (k < 0) {
+        tc_exp_text(x, "The centre study's method `%s` did not run: no centre study.",
+                    e->centre_method);
+        return TC_OK;
+    }
+    const char *label = tc_exp_label(x, k);
+    e1_centre c[MAXSTUDY][MAXSTUDY];
+    tc_status st = TC_OK;
+    for (int i = 0; i < e->ncr && !st; i++)
+        for (int j = 0; j < e->nce && !st; j++) {
+            /* an interrupt stops the study between two configurations */
+            if (tc_interrupted()) return tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted");
+            e1_centre *q = &c[i][j];
+            const double r = e->centre_r[i];
+            if ((st =
+                     centre_forces(e, tc_exp_method(x, k), r, e->centre_eps2[j], q->f, q->np, err)))
+                break;
+            q->slope = (q->f[2] - q->f[0]) / (2 * probe_h);
+            char name[96];
+            snprintf(name, sizeof name, "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
+            tc_metrics_add(tc_exp_metrics(x), label, name, q->slope, "N/m", 1e-6, 0.05, 0,
+                           "dF_y/dy at concentric centres (centre study)");
+        }
+    if (!st) st = centre_csv(x, e, label, c, err);
+    if (!st) st = centre_table(x, e, label, c, err);
     return st;
 }
 
