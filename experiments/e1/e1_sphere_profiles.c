@@ -17,6 +17,12 @@
 #define MAXSTUDY 8     /* most radii and widths of the centre study */
 #define QUERY_DT 0.002 /* s: the step of every query's simulation (engines take one step of it) */
 
+/* append word w to the space-separated list b (n bytes) */
+static void add_word(char *b, size_t n, const char *w) {
+    const size_t len = strlen(b);
+    snprintf(b + len, n - len, "%s%s", len ? " " : "", w);
+}
+
 /* the experiment's settings, read from the script */
 typedef struct e1_setup {
     double R, r, density, friction, range, gap, window;
@@ -32,7 +38,7 @@ typedef struct e1_setup {
 
 /* the sample points: coarse 1-D, fine 1-D (half spacing), 2-D grid, then the probes */
 typedef struct e1_points {
-    int n1, nf, n2, nprobe, total;
+    int n1, nf, n2, total;
     double *x, *y;
 } e1_points;
 
@@ -50,6 +56,7 @@ typedef struct e1_state {
     e1_points p;
     const tc_exp *x;
     e1_result *res; /* one per method */
+    double *force;  /* the results' forces, in one block */
     int nblock;
     char (*warn)[256]; /* per work item: the first warning of its simulation */
 } e1_state;
@@ -128,8 +135,7 @@ static tc_status make_points(const e1_setup *e, e1_points *p) {
     p->n1 = e->n1d;
     p->nf = 2 * e->n1d - 1;
     p->n2 = e->n2d * e->n2d;
-    p->nprobe = NPROBE;
-    p->total = p->n1 + p->nf + p->n2 + p->nprobe;
+    p->total = p->n1 + p->nf + p->n2 + NPROBE;
     p->x = calloc((size_t)p->total, sizeof *p->x);
     p->y = calloc((size_t)p->total, sizeof *p->y);
     if (!p->x || !p->y) return TC_ENOMEM;
@@ -152,50 +158,42 @@ static tc_status make_points(const e1_setup *e, e1_points *p) {
     return TC_OK;
 }
 
-/* one work item: a block of points for one method, with its own simulation */
+/* the block of points of work item `item`: from *first up to (not including) the value returned */
+static int block(const e1_state *s, int item, int *first) {
+    *first = item % s->nblock * BLOCK;
+    return *first + BLOCK <= s->p.total ? *first + BLOCK : s->p.total;
+}
+
+/* one work item: a block of points for one method, with its own simulation (the runner stops
+ * the sweep between two items after an interrupt) */
 static void e1_item(void *ctx, int item, tc_item *it) {
     e1_state *s = ctx;
     const e1_points *p = &s->p;
-    int k = item / s->nblock, first = item % s->nblock * BLOCK;
-    int count = first + BLOCK <= p->total ? BLOCK : p->total - first;
-    e1_result *res = &s->res[k];
-    tc_sim *sim = NULL;
+    const tc_method *m = tc_exp_method(s->x, item / s->nblock);
+    e1_result *res = &s->res[item / s->nblock];
+    int first, end = block(s, item, &first);
+    tc_sim *sim = NULL, *sim2 = NULL;
+    tc_wrench w[2];
     tc_error err;
     tc_error_clear(&err);
-    tc_sim *sim2 = NULL;
-    tc_status st = tc_sim_alloc(&sim, &s->sc, tc_exp_method(s->x, k), QUERY_DT, &err);
-    if (!st) {
-        tc_wrench w[2];
-        for (int i = first; i < first + count && !st; i++) {
-            /* the last probe: the same query from a simulation of twice the step */
-            tc_sim *q = sim;
-            if (i == p->total - NPROBE + PROBE_D1_DT2) {
-                st = tc_sim_alloc(&sim2, &s->sc, tc_exp_method(s->x, k), 2 * QUERY_DT, &err);
-                if (st) break;
-                q = sim2;
-            }
-            /* an interrupt stops the block between two queries */
-            if (tc_interrupted()) {
-                st = TC_EINTR;
-                tc_error_set(&err, st, NULL, 0, NULL, "interrupted");
-                break;
-            }
-            const double pos[3] = {p->x[i], p->y[i], 0};
-            tc_sim_set_position(q, 1, pos);
-            st = tc_sim_force(q, tc_sim_q(q), NULL, w);
-            if (!st && !(isfinite(w[1].f[0]) && isfinite(w[1].f[1]))) {
-                st = TC_EDIVERGED;
-                tc_error_set(&err, st, NULL, 0, NULL, "non-finite force at (%g, %g)", p->x[i],
-                             p->y[i]);
-            }
-            res->fx[i] = w[1].f[0];
-            res->fy[i] = w[1].f[1];
-            it->steps++;
-        }
-        char warn[512] = "";
-        if (tc_sim_warnings(sim, warn, sizeof warn) > 0)
-            snprintf(s->warn[item], sizeof s->warn[item], "%s", strtok(warn, "\n"));
+    /* the last probe (the last point): the same query from a simulation of twice the step */
+    tc_status st = tc_sim_alloc(&sim, &s->sc, m, QUERY_DT, &err);
+    if (!st && end == p->total) st = tc_sim_alloc(&sim2, &s->sc, m, 2 * QUERY_DT, &err);
+    for (int i = first; i < end && !st; i++) {
+        tc_sim *q = i == p->total - NPROBE + PROBE_D1_DT2 ? sim2 : sim;
+        const double pos[3] = {p->x[i], p->y[i], 0};
+        tc_sim_set_position(q, 1, pos);
+        st = tc_sim_force(q, tc_sim_q(q), NULL, w);
+        if (!st && !(isfinite(w[1].f[0]) && isfinite(w[1].f[1])))
+            st = tc_error_set(&err, TC_EDIVERGED, NULL, 0, NULL, "non-finite force at (%g, %g)",
+                              p->x[i], p->y[i]);
+        res->fx[i] = w[1].f[0];
+        res->fy[i] = w[1].f[1];
+        it->steps++;
     }
+    char warn[512] = "";
+    if (sim && tc_sim_warnings(sim, warn, sizeof warn) > 0)
+        snprintf(s->warn[item], sizeof s->warn[item], "%s", strtok(warn, "\n"));
     tc_sim_free(sim);
     tc_sim_free(sim2);
     if (st) {
@@ -208,10 +206,10 @@ static void e1_item(void *ctx, int item, tc_item *it) {
  * components and its warning */
 static int e1_regions(void *ctx, int item, tc_region *r) {
     e1_state *s = ctx;
-    int k = item / s->nblock, first = item % s->nblock * BLOCK;
-    size_t count = (size_t)(first + BLOCK <= s->p.total ? BLOCK : s->p.total - first);
-    r[0] = (tc_region){s->res[k].fx + first, count * sizeof(double)};
-    r[1] = (tc_region){s->res[k].fy + first, count * sizeof(double)};
+    const e1_result *res = &s->res[item / s->nblock];
+    int first, end = block(s, item, &first);
+    r[0] = (tc_region){res->fx + first, (size_t)(end - first) * sizeof(double)};
+    r[1] = (tc_region){res->fy + first, (size_t)(end - first) * sizeof(double)};
     r[2] = (tc_region){s->warn[item], sizeof s->warn[item]};
     return 3;
 }
@@ -536,12 +534,6 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
     return st;
 }
 
-/* ascending doubles, for the median below */
-static int cmp_double(const void *a, const void *b) {
-    double u = *(const double *)a, v = *(const double *)b;
-    return (u > v) - (u < v);
-}
-
 /* the profile panel's |F_y| range: the largest peak among the methods whose peak is at most
    CLIP_FACTOR times the median peak; a method beyond (an engine's position-correction spring of
    thousands of newtons) is clipped and named in `clipped` so its spike does not flatten the rest */
@@ -565,8 +557,7 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
         free(peak);
         return 0;
     }
-    qsort(sorted, n, sizeof *sorted, cmp_double);
-    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    const double median = gsl_stats_median(sorted, 1, (size_t)n);
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         if (isnan(peak[k])) continue;
         if (peak[k] <= CLIP_FACTOR * median)
@@ -582,22 +573,26 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
 /* figures: every profile overlaid, one field per method */
 static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, const e1_result *res,
                           const e1_metrics *mt) {
-    const int total = p->total;
-    char data[1200], ncol[16], R[32], r[32], ymax[32], clipped[512], impulse[2048] = " ";
-    /* the methods whose "force" is a step's impulse over dt, marked so in every figure */
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        if (!res[k].failed && impulse_over_dt(&mt[k]))
-            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ",
-                     tc_exp_label(x, k));
+    char data[1200], ncol[16], R[32], r[32], ymax[32], clipped[512], cbmax[32], dir[1200];
+    /* the methods in column order (for their styles), those that ran (the fields' panels), those
+     * whose "force" is a step's impulse over dt (marked so in every figure), and the fields' one
+     * colour scale, up to the largest |F| of any method */
+    char labels[2048] = "", fields[2048] = "", impulse[2048] = " ";
+    double fbig = 1e-3;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const char *label = tc_exp_label(x, k);
+        add_word(labels, sizeof labels, label);
+        if (res[k].failed) continue;
+        add_word(fields, sizeof fields, label);
+        if (impulse_over_dt(&mt[k]))
+            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ", label);
+        for (int i = 0; i < p->total; i++)
+            fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
+    }
     snprintf(ncol, sizeof ncol, "%d", tc_exp_nmethod(x) + 1);
     snprintf(R, sizeof R, "%g", e->R);
     snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
-    /* the methods in column order, for their styles */
-    char labels[2048] = "";
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 tc_exp_label(x, k));
     snprintf(ymax, sizeof ymax, "%.6g", profile_range(x, p, res, clipped, sizeof clipped));
     tc_plot_var v[] = {{"datafile", data},  {"ncols", ncol}, {"touch", r},
                        {"labels", labels},  {"ymax", ymax},  {"clipped", clipped},
@@ -606,16 +601,7 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
                   "F_y along y for every method; a method marked (impulse/dt) reports a step's "
                   "constraint impulse over the query step, not a force law (its 'force' at 1 cm "
                   "depth scales as dt^-2: the smoothness table).");
-    /* the fields: one grid of panels, one colour scale up to the largest |F| of any method */
-    char fields[2048] = "", cbmax[32], dir[1200];
-    double fbig = 1e-3;
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        if (res[k].failed) continue;
-        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s",
-                 fields[0] ? " " : "", tc_exp_label(x, k));
-        for (int i = 0; i < total; i++)
-            fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
-    }
+    /* the fields: one grid of panels on one colour scale */
     snprintf(cbmax, sizeof cbmax, "%.6g", ceil(log10(fbig) * 10) / 10);
     tc_exp_path(x, "", dir, sizeof dir);
     if (fields[0]) {
@@ -846,31 +832,86 @@ double e1_cost_ratio(const int *n, const double *t, int np, double *nratio) {
     return (a + b * n[hi]) / (a + b * n[lo]);
 }
 
-/* the study: every point-cloud method (one with a `spacing`) as it ran and, where it prunes,
- * with every pair evaluated (prune = 0, the paper's formulation); cost.csv, a figure, metrics
- * flagged as timings. On the writing process only (a timing goes into files and the report) */
+/* the cost study's state: the positions y (m) and their points in contact n, the timings
+ * (s per query; blocks: np x repeats), cost.csv, and the figure's methods and variants */
+typedef struct e1_cost {
+    int np, *n;
+    double *y, *time, *blocks;
+    FILE *f;
+    char labels[2048], variants[2048];
+} e1_cost;
+
+/* the clouds' points in contact at every position, for a method of spacing h (m) */
+static tc_status contact_counts(const e1_setup *e, double h, e1_cost *c, tc_error *err) {
+    tc_aopc big = {0}, small = {0};
+    tc_shape sb = tc_sphere(e->R), ss = tc_sphere(e->r);
+    tc_status st = tc_aopc_alloc(&big, &sb, h, err);
+    if (!st) st = tc_aopc_alloc(&small, &ss, h, err);
+    for (int j = 0; j < c->np && !st; j++)
+        c->n[j] = points_in_contact(e, &big, &small, c->y[j]);
+    tc_aopc_free(&big);
+    tc_aopc_free(&small);
+    return st;
+}
+
+/* one point-cloud method: as it ran and, where it prunes, with every pair evaluated (prune = 0,
+ * the paper's formulation); a block of cost.csv and its metrics per variant */
+static tc_status cost_method(tc_exp *x, const e1_state *s, int k, e1_cost *c, tc_error *err) {
+    const tc_method *m0 = tc_exp_method(x, k);
+    const char *label = tc_exp_label(x, k);
+    tc_status st = contact_counts(&s->e, tc_params_get(&m0->mparams, "spacing"), c, err);
+    const int prunes =
+        tc_params_find(&m0->mparams, "prune") >= 0 && tc_params_get(&m0->mparams, "prune") != 0;
+    for (int v = 0; v < 1 + prunes && !st; v++) {
+        tc_method m = *m0;
+        if (v) st = tc_params_set(&m.mparams, "prune", 0, err);
+        if (!st) st = cost_one(&s->e, &s->sc, &m, c->y, c->np, c->blocks, c->time, err);
+        if (st) break;
+        const char *variant = v ? "all-pairs" : "as-run";
+        for (int j = 0; j < c->np; j++)
+            fprintf(c->f, "%s,%s,%.9g,%d,%.6e\n", label, variant, c->y[j], c->n[j],
+                    1e3 * c->time[j]);
+        fprintf(c->f, "\n\n");
+        add_word(c->labels, sizeof c->labels, label);
+        add_word(c->variants, sizeof c->variants, variant);
+        double nratio, ratio = e1_cost_ratio(c->n, c->time, c->np, &nratio);
+        char name[96];
+        snprintf(name, sizeof name, "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
+        tc_metrics_add(tc_exp_metrics(x), label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
+                       v ? "query CPU time, most over fewest points in contact, every pair "
+                           "evaluated (prune = 0)"
+                         : "query CPU time, most over fewest points in contact, as run");
+        if (v) continue;
+        snprintf(name, sizeof name, "%s.contacts_ratio", label);
+        tc_metrics_add(tc_exp_metrics(x), label, name, nratio, "1", 0, 1e-9, 0,
+                       "most over fewest points in contact in the cost study (a cost "
+                       "proportional to them gives this ratio)");
+    }
+    return st;
+}
+
+/* the study: every point-cloud method (one with a `spacing`) that ran, timed as cost_method;
+ * cost.csv, a figure, metrics flagged as timings. On the writing process only (a timing goes
+ * into files and the report) */
 static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
     const e1_setup *e = &s->e;
-    const int np = e->cost_positions;
-    double *y = calloc((size_t)np * (2 + (size_t)e->cost_repeats) + 1, sizeof *y);
-    int *n = calloc((size_t)np + 1, sizeof *n);
-    if (!y || !n) {
-        free(y);
-        free(n);
-        return TC_ENOMEM;
-    }
-    double *time = y + np, *blocks = y + 2 * np;
-    for (int j = 0; j < np; j++)
-        y[j] = (e->R + e->r + e->gap) * (1 - (double)j / (np - 1));
-    char path[1200], labels[2048] = "", variants[2048] = "";
+    e1_cost c = {.np = e->cost_positions};
+    c.y = calloc((size_t)c.np * (2 + (size_t)e->cost_repeats) + 1, sizeof *c.y);
+    c.n = calloc((size_t)c.np + 1, sizeof *c.n);
+    char path[1200];
     tc_outfile o;
     tc_exp_path(x, "cost.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = !c.y || !c.n ? TC_ENOMEM : tc_outfile_open(&o, path, err);
     if (st) {
-        free(y);
-        free(n);
+        free(c.y);
+        free(c.n);
         return st;
     }
+    c.time = c.y + c.np;
+    c.blocks = c.y + 2 * c.np;
+    c.f = o.f;
+    for (int j = 0; j < c.np; j++)
+        c.y[j] = (e->R + e->r + e->gap) * (1 - (double)j / (c.np - 1));
     /* the header first, its timing column named as timings are (_ms), so comparisons of
      * results across runs leave it out */
     fprintf(o.f, "# label,variant,y_m,contact_points,query_ms\n");
@@ -879,65 +920,19 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
             "clouds' points in contact, CPU time per force query in ms (median of %d blocks of "
             "%d)\n",
             e->cost_repeats, e->cost_queries);
-    int ntimed = 0;
-    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++) {
-        const tc_method *m0 = tc_exp_method(x, k);
-        if (s->res[k].failed || tc_params_find(&m0->mparams, "spacing") < 0) continue;
-        const char *label = tc_exp_label(x, k);
-        const double h = tc_params_get(&m0->mparams, "spacing");
-        /* the clouds the model builds, for the points in contact */
-        tc_aopc big = {0}, small = {0};
-        tc_shape sb = tc_sphere(e->R), ss = tc_sphere(e->r);
-        if ((st = tc_aopc_alloc(&big, &sb, h, err)) || (st = tc_aopc_alloc(&small, &ss, h, err))) {
-            tc_aopc_free(&big);
-            break;
-        }
-        for (int j = 0; j < np; j++)
-            n[j] = points_in_contact(e, &big, &small, y[j]);
-        tc_aopc_free(&big);
-        tc_aopc_free(&small);
-        const int prunes =
-            tc_params_find(&m0->mparams, "prune") >= 0 && tc_params_get(&m0->mparams, "prune") != 0;
-        for (int v = 0; v < 1 + prunes && !st; v++) {
-            tc_method m = *m0;
-            if (v) st = tc_params_set(&m.mparams, "prune", 0, err);
-            if (!st) st = cost_one(e, &s->sc, &m, y, np, blocks, time, err);
-            if (st) break;
-            const char *variant = v ? "all-pairs" : "as-run";
-            for (int j = 0; j < np; j++)
-                fprintf(o.f, "%s,%s,%.9g,%d,%.6e\n", label, variant, y[j], n[j], 1e3 * time[j]);
-            fprintf(o.f, "\n\n");
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
-                     labels[0] ? " " : "", label);
-            snprintf(variants + strlen(variants), sizeof variants - strlen(variants), "%s%s",
-                     variants[0] ? " " : "", variant);
-            ntimed++;
-            double nratio, ratio = e1_cost_ratio(n, time, np, &nratio);
-            char name[96];
-            snprintf(name, sizeof name, "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
-            tc_metrics_add(tc_exp_metrics(x), label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
-                           v ? "query CPU time, most over fewest points in contact, every pair "
-                               "evaluated (prune = 0)"
-                             : "query CPU time, most over fewest points in contact, as run");
-            if (!v) {
-                snprintf(name, sizeof name, "%s.contacts_ratio", label);
-                tc_metrics_add(tc_exp_metrics(x), label, name, nratio, "1", 0, 1e-9, 0,
-                               "most over fewest points in contact in the cost study (a cost "
-                               "proportional to them gives this ratio)");
-            }
-        }
-    }
-    free(y);
-    free(n);
+    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++)
+        if (!s->res[k].failed && tc_params_find(&tc_exp_method(x, k)->mparams, "spacing") >= 0)
+            st = cost_method(x, s, k, &c, err);
+    free(c.y);
+    free(c.n);
     if (st) {
         tc_outfile_abort(&o);
         return st;
     }
-    if ((st = tc_outfile_commit(&o, err)) || !ntimed) return st;
-    char machine[300], caption[1200], data[1200];
+    if ((st = tc_outfile_commit(&o, err)) || !c.labels[0]) return st;
+    char machine[300], caption[1200];
     tc_machine_describe(machine, sizeof machine, 1);
-    tc_exp_path(x, "cost.csv", data, sizeof data);
-    tc_plot_var v[] = {{"datafile", data}, {"labels", labels}, {"variants", variants}};
+    tc_plot_var v[] = {{"datafile", path}, {"labels", c.labels}, {"variants", c.variants}};
     snprintf(caption, sizeof caption,
              "CPU time of one force query against the clouds' points in contact (the small "
              "sphere's points inside the big one and the big one's inside the small one), from "
@@ -1092,11 +1087,8 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
 
 static void e1_free(void *state) {
     e1_state *s = state;
-    for (int k = 0; s->res && k < tc_exp_nmethod(s->x); k++) {
-        free(s->res[k].fx);
-        free(s->res[k].fy);
-    }
     free(s->res);
+    free(s->force);
     free(s->p.x);
     free(s->p.y);
     free(s->warn);
@@ -1107,14 +1099,15 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     e1_state *s = state;
     const int nm = tc_exp_nmethod(x);
     s->x = x;
-    /* all memory up front: points and per-method results */
-    s->res = calloc((size_t)nm + 1, sizeof *s->res);
-    if (!s->res || make_points(&s->e, &s->p)) return TC_ENOMEM;
+    /* all memory up front: points and per-method results (both components at every point) */
     const e1_points *p = &s->p;
+    s->res = calloc((size_t)nm + 1, sizeof *s->res);
+    if (!s->res || make_points(&s->e, &s->p) ||
+        !(s->force = calloc(2 * (size_t)nm * (size_t)p->total + 1, sizeof *s->force)))
+        return TC_ENOMEM;
     for (int k = 0; k < nm; k++) {
-        s->res[k].fx = calloc((size_t)p->total, sizeof(double));
-        s->res[k].fy = calloc((size_t)p->total, sizeof(double));
-        if (!s->res[k].fx || !s->res[k].fy) return TC_ENOMEM;
+        s->res[k].fx = s->force + 2 * (size_t)k * (size_t)p->total;
+        s->res[k].fy = s->res[k].fx + p->total;
     }
     /* one run per method; its work items are blocks of points */
     s->nblock = (p->total + BLOCK - 1) / BLOCK;
