@@ -388,11 +388,9 @@ static const char *run_status(const e1_row *w) {
     return w->r->warning[0] ? "ok (warnings)" : "ok";
 }
 
+/* a table cell of a number: 3 digits, "n/a" for NaN */
 static void fmt(char *b, size_t n, double v) {
-    if (isnan(v))
-        snprintf(b, n, "n/a");
-    else
-        snprintf(b, n, "%.3g", v);
+    snprintf(b, n, isnan(v) ? "n/a" : "%.3g", v);
 }
 
 /* the metrics of one method */
@@ -1095,10 +1093,9 @@ static void e1_free(void *state) {
     free(s);
 }
 
-static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
-    e1_state *s = state;
+/* the sweep: all memory up front, one run per method, its work items blocks of points */
+static tc_status sweep(tc_exp *x, e1_state *s) {
     const int nm = tc_exp_nmethod(x);
-    s->x = x;
     /* all memory up front: points and per-method results (both components at every point) */
     const e1_points *p = &s->p;
     s->res = calloc((size_t)nm + 1, sizeof *s->res);
@@ -1128,6 +1125,16 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     for (int i = nitem - 1; i >= 0; i--)
         if (s->warn[i][0])
             snprintf(s->res[i / s->nblock].warning, sizeof s->res[0].warning, "%s", s->warn[i]);
+    return TC_OK;
+}
+
+static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
+    e1_state *s = state;
+    const int nm = tc_exp_nmethod(x);
+    const e1_points *p = &s->p;
+    s->x = x;
+    tc_status st = sweep(x, s);
+    if (st) return st;
     /* metrics, data, tables, figures, report section */
     e1_metrics *mt = calloc((size_t)nm + 1, sizeof *mt);
     if (!mt) return TC_ENOMEM;

@@ -2,7 +2,6 @@
 /* E3: FEM (CalculiX) vs pressure field contact for a rigid sinusoid on a layer (Elandt fig. 6), and
  * pfc's contact surface of a sphere on a half-space (fig. 1) */
 #include "experiments/e3/e3.h"
-#include "exp/tc_experiment.h"
 #include "fem/tc_fem.h"
 #include "core/tc_fs.h"
 
@@ -153,10 +152,6 @@ static tc_status e3_setup_fn(tc_exp *x, void **state, tc_error *err) {
     /* the FEM reference curves, read before anything runs */
     tc_path_under(tc_exp_source_dir(x), s->e.cache, path, sizeof path);
     return read_cache(path, &s->e, s->fem, s->prov, sizeof s->prov, err);
-}
-
-static void e3_free(void *state) {
-    free(state);
 }
 
 /* one work item: a coarse CalculiX solve for one amplitude */
@@ -376,8 +371,9 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
  * FEM samples between the script's curve depths (both normalised by their own eta = 0, d = 0.4
  * force, so at eta = 0 the ratio is 1 at d = 0.4 by construction, and only the curve can
  * disagree), with the depth where it is reached; a table and one metric each */
-static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curve *fem,
-                                 double f0_fem, double f0_pfc, tc_error *err) {
+static tc_status write_deviation(tc_exp *x, const e3_state *s, tc_error *err) {
+    const e3_setup *e = &s->e;
+    const tc_fem_curve *fem = s->fem;
     static const char *const hdr[] = {
         "eta",      "convention",      "depths", "max |PFC / FEM - 1|",
         "at depth", "PFC / FEM there", "samples"};
@@ -391,9 +387,9 @@ static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curv
             int n = fem[k].n, used = 0, worst = -1;
             for (int i = 0; i < n; i++) {
                 d[i] = fem[k].depth[i] - shift;
-                ref[i] = fem[k].force[i] / f0_fem;
-                model[i] =
-                    e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) / f0_pfc;
+                ref[i] = fem[k].force[i] / s->f0_fem;
+                model[i] = e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) /
+                           s->f0_pfc;
             }
             double dev = e3_curve_deviation(d, ref, model, n, e->curve[0], e->curve[1]);
             for (int i = 0; i < n; i++)
@@ -444,7 +440,7 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
     s->f0_fem = at(&s->fem[0], e->depth);
     s->f0_pfc = e3_pfc_force(0, e->lambda, e->E, e->depth, e->segments);
     if ((st = write_curves(x, s, err)) || (st = write_ratios(x, s, err)) ||
-        (st = write_deviation(x, e, s->fem, s->f0_fem, s->f0_pfc, err)))
+        (st = write_deviation(x, s, err)))
         return st;
     /* the figure: FEM solid, PFC dotted, as fig. 6 right */
     char data[1200], neta[16], etas[128] = "";
@@ -495,7 +491,6 @@ static const tc_results_file e3_results[] = {{"curves.csv", TC_RESULTS_SHARED, N
 /* the work: the coarse CalculiX re-solve when asked (its elements for every load step, about
  * 20 us and 2 kB each), pressure field contact at every depth of every curve (cheap) */
 static void e3_estimate(const tc_exp *x, const void *state, tc_work *w) {
-    (void)x;
     const e3_state *s = state;
     const e3_setup *e = &s->e;
     double cells = (double)e->nx * e->ny, evals = 0;
@@ -516,7 +511,7 @@ const tc_experiment_type tc_experiment_e3 = {
     .results = e3_results,
     .setup = e3_setup_fn,
     .run = e3_run,
-    .free = e3_free,
+    .free = free, /* the state is one allocation */
     .estimate = e3_estimate,
     .generate = e3_generate,
     .generate_doc = "E3's FEM curves with CalculiX (needs ccx; data/e3_fem.csv)",
