@@ -254,7 +254,39 @@ typedef struct e1_metrics {
     double y_jump; /* |y| (m) of the largest change of F between fine samples */
     double dt_exp; /* log2 of F at 1 cm with step dt over F with 2 dt: 0 for a force law,
                     * 2 for a position correction impulse over dt */
+    const char *what, *smooth, *there, *centre, *status; /* the tables' words */
 } e1_metrics;
+
+/* a force query that is a step's impulse over dt rather than a force law: its force at 1 cm
+ * depth moves with the query step (ODE's and Bullet's position correction: m erp depth / dt^2) */
+static int impulse_over_dt(const e1_metrics *m) {
+    return fabs(m->dt_exp) > 0.5;
+}
+
+/* what happens at concentric centres: a force jump (in the centre window), or an equilibrium
+ * and its stability (|F(0)| below 1e-3 max |F|: the AOPC samplings are not exactly symmetric) */
+static const char *centre_kind(const e1_metrics *m) {
+    if (isnan(m->centre0)) return m->fcentre == 0 ? "no force" : "flat";
+    if (m->centre0 < 1.5) return "force jumps";
+    if (fabs(m->fcentre) > 1e-3 * m->fmax) return "no equilibrium";
+    return m->slope_centre > 0 ? "unstable eq." : "stable eq.";
+}
+
+/* how smooth the whole profile is at the sampled resolution: the highest k with every jump
+ * ratio up to order k + 1 above 1.5 */
+static const char *smoothness(const e1_metrics *m) {
+    if (!(m->ratio0 > 1.5)) return "jumps";
+    if (!(m->ratio1 > 1.5)) return "C0";
+    if (!(m->ratio2 > 1.5)) return "C1";
+    return "C2";
+}
+
+/* where the largest change of F is: at the centre, at first touch, or elsewhere */
+static const char *jump_where(const e1_setup *e, const e1_metrics *m) {
+    if (m->y_jump <= e->window) return "centre";
+    if (fabs(m->y_jump - (e->R + e->r)) <= e->window) return "first touch";
+    return "inside";
+}
 
 static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result *r,
                           double seconds) {
@@ -289,13 +321,13 @@ static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result
     m.fcentre = pr[PROBE_C];
     m.slope_centre = (pr[PROBE_C_P] - pr[PROBE_C_M]) / (2 * probe_h);
     m.ms_per_query = 1e3 * seconds / p->total;
+    /* the tables' words */
+    m.what = impulse_over_dt(&m) ? "impulse / dt (per-step correction)" : "force law";
+    m.smooth = smoothness(&m);
+    m.there = jump_where(e, &m);
+    m.centre = centre_kind(&m);
+    m.status = r->warning[0] ? "ok (warnings)" : "ok";
     return m;
-}
-
-/* a force query that is a step's impulse over dt rather than a force law: its force at 1 cm
- * depth moves with the query step (ODE's and Bullet's position correction: m erp depth / dt^2) */
-static int impulse_over_dt(const e1_metrics *m) {
-    return fabs(m->dt_exp) > 0.5;
 }
 
 /* csv: the fine 1-D profile, one column per method */
@@ -345,49 +377,6 @@ static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points
     return tc_outfile_commit(&o, err);
 }
 
-/* one method's row of the tables: the settings, its metrics and its result */
-typedef struct e1_row {
-    const e1_setup *e;
-    const e1_metrics *m;
-    const e1_result *r;
-} e1_row;
-
-/* what happens at concentric centres: a force jump (in the centre window), or an equilibrium
- * and its stability (|F(0)| below 1e-3 max |F|: the AOPC samplings are not exactly symmetric) */
-static const char *centre_kind(const e1_row *w) {
-    const e1_metrics *m = w->m;
-    if (isnan(m->centre0)) return m->fcentre == 0 ? "no force" : "flat";
-    if (m->centre0 < 1.5) return "force jumps";
-    if (fabs(m->fcentre) > 1e-3 * m->fmax) return "no equilibrium";
-    return m->slope_centre > 0 ? "unstable eq." : "stable eq.";
-}
-
-/* how smooth the whole profile is at the sampled resolution: the highest k with every jump
- * ratio up to order k + 1 above 1.5 */
-static const char *smoothness(const e1_row *w) {
-    if (!(w->m->ratio0 > 1.5)) return "jumps";
-    if (!(w->m->ratio1 > 1.5)) return "C0";
-    if (!(w->m->ratio2 > 1.5)) return "C1";
-    return "C2";
-}
-
-/* where the largest change of F is: at the centre, at first touch, or elsewhere */
-static const char *jump_where(const e1_row *w) {
-    if (w->m->y_jump <= w->e->window) return "centre";
-    if (fabs(w->m->y_jump - (w->e->R + w->e->r)) <= w->e->window) return "first touch";
-    return "inside";
-}
-
-/* what the force query reports: a force law or a step's correction impulse over dt */
-static const char *what_f(const e1_row *w) {
-    return impulse_over_dt(w->m) ? "impulse / dt (per-step correction)" : "force law";
-}
-
-/* a run that finished: ok, or ok with warnings */
-static const char *run_status(const e1_row *w) {
-    return w->r->warning[0] ? "ok (warnings)" : "ok";
-}
-
 /* a table cell of a number: 3 digits, "n/a" for NaN */
 static void fmt(char *b, size_t n, double v) {
     snprintf(b, n, isnan(v) ? "n/a" : "%.3g", v);
@@ -430,66 +419,65 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
     }
 }
 
-/* a column of the tables: its heading and its word, or (word NULL) the metric it shows, at
- * offset metric in e1_metrics */
+/* a column of the tables: its heading and the member of e1_metrics it shows, a number or (word
+ * 1) a word */
 typedef struct e1_col {
     const char *head;
-    const char *(*word)(const e1_row *w);
-    size_t metric;
+    size_t at;
+    int word;
 } e1_col;
 #define E1_NUM(head, member)                                                                       \
-    { (head), NULL, offsetof(e1_metrics, member) }
-#define E1_WORD(head, word)                                                                        \
-    { (head), (word), 0 }
+    { (head), offsetof(e1_metrics, member), 0 }
+#define E1_WORD(head, member)                                                                      \
+    { (head), offsetof(e1_metrics, member), 1 }
 
 /* the smoothness of the whole profile, then where it jumps */
-static const e1_col smooth_cols[] = {E1_WORD("what F is", what_f),
+static const e1_col smooth_cols[] = {E1_WORD("what F is", what),
                                      E1_NUM("max |F| (N)", fmax),
                                      E1_NUM("F at 1 cm (N)", f1cm),
                                      E1_NUM("jump ratio F", ratio0),
                                      E1_NUM("jump ratio dF/dy", ratio1),
                                      E1_NUM("jump ratio d2F/dy2", ratio2),
-                                     E1_WORD("smooth", smoothness),
+                                     E1_WORD("smooth", smooth),
                                      E1_NUM("|F| at gap (N)", fgap),
                                      E1_NUM("dF/dy at gap (N/m)", slope_gap),
                                      E1_NUM("ms/query", ms_per_query),
-                                     E1_WORD("status", run_status)};
+                                     E1_WORD("status", status)};
 static const e1_col jump_cols[] = {E1_NUM("largest jump at |y| (m)", y_jump),
-                                   E1_WORD("there", jump_where),
+                                   E1_WORD("there", there),
                                    E1_NUM("ratio F, first touch", onset0),
                                    E1_NUM("ratio dF/dy, first touch", onset1),
                                    E1_NUM("ratio F, centre", centre0),
                                    E1_NUM("ratio dF/dy, centre", centre1),
                                    E1_NUM("dF/dy at centre (N/m)", slope_centre),
-                                   E1_WORD("centre", centre_kind)};
+                                   E1_WORD("centre", centre)};
 enum {
     NSMOOTH = sizeof smooth_cols / sizeof *smooth_cols,
     NJUMP = sizeof jump_cols / sizeof *jump_cols
 };
 
 /* one table, a row per method: a failed run's cells "-", its reason in the status column */
-static tc_status put_table(tc_exp *x, const e1_setup *e, const e1_result *res, const e1_metrics *mt,
-                           const e1_col *col, int ncol, const char *base, const char *caption,
-                           tc_error *err) {
+static tc_status put_table(tc_exp *x, const e1_result *res, const e1_metrics *mt, const e1_col *col,
+                           int ncol, const char *base, const char *caption, tc_error *err) {
     const char *hdr[NSMOOTH + 1] = {"method"};
     for (int c = 0; c < ncol; c++)
         hdr[c + 1] = col[c].head;
     tc_table *t = tc_table_alloc(ncol + 1, hdr);
     if (!t) return TC_ENOMEM;
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        const e1_row w = {e, &mt[k], &res[k]};
         char cell[NSMOOTH][80];
         const char *row[NSMOOTH + 1] = {tc_exp_label(x, k)};
         for (int c = 0; c < ncol; c++) {
+            const char *v = (const char *)&mt[k] + col[c].at;
             row[c + 1] = cell[c];
-            if (res[k].failed && col[c].word == run_status)
+            if (res[k].failed && col[c].at == offsetof(e1_metrics, status))
                 snprintf(cell[c], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
             else if (res[k].failed)
                 snprintf(cell[c], 80, "-");
             else if (col[c].word)
-                snprintf(cell[c], 80, "%s", col[c].word(&w));
+                snprintf(cell[c], 80, "%s", *(const char *const *)v);
             else
-                fmt(cell[c], 80, *(const double *)((const char *)&mt[k] + col[c].metric));
+                fmt(cell[c], 80, *(const double *)v);
         }
         tc_table_add_row(t, row);
     }
@@ -518,7 +506,7 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "by position alone). Gap: %g mm before the spheres touch (a force there is contact "
         "discovery). ms/query: wall time of one force query.",
         1e3 * 2 * e->range / (e->n1d - 1), "2", 1e3 * e->gap);
-    tc_status st = put_table(x, e, res, mt, smooth_cols, NSMOOTH, "smoothness", caption, err);
+    tc_status st = put_table(x, res, mt, smooth_cols, NSMOOTH, "smoothness", caption, err);
     snprintf(
         caption, sizeof caption,
         "Where the profile jumps (E1): the |y| of the largest change of F between fine samples, "
@@ -528,7 +516,7 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "(ratio 1 for dF/dy), and jumps at the centre, where the line of centres, its normal, "
         "flips.",
         1e3 * e->window, e->R + e->r);
-    if (!st) st = put_table(x, e, res, mt, jump_cols, NJUMP, "jumps", caption, err);
+    if (!st) st = put_table(x, res, mt, jump_cols, NJUMP, "jumps", caption, err);
     return st;
 }
 
