@@ -124,13 +124,6 @@ static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
     return TC_OK;
 }
 
-/* fixed big sphere at the origin, free small sphere just outside contact */
-static tc_status build_scene(const e1_setup *e, tc_scene *sc, tc_error *err) {
-    tc_status st = tc_scene_sphere_pair(sc, e->R, e->r, e->R + e->r + e->gap, e->density, err);
-    sc->friction = e->friction;
-    return st;
-}
-
 static tc_status make_points(const e1_setup *e, e1_points *p) {
     p->n1 = e->n1d;
     p->nf = 2 * e->n1d - 1;
@@ -1031,11 +1024,14 @@ static tc_status e1_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e1_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
+    const e1_setup *e = &s->e;
     tc_status st = read_setup(tc_exp_script(x), &s->e, err);
-    if (!st) st = build_scene(&s->e, &s->sc, err);
+    /* fixed big sphere at the origin, free small sphere just outside contact */
+    if (!st) st = tc_scene_sphere_pair(&s->sc, e->R, e->r, e->R + e->r + e->gap, e->density, err);
+    s->sc.friction = e->friction;
     tc_exp_need(x, TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE),
                 "static force between spheres");
-    if (!st && s->e.centre_method[0]) tc_exp_refer(x, "centre.method", s->e.centre_method);
+    if (!st && e->centre_method[0]) tc_exp_refer(x, "centre.method", e->centre_method);
     return st;
 }
 
