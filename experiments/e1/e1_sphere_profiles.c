@@ -17,6 +17,12 @@
 #define MAXSTUDY 8     /* most radii and widths of the centre study */
 #define QUERY_DT 0.002 /* s: the step of every query's simulation (engines take one step of it) */
 
+/* append word w to the space-separated list b (n bytes) */
+static void add_word(char *b, size_t n, const char *w) {
+    const size_t len = strlen(b);
+    snprintf(b + len, n - len, "%s%s", len ? " " : "", w);
+}
+
 /* the experiment's settings, read from the script */
 typedef struct e1_setup {
     double R, r, density, friction, range, gap, window;
@@ -32,7 +38,7 @@ typedef struct e1_setup {
 
 /* the sample points: coarse 1-D, fine 1-D (half spacing), 2-D grid, then the probes */
 typedef struct e1_points {
-    int n1, nf, n2, nprobe, total;
+    int n1, nf, n2, total;
     double *x, *y;
 } e1_points;
 
@@ -50,6 +56,7 @@ typedef struct e1_state {
     e1_points p;
     const tc_exp *x;
     e1_result *res; /* one per method */
+    double *force;  /* the results' forces, in one block */
     int nblock;
     char (*warn)[256]; /* per work item: the first warning of its simulation */
 } e1_state;
@@ -70,78 +77,58 @@ enum {
 };
 static const double probe_h = 1e-4; /* m: finite-difference step of the probes */
 
+/* the settings' tables (m, kg/m^3, samples); the windows' half-width is optional (2 cm) */
+static const tc_field scene_rows[] = {TC_FIELD_R(e1_setup, R, "big_radius", 1e-6, 1e3),
+                                      TC_FIELD_R(e1_setup, r, "small_radius", 1e-6, 1e3),
+                                      TC_FIELD_R(e1_setup, density, "density", 1e-6, 1e6),
+                                      TC_FIELD_R(e1_setup, friction, "friction", 0, 10),
+                                      {NULL}};
+static const tc_field sweep_rows[] = {
+    TC_FIELD_R(e1_setup, range, "range", 1e-6, 1e3),
+    TC_FIELD_R(e1_setup, gap, "gap", 1e-6, 1e3),
+    {"window", TC_FIELD_REAL, offsetof(e1_setup, window), 1e-6, 1e3, 0, 0, 1},
+    {NULL}};
+static const tc_field top_rows[] = {TC_FIELD_I(e1_setup, n1d, "n1d", 5, 1000001),
+                                    TC_FIELD_I(e1_setup, n2d, "n2d", 3, 2001),
+                                    {NULL}};
+static const tc_field centre_rows[] = {TC_FIELD_S(e1_setup, centre_method, "method"),
+                                       TC_FIELD_RS(e1_setup, centre_r, ncr, "radii", 1e-6, 1e3),
+                                       TC_FIELD_RS(e1_setup, centre_eps2, nce, "eps2", 1e-9, 1e3),
+                                       {NULL}};
+static const tc_field cost_rows[] = {TC_FIELD_I(e1_setup, cost_positions, "positions", 2, 1000),
+                                     TC_FIELD_I(e1_setup, cost_repeats, "repeats", 1, 1000),
+                                     TC_FIELD_I(e1_setup, cost_queries, "queries", 1, 100000),
+                                     {NULL}};
+
 static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
-    static const char *const scene_keys[] = {"big_radius", "small_radius", "density", "friction",
-                                             NULL};
-    static const char *const sweep_keys[] = {"range", "gap", "window", NULL};
-    static const char *const centre_keys[] = {"method", "radii", "eps2", NULL};
-    static const char *const cost_keys[] = {"positions", "repeats", "queries", NULL};
-    const tc_setting *sc = tc_script_lookup(s, NULL, "scene"),
-                     *sw = tc_script_lookup(s, NULL, "sweep");
-    const tc_setting *ce = tc_script_lookup(s, NULL, "centre"),
-                     *co = tc_script_lookup(s, NULL, "cost");
-    const char *cm = "";
     tc_status st;
-    if (!sc || !sw)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0, sc ? "sweep" : "scene",
-                            "missing group");
-    /* optional: the windows' half-width (2 cm), the centre study and the cost study (none) */
     e->window = 0.02;
-    if (tc_script_lookup(s, sw, "window") &&
-        (st = tc_script_real(s, sw, "window", 1e-6, 1e3, &e->window, err)))
-        return st;
-    if (ce &&
-        ((st = tc_script_allowed(s, ce, centre_keys, err)) ||
-         (st = tc_script_string(s, ce, "method", &cm, err)) ||
-         (st = tc_script_reals(s, ce, "radii", 1e-6, 1e3, e->centre_r, MAXSTUDY, &e->ncr, err)) ||
-         (st = tc_script_reals(s, ce, "eps2", 1e-9, 1e3, e->centre_eps2, MAXSTUDY, &e->nce, err))))
-        return st;
-    if (co && ((st = tc_script_allowed(s, co, cost_keys, err)) ||
-               (st = tc_script_int(s, co, "positions", 2, 1000, &e->cost_positions, err)) ||
-               (st = tc_script_int(s, co, "repeats", 1, 1000, &e->cost_repeats, err)) ||
-               (st = tc_script_int(s, co, "queries", 1, 100000, &e->cost_queries, err))))
-        return st;
-    snprintf(e->centre_method, sizeof e->centre_method, "%s", cm);
-    if ((st = tc_script_allowed(s, sc, scene_keys, err)) ||
-        (st = tc_script_allowed(s, sw, sweep_keys, err)) ||
-        (st = tc_script_real(s, sc, "big_radius", 1e-6, 1e3, &e->R, err)) ||
-        (st = tc_script_real(s, sc, "small_radius", 1e-6, 1e3, &e->r, err)) ||
-        (st = tc_script_real(s, sc, "density", 1e-6, 1e6, &e->density, err)) ||
-        (st = tc_script_real(s, sc, "friction", 0, 10, &e->friction, err)) ||
-        (st = tc_script_real(s, sw, "range", 1e-6, 1e3, &e->range, err)) ||
-        (st = tc_script_real(s, sw, "gap", 1e-6, 1e3, &e->gap, err)) ||
-        (st = tc_script_int(s, NULL, "n1d", 5, 1000001, &e->n1d, err)) ||
-        (st = tc_script_int(s, NULL, "n2d", 3, 2001, &e->n2d, err)))
+    /* the centre study and the cost study are optional groups (none without them) */
+    if ((st = tc_script_read(s, "scene", scene_rows, e, err)) ||
+        (st = tc_script_read(s, "sweep", sweep_rows, e, err)) ||
+        (st = tc_script_read(s, NULL, top_rows, e, err)) ||
+        (tc_script_lookup(s, NULL, "centre") &&
+         (st = tc_script_read(s, "centre", centre_rows, e, err))) ||
+        (tc_script_lookup(s, NULL, "cost") && (st = tc_script_read(s, "cost", cost_rows, e, err))))
         return st;
     if (e->n1d % 2 == 0)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                            tc_setting_line(tc_script_lookup(s, NULL, "n1d")), "n1d",
-                            "must be odd so y = 0 is sampled (got %d)", e->n1d);
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "n1d"), "n1d", err,
+                              "must be odd so y = 0 is sampled (got %d)", e->n1d);
     if (e->r >= e->R)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                            tc_setting_line(tc_script_lookup(s, sc, "small_radius")),
-                            "small_radius", "must be below big_radius");
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "scene.small_radius"), "small_radius",
+                              err, "must be below big_radius");
     for (int i = 0; i < e->ncr; i++)
         if (e->centre_r[i] >= e->R)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                                tc_setting_line(tc_script_lookup(s, ce, "radii")), "radii",
-                                "%g m is not below big_radius (%g m)", e->centre_r[i], e->R);
+            return tc_script_fail(s, tc_script_lookup(s, NULL, "centre.radii"), "radii", err,
+                                  "%g m is not below big_radius (%g m)", e->centre_r[i], e->R);
     return TC_OK;
-}
-
-/* fixed big sphere at the origin, free small sphere just outside contact */
-static tc_status build_scene(const e1_setup *e, tc_scene *sc, tc_error *err) {
-    tc_status st = tc_scene_sphere_pair(sc, e->R, e->r, e->R + e->r + e->gap, e->density, err);
-    sc->friction = e->friction;
-    return st;
 }
 
 static tc_status make_points(const e1_setup *e, e1_points *p) {
     p->n1 = e->n1d;
     p->nf = 2 * e->n1d - 1;
     p->n2 = e->n2d * e->n2d;
-    p->nprobe = NPROBE;
-    p->total = p->n1 + p->nf + p->n2 + p->nprobe;
+    p->total = p->n1 + p->nf + p->n2 + NPROBE;
     p->x = calloc((size_t)p->total, sizeof *p->x);
     p->y = calloc((size_t)p->total, sizeof *p->y);
     if (!p->x || !p->y) return TC_ENOMEM;
@@ -164,50 +151,42 @@ static tc_status make_points(const e1_setup *e, e1_points *p) {
     return TC_OK;
 }
 
-/* one work item: a block of points for one method, with its own simulation */
+/* the block of points of work item `item`: from *first up to (not including) the value returned */
+static int block(const e1_state *s, int item, int *first) {
+    *first = item % s->nblock * BLOCK;
+    return *first + BLOCK <= s->p.total ? *first + BLOCK : s->p.total;
+}
+
+/* one work item: a block of points for one method, with its own simulation (the runner stops
+ * the sweep between two items after an interrupt) */
 static void e1_item(void *ctx, int item, tc_item *it) {
     e1_state *s = ctx;
     const e1_points *p = &s->p;
-    int k = item / s->nblock, first = item % s->nblock * BLOCK;
-    int count = first + BLOCK <= p->total ? BLOCK : p->total - first;
-    e1_result *res = &s->res[k];
-    tc_sim *sim = NULL;
+    const tc_method *m = tc_exp_method(s->x, item / s->nblock);
+    e1_result *res = &s->res[item / s->nblock];
+    int first, end = block(s, item, &first);
+    tc_sim *sim = NULL, *sim2 = NULL;
+    tc_wrench w[2];
     tc_error err;
     tc_error_clear(&err);
-    tc_sim *sim2 = NULL;
-    tc_status st = tc_sim_alloc(&sim, &s->sc, tc_exp_method(s->x, k), QUERY_DT, &err);
-    if (!st) {
-        tc_wrench w[2];
-        for (int i = first; i < first + count && !st; i++) {
-            /* the last probe: the same query from a simulation of twice the step */
-            tc_sim *q = sim;
-            if (i == p->total - NPROBE + PROBE_D1_DT2) {
-                st = tc_sim_alloc(&sim2, &s->sc, tc_exp_method(s->x, k), 2 * QUERY_DT, &err);
-                if (st) break;
-                q = sim2;
-            }
-            /* an interrupt stops the block between two queries */
-            if (tc_interrupted()) {
-                st = TC_EINTR;
-                tc_error_set(&err, st, NULL, 0, NULL, "interrupted");
-                break;
-            }
-            const double pos[3] = {p->x[i], p->y[i], 0};
-            tc_sim_set_position(q, 1, pos);
-            st = tc_sim_force(q, tc_sim_q(q), NULL, w);
-            if (!st && !(isfinite(w[1].f[0]) && isfinite(w[1].f[1]))) {
-                st = TC_EDIVERGED;
-                tc_error_set(&err, st, NULL, 0, NULL, "non-finite force at (%g, %g)", p->x[i],
-                             p->y[i]);
-            }
-            res->fx[i] = w[1].f[0];
-            res->fy[i] = w[1].f[1];
-            it->steps++;
-        }
-        char warn[512] = "";
-        if (tc_sim_warnings(sim, warn, sizeof warn) > 0)
-            snprintf(s->warn[item], sizeof s->warn[item], "%s", strtok(warn, "\n"));
+    /* the last probe (the last point): the same query from a simulation of twice the step */
+    tc_status st = tc_sim_alloc(&sim, &s->sc, m, QUERY_DT, &err);
+    if (!st && end == p->total) st = tc_sim_alloc(&sim2, &s->sc, m, 2 * QUERY_DT, &err);
+    for (int i = first; i < end && !st; i++) {
+        tc_sim *q = i == p->total - NPROBE + PROBE_D1_DT2 ? sim2 : sim;
+        const double pos[3] = {p->x[i], p->y[i], 0};
+        tc_sim_set_position(q, 1, pos);
+        st = tc_sim_force(q, tc_sim_q(q), NULL, w);
+        if (!st && !(isfinite(w[1].f[0]) && isfinite(w[1].f[1])))
+            st = tc_error_set(&err, TC_EDIVERGED, NULL, 0, NULL, "non-finite force at (%g, %g)",
+                              p->x[i], p->y[i]);
+        res->fx[i] = w[1].f[0];
+        res->fy[i] = w[1].f[1];
+        it->steps++;
     }
+    char warn[512] = "";
+    if (sim && tc_sim_warnings(sim, warn, sizeof warn) > 0)
+        snprintf(s->warn[item], sizeof s->warn[item], "%s", strtok(warn, "\n"));
     tc_sim_free(sim);
     tc_sim_free(sim2);
     if (st) {
@@ -220,10 +199,10 @@ static void e1_item(void *ctx, int item, tc_item *it) {
  * components and its warning */
 static int e1_regions(void *ctx, int item, tc_region *r) {
     e1_state *s = ctx;
-    int k = item / s->nblock, first = item % s->nblock * BLOCK;
-    size_t count = (size_t)(first + BLOCK <= s->p.total ? BLOCK : s->p.total - first);
-    r[0] = (tc_region){s->res[k].fx + first, count * sizeof(double)};
-    r[1] = (tc_region){s->res[k].fy + first, count * sizeof(double)};
+    const e1_result *res = &s->res[item / s->nblock];
+    int first, end = block(s, item, &first);
+    r[0] = (tc_region){res->fx + first, (size_t)(end - first) * sizeof(double)};
+    r[1] = (tc_region){res->fy + first, (size_t)(end - first) * sizeof(double)};
     r[2] = (tc_region){s->warn[item], sizeof s->warn[item]};
     return 3;
 }
@@ -268,7 +247,39 @@ typedef struct e1_metrics {
     double y_jump; /* |y| (m) of the largest change of F between fine samples */
     double dt_exp; /* log2 of F at 1 cm with step dt over F with 2 dt: 0 for a force law,
                     * 2 for a position correction impulse over dt */
+    const char *what, *smooth, *there, *centre, *status; /* the tables' words */
 } e1_metrics;
+
+/* a force query that is a step's impulse over dt rather than a force law: its force at 1 cm
+ * depth moves with the query step (ODE's and Bullet's position correction: m erp depth / dt^2) */
+static int impulse_over_dt(const e1_metrics *m) {
+    return fabs(m->dt_exp) > 0.5;
+}
+
+/* what happens at concentric centres: a force jump (in the centre window), or an equilibrium
+ * and its stability (|F(0)| below 1e-3 max |F|: the AOPC samplings are not exactly symmetric) */
+static const char *centre_kind(const e1_metrics *m) {
+    if (isnan(m->centre0)) return m->fcentre == 0 ? "no force" : "flat";
+    if (m->centre0 < 1.5) return "force jumps";
+    if (fabs(m->fcentre) > 1e-3 * m->fmax) return "no equilibrium";
+    return m->slope_centre > 0 ? "unstable eq." : "stable eq.";
+}
+
+/* how smooth the whole profile is at the sampled resolution: the highest k with every jump
+ * ratio up to order k + 1 above 1.5 */
+static const char *smoothness(const e1_metrics *m) {
+    if (!(m->ratio0 > 1.5)) return "jumps";
+    if (!(m->ratio1 > 1.5)) return "C0";
+    if (!(m->ratio2 > 1.5)) return "C1";
+    return "C2";
+}
+
+/* where the largest change of F is: at the centre, at first touch, or elsewhere */
+static const char *jump_where(const e1_setup *e, const e1_metrics *m) {
+    if (m->y_jump <= e->window) return "centre";
+    if (fabs(m->y_jump - (e->R + e->r)) <= e->window) return "first touch";
+    return "inside";
+}
 
 static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result *r,
                           double seconds) {
@@ -303,13 +314,13 @@ static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result
     m.fcentre = pr[PROBE_C];
     m.slope_centre = (pr[PROBE_C_P] - pr[PROBE_C_M]) / (2 * probe_h);
     m.ms_per_query = 1e3 * seconds / p->total;
+    /* the tables' words */
+    m.what = impulse_over_dt(&m) ? "impulse / dt (per-step correction)" : "force law";
+    m.smooth = smoothness(&m);
+    m.there = jump_where(e, &m);
+    m.centre = centre_kind(&m);
+    m.status = r->warning[0] ? "ok (warnings)" : "ok";
     return m;
-}
-
-/* a force query that is a step's impulse over dt rather than a force law: its force at 1 cm
- * depth moves with the query step (ODE's and Bullet's position correction: m erp depth / dt^2) */
-static int impulse_over_dt(const e1_metrics *m) {
-    return fabs(m->dt_exp) > 0.5;
 }
 
 /* csv: the fine 1-D profile, one column per method */
@@ -359,36 +370,9 @@ static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points
     return tc_outfile_commit(&o, err);
 }
 
-/* what happens at concentric centres: a force jump (in the centre window), or an equilibrium
- * and its stability (|F(0)| below 1e-3 max |F|: the AOPC samplings are not exactly symmetric) */
-static const char *centre_kind(const e1_metrics *m) {
-    if (isnan(m->centre0)) return m->fcentre == 0 ? "no force" : "flat";
-    if (m->centre0 < 1.5) return "force jumps";
-    if (fabs(m->fcentre) > 1e-3 * m->fmax) return "no equilibrium";
-    return m->slope_centre > 0 ? "unstable eq." : "stable eq.";
-}
-
-/* how smooth the whole profile is at the sampled resolution: the highest k with every jump
- * ratio up to order k + 1 above 1.5 */
-static const char *smoothness(const e1_metrics *m) {
-    if (!(m->ratio0 > 1.5)) return "jumps";
-    if (!(m->ratio1 > 1.5)) return "C0";
-    if (!(m->ratio2 > 1.5)) return "C1";
-    return "C2";
-}
-
-/* where the largest change of F is: at the centre, at first touch, or elsewhere */
-static const char *jump_where(const e1_setup *e, const e1_metrics *m) {
-    if (m->y_jump <= e->window) return "centre";
-    if (fabs(m->y_jump - (e->R + e->r)) <= e->window) return "first touch";
-    return "inside";
-}
-
+/* a table cell of a number: 3 digits, "n/a" for NaN */
 static void fmt(char *b, size_t n, double v) {
-    if (isnan(v))
-        snprintf(b, n, "n/a");
-    else
-        snprintf(b, n, "%.3g", v);
+    snprintf(b, n, isnan(v) ? "n/a" : "%.3g", v);
 }
 
 /* the metrics of one method */
@@ -428,72 +412,78 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
     }
 }
 
+/* a column of the tables: its heading and the member of e1_metrics it shows, a number or (word
+ * 1) a word */
+typedef struct e1_col {
+    const char *head;
+    size_t at;
+    int word;
+} e1_col;
+#define E1_NUM(head, member)                                                                       \
+    { (head), offsetof(e1_metrics, member), 0 }
+#define E1_WORD(head, member)                                                                      \
+    { (head), offsetof(e1_metrics, member), 1 }
+
+/* the smoothness of the whole profile, then where it jumps */
+static const e1_col smooth_cols[] = {E1_WORD("what F is", what),
+                                     E1_NUM("max |F| (N)", fmax),
+                                     E1_NUM("F at 1 cm (N)", f1cm),
+                                     E1_NUM("jump ratio F", ratio0),
+                                     E1_NUM("jump ratio dF/dy", ratio1),
+                                     E1_NUM("jump ratio d2F/dy2", ratio2),
+                                     E1_WORD("smooth", smooth),
+                                     E1_NUM("|F| at gap (N)", fgap),
+                                     E1_NUM("dF/dy at gap (N/m)", slope_gap),
+                                     E1_NUM("ms/query", ms_per_query),
+                                     E1_WORD("status", status)};
+static const e1_col jump_cols[] = {E1_NUM("largest jump at |y| (m)", y_jump),
+                                   E1_WORD("there", there),
+                                   E1_NUM("ratio F, first touch", onset0),
+                                   E1_NUM("ratio dF/dy, first touch", onset1),
+                                   E1_NUM("ratio F, centre", centre0),
+                                   E1_NUM("ratio dF/dy, centre", centre1),
+                                   E1_NUM("dF/dy at centre (N/m)", slope_centre),
+                                   E1_WORD("centre", centre)};
+enum {
+    NSMOOTH = sizeof smooth_cols / sizeof *smooth_cols,
+    NJUMP = sizeof jump_cols / sizeof *jump_cols
+};
+
+/* one table, a row per method: a failed run's cells "-", its reason in the status column */
+static tc_status put_table(tc_exp *x, const e1_result *res, const e1_metrics *mt, const e1_col *col,
+                           int ncol, const char *base, const char *caption, tc_error *err) {
+    const char *hdr[NSMOOTH + 1] = {"method"};
+    for (int c = 0; c < ncol; c++)
+        hdr[c + 1] = col[c].head;
+    tc_table *t = tc_table_alloc(ncol + 1, hdr);
+    if (!t) return TC_ENOMEM;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        char cell[NSMOOTH][80];
+        const char *row[NSMOOTH + 1] = {tc_exp_label(x, k)};
+        for (int c = 0; c < ncol; c++) {
+            const char *v = (const char *)&mt[k] + col[c].at;
+            row[c + 1] = cell[c];
+            if (res[k].failed && col[c].at == offsetof(e1_metrics, status))
+                snprintf(cell[c], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
+            else if (res[k].failed)
+                snprintf(cell[c], 80, "-");
+            else if (col[c].word)
+                snprintf(cell[c], 80, "%s", *(const char *const *)v);
+            else
+                fmt(cell[c], 80, *(const double *)v);
+        }
+        tc_table_add_row(t, row);
+    }
+    tc_status st = tc_exp_table(x, t, base, caption, err);
+    tc_table_free(t);
+    return st;
+}
+
 /* tables and metrics: smoothness of the whole profile, then where it jumps */
 static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
                              const e1_metrics *mt, tc_error *err) {
-    static const char *const hdr[] = {
-        "method",         "what F is",          "max |F| (N)",        "F at 1 cm (N)",
-        "jump ratio F",   "jump ratio dF/dy",   "jump ratio d2F/dy2", "smooth",
-        "|F| at gap (N)", "dF/dy at gap (N/m)", "ms/query",           "status"};
-    static const char *const hdr2[] = {"method",
-                                       "largest jump at |y| (m)",
-                                       "there",
-                                       "ratio F, first touch",
-                                       "ratio dF/dy, first touch",
-                                       "ratio F, centre",
-                                       "ratio dF/dy, centre",
-                                       "dF/dy at centre (N/m)",
-                                       "centre"};
-    enum { NC = 12, NC2 = 9 };
-    tc_table *t = tc_table_alloc(NC, hdr), *t2 = tc_table_alloc(NC2, hdr2);
-    if (!t || !t2) {
-        tc_table_free(t);
-        tc_table_free(t2);
-        return TC_ENOMEM;
-    }
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        const e1_metrics *m = &mt[k];
-        const char *label = tc_exp_label(x, k);
-        char c[NC][80], c2[NC2][64];
-        snprintf(c[0], 80, "%s", label);
-        snprintf(c2[0], 64, "%s", label);
-        if (res[k].failed) {
-            for (int i = 1; i < NC - 1; i++)
-                snprintf(c[i], 80, "-");
-            for (int i = 1; i < NC2; i++)
-                snprintf(c2[i], 64, "-");
-            snprintf(c[NC - 1], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
-        } else {
-            snprintf(c[1], 80, "%s",
-                     impulse_over_dt(m) ? "impulse / dt (per-step correction)" : "force law");
-            fmt(c[2], 80, m->fmax);
-            fmt(c[3], 80, m->f1cm);
-            fmt(c[4], 80, m->ratio0);
-            fmt(c[5], 80, m->ratio1);
-            fmt(c[6], 80, m->ratio2);
-            snprintf(c[7], 80, "%s", smoothness(m));
-            fmt(c[8], 80, m->fgap);
-            fmt(c[9], 80, m->slope_gap);
-            snprintf(c[10], 80, "%.3g", m->ms_per_query);
-            snprintf(c[11], 80, "%s", res[k].warning[0] ? "ok (warnings)" : "ok");
-            fmt(c2[1], 64, m->y_jump);
-            snprintf(c2[2], 64, "%s", jump_where(e, m));
-            fmt(c2[3], 64, m->onset0);
-            fmt(c2[4], 64, m->onset1);
-            fmt(c2[5], 64, m->centre0);
-            fmt(c2[6], 64, m->centre1);
-            fmt(c2[7], 64, m->slope_centre);
-            snprintf(c2[8], 64, "%s", centre_kind(m));
-        }
-        const char *row[NC], *row2[NC2];
-        for (int i = 0; i < NC; i++)
-            row[i] = c[i];
-        for (int i = 0; i < NC2; i++)
-            row2[i] = c2[i];
-        tc_table_add_row(t, row);
-        tc_table_add_row(t2, row2);
-        if (!res[k].failed) add_metrics(x, label, m);
-    }
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
+        if (!res[k].failed) add_metrics(x, tc_exp_label(x, k), &mt[k]);
     char caption[1500];
     snprintf(
         caption, sizeof caption,
@@ -509,7 +499,7 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "by position alone). Gap: %g mm before the spheres touch (a force there is contact "
         "discovery). ms/query: wall time of one force query.",
         1e3 * 2 * e->range / (e->n1d - 1), "2", 1e3 * e->gap);
-    tc_status st = tc_exp_table(x, t, "smoothness", caption, err);
+    tc_status st = put_table(x, res, mt, smooth_cols, NSMOOTH, "smoothness", caption, err);
     snprintf(
         caption, sizeof caption,
         "Where the profile jumps (E1): the |y| of the largest change of F between fine samples, "
@@ -519,16 +509,8 @@ static tc_status write_table(tc_exp *x, const e1_setup *e, const e1_result *res,
         "(ratio 1 for dF/dy), and jumps at the centre, where the line of centres, its normal, "
         "flips.",
         1e3 * e->window, e->R + e->r);
-    if (!st) st = tc_exp_table(x, t2, "jumps", caption, err);
-    tc_table_free(t);
-    tc_table_free(t2);
+    if (!st) st = put_table(x, res, mt, jump_cols, NJUMP, "jumps", caption, err);
     return st;
-}
-
-/* ascending doubles, for the median below */
-static int cmp_double(const void *a, const void *b) {
-    double u = *(const double *)a, v = *(const double *)b;
-    return (u > v) - (u < v);
 }
 
 /* the profile panel's |F_y| range: the largest peak among the methods whose peak is at most
@@ -554,8 +536,7 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
         free(peak);
         return 0;
     }
-    qsort(sorted, n, sizeof *sorted, cmp_double);
-    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    const double median = gsl_stats_median(sorted, 1, (size_t)n);
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         if (isnan(peak[k])) continue;
         if (peak[k] <= CLIP_FACTOR * median)
@@ -571,22 +552,26 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
 /* figures: every profile overlaid, one field per method */
 static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, const e1_result *res,
                           const e1_metrics *mt) {
-    const int total = p->total;
-    char data[1200], ncol[16], R[32], r[32], ymax[32], clipped[512], impulse[2048] = " ";
-    /* the methods whose "force" is a step's impulse over dt, marked so in every figure */
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        if (!res[k].failed && impulse_over_dt(&mt[k]))
-            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ",
-                     tc_exp_label(x, k));
+    char data[1200], ncol[16], R[32], r[32], ymax[32], clipped[512], cbmax[32], dir[1200];
+    /* the methods in column order (for their styles), those that ran (the fields' panels), those
+     * whose "force" is a step's impulse over dt (marked so in every figure), and the fields' one
+     * colour scale, up to the largest |F| of any method */
+    char labels[2048] = "", fields[2048] = "", impulse[2048] = " ";
+    double fbig = 1e-3;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const char *label = tc_exp_label(x, k);
+        add_word(labels, sizeof labels, label);
+        if (res[k].failed) continue;
+        add_word(fields, sizeof fields, label);
+        if (impulse_over_dt(&mt[k]))
+            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ", label);
+        for (int i = 0; i < p->total; i++)
+            fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
+    }
     snprintf(ncol, sizeof ncol, "%d", tc_exp_nmethod(x) + 1);
     snprintf(R, sizeof R, "%g", e->R);
     snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
-    /* the methods in column order, for their styles */
-    char labels[2048] = "";
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
-                 tc_exp_label(x, k));
     snprintf(ymax, sizeof ymax, "%.6g", profile_range(x, p, res, clipped, sizeof clipped));
     tc_plot_var v[] = {{"datafile", data},  {"ncols", ncol}, {"touch", r},
                        {"labels", labels},  {"ymax", ymax},  {"clipped", clipped},
@@ -595,16 +580,7 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
                   "F_y along y for every method; a method marked (impulse/dt) reports a step's "
                   "constraint impulse over the query step, not a force law (its 'force' at 1 cm "
                   "depth scales as dt^-2: the smoothness table).");
-    /* the fields: one grid of panels, one colour scale up to the largest |F| of any method */
-    char fields[2048] = "", cbmax[32], dir[1200];
-    double fbig = 1e-3;
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        if (res[k].failed) continue;
-        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s",
-                 fields[0] ? " " : "", tc_exp_label(x, k));
-        for (int i = 0; i < total; i++)
-            fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
-    }
+    /* the fields: one grid of panels on one colour scale */
     snprintf(cbmax, sizeof cbmax, "%.6g", ceil(log10(fbig) * 10) / 10);
     tc_exp_path(x, "", dir, sizeof dir);
     if (fields[0]) {
@@ -657,79 +633,62 @@ static tc_status centre_forces(const e1_setup *e, const tc_method *m0, double r,
     return st;
 }
 
-/* the study: dF_y/dy at the centre for every small radius and eps2 of the script's `centre`
- * group, with the centre method's other parameters; a table beside the derived threshold,
- * centre.csv, and one metric per configuration */
-static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
-    if (!e->ncr || !e->nce) return TC_OK;
-    const int k = tc_exp_method_find(x, e->centre_method);
-    if (k < 0) {
-        tc_exp_text(x, "The centre study's method `%s` did not run: no centre study.",
-                    e->centre_method);
-        return TC_OK;
-    }
-    const char *label = tc_exp_label(x, k);
+/* one configuration of the centre study: F_y (N) at y = -h, 0, +h, dF_y/dy (N/m), and the
+ * points of the big and the small cloud */
+typedef struct e1_centre {
+    double f[3], slope;
+    int np[2];
+} e1_centre;
+
+/* centre.csv: one line per small radius and separation width */
+static tc_status centre_csv(const tc_exp *x, const e1_setup *e, const char *label,
+                            e1_centre (*c)[MAXSTUDY], tc_error *err) {
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "centre.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f,
+            "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",
+            label, e->R, probe_h);
+    fprintf(o.f, "small_radius_m,eps2_m,small_points,big_points,f_minus_N,f_centre_N,f_plus_N,"
+                 "slope_N_per_m,eps2_crit_m\n");
+    for (int i = 0; i < e->ncr; i++)
+        for (int j = 0; j < e->nce; j++) {
+            const e1_centre *q = &c[i][j];
+            fprintf(o.f, "%g,%g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.9g\n", e->centre_r[i],
+                    e->centre_eps2[j], q->np[1], q->np[0], q->f[0], q->f[1], q->f[2], q->slope,
+                    e1_centre_eps2_crit(e->R, e->centre_r[i]));
+        }
+    return tc_outfile_commit(&o, err);
+}
+
+/* the table: a row per small radius with its points and derived threshold, a column per width */
+static tc_status centre_table(tc_exp *x, const e1_setup *e, const char *label,
+                              e1_centre (*c)[MAXSTUDY], tc_error *err) {
     enum { NH = 3 + MAXSTUDY };
     const char *hdr[NH] = {"small radius (m)", "points (small / big)",
                            "unstable for eps2 > (m, derived)"};
-    char head[MAXSTUDY][48];
+    char head[MAXSTUDY][48], cell[NH][48];
     for (int j = 0; j < e->nce; j++) {
         snprintf(head[j], sizeof head[j], "eps2 = %g mm", 1e3 * e->centre_eps2[j]);
         hdr[3 + j] = head[j];
     }
     tc_table *t = tc_table_alloc(3 + e->nce, hdr);
     if (!t) return TC_ENOMEM;
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, "centre.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
-    if (st) {
-        tc_table_free(t);
-        return st;
-    }
-    fprintf(o.f,
-            "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",
-            label, e->R, probe_h);
-    fprintf(o.f, "small_radius_m,eps2_m,small_points,big_points,f_minus_N,f_centre_N,f_plus_N,"
-                 "slope_N_per_m,eps2_crit_m\n");
-    for (int i = 0; i < e->ncr && !st; i++) {
-        const double r = e->centre_r[i], crit = e1_centre_eps2_crit(e->R, r);
-        char c[NH][48];
+    for (int i = 0; i < e->ncr; i++) {
+        const double crit = e1_centre_eps2_crit(e->R, e->centre_r[i]);
         const char *row[NH];
-        snprintf(c[0], 48, "%g", r);
-        snprintf(c[2], 48, isinf(crit) ? "never (R <= 1.5 r)" : "%.3g", crit);
-        for (int j = 0; j < e->nce && !st; j++) {
-            double f[3];
-            int np[2];
-            if (tc_interrupted()) {
-                st = tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted");
-                break;
-            }
-            if ((st = centre_forces(e, tc_exp_method(x, k), r, e->centre_eps2[j], f, np, err)))
-                break;
-            const double slope = (f[2] - f[0]) / (2 * probe_h);
-            snprintf(c[1], 48, "%d / %d", np[1], np[0]);
-            /* the sign decides: unstable when a displacement is pushed further */
-            snprintf(c[3 + j], 48, "%.3g (%s)", slope, slope > 0 ? "unstable" : "stable");
-            fprintf(o.f, "%g,%g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.9g\n", r, e->centre_eps2[j], np[1],
-                    np[0], f[0], f[1], f[2], slope, crit);
-            char name[96];
-            snprintf(name, sizeof name, "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
-            tc_metrics_add(tc_exp_metrics(x), label, name, slope, "N/m", 1e-6, 0.05, 0,
-                           "dF_y/dy at concentric centres (centre study)");
-        }
+        snprintf(cell[0], 48, "%g", e->centre_r[i]);
+        snprintf(cell[1], 48, "%d / %d", c[i][e->nce - 1].np[1], c[i][e->nce - 1].np[0]);
+        snprintf(cell[2], 48, isinf(crit) ? "never (R <= 1.5 r)" : "%.3g", crit);
+        /* the sign decides: unstable when a displacement is pushed further */
+        for (int j = 0; j < e->nce; j++)
+            snprintf(cell[3 + j], 48, "%.3g (%s)", c[i][j].slope,
+                     c[i][j].slope > 0 ? "unstable" : "stable");
         for (int j = 0; j < 3 + e->nce; j++)
-            row[j] = c[j];
-        if (!st) tc_table_add_row(t, row);
-    }
-    if (st) {
-        tc_outfile_abort(&o);
-        tc_table_free(t);
-        return st;
-    }
-    if ((st = tc_outfile_commit(&o, err))) {
-        tc_table_free(t);
-        return st;
+            row[j] = cell[j];
+        tc_table_add_row(t, row);
     }
     char caption[1200];
     snprintf(caption, sizeof caption,
@@ -741,8 +700,42 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
              "stable. Derived: eq. 21-23 for continuous spheres (eps1 -> 0, the softplus linear) "
              "give an unstable centre when eps2 > (R - r) r / (2 R - 3 r).",
              label, e->R);
-    st = tc_exp_table(x, t, "centre_study", caption, err);
+    tc_status st = tc_exp_table(x, t, "centre_study", caption, err);
     tc_table_free(t);
+    return st;
+}
+
+/* the study: dF_y/dy at the centre for every small radius and eps2 of the script's `centre`
+ * group, with the centre method's other parameters; one metric per configuration, centre.csv,
+ * and a table beside the derived threshold */
+static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
+    if (!e->ncr || !e->nce) return TC_OK;
+    const int k = tc_exp_method_find(x, e->centre_method);
+    if (k < 0) {
+        tc_exp_text(x, "The centre study's method `%s` did not run: no centre study.",
+                    e->centre_method);
+        return TC_OK;
+    }
+    const char *label = tc_exp_label(x, k);
+    e1_centre c[MAXSTUDY][MAXSTUDY];
+    tc_status st = TC_OK;
+    for (int i = 0; i < e->ncr && !st; i++)
+        for (int j = 0; j < e->nce && !st; j++) {
+            /* an interrupt stops the study between two configurations */
+            if (tc_interrupted()) return tc_error_set(err, TC_EINTR, NULL, 0, NULL, "interrupted");
+            e1_centre *q = &c[i][j];
+            const double r = e->centre_r[i];
+            if ((st =
+                     centre_forces(e, tc_exp_method(x, k), r, e->centre_eps2[j], q->f, q->np, err)))
+                break;
+            q->slope = (q->f[2] - q->f[0]) / (2 * probe_h);
+            char name[96];
+            snprintf(name, sizeof name, "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
+            tc_metrics_add(tc_exp_metrics(x), label, name, q->slope, "N/m", 1e-6, 0.05, 0,
+                           "dF_y/dy at concentric centres (centre study)");
+        }
+    if (!st) st = centre_csv(x, e, label, c, err);
+    if (!st) st = centre_table(x, e, label, c, err);
     return st;
 }
 
@@ -818,31 +811,86 @@ double e1_cost_ratio(const int *n, const double *t, int np, double *nratio) {
     return (a + b * n[hi]) / (a + b * n[lo]);
 }
 
-/* the study: every point-cloud method (one with a `spacing`) as it ran and, where it prunes,
- * with every pair evaluated (prune = 0, the paper's formulation); cost.csv, a figure, metrics
- * flagged as timings. On the writing process only (a timing goes into files and the report) */
+/* the cost study's state: the positions y (m) and their points in contact n, the timings
+ * (s per query; blocks: np x repeats), cost.csv, and the figure's methods and variants */
+typedef struct e1_cost {
+    int np, *n;
+    double *y, *time, *blocks;
+    FILE *f;
+    char labels[2048], variants[2048];
+} e1_cost;
+
+/* the clouds' points in contact at every position, for a method of spacing h (m) */
+static tc_status contact_counts(const e1_setup *e, double h, e1_cost *c, tc_error *err) {
+    tc_aopc big = {0}, small = {0};
+    tc_shape sb = tc_sphere(e->R), ss = tc_sphere(e->r);
+    tc_status st = tc_aopc_alloc(&big, &sb, h, err);
+    if (!st) st = tc_aopc_alloc(&small, &ss, h, err);
+    for (int j = 0; j < c->np && !st; j++)
+        c->n[j] = points_in_contact(e, &big, &small, c->y[j]);
+    tc_aopc_free(&big);
+    tc_aopc_free(&small);
+    return st;
+}
+
+/* one point-cloud method: as it ran and, where it prunes, with every pair evaluated (prune = 0,
+ * the paper's formulation); a block of cost.csv and its metrics per variant */
+static tc_status cost_method(tc_exp *x, const e1_state *s, int k, e1_cost *c, tc_error *err) {
+    const tc_method *m0 = tc_exp_method(x, k);
+    const char *label = tc_exp_label(x, k);
+    tc_status st = contact_counts(&s->e, tc_params_get(&m0->mparams, "spacing"), c, err);
+    const int prunes =
+        tc_params_find(&m0->mparams, "prune") >= 0 && tc_params_get(&m0->mparams, "prune") != 0;
+    for (int v = 0; v < 1 + prunes && !st; v++) {
+        tc_method m = *m0;
+        if (v) st = tc_params_set(&m.mparams, "prune", 0, err);
+        if (!st) st = cost_one(&s->e, &s->sc, &m, c->y, c->np, c->blocks, c->time, err);
+        if (st) break;
+        const char *variant = v ? "all-pairs" : "as-run";
+        for (int j = 0; j < c->np; j++)
+            fprintf(c->f, "%s,%s,%.9g,%d,%.6e\n", label, variant, c->y[j], c->n[j],
+                    1e3 * c->time[j]);
+        fprintf(c->f, "\n\n");
+        add_word(c->labels, sizeof c->labels, label);
+        add_word(c->variants, sizeof c->variants, variant);
+        double nratio, ratio = e1_cost_ratio(c->n, c->time, c->np, &nratio);
+        char name[96];
+        snprintf(name, sizeof name, "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
+        tc_metrics_add(tc_exp_metrics(x), label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
+                       v ? "query CPU time, most over fewest points in contact, every pair "
+                           "evaluated (prune = 0)"
+                         : "query CPU time, most over fewest points in contact, as run");
+        if (v) continue;
+        snprintf(name, sizeof name, "%s.contacts_ratio", label);
+        tc_metrics_add(tc_exp_metrics(x), label, name, nratio, "1", 0, 1e-9, 0,
+                       "most over fewest points in contact in the cost study (a cost "
+                       "proportional to them gives this ratio)");
+    }
+    return st;
+}
+
+/* the study: every point-cloud method (one with a `spacing`) that ran, timed as cost_method;
+ * cost.csv, a figure, metrics flagged as timings. On the writing process only (a timing goes
+ * into files and the report) */
 static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
     const e1_setup *e = &s->e;
-    const int np = e->cost_positions;
-    double *y = calloc((size_t)np * (2 + (size_t)e->cost_repeats) + 1, sizeof *y);
-    int *n = calloc((size_t)np + 1, sizeof *n);
-    if (!y || !n) {
-        free(y);
-        free(n);
-        return TC_ENOMEM;
-    }
-    double *time = y + np, *blocks = y + 2 * np;
-    for (int j = 0; j < np; j++)
-        y[j] = (e->R + e->r + e->gap) * (1 - (double)j / (np - 1));
-    char path[1200], labels[2048] = "", variants[2048] = "";
+    e1_cost c = {.np = e->cost_positions};
+    c.y = calloc((size_t)c.np * (2 + (size_t)e->cost_repeats) + 1, sizeof *c.y);
+    c.n = calloc((size_t)c.np + 1, sizeof *c.n);
+    char path[1200];
     tc_outfile o;
     tc_exp_path(x, "cost.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = !c.y || !c.n ? TC_ENOMEM : tc_outfile_open(&o, path, err);
     if (st) {
-        free(y);
-        free(n);
+        free(c.y);
+        free(c.n);
         return st;
     }
+    c.time = c.y + c.np;
+    c.blocks = c.y + 2 * c.np;
+    c.f = o.f;
+    for (int j = 0; j < c.np; j++)
+        c.y[j] = (e->R + e->r + e->gap) * (1 - (double)j / (c.np - 1));
     /* the header first, its timing column named as timings are (_ms), so comparisons of
      * results across runs leave it out */
     fprintf(o.f, "# label,variant,y_m,contact_points,query_ms\n");
@@ -851,65 +899,19 @@ static tc_status cost_study(tc_exp *x, const e1_state *s, tc_error *err) {
             "clouds' points in contact, CPU time per force query in ms (median of %d blocks of "
             "%d)\n",
             e->cost_repeats, e->cost_queries);
-    int ntimed = 0;
-    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++) {
-        const tc_method *m0 = tc_exp_method(x, k);
-        if (s->res[k].failed || tc_params_find(&m0->mparams, "spacing") < 0) continue;
-        const char *label = tc_exp_label(x, k);
-        const double h = tc_params_get(&m0->mparams, "spacing");
-        /* the clouds the model builds, for the points in contact */
-        tc_aopc big = {0}, small = {0};
-        tc_shape sb = tc_sphere(e->R), ss = tc_sphere(e->r);
-        if ((st = tc_aopc_alloc(&big, &sb, h, err)) || (st = tc_aopc_alloc(&small, &ss, h, err))) {
-            tc_aopc_free(&big);
-            break;
-        }
-        for (int j = 0; j < np; j++)
-            n[j] = points_in_contact(e, &big, &small, y[j]);
-        tc_aopc_free(&big);
-        tc_aopc_free(&small);
-        const int prunes =
-            tc_params_find(&m0->mparams, "prune") >= 0 && tc_params_get(&m0->mparams, "prune") != 0;
-        for (int v = 0; v < 1 + prunes && !st; v++) {
-            tc_method m = *m0;
-            if (v) st = tc_params_set(&m.mparams, "prune", 0, err);
-            if (!st) st = cost_one(e, &s->sc, &m, y, np, blocks, time, err);
-            if (st) break;
-            const char *variant = v ? "all-pairs" : "as-run";
-            for (int j = 0; j < np; j++)
-                fprintf(o.f, "%s,%s,%.9g,%d,%.6e\n", label, variant, y[j], n[j], 1e3 * time[j]);
-            fprintf(o.f, "\n\n");
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
-                     labels[0] ? " " : "", label);
-            snprintf(variants + strlen(variants), sizeof variants - strlen(variants), "%s%s",
-                     variants[0] ? " " : "", variant);
-            ntimed++;
-            double nratio, ratio = e1_cost_ratio(n, time, np, &nratio);
-            char name[96];
-            snprintf(name, sizeof name, "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
-            tc_metrics_add(tc_exp_metrics(x), label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
-                           v ? "query CPU time, most over fewest points in contact, every pair "
-                               "evaluated (prune = 0)"
-                             : "query CPU time, most over fewest points in contact, as run");
-            if (!v) {
-                snprintf(name, sizeof name, "%s.contacts_ratio", label);
-                tc_metrics_add(tc_exp_metrics(x), label, name, nratio, "1", 0, 1e-9, 0,
-                               "most over fewest points in contact in the cost study (a cost "
-                               "proportional to them gives this ratio)");
-            }
-        }
-    }
-    free(y);
-    free(n);
+    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++)
+        if (!s->res[k].failed && tc_params_find(&tc_exp_method(x, k)->mparams, "spacing") >= 0)
+            st = cost_method(x, s, k, &c, err);
+    free(c.y);
+    free(c.n);
     if (st) {
         tc_outfile_abort(&o);
         return st;
     }
-    if ((st = tc_outfile_commit(&o, err)) || !ntimed) return st;
-    char machine[300], caption[1200], data[1200];
+    if ((st = tc_outfile_commit(&o, err)) || !c.labels[0]) return st;
+    char machine[300], caption[1200];
     tc_machine_describe(machine, sizeof machine, 1);
-    tc_exp_path(x, "cost.csv", data, sizeof data);
-    tc_plot_var v[] = {{"datafile", data}, {"labels", labels}, {"variants", variants}};
+    tc_plot_var v[] = {{"datafile", path}, {"labels", c.labels}, {"variants", c.variants}};
     snprintf(caption, sizeof caption,
              "CPU time of one force query against the clouds' points in contact (the small "
              "sphere's points inside the big one and the big one's inside the small one), from "
@@ -1022,11 +1024,14 @@ static tc_status e1_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e1_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
+    const e1_setup *e = &s->e;
     tc_status st = read_setup(tc_exp_script(x), &s->e, err);
-    if (!st) st = build_scene(&s->e, &s->sc, err);
+    /* fixed big sphere at the origin, free small sphere just outside contact */
+    if (!st) st = tc_scene_sphere_pair(&s->sc, e->R, e->r, e->R + e->r + e->gap, e->density, err);
+    s->sc.friction = e->friction;
     tc_exp_need(x, TC_CAP_FORCE_QUERY, TC_SHAPE_BIT(TC_SHAPE_SPHERE),
                 "static force between spheres");
-    if (!st && s->e.centre_method[0]) tc_exp_refer(x, "centre.method", s->e.centre_method);
+    if (!st && e->centre_method[0]) tc_exp_refer(x, "centre.method", e->centre_method);
     return st;
 }
 
@@ -1064,29 +1069,26 @@ static void e1_estimate(const tc_exp *x, const void *state, tc_work *w) {
 
 static void e1_free(void *state) {
     e1_state *s = state;
-    for (int k = 0; s->res && k < tc_exp_nmethod(s->x); k++) {
-        free(s->res[k].fx);
-        free(s->res[k].fy);
-    }
     free(s->res);
+    free(s->force);
     free(s->p.x);
     free(s->p.y);
     free(s->warn);
     free(s);
 }
 
-static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
-    e1_state *s = state;
+/* the sweep: all memory up front, one run per method, its work items blocks of points */
+static tc_status sweep(tc_exp *x, e1_state *s) {
     const int nm = tc_exp_nmethod(x);
-    s->x = x;
-    /* all memory up front: points and per-method results */
-    s->res = calloc((size_t)nm + 1, sizeof *s->res);
-    if (!s->res || make_points(&s->e, &s->p)) return TC_ENOMEM;
+    /* all memory up front: points and per-method results (both components at every point) */
     const e1_points *p = &s->p;
+    s->res = calloc((size_t)nm + 1, sizeof *s->res);
+    if (!s->res || make_points(&s->e, &s->p) ||
+        !(s->force = calloc(2 * (size_t)nm * (size_t)p->total + 1, sizeof *s->force)))
+        return TC_ENOMEM;
     for (int k = 0; k < nm; k++) {
-        s->res[k].fx = calloc((size_t)p->total, sizeof(double));
-        s->res[k].fy = calloc((size_t)p->total, sizeof(double));
-        if (!s->res[k].fx || !s->res[k].fy) return TC_ENOMEM;
+        s->res[k].fx = s->force + 2 * (size_t)k * (size_t)p->total;
+        s->res[k].fy = s->res[k].fx + p->total;
     }
     /* one run per method; its work items are blocks of points */
     s->nblock = (p->total + BLOCK - 1) / BLOCK;
@@ -1107,6 +1109,16 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
     for (int i = nitem - 1; i >= 0; i--)
         if (s->warn[i][0])
             snprintf(s->res[i / s->nblock].warning, sizeof s->res[0].warning, "%s", s->warn[i]);
+    return TC_OK;
+}
+
+static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
+    e1_state *s = state;
+    const int nm = tc_exp_nmethod(x);
+    const e1_points *p = &s->p;
+    s->x = x;
+    tc_status st = sweep(x, s);
+    if (st) return st;
     /* metrics, data, tables, figures, report section */
     e1_metrics *mt = calloc((size_t)nm + 1, sizeof *mt);
     if (!mt) return TC_ENOMEM;

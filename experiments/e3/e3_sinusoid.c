@@ -2,7 +2,6 @@
 /* E3: FEM (CalculiX) vs pressure field contact for a rigid sinusoid on a layer (Elandt fig. 6), and
  * pfc's contact surface of a sphere on a half-space (fig. 1) */
 #include "experiments/e3/e3.h"
-#include "exp/tc_experiment.h"
 #include "fem/tc_fem.h"
 #include "core/tc_fs.h"
 
@@ -18,7 +17,7 @@
 typedef struct e3_setup {
     double lambda, E, nu, depth, eta[MAXETA], paper_eta, paper_ratio;
     double curve[2]; /* the depths (1) between which the curves are compared, in each convention */
-    int neta, nx, ny, steps, segments, resolve;
+    int neta, ncurve, nx, ny, steps, segments, resolve;
     char cache[512];
     /* the contact-surface figure: sphere radius (m), depth (m), modulus (Pa), the half-space's
      * modulus over the sphere's, the sphere mesh's icosphere level */
@@ -26,64 +25,70 @@ typedef struct e3_setup {
     int nratio, slevel;
 } e3_setup;
 
+/* the settings' tables, one per group (the layer's units; the surface figure's m and Pa) */
+static const tc_field problem_rows[] = {
+    TC_FIELD_R(e3_setup, lambda, "wavelength", 1e-6, 1e6),
+    TC_FIELD_R(e3_setup, E, "E", 1e-12, 1e15),
+    TC_FIELD_R(e3_setup, nu, "nu", 0, 0.49),
+    TC_FIELD_R(e3_setup, depth, "depth", 1e-6, 0.9),
+    TC_FIELD_RS(e3_setup, eta, neta, "etas", 0, 1),
+    TC_FIELD_RS(e3_setup, curve, ncurve, "curve_depths", 0, 0.9),
+    {NULL}};
+static const tc_field fem_rows[] = {TC_FIELD_S(e3_setup, cache, "cache"),
+                                    TC_FIELD_I(e3_setup, nx, "nx", 1, 10000),
+                                    TC_FIELD_I(e3_setup, ny, "ny", 1, 10000),
+                                    TC_FIELD_I(e3_setup, steps, "steps", 1, TC_FEM_MAXSTEP),
+                                    {NULL}};
+static const tc_field pfc_rows[] = {TC_FIELD_I(e3_setup, segments, "segments", 10, 10000000),
+                                    {NULL}};
+static const tc_field paper_rows[] = {TC_FIELD_R(e3_setup, paper_eta, "eta", 0, 1),
+                                      TC_FIELD_R(e3_setup, paper_ratio, "pfc_over_fem", 0, 10),
+                                      {NULL}};
+static const tc_field top_rows[] = {TC_FIELD_I(e3_setup, resolve, "resolve", 0, 1), {NULL}};
+static const tc_field surface_rows[] = {TC_FIELD_R(e3_setup, sr, "radius", 1e-3, 10),
+                                        TC_FIELD_R(e3_setup, sdepth, "depth", 1e-6, 10),
+                                        TC_FIELD_R(e3_setup, sE, "E", 1, 1e12),
+                                        TC_FIELD_RS(e3_setup, ratio, nratio, "ratios", 1e-2, 1e2),
+                                        TC_FIELD_I(e3_setup, slevel, "resolution", 0, 5),
+                                        {NULL}};
+static const char *const groups[] = {"problem", "fem", "pfc", "paper", NULL, "surface"};
+static const tc_field *const group_rows[] = {problem_rows, fem_rows, pfc_rows,
+                                             paper_rows,   top_rows, surface_rows};
+
 static tc_status read_setup(const tc_script *s, e3_setup *e, tc_error *err) {
-    static const char *const pk[] = {"wavelength",   "E", "nu", "depth", "etas",
-                                     "curve_depths", NULL};
-    static const char *const fk[] = {"cache", "nx", "ny", "steps", NULL};
-    static const char *const sk[] = {"radius", "depth", "E", "ratios", "resolution", NULL};
+    tc_status st = TC_OK;
+    for (int g = 0; g < 6 && !st; g++)
+        st = tc_script_read(s, groups[g], group_rows[g], e, err);
+    if (st) return st;
     const tc_setting *pr = tc_script_lookup(s, NULL, "problem"),
-                     *fe = tc_script_lookup(s, NULL, "fem");
-    const tc_setting *pf = tc_script_lookup(s, NULL, "pfc"),
-                     *pa = tc_script_lookup(s, NULL, "paper");
-    const tc_setting *su = tc_script_lookup(s, NULL, "surface");
-    if (!pr || !fe || !pf || !pa || !su)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0,
-                            !pr   ? "problem"
-                            : !fe ? "fem"
-                            : !pf ? "pfc"
-                            : !pa ? "paper"
-                                  : "surface",
-                            "missing group");
-    const char *cache;
-    int ncurve = 0;
-    tc_status st;
-    if ((st = tc_script_allowed(s, pr, pk, err)) || (st = tc_script_allowed(s, fe, fk, err)) ||
-        (st = tc_script_real(s, pr, "wavelength", 1e-6, 1e6, &e->lambda, err)) ||
-        (st = tc_script_real(s, pr, "E", 1e-12, 1e15, &e->E, err)) ||
-        (st = tc_script_real(s, pr, "nu", 0, 0.49, &e->nu, err)) ||
-        (st = tc_script_real(s, pr, "depth", 1e-6, 0.9, &e->depth, err)) ||
-        (st = tc_script_reals(s, pr, "etas", 0, 1, e->eta, MAXETA, &e->neta, err)) ||
-        (st = tc_script_reals(s, pr, "curve_depths", 0, 0.9, e->curve, 2, &ncurve, err)) ||
-        (st = tc_script_string(s, fe, "cache", &cache, err)) ||
-        (st = tc_script_int(s, fe, "nx", 1, 10000, &e->nx, err)) ||
-        (st = tc_script_int(s, fe, "ny", 1, 10000, &e->ny, err)) ||
-        (st = tc_script_int(s, fe, "steps", 1, TC_FEM_MAXSTEP, &e->steps, err)) ||
-        (st = tc_script_int(s, pf, "segments", 10, 10000000, &e->segments, err)) ||
-        (st = tc_script_real(s, pa, "eta", 0, 1, &e->paper_eta, err)) ||
-        (st = tc_script_real(s, pa, "pfc_over_fem", 0, 10, &e->paper_ratio, err)) ||
-        (st = tc_script_int(s, NULL, "resolve", 0, 1, &e->resolve, err)) ||
-        (st = tc_script_allowed(s, su, sk, err)) ||
-        (st = tc_script_real(s, su, "radius", 1e-3, 10, &e->sr, err)) ||
-        (st = tc_script_real(s, su, "depth", 1e-6, 10, &e->sdepth, err)) ||
-        (st = tc_script_real(s, su, "E", 1, 1e12, &e->sE, err)) ||
-        (st = tc_script_reals(s, su, "ratios", 1e-2, 1e2, e->ratio, MAXRATIO, &e->nratio, err)) ||
-        (st = tc_script_int(s, su, "resolution", 0, 5, &e->slevel, err)))
-        return st;
+                     *su = tc_script_lookup(s, NULL, "surface");
     if (e->sdepth >= e->sr)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(su), "depth",
-                            "the sphere must be pressed less than its radius into the half-space");
+        return tc_script_fail(
+            s, su, "depth", err,
+            "the sphere must be pressed less than its radius into the half-space");
     for (int k = 0; k < e->nratio; k++)
         if (e->sr / e->ratio[k] > 10)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(su), "ratios",
-                                "radius / ratio (pfc's plane_h) must be at most 10 m");
-    snprintf(e->cache, sizeof e->cache, "%s", cache);
-    if (ncurve != 2 || !(e->curve[0] < e->curve[1]) || e->curve[1] > e->depth + 1e-12)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(pr), "curve_depths",
-                            "must be [lo, hi] with lo < hi <= depth (%g)", e->depth);
+            return tc_script_fail(s, su, "ratios", err,
+                                  "radius / ratio (pfc's plane_h) must be at most 10 m");
+    if (e->ncurve != 2 || !(e->curve[0] < e->curve[1]) || e->curve[1] > e->depth + 1e-12)
+        return tc_script_fail(s, pr, "curve_depths", err,
+                              "must be [lo, hi] with lo < hi <= depth (%g)", e->depth);
     if (e->eta[0] != 0)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(pr), "etas",
-                            "the first amplitude must be 0 (it normalises every curve)");
+        return tc_script_fail(s, pr, "etas", err,
+                              "the first amplitude must be 0 (it normalises every curve)");
     return TC_OK;
+}
+
+/* the FEM problem of amplitude eta to the script's depth on the production mesh
+ * (tc_default_fem_sinusoid) */
+static tc_fem_sinusoid fem_problem(const e3_setup *e, double eta) {
+    tc_fem_sinusoid p = tc_default_fem_sinusoid();
+    p.eta = eta;
+    p.wavelength = e->lambda;
+    p.nu = e->nu;
+    p.E = e->E;
+    p.depth = e->depth;
+    return p;
 }
 
 /* the cached FEM curves (tc_fem_read_cache), matched to the script's amplitudes, and the cache's
@@ -127,10 +132,13 @@ static double at(const tc_fem_curve *c, double d) {
     return NAN;
 }
 
-/* the driver's state: the settings and the FEM cache */
+/* the driver's state: the settings, the FEM cache, the coarse re-solve (resolved: each of its
+ * runs succeeded) and the normalisations (each method's eta = 0 force at the reference depth) */
 typedef struct e3_state {
     e3_setup e;
-    tc_fem_curve fem[MAXETA];
+    tc_fem_curve fem[MAXETA], coarse[MAXETA];
+    int resolved;
+    double f0_fem, f0_pfc;
     char prov[4096];
 } e3_state;
 
@@ -146,44 +154,155 @@ static tc_status e3_setup_fn(tc_exp *x, void **state, tc_error *err) {
     return read_cache(path, &s->e, s->fem, s->prov, sizeof s->prov, err);
 }
 
-static void e3_free(void *state) {
-    free(state);
-}
-
 /* one work item: a coarse CalculiX solve for one amplitude */
-typedef struct e3_resolve {
-    const e3_setup *e;
-    tc_fem_curve coarse[MAXETA];
-} e3_resolve;
-
 static void e3_item(void *ctx, int k, tc_item *it) {
-    e3_resolve *r = ctx;
-    tc_fem_sinusoid p = tc_default_fem_sinusoid();
-    p.eta = r->e->eta[k];
-    p.wavelength = r->e->lambda;
-    p.nu = r->e->nu;
-    p.E = r->e->E;
-    p.depth = r->e->depth;
-    p.nx = r->e->nx;
-    p.ny = r->e->ny;
-    p.nsteps = r->e->steps;
+    e3_state *s = ctx;
+    tc_fem_sinusoid p = fem_problem(&s->e, s->e.eta[k]);
+    p.nx = s->e.nx;
+    p.ny = s->e.ny;
+    p.nsteps = s->e.steps;
     tc_error ferr;
     tc_error_clear(&ferr);
-    if ((it->status = tc_fem_sinusoid_solve(&p, &r->coarse[k], NULL, &ferr)))
+    if ((it->status = tc_fem_sinusoid_solve(&p, &s->coarse[k], NULL, &ferr)))
         snprintf(it->reason, sizeof it->reason, "%s", ferr.msg);
-    it->steps = r->coarse[k].n;
+    it->steps = s->coarse[k].n;
 }
 
 /* what item k writes: its coarse curve (over MPI ranks these bytes cross to every rank) */
 static int e3_regions(void *ctx, int k, tc_region *r) {
-    e3_resolve *rs = ctx;
-    r[0] = (tc_region){&rs->coarse[k], sizeof rs->coarse[k]};
+    e3_state *s = ctx;
+    r[0] = (tc_region){&s->coarse[k], sizeof s->coarse[k]};
     return 1;
 }
 
+/* the FEM reference: the cache, and a coarse re-solve with ccx (one run per amplitude) where the
+ * tier asks for it; a note says when the cache is used alone */
+static tc_status resolve_fem(tc_exp *x, e3_state *s) {
+    const e3_setup *e = &s->e;
+    char note[512] = "";
+    if (e->resolve && tc_fem_have_ccx()) {
+        for (int k = 0; k < e->neta; k++)
+            tc_exp_add_run(x, -1, NULL, -1, "CalculiX %dx%d mesh, eta = %g", e->nx, e->ny,
+                           e->eta[k]);
+        /* the larger amplitudes take ccx longer (quick tier: 0.64, 1.13, 1.42 s for eta = 0,
+         * 0.166, 0.333, about 1 + 3.7 eta relative): started largest first; over MPI ranks each
+         * rank runs its share (docs/mpi.md), the costs deciding which */
+        double cost[MAXETA];
+        for (int k = 0; k < e->neta; k++)
+            cost[k] = 1 + 3.7 * e->eta[k];
+        tc_status st = tc_exp_sweep_split(x, e->neta, NULL, cost, e3_item, e3_regions, s);
+        if (st) return st;
+        s->resolved = tc_exp_failed(x) == 0;
+        if (!s->resolved)
+            snprintf(note, sizeof note, "ccx failed (%s); the cache is used alone",
+                     tc_exp_run_record(x, 0)->status ? tc_exp_run_record(x, 0)->reason
+                                                     : "see runs.csv");
+    } else {
+        snprintf(note, sizeof note, "%s",
+                 e->resolve ? "ccx not found: the cached FEM curves are used"
+                            : "full tier: the cached production-mesh curves are used");
+    }
+    if (note[0] && e->resolve)
+        tc_exp_warn(x, "%s", note);
+    else if (note[0])
+        tc_exp_text(x, "%s.", note);
+    return TC_OK;
+}
+
+/* curves.csv: both methods normalised, both depth conventions, a block per eta */
+static tc_status write_curves(const tc_exp *x, const e3_state *s, tc_error *err) {
+    const e3_setup *e = &s->e;
+    char path[1200];
+    tc_outfile o;
+    tc_exp_path(x, "curves.csv", path, sizeof path);
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
+    fprintf(o.f, "# one block per eta (gnuplot index), FEM cache provenance:\n%s", s->prov);
+    fprintf(o.f, "eta,depth_touch,depth_mean,fem,pfc\n");
+    for (int k = 0; k < e->neta; k++) {
+        for (int i = 0; i < s->fem[k].n; i++) {
+            double d = s->fem[k].depth[i];
+            fprintf(o.f, "%g,%.9g,%.9g,%.9g,%.9g\n", e->eta[k], d, d - e->eta[k],
+                    s->fem[k].force[i] / s->f0_fem,
+                    e3_pfc_force(e->eta[k], e->lambda, e->E, d, e->segments) / s->f0_pfc);
+        }
+        fprintf(o.f, "\n\n");
+    }
+    return tc_outfile_commit(&o, err);
+}
+
+/* the table: PFC / FEM at the reference depth, both conventions, beside the paper and the
+ * coarse re-solve; one metric per row */
+static tc_status write_ratios(tc_exp *x, const e3_state *s, tc_error *err) {
+    const e3_setup *e = &s->e;
+    const tc_fem_curve *fem = s->fem;
+    static const char *const hdr[] = {
+        "eta",         "convention", "depth from first touch", "FEM (norm.)",
+        "PFC (norm.)", "PFC / FEM",  "paper PFC / FEM",        "coarse FEM / cache"};
+    tc_table *t = tc_table_alloc(8, hdr);
+    if (!t) return TC_ENOMEM;
+    for (int k = 0; k < e->neta; k++)
+        for (int conv = 0; conv < 2; conv++) {
+            /* first touch: d = depth; mean level: the mean of the surface at depth, d = depth + eta
+             */
+            double d = conv ? e->depth + e->eta[k] : e->depth;
+            double ff = at(&fem[k], d) / s->f0_fem,
+                   fp = e3_pfc_force(e->eta[k], e->lambda, e->E, d, e->segments) / s->f0_pfc;
+            double cf = s->resolved ? at(&s->coarse[k], e->depth) / at(&fem[k], e->depth) : NAN;
+            char c[8][64];
+            snprintf(c[0], 64, "%g", e->eta[k]);
+            snprintf(c[1], 64, "%s", conv ? "mean level" : "first touch");
+            snprintf(c[2], 64, "%.3f", d);
+            snprintf(c[3], 64, isnan(ff) ? "n/a (beyond the FEM curve)" : "%.4f", ff);
+            snprintf(c[4], 64, "%.4f", fp);
+            snprintf(c[5], 64, isnan(ff) ? "n/a" : "%.4f", fp / ff);
+            snprintf(c[6], 64, fabs(e->eta[k] - e->paper_eta) < 1e-9 && !conv ? "%.2f" : "-",
+                     e->paper_ratio);
+            snprintf(c[7], 64, conv || isnan(cf) ? "-" : "%.4f", cf);
+            const char *row[8];
+            for (int i = 0; i < 8; i++)
+                row[i] = c[i];
+            tc_table_add_row(t, row);
+            if (isnan(ff)) continue;
+            char name[96];
+            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s", e->eta[k],
+                     conv ? "mean" : "touch");
+            tc_metrics_add(tc_exp_metrics(x), NULL, name, fp / ff, "1", 0.005, 0.01, 0,
+                           "PFC / FEM normalised force at the reference depth");
+        }
+    tc_exp_text(x,
+                "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
+                "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
+                "against the pressure field model, tier `%s`.",
+                e->lambda, tc_exp_tier(x));
+    tc_status st = tc_exp_table(x, t, "ratios",
+                                "E3: normalised force (by the eta = 0, d = 0.4 value of each "
+                                "method) of a rigid sinusoid on a plane-strain neo-Hookean layer, "
+                                "CalculiX vs the pressure field model; depth from first touch or "
+                                "from the sinusoid's mean level.",
+                                err);
+    tc_table_free(t);
+    return st;
+}
+
+/* one polygon of the contact surface at modulus ratio k as pm3d draws it (its fan from vertex 0
+ * as two scans: vertex 0 repeated, then the others); returns its peak pressure (Pa) */
+static double put_polygon(FILE *f, double k, const tc_pfc_polygon *poly) {
+    double pk = 0;
+    for (int sc = 0; sc < 2; sc++) {
+        for (int v = 1; v < poly->n; v++) {
+            const int w = sc ? v : 0;
+            const double *q = poly->x[w];
+            fprintf(f, "%g,%.7g,%.7g,%.7g,%.7g\n", k, q[0], q[1], q[2], poly->p[w]);
+            pk = fmax(pk, poly->p[w]);
+        }
+        fputs(sc ? "\n\n" : "\n", f);
+    }
+    return pk;
+}
+
 /* Elandt et al. fig. 1: pfc's contact surface of the sphere on the half-space for each modulus
- * ratio into surface.csv (each polygon as pm3d draws it: its fan from vertex 0 as two scans,
- * vertex 0 repeated and then the others), the figure and a paragraph */
+ * ratio into surface.csv, the figure and a paragraph */
 static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
     char path[1200], count[256] = "";
     tc_outfile o;
@@ -207,16 +326,7 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
             break;
         double pk = 0;
         for (int i = 0; i < n; i++)
-            for (int sc = 0; sc < 2; sc++) {
-                for (int v = 1; v < poly[i].n; v++) {
-                    const int w = sc ? v : 0;
-                    const double *q = poly[i].x[w];
-                    fprintf(o.f, "%g,%.7g,%.7g,%.7g,%.7g\n", e->ratio[j], q[0], q[1], q[2],
-                            poly[i].p[w]);
-                    pk = fmax(pk, poly[i].p[w]);
-                }
-                fputs(sc ? "\n\n" : "\n", o.f);
-            }
+            pk = fmax(pk, put_polygon(o.f, e->ratio[j], &poly[i]));
         free(poly);
         pmax = fmax(pmax, pk);
         snprintf(count + strlen(count), sizeof count - strlen(count),
@@ -261,8 +371,9 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
  * FEM samples between the script's curve depths (both normalised by their own eta = 0, d = 0.4
  * force, so at eta = 0 the ratio is 1 at d = 0.4 by construction, and only the curve can
  * disagree), with the depth where it is reached; a table and one metric each */
-static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curve *fem,
-                                 double f0_fem, double f0_pfc, tc_error *err) {
+static tc_status write_deviation(tc_exp *x, const e3_state *s, tc_error *err) {
+    const e3_setup *e = &s->e;
+    const tc_fem_curve *fem = s->fem;
     static const char *const hdr[] = {
         "eta",      "convention",      "depths", "max |PFC / FEM - 1|",
         "at depth", "PFC / FEM there", "samples"};
@@ -276,9 +387,9 @@ static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curv
             int n = fem[k].n, used = 0, worst = -1;
             for (int i = 0; i < n; i++) {
                 d[i] = fem[k].depth[i] - shift;
-                ref[i] = fem[k].force[i] / f0_fem;
-                model[i] =
-                    e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) / f0_pfc;
+                ref[i] = fem[k].force[i] / s->f0_fem;
+                model[i] = e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) /
+                           s->f0_pfc;
             }
             double dev = e3_curve_deviation(d, ref, model, n, e->curve[0], e->curve[1]);
             for (int i = 0; i < n; i++)
@@ -322,132 +433,26 @@ static tc_status write_deviation(tc_exp *x, const e3_setup *e, const tc_fem_curv
 
 static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
     e3_state *s = state;
-    const e3_setup e = s->e;
-    const tc_fem_curve *fem = s->fem;
-    char path[1200], note[512] = "";
-    /* the FEM reference: the cache, and a coarse re-solve (one run per amplitude) with ccx */
-    e3_resolve *rs = calloc(1, sizeof *rs);
-    if (!rs) return TC_ENOMEM;
-    rs->e = &s->e;
-    int resolved = 0;
-    tc_status st = TC_OK;
-    if (e.resolve && tc_fem_have_ccx()) {
-        for (int k = 0; k < e.neta; k++)
-            tc_exp_add_run(x, -1, NULL, -1, "CalculiX %dx%d mesh, eta = %g", e.nx, e.ny, e.eta[k]);
-        /* the larger amplitudes take ccx longer (quick tier: 0.64, 1.13, 1.42 s for eta = 0,
-         * 0.166, 0.333, about 1 + 3.7 eta relative): started largest first; over MPI ranks each
-         * rank runs its share (docs/mpi.md), the costs deciding which */
-        double cost[MAXETA];
-        for (int k = 0; k < e.neta; k++)
-            cost[k] = 1 + 3.7 * e.eta[k];
-        st = tc_exp_sweep_split(x, e.neta, NULL, cost, e3_item, e3_regions, rs);
-        resolved = !st && tc_exp_failed(x) == 0;
-        if (!st && !resolved)
-            snprintf(note, sizeof note, "ccx failed (%s); the cache is used alone",
-                     tc_exp_run_record(x, 0)->status ? tc_exp_run_record(x, 0)->reason
-                                                     : "see runs.csv");
-    } else {
-        snprintf(note, sizeof note, "%s",
-                 e.resolve ? "ccx not found: the cached FEM curves are used"
-                           : "full tier: the cached production-mesh curves are used");
-    }
-    if (st) {
-        free(rs);
-        return st;
-    }
-    if (note[0] && e.resolve)
-        tc_exp_warn(x, "%s", note);
-    else if (note[0])
-        tc_exp_text(x, "%s.", note);
-    /* normalisation: each method by its own eta = 0 force at the reference depth */
-    const double f0_fem = at(&fem[0], e.depth);
-    const double f0_pfc = e3_pfc_force(0, e.lambda, e.E, e.depth, e.segments);
-    /* curves.csv: both methods normalised, both depth conventions */
-    tc_outfile o;
-    tc_exp_path(x, "curves.csv", path, sizeof path);
-    if ((st = tc_outfile_open(&o, path, err))) {
-        free(rs);
-        return st;
-    }
-    fprintf(o.f, "# one block per eta (gnuplot index), FEM cache provenance:\n%s", s->prov);
-    fprintf(o.f, "eta,depth_touch,depth_mean,fem,pfc\n");
-    for (int k = 0; k < e.neta; k++) {
-        for (int i = 0; i < fem[k].n; i++) {
-            double d = fem[k].depth[i];
-            fprintf(o.f, "%g,%.9g,%.9g,%.9g,%.9g\n", e.eta[k], d, d - e.eta[k],
-                    fem[k].force[i] / f0_fem,
-                    e3_pfc_force(e.eta[k], e.lambda, e.E, d, e.segments) / f0_pfc);
-        }
-        fprintf(o.f, "\n\n");
-    }
-    if ((st = tc_outfile_commit(&o, err))) {
-        free(rs);
-        return st;
-    }
-    /* the table: PFC / FEM at the reference depth, both conventions, beside the paper */
-    static const char *const hdr[] = {
-        "eta",         "convention", "depth from first touch", "FEM (norm.)",
-        "PFC (norm.)", "PFC / FEM",  "paper PFC / FEM",        "coarse FEM / cache"};
-    tc_table *t = tc_table_alloc(8, hdr);
-    if (!t) {
-        free(rs);
-        return TC_ENOMEM;
-    }
-    for (int k = 0; k < e.neta; k++)
-        for (int conv = 0; conv < 2; conv++) {
-            /* first touch: d = depth; mean level: the mean of the surface at depth, d = depth + eta
-             */
-            double d = conv ? e.depth + e.eta[k] : e.depth;
-            double ff = at(&fem[k], d) / f0_fem,
-                   fp = e3_pfc_force(e.eta[k], e.lambda, e.E, d, e.segments) / f0_pfc;
-            double cf = resolved ? at(&rs->coarse[k], e.depth) / at(&fem[k], e.depth) : NAN;
-            char c[8][64];
-            snprintf(c[0], 64, "%g", e.eta[k]);
-            snprintf(c[1], 64, "%s", conv ? "mean level" : "first touch");
-            snprintf(c[2], 64, "%.3f", d);
-            snprintf(c[3], 64, isnan(ff) ? "n/a (beyond the FEM curve)" : "%.4f", ff);
-            snprintf(c[4], 64, "%.4f", fp);
-            snprintf(c[5], 64, isnan(ff) ? "n/a" : "%.4f", fp / ff);
-            snprintf(c[6], 64, fabs(e.eta[k] - e.paper_eta) < 1e-9 && !conv ? "%.2f" : "-",
-                     e.paper_ratio);
-            snprintf(c[7], 64, conv || isnan(cf) ? "-" : "%.4f", cf);
-            const char *row[8];
-            for (int i = 0; i < 8; i++)
-                row[i] = c[i];
-            tc_table_add_row(t, row);
-            if (isnan(ff)) continue;
-            char name[96];
-            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s", e.eta[k], conv ? "mean" : "touch");
-            tc_metrics_add(tc_exp_metrics(x), NULL, name, fp / ff, "1", 0.005, 0.01, 0,
-                           "PFC / FEM normalised force at the reference depth");
-        }
-    tc_exp_text(x,
-                "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
-                "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
-                "against the pressure field model, tier `%s`.",
-                e.lambda, tc_exp_tier(x));
-    st = tc_exp_table(x, t, "ratios",
-                      "E3: normalised force (by the eta = 0, d = 0.4 value of each method) of a "
-                      "rigid sinusoid on a "
-                      "plane-strain neo-Hookean layer, CalculiX vs the pressure field model; depth "
-                      "from first touch "
-                      "or from the sinusoid's mean level.",
-                      err);
-    tc_table_free(t);
-    free(rs);
-    if (!st) st = write_deviation(x, &e, fem, f0_fem, f0_pfc, err);
+    const e3_setup *e = &s->e;
+    tc_status st = resolve_fem(x, s);
     if (st) return st;
+    /* normalisation: each method by its own eta = 0 force at the reference depth */
+    s->f0_fem = at(&s->fem[0], e->depth);
+    s->f0_pfc = e3_pfc_force(0, e->lambda, e->E, e->depth, e->segments);
+    if ((st = write_curves(x, s, err)) || (st = write_ratios(x, s, err)) ||
+        (st = write_deviation(x, s, err)))
+        return st;
     /* the figure: FEM solid, PFC dotted, as fig. 6 right */
     char data[1200], neta[16], etas[128] = "";
-    for (int k = 0; k < e.neta; k++)
-        snprintf(etas + strlen(etas), sizeof etas - strlen(etas), "%s%g", k ? " " : "", e.eta[k]);
-    snprintf(neta, sizeof neta, "%d", e.neta);
+    for (int k = 0; k < e->neta; k++)
+        snprintf(etas + strlen(etas), sizeof etas - strlen(etas), "%s%g", k ? " " : "", e->eta[k]);
+    snprintf(neta, sizeof neta, "%d", e->neta);
     tc_exp_path(x, "curves.csv", data, sizeof data);
     tc_plot_var v[] = {{"datafile", data}, {"neta", neta}, {"etas", etas}};
     tc_exp_figure(x, "e3_force.gp", v, 3, "fig_force",
                   "Normalised force against depth: CalculiX (solid) and the pressure field model "
                   "(dotted).");
-    return write_surface(x, &e, err);
+    return write_surface(x, e, err);
 }
 
 tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
@@ -465,12 +470,9 @@ tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
         return tc_error_set(err, TC_EIO, NULL, 0, NULL, "ccx not found: install calculix-ccx");
     /* the production mesh (tc_default_fem_sinusoid), deep enough for the mean-level convention */
     tc_fem_curve c[MAXETA];
-    tc_fem_sinusoid p = tc_default_fem_sinusoid();
+    tc_fem_sinusoid p = fem_problem(&e, 0);
     for (int k = 0; k < e.neta; k++) {
-        p.eta = e.eta[k];
-        p.wavelength = e.lambda;
-        p.nu = e.nu;
-        p.E = e.E;
+        p = fem_problem(&e, e.eta[k]);
         p.depth = e.depth + e.eta[k];
         p.nsteps = (int)ceil(p.depth / 0.02);
         if ((st = tc_fem_sinusoid_solve(&p, &c[k], NULL, err))) return st;
@@ -489,7 +491,6 @@ static const tc_results_file e3_results[] = {{"curves.csv", TC_RESULTS_SHARED, N
 /* the work: the coarse CalculiX re-solve when asked (its elements for every load step, about
  * 20 us and 2 kB each), pressure field contact at every depth of every curve (cheap) */
 static void e3_estimate(const tc_exp *x, const void *state, tc_work *w) {
-    (void)x;
     const e3_state *s = state;
     const e3_setup *e = &s->e;
     double cells = (double)e->nx * e->ny, evals = 0;
@@ -510,7 +511,7 @@ const tc_experiment_type tc_experiment_e3 = {
     .results = e3_results,
     .setup = e3_setup_fn,
     .run = e3_run,
-    .free = e3_free,
+    .free = free, /* the state is one allocation */
     .estimate = e3_estimate,
     .generate = e3_generate,
     .generate_doc = "E3's FEM curves with CalculiX (needs ccx; data/e3_fem.csv)",
