@@ -10,39 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the settings by dotted path, so a tier can override any of them */
+static const tc_field e5_fields[] = {TC_FIELD_R(e5_setup, gravity, "scene.gravity", 0, 100),
+                                     TC_FIELD_R(e5_setup, friction, "scene.friction", 0, 10),
+                                     TC_FIELD_R(e5_setup, thickness, "scene.thickness", 1e-4, 10),
+                                     TC_FIELD_R(e5_setup, lo[1], "drops.y_lo", -100, 100),
+                                     TC_FIELD_R(e5_setup, hi[1], "drops.y_hi", -100, 100),
+                                     TC_FIELD_R(e5_setup, lo[2], "drops.theta_lo", -100, 100),
+                                     TC_FIELD_R(e5_setup, hi[2], "drops.theta_hi", -100, 100),
+                                     TC_FIELD_R(e5_setup, lo[3], "drops.vx_lo", -100, 100),
+                                     TC_FIELD_R(e5_setup, hi[3], "drops.vx_hi", -100, 100),
+                                     TC_FIELD_R(e5_setup, lo[4], "drops.vy_lo", -100, 100),
+                                     TC_FIELD_R(e5_setup, hi[4], "drops.vy_hi", -100, 100),
+                                     TC_FIELD_R(e5_setup, lo[5], "drops.omega_lo", -100, 100),
+                                     TC_FIELD_R(e5_setup, hi[5], "drops.omega_hi", -100, 100),
+                                     TC_FIELD_R(e5_setup, rest_speed, "rest.speed", 0, 10),
+                                     TC_FIELD_R(e5_setup, rest_spin, "rest.spin", 0, 100),
+                                     TC_FIELD_R(e5_setup, rest_level, "rest.level", 0, 1),
+                                     TC_FIELD_I(e5_setup, ndrop, "drops.count", 1, 100000),
+                                     TC_FIELD_I(e5_setup, seed, "drops.seed", 0, 1 << 30),
+                                     {0}};
+
 tc_status e5_read_setup(const tc_script *s, e5_setup *e, tc_error *err) {
     memset(e, 0, sizeof *e);
     tc_status st;
     if ((st = e56_read_polygon(s, "polygon", &e->poly, err)) ||
-        (st = e56_read_grid(s, &e->grid, err)))
-        return st;
-    /* every number by dotted path, so a tier can override any of them */
-    const struct {
-        const char *name;
-        double *v, lo, hi;
-    } reals[] = {
-        {"scene.gravity", &e->gravity, 0, 100},       {"scene.friction", &e->friction, 0, 10},
-        {"scene.thickness", &e->thickness, 1e-4, 10}, {"drops.y_lo", &e->lo[1], -100, 100},
-        {"drops.y_hi", &e->hi[1], -100, 100},         {"drops.theta_lo", &e->lo[2], -100, 100},
-        {"drops.theta_hi", &e->hi[2], -100, 100},     {"drops.vx_lo", &e->lo[3], -100, 100},
-        {"drops.vx_hi", &e->hi[3], -100, 100},        {"drops.vy_lo", &e->lo[4], -100, 100},
-        {"drops.vy_hi", &e->hi[4], -100, 100},        {"drops.omega_lo", &e->lo[5], -100, 100},
-        {"drops.omega_hi", &e->hi[5], -100, 100},     {"rest.speed", &e->rest_speed, 0, 10},
-        {"rest.spin", &e->rest_spin, 0, 100},         {"rest.level", &e->rest_level, 0, 1}};
-    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st =
-                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
-            return st;
-    if ((st = tc_script_int(s, NULL, "drops.count", 1, 100000, &e->ndrop, err)) ||
-        (st = tc_script_int(s, NULL, "drops.seed", 0, 1 << 30, &e->seed, err)))
+        (st = e56_read_grid(s, &e->grid, err)) || (st = tc_script_read(s, NULL, e5_fields, e, err)))
         return st;
     /* ranges that must be ordered */
     static const char *const names[6] = {
         "", "drops.y_hi", "drops.theta_hi", "drops.vx_hi", "drops.vy_hi", "drops.omega_hi"};
     for (int k = 1; k < 6; k++)
         if (e->hi[k] < e->lo[k])
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, names[k]), names[k],
-                                "must be >= its _lo (%g < %g)", e->hi[k], e->lo[k]);
+            return tc_script_fail(s, tc_script_lookup(s, NULL, names[k]), names[k], err,
+                                  "must be >= its _lo (%g < %g)", e->hi[k], e->lo[k]);
     /* the body's turn against A's frame, from the first drop's scene */
     tc_scene *sc = malloc(sizeof *sc);
     if (!sc) return TC_ENOMEM;
@@ -130,16 +131,6 @@ typedef struct e5_state {
  * that hit the cap; the largest pseudo signed-distance violation, mean over the drops; iterations
  * per step counted as its solver counts them (the pass that finds convergence is one: a
  * converged step's Newton iterations + 1, a failed step's as they are); runs that errored */
-static double q_fail(const e56_cell *c, int n) {
-    return (double)c->failed / n;
-}
-static double q_violation(const e56_cell *c, int n) {
-    (void)n;
-    return c->psdf;
-}
-static double q_error(const e56_cell *c, int n) {
-    return (double)c->errored / n;
-}
 static double q_iterations(const e56_cell *c, int n) {
     long long it = 0, steps = 0;
     for (int j = 0; j < n; j++) {
@@ -151,14 +142,16 @@ static double q_iterations(const e56_cell *c, int n) {
 
 static const e56_silico_quantity e5_silico_q[] = {
     {"fail_rate", "failure_rate", "1", "the fraction of drops with a step at the iteration cap", 0,
-     0, 0.05, q_fail},
+     0, 0.05, "fail_rate", NULL},
     {"violation", "violation_rate", "1",
      "the largest pseudo signed-distance violation max(1 - alpha, 0) against the ground, mean over "
      "the drops",
-     0, 0, 0.01, q_violation},
+     0, 0, 0.01, "psdf_violation", NULL},
     {"iterations", "iterations", "1",
-     "interior-point iterations per step, the convergence pass counted", 0, 0, 0.5, q_iterations},
-    {"error_rate", "error_rate", "1", "the fraction of drops that errored", 0, 0, 0.02, q_error}};
+     "interior-point iterations per step, the convergence pass counted", 0, 0, 0.5, NULL,
+     q_iterations},
+    {"error_rate", "error_rate", "1", "the fraction of drops that errored", 0, 0, 0.02,
+     "error_rate", NULL}};
 
 static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e5_state *s = calloc(1, sizeof *s);
@@ -195,110 +188,56 @@ static void paper_text(const tc_exp *x, const char *label, char *buf, size_t n) 
         snprintf(buf, n, "-");
 }
 
+/* method k's row of the summary table, its notes and its metrics (totals m over its cells) */
+static void method_summary(tc_exp *x, tc_table *t, int k, const e56_total *m) {
+    const char *label = tc_exp_label(x, k);
+    const double runs = m->runs;
+    char paper[80];
+    paper_text(x, label, paper, sizeof paper);
+    e56_table_row(t, "%s;%d;%.3g;%d;%d;%.3g;%.3g;%.3g;%.3g;%.3g;%.3g;%s", label, m->runs,
+                  100.0 * m->failed / runs, m->errored, m->absurd, m->max_pen, m->mean_pen,
+                  m->land_pen, m->after_pen, m->iters_per_step, 100.0 * m->ok_end / runs, paper);
+    if (m->errored)
+        tc_exp_text(x, "`%s`: %d of %d runs errored (first: %s).", label, m->errored, m->runs,
+                    m->error);
+    if (m->absurd)
+        tc_exp_text(x, "`%s`: %d of %d runs ended physically absurd and failed (first: %s).", label,
+                    m->absurd, m->runs, m->why);
+    const e56_metric ms[] = {
+        {"fail_rate", "1", "runs where a step hit the iteration cap, over every cell",
+         m->failed / runs, 0.02, 0.2},
+        {"error_rate", "1", "runs where a step errored or diverged, over every cell",
+         m->errored / runs, 0.02, 0.2},
+        {"mean_max_penetration", "m", "largest penetration of a run, mean over every cell",
+         m->mean_pen, 1e-4, 0.3},
+        {"mean_after_landing_penetration", "m",
+         "largest ground penetration after the landing step (the first step that ends in "
+         "contact), mean over every cell",
+         m->after_pen, 1e-4, 0.3},
+        {"absurd_rate", "1", "runs with a physically absurd outcome (failed)", m->absurd / runs,
+         0.02, 0.2},
+        {"mean_violation", "1",
+         "the public code's violation: the largest max(1 - alpha, 0) of a run against the "
+         "ground (alpha the polygon's scaling about A's origin at contact), mean over the "
+         "drops and cells",
+         m->psdf, 1e-4, 0.3},
+        {"iters_per_step", "1", "inner-solver iterations per step, mean over the cells",
+         m->iters_per_step, 0.5, 0.2},
+        {"rest_rate", "1", "runs ending at rest face down", m->ok_end / runs, 0.05, 0.1},
+        {"runs", "1", "drops run over every cell (the trials of the rates above)", runs, 0, 0}};
+    e56_metrics_add(x, label, ms, (int)(sizeof ms / sizeof *ms));
+}
+
 /* per method over every cell: the table beside the paper, the metrics */
 static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
-    static const char *const hdr[] = {"method",
-                                      "runs",
-                                      "failure rate (%)",
-                                      "errored",
-                                      "absurd",
-                                      "largest penetration (m)",
-                                      "mean run max penetration (m)",
-                                      "mean at the landing step (m)",
-                                      "mean after the landing step (m)",
-                                      "iterations / step",
-                                      "at rest face down (%)",
-                                      "paper failures"};
-    tc_table *t = tc_table_alloc(12, hdr);
+    tc_table *t = e56_table("method;runs;failure rate (%);errored;absurd;"
+                            "largest penetration (m);mean run max penetration (m);"
+                            "mean at the landing step (m);mean after the landing step (m);"
+                            "iterations / step;at rest face down (%);paper failures");
     if (!t) return TC_ENOMEM;
-    const e56_sweep *sw = &s->sw;
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        int runs = 0, failed = 0, errored = 0, ok = 0, absurd = 0;
-        double maxp = 0, meanp = 0, ips = 0, landp = 0, afterp = 0, psdf = 0;
-        int ncell = 0;
-        char first[96] = "", why[160] = "";
-        for (int i = 0; i < sw->ncell; i++) {
-            const e56_cell *c = &sw->cell[i];
-            if (c->method != k) continue;
-            runs += sw->nscene;
-            failed += c->failed;
-            errored += c->errored;
-            ok += c->ok_end;
-            absurd += c->absurd;
-            maxp = fmax(maxp, c->max_pen);
-            meanp += c->mean_pen;
-            ncell++;
-            landp += c->land_pen;
-            afterp += c->after_pen;
-            psdf += c->psdf;
-            ips += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
-            for (int j = 0; j < sw->nscene && (!first[0] || !why[0]); j++) {
-                if (c->out[j].errored && !first[0])
-                    snprintf(first, sizeof first, "%s", c->out[j].reason);
-                if (c->out[j].absurd && !why[0])
-                    snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
-            }
-        }
-        if (!ncell) continue;
-        meanp /= ncell;
-        ips /= ncell;
-        landp /= ncell;
-        afterp /= ncell;
-        psdf /= ncell;
-        const char *label = tc_exp_label(x, k);
-        char c[12][80], name[128];
-        snprintf(c[0], 80, "%s", label);
-        snprintf(c[1], 80, "%d", runs);
-        snprintf(c[2], 80, "%.3g", 100.0 * failed / runs);
-        snprintf(c[3], 80, "%d", errored);
-        snprintf(c[4], 80, "%d", absurd);
-        snprintf(c[5], 80, "%.3g", maxp);
-        snprintf(c[6], 80, "%.3g", meanp);
-        snprintf(c[7], 80, "%.3g", landp);
-        snprintf(c[8], 80, "%.3g", afterp);
-        snprintf(c[9], 80, "%.3g", ips);
-        snprintf(c[10], 80, "%.3g", 100.0 * ok / runs);
-        paper_text(x, label, c[11], 80);
-        const char *row[12] = {c[0], c[1], c[2], c[3], c[4],  c[5],
-                               c[6], c[7], c[8], c[9], c[10], c[11]};
-        tc_table_add_row(t, row);
-        if (errored)
-            tc_exp_text(x, "`%s`: %d of %d runs errored (first: %s).", label, errored, runs, first);
-        if (absurd)
-            tc_exp_text(x, "`%s`: %d of %d runs ended physically absurd and failed (first: %s).",
-                        label, absurd, runs, why);
-        /* metrics */
-        const struct {
-            const char *n, *unit, *doc;
-            double v, ta, tr;
-        } ms[] = {
-            {"fail_rate", "1", "runs where a step hit the iteration cap, over every cell",
-             (double)failed / runs, 0.02, 0.2},
-            {"error_rate", "1", "runs where a step errored or diverged, over every cell",
-             (double)errored / runs, 0.02, 0.2},
-            {"mean_max_penetration", "m", "largest penetration of a run, mean over every cell",
-             meanp, 1e-4, 0.3},
-            {"mean_after_landing_penetration", "m",
-             "largest ground penetration after the landing step (the first step that ends in "
-             "contact), mean over every cell",
-             afterp, 1e-4, 0.3},
-            {"absurd_rate", "1", "runs with a physically absurd outcome (failed)",
-             (double)absurd / runs, 0.02, 0.2},
-            {"mean_violation", "1",
-             "the public code's violation: the largest max(1 - alpha, 0) of a run against the "
-             "ground (alpha the polygon's scaling about A's origin at contact), mean over the "
-             "drops and cells",
-             psdf, 1e-4, 0.3},
-            {"iters_per_step", "1", "inner-solver iterations per step, mean over the cells", ips,
-             0.5, 0.2},
-            {"rest_rate", "1", "runs ending at rest face down", (double)ok / runs, 0.05, 0.1},
-            {"runs", "1", "drops run over every cell (the trials of the rates above)", runs, 0, 0}};
-        for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
-            snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
-            tc_metrics_add(tc_exp_metrics(x), label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr,
-                           0, ms[q].doc);
-        }
-    }
+    e56_total m;
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
+        if (e56_total_of(&s->sw, k, &m)) method_summary(x, t, k, &m);
     tc_status st = tc_exp_table(x, t, "summary_table",
                                 "E5: every method over its grid (rates x tolerances for the "
                                 "interior-point methods, rates for the others); penetration from "

@@ -15,7 +15,7 @@
 /* a polygon A x <= b (m, A's frame) with its mass (kg), inertia about its centroid (kg m^2), and
  * its vertices and centroid in A's frame */
 typedef struct e56_polygon {
-    int m;
+    int m, na; /* rows, and the numbers given for A (2 per row) */
     double A[TC_POLYGON_MAXROW][2], b[TC_POLYGON_MAXROW];
     double mass, izz;
     int nv;
@@ -48,9 +48,6 @@ tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err);
 
 /* the steps method k takes on one scene over grid g (rates, and tolerances when it sweeps them) */
 double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k);
-
-/* the line of a setting in the script (0 when absent) */
-int e56_line(const tc_script *s, const char *path);
 
 /* the world pose of polygon p's vertices in a simulation (body i), y of the lowest two and the
  * body's rotation about z (rad, in (-pi, pi]) */
@@ -148,7 +145,7 @@ void e56_sweep_free(e56_sweep *sw);
 
 /* grid.csv (one row per cell: label, rate, tolerance, the summary) and the per-scene rows
  * (scenes.csv: label, rate, tolerance, scene, the measures) */
-tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
+tc_status e56_write_grid(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
                          const char *scene_file, tc_error *err);
 
 /* one heat-map figure of a grid.csv column for every method (one panel each, one colour range
@@ -156,5 +153,40 @@ tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw
 void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
                      const char *column, int log_scale, const char *cb_label, const char *base,
                      const char *caption);
+
+/* cell c's value in grid.csv's column (NAN for a text column or no such column) */
+double e56_cell_value(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
+                      const char *column);
+
+/* the nv numbers v as "%g", space separated, into buf (n bytes): a figure's list of values */
+void e56_join(char *buf, size_t n, const double *v, int nv);
+
+/* a table of the headings in heads, separated by ';' (at most 16: "method;runs;mean |p|"), and
+ * a row of it from fmt, its cells separated by ';' too ("%s;%d;%.3g"); cells past the last are
+ * empty */
+tc_table *e56_table(const char *heads);
+tc_status e56_table_row(tc_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* a method's totals over a sweep's cells, for E5's and E6's summaries: counts over the runs, the
+ * largest penetration (m), means over the cells (iterations per step counting a cell without
+ * steps as 0; the momenta over the cells that have them, NaN for none), and the reasons of the
+ * first errored and the first absurd scene */
+typedef struct e56_total {
+    int ncell, runs, failed, errored, ok_end, absurd;
+    double max_pen, mean_pen, land_pen, after_pen, psdf, pub_lin, pub_ang, iters_per_step;
+    double mean_lin, mean_ang;
+    char error[96], why[160];
+} e56_total;
+
+/* method k's totals over sw's cells into t; 0 when it has no cell */
+int e56_total_of(const e56_sweep *sw, int k, e56_total *t);
+
+/* a metric of a method, named "<label>.<name>": its unit, what it is, its value and the
+ * tolerances `touche check` compares it with */
+typedef struct e56_metric {
+    const char *name, *unit, *doc;
+    double v, tol_abs, tol_rel;
+} e56_metric;
+void e56_metrics_add(tc_exp *x, const char *label, const e56_metric *m, int n);
 
 #endif

@@ -1,57 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* E5 and E6's shared parts: polygons and the grid from the script, the sweep of 2-D scenes over
- * rates x tolerances for every method, grid.csv and the heat maps */
+ * rates x tolerances for every method, grid.csv, the heat maps and the methods' totals */
 #include "experiments/e56/e56.h"
-#include "core/tc_fs.h"
+#include "exp/tc_rows.h"
 #include "math/tc_vec.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int e56_line(const tc_script *s, const char *path) {
-    const tc_setting *v = tc_script_lookup(s, NULL, path);
-    return v ? tc_setting_line(v) : 0;
-}
-
 /* ---------- the script ---------- */
 
-tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p, tc_error *err) {
-    memset(p, 0, sizeof *p);
-    char pa[96], pb[96], pm[96], pi[96];
-    snprintf(pa, sizeof pa, "%s.A", path);
-    snprintf(pb, sizeof pb, "%s.b", path);
-    snprintf(pm, sizeof pm, "%s.mass", path);
-    snprintf(pi, sizeof pi, "%s.inertia", path);
-    double a[2 * TC_POLYGON_MAXROW];
-    int na = 0, nb = 0;
-    tc_status st;
-    /* the numbers, then their counts */
-    if ((st = tc_script_reals(s, NULL, pa, -1e6, 1e6, a, 2 * TC_POLYGON_MAXROW, &na, err)) ||
-        (st = tc_script_reals(s, NULL, pb, -1e6, 1e6, p->b, TC_POLYGON_MAXROW, &nb, err)) ||
-        (st = tc_script_real(s, NULL, pm, 1e-9, 1e9, &p->mass, err)) ||
-        (st = tc_script_real(s, NULL, pi, 1e-12, 1e9, &p->izz, err)))
-        return st;
-    if (nb < 3 || na != 2 * nb)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, pa), pa,
-                            "A must hold 2 numbers per row of b (3 to %d rows): %d numbers for "
-                            "%d rows",
-                            TC_POLYGON_MAXROW, na, nb);
-    p->m = nb;
-    for (int i = 0; i < nb; i++) {
-        p->A[i][0] = a[2 * i];
-        p->A[i][1] = a[2 * i + 1];
-    }
-    /* a polygon with an interior, bounded */
-    tc_error e2;
-    tc_error_clear(&e2);
-    if ((st = tc_polygon_vertices((const double(*)[2])p->A, p->b, p->m, p->v, &p->nv, &e2)) ||
-        (st = tc_polygon_centroid((const double(*)[2])p->A, p->b, p->m, p->c, &e2)))
-        return tc_error_set(err, st, tc_script_path(s), e56_line(s, pa), pa, "%s", e2.msg);
-    /* every row an edge: two vertices on its line (a redundant row, or the rows of a non-convex
-     * outline, would cut nothing or cut the outline) */
+/* every row of polygon p an edge: two vertices on its line (a redundant row, or the rows of a
+ * non-convex outline, would cut nothing or cut the outline); the first row that is not, or -1 */
+static int first_non_edge(const e56_polygon *p) {
     double scale = 0;
     for (int k = 0; k < p->nv; k++)
         scale = fmax(scale, hypot(p->v[k][0], p->v[k][1]));
@@ -61,14 +26,45 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
         for (int k = 0; k < p->nv; k++)
             on += fabs(p->A[i][0] * p->v[k][0] + p->A[i][1] * p->v[k][1] - p->b[i]) <=
                   1e-9 * n * scale;
-        if (on < 2)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, pa), pa,
-                                "row %d (%g, %g | %g) is no edge of the polygon A x <= b: a "
-                                "redundant row, or a non-convex outline written as rows (the set "
-                                "is their intersection, always convex); give the convex "
-                                "polygon's edges only",
-                                i + 1, p->A[i][0], p->A[i][1], p->b[i]);
+        if (on < 2) return i;
     }
+    return -1;
+}
+
+/* a polygon's settings in its group */
+static const tc_field polygon_fields[] = {TC_FIELD_RS(e56_polygon, A, na, "A", -1e6, 1e6),
+                                          TC_FIELD_RS(e56_polygon, b, m, "b", -1e6, 1e6),
+                                          TC_FIELD_R(e56_polygon, mass, "mass", 1e-9, 1e9),
+                                          TC_FIELD_R(e56_polygon, izz, "inertia", 1e-12, 1e9),
+                                          {0}};
+
+tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p, tc_error *err) {
+    memset(p, 0, sizeof *p);
+    char pa[96];
+    snprintf(pa, sizeof pa, "%s.A", path);
+    /* the numbers (A's rows straight into its pairs), then their counts */
+    tc_status st = tc_script_read(s, path, polygon_fields, p, err);
+    if (st) return st;
+    const tc_setting *a = tc_script_lookup(s, NULL, pa);
+    if (p->m < 3 || p->na != 2 * p->m)
+        return tc_script_fail(s, a, pa, err,
+                              "A must hold 2 numbers per row of b (3 to %d rows): %d numbers for "
+                              "%d rows",
+                              TC_POLYGON_MAXROW, p->na, p->m);
+    /* a polygon with an interior, bounded */
+    tc_error e2;
+    tc_error_clear(&e2);
+    if ((st = tc_polygon_vertices((const double(*)[2])p->A, p->b, p->m, p->v, &p->nv, &e2)) ||
+        (st = tc_polygon_centroid((const double(*)[2])p->A, p->b, p->m, p->c, &e2)))
+        return tc_error_set(err, st, tc_script_path(s), tc_setting_line(a), pa, "%s", e2.msg);
+    const int i = first_non_edge(p);
+    if (i >= 0)
+        return tc_script_fail(s, a, pa, err,
+                              "row %d (%g, %g | %g) is no edge of the polygon A x <= b: a "
+                              "redundant row, or a non-convex outline written as rows (the set "
+                              "is their intersection, always convex); give the convex polygon's "
+                              "edges only",
+                              i + 1, p->A[i][0], p->A[i][1], p->b[i]);
     return TC_OK;
 }
 
@@ -77,13 +73,12 @@ static tc_status positive_reals(const tc_script *s, const char *name, const char
                                 int *n, tc_error *err) {
     tc_status st = tc_script_reals(s, NULL, name, -1e300, 1e300, out, E56_MAXGRID, n, err);
     if (st) return st;
-    if (*n < 1)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, name), name,
-                            "needs 1 to %d values", E56_MAXGRID);
+    const tc_setting *v = tc_script_lookup(s, NULL, name);
+    if (*n < 1) return tc_script_fail(s, v, name, err, "needs 1 to %d values", E56_MAXGRID);
     for (int i = 0; i < *n; i++)
         if (!(out[i] > 0))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, name), name,
-                                "every value must be > 0%s (entry %d is %g)", unit, i + 1, out[i]);
+            return tc_script_fail(s, v, name, err, "every value must be > 0%s (entry %d is %g)",
+                                  unit, i + 1, out[i]);
     return TC_OK;
 }
 
@@ -97,24 +92,23 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
     /* every rate gives at least one step in `seconds` (a run of no step would be "ok") */
     for (int i = 0; i < g->nrate; i++)
         if (!(g->rate[i] * g->seconds >= 1))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), e56_line(s, "rates"), "rates",
-                                "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
-                                "%g Hz",
-                                i + 1, g->rate[i], g->seconds, 1 / g->seconds);
+            return tc_script_fail(s, tc_script_lookup(s, NULL, "rates"), "rates", err,
+                                  "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
+                                  "%g Hz",
+                                  i + 1, g->rate[i], g->seconds, 1 / g->seconds);
     /* the labels whose `tol` the grid sweeps */
     const tc_setting *tl = tc_script_lookup(s, NULL, "tolerance_methods");
     if (!tl || tc_setting_type(tl) != TC_SETTING_ARRAY || tc_setting_length(tl) > E56_MAXTOLM)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tl ? tc_setting_line(tl) : 0,
-                            "tolerance_methods",
-                            "a list of 0 to %d method labels in quotes (the methods whose `tol` "
-                            "the grid sweeps)",
-                            E56_MAXTOLM);
+        return tc_script_fail(s, tl, "tolerance_methods", err,
+                              "a list of 0 to %d method labels in quotes (the methods whose `tol` "
+                              "the grid sweeps)",
+                              E56_MAXTOLM);
     g->ntolm = tc_setting_length(tl);
     for (int i = 0; i < g->ntolm; i++) {
         const char *l = tc_setting_string(tc_setting_at(tl, i));
         if (!l)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(tl),
-                                "tolerance_methods", "labels must be strings in quotes");
+            return tc_script_fail(s, tl, "tolerance_methods", err,
+                                  "labels must be strings in quotes");
         snprintf(g->tolm[i], sizeof g->tolm[i], "%s", l);
     }
     return TC_OK;
@@ -137,20 +131,30 @@ static int sweeps_tol(const tc_exp *x, const e56_grid *g, int k) {
 static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc_method *out,
                             tc_error *err) {
     const tc_exp_entry *em = tc_exp_entry_at(x, k);
+    const tc_script *s = tc_exp_script(x);
     *out = em->m;
     tc_error e2;
     tc_error_clear(&e2);
     tc_status st = t < 0 ? TC_OK : tc_method_set(out, tol_param, g->tol[t], &e2);
     if (st == TC_ENOTFOUND)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)),
-                            e56_line(tc_exp_script(x), "tolerance_methods"), "tolerance_methods",
-                            "'%s' (%s) has no parameter %s: %s", em->label, em->m.spec, tol_param,
-                            e2.msg);
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "tolerance_methods"),
+                              "tolerance_methods", err, "'%s' (%s) has no parameter %s: %s",
+                              em->label, em->m.spec, tol_param, e2.msg);
     if (st)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)),
-                            e56_line(tc_exp_script(x), "tolerances"), "tolerances",
-                            "'%s' (%s) cannot take %s = %g: %s", em->label, em->m.spec, tol_param,
-                            g->tol[t], e2.msg);
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "tolerances"), "tolerances", err,
+                              "'%s' (%s) cannot take %s = %g: %s", em->label, em->m.spec, tol_param,
+                              g->tol[t], e2.msg);
+    return TC_OK;
+}
+
+tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
+    /* every tolerance on every method that sweeps it, as the sweep will set it */
+    tc_method m;
+    for (int k = 0; k < tc_exp_nmethod(x); k++)
+        for (int t = 0; sweeps_tol(x, g, k) && t < g->ntol; t++) {
+            tc_status st = tol_method(x, g, k, t, &m, err);
+            if (st) return st;
+        }
     return TC_OK;
 }
 
@@ -196,6 +200,19 @@ double e56_polygon_size(const e56_polygon *p) {
     return d;
 }
 
+void e56_ground_violation(const e56_study *st, tc_sim *sim, double *pen, double *psdf) {
+    const e56_polygon *p = st->psdf_poly;
+    const tc_body_state *b = &tc_sim_bodies(sim)[1];
+    const double th = e56_angle(sim, 1) - st->psdf_phi, cs = cos(th), sn = sin(th);
+    /* A's origin: the centroid less c turned by theta */
+    const double oy = b->pos[1] - (sn * p->c[0] + cs * p->c[1]);
+    double low = INFINITY;
+    for (int k = 0; k < p->nv; k++)
+        low = fmin(low, oy + sn * p->v[k][0] + cs * p->v[k][1]);
+    *pen = fmax(-low, 0);
+    *psdf = oy - low > 0 ? fmax(-low / (oy - low), 0) : 1;
+}
+
 /* ---------- the sweep ---------- */
 
 /* what one item's hooks share */
@@ -215,19 +232,6 @@ static void on_before(void *ctx, tc_sim *sim, long k) {
     c->started = 1;
     if (c->st->start) c->st->start(c->st->ctx, c->scene, sim);
     c->e0 = c->emax = tc_sim_energy(sim);
-}
-
-void e56_ground_violation(const e56_study *st, tc_sim *sim, double *pen, double *psdf) {
-    const e56_polygon *p = st->psdf_poly;
-    const tc_body_state *b = &tc_sim_bodies(sim)[1];
-    const double th = e56_angle(sim, 1) - st->psdf_phi, cs = cos(th), sn = sin(th);
-    /* A's origin: the centroid less c turned by theta */
-    const double oy = b->pos[1] - (sn * p->c[0] + cs * p->c[1]);
-    double low = INFINITY;
-    for (int k = 0; k < p->nv; k++)
-        low = fmin(low, oy + sn * p->v[k][0] + cs * p->v[k][1]);
-    *pen = fmax(-low, 0);
-    *psdf = oy - low > 0 ? fmax(-low / (oy - low), 0) : 1;
 }
 
 static void on_after(void *ctx, tc_sim *sim, long k) {
@@ -267,10 +271,30 @@ static void on_end(void *ctx, tc_sim *sim) {
     if (c->st->end && c->started) c->st->end(c->st->ctx, c->scene, sim, c->o);
 }
 
+/* a physically absurd outcome of a simulation that started: through the floor or another body,
+ * energy from nothing (the bodies are passive: their kinetic plus gravitational energy can only
+ * fall), a non-finite state; its reason into the scene's outcome */
+static void judge(const item_ctx *c, const tc_series *ser) {
+    const e56_study *st = c->st;
+    e56_out *o = c->o;
+    const size_t n = sizeof o->absurd_reason;
+    if (!c->finite || !isfinite(ser->max_pen))
+        snprintf(o->absurd_reason, n, "%s %d: a non-finite state", st->what, c->scene);
+    else if (st->size > 0 && ser->max_pen > st->size)
+        snprintf(o->absurd_reason, n,
+                 "%s %d: penetration %.3g m, beyond the body's size %.3g m (through the floor or "
+                 "another body)",
+                 st->what, c->scene, ser->max_pen, st->size);
+    else if (c->emax > 2 * fabs(c->e0) + 1e-9)
+        snprintf(o->absurd_reason, n,
+                 "%s %d: mechanical energy grew from %.3g J to %.3g J without input", st->what,
+                 c->scene, c->e0, c->emax);
+    o->absurd = o->absurd_reason[0] != 0;
+}
+
 /* what the item function needs: the studies, their items one after the other (study q's items
  * are first[q] .. first[q + 1] - 1, cell by cell, scene by scene) */
 typedef struct sweep_ctx {
-    const tc_exp *x;
     int nstudy;
     const e56_grid *const *g;
     const e56_study *const *st;
@@ -289,6 +313,7 @@ static int item_study(const sweep_ctx *s, int i, int *local) {
     return q;
 }
 
+/* one scene of one cell, simulated on this thread's scene buffer */
 static void e56_item(void *vctx, int i, tc_item *it) {
     sweep_ctx *s = vctx;
     int li, q = item_study(s, i, &li);
@@ -320,11 +345,10 @@ static void e56_item(void *vctx, int i, tc_item *it) {
                         .after = on_after,
                         .end = on_end,
                         .ctx = &c};
-    tc_series ser;
-    memset(&ser, 0, sizeof ser);
+    tc_series ser = {0};
     tc_item mine = {.run = it->run};
     tc_simulate(sc, &cell->m, &loop, &ser, &mine);
-    o->steps = ser.steps;
+    o->steps = it->steps = ser.steps;
     o->max_pen = ser.max_pen;
     o->iters = ser.iters;
     o->fails = ser.fails;
@@ -332,25 +356,7 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     o->mean_ang = c.nang ? c.ang_sum / c.nang : NAN;
     o->pub_lin = c.nang ? c.lin_pub / c.nang : NAN;
     o->pub_ang = c.nang ? c.ang_pub / c.nang : NAN;
-    it->steps = ser.steps;
-    /* a physically absurd outcome: through the floor or another body, energy from nothing (the
-     * bodies are passive: their kinetic plus gravitational energy can only fall), a non-finite
-     * state */
-    if (c.started) {
-        if (!c.finite || !isfinite(ser.max_pen))
-            snprintf(o->absurd_reason, sizeof o->absurd_reason, "%s %d: a non-finite state",
-                     st->what, j);
-        else if (st->size > 0 && ser.max_pen > st->size)
-            snprintf(o->absurd_reason, sizeof o->absurd_reason,
-                     "%s %d: penetration %.3g m, beyond the body's size %.3g m (through the floor "
-                     "or another body)",
-                     st->what, j, ser.max_pen, st->size);
-        else if (c.emax > 2 * fabs(c.e0) + 1e-9)
-            snprintf(o->absurd_reason, sizeof o->absurd_reason,
-                     "%s %d: mechanical energy grew from %.3g J to %.3g J without input", st->what,
-                     j, c.e0, c.emax);
-        o->absurd = o->absurd_reason[0] != 0;
-    }
+    if (c.started) judge(&c, &ser);
     /* a step's error is the measured outcome; not starting, or an interrupt, fails the run */
     if (mine.status && c.started && mine.status != TC_EINTR && mine.status != TC_ENOMEM) {
         o->errored = 1;
@@ -404,33 +410,26 @@ static void sum_cell(e56_cell *c, int n) {
     c->mean_ang = nok ? c->mean_ang / nok : NAN;
 }
 
-tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
-    /* every tolerance on every method that sweeps it, as the sweep will set it */
-    tc_method m;
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        for (int t = 0; sweeps_tol(x, g, k) && t < g->ntol; t++) {
-            tc_status st = tol_method(x, g, k, t, &m, err);
-            if (st) return st;
-        }
-    return TC_OK;
+/* room for study st's cells over grid g (*ncell of them), and which methods sweep the tolerance
+ * (each has `tol`: the driver's check) */
+static tc_status alloc_cells(const tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
+                             int *ncell) {
+    memset(sw, 0, sizeof *sw);
+    *ncell = 0;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        sw->has_tol[k] = sweeps_tol(x, g, k);
+        *ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
+    }
+    sw->cell = calloc((size_t)*ncell + 1, sizeof *sw->cell);
+    sw->out = calloc((size_t)*ncell * (size_t)st->nscene + 1, sizeof *sw->out);
+    sw->nscene = st->nscene;
+    return sw->cell && sw->out ? TC_OK : TC_ENOMEM;
 }
 
 /* declare study st's cells and their runs over grid g (method, rate, tolerance), item_run[i]
  * for its items */
 static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw,
-                         int **item_run, tc_error *err) {
-    memset(sw, 0, sizeof *sw);
-    /* which methods sweep the tolerance (each has `tol`: the driver's check) */
-    int ncell = 0;
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        sw->has_tol[k] = sweeps_tol(x, g, k);
-        ncell += g->nrate * (sw->has_tol[k] ? g->ntol : 1);
-    }
-    sw->cell = calloc((size_t)ncell + 1, sizeof *sw->cell);
-    sw->out = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof *sw->out);
-    *item_run = calloc((size_t)ncell * (size_t)st->nscene + 1, sizeof **item_run);
-    if (!sw->cell || !sw->out || !*item_run) return TC_ENOMEM;
-    /* the cells and their runs: method, rate, tolerance */
+                         int *item_run, tc_error *err) {
     for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int r = 0; r < g->nrate; r++)
             for (int t = 0; t < (sw->has_tol[k] ? g->ntol : 1); t++) {
@@ -446,10 +445,9 @@ static tc_status declare(tc_exp *x, const e56_grid *g, const e56_study *st, e56_
                 c->run = tc_exp_add_run(x, k, &c->m, -1, "rate=%g Hz, tol=%s, %d %ss", g->rate[r],
                                         tol, st->nscene, st->what);
                 for (int j = 0; j < st->nscene; j++)
-                    (*item_run)[sw->ncell * st->nscene + j] = c->run;
+                    item_run[sw->ncell * st->nscene + j] = c->run;
                 sw->ncell++;
             }
-    sw->nscene = st->nscene;
     return TC_OK;
 }
 
@@ -475,56 +473,53 @@ static tc_status item_costs(const sweep_ctx *s, double *cost, tc_error *err) {
     return status;
 }
 
+/* an absurd outcome fails its cell's run: the first such scene's reason, and how many */
+static void record_absurd(tc_exp *x, const e56_study *st, const e56_cell *c) {
+    for (int j = 0; j < st->nscene && c->absurd; j++) {
+        if (!c->out[j].absurd) continue;
+        char why[300];
+        snprintf(why, sizeof why, "physically absurd outcome: %s (%d of %d %ss)",
+                 c->out[j].absurd_reason, c->absurd, st->nscene, st->what);
+        tc_exp_record(x, c->run, TC_EDIVERGED, why, 0, 0);
+        break;
+    }
+}
+
 tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
                           const e56_study *const *st, e56_sweep *const *sw, tc_error *err) {
     if (tc_exp_nmethod(x) > 256)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
     if (nstudy < 1 || nstudy > E56_MAXSTUDY) return TC_EINVAL;
-    sweep_ctx sc = {.x = x,
-                    .nstudy = nstudy,
+    sweep_ctx sc = {.nstudy = nstudy,
                     .g = g,
                     .st = st,
                     .sw = sw,
                     .nbuf = tc_exp_threads(x) > 0 ? tc_exp_threads(x) : 1};
-    int *runs[E56_MAXSTUDY] = {0}, *item_run = NULL;
-    double *cost = NULL;
+    /* every study's cells, their items one study after the other */
     tc_status s = TC_OK;
-    /* every study's runs, in study order, then one sweep over all their items */
     for (int q = 0; q < nstudy && !s; q++) {
-        s = declare(x, g[q], st[q], sw[q], &runs[q], err);
-        sc.first[q + 1] = sc.first[q] + (s ? 0 : sw[q]->ncell * st[q]->nscene);
+        int ncell;
+        s = alloc_cells(x, g[q], st[q], sw[q], &ncell);
+        sc.first[q + 1] = sc.first[q] + (s ? 0 : ncell * st[q]->nscene);
     }
     const int n = sc.first[nstudy];
-    if (!s) {
-        sc.buf = calloc((size_t)sc.nbuf, sizeof *sc.buf);
-        item_run = calloc((size_t)n + 1, sizeof *item_run);
-        cost = calloc((size_t)n + 1, sizeof *cost);
-        if (!sc.buf || !item_run || !cost) s = TC_ENOMEM;
-    }
+    int *item_run = calloc((size_t)n + 1, sizeof *item_run);
+    double *cost = calloc((size_t)n + 1, sizeof *cost);
+    sc.buf = calloc((size_t)sc.nbuf, sizeof *sc.buf);
+    if (!s && (!sc.buf || !item_run || !cost)) s = TC_ENOMEM;
+    /* every study's runs, in study order, then one sweep over all their items */
     for (int q = 0; q < nstudy && !s; q++)
-        memcpy(item_run + sc.first[q], runs[q],
-               (size_t)(sc.first[q + 1] - sc.first[q]) * sizeof *item_run);
+        s = declare(x, g[q], st[q], sw[q], item_run + sc.first[q], err);
     if (!s) s = item_costs(&sc, cost, err);
     if (!s) s = tc_exp_sweep_split(x, n, item_run, cost, e56_item, e56_regions, &sc);
-    for (int q = 0; q < nstudy; q++)
-        free(runs[q]);
     free(item_run);
     free(cost);
     free(sc.buf);
     if (s) return s;
     for (int q = 0; q < nstudy; q++)
         for (int i = 0; i < sw[q]->ncell; i++) {
-            e56_cell *c = &sw[q]->cell[i];
-            sum_cell(c, st[q]->nscene);
-            /* an absurd outcome fails the cell's run: its first scene's reason, and how many */
-            for (int j = 0; j < st[q]->nscene && c->absurd; j++) {
-                if (!c->out[j].absurd) continue;
-                char why[300];
-                snprintf(why, sizeof why, "physically absurd outcome: %s (%d of %d %ss)",
-                         c->out[j].absurd_reason, c->absurd, st[q]->nscene, st[q]->what);
-                tc_exp_record(x, c->run, TC_EDIVERGED, why, 0, 0);
-                break;
-            }
+            sum_cell(&sw[q]->cell[i], st[q]->nscene);
+            record_absurd(x, st[q], &sw[q]->cell[i]);
         }
     return TC_OK;
 }
@@ -541,119 +536,162 @@ void e56_sweep_free(e56_sweep *sw) {
 
 /* ---------- outputs ---------- */
 
-/* the columns of grid.csv, in order (heat maps pick one by name) */
-static const char *const grid_cols[] = {"label",
-                                        "rate_hz",
-                                        "tol",
-                                        "rate_i",
-                                        "tol_i",
-                                        "runs",
-                                        "failed",
-                                        "fail_rate",
-                                        "errored",
-                                        "error_rate",
-                                        "max_penetration_m",
-                                        "mean_max_penetration_m",
-                                        "iters_per_step",
-                                        "mean_linear_momentum",
-                                        "mean_angular_momentum",
-                                        "end_ok_rate",
-                                        "absurd",
-                                        "mean_landing_penetration_m",
-                                        "mean_after_landing_penetration_m",
-                                        "psdf_violation",
-                                        "public_linear_momentum",
-                                        "public_angular_momentum",
-                                        NULL};
+/* grid.csv's columns, in order (heat maps pick one by name) */
+static const tc_col grid_cols[] = {{.csv = "label"},
+                                   {.csv = "rate_hz", .fmt = "%g"},
+                                   {.csv = "tol"},
+                                   {.csv = "rate_i", .fmt = "%.0f"},
+                                   {.csv = "tol_i", .fmt = "%.0f"},
+                                   {.csv = "runs", .fmt = "%.0f"},
+                                   {.csv = "failed", .fmt = "%.0f"},
+                                   {.csv = "fail_rate", .fmt = "%.6g"},
+                                   {.csv = "errored", .fmt = "%.0f"},
+                                   {.csv = "error_rate", .fmt = "%.6g"},
+                                   {.csv = "max_penetration_m", .fmt = "%.6e"},
+                                   {.csv = "mean_max_penetration_m", .fmt = "%.6e"},
+                                   {.csv = "iters_per_step", .fmt = "%.6g"},
+                                   {.csv = "mean_linear_momentum", .fmt = "%.6e"},
+                                   {.csv = "mean_angular_momentum", .fmt = "%.6e"},
+                                   {.csv = "end_ok_rate", .fmt = "%.6g"},
+                                   {.csv = "absurd", .fmt = "%.0f"},
+                                   {.csv = "mean_landing_penetration_m", .fmt = "%.6e"},
+                                   {.csv = "mean_after_landing_penetration_m", .fmt = "%.6e"},
+                                   {.csv = "psdf_violation", .fmt = "%.6e"},
+                                   {.csv = "public_linear_momentum", .fmt = "%.6e"},
+                                   {.csv = "public_angular_momentum", .fmt = "%.6e"}};
+#define NGRID ((int)(sizeof grid_cols / sizeof *grid_cols))
 
-tc_status e56_write_grid(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
-                         const char *scene_file, tc_error *err) {
-    char path[1200];
-    tc_outfile o;
-    tc_exp_path(x, file, path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
-    if (st) return st;
-    /* one row per cell */
-    for (int i = 0; grid_cols[i]; i++)
-        fprintf(o.f, "%s%s", i ? "," : "", grid_cols[i]);
-    fprintf(o.f, "\n");
-    const int nscene = sw->nscene;
-    for (int i = 0; i < sw->ncell; i++) {
-        const e56_cell *c = &sw->cell[i];
-        const int ns = nscene > 0 ? nscene : 1;
-        char tol[32] = "";
-        if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
-        fprintf(o.f,
-                "%s,%g,%s,%d,%d,%d,%d,%.6g,%d,%.6g,%.6e,%.6e,%.6g,%.6e,%.6e,%.6g,%d,%.6e,%.6e,"
-                "%.6e,%.6e,%.6e\n",
-                tc_exp_label(x, c->method), g->rate[c->rate], tol, c->rate, c->tol, ns, c->failed,
-                (double)c->failed / ns, c->errored, (double)c->errored / ns, c->max_pen,
-                c->mean_pen, c->iters_per_step, c->mean_lin, c->mean_ang, (double)c->ok_end / ns,
-                c->absurd, c->land_pen, c->after_pen, c->psdf, c->pub_lin, c->pub_ang);
-    }
-    if ((st = tc_outfile_commit(&o, err))) return st;
-    /* one row per simulation */
-    tc_exp_path(x, scene_file, path, sizeof path);
-    if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "label,rate_hz,tol,scene,steps,errored,failed_steps,iters,max_penetration_m,"
-                 "mean_linear_momentum,mean_angular_momentum,end_ok,end0,end1,reason,"
-                 "landing_penetration_m,after_landing_penetration_m,psdf_violation,"
-                 "public_linear_momentum,public_angular_momentum,absurd\n");
-    for (int i = 0; i < sw->ncell; i++) {
-        const e56_cell *c = &sw->cell[i];
-        char tol[32] = "";
-        if (c->tol >= 0) snprintf(tol, sizeof tol, "%g", g->tol[c->tol]);
-        for (int j = 0; j < nscene; j++) {
-            const e56_out *u = &c->out[j];
-            char reason[300], absurd[400];
-            tc_csv_field(reason, sizeof reason, u->reason);
-            tc_csv_field(absurd, sizeof absurd, u->absurd_reason);
-            fprintf(o.f,
-                    "%s,%g,%s,%d,%ld,%d,%lld,%lld,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%s,%.6e,%.6e,"
-                    "%.6e,%.6e,%.6e,%s\n",
-                    tc_exp_label(x, c->method), g->rate[c->rate], tol, j, u->steps, u->errored,
-                    u->fails, u->iters, u->max_pen, u->mean_lin, u->mean_ang, u->ok_end, u->end[0],
-                    u->end[1], reason, u->land_pen, u->after_pen, u->psdf, u->pub_lin, u->pub_ang,
-                    absurd);
-        }
-    }
-    return tc_outfile_commit(&o, err);
+/* the per-scene CSV's columns */
+static const tc_col scene_cols[] = {{.csv = "label"},
+                                    {.csv = "rate_hz", .fmt = "%g"},
+                                    {.csv = "tol"},
+                                    {.csv = "scene", .fmt = "%.0f"},
+                                    {.csv = "steps", .fmt = "%.0f"},
+                                    {.csv = "errored", .fmt = "%.0f"},
+                                    {.csv = "failed_steps", .fmt = "%.0f"},
+                                    {.csv = "iters", .fmt = "%.0f"},
+                                    {.csv = "max_penetration_m", .fmt = "%.6e"},
+                                    {.csv = "mean_linear_momentum", .fmt = "%.6e"},
+                                    {.csv = "mean_angular_momentum", .fmt = "%.6e"},
+                                    {.csv = "end_ok", .fmt = "%.0f"},
+                                    {.csv = "end0", .fmt = "%.6e"},
+                                    {.csv = "end1", .fmt = "%.6e"},
+                                    {.csv = "reason", .quote = TC_COL_QUOTED},
+                                    {.csv = "landing_penetration_m", .fmt = "%.6e"},
+                                    {.csv = "after_landing_penetration_m", .fmt = "%.6e"},
+                                    {.csv = "psdf_violation", .fmt = "%.6e"},
+                                    {.csv = "public_linear_momentum", .fmt = "%.6e"},
+                                    {.csv = "public_angular_momentum", .fmt = "%.6e"},
+                                    {.csv = "absurd", .quote = TC_COL_QUOTED}};
+
+/* cell c's row of grid.csv; tol (32 bytes) holds its tolerance's text */
+static void grid_row(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
+                     char *tol, tc_cell *row) {
+    const int ns = sw->nscene > 0 ? sw->nscene : 1;
+    tol[0] = 0;
+    if (c->tol >= 0) snprintf(tol, 32, "%g", g->tol[c->tol]);
+    const tc_cell r[NGRID] = {TC_TEXT(tc_exp_label(x, c->method)),
+                              TC_NUM(g->rate[c->rate]),
+                              TC_TEXT(tol),
+                              TC_NUM(c->rate),
+                              TC_NUM(c->tol),
+                              TC_NUM(ns),
+                              TC_NUM(c->failed),
+                              TC_NUM((double)c->failed / ns),
+                              TC_NUM(c->errored),
+                              TC_NUM((double)c->errored / ns),
+                              TC_NUM(c->max_pen),
+                              TC_NUM(c->mean_pen),
+                              TC_NUM(c->iters_per_step),
+                              TC_NUM(c->mean_lin),
+                              TC_NUM(c->mean_ang),
+                              TC_NUM((double)c->ok_end / ns),
+                              TC_NUM(c->absurd),
+                              TC_NUM(c->land_pen),
+                              TC_NUM(c->after_pen),
+                              TC_NUM(c->psdf),
+                              TC_NUM(c->pub_lin),
+                              TC_NUM(c->pub_ang)};
+    memcpy(row, r, sizeof r);
 }
 
-/* a cell's value of a grid.csv column (NAN for the key columns) */
-static double cell_value(const e56_cell *c, int ns, const char *column) {
-    const struct {
-        const char *name;
-        double v;
-    } v[] = {{"failed", c->failed},
-             {"fail_rate", (double)c->failed / ns},
-             {"errored", c->errored},
-             {"error_rate", (double)c->errored / ns},
-             {"max_penetration_m", c->max_pen},
-             {"mean_max_penetration_m", c->mean_pen},
-             {"iters_per_step", c->iters_per_step},
-             {"mean_linear_momentum", c->mean_lin},
-             {"mean_angular_momentum", c->mean_ang},
-             {"end_ok_rate", (double)c->ok_end / ns},
-             {"absurd", c->absurd},
-             {"mean_landing_penetration_m", c->land_pen},
-             {"mean_after_landing_penetration_m", c->after_pen},
-             {"psdf_violation", c->psdf},
-             {"public_linear_momentum", c->pub_lin},
-             {"public_angular_momentum", c->pub_ang}};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-        if (!strcmp(v[i].name, column)) return v[i].v;
-    return NAN;
+tc_status e56_write_grid(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
+                         const char *scene_file, tc_error *err) {
+    tc_rows *r;
+    char tol[32];
+    tc_cell row[NGRID];
+    /* one row per cell */
+    tc_status st = tc_rows_open(&r, x, file, grid_cols, NGRID, err);
+    if (st) return st;
+    for (int i = 0; i < sw->ncell; i++) {
+        grid_row(x, g, sw, &sw->cell[i], tol, row);
+        tc_rows_put(r, row);
+    }
+    if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
+    /* one row per simulation */
+    const int nscol = (int)(sizeof scene_cols / sizeof *scene_cols);
+    if ((st = tc_rows_open(&r, x, scene_file, scene_cols, nscol, err))) return st;
+    for (int i = 0; i < sw->ncell; i++) {
+        const e56_cell *c = &sw->cell[i];
+        grid_row(x, g, sw, c, tol, row);
+        for (int j = 0; j < sw->nscene; j++) {
+            const e56_out *u = &c->out[j];
+            tc_rows_put(r, (const tc_cell[]){row[0],
+                                             row[1],
+                                             row[2],
+                                             TC_NUM(j),
+                                             TC_NUM(u->steps),
+                                             TC_NUM(u->errored),
+                                             TC_NUM(u->fails),
+                                             TC_NUM(u->iters),
+                                             TC_NUM(u->max_pen),
+                                             TC_NUM(u->mean_lin),
+                                             TC_NUM(u->mean_ang),
+                                             TC_NUM(u->ok_end),
+                                             TC_NUM(u->end[0]),
+                                             TC_NUM(u->end[1]),
+                                             TC_TEXT(u->reason),
+                                             TC_NUM(u->land_pen),
+                                             TC_NUM(u->after_pen),
+                                             TC_NUM(u->psdf),
+                                             TC_NUM(u->pub_lin),
+                                             TC_NUM(u->pub_ang),
+                                             TC_TEXT(u->absurd_reason)});
+        }
+    }
+    return tc_rows_close(r, NULL, NULL, err);
+}
+
+void e56_join(char *buf, size_t n, const double *v, int nv) {
+    buf[0] = 0;
+    for (int i = 0; i < nv; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%g", i ? " " : "", v[i]);
+}
+
+/* the index of a grid.csv column, or -1 */
+static int grid_column(const char *column) {
+    for (int i = 0; i < NGRID; i++)
+        if (!strcmp(grid_cols[i].csv, column)) return i;
+    return -1;
+}
+
+double e56_cell_value(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
+                      const char *column) {
+    char tol[32];
+    tc_cell row[NGRID];
+    const int i = grid_column(column);
+    if (i < 0) return NAN;
+    grid_row(x, g, sw, c, tol, row);
+    return row[i].s ? NAN : row[i].v;
 }
 
 void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
                      const char *column, int log_scale, const char *cb_label, const char *base,
                      const char *caption) {
-    char path[1200], labels[2048] = "", tolm[600] = "", rates[256] = "", tols[256] = "",
-                     col[16] = "0", logs[4], lo[32], hi[32];
-    /* the column's number (gnuplot counts from 1) */
-    for (int i = 0; grid_cols[i]; i++)
-        if (!strcmp(grid_cols[i], column)) snprintf(col, sizeof col, "%d", i + 1);
+    char path[1200], labels[2048] = "", tolm[600] = "", rates[256], tols[256], col[16], logs[4],
+                     lo[32], hi[32];
+    /* the column's number (gnuplot counts from 1; 0: none) */
+    snprintf(col, sizeof col, "%d", grid_column(column) + 1);
     /* the methods with cells, and whether each has a tolerance axis */
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", k ? " " : "",
@@ -661,15 +699,13 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
         snprintf(tolm + strlen(tolm), sizeof tolm - strlen(tolm), "%s%d", k ? " " : "",
                  sw->has_tol[k]);
     }
-    for (int r = 0; r < g->nrate; r++)
-        snprintf(rates + strlen(rates), sizeof rates - strlen(rates), "%s%g", r ? " " : "",
-                 g->rate[r]);
-    for (int t = 0; t < g->ntol; t++)
-        snprintf(tols + strlen(tols), sizeof tols - strlen(tols), "%s%g", t ? " " : "", g->tol[t]);
-    /* one colour range across the methods: the finite values (positive ones on a log scale) */
+    e56_join(rates, sizeof rates, g->rate, g->nrate);
+    e56_join(tols, sizeof tols, g->tol, g->ntol);
+    /* one colour range across the methods: the column's finite values (positive ones on a log
+     * scale) */
     double vlo = INFINITY, vhi = -INFINITY;
     for (int i = 0; i < sw->ncell; i++) {
-        double v = cell_value(&sw->cell[i], sw->nscene > 0 ? sw->nscene : 1, column);
+        double v = e56_cell_value(x, g, sw, &sw->cell[i], column);
         if (!isfinite(v) || (log_scale && !(v > 0))) continue;
         if (log_scale) v = log10(v);
         vlo = fmin(vlo, v);
@@ -689,4 +725,92 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
                        {"logscale", logs},   {"lo", lo},         {"hi", hi},
                        {"cblabel", cb_label}};
     tc_exp_figure(x, "../e56/e56_heat.gp", v, 10, base, caption);
+}
+
+/* text split into cells at each ';' (at most 16; missing ones NULL, which a table takes as
+ * empty) */
+static void split(char *text, char **cell) {
+    memset(cell, 0, 16 * sizeof *cell);
+    for (int n = 0; n < 16 && text; n++) {
+        cell[n] = text;
+        if ((text = strchr(text, ';'))) *text++ = 0;
+    }
+}
+
+tc_table *e56_table(const char *heads) {
+    char text[1024], *cell[16];
+    snprintf(text, sizeof text, "%s", heads);
+    split(text, cell);
+    int n = 0;
+    while (n < 16 && cell[n])
+        n++;
+    return tc_table_alloc(n, (const char *const *)cell);
+}
+
+tc_status e56_table_row(tc_table *t, const char *fmt, ...) {
+    char text[1024], *cell[16];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    split(text, cell);
+    return tc_table_add_row(t, (const char *const *)cell);
+}
+
+/* ---------- the methods' totals ---------- */
+
+int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
+    memset(t, 0, sizeof *t);
+    int nlin = 0;
+    for (int i = 0; i < sw->ncell; i++) {
+        const e56_cell *c = &sw->cell[i];
+        if (c->method != k) continue;
+        t->ncell++;
+        t->runs += sw->nscene;
+        t->failed += c->failed;
+        t->errored += c->errored;
+        t->ok_end += c->ok_end;
+        t->absurd += c->absurd;
+        t->max_pen = fmax(t->max_pen, c->max_pen);
+        t->mean_pen += c->mean_pen;
+        t->land_pen += c->land_pen;
+        t->after_pen += c->after_pen;
+        t->psdf += c->psdf;
+        t->pub_lin += c->pub_lin;
+        t->pub_ang += c->pub_ang;
+        t->iters_per_step += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
+        if (!isnan(c->mean_lin)) {
+            t->mean_lin += c->mean_lin;
+            t->mean_ang += c->mean_ang;
+            nlin++;
+        }
+        /* the first errored and the first absurd scene's reasons */
+        for (int j = 0; j < sw->nscene; j++) {
+            if (c->out[j].errored && !t->error[0])
+                snprintf(t->error, sizeof t->error, "%s", c->out[j].reason);
+            if (c->out[j].absurd && !t->why[0])
+                snprintf(t->why, sizeof t->why, "%s", c->out[j].absurd_reason);
+        }
+    }
+    if (!t->ncell) return 0;
+    /* means over the cells */
+    t->mean_pen /= t->ncell;
+    t->land_pen /= t->ncell;
+    t->after_pen /= t->ncell;
+    t->psdf /= t->ncell;
+    t->pub_lin /= t->ncell;
+    t->pub_ang /= t->ncell;
+    t->iters_per_step /= t->ncell;
+    t->mean_lin = nlin ? t->mean_lin / nlin : NAN;
+    t->mean_ang = nlin ? t->mean_ang / nlin : NAN;
+    return 1;
+}
+
+void e56_metrics_add(tc_exp *x, const char *label, const e56_metric *m, int n) {
+    for (int i = 0; i < n; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", label, m[i].name);
+        tc_metrics_add(tc_exp_metrics(x), label, name, m[i].v, m[i].unit, m[i].tol_abs,
+                       m[i].tol_rel, 0, m[i].doc);
+    }
 }

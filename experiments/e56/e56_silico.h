@@ -58,7 +58,9 @@ typedef struct e56_silico_quantity {
     int log10_scale; /* compared in decades */
     double floor;    /* the smallest value kept on a log scale */
     double tol_abs;  /* the metrics' tolerances for `touche check` */
-    /* our cell's value (the public code's measure) */
+    /* our cell's value (the public code's measure): its grid.csv column, or when that is NULL
+     * what ours gives */
+    const char *column;
     double (*ours)(const e56_cell *c, int nscene);
 } e56_silico_quantity;
 

@@ -40,7 +40,6 @@ e56_study e6_tall_study(const e6_setup *e);
 
 /* one method's step times in the speed study */
 typedef struct e6_speed_row {
-    int method;       /* index into the experiment's methods */
     long steps;       /* done (fewer when a step failed) */
     int failed;       /* it could not start, a step failed, or the outcome is physically
                        * absurd (through the floor, energy from nothing): no timing of it */
@@ -50,11 +49,14 @@ typedef struct e6_speed_row {
     double iters_per_step;
 } e6_speed_row;
 
-/* the speed study: the block dropped on the floor, speed_steps steps of each of the nm methods,
- * one after the other on this thread, each step timed; rows[nm]. A method that cannot start
+/* the speed study: the block dropped on the floor, speed_steps steps of each of x's methods, one
+ * after the other on this thread, each step timed; a row per method. A method that cannot start
  * gets steps 0 and its reason; a failed step or an absurd outcome fails it with its reason */
-tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_speed_row *rows,
-                   tc_error *err);
+tc_status e6_speed(const e6_setup *e, const tc_exp *x, e6_speed_row *rows, tc_error *err);
+
+/* the ratio of the median step times of ratio_num over ratio_den, NaN unless both ran to a sound
+ * outcome */
+double e6_speed_ratio(const tc_exp *x, const e6_setup *e, const e6_speed_row *rows);
 
 /* `touche bench contact-ip` */
 extern const struct tc_bench_def e6_bench; /* exp/tc_bench.h */

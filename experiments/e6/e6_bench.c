@@ -6,6 +6,7 @@
 #include "experiments/e6/e6.h"
 #include "exp/tc_bench.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 enum { E6_BENCH_STEPS, E6_BENCH_RATE };
@@ -34,10 +35,10 @@ static void e6_bench_table(const tc_exp *x, const e6_setup *e, const e6_speed_ro
                                     TC_NUM(r->iters_per_step), TC_NUM(e->speed_rate)});
         if (r->failed) tc_bench_note(t, "%s failed: %s", tc_exp_label(x, k), r->reason);
     }
-    int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
-    if (num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed)
+    const double ratio = e6_speed_ratio(x, e, rows);
+    if (!isnan(ratio))
         tc_bench_note(t, "%s / %s median step time: %.3g (paper: about 30)", e->ratio_num,
-                      e->ratio_den, rows[num].median_s / rows[den].median_s);
+                      e->ratio_den, ratio);
     else
         tc_bench_note(t, "%s / %s: needs both methods in the script, run to a sound outcome",
                       e->ratio_num, e->ratio_den);
@@ -49,14 +50,10 @@ static tc_status e6_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     tc_status st = e6_read_setup(tc_exp_script(x), &e, err);
     e.speed_steps = o->v[E6_BENCH_STEPS].list[0];
     if (o->v[E6_BENCH_RATE].text) e.speed_rate = o->v[E6_BENCH_RATE].real;
-    const tc_method **m = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *m);
     e6_speed_row *rows = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *rows);
-    if (!st && (!m || !rows)) st = TC_ENOMEM;
-    for (int k = 0; !st && k < tc_exp_nmethod(x); k++)
-        m[k] = tc_exp_method(x, k);
-    if (!st) st = e6_speed(&e, m, tc_exp_nmethod(x), rows, err);
+    if (!st && !rows) st = TC_ENOMEM;
+    if (!st) st = e6_speed(&e, x, rows, err);
     if (!st) e6_bench_table(x, &e, rows, t);
-    free(m);
     free(rows);
     return st;
 }

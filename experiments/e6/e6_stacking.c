@@ -14,39 +14,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the settings by dotted path, so a tier can override any of them */
+static const tc_field e6_fields[] = {TC_FIELD_R(e6_setup, gravity, "scene.gravity", 0, 100),
+                                     TC_FIELD_R(e6_setup, friction, "scene.friction", 0, 10),
+                                     TC_FIELD_R(e6_setup, thickness, "scene.thickness", 1e-4, 10),
+                                     TC_FIELD_R(e6_setup, shift, "stacks.shift", -10, 10),
+                                     TC_FIELD_R(e6_setup, up_height, "stacks.up_height", 0, 10),
+                                     TC_FIELD_R(e6_setup, up_tilt, "stacks.up_tilt", 0, 3.2),
+                                     TC_FIELD_R(e6_setup, tall_rate, "tall.rate", 1e-3, 1e6),
+                                     TC_FIELD_R(e6_setup, tall_tol, "tall.tol", 1e-300, 1),
+                                     TC_FIELD_R(e6_setup, speed_rate, "speed.rate", 1e-3, 1e6),
+                                     TC_FIELD_R(e6_setup, speed_y, "speed.drop_y", -100, 100),
+                                     TC_FIELD_I(e6_setup, nstack, "stacks.count", 1, 1000),
+                                     TC_FIELD_I(e6_setup, first, "stacks.first", 0, 1000),
+                                     TC_FIELD_I(e6_setup, tall_n, "tall.blocks", 1, E56_MAXBODY),
+                                     TC_FIELD_I(e6_setup, speed_steps, "speed.steps", 1, 10000000),
+                                     /* the ratio's labels: numerator over denominator */
+                                     TC_FIELD_S(e6_setup, ratio_num, "speed.ratio_num"),
+                                     TC_FIELD_S(e6_setup, ratio_den, "speed.ratio_den"),
+                                     {0}};
+
 tc_status e6_read_setup(const tc_script *s, e6_setup *e, tc_error *err) {
     memset(e, 0, sizeof *e);
     tc_status st;
     if ((st = e56_read_polygon(s, "block", &e->block, err)) ||
         (st = e56_read_grid(s, &e->grid, err)))
         return st;
-    /* every number by dotted path, so a tier can override any of them */
-    const struct {
-        const char *name;
-        double *v, lo, hi;
-    } reals[] = {
-        {"scene.gravity", &e->gravity, 0, 100},       {"scene.friction", &e->friction, 0, 10},
-        {"scene.thickness", &e->thickness, 1e-4, 10}, {"stacks.shift", &e->shift, -10, 10},
-        {"stacks.up_height", &e->up_height, 0, 10},   {"stacks.up_tilt", &e->up_tilt, 0, 3.2},
-        {"tall.rate", &e->tall_rate, 1e-3, 1e6},      {"tall.tol", &e->tall_tol, 1e-300, 1},
-        {"speed.rate", &e->speed_rate, 1e-3, 1e6},    {"speed.drop_y", &e->speed_y, -100, 100}};
-    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st =
-                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
-            return st;
-    if ((st = tc_script_int(s, NULL, "stacks.count", 1, 1000, &e->nstack, err)) ||
-        (st = tc_script_int(s, NULL, "stacks.first", 0, 1000, &e->first, err)) ||
-        (st = tc_script_int(s, NULL, "tall.blocks", 1, E56_MAXBODY, &e->tall_n, err)) ||
-        (st = tc_script_int(s, NULL, "speed.steps", 1, 10000000, &e->speed_steps, err)))
-        return st;
-    /* the ratio's labels: numerator over denominator */
-    const char *num, *den;
-    if ((st = tc_script_string(s, NULL, "speed.ratio_num", &num, err)) ||
-        (st = tc_script_string(s, NULL, "speed.ratio_den", &den, err)))
-        return st;
-    snprintf(e->ratio_num, sizeof e->ratio_num, "%s", num);
-    snprintf(e->ratio_den, sizeof e->ratio_den, "%s", den);
-    return TC_OK;
+    return tc_script_read(s, NULL, e6_fields, e, err);
 }
 
 /* the lowest and highest y of the block in its own frame */
@@ -137,84 +131,97 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-tc_status e6_speed(const e6_setup *e, const tc_method *const *m, int nm, e6_speed_row *rows,
-                   tc_error *err) {
+/* a failed step ends the method's run: its number, status and the simulation's warnings */
+static void step_failed(tc_sim *sim, long k, tc_status s, e6_speed_row *r) {
+    char w[160] = "";
+    tc_sim_warnings(sim, w, sizeof w);
+    for (char *p = w; *p; p++)
+        *p = *p == '\n' ? ' ' : *p;
+    r->failed = 1;
+    r->status = s;
+    snprintf(r->reason, sizeof r->reason, "step %ld failed (%s)%s%s", k + 1, tc_status_str(s),
+             w[0] ? ": " : "", w);
+}
+
+/* the row's times from its k steps' times t (sorted here): total, mean, median, 90th percentile */
+static void step_stats(double *t, long k, e6_speed_row *r) {
+    r->steps = k;
+    r->total_s = 0;
+    for (long j = 0; j < k; j++)
+        r->total_s += t[j];
+    r->mean_s = k ? r->total_s / k : NAN;
+    qsort(t, (size_t)k, sizeof *t, cmp_double);
+    r->median_s = k ? t[k / 2] : NAN;
+    r->p90_s = k ? t[(long)(0.9 * (k - 1))] : NAN;
+}
+
+/* one method on the speed study's scene: every step timed on its own into t */
+static void speed_one(const e6_setup *e, const tc_scene *sc, const tc_method *m, double *t,
+                      e6_speed_row *r) {
+    tc_sim *sim = NULL;
+    tc_error e2;
+    tc_error_clear(&e2);
+    if ((r->status = tc_sim_alloc(&sim, sc, m, 1.0 / e->speed_rate, &e2))) {
+        r->failed = 1;
+        r->mean_s = r->median_s = r->p90_s = r->iters_per_step = NAN;
+        snprintf(r->reason, sizeof r->reason, "%s", e2.msg);
+        return;
+    }
+    long k = 0;
+    const double e0 = tc_sim_energy(sim);
+    double emax = e0;
+    for (; k < e->speed_steps && !tc_interrupted(); k++) {
+        double t0 = tc_wall_time();
+        tc_status s = tc_sim_step(sim);
+        t[k] = tc_wall_time() - t0;
+        if (s) {
+            step_failed(sim, k, s, r);
+            break;
+        }
+        const double en = tc_sim_energy(sim);
+        emax = isfinite(en) ? fmax(emax, en) : INFINITY;
+    }
+    /* a physically absurd outcome is no timing of the method: through the floor (deeper than the
+     * block's size, or below it), energy from nothing */
+    const double pen = tc_sim_penetration(sim, NULL), y = tc_sim_bodies(sim)[1].pos[1];
+    const double size = e56_polygon_size(&e->block);
+    if (!r->failed && (!(pen <= size) || !(y > 0) || !(emax <= 2 * fabs(e0) + 1e-9))) {
+        r->failed = 1;
+        r->status = TC_EDIVERGED;
+        snprintf(r->reason, sizeof r->reason,
+                 "physically absurd outcome after %ld steps: the block's centre at y = %.3g m, "
+                 "penetration %.3g m (its size %.3g m), energy %.3g J from %.3g J",
+                 k, y, pen, size, emax, e0);
+    }
+    step_stats(t, k, r);
+    const tc_sim_stats *ss = tc_sim_get_stats(sim);
+    r->iters_per_step = ss->steps ? (double)ss->solver_iters / ss->steps : NAN;
+    tc_sim_free(sim);
+}
+
+tc_status e6_speed(const e6_setup *e, const tc_exp *x, e6_speed_row *rows, tc_error *err) {
     tc_scene *sc = malloc(sizeof *sc);
     double *t = malloc((size_t)e->speed_steps * sizeof *t);
-    if (!sc || !t) {
-        free(sc);
-        free(t);
-        return TC_ENOMEM;
-    }
     /* the block flat, its centre at speed_y, at rest */
-    double lo, hi;
-    extent(&e->block, &lo, &hi);
-    tc_status st = tc_scene_ground_2d(sc, e->gravity, e->friction, err);
+    tc_status st = !sc || !t ? TC_ENOMEM : tc_scene_ground_2d(sc, e->gravity, e->friction, err);
     if (!st) st = add_block(e, "block", 0, e->speed_y - e->block.c[1], sc, err);
     tc_progress prog;
-    tc_progress_start(&prog, "e6 speed", nm);
-    for (int i = 0; i < nm && !st && !tc_interrupted(); i++) {
+    tc_progress_start(&prog, "e6 speed", tc_exp_nmethod(x));
+    for (int k = 0; k < tc_exp_nmethod(x) && !st && !tc_interrupted(); k++) {
         tc_progress_tick(&prog);
-        e6_speed_row *r = &rows[i];
-        tc_sim *sim = NULL;
-        tc_error e2;
-        tc_error_clear(&e2);
-        if ((r->status = tc_sim_alloc(&sim, sc, m[i], 1.0 / e->speed_rate, &e2))) {
-            r->failed = 1;
-            r->mean_s = r->median_s = r->p90_s = r->iters_per_step = NAN;
-            snprintf(r->reason, sizeof r->reason, "%s", e2.msg);
-            continue;
-        }
-        /* every step timed on its own; a failed step ends the method's run, with its reason */
-        long k = 0;
-        const double e0 = tc_sim_energy(sim);
-        double emax = e0;
-        for (; k < e->speed_steps && !tc_interrupted(); k++) {
-            double t0 = tc_wall_time();
-            tc_status s = tc_sim_step(sim);
-            t[k] = tc_wall_time() - t0;
-            if (s) {
-                char w[160] = "";
-                tc_sim_warnings(sim, w, sizeof w);
-                for (char *p = w; *p; p++)
-                    *p = *p == '\n' ? ' ' : *p;
-                r->failed = 1;
-                r->status = s;
-                snprintf(r->reason, sizeof r->reason, "step %ld failed (%s)%s%s", k + 1,
-                         tc_status_str(s), w[0] ? ": " : "", w);
-                break;
-            }
-            const double en = tc_sim_energy(sim);
-            emax = isfinite(en) ? fmax(emax, en) : INFINITY;
-        }
-        /* a physically absurd outcome is no timing of the method: through the floor (deeper
-         * than the block's size, or below it), energy from nothing */
-        const double pen = tc_sim_penetration(sim, NULL), y = tc_sim_bodies(sim)[1].pos[1];
-        if (!r->failed &&
-            (!(pen <= e56_polygon_size(&e->block)) || !(y > 0) || !(emax <= 2 * fabs(e0) + 1e-9))) {
-            r->failed = 1;
-            r->status = TC_EDIVERGED;
-            snprintf(r->reason, sizeof r->reason,
-                     "physically absurd outcome after %ld steps: the block's centre at y = %.3g m, "
-                     "penetration %.3g m (its size %.3g m), energy %.3g J from %.3g J",
-                     k, y, pen, e56_polygon_size(&e->block), emax, e0);
-        }
-        r->steps = k;
-        r->total_s = 0;
-        for (long j = 0; j < k; j++)
-            r->total_s += t[j];
-        r->mean_s = k ? r->total_s / k : NAN;
-        qsort(t, (size_t)k, sizeof *t, cmp_double);
-        r->median_s = k ? t[k / 2] : NAN;
-        r->p90_s = k ? t[(long)(0.9 * (k - 1))] : NAN;
-        const tc_sim_stats *ss = tc_sim_get_stats(sim);
-        r->iters_per_step = ss->steps ? (double)ss->solver_iters / ss->steps : NAN;
-        tc_sim_free(sim);
+        speed_one(e, sc, tc_exp_method(x, k), t, &rows[k]);
     }
     tc_progress_end(&prog);
     free(sc);
     free(t);
     return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
+}
+
+double e6_speed_ratio(const tc_exp *x, const e6_setup *e, const e6_speed_row *rows) {
+    int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
+    return num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed
+               ? rows[num].median_s / rows[den].median_s
+               : NAN;
 }
 
 /* ---------- the driver ---------- */
@@ -229,24 +236,15 @@ typedef struct e6_state {
 /* the public code's measures of a cell (Silico.jl's benchmark_momentum): the mean over the run
  * of (|p_x| + |p_y|) / 2 and of the bodies' |sum I omega|, each averaged over the stacks; the
  * stacks that errored */
-static double q_lin(const e56_cell *c, int n) {
-    (void)n;
-    return c->pub_lin;
-}
-static double q_ang(const e56_cell *c, int n) {
-    (void)n;
-    return c->pub_ang;
-}
-static double q_error(const e56_cell *c, int n) {
-    return (double)c->errored / n;
-}
-
 static const e56_silico_quantity e6_silico_q[] = {
     {"linear_momentum", "linear_momentum", "kg m/s",
-     "the mean over the run of (|p_x| + |p_y|) / 2, mean over the stacks", 1, 1e-12, 0.3, q_lin},
+     "the mean over the run of (|p_x| + |p_y|) / 2, mean over the stacks", 1, 1e-12, 0.3,
+     "public_linear_momentum", NULL},
     {"angular_momentum", "angular_momentum", "kg m^2/s",
-     "the mean over the run of |sum I omega|, mean over the stacks", 1, 1e-12, 0.3, q_ang},
-    {"error_rate", "error_rate", "1", "the fraction of stacks that errored", 0, 0, 0.02, q_error}};
+     "the mean over the run of |sum I omega|, mean over the stacks", 1, 1e-12, 0.3,
+     "public_angular_momentum", NULL},
+    {"error_rate", "error_rate", "1", "the fraction of stacks that errored", 0, 0, 0.02,
+     "error_rate", NULL}};
 
 static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e6_state *s = calloc(1, sizeof *s);
@@ -275,113 +273,59 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
     return st;
 }
 
+/* method k's row of the summary table, its note and its metrics (totals m over its stacks'
+ * cells, its tall stack's cell tc or NULL) */
+static void method_summary(tc_exp *x, tc_table *t, int k, const e56_total *m, const e56_cell *tc) {
+    const char *label = tc_exp_label(x, k);
+    const double runs = m->runs;
+    const char *tall = !tc           ? "-"
+                       : tc->errored ? "errored"
+                       : tc->absurd  ? "absurd"
+                       : tc->ok_end  ? "yes"
+                                     : "no";
+    e56_table_row(t, "%s;%d;%.3g;%.3g;%.3g;%.3g;%d;%d;%.3g;%.3g;%s;%.3g", label, m->runs,
+                  m->mean_lin, m->mean_ang, 100.0 * m->ok_end / runs, 100.0 * m->failed / runs,
+                  m->errored, m->absurd, m->max_pen, m->iters_per_step, tall,
+                  tc ? tc->mean_lin : NAN);
+    if (m->absurd)
+        tc_exp_text(x, "`%s`: %d of %d stack runs ended physically absurd and failed (first: %s).",
+                    label, m->absurd, m->runs, m->why);
+    const e56_metric ms[] = {
+        {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", m->mean_lin,
+         1e-4, 0.5},
+        {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs",
+         m->mean_ang, 1e-4, 0.5},
+        {"up_rate", "1", "two-block towers standing at the end", m->ok_end / runs, 0.05, 0.1},
+        {"runs", "1", "stack runs over every cell (the trials of the rates)", runs, 0, 0},
+        {"error_rate", "1", "stack runs that errored or diverged", m->errored / runs, 0.02, 0.2},
+        {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)",
+         m->absurd / runs, 0.02, 0.2},
+        {"public_linear_momentum", "kg m/s",
+         "the public code's measure: mean over the run of (|p_x| + |p_y|) / 2, mean over the "
+         "stacks and cells",
+         m->pub_lin, 1e-4, 0.5},
+        {"public_angular_momentum", "kg m^2/s",
+         "the public code's measure: mean over the run of |sum I omega|, mean over the stacks "
+         "and cells",
+         m->pub_ang, 1e-4, 0.5},
+        {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
+    e56_metrics_add(x, label, ms, (int)(sizeof ms / sizeof *ms));
+}
+
 /* per method over the stacks' cells: the table beside the paper, the metrics */
 static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
-    static const char *const hdr[] = {"method",
-                                      "runs",
-                                      "mean |p| (kg m/s)",
-                                      "mean |L| (kg m^2/s)",
-                                      "towers up (%)",
-                                      "failure rate (%)",
-                                      "errored",
-                                      "absurd",
-                                      "largest penetration (m)",
-                                      "iterations / step",
-                                      "tall stack up",
-                                      "tall mean |p|"};
-    tc_table *t = tc_table_alloc(12, hdr);
+    tc_table *t = e56_table("method;runs;mean |p| (kg m/s);mean |L| (kg m^2/s);towers up (%);"
+                            "failure rate (%);errored;absurd;largest penetration (m);"
+                            "iterations / step;tall stack up;tall mean |p|");
     if (!t) return TC_ENOMEM;
-    const e56_sweep *sw = &s->sw;
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        int runs = 0, failed = 0, errored = 0, up = 0, ncell = 0, nlin = 0, absurd = 0;
-        double lin = 0, ang = 0, maxp = 0, ips = 0, plin = 0, pang = 0;
-        char why[160] = "";
-        for (int i = 0; i < sw->ncell; i++) {
-            const e56_cell *c = &sw->cell[i];
-            if (c->method != k) continue;
-            runs += sw->nscene;
-            failed += c->failed;
-            errored += c->errored;
-            up += c->ok_end;
-            absurd += c->absurd;
-            plin += c->pub_lin;
-            pang += c->pub_ang;
-            for (int j = 0; j < sw->nscene && !why[0]; j++)
-                if (c->out[j].absurd) snprintf(why, sizeof why, "%s", c->out[j].absurd_reason);
-            maxp = fmax(maxp, c->max_pen);
-            ncell++;
-            ips += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
-            if (!isnan(c->mean_lin)) {
-                lin += c->mean_lin;
-                ang += c->mean_ang;
-                nlin++;
-            }
-        }
-        if (!ncell) continue;
-        lin = nlin ? lin / nlin : NAN;
-        ang = nlin ? ang / nlin : NAN;
-        ips /= ncell;
-        plin /= ncell;
-        pang /= ncell;
+        e56_total m;
+        if (!e56_total_of(&s->sw, k, &m)) continue;
+        /* the tall stack's cell of the method (its one rate and tolerance) */
         const e56_cell *tc = NULL;
         for (int i = 0; i < s->tall.ncell; i++)
             if (s->tall.cell[i].method == k) tc = &s->tall.cell[i];
-        const char *label = tc_exp_label(x, k);
-        char c[12][64], name[128];
-        snprintf(c[0], 64, "%s", label);
-        snprintf(c[1], 64, "%d", runs);
-        snprintf(c[2], 64, "%.3g", lin);
-        snprintf(c[3], 64, "%.3g", ang);
-        snprintf(c[4], 64, "%.3g", 100.0 * up / runs);
-        snprintf(c[5], 64, "%.3g", 100.0 * failed / runs);
-        snprintf(c[6], 64, "%d", errored);
-        snprintf(c[7], 64, "%d", absurd);
-        snprintf(c[8], 64, "%.3g", maxp);
-        snprintf(c[9], 64, "%.3g", ips);
-        snprintf(c[10], 64, "%s",
-                 !tc           ? "-"
-                 : tc->errored ? "errored"
-                 : tc->absurd  ? "absurd"
-                 : tc->ok_end  ? "yes"
-                               : "no");
-        snprintf(c[11], 64, "%.3g", tc ? tc->mean_lin : NAN);
-        const char *row[12];
-        for (int j = 0; j < 12; j++)
-            row[j] = c[j];
-        tc_table_add_row(t, row);
-        if (absurd)
-            tc_exp_text(x,
-                        "`%s`: %d of %d stack runs ended physically absurd and failed (first: %s).",
-                        label, absurd, runs, why);
-        /* metrics */
-        const struct {
-            const char *n, *unit, *doc;
-            double v, ta, tr;
-        } ms[] = {
-            {"mean_linear_momentum", "kg m/s", "mean |sum M v| over the stacks' runs", lin, 1e-4,
-             0.5},
-            {"mean_angular_momentum", "kg m^2/s", "mean |angular momentum| over the stacks' runs",
-             ang, 1e-4, 0.5},
-            {"up_rate", "1", "two-block towers standing at the end", (double)up / runs, 0.05, 0.1},
-            {"runs", "1", "stack runs over every cell (the trials of the rates)", runs, 0, 0},
-            {"error_rate", "1", "stack runs that errored or diverged", (double)errored / runs, 0.02,
-             0.2},
-            {"absurd_rate", "1", "stack runs with a physically absurd outcome (failed)",
-             (double)absurd / runs, 0.02, 0.2},
-            {"public_linear_momentum", "kg m/s",
-             "the public code's measure: mean over the run of (|p_x| + |p_y|) / 2, mean over the "
-             "stacks and cells",
-             plin, 1e-4, 0.5},
-            {"public_angular_momentum", "kg m^2/s",
-             "the public code's measure: mean over the run of |sum I omega|, mean over the stacks "
-             "and cells",
-             pang, 1e-4, 0.5},
-            {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
-        for (size_t q = 0; q < sizeof ms / sizeof *ms; q++) {
-            snprintf(name, sizeof name, "%s.%s", label, ms[q].n);
-            tc_metrics_add(tc_exp_metrics(x), label, name, ms[q].v, ms[q].unit, ms[q].ta, ms[q].tr,
-                           0, ms[q].doc);
-        }
+        method_summary(x, t, k, &m, tc);
     }
     char cap[600];
     snprintf(cap, sizeof cap,
@@ -395,52 +339,24 @@ static tc_status stack_summary(tc_exp *x, const e6_state *s, tc_error *err) {
     return st;
 }
 
-/* the speed study over every method, its table, CSV and metric */
-static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
-    const tc_method **m = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *m);
-    e6_speed_row *rows = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *rows);
-    if (!m || !rows) {
-        free(m);
-        free(rows);
-        return TC_ENOMEM;
-    }
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        m[k] = tc_exp_method(x, k);
-        rows[k].method = k;
-    }
-    fprintf(stderr, "e6: speed study (serial): %d methods x %d steps\n", tc_exp_nmethod(x),
-            e->speed_steps);
-    tc_status st = e6_speed(e, m, tc_exp_nmethod(x), rows, err);
-    free(m);
-    if (st) {
-        free(rows);
-        return st;
-    }
-    /* one run record per method; a failed step is the measured outcome, shown in the table */
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        int run = tc_exp_add_run(x, k, NULL, -1, "speed: %d steps at %g Hz", e->speed_steps,
-                                 e->speed_rate);
-        tc_exp_record(x, run, rows[k].status, rows[k].reason, rows[k].steps, rows[k].total_s);
-    }
-    int num = tc_exp_method_find(x, e->ratio_num), den = tc_exp_method_find(x, e->ratio_den);
-    /* medians: a step that another process interrupted moves a mean, not a median; a method
-     * that failed gives none */
-    double ratio = num >= 0 && den >= 0 && !rows[num].failed && !rows[den].failed
-                       ? rows[num].median_s / rows[den].median_s
-                       : NAN;
-    /* csv and table */
-    static const tc_col cols[] = {
-        {.csv = "label", .head = "method"},
-        {.csv = "steps", .fmt = "%.0f"},
-        {.head = "steps"}, /* with "(failed)" */
-        {.csv = "failed", .fmt = "%.0f"},
-        {.csv = "mean_s", .head = "mean (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
-        {.csv = "median_s", .head = "median (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
-        {.csv = "p90_s", .head = "90 % (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
-        {.csv = "iters_per_step", .head = "iterations / step", .fmt = "%.6g", .tfmt = "%.3g"}};
+/* the speed study's table and CSV: a row per method */
+static const tc_col speed_cols[] = {
+    {.csv = "label", .head = "method"},
+    {.csv = "steps", .fmt = "%.0f"},
+    {.head = "steps"}, /* with "(failed)" */
+    {.csv = "failed", .fmt = "%.0f"},
+    {.csv = "mean_s", .head = "mean (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
+    {.csv = "median_s", .head = "median (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
+    {.csv = "p90_s", .head = "90 % (us)", .fmt = "%.6g", .tfmt = "%.3g", .scale = 1e6},
+    {.csv = "iters_per_step", .head = "iterations / step", .fmt = "%.6g", .tfmt = "%.3g"}};
+
+/* the speed study's rows: its CSV and table, a note for each failed method */
+static tc_status speed_table(tc_exp *x, const e6_setup *e, const e6_speed_row *rows,
+                             tc_error *err) {
     tc_rows *w;
-    st = tc_rows_open(&w, x, "speed.csv", cols, sizeof cols / sizeof *cols, err);
-    for (int k = 0; !st && k < tc_exp_nmethod(x); k++) {
+    tc_status st = tc_rows_open(&w, x, "speed.csv", speed_cols, 8, err);
+    if (st) return st;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const e6_speed_row *r = &rows[k];
         char steps[64];
         snprintf(steps, sizeof steps, "%ld%s", r->steps, r->failed ? " (failed)" : "");
@@ -452,8 +368,6 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
                                       TC_NUM(r->failed), TC_NUM(r->mean_s), TC_NUM(r->median_s),
                                       TC_NUM(r->p90_s), TC_NUM(r->iters_per_step)});
     }
-    free(rows);
-    if (st) return st;
     char cap[800], machine[300];
     tc_machine_describe(machine, sizeof machine, 1);
     snprintf(cap, sizeof cap,
@@ -461,7 +375,25 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
              "solve) of a block falling on the floor, %d steps at %g Hz, one method after the "
              "other in the same run (%s). Paper: bilevel about 30x slower than single-level.",
              e->speed_steps, e->speed_rate, machine);
-    st = tc_rows_close(w, "speed_table", cap, err);
+    return tc_rows_close(w, "speed_table", cap, err);
+}
+
+/* the speed study over every method: a run record each (a failed step is the measured outcome,
+ * shown in the table), the table and CSV, and the ratio's metric; medians, as a step that
+ * another process interrupted moves a mean, not a median, and a method that failed gives none */
+static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
+    e6_speed_row *rows = calloc((size_t)tc_exp_nmethod(x) + 1, sizeof *rows);
+    if (!rows) return TC_ENOMEM;
+    tc_status st = e6_speed(e, x, rows, err);
+    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++) {
+        int run = tc_exp_add_run(x, k, NULL, -1, "speed: %d steps at %g Hz", e->speed_steps,
+                                 e->speed_rate);
+        tc_exp_record(x, run, rows[k].status, rows[k].reason, rows[k].steps, rows[k].total_s);
+    }
+    const double ratio = e6_speed_ratio(x, e, rows);
+    if (!st) st = speed_table(x, e, rows, err);
+    free(rows);
+    if (st) return st;
     if (!isnan(ratio)) {
         tc_exp_text(x, "Median time per step, `%s` over `%s`: %.3g (paper: about 30).",
                     e->ratio_num, e->ratio_den, ratio);
