@@ -42,9 +42,10 @@ typedef struct e7_setup {
     /* (d) piles: the pile (kinds, scales, density, walls, fill, seed) with bodies and half_width
      * taken per size from d_bodies, d_half_width; step d_dt (s), d_seconds simulated, a sample
      * every d_every steps, means over the steps from d_measure_from (s) on; two parts touch when
-     * closer than d_margin (m) */
+     * closer than d_margin (m); the pile's seed as read (d_seed), the half widths given (d_nwidth)
+     */
     tc_compound_pile pile;
-    int d_n, d_bodies[E7_MAXPILE];
+    int d_n, d_bodies[E7_MAXPILE], d_seed, d_nwidth;
     double d_half_width[E7_MAXPILE];
     double d_dt, d_seconds, d_measure_from, d_margin;
     int d_every;
