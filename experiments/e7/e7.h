@@ -110,13 +110,14 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
 
 /* touching parts: the convex parts (a compound's boxes and spheres, every other body's shape)
  * of two bodies, one of them moving, whose surfaces are closer than margin (m): each such pair
- * of parts is one contact, counted the same way for every method (a sweep along x over the
- * parts' bounding boxes, then libccd on the parts grown by margin / 2). Work space for a scene's
- * parts, allocated once per run */
+ * of parts is one contact, counted the same way for every method (the body pairs from the
+ * library's broad phase, collide/tc_broadphase.h, then libccd on the parts grown by margin / 2).
+ * Work space for scene sc (kept, not copied) and a margin, allocated once per run (NULL: out of
+ * memory); e7_touching returns the count at the bodies' states bs, -1 when out of memory */
 typedef struct e7_touch e7_touch;
-e7_touch *e7_touch_alloc(const tc_scene *sc);
+e7_touch *e7_touch_alloc(const tc_scene *sc, double margin);
 void e7_touch_free(e7_touch *w);
-int e7_touching(e7_touch *w, const tc_scene *sc, const tc_body_state *bs, double margin);
+int e7_touching(e7_touch *w, const tc_body_state *bs);
 
 /* the slope and intercept of log y = b + slope log x over the n points with x, y > 0; returns
  * the points used (NAN slope and intercept with fewer than two) */

@@ -292,6 +292,7 @@ typedef struct pile_ctx {
     const tc_compound_pile *p;
     e7_item *t;
     e7_touch *touch;
+    int oom;         /* the contact count ran out of memory */
     int win_samples; /* the measured window: samples, contacts */
     double win_geo, win_own;
 } pile_ctx;
@@ -315,7 +316,8 @@ static void pile_after(void *ctx, tc_sim *sim, long k) {
     t->t[j] = time;
     t->ke[j] = tc_sim_kinetic_energy(sim);
     t->energy[j] = tc_sim_energy(sim);
-    t->geo[j] = e7_touching(c->touch, tc_sim_scene(sim), bs, e->d_margin);
+    t->geo[j] = e7_touching(c->touch, bs);
+    c->oom |= t->geo[j] < 0;
     t->own[j] = tc_sim_get_stats(sim)->ncontact;
     if (in) {
         c->win_geo += t->geo[j];
@@ -348,11 +350,7 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     const e7_setup *e = &s->e;
     const tc_scene *sc = s->pile[t->variant];
     pile_ctx c = {.e = e, .p = &s->piles[t->variant], .t = t};
-    if (!(c.touch = e7_touch_alloc(sc))) {
-        it->status = TC_ENOMEM;
-        snprintf(it->reason, sizeof it->reason, "out of memory for the contact count");
-        return;
-    }
+    if (!(c.touch = e7_touch_alloc(sc, e->d_margin))) c.oom = 1;
     tc_sim_loop loop = {.dt = e->d_dt,
                         .steps = t->steps,
                         .every = 1,
@@ -360,8 +358,12 @@ static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
                         .end = pile_end,
                         .ctx = &c};
     tc_series out = {0};
-    tc_simulate(sc, tc_exp_method(s->x, t->method), &loop, &out, it);
+    if (c.touch) tc_simulate(sc, tc_exp_method(s->x, t->method), &loop, &out, it);
     e7_touch_free(c.touch);
+    if (c.oom && !it->status) {
+        it->status = TC_ENOMEM;
+        snprintf(it->reason, sizeof it->reason, "out of memory for the contact count");
+    }
     t->done = out.steps;
     int ns = (int)((t->done + e->d_every - 1) / e->d_every);
     t->step_s = NAN; /* the cost study's */
