@@ -493,10 +493,10 @@ static void metric(tc_exp *x, const char *label, double v, const char *unit, dou
     {.csv = "label", .head = "method"}, {                                                          \
         .csv = "method"                                                                            \
     }
-/* a number: in the CSV under csv with fmt, in the table under head with digits significant
- * digits of scale x the value (scale 0: 1) */
-#define E7_COL_NUM(csv_, head_, fmt_, digits_, scale_)                                             \
-    { .csv = csv_, .head = head_, .fmt = fmt_, .digits = digits_, .below = 1e-12, .scale = scale_ }
+/* a number: in the CSV under c with format f, in the table under h with d significant digits of
+ * sc x the value (sc 0: 1) */
+#define E7_COL_NUM(c, h, f, d, sc)                                                                 \
+    { .csv = c, .head = h, .fmt = f, .digits = d, .below = 1e-12, .scale = sc }
 /* a relative error in the CSV, a percentage in the table */
 #define E7_COL_ERR(csv_) E7_COL_NUM(csv_, "error (%)", "%.6g", 2, 100)
 /* a closed form in the CSV and, to 4 digits, in the table */

@@ -408,8 +408,7 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
     sim_ctx c = {e, scene, 0, x, v, speed, wr};
     /* nothing puts energy in: a rise above lifting the body by its own size fails the run (a
      * penalty method at a 0.1 s step slid the box 33 m backwards, "ok") */
-    const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
-                          sc->gravity[2] * sc->gravity[2]);
+    const double g = tc_v3_norm(sc->gravity);
     const double size = scene == E7_SLIDE     ? 2 * e->a_half
                         : scene == E7_INCLINE ? 2 * e->b_half
                                               : 2 * e->c_radius;
@@ -419,8 +418,7 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
                         .after = record,
                         .ctx = &c,
                         .energy_rise_max = sc->body[1].mass * g * size};
-    tc_series out;
-    memset(&out, 0, sizeof out);
+    tc_series out = {0};
     tc_simulate(sc, m, &loop, &out, it);
     *done = out.steps;
 }
