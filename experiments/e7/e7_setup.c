@@ -55,7 +55,7 @@ static const tc_field e7_fields[] = {
     TC_FIELD_I(e7_setup, d_warm, "pile.cost.warm", 0, 1 << 20),
     TC_FIELD_I(e7_setup, d_timed, "pile.cost.timed", 1, 1 << 20),
     TC_FIELD_RS(e7_setup, d_half_width, d_nwidth, "pile.half_width", 1e-3, 100),
-    {0}};
+    TC_FIELD_END};
 
 /* a part of a compound as the script gives it */
 typedef struct e7_part {
@@ -69,10 +69,9 @@ typedef struct e7_part {
 static tc_status read_kind(const tc_script *s, const tc_setting *g, int i, double lo, double hi,
                            tc_compound_kind *k, tc_error *err) {
     static const char *const keys[] = {"name", "parts", NULL};
-    static const tc_field part_fields[] = {TC_FIELD_S(e7_part, type, "type"),
-                                           TC_FIELD_RS(e7_part, size, nsize, "size", 1e-6, 1e3),
-                                           TC_FIELD_RS(e7_part, pos, npos, "pos", -1e3, 1e3),
-                                           {0}};
+    static const tc_field part_fields[] = {
+        TC_FIELD_S(e7_part, type, "type"), TC_FIELD_RS(e7_part, size, nsize, "size", 1e-6, 1e3),
+        TC_FIELD_RS(e7_part, pos, npos, "pos", -1e3, 1e3), TC_FIELD_END};
     char where[64], path[96];
     snprintf(where, sizeof where, "pile.shapes.[%d]", i);
     if (tc_setting_type(g) != TC_SETTING_GROUP)
@@ -130,8 +129,7 @@ static tc_status read_kind(const tc_script *s, const tc_setting *g, int i, doubl
 static tc_status read_limits(const tc_script *s, e7_setup *e, tc_error *err) {
     static const tc_field fields[] = {TC_FIELD_S(e7_limit, label, "label"),
                                       TC_FIELD_I(e7_limit, bodies, "bodies", 0, 1 << 20),
-                                      TC_FIELD_S(e7_limit, why, "why"),
-                                      {0}};
+                                      TC_FIELD_S(e7_limit, why, "why"), TC_FIELD_END};
     const tc_setting *l = tc_script_lookup(s, NULL, "pile.limits");
     if (!l) return TC_OK;
     if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) > E7_MAXLIMIT)
