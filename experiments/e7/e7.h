@@ -42,9 +42,10 @@ typedef struct e7_setup {
     /* (d) piles: the pile (kinds, scales, density, walls, fill, seed) with bodies and half_width
      * taken per size from d_bodies, d_half_width; step d_dt (s), d_seconds simulated, a sample
      * every d_every steps, means over the steps from d_measure_from (s) on; two parts touch when
-     * closer than d_margin (m) */
+     * closer than d_margin (m); the pile's seed as read (d_seed), the half widths given (d_nwidth)
+     */
     tc_compound_pile pile;
-    int d_n, d_bodies[E7_MAXPILE];
+    int d_n, d_bodies[E7_MAXPILE], d_seed, d_nwidth;
     double d_half_width[E7_MAXPILE];
     double d_dt, d_seconds, d_measure_from, d_margin;
     int d_every;
@@ -109,13 +110,14 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
 
 /* touching parts: the convex parts (a compound's boxes and spheres, every other body's shape)
  * of two bodies, one of them moving, whose surfaces are closer than margin (m): each such pair
- * of parts is one contact, counted the same way for every method (a sweep along x over the
- * parts' bounding boxes, then libccd on the parts grown by margin / 2). Work space for a scene's
- * parts, allocated once per run */
+ * of parts is one contact, counted the same way for every method (the body pairs from the
+ * library's broad phase, collide/tc_broadphase.h, then libccd on the parts grown by margin / 2).
+ * Work space for scene sc (kept, not copied) and a margin, allocated once per run (NULL: out of
+ * memory); e7_touching returns the count at the bodies' states bs, -1 when out of memory */
 typedef struct e7_touch e7_touch;
-e7_touch *e7_touch_alloc(const tc_scene *sc);
+e7_touch *e7_touch_alloc(const tc_scene *sc, double margin);
 void e7_touch_free(e7_touch *w);
-int e7_touching(e7_touch *w, const tc_scene *sc, const tc_body_state *bs, double margin);
+int e7_touching(e7_touch *w, const tc_body_state *bs);
 
 /* the slope and intercept of log y = b + slope log x over the n points with x, y > 0; returns
  * the points used (NAN slope and intercept with fewer than two) */

@@ -5,40 +5,78 @@
 #include "math/tc_vec.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-/* the line of a setting, looked up in the tier first (0 when absent) */
-static int line_of(const tc_script *s, const char *path) {
-    const tc_setting *v = tc_script_lookup(s, NULL, path);
-    return v ? tc_setting_line(v) : 0;
-}
+/* an error at the setting at path (its line, looked up in the tier first) */
+#define E7_FAIL(s, path, err, ...)                                                                 \
+    tc_script_fail((s), tc_script_lookup((s), NULL, (path)), (path), (err), __VA_ARGS__)
 
-/* a list of numbers of exactly n entries (n = 0: 1 to max) */
-static tc_status reals_n(const tc_script *s, const tc_setting *g, const char *name, double lo,
-                         double hi, double *out, int n, const char *what, tc_error *err) {
-    double buf[8];
-    int got = 0;
-    tc_status st = tc_script_reals(s, g, name, lo, hi, buf, 8, &got, err);
-    if (st) return st;
-    if (got != n)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                            tc_setting_line(tc_script_lookup(s, g, name)), name,
-                            "needs %d numbers (%s), got %d", n, what, got);
-    memcpy(out, buf, (size_t)n * sizeof *out);
-    return TC_OK;
-}
+/* the numbers by dotted path (a tier may override any), each in its range */
+static const tc_field e7_fields[] = {
+    TC_FIELD_R(e7_setup, gravity, "scene.gravity", 0, 100),
+    TC_FIELD_R(e7_setup, dt, "scene.dt", 1e-6, 0.1),
+    TC_FIELD_R(e7_setup, tolerance, "scene.tolerance", 0, 1),
+    TC_FIELD_I(e7_setup, every, "scene.every", 1, 1 << 20),
+    TC_FIELD_R(e7_setup, a_half, "slide.half_size", 1e-3, 10),
+    TC_FIELD_R(e7_setup, a_mass, "slide.mass", 1e-3, 1e6),
+    TC_FIELD_R(e7_setup, a_v0, "slide.v0", 1e-6, 100),
+    TC_FIELD_R(e7_setup, a_mu, "slide.friction", 0, 10),
+    TC_FIELD_R(e7_setup, a_seconds, "slide.seconds", 1e-3, 1e3),
+    TC_FIELD_R(e7_setup, a_stop, "slide.stop_speed", 1e-12, 10),
+    TC_FIELD_R(e7_setup, b_half, "incline.half_size", 1e-3, 10),
+    TC_FIELD_R(e7_setup, b_mass, "incline.mass", 1e-3, 1e6),
+    TC_FIELD_R(e7_setup, b_mu, "incline.friction", 0, 10),
+    TC_FIELD_R(e7_setup, b_seconds, "incline.seconds", 1e-3, 1e3),
+    TC_FIELD_R(e7_setup, b_fit_from, "incline.fit_from", 0, 1e3),
+    TC_FIELD_R(e7_setup, b_stick, "incline.stick_speed", 0, 10),
+    TC_FIELD_RS(e7_setup, b_offset, b_n, "incline.offsets", -89, 89),
+    TC_FIELD_R(e7_setup, c_radius, "roll.radius", 1e-3, 10),
+    TC_FIELD_R(e7_setup, c_mass, "roll.mass", 1e-3, 1e6),
+    TC_FIELD_R(e7_setup, c_v0, "roll.v0", 1e-6, 100),
+    TC_FIELD_R(e7_setup, c_mu, "roll.friction", 0, 10),
+    TC_FIELD_R(e7_setup, c_seconds, "roll.seconds", 1e-3, 1e3),
+    TC_FIELD_R(e7_setup, c_slip, "roll.slip", 1e-12, 0.5),
+    TC_FIELD_R(e7_setup, pile.size_lo, "pile.size_lo", 1e-4, 10),
+    TC_FIELD_R(e7_setup, pile.size_hi, "pile.size_hi", 1e-4, 10),
+    TC_FIELD_R(e7_setup, pile.density, "pile.density", 1e-3, 1e5),
+    TC_FIELD_R(e7_setup, pile.wall_height, "pile.wall_height", 1e-3, 100),
+    TC_FIELD_R(e7_setup, pile.fill, "pile.fill", 1e-3, 1),
+    TC_FIELD_R(e7_setup, pile.friction, "pile.friction", 0, 10),
+    TC_FIELD_R(e7_setup, d_dt, "pile.dt", 1e-6, 0.1),
+    TC_FIELD_R(e7_setup, d_seconds, "pile.seconds", 1e-3, 1e3),
+    TC_FIELD_R(e7_setup, d_measure_from, "pile.measure_from", 0, 1e3),
+    TC_FIELD_R(e7_setup, d_margin, "pile.margin", 0, 1),
+    TC_FIELD_R(e7_setup, d_linear, "pile.linear", 0, 10),
+    TC_FIELD_I(e7_setup, d_seed, "pile.seed", 0, 1 << 30),
+    TC_FIELD_I(e7_setup, d_every, "pile.every", 1, 1 << 20),
+    TC_FIELD_I(e7_setup, d_repeats, "pile.cost.repeats", 1, E7_MAXREPEAT),
+    TC_FIELD_I(e7_setup, d_warm, "pile.cost.warm", 0, 1 << 20),
+    TC_FIELD_I(e7_setup, d_timed, "pile.cost.timed", 1, 1 << 20),
+    TC_FIELD_RS(e7_setup, d_half_width, d_nwidth, "pile.half_width", 1e-3, 100),
+    TC_FIELD_END};
 
-/* one kind of pile.shapes: name and parts, sizes in units of the body scale */
+/* a part of a compound as the script gives it */
+typedef struct e7_part {
+    char type[16];
+    double size[3], pos[3];
+    int nsize, npos;
+} e7_part;
+
+/* one kind of pile.shapes: name and parts, sizes in units of the body scale; a valid compound at
+ * both ends of the scale range [lo, hi] */
 static tc_status read_kind(const tc_script *s, const tc_setting *g, int i, double lo, double hi,
                            tc_compound_kind *k, tc_error *err) {
     static const char *const keys[] = {"name", "parts", NULL};
-    static const char *const part_keys[] = {"type", "size", "pos", NULL};
-    char where[64];
+    static const tc_field part_fields[] = {
+        TC_FIELD_S(e7_part, type, "type"), TC_FIELD_RS(e7_part, size, nsize, "size", 1e-6, 1e3),
+        TC_FIELD_RS(e7_part, pos, npos, "pos", -1e3, 1e3), TC_FIELD_END};
+    char where[64], path[96];
     snprintf(where, sizeof where, "pile.shapes.[%d]", i);
-    if (!(tc_setting_type(g) == TC_SETTING_GROUP))
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(g), where,
-                            "must be a group { name = \"...\"; parts = ( ... ); }");
+    if (tc_setting_type(g) != TC_SETTING_GROUP)
+        return tc_script_fail(s, g, where, err,
+                              "must be a group { name = \"...\"; parts = ( ... ); }");
     const char *name;
     tc_status st;
     if ((st = tc_script_allowed(s, g, keys, err)) ||
@@ -46,149 +84,103 @@ static tc_status read_kind(const tc_script *s, const tc_setting *g, int i, doubl
         return st;
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
+    /* the parts: each a box or a sphere */
     const tc_setting *parts = tc_script_lookup(s, g, "parts");
-    int line = parts ? tc_setting_line(parts) : tc_setting_line(g);
+    const int list = tc_setting_type(parts) == TC_SETTING_LIST;
     snprintf(where, sizeof where, "pile.shapes.[%d].parts", i);
-    if (!parts || !(tc_setting_type(parts) == TC_SETTING_LIST) || tc_setting_length(parts) < 1 ||
-        tc_setting_length(parts) > TC_SHAPE_MAXPART)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, where,
-                            "compound '%s' needs a list ( {...}, ... ) of 1 to %d parts (%s): an "
-                            "empty compound has no volume",
-                            k->name, TC_SHAPE_MAXPART,
-                            parts && (tc_setting_type(parts) == TC_SETTING_LIST)
-                                ? "it has none or too many"
-                                : "missing");
     k->npart = tc_setting_length(parts);
+    if (!list || k->npart < 1 || k->npart > TC_SHAPE_MAXPART)
+        return tc_script_fail(s, parts ? parts : g, where, err,
+                              "compound '%s' needs a list ( {...}, ... ) of 1 to %d parts (%s): an "
+                              "empty compound has no volume",
+                              k->name, TC_SHAPE_MAXPART,
+                              list ? "it has none or too many" : "missing");
     for (int j = 0; j < k->npart; j++) {
-        const tc_setting *p = tc_setting_at(parts, j);
-        const char *type;
-        tc_shape_part *q = &k->part[j];
-        if (!(tc_setting_type(p) == TC_SETTING_GROUP))
-            return tc_error_set(
-                err, TC_EINVAL, tc_script_path(s), tc_setting_line(p), where,
-                "part %d must be a group { type = ...; size = [...]; pos = [...]; }", j + 1);
-        if ((st = tc_script_allowed(s, p, part_keys, err)) ||
-            (st = tc_script_string(s, p, "type", &type, err)))
-            return st;
-        int ball = !strcmp(type, "sphere");
-        if (!ball && strcmp(type, "box"))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(p), "type",
-                                "part %d of '%s': \"box\" or \"sphere\" (got \"%s\")", j + 1,
-                                k->name, type);
-        q->type = ball ? TC_SHAPE_SPHERE : TC_SHAPE_BOX;
-        if ((st = reals_n(s, p, "size", 1e-6, 1e3, q->size, ball ? 1 : 3,
-                          ball ? "the radius" : "the half sizes along x, y, z", err)) ||
-            (st = reals_n(s, p, "pos", -1e3, 1e3, q->pos, 3, "the centre in the body frame", err)))
-            return st;
+        e7_part p = {0};
+        snprintf(path, sizeof path, "%s.[%d]", where, j);
+        if ((st = tc_script_read(s, path, part_fields, &p, err))) return st;
+        const tc_setting *ps = tc_script_lookup(s, NULL, path);
+        const int ball = !strcmp(p.type, "sphere");
+        if (!ball && strcmp(p.type, "box"))
+            return tc_script_fail(s, ps, "type", err,
+                                  "part %d of '%s': \"box\" or \"sphere\" (got \"%s\")", j + 1,
+                                  k->name, p.type);
+        if (p.nsize != (ball ? 1 : 3))
+            return tc_script_fail(s, tc_script_lookup(s, ps, "size"), "size", err,
+                                  "needs %d numbers (%s), got %d", ball ? 1 : 3,
+                                  ball ? "the radius" : "the half sizes along x, y, z", p.nsize);
+        if (p.npos != 3)
+            return tc_script_fail(s, tc_script_lookup(s, ps, "pos"), "pos", err,
+                                  "needs 3 numbers (the centre in the body frame), got %d", p.npos);
+        k->part[j].type = ball ? TC_SHAPE_SPHERE : TC_SHAPE_BOX;
+        memcpy(k->part[j].size, p.size, sizeof p.size);
+        memcpy(k->part[j].pos, p.pos, sizeof p.pos);
     }
-    /* a valid compound at both ends of the scale range */
     tc_shape c;
     tc_error e2;
     tc_error_clear(&e2);
     if ((st = tc_compound_shape(k, lo, &c, &e2)) || (st = tc_compound_shape(k, hi, &c, &e2)))
-        return tc_error_set(err, st, tc_script_path(s), line, where, "%s", e2.msg);
+        return tc_error_set(err, st, tc_script_path(s), tc_setting_line(parts), where, "%s",
+                            e2.msg);
     return TC_OK;
 }
 
 /* pile.limits: ( { label = "..."; bodies = N; why = "..."; }, ... ) */
 static tc_status read_limits(const tc_script *s, e7_setup *e, tc_error *err) {
-    static const char *const keys[] = {"label", "bodies", "why", NULL};
+    static const tc_field fields[] = {TC_FIELD_S(e7_limit, label, "label"),
+                                      TC_FIELD_I(e7_limit, bodies, "bodies", 0, 1 << 20),
+                                      TC_FIELD_S(e7_limit, why, "why"), TC_FIELD_END};
     const tc_setting *l = tc_script_lookup(s, NULL, "pile.limits");
     if (!l) return TC_OK;
-    int line = tc_setting_line(l);
-    if (!(tc_setting_type(l) == TC_SETTING_LIST) || tc_setting_length(l) > E7_MAXLIMIT)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "pile.limits",
-                            "a list ( {...}, ... ) of at most %d groups { label = ...; bodies = "
-                            "...; why = ...; }",
-                            E7_MAXLIMIT);
+    if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) > E7_MAXLIMIT)
+        return tc_script_fail(s, l, "pile.limits", err,
+                              "a list ( {...}, ... ) of at most %d groups { label = ...; bodies = "
+                              "...; why = ...; }",
+                              E7_MAXLIMIT);
     e->d_nlimit = tc_setting_length(l);
-    for (int i = 0; i < e->d_nlimit; i++) {
-        const tc_setting *g = tc_setting_at(l, i);
-        const char *label, *why;
-        tc_status st;
-        if (!(tc_setting_type(g) == TC_SETTING_GROUP))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(g),
-                                "pile.limits", "entry %d must be a group", i + 1);
-        if ((st = tc_script_allowed(s, g, keys, err)) ||
-            (st = tc_script_string(s, g, "label", &label, err)) ||
-            (st = tc_script_int(s, g, "bodies", 0, 1 << 20, &e->d_limit[i].bodies, err)) ||
-            (st = tc_script_string(s, g, "why", &why, err)))
-            return st;
-        snprintf(e->d_limit[i].label, sizeof e->d_limit[i].label, "%s", label);
-        snprintf(e->d_limit[i].why, sizeof e->d_limit[i].why, "%s", why);
+    tc_status st = TC_OK;
+    for (int i = 0; i < e->d_nlimit && !st; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "pile.limits.[%d]", i);
+        st = tc_script_read(s, path, fields, &e->d_limit[i], err);
     }
-    return TC_OK;
+    return st;
 }
 
-/* the pile's fields, its shapes and sizes; each size checked as built (fits its box, fits the
- * scene), errors at the line of the setting they concern */
+/* the pile's kinds and sizes; each size checked as built (fits its box, fits the scene), errors
+ * at the line of the setting they concern */
 static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
     tc_compound_pile *p = &e->pile;
-    memset(p, 0, sizeof *p);
-    int seed = 0;
-    tc_status st;
-    const struct {
-        const char *name;
-        double *v, lo, hi;
-    } reals[] = {{"pile.size_lo", &p->size_lo, 1e-4, 10},
-                 {"pile.size_hi", &p->size_hi, 1e-4, 10},
-                 {"pile.density", &p->density, 1e-3, 1e5},
-                 {"pile.wall_height", &p->wall_height, 1e-3, 100},
-                 {"pile.fill", &p->fill, 1e-3, 1},
-                 {"pile.friction", &p->friction, 0, 10},
-                 {"pile.dt", &e->d_dt, 1e-6, 0.1},
-                 {"pile.seconds", &e->d_seconds, 1e-3, 1e3},
-                 {"pile.measure_from", &e->d_measure_from, 0, 1e3},
-                 {"pile.margin", &e->d_margin, 0, 1},
-                 {"pile.linear", &e->d_linear, 0, 10}};
-    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st =
-                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
-            return st;
-    if ((st = tc_script_int(s, NULL, "pile.seed", 0, 1 << 30, &seed, err)) ||
-        (st = tc_script_int(s, NULL, "pile.every", 1, 1 << 20, &e->d_every, err)) ||
-        (st = tc_script_int(s, NULL, "pile.cost.repeats", 1, E7_MAXREPEAT, &e->d_repeats, err)) ||
-        (st = tc_script_int(s, NULL, "pile.cost.warm", 0, 1 << 20, &e->d_warm, err)) ||
-        (st = tc_script_int(s, NULL, "pile.cost.timed", 1, 1 << 20, &e->d_timed, err)))
-        return st;
-    p->seed = (unsigned long)seed;
+    p->seed = (unsigned long)e->d_seed;
     p->gravity = e->gravity;
     if (p->size_hi < p->size_lo)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.size_hi"),
-                            "pile.size_hi", "must be >= size_lo (%g m)", p->size_lo);
+        return E7_FAIL(s, "pile.size_hi", err, "must be >= size_lo (%g m)", p->size_lo);
     if (e->d_measure_from >= e->d_seconds)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.measure_from"),
-                            "pile.measure_from", "must be below pile.seconds (%g s)", e->d_seconds);
+        return E7_FAIL(s, "pile.measure_from", err, "must be below pile.seconds (%g s)",
+                       e->d_seconds);
     /* the kinds of body */
     const tc_setting *kinds = tc_script_lookup(s, NULL, "pile.shapes");
-    if (!kinds || !(tc_setting_type(kinds) == TC_SETTING_LIST) || tc_setting_length(kinds) < 1 ||
-        tc_setting_length(kinds) > TC_PILE_MAXKIND)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), kinds ? tc_setting_line(kinds) : 0,
-                            "pile.shapes", "a list ( {...}, ... ) of 1 to %d compounds",
-                            TC_PILE_MAXKIND);
     p->nkind = tc_setting_length(kinds);
-    for (int i = 0; i < p->nkind; i++)
-        if ((st = read_kind(s, tc_setting_at(kinds, i), i, p->size_lo, p->size_hi, &p->kind[i],
-                            err)))
-            return st;
+    if (tc_setting_type(kinds) != TC_SETTING_LIST || p->nkind < 1 || p->nkind > TC_PILE_MAXKIND)
+        return tc_script_fail(s, kinds, "pile.shapes", err,
+                              "a list ( {...}, ... ) of 1 to %d compounds", TC_PILE_MAXKIND);
+    tc_status st = TC_OK;
+    for (int i = 0; i < p->nkind && !st; i++)
+        st = read_kind(s, tc_setting_at(kinds, i), i, p->size_lo, p->size_hi, &p->kind[i], err);
+    if (st) return st;
     /* the sizes: bodies and the box's half width, one each */
     double b[E7_MAXPILE];
-    int nb = 0, nw = 0;
-    if ((st = tc_script_reals(s, NULL, "pile.bodies", 1, 1e6, b, E7_MAXPILE, &nb, err)) ||
-        (st = tc_script_reals(s, NULL, "pile.half_width", 1e-3, 100, e->d_half_width, E7_MAXPILE,
-                              &nw, err)))
+    if ((st = tc_script_reals(s, NULL, "pile.bodies", 1, 1e6, b, E7_MAXPILE, &e->d_n, err)))
         return st;
-    if (nw != nb)
-        return tc_error_set(
-            err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.half_width"), "pile.half_width",
-            "needs one box half width per pile size: %d for the %d sizes of pile.bodies", nw, nb);
-    e->d_n = nb;
-    for (int i = 0; i < nb; i++) {
+    if (e->d_nwidth != e->d_n)
+        return E7_FAIL(s, "pile.half_width", err,
+                       "needs one box half width per pile size: %d for the %d sizes of pile.bodies",
+                       e->d_nwidth, e->d_n);
+    for (int i = 0; i < e->d_n; i++) {
         e->d_bodies[i] = (int)b[i];
         if (b[i] != e->d_bodies[i])
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "pile.bodies"),
-                                "pile.bodies", "entry %d must be a whole number of bodies (got %g)",
-                                i + 1, b[i]);
+            return E7_FAIL(s, "pile.bodies", err,
+                           "entry %d must be a whole number of bodies (got %g)", i + 1, b[i]);
         tc_compound_pile q = *p;
         q.bodies = e->d_bodies[i];
         q.half_width = e->d_half_width[i];
@@ -197,8 +189,9 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
         if ((st = tc_compound_pile_check(&q, &e2))) {
             char path[64];
             snprintf(path, sizeof path, "pile.%s", e2.param);
-            int line = line_of(s, path);
-            return tc_error_set(err, st, tc_script_path(s), line ? line : line_of(s, "pile"), path,
+            const int line = tc_script_line(s, NULL, path);
+            return tc_error_set(err, st, tc_script_path(s),
+                                line ? line : tc_script_line(s, NULL, "pile"), path,
                                 "pile %d (%d bodies in a box of half width %g m): %s", i + 1,
                                 q.bodies, q.half_width, e2.msg);
         }
@@ -208,65 +201,28 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
 
 tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     memset(e, 0, sizeof *e);
-    tc_status st;
-    const struct {
-        const char *name;
-        double *v, lo, hi;
-    } reals[] = {{"scene.gravity", &e->gravity, 0, 100},
-                 {"scene.dt", &e->dt, 1e-6, 0.1},
-                 {"scene.tolerance", &e->tolerance, 0, 1},
-                 {"slide.half_size", &e->a_half, 1e-3, 10},
-                 {"slide.mass", &e->a_mass, 1e-3, 1e6},
-                 {"slide.v0", &e->a_v0, 1e-6, 100},
-                 {"slide.friction", &e->a_mu, 0, 10},
-                 {"slide.seconds", &e->a_seconds, 1e-3, 1e3},
-                 {"slide.stop_speed", &e->a_stop, 1e-12, 10},
-                 {"incline.half_size", &e->b_half, 1e-3, 10},
-                 {"incline.mass", &e->b_mass, 1e-3, 1e6},
-                 {"incline.friction", &e->b_mu, 0, 10},
-                 {"incline.seconds", &e->b_seconds, 1e-3, 1e3},
-                 {"incline.fit_from", &e->b_fit_from, 0, 1e3},
-                 {"incline.stick_speed", &e->b_stick, 0, 10},
-                 {"roll.radius", &e->c_radius, 1e-3, 10},
-                 {"roll.mass", &e->c_mass, 1e-3, 1e6},
-                 {"roll.v0", &e->c_v0, 1e-6, 100},
-                 {"roll.friction", &e->c_mu, 0, 10},
-                 {"roll.seconds", &e->c_seconds, 1e-3, 1e3},
-                 {"roll.slip", &e->c_slip, 1e-12, 0.5}};
-    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st =
-                 tc_script_real(s, NULL, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
-            return st;
-    if ((st = tc_script_int(s, NULL, "scene.every", 1, 1 << 20, &e->every, err))) return st;
+    tc_status st = tc_script_read(s, NULL, e7_fields, e, err);
+    if (st) return st;
     /* the closed forms divide by mu g: (a) and (c) need friction and gravity */
-    const struct {
-        const char *name;
-        double mu;
-    } need[] = {{"slide.friction", e->a_mu}, {"roll.friction", e->c_mu}};
-    for (int i = 0; i < 2; i++)
-        if (!(need[i].mu * e->gravity > 0))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, need[i].name),
-                                need[i].name,
-                                "must be > 0 with gravity > 0: the closed form divides by mu g");
+    if (!(e->a_mu * e->gravity > 0))
+        return E7_FAIL(s, "slide.friction", err,
+                       "must be > 0 with gravity > 0: the closed form divides by mu g");
+    if (!(e->c_mu * e->gravity > 0))
+        return E7_FAIL(s, "roll.friction", err,
+                       "must be > 0 with gravity > 0: the closed form divides by mu g");
     if (e->a_stop >= e->a_v0)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "slide.stop_speed"),
-                            "slide.stop_speed", "must be below slide.v0 (%g m/s)", e->a_v0);
+        return E7_FAIL(s, "slide.stop_speed", err, "must be below slide.v0 (%g m/s)", e->a_v0);
     if (e->b_fit_from >= e->b_seconds)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "incline.fit_from"),
-                            "incline.fit_from", "must be below incline.seconds (%g s)",
-                            e->b_seconds);
-    if ((st = tc_script_reals(s, NULL, "incline.offsets", -89, 89, e->b_offset, E7_MAXANGLE,
-                              &e->b_n, err)))
-        return st;
+        return E7_FAIL(s, "incline.fit_from", err, "must be below incline.seconds (%g s)",
+                       e->b_seconds);
     /* every angle a tilt in [0, 90) degrees */
     for (int i = 0; i < e->b_n; i++) {
-        double deg = e7_incline_angle(e, i) * 180 / M_PI;
+        const double deg = e7_incline_angle(e, i) * 180 / M_PI;
         if (!(deg >= 0 && deg < 89))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line_of(s, "incline.offsets"),
-                                "incline.offsets",
-                                "entry %d gives an incline of %.3g degrees (friction angle %.3g "
-                                "plus %g): it must lie in [0, 89)",
-                                i + 1, deg, atan(e->b_mu) * 180 / M_PI, e->b_offset[i]);
+            return E7_FAIL(s, "incline.offsets", err,
+                           "entry %d gives an incline of %.3g degrees (friction angle %.3g plus "
+                           "%g): it must lie in [0, 89)",
+                           i + 1, deg, atan(e->b_mu) * 180 / M_PI, e->b_offset[i]);
     }
     return read_pile(s, e, err);
 }
@@ -450,8 +406,7 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
     sim_ctx c = {e, scene, 0, x, v, speed, wr};
     /* nothing puts energy in: a rise above lifting the body by its own size fails the run (a
      * penalty method at a 0.1 s step slid the box 33 m backwards, "ok") */
-    const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
-                          sc->gravity[2] * sc->gravity[2]);
+    const double g = tc_v3_norm(sc->gravity);
     const double size = scene == E7_SLIDE     ? 2 * e->a_half
                         : scene == E7_INCLINE ? 2 * e->b_half
                                               : 2 * e->c_radius;
@@ -461,8 +416,7 @@ void e7_simulate(const e7_setup *e, int scene, const tc_scene *sc, const tc_meth
                         .after = record,
                         .ctx = &c,
                         .energy_rise_max = sc->body[1].mass * g * size};
-    tc_series out;
-    memset(&out, 0, sizeof out);
+    tc_series out = {0};
     tc_simulate(sc, m, &loop, &out, it);
     *done = out.steps;
 }

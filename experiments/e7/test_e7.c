@@ -111,9 +111,9 @@ Test(e7, the_pile_fits_its_box_and_nothing_touches_at_the_start) {
             cr_expect_eq(tc_compound_pile_escaped(&p, bs[b].pos), 0);
         }
         /* no two parts closer than 1 mm, none on the floor or a wall */
-        e7_touch *w = e7_touch_alloc(sc);
+        e7_touch *w = e7_touch_alloc(sc, 0.001);
         cr_assert_not_null(w);
-        cr_expect_eq(e7_touching(w, sc, bs, 0.001), 0, "pile %d: nothing touches at the start", i);
+        cr_expect_eq(e7_touching(w, bs), 0, "pile %d: nothing touches at the start", i);
         e7_touch_free(w);
         tc_sim_free(sim);
         /* the same scene from the same seed */
@@ -212,12 +212,13 @@ Test(e7, touching_parts_count_pairs_closer_than_the_margin) {
     tc_sim *sim = NULL;
     cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
     cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, NULL), TC_OK);
-    e7_touch *w = e7_touch_alloc(sc);
+    e7_touch *near = e7_touch_alloc(sc, 0.0002), *far = e7_touch_alloc(sc, 0.002);
     const tc_body_state *bs = tc_sim_bodies(sim);
     /* both boxes on the floor (gap 0); 0.5 mm between them; the ball 0.15 m above */
-    cr_expect_eq(e7_touching(w, sc, bs, 0.0002), 2, "the boxes on the floor");
-    cr_expect_eq(e7_touching(w, sc, bs, 0.002), 3, "and each other within 2 mm");
-    e7_touch_free(w);
+    cr_expect_eq(e7_touching(near, bs), 2, "the boxes on the floor");
+    cr_expect_eq(e7_touching(far, bs), 3, "and each other within 2 mm");
+    e7_touch_free(near);
+    e7_touch_free(far);
     tc_sim_free(sim);
     free(sc);
 }
