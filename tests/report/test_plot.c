@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gnuplot's messages about an experiment's files name the directory they end up in, not the
+/* figures (src/report/plot.c): PNG and PDF rendered, a broken template pointing at its log; and
+ * gnuplot's messages about an experiment's files name the directory they end up in, not the
  * staging directory they were written in (it is gone once the experiment finishes): in the
  * figure's log that is kept, and in the error a failed figure reports */
 #include <criterion/criterion.h>
@@ -10,22 +11,15 @@
 
 #include "core/tc_fs.h"
 #include "report/tc_plot.h"
+#include "test_scratch.h"
 
 /* a whole small file into buf ("" when it cannot be read) */
-static void slurp(const char *path, char *buf, size_t n) {
+static void slurp_into(const char *path, char *buf, size_t n) {
     buf[0] = 0;
     FILE *f = fopen(path, "r");
     if (!f) return;
     size_t got = fread(buf, 1, n - 1, f);
     buf[got] = 0;
-    fclose(f);
-}
-
-/* text into a new file */
-static void put(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
     fclose(f);
 }
 
@@ -62,21 +56,21 @@ Test(plot, messages_name_the_final_directory) {
 
     /* a warning: the plot still draws the function */
     snprintf(tpl, sizeof tpl, "%s/warn.gp", root);
-    put(tpl, "plot x, dir.'/missing.csv' using 1:2\n");
+    put_file(tpl, "plot x, dir.'/missing.csv' using 1:2\n");
     snprintf(base, sizeof base, "%s/fig_warn", dir);
     tc_plot_var v[] = {{"dir", dir}};
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_plot_render(tpl, v, 1, base, &err), TC_OK, "%s", err.msg);
     snprintf(log, sizeof log, "%s.log", base);
-    slurp(log, text, sizeof text);
+    slurp_into(log, text, sizeof text);
     cr_assert_not_null(strstr(text, "missing.csv"), "no warning in %s: '%s'", log, text);
     cr_assert_null(strstr(text, ".touche-"), "the log names the staging directory: %s", text);
     cr_assert_not_null(strstr(text, final), "the log does not name %s: %s", final, text);
 
     /* an error: nothing else to plot */
     snprintf(tpl, sizeof tpl, "%s/fail.gp", root);
-    put(tpl, "plot dir.'/missing.csv' using 1:2\n");
+    put_file(tpl, "plot dir.'/missing.csv' using 1:2\n");
     snprintf(base, sizeof base, "%s/fig_fail", dir);
     tc_error_clear(&err);
     cr_assert_neq(tc_plot_render(tpl, v, 1, base, &err), TC_OK);
@@ -86,7 +80,7 @@ Test(plot, messages_name_the_final_directory) {
     cr_assert_null(strstr(err.file, ".touche-"), "the error's file is in the staging directory: %s",
                    err.file);
     snprintf(log, sizeof log, "%s.log", base);
-    slurp(log, text, sizeof text);
+    slurp_into(log, text, sizeof text);
     cr_assert_null(strstr(text, ".touche-"),
                    "the failed figure's log names the staging directory: %s", text);
 
@@ -97,4 +91,44 @@ Test(plot, messages_name_the_final_directory) {
     snprintf(log, sizeof log, "%s/fig_warn.log", to);
     cr_assert(tc_file_readable(log), "no %s", log);
     tc_remove_tree(root);
+}
+
+Test(plot, renders_png_and_pdf) {
+    if (!tc_plot_available()) cr_skip_test("gnuplot not on PATH");
+    make_scratch();
+    const char *tpl = in_scratch("t.gp");
+    put_file(tpl, "set title ttl\nplot sin(x) * scale + 0 title ttl\n");
+    tc_plot_var vars[] = {{"ttl", "it's a test"}, {"scale", "2"}};
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, vars, 2, in_scratch("fig/f"), &err), TC_OK, "%s", err.msg);
+
+    /* both files, by their magic bytes, and no temps left */
+    char *png = slurp(in_scratch("fig/f.png")), *pdf = slurp(in_scratch("fig/f.pdf"));
+    cr_assert_not_null(png);
+    cr_assert_not_null(pdf);
+    cr_assert_eq(memcmp(png, "\x89PNG", 4), 0);
+    cr_assert_eq(memcmp(pdf, "%PDF", 4), 0);
+    free(png);
+    free(pdf);
+    cr_assert_eq(count_named(in_scratch("fig"), ".tmp."), 0);
+}
+
+Test(plot, broken_template_points_at_the_log) {
+    if (!tc_plot_available()) cr_skip_test("gnuplot not on PATH");
+    make_scratch();
+    char tpl[512];
+    snprintf(tpl, sizeof tpl, "%s", in_scratch("bad.gp"));
+    put_file(tpl, "plot sin(x\n");
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_neq(tc_plot_render(tpl, NULL, 0, in_scratch("g"), &err), TC_OK);
+    cr_assert(strstr(err.msg, in_scratch("g.log")), "message does not name the log: %s", err.msg);
+    cr_assert_not(tc_file_readable(in_scratch("g.png")));
+    cr_assert_eq(count_named(scratch, ".tmp."), 0);
+
+    /* a variable name that would be code is refused */
+    tc_plot_var bad[] = {{"x;system('true')", "1"}};
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, bad, 1, in_scratch("h"), &err), TC_EINVAL);
 }

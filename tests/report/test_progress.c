@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* the progress line on a terminal: redrawn while an item runs long (the elapsed time moves), and
- * at once after an interrupt, saying what the run does until it stops */
+/* the progress line (src/report/progress.c): ticks from many threads all count; on a terminal,
+ * redrawn while an item runs long (the elapsed time moves), and at once after an interrupt,
+ * saying what the run does until it stops */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,4 +75,18 @@ Test(progress, redrawn_during_a_long_item_and_on_interrupt) {
     cr_assert_not_null(strstr(out, "interrupted: finishing the current step"),
                        "no word of the interrupt: '%s'", out);
     cr_assert_not_null(strstr(out, "interrupted after"), "the last line: '%s'", out);
+}
+
+Test(progress, ticks_from_threads_all_count) {
+    tc_progress p;
+    tc_progress_start(&p, "test", 20000);
+    p.enabled = 1; /* exercise the redraw path even without a terminal */
+    cr_redirect_stderr();
+    double t0 = tc_wall_time();
+#pragma omp parallel for
+    for (int i = 0; i < 20000; i++)
+        tc_progress_tick(&p);
+    tc_progress_end(&p);
+    cr_assert_eq(p.done, 20000);
+    cr_assert_geq(tc_wall_time(), t0);
 }
