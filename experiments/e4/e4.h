@@ -30,10 +30,12 @@ typedef struct e4_setup {
     /* (c) pile in an open box */
     tc_pile pile; /* bodies, seed, masses, sizes, box; gravity and friction as above */
     double c_seconds;
+    int c_seed; /* the pile's seed as the script gives it */
     /* (d) speed: pile sizes, steps timed, how often each method's steps are timed (the
      * repeats interleaved, the median kept), the settling method and the timed ones (labels;
      * the first timed one is the baseline the others are divided by) */
     int d_n, d_sizes[E4_MAXPILE], d_steps, d_repeats;
+    double d_bodies[E4_MAXPILE]; /* d_sizes as the script gives them */
     char d_settle[TC_LABEL_MAX + 1];
     int d_nlabel;
     char d_label[E4_MAXSPEED][TC_LABEL_MAX + 1];
