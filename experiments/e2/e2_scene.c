@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BODY_T = E2_BODY_T, BODY_FINGER = E2_BODY_FINGER };
-
 /* one integrator { name; solver; engine = { ... }; } of the grid into ig; g: its place */
 static tc_status read_integrator(const tc_script *s, const tc_setting *it, e2_setup *e, int g,
                                  tc_error *err) {
@@ -189,7 +187,8 @@ tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_
     return st;
 }
 
-void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
+/* the target of trajectory tr at time t (s): linear between waypoints, the last one after */
+static void target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
     double u = t / e->waypoint_dt;
     int i = (int)floor(u);
     if (i >= tr->n - 1) {
@@ -219,20 +218,20 @@ typedef struct rollout_ctx {
 static void rollout_before(void *ctx, tc_sim *sim, long i) {
     rollout_ctx *c = ctx;
     double xy[2];
-    e2_target(c->e, c->tr, i * c->dt, xy);
-    tc_sim_set_target(sim, BODY_FINGER, 0, xy[0]);
-    tc_sim_set_target(sim, BODY_FINGER, 1, xy[1]);
+    target(c->e, c->tr, i * c->dt, xy);
+    tc_sim_set_target(sim, E2_BODY_FINGER, 0, xy[0]);
+    tc_sim_set_target(sim, E2_BODY_FINGER, 1, xy[1]);
 }
 
 /* contact episodes from the geometry (the same for every method), and the path samples */
 static void rollout_after(void *ctx, tc_sim *sim, long i) {
     rollout_ctx *c = ctx;
-    int now = tc_sim_gap(sim, BODY_T, BODY_FINGER) <= 0;
+    int now = tc_sim_gap(sim, E2_BODY_T, E2_BODY_FINGER) <= 0;
     c->r->contacts += now && !c->was;
     c->r->breaks += c->was && !now;
     c->was = now;
     double q[7];
-    tc_sim_body_q(sim, BODY_T, q);
+    tc_sim_body_q(sim, E2_BODY_T, q);
     const double t = (i + 1) * c->dt, T = c->e->duration;
     while (c->path && c->k < c->npath && t >= (double)c->k * T / (c->npath - 1) - 1e-12) {
         c->path[4 * c->k] = t;
@@ -248,7 +247,7 @@ static void rollout_after(void *ctx, tc_sim *sim, long i) {
 static void rollout_end(void *ctx, tc_sim *sim) {
     rollout_ctx *c = ctx;
     double q[7];
-    tc_sim_body_q(sim, BODY_T, q);
+    tc_sim_body_q(sim, E2_BODY_T, q);
     c->r->final[0] = q[0];
     c->r->final[1] = q[1];
     c->r->final[2] = q[2];
@@ -346,37 +345,64 @@ tc_status e2_write_trajectories(const char *path, const e2_traj *tr, int n, cons
 
 int e2_points(const tc_scene *sc, double spacing) {
     tc_aopc c;
-    if (tc_aopc_alloc(&c, &sc->body[BODY_T].shape, spacing, NULL)) return 0;
+    if (tc_aopc_alloc(&c, &sc->body[E2_BODY_T].shape, spacing, NULL)) return 0;
     int n = c.n;
     tc_aopc_free(&c);
     return n;
 }
 
-tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *m,
-                        const tc_method *ref, const e2_traj *tr, double dt, int steps,
-                        const double *spacing, int n, int *points, double *step_s, double *ref_s,
-                        tc_error *err) {
-    e2_setup run = *e;
-    run.duration = steps * dt;
-    /* the fastest of three runs: a 2 us step is easily disturbed by anything else the machine does
-     */
+/* the fastest of three runs' wall time per step (s) at 2 ms, NaN when one fails: a 2 us step is
+ * easily disturbed by anything else the machine does */
+static double fastest(const e2_setup *e, const tc_scene *sc, const tc_method *m,
+                      const e2_traj *tr) {
+    double best = INFINITY;
     e2_result r;
-    *ref_s = INFINITY;
-    for (int k = 0; k < 3; k++) {
-        e2_rollout(&run, sc, ref, dt, tr, NULL, 0, &r);
-        *ref_s = r.status ? NAN : fmin(*ref_s, r.step_s);
+    for (int k = 0; k < 3 && !isnan(best); k++) {
+        e2_rollout(e, sc, m, 0.002, tr, NULL, 0, &r);
+        best = r.status ? NAN : fmin(best, r.step_s);
     }
+    return best;
+}
+
+tc_status e2_step_times(const tc_exp *x, const e2_setup *e, const tc_scene *sc, const e2_traj *tr,
+                        int steps, const double *spacing, int n, int *points, double *step_s,
+                        double *ref_s, tc_method m[2], tc_error *err) {
+    const int timed = tc_exp_method_find(x, e->timing), ref = tc_exp_method_find(x, e->reference);
+    if (timed < 0 || ref < 0)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)), 0, "compare",
+                            "the script must list the methods '%s' and '%s'", e->timing,
+                            e->reference);
+    /* both with the timing integrator, over the first `steps` steps of the trajectory */
+    int g = 0;
+    while (g < e->ninteg && strcmp(e->integ[g].name, e->timing_integ))
+        g++;
+    tc_status st = e2_configure(tc_exp_method(x, timed), e, g, -1, &m[0], err);
+    if (!st) st = e2_configure(tc_exp_method(x, ref), e, g, -1, &m[1], err);
+    if (st) return st;
+    e2_setup run = *e;
+    run.duration = steps * 0.002;
+    *ref_s = fastest(&run, sc, &m[1], tr);
     for (int i = 0; i < n; i++) {
-        tc_method mi = *m;
-        tc_status st = e2_set_spacing(&mi, spacing[i], err);
-        if (st) return st;
+        tc_method mi = m[0];
+        if ((st = e2_set_spacing(&mi, spacing[i], err))) return st;
         points[i] = e2_points(sc, spacing[i]);
-        step_s[i] = INFINITY;
-        for (int k = 0; k < 3; k++) {
-            e2_rollout(&run, sc, &mi, dt, tr, NULL, 0, &r);
-            step_s[i] = r.status ? NAN : fmin(step_s[i], r.step_s);
-            if (isnan(step_s[i])) break;
-        }
+        step_s[i] = fastest(&run, sc, &mi, tr);
     }
+    return TC_OK;
+}
+
+tc_status e2_load(const tc_script *s, const char *source_dir, e2_setup *e, tc_scene *sc,
+                  e2_traj *tr, int *ntr, tc_error *err) {
+    char path[1100];
+    tc_status st = e2_read_setup(s, e, err);
+    if (!st) st = tc_scene_t_pusher(sc, &e->scene, err);
+    if (st) return st;
+    /* a relative path is the source tree's (data/...), an absolute one the user's own */
+    tc_path_under(source_dir, e->trajectories, path, sizeof path);
+    if ((st = e2_read_trajectories(path, e, tr, ntr, err))) return st;
+    /* as many rollouts as the script asks, each its own trajectory */
+    if (e->rollouts > *ntr)
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "rollouts"), "rollouts", err,
+                              "%d rollouts, but %s holds %d trajectories", e->rollouts, path, *ntr);
     return TC_OK;
 }

@@ -28,7 +28,6 @@ typedef struct e2_state {
     tc_scene sc;
     e2_traj tr[E2_MAXTRAJ];
     int ntr;
-    const e2_setup *ep;
     e2_item *it;
     int n;
 } e2_state;
@@ -142,32 +141,24 @@ static tc_status write_paths(const tc_exp *x, const e2_state *s, int timed, int 
 
 /* step time vs AOPC points: the timed method's steps on the T scene, serially, beside the
  * reference's, both with the timing integrator; *ratio at the coarsest spacing */
-static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, double *ratio,
-                              tc_error *err) {
+static tc_status write_timing(tc_exp *x, const e2_state *s, double *ratio, tc_error *err) {
     /* spacings geometric from the coarsest (27 points) to 2 cm (quick) or 4.7 mm (full, ~4,000) */
     enum { NS_MAX = 12 };
-    const e2_setup *e = &s->e;
     const int full = strcmp(tc_exp_tier(x), "full") == 0, ns = full ? NS_MAX : 8;
-    double spacings[NS_MAX];
+    double spacings[NS_MAX], ms[NS_MAX], ref_s;
+    int points[NS_MAX];
     for (int i = 0; i < ns; i++)
         spacings[i] = 0.08 * pow((full ? 0.0047 : 0.02) / 0.08, (double)i / (ns - 1));
-    int points[NS_MAX], g = 0;
-    while (strcmp(e->integ[g].name, e->timing_integ))
-        g++;
-    double ms[NS_MAX], ref_s;
-    tc_method a, b;
-    tc_status st = e2_configure(tc_exp_method(x, timed), e, g, -1, &a, err);
-    if (!st) st = e2_configure(tc_exp_method(x, ref), e, g, -1, &b, err);
-    if (!st)
-        st = e2_step_times(e, &s->sc, &a, &b, &s->tr[0], 0.002, 2000, spacings, ns, points, ms,
-                           &ref_s, err);
+    tc_method m[2];
+    tc_status st =
+        e2_step_times(x, &s->e, &s->sc, &s->tr[0], 2000, spacings, ns, points, ms, &ref_s, m, err);
     if (st) return st;
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, "step_time.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", tc_exp_label(x, timed), e->timing_integ,
-            tc_exp_label(x, ref), e->timing_integ);
+    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", s->e.timing, s->e.timing_integ, s->e.reference,
+            s->e.timing_integ);
     for (int i = 0; i < ns; i++)
         fprintf(o.f, "%d,%.6g,%.6g\n", points[i], 1e3 * ms[i], 1e3 * ref_s);
     *ratio = ms[0] / ref_s;
@@ -307,20 +298,8 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e2_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    const tc_script *sc = tc_exp_script(x);
-    char tpath[1100];
-    tc_status st = e2_read_setup(sc, &s->e, err);
-    if (!st) st = tc_scene_t_pusher(&s->sc, &s->e.scene, err);
-    if (!st) {
-        /* a relative path is the source tree's (data/...), an absolute one the user's own */
-        tc_path_under(tc_exp_source_dir(x), s->e.trajectories, tpath, sizeof tpath);
-        st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
-    }
-    /* as many rollouts as the script asks, each its own trajectory */
-    if (!st && s->e.rollouts > s->ntr)
-        st = tc_script_fail(sc, tc_script_lookup(sc, NULL, "rollouts"), "rollouts", err,
-                            "%d rollouts, but %s holds %d trajectories", s->e.rollouts, tpath,
-                            s->ntr);
+    tc_status st =
+        e2_load(tc_exp_script(x), tc_exp_source_dir(x), &s->e, &s->sc, s->tr, &s->ntr, err);
     if (!st) tc_exp_refer(x, "compare.timing", s->e.timing);
     /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
      * model of contact points or shapes alone cannot take) on spheres and compounds; the
@@ -424,7 +403,7 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
      * rank's alone (MPI) */
     double ratio = NAN;
     st = write_paths(x, s, timed, ref, 0, 0, e->nspacing - 1, err);
-    if (!st && tc_exp_writer(x)) st = write_timing(x, s, timed, ref, &ratio, err);
+    if (!st && tc_exp_writer(x)) st = write_timing(x, s, &ratio, err);
     if (st) return st;
     char name[128];
     snprintf(name, sizeof name, "%s.euler_step_over_%s_26", e->timing, e->reference);
