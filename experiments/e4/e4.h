@@ -134,6 +134,11 @@ typedef struct e4_speed_row {
 tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *const *m, int nm,
                    e4_speed_row *rows, tc_error *err);
 
+/* the speed study's methods among x's: *ref the settling one, m and idx the timed ones and their
+ * indices; the label of the first one x lacks (a --methods filter may leave one out), or NULL */
+const char *e4_speed_methods(const tc_exp *x, const e4_setup *e, const tc_method **ref,
+                             const tc_method **m, int *idx);
+
 /* `touche bench penalty` */
 extern const struct tc_bench_def e4_bench; /* exp/tc_bench.h */
 

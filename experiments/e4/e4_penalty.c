@@ -82,23 +82,6 @@ static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_err
     return tc_outfile_commit(&o, err);
 }
 
-/* the speed study's methods among those run here: the settling one into *settle, the timed
- * ones into idx and m; 0, said in the section, when one is missing (a --methods filter may have
- * left it out) */
-static int speed_methods(tc_exp *x, const e4_setup *e, int *settle, int *idx, const tc_method **m) {
-    *settle = tc_exp_method_find(x, e->d_settle);
-    for (int i = 0; i < e->d_nlabel; i++) {
-        idx[i] = tc_exp_method_find(x, e->d_label[i]);
-        if (idx[i] < 0 || *settle < 0) {
-            tc_exp_text(x, "(d) The speed study did not run: method `%s` was not selected.",
-                        *settle < 0 ? e->d_settle : e->d_label[i]);
-            return 0;
-        }
-        m[i] = tc_exp_method(x, idx[i]);
-    }
-    return 1;
-}
-
 /* method i's steps per second over the baseline's (the first method's) */
 static double over_baseline(const e4_speed_row *w, int i) {
     return w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN;
@@ -192,13 +175,18 @@ static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *r
     return st;
 }
 
-/* the speed study (serial), one run record per pile size and method, its csv and its table */
+/* the speed study (serial), one run record per pile size and method, its csv and its table;
+ * without one of its methods (a --methods filter) the section says so */
 static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
-    const tc_method *m[E4_MAXSPEED];
-    int idx[E4_MAXSPEED], settle;
-    if (!speed_methods(x, e, &settle, idx, m)) return TC_OK;
+    const tc_method *ref, *m[E4_MAXSPEED];
+    int idx[E4_MAXSPEED];
+    const char *missing = e4_speed_methods(x, e, &ref, m, idx);
+    if (missing) {
+        tc_exp_text(x, "(d) The speed study did not run: method `%s` was not selected.", missing);
+        return TC_OK;
+    }
     e4_speed_row rows[E4_MAXPILE];
-    tc_status st = e4_speed(e, tc_exp_method(x, settle), m, e->d_nlabel, rows, err);
+    tc_status st = e4_speed(e, ref, m, e->d_nlabel, rows, err);
     if (st) return st;
     for (int r = 0; r < e->d_n; r++)
         for (int i = 0; i < e->d_nlabel; i++) {
