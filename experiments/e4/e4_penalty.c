@@ -31,27 +31,26 @@ typedef struct e4_state {
     int n;
 } e4_state;
 
-/* series of one study: gnuplot blocks (one per method, two blank lines apart) of
+/* study q's series, <study>.csv: gnuplot blocks (one per method, two blank lines apart) of
  * step, kinetic energy, penetration */
-static tc_status write_series(const tc_exp *x, const char *file, const e4_item *it, int n,
-                              int study, tc_error *err) {
-    char path[1200];
+static tc_status write_series(const tc_exp *x, const e4_state *s, int q, tc_error *err) {
+    char file[32], path[1200];
     tc_outfile o;
+    snprintf(file, sizeof file, "%s.csv", study_name[q]);
     tc_exp_path(x, file, path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     fprintf(o.f, "# step,kinetic_J,penetration_m; one block per method:");
-    for (int i = 0; i < n; i++)
-        if (it[i].study == study) fprintf(o.f, " %s", tc_exp_label(x, it[i].method));
+    for (int i = 0; i < s->n; i++)
+        if (s->it[i].study == q) fprintf(o.f, " %s", tc_exp_label(x, s->it[i].method));
     fprintf(o.f, "\n");
-    for (int i = 0; i < n; i++) {
-        if (it[i].study != study) continue;
-        const tc_series *s = &it[i].r.s;
-        long done = s->steps;
-        for (int j = 0; j < s->n && (long)j * it[i].every < done; j++)
-            fprintf(o.f, "%ld,%.6e,%.6e\n", (long)j * it[i].every + 1, s->ke[j], s->pen[j]);
+    for (int i = 0; i < s->n; i++) {
+        const e4_item *t = &s->it[i];
+        if (t->study != q) continue;
+        for (int j = 0; j < t->r.s.n && (long)j * t->every < t->r.s.steps; j++)
+            fprintf(o.f, "%ld,%.6e,%.6e\n", (long)j * t->every + 1, t->r.s.ke[j], t->r.s.pen[j]);
         /* an empty method still needs its block for the plot's indexes */
-        if (done == 0) fprintf(o.f, "1,NaN,NaN\n");
+        if (t->r.s.steps == 0) fprintf(o.f, "1,NaN,NaN\n");
         fprintf(o.f, "\n\n");
     }
     return tc_outfile_commit(&o, err);
@@ -384,16 +383,21 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     return st;
 }
 
-/* a figure of a study: the labels of the methods that ran it */
-static void series_figure(tc_exp *x, const e4_state *s, int study, const char *data,
-                          const char *base, const char *caption) {
-    char labels[2048] = "", path[1200];
+/* study q's figure, fig_<study>: the series of the methods that ran it */
+static void series_figure(tc_exp *x, const e4_state *s, int q) {
+    static const char *const caption[3] = {
+        "(a) Kinetic energy and penetration of a block started inside a plane.",
+        "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows.",
+        "(c) Kinetic energy and largest penetration of the settling pile."};
+    char labels[2048] = "", path[1200], base[32], file[32];
     int ok = 0;
+    snprintf(base, sizeof base, "fig_%s", study_name[q]);
+    snprintf(file, sizeof file, "%s.csv", study_name[q]);
     for (int i = 0; i < s->n; i++)
-        if (s->it[i].study == study) {
+        if (s->it[i].study == q) {
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
                      labels[0] ? " " : "", tc_exp_label(x, s->it[i].method));
-            ok += tc_exp_run_record(x, s->it[i].run)->status == TC_OK;
+            ok += ran_ok(x, &s->it[i]);
         }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
     if (!labels[0]) {
@@ -411,14 +415,27 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
                     base, labels);
         return;
     }
-    tc_exp_path(x, data, path, sizeof path);
+    tc_exp_path(x, file, path, sizeof path);
     /* the perturbed study's force-on windows (steps), shaded in the figure */
     char windows[96] = "";
-    if (study == E4_PERTURBED)
+    if (q == E4_PERTURBED)
         snprintf(windows, sizeof windows, "%d %d %d %d", s->e.b_settle, s->e.b_on, s->e.b_off,
                  s->e.b_cycles);
     tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"windows", windows}};
-    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption);
+    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption[q]);
+}
+
+/* (d)'s figure, when the speed study ran */
+static void speed_figure(tc_exp *x, const e4_setup *e) {
+    char path[1200], labels[512] = "";
+    tc_exp_path(x, "speed.csv", path, sizeof path);
+    if (!tc_file_readable(path)) return;
+    for (int i = 0; i < e->d_nlabel; i++)
+        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
+                 e->d_label[i]);
+    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
+    tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
+                  "(d) Steps per second against contact points, penalty and LCP.");
 }
 
 /* fig. 6's depths (m) held constant and its steps; the second panel's factor: no forgetting */
@@ -540,69 +557,56 @@ static void e4_free(void *state) {
     free(s);
 }
 
-static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
-    e4_state *s = state;
+/* the sweep: every method on every study whose shapes it handles, one run each; (a) sampled
+ * every step, (b) and (c) every 10 */
+static tc_status declare_runs(tc_exp *x, e4_state *s) {
     const e4_setup *e = &s->e;
-    s->x = x;
-    s->force = calloc((size_t)e->b_cycles, sizeof *s->force);
-    s->it = calloc((size_t)(3 * tc_exp_nmethod(x)) + 1, sizeof *s->it);
-    if (!s->force || !s->it) return TC_ENOMEM;
-    e4_perturbations(e, s->force);
-    /* the sweep: every method on every study whose shapes it handles, one run each */
-    long pile_steps = (long)ceil(e->c_seconds / e->dt);
-    long psteps = e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
+    const long steps[3] = {e->a_steps, e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off),
+                           (long)ceil(e->c_seconds / e->dt)};
+    const long long seed[3] = {e->a_seed, e->b_seed, (long long)e->pile.seed};
     for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int q = 0; q < 3; q++) {
             if (!tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS,
                                    tc_scene_shapes(&s->scene[q])))
                 continue;
             e4_item *t = &s->it[s->n++];
-            t->method = k;
-            t->study = q;
-            t->steps = q == E4_BLOCK ? e->a_steps : q == E4_PERTURBED ? psteps : pile_steps;
-            t->every = q == E4_BLOCK ? 1 : 10;
-            t->run = tc_exp_add_run(x, k, NULL,
-                                    q == E4_BLOCK       ? e->a_seed
-                                    : q == E4_PERTURBED ? e->b_seed
-                                                        : (long long)e->pile.seed,
-                                    "study=%s, %ld steps", study_name[q], t->steps);
+            *t = (e4_item){.method = k, .study = q, .steps = steps[q], .every = q ? 10 : 1};
+            t->run =
+                tc_exp_add_run(x, k, NULL, seed[q], "study=%s, %ld steps", study_name[q], t->steps);
             if (tc_series_alloc(&t->r.s, t->steps, t->every,
                                 TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
                 return TC_ENOMEM;
         }
-    tc_status st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
+    return TC_OK;
+}
+
+static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
+    e4_state *s = state;
+    s->x = x;
+    s->force = calloc((size_t)s->e.b_cycles, sizeof *s->force);
+    s->it = calloc((size_t)(3 * tc_exp_nmethod(x)) + 1, sizeof *s->it);
+    if (!s->force || !s->it) return TC_ENOMEM;
+    e4_perturbations(&s->e, s->force);
+    tc_status st = declare_runs(x, s);
+    if (!st) st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
     if (st) return st;
     tc_exp_text(x,
                 "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
                 "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
                 "(d) the speed of the penalty methods against the LCP.",
-                tc_exp_tier(x), e->dt);
+                tc_exp_tier(x), s->e.dt);
+    /* the tables, each study's series and every run's summary; the serial timing study goes
+     * only into files: the writing rank's alone (MPI) */
     st = write_tables(x, s, err);
-    if (!st) st = write_series(x, "block.csv", s->it, s->n, E4_BLOCK, err);
-    if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
-    if (!st) st = write_series(x, "pile.csv", s->it, s->n, E4_PILE, err);
+    for (int q = 0; q < 3 && !st; q++)
+        st = write_series(x, s, q, err);
     if (!st) st = write_summary(x, s->it, s->n, err);
-    /* the serial timing study goes only into files: the writing rank's alone (MPI) */
-    if (!st && tc_exp_writer(x)) st = speed_study(x, e, err);
+    if (!st && tc_exp_writer(x)) st = speed_study(x, &s->e, err);
     if (st) return st;
-    /* figures */
-    series_figure(x, s, E4_BLOCK, "block.csv", "fig_block",
-                  "(a) Kinetic energy and penetration of a block started inside a plane.");
-    series_figure(x, s, E4_PERTURBED, "perturbed.csv", "fig_perturbed",
-                  "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on "
-                  "windows.");
-    series_figure(x, s, E4_PILE, "pile.csv", "fig_pile",
-                  "(c) Kinetic energy and largest penetration of the settling pile.");
-    char path[1200], labels[512] = "";
-    tc_exp_path(x, "speed.csv", path, sizeof path);
-    if (tc_file_readable(path)) {
-        for (int i = 0; i < e->d_nlabel; i++)
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
-                     e->d_label[i]);
-        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
-        tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
-                      "(d) Steps per second against contact points, penalty and LCP.");
-    }
+    /* the figures: each study's series, the speed, the integral term and (b)'s pushes */
+    for (int q = 0; q < 3; q++)
+        series_figure(x, s, q);
+    speed_figure(x, &s->e);
     tc_exp_text(x, "The penalty methods' integral term for a constant penetration, with and "
                    "without forgetting, shows why λ < 1 keeps it bounded (`fig_forget`); the "
                    "pushes of (b), where they land on the cube and how strong they are, are "
