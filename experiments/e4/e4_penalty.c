@@ -4,7 +4,6 @@
 #include "experiments/e4/e4.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
-#include "models/tc_penalty.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -495,13 +494,10 @@ static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
     tc_exp_figure(x, "e4_forget.gp", fv, 3, "fig_forget", caption);
     /* the paper's reading of fig. 6: the term still accumulates at depths above 0.1 m; the
      * share of I at 0.2 m gained over the second half of the figure's steps (0: levelled off) */
-    double half_i = 0, end_i = 0;
-    for (int k = 1; k <= FORGET_STEPS; k++) {
-        end_i = tc_penalty_integral_update(end_i, lam[0], 0.2);
-        if (k == FORGET_STEPS / 2) half_i = end_i;
-    }
-    tc_metrics_add(tc_exp_metrics(x), NULL, "forget.growth_at_0.2", (end_i - half_i) / end_i, "1",
-                   1e-9, 1e-6, 0,
+    double I[FORGET_STEPS + 1];
+    e4_forget_series(0.2, lam[0], FORGET_STEPS, I);
+    tc_metrics_add(tc_exp_metrics(x), NULL, "forget.growth_at_0.2",
+                   (I[FORGET_STEPS] - I[FORGET_STEPS / 2]) / I[FORGET_STEPS], "1", 1e-9, 1e-6, 0,
                    "the integral term of eq. 2 at a depth of 0.2 m held constant: the share of its "
                    "value gained over the second half of fig. 6's steps, at the script's "
                    "forgetting factor (0: levelled off; the paper: still accumulating)");
