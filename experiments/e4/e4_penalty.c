@@ -24,7 +24,7 @@ typedef struct e4_item {
 typedef struct e4_state {
     e4_setup e;
     const tc_exp *x;
-    tc_scene *scene; /* the three studies' scenes */
+    tc_scene scene[3]; /* the three studies' scenes */
     double (*force)[3];
     e4_item *it;
     int n;
@@ -523,8 +523,6 @@ static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e4_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    s->scene = calloc(3, sizeof *s->scene);
-    if (!s->scene) return TC_ENOMEM;
     tc_status st = e4_read_setup(tc_exp_script(x), &s->e, err);
     /* the speed study's labels name methods */
     if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
@@ -549,7 +547,6 @@ static void e4_free(void *state) {
         tc_series_free(&s->it[i].r.s);
     free(s->it);
     free(s->force);
-    free(s->scene);
     free(s);
 }
 
