@@ -240,7 +240,6 @@ static void rollout_after(void *ctx, tc_sim *sim, long i) {
         c->path[4 * c->k + 3] = q[2];
         c->k++;
     }
-    c->r->steps++;
 }
 
 /* the T's final pose */
@@ -269,6 +268,7 @@ void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, doubl
     tc_simulate(sc, m, &loop, &s, &it);
     r->status = it.status;
     snprintf(r->reason, sizeof r->reason, "%s", it.reason);
+    r->steps = (int)s.steps;
     r->step_s = r->steps ? s.wall_s / r->steps : NAN;
 }
 

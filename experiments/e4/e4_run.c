@@ -147,19 +147,13 @@ int e4_implausible(const e4_run *r, char *why, size_t n) {
     return 1;
 }
 
-/* the start's energy and the plausibility measures' starting values */
+/* the start's energy, the rise allowed and the smallest moving body's size (the measures start
+ * as e4_simulate sets them) */
 static void sanity_begin(study_ctx *c, tc_sim *sim) {
     const tc_scene *sc = tc_sim_scene(sim);
     e4_sanity *k = &c->out->chk;
-    const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
-                          sc->gravity[2] * sc->gravity[2]);
+    const double g = tc_v3_norm(sc->gravity);
     c->e0 = tc_sim_energy(sim);
-    c->smin = INFINITY;
-    c->work = 0;
-    k->energy_rise = 0;
-    k->energy_allow = 0;
-    k->lowest = INFINITY;
-    k->deepest = 0;
     for (int i = 0; i < sc->nbody; i++)
         if (moving(&sc->body[i])) {
             double size = e4_body_size(&sc->body[i].shape);
