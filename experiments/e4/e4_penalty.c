@@ -115,6 +115,7 @@ static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *r
                              tc_error *err) {
     enum { MAXCOL = 3 + 2 * E4_MAXSPEED };
     const int n = e->d_nlabel;
+    /* the headings: the pile, then each method's steps/s and, after the baseline, its ratio */
     const char *hdr[MAXCOL] = {"bodies", "touching pairs", "LCP contacts"};
     char hb[MAXCOL][80];
     int nc = 3;
@@ -129,6 +130,7 @@ static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *r
     }
     tc_table *tab = tc_table_alloc(nc, hdr);
     if (!tab) return TC_ENOMEM;
+    /* one row per pile size; a method whose timed steps failed says so */
     for (int r = 0; r < e->d_n; r++) {
         const e4_speed_row *w = &rows[r];
         char c[MAXCOL][48];
