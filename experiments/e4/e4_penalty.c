@@ -186,6 +186,7 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
         return TC_OK;
     }
     e4_speed_row rows[E4_MAXPILE];
+    fprintf(stderr, "e4: speed study (serial): %d pile sizes\n", e->d_n);
     tc_status st = e4_speed(e, ref, m, e->d_nlabel, rows, err);
     if (st) return st;
     for (int r = 0; r < e->d_n; r++)
