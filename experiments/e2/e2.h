@@ -71,9 +71,6 @@ tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_
  * `spacing`); an error when it samples no points */
 tc_status e2_set_spacing(tc_method *m, double spacing, tc_error *err);
 
-/* target of trajectory tr at time t (s) */
-void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]);
-
 /* roll out trajectory tr with method m and step dt; path (may be NULL) gets npath samples of
  * (t, x, y, theta) of the T, evenly spaced in time */
 void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, double dt,
@@ -83,13 +80,18 @@ void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, doubl
  * columns by it; 0 when the cloud cannot be built */
 int e2_points(const tc_scene *sc, double spacing);
 
-/* wall time per step (s) of `steps` steps along trajectory tr at dt: for method m with each of
- * the n AOPC spacings (points[i] gets the T's AOPC size, step_s[i] the time), and for the
- * reference method ref (*ref_s); run serially so timings are clean */
-tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *m,
-                        const tc_method *ref, const e2_traj *tr, double dt, int steps,
-                        const double *spacing, int n, int *points, double *step_s, double *ref_s,
-                        tc_error *err);
+/* wall time per step (s) of `steps` steps at 2 ms along trajectory tr, serially, the fastest of
+ * three runs: x's method labelled compare.timing with the timing integrator at each of the n
+ * AOPC spacings (points[i] gets the T's AOPC size, step_s[i] the time) and the reference with it
+ * (*ref_s); m[0] and m[1] get the two methods as timed. An error when x lacks either */
+tc_status e2_step_times(const tc_exp *x, const e2_setup *e, const tc_scene *sc, const e2_traj *tr,
+                        int steps, const double *spacing, int n, int *points, double *step_s,
+                        double *ref_s, tc_method m[2], tc_error *err);
+
+/* the setup, its scene and the trajectories it names (a path relative to source_dir, or
+ * absolute), at least one per rollout */
+tc_status e2_load(const tc_script *s, const char *source_dir, e2_setup *e, tc_scene *sc,
+                  e2_traj *tr, int *ntr, tc_error *err);
 
 /* trajectories file: CSV "traj,t_s,x_m,y_m" with '#' provenance lines */
 tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr, int *n,

@@ -6,7 +6,6 @@
 #include "report/tc_report.h"
 
 #include <math.h>
-#include <string.h>
 
 /* E2 planned at its full tier: its timed method and reference with the script's parameters */
 static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
@@ -15,37 +14,20 @@ static tc_status e2_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     e2_setup e;
     tc_scene sc;
     e2_traj tr[E2_MAXTRAJ];
-    int ntr, points[N], timed = -1, ref = -1, g = 0;
+    int ntr, points[N];
     double ms[N], ref_s;
-    tc_method a, b;
-    char path[1200];
-    tc_status st = e2_read_setup(tc_exp_script(x), &e, err);
-    if (!st) {
-        timed = tc_exp_method_find(x, e.timing);
-        ref = tc_exp_method_find(x, e.reference);
-        while (g < e.ninteg && strcmp(e.integ[g].name, e.timing_integ))
-            g++;
-        if (timed < 0 || ref < 0)
-            st = tc_error_set(err, TC_EINVAL, "experiments/e2/e2_t_pushing.cfg", 0, "compare",
-                              "the script must list the methods '%s' and '%s'", e.timing,
-                              e.reference);
-    }
-    if (!st) st = tc_scene_t_pusher(&sc, &e.scene, err);
-    if (!st) snprintf(path, sizeof path, "%s/%s", tc_source_dir(), e.trajectories);
-    if (!st) st = e2_read_trajectories(path, &e, tr, &ntr, err);
-    if (!st) st = e2_configure(tc_exp_method(x, timed), &e, g, -1, &a, err);
-    if (!st) st = e2_configure(tc_exp_method(x, ref), &e, g, -1, &b, err);
+    tc_method m[2];
+    tc_status st = e2_load(tc_exp_script(x), tc_source_dir(), &e, &sc, tr, &ntr, err);
+    if (st) return st;
     /* the whole trajectory, as E2's own timing (the contact phase costs more than the approach);
      * --seconds limits the simulated time */
-    if (st) return st;
     int steps = (int)lround(fmin(e.duration, o->seconds) / 0.002);
-    if ((st = e2_step_times(&e, &sc, &a, &b, &tr[0], 0.002, steps, spacings, N, points, ms, &ref_s,
-                            err)))
+    if ((st = e2_step_times(x, &e, &sc, &tr[0], steps, spacings, N, points, ms, &ref_s, m, err)))
         return st;
     /* the columns name the methods' specs */
     tc_bench_column(t, "%.0f", "points");
-    tc_bench_column(t, "%.4f", "%s_us", a.spec);
-    tc_bench_column(t, "%.4f", "%s_us", b.spec);
+    tc_bench_column(t, "%.4f", "%s_us", m[0].spec);
+    tc_bench_column(t, "%.4f", "%s_us", m[1].spec);
     tc_bench_column(t, "%.4g", "ratio");
     for (int i = 0; i < N; i++)
         tc_bench_put(t, (tc_cell[]){TC_NUM(points[i]), TC_NUM(1e6 * ms[i]), TC_NUM(1e6 * ref_s),

@@ -10,190 +10,153 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BODY_T = E2_BODY_T, BODY_FINGER = E2_BODY_FINGER };
+/* one integrator { name; solver; engine = { ... }; } of the grid into ig; g: its place */
+static tc_status read_integrator(const tc_script *s, const tc_setting *it, e2_setup *e, int g,
+                                 tc_error *err) {
+    static const char *const keys[] = {"name", "solver", "engine", NULL};
+    e2_integ *ig = &e->integ[g];
+    const char *name, *solver;
+    tc_status st;
+    if ((st = tc_script_allowed(s, it, keys, err)) ||
+        (st = tc_script_string(s, it, "name", &name, err)) ||
+        (st = tc_script_string(s, it, "solver", &solver, err)))
+        return st;
+    /* the name becomes part of metric names and CSV fields: a label's characters, once */
+    char why[200];
+    if (strlen(name) >= sizeof ig->name)
+        return tc_script_fail(s, it, "name", err, "integrator '%s' is too long", name);
+    if (!tc_metrics_name_ok(name, why, sizeof why))
+        return tc_script_fail(s, it, "name", err, "integrator '%s' %s", name, why);
+    for (int j = 0; j < g; j++)
+        if (!strcmp(e->integ[j].name, name))
+            return tc_script_fail(s, it, "name", err, "integrator '%s' is named twice", name);
+    snprintf(ig->name, sizeof ig->name, "%s", name);
+    snprintf(ig->solver, sizeof ig->solver, "%s", solver);
+    if (!tc_solver_find(solver))
+        return tc_error_set(err, TC_ENOTFOUND, tc_script_path(s), tc_setting_line(it), "solver",
+                            "unknown solver '%s'", solver);
+    /* the engine's parameters: names checked when a method is configured (e2_configure) */
+    const tc_setting *eng = tc_script_lookup(s, it, "engine");
+    tc_script_use(eng);
+    if (eng && (tc_setting_type(eng) != TC_SETTING_GROUP || tc_setting_length(eng) > 4))
+        return tc_script_fail(s, eng, "engine", err, "a group of at most 4 engine parameters");
+    for (int k = 0; k < tc_setting_length(eng); k++, ig->nset++) {
+        const tc_setting *p = tc_setting_at(eng, k);
+        if (tc_setting_type(p) != TC_SETTING_NUMBER)
+            return tc_script_fail(s, p, tc_setting_name(p), err, "must be a number");
+        snprintf(ig->set_name[k], sizeof ig->set_name[k], "%s", tc_setting_name(p));
+        ig->set_value[k] = tc_setting_number(p);
+    }
+    return TC_OK;
+}
 
 /* integrators = ( { name = "RK4"; solver = "rk4"; engine = { integrator = 1; }; }, ... ) */
 static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err) {
-    static const char *const keys[] = {"name", "solver", "engine", NULL};
     const tc_setting *l = tc_script_lookup(s, NULL, "integrators");
-    if (!l || !(tc_setting_type(l) == TC_SETTING_LIST) || tc_setting_length(l) < 1 ||
+    if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) < 1 ||
         tc_setting_length(l) > E2_MAXINTEG)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), l ? tc_setting_line(l) : 0,
-                            "integrators", "a list of 1 to %d { name; solver; engine; } groups",
-                            E2_MAXINTEG);
+        return tc_script_fail(s, l, "integrators", err,
+                              "a list of 1 to %d { name; solver; engine; } groups", E2_MAXINTEG);
     e->ninteg = tc_setting_length(l);
-    for (int g = 0; g < e->ninteg; g++) {
-        const tc_setting *it = tc_setting_at(l, g);
-        const char *name, *solver;
-        tc_status st;
-        if ((st = tc_script_allowed(s, it, keys, err)) ||
-            (st = tc_script_string(s, it, "name", &name, err)) ||
-            (st = tc_script_string(s, it, "solver", &solver, err)))
-            return st;
-        /* the name becomes part of metric names and CSV fields: a label's characters, once */
-        char why[200];
-        int line = tc_setting_line(it);
-        if (!tc_metrics_name_ok(name, why, sizeof why) || strlen(name) >= sizeof e->integ[g].name)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "name",
-                                "integrator '%s' %s", name,
-                                strlen(name) >= sizeof e->integ[g].name ? "is too long" : why);
-        for (int j = 0; j < g; j++)
-            if (!strcmp(e->integ[j].name, name))
-                return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "name",
-                                    "integrator '%s' is named twice", name);
-        e2_integ *ig = &e->integ[g];
-        snprintf(ig->name, sizeof ig->name, "%s", name);
-        snprintf(ig->solver, sizeof ig->solver, "%s", solver);
-        if (!tc_solver_find(solver))
-            return tc_error_set(err, TC_ENOTFOUND, tc_script_path(s), tc_setting_line(it), "solver",
-                                "unknown solver '%s'", solver);
-        /* the engine's parameters: names checked when a method is configured (e2_configure) */
-        const tc_setting *eng = tc_script_lookup(s, it, "engine");
-        tc_script_use(eng);
-        if (eng && (!(tc_setting_type(eng) == TC_SETTING_GROUP) || tc_setting_length(eng) > 4))
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(eng), "engine",
-                                "a group of at most 4 engine parameters");
-        for (int k = 0; eng && k < tc_setting_length(eng); k++, ig->nset++) {
-            const tc_setting *p = tc_setting_at(eng, k);
-            if (tc_setting_type(p) != TC_SETTING_NUMBER)
-                return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(p),
-                                    tc_setting_name(p), "must be a number");
-            snprintf(ig->set_name[k], sizeof ig->set_name[k], "%s", tc_setting_name(p));
-            ig->set_value[k] = tc_setting_number(p);
+    tc_status st = TC_OK;
+    for (int g = 0; g < e->ninteg && !st; g++)
+        st = read_integrator(s, tc_setting_at(l, g), e, g, err);
+    return st;
+}
+
+/* the generator's goals: 1 to E2_MAXTRAJ (x, y, theta) triples */
+static tc_status read_goals(const tc_script *s, e2_setup *e, tc_error *err) {
+    const tc_setting *goals = tc_script_lookup(s, NULL, "generate.goals");
+    if (tc_setting_length(goals) < 1 || tc_setting_length(goals) > E2_MAXTRAJ)
+        return tc_script_fail(s, goals, "goals", err, "give 1 to %d goal poses (x, y, theta)",
+                              E2_MAXTRAJ);
+    e->ngoal = tc_setting_length(goals);
+    for (int i = 0; i < e->ngoal; i++) {
+        const tc_setting *g = tc_setting_at(goals, i);
+        if (tc_setting_length(g) != 3)
+            return tc_script_fail(s, g, "goals", err, "goal %d must be (x, y, theta)", i + 1);
+        for (int k = 0; k < 3; k++) {
+            e->goal[i][k] = tc_setting_number(tc_setting_at(g, k));
+            if (isnan(e->goal[i][k]))
+                return tc_script_fail(s, g, "goals", err, "goal %d: numbers only", i + 1);
         }
     }
     return TC_OK;
 }
 
+/* the scene (SI units): every length and mass positive */
+static const tc_field scene_fields[] = {
+    TC_FIELD_R(tc_t_pusher, bar_x, "bar_x", 1e-4, 10),
+    TC_FIELD_R(tc_t_pusher, bar_y, "bar_y", 1e-4, 10),
+    TC_FIELD_R(tc_t_pusher, stem_x, "stem_x", 1e-4, 10),
+    TC_FIELD_R(tc_t_pusher, stem_y, "stem_y", 1e-4, 10),
+    TC_FIELD_R(tc_t_pusher, thickness, "thickness", 1e-4, 10),
+    TC_FIELD_R(tc_t_pusher, density, "density", 1e-3, 1e5),
+    TC_FIELD_R(tc_t_pusher, damping_xy, "damping_xy", 0, 1e6),
+    TC_FIELD_R(tc_t_pusher, damping_theta, "damping_theta", 0, 1e6),
+    TC_FIELD_R(tc_t_pusher, finger_radius, "finger_radius", 1e-4, 1),
+    TC_FIELD_R(tc_t_pusher, finger_mass, "finger_mass", 1e-6, 1e3),
+    TC_FIELD_R(tc_t_pusher, finger_kp, "finger_kp", 0, 1e9),
+    TC_FIELD_R(tc_t_pusher, finger_kd, "finger_kd", 0, 1e9),
+    TC_FIELD_R(tc_t_pusher, finger_spin_damping, "finger_spin_damping", 0, 1e6),
+    TC_FIELD_R(tc_t_pusher, friction, "friction", 0, 10),
+    {NULL}};
+
+/* the rollout: its length (s), the waypoints' spacing (s) and their file */
+static const tc_field rollout_fields[] = {
+    TC_FIELD_R(e2_setup, duration, "duration", 1e-3, 1e4),
+    TC_FIELD_R(e2_setup, waypoint_dt, "waypoint_dt", 1e-3, 1e3),
+    TC_FIELD_S(e2_setup, trajectories, "trajectories"),
+    {NULL}};
+
+/* what the table compares against, and the method timed against its points */
+static const tc_field compare_fields[] = {TC_FIELD_S(e2_setup, reference, "reference"),
+                                          TC_FIELD_S(e2_setup, timing, "timing"),
+                                          TC_FIELD_S(e2_setup, timing_integ, "timing_integrator"),
+                                          {NULL}};
+
+/* the generator's search (its goals apart) and the tier's grid, by dotted path */
+static const tc_field search_fields[] = {
+    TC_FIELD_I(e2_setup, population, "generate.population", 4, 100000),
+    TC_FIELD_I(e2_setup, elites, "generate.elites", 1, 100000),
+    TC_FIELD_I(e2_setup, iterations, "generate.iterations", 1, 100000),
+    TC_FIELD_I(e2_setup, seed, "generate.seed", 0, 2147483647),
+    TC_FIELD_R(e2_setup, sigma, "generate.sigma", 1e-6, 10),
+    TC_FIELD_RS(e2_setup, dt, ndt, "dts", 1e-5, 1),
+    TC_FIELD_RS(e2_setup, spacing, nspacing, "spacings", 1e-4, 1),
+    TC_FIELD_I(e2_setup, rollouts, "rollouts", 1, E2_MAXTRAJ),
+    {NULL}};
+
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
-    static const char *const scene_keys[] = {"bar_x",
-                                             "bar_y",
-                                             "stem_x",
-                                             "stem_y",
-                                             "thickness",
-                                             "density",
-                                             "damping_xy",
-                                             "damping_theta",
-                                             "finger_radius",
-                                             "finger_mass",
-                                             "finger_kp",
-                                             "finger_kd",
-                                             "finger_spin_damping",
-                                             "friction",
-                                             NULL};
-    static const char *const rollout_keys[] = {"duration", "waypoint_dt", "trajectories", NULL};
     static const char *const gen_keys[] = {"goals", "population", "elites", "iterations",
                                            "sigma", "seed",       NULL};
     memset(e, 0, sizeof *e);
-    const tc_setting *sc = tc_script_lookup(s, NULL, "scene");
-    const tc_setting *ro = tc_script_lookup(s, NULL, "rollout");
-    const tc_setting *ge = tc_script_lookup(s, NULL, "generate");
-    if (!sc || !ro || !ge)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0,
-                            !sc   ? "scene"
-                            : !ro ? "rollout"
-                                  : "generate",
-                            "missing group");
     tc_status st;
-    /* the scene: every length and mass positive */
-    tc_t_pusher *t = &e->scene;
-    const struct {
-        const char *name;
-        double *v, lo, hi;
-    } reals[] = {{"bar_x", &t->bar_x, 1e-4, 10},
-                 {"bar_y", &t->bar_y, 1e-4, 10},
-                 {"stem_x", &t->stem_x, 1e-4, 10},
-                 {"stem_y", &t->stem_y, 1e-4, 10},
-                 {"thickness", &t->thickness, 1e-4, 10},
-                 {"density", &t->density, 1e-3, 1e5},
-                 {"damping_xy", &t->damping_xy, 0, 1e6},
-                 {"damping_theta", &t->damping_theta, 0, 1e6},
-                 {"finger_radius", &t->finger_radius, 1e-4, 1},
-                 {"finger_mass", &t->finger_mass, 1e-6, 1e3},
-                 {"finger_kp", &t->finger_kp, 0, 1e9},
-                 {"finger_kd", &t->finger_kd, 0, 1e9},
-                 {"finger_spin_damping", &t->finger_spin_damping, 0, 1e6},
-                 {"friction", &t->friction, 0, 10}};
-    if ((st = tc_script_allowed(s, sc, scene_keys, err))) return st;
-    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
-        if ((st = tc_script_real(s, sc, reals[i].name, reals[i].lo, reals[i].hi, reals[i].v, err)))
-            return st;
-    /* the rollout */
-    const char *traj;
-    if ((st = tc_script_allowed(s, ro, rollout_keys, err)) ||
-        (st = tc_script_real(s, ro, "duration", 1e-3, 1e4, &e->duration, err)) ||
-        (st = tc_script_real(s, ro, "waypoint_dt", 1e-3, 1e3, &e->waypoint_dt, err)) ||
-        (st = tc_script_string(s, ro, "trajectories", &traj, err)))
+    if ((st = tc_script_read(s, "scene", scene_fields, &e->scene, err)) ||
+        (st = tc_script_read(s, "rollout", rollout_fields, e, err)) ||
+        (st = tc_script_allowed(s, tc_script_lookup(s, NULL, "generate"), gen_keys, err)) ||
+        (st = read_goals(s, e, err)) || (st = tc_script_read(s, NULL, search_fields, e, err)) ||
+        (st = read_integrators(s, e, err)) ||
+        (st = tc_script_read(s, "compare", compare_fields, e, err)))
         return st;
-    snprintf(e->trajectories, sizeof e->trajectories, "%s", traj);
+    /* the settings that must agree with each other */
     if (e->duration / e->waypoint_dt + 1 > E2_MAXWAY)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(ro), "waypoint_dt",
-                            "duration / waypoint_dt must stay below %d", E2_MAXWAY - 1);
-    /* the generator: goals are (x, y, theta) triples */
-    const tc_setting *goals = tc_script_lookup(s, ge, "goals");
-    if ((st = tc_script_allowed(s, ge, gen_keys, err))) return st;
-    if (!goals || tc_setting_length(goals) < 1 || tc_setting_length(goals) > E2_MAXTRAJ)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(ge), "goals",
-                            "give 1 to %d goal poses (x, y, theta)", E2_MAXTRAJ);
-    e->ngoal = tc_setting_length(goals);
-    for (int i = 0; i < e->ngoal; i++) {
-        const tc_setting *g = tc_setting_at(goals, i);
-        int line = tc_setting_line(g);
-        if (tc_setting_length(g) != 3)
-            return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "goals",
-                                "goal %d must be (x, y, theta)", i + 1);
-        for (int k = 0; k < 3; k++) {
-            const tc_setting *v = tc_setting_at(g, k);
-            if (tc_setting_type(v) != TC_SETTING_NUMBER)
-                return tc_error_set(err, TC_EINVAL, tc_script_path(s), line, "goals",
-                                    "goal %d: numbers only", i + 1);
-            e->goal[i][k] = tc_setting_number(v);
-        }
-    }
-    if ((st = tc_script_int(s, ge, "population", 4, 100000, &e->population, err)) ||
-        (st = tc_script_int(s, ge, "elites", 1, 100000, &e->elites, err)) ||
-        (st = tc_script_int(s, ge, "iterations", 1, 100000, &e->iterations, err)) ||
-        (st = tc_script_int(s, ge, "seed", 0, 2147483647, &e->seed, err)) ||
-        (st = tc_script_real(s, ge, "sigma", 1e-6, 10, &e->sigma, err)))
-        return st;
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "rollout"), "waypoint_dt", err,
+                              "duration / waypoint_dt must stay below %d", E2_MAXWAY - 1);
     if (e->elites > e->population)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), tc_setting_line(ge), "elites",
-                            "must not exceed population");
-    /* the tier's grid */
-    if ((st = tc_script_reals(s, NULL, "dts", 1e-5, 1, e->dt, E2_MAXGRID, &e->ndt, err)) ||
-        (st = tc_script_reals(s, NULL, "spacings", 1e-4, 1, e->spacing, E2_MAXGRID, &e->nspacing,
-                              err)) ||
-        (st = tc_script_int(s, NULL, "rollouts", 1, E2_MAXTRAJ, &e->rollouts, err)))
-        return st;
-    /* the integrators of the grid, and what the table compares */
-    if ((st = read_integrators(s, e, err))) return st;
-    static const char *const cmp_keys[] = {"reference", "timing", "timing_integrator", NULL};
-    const tc_setting *cmp = tc_script_lookup(s, NULL, "compare");
-    const char *ref, *tim, *tin;
-    if (!cmp)
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s), 0, "compare",
-                            "missing group: compare = { reference = \"...\"; timing = \"...\"; "
-                            "timing_integrator = \"...\"; }");
-    if ((st = tc_script_allowed(s, cmp, cmp_keys, err)) ||
-        (st = tc_script_string(s, cmp, "reference", &ref, err)) ||
-        (st = tc_script_string(s, cmp, "timing", &tim, err)) ||
-        (st = tc_script_string(s, cmp, "timing_integrator", &tin, err)))
-        return st;
-    snprintf(e->reference, sizeof e->reference, "%s", ref);
-    snprintf(e->timing, sizeof e->timing, "%s", tim);
-    snprintf(e->timing_integ, sizeof e->timing_integ, "%s", tin);
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "generate"), "elites", err,
+                              "must not exceed population");
     /* the method the reference's entry names (the trajectory generator simulates with it) */
-    const char *spec = tc_script_method_spec(s, ref);
+    const char *spec = tc_script_method_spec(s, e->reference);
     if (spec) snprintf(e->reference_spec, sizeof e->reference_spec, "%s", spec);
     if (!e->reference_spec[0])
-        return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                            tc_setting_line(tc_script_lookup(s, cmp, "reference")), "reference",
-                            "no method in the script is labelled '%s'", ref);
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "compare.reference"), "reference", err,
+                              "no method in the script is labelled '%s'", e->reference);
     for (int g = 0; g < e->ninteg; g++)
-        if (!strcmp(e->integ[g].name, tin)) return TC_OK;
-    return tc_error_set(err, TC_EINVAL, tc_script_path(s),
-                        tc_setting_line(tc_script_lookup(s, cmp, "timing_integrator")),
-                        "timing_integrator", "'%s' is not among the integrators", tin);
+        if (!strcmp(e->integ[g].name, e->timing_integ)) return TC_OK;
+    return tc_script_fail(s, tc_script_lookup(s, NULL, "compare.timing_integrator"),
+                          "timing_integrator", err, "'%s' is not among the integrators",
+                          e->timing_integ);
 }
 
 tc_status e2_set_spacing(tc_method *m, double spacing, tc_error *err) {
@@ -224,7 +187,8 @@ tc_status e2_configure(const tc_method *m, const e2_setup *e, int g, int sp, tc_
     return st;
 }
 
-void e2_target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
+/* the target of trajectory tr at time t (s): linear between waypoints, the last one after */
+static void target(const e2_setup *e, const e2_traj *tr, double t, double xy[2]) {
     double u = t / e->waypoint_dt;
     int i = (int)floor(u);
     if (i >= tr->n - 1) {
@@ -254,20 +218,20 @@ typedef struct rollout_ctx {
 static void rollout_before(void *ctx, tc_sim *sim, long i) {
     rollout_ctx *c = ctx;
     double xy[2];
-    e2_target(c->e, c->tr, i * c->dt, xy);
-    tc_sim_set_target(sim, BODY_FINGER, 0, xy[0]);
-    tc_sim_set_target(sim, BODY_FINGER, 1, xy[1]);
+    target(c->e, c->tr, i * c->dt, xy);
+    tc_sim_set_target(sim, E2_BODY_FINGER, 0, xy[0]);
+    tc_sim_set_target(sim, E2_BODY_FINGER, 1, xy[1]);
 }
 
 /* contact episodes from the geometry (the same for every method), and the path samples */
 static void rollout_after(void *ctx, tc_sim *sim, long i) {
     rollout_ctx *c = ctx;
-    int now = tc_sim_gap(sim, BODY_T, BODY_FINGER) <= 0;
+    int now = tc_sim_gap(sim, E2_BODY_T, E2_BODY_FINGER) <= 0;
     c->r->contacts += now && !c->was;
     c->r->breaks += c->was && !now;
     c->was = now;
     double q[7];
-    tc_sim_body_q(sim, BODY_T, q);
+    tc_sim_body_q(sim, E2_BODY_T, q);
     const double t = (i + 1) * c->dt, T = c->e->duration;
     while (c->path && c->k < c->npath && t >= (double)c->k * T / (c->npath - 1) - 1e-12) {
         c->path[4 * c->k] = t;
@@ -276,14 +240,13 @@ static void rollout_after(void *ctx, tc_sim *sim, long i) {
         c->path[4 * c->k + 3] = q[2];
         c->k++;
     }
-    c->r->steps++;
 }
 
 /* the T's final pose */
 static void rollout_end(void *ctx, tc_sim *sim) {
     rollout_ctx *c = ctx;
     double q[7];
-    tc_sim_body_q(sim, BODY_T, q);
+    tc_sim_body_q(sim, E2_BODY_T, q);
     c->r->final[0] = q[0];
     c->r->final[1] = q[1];
     c->r->final[2] = q[2];
@@ -305,6 +268,7 @@ void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, doubl
     tc_simulate(sc, m, &loop, &s, &it);
     r->status = it.status;
     snprintf(r->reason, sizeof r->reason, "%s", it.reason);
+    r->steps = (int)s.steps;
     r->step_s = r->steps ? s.wall_s / r->steps : NAN;
 }
 
@@ -381,37 +345,64 @@ tc_status e2_write_trajectories(const char *path, const e2_traj *tr, int n, cons
 
 int e2_points(const tc_scene *sc, double spacing) {
     tc_aopc c;
-    if (tc_aopc_alloc(&c, &sc->body[BODY_T].shape, spacing, NULL)) return 0;
+    if (tc_aopc_alloc(&c, &sc->body[E2_BODY_T].shape, spacing, NULL)) return 0;
     int n = c.n;
     tc_aopc_free(&c);
     return n;
 }
 
-tc_status e2_step_times(const e2_setup *e, const tc_scene *sc, const tc_method *m,
-                        const tc_method *ref, const e2_traj *tr, double dt, int steps,
-                        const double *spacing, int n, int *points, double *step_s, double *ref_s,
-                        tc_error *err) {
-    e2_setup run = *e;
-    run.duration = steps * dt;
-    /* the fastest of three runs: a 2 us step is easily disturbed by anything else the machine does
-     */
+/* the fastest of three runs' wall time per step (s) at 2 ms, NaN when one fails: a 2 us step is
+ * easily disturbed by anything else the machine does */
+static double fastest(const e2_setup *e, const tc_scene *sc, const tc_method *m,
+                      const e2_traj *tr) {
+    double best = INFINITY;
     e2_result r;
-    *ref_s = INFINITY;
-    for (int k = 0; k < 3; k++) {
-        e2_rollout(&run, sc, ref, dt, tr, NULL, 0, &r);
-        *ref_s = r.status ? NAN : fmin(*ref_s, r.step_s);
+    for (int k = 0; k < 3 && !isnan(best); k++) {
+        e2_rollout(e, sc, m, 0.002, tr, NULL, 0, &r);
+        best = r.status ? NAN : fmin(best, r.step_s);
     }
+    return best;
+}
+
+tc_status e2_step_times(const tc_exp *x, const e2_setup *e, const tc_scene *sc, const e2_traj *tr,
+                        int steps, const double *spacing, int n, int *points, double *step_s,
+                        double *ref_s, tc_method m[2], tc_error *err) {
+    const int timed = tc_exp_method_find(x, e->timing), ref = tc_exp_method_find(x, e->reference);
+    if (timed < 0 || ref < 0)
+        return tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)), 0, "compare",
+                            "the script must list the methods '%s' and '%s'", e->timing,
+                            e->reference);
+    /* both with the timing integrator, over the first `steps` steps of the trajectory */
+    int g = 0;
+    while (g < e->ninteg && strcmp(e->integ[g].name, e->timing_integ))
+        g++;
+    tc_status st = e2_configure(tc_exp_method(x, timed), e, g, -1, &m[0], err);
+    if (!st) st = e2_configure(tc_exp_method(x, ref), e, g, -1, &m[1], err);
+    if (st) return st;
+    e2_setup run = *e;
+    run.duration = steps * 0.002;
+    *ref_s = fastest(&run, sc, &m[1], tr);
     for (int i = 0; i < n; i++) {
-        tc_method mi = *m;
-        tc_status st = e2_set_spacing(&mi, spacing[i], err);
-        if (st) return st;
+        tc_method mi = m[0];
+        if ((st = e2_set_spacing(&mi, spacing[i], err))) return st;
         points[i] = e2_points(sc, spacing[i]);
-        step_s[i] = INFINITY;
-        for (int k = 0; k < 3; k++) {
-            e2_rollout(&run, sc, &mi, dt, tr, NULL, 0, &r);
-            step_s[i] = r.status ? NAN : fmin(step_s[i], r.step_s);
-            if (isnan(step_s[i])) break;
-        }
+        step_s[i] = fastest(&run, sc, &mi, tr);
     }
+    return TC_OK;
+}
+
+tc_status e2_load(const tc_script *s, const char *source_dir, e2_setup *e, tc_scene *sc,
+                  e2_traj *tr, int *ntr, tc_error *err) {
+    char path[1100];
+    tc_status st = e2_read_setup(s, e, err);
+    if (!st) st = tc_scene_t_pusher(sc, &e->scene, err);
+    if (st) return st;
+    /* a relative path is the source tree's (data/...), an absolute one the user's own */
+    tc_path_under(source_dir, e->trajectories, path, sizeof path);
+    if ((st = e2_read_trajectories(path, e, tr, ntr, err))) return st;
+    /* as many rollouts as the script asks, each its own trajectory */
+    if (e->rollouts > *ntr)
+        return tc_script_fail(s, tc_script_lookup(s, NULL, "rollouts"), "rollouts", err,
+                              "%d rollouts, but %s holds %d trajectories", e->rollouts, path, *ntr);
     return TC_OK;
 }

@@ -28,7 +28,6 @@ typedef struct e2_state {
     tc_scene sc;
     e2_traj tr[E2_MAXTRAJ];
     int ntr;
-    const e2_setup *ep;
     e2_item *it;
     int n;
 } e2_state;
@@ -63,9 +62,39 @@ static int spaced(const tc_method *m) {
     return tc_method_param_of_kind(m, TC_PARAM_SPACING) != NULL;
 }
 
+/* the distance (cm) between two poses' positions, and the angle (deg) between their headings */
+static double gap_cm(const double *a, const double *b) {
+    return 100 * hypot(a[0] - b[0], a[1] - b[1]);
+}
+static double turn_deg(double a, double b) {
+    return 180 / M_PI * fabs(remainder(a - b, 2 * M_PI));
+}
+
+/* the rollout r of method k in the grid's cell (dt d, integrator g, spacing p): the last such
+ * item, or NULL; p = ANY_SP matches every spacing */
+enum { ANY_SP = -2 };
+static const e2_item *find_item(const e2_state *s, int k, int d, int g, int p, int r) {
+    const e2_item *found = NULL;
+    for (int i = 0; i < s->n; i++) {
+        const e2_item *t = &s->it[i];
+        if (t->method == k && t->dt == d && t->integ == g && t->roll == r &&
+            (p == ANY_SP || t->sp == p))
+            found = t;
+    }
+    return found;
+}
+
+/* a metric "<label>.<column>.<what>" of method label, with its tolerances */
+static void cell_metric(tc_exp *x, const char *label, const char *col, const char *what, double v,
+                        const char *unit, double abs_tol, double rel_tol, const char *doc) {
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s.%s", label, col, what);
+    tc_metrics_add(tc_exp_metrics(x), label, name, v, unit, abs_tol, rel_tol, 0, doc);
+}
+
 /* csv of every rollout's final pose, step time and status */
-static tc_status write_rollouts(const tc_exp *x, const e2_setup *e, const e2_item *it, int n,
-                                tc_error *err) {
+static tc_status write_rollouts(const tc_exp *x, const e2_state *s, tc_error *err) {
+    const e2_setup *e = &s->e;
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, "rollouts.csv", path, sizeof path);
@@ -73,8 +102,8 @@ static tc_status write_rollouts(const tc_exp *x, const e2_setup *e, const e2_ite
     if (st) return st;
     fprintf(o.f, "label,method,dt_s,integrator,spacing_m,rollout,x_m,y_m,theta_rad,step_ms,"
                  "contacts,breaks,status,reason\n");
-    for (int i = 0; i < n; i++) {
-        const e2_item *t = &it[i];
+    for (int i = 0; i < s->n; i++) {
+        const e2_item *t = &s->it[i];
         char reason[600];
         tc_csv_field(reason, sizeof reason, t->r.reason);
         fprintf(o.f, "%s,%s,%g,%s,%g,%d,%.9g,%.9g,%.9g,%.6g,%d,%d,%s,%s\n",
@@ -87,8 +116,8 @@ static tc_status write_rollouts(const tc_exp *x, const e2_setup *e, const e2_ite
 }
 
 /* csv of the T's paths of one column in the reference and the timed method, for the figure */
-static tc_status write_paths(const tc_exp *x, const e2_setup *e, const e2_item *it, int n,
-                             int timed, int ref, int dt, int integ, int sp, tc_error *err) {
+static tc_status write_paths(const tc_exp *x, const e2_state *s, int timed, int ref, int dt,
+                             int integ, int sp, tc_error *err) {
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, "paths.csv", path, sizeof path);
@@ -97,50 +126,39 @@ static tc_status write_paths(const tc_exp *x, const e2_setup *e, const e2_item *
     /* one gnuplot block per (rollout, simulator), two blank lines between blocks */
     fprintf(o.f, "# t_s,x_m,y_m,theta_rad; blocks: rollout 0 %s, rollout 0 %s, ...\n",
             tc_exp_label(x, ref), tc_exp_label(x, timed));
-    for (int k = 0; k < e->rollouts; k++)
-        for (int which = 0; which < 2; which++)
-            for (int i = 0; i < n; i++) {
-                const e2_item *t = &it[i];
-                int want = which ? timed : ref;
-                if (t->method != want || t->dt != dt || t->integ != integ || t->roll != k ||
-                    (which && t->sp != sp))
-                    continue;
-                for (int j = 0; j < NPATH; j++)
-                    fprintf(o.f, "%.6g,%.9g,%.9g,%.9g\n", t->path[4 * j], t->path[4 * j + 1],
-                            t->path[4 * j + 2], t->path[4 * j + 3]);
-                fprintf(o.f, "\n\n");
-            }
+    for (int k = 0; k < s->e.rollouts; k++)
+        for (int which = 0; which < 2; which++) {
+            const e2_item *t = which ? find_item(s, timed, dt, integ, sp, k)
+                                     : find_item(s, ref, dt, integ, ANY_SP, k);
+            if (!t) continue;
+            for (int j = 0; j < NPATH; j++)
+                fprintf(o.f, "%.6g,%.9g,%.9g,%.9g\n", t->path[4 * j], t->path[4 * j + 1],
+                        t->path[4 * j + 2], t->path[4 * j + 3]);
+            fprintf(o.f, "\n\n");
+        }
     return tc_outfile_commit(&o, err);
 }
 
 /* step time vs AOPC points: the timed method's steps on the T scene, serially, beside the
  * reference's, both with the timing integrator; *ratio at the coarsest spacing */
-static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, double *ratio,
-                              tc_error *err) {
+static tc_status write_timing(tc_exp *x, const e2_state *s, double *ratio, tc_error *err) {
     /* spacings geometric from the coarsest (27 points) to 2 cm (quick) or 4.7 mm (full, ~4,000) */
     enum { NS_MAX = 12 };
-    const e2_setup *e = &s->e;
     const int full = strcmp(tc_exp_tier(x), "full") == 0, ns = full ? NS_MAX : 8;
-    double spacings[NS_MAX];
+    double spacings[NS_MAX], ms[NS_MAX], ref_s;
+    int points[NS_MAX];
     for (int i = 0; i < ns; i++)
         spacings[i] = 0.08 * pow((full ? 0.0047 : 0.02) / 0.08, (double)i / (ns - 1));
-    int points[NS_MAX], g = 0;
-    while (strcmp(e->integ[g].name, e->timing_integ))
-        g++;
-    double ms[NS_MAX], ref_s;
-    tc_method a, b;
-    tc_status st = e2_configure(tc_exp_method(x, timed), e, g, -1, &a, err);
-    if (!st) st = e2_configure(tc_exp_method(x, ref), e, g, -1, &b, err);
-    if (!st)
-        st = e2_step_times(e, &s->sc, &a, &b, &s->tr[0], 0.002, 2000, spacings, ns, points, ms,
-                           &ref_s, err);
+    tc_method m[2];
+    tc_status st =
+        e2_step_times(x, &s->e, &s->sc, &s->tr[0], 2000, spacings, ns, points, ms, &ref_s, m, err);
     if (st) return st;
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, "step_time.csv", path, sizeof path);
     if ((st = tc_outfile_open(&o, path, err))) return st;
-    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", tc_exp_label(x, timed), e->timing_integ,
-            tc_exp_label(x, ref), e->timing_integ);
+    fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", s->e.timing, s->e.timing_integ, s->e.reference,
+            s->e.timing_integ);
     for (int i = 0; i < ns; i++)
         fprintf(o.f, "%d,%.6g,%.6g\n", points[i], 1e3 * ms[i], 1e3 * ref_s);
     *ratio = ms[0] / ref_s;
@@ -154,32 +172,71 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, int timed, int ref, 
 static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
     const e2_setup *e = &s->e;
     const double *start = s->sc.body[E2_BODY_T].pos;
+    const char *label = tc_exp_label(x, ref);
     for (int g = 0; g < e->ninteg; g++)
         for (int d = 0; d < e->ndt; d++) {
             double dist[E2_MAXTRAJ], turn[E2_MAXTRAJ], mean, sd;
             for (int r = 0; r < e->rollouts; r++) {
+                const e2_item *t = find_item(s, ref, d, g, ANY_SP, r);
                 dist[r] = turn[r] = NAN;
-                for (int i = 0; i < s->n; i++) {
-                    const e2_item *t = &s->it[i];
-                    if (t->method != ref || t->dt != d || t->integ != g || t->roll != r ||
-                        t->r.status)
-                        continue;
-                    /* the planar T starts at angle 0 */
-                    dist[r] = 100 * hypot(t->r.final[0] - start[0], t->r.final[1] - start[1]);
-                    turn[r] = 180 / M_PI * fabs(remainder(t->r.final[2], 2 * M_PI));
-                }
+                if (!t || t->r.status) continue;
+                /* the planar T starts at angle 0 */
+                dist[r] = gap_cm(t->r.final, start);
+                turn[r] = turn_deg(t->r.final[2], 0);
             }
-            char col[64], name[128];
+            char col[64];
             column_name(col, sizeof col, e, d, g, 0);
             mean_sd(dist, e->rollouts, &mean, &sd);
-            snprintf(name, sizeof name, "%s.%s.travel_cm", tc_exp_label(x, ref), col);
-            tc_metrics_add(tc_exp_metrics(x), tc_exp_label(x, ref), name, mean, "cm", 0.05, 0.02, 0,
-                           "mean distance the reference moves the T: delta d of a T never pushed");
+            cell_metric(x, label, col, "travel_cm", mean, "cm", 0.05, 0.02,
+                        "mean distance the reference moves the T: delta d of a T never pushed");
             mean_sd(turn, e->rollouts, &mean, &sd);
-            snprintf(name, sizeof name, "%s.%s.turn_deg", tc_exp_label(x, ref), col);
-            tc_metrics_add(tc_exp_metrics(x), tc_exp_label(x, ref), name, mean, "deg", 0.3, 0.02, 0,
-                           "mean angle the reference turns the T: delta theta of a T never pushed");
+            cell_metric(x, label, col, "turn_deg", mean, "deg", 0.3, 0.02,
+                        "mean angle the reference turns the T: delta theta of a T never pushed");
         }
+}
+
+/* one row of the table: method k in the grid's cell (d, g, p) against the reference over the
+ * rollouts, the paper's values for its column, and its pose-gap metrics */
+static void table_row(tc_exp *x, const e2_state *s, tc_table *tab, int k, int ref, int d, int g,
+                      int p, int points) {
+    static const char *const keys[] = {"scm_ms", "mjx_ms", "dd_cm", "dth_deg"};
+    const e2_setup *e = &s->e;
+    /* per rollout: method step (us), reference step (us), delta d (cm), delta theta (deg) */
+    double q[4][E2_MAXTRAJ], mean[4], sd;
+    int failed = 0;
+    for (int r = 0; r < e->rollouts; r++) {
+        const e2_item *a = find_item(s, k, d, g, p, r), *b = find_item(s, ref, d, g, ANY_SP, r);
+        q[0][r] = q[1][r] = q[2][r] = q[3][r] = NAN;
+        if (!a || !b || a->r.status || b->r.status) {
+            failed++;
+            continue;
+        }
+        q[0][r] = 1e6 * a->r.step_s;
+        q[1][r] = 1e6 * b->r.step_s;
+        q[2][r] = gap_cm(a->r.final, b->r.final);
+        q[3][r] = turn_deg(a->r.final[2], b->r.final[2]);
+    }
+    /* the cells: method, column, the four means with their spread, failures, the paper's */
+    char col[64], cells[11][64];
+    const char *row[11];
+    column_name(col, sizeof col, e, d, g, points);
+    snprintf(cells[0], 64, "%s", tc_exp_label(x, k));
+    snprintf(cells[1], 64, "%s", col);
+    snprintf(cells[6], 64, "%d/%d", failed, e->rollouts);
+    for (int c = 0; c < 4; c++) {
+        double paper = tc_script_paper(tc_exp_script(x), "column", col, keys[c]);
+        mean_sd(q[c], e->rollouts, &mean[c], &sd);
+        snprintf(cells[2 + c], 64, "%.3g ± %.2g", mean[c], sd);
+        snprintf(cells[7 + c], 64, isnan(paper) ? "-" : "%g", paper);
+    }
+    for (int c = 0; c < 11; c++)
+        row[c] = cells[c];
+    tc_table_add_row(tab, row);
+    /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
+    cell_metric(x, cells[0], col, "dd_cm", mean[2], "cm", 0.5, 0.25,
+                "mean final COM distance to the reference");
+    cell_metric(x, cells[0], col, "dth_deg", mean[3], "deg", 3, 0.25,
+                "mean final rotation difference to the reference");
 }
 
 /* the table (as fig. 7): every method and column against the reference, with the paper's */
@@ -188,7 +245,6 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
         "method",         "column",        "method step (µs)", "reference step (µs)",
         "Δd (cm)",        "Δθ (deg)",      "failed",           "paper step (ms)",
         "paper MJX (ms)", "paper Δd (cm)", "paper Δθ (deg)"};
-    static const char *const keys[] = {"scm_ms", "mjx_ms", "dd_cm", "dth_deg"};
     const e2_setup *e = &s->e;
     tc_table *tab = tc_table_alloc(11, hdr);
     if (!tab) return TC_ENOMEM;
@@ -200,65 +256,12 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
      * never pushed (the null outcome every pose-gap claim must fail) */
     travel_metrics(x, s, ref);
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        if (k == ref) continue;
         int sp = spaced(tc_exp_method(x, k));
-        const char *label = tc_exp_label(x, k);
+        if (k == ref) continue;
         for (int g = 0; g < e->ninteg; g++)
             for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
-                for (int d = 0; d < e->ndt; d++) {
-                    double dd[E2_MAXTRAJ], dth[E2_MAXTRAJ], ts[E2_MAXTRAJ], tm[E2_MAXTRAJ];
-                    int failed = 0;
-                    for (int r = 0; r < e->rollouts; r++) {
-                        const e2_item *a = NULL, *b = NULL;
-                        for (int i = 0; i < s->n; i++) {
-                            const e2_item *t = &s->it[i];
-                            if (t->dt != d || t->integ != g || t->roll != r) continue;
-                            if (t->method == k && t->sp == p) a = t;
-                            if (t->method == ref) b = t;
-                        }
-                        dd[r] = dth[r] = ts[r] = tm[r] = NAN;
-                        if (!a || !b || a->r.status || b->r.status) {
-                            failed++;
-                            continue;
-                        }
-                        dd[r] = 100 *
-                                hypot(a->r.final[0] - b->r.final[0], a->r.final[1] - b->r.final[1]);
-                        dth[r] =
-                            180 / M_PI * fabs(remainder(a->r.final[2] - b->r.final[2], 2 * M_PI));
-                        ts[r] = 1e6 * a->r.step_s;
-                        tm[r] = 1e6 * b->r.step_s;
-                    }
-                    double v[8], pv[4];
-                    mean_sd(ts, e->rollouts, &v[0], &v[1]);
-                    mean_sd(tm, e->rollouts, &v[2], &v[3]);
-                    mean_sd(dd, e->rollouts, &v[4], &v[5]);
-                    mean_sd(dth, e->rollouts, &v[6], &v[7]);
-                    char col[64], cells[11][64], name[128];
-                    column_name(col, sizeof col, e, d, g, p >= 0 ? points[p] : 0);
-                    for (int c = 0; c < 4; c++)
-                        pv[c] = tc_script_paper(tc_exp_script(x), "column", col, keys[c]);
-                    snprintf(cells[0], 64, "%s", label);
-                    snprintf(cells[1], 64, "%s", col);
-                    for (int c = 0; c < 4; c++)
-                        snprintf(cells[2 + c], 64, "%.3g ± %.2g", v[2 * c], v[2 * c + 1]);
-                    snprintf(cells[6], 64, "%d/%d", failed, e->rollouts);
-                    for (int c = 0; c < 4; c++)
-                        if (isnan(pv[c]))
-                            snprintf(cells[7 + c], 64, "-");
-                        else
-                            snprintf(cells[7 + c], 64, "%g", pv[c]);
-                    const char *row[11];
-                    for (int c = 0; c < 11; c++)
-                        row[c] = cells[c];
-                    tc_table_add_row(tab, row);
-                    /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
-                    snprintf(name, sizeof name, "%s.%s.dd_cm", label, col);
-                    tc_metrics_add(tc_exp_metrics(x), label, name, v[4], "cm", 0.5, 0.25, 0,
-                                   "mean final COM distance to the reference");
-                    snprintf(name, sizeof name, "%s.%s.dth_deg", label, col);
-                    tc_metrics_add(tc_exp_metrics(x), label, name, v[6], "deg", 3, 0.25, 0,
-                                   "mean final rotation difference to the reference");
-                }
+                for (int d = 0; d < e->ndt; d++)
+                    table_row(x, s, tab, k, ref, d, g, p, p >= 0 ? points[p] : 0);
     }
     char machine[300], caption[1024];
     tc_machine_describe(machine, sizeof machine, tc_exp_threads(x));
@@ -295,21 +298,8 @@ static tc_status e2_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e2_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    char tpath[1100];
-    tc_status st = e2_read_setup(tc_exp_script(x), &s->e, err);
-    if (!st) st = tc_scene_t_pusher(&s->sc, &s->e.scene, err);
-    if (!st) {
-        /* a relative path is the source tree's (data/...), an absolute one the user's own */
-        tc_path_under(tc_exp_source_dir(x), s->e.trajectories, tpath, sizeof tpath);
-        st = e2_read_trajectories(tpath, &s->e, s->tr, &s->ntr, err);
-    }
-    /* as many rollouts as the script asks, each its own trajectory */
-    if (!st && s->e.rollouts > s->ntr) {
-        const tc_setting *v = tc_script_lookup(tc_exp_script(x), NULL, "rollouts");
-        st = tc_error_set(
-            err, TC_EINVAL, tc_script_path(tc_exp_script(x)), v ? tc_setting_line(v) : 0,
-            "rollouts", "%d rollouts, but %s holds %d trajectories", s->e.rollouts, tpath, s->ntr);
-    }
+    tc_status st =
+        e2_load(tc_exp_script(x), tc_exp_source_dir(x), &s->e, &s->sc, s->tr, &s->ntr, err);
     if (!st) tc_exp_refer(x, "compare.timing", s->e.timing);
     /* a dynamic method with a force law (the grid pairs each model with RK4 and Euler, which a
      * model of contact points or shapes alone cannot take) on spheres and compounds; the
@@ -327,86 +317,101 @@ static void e2_free(void *state) {
     free(s);
 }
 
-static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
-    e2_state *s = state;
+/* the grid: method x dt x integrator x spacing x rollout, one run each */
+static tc_status declare_grid(tc_exp *x, e2_state *s, tc_error *err) {
     const e2_setup *e = &s->e;
-    const int ref = tc_exp_method_find(x, e->reference), timed = tc_exp_method_find(x, e->timing);
-    /* the grid: method x dt x integrator x spacing x rollout, one run each */
     int cap = tc_exp_nmethod(x) * e->ndt * e->ninteg * E2_MAXGRID * e->rollouts;
     s->it = calloc((size_t)cap + 1, sizeof *s->it);
     if (!s->it) return TC_ENOMEM;
-    tc_status st = TC_OK;
-    for (int k = 0; k < tc_exp_nmethod(x) && !st; k++) {
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         int sp = spaced(tc_exp_method(x, k));
         for (int d = 0; d < e->ndt; d++)
             for (int g = 0; g < e->ninteg; g++)
                 for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
-                    for (int r = 0; r < e->rollouts && !st; r++) {
+                    for (int r = 0; r < e->rollouts; r++) {
                         e2_item *t = &s->it[s->n++];
-                        t->method = k;
-                        t->dt = d;
-                        t->integ = g;
-                        t->sp = p;
-                        t->roll = r;
-                        if ((st = e2_configure(tc_exp_method(x, k), e, g, p, &t->m, err))) break;
+                        *t = (e2_item){.method = k, .dt = d, .integ = g, .sp = p, .roll = r};
+                        tc_status st = e2_configure(tc_exp_method(x, k), e, g, p, &t->m, err);
+                        if (st) return st;
                         tc_exp_add_run(x, k, &t->m, -1, "dt=%g s, %s, spacing=%g m, rollout %d",
                                        e->dt[d], e->integ[g].name, p >= 0 ? e->spacing[p] : 0, r);
                     }
     }
-    /* the finest clouds and smallest steps first: a step's cost grows with the AOPC points */
-    double *cost = st ? NULL : calloc((size_t)s->n + 1, sizeof *cost);
-    if (!st && !cost) st = TC_ENOMEM;
-    for (int i = 0; cost && i < s->n; i++) {
+    return TC_OK;
+}
+
+/* the sweep, the finest clouds and smallest steps first: a step's cost grows with the AOPC
+ * points */
+static tc_status sweep(tc_exp *x, e2_state *s) {
+    const e2_setup *e = &s->e;
+    double *cost = calloc((size_t)s->n + 1, sizeof *cost);
+    if (!cost) return TC_ENOMEM;
+    for (int i = 0; i < s->n; i++) {
         const e2_item *t = &s->it[i];
         double h = t->sp >= 0 ? e->spacing[t->sp] : 1;
         cost[i] = 1 / (e->dt[t->dt] * h * h);
     }
-    if (!st) st = tc_exp_sweep_split(x, s->n, NULL, cost, e2_work, e2_regions, s);
+    tc_status st = tc_exp_sweep_split(x, s->n, NULL, cost, e2_work, e2_regions, s);
     free(cost);
+    return st;
+}
+
+/* the figures: the T's paths in the finest column, and the step time against the points */
+static void figures(tc_exp *x, const e2_state *s, int ref, int timed) {
+    const e2_setup *e = &s->e;
+    char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
+    snprintf(nroll, sizeof nroll, "%d", e->rollouts);
+    snprintf(labels, sizeof labels, "%s %s", tc_exp_label(x, ref), tc_exp_label(x, timed));
+    column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
+    tc_exp_path(x, "paths.csv", data, sizeof data);
+    tc_plot_var v[] = {{"datafile", data}, {"nroll", nroll}, {"labels", labels}, {"column", col}};
+    snprintf(caption, sizeof caption,
+             "Paths of the T's centre of mass in every rollout at column %s (step, integrator, "
+             "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
+             col, tc_exp_label(x, ref), tc_exp_label(x, timed));
+    tc_exp_figure(x, "e2_paths.gp", v, 4, "fig_paths", caption);
+    tc_exp_path(x, "step_time.csv", data, sizeof data);
+    char machine[300];
+    tc_machine_describe(machine, sizeof machine, 1);
+    tc_plot_var w[] = {{"datafile", data}, {"labels", labels}};
+    snprintf(caption, sizeof caption,
+             "Wall time per %s step (2 ms) against the AOPC points on the T, %s beside %s, "
+             "fastest of three runs of 2,000 steps each, one after the other (%s).",
+             e->timing_integ, tc_exp_label(x, timed), tc_exp_label(x, ref), machine);
+    tc_exp_figure(x, "e2_step_time.gp", w, 2, "fig_step_time", caption);
+}
+
+static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
+    e2_state *s = state;
+    const e2_setup *e = &s->e;
+    const int ref = tc_exp_method_find(x, e->reference), timed = tc_exp_method_find(x, e->timing);
+    tc_status st = declare_grid(x, s, err);
+    if (!st) st = sweep(x, s);
     if (st) return st;
     tc_exp_text(x,
                 "%d rollouts of the trajectories in `%s`, tier `%s`; every dynamic method "
                 "against `%s` (%s).",
                 e->rollouts, e->trajectories, tc_exp_tier(x), e->reference,
                 tc_exp_method(x, ref)->spec);
+    /* the table and every rollout; without the timed method, no paths or step times */
     st = write_table(x, s, ref, err);
-    /* rollouts, paths of the finest column, step time vs points, figures */
-    double ratio = NAN;
-    if (!st) st = write_rollouts(x, e, s->it, s->n, err);
-    if (!st && timed >= 0)
-        st = write_paths(x, e, s->it, s->n, timed, ref, 0, 0, e->nspacing - 1, err);
-    /* the serial step timing goes only into files: the writing rank's alone (MPI) */
-    if (!st && timed >= 0 && tc_exp_writer(x)) st = write_timing(x, s, timed, ref, &ratio, err);
-    if (!st && timed >= 0) {
-        char name[128];
-        snprintf(name, sizeof name, "%s.euler_step_over_%s_26", e->timing, e->reference);
-        tc_metrics_add(tc_exp_metrics(x), e->timing, name, ratio, "1", 0, 1.5, TC_METRIC_TIMING,
-                       "timed method (coarsest AOPC) over the reference's wall time per step, "
-                       "2 ms (machine-dependent)");
-        char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
-        snprintf(nroll, sizeof nroll, "%d", e->rollouts);
-        snprintf(labels, sizeof labels, "%s %s", tc_exp_label(x, ref), tc_exp_label(x, timed));
-        column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
-        tc_exp_path(x, "paths.csv", data, sizeof data);
-        tc_plot_var v[] = {
-            {"datafile", data}, {"nroll", nroll}, {"labels", labels}, {"column", col}};
-        snprintf(caption, sizeof caption,
-                 "Paths of the T's centre of mass in every rollout at column %s (step, integrator, "
-                 "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
-                 col, tc_exp_label(x, ref), tc_exp_label(x, timed));
-        tc_exp_figure(x, "e2_paths.gp", v, 4, "fig_paths", caption);
-        tc_exp_path(x, "step_time.csv", data, sizeof data);
-        char machine[300];
-        tc_machine_describe(machine, sizeof machine, 1);
-        tc_plot_var w[] = {{"datafile", data}, {"labels", labels}};
-        snprintf(caption, sizeof caption,
-                 "Wall time per %s step (2 ms) against the AOPC points on the T, %s beside %s, "
-                 "fastest of three runs of 2,000 steps each, one after the other (%s).",
-                 e->timing_integ, tc_exp_label(x, timed), tc_exp_label(x, ref), machine);
-        tc_exp_figure(x, "e2_step_time.gp", w, 2, "fig_step_time", caption);
-    } else if (!st)
+    if (!st) st = write_rollouts(x, s, err);
+    if (!st && timed < 0)
         tc_exp_text(x, "No method labelled `%s` ran: no paths or step-time figures.", e->timing);
-    return st;
+    if (st || timed < 0) return st;
+    /* the paths of the finest column; the serial step timing goes only into files: the writing
+     * rank's alone (MPI) */
+    double ratio = NAN;
+    st = write_paths(x, s, timed, ref, 0, 0, e->nspacing - 1, err);
+    if (!st && tc_exp_writer(x)) st = write_timing(x, s, &ratio, err);
+    if (st) return st;
+    char name[128];
+    snprintf(name, sizeof name, "%s.euler_step_over_%s_26", e->timing, e->reference);
+    tc_metrics_add(tc_exp_metrics(x), e->timing, name, ratio, "1", 0, 1.5, TC_METRIC_TIMING,
+                   "timed method (coarsest AOPC) over the reference's wall time per step, "
+                   "2 ms (machine-dependent)");
+    figures(x, s, ref, timed);
+    return TC_OK;
 }
 
 /* the result files digested per method (the reference check's determinism hashes) */

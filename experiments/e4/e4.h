@@ -30,10 +30,12 @@ typedef struct e4_setup {
     /* (c) pile in an open box */
     tc_pile pile; /* bodies, seed, masses, sizes, box; gravity and friction as above */
     double c_seconds;
+    int c_seed; /* the pile's seed as the script gives it */
     /* (d) speed: pile sizes, steps timed, how often each method's steps are timed (the
      * repeats interleaved, the median kept), the settling method and the timed ones (labels;
      * the first timed one is the baseline the others are divided by) */
     int d_n, d_sizes[E4_MAXPILE], d_steps, d_repeats;
+    double d_bodies[E4_MAXPILE]; /* d_sizes as the script gives them */
     char d_settle[TC_LABEL_MAX + 1];
     int d_nlabel;
     char d_label[E4_MAXSPEED][TC_LABEL_MAX + 1];
@@ -131,6 +133,11 @@ typedef struct e4_speed_row {
  * their ratios much */
 tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *const *m, int nm,
                    e4_speed_row *rows, tc_error *err);
+
+/* the speed study's methods among x's: *ref the settling one, m and idx the timed ones and their
+ * indices; the label of the first one x lacks (a --methods filter may leave one out), or NULL */
+const char *e4_speed_methods(const tc_exp *x, const e4_setup *e, const tc_method **ref,
+                             const tc_method **m, int *idx);
 
 /* `touche bench penalty` */
 extern const struct tc_bench_def e4_bench; /* exp/tc_bench.h */

@@ -13,25 +13,20 @@ enum { E4_BENCH_BODIES, E4_BENCH_STEPS };
  * study's methods with the script's parameters, on the piles of --bodies */
 static tc_status e4_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table *t, tc_error *err) {
     e4_setup e;
+    const tc_method *ref, *m[E4_MAXSPEED];
+    int idx[E4_MAXSPEED];
     tc_status st = e4_read_setup(tc_exp_script(x), &e, err);
-    const tc_method *m[E4_MAXSPEED];
-    int settle = st ? -1 : tc_exp_method_find(x, e.d_settle);
-    for (int i = 0; !st && i < e.d_nlabel; i++) {
-        int k = tc_exp_method_find(x, e.d_label[i]);
-        if (k < 0 || settle < 0)
-            st = tc_error_set(err, TC_EINVAL, "experiments/e4/e4_penalty.cfg", 0, "speed.methods",
-                              "the script must list the method '%s'",
-                              k < 0 ? e.d_label[i] : e.d_settle);
-        else
-            m[i] = tc_exp_method(x, k);
-    }
+    const char *missing = st ? NULL : e4_speed_methods(x, &e, &ref, m, idx);
+    if (missing)
+        st = tc_error_set(err, TC_EINVAL, tc_script_path(tc_exp_script(x)), 0, "speed.methods",
+                          "the script must list the method '%s'", missing);
     if (st) return st;
     const tc_bench_val *bodies = &o->v[E4_BENCH_BODIES];
     e.d_n = bodies->n;
     e.d_steps = o->v[E4_BENCH_STEPS].list[0];
     memcpy(e.d_sizes, bodies->list, (size_t)bodies->n * sizeof *e.d_sizes);
     e4_speed_row rows[E4_MAXPILE];
-    if ((st = e4_speed(&e, tc_exp_method(x, settle), m, e.d_nlabel, rows, err))) return st;
+    if ((st = e4_speed(&e, ref, m, e.d_nlabel, rows, err))) return st;
     /* a column of steps/s per method, then each one's ratio to the baseline (the first) */
     static const tc_col head[] = {{.csv = "bodies", .fmt = "%.0f"},
                                   {.csv = "touching_pairs", .fmt = "%.0f"},

@@ -4,7 +4,6 @@
 #include "experiments/e4/e4.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
-#include "models/tc_penalty.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,33 +24,32 @@ typedef struct e4_item {
 typedef struct e4_state {
     e4_setup e;
     const tc_exp *x;
-    tc_scene *scene; /* the three studies' scenes */
+    tc_scene scene[3]; /* the three studies' scenes */
     double (*force)[3];
     e4_item *it;
     int n;
 } e4_state;
 
-/* series of one study: gnuplot blocks (one per method, two blank lines apart) of
+/* study q's series, <study>.csv: gnuplot blocks (one per method, two blank lines apart) of
  * step, kinetic energy, penetration */
-static tc_status write_series(const tc_exp *x, const char *file, const e4_item *it, int n,
-                              int study, tc_error *err) {
-    char path[1200];
+static tc_status write_series(const tc_exp *x, const e4_state *s, int q, tc_error *err) {
+    char file[32], path[1200];
     tc_outfile o;
+    snprintf(file, sizeof file, "%s.csv", study_name[q]);
     tc_exp_path(x, file, path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
     fprintf(o.f, "# step,kinetic_J,penetration_m; one block per method:");
-    for (int i = 0; i < n; i++)
-        if (it[i].study == study) fprintf(o.f, " %s", tc_exp_label(x, it[i].method));
+    for (int i = 0; i < s->n; i++)
+        if (s->it[i].study == q) fprintf(o.f, " %s", tc_exp_label(x, s->it[i].method));
     fprintf(o.f, "\n");
-    for (int i = 0; i < n; i++) {
-        if (it[i].study != study) continue;
-        const tc_series *s = &it[i].r.s;
-        long done = s->steps;
-        for (int j = 0; j < s->n && (long)j * it[i].every < done; j++)
-            fprintf(o.f, "%ld,%.6e,%.6e\n", (long)j * it[i].every + 1, s->ke[j], s->pen[j]);
+    for (int i = 0; i < s->n; i++) {
+        const e4_item *t = &s->it[i];
+        if (t->study != q) continue;
+        for (int j = 0; j < t->r.s.n && (long)j * t->every < t->r.s.steps; j++)
+            fprintf(o.f, "%ld,%.6e,%.6e\n", (long)j * t->every + 1, t->r.s.ke[j], t->r.s.pen[j]);
         /* an empty method still needs its block for the plot's indexes */
-        if (done == 0) fprintf(o.f, "1,NaN,NaN\n");
+        if (t->r.s.steps == 0) fprintf(o.f, "1,NaN,NaN\n");
         fprintf(o.f, "\n\n");
     }
     return tc_outfile_commit(&o, err);
@@ -82,90 +80,70 @@ static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_err
     return tc_outfile_commit(&o, err);
 }
 
-/* the speed study and its table: the baseline (first) and the others, side by side */
-static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
-    /* its methods must have run here (a --methods filter may have left them out) */
-    const tc_method *m[E4_MAXSPEED];
-    int idx[E4_MAXSPEED], settle = tc_exp_method_find(x, e->d_settle);
-    for (int i = 0; i < e->d_nlabel; i++) {
-        idx[i] = tc_exp_method_find(x, e->d_label[i]);
-        if (idx[i] < 0 || settle < 0) {
-            tc_exp_text(x, "(d) The speed study did not run: method `%s` was not selected.",
-                        settle < 0 ? e->d_settle : e->d_label[i]);
-            return TC_OK;
-        }
-        m[i] = tc_exp_method(x, idx[i]);
-    }
-    int n = e->d_nlabel;
-    e4_speed_row rows[E4_MAXPILE];
-    fprintf(stderr, "e4: speed study (serial): %d pile sizes\n", e->d_n);
-    tc_status st = e4_speed(e, tc_exp_method(x, settle), m, n, rows, err);
-    if (st) return st;
-    /* one run record per pile size and method */
-    for (int r = 0; r < e->d_n; r++)
-        for (int i = 0; i < n; i++) {
-            int run = tc_exp_add_run(x, idx[i], NULL, -1, "speed: %d bodies", rows[r].bodies);
-            tc_exp_record(x, run, rows[r].failed[i] ? TC_EDIVERGED : TC_OK,
-                          rows[r].failed[i] ? "a timed step failed" : NULL, rows[r].steps[i],
-                          rows[r].wall[i]);
-        }
-    /* csv: one block per method, one line per pile size */
+/* method i's steps per second over the baseline's (the first method's) */
+static double over_baseline(const e4_speed_row *w, int i) {
+    return w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN;
+}
+
+/* csv of the speed study: one block per method, one line per pile size */
+static tc_status speed_csv(const tc_exp *x, const e4_setup *e, const e4_speed_row *rows,
+                           tc_error *err) {
     char path[1200];
     tc_outfile o;
     tc_exp_path(x, "speed.csv", path, sizeof path);
-    if ((st = tc_outfile_open(&o, path, err))) return st;
+    tc_status st = tc_outfile_open(&o, path, err);
+    if (st) return st;
     fprintf(o.f, "# blocks: one per method, in order:");
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < e->d_nlabel; i++)
         fprintf(o.f, " %s", e->d_label[i]);
     fprintf(o.f, "\n# bodies,touching_pairs,lcp_contacts,method_contacts,steps_s,over_lcp,"
                  "solver_iters,failed\n");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < e->d_nlabel; i++) {
         for (int r = 0; r < e->d_n; r++) {
             const e4_speed_row *w = &rows[r];
             fprintf(o.f, "%d,%d,%d,%.4g,%.6g,%.4g,%lld,%d\n", w->bodies, w->pairs, w->lcp_contacts,
-                    w->contacts[i], w->steps_s[i],
-                    w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN, w->iters[i],
-                    w->failed[i]);
+                    w->contacts[i], w->steps_s[i], over_baseline(w, i), w->iters[i], w->failed[i]);
         }
         fprintf(o.f, "\n\n");
     }
-    if ((st = tc_outfile_commit(&o, err))) return st;
-    /* table: steps/s per method and the ratio to the baseline */
-    const char *hdr[3 + 2 * E4_MAXSPEED];
-    char hb[2 * E4_MAXSPEED][80];
-    int nc = 0;
-    hdr[nc++] = "bodies";
-    hdr[nc++] = "touching pairs";
-    hdr[nc++] = "LCP contacts";
+    return tc_outfile_commit(&o, err);
+}
+
+/* the speed table: steps/s per method and, after the baseline, each one's ratio to it; the ratio
+ * at the first pile with 50 or more LCP contacts (the issue's target) as a metric */
+static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *rows,
+                             tc_error *err) {
+    enum { MAXCOL = 3 + 2 * E4_MAXSPEED };
+    const int n = e->d_nlabel;
+    /* the headings: the pile, then each method's steps/s and, after the baseline, its ratio */
+    const char *hdr[MAXCOL] = {"bodies", "touching pairs", "LCP contacts"};
+    char hb[MAXCOL][80];
+    int nc = 3;
     for (int i = 0; i < n; i++) {
-        snprintf(hb[2 * i], 80, "%s steps/s", e->d_label[i]);
-        hdr[nc++] = hb[2 * i];
-        if (i) {
-            snprintf(hb[2 * i + 1], 80, "%s / %s", e->d_label[i], e->d_label[0]);
-            hdr[nc++] = hb[2 * i + 1];
-        }
+        snprintf(hb[nc], 80, "%s steps/s", e->d_label[i]);
+        hdr[nc] = hb[nc];
+        nc++;
+        if (!i) continue;
+        snprintf(hb[nc], 80, "%s / %s", e->d_label[i], e->d_label[0]);
+        hdr[nc] = hb[nc];
+        nc++;
     }
     tc_table *tab = tc_table_alloc(nc, hdr);
     if (!tab) return TC_ENOMEM;
-    double at50[E4_MAXSPEED];
-    for (int i = 0; i < n; i++)
-        at50[i] = NAN;
+    /* one row per pile size; a method whose timed steps failed says so */
     for (int r = 0; r < e->d_n; r++) {
         const e4_speed_row *w = &rows[r];
-        char c[3 + 2 * E4_MAXSPEED][48];
-        const char *row[3 + 2 * E4_MAXSPEED];
-        int k = 0;
-        snprintf(c[k++], 48, "%d", w->bodies);
-        snprintf(c[k++], 48, "%d", w->pairs);
-        snprintf(c[k++], 48, "%d", w->lcp_contacts);
+        char c[MAXCOL][48];
+        const char *row[MAXCOL];
+        int k = 3;
+        snprintf(c[0], 48, "%d", w->bodies);
+        snprintf(c[1], 48, "%d", w->pairs);
+        snprintf(c[2], 48, "%d", w->lcp_contacts);
         for (int i = 0; i < n; i++) {
-            double ratio = w->steps_s[0] > 0 ? w->steps_s[i] / w->steps_s[0] : NAN;
             tc_cell_num(c[k], 48, w->steps_s[i], 3, 0);
             if (w->failed[i]) snprintf(c[k] + strlen(c[k]), 48 - strlen(c[k]), " (failed)");
             k++;
-            if (i) snprintf(c[k++], 48, "%.3g", ratio);
-            /* the target: at the first pile with 50 or more LCP contacts */
-            if (i && isnan(at50[i]) && w->lcp_contacts >= 50) at50[i] = ratio;
+            if (i) snprintf(c[k++], 48, "%.3g", over_baseline(w, i));
         }
         for (int j = 0; j < k; j++)
             row[j] = c[j];
@@ -179,18 +157,47 @@ static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
              "same run (%s); LCP contacts: at most 4 per touching pair (paper: penalty 80.6 vs "
              "LCP 32.6 and 30.7 vs 4.4 steps/s on its two robots).",
              e->d_steps, e->d_repeats, machine);
-    st = tc_exp_table(x, tab, "speed_table", cap, err);
+    tc_status st = tc_exp_table(x, tab, "speed_table", cap, err);
     tc_table_free(tab);
-    for (int i = 1; i < n; i++)
-        if (!isnan(at50[i])) {
-            char name[128];
-            snprintf(name, sizeof name, "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
-            tc_metrics_add(tc_exp_metrics(x), e->d_label[i], name, at50[i], "1", 0, 0.9,
-                           TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
-                           "steps/s over the baseline's at the first pile with >= 50 LCP "
-                           "contacts (machine-dependent)");
-        }
+    /* the target: each ratio at the first pile with 50 or more LCP contacts */
+    for (int i = 1; i < n; i++) {
+        double at50 = NAN;
+        for (int r = 0; r < e->d_n && isnan(at50); r++)
+            if (rows[r].lcp_contacts >= 50) at50 = over_baseline(&rows[r], i);
+        if (isnan(at50)) continue;
+        char name[128];
+        snprintf(name, sizeof name, "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
+        tc_metrics_add(tc_exp_metrics(x), e->d_label[i], name, at50, "1", 0, 0.9,
+                       TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
+                       "steps/s over the baseline's at the first pile with >= 50 LCP "
+                       "contacts (machine-dependent)");
+    }
     return st;
+}
+
+/* the speed study (serial), one run record per pile size and method, its csv and its table;
+ * without one of its methods (a --methods filter) the section says so */
+static tc_status speed_study(tc_exp *x, const e4_setup *e, tc_error *err) {
+    const tc_method *ref, *m[E4_MAXSPEED];
+    int idx[E4_MAXSPEED];
+    const char *missing = e4_speed_methods(x, e, &ref, m, idx);
+    if (missing) {
+        tc_exp_text(x, "(d) The speed study did not run: method `%s` was not selected.", missing);
+        return TC_OK;
+    }
+    e4_speed_row rows[E4_MAXPILE];
+    fprintf(stderr, "e4: speed study (serial): %d pile sizes\n", e->d_n);
+    tc_status st = e4_speed(e, ref, m, e->d_nlabel, rows, err);
+    if (st) return st;
+    for (int r = 0; r < e->d_n; r++)
+        for (int i = 0; i < e->d_nlabel; i++) {
+            int run = tc_exp_add_run(x, idx[i], NULL, -1, "speed: %d bodies", rows[r].bodies);
+            tc_exp_record(x, run, rows[r].failed[i] ? TC_EDIVERGED : TC_OK,
+                          rows[r].failed[i] ? "a timed step failed" : NULL, rows[r].steps[i],
+                          rows[r].wall[i]);
+        }
+    st = speed_csv(x, e, rows, err);
+    return st ? st : speed_table(x, e, rows, err);
 }
 
 /* one work item: one study of one method */
@@ -211,126 +218,110 @@ static int e4_regions(void *ctx, int i, tc_region *r) {
     return nr;
 }
 
-/* the tables: (b) beside the paper, then every study per method, with the metrics */
-static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
-    static const char *const hdr_b[] = {
-        "method",         "spec",  "mean penetration (m)", "max penetration (m)", "final KE (J)",
-        "paper mean (m)", "status"};
-    static const char *const hdr_all[] = {
-        "method",      "(a) final penetration (m)", "(a) final KE (J)",
-        "(c) escaped", "(c) max penetration (m)",   "(c) final / peak KE",
-        "failed runs"};
-    tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
-    if (!tb || !ta) {
-        tc_table_free(tb);
-        tc_table_free(ta);
-        return TC_ENOMEM;
+/* the item of method k in study q, or NULL when the method did not run it */
+static const e4_item *item_of(const e4_state *s, int k, int q) {
+    for (int i = 0; i < s->n; i++)
+        if (s->it[i].method == k && s->it[i].study == q) return &s->it[i];
+    return NULL;
+}
+
+/* 1 when the item ran and its run is ok */
+static int ran_ok(const tc_exp *x, const e4_item *t) {
+    return t && tc_exp_run_record(x, t->run)->status == TC_OK;
+}
+
+/* a metric "<study>.<label>.<what>" of method label */
+static void study_metric(tc_exp *x, const char *study, const char *label, const char *what,
+                         double v, const char *unit, double abs_tol, double rel_tol,
+                         const char *doc) {
+    char name[160];
+    snprintf(name, sizeof name, "%s.%s.%s", study, label, what);
+    tc_metrics_add(tc_exp_metrics(x), label, name, v, unit, abs_tol, rel_tol, 0, doc);
+}
+
+/* (b)'s row of method k beside the paper's value, and its metric */
+static void perturbed_row(tc_exp *x, const e4_item *r, int k, tc_table *t) {
+    const char *label = tc_exp_label(x, k);
+    const tc_series *b = &r->r.s;
+    double paper = tc_script_paper(tc_exp_script(x), "label", label, "mean_penetration");
+    char c[7][64];
+    snprintf(c[0], 64, "%s", label);
+    snprintf(c[1], 64, "%s", tc_exp_method(x, k)->spec);
+    snprintf(c[2], 64, "%.3g", b->mean_pen);
+    snprintf(c[3], 64, "%.3g", b->max_pen);
+    tc_cell_num(c[4], 64, b->final_ke, 3, 1e-12);
+    snprintf(c[5], 64, isnan(paper) ? "-" : "%.2g", paper);
+    snprintf(c[6], 64, "%s", ran_ok(x, r) ? "ok" : "failed");
+    tc_table_add_row(t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6]});
+    study_metric(x, "perturbed", label, "mean_penetration", ran_ok(x, r) ? b->mean_pen : NAN, "m",
+                 1e-5, 0.3, "(b) mean penetration of the perturbed block");
+}
+
+/* the studies row of method k: (a) and (c), and its failed runs; a study the method could not
+ * run says "n/a", and why goes into notrun[nn] */
+static void studies_row(tc_exp *x, const e4_state *s, int k, tc_table *t, char *notrun, size_t nn) {
+    const e4_item *r[3] = {item_of(s, k, E4_BLOCK), item_of(s, k, E4_PERTURBED),
+                           item_of(s, k, E4_PILE)};
+    const char *label = tc_exp_label(x, k);
+    char c[7][64];
+    int failed = 0;
+    snprintf(c[0], 64, "%s", label);
+    for (int j = 1; j < 7; j++)
+        snprintf(c[j], 64, "%s", r[j < 3 ? 0 : 2] ? "-" : "n/a");
+    for (int q = 0; q < 3; q++) {
+        failed += r[q] && !ran_ok(x, r[q]);
+        if (r[q] || q == E4_PERTURBED) continue;
+        char why[300];
+        tc_method_why_not(tc_exp_method(x, k), TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]), why,
+                          sizeof why);
+        snprintf(notrun + strlen(notrun), nn - strlen(notrun), "%s%s %s: %s", notrun[0] ? "; " : "",
+                 label, q ? "(c)" : "(a)", why);
     }
-    char notrun[2048] = ""; /* the studies a method did not run, and why */
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        const e4_item *r[3] = {NULL, NULL, NULL};
-        for (int i = 0; i < s->n; i++)
-            if (s->it[i].method == k) r[s->it[i].study] = &s->it[i];
-        const char *label = tc_exp_label(x, k);
-        char c[7][64], name[160];
-        int failed = 0, ok[3];
-        for (int q = 0; q < 3; q++) {
-            ok[q] = r[q] && tc_exp_run_record(x, r[q]->run)->status == TC_OK;
-            failed += r[q] && !ok[q];
-        }
-        /* (b) */
-        if (r[1]) {
-            const tc_series *b = &r[1]->r.s;
-            double pv = tc_script_paper(tc_exp_script(x), "label", label, "mean_penetration");
-            snprintf(c[0], 64, "%s", label);
-            snprintf(c[1], 64, "%s", tc_exp_method(x, k)->spec);
-            snprintf(c[2], 64, "%.3g", b->mean_pen);
-            snprintf(c[3], 64, "%.3g", b->max_pen);
-            tc_cell_num(c[4], 64, b->final_ke, 3, 1e-12);
-            if (isnan(pv))
-                snprintf(c[5], 64, "-");
-            else
-                snprintf(c[5], 64, "%.2g", pv);
-            snprintf(c[6], 64, "%s", ok[1] ? "ok" : "failed");
-            const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
-            tc_table_add_row(tb, row);
-            snprintf(name, sizeof name, "perturbed.%s.mean_penetration", label);
-            tc_metrics_add(tc_exp_metrics(x), label, name, ok[1] ? b->mean_pen : NAN, "m", 1e-5,
-                           0.3, 0, "(b) mean penetration of the perturbed block");
-        }
-        /* (a) and (c); a study the method could not run says "n/a", and why below */
-        snprintf(c[0], 64, "%s", label);
-        for (int j = 1; j < 7; j++)
-            snprintf(c[j], 64, "%s", r[j < 3 ? 0 : 2] ? "-" : "n/a");
-        for (int q = 0; q < 3; q += 2) {
-            if (r[q]) continue;
-            char why[300];
-            tc_method_why_not(tc_exp_method(x, k), TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]),
-                              why, sizeof why);
-            snprintf(notrun + strlen(notrun), sizeof notrun - strlen(notrun), "%s%s %s: %s",
-                     notrun[0] ? "; " : "", label, q ? "(c)" : "(a)", why);
-        }
-        if (r[0]) {
-            const tc_series *a = &r[0]->r.s;
-            tc_cell_num(c[2], 64, a->final_ke, 3, 1e-12);
-            /* the last penetration sample is the final one */
-            if (a->steps > 0) {
-                long last = (a->steps - 1) / r[0]->every;
-                snprintf(c[1], 64, "%.3g", a->pen[last]);
-                snprintf(name, sizeof name, "block.%s.final_penetration", label);
-                tc_metrics_add(tc_exp_metrics(x), label, name, ok[0] ? a->pen[last] : NAN, "m",
-                               1e-4, 0.3, 0, "(a) penetration after the last step");
-            }
-        }
-        if (r[2]) {
-            const tc_series *p = &r[2]->r.s;
-            snprintf(c[3], 64, "%d", r[2]->r.escaped);
-            snprintf(c[4], 64, "%.3g", p->max_pen);
-            snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
-            snprintf(name, sizeof name, "pile.%s.escaped", label);
-            tc_metrics_add(tc_exp_metrics(x), label, name, ok[2] ? r[2]->r.escaped : NAN, "1", 0, 0,
-                           0, "(c) bodies outside the container at the end");
-            snprintf(name, sizeof name, "pile.%s.ke_final_over_peak", label);
-            tc_metrics_add(tc_exp_metrics(x), label, name, ok[2] ? p->final_ke / p->peak_ke : NAN,
-                           "1", 0.01, 1.0, 0,
-                           "(c) kinetic energy at the end over its peak (decay)");
-        }
-        snprintf(c[6], 64, "%d", failed);
-        const char *row[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
-        tc_table_add_row(ta, row);
+    /* (a): the final kinetic energy and the last penetration sample, the final one */
+    const tc_series *a = r[0] ? &r[0]->r.s : NULL;
+    if (a) tc_cell_num(c[2], 64, a->final_ke, 3, 1e-12);
+    if (a && a->steps > 0) {
+        double pen = a->pen[(a->steps - 1) / r[0]->every];
+        snprintf(c[1], 64, "%.3g", pen);
+        study_metric(x, "block", label, "final_penetration", ran_ok(x, r[0]) ? pen : NAN, "m", 1e-4,
+                     0.3, "(a) penetration after the last step");
     }
-    /* (b)'s ratios of two methods' mean penetrations (the paper: multi-point over deepest point
-     * 5.9e-3 / 9.0e-2 = 0.066), where both ran (b) and neither failed */
+    /* (c): the bodies that escaped, the deepest penetration and how far the energy decayed */
+    const tc_series *p = r[2] ? &r[2]->r.s : NULL;
+    if (p) {
+        snprintf(c[3], 64, "%d", r[2]->r.escaped);
+        snprintf(c[4], 64, "%.3g", p->max_pen);
+        snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
+        study_metric(x, "pile", label, "escaped", ran_ok(x, r[2]) ? r[2]->r.escaped : NAN, "1", 0,
+                     0, "(c) bodies outside the container at the end");
+        study_metric(x, "pile", label, "ke_final_over_peak",
+                     ran_ok(x, r[2]) ? p->final_ke / p->peak_ke : NAN, "1", 0.01, 1.0,
+                     "(c) kinetic energy at the end over its peak (decay)");
+    }
+    snprintf(c[6], 64, "%d", failed);
+    tc_table_add_row(t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6]});
+}
+
+/* (b)'s ratios of two methods' mean penetrations (the paper: multi-point over deepest point
+ * 5.9e-3 / 9.0e-2 = 0.066), where both ran (b) and neither failed */
+static void ratio_metrics(tc_exp *x, const e4_state *s) {
     for (int i = 0; i < s->e.b_nratio; i++) {
-        const e4_item *nd[2] = {NULL, NULL};
-        for (int j = 0; j < 2; j++) {
-            int k = tc_exp_method_find(x, s->e.b_ratio[i][j]);
-            for (int t = 0; k >= 0 && t < s->n; t++)
-                if (s->it[t].method == k && s->it[t].study == E4_PERTURBED) nd[j] = &s->it[t];
-        }
-        if (!nd[0] || !nd[1]) continue;
-        int ok = tc_exp_run_record(x, nd[0]->run)->status == TC_OK &&
-                 tc_exp_run_record(x, nd[1]->run)->status == TC_OK;
+        const char *num = s->e.b_ratio[i][0], *den = s->e.b_ratio[i][1];
+        int kn = tc_exp_method_find(x, num), kd = tc_exp_method_find(x, den);
+        const e4_item *a = kn >= 0 ? item_of(s, kn, E4_PERTURBED) : NULL;
+        const e4_item *b = kd >= 0 ? item_of(s, kd, E4_PERTURBED) : NULL;
+        if (!a || !b) continue;
         char name[160], doc[200];
-        snprintf(name, sizeof name, "perturbed.%s_over_%s.mean_penetration", s->e.b_ratio[i][0],
-                 s->e.b_ratio[i][1]);
-        snprintf(doc, sizeof doc, "(b) mean penetration of %s over that of %s", s->e.b_ratio[i][0],
-                 s->e.b_ratio[i][1]);
-        tc_metrics_add(tc_exp_metrics(x), s->e.b_ratio[i][0], name,
-                       ok ? nd[0]->r.s.mean_pen / nd[1]->r.s.mean_pen : NAN, "1", 0, 0.3, 0, doc);
+        snprintf(name, sizeof name, "perturbed.%s_over_%s.mean_penetration", num, den);
+        snprintf(doc, sizeof doc, "(b) mean penetration of %s over that of %s", num, den);
+        tc_metrics_add(tc_exp_metrics(x), num, name,
+                       ran_ok(x, a) && ran_ok(x, b) ? a->r.s.mean_pen / b->r.s.mean_pen : NAN, "1",
+                       0, 0.3, 0, doc);
     }
-    tc_status st =
-        tc_exp_table(x, tb, "perturbed_table",
-                     "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
-                     "at random top points (500 steps on, 500 off); penetration "
-                     "measured from the geometry, the same for every method. "
-                     "multi-point-r1: the multi-point method with every bottom point a "
-                     "full spring (eq. 3 without its division by r); multi-point-se: "
-                     "the multi-point forces under semi-implicit Euler instead of RK4; "
-                     "paper mean: Drumwright's value where it gives one; a final KE below 1e-12 J "
-                     "reads < 1e-12 (at rest to rounding).",
-                     err);
-    /* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
+}
+
+/* the closed-form resting depth of each method with the penalty gains (eq. 2-3) */
+static void resting_depths(tc_exp *x, const e4_state *s) {
     char line[2048] = "";
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const tc_params *mp = &tc_exp_method(x, k)->mparams;
@@ -343,13 +334,44 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
         snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m",
                  line[0] ? "; " : "", tc_exp_label(x, k), s->e.gravity / (kp + ki / (1 - lam)));
     }
-    if (!st && line[0])
+    if (line[0])
         tc_exp_text(x,
                     "With eq. 3 as written, a resting body sinks g / (kp + ki / (1 - lambda)): %s. "
                     "The paper's smaller multi-point penetration needs a stiffer spring than its "
                     "stated gains give; a method with `divide_by_r = 0` (every bottom point a full "
                     "spring) tests that reading (experiments/e4/README.md).",
                     line);
+}
+
+/* the tables: (b) beside the paper, then every study per method, with the metrics */
+static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
+    static const char *const hdr_b[] = {
+        "method",         "spec",  "mean penetration (m)", "max penetration (m)", "final KE (J)",
+        "paper mean (m)", "status"};
+    static const char *const hdr_all[] = {
+        "method",      "(a) final penetration (m)", "(a) final KE (J)",
+        "(c) escaped", "(c) max penetration (m)",   "(c) final / peak KE",
+        "failed runs"};
+    tc_table *tb = tc_table_alloc(7, hdr_b), *ta = tc_table_alloc(7, hdr_all);
+    char notrun[2048] = ""; /* the studies a method did not run, and why */
+    for (int k = 0; tb && ta && k < tc_exp_nmethod(x); k++) {
+        if (item_of(s, k, E4_PERTURBED)) perturbed_row(x, item_of(s, k, E4_PERTURBED), k, tb);
+        studies_row(x, s, k, ta, notrun, sizeof notrun);
+    }
+    ratio_metrics(x, s);
+    tc_status st = tb && ta ? TC_OK : TC_ENOMEM;
+    if (!st)
+        st = tc_exp_table(x, tb, "perturbed_table",
+                          "E4 (b): a 10 kg unit cube on a plane, downward forces U[10, 100] N "
+                          "at random top points (500 steps on, 500 off); penetration "
+                          "measured from the geometry, the same for every method. "
+                          "multi-point-r1: the multi-point method with every bottom point a "
+                          "full spring (eq. 3 without its division by r); multi-point-se: "
+                          "the multi-point forces under semi-implicit Euler instead of RK4; "
+                          "paper mean: Drumwright's value where it gives one; a final KE below "
+                          "1e-12 J reads < 1e-12 (at rest to rounding).",
+                          err);
+    if (!st) resting_depths(x, s);
     char cap[2600];
     snprintf(cap, sizeof cap,
              "E4 (a) block started penetrating a plane and (c) a pile settling in an open box: "
@@ -363,16 +385,21 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
     return st;
 }
 
-/* a figure of a study: the labels of the methods that ran it */
-static void series_figure(tc_exp *x, const e4_state *s, int study, const char *data,
-                          const char *base, const char *caption) {
-    char labels[2048] = "", path[1200];
+/* study q's figure, fig_<study>: the series of the methods that ran it */
+static void series_figure(tc_exp *x, const e4_state *s, int q) {
+    static const char *const caption[3] = {
+        "(a) Kinetic energy and penetration of a block started inside a plane.",
+        "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows.",
+        "(c) Kinetic energy and largest penetration of the settling pile."};
+    char labels[2048] = "", path[1200], base[32], file[32];
     int ok = 0;
+    snprintf(base, sizeof base, "fig_%s", study_name[q]);
+    snprintf(file, sizeof file, "%s.csv", study_name[q]);
     for (int i = 0; i < s->n; i++)
-        if (s->it[i].study == study) {
+        if (s->it[i].study == q) {
             snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
                      labels[0] ? " " : "", tc_exp_label(x, s->it[i].method));
-            ok += tc_exp_run_record(x, s->it[i].run)->status == TC_OK;
+            ok += ran_ok(x, &s->it[i]);
         }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
     if (!labels[0]) {
@@ -390,14 +417,27 @@ static void series_figure(tc_exp *x, const e4_state *s, int study, const char *d
                     base, labels);
         return;
     }
-    tc_exp_path(x, data, path, sizeof path);
+    tc_exp_path(x, file, path, sizeof path);
     /* the perturbed study's force-on windows (steps), shaded in the figure */
     char windows[96] = "";
-    if (study == E4_PERTURBED)
+    if (q == E4_PERTURBED)
         snprintf(windows, sizeof windows, "%d %d %d %d", s->e.b_settle, s->e.b_on, s->e.b_off,
                  s->e.b_cycles);
     tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"windows", windows}};
-    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption);
+    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption[q]);
+}
+
+/* (d)'s figure, when the speed study ran */
+static void speed_figure(tc_exp *x, const e4_setup *e) {
+    char path[1200], labels[512] = "";
+    tc_exp_path(x, "speed.csv", path, sizeof path);
+    if (!tc_file_readable(path)) return;
+    for (int i = 0; i < e->d_nlabel; i++)
+        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
+                 e->d_label[i]);
+    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
+    tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
+                  "(d) Steps per second against contact points, penalty and LCP.");
 }
 
 /* fig. 6's depths (m) held constant and its steps; the second panel's factor: no forgetting */
@@ -457,13 +497,10 @@ static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
     tc_exp_figure(x, "e4_forget.gp", fv, 3, "fig_forget", caption);
     /* the paper's reading of fig. 6: the term still accumulates at depths above 0.1 m; the
      * share of I at 0.2 m gained over the second half of the figure's steps (0: levelled off) */
-    double half_i = 0, end_i = 0;
-    for (int k = 1; k <= FORGET_STEPS; k++) {
-        end_i = tc_penalty_integral_update(end_i, lam[0], 0.2);
-        if (k == FORGET_STEPS / 2) half_i = end_i;
-    }
-    tc_metrics_add(tc_exp_metrics(x), NULL, "forget.growth_at_0.2", (end_i - half_i) / end_i, "1",
-                   1e-9, 1e-6, 0,
+    double I[FORGET_STEPS + 1];
+    e4_forget_series(0.2, lam[0], FORGET_STEPS, I);
+    tc_metrics_add(tc_exp_metrics(x), NULL, "forget.growth_at_0.2",
+                   (I[FORGET_STEPS] - I[FORGET_STEPS / 2]) / I[FORGET_STEPS], "1", 1e-9, 1e-6, 0,
                    "the integral term of eq. 2 at a depth of 0.2 m held constant: the share of its "
                    "value gained over the second half of fig. 6's steps, at the script's "
                    "forgetting factor (0: levelled off; the paper: still accumulating)");
@@ -489,8 +526,6 @@ static tc_status e4_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e4_state *s = calloc(1, sizeof *s);
     if (!s) return TC_ENOMEM;
     *state = s;
-    s->scene = calloc(3, sizeof *s->scene);
-    if (!s->scene) return TC_ENOMEM;
     tc_status st = e4_read_setup(tc_exp_script(x), &s->e, err);
     /* the speed study's labels name methods */
     if (!st) tc_exp_refer(x, "speed.settle", s->e.d_settle);
@@ -515,73 +550,59 @@ static void e4_free(void *state) {
         tc_series_free(&s->it[i].r.s);
     free(s->it);
     free(s->force);
-    free(s->scene);
     free(s);
 }
 
-static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
-    e4_state *s = state;
+/* the sweep: every method on every study whose shapes it handles, one run each; (a) sampled
+ * every step, (b) and (c) every 10 */
+static tc_status declare_runs(tc_exp *x, e4_state *s) {
     const e4_setup *e = &s->e;
-    s->x = x;
-    s->force = calloc((size_t)e->b_cycles, sizeof *s->force);
-    s->it = calloc((size_t)(3 * tc_exp_nmethod(x)) + 1, sizeof *s->it);
-    if (!s->force || !s->it) return TC_ENOMEM;
-    e4_perturbations(e, s->force);
-    /* the sweep: every method on every study whose shapes it handles, one run each */
-    long pile_steps = (long)ceil(e->c_seconds / e->dt);
-    long psteps = e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off);
+    const long steps[3] = {e->a_steps, e->b_settle + (long)e->b_cycles * (e->b_on + e->b_off),
+                           (long)ceil(e->c_seconds / e->dt)};
+    const long long seed[3] = {e->a_seed, e->b_seed, (long long)e->pile.seed};
     for (int k = 0; k < tc_exp_nmethod(x); k++)
         for (int q = 0; q < 3; q++) {
             if (!tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS,
                                    tc_scene_shapes(&s->scene[q])))
                 continue;
             e4_item *t = &s->it[s->n++];
-            t->method = k;
-            t->study = q;
-            t->steps = q == E4_BLOCK ? e->a_steps : q == E4_PERTURBED ? psteps : pile_steps;
-            t->every = q == E4_BLOCK ? 1 : 10;
-            t->run = tc_exp_add_run(x, k, NULL,
-                                    q == E4_BLOCK       ? e->a_seed
-                                    : q == E4_PERTURBED ? e->b_seed
-                                                        : (long long)e->pile.seed,
-                                    "study=%s, %ld steps", study_name[q], t->steps);
+            *t = (e4_item){.method = k, .study = q, .steps = steps[q], .every = q ? 10 : 1};
+            t->run =
+                tc_exp_add_run(x, k, NULL, seed[q], "study=%s, %ld steps", study_name[q], t->steps);
             if (tc_series_alloc(&t->r.s, t->steps, t->every,
                                 TC_SERIES_KINETIC | TC_SERIES_PENETRATION))
                 return TC_ENOMEM;
         }
-    tc_status st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
+    return TC_OK;
+}
+
+static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
+    e4_state *s = state;
+    s->x = x;
+    s->force = calloc((size_t)s->e.b_cycles, sizeof *s->force);
+    s->it = calloc((size_t)(3 * tc_exp_nmethod(x)) + 1, sizeof *s->it);
+    if (!s->force || !s->it) return TC_ENOMEM;
+    e4_perturbations(&s->e, s->force);
+    tc_status st = declare_runs(x, s);
+    if (!st) st = tc_exp_sweep_split(x, s->n, NULL, NULL, e4_work, e4_regions, s);
     if (st) return st;
     tc_exp_text(x,
                 "Tier `%s`, step %g s; every dynamic method on (a) a block started inside a "
                 "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
                 "(d) the speed of the penalty methods against the LCP.",
-                tc_exp_tier(x), e->dt);
+                tc_exp_tier(x), s->e.dt);
+    /* the tables, each study's series and every run's summary; the serial timing study goes
+     * only into files: the writing rank's alone (MPI) */
     st = write_tables(x, s, err);
-    if (!st) st = write_series(x, "block.csv", s->it, s->n, E4_BLOCK, err);
-    if (!st) st = write_series(x, "perturbed.csv", s->it, s->n, E4_PERTURBED, err);
-    if (!st) st = write_series(x, "pile.csv", s->it, s->n, E4_PILE, err);
+    for (int q = 0; q < 3 && !st; q++)
+        st = write_series(x, s, q, err);
     if (!st) st = write_summary(x, s->it, s->n, err);
-    /* the serial timing study goes only into files: the writing rank's alone (MPI) */
-    if (!st && tc_exp_writer(x)) st = speed_study(x, e, err);
+    if (!st && tc_exp_writer(x)) st = speed_study(x, &s->e, err);
     if (st) return st;
-    /* figures */
-    series_figure(x, s, E4_BLOCK, "block.csv", "fig_block",
-                  "(a) Kinetic energy and penetration of a block started inside a plane.");
-    series_figure(x, s, E4_PERTURBED, "perturbed.csv", "fig_perturbed",
-                  "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on "
-                  "windows.");
-    series_figure(x, s, E4_PILE, "pile.csv", "fig_pile",
-                  "(c) Kinetic energy and largest penetration of the settling pile.");
-    char path[1200], labels[512] = "";
-    tc_exp_path(x, "speed.csv", path, sizeof path);
-    if (tc_file_readable(path)) {
-        for (int i = 0; i < e->d_nlabel; i++)
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
-                     e->d_label[i]);
-        tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
-        tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
-                      "(d) Steps per second against contact points, penalty and LCP.");
-    }
+    /* the figures: each study's series, the speed, the integral term and (b)'s pushes */
+    for (int q = 0; q < 3; q++)
+        series_figure(x, s, q);
+    speed_figure(x, &s->e);
     tc_exp_text(x, "The penalty methods' integral term for a constant penetration, with and "
                    "without forgetting, shows why λ < 1 keeps it bounded (`fig_forget`); the "
                    "pushes of (b), where they land on the cube and how strong they are, are "

@@ -147,19 +147,13 @@ int e4_implausible(const e4_run *r, char *why, size_t n) {
     return 1;
 }
 
-/* the start's energy and the plausibility measures' starting values */
+/* the start's energy, the rise allowed and the smallest moving body's size (the measures start
+ * as e4_simulate sets them) */
 static void sanity_begin(study_ctx *c, tc_sim *sim) {
     const tc_scene *sc = tc_sim_scene(sim);
     e4_sanity *k = &c->out->chk;
-    const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
-                          sc->gravity[2] * sc->gravity[2]);
+    const double g = tc_v3_norm(sc->gravity);
     c->e0 = tc_sim_energy(sim);
-    c->smin = INFINITY;
-    c->work = 0;
-    k->energy_rise = 0;
-    k->energy_allow = 0;
-    k->lowest = INFINITY;
-    k->deepest = 0;
     for (int i = 0; i < sc->nbody; i++)
         if (moving(&sc->body[i])) {
             double size = e4_body_size(&sc->body[i].shape);
@@ -260,12 +254,71 @@ void e4_simulate(const e4_setup *e, const tc_scene *sc, const tc_method *m, int 
 
 #define E4_MAXCONTACT 4096
 
+const char *e4_speed_methods(const tc_exp *x, const e4_setup *e, const tc_method **ref,
+                             const tc_method **m, int *idx) {
+    int settle = tc_exp_method_find(x, e->d_settle);
+    if (settle < 0) return e->d_settle;
+    *ref = tc_exp_method(x, settle);
+    for (int i = 0; i < e->d_nlabel; i++) {
+        idx[i] = tc_exp_method_find(x, e->d_label[i]);
+        if (idx[i] < 0) return e->d_label[i];
+        m[i] = tc_exp_method(x, idx[i]);
+    }
+    return NULL;
+}
+
+/* the pile of n bodies in sc, settled by method ref for c_seconds (*settle, for the caller to
+ * free), and the pairs touching then (method independent) */
+static tc_status settle_pile(const e4_setup *e, const tc_method *ref, int n, tc_scene *sc,
+                             tc_sim **settle, int *pairs, tc_error *err) {
+    tc_status st = e4_pile_scene(e, n, sc, err);
+    if (!st) st = tc_sim_alloc(settle, sc, ref, e->dt, err);
+    if (st) return st;
+    long nsettle = (long)ceil(e->c_seconds / e->dt);
+    for (long k = 0; k < nsettle && !st && !tc_interrupted(); k++)
+        st = tc_sim_step(*settle);
+    if (st) return tc_error_set(err, st, NULL, 0, "speed", "settling a %d-body pile failed", n);
+    tc_sim_penetration(*settle, pairs);
+    return TC_OK;
+}
+
+/* repeat rep of method i (m) from the settled state: d_steps steps, their wall time (s) into
+ * *wall and row's total; the first repeat counts the method's contacts, solver iterations and
+ * steps, and the baseline's (i = 0) contact points at the start */
+static tc_status time_once(const e4_setup *e, const tc_scene *sc, const tc_sim *settle,
+                           const tc_method *m, int i, int rep, tc_model_contact *buf,
+                           e4_speed_row *row, double *wall, tc_error *err) {
+    tc_sim *sim = NULL;
+    tc_status st = tc_sim_alloc(&sim, sc, m, e->dt, err);
+    if (st) return st;
+    tc_sim_copy_state(sim, settle);
+    if (i == 0 && rep == 0) row->lcp_contacts = tc_sim_contacts(sim, buf, E4_MAXCONTACT);
+    double t0 = tc_wall_time(), contacts = 0;
+    int k = 0;
+    for (; k < e->d_steps && !tc_interrupted(); k++) {
+        if (tc_sim_step(sim)) {
+            row->failed[i] = 1;
+            break;
+        }
+        contacts += tc_sim_get_stats(sim)->ncontact;
+    }
+    *wall = tc_wall_time() - t0;
+    if (rep == 0) {
+        row->contacts[i] = k > 0 ? contacts / k : 0;
+        row->iters[i] = tc_sim_get_stats(sim)->solver_iters;
+        row->steps[i] = k;
+    }
+    row->wall[i] += *wall;
+    tc_sim_free(sim);
+    return TC_OK;
+}
+
 tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *const *m, int nm,
                    e4_speed_row *rows, tc_error *err) {
-    tc_model_contact *contact_buf = malloc(E4_MAXCONTACT * sizeof *contact_buf);
+    tc_model_contact *buf = malloc(E4_MAXCONTACT * sizeof *buf);
     tc_scene *sc = malloc(sizeof *sc);
-    if (!contact_buf || !sc) {
-        free(contact_buf);
+    if (!buf || !sc) {
+        free(buf);
         free(sc);
         return TC_ENOMEM;
     }
@@ -273,54 +326,20 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
     /* progress: per pile its settling, then each method's timings */
     tc_progress prog;
     tc_progress_start(&prog, "e4 speed", (long)e->d_n * (1 + (long)e->d_repeats * nm));
-    for (int s = 0; s < e->d_n && !tc_interrupted(); s++) {
+    for (int s = 0; s < e->d_n && !st && !tc_interrupted(); s++) {
         e4_speed_row *row = &rows[s];
         memset(row, 0, sizeof *row);
         row->bodies = e->d_sizes[s];
-        if ((st = e4_pile_scene(e, row->bodies, sc, err))) break;
-        /* settle the pile with the reference method, then time each method from there */
         tc_sim *settle = NULL;
-        if ((st = tc_sim_alloc(&settle, sc, ref, e->dt, err))) break;
-        long nsettle = (long)ceil(e->c_seconds / e->dt);
-        for (long k = 0; k < nsettle && !st && !tc_interrupted(); k++)
-            st = tc_sim_step(settle);
-        if (st) {
-            tc_sim_free(settle);
-            st = tc_error_set(err, st, NULL, 0, "speed", "settling a %d-body pile failed",
-                              row->bodies);
-            break;
-        }
-        tc_progress_tick(&prog);
-        /* pairs in contact at the start (method independent) */
-        tc_sim_penetration(settle, &row->pairs);
-        /* the methods take turns, each from the settled state; the first turn counts contacts */
+        if (!(st = settle_pile(e, ref, row->bodies, sc, &settle, &row->pairs, err)))
+            tc_progress_tick(&prog);
+        /* the methods take turns, each from the settled state */
         double wall[E4_MAXSPEED][E4_MAXREPEAT] = {{0}};
         for (int rep = 0; rep < e->d_repeats && !st; rep++)
-            for (int i = 0; i < nm && i < E4_MAXSPEED; i++) {
+            for (int i = 0; i < nm && i < E4_MAXSPEED && !st; i++) {
                 if (row->failed[i]) continue;
-                tc_sim *sim = NULL;
-                if ((st = tc_sim_alloc(&sim, sc, m[i], e->dt, err))) break;
-                tc_sim_copy_state(sim, settle);
-                if (i == 0 && rep == 0)
-                    row->lcp_contacts = tc_sim_contacts(sim, contact_buf, E4_MAXCONTACT);
-                double t0 = tc_wall_time(), contacts = 0;
-                int k = 0;
-                for (; k < e->d_steps && !tc_interrupted(); k++) {
-                    if (tc_sim_step(sim)) {
-                        row->failed[i] = 1;
-                        break;
-                    }
-                    contacts += tc_sim_get_stats(sim)->ncontact;
-                }
-                wall[i][rep] = tc_wall_time() - t0;
-                if (rep == 0) {
-                    row->contacts[i] = k > 0 ? contacts / k : 0;
-                    row->iters[i] = tc_sim_get_stats(sim)->solver_iters;
-                    row->steps[i] = k;
-                }
-                row->wall[i] += wall[i][rep];
-                tc_sim_free(sim);
-                tc_progress_tick(&prog);
+                st = time_once(e, sc, settle, m[i], i, rep, buf, row, &wall[i][rep], err);
+                if (!st) tc_progress_tick(&prog);
             }
         /* a method's steps/s from the median of its repeats (a failed one's first) */
         for (int i = 0; i < nm && i < E4_MAXSPEED && !st; i++) {
@@ -329,10 +348,9 @@ tc_status e4_speed(const e4_setup *e, const tc_method *ref, const tc_method *con
             row->steps_s[i] = row->steps[i] > 0 ? row->steps[i] / w : 0;
         }
         tc_sim_free(settle);
-        if (st) break;
     }
     tc_progress_end(&prog);
-    free(contact_buf);
+    free(buf);
     free(sc);
     return st ? st : tc_interrupted() ? TC_EINTR : TC_OK;
 }
