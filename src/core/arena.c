@@ -5,6 +5,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* the blocks' allocator (calloc unless a test set another) */
 static void *(*arena_calloc)(size_t n, size_t size);
@@ -72,6 +73,25 @@ void tc_arena_free(tc_arena *a) {
     /* a may lie in its block: read it before the block goes, touch nothing after */
     void *block = a->block;
     free(block);
+}
+
+void *tc_arena_make(void *probe, size_t size, size_t arena_at, tc_arena_carve *carve,
+                    const void *ctx) {
+    /* sizing: the state, then its arrays */
+    tc_arena a = {0};
+    tc_arena_alloc(&a, 1, size);
+    carve(probe, &a, ctx);
+    if (tc_arena_reserve(&a, 0)) return NULL;
+    /* carving: the same calls into the block */
+    void *s = tc_arena_alloc(&a, 1, size);
+    memcpy(s, probe, size);
+    carve(s, &a, ctx);
+    if (a.failed) {
+        tc_arena_free(&a);
+        return NULL;
+    }
+    memcpy((char *)s + arena_at, &a, sizeof a);
+    return s;
 }
 
 size_t tc_arena_high(const tc_arena *a) {

@@ -51,6 +51,18 @@ void tc_arena_free(tc_arena *a);
 /* the high-water mark: the most bytes carved (padding included), of either pass */
 size_t tc_arena_high(const tc_arena *a);
 
+/* how a state's arrays are carved: the same calls in the same order in both passes (state is a
+ * probe while sizing: the pointers written there are NULL); ctx is what it needs besides */
+typedef void tc_arena_carve(void *state, tc_arena *a, const void *ctx);
+
+/* the two passes for a state of size bytes that heads its own block: carve(probe, a, ctx) sizes
+ * the block (probe: the state with what carve reads already set), then the probe is copied to the
+ * block's head, carve runs again on that copy, and the arena is stored in the state at byte offset
+ * arena_at (tc_arena_free on that member releases all of it). Returns the state, or NULL, holding
+ * nothing, when a size overflows or memory runs out */
+void *tc_arena_make(void *probe, size_t size, size_t arena_at, tc_arena_carve *carve,
+                    const void *ctx);
+
 /* the allocator of the blocks, calloc when NULL (process-wide, not thread-safe: tests set it to
  * make allocations fail and check that nothing leaks) */
 void tc_arena_set_allocator(void *(*alloc)(size_t n, size_t size));

@@ -18,24 +18,19 @@ typedef struct demo {
 } demo;
 
 /* the carving code both passes run (s a probe while sizing) */
-static void demo_carve(demo *s, tc_arena *a, size_t n) {
+static void demo_carve(void *state, tc_arena *a, const void *ctx) {
+    demo *s = state;
+    size_t n = *(const size_t *)ctx;
     s->x = tc_arena_alloc(a, 3 * n, sizeof *s->x);
     s->idx = tc_arena_alloc(a, n + 1, sizeof *s->idx);
     s->name = tc_arena_alloc(a, 7, 1);
     s->lines = tc_arena_alloc_aligned(a, n, sizeof *s->lines, 64);
 }
 
-/* the two passes: the state, then its arrays; NULL when memory runs out */
+/* the two passes: the state heading its block, then its arrays; NULL when memory runs out */
 static demo *demo_alloc(size_t n) {
-    tc_arena a = {0};
-    demo probe;
-    tc_arena_alloc(&a, 1, sizeof probe);
-    demo_carve(&probe, &a, n);
-    if (tc_arena_reserve(&a, 0)) return NULL;
-    demo *s = tc_arena_alloc(&a, 1, sizeof *s);
-    demo_carve(s, &a, n);
-    s->arena = a;
-    return s;
+    demo probe = {0};
+    return tc_arena_make(&probe, sizeof probe, offsetof(demo, arena), demo_carve, &n);
 }
 
 Test(arena, two_passes_carve_aligned_zeroed_arrays_from_one_block) {
