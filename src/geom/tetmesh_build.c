@@ -778,14 +778,11 @@ static double tri_dist(const double *x, const double *a, const double *b, const 
     return tc_v3_norm(d);
 }
 
-tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv, const int *tri,
-                                   int nt, const signed char *role, double E,
-                                   const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
-                                   tc_error *err) {
-    tc_tetmesh_laplace_opts def = tc_tetmesh_laplace_defaults();
-    if (!o) o = &def;
-    if (info) memset(info, 0, sizeof *info);
-    /* the input: a closed surface, roles, options */
+/* the Laplace builder's surface: a modulus, at least 4 finite vertices and 4 triangles whose
+ * indices are in range, roles FREE, ZERO or CORE with at least one ZERO triangle; ncore gets the
+ * CORE triangles */
+static tc_status check_surface(const double *vert, int nv, const int *tri, int nt,
+                               const signed char *role, double E, int *ncore, tc_error *err) {
     if (!(E > 0) || !isfinite(E))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "E", "must be finite and > 0 Pa (got %g)", E);
     if (nv < 4 || nt < 4)
@@ -795,7 +792,8 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         if (!isfinite(vert[i]))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "surface", "vertex %d is not finite",
                                 i / 3);
-    int nzero = 0, ncoref = 0;
+    int nzero = 0;
+    *ncore = 0;
     for (int i = 0; i < nt; i++) {
         for (int k = 0; k < 3; k++)
             if (tri[3 * i + k] < 0 || tri[3 * i + k] >= nv)
@@ -805,9 +803,15 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         if (r < TC_EPS_FREE || r > TC_EPS_CORE)
             return tc_error_set(err, TC_EINVAL, NULL, 0, "role", "triangle %d: role %d", i, r);
         nzero += r == TC_EPS_ZERO;
-        ncoref += r == TC_EPS_CORE;
+        *ncore += r == TC_EPS_CORE;
     }
     if (!nzero) return tc_error_set(err, TC_EINVAL, NULL, 0, "role", "no triangle has eps = 0");
+    return TC_OK;
+}
+
+/* the options: a core (CORE triangles, core points or a core fraction), radius-edge >= 1.1, core
+ * points given when counted, a tetgen program */
+static tc_status check_opts(const tc_tetmesh_laplace_opts *o, int ncoref, tc_error *err) {
     if (!ncoref && !(o->core_fraction > 0) && o->ncore_pts <= 0)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "core",
                             "no core: give CORE triangles, core points or a core fraction > 0");
@@ -815,18 +819,11 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         (o->ncore_pts > 0 && !o->core_pts) || !o->tetgen || !*o->tetgen)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "opts",
                             "radius_edge >= 1.1, core_fraction <= 1, core points and tetgen set");
-    /* tetgen in a fresh scratch folder (one a killed run left goes first) */
-    char dir[1024];
-    tc_status st = tc_scratch_dir("tetgen", dir, sizeof dir, err);
-    if (st) return st;
-    tc_tetmesh *m = NULL;
-    signed char *vr = NULL;
-    st = write_poly(dir, vert, nv, tri, nt, role, o, err);
-    if (!st) st = run_tetgen(dir, o, err);
-    if (!st) st = tc_tetmesh_read_tetgen(dir, E, &m, &vr, err);
-    tc_scratch_done(dir);
-    if (st) return st;
-    /* core points: the mesh vertex at each (tetgen inserted them) */
+    return TC_OK;
+}
+
+/* core points: the mesh vertex at each (tetgen inserted them) becomes CORE */
+static void core_points(const tc_tetmesh *m, signed char *vr, const tc_tetmesh_laplace_opts *o) {
     for (int p = 0; p < o->ncore_pts; p++) {
         int best = -1;
         double bd = DBL_MAX;
@@ -840,49 +837,89 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         }
         if (vr[best] == TC_EPS_FREE) vr[best] = TC_EPS_CORE;
     }
-    /* core by depth: distance to the ZERO input triangles against the deepest vertex's */
-    if (o->core_fraction > 0) {
-        double *dist = malloc((size_t)m->nvert * sizeof *dist), dmax = 0;
-        if (!dist) {
-            st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-            goto fail;
-        }
-        for (int i = 0; i < m->nvert; i++) {
-            dist[i] = DBL_MAX;
-            for (int t = 0; t < nt; t++)
-                if (!role || role[t] == TC_EPS_ZERO)
-                    dist[i] = fmin(dist[i],
-                                   tri_dist(m->vert + 3 * i, vert + 3 * tri[3 * t],
-                                            vert + 3 * tri[3 * t + 1], vert + 3 * tri[3 * t + 2]));
-            if (vr[i] != TC_EPS_ZERO) dmax = fmax(dmax, dist[i]);
-        }
-        for (int i = 0; i < m->nvert; i++)
-            if (vr[i] == TC_EPS_FREE && dmax > 0 && dist[i] >= o->core_fraction * dmax)
-                vr[i] = TC_EPS_CORE;
-        free(dist);
+}
+
+/* core by depth: a FREE vertex at least core_fraction times the deepest vertex's distance from
+ * the ZERO input triangles becomes CORE */
+static tc_status core_by_depth(const tc_tetmesh *m, signed char *vr, const double *vert,
+                               const int *tri, int nt, const signed char *role, double fraction) {
+    double *dist = malloc((size_t)m->nvert * sizeof *dist), dmax = 0;
+    if (!dist) return TC_ENOMEM;
+    for (int i = 0; i < m->nvert; i++) {
+        dist[i] = DBL_MAX;
+        for (int t = 0; t < nt; t++)
+            if (!role || role[t] == TC_EPS_ZERO)
+                dist[i] =
+                    fmin(dist[i], tri_dist(m->vert + 3 * i, vert + 3 * tri[3 * t],
+                                           vert + 3 * tri[3 * t + 1], vert + 3 * tri[3 * t + 2]));
+        if (vr[i] != TC_EPS_ZERO) dmax = fmax(dmax, dist[i]);
     }
-    /* the surface, then the field */
-    if (tc_tetmesh_build_surface(m)) {
-        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-        goto fail;
-    }
+    for (int i = 0; i < m->nvert; i++)
+        if (vr[i] == TC_EPS_FREE && dmax > 0 && dist[i] >= fraction * dmax) vr[i] = TC_EPS_CORE;
+    free(dist);
+    return TC_OK;
+}
+
+/* the mesh's surface, then its field from the vertex roles vr */
+static tc_status surface_and_field(tc_tetmesh *m, const signed char *vr,
+                                   const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
+                                   tc_error *err) {
+    if (tc_tetmesh_build_surface(m))
+        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     int ncore = 0;
     for (int i = 0; i < m->nvert; i++)
         ncore += vr[i] == TC_EPS_CORE;
-    if (!ncore) {
-        st = tc_error_set(err, TC_EINVAL, NULL, 0, "core",
-                          "no core vertex in the mesh: refine (max_volume) or lower core_fraction");
-        goto fail;
+    if (!ncore)
+        return tc_error_set(
+            err, TC_EINVAL, NULL, 0, "core",
+            "no core vertex in the mesh: refine (max_volume) or lower core_fraction");
+    return tc_tetmesh_laplace_solve(m, vr, o->tol, o->max_iter, info, err);
+}
+
+/* tetgen on the surface in a fresh scratch folder (one a killed run left goes first): the mesh
+ * and its vertices' roles */
+static tc_status tetgen_mesh(const double *vert, int nv, const int *tri, int nt,
+                             const signed char *role, double E, const tc_tetmesh_laplace_opts *o,
+                             tc_tetmesh **m, signed char **vr, tc_error *err) {
+    char dir[1024];
+    tc_status st = tc_scratch_dir("tetgen", dir, sizeof dir, err);
+    if (st) return st;
+    st = write_poly(dir, vert, nv, tri, nt, role, o, err);
+    if (!st) st = run_tetgen(dir, o, err);
+    if (!st) st = tc_tetmesh_read_tetgen(dir, E, m, vr, err);
+    tc_scratch_done(dir);
+    return st;
+}
+
+tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv, const int *tri,
+                                   int nt, const signed char *role, double E,
+                                   const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
+                                   tc_error *err) {
+    tc_tetmesh_laplace_opts def = tc_tetmesh_laplace_defaults();
+    if (!o) o = &def;
+    if (info) memset(info, 0, sizeof *info);
+    /* the input: a closed surface, roles, options */
+    int ncoref = 0;
+    tc_status st = check_surface(vert, nv, tri, nt, role, E, &ncoref, err);
+    if (!st) st = check_opts(o, ncoref, err);
+    tc_tetmesh *m = NULL;
+    signed char *vr = NULL;
+    if (!st) st = tetgen_mesh(vert, nv, tri, nt, role, E, o, &m, &vr, err);
+    if (st) return st;
+    /* the core (inserted points, depth), the surface, then the field */
+    core_points(m, vr, o);
+    if (o->core_fraction > 0 && core_by_depth(m, vr, vert, tri, nt, role, o->core_fraction))
+        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    if (!st) st = surface_and_field(m, vr, o, info, err);
+    if (st) {
+        tc_tetmesh_free(m);
+        free(vr);
+        return st;
     }
-    if ((st = tc_tetmesh_laplace_solve(m, vr, o->tol, o->max_iter, info, err))) goto fail;
     *out = m;
     if (info)
         info->role = vr;
     else
         free(vr);
     return TC_OK;
-fail:
-    tc_tetmesh_free(m);
-    free(vr);
-    return st;
 }
