@@ -8,6 +8,7 @@
 
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
+#include "tc_config.h"
 
 /* the example model of docs/adding-a-model.md, registered at run time: the every-method test
  * covers it without naming it */
@@ -254,11 +255,13 @@ Test(methods, another_solver_keeps_every_parameter_it_still_has) {
     tc_error_clear(&err);
     cr_expect_eq(tc_method_with_solver(&m, "lcp-pgs", &out, &err), TC_EINVAL);
     cr_expect(strstr(err.msg, "refuses") && strstr(err.msg, "tol"), "%s", err.msg);
-    /* an engine, an unknown solver, a pair the solver refuses */
-    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
-    tc_error_clear(&err);
-    cr_expect_eq(tc_method_with_solver(&m, "rk4", &out, &err), TC_EINVAL);
-    cr_expect(strstr(err.msg, "brings its own solver"), "%s", err.msg);
+    /* an engine (when the build has MuJoCo), an unknown solver, a pair the solver refuses */
+    if (TC_HAVE_MUJOCO) {
+        cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+        tc_error_clear(&err);
+        cr_expect_eq(tc_method_with_solver(&m, "rk4", &out, &err), TC_EINVAL);
+        cr_expect(strstr(err.msg, "brings its own solver"), "%s", err.msg);
+    }
     cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
     tc_error_clear(&err);
     cr_expect_eq(tc_method_with_solver(&m, "nope", &out, &err), TC_ENOTFOUND);
@@ -275,7 +278,33 @@ Test(methods, a_sample_spacing_is_found_by_its_kind) {
     cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
     cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_SPACING), "spacing");
     cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_BOOL), "consistent");
+    if (!TC_HAVE_MUJOCO) return;
     cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
     cr_expect_null(tc_method_param_of_kind(&m, TC_PARAM_SPACING));
     cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_ITERS), "iterations");
+}
+
+/* an engine the build left out (meson -Dmujoco=disabled ..., docs/building.md) is not in the
+ * registry, and a method naming it is refused with that reason rather than as unknown */
+Test(methods, an_engine_left_out_of_the_build_is_refused_with_the_reason) {
+    static const char *const names[] = {"mujoco", "ode", "bullet"};
+    const int built[] = {TC_HAVE_MUJOCO, TC_HAVE_ODE, TC_HAVE_BULLET};
+    for (int i = 0; i < 3; i++) {
+        int left_out = 0;
+        for (int k = 0; tc_engines_left_out[k]; k++)
+            left_out += !strcmp(tc_engines_left_out[k], names[i]);
+        cr_expect_eq(left_out, !built[i], "%s: listed as left out %d times", names[i], left_out);
+        cr_expect_eq(tc_engine_find(names[i]) != NULL, built[i], "%s in the registry", names[i]);
+        tc_method m;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = tc_method_parse(&m, names[i], &err);
+        if (built[i]) {
+            cr_expect_eq(st, TC_OK, "%s: %s", names[i], err.msg);
+            continue;
+        }
+        cr_expect_eq(st, TC_ENOTFOUND, "%s", names[i]);
+        cr_expect(strstr(err.msg, "built without the engine") && strstr(err.msg, names[i]), "%s",
+                  err.msg);
+    }
 }
