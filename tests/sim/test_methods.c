@@ -8,6 +8,7 @@
 
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
+#include "core/tc_arena.h"
 #include "tc_config.h"
 
 /* the example model of docs/adding-a-model.md, registered at run time: the every-method test
@@ -307,4 +308,46 @@ Test(methods, an_engine_left_out_of_the_build_is_refused_with_the_reason) {
         cr_expect(strstr(err.msg, "built without the engine") && strstr(err.msg, names[i]), "%s",
                   err.msg);
     }
+}
+
+/* an allocator with no memory, for the arenas' blocks */
+static void *no_memory(size_t n, size_t size) {
+    (void)n;
+    (void)size;
+    return NULL;
+}
+
+/* out of memory for an arena's block: every state carved from one (PFC with its meshes, SCM
+ * after sampling its clouds, points and velocity projection with the broad phase, the planar
+ * problem of single-level, MuJoCo's adapter) is refused with TC_ENOMEM, and what was built before
+ * it is freed (LeakSanitizer checks under tools/test.sh); with memory again each one runs */
+Test(methods, out_of_memory_for_an_arena_is_enomem_and_leaves_nothing) {
+    tc_scene *ball = malloc(sizeof *ball), *square = malloc(sizeof *square);
+    cr_assert(ball && square);
+    const double pos[3] = {0, 0, 0.049};
+    static const double A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}, b[4] = {0.1, 0.1, 0.1, 0.1};
+    cr_assert_eq(tc_scene_ground(ball, 9.81, 0.5, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_free(ball, "ball", tc_sphere(0.05), pos, NULL, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_ground_2d(square, 9.81, 0.5, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_polygon(square, "sq", A, b, 4, 0.05, 1, 0.2, 0, 0.1, 0, NULL), TC_OK);
+    static const char *const specs[] = {"pfc", "scm", "points", "rigid/vp", "convex", "mujoco"};
+    for (int i = 0; i < 6; i++) {
+        if (!strcmp(specs[i], "mujoco") && !TC_HAVE_MUJOCO) continue;
+        const tc_scene *sc = strcmp(specs[i], "convex") ? ball : square;
+        tc_method m;
+        cr_assert_eq(tc_method_parse(&m, specs[i], NULL), TC_OK, "%s", specs[i]);
+        tc_sim *sim = NULL;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_arena_set_allocator(no_memory);
+        tc_status st = tc_sim_alloc(&sim, sc, &m, 0.001, &err);
+        tc_arena_set_allocator(NULL);
+        cr_expect_eq(st, TC_ENOMEM, "%s: %s (%s)", specs[i], tc_status_str(st), err.msg);
+        if (!st) tc_sim_free(sim);
+        cr_assert_eq(tc_sim_alloc(&sim, sc, &m, 0.001, &err), TC_OK, "%s: %s", specs[i], err.msg);
+        cr_expect_eq(tc_sim_step(sim), TC_OK, "%s", specs[i]);
+        tc_sim_free(sim);
+    }
+    free(ball);
+    free(square);
 }
