@@ -8,6 +8,10 @@
 
 #include "core/tc_arena.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
+
 /* a state heading its block and three arrays carved after it, as the *_alloc functions do */
 typedef struct demo {
     tc_arena arena;
@@ -142,4 +146,8 @@ Test(arena, a_failed_allocation_holds_nothing) {
     cr_assert_not_null(s);
     cr_expect_eq(s->x[2999], 0.0);
     tc_arena_free(&s->arena);
+#ifdef __SANITIZE_ADDRESS__
+    /* LeakSanitizer's report alone would not fail a Criterion test */
+    cr_expect_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (see the report above)");
+#endif
 }
