@@ -40,6 +40,8 @@ if ! command -v mpirun >/dev/null 2>&1; then
     echo "skipped: no mpirun on PATH (install openmpi-bin: tools/setup.sh)"
     exit 77
 fi
+# E2's and E5's scripts list mujoco (docs/building.md)
+if [ "${TOUCHE_HAVE_MUJOCO:-1}" != 1 ]; then echo "skipped: this build has no MuJoCo"; exit 77; fi
 
 # the bench itself: every row there, the efficiency the ratio of the sweep times, digests equal
 "$touche" bench ranks --experiments e2,e5 --ranks 1,2 --out "$out/b" >"$out/bench.out" 2>"$out/bench.err" \

@@ -37,6 +37,8 @@ install_missing() {
 }
 install_missing -- $pkgs
 install_missing --no-install-recommends -- $latex
-# release build; warnings are errors so CI and newcomers see the same build
-[ -d build ] || meson setup build -Dwerror=true
+# release build; warnings are errors so CI and newcomers see the same build; all three engines
+# (their packages are installed above: a missing one fails here instead of leaving the engine out
+# of the reference results; docs/building.md)
+[ -d build ] || meson setup build -Dwerror=true -Dmujoco=enabled -Dode=enabled -Dbullet=enabled
 ninja -C build

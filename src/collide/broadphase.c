@@ -8,24 +8,7 @@
 #include <string.h>
 
 void tc_broadphase_free(tc_broadphase *bp) {
-    if (!bp) return;
-    free(bp->pair);
-    free(bp->radius);
-    free(bp->fixed);
-    free(bp->kind);
-    free(bp->plane);
-    free(bp->large);
-    free(bp->grid);
-    free(bp->finite);
-    free(bp->cellof);
-    free(bp->bucket);
-    free(bp->start);
-    free(bp->slot);
-    free(bp->scell);
-    free(bp->sbody);
-    free(bp->key);
-    free(bp->keytmp);
-    free(bp);
+    if (bp) tc_arena_free(&bp->arena);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -46,10 +29,9 @@ static tc_status median_radius(int nbody, const double *radius, double *med) {
     return TC_OK;
 }
 
-tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radius,
-                              const unsigned char *fixed, int per_body, double margin,
-                              tc_error *err) {
-    *out = NULL;
+/* the arguments: counts, radii, capacity and margin */
+static tc_status check_args(int nbody, const double *radius, int per_body, double margin,
+                            tc_error *err) {
     if (nbody < 0) return tc_error_set(err, TC_EINVAL, "", 0, "radius", "%d bodies", nbody);
     if (per_body < 1)
         return tc_error_set(err, TC_EINVAL, "", 0, "per_body",
@@ -62,6 +44,62 @@ tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radi
             return tc_error_set(err, TC_EINVAL, "", 0, "radius",
                                 "body %d: bounding radius must be finite and >= 0 (m), got %g", i,
                                 radius[i]);
+    return TC_OK;
+}
+
+/* the buffers, carved from the broad phase's block (a probe while sizing) */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    (void)ctx;
+    tc_broadphase *bp = state;
+    size_t nb = (size_t)bp->nbody + 1, mp = (size_t)bp->maxpair + 1;
+    bp->pair = tc_arena_alloc(a, mp, sizeof *bp->pair);
+    bp->radius = tc_arena_alloc(a, nb, sizeof *bp->radius);
+    bp->fixed = tc_arena_alloc(a, nb, 1);
+    bp->kind = tc_arena_alloc(a, nb, 1);
+    bp->plane = tc_arena_alloc(a, nb, sizeof *bp->plane);
+    bp->large = tc_arena_alloc(a, nb, sizeof *bp->large);
+    bp->grid = tc_arena_alloc(a, nb, sizeof *bp->grid);
+    bp->finite = tc_arena_alloc(a, nb, sizeof *bp->finite);
+    bp->cellof = tc_arena_alloc(a, nb, sizeof *bp->cellof);
+    bp->bucket = tc_arena_alloc(a, nb, sizeof *bp->bucket);
+    bp->start = tc_arena_alloc(a, (size_t)bp->nhash + 1, sizeof *bp->start);
+    bp->slot = tc_arena_alloc(a, nb, sizeof *bp->slot);
+    bp->scell = tc_arena_alloc(a, nb, sizeof *bp->scell);
+    bp->sbody = tc_arena_alloc(a, nb, sizeof *bp->sbody);
+    bp->key = tc_arena_alloc(a, mp, sizeof *bp->key);
+    bp->keytmp = tc_arena_alloc(a, mp, sizeof *bp->keytmp);
+}
+
+/* the bodies' radii, flags and index lists; the cell as wide as two gridded radii */
+static void sort_bodies(tc_broadphase *bp, const double *radius, const unsigned char *fixed,
+                        double med) {
+    int p = 0, l = 0, g = 0, f = 0;
+    double rmax = 0;
+    for (int i = 0; i < bp->nbody; i++) {
+        bp->radius[i] = radius[i];
+        bp->fixed[i] = fixed ? fixed[i] != 0 : 0;
+        if (radius[i] == INFINITY) {
+            bp->plane[p++] = i;
+            continue;
+        }
+        bp->finite[f++] = i;
+        if (radius[i] > 4 * med) {
+            bp->large[l++] = i;
+            bp->kind[i] = 1;
+        } else {
+            bp->grid[g++] = i;
+            rmax = fmax(rmax, radius[i]);
+        }
+    }
+    bp->cell = 2 * rmax + bp->margin > 0 ? 2 * rmax + bp->margin : 1;
+}
+
+tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radius,
+                              const unsigned char *fixed, int per_body, double margin,
+                              tc_error *err) {
+    *out = NULL;
+    tc_status st = check_args(nbody, radius, per_body, margin, err);
+    if (st) return st;
     /* the three kinds: planes, large bodies (over 4 median radii), gridded bodies */
     double med;
     if (median_radius(nbody, radius, &med)) return TC_ENOMEM;
@@ -79,58 +117,18 @@ tc_status tc_broadphase_alloc(tc_broadphase **out, int nbody, const double *radi
     int nhash = 1;
     while (nhash < 2 * ngrid)
         nhash *= 2;
-    tc_broadphase *bp = calloc(1, sizeof *bp);
+    /* the counts, then every buffer in one block */
+    tc_broadphase probe = {.nbody = nbody,
+                           .maxpair = (int)cap,
+                           .margin = margin,
+                           .nhash = nhash,
+                           .nplane = nplane,
+                           .nlarge = nlarge,
+                           .ngrid = ngrid};
+    tc_broadphase *bp =
+        tc_arena_make(&probe, sizeof probe, offsetof(tc_broadphase, arena), carve, NULL);
     if (!bp) return TC_ENOMEM;
-    size_t nb = (size_t)nbody + 1, mp = (size_t)cap + 1;
-    bp->nbody = nbody;
-    bp->maxpair = (int)cap;
-    bp->margin = margin;
-    bp->nhash = nhash;
-    bp->nplane = nplane;
-    bp->nlarge = nlarge;
-    bp->ngrid = ngrid;
-    bp->pair = calloc(mp, sizeof *bp->pair);
-    bp->radius = calloc(nb, sizeof *bp->radius);
-    bp->fixed = calloc(nb, 1);
-    bp->kind = calloc(nb, 1);
-    bp->plane = calloc(nb, sizeof *bp->plane);
-    bp->large = calloc(nb, sizeof *bp->large);
-    bp->grid = calloc(nb, sizeof *bp->grid);
-    bp->finite = calloc(nb, sizeof *bp->finite);
-    bp->cellof = calloc(nb, sizeof *bp->cellof);
-    bp->bucket = calloc(nb, sizeof *bp->bucket);
-    bp->start = calloc((size_t)nhash + 1, sizeof *bp->start);
-    bp->slot = calloc(nb, sizeof *bp->slot);
-    bp->scell = calloc(nb, sizeof *bp->scell);
-    bp->sbody = calloc(nb, sizeof *bp->sbody);
-    bp->key = calloc(mp, sizeof *bp->key);
-    bp->keytmp = calloc(mp, sizeof *bp->keytmp);
-    if (!bp->pair || !bp->radius || !bp->fixed || !bp->kind || !bp->plane || !bp->large ||
-        !bp->grid || !bp->finite || !bp->cellof || !bp->bucket || !bp->start || !bp->slot ||
-        !bp->scell || !bp->sbody || !bp->key || !bp->keytmp) {
-        tc_broadphase_free(bp);
-        return TC_ENOMEM;
-    }
-    /* the bodies' radii, flags and index lists; the cell as wide as two gridded radii */
-    int p = 0, l = 0, g = 0, f = 0;
-    double rmax = 0;
-    for (int i = 0; i < nbody; i++) {
-        bp->radius[i] = radius[i];
-        bp->fixed[i] = fixed ? fixed[i] != 0 : 0;
-        if (radius[i] == INFINITY) {
-            bp->plane[p++] = i;
-            continue;
-        }
-        bp->finite[f++] = i;
-        if (radius[i] > 4 * med) {
-            bp->large[l++] = i;
-            bp->kind[i] = 1;
-        } else {
-            bp->grid[g++] = i;
-            rmax = fmax(rmax, radius[i]);
-        }
-    }
-    bp->cell = 2 * rmax + margin > 0 ? 2 * rmax + margin : 1;
+    sort_bodies(bp, radius, fixed, med);
     *out = bp;
     return TC_OK;
 }

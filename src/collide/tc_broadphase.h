@@ -6,6 +6,7 @@
 #ifndef TC_BROADPHASE_H
 #define TC_BROADPHASE_H
 
+#include "core/tc_arena.h"
 #include "core/tc_status.h"
 #include "geom/tc_pose.h"
 
@@ -37,6 +38,7 @@ typedef struct tc_broadphase {
     long long (*scell)[3];     /* ngrid: each slot's cell */
     double (*sbody)[4];        /* ngrid: each slot's centre (m) and radius (m) */
     unsigned long long *key, *keytmp; /* maxpair: pairs as a << 32 | b, and the sort's buffer */
+    tc_arena arena;                   /* the block that holds the broad phase and its buffers */
 } tc_broadphase;
 
 /* a broad phase for nbody >= 0 bodies: radius[i] is body i's bounding radius about its origin

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* MuJoCo 2.2.2 engine adapter: scene -> in-memory MJCF, contact wrenches and steps */
+#include "core/tc_arena.h"
 #include "engines/tc_engine.h"
 #include "engines/tc_warnbuf.h"
 #include "math/tc_vec.h"
@@ -65,29 +66,27 @@ static const char *const warning_names[mjNWARNING] = {
 /* a lastinfo value MuJoCo never writes: marks counters untouched during one call */
 #define INFO_UNTOUCHED INT_MIN
 
-/* most geoms a scene compiles to: every body a compound of TC_SHAPE_MAXPART parts */
-#define MAXGEOM (TC_SCENE_MAXBODY * TC_SHAPE_MAXPART)
-
-/* adapter state: one per run, used by one thread at a time */
 typedef struct engine {
     mjModel *m;
     mjData *d;
-    int nbody;
-    tc_joint_type joint[TC_SCENE_MAXBODY];                /* each body's joint type */
-    int qadr[TC_SCENE_MAXBODY], vadr[TC_SCENE_MAXBODY];   /* touche state offsets, -1 fixed */
-    int mqadr[TC_SCENE_MAXBODY], mvadr[TC_SCENE_MAXBODY]; /* MuJoCo qpos/qvel offsets */
-    int mbody[TC_SCENE_MAXBODY];     /* touche body -> mjModel body, -1 fixed (world geoms) */
-    int mocap[TC_SCENE_MAXBODY];     /* kinematic body -> mocap index, -1 other bodies */
-    int act[TC_SCENE_MAXBODY][3];    /* planar dof -> position actuator, -1 none */
-    int owner[MAXGEOM];              /* mjModel geom -> touche body */
-    double org[TC_SCENE_MAXBODY][3]; /* scene positions: fixed bodies' torque origin, planar
-                                      * bodies' slide origin */
-    int reported[mjNWARNING];        /* counter already reported */
-    double t, dt;                    /* simulation time (s): 0, then + dt per step; the step */
+    int nbody, ngeom;
+    /* per body (nbody), carved from the engine's block */
+    tc_joint_type *joint;     /* each body's joint type */
+    int *qadr, *vadr;         /* touche state offsets, -1 fixed */
+    int *mqadr, *mvadr;       /* MuJoCo qpos/qvel offsets */
+    int *mbody;               /* touche body -> mjModel body, -1 fixed (world geoms) */
+    int *mocap;               /* kinematic body -> mocap index, -1 other bodies */
+    int (*act)[3];            /* planar dof -> position actuator, -1 none */
+    double (*org)[3];         /* scene positions: fixed bodies' torque origin, planar bodies' slide
+                               * origin */
+    int *owner;               /* ngeom: mjModel geom -> touche body */
+    int reported[mjNWARNING]; /* counter already reported */
+    double t, dt;             /* simulation time (s): 0, then + dt per step; the step */
     /* the scene's bodies, for the kinematic bodies' paths (the scene outlives the engine, as
      * tc_sim_alloc requires; a copy would be 1 MB per run) */
     const tc_body_desc *body;
     tc_warnbuf warn;
+    tc_arena arena; /* the block that holds the engine and its maps */
 } engine;
 
 /* per-thread hooks for the process-wide MuJoCo handlers */
@@ -428,19 +427,17 @@ static void mujoco_free(void *state) {
     if (!e) return;
     if (e->d) mj_deleteData(e->d);
     if (e->m) mj_deleteModel(e->m);
-    free(e);
+    tc_arena_free(&e->arena);
 }
 
-/* scene -> MJCF -> mjModel + mjData, and the body and state maps */
-static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params *p, double dt,
-                              tc_error *err) {
-    *state = NULL;
+/* checks MuJoCo would not make (or would make with a less helpful message): the library, the
+ * step, gravity, condim and the impedance */
+static tc_status check_setup(const tc_scene *sc, const tc_params *p, double dt, tc_error *err) {
     /* library and header must agree */
     if (strcmp(mj_versionString(), MUJOCO_VERSION) != 0)
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
                             "touche was built for MuJoCo %s but libmujoco is %s", MUJOCO_VERSION,
                             mj_versionString());
-    /* checks MuJoCo would not make (or would make with a less helpful message) */
     if (!(isfinite(dt) && dt > 0))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "dt", "must be > 0 s (got %g)", dt);
     for (int k = 0; k < 3; k++)
@@ -452,7 +449,11 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
                             condim);
     if (tc_params_get(p, "solimp_dmin") > tc_params_get(p, "solimp_dmax"))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "solimp_dmin", "must not exceed solimp_dmax");
-    /* joints, damping and servos MuJoCo can express */
+    return TC_OK;
+}
+
+/* joints, damping and servos MuJoCo can express */
+static tc_status check_joints(const tc_scene *sc, tc_error *err) {
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         if (b->joint != TC_JOINT_FIXED && b->joint != TC_JOINT_FREE &&
@@ -469,7 +470,29 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
                     b->name, b->damping[0], b->damping[1], b->damping[2], b->damping[3],
                     b->damping[4], b->damping[5]);
     }
-    /* the scene as MJCF text in memory */
+    return TC_OK;
+}
+
+/* the maps, carved from the engine's block (a probe while sizing) */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    (void)ctx;
+    engine *e = state;
+    size_t nb = (size_t)e->nbody + 1;
+    e->joint = tc_arena_alloc(a, nb, sizeof *e->joint);
+    e->qadr = tc_arena_alloc(a, nb, sizeof *e->qadr);
+    e->vadr = tc_arena_alloc(a, nb, sizeof *e->vadr);
+    e->mqadr = tc_arena_alloc(a, nb, sizeof *e->mqadr);
+    e->mvadr = tc_arena_alloc(a, nb, sizeof *e->mvadr);
+    e->mbody = tc_arena_alloc(a, nb, sizeof *e->mbody);
+    e->mocap = tc_arena_alloc(a, nb, sizeof *e->mocap);
+    e->act = tc_arena_alloc(a, nb, sizeof *e->act);
+    e->org = tc_arena_alloc(a, nb, sizeof *e->org);
+    e->owner = tc_arena_alloc(a, (size_t)e->ngeom + 1, sizeof *e->owner);
+}
+
+/* the scene as MJCF text in memory, compiled into e->m (MuJoCo's load warnings kept) */
+static tc_status compile(engine *e, const tc_scene *sc, const tc_params *p, double dt,
+                         tc_error *err) {
     char *xml = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&xml, &len);
@@ -479,59 +502,54 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         free(xml);
         return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "cannot write the MJCF text");
     }
-    /* compile it */
-    engine *e = calloc(1, sizeof *e);
-    if (!e) {
-        free(xml);
-        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-    }
     char errbuf[1024] = "";
     e->m = load_mjcf(xml, len, errbuf, (int)sizeof errbuf);
     free(xml);
     if (!e->m) {
         char msg[sizeof errbuf];
         flatten(msg, sizeof msg, errbuf[0] ? errbuf : "mj_loadXML failed without a message");
-        mujoco_free(e);
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "MuJoCo: %s", msg);
     }
     if (errbuf[0]) tc_warnbuf_push(&e->warn, "MuJoCo load warning: ", errbuf);
+    return TC_OK;
+}
+
+/* the data, and the model checked against the scene: one geom per shape or part, meshes where
+ * their vertices are (MuJoCo re-frames meshes at their centroid and principal axes) */
+static tc_status check_model(engine *e, const tc_scene *sc, tc_error *err) {
     e->d = make_data(e->m);
-    if (!e->d) {
-        mujoco_free(e);
-        return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "MuJoCo: %s", error_text);
-    }
-    /* map touche bodies to MuJoCo geoms, bodies, joint addresses and actuators */
-    int ngeom = 0;
-    for (int i = 0; i < sc->nbody; i++)
-        ngeom += geom_count(&sc->body[i]);
-    if (e->m->ngeom != ngeom) {
-        int ng = e->m->ngeom;
-        mujoco_free(e);
+    if (!e->d) return tc_error_set(err, TC_EENGINE, NULL, 0, NULL, "MuJoCo: %s", error_text);
+    if (e->m->ngeom != e->ngeom)
         return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
-                            "MuJoCo compiled %d geoms for the scene's %d", ng, ngeom);
-    }
-    /* MuJoCo re-frames meshes at their centroid and principal axes: check the geometry stayed */
+                            "MuJoCo compiled %d geoms for the scene's %d", e->m->ngeom, e->ngeom);
     for (int i = 0; i < sc->nbody; i++)
-        if (sc->body[i].shape.type == TC_SHAPE_POLYTOPE && !mesh_matches(e->m, i, &sc->body[i])) {
-            mujoco_free(e);
+        if (sc->body[i].shape.type == TC_SHAPE_POLYTOPE && !mesh_matches(e->m, i, &sc->body[i]))
             return tc_error_set(err, TC_EENGINE, NULL, 0, NULL,
                                 "MuJoCo placed the mesh of polytope body '%s' away from its "
                                 "vertices",
                                 sc->body[i].name);
-        }
-    e->nbody = sc->nbody;
-    e->body = sc->body;
+    return TC_OK;
+}
+
+/* body i's geoms, as owned by it */
+static void map_geoms(engine *e, int i, const tc_body_desc *b) {
+    char name[32];
+    for (int k = 0; k < geom_count(b); k++) {
+        if (b->shape.type == TC_SHAPE_COMPOUND)
+            snprintf(name, sizeof name, "g%dp%d", i, k);
+        else
+            snprintf(name, sizeof name, "g%d", i);
+        e->owner[mj_name2id(e->m, mjOBJ_GEOM, name)] = i;
+    }
+}
+
+/* touche bodies to MuJoCo geoms, bodies, joint addresses and actuators */
+static void map_bodies(engine *e, const tc_scene *sc) {
     int nq = 0, nv = 0;
     for (int i = 0; i < sc->nbody; i++) {
         const tc_body_desc *b = &sc->body[i];
         char name[32];
-        for (int k = 0; k < geom_count(b); k++) {
-            if (b->shape.type == TC_SHAPE_COMPOUND)
-                snprintf(name, sizeof name, "g%dp%d", i, k);
-            else
-                snprintf(name, sizeof name, "g%d", i);
-            e->owner[mj_name2id(e->m, mjOBJ_GEOM, name)] = i;
-        }
+        map_geoms(e, i, b);
         tc_v3_copy(e->org[i], b->pos);
         e->joint[i] = b->joint;
         e->mbody[i] = e->mocap[i] = e->qadr[i] = e->vadr[i] = e->mqadr[i] = e->mvadr[i] = -1;
@@ -550,19 +568,36 @@ static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params 
         e->vadr[i] = nv;
         e->mqadr[i] = e->m->jnt_qposadr[j];
         e->mvadr[i] = e->m->jnt_dofadr[j];
-        if (b->joint == TC_JOINT_FREE) {
-            nq += 7;
-            nv += 6;
-            continue;
-        }
-        nq += 3;
-        nv += 3;
-        for (int k = 0; k < 3; k++) {
+        int planar = b->joint != TC_JOINT_FREE;
+        nq += planar ? 3 : 7;
+        nv += planar ? 3 : 6;
+        for (int k = 0; k < 3 && planar; k++) {
             snprintf(name, sizeof name, "a%d%c", i, "xyt"[k]);
             e->act[i][k] = b->kp[k] > 0 ? mj_name2id(e->m, mjOBJ_ACTUATOR, name) : -1;
         }
     }
-    e->dt = dt;
+}
+
+/* scene -> MJCF -> mjModel + mjData, and the body and state maps */
+static tc_status mujoco_alloc(void **state, const tc_scene *sc, const tc_params *p, double dt,
+                              tc_error *err) {
+    *state = NULL;
+    tc_status st = check_setup(sc, p, dt, err);
+    if (!st) st = check_joints(sc, err);
+    if (st) return st;
+    /* the engine and its maps, sized by the scene, in one block */
+    engine probe = {.nbody = sc->nbody, .body = sc->body, .dt = dt};
+    for (int i = 0; i < sc->nbody; i++)
+        probe.ngeom += geom_count(&sc->body[i]);
+    engine *e = tc_arena_make(&probe, sizeof probe, offsetof(engine, arena), carve, NULL);
+    if (!e) return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    st = compile(e, sc, p, dt, err);
+    if (!st) st = check_model(e, sc, err);
+    if (st) {
+        mujoco_free(e);
+        return st;
+    }
+    map_bodies(e, sc);
     *state = e;
     return TC_OK;
 }

@@ -45,6 +45,11 @@ extern const tc_engine_type *const tc_engines[];
 const tc_engine_type *tc_engine_at(int i);
 const tc_engine_type *tc_engine_find(const char *name);
 
+/* the built-in engines this build left out (meson -Dmujoco=disabled, -Dode=, -Dbullet=, or
+ * their packages missing under auto: docs/building.md), by name, NULL-terminated; a method
+ * naming one is refused with that reason */
+extern const char *const tc_engines_left_out[];
+
 /* add a type at run time (a test's own engine, a program that embeds touche); its name must be
  * new. Not thread-safe: register before anything runs */
 tc_status tc_engine_register(const tc_engine_type *t, tc_error *err);

@@ -4,6 +4,7 @@
 #ifndef TC_TETMESH_H
 #define TC_TETMESH_H
 
+#include "core/tc_arena.h"
 #include "core/tc_status.h"
 #include "geom/tc_shape.h"
 
@@ -22,6 +23,8 @@ typedef struct tc_tetmesh {
     double *hi;     /* 3 * ntet AABB upper corner (m, body frame) */
     double *centre; /* 3 * ntet vertex average (m, body frame) */
     double *radius; /* ntet largest distance of a vertex from centre (m) */
+    tc_arena arena; /* the block that holds the mesh and its arrays (tri apart: a builder may
+                     * replace it) */
 } tc_tetmesh;
 
 /* a sphere of radius r (m): an icosphere subdivided level times (20 4^level surface triangles),

@@ -7,27 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the vertex and tet arrays, carved from the mesh's block (a probe while sizing) */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    (void)ctx;
+    tc_tetmesh *m = state;
+    size_t nv = (size_t)(m->nvert > 0 ? m->nvert : 1), nt = (size_t)(m->ntet > 0 ? m->ntet : 1);
+    m->vert = tc_arena_alloc(a, 3 * nv, sizeof *m->vert);
+    m->eps = tc_arena_alloc(a, nv, sizeof *m->eps);
+    m->tet = tc_arena_alloc(a, 4 * nt, sizeof *m->tet);
+    m->grad = tc_arena_alloc(a, 3 * nt, sizeof *m->grad);
+    m->c = tc_arena_alloc(a, nt, sizeof *m->c);
+    m->lo = tc_arena_alloc(a, 3 * nt, sizeof *m->lo);
+    m->hi = tc_arena_alloc(a, 3 * nt, sizeof *m->hi);
+    m->centre = tc_arena_alloc(a, 3 * nt, sizeof *m->centre);
+    m->radius = tc_arena_alloc(a, nt, sizeof *m->radius);
+}
+
 tc_status tc_tetmesh_alloc(tc_tetmesh **out, int nvert, int ntet, int ntri, double E) {
-    tc_tetmesh *m = calloc(1, sizeof *m);
+    tc_tetmesh probe = {.nvert = nvert, .ntet = ntet, .ntri = ntri, .E = E};
+    tc_tetmesh *m = tc_arena_make(&probe, sizeof probe, offsetof(tc_tetmesh, arena), carve, NULL);
     if (!m) return TC_ENOMEM;
-    m->nvert = nvert;
-    m->ntet = ntet;
-    m->ntri = ntri;
-    m->E = E;
-    size_t nv = (size_t)(nvert > 0 ? nvert : 1), nt = (size_t)(ntet > 0 ? ntet : 1);
-    m->vert = malloc(3 * nv * sizeof *m->vert);
-    m->eps = malloc(nv * sizeof *m->eps);
-    m->tet = malloc(4 * nt * sizeof *m->tet);
+    /* the surface on its own: tc_tetmesh_build_surface replaces it */
     m->tri = malloc(3 * (size_t)(ntri > 0 ? ntri : 1) * sizeof *m->tri);
-    m->grad = malloc(3 * nt * sizeof *m->grad);
-    m->c = malloc(nt * sizeof *m->c);
-    m->lo = malloc(3 * nt * sizeof *m->lo);
-    m->hi = malloc(3 * nt * sizeof *m->hi);
-    m->centre = malloc(3 * nt * sizeof *m->centre);
-    m->radius = malloc(nt * sizeof *m->radius);
-    if (!m->vert || !m->eps || !m->tet || !m->tri || !m->grad || !m->c || !m->lo || !m->hi ||
-        !m->centre || !m->radius) {
-        tc_tetmesh_free(m);
+    if (!m->tri) {
+        tc_arena_free(&m->arena);
         return TC_ENOMEM;
     }
     *out = m;
@@ -36,17 +39,8 @@ tc_status tc_tetmesh_alloc(tc_tetmesh **out, int nvert, int ntet, int ntri, doub
 
 void tc_tetmesh_free(tc_tetmesh *m) {
     if (!m) return;
-    free(m->vert);
-    free(m->eps);
-    free(m->tet);
     free(m->tri);
-    free(m->grad);
-    free(m->c);
-    free(m->lo);
-    free(m->hi);
-    free(m->centre);
-    free(m->radius);
-    free(m);
+    tc_arena_free(&m->arena);
 }
 
 double tc_tetmesh_tet_volume(const tc_tetmesh *m, int i) {

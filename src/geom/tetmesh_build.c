@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tetrahedral mesh builders: ellipsoid, convex hull (qhull), tetgen + Laplace field, slab */
+#include "core/tc_arena.h"
 #include "core/tc_fs.h"
 #include "geom/tc_tetmesh_build.h"
 #include "math/tc_vec.h"
@@ -174,8 +175,8 @@ static tc_status hull_fail(tc_error *err, tc_status st, char *buf, const char *w
     return tc_error_set(err, st, NULL, 0, "points", "%s%s%s", what, *msg ? ": qhull: " : "", msg);
 }
 
-tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, double E,
-                                tc_error *err) {
+/* the hull builder's input: a modulus and at least 4 finite points */
+static tc_status check_hull_input(const double *pts, int n, double E, tc_error *err) {
     if (!(E > 0) || !isfinite(E))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "E", "must be finite and > 0 Pa (got %g)", E);
     if (n < 4)
@@ -184,58 +185,35 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
     for (int i = 0; i < 3 * n; i++)
         if (!isfinite(pts[i]))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "points", "point %d is not finite", i / 3);
-    /* qhull wants a writable copy; its messages go to a memory stream */
-    coordT *p = malloc(3 * (size_t)n * sizeof *p);
-    char *ebuf = NULL;
-    size_t elen = 0;
-    FILE *ef = open_memstream(&ebuf, &elen);
-    if (!p || !ef) {
-        free(p);
-        if (ef) fclose(ef);
-        free(ebuf);
-        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-    }
-    for (int i = 0; i < 3 * n; i++)
-        p[i] = pts[i];
-    qhT qh_qh, *qh = &qh_qh;
-    qh_zero(qh, ef);
-    int code = qh_new_qhull(qh, 3, n, p, False, (char *)"qhull Qt", NULL, ef);
-    tc_status st = TC_OK;
-    tc_tetmesh *m = NULL;
-    int *map = NULL;
-    if (code) {
-        fflush(ef);
-        st = hull_fail(err, TC_EINVAL, ebuf, "degenerate point set (coplanar or coincident?)");
-        goto done;
-    }
-    /* hull vertices renumbered, triangles oriented along qhull's outward normals */
-    map = malloc((size_t)n * sizeof *map);
-    if (!map) {
-        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-        goto done;
-    }
+    return TC_OK;
+}
+
+/* the hull's vertices renumbered in facet order (map: input point -> vertex, -1 off the hull)
+ * and its facets counted */
+static void hull_count(qhT *qh, int *map, int n, int *nv, int *nt) {
     for (int i = 0; i < n; i++)
         map[i] = -1;
-    int nv = 0, nt = 0;
+    *nv = *nt = 0;
     facetT *facet;
     vertexT *vertex, **vertexp;
     FORALLfacets {
         FOREACHvertex_(facet->vertices) {
             int id = qh_pointid(qh, vertex->point);
-            if (map[id] < 0) map[id] = nv++;
+            if (map[id] < 0) map[id] = (*nv)++;
         }
-        nt++;
+        (*nt)++;
     }
-    if ((st = tc_tetmesh_alloc(&m, nv + 1, nt, nt, E))) {
-        st = tc_error_set(err, st, NULL, 0, NULL, "out of memory");
-        goto done;
-    }
-    for (int i = 0; i < n; i++)
-        if (map[i] >= 0) tc_v3_copy(m->vert + 3 * map[i], pts + 3 * i);
-    nt = 0;
+}
+
+/* the hull's triangles into m->tri, oriented along qhull's outward normals; returns how many
+ * ("Qt" may leave zero-area triangles in merged facets: they bound no volume and are left out) */
+static int hull_triangles(qhT *qh, tc_tetmesh *m, const int *map, int nv) {
+    int nt = 0;
     double scale = 0;
     for (int i = 0; i < 3 * nv; i++)
         scale = fmax(scale, fabs(m->vert[i]));
+    facetT *facet;
+    vertexT *vertex, **vertexp;
     FORALLfacets {
         int v[3], k = 0;
         FOREACHvertex_(facet->vertices) if (k < 3) v[k++] = map[qh_pointid(qh, vertex->point)];
@@ -244,7 +222,6 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
         tc_v3_sub(e1, m->vert + 3 * v[1], m->vert + 3 * v[0]);
         tc_v3_sub(e2, m->vert + 3 * v[2], m->vert + 3 * v[0]);
         tc_v3_cross(nrm, e1, e2);
-        /* "Qt" may leave zero-area triangles in merged facets: they bound no volume */
         if (tc_v3_norm(nrm) <= 1e-14 * scale * scale) continue;
         if (nrm[0] * facet->normal[0] + nrm[1] * facet->normal[1] + nrm[2] * facet->normal[2] < 0) {
             int s = v[1];
@@ -254,8 +231,14 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
         memcpy(m->tri + 3 * nt, v, sizeof v);
         nt++;
     }
+    return nt;
+}
+
+/* the fan of m's nt surface triangles from the hull's volume centroid (vertex nv, the core:
+ * eps = 1, the hull's vertices 0), and the fields; TC_EINVAL when the hull has no volume */
+static tc_status hull_fan(tc_tetmesh *m, int nv, int nt, tc_error *err) {
     m->ntri = m->ntet = nt;
-    /* the volume centroid (a fan from the vertex average), the core vertex */
+    /* the volume centroid (a fan from the vertex average) */
     double avg[3] = {0, 0, 0}, cen[3] = {0, 0, 0}, vol = 0;
     for (int i = 0; i < nv; i++)
         tc_v3_addscl(avg, m->vert + 3 * i, 1.0 / nv);
@@ -271,10 +254,8 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
             tc_v3_addscl(cen, m->vert + 3 * t[k], v6 / 24);
         tc_v3_addscl(cen, avg, v6 / 24);
     }
-    if (!(vol > 0)) {
-        st = tc_error_set(err, TC_EINVAL, NULL, 0, "points", "the hull has no volume");
-        goto done;
-    }
+    if (!(vol > 0))
+        return tc_error_set(err, TC_EINVAL, NULL, 0, "points", "the hull has no volume");
     tc_v3_scale(m->vert + 3 * nv, cen, 1 / vol);
     for (int i = 0; i < nv; i++)
         m->eps[i] = 0;
@@ -287,16 +268,60 @@ tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, doub
         t[3] = m->tri[3 * f + 2];
     }
     tc_tetmesh_build_fields(m);
+    return TC_OK;
+}
+
+/* the mesh of the hull qhull found for pts (map: scratch for n ints) */
+static tc_status hull_mesh(qhT *qh, const double *pts, int n, int *map, double E, tc_tetmesh **out,
+                           tc_error *err) {
+    int nv, nt;
+    hull_count(qh, map, n, &nv, &nt);
+    tc_tetmesh *m;
+    if (tc_tetmesh_alloc(&m, nv + 1, nt, nt, E))
+        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    for (int i = 0; i < n; i++)
+        if (map[i] >= 0) tc_v3_copy(m->vert + 3 * map[i], pts + 3 * i);
+    tc_status st = hull_fan(m, nv, hull_triangles(qh, m, map, nv), err);
+    if (st) {
+        tc_tetmesh_free(m);
+        return st;
+    }
     *out = m;
-    m = NULL;
-done : {
+    return TC_OK;
+}
+
+tc_status tc_tetmesh_hull_alloc(tc_tetmesh **out, const double *pts, int n, double E,
+                                tc_error *err) {
+    tc_status st = check_hull_input(pts, n, E, err);
+    if (st) return st;
+    /* scratch in one block: qhull's writable copy of the points and the vertex map; qhull's
+     * messages go to a memory stream */
+    tc_arena a = {0};
+    tc_arena_alloc(&a, 3 * (size_t)n, sizeof(coordT));
+    tc_arena_alloc(&a, (size_t)n, sizeof(int));
+    char *ebuf = NULL;
+    size_t elen = 0;
+    FILE *ef = tc_arena_reserve(&a, 0) ? NULL : open_memstream(&ebuf, &elen);
+    if (!ef) {
+        tc_arena_free(&a);
+        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    }
+    coordT *p = tc_arena_alloc(&a, 3 * (size_t)n, sizeof *p);
+    int *map = tc_arena_alloc(&a, (size_t)n, sizeof *map);
+    for (int i = 0; i < 3 * n; i++)
+        p[i] = pts[i];
+    qhT qh_qh, *qh = &qh_qh;
+    qh_zero(qh, ef);
+    if (qh_new_qhull(qh, 3, n, p, False, (char *)"qhull Qt", NULL, ef)) {
+        fflush(ef);
+        st = hull_fail(err, TC_EINVAL, ebuf, "degenerate point set (coplanar or coincident?)");
+    } else {
+        st = hull_mesh(qh, pts, n, map, E, out, err);
+    }
     int curlong, totlong;
     qh_freeqhull(qh, !qh_ALL);
     qh_memfreeshort(qh, &curlong, &totlong);
-}
-    tc_tetmesh_free(m);
-    free(map);
-    free(p);
+    tc_arena_free(&a);
     fclose(ef);
     free(ebuf);
     return st;
@@ -753,14 +778,11 @@ static double tri_dist(const double *x, const double *a, const double *b, const 
     return tc_v3_norm(d);
 }
 
-tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv, const int *tri,
-                                   int nt, const signed char *role, double E,
-                                   const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
-                                   tc_error *err) {
-    tc_tetmesh_laplace_opts def = tc_tetmesh_laplace_defaults();
-    if (!o) o = &def;
-    if (info) memset(info, 0, sizeof *info);
-    /* the input: a closed surface, roles, options */
+/* the Laplace builder's surface: a modulus, at least 4 finite vertices and 4 triangles whose
+ * indices are in range, roles FREE, ZERO or CORE with at least one ZERO triangle; ncore gets the
+ * CORE triangles */
+static tc_status check_surface(const double *vert, int nv, const int *tri, int nt,
+                               const signed char *role, double E, int *ncore, tc_error *err) {
     if (!(E > 0) || !isfinite(E))
         return tc_error_set(err, TC_EINVAL, NULL, 0, "E", "must be finite and > 0 Pa (got %g)", E);
     if (nv < 4 || nt < 4)
@@ -770,7 +792,8 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         if (!isfinite(vert[i]))
             return tc_error_set(err, TC_EINVAL, NULL, 0, "surface", "vertex %d is not finite",
                                 i / 3);
-    int nzero = 0, ncoref = 0;
+    int nzero = 0;
+    *ncore = 0;
     for (int i = 0; i < nt; i++) {
         for (int k = 0; k < 3; k++)
             if (tri[3 * i + k] < 0 || tri[3 * i + k] >= nv)
@@ -780,9 +803,15 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         if (r < TC_EPS_FREE || r > TC_EPS_CORE)
             return tc_error_set(err, TC_EINVAL, NULL, 0, "role", "triangle %d: role %d", i, r);
         nzero += r == TC_EPS_ZERO;
-        ncoref += r == TC_EPS_CORE;
+        *ncore += r == TC_EPS_CORE;
     }
     if (!nzero) return tc_error_set(err, TC_EINVAL, NULL, 0, "role", "no triangle has eps = 0");
+    return TC_OK;
+}
+
+/* the options: a core (CORE triangles, core points or a core fraction), radius-edge >= 1.1, core
+ * points given when counted, a tetgen program */
+static tc_status check_opts(const tc_tetmesh_laplace_opts *o, int ncoref, tc_error *err) {
     if (!ncoref && !(o->core_fraction > 0) && o->ncore_pts <= 0)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "core",
                             "no core: give CORE triangles, core points or a core fraction > 0");
@@ -790,18 +819,11 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         (o->ncore_pts > 0 && !o->core_pts) || !o->tetgen || !*o->tetgen)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "opts",
                             "radius_edge >= 1.1, core_fraction <= 1, core points and tetgen set");
-    /* tetgen in a fresh scratch folder (one a killed run left goes first) */
-    char dir[1024];
-    tc_status st = tc_scratch_dir("tetgen", dir, sizeof dir, err);
-    if (st) return st;
-    tc_tetmesh *m = NULL;
-    signed char *vr = NULL;
-    st = write_poly(dir, vert, nv, tri, nt, role, o, err);
-    if (!st) st = run_tetgen(dir, o, err);
-    if (!st) st = tc_tetmesh_read_tetgen(dir, E, &m, &vr, err);
-    tc_scratch_done(dir);
-    if (st) return st;
-    /* core points: the mesh vertex at each (tetgen inserted them) */
+    return TC_OK;
+}
+
+/* core points: the mesh vertex at each (tetgen inserted them) becomes CORE */
+static void core_points(const tc_tetmesh *m, signed char *vr, const tc_tetmesh_laplace_opts *o) {
     for (int p = 0; p < o->ncore_pts; p++) {
         int best = -1;
         double bd = DBL_MAX;
@@ -815,49 +837,89 @@ tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv,
         }
         if (vr[best] == TC_EPS_FREE) vr[best] = TC_EPS_CORE;
     }
-    /* core by depth: distance to the ZERO input triangles against the deepest vertex's */
-    if (o->core_fraction > 0) {
-        double *dist = malloc((size_t)m->nvert * sizeof *dist), dmax = 0;
-        if (!dist) {
-            st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-            goto fail;
-        }
-        for (int i = 0; i < m->nvert; i++) {
-            dist[i] = DBL_MAX;
-            for (int t = 0; t < nt; t++)
-                if (!role || role[t] == TC_EPS_ZERO)
-                    dist[i] = fmin(dist[i],
-                                   tri_dist(m->vert + 3 * i, vert + 3 * tri[3 * t],
-                                            vert + 3 * tri[3 * t + 1], vert + 3 * tri[3 * t + 2]));
-            if (vr[i] != TC_EPS_ZERO) dmax = fmax(dmax, dist[i]);
-        }
-        for (int i = 0; i < m->nvert; i++)
-            if (vr[i] == TC_EPS_FREE && dmax > 0 && dist[i] >= o->core_fraction * dmax)
-                vr[i] = TC_EPS_CORE;
-        free(dist);
+}
+
+/* core by depth: a FREE vertex at least core_fraction times the deepest vertex's distance from
+ * the ZERO input triangles becomes CORE */
+static tc_status core_by_depth(const tc_tetmesh *m, signed char *vr, const double *vert,
+                               const int *tri, int nt, const signed char *role, double fraction) {
+    double *dist = malloc((size_t)m->nvert * sizeof *dist), dmax = 0;
+    if (!dist) return TC_ENOMEM;
+    for (int i = 0; i < m->nvert; i++) {
+        dist[i] = DBL_MAX;
+        for (int t = 0; t < nt; t++)
+            if (!role || role[t] == TC_EPS_ZERO)
+                dist[i] =
+                    fmin(dist[i], tri_dist(m->vert + 3 * i, vert + 3 * tri[3 * t],
+                                           vert + 3 * tri[3 * t + 1], vert + 3 * tri[3 * t + 2]));
+        if (vr[i] != TC_EPS_ZERO) dmax = fmax(dmax, dist[i]);
     }
-    /* the surface, then the field */
-    if (tc_tetmesh_build_surface(m)) {
-        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
-        goto fail;
-    }
+    for (int i = 0; i < m->nvert; i++)
+        if (vr[i] == TC_EPS_FREE && dmax > 0 && dist[i] >= fraction * dmax) vr[i] = TC_EPS_CORE;
+    free(dist);
+    return TC_OK;
+}
+
+/* the mesh's surface, then its field from the vertex roles vr */
+static tc_status surface_and_field(tc_tetmesh *m, const signed char *vr,
+                                   const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
+                                   tc_error *err) {
+    if (tc_tetmesh_build_surface(m))
+        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
     int ncore = 0;
     for (int i = 0; i < m->nvert; i++)
         ncore += vr[i] == TC_EPS_CORE;
-    if (!ncore) {
-        st = tc_error_set(err, TC_EINVAL, NULL, 0, "core",
-                          "no core vertex in the mesh: refine (max_volume) or lower core_fraction");
-        goto fail;
+    if (!ncore)
+        return tc_error_set(
+            err, TC_EINVAL, NULL, 0, "core",
+            "no core vertex in the mesh: refine (max_volume) or lower core_fraction");
+    return tc_tetmesh_laplace_solve(m, vr, o->tol, o->max_iter, info, err);
+}
+
+/* tetgen on the surface in a fresh scratch folder (one a killed run left goes first): the mesh
+ * and its vertices' roles */
+static tc_status tetgen_mesh(const double *vert, int nv, const int *tri, int nt,
+                             const signed char *role, double E, const tc_tetmesh_laplace_opts *o,
+                             tc_tetmesh **m, signed char **vr, tc_error *err) {
+    char dir[1024];
+    tc_status st = tc_scratch_dir("tetgen", dir, sizeof dir, err);
+    if (st) return st;
+    st = write_poly(dir, vert, nv, tri, nt, role, o, err);
+    if (!st) st = run_tetgen(dir, o, err);
+    if (!st) st = tc_tetmesh_read_tetgen(dir, E, m, vr, err);
+    tc_scratch_done(dir);
+    return st;
+}
+
+tc_status tc_tetmesh_laplace_alloc(tc_tetmesh **out, const double *vert, int nv, const int *tri,
+                                   int nt, const signed char *role, double E,
+                                   const tc_tetmesh_laplace_opts *o, tc_tetmesh_laplace_info *info,
+                                   tc_error *err) {
+    tc_tetmesh_laplace_opts def = tc_tetmesh_laplace_defaults();
+    if (!o) o = &def;
+    if (info) memset(info, 0, sizeof *info);
+    /* the input: a closed surface, roles, options */
+    int ncoref = 0;
+    tc_status st = check_surface(vert, nv, tri, nt, role, E, &ncoref, err);
+    if (!st) st = check_opts(o, ncoref, err);
+    tc_tetmesh *m = NULL;
+    signed char *vr = NULL;
+    if (!st) st = tetgen_mesh(vert, nv, tri, nt, role, E, o, &m, &vr, err);
+    if (st) return st;
+    /* the core (inserted points, depth), the surface, then the field */
+    core_points(m, vr, o);
+    if (o->core_fraction > 0 && core_by_depth(m, vr, vert, tri, nt, role, o->core_fraction))
+        st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    if (!st) st = surface_and_field(m, vr, o, info, err);
+    if (st) {
+        tc_tetmesh_free(m);
+        free(vr);
+        return st;
     }
-    if ((st = tc_tetmesh_laplace_solve(m, vr, o->tol, o->max_iter, info, err))) goto fail;
     *out = m;
     if (info)
         info->role = vr;
     else
         free(vr);
     return TC_OK;
-fail:
-    tc_tetmesh_free(m);
-    free(vr);
-    return st;
 }

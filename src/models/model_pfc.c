@@ -6,6 +6,7 @@
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
 #include "models/tc_pfc.h"
+#include "core/tc_arena.h"
 #include "core/tc_parallel.h"
 
 #include <limits.h>
@@ -143,6 +144,7 @@ typedef struct pfc_state {
     int *nmesh;     /* nbody: meshes of each body (0 for a plane, npart for a compound, else 1) */
     int *rigid;     /* nbody: 1 for a rigid body with meshes (rigid_fixed: fixed or kinematic) */
     pfc_body *body; /* nbody * TC_SHAPE_MAXPART: mesh k of body i at TC_SHAPE_MAXPART i + k */
+    tc_arena arena; /* the block that holds the state, its arrays and the meshes' scratch */
 } pfc_state;
 
 /* mesh k of body i */
@@ -150,84 +152,156 @@ static inline pfc_body *pfc_mesh(const pfc_state *s, int i, int k) {
     return &s->body[TC_SHAPE_MAXPART * i + k];
 }
 
+/* the meshes and trees of n meshes */
+static void free_meshes(pfc_body *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        tc_tetmesh_free(b[i].mesh);
+        tc_tetbvh_free(b[i].bvh);
+    }
+}
+
 static void pfc_free(void *state) {
     pfc_state *s = state;
     if (!s) return;
-    if (s->body)
-        for (int i = 0; i < TC_SHAPE_MAXPART * s->scene->nbody; i++) {
-            pfc_body *b = &s->body[i];
-            tc_tetmesh_free(b->mesh);
-            free(b->x);
-            free(b->tx);
-            free(b->g);
-            free(b->c);
-            free(b->lo);
-            free(b->hi);
-            free(b->cand);
-            free(b->fp);
-            free(b->bfp);
-            tc_tetbvh_free(b->bvh);
-            free(b->vstamp);
-            free(b->tstamp);
-            free(b->prange);
-            free(b->gnorm);
-            free(b->clo);
-            free(b->chi);
-            free(b->sorted);
-            free(b->stmp);
-            free(b->srec);
-            free(b->scand);
-            free(b->cpart);
-            free(b->cact);
-            free(b->tn);
-        }
-    free(s->body);
-    free(s->nmesh);
-    free(s->rigid);
-    free(s->pairs);
-    free(s);
+    if (s->body) free_meshes(s->body, TC_SHAPE_MAXPART * (size_t)s->scene->nbody);
+    tc_arena_free(&s->arena);
 }
 
 static void tet_faces_body(pfc_body *b, int i);
 
-static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
-    int maxpair = scene->nbody * (scene->nbody - 1) / 2;
-    pfc_state *s = calloc(1, sizeof *s);
-    if (!s) return TC_ENOMEM;
-    s->scene = scene;
-    s->pairs = malloc((size_t)(2 * maxpair + 2) * sizeof *s->pairs);
-    size_t nb = (size_t)(scene->nbody > 0 ? scene->nbody : 1);
-    s->body = calloc(TC_SHAPE_MAXPART * nb, sizeof *s->body);
-    s->nmesh = calloc(nb, sizeof *s->nmesh);
-    s->rigid = calloc(nb, sizeof *s->rigid);
-    if (!s->pairs || !s->body || !s->nmesh || !s->rigid) {
-        pfc_free(s);
-        return TC_ENOMEM;
+/* the mesh of part k of shape sh (k = 0 but for a compound) in the body frame, and its tree:
+ * an ellipsoid is the icosphere at the resolution level scaled by the semi-axes, a polytope its
+ * hull fanned from the volume centroid (qhull) */
+static tc_status mesh_part(pfc_body *b, const tc_shape *sh, int k, int level, int shells, double E,
+                           tc_error *err) {
+    tc_shape ps = *sh;
+    const double *off = NULL;
+    if (sh->type == TC_SHAPE_COMPOUND) {
+        ps = tc_box(0, 0, 0);
+        ps.type = sh->part[k].type;
+        off = sh->part[k].pos;
+        memcpy(ps.size, sh->part[k].size, sizeof ps.size);
     }
-    s->npair = tc_scene_pairs(scene, s->pairs);
-    s->d = tc_params_get(p, "d");
-    s->vs = tc_params_get(p, "vs");
-    s->mu = scene->friction;
-    double E = tc_params_get(p, "E");
-    s->E = E;
-    s->plane_h = tc_params_get(p, "plane_h");
+    tc_status st =
+        ps.type == TC_SHAPE_SPHERE
+            ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
+        : ps.type == TC_SHAPE_ELLIPSOID
+            ? tc_tetmesh_ellipsoid_alloc(&b->mesh, ps.size, level, E, err)
+        : ps.type == TC_SHAPE_POLYTOPE
+            ? tc_tetmesh_hull_alloc(&b->mesh, &ps.hull->vert[0][0], ps.hull->nvert, E, err)
+            : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
+    /* a part's mesh moves to the part's place in the body frame; its fields follow */
+    if (!st && off) {
+        for (int v = 0; v < b->mesh->nvert; v++)
+            tc_v3_add(b->mesh->vert + 3 * v, b->mesh->vert + 3 * v, off);
+        tc_tetmesh_build_fields(b->mesh);
+    }
+    if (!st) st = tc_tetbvh_alloc(&b->bvh, b->mesh);
+    if (!st && 2 * b->bvh->depth + 2 > PFC_STACK) st = TC_EUNSUP;
+    return st;
+}
+
+/* every soft body's meshes and trees into mesh (TC_SHAPE_MAXPART slots per body): one per part
+ * of a compound, in the order of the parts; none for a plane */
+static tc_status mesh_bodies(pfc_body *mesh, const tc_scene *scene, const tc_params *p,
+                             tc_error *err) {
     int level = (int)tc_params_get(p, "resolution"), shells = (int)tc_params_get(p, "shells");
-    s->use_bvh = (int)tc_params_get(p, "bvh");
-    s->threads = (int)tc_params_get(p, "threads");
-    int rigid_fixed = (int)tc_params_get(p, "rigid_fixed");
-    /* every pair: a soft body (sphere, box, ellipsoid, cylinder, polytope, compound) against a
-     * soft or rigid body or a plane */
-    for (int i = 0; i < s->npair; i++) {
-        tc_shape_type a = scene->body[s->pairs[2 * i]].shape.type,
-                      b = scene->body[s->pairs[2 * i + 1]].shape.type;
-        if (a == TC_SHAPE_PLANE && b == TC_SHAPE_PLANE) {
-            pfc_free(s);
-            return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "pfc: no %s-%s contact",
-                                tc_shape_name(a), tc_shape_name(b));
+    double E = tc_params_get(p, "E");
+    for (int i = 0; i < scene->nbody; i++) {
+        const tc_shape *sh = &scene->body[i].shape;
+        if (sh->type == TC_SHAPE_PLANE) continue;
+        int n = sh->type == TC_SHAPE_COMPOUND ? sh->npart : 1;
+        for (int k = 0; k < n; k++) {
+            tc_status st = mesh_part(&mesh[TC_SHAPE_MAXPART * i + k], sh, k, level, shells, E, err);
+            if (st)
+                return tc_error_set(err, st, NULL, 0, NULL, "pfc: cannot mesh body '%s'",
+                                    scene->body[i].name);
         }
     }
-    /* meshes and world-frame scratch for every soft body: one per part of a compound, in the
-     * order of the parts */
+    return TC_OK;
+}
+
+/* a mesh's world-frame scratch, carved from the state's block (b a probe while sizing); the
+ * candidate lists hold tets or, for a rigid mesh, surface triangles */
+static void carve_mesh(pfc_body *b, tc_arena *a, const tc_tetmesh *m) {
+    size_t nv = (size_t)m->nvert, nt = (size_t)m->ntet, ntri = (size_t)m->ntri;
+    size_t ncap = nt > ntri ? nt : ntri;
+    b->x = tc_arena_alloc(a, 3 * nv, sizeof *b->x);
+    b->tx = tc_arena_alloc(a, 12 * nt, sizeof *b->tx);
+    b->g = tc_arena_alloc(a, 3 * nt, sizeof *b->g);
+    b->c = tc_arena_alloc(a, nt, sizeof *b->c);
+    b->lo = tc_arena_alloc(a, 3 * nt, sizeof *b->lo);
+    b->hi = tc_arena_alloc(a, 3 * nt, sizeof *b->hi);
+    b->cand = tc_arena_alloc(a, ncap, sizeof *b->cand);
+    b->tn = tc_arena_alloc(a, 3 * (ntri ? ntri : 1), sizeof *b->tn);
+    b->fp = tc_arena_alloc(a, 16 * nt, sizeof *b->fp);
+    b->bfp = tc_arena_alloc(a, 16 * nt, sizeof *b->bfp);
+    b->cpart = tc_arena_alloc(a, 6 * ncap, sizeof *b->cpart);
+    b->cact = tc_arena_alloc(a, 2 * ncap, sizeof *b->cact);
+    b->vstamp = tc_arena_alloc(a, nv, sizeof *b->vstamp);
+    b->tstamp = tc_arena_alloc(a, nt, sizeof *b->tstamp);
+    b->prange = tc_arena_alloc(a, 2 * nt, sizeof *b->prange);
+    b->gnorm = tc_arena_alloc(a, nt, sizeof *b->gnorm);
+    b->clo = tc_arena_alloc(a, PFC_K * ncap, sizeof *b->clo);
+    b->chi = tc_arena_alloc(a, PFC_K * ncap, sizeof *b->chi);
+    b->sorted = tc_arena_alloc(a, ncap, sizeof *b->sorted);
+    b->stmp = tc_arena_alloc(a, ncap, sizeof *b->stmp);
+    b->srec = tc_arena_alloc(a, PFC_REC * ncap, sizeof *b->srec);
+    b->scand = tc_arena_alloc(a, ncap, sizeof *b->scand);
+}
+
+/* the state's arrays and every mesh's scratch (ctx: the meshes, by slot), carved from the
+ * state's block (a probe while sizing) */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    pfc_state *s = state;
+    const pfc_body *mesh = ctx;
+    size_t nb = (size_t)(s->scene->nbody > 0 ? s->scene->nbody : 1);
+    s->pairs = tc_arena_alloc(a, 2 * (size_t)s->npair + 2, sizeof *s->pairs);
+    s->body = tc_arena_alloc(a, TC_SHAPE_MAXPART * nb, sizeof *s->body);
+    s->nmesh = tc_arena_alloc(a, nb, sizeof *s->nmesh);
+    s->rigid = tc_arena_alloc(a, nb, sizeof *s->rigid);
+    for (size_t i = 0; i < TC_SHAPE_MAXPART * nb; i++) {
+        pfc_body probe;
+        if (mesh[i].mesh) carve_mesh(s->body ? &s->body[i] : &probe, a, mesh[i].mesh);
+    }
+}
+
+/* a mesh's tables built once: its tets' face planes in the body frame, and the pressure range
+ * and gradient norm of every tet (linear field: the extremes are at vertices) */
+static void mesh_tables(pfc_body *b) {
+    for (int t = 0; t < b->mesh->ntet; t++)
+        tet_faces_body(b, t);
+    for (int t = 0; t < b->mesh->ntet; t++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int v = 0; v < 4; v++) {
+            double p0 = b->mesh->E * b->mesh->eps[b->mesh->tet[4 * t + v]];
+            lo = pfc_min(lo, p0);
+            hi = pfc_max(hi, p0);
+        }
+        b->prange[2 * t] = lo;
+        b->prange[2 * t + 1] = hi;
+        b->gnorm[t] = tc_v3_norm(b->mesh->grad + 3 * t);
+    }
+}
+
+/* every pair: a soft body (sphere, box, ellipsoid, cylinder, polytope, compound) against a soft
+ * or rigid body or a plane, never two planes */
+static tc_status check_pairs(const tc_scene *scene, const int *pairs, int npair, tc_error *err) {
+    for (int i = 0; i < npair; i++) {
+        tc_shape_type a = scene->body[pairs[2 * i]].shape.type,
+                      b = scene->body[pairs[2 * i + 1]].shape.type;
+        if (a == TC_SHAPE_PLANE && b == TC_SHAPE_PLANE)
+            return tc_error_set(err, TC_EUNSUP, NULL, 0, NULL, "pfc: no %s-%s contact",
+                                tc_shape_name(a), tc_shape_name(b));
+    }
+    return TC_OK;
+}
+
+/* the state, its meshes (moved in from mesh) and their tables; each body's mesh count and
+ * whether it is rigid (rigid_fixed: fixed and kinematic bodies) */
+static void fill(pfc_state *s, const pfc_body *mesh, const int *pairs, int rigid_fixed) {
+    const tc_scene *scene = s->scene;
+    memcpy(s->pairs, pairs, 2 * (size_t)s->npair * sizeof *pairs);
     for (int i = 0; i < scene->nbody; i++) {
         const tc_shape *sh = &scene->body[i].shape;
         if (sh->type == TC_SHAPE_PLANE) continue;
@@ -236,88 +310,47 @@ static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params 
                                       scene->body[i].joint == TC_JOINT_KINEMATIC);
         for (int k = 0; k < s->nmesh[i]; k++) {
             pfc_body *b = pfc_mesh(s, i, k);
-            tc_shape ps = *sh;
-            const double *off = NULL;
-            if (sh->type == TC_SHAPE_COMPOUND) {
-                ps = tc_box(0, 0, 0);
-                ps.type = sh->part[k].type;
-                off = sh->part[k].pos;
-                memcpy(ps.size, sh->part[k].size, sizeof ps.size);
-            }
-            /* an ellipsoid: the icosphere at the resolution level scaled by the semi-axes; a
-             * polytope: its hull fanned from the volume centroid (qhull) */
-            tc_status st =
-                ps.type == TC_SHAPE_SPHERE
-                    ? tc_tetmesh_sphere_shells_alloc(&b->mesh, ps.size[0], level, shells, E)
-                : ps.type == TC_SHAPE_ELLIPSOID
-                    ? tc_tetmesh_ellipsoid_alloc(&b->mesh, ps.size, level, E, err)
-                : ps.type == TC_SHAPE_POLYTOPE
-                    ? tc_tetmesh_hull_alloc(&b->mesh, &ps.hull->vert[0][0], ps.hull->nvert, E, err)
-                    : tc_tetmesh_shape_alloc(&b->mesh, &ps, level, E);
-            /* a part's mesh moves to the part's place in the body frame; its fields follow */
-            if (!st && off) {
-                for (int v = 0; v < b->mesh->nvert; v++)
-                    tc_v3_add(b->mesh->vert + 3 * v, b->mesh->vert + 3 * v, off);
-                tc_tetmesh_build_fields(b->mesh);
-            }
-            if (!st) st = tc_tetbvh_alloc(&b->bvh, b->mesh);
-            if (!st && 2 * b->bvh->depth + 2 > PFC_STACK) st = TC_EUNSUP;
-            if (st) {
-                pfc_free(s);
-                return tc_error_set(err, st, NULL, 0, NULL, "pfc: cannot mesh body '%s'",
-                                    scene->body[i].name);
-            }
-            /* candidate lists hold tets or, for a rigid mesh, surface triangles */
-            size_t nv = (size_t)b->mesh->nvert, nt = (size_t)b->mesh->ntet,
-                   ntri = (size_t)b->mesh->ntri;
-            size_t ncap = nt > ntri ? nt : ntri;
-            b->x = malloc(3 * nv * sizeof *b->x);
-            b->tx = malloc(12 * nt * sizeof *b->tx);
-            b->g = malloc(3 * nt * sizeof *b->g);
-            b->c = malloc(nt * sizeof *b->c);
-            b->lo = malloc(3 * nt * sizeof *b->lo);
-            b->hi = malloc(3 * nt * sizeof *b->hi);
-            b->cand = malloc(ncap * sizeof *b->cand);
-            b->tn = malloc(3 * (ntri ? ntri : 1) * sizeof *b->tn);
-            b->fp = malloc(16 * nt * sizeof *b->fp);
-            b->bfp = malloc(16 * nt * sizeof *b->bfp);
-            b->cpart = malloc(6 * ncap * sizeof *b->cpart);
-            b->cact = malloc(2 * ncap * sizeof *b->cact);
-            b->vstamp = calloc(nv, sizeof *b->vstamp);
-            b->tstamp = calloc(nt, sizeof *b->tstamp);
-            b->prange = malloc(2 * nt * sizeof *b->prange);
-            b->gnorm = malloc(nt * sizeof *b->gnorm);
-            b->clo = malloc(PFC_K * ncap * sizeof *b->clo);
-            b->chi = malloc(PFC_K * ncap * sizeof *b->chi);
-            b->sorted = malloc(ncap * sizeof *b->sorted);
-            b->stmp = malloc(ncap * sizeof *b->stmp);
-            b->srec = malloc(PFC_REC * ncap * sizeof *b->srec);
-            b->scand = malloc(ncap * sizeof *b->scand);
-            if (!b->x || !b->tx || !b->g || !b->c || !b->lo || !b->hi || !b->cand || !b->fp ||
-                !b->bfp || !b->vstamp || !b->tstamp || !b->prange || !b->clo || !b->chi ||
-                !b->sorted || !b->stmp || !b->srec || !b->scand || !b->cpart || !b->cact ||
-                !b->tn || !b->gnorm) {
-                pfc_free(s);
-                return TC_ENOMEM;
-            }
-            for (size_t t = 0; t < nt; t++)
-                tet_faces_body(b, (int)t);
-            /* the pressure range of every tet (linear field: the extremes are at vertices) */
-            for (size_t t = 0; t < nt; t++) {
-                double lo = INFINITY, hi = -INFINITY;
-                for (int v = 0; v < 4; v++) {
-                    double p0 = b->mesh->E * b->mesh->eps[b->mesh->tet[4 * t + v]];
-                    lo = pfc_min(lo, p0);
-                    hi = pfc_max(hi, p0);
-                }
-                b->prange[2 * t] = lo;
-                b->prange[2 * t + 1] = hi;
-                b->gnorm[t] = tc_v3_norm(b->mesh->grad + 3 * t);
-            }
+            b->mesh = mesh[TC_SHAPE_MAXPART * i + k].mesh;
+            b->bvh = mesh[TC_SHAPE_MAXPART * i + k].bvh;
+            mesh_tables(b);
         }
     }
-    *state = s;
-    return TC_OK;
+}
+
+/* the pairs and meshes first (in scratch arrays), then one block for the state, its arrays and
+ * every mesh's scratch, into which the pairs and meshes move */
+static tc_status pfc_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
+    size_t nb = (size_t)(scene->nbody > 0 ? scene->nbody : 1);
+    pfc_state probe = {.scene = scene,
+                       .d = tc_params_get(p, "d"),
+                       .vs = tc_params_get(p, "vs"),
+                       .mu = scene->friction,
+                       .E = tc_params_get(p, "E"),
+                       .plane_h = tc_params_get(p, "plane_h"),
+                       .use_bvh = (int)tc_params_get(p, "bvh"),
+                       .threads = (int)tc_params_get(p, "threads")};
+    int *pairs = malloc((nb * (nb - 1) + 2) * sizeof *pairs);
+    pfc_body *mesh = calloc(TC_SHAPE_MAXPART * nb, sizeof *mesh);
+    if (!pairs || !mesh) {
+        free(pairs);
+        free(mesh);
+        return TC_ENOMEM;
+    }
+    probe.npair = tc_scene_pairs(scene, pairs);
+    tc_status st = check_pairs(scene, pairs, probe.npair, err);
+    if (!st) st = mesh_bodies(mesh, scene, p, err);
+    pfc_state *s =
+        st ? NULL : tc_arena_make(&probe, sizeof probe, offsetof(pfc_state, arena), carve, mesh);
+    if (!st && !s) st = TC_ENOMEM;
+    if (s) {
+        fill(s, mesh, pairs, (int)tc_params_get(p, "rigid_fixed"));
+        *state = s;
+    } else {
+        free_meshes(mesh, TC_SHAPE_MAXPART * nb);
+    }
+    free(pairs);
+    free(mesh);
+    return st;
 }
 
 static const int pfc_face[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* SCM: the soft-minimum contact model over SSDFs of oriented point clouds (Beker et al. 2025) */
+#include "core/tc_arena.h"
 #include "core/tc_parallel.h"
 #include "geom/tc_aopc.h"
 #include "math/tc_smooth.h"
@@ -72,41 +73,16 @@ typedef struct scm_state {
     int ngather; /* one gather buffer per thread */
     tc_scm_gather *gather;
     double *gbuf;
-    int *gidx; /* per thread: gathered indices, then candidate blocks */
+    int *gidx;      /* per thread: gathered indices, then candidate blocks */
+    tc_arena arena; /* the block that holds the state and its arrays */
 } scm_state;
 
 static void scm_free(void *state) {
     scm_state *s = state;
     if (!s) return;
-    for (int i = 0; s->body && i < s->scene->nbody; i++) {
+    for (int i = 0; s->body && i < s->scene->nbody; i++)
         tc_aopc_free(&s->body[i]);
-        tc_aopc_free(&s->world[i]);
-        if (s->mom) {
-            free(s->mom[i]);
-            free(s->momw[i]);
-        }
-        if (s->blk) {
-            free(s->blk[i]);
-            free(s->blkw[i]);
-        }
-    }
-    free(s->body);
-    free(s->world);
-    free(s->eps1);
-    free(s->out);
-    free(s->pairs);
-    free(s->kidx);
-    free(s->kn);
-    free(s->pw);
-    free(s->one_pass);
-    free(s->mom);
-    free(s->momw);
-    free(s->blk);
-    free(s->blkw);
-    free(s->gather);
-    free(s->gbuf);
-    free(s->gidx);
-    free(s);
+    tc_arena_free(&s->arena);
 }
 
 /* reorder a cloud along a Morton curve, so runs of BLK consecutive samples are compact patches
@@ -144,130 +120,140 @@ static tc_status morton_order(tc_aopc *c) {
     return TC_OK;
 }
 
-/* n zeroed elements of size bytes on cache lines of their own (64-byte aligned, the size
- * rounded up to whole lines): threads' slices cut at multiples of 64 bytes share no line */
-static void *calloc_lines(size_t n, size_t size) {
-    size_t bytes = (n * size + 63) / 64 * 64;
-    void *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p) memset(p, 0, bytes ? bytes : 64);
-    return p;
+/* the clouds of every body, each sampled once and ordered along a Morton curve */
+static tc_status sample_clouds(tc_aopc *cloud, const tc_scene *scene, double h, tc_error *err) {
+    for (int i = 0; i < scene->nbody; i++) {
+        tc_status st = tc_aopc_alloc(&cloud[i], &scene->body[i].shape, h, err);
+        if (!st) st = morton_order(&cloud[i]);
+        if (st) return st;
+    }
+    return TC_OK;
 }
 
-static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
-    scm_state *s = calloc(1, sizeof *s);
-    if (!s) return TC_ENOMEM;
-    s->scene = scene;
-    int nb = scene->nbody;
-    s->body = calloc((size_t)nb, sizeof *s->body);
-    s->world = calloc((size_t)nb, sizeof *s->world);
-    s->eps1 = calloc((size_t)nb, sizeof *s->eps1);
-    s->pairs = calloc((size_t)(nb * nb + 2), sizeof *s->pairs);
-    s->mom = calloc((size_t)nb, sizeof *s->mom);
-    s->momw = calloc((size_t)nb, sizeof *s->momw);
-    s->blk = calloc((size_t)nb, sizeof *s->blk);
-    s->blkw = calloc((size_t)nb, sizeof *s->blkw);
-    if (!s->body || !s->world || !s->eps1 || !s->pairs || !s->mom || !s->momw || !s->blk ||
-        !s->blkw) {
-        scm_free(s);
-        return TC_ENOMEM;
+/* what the arrays are sized by besides the state's counts: the clouds, the largest one rounded
+ * up to 16 points */
+typedef struct scm_sizes {
+    const tc_aopc *cloud;
+    int maxn;
+} scm_sizes;
+
+/* body i's moments, block spheres and world cloud of n points (stored unless sizing) */
+static void carve_body(scm_state *s, tc_arena *a, int i, int n) {
+    size_t nblk = ((size_t)n + BLK - 1) / BLK;
+    double *mom = tc_arena_alloc(a, 3 * (size_t)n + 1, sizeof *mom);
+    double *momw = tc_arena_alloc(a, 3 * (size_t)n + 1, sizeof *momw);
+    double *blk = tc_arena_alloc(a, 4 * nblk + 1, sizeof *blk);
+    double *blkw = tc_arena_alloc(a, 3 * nblk + 1, sizeof *blkw);
+    double *w = tc_arena_alloc(a, 6 * (size_t)(n > 0 ? n : 1), sizeof *w);
+    if (!s->mom) return;
+    s->mom[i] = mom;
+    s->momw[i] = momw;
+    s->blk[i] = blk;
+    s->blkw[i] = blkw;
+    s->world[i] = (tc_aopc){.n = n,
+                            .px = w,
+                            .py = w + n,
+                            .pz = w + 2 * n,
+                            .nx = w + 3 * n,
+                            .ny = w + 4 * n,
+                            .nz = w + 5 * n};
+}
+
+/* the arrays, carved from the state's block (a probe while sizing). The threads' scratch sits on
+ * cache lines of its own (64-byte aligned, sizes rounded up to whole lines): threads' slices cut
+ * at multiples of 64 bytes share no line */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    scm_state *s = state;
+    const scm_sizes *z = ctx;
+    size_t nb = (size_t)s->scene->nbody, np = (size_t)s->npair, ng = (size_t)s->ngather;
+    s->body = tc_arena_alloc(a, nb, sizeof *s->body);
+    s->world = tc_arena_alloc(a, nb, sizeof *s->world);
+    s->eps1 = tc_arena_alloc(a, nb, sizeof *s->eps1);
+    s->pairs = tc_arena_alloc(a, 2 * np + 2, sizeof *s->pairs);
+    s->mom = tc_arena_alloc(a, nb, sizeof *s->mom);
+    s->momw = tc_arena_alloc(a, nb, sizeof *s->momw);
+    s->blk = tc_arena_alloc(a, nb, sizeof *s->blk);
+    s->blkw = tc_arena_alloc(a, nb, sizeof *s->blkw);
+    for (size_t i = 0; i < nb; i++)
+        carve_body(s, a, (int)i, z->cloud[i].n);
+    s->out = tc_arena_alloc_aligned(a, s->qcap * OUT_N * ng, sizeof *s->out, 64);
+    s->kidx = tc_arena_alloc_aligned(a, s->qcap * KEEP * ng, sizeof *s->kidx, 64);
+    s->kn = tc_arena_alloc_aligned(a, s->qcap * ng, sizeof *s->kn, 64);
+    s->pw = tc_arena_alloc(a, np * 12 + 1, sizeof *s->pw);
+    s->one_pass = tc_arena_alloc(a, np + 1, 1);
+    s->gather = tc_arena_alloc_aligned(a, ng, sizeof *s->gather, 64);
+    s->gbuf = tc_arena_alloc_aligned(a, ng * 2 * (size_t)z->maxn, sizeof *s->gbuf, 64);
+    s->gidx = tc_arena_alloc_aligned(a, ng * 2 * (size_t)z->maxn, sizeof *s->gidx, 64);
+}
+
+/* body i's SSDF width, its moments p x n about the body origin (the COM: the paper-form
+ * reaction torque per unit normal force, rotated with the body at each evaluation) and the
+ * bounding spheres of each block of BLK consecutive samples (neighbours on a face) */
+static void body_tables(scm_state *s, int i, double h, double rel) {
+    const tc_aopc *c = &s->body[i];
+    double hi = c->spacing > 0 ? c->spacing : h;
+    s->eps1[i] = rel * hi * hi;
+    for (int j = 0; j < c->n; j++) {
+        double pj[3] = {c->px[j], c->py[j], c->pz[j]}, nj[3] = {c->nx[j], c->ny[j], c->nz[j]};
+        double mj[3];
+        tc_v3_cross(mj, pj, nj);
+        s->mom[i][j] = mj[0];
+        s->mom[i][c->n + j] = mj[1];
+        s->mom[i][2 * c->n + j] = mj[2];
     }
-    /* sample every body once; world copies are the per-evaluation scratch */
-    double h = tc_params_get(p, "spacing"), rel = tc_params_get(p, "eps1_rel");
-    for (int i = 0; i < nb; i++) {
-        tc_status st = tc_aopc_alloc(&s->body[i], &scene->body[i].shape, h, err);
-        if (!st) st = morton_order(&s->body[i]);
-        if (!st) st = tc_aopc_alloc_n(&s->world[i], s->body[i].n);
-        if (st) {
-            scm_free(s);
-            return st;
+    const int nblk = (c->n + BLK - 1) / BLK;
+    for (int b = 0; b < nblk; b++) {
+        int j0 = b * BLK, j1 = j0 + BLK < c->n ? j0 + BLK : c->n;
+        double ctr[3] = {0, 0, 0}, r = 0;
+        for (int j = j0; j < j1; j++) {
+            ctr[0] += c->px[j] / (j1 - j0);
+            ctr[1] += c->py[j] / (j1 - j0);
+            ctr[2] += c->pz[j] / (j1 - j0);
         }
-        double hi = s->body[i].spacing > 0 ? s->body[i].spacing : h;
-        s->eps1[i] = rel * hi * hi;
-        /* moments p x n about the body origin (the COM): the paper-form reaction torque per unit
-         * normal force, rotated with the body at each evaluation */
-        const tc_aopc *c = &s->body[i];
-        s->mom[i] = calloc((size_t)(3 * c->n + 1), sizeof(double));
-        s->momw[i] = calloc((size_t)(3 * c->n + 1), sizeof(double));
-        if (!s->mom[i] || !s->momw[i]) {
-            scm_free(s);
-            return TC_ENOMEM;
+        for (int j = j0; j < j1; j++) {
+            double d[3] = {c->px[j] - ctr[0], c->py[j] - ctr[1], c->pz[j] - ctr[2]};
+            r = fmax(r, tc_v3_norm(d));
         }
-        for (int j = 0; j < c->n; j++) {
-            double pj[3] = {c->px[j], c->py[j], c->pz[j]}, nj[3] = {c->nx[j], c->ny[j], c->nz[j]};
-            double mj[3];
-            tc_v3_cross(mj, pj, nj);
-            s->mom[i][j] = mj[0];
-            s->mom[i][c->n + j] = mj[1];
-            s->mom[i][2 * c->n + j] = mj[2];
-        }
-        /* bounding spheres of each block of BLK consecutive samples (neighbours on a face) */
-        const int nblk = (c->n + BLK - 1) / BLK;
-        s->blk[i] = calloc((size_t)(4 * nblk + 1), sizeof(double));
-        s->blkw[i] = calloc((size_t)(3 * nblk + 1), sizeof(double));
-        if (!s->blk[i] || !s->blkw[i]) {
-            scm_free(s);
-            return TC_ENOMEM;
-        }
-        for (int b = 0; b < nblk; b++) {
-            int j0 = b * BLK, j1 = j0 + BLK < c->n ? j0 + BLK : c->n;
-            double ctr[3] = {0, 0, 0}, r = 0;
-            for (int j = j0; j < j1; j++) {
-                ctr[0] += c->px[j] / (j1 - j0);
-                ctr[1] += c->py[j] / (j1 - j0);
-                ctr[2] += c->pz[j] / (j1 - j0);
-            }
-            for (int j = j0; j < j1; j++) {
-                double d[3] = {c->px[j] - ctr[0], c->py[j] - ctr[1], c->pz[j] - ctr[2]};
-                r = fmax(r, tc_v3_norm(d));
-            }
-            double *bk = s->blk[i] + 4 * b;
-            bk[0] = ctr[0];
-            bk[1] = ctr[1];
-            bk[2] = ctr[2];
-            bk[3] = r * (1 + 1e-12) + 1e-15;
-        }
+        double *bk = s->blk[i] + 4 * b;
+        bk[0] = ctr[0];
+        bk[1] = ctr[1];
+        bk[2] = ctr[2];
+        bk[3] = r * (1 + 1e-12) + 1e-15;
     }
-    s->npair = tc_scene_pairs(scene, s->pairs);
+}
+
+/* the sizes of the pair scratch (the pair with the most query points, whole cache lines) and of
+ * the gather buffers (the largest cloud), one of each for every thread a force may run on */
+static void scratch_sizes(scm_state *s, const tc_aopc *cloud, const int *pairs, int *maxn) {
     int maxq = 0;
     for (int i = 0; i < s->npair; i++) {
-        int q = s->body[s->pairs[2 * i]].n + s->body[s->pairs[2 * i + 1]].n;
+        int q = cloud[pairs[2 * i]].n + cloud[pairs[2 * i + 1]].n;
         maxq = q > maxq ? q : maxq;
     }
-    /* one gather buffer and one scratch set for each thread a force may run on */
     s->ngather =
         omp_get_max_threads() > omp_get_num_procs() ? omp_get_max_threads() : omp_get_num_procs();
     /* each thread's slices start on a cache line of their own (qcap a multiple of 16) */
     s->qcap = ((size_t)maxq + 16) / 16 * 16;
-    s->out = calloc_lines(s->qcap * OUT_N * s->ngather, sizeof *s->out);
-    s->kidx = calloc_lines(s->qcap * KEEP * s->ngather, sizeof *s->kidx);
-    s->kn = calloc_lines(s->qcap * s->ngather, sizeof *s->kn);
-    s->pw = calloc((size_t)s->npair * 12 + 1, sizeof *s->pw);
-    s->one_pass = calloc((size_t)s->npair + 1, 1);
-    if (!s->out || !s->kidx || !s->kn || !s->pw || !s->one_pass) {
-        scm_free(s);
-        return TC_ENOMEM;
-    }
-    /* pairs go on threads one each when no pair holds more than a tenth of the work (query
-     * points times cloud points); otherwise the threads share each large pair's query blocks */
+    *maxn = 1;
+    for (int i = 0; i < s->scene->nbody; i++)
+        *maxn = cloud[i].n > *maxn ? cloud[i].n : *maxn;
+    *maxn = (*maxn + 15) / 16 * 16;
+}
+
+/* pairs go on threads one each when no pair holds more than a tenth of the work (query points
+ * times cloud points); otherwise the threads share each large pair's query blocks */
+static int balanced(const scm_state *s) {
     double total = 0, largest = 0;
     for (int i = 0; i < s->npair; i++) {
         double w = (double)s->body[s->pairs[2 * i]].n * s->body[s->pairs[2 * i + 1]].n;
         total += w;
         largest = w > largest ? w : largest;
     }
-    s->by_pair = s->npair >= 4 && largest <= 0.1 * total;
-    /* gather buffers: distances, block bounds, indices and candidates of the largest cloud */
-    int maxn = 1;
-    for (int i = 0; i < nb; i++)
-        maxn = s->body[i].n > maxn ? s->body[i].n : maxn;
-    maxn = (maxn + 15) / 16 * 16;
-    s->gather = calloc_lines((size_t)s->ngather, sizeof *s->gather);
-    s->gbuf = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gbuf);
-    s->gidx = calloc_lines((size_t)s->ngather * 2 * (size_t)maxn, sizeof *s->gidx);
-    if (!s->gather || !s->gbuf || !s->gidx) {
-        scm_free(s);
-        return TC_ENOMEM;
-    }
+    return s->npair >= 4 && largest <= 0.1 * total;
+}
+
+/* each thread's gather buffer: distances, block bounds, indices and candidates */
+static void gather_buffers(scm_state *s, int maxn) {
     for (int t = 0; t < s->ngather; t++) {
         double *b = s->gbuf + (size_t)t * 2 * maxn;
         tc_scm_gather *g = &s->gather[t];
@@ -276,16 +262,47 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
         g->dist = b;
         g->lb = b + maxn;
     }
-    s->prune = (int)tc_params_get(p, "prune");
-    s->k = tc_params_get(p, "k");
-    s->eps2 = tc_params_get(p, "eps2");
-    s->eps3 = tc_params_get(p, "eps3");
-    s->vd = tc_params_get(p, "vd");
-    s->vs = tc_params_get(p, "vs");
-    s->consistent = (int)tc_params_get(p, "consistent");
-    s->mu = scene->friction;
-    *state = s;
-    return TC_OK;
+}
+
+/* the state: the clouds and pairs first (in scratch arrays), then one block for the state and
+ * every array, into which the clouds and pairs move */
+static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params *p, tc_error *err) {
+    size_t nb = (size_t)scene->nbody;
+    scm_state probe = {.scene = scene,
+                       .prune = (int)tc_params_get(p, "prune"),
+                       .k = tc_params_get(p, "k"),
+                       .eps2 = tc_params_get(p, "eps2"),
+                       .eps3 = tc_params_get(p, "eps3"),
+                       .vd = tc_params_get(p, "vd"),
+                       .vs = tc_params_get(p, "vs"),
+                       .consistent = (int)tc_params_get(p, "consistent"),
+                       .mu = scene->friction};
+    double h = tc_params_get(p, "spacing"), rel = tc_params_get(p, "eps1_rel");
+    tc_aopc *cloud = calloc(nb + 1, sizeof *cloud);
+    int *pairs = calloc(nb * nb + 2, sizeof *pairs);
+    tc_status st = cloud && pairs ? sample_clouds(cloud, scene, h, err) : TC_ENOMEM;
+    scm_sizes z = {cloud, 1};
+    scm_state *s = NULL;
+    if (!st) {
+        probe.npair = tc_scene_pairs(scene, pairs);
+        scratch_sizes(&probe, cloud, pairs, &z.maxn);
+        s = tc_arena_make(&probe, sizeof probe, offsetof(scm_state, arena), carve, &z);
+        st = s ? TC_OK : TC_ENOMEM;
+    }
+    for (size_t i = 0; st && cloud && i < nb; i++)
+        tc_aopc_free(&cloud[i]);
+    if (s) {
+        memcpy(s->body, cloud, nb * sizeof *cloud);
+        memcpy(s->pairs, pairs, 2 * (size_t)s->npair * sizeof *pairs);
+        for (int i = 0; i < scene->nbody; i++)
+            body_tables(s, i, h, rel);
+        s->by_pair = balanced(s);
+        gather_buffers(s, z.maxn);
+        *state = s;
+    }
+    free(cloud);
+    free(pairs);
+    return st;
 }
 
 /* dissipation factor d(u) of eq. 18, u = v_n / v_d: 1 - u approaching, (u-2)^2/4 separating */

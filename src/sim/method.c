@@ -42,6 +42,12 @@ tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
     }
     /* otherwise a contact model with a solver */
     m->model = tc_model_find(name);
+    for (int i = 0; !m->model && tc_engines_left_out[i]; i++)
+        if (!strcmp(name, tc_engines_left_out[i]))
+            return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method",
+                                "'%s': this touche was built without the engine '%s' (meson "
+                                "-D%s=disabled, or its package missing: docs/building.md)",
+                                spec, name, name);
     if (!m->model) {
         known_methods(known, sizeof known);
         return tc_error_set(err, TC_ENOTFOUND, NULL, 0, "method", "unknown method '%s' (known: %s)",

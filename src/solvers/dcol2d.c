@@ -9,35 +9,12 @@
 #include <string.h>
 
 void tc_dcol2d_free(tc_dcol2d *d) {
-    if (!d) return;
-    free(d->E);
-    free(d->dEdl);
-    free(d->dEdq);
-    free(d->W);
-    free(d->dWdl);
-    free(d->dWdq);
-    free(d->cl);
-    free(d->prim);
-    free(d->pose0);
-    free(d);
+    if (d) tc_arena_free(&d->arena);
 }
 
-tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_error *err) {
-    *out = NULL;
+/* every body: planar or without dofs, and a planar primitive, into prim */
+static tc_status check_bodies(const tc_system *sys, tc_convex2d *prim, tc_error *err) {
     const tc_scene *sc = sys->scene;
-    tc_dcol2d *d = calloc(1, sizeof *d);
-    if (!d) return TC_ENOMEM;
-    d->sys = sys;
-    d->nv = sys->nv;
-    d->mu = mu;
-    size_t nb = (size_t)(sc->nbody > 0 ? sc->nbody : 1);
-    d->prim = calloc(nb, sizeof *d->prim);
-    d->pose0 = calloc(nb, sizeof *d->pose0);
-    if (!d->prim || !d->pose0) {
-        tc_dcol2d_free(d);
-        return TC_ENOMEM;
-    }
-    /* every body: planar or without dofs, and a planar primitive */
     tc_status st = TC_OK;
     for (int i = 0; i < sc->nbody && !st; i++) {
         const tc_body_desc *b = &sc->body[i];
@@ -46,27 +23,45 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
                               "body '%s': the planar contact problem needs planar bodies "
                               "(x, y, theta)",
                               b->name);
-        if (!st) st = tc_convex2d_from_shape(&d->prim[i], &b->shape, b->pos, b->quat, b->name, err);
-        if (!st && sys->vadr[i] >= 0 && d->prim[i].kind != TC_CONVEX2D_POLYGON)
+        if (!st) st = tc_convex2d_from_shape(&prim[i], &b->shape, b->pos, b->quat, b->name, err);
+        if (!st && sys->vadr[i] >= 0 && prim[i].kind != TC_CONVEX2D_POLYGON)
             st = tc_error_set(err, TC_EUNSUP, NULL, 0, "shape",
                               "body '%s': a half-space must be fixed", b->name);
-        d->pose0[i][0] = b->pos[0];
-        d->pose0[i][1] = b->pos[1];
     }
-    if (st) {
-        tc_dcol2d_free(d);
-        return st;
+    return st;
+}
+
+/* the problem's pair for bodies a and b: the polygon first when the other side is a
+ * half-space, its sizes, and the largest pair's */
+static void add_pair(tc_dcol2d *d, const tc_convex2d *prim, int a, int b) {
+    if (prim[a].kind == TC_CONVEX2D_HALFSPACE) {
+        int t = a;
+        a = b;
+        b = t;
     }
-    /* the pairs: not two half-spaces, no kinematic body */
+    tc_dcol2d_pair *p = &d->pair[d->npair++];
+    p->body[0] = a;
+    p->body[1] = b;
+    p->ma = prim[a].m;
+    p->mb = prim[b].m;
+    p->nl = 2 * (p->ma + p->mb) + 11;
+    p->ne = p->ma + p->mb + 7;
+    p->ncol = 3 + 2 * (p->ma + p->mb);
+    p->necol = 3 + p->ma + p->mb;
+    if (p->nl > d->maxl) d->maxl = p->nl;
+    if (p->ne > d->maxe) d->maxe = p->ne;
+}
+
+/* the pairs into d: not two half-spaces, no kinematic body, at most TC_DCOL2D_MAXPAIR */
+static tc_status find_pairs(tc_dcol2d *d, const tc_convex2d *prim, tc_error *err) {
+    const tc_scene *sc = d->sys->scene;
     int *pairs = calloc((size_t)sc->nbody * (size_t)sc->nbody + 2, sizeof *pairs);
-    if (!pairs) {
-        tc_dcol2d_free(d);
-        return TC_ENOMEM;
-    }
+    if (!pairs) return TC_ENOMEM;
     int np = tc_scene_pairs(sc, pairs);
+    tc_status st = TC_OK;
     for (int k = 0; k < np && !st; k++) {
         int a = pairs[2 * k], b = pairs[2 * k + 1];
-        if (d->prim[a].kind == TC_CONVEX2D_HALFSPACE && d->prim[b].kind == TC_CONVEX2D_HALFSPACE)
+        if (prim[a].kind == TC_CONVEX2D_HALFSPACE && prim[b].kind == TC_CONVEX2D_HALFSPACE)
             continue;
         for (int j = 0; j < 2 && !st; j++) {
             const tc_body_desc *bd = &sc->body[j ? b : a];
@@ -77,45 +72,53 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
         if (!st && d->npair == TC_DCOL2D_MAXPAIR)
             st = tc_error_set(err, TC_EINVAL, NULL, 0, "bodies", "more than %d pairs",
                               TC_DCOL2D_MAXPAIR);
-        if (st) break;
-        /* the polygon first when the other side is a half-space */
-        if (d->prim[a].kind == TC_CONVEX2D_HALFSPACE) {
-            int t = a;
-            a = b;
-            b = t;
-        }
-        tc_dcol2d_pair *p = &d->pair[d->npair++];
-        p->body[0] = a;
-        p->body[1] = b;
-        p->ma = d->prim[a].m;
-        p->mb = d->prim[b].m;
-        p->nl = 2 * (p->ma + p->mb) + 11;
-        p->ne = p->ma + p->mb + 7;
-        p->ncol = 3 + 2 * (p->ma + p->mb);
-        p->necol = 3 + p->ma + p->mb;
-        if (p->nl > d->maxl) d->maxl = p->nl;
-        if (p->ne > d->maxe) d->maxe = p->ne;
+        if (!st) add_pair(d, prim, a, b);
     }
     free(pairs);
-    if (st) {
-        tc_dcol2d_free(d);
-        return st;
-    }
-    /* one pair's scratch */
+    return st;
+}
+
+/* the primitives, fixed poses and one pair's scratch, carved from d's block (a probe while
+ * sizing) */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    (void)ctx;
+    tc_dcol2d *d = state;
+    size_t nb = (size_t)(d->sys->scene->nbody > 0 ? d->sys->scene->nbody : 1);
     size_t L = (size_t)d->maxl + 1, E = (size_t)d->maxe + 1;
-    d->E = calloc(E, sizeof *d->E);
-    d->dEdl = calloc(E * L, sizeof *d->dEdl);
-    d->dEdq = calloc(E * 6, sizeof *d->dEdq);
-    d->W = calloc(6, sizeof *d->W);
-    d->dWdl = calloc(6 * L, sizeof *d->dWdl);
-    d->dWdq = calloc(36, sizeof *d->dWdq);
-    d->cl = calloc(L, sizeof *d->cl);
-    if (!d->E || !d->dEdl || !d->dEdq || !d->W || !d->dWdl || !d->dWdq || !d->cl) {
-        tc_dcol2d_free(d);
-        return TC_ENOMEM;
+    d->prim = tc_arena_alloc(a, nb, sizeof *d->prim);
+    d->pose0 = tc_arena_alloc(a, nb, sizeof *d->pose0);
+    d->E = tc_arena_alloc(a, E, sizeof *d->E);
+    d->dEdl = tc_arena_alloc(a, E * L, sizeof *d->dEdl);
+    d->dEdq = tc_arena_alloc(a, E * 6, sizeof *d->dEdq);
+    d->W = tc_arena_alloc(a, 6, sizeof *d->W);
+    d->dWdl = tc_arena_alloc(a, 6 * L, sizeof *d->dWdl);
+    d->dWdq = tc_arena_alloc(a, 36, sizeof *d->dWdq);
+    d->cl = tc_arena_alloc(a, L, sizeof *d->cl);
+}
+
+tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_error *err) {
+    *out = NULL;
+    const tc_scene *sc = sys->scene;
+    /* the primitives and pairs first (prim: a scratch copy), then the problem in one block */
+    tc_dcol2d probe = {.sys = sys, .nv = sys->nv, .mu = mu};
+    size_t nb = (size_t)(sc->nbody > 0 ? sc->nbody : 1);
+    tc_convex2d *prim = calloc(nb, sizeof *prim);
+    if (!prim) return TC_ENOMEM;
+    tc_status st = check_bodies(sys, prim, err);
+    if (!st) st = find_pairs(&probe, prim, err);
+    tc_dcol2d *d =
+        st ? NULL : tc_arena_make(&probe, sizeof probe, offsetof(tc_dcol2d, arena), carve, NULL);
+    if (!st && !d) st = TC_ENOMEM;
+    if (d) {
+        memcpy(d->prim, prim, nb * sizeof *prim);
+        for (int i = 0; i < sc->nbody; i++) {
+            d->pose0[i][0] = sc->body[i].pos[0];
+            d->pose0[i][1] = sc->body[i].pos[1];
+        }
     }
+    free(prim);
     *out = d;
-    return TC_OK;
+    return st;
 }
 
 void tc_dcol2d_pose(const tc_dcol2d *d, int i, const double *qp, double pose[3]) {

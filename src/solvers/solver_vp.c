@@ -8,6 +8,7 @@
  * contact problem on the exact cone (Siconos' fc3d NSGS), or as the LCP duals of the QPs on a
  * k-sided pyramid (Siconos Lemke through solvers/tc_lcp.h). The cost grows with the contacts, and
  * one fixed order keeps the results independent of threads */
+#include "core/tc_arena.h"
 #include "math/tc_vec.h"
 #include "solvers/tc_contact_space.h"
 #include "solvers/tc_lcp.h"
@@ -147,46 +148,20 @@ typedef struct vp_state {
     SolverOptions *fopt;
     long long sweeps, fails, overflows;
     char note[256];
+    tc_arena arena; /* the block that holds the state and its arrays */
 } vp_state;
 
 static void vp_free(void *state) {
     vp_state *s = state;
     if (!s) return;
-    free(s->raw);
-    free(s->c);
-    free(s->start);
-    free(s->list);
-    free(s->fill);
-    free(s->bs);
-    free(s->minv);
-    free(s->qh);
-    free(s->acc);
-    free(s->vref);
-    free(s->dirty);
-    free(s->order);
-    free(s->border);
-    free(s->bkey);
-    free(s->xy);
-    free(s->hull);
-    free(s->keep);
-    free(s->old);
     tc_lcp_free(s->lcp);
     if (s->fW) NM_free_not_dense(s->fW);
     tc_siconos_options_free(s->fopt);
-    free(s->W);
-    free(s->fq);
-    free(s->fr);
-    free(s->fu);
-    free(s->fmu);
-    free(s->wpool);
-    free(s->wofs);
-    free(s);
+    tc_arena_free(&s->arena);
 }
 
-static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p, tc_error *err) {
-    (void)err;
-    vp_state *s = calloc(1, sizeof *s);
-    if (!s) return TC_ENOMEM;
+/* the parameters and the sizes they give */
+static void read_params(vp_state *s, const tc_system *sys, const tc_params *p) {
     s->sys = sys;
     s->nbody = sys->scene->nbody;
     s->mu = sys->scene->friction;
@@ -201,70 +176,75 @@ static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p
     s->merge = tc_params_get(p, "merge");
     s->warm = s->cone ? tc_params_get(p, "warm") : 0;
     s->tol = tc_params_get(p, "tol");
-    size_t nb = (size_t)s->nbody, mc = (size_t)s->maxc;
-    s->raw = calloc(mc + 1, sizeof *s->raw);
-    s->c = calloc(mc, sizeof *s->c);
-    s->start = calloc(nb + 1, sizeof *s->start);
-    s->list = calloc(2 * mc, sizeof *s->list);
-    s->fill = calloc(nb + 1, sizeof *s->fill);
-    s->bs = calloc(nb, sizeof *s->bs);
-    s->minv = calloc(nb, sizeof *s->minv);
-    s->qh = calloc((size_t)sys->nq + 1, sizeof *s->qh);
-    s->acc = calloc((size_t)sys->nv + 1, sizeof *s->acc);
-    s->vref = calloc((size_t)sys->nv + 1, sizeof *s->vref);
-    s->dirty = calloc(nb + 1, sizeof *s->dirty);
     s->sweep_order = (int)tc_params_get(p, "sweep_order");
-    s->border = calloc(nb + 1, sizeof *s->border);
-    s->bkey = calloc(nb + 1, sizeof *s->bkey);
-    if (!s->border || !s->bkey) {
-        vp_free(s);
-        return TC_ENOMEM;
-    }
-    s->order = calloc(mc + 1, sizeof *s->order);
-    s->xy = calloc(mc + 1, sizeof *s->xy);
-    s->hull = calloc(mc + 2, sizeof *s->hull);
-    s->keep = calloc(mc + 1, sizeof *s->keep);
-    s->old = calloc(mc + 1, sizeof *s->old);
+    /* room for blocks of 8 contacts on average (a landed pile's are 2-6; a block that does not
+     * fit is rebuilt on every solve); the arena's block comes from calloc, which leaves
+     * untouched pages unmapped */
+    s->wcap = s->cone ? 9 * 8 * 2 * (size_t)s->maxc : 0;
+}
+
+/* the arrays, carved from the state's block (a probe while sizing) */
+static void carve(void *state, tc_arena *a, const void *ctx) {
+    (void)ctx;
+    vp_state *s = state;
+    size_t nb = (size_t)s->nbody, mc = (size_t)s->maxc;
+    s->raw = tc_arena_alloc(a, mc + 1, sizeof *s->raw);
+    s->c = tc_arena_alloc(a, mc, sizeof *s->c);
+    s->start = tc_arena_alloc(a, nb + 1, sizeof *s->start);
+    s->list = tc_arena_alloc(a, 2 * mc, sizeof *s->list);
+    s->fill = tc_arena_alloc(a, nb + 1, sizeof *s->fill);
+    s->bs = tc_arena_alloc(a, nb, sizeof *s->bs);
+    s->minv = tc_arena_alloc(a, nb, sizeof *s->minv);
+    s->qh = tc_arena_alloc(a, (size_t)s->sys->nq + 1, sizeof *s->qh);
+    s->acc = tc_arena_alloc(a, (size_t)s->sys->nv + 1, sizeof *s->acc);
+    s->vref = tc_arena_alloc(a, (size_t)s->sys->nv + 1, sizeof *s->vref);
+    s->dirty = tc_arena_alloc(a, nb + 1, sizeof *s->dirty);
+    s->border = tc_arena_alloc(a, nb + 1, sizeof *s->border);
+    s->bkey = tc_arena_alloc(a, nb + 1, sizeof *s->bkey);
+    s->order = tc_arena_alloc(a, mc + 1, sizeof *s->order);
+    s->xy = tc_arena_alloc(a, mc + 1, sizeof *s->xy);
+    s->hull = tc_arena_alloc(a, mc + 2, sizeof *s->hull);
+    s->keep = tc_arena_alloc(a, mc + 1, sizeof *s->keep);
+    s->old = tc_arena_alloc(a, mc + 1, sizeof *s->old);
+    if (!s->cone) return;
+    /* cone = 1: a body's frictional contact problem and the pool of its blocks' W */
+    size_t n3 = 3 * (size_t)s->maxb;
+    s->W = tc_arena_alloc(a, n3 * n3, sizeof *s->W);
+    s->fq = tc_arena_alloc(a, n3, sizeof *s->fq);
+    s->fr = tc_arena_alloc(a, n3, sizeof *s->fr);
+    s->fu = tc_arena_alloc(a, n3, sizeof *s->fu);
+    s->fmu = tc_arena_alloc(a, (size_t)s->maxb, sizeof *s->fmu);
+    s->wpool = tc_arena_alloc(a, s->wcap, sizeof *s->wpool);
+    s->wofs = tc_arena_alloc(a, nb + 1, sizeof *s->wofs);
+}
+
+/* cone = 1: Siconos' dense matrix over W and the block solver's options */
+static tc_status cone_solver(vp_state *s, const tc_params *p) {
+    int n3 = 3 * s->maxb;
+    s->fW = NM_create_from_data(NM_DENSE, n3, n3, s->W);
+    s->fopt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+    if (!s->fW || !s->fopt) return TC_ENOMEM;
+    s->fopt->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "block_iter");
+    s->fopt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "lcp_tol");
+    /* each contact's 3 x 3 problem by Siconos' default damped Newton: one projection on the
+     * cone instead halved the time on E7's 30-body pile but left a tumbling box approaching
+     * the floor at 0.1 m/s after 100 sweeps (tests/solvers/test_vp.c) */
+    return TC_OK;
+}
+
+static tc_status vp_alloc(void **state, const tc_system *sys, const tc_params *p, tc_error *err) {
+    (void)err;
+    vp_state probe = {0};
+    read_params(&probe, sys, p);
+    vp_state *s = tc_arena_make(&probe, sizeof probe, offsetof(vp_state, arena), carve, NULL);
+    if (!s) return TC_ENOMEM;
     int nmax = (s->k + 2) * s->maxb;
-    if (!s->raw || !s->c || !s->start || !s->list || !s->fill || !s->bs || !s->minv || !s->qh ||
-        !s->acc || !s->vref || !s->dirty || !s->order || !s->xy || !s->hull || !s->keep ||
-        !s->old) {
-        vp_free(s);
-        return TC_ENOMEM;
-    }
     tc_status st =
         tc_lcp_alloc(&s->lcp, nmax, SICONOS_LCP_LEMKE, 10000, tc_params_get(p, "lcp_tol"), 1);
+    if (!st && s->cone) st = cone_solver(s, p);
     if (st) {
         vp_free(s);
         return st;
-    }
-    if (s->cone) {
-        size_t n3 = 3 * (size_t)s->maxb;
-        s->W = calloc(n3 * n3, sizeof *s->W);
-        s->fq = calloc(n3, sizeof *s->fq);
-        s->fr = calloc(n3, sizeof *s->fr);
-        s->fu = calloc(n3, sizeof *s->fu);
-        s->fmu = calloc((size_t)s->maxb, sizeof *s->fmu);
-        /* room for blocks of 8 contacts on average (a landed pile's are 2-6; a block that does
-         * not fit is rebuilt on every solve); calloc leaves untouched pages unmapped */
-        s->wcap = 9 * 8 * 2 * mc;
-        s->wpool = calloc(s->wcap, sizeof *s->wpool);
-        s->wofs = calloc(nb + 1, sizeof *s->wofs);
-        if (!s->W || !s->fq || !s->fr || !s->fu || !s->fmu || !s->wpool || !s->wofs) {
-            vp_free(s);
-            return TC_ENOMEM;
-        }
-        s->fW = NM_create_from_data(NM_DENSE, (int)n3, (int)n3, s->W);
-        s->fopt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
-        if (!s->fW || !s->fopt) {
-            vp_free(s);
-            return TC_ENOMEM;
-        }
-        s->fopt->iparam[SICONOS_IPARAM_MAX_ITER] = (int)tc_params_get(p, "block_iter");
-        s->fopt->dparam[SICONOS_DPARAM_TOL] = tc_params_get(p, "lcp_tol");
-        /* each contact's 3 x 3 problem by Siconos' default damped Newton: one projection on the
-         * cone instead halved the time on E7's 30-body pile but left a tumbling box approaching
-         * the floor at 0.1 m/s after 100 sweeps (tests/solvers/test_vp.c) */
     }
     /* d_j = cos(2 pi j / k) t1 + sin(2 pi j / k) t2, exact zeros kept (k = 4: +-t1, +-t2) */
     for (int j = 0; j < s->k; j++) {

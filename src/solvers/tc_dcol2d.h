@@ -18,6 +18,7 @@
 #define TC_DCOL2D_H
 
 #include "collide/tc_convex2d.h"
+#include "core/tc_arena.h"
 #include "dyn/tc_system.h"
 #include "solvers/tc_ip.h"
 
@@ -50,7 +51,8 @@ typedef struct tc_dcol2d {
     /* the collision problem being solved alone (tc_dcol2d_detect) */
     int ck, czi[2 * TC_CONVEX2D_MAXROW], csi[2 * TC_CONVEX2D_MAXROW];
     const double *cqp;
-    double *cl; /* maxl: its local unknowns */
+    double *cl;     /* maxl: its local unknowns */
+    tc_arena arena; /* the block that holds the problem and its arrays */
 } tc_dcol2d;
 
 /* the problem of sys's scene: TC_EUNSUP naming the body for a body that is not planar, a shape

@@ -19,6 +19,7 @@
 #include "cli/tc_cli.h"
 #include "exp/tc_bench.h"
 #include "sim/tc_sim.h"
+#include "tc_config.h"
 
 extern const tc_model_type tc_model_linear_spring;
 
@@ -89,7 +90,7 @@ static const row *find(const row *rows, int n, const char *s, const char *spec) 
     return NULL;
 }
 
-Test(bench_all, every_method_on_every_scene_with_its_capabilities) {
+Test(bench_all, every_method_on_every_scene_with_its_capabilities, .disabled = !TC_HAVE_MUJOCO) {
     static row rows[MAXROW];
     char dir[64];
     int n = run_bench(NULL, NULL, NULL, NULL, rows, dir);
@@ -154,7 +155,7 @@ Test(bench_all, every_method_on_every_scene_with_its_capabilities) {
     free(all);
 }
 
-Test(bench_all, filters_keep_the_named_methods_and_the_reference) {
+Test(bench_all, filters_keep_the_named_methods_and_the_reference, .disabled = !TC_HAVE_MUJOCO) {
     static row rows[MAXROW];
     char dir[64];
     /* one method on two scenes: its rows and MuJoCo's (the reference), nothing else */

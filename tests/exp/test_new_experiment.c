@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "exp/tc_experiment.h"
+#include "tc_config.h"
 
 extern const tc_experiment_type tc_experiment_e9;
 
-Test(new_experiment, the_documented_example_runs_with_every_method_it_can) {
+Test(new_experiment, the_documented_example_runs_with_every_method_it_can,
+     .disabled = !TC_HAVE_MUJOCO) {
     tc_error err;
     tc_error_clear(&err);
     cr_assert_eq(tc_experiment_register(&tc_experiment_e9, &err), TC_OK, "%s", err.msg);

@@ -13,6 +13,7 @@
 #include "core/tc_csv.h"
 #include "experiments/e2/e2.h"
 #include "fem/tc_fem.h"
+#include "tc_config.h"
 
 /* text into a fresh file under the test's scratch directory; its path in path */
 static void put(char *path, size_t n, const char *name, const char *text, size_t len) {
@@ -288,7 +289,7 @@ Test(metrics_file, unknown_keys_are_located_errors) {
 #include "exp/tc_experiment.h"
 
 /* every built-in experiment states its work at both tiers, within the limits */
-Test(work, every_experiment_estimates_its_work_within_the_limits) {
+Test(work, every_experiment_estimates_its_work_within_the_limits, .disabled = !TC_HAVE_MUJOCO) {
     const char *tiers[] = {"quick", "full"};
     for (int i = 0; tc_experiment_at(i); i++)
         for (int t = 0; t < 2; t++) {
@@ -311,7 +312,7 @@ Test(work, every_experiment_estimates_its_work_within_the_limits) {
 /* an iteration cap raised is part of the estimate: MuJoCo at 1e6 iterations a step (10,000
  * times its default) may take 10,000 times as long, and the estimate says so (issue 33, finding
  * 12: "about 1 s", still running at 120 s); each experiment planned with MuJoCo alone */
-Test(work, iteration_caps_raise_the_estimate) {
+Test(work, iteration_caps_raise_the_estimate, .disabled = !TC_HAVE_MUJOCO) {
     int checked = 0;
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *type = tc_experiment_at(i);
@@ -353,7 +354,7 @@ Test(work, iteration_caps_raise_the_estimate) {
 
 /* the points of a point-cloud method come from its parameter of kind TC_PARAM_SPACING (m), not
  * from a name: SCM's `spacing`, and a model of its own with another name the same way */
-Test(work, a_point_sampled_model_is_estimated_by_its_spacing_kind) {
+Test(work, a_point_sampled_model_is_estimated_by_its_spacing_kind, .disabled = !TC_HAVE_MUJOCO) {
     tc_method m;
     cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
     cr_assert_eq(tc_method_set(&m, "spacing", 0.1, NULL), TC_OK);
@@ -374,7 +375,7 @@ Test(work, a_point_sampled_model_is_estimated_by_its_spacing_kind) {
 /* a script named like a built-in experiment must be the built-in script: a changed one would
  * write to its folder and get the paper's verdicts and its reference (issue 33, finding 13:
  * identity was the file name only); an unchanged copy plans as the built-in */
-Test(work, a_changed_script_may_not_take_a_built_in_name) {
+Test(work, a_changed_script_may_not_take_a_built_in_name, .disabled = !TC_HAVE_MUJOCO) {
     char text[1 << 16], path[256];
     const char *src = getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".";
     snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg", src);
@@ -409,7 +410,7 @@ Test(work, a_changed_script_may_not_take_a_built_in_name) {
 }
 
 /* the same check refuses a run past the limit, and --force lets it through */
-Test(work, a_run_past_the_limit_is_refused_unless_forced) {
+Test(work, a_run_past_the_limit_is_refused_unless_forced, .disabled = !TC_HAVE_MUJOCO) {
     char text[1 << 16], path[256];
     snprintf(path, sizeof path, "%s/experiments/e4/e4_penalty.cfg",
              getenv("TOUCHE_SOURCE_DIR") ? getenv("TOUCHE_SOURCE_DIR") : ".");

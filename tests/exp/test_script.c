@@ -14,6 +14,7 @@
 #include "core/tc_parallel.h"
 #include "exp/exp_private.h" /* the sweeps of a bare experiment object */
 #include "report/tc_progress.h"
+#include "tc_config.h"
 
 static const char good[] =
     "scene = { big_radius = 0.1; small_radius = 0.05; density = 1000.0; friction = 0.5; };\n"
@@ -228,6 +229,8 @@ Test(script, results_are_bitwise_identical_for_1_and_2_threads) {
                                         "field_mujoco.csv", "metrics.cfg"};
     for (int i = 0; i < 5; i++) {
         char a[128], b[128];
+        /* MuJoCo joins E1 when the build has it */
+        if (!TC_HAVE_MUJOCO && strstr(files[i], "mujoco")) continue;
         snprintf(a, sizeof a, "%s/e1_script/%s", o1, files[i]);
         snprintf(b, sizeof b, "%s/e1_script/%s", o2, files[i]);
         cr_expect_str_eq(slurp(a), slurp(b), "%s differs between 1 and 2 threads", files[i]);

@@ -13,6 +13,7 @@
 #include "math/tc_vec.h"
 #include "sim/tc_sim.h"
 #include "test_pose.h"
+#include "tc_config.h"
 
 /* the polytope of n points; fails the test on error */
 static tc_shape poly(const double (*v)[3], int n) {
@@ -634,7 +635,7 @@ static double rest_height(const char *spec, tc_shape sh, double z0, const double
     return z;
 }
 
-Test(polytope, mujoco_and_penalty_rest_at_the_same_height) {
+Test(polytope, mujoco_and_penalty_rest_at_the_same_height, .disabled = !TC_HAVE_MUJOCO) {
     /* the triangular prism on its base: the COM rests h / 3 above the ground. Its body frame
      * is centred by tc_scene_add (COM 1.67 cm above the base), so MuJoCo's mesh frame and
      * touche's must agree for the heights to */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "exp/tc_experiment.h"
+#include "tc_config.h"
 
 extern const tc_model_type tc_model_linear_spring;
 
@@ -42,7 +43,8 @@ static int skipped(const tc_exp *x, const char *name) {
     return -1;
 }
 
-Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new) {
+Test(new_model, joins_every_experiment_it_can_run_and_its_results_are_new,
+     .disabled = !TC_HAVE_MUJOCO) {
     const char *src = getenv("TOUCHE_SOURCE_DIR");
     char out[64] = "/tmp/touche-newmodel-XXXXXX";
     cr_assert_not_null(mkdtemp(out));

@@ -11,6 +11,7 @@
 #include "math/tc_vec.h"
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
+#include "tc_config.h"
 
 /* Le Cleac'h et al.'s dropped polygon (public code): A x <= b */
 static const double A5[5][2] = {{1, 0.2}, {0, 1}, {-1, -0.3}, {0, -1}, {0.8, -0.8}};
@@ -105,7 +106,8 @@ Test(scenes, empty_or_unbounded_polygons_are_refused) {
     free(sc);
 }
 
-Test(scenes, the_2d_ground_is_y_below_zero_with_gravity_along_minus_y) {
+Test(scenes, the_2d_ground_is_y_below_zero_with_gravity_along_minus_y,
+     .disabled = !TC_HAVE_MUJOCO) {
     tc_scene *sc = malloc(sizeof *sc);
     const double pos[3] = {0.5, 0.3, 0};
     cr_assert_eq(tc_scene_ground_2d(sc, 9.81, 0.2, NULL), TC_OK);
@@ -120,7 +122,7 @@ Test(scenes, the_2d_ground_is_y_below_zero_with_gravity_along_minus_y) {
     free(sc);
 }
 
-Test(scenes, t_pusher_has_its_com_at_the_origin_and_the_finger_below) {
+Test(scenes, t_pusher_has_its_com_at_the_origin_and_the_finger_below, .disabled = !TC_HAVE_MUJOCO) {
     tc_scene *sc = malloc(sizeof *sc);
     tc_t_pusher t = tc_default_t_pusher();
     cr_assert_eq(tc_scene_t_pusher(sc, &t, NULL), TC_OK);

@@ -8,6 +8,12 @@
 
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
+#include "core/tc_arena.h"
+#include "tc_config.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 /* the example model of docs/adding-a-model.md, registered at run time: the every-method test
  * covers it without naming it */
@@ -254,11 +260,13 @@ Test(methods, another_solver_keeps_every_parameter_it_still_has) {
     tc_error_clear(&err);
     cr_expect_eq(tc_method_with_solver(&m, "lcp-pgs", &out, &err), TC_EINVAL);
     cr_expect(strstr(err.msg, "refuses") && strstr(err.msg, "tol"), "%s", err.msg);
-    /* an engine, an unknown solver, a pair the solver refuses */
-    cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
-    tc_error_clear(&err);
-    cr_expect_eq(tc_method_with_solver(&m, "rk4", &out, &err), TC_EINVAL);
-    cr_expect(strstr(err.msg, "brings its own solver"), "%s", err.msg);
+    /* an engine (when the build has MuJoCo), an unknown solver, a pair the solver refuses */
+    if (TC_HAVE_MUJOCO) {
+        cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
+        tc_error_clear(&err);
+        cr_expect_eq(tc_method_with_solver(&m, "rk4", &out, &err), TC_EINVAL);
+        cr_expect(strstr(err.msg, "brings its own solver"), "%s", err.msg);
+    }
     cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
     tc_error_clear(&err);
     cr_expect_eq(tc_method_with_solver(&m, "nope", &out, &err), TC_ENOTFOUND);
@@ -275,7 +283,85 @@ Test(methods, a_sample_spacing_is_found_by_its_kind) {
     cr_assert_eq(tc_method_parse(&m, "scm", NULL), TC_OK);
     cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_SPACING), "spacing");
     cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_BOOL), "consistent");
+    if (!TC_HAVE_MUJOCO) return;
     cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
     cr_expect_null(tc_method_param_of_kind(&m, TC_PARAM_SPACING));
     cr_expect_str_eq(tc_method_param_of_kind(&m, TC_PARAM_ITERS), "iterations");
+}
+
+/* an engine the build left out (meson -Dmujoco=disabled ..., docs/building.md) is not in the
+ * registry, and a method naming it is refused with that reason rather than as unknown */
+Test(methods, an_engine_left_out_of_the_build_is_refused_with_the_reason) {
+    static const char *const names[] = {"mujoco", "ode", "bullet"};
+    const int built[] = {TC_HAVE_MUJOCO, TC_HAVE_ODE, TC_HAVE_BULLET};
+    for (int i = 0; i < 3; i++) {
+        int left_out = 0;
+        for (int k = 0; tc_engines_left_out[k]; k++)
+            left_out += !strcmp(tc_engines_left_out[k], names[i]);
+        cr_expect_eq(left_out, !built[i], "%s: listed as left out %d times", names[i], left_out);
+        cr_expect_eq(tc_engine_find(names[i]) != NULL, built[i], "%s in the registry", names[i]);
+        tc_method m;
+        tc_error err;
+        tc_error_clear(&err);
+        tc_status st = tc_method_parse(&m, names[i], &err);
+        if (built[i]) {
+            cr_expect_eq(st, TC_OK, "%s: %s", names[i], err.msg);
+            continue;
+        }
+        cr_expect_eq(st, TC_ENOTFOUND, "%s", names[i]);
+        cr_expect(strstr(err.msg, "built without the engine") && strstr(err.msg, names[i]), "%s",
+                  err.msg);
+    }
+}
+
+/* an allocator for the arenas' blocks that gives blocks_left more, then none */
+static int blocks_left;
+static void *some_memory(size_t n, size_t size) {
+    return blocks_left-- > 0 ? calloc(n, size) : NULL;
+}
+
+/* out of memory for an arena's block, at each block in turn: every state carved from one (PFC
+ * with its meshes, SCM after sampling its clouds, points and velocity projection with the broad
+ * phase, the planar problem of single-level, MuJoCo's adapter) is refused with TC_ENOMEM, and what
+ * was built before it is freed (LeakSanitizer checks under tools/test.sh), until it has the blocks
+ * it needs and runs */
+Test(methods, out_of_memory_for_an_arena_is_enomem_and_leaves_nothing) {
+    tc_scene *ball = malloc(sizeof *ball), *square = malloc(sizeof *square);
+    cr_assert(ball && square);
+    const double pos[3] = {0, 0, 0.049};
+    static const double A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}, b[4] = {0.1, 0.1, 0.1, 0.1};
+    cr_assert_eq(tc_scene_ground(ball, 9.81, 0.5, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_free(ball, "ball", tc_sphere(0.05), pos, NULL, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_ground_2d(square, 9.81, 0.5, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add_polygon(square, "sq", A, b, 4, 0.05, 1, 0.2, 0, 0.1, 0, NULL), TC_OK);
+    static const char *const specs[] = {"pfc", "scm", "points", "rigid/vp", "convex", "mujoco"};
+    for (int i = 0; i < 6; i++) {
+        if (!strcmp(specs[i], "mujoco") && !TC_HAVE_MUJOCO) continue;
+        const tc_scene *sc = strcmp(specs[i], "convex") ? ball : square;
+        tc_method m;
+        cr_assert_eq(tc_method_parse(&m, specs[i], NULL), TC_OK, "%s", specs[i]);
+        tc_sim *sim = NULL;
+        tc_status st = TC_ENOMEM;
+        int k = 0;
+        for (; st == TC_ENOMEM && k < 20; k++) {
+            tc_error err;
+            tc_error_clear(&err);
+            blocks_left = k;
+            tc_arena_set_allocator(some_memory);
+            st = tc_sim_alloc(&sim, sc, &m, 0.001, &err);
+            tc_arena_set_allocator(NULL);
+            cr_expect(st == TC_OK || st == TC_ENOMEM, "%s, %d blocks: %s (%s)", specs[i], k,
+                      tc_status_str(st), err.msg);
+        }
+        cr_assert_eq(st, TC_OK, "%s: no run with %d blocks", specs[i], k);
+        cr_expect_gt(k, 1, "%s: the first block refused is out of memory", specs[i]);
+        cr_expect_eq(tc_sim_step(sim), TC_OK, "%s", specs[i]);
+        tc_sim_free(sim);
+    }
+    free(ball);
+    free(square);
+#ifdef __SANITIZE_ADDRESS__
+    /* LeakSanitizer's report alone would not fail a Criterion test */
+    cr_expect_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (see the report above)");
+#endif
 }
