@@ -82,23 +82,22 @@ static const tc_field scene_rows[] = {TC_FIELD_R(e1_setup, R, "big_radius", 1e-6
                                       TC_FIELD_R(e1_setup, r, "small_radius", 1e-6, 1e3),
                                       TC_FIELD_R(e1_setup, density, "density", 1e-6, 1e6),
                                       TC_FIELD_R(e1_setup, friction, "friction", 0, 10),
-                                      {NULL}};
+                                      TC_FIELD_END};
 static const tc_field sweep_rows[] = {
     TC_FIELD_R(e1_setup, range, "range", 1e-6, 1e3),
     TC_FIELD_R(e1_setup, gap, "gap", 1e-6, 1e3),
     {"window", TC_FIELD_REAL, offsetof(e1_setup, window), 1e-6, 1e3, 0, 0, 1},
-    {NULL}};
+    TC_FIELD_END};
 static const tc_field top_rows[] = {TC_FIELD_I(e1_setup, n1d, "n1d", 5, 1000001),
-                                    TC_FIELD_I(e1_setup, n2d, "n2d", 3, 2001),
-                                    {NULL}};
+                                    TC_FIELD_I(e1_setup, n2d, "n2d", 3, 2001), TC_FIELD_END};
 static const tc_field centre_rows[] = {TC_FIELD_S(e1_setup, centre_method, "method"),
                                        TC_FIELD_RS(e1_setup, centre_r, ncr, "radii", 1e-6, 1e3),
                                        TC_FIELD_RS(e1_setup, centre_eps2, nce, "eps2", 1e-9, 1e3),
-                                       {NULL}};
+                                       TC_FIELD_END};
 static const tc_field cost_rows[] = {TC_FIELD_I(e1_setup, cost_positions, "positions", 2, 1000),
                                      TC_FIELD_I(e1_setup, cost_repeats, "repeats", 1, 1000),
                                      TC_FIELD_I(e1_setup, cost_queries, "queries", 1, 100000),
-                                     {NULL}};
+                                     TC_FIELD_END};
 
 static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
     tc_status st;

@@ -100,20 +100,18 @@ static const tc_field scene_fields[] = {
     TC_FIELD_R(tc_t_pusher, finger_kd, "finger_kd", 0, 1e9),
     TC_FIELD_R(tc_t_pusher, finger_spin_damping, "finger_spin_damping", 0, 1e6),
     TC_FIELD_R(tc_t_pusher, friction, "friction", 0, 10),
-    {NULL}};
+    TC_FIELD_END};
 
 /* the rollout: its length (s), the waypoints' spacing (s) and their file */
 static const tc_field rollout_fields[] = {
     TC_FIELD_R(e2_setup, duration, "duration", 1e-3, 1e4),
     TC_FIELD_R(e2_setup, waypoint_dt, "waypoint_dt", 1e-3, 1e3),
-    TC_FIELD_S(e2_setup, trajectories, "trajectories"),
-    {NULL}};
+    TC_FIELD_S(e2_setup, trajectories, "trajectories"), TC_FIELD_END};
 
 /* what the table compares against, and the method timed against its points */
-static const tc_field compare_fields[] = {TC_FIELD_S(e2_setup, reference, "reference"),
-                                          TC_FIELD_S(e2_setup, timing, "timing"),
-                                          TC_FIELD_S(e2_setup, timing_integ, "timing_integrator"),
-                                          {NULL}};
+static const tc_field compare_fields[] = {
+    TC_FIELD_S(e2_setup, reference, "reference"), TC_FIELD_S(e2_setup, timing, "timing"),
+    TC_FIELD_S(e2_setup, timing_integ, "timing_integrator"), TC_FIELD_END};
 
 /* the generator's search (its goals apart) and the tier's grid, by dotted path */
 static const tc_field search_fields[] = {
@@ -125,7 +123,7 @@ static const tc_field search_fields[] = {
     TC_FIELD_RS(e2_setup, dt, ndt, "dts", 1e-5, 1),
     TC_FIELD_RS(e2_setup, spacing, nspacing, "spacings", 1e-4, 1),
     TC_FIELD_I(e2_setup, rollouts, "rollouts", 1, E2_MAXTRAJ),
-    {NULL}};
+    TC_FIELD_END};
 
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err) {
     static const char *const gen_keys[] = {"goals", "population", "elites", "iterations",

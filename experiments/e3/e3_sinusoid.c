@@ -33,24 +33,23 @@ static const tc_field problem_rows[] = {
     TC_FIELD_R(e3_setup, depth, "depth", 1e-6, 0.9),
     TC_FIELD_RS(e3_setup, eta, neta, "etas", 0, 1),
     TC_FIELD_RS(e3_setup, curve, ncurve, "curve_depths", 0, 0.9),
-    {NULL}};
-static const tc_field fem_rows[] = {TC_FIELD_S(e3_setup, cache, "cache"),
-                                    TC_FIELD_I(e3_setup, nx, "nx", 1, 10000),
-                                    TC_FIELD_I(e3_setup, ny, "ny", 1, 10000),
-                                    TC_FIELD_I(e3_setup, steps, "steps", 1, TC_FEM_MAXSTEP),
-                                    {NULL}};
+    TC_FIELD_END};
+static const tc_field fem_rows[] = {
+    TC_FIELD_S(e3_setup, cache, "cache"), TC_FIELD_I(e3_setup, nx, "nx", 1, 10000),
+    TC_FIELD_I(e3_setup, ny, "ny", 1, 10000),
+    TC_FIELD_I(e3_setup, steps, "steps", 1, TC_FEM_MAXSTEP), TC_FIELD_END};
 static const tc_field pfc_rows[] = {TC_FIELD_I(e3_setup, segments, "segments", 10, 10000000),
-                                    {NULL}};
+                                    TC_FIELD_END};
 static const tc_field paper_rows[] = {TC_FIELD_R(e3_setup, paper_eta, "eta", 0, 1),
                                       TC_FIELD_R(e3_setup, paper_ratio, "pfc_over_fem", 0, 10),
-                                      {NULL}};
-static const tc_field top_rows[] = {TC_FIELD_I(e3_setup, resolve, "resolve", 0, 1), {NULL}};
+                                      TC_FIELD_END};
+static const tc_field top_rows[] = {TC_FIELD_I(e3_setup, resolve, "resolve", 0, 1), TC_FIELD_END};
 static const tc_field surface_rows[] = {TC_FIELD_R(e3_setup, sr, "radius", 1e-3, 10),
                                         TC_FIELD_R(e3_setup, sdepth, "depth", 1e-6, 10),
                                         TC_FIELD_R(e3_setup, sE, "E", 1, 1e12),
                                         TC_FIELD_RS(e3_setup, ratio, nratio, "ratios", 1e-2, 1e2),
                                         TC_FIELD_I(e3_setup, slevel, "resolution", 0, 5),
-                                        {NULL}};
+                                        TC_FIELD_END};
 static const char *const groups[] = {"problem", "fem", "pfc", "paper", NULL, "surface"};
 static const tc_field *const group_rows[] = {problem_rows, fem_rows, pfc_rows,
                                              paper_rows,   top_rows, surface_rows};

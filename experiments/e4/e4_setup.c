@@ -35,7 +35,7 @@ static const tc_field fields[] = {
     TC_FIELD_I(e4_setup, d_repeats, "speed.repeats", 1, E4_MAXREPEAT),
     TC_FIELD_RS(e4_setup, d_bodies, d_n, "speed.bodies", 1, 100),
     TC_FIELD_S(e4_setup, d_settle, "speed.settle"),
-    {NULL}};
+    TC_FIELD_END};
 
 /* a range's upper end hi (the setting hi_name) may not lie below its lower end lo_name */
 static tc_status ordered(const tc_script *s, double lo, double hi, const char *hi_name,
