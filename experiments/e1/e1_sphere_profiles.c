@@ -642,10 +642,8 @@ typedef struct e1_centre {
 /* centre.csv: one line per small radius and separation width */
 static tc_status centre_csv(const tc_exp *x, const e1_setup *e, const char *label,
                             e1_centre (*c)[MAXSTUDY], tc_error *err) {
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "centre.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "centre.csv", &o, err);
     if (st) return st;
     fprintf(o.f,
             "# %s at concentric centres: big radius %g m; F_y (N) at y = -h, 0, h (h = %g m)\n",

@@ -95,10 +95,8 @@ static void cell_metric(tc_exp *x, const char *label, const char *col, const cha
 /* csv of every rollout's final pose, step time and status */
 static tc_status write_rollouts(const tc_exp *x, const e2_state *s, tc_error *err) {
     const e2_setup *e = &s->e;
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "rollouts.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "rollouts.csv", &o, err);
     if (st) return st;
     fprintf(o.f, "label,method,dt_s,integrator,spacing_m,rollout,x_m,y_m,theta_rad,step_ms,"
                  "contacts,breaks,status,reason\n");

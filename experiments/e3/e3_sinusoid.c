@@ -211,10 +211,8 @@ static tc_status resolve_fem(tc_exp *x, e3_state *s) {
 /* curves.csv: both methods normalised, both depth conventions, a block per eta */
 static tc_status write_curves(const tc_exp *x, const e3_state *s, tc_error *err) {
     const e3_setup *e = &s->e;
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "curves.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "curves.csv", &o, err);
     if (st) return st;
     fprintf(o.f, "# one block per eta (gnuplot index), FEM cache provenance:\n%s", s->prov);
     fprintf(o.f, "eta,depth_touch,depth_mean,fem,pfc\n");

@@ -57,10 +57,8 @@ static tc_status write_series(const tc_exp *x, const e4_state *s, int q, tc_erro
 
 /* every study run's summary */
 static tc_status write_summary(const tc_exp *x, const e4_item *it, int n, tc_error *err) {
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "summary.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "summary.csv", &o, err);
     if (st) return st;
     fprintf(o.f, "label,method,study,steps,mean_penetration_m,max_penetration_m,final_kinetic_J,"
                  "escaped,energy_rise_J,energy_allowed_J,lowest_top_m,deepest_over_size,"
@@ -88,10 +86,8 @@ static double over_baseline(const e4_speed_row *w, int i) {
 /* csv of the speed study: one block per method, one line per pile size */
 static tc_status speed_csv(const tc_exp *x, const e4_setup *e, const e4_speed_row *rows,
                            tc_error *err) {
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "speed.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "speed.csv", &o, err);
     if (st) return st;
     fprintf(o.f, "# blocks: one per method, in order:");
     for (int i = 0; i < e->d_nlabel; i++)

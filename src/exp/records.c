@@ -93,6 +93,13 @@ tc_status tc_exp_path(const tc_exp *x, const char *file, char *buf, size_t n) {
     return tc_path_join(buf, n, x->dir, file);
 }
 
+tc_status tc_exp_open(const tc_exp *x, const char *file, tc_outfile *o, tc_error *err) {
+    char path[1200];
+    if (tc_exp_path(x, file, path, sizeof path))
+        return tc_error_set(err, TC_EINVAL, x->dir, 0, NULL, "path too long for %s", file);
+    return tc_outfile_open(o, path, err);
+}
+
 void tc_exp_warn(tc_exp *x, const char *fmt, ...) {
     char line[512];
     va_list ap;

@@ -42,10 +42,8 @@ tc_status tc_rows_open(tc_rows **out, tc_exp *x, const char *csv, const tc_col *
         head[r->ntcol] = cols[c].head;
         r->tcol[r->ntcol++] = c;
     }
-    char path[1200];
     tc_status st = r->ntcol && !(r->tab = tc_table_alloc(r->ntcol, head)) ? TC_ENOMEM : TC_OK;
-    if (!st) st = tc_exp_path(x, csv, path, sizeof path);
-    if (!st) st = tc_outfile_open(&r->out, path, err);
+    if (!st) st = tc_exp_open(x, csv, &r->out, err);
     if (st) {
         tc_table_free(r->tab);
         free(r);

@@ -271,10 +271,8 @@ static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
  * x->dir */
 static tc_status put(tc_exp *x, const char *file, const char *text, size_t len, size_t head,
                      const char *mid, size_t nmid, tc_error *err) {
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, file, path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, file, &o, err);
     if (st) return st;
     fwrite(text, 1, head, o.f);
     if (mid) fwrite(mid, 1, nmid, o.f);

@@ -381,6 +381,11 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
 /* buf = x->dir/file */
 tc_status tc_exp_path(const tc_exp *x, const char *file, char *buf, size_t n);
 
+/* open x->dir/file for writing through a temp file (core/tc_fs.h: tc_outfile_commit renames it
+ * into place, tc_outfile_abort throws it away) */
+struct tc_outfile;
+tc_status tc_exp_open(const tc_exp *x, const char *file, struct tc_outfile *o, tc_error *err);
+
 /* a paragraph of the report section, Markdown with `code` spans; the LaTeX gets it escaped */
 void tc_exp_text(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
