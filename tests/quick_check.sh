@@ -38,6 +38,8 @@ claims=$(grep -c '{ id = "E' "$src/paper/claims.cfg")
 rows=$(grep -c '^| E[0-9]*\.[0-9]* |' "$out/report.md")
 [ "$claims" -eq "$rows" ] || { echo "report.md: $rows claim rows, claims.cfg has $claims"; exit 1; }
 echo "verdicts: in every section; $rows claims in the report's table"
+# the PDF's log, the setup chapter's library versions, the deviations list
+sh "$src/tests/report/print_check.sh" "$out" "$src" "$(dirname "$touche")"
 # the piles benchmark on two small piles: a row per size and method, each timed or saying why not
 "$touche" bench piles --bodies 8,12 --land 0.6 --steps 2 --budget 2 --out "$out/bench" >/dev/null
 rows=$(tail -n +2 "$out/bench/bench_piles.csv" | wc -l)

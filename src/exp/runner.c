@@ -17,6 +17,8 @@
 
 #include "core/tc_fs.h"
 #include "core/tc_parallel.h"
+#include "core/tc_provenance.h"
+#include "exp/script_private.h"
 #include "exp/tc_ranks.h"
 #include "report/tc_progress.h"
 #include "report/tc_report.h"
@@ -56,6 +58,40 @@ static tc_status write_metrics(tc_exp *x, tc_error *err) {
     return st ? st : tc_metrics_write(&x->metrics, path, err);
 }
 
+/* a documented choice of the script as a row of setup.tsv (tabs in its text made spaces) */
+static void record_choice(void *ctx, int line, const char *setting, const char *text) {
+    FILE *f = ctx;
+    fprintf(f, "choice\t%d\t%s\t", line, setting);
+    for (const char *c = text; *c; c++)
+        fputc(*c == '\t' ? ' ' : *c, f);
+    fputc('\n', f);
+}
+
+/* setup.tsv: how the experiment ran (tier, threads, ranks, wall time, revision, date, script)
+ * and its script's documented choices, for the report's setup chapter and deviations list */
+static tc_status write_setup(tc_exp *x, double t0, tc_error *err) {
+    tc_outfile o;
+    tc_status st = tc_exp_open(x, "setup.tsv", &o, err);
+    if (st) return st;
+    char date[64];
+    tc_utc_now(date, sizeof date);
+    const char *script = x->script ? x->script->path : "";
+    fprintf(o.f,
+            "tier\t%s\nthreads\t%d\nranks\t%d\nwall_s\t%.3f\nsweep_items\t%ld\n"
+            "sweep_wall_s\t%.3f\nsweep_cpu_s\t%.3f\nruns\t%d\nfailed\t%d\nrevision\t%s\n"
+            "date\t%s\nscript\t%s\n",
+            x->tier, x->threads, x->nrank, tc_wall_time() - t0, x->sweep_items, x->sweep_wall_s,
+            x->sweep_cpu_s, x->nrun, tc_exp_failed(x), tc_revision(), date, script);
+    /* the methods that cannot run this experiment, with the reason */
+    for (int i = 0; i < x->nskip; i++)
+        fprintf(o.f, "skip\t%s\t%s\n", x->skip[i].name, x->skip[i].reason);
+    if (script[0] && tc_script_choices(script, record_choice, o.f) < 0) {
+        tc_outfile_abort(&o);
+        return tc_error_set(err, TC_EIO, script, 0, NULL, "cannot read the script's choices");
+    }
+    return tc_outfile_commit(&o, err);
+}
+
 /* a worker rank (MPI, rank > 0) runs the driver like rank 0, so that both run the same sweeps,
  * but writes nothing: its files go to a scratch directory under $TMPDIR that goes at the end */
 static tc_status execute_worker(tc_exp *x, tc_error *err) {
@@ -71,6 +107,7 @@ static tc_status execute_worker(tc_exp *x, tc_error *err) {
 
 tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
     if (x->rank > 0) return tc_ranks_end(x, execute_worker(x, err), err);
+    const double t0 = tc_wall_time();
     const char *root = x->opts->out_root;
     tc_status st = tc_path_join(x->final_dir, sizeof x->final_dir, root, x->name);
     /* a fresh staging directory; leftovers of killed runs go first */
@@ -94,6 +131,7 @@ tc_status tc_exp_execute(tc_exp *x, tc_error *err) {
     /* over MPI: every rank has finished its part (an interrupt on any of them counts) */
     st = tc_ranks_end(x, st, err);
     if (!st && tc_interrupted()) st = TC_EINTR;
+    if (!st) st = write_setup(x, t0, err);
     if (st == TC_EINTR)
         tc_error_set(err, st, NULL, 0, NULL, "interrupted: %s left as it was", x->final_dir);
     /* the whole set replaces the old one, or nothing does */

@@ -152,6 +152,18 @@ const char *tc_script_method_spec(const tc_script *s, const char *label);
 double tc_script_paper(const tc_script *s, const char *match_key, const char *match,
                        const char *key);
 
+/* a documented choice of a script (a setting the paper does not give, or one where touche departs
+ * from it): a comment block that says "choice" or "choices", outside a sentence that quotes
+ * "choice" (the convention's statement). A block is a comment's lines under one column of '#';
+ * it is about the setting on its first line, or, standing on lines of its own, the next line's.
+ * line: the block's first line; setting: a dotted path ("pile.mass_lo", "methods[lcp]"; "" for a
+ * note above a blank line); text: the comment's lines joined by spaces */
+typedef void (*tc_choice_fn)(void *ctx, int line, const char *setting, const char *text);
+
+/* call fn for every documented choice of the script file path, in file order; returns their
+ * number, -1 when the file cannot be read (docs/report.md, deviations) */
+int tc_script_choices(const char *path, tc_choice_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@
 #include "core/tc_machine.h"
 #include "core/tc_provenance.h"
 #include "report/tc_claims.h"
+#include "report/tc_plot.h"
 #include "report/tc_table.h"
 #include "tc_config.h"
 
@@ -146,9 +147,31 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
     if (k) fputs("\\bottomrule\n\\end{longtable}}\n", tex);
 }
 
+/* every experiment's metrics.cfg that can be read (r->ok[i] says which); 0 when out of memory */
+static int read_metrics(const char *out_dir, const tc_report_entry *ex, int n, run_metrics *r) {
+    *r = (run_metrics){n, ex, calloc((size_t)n + 1, sizeof(tc_metrics)), calloc((size_t)n + 1, 1)};
+    for (int i = 0; i < n && r->ms && r->ok; i++) {
+        char mp[1400];
+        snprintf(mp, sizeof mp, "%s/%s/metrics.cfg", out_dir, ex[i].name);
+        tc_error e;
+        tc_error_clear(&e);
+        if (!tc_file_readable(mp)) continue;
+        /* read: freed below whatever the outcome (2: read, 1: tried) */
+        r->ok[i] = tc_metrics_read(&r->ms[i], mp, &e) == TC_OK ? 2 : 1;
+    }
+    return r->ms && r->ok;
+}
+
+static void free_metrics(run_metrics *r) {
+    for (int i = 0; i < r->n && r->ms && r->ok; i++)
+        if (r->ok[i]) tc_metrics_free(&r->ms[i]);
+    free(r->ms);
+    free(r->ok);
+}
+
 /* the table of every paper claim with its verdict: into md (report.md) and claims.tex (the
  * PDF); the claims are <source>/paper/claims.cfg, the metrics each experiment's metrics.cfg */
-static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, int n, FILE *md,
+static tc_status claims_summary(const char *out_dir, const run_metrics *rm, FILE *md,
                                 tc_error *err) {
     char path[1280];
     snprintf(path, sizeof path, "%s/paper/claims.cfg", tc_source_dir());
@@ -164,19 +187,9 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
                 err->file, err->line, err->msg);
         return st;
     }
-    run_metrics r = {n, ex, calloc((size_t)n + 1, sizeof(tc_metrics)), calloc((size_t)n + 1, 1)};
-    if (!r.ms || !r.ok) st = TC_ENOMEM;
-    for (int i = 0; i < n && !st; i++) {
-        char mp[1400];
-        snprintf(mp, sizeof mp, "%s/%s/metrics.cfg", out_dir, ex[i].name);
-        tc_error e;
-        tc_error_clear(&e);
-        if (!tc_file_readable(mp)) continue;
-        /* read: freed below whatever the outcome (2: read, 1: tried) */
-        r.ok[i] = tc_metrics_read(&r.ms[i], mp, &e) == TC_OK ? 2 : 1;
-    }
     tc_outfile o;
-    if (!st) st = open_in(out_dir, "claims.tex", &o, err);
+    tc_status fst = TC_OK;
+    st = open_in(out_dir, "claims.tex", &o, err);
     if (!st) {
         int count[TC_VERDICT_COUNT];
         fprintf(md, "\n## Paper claims\n\nEvery claim of the five papers (`paper/claims.cfg`), "
@@ -184,7 +197,22 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
         fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n"
               "\\section*{Paper claims}\n",
               o.f);
-        tc_claims_table(&c, metrics_of, &r, md, o.f, count);
+        /* the summary figure first: a page-one picture of every verdict */
+        char tpl[1300];
+        tc_error fe;
+        tc_error_clear(&fe);
+        snprintf(tpl, sizeof tpl, "%s/paper/claims.gp", tc_source_dir());
+        fst = tc_plot_available()
+                  ? tc_claims_figure(&c, metrics_of, (void *)rm, out_dir, tpl, md, o.f, &fe)
+                  : tc_error_set(&fe, TC_EIO, NULL, 0, NULL, "gnuplot not found");
+        if (fst) {
+            fprintf(md, "*The summary figure could not be drawn: %s.*\n\n", fe.msg);
+            fputs("\\emph{The summary figure could not be drawn: ", o.f);
+            tc_latex_put(o.f, fe.msg);
+            fputs(".}\n\n", o.f);
+        }
+        tc_report_matrix(out_dir, rm->ex, rm->n, rm->ms, rm->ok, md, o.f);
+        tc_claims_table(&c, metrics_of, (void *)rm, md, o.f, count);
         for (int f = 0; f < 2; f++)
             fprintf(f ? o.f : md,
                     "%d claims: %d reproduced, %d partly, %d not reproduced, %d not "
@@ -194,23 +222,70 @@ static tc_status claims_summary(const char *out_dir, const tc_report_entry *ex, 
                     count[TC_VERDICT_NOT], count[TC_VERDICT_NOT_RUN], count[TC_VERDICT_FAILED],
                     count[TC_VERDICT_UNTESTABLE], count[TC_VERDICT_MISSING],
                     count[TC_VERDICT_FIGURE]);
-        timings_summary(&r, md, o.f);
+        timings_summary(rm, md, o.f);
         st = tc_outfile_commit(&o, err);
+        /* a figure not drawn is said in the report and fails the report's status */
+        if (!st && fst)
+            st = tc_error_set(err, fst, tpl, 0, NULL, "the claims' summary figure: %s", fe.msg);
     }
-    for (int i = 0; i < n && r.ms; i++)
-        if (r.ok && r.ok[i]) tc_metrics_free(&r.ms[i]);
-    free(r.ms);
-    free(r.ok);
     tc_claims_free(&c);
     return st;
 }
 
-/* title, provenance line, the paper claims, then each experiment's section */
+/* the conclusions at the end of report.md and in conclusions.tex (nothing without a claims file;
+ * a broken one was already reported by claims_summary) */
+static tc_status conclusions(const char *out_dir, const run_metrics *rm, FILE *md, tc_error *err) {
+    char path[1280];
+    snprintf(path, sizeof path, "%s/paper/claims.cfg", tc_source_dir());
+    tc_claims c;
+    tc_error e;
+    tc_error_clear(&e);
+    if (!tc_file_readable(path) || tc_claims_load(&c, path, &e)) {
+        if (tc_file_readable(path)) tc_claims_free(&c);
+        return TC_OK;
+    }
+    tc_outfile o;
+    tc_status st = open_in(out_dir, "conclusions.tex", &o, err);
+    if (!st) {
+        fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n",
+              o.f);
+        tc_claims_conclusions(&c, metrics_of, (void *)rm, md, o.f);
+        st = tc_outfile_commit(&o, err);
+    }
+    tc_claims_free(&c);
+    return st;
+}
+
+/* each experiment's section in order; one that did not run leaves a marker only */
+static tc_status copy_sections(FILE *f, const char *out_dir, const tc_report_entry *ex, int n,
+                               tc_error *err) {
+    for (int i = 0; i < n; i++) {
+        char dir[1024], sec[1280];
+        if (tc_path_join(dir, sizeof dir, out_dir, ex[i].name) != TC_OK ||
+            tc_path_join(sec, sizeof sec, dir, "section.md") != TC_OK)
+            return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "path too long for %s",
+                                ex[i].name);
+        int present = tc_file_readable(sec);
+        fprintf(f, "\n<!-- %s%s -->\n", ex[i].name, present ? "" : ": no section.md (not run)");
+        if (present && !copy_file(f, sec))
+            return tc_error_set(err, TC_EIO, sec, 0, NULL, "cannot read %s", sec);
+    }
+    return TC_OK;
+}
+
+/* title, provenance line, the paper claims, the setup, each experiment's section, the
+ * conclusions */
 static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, int n,
                                 tc_error *err) {
     tc_outfile o;
+    run_metrics r;
     tc_status st = open_in(out_dir, "report.md", &o, err);
     if (st != TC_OK) return st;
+    if (!read_metrics(out_dir, ex, n, &r)) {
+        free_metrics(&r);
+        tc_outfile_abort(&o);
+        return tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory for the metrics");
+    }
 
     /* header: what, from which revision, when, where */
     char date[64], host[320];
@@ -218,28 +293,23 @@ static tc_status write_markdown(const char *out_dir, const tc_report_entry *ex, 
     tc_host_desc(host, sizeof host);
     fprintf(o.f, "# touche reproduction report\n\n");
     fprintf(o.f, "Revision `%s`, generated %s on %s.\n", tc_revision(), date, host);
-    tc_status cst = claims_summary(out_dir, ex, n, o.f, err);
-
-    /* the sections in order; an experiment that did not run leaves a marker only */
-    for (int i = 0; i < n; i++) {
-        char dir[1024], sec[1280];
-        if (tc_path_join(dir, sizeof dir, out_dir, ex[i].name) != TC_OK ||
-            tc_path_join(sec, sizeof sec, dir, "section.md") != TC_OK) {
-            tc_outfile_abort(&o);
-            return tc_error_set(err, TC_EINVAL, out_dir, 0, NULL, "path too long for %s",
-                                ex[i].name);
-        }
-        int present = tc_file_readable(sec);
-        fprintf(o.f, "\n<!-- %s%s -->\n", ex[i].name, present ? "" : ": no section.md (not run)");
-        if (present && !copy_file(o.f, sec)) {
-            tc_outfile_abort(&o);
-            return tc_error_set(err, TC_EIO, sec, 0, NULL, "cannot read %s", sec);
-        }
+    /* the claims, then the setup chapter (setup.tex for the PDF); a failure of either is
+     * reported after report.md is complete, the first one in err */
+    tc_error later;
+    tc_error_clear(&later);
+    tc_status cst = claims_summary(out_dir, &r, o.f, err);
+    tc_status sst = tc_report_setup(out_dir, ex, n, r.ms, r.ok, o.f, cst ? &later : err);
+    if (!cst) cst = sst;
+    st = copy_sections(o.f, out_dir, ex, n, err);
+    /* the conclusions, a paragraph per paper */
+    sst = conclusions(out_dir, &r, o.f, cst ? &later : err);
+    if (!cst) cst = sst;
+    free_metrics(&r);
+    if (st) {
+        tc_outfile_abort(&o);
+        return st;
     }
-    /* a claims file that could not be read is reported after report.md is complete */
-    tc_error e2;
-    tc_error_clear(&e2);
-    st = tc_outfile_commit(&o, cst ? &e2 : err);
+    st = tc_outfile_commit(&o, cst ? &later : err);
     return st ? st : cst;
 }
 

@@ -300,19 +300,27 @@ static void tex_row(FILE *f, const tc_table *t, char *const *cells) {
     fputs(" \\\\\n", f);
 }
 
-/* a floating table with booktabs rules, numeric columns right-aligned; the tabular is set in a
- * box first and scaled down to the line width when wider (\resizebox: needs graphicx) */
-static void write_tex(FILE *f, const tc_table *t, const char *caption, const char *label,
-                      const int *right) {
-    /* float, caption, label */
-    fputs("\\begin{table}[htbp]\n\\centering\n", f);
+/* the float around the boxed tabular: caption and label, then the box at its natural size, or
+ * shrunk to the line when wider (needs graphicx); env is "table", or "table}[p" for a float page */
+static void tex_float(FILE *f, const char *caption, const char *label, const char *where) {
+    fprintf(f, "\\begin{table}[%s]\n\\centering\n", where);
     if (caption && caption[0]) {
         fputs("\\caption{", f);
         tc_latex_put(f, caption);
         fputs("}\n", f);
     }
     if (label && label[0]) fprintf(f, "\\label{%s}\n", label);
+    fputs("\\ifdim\\wd\\tctablebox>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox\\tctablebox}"
+          "\\else\\usebox\\tctablebox\\fi\n\\end{table}\n",
+          f);
+}
 
+/* a floating table with booktabs rules, numeric columns right-aligned, set in a box first at
+ * \small (10 pt) and never printed below 7 pt: at its natural size; shrunk to the line when up to
+ * 1/0.7 of it wide; on a landscape page of its own (pdflscape) when wider, shrunk to that page's
+ * line if need be. The box's size goes to the log ("touche table BASE: W x H") */
+static void write_tex(FILE *f, const tc_table *t, const char *base, const char *caption,
+                      const char *label, const int *right) {
     /* the tabular, boxed */
     fputs("\\ifdefined\\tctablebox\\else\\newsavebox\\tctablebox\\fi\n", f);
     fputs("\\sbox\\tctablebox{\\small%\n\\begin{tabular}{", f);
@@ -324,15 +332,16 @@ static void write_tex(FILE *f, const tc_table *t, const char *caption, const cha
     for (int i = 0; i < t->nrow; i++)
         tex_row(f, t, t->cell + (size_t)i * (size_t)t->ncol);
     fputs("\\bottomrule\n\\end{tabular}}%\n", f);
-
-    /* at its natural size; shrunk to the line when a little wider; turned on its side (and
-     * shrunk to 0.9 of the text height if need be) when more than 1.4 lines wide, where shrinking
-     * would leave it unreadable */
-    fputs("\\ifdim\\wd\\tctablebox>1.4\\linewidth\\rotatebox{90}{\\ifdim\\wd\\tctablebox>0.9"
-          "\\textheight\\resizebox{0.9\\textheight}{!}{\\usebox\\tctablebox}\\else\\usebox"
-          "\\tctablebox\\fi}\\else\\ifdim\\wd\\tctablebox>\\linewidth\\resizebox{\\linewidth}"
-          "{!}{\\usebox\\tctablebox}\\else\\usebox\\tctablebox\\fi\\fi\n\\end{table}\n",
-          f);
+    fprintf(f,
+            "\\typeout{touche table %s: \\the\\wd\\tctablebox\\space x "
+            "\\the\\ht\\tctablebox}%%\n",
+            base);
+    /* where it goes: the text's width, or a landscape page's */
+    fputs("\\ifdim\\wd\\tctablebox>1.42\\linewidth\n\\begin{landscape}\n", f);
+    tex_float(f, caption, label, "p");
+    fputs("\\end{landscape}\n\\else\n", f);
+    tex_float(f, caption, label, "htbp");
+    fputs("\\fi\n", f);
 }
 
 /* TC_EINVAL naming the table, the place and the character when text has one without a LaTeX
@@ -378,7 +387,8 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
         if (k == 0)
             write_md(o.f, t, caption, w, right);
         else
-            write_tex(o.f, t, caption, label, right);
+            write_tex(o.f, t, strrchr(base, '/') ? strrchr(base, '/') + 1 : base, caption, label,
+                      right);
         st = tc_outfile_commit(&o, err);
     }
     free(w);

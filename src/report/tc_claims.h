@@ -91,4 +91,18 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
 void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const char *, void *),
                      void *ctx, FILE *md, FILE *tex, int count[TC_VERDICT_COUNT]);
 
+/* the summary figure of every claim (tpl, a gnuplot template: paper/claims.gp): out_dir/
+ * claims_summary.csv, .pdf and .png, each claim's value over the centre of its reproduced range
+ * on a log axis with both ranges as bands, coloured by verdict; included in md and tex. An error
+ * when the figure cannot be drawn (nothing is included then) */
+tc_status tc_claims_figure(const tc_claims *c,
+                           const tc_metrics *(*metrics_of)(const char *, void *), void *ctx,
+                           const char *out_dir, const char *tpl, FILE *md, FILE *tex,
+                           tc_error *err);
+/* the conclusions, a paragraph per paper (a claim's paper is its `paper` up to the first
+ * comma): how many of its claims were judged and how, then each claim not reproduced (partly or
+ * not) and each not judged, with its verdict, the paper's value, ours and its note */
+void tc_claims_conclusions(const tc_claims *c,
+                           const tc_metrics *(*metrics_of)(const char *, void *), void *ctx,
+                           FILE *md, FILE *tex);
 #endif

@@ -4,6 +4,7 @@
 #define TC_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/tc_status.h"
 
@@ -32,6 +33,23 @@ typedef struct tc_report_entry {
  * pdflatex (WITH_LATEX=1 installs it) the PDF is skipped with a line on stderr; a build that
  * fails is TC_EENGINE naming the log and LaTeX's first error (report.md is written anyway). */
 tc_status tc_report_write(const char *out_dir, const tc_report_entry *known, int n, tc_error *err);
+
+/* the setup chapter (src/report/setup.c), into md (report.md) and <out_dir>/setup.tex: the
+ * revision, date, CPU, OS, compiler and flags, every linked library's version (from the build)
+ * and the programs' (gnuplot, ccx, pdflatex); each experiment's tier, threads, ranks, runs, wall
+ * time, seeds, revision and date (its setup.tsv); every method that ran with its parameters and
+ * units (the metrics ms[i] of ex[i], read when ok[i] is 2); and the deviations from the papers,
+ * every documented choice of the scripts that ran (setup.tsv's "choice" rows) */
+struct tc_metrics;
+
+/* the method x experiment matrix, into md and tex: per method label (every one that ran) and
+ * experiment, "ok", "k/n failed", "cannot" (the experiment's setup.tsv lists it as unable to
+ * run) or blank (not in the experiment's script) */
+void tc_report_matrix(const char *out_dir, const tc_report_entry *ex, int n,
+                      const struct tc_metrics *ms, const unsigned char *ok, FILE *md, FILE *tex);
+tc_status tc_report_setup(const char *out_dir, const tc_report_entry *ex, int n,
+                          const struct tc_metrics *ms, const unsigned char *ok, FILE *md,
+                          tc_error *err);
 
 /* provenance (time, host, revision, version, source tree) is core's: core/tc_provenance.h */
 #include "core/tc_provenance.h"

@@ -485,3 +485,52 @@ Test(script, settings_are_walked_through_the_opaque_type) {
     cr_expect_str_eq(err.msg, "bad 3");
     tc_script_free(s);
 }
+
+/* ---------- documented choices (tc_script_choices) ---------- */
+
+typedef struct seen_choices {
+    int n, line[8];
+    char setting[8][64], text[8][256];
+} seen_choices;
+
+static void keep_choice(void *ctx, int line, const char *setting, const char *text) {
+    seen_choices *s = ctx;
+    if (s->n >= 8) return;
+    s->line[s->n] = line;
+    snprintf(s->setting[s->n], sizeof s->setting[0], "%s", setting);
+    snprintf(s->text[s->n], sizeof s->text[0], "%s", text);
+    s->n++;
+}
+
+/* a trailing comment, its aligned continuation, a block above a setting, a list entry by its
+ * label, the convention's own sentence (not a choice) and a comment without the word */
+Test(script, documented_choices_are_found_with_their_settings) {
+    const char *path = script("# Choices the paper does not give are marked \"choice\".\n"
+                              "\n"
+                              "scene = {\n"
+                              "  friction = 0.5;   # choice: the paper gives no\n"
+                              "                    # coefficient\n"
+                              "  # the step (choice: 1 ms,\n"
+                              "  # as E7)\n"
+                              "  dt = 0.001;\n"
+                              "  mass = 1.0;       # kg, as the paper\n"
+                              "};\n"
+                              "methods = (\n"
+                              "  # Choices for scm: 5 cm points\n"
+                              "  { label = \"scm\"; method = \"scm\"; },\n"
+                              "  { label = \"hc\"; method = \"hunt-crossley\"; } # no choice here? "
+                              "yes, a choice\n"
+                              ");\n");
+    seen_choices s = {0};
+    cr_assert_eq(tc_script_choices(path, keep_choice, &s), 4);
+    cr_assert_eq(s.n, 4);
+    cr_assert_eq(s.line[0], 4);
+    cr_assert_str_eq(s.setting[0], "scene.friction");
+    cr_assert_str_eq(s.text[0], "choice: the paper gives no coefficient");
+    cr_assert_eq(s.line[1], 6);
+    cr_assert_str_eq(s.setting[1], "scene.dt");
+    cr_assert_str_eq(s.text[1], "the step (choice: 1 ms, as E7)");
+    cr_assert_str_eq(s.setting[2], "methods[scm]");
+    cr_assert_str_eq(s.setting[3], "methods[hc]");
+    cr_assert_eq(tc_script_choices("/nonexistent/touche.cfg", keep_choice, &s), -1);
+}
