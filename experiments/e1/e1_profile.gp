@@ -7,27 +7,31 @@
 # clipped (the methods whose peak lies beyond it, with their peaks; empty: none), impulse (the
 # methods whose numbers are a step's impulse over dt, space-separated with a space at each end)
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
+# height: 9.5 cm
 set datafile separator ','
 set grid
 touchv = real(touch)
 set arrow 1 from touchv, graph 0 to touchv, graph 1 nohead dt 2 lc rgb 'gray40'
 set arrow 2 from -touchv, graph 0 to -touchv, graph 1 nohead dt 2 lc rgb 'gray40'
-set multiplot title 'E1: contact force along y (dashed: first touch)' font ',11'
+set multiplot title 'E1: contact force along y (dashed: first touch)' font ',10'
 set origin 0, 0
-set size 0.62, 0.95
-set key top left font ',8' autotitle columnhead
+set size 0.5, 0.95
+# the key right of both panels, clear of every curve
+set key at screen 0.995, screen 0.8 right top Left reverse font ',8' samplen 2.5 spacing 1.05 autotitle columnhead
 # a per-step correction impulse over dt is no force law: its key says so
 key(i) = word(labels, i).(strstrt(impulse, ' '.word(labels, i).' ') > 0 ? ' (impulse/dt)' : '')
 set xlabel 'y of the small sphere (m)'
 set ylabel 'F_y on the small sphere (N)'
+set xtics 0.1
 # a method whose peak dwarfs the median one's is clipped, and named, so the others stay readable
 if (real(ymax) > 0) set yrange [-1.15 * real(ymax) : 1.15 * real(ymax)]
 if (strlen(clipped) > 0) set label 1 'clipped: '.clipped at graph 0.98, graph 0.04 right font ',8' front
 plot for [i=2:int(ncols)] datafile using 1:i with lines lw 2 lc rgb word(colors, i-1) dt int(word(dashes, i-1)) title key(i-1)
 unset label 1
 # the zoom: from 4 cm inside first touch to 2 cm outside, a few newtons
-set origin 0.62, 0
-set size 0.38, 0.95
+set origin 0.5, 0
+set size 0.29, 0.95
+set xtics 0.02
 set title 'near first touch (zoom)' font ',9'
 set xrange [touchv - 0.04 : touchv + 0.02]
 set yrange [-5 : 40]

@@ -7,6 +7,7 @@
 # x y nx ny; index k the grid of width k, x y phi, a blank line between rows), rels (the widths
 # eps1 / h^2), eps (the same in m^2), half (the box's half sides, m), cbmax (the colour range's
 # end, m)
+# height: 13 cm
 f = dir.'/ssdf_box.dat'
 n = words(rels)
 hx = real(word(half, 1)); hy = real(word(half, 2))
@@ -34,7 +35,7 @@ set surface
 set size ratio -1
 set autoscale fix
 set tics font ',8' front
-set xtics 0.05
+set xtics 0.1
 set ytics 0.05
 set format x '%.2f'
 set format y '%.2f'
@@ -46,12 +47,12 @@ set print $BOX
 print sprintf("%g %g\n%g %g\n%g %g\n%g %g\n%g %g", -hx, -hy, hx, -hy, hx, hy, -hx, hy, -hx, -hy)
 unset print
 L = 0.008
-set multiplot title 'E1: SSDF {/Symbol f} of a 2-D box (m) at four softmax widths {/Symbol e}_1; black: zero contour, orange: the box, ticks: points and normals' font ',10'
+set multiplot title "E1: SSDF {/Symbol f} of a 2-D box (m) at four softmax widths {/Symbol e}_1\nblack: zero contour, orange: the box, ticks: points and normals" font ',10'
 # panels left of a strip for the one colour bar
-W = 0.87 / cols; H = 0.93 / rows
+W = 0.87 / cols; H = 0.88 / rows
 do for [k=1:n] {
   c = (k - 1) % cols; r = (k - 1) / cols
-  set origin c * W, 0.94 - (r + 1) * H
+  set origin c * W, 0.9 - (r + 1) * H
   set size W, H
   set title sprintf('{/Symbol e}_1 = %s h^2 = %s m^2', word(rels, k), word(eps, k)) font ',9' offset 0,-0.5
   if (k == n) {

@@ -4,6 +4,7 @@
 # the cube = 100 N); right, the top face from above, each push numbered by its cycle.
 # variables: datafile (csv: x_m, y_m, z_m, magnitude_N, one line per cycle), half (the cube's
 # half side, m; its centre at z = half), cycles (a line for the title)
+# height: 11 cm
 set datafile separator ','
 h = real(half)
 top = 2 * h
@@ -22,10 +23,10 @@ do for [sx=-1:1:2] {
 unset print
 stats datafile using 4 nooutput
 fmax = STATS_max
-set multiplot title sprintf("E4 (b): the forces on the cube (%s)\n{/*0.85 left: each arrow ends at its point, its length the magnitude (1 m = 100 N); right: the top face from above, cycle: magnitude (N)}", cycles) font ',11'
+set multiplot title sprintf("E4 (b): the forces on the cube (%s)\n{/*0.9 left: each arrow ends at its point, its length the magnitude (1 m = 100 N)}\n{/*0.9 right: the top face from above, each push as cycle: magnitude (N)}", cycles) font ',10'
 # left: 3-D, right: the top face, filling the page below the title
-set origin 0, 0.04
-set size 0.56, 0.9
+set origin 0, 0.02
+set size 0.56, 0.84
 # left: 3-D, equal axes, arrows ending on the top face
 set view 60, 30, 0.9
 set view equal xyz
@@ -50,7 +51,7 @@ splot $cube using 1:2:3 with lines lw 1.5 lc rgb '#555555', \
 reset
 set datafile separator ','
 set origin 0.56, 0.02
-set size 0.44, 0.9
+set size 0.44, 0.84
 set size ratio -1
 set xrange [-1.1 * h : 1.1 * h]
 set yrange [-1.1 * h : 1.2 * h]

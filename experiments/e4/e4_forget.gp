@@ -4,6 +4,7 @@
 # the bound d / (1 - lambda) where lambda < 1.
 # variables: datafile (csv blocks, one per forgetting factor: step, then I for each depth),
 # depths (m, space separated, in column order), forgets (the factors, in block order)
+# height: 9 cm
 set datafile separator ','
 nd = words(depths)
 nf = words(forgets)
@@ -23,14 +24,16 @@ set yrange [ymin / 2 : ymax * 2]
 set xrange [0:*]
 set grid lc rgb '#d0d0d0' dt 1 lw 0.5
 set xlabel 'step (the update is once a step)'
-set key left top font ',9' spacing 1.1 title 'depth d (m)'
-set multiplot layout 1, nf title 'E4: the integral term of eq. 2 for a constant penetration' font ',11'
+# one key for the panels, right of them
+set key at screen 0.995, screen 0.8 right top Left reverse font ',8' spacing 1.1 title 'depth d (m)'
+set multiplot layout 1, nf margins screen 0.1, 0.84, 0.14, 0.85 spacing screen 0.07, 0 \
+    title 'E4: the integral term of eq. 2 for a constant penetration (dashed: the bound)' font ',10'
 do for [l=1:nf] {
   lam = real(word(forgets, l))
   if (lam < 1) {
-    set title sprintf('λ = %g: I levels off at d / (1 − λ)', lam) font ',10'
+    set title sprintf('λ = %g: I levels off at d / (1 − λ)', lam) font ',9'
   } else {
-    set title 'λ = 1, no forgetting: I = d·t grows' font ',10'
+    set title 'λ = 1, no forgetting: I = d·t grows' font ',9'
   }
   if (l == 1) { set ylabel 'integral term I (m)' } else { unset ylabel; unset key }
   # the bounds first (only where lambda < 1), so the series are drawn over them

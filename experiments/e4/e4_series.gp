@@ -4,6 +4,7 @@
 # variables: datafile (csv blocks, one per method: step, kinetic_J, penetration_m), labels (the
 # methods in block order, space separated), windows ("settle on off cycles" in steps, or "")
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
+# height: 13 cm
 set datafile separator ','
 # the perturbed block's force-on windows shaded: windows = "settle on off cycles" (steps), or ""
 if (strlen(windows) > 0) {
@@ -13,18 +14,22 @@ if (strlen(windows) > 0) {
   }
   set label 1 'grey: force applied' at graph 0.01, graph 0.96 font ',8' front
 }
-set multiplot layout 2,1
+# two panels left of one key for both (the upper panel's titles), one column at 8 pt
+set multiplot layout 2,1 margins screen 0.11, 0.77, 0.1, 0.97 spacing screen 0, 0.05
 set logscale y
 set format y '10^{%L}'
 set grid
-set key outside right top
-set xlabel 'step'
+set key at screen 0.995, screen 0.97 right top Left reverse font ',8' samplen 2.5
+# the step axis named once, under the lower panel
+unset xlabel
 set ylabel 'kinetic energy (J)'
 # below 1e-12 J a body is at rest to rounding: the axis stops there
 set yrange [1e-12:*]
 n = words(labels)
 plot for [k=0:n-1] datafile index k using 1:($2 > 0 ? $2 : 1/0) with lines lw 2 lc rgb word(colors, k+1) dt int(word(dashes, k+1)) title word(labels, k+1)
 set ylabel 'penetration (m)'
+set xlabel 'step'
 set yrange [*:*]
-plot for [k=0:n-1] datafile index k using 1:($3 > 0 ? $3 : 1/0) with lines lw 2 lc rgb word(colors, k+1) dt int(word(dashes, k+1)) title word(labels, k+1)
+unset key
+plot for [k=0:n-1] datafile index k using 1:($3 > 0 ? $3 : 1/0) with lines lw 2 lc rgb word(colors, k+1) dt int(word(dashes, k+1)) notitle
 unset multiplot

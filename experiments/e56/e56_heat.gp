@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: MIT
 # E5, E6 (Le Cleac'h et al. fig. 9, 10): one column of grid.csv as a heat map per method, rates
 # along x and complementarity tolerances along y (one full-height row for a method without a
-# tolerance), one colour range across the methods, the value printed in each cell.
+# tolerance), one colour range across the methods and one colour bar for the figure (touche's
+# palette, set by src/report/plot.c: dark = low, light = high, in every figure), the value printed
+# in each cell (log10 of it on a log scale) in black or white, whichever reads on it; a cell without a value (empty or NaN in
+# grid.csv) is grey and says n/a, so it is never taken for 0.
 # variables: datafile (grid.csv: label, rate_hz, tol, rate_i, tol_i, ...; a header line),
 # labels (methods, space separated), tolm (per method 1: has a tolerance axis), rates, tols
 # (space separated), col (the column's number), logscale (1: log10 of the value, zeros drawn at
-# the range's bottom), lo, hi (the colour range, log10 when logscale), cblabel
+# the range's bottom), lo, hi (the colour range, log10 when logscale), cblabel; better (optional:
+# "low" or "high", which end of the scale is the good one, said under the colour bar)
+# height: 20 cm
 set datafile separator ','
 set datafile columnheaders
 c = int(col)
@@ -16,36 +21,58 @@ nt = words(tols)
 clo = real(lo)
 chi = real(hi)
 f(v) = lg ? (v > 0 ? log10(v) : clo) : v
+# the value printed in a cell, short enough for a cell of the full tier's 6 x 6: a log-scale
+# quantity as its log10 (the colour bar's number) with one decimal, a zero as "zero"; any other
+# in two significant digits (a count of 100 or more whole)
+txt(v) = v == 0 ? (lg ? 'zero' : '0') : (lg ? sprintf('%.1f', log10(v)) : (abs(v) >= 100 ? sprintf('%.0f', v) : sprintf('%.2g', v)))
+# black on the light half of the palette, white on the dark half
+ink(v) = (f(v) - clo) / (chi - clo) > 0.55 ? 0 : 16777215
+nan(v) = v != v
 set cbrange [clo:chi]
-set palette rgbformulae 33,13,10
-set cblabel (lg ? sprintf('log_{10} %s', cblabel) : cblabel) font ',8'
-set colorbox
+set cbtics font ',8'
+set cblabel (lg ? sprintf('log_{10} %s', cblabel) : cblabel) font ',9'
+if (lg) set format cb '%.0f'
 set xrange [-0.5:nr - 0.5]
 set yrange [-0.5:nt - 0.5]
-set xtics () font ',7'
+set xtics () font ',8' scale 0
 do for [i=1:nr] { set xtics add (word(rates, i) i - 1) }
-set xlabel 'rate (Hz)' font ',8' offset 0,0.5
+unset key
 cols = n < 3 ? n : 3
 rows = int((n + cols - 1) / cols)
-set multiplot layout rows, cols title cblabel
+# the panels in a grid left of one colour bar for all of them
+set multiplot layout rows, cols margins screen 0.08, 0.86, 0.07, 0.93 spacing screen 0.075, 0.055 \
+    title cblabel font ',10'
 do for [k=1:n] {
     lab = word(labels, k)
     tm = int(word(tolm, k))
-    set ytics () font ',7'
+    set ytics () font ',8' scale 0
     if (tm) {
         do for [i=1:nt] { set ytics add (word(tols, i) i - 1) }
-        set ylabel 'tolerance' font ',8' offset 1,0
-        set title lab font ',9'
+        set title lab font ',9' offset 0,-0.6
     } else {
         set ytics add ('own' (nt - 1) / 2.0)
-        set ylabel '' font ',8'
-        set title sprintf('%s (no tolerance)', lab) font ',9'
+        set title sprintf('%s (no tolerance)', lab) font ',9' offset 0,-0.6
+    }
+    # the axes' names on the left column and the bottom row only
+    if ((k - 1) % cols == 0 && tm) { set ylabel 'tolerance' font ',8' offset 1.5,0 } else { unset ylabel }
+    if (k > n - cols) { set xlabel 'rate (Hz)' font ',8' offset 0,0.6 } else { unset xlabel }
+    if (k == 1) {
+        set colorbox user origin screen 0.89, screen 0.15 size screen 0.022, screen 0.7
+        if (exists('better')) { set label 1 'better: '.better at screen 0.9, screen 0.1 center font ',8' }
+    } else {
+        unset colorbox
+        unset label 1
     }
     yc(t) = tm ? t : (nt - 1) / 2.0
     yh = tm ? 0.5 : nt / 2.0
-    plot datafile using (strcol(1) eq lab ? column(4) : NaN):(yc(column(5))):(column(4) - 0.5):(column(4) + 0.5):(yc(column(5)) - yh):(yc(column(5)) + yh):(f(column(c))) \
-             with boxxyerror fs solid 1.0 noborder lc palette notitle, \
-         datafile using (strcol(1) eq lab ? column(4) : NaN):(yc(column(5))):(sprintf('%.2g', column(c))) \
-             with labels font ',6' textcolor rgb 'white' notitle
+    ok(v) = strcol(1) eq lab && !nan(v)
+    plot datafile using (ok(column(c)) ? column(4) : NaN):(yc(column(5))):(column(4) - 0.5):(column(4) + 0.5):(yc(column(5)) - yh):(yc(column(5)) + yh):(f(column(c))) \
+             with boxxyerror fs solid 1.0 noborder lc palette, \
+         datafile using (strcol(1) eq lab && nan(column(c)) ? column(4) : NaN):(yc(column(5))):(column(4) - 0.5):(column(4) + 0.5):(yc(column(5)) - yh):(yc(column(5)) + yh) \
+             with boxxyerror fs pattern 4 lc rgb '#bdbdbd', \
+         datafile using (strcol(1) eq lab && nan(column(c)) ? column(4) : NaN):(yc(column(5))):('n/a') \
+             with labels font ',7' textcolor rgb 'black', \
+         datafile using (ok(column(c)) ? column(4) : NaN):(yc(column(5))):(txt(column(c))):(ink(column(c))) \
+             with labels font ',7' textcolor rgb variable
 }
 unset multiplot

@@ -4,6 +4,7 @@
 # variables: datafile (csv blocks, one per method: bodies, touching_parts, own_contacts, step_s,
 # fit_s), labels (methods in block order), slopes (each method's slope, "nan" without a fit)
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
+# height: 9 cm
 set datafile separator ','
 n = words(labels)
 set logscale xy

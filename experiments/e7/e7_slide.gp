@@ -4,6 +4,7 @@
 # variables: datafile (csv blocks, one per method: t_s, x_m, speed_m_s), labels (the methods in
 # block order), g, mu, v0
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
+# height: 9 cm
 set datafile separator ','
 n = words(labels)
 G = real(g); MU = real(mu); V0 = real(v0)

@@ -130,9 +130,11 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
         return;
     }
     fprintf(x->md, "![%s](%s/%s.png)\n\n", caption, x->name, base);
+    /* drawn as wide as the text block (src/report/plot.c), so at \linewidth a font prints at
+     * its size (tests/report/figure_fonts.sh reads this width) */
     fprintf(x->tex,
             "\\begin{figure}[htbp]\\centering\n"
-            "\\includegraphics[width=0.8\\linewidth]{%s/%s.pdf}\n\\caption{",
+            "\\includegraphics[width=\\linewidth]{%s/%s.pdf}\n\\caption{",
             x->name, base);
     tc_md_to_tex(x->tex, caption);
     fputs("}\\end{figure}\n\n", x->tex);

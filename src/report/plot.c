@@ -10,13 +10,30 @@
 
 #include "core/tc_fs.h"
 
-/* the terminals every figure is rendered with */
+/* Every figure is drawn at the size it prints: as wide as the PDF's text block (paper/touche.tex:
+ * A4 less two 2.25 cm margins), where tc_exp_figure includes it at \linewidth, and as tall as its
+ * template says on a line "# height: H cm" (FIG_HEIGHT_CM without one). The PDF's fontscale 0.75
+ * makes a font of N (cairo counts 96 to the inch, PDF 72) print at N points; the PNG is the same
+ * drawing at 150 dots to the inch. tests/report/figure_fonts.sh reads these numbers and every
+ * template's fonts and fails on text under 7 pt as printed. */
+#define FIG_WIDTH_CM      16.5
+#define FIG_HEIGHT_CM     10.0
+#define FIG_HEIGHT_MAX_CM 22.0
+#define PNG_DPI           150.0
 static const struct {
     const char *ext, *terminal;
 } outputs[] = {
-    {"png", "pngcairo size 1000,700 font 'Sans,11'"},
-    {"pdf", "pdfcairo size 6in,4.2in"},
+    {"png", "pngcairo font 'Sans,9' fontscale 1.5625"}, /* 0.75 * PNG_DPI / 72 */
+    {"pdf", "pdfcairo font 'Sans,9' fontscale 0.75"},
 };
+
+/* one perceptual sequential palette for every colour scale (viridis' anchors: dark = low, light =
+ * high, equal steps look equal, and it prints in grey), set before the template runs and kept in
+ * the variable tc_palette, so a template that draws a signed quantity in a diverging palette of
+ * its own can `eval tc_palette` to return to it */
+static const char palette[] = "set palette defined (0 '#440154', 1 '#472d7b', 2 '#3b528b', "
+                              "3 '#2c728e', 4 '#21918c', 5 '#28ae80', 6 '#5ec962', 7 '#addc30', "
+                              "8 '#fde725')";
 
 int tc_plot_available(void) {
     return tc_have_program("gnuplot");
@@ -56,7 +73,8 @@ static int is_identifier(const char *s) {
 
 /* "name='value'; ...; set terminal T; set output 'file'" for one gnuplot run */
 static tc_status build_commands(char *buf, size_t n, const tc_plot_var *vars, int nvar,
-                                const char *terminal, const char *output, tc_error *err) {
+                                const char *terminal, const char *size, const char *output,
+                                tc_error *err) {
     size_t used = 0;
     buf[0] = '\0';
 
@@ -75,9 +93,12 @@ static tc_status build_commands(char *buf, size_t n, const tc_plot_var *vars, in
             return tc_error_set(err, TC_EINVAL, NULL, 0, vars[i].name, "plot variables too long");
     }
 
-    /* then the terminal and the output file */
-    if (!put_text(buf, n, &used, "set terminal ") || !put_text(buf, n, &used, terminal) ||
-        !put_text(buf, n, &used, "; set output ") || !put_quoted(buf, n, &used, output))
+    /* then the terminal at its size, the palette and the output file */
+    if (!put_text(buf, n, &used, "tc_palette=") || !put_quoted(buf, n, &used, palette) ||
+        !put_text(buf, n, &used, "; eval tc_palette; set terminal ") ||
+        !put_text(buf, n, &used, terminal) || !put_text(buf, n, &used, " size ") ||
+        !put_text(buf, n, &used, size) || !put_text(buf, n, &used, "; set output ") ||
+        !put_quoted(buf, n, &used, output))
         return tc_error_set(err, TC_EINVAL, output, 0, NULL, "plot output path too long");
     return TC_OK;
 }
@@ -106,6 +127,33 @@ static tc_status unstaged(const char *log, tc_status st, tc_error *err) {
     return st;
 }
 
+/* the height a template asks for on a line "# height: H cm" (FIG_HEIGHT_CM without one); an
+ * unreadable or absurd height is an error, in err */
+static tc_status template_height(const char *path, double *cm, tc_error *err) {
+    *cm = FIG_HEIGHT_CM;
+    FILE *f = fopen(path, "r");
+    if (!f) return tc_error_set(err, TC_EIO, path, 0, NULL, "plot template %s not readable", path);
+    char line[512];
+    int lineno = 0;
+    tc_status st = TC_OK;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (strncmp(line, "# height:", 9)) continue;
+        char unit[8] = "";
+        double h = 0;
+        if (sscanf(line + 9, "%lf %7s", &h, unit) != 2 || strcmp(unit, "cm") || !(h >= 2) ||
+            h > FIG_HEIGHT_MAX_CM)
+            st = tc_error_set(err, TC_EINVAL, path, lineno, NULL,
+                              "%s:%d: '# height: H cm' wants H from 2 to %g", path, lineno,
+                              FIG_HEIGHT_MAX_CM);
+        else
+            *cm = h;
+        break;
+    }
+    fclose(f);
+    return st;
+}
+
 tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int nvar,
                          const char *outbase, tc_error *err) {
     /* an interrupted run draws nothing more (its outputs are thrown away) */
@@ -114,6 +162,13 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
     if (!template_path || !tc_file_readable(template_path))
         return tc_error_set(err, TC_EIO, template_path, 0, NULL, "plot template %s not readable",
                             template_path ? template_path : "(null)");
+    double height;
+    tc_status hs = template_height(template_path, &height, err);
+    if (hs != TC_OK) return hs;
+    char sizes[2][64];
+    snprintf(sizes[0], sizeof sizes[0], "%d,%d", (int)(FIG_WIDTH_CM / 2.54 * PNG_DPI + 0.5),
+             (int)(height / 2.54 * PNG_DPI + 0.5));
+    snprintf(sizes[1], sizeof sizes[1], "%gcm,%gcm", FIG_WIDTH_CM, height);
     char log[1040];
     if ((size_t)snprintf(log, sizeof log, "%s.log", outbase) >= sizeof log)
         return tc_error_set(err, TC_EINVAL, outbase, 0, NULL, "plot output path too long");
@@ -149,7 +204,8 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
 
         /* gnuplot -e "<variables; terminal; output>" template, its messages into the log */
         char cmds[8192];
-        st = build_commands(cmds, sizeof cmds, vars, nvar, outputs[k].terminal, o.tmp, err);
+        st = build_commands(cmds, sizeof cmds, vars, nvar, outputs[k].terminal, sizes[k], o.tmp,
+                            err);
         const char *argv[] = {"gnuplot", "-e", cmds, template_path, NULL};
         if (st == TC_OK) st = tc_run_logged(argv, NULL, NULL, log, k > 0, err);
 

@@ -4,6 +4,7 @@
  * staging directory they were written in (it is gone once the experiment finishes): in the
  * figure's log that is kept, and in the error a failed figure reports */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,50 @@ Test(plot, renders_png_and_pdf) {
     free(png);
     free(pdf);
     cr_assert_eq(count_named(in_scratch("fig"), ".tmp."), 0);
+}
+
+/* the figure is drawn at its printed size: 16.5 cm wide (the PDF's text block), as tall as the
+ * template's "# height: H cm" line says; the PNG is the same at 150 dots to the inch; a height
+ * out of range is refused */
+Test(plot, drawn_at_its_printed_size) {
+    if (!tc_plot_available()) cr_skip_test("gnuplot not on PATH");
+    make_scratch();
+    const char *tpl = in_scratch("h.gp");
+    put_file(tpl, "# height: 6 cm\nplot sin(x)\n");
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, NULL, 0, in_scratch("s"), &err), TC_OK, "%s", err.msg);
+    char *pdf = slurp(in_scratch("s.pdf")), *png = slurp(in_scratch("s.png"));
+    cr_assert_not_null(pdf);
+    cr_assert_not_null(png);
+    /* the page's box, past the binary streams (slurp's string may hold NULs before it) */
+    const char *box = NULL;
+    FILE *f = fopen(in_scratch("s.pdf"), "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    for (long i = 0; i + 9 < n && !box; i++)
+        if (!memcmp(pdf + i, "/MediaBox", 9)) box = pdf + i;
+    cr_assert_not_null(box, "no /MediaBox in the PDF");
+    double x0, y0, w, h;
+    cr_assert_eq(sscanf(box, "/MediaBox [ %lf %lf %lf %lf", &x0, &y0, &w, &h), 4, "%.40s", box);
+    cr_expect_lt(fabs(w - 16.5 / 2.54 * 72), 1.0, "width %g pt, not 16.5 cm", w);
+    cr_expect_lt(fabs(h - 6.0 / 2.54 * 72), 1.0, "height %g pt, not 6 cm", h);
+    /* the PNG's header: width and height, big-endian, at bytes 16 and 20 */
+    const unsigned char *p = (const unsigned char *)png;
+    unsigned pw = (unsigned)p[16] << 24 | (unsigned)p[17] << 16 | (unsigned)p[18] << 8 | p[19];
+    unsigned ph = (unsigned)p[20] << 24 | (unsigned)p[21] << 16 | (unsigned)p[22] << 8 | p[23];
+    cr_expect_eq(pw, 974u, "PNG width %u", pw);
+    cr_expect_eq(ph, 354u, "PNG height %u", ph);
+    free(pdf);
+    free(png);
+
+    /* without the line: the default height; with a height out of range: refused */
+    put_file(tpl, "# height: 40 cm\nplot sin(x)\n");
+    tc_error_clear(&err);
+    cr_assert_eq(tc_plot_render(tpl, NULL, 0, in_scratch("t"), &err), TC_EINVAL);
+    cr_assert_not(tc_file_readable(in_scratch("t.pdf")));
 }
 
 Test(plot, broken_template_points_at_the_log) {

@@ -61,8 +61,12 @@ Test(style, templates_use_the_one_style_table) {
         if ((strstr(t, "with lines") || strstr(t, "with points") ||
              strstr(t, "with linespoints")) &&
             (strstr(t, "word(labels") || strstr(t, "word(colors"))) {
-            cr_expect(strstr(t, "word(colors") && strstr(t, "word(dashes"), "%s: no method styles",
-                      name);
+            /* small multiples (a template that says "one panel per method") name the method in
+             * each panel's title: the colour is still the method's, its dash free for another
+             * meaning (E7's omega r dashed) */
+            int per_panel = strstr(t, "one panel per method") != NULL;
+            cr_expect(strstr(t, "word(colors") && (per_panel || strstr(t, "word(dashes")),
+                      "%s: no method styles", name);
             cr_expect_null(strstr(t, "lc k+1"), "%s colours methods by position", name);
             checked++;
         }
