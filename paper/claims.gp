@@ -4,6 +4,7 @@
 # reproduced range as a dark band and the partly reproduced one as a light band, the point
 # coloured by verdict. variables: datafile (csv: row, claim, ratio, lo, hi, plo, phi, verdict,
 # label; the ratios clipped to the axis, NaN where there is none), nclaims
+# height: 17 cm
 set datafile separator ','
 set datafile missing 'nan'
 n = int(nclaims)
@@ -11,12 +12,12 @@ set logscale x
 set xrange [1e-3:1e3]
 set format x '10^{%T}'
 set yrange [n + 0.7 : 0.3]
-set ytics scale 0 font ',7'
+set ytics scale 0 font ',8'
 set xtics font ',8'
 set grid xtics lc rgb 'gray85'
 set xlabel 'our value / centre of the reproduced range (log scale; 1 = the centre)' font ',8'
 set border 3
-set key outside bottom center horizontal maxcols 3 font ',7' samplen 1.5
+set key outside bottom center horizontal maxcols 3 font ',8' samplen 1.5
 # verdicts in tc_verdict's order: reproduced, partly, not, not run, not testable, missing, figure,
 # failed
 vcolor(v) = v == 0 ? 0x1b9e77 : v == 1 ? 0xe6ab02 : v == 2 ? 0xd95f02 : 0x999999

@@ -255,7 +255,8 @@ char *tc_unstage_text(const char *in, char *out, size_t n) {
         int hit = -1;
         if (!strncmp(p, STAGE_PREFIX, strlen(STAGE_PREFIX)))
             for (int k = 0; k < m && hit < 0; k++)
-                if (!strncmp(p, staged[k].comp, strlen(staged[k].comp))) hit = k;
+                if (staged[k].comp[0] && !strncmp(p, staged[k].comp, strlen(staged[k].comp)))
+                    hit = k;
         if (hit < 0) {
             out[o++] = *p++;
             continue;

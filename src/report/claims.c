@@ -421,10 +421,10 @@ void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const c
         "claim & what the paper says & paper & ours & reproduced in & tier & "
         "verdict\\\\\n";
     fputs(
-        "{\\footnotesize\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.25\\linewidth}"
+        "{\\footnotesize\n\\begin{longtable}{@{}l>{\\raggedright\\arraybackslash}p{0.24\\linewidth}"
         ">{\\raggedright\\arraybackslash}p{0.11\\linewidth}>{\\raggedright\\arraybackslash}"
-        "p{0.22\\linewidth}>{\\raggedright\\arraybackslash}p{0.11\\linewidth}l"
-        ">{\\raggedright\\arraybackslash}p{0.1\\linewidth}@{}}\n\\caption{Every claim of the five "
+        "p{0.21\\linewidth}>{\\raggedright\\arraybackslash}p{0.11\\linewidth}l"
+        ">{\\raggedright\\arraybackslash}p{0.09\\linewidth}@{}}\n\\caption{Every claim of the five "
         "papers and its verdict in this run: ours with its unit and meaning, the range that "
         "counts as reproduced (and as partly reproduced), the tier it was judged at (metrics, "
         "ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"

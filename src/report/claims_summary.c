@@ -74,7 +74,8 @@ tc_status tc_claims_figure(const tc_claims *c,
         "without a value says why.";
     fprintf(md, "![%s](claims_summary.png)\n\n", caption);
     fprintf(tex,
-            "\\begin{figure}[htbp]\\centering\n\\includegraphics{claims_summary.pdf}\n"
+            "\\begin{figure}[htbp]\\centering\n\\includegraphics[width=\\linewidth]{claims_summary."
+            "pdf}\n"
             "\\caption{%s}\\label{fig:claims}\\end{figure}\n",
             caption);
     return TC_OK;

@@ -126,8 +126,10 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
                 tex_text(tex, machine);
                 fputs(", apart from the accuracy results: the reference check never passes or "
                       "fails a timing against another machine's number.\n{\\small\n"
-                      "\\begin{longtable}{@{}ll>{\\raggedleft\\arraybackslash}p{0.12\\linewidth}"
-                      ">{\\raggedright\\arraybackslash}p{0.42\\linewidth}@{}}\n\\toprule\n"
+                      "\\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.15\\linewidth}"
+                      ">{\\raggedright\\arraybackslash}p{0.3\\linewidth}"
+                      ">{\\raggedleft\\arraybackslash}p{0.1\\linewidth}"
+                      ">{\\raggedright\\arraybackslash}p{0.36\\linewidth}@{}}\n\\toprule\n"
                       "experiment & timing & value & what it measures\\\\\n\\midrule\n",
                       tex);
             }
@@ -137,7 +139,14 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
             fprintf(md, "| %s | `%s` | %s | %s |\n", r->ex[i].name, m->name, v, m->doc);
             tex_text(tex, r->ex[i].name);
             fputs(" & \\texttt{", tex);
-            tex_text(tex, m->name);
+            /* a line may break after each dot of a long metric name */
+            for (const char *p = m->name, *dot; *p; p = dot ? dot + 1 : p + strlen(p)) {
+                dot = strchr(p, '.');
+                char piece[128];
+                snprintf(piece, sizeof piece, "%.*s", dot ? (int)(dot - p + 1) : (int)strlen(p), p);
+                tex_text(tex, piece);
+                if (dot) fputs("\\allowbreak{}", tex);
+            }
             fputs("} & ", tex);
             tex_text(tex, v);
             fputs(" & ", tex);

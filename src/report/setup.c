@@ -152,9 +152,13 @@ static void runs_part(const out2 *o, const char *out_dir, const tc_report_entry 
     fputs("| experiment | tier | threads x ranks | runs (failed) | wall time (s) | seeds | "
           "revision, date |\n| --- | --- | ---: | ---: | ---: | --- | --- |\n",
           o->md);
-    fputs("{\\footnotesize\\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.17\\linewidth}"
-          "lrrr>{\\raggedright\\arraybackslash}p{0.2\\linewidth}"
-          ">{\\raggedright\\arraybackslash}p{0.19\\linewidth}@{}}\n\\toprule\nexperiment & tier & "
+    fputs("{\\footnotesize\\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.15\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.06\\linewidth}"
+          ">{\\raggedleft\\arraybackslash}p{0.08\\linewidth}"
+          ">{\\raggedleft\\arraybackslash}p{0.08\\linewidth}"
+          ">{\\raggedleft\\arraybackslash}p{0.06\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.18\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.18\\linewidth}@{}}\n\\toprule\nexperiment & tier & "
           "threads $\\times$ ranks & runs (failed) & wall (s) & seeds & revision, date\\\\\n"
           "\\midrule\n\\endhead\n",
           o->tex);
@@ -237,10 +241,10 @@ static void methods_part(const out2 *o, const tc_report_entry *ex, int n, const 
           o->md);
     fputs("{\\footnotesize\\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.12\\linewidth}"
           ">{\\raggedright\\arraybackslash}p{0.13\\linewidth}"
-          ">{\\raggedright\\arraybackslash}p{0.2\\linewidth}"
-          ">{\\raggedright\\arraybackslash}p{0.35\\linewidth}"
-          ">{\\raggedright\\arraybackslash}p{0.1\\linewidth}@{}}\n\\toprule\nlabel & method & "
-          "from & parameters & experiments\\\\\n\\midrule\n\\endhead\n",
+          ">{\\raggedright\\arraybackslash}p{0.23\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.33\\linewidth}"
+          ">{\\raggedright\\arraybackslash}p{0.07\\linewidth}@{}}\n\\toprule\nlabel & method & "
+          "from & parameters & in\\\\\n\\midrule\n\\endhead\n",
           o->tex);
     for (int i = 0; i < n; i++)
         for (int k = 0; ok[i] == 2 && k < ms[i].nmethod; k++) {

@@ -301,8 +301,10 @@ static void tex_row(FILE *f, const tc_table *t, char *const *cells) {
 }
 
 /* the float around the boxed tabular: caption and label, then the box at its natural size, or
- * shrunk to the line when wider (needs graphicx); env is "table", or "table}[p" for a float page */
-static void tex_float(FILE *f, const char *caption, const char *label, const char *where) {
+ * shrunk to the line when wider and to 0.8 of the text height when taller (needs graphicx), with
+ * the size its 10 pt text prints at in the log ("touche table NAME printed at P") */
+static void tex_float(FILE *f, const char *base, const char *caption, const char *label,
+                      const char *where) {
     fprintf(f, "\\begin{table}[%s]\n\\centering\n", where);
     if (caption && caption[0]) {
         fputs("\\caption{", f);
@@ -310,19 +312,30 @@ static void tex_float(FILE *f, const char *caption, const char *label, const cha
         fputs("}\n", f);
     }
     if (label && label[0]) fprintf(f, "\\label{%s}\n", label);
-    fputs("\\ifdim\\wd\\tctablebox>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox\\tctablebox}"
-          "\\else\\usebox\\tctablebox\\fi\n\\end{table}\n",
+    fputs("\\tctablewd=\\wd\\tctablebox\n"
+          "\\ifdim\\wd\\tctablebox>\\linewidth\\sbox\\tctablebox{\\resizebox{\\linewidth}{!}"
+          "{\\usebox\\tctablebox}}\\fi\n"
+          "\\tctableht=\\ht\\tctablebox\\advance\\tctableht by\\dp\\tctablebox\n"
+          "\\ifdim\\tctableht>0.8\\textheight\\sbox\\tctablebox{\\resizebox*{!}{0.8\\textheight}"
+          "{\\usebox\\tctablebox}}\\fi\n",
           f);
+    fprintf(f,
+            "\\typeout{touche table %s printed at \\the\\dimexpr 10pt*\\number\\wd"
+            "\\tctablebox/\\number\\tctablewd\\relax}%%\n\\usebox\\tctablebox\n\\end{table}\n",
+            base);
 }
 
 /* a floating table with booktabs rules, numeric columns right-aligned, set in a box first at
- * \small (10 pt) and never printed below 7 pt: at its natural size; shrunk to the line when up to
- * 1/0.7 of it wide; on a landscape page of its own (pdflscape) when wider, shrunk to that page's
- * line if need be. The box's size goes to the log ("touche table BASE: W x H") */
+ * \small (10 pt) and never printed below 7 pt where it fits at all: at its natural size; shrunk
+ * to the line when up to 1/0.7 of it wide; on a landscape page of its own (pdflscape) when wider,
+ * shrunk to that page's line if need be; and to 0.8 of the text height when taller. The box's
+ * natural size goes to the log ("touche table BASE: W x H") */
 static void write_tex(FILE *f, const tc_table *t, const char *base, const char *caption,
                       const char *label, const int *right) {
     /* the tabular, boxed */
-    fputs("\\ifdefined\\tctablebox\\else\\newsavebox\\tctablebox\\fi\n", f);
+    fputs("\\ifdefined\\tctablebox\\else\\newsavebox\\tctablebox\\newdimen\\tctablewd"
+          "\\newdimen\\tctableht\\fi\n",
+          f);
     fputs("\\sbox\\tctablebox{\\small%\n\\begin{tabular}{", f);
     for (int j = 0; j < t->ncol; j++)
         fputc(right[j] ? 'r' : 'l', f);
@@ -338,9 +351,9 @@ static void write_tex(FILE *f, const tc_table *t, const char *base, const char *
             base);
     /* where it goes: the text's width, or a landscape page's */
     fputs("\\ifdim\\wd\\tctablebox>1.42\\linewidth\n\\begin{landscape}\n", f);
-    tex_float(f, caption, label, "p");
+    tex_float(f, base, caption, label, "p");
     fputs("\\end{landscape}\n\\else\n", f);
-    tex_float(f, caption, label, "htbp");
+    tex_float(f, base, caption, label, "htbp");
     fputs("\\fi\n", f);
 }
 

@@ -274,3 +274,17 @@ Test(fs, path_join_mkdir_and_program_lookup) {
     cr_assert(tc_have_program("sh"));
     cr_assert_not(tc_have_program("touche-no-such-program"));
 }
+
+/* a scratch folder that is done leaves no entry that would match every staging name: a message
+ * naming another process's staging folder comes back as it was (it once came back as the done
+ * folder's name repeated to the buffer's end) */
+Test(fs, a_done_scratch_folder_rewrites_no_message) {
+    char dir[1024], out[256];
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_scratch_dir("fem", dir, sizeof dir, &err), TC_OK, "%s", err.msg);
+    tc_scratch_done(dir);
+    const char *msg = "gnuplot: cannot open /tmp/.touche-1-e5-abcdef/grid.csv";
+    tc_unstage_text(msg, out, sizeof out);
+    cr_assert_str_eq(out, msg);
+}

@@ -44,7 +44,7 @@ inc=$(grep -o 'includegraphics\[[^]]*\]' "$section" | head -n 1 | sed 's/\\\\/\\
 [ -n "$inc" ] || { echo "figure_fonts: no \\includegraphics in $section"; exit 1; }
 
 status=0
-for t in "$src"/experiments/*/*.gp "$src"/plots/*.gp; do
+for t in "$src"/experiments/*/*.gp "$src"/plots/*.gp "$src"/paper/*.gp; do
     awk -v tpl="${t#"$src"/}" -v term="$term" -v fs="${scale_font:-0.5}" -v def="${def:-12}" \
         -v canvas="$canvas" -v geom="$opts" -v class="$class" -v inc="$inc" -v min="$min" '
     function cm(v,   n, u) {
