@@ -360,11 +360,6 @@ static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points
     return tc_outfile_commit(&o, err);
 }
 
-/* a table cell of a number: 3 digits, "n/a" for NaN */
-static void fmt(char *b, size_t n, double v) {
-    snprintf(b, n, isnan(v) ? "n/a" : "%.3g", v);
-}
-
 /* the metrics of one method */
 static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
     /* tolerances separate noise from a regression */
@@ -449,6 +444,7 @@ static tc_status put_table(tc_exp *x, const e1_result *res, const e1_metrics *mt
         const char *row[NSMOOTH + 1] = {tc_exp_label(x, k)};
         for (int c = 0; c < ncol; c++) {
             const char *v = (const char *)&mt[k] + col[c].at;
+            const double d = col[c].word ? 0 : *(const double *)v;
             row[c + 1] = cell[c];
             if (res[k].failed && col[c].at == offsetof(e1_metrics, status))
                 snprintf(cell[c], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
@@ -456,8 +452,9 @@ static tc_status put_table(tc_exp *x, const e1_result *res, const e1_metrics *mt
                 snprintf(cell[c], 80, "-");
             else if (col[c].word)
                 snprintf(cell[c], 80, "%s", *(const char *const *)v);
+            /* a number: 3 digits, "n/a" for NaN */
             else
-                fmt(cell[c], 80, *(const double *)v);
+                snprintf(cell[c], 80, isnan(d) ? "n/a" : "%.3g", d);
         }
         tc_table_add_row(t, row);
     }
