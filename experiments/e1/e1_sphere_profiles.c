@@ -17,12 +17,6 @@
 #define MAXSTUDY 8     /* most radii and widths of the centre study */
 #define QUERY_DT 0.002 /* s: the step of every query's simulation (engines take one step of it) */
 
-/* append word w to the space-separated list b (n bytes) */
-static void add_word(char *b, size_t n, const char *w) {
-    const size_t len = strlen(b);
-    snprintf(b + len, n - len, "%s%s", len ? " " : "", w);
-}
-
 /* the experiment's settings, read from the script */
 typedef struct e1_setup {
     double R, r, density, friction, range, gap, window;
@@ -326,10 +320,8 @@ static e1_metrics measure(const e1_setup *e, const e1_points *p, const e1_result
 static tc_status write_profile(const tc_exp *x, const e1_points *p, const e1_result *res,
                                tc_error *err) {
     const int nm = tc_exp_nmethod(x);
-    char path[1200];
-    tc_exp_path(x, "profile_1d.csv", path, sizeof path);
     tc_outfile o;
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "profile_1d.csv", &o, err);
     if (st) return st;
     fprintf(o.f, "y_m");
     for (int k = 0; k < nm; k++)
@@ -350,11 +342,10 @@ static tc_status write_profile(const tc_exp *x, const e1_points *p, const e1_res
 /* csv: the 2-D field of one method, blank line between rows for gnuplot */
 static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points *p,
                              const tc_exp_entry *em, const e1_result *r, tc_error *err) {
-    char path[1200], name[96];
+    char name[96];
     snprintf(name, sizeof name, "field_%s.csv", em->label);
-    tc_exp_path(x, name, path, sizeof path);
     tc_outfile o;
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, name, &o, err);
     if (st) return st;
     fprintf(o.f, "x_m,y_m,fx_N,fy_N,fnorm_N\n");
     int k0 = p->n1 + p->nf;
@@ -367,11 +358,6 @@ static tc_status write_field(const tc_exp *x, const e1_setup *e, const e1_points
         fprintf(o.f, "\n");
     }
     return tc_outfile_commit(&o, err);
-}
-
-/* a table cell of a number: 3 digits, "n/a" for NaN */
-static void fmt(char *b, size_t n, double v) {
-    snprintf(b, n, isnan(v) ? "n/a" : "%.3g", v);
 }
 
 /* the metrics of one method */
@@ -401,14 +387,11 @@ static void add_metrics(tc_exp *x, const char *label, const e1_metrics *m) {
         {"slope_centre", "N/m", "dF_y/dy at concentric centres", 1e-6, 0.05}};
     const double vals[] = {m->ratio0,  m->ratio1, m->ratio2, m->onset0, m->onset1, m->centre0,
                            m->centre1, m->y_jump, m->dt_exp, m->f1cm,   m->fgap,   m->slope_centre};
-    for (size_t d = 0; d < sizeof vals / sizeof *vals; d++) {
+    for (size_t d = 0; d < sizeof vals / sizeof *vals; d++)
         /* a ratio of a profile flat in its window (no force there: Bullet at the centre) is none */
-        if (!isfinite(vals[d])) continue;
-        char name[96];
-        snprintf(name, sizeof name, "%s.%s", label, defs[d].name);
-        tc_metrics_add(tc_exp_metrics(x), label, name, vals[d], defs[d].unit, defs[d].tol_abs,
-                       defs[d].tol_rel, 0, defs[d].doc);
-    }
+        if (isfinite(vals[d]))
+            tc_exp_metric(x, label, vals[d], defs[d].unit, defs[d].tol_abs, defs[d].tol_rel, 0,
+                          defs[d].doc, "%s.%s", label, defs[d].name);
 }
 
 /* a column of the tables: its heading and the member of e1_metrics it shows, a number or (word
@@ -461,6 +444,7 @@ static tc_status put_table(tc_exp *x, const e1_result *res, const e1_metrics *mt
         const char *row[NSMOOTH + 1] = {tc_exp_label(x, k)};
         for (int c = 0; c < ncol; c++) {
             const char *v = (const char *)&mt[k] + col[c].at;
+            const double d = col[c].word ? 0 : *(const double *)v;
             row[c + 1] = cell[c];
             if (res[k].failed && col[c].at == offsetof(e1_metrics, status))
                 snprintf(cell[c], 80, "failed: %.50s", tc_exp_run_record(x, k)->reason);
@@ -468,8 +452,9 @@ static tc_status put_table(tc_exp *x, const e1_result *res, const e1_metrics *mt
                 snprintf(cell[c], 80, "-");
             else if (col[c].word)
                 snprintf(cell[c], 80, "%s", *(const char *const *)v);
+            /* a number: 3 digits, "n/a" for NaN */
             else
-                fmt(cell[c], 80, *(const double *)v);
+                snprintf(cell[c], 80, isnan(d) ? "n/a" : "%.3g", d);
         }
         tc_table_add_row(t, row);
     }
@@ -541,8 +526,7 @@ static double profile_range(const tc_exp *x, const e1_points *p, const e1_result
         if (peak[k] <= CLIP_FACTOR * median)
             top = fmax(top, peak[k]);
         else
-            snprintf(clipped + strlen(clipped), cap - strlen(clipped), "%s%s %.4g N",
-                     clipped[0] ? ", " : "", tc_exp_label(x, k), peak[k]);
+            tc_words_add(clipped, cap, ", ", "%s %.4g N", tc_exp_label(x, k), peak[k]);
     }
     free(peak);
     return top;
@@ -559,11 +543,10 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     double fbig = 1e-3;
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const char *label = tc_exp_label(x, k);
-        add_word(labels, sizeof labels, label);
+        tc_words_add(labels, sizeof labels, " ", "%s", label);
         if (res[k].failed) continue;
-        add_word(fields, sizeof fields, label);
-        if (impulse_over_dt(&mt[k]))
-            snprintf(impulse + strlen(impulse), sizeof impulse - strlen(impulse), "%s ", label);
+        tc_words_add(fields, sizeof fields, " ", "%s", label);
+        if (impulse_over_dt(&mt[k])) tc_words_add(impulse, sizeof impulse, "", "%s ", label);
         for (int i = 0; i < p->total; i++)
             fbig = fmax(fbig, hypot(res[k].fx[i], res[k].fy[i]));
     }
@@ -726,10 +709,9 @@ static tc_status centre_study(tc_exp *x, const e1_setup *e, tc_error *err) {
                      centre_forces(e, tc_exp_method(x, k), r, e->centre_eps2[j], q->f, q->np, err)))
                 break;
             q->slope = (q->f[2] - q->f[0]) / (2 * probe_h);
-            char name[96];
-            snprintf(name, sizeof name, "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
-            tc_metrics_add(tc_exp_metrics(x), label, name, q->slope, "N/m", 1e-6, 0.05, 0,
-                           "dF_y/dy at concentric centres (centre study)");
+            tc_exp_metric(x, label, q->slope, "N/m", 1e-6, 0.05, 0,
+                          "dF_y/dy at concentric centres (centre study)",
+                          "%s.centre_slope.r%g.eps2_%g", label, r, e->centre_eps2[j]);
         }
     if (!st) st = centre_csv(x, e, label, c, err);
     if (!st) st = centre_table(x, e, label, c, err);
@@ -848,20 +830,19 @@ static tc_status cost_method(tc_exp *x, const e1_state *s, int k, e1_cost *c, tc
             fprintf(c->f, "%s,%s,%.9g,%d,%.6e\n", label, variant, c->y[j], c->n[j],
                     1e3 * c->time[j]);
         fprintf(c->f, "\n\n");
-        add_word(c->labels, sizeof c->labels, label);
-        add_word(c->variants, sizeof c->variants, variant);
+        tc_words_add(c->labels, sizeof c->labels, " ", "%s", label);
+        tc_words_add(c->variants, sizeof c->variants, " ", "%s", variant);
         double nratio, ratio = e1_cost_ratio(c->n, c->time, c->np, &nratio);
-        char name[96];
-        snprintf(name, sizeof name, "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
-        tc_metrics_add(tc_exp_metrics(x), label, name, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
-                       v ? "query CPU time, most over fewest points in contact, every pair "
-                           "evaluated (prune = 0)"
-                         : "query CPU time, most over fewest points in contact, as run");
+        tc_exp_metric(x, label, ratio, "1", 0, 0.5, TC_METRIC_TIMING,
+                      v ? "query CPU time, most over fewest points in contact, every pair "
+                          "evaluated (prune = 0)"
+                        : "query CPU time, most over fewest points in contact, as run",
+                      "%s.query_cost_contacts%s", label, v ? "_allpairs" : "");
         if (v) continue;
-        snprintf(name, sizeof name, "%s.contacts_ratio", label);
-        tc_metrics_add(tc_exp_metrics(x), label, name, nratio, "1", 0, 1e-9, 0,
-                       "most over fewest points in contact in the cost study (a cost "
-                       "proportional to them gives this ratio)");
+        tc_exp_metric(x, label, nratio, "1", 0, 1e-9, 0,
+                      "most over fewest points in contact in the cost study (a cost "
+                      "proportional to them gives this ratio)",
+                      "%s.contacts_ratio", label);
     }
     return st;
 }
@@ -934,10 +915,8 @@ static const double ssdf_rel[SSDF_NEPS] = {0.25, 4.0, 25.0, 100.0};         /* e
  * between rows), blocks two blank lines apart (gnuplot's index 0, 1, ...) */
 static tc_status write_ssdf_data(const tc_exp *x, const tc_aopc *c, const double *phi,
                                  const double *eps, tc_error *err) {
-    char path[1200];
-    tc_exp_path(x, "ssdf_box.dat", path, sizeof path);
     tc_outfile o;
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "ssdf_box.dat", &o, err);
     if (st) return st;
     fprintf(o.f, "# SSDF of a %g m x %g m 2-D box, %d points (spacing %g m)\n", 2 * ssdf_half[0],
             2 * ssdf_half[1], c->n, c->spacing);
@@ -984,11 +963,10 @@ static tc_status write_ssdf(tc_exp *x, tc_error *err) {
     tc_exp_path(x, "", dir, sizeof dir);
     /* the widths as words for the template and as lists for the caption */
     for (int e = 0; e < SSDF_NEPS; e++) {
-        const char *sep = e ? " " : "", *csep = e ? ", " : "";
-        snprintf(rels + strlen(rels), sizeof rels - strlen(rels), "%s%g", sep, ssdf_rel[e]);
-        snprintf(epss + strlen(epss), sizeof epss - strlen(epss), "%s%.3g", sep, eps[e]);
-        snprintf(relc + strlen(relc), sizeof relc - strlen(relc), "%s%g", csep, ssdf_rel[e]);
-        snprintf(epsc + strlen(epsc), sizeof epsc - strlen(epsc), "%s%.3g", csep, eps[e]);
+        tc_words_add(rels, sizeof rels, " ", "%g", ssdf_rel[e]);
+        tc_words_add(epss, sizeof epss, " ", "%.3g", eps[e]);
+        tc_words_add(relc, sizeof relc, ", ", "%g", ssdf_rel[e]);
+        tc_words_add(epsc, sizeof epsc, ", ", "%.3g", eps[e]);
     }
     snprintf(half, sizeof half, "%g %g", ssdf_half[0], ssdf_half[1]);
     /* one symmetric colour range for every panel, the largest |phi| rounded up to the cm */

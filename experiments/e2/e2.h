@@ -99,11 +99,6 @@ tc_status e2_read_trajectories(const char *path, const e2_setup *e, e2_traj *tr,
 tc_status e2_write_trajectories(const char *path, const e2_traj *tr, int n, const e2_setup *e,
                                 const char *provenance, tc_error *err);
 
-/* the generator: cross-entropy search over finger waypoints with method spec (normally
- * "mujoco" at 2 ms, MJX's default step) towards each goal; writes out_path with provenance */
-tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path, int threads,
-                      tc_error *err);
-
 /* `touche generate e2` and `touche bench e2` */
 tc_status e2_generate_hook(const tc_gen_opts *o, tc_error *err);
 extern const struct tc_bench_def e2_bench; /* exp/tc_bench.h */

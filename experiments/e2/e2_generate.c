@@ -89,8 +89,10 @@ static tc_status write_best(const e2_setup *e, const char *spec, double dt, int 
     return e2_write_trajectories(out_path, out, e->ngoal, e, prov, err);
 }
 
-tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path, int threads,
-                      tc_error *err) {
+/* the generator: cross-entropy search over finger waypoints with method spec (normally
+ * "mujoco" at 2 ms, MJX's default step) towards each goal; writes out_path with provenance */
+static tc_status e2_generate(const e2_setup *e, const char *spec, const char *out_path, int threads,
+                             tc_error *err) {
     tc_scene sc;
     tc_method m;
     tc_status st = tc_scene_t_pusher(&sc, &e->scene, err);

@@ -233,9 +233,7 @@ static void rollout_after(void *ctx, tc_sim *sim, long i) {
     const double t = (i + 1) * c->dt, T = c->e->duration;
     while (c->path && c->k < c->npath && t >= (double)c->k * T / (c->npath - 1) - 1e-12) {
         c->path[4 * c->k] = t;
-        c->path[4 * c->k + 1] = q[0];
-        c->path[4 * c->k + 2] = q[1];
-        c->path[4 * c->k + 3] = q[2];
+        memcpy(c->path + 4 * c->k + 1, q, 3 * sizeof *q);
         c->k++;
     }
 }
@@ -245,9 +243,7 @@ static void rollout_end(void *ctx, tc_sim *sim) {
     rollout_ctx *c = ctx;
     double q[7];
     tc_sim_body_q(sim, E2_BODY_T, q);
-    c->r->final[0] = q[0];
-    c->r->final[1] = q[1];
-    c->r->final[2] = q[2];
+    memcpy(c->r->final, q, sizeof c->r->final);
 }
 
 void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, double dt,

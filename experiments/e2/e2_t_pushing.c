@@ -2,6 +2,7 @@
 /* E2: planar T-pushing — every rollout in the reference engine and in touche, the fig. 7 table,
  * paths, step time against the number of points */
 #include "experiments/e2/e2.h"
+#include "exp/tc_rows.h"
 #include "core/tc_fs.h"
 #include "core/tc_machine.h"
 
@@ -84,14 +85,6 @@ static const e2_item *find_item(const e2_state *s, int k, int d, int g, int p, i
     return found;
 }
 
-/* a metric "<label>.<column>.<what>" of method label, with its tolerances */
-static void cell_metric(tc_exp *x, const char *label, const char *col, const char *what, double v,
-                        const char *unit, double abs_tol, double rel_tol, const char *doc) {
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s.%s", label, col, what);
-    tc_metrics_add(tc_exp_metrics(x), label, name, v, unit, abs_tol, rel_tol, 0, doc);
-}
-
 /* csv of every rollout's final pose, step time and status */
 static tc_status write_rollouts(const tc_exp *x, const e2_state *s, tc_error *err) {
     const e2_setup *e = &s->e;
@@ -116,10 +109,8 @@ static tc_status write_rollouts(const tc_exp *x, const e2_state *s, tc_error *er
 /* csv of the T's paths of one column in the reference and the timed method, for the figure */
 static tc_status write_paths(const tc_exp *x, const e2_state *s, int timed, int ref, int dt,
                              int integ, int sp, tc_error *err) {
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "paths.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, "paths.csv", &o, err);
     if (st) return st;
     /* one gnuplot block per (rollout, simulator), two blank lines between blocks */
     fprintf(o.f, "# t_s,x_m,y_m,theta_rad; blocks: rollout 0 %s, rollout 0 %s, ...\n",
@@ -151,10 +142,8 @@ static tc_status write_timing(tc_exp *x, const e2_state *s, double *ratio, tc_er
     tc_status st =
         e2_step_times(x, &s->e, &s->sc, &s->tr[0], 2000, spacings, ns, points, ms, &ref_s, m, err);
     if (st) return st;
-    char path[1200];
     tc_outfile o;
-    tc_exp_path(x, "step_time.csv", path, sizeof path);
-    if ((st = tc_outfile_open(&o, path, err))) return st;
+    if ((st = tc_exp_open(x, "step_time.csv", &o, err))) return st;
     fprintf(o.f, "points,%s_%s_ms,%s_%s_ms\n", s->e.timing, s->e.timing_integ, s->e.reference,
             s->e.timing_integ);
     for (int i = 0; i < ns; i++)
@@ -185,18 +174,20 @@ static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
             char col[64];
             column_name(col, sizeof col, e, d, g, 0);
             mean_sd(dist, e->rollouts, &mean, &sd);
-            cell_metric(x, label, col, "travel_cm", mean, "cm", 0.05, 0.02,
-                        "mean distance the reference moves the T: delta d of a T never pushed");
+            tc_exp_metric(x, label, mean, "cm", 0.05, 0.02, 0,
+                          "mean distance the reference moves the T: delta d of a T never pushed",
+                          "%s.%s.travel_cm", label, col);
             mean_sd(turn, e->rollouts, &mean, &sd);
-            cell_metric(x, label, col, "turn_deg", mean, "deg", 0.3, 0.02,
-                        "mean angle the reference turns the T: delta theta of a T never pushed");
+            tc_exp_metric(x, label, mean, "deg", 0.3, 0.02, 0,
+                          "mean angle the reference turns the T: delta theta of a T never pushed",
+                          "%s.%s.turn_deg", label, col);
         }
 }
 
 /* one row of the table: method k in the grid's cell (d, g, p) against the reference over the
  * rollouts, the paper's values for its column, and its pose-gap metrics */
-static void table_row(tc_exp *x, const e2_state *s, tc_table *tab, int k, int ref, int d, int g,
-                      int p, int points) {
+static void table_row(tc_exp *x, const e2_state *s, tc_rows *w, int k, int ref, int d, int g, int p,
+                      int points) {
     static const char *const keys[] = {"scm_ms", "mjx_ms", "dd_cm", "dth_deg"};
     const e2_setup *e = &s->e;
     /* per rollout: method step (us), reference step (us), delta d (cm), delta theta (deg) */
@@ -215,37 +206,40 @@ static void table_row(tc_exp *x, const e2_state *s, tc_table *tab, int k, int re
         q[3][r] = turn_deg(a->r.final[2], b->r.final[2]);
     }
     /* the cells: method, column, the four means with their spread, failures, the paper's */
-    char col[64], cells[11][64];
-    const char *row[11];
+    const char *label = tc_exp_label(x, k);
+    char col[64], ms[4][64], fails[32];
+    double paper[4];
     column_name(col, sizeof col, e, d, g, points);
-    snprintf(cells[0], 64, "%s", tc_exp_label(x, k));
-    snprintf(cells[1], 64, "%s", col);
-    snprintf(cells[6], 64, "%d/%d", failed, e->rollouts);
+    snprintf(fails, sizeof fails, "%d/%d", failed, e->rollouts);
     for (int c = 0; c < 4; c++) {
-        double paper = tc_script_paper(tc_exp_script(x), "column", col, keys[c]);
+        paper[c] = tc_script_paper(tc_exp_script(x), "column", col, keys[c]);
         mean_sd(q[c], e->rollouts, &mean[c], &sd);
-        snprintf(cells[2 + c], 64, "%.3g ± %.2g", mean[c], sd);
-        snprintf(cells[7 + c], 64, isnan(paper) ? "-" : "%g", paper);
+        snprintf(ms[c], 64, "%.3g ± %.2g", mean[c], sd);
     }
-    for (int c = 0; c < 11; c++)
-        row[c] = cells[c];
-    tc_table_add_row(tab, row);
+    tc_rows_put(w,
+                (const tc_cell[]){TC_TEXT(label), TC_TEXT(col), TC_TEXT(ms[0]), TC_TEXT(ms[1]),
+                                  TC_TEXT(ms[2]), TC_TEXT(ms[3]), TC_TEXT(fails), TC_NUM(paper[0]),
+                                  TC_NUM(paper[1]), TC_NUM(paper[2]), TC_NUM(paper[3])});
     /* metrics: the pose gaps per column (open-loop rollouts amplify changes) */
-    cell_metric(x, cells[0], col, "dd_cm", mean[2], "cm", 0.5, 0.25,
-                "mean final COM distance to the reference");
-    cell_metric(x, cells[0], col, "dth_deg", mean[3], "deg", 3, 0.25,
-                "mean final rotation difference to the reference");
+    tc_exp_metric(x, label, mean[2], "cm", 0.5, 0.25, 0, "mean final COM distance to the reference",
+                  "%s.%s.dd_cm", label, col);
+    tc_exp_metric(x, label, mean[3], "deg", 3, 0.25, 0,
+                  "mean final rotation difference to the reference", "%s.%s.dth_deg", label, col);
 }
 
 /* the table (as fig. 7): every method and column against the reference, with the paper's */
 static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *err) {
-    static const char *const hdr[] = {
-        "method",         "column",        "method step (µs)", "reference step (µs)",
-        "Δd (cm)",        "Δθ (deg)",      "failed",           "paper step (ms)",
-        "paper MJX (ms)", "paper Δd (cm)", "paper Δθ (deg)"};
+    static const tc_col cols[] = {
+        TC_COL_TAB("method", NULL),           TC_COL_TAB("column", NULL),
+        TC_COL_TAB("method step (µs)", NULL), TC_COL_TAB("reference step (µs)", NULL),
+        TC_COL_TAB("Δd (cm)", NULL),          TC_COL_TAB("Δθ (deg)", NULL),
+        TC_COL_TAB("failed", NULL),           TC_COL_TAB("paper step (ms)", "%g"),
+        TC_COL_TAB("paper MJX (ms)", "%g"),   TC_COL_TAB("paper Δd (cm)", "%g"),
+        TC_COL_TAB("paper Δθ (deg)", "%g")};
     const e2_setup *e = &s->e;
-    tc_table *tab = tc_table_alloc(11, hdr);
-    if (!tab) return TC_ENOMEM;
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, NULL, cols, 11, err);
+    if (st) return st;
     /* the columns' point counts, once per spacing */
     int points[E2_MAXGRID];
     for (int p = 0; p < e->nspacing; p++)
@@ -259,7 +253,7 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
         for (int g = 0; g < e->ninteg; g++)
             for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
                 for (int d = 0; d < e->ndt; d++)
-                    table_row(x, s, tab, k, ref, d, g, p, p >= 0 ? points[p] : 0);
+                    table_row(x, s, w, k, ref, d, g, p, p >= 0 ? points[p] : 0);
     }
     char machine[300], caption[1024];
     tc_machine_describe(machine, sizeof machine, tc_exp_threads(x));
@@ -269,9 +263,7 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
              "columns are step (ms)-integrator-AOPC points. Paper values: GPU (JAX/MJX), step "
              "times in ms.",
              machine);
-    tc_status st = tc_exp_table(x, tab, "fig7_table", caption, err);
-    tc_table_free(tab);
-    return st;
+    return tc_rows_close(w, "fig7_table", caption, err);
 }
 
 /* one work item: one rollout */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* E3 (FEM sinusoid comparison): the pressure-field force of a rigid sinusoid on a compliant
- * layer, the generator of the FEM cache, and pfc's contact surface of a sphere on a half-space */
+ * layer, its deviation from the FEM curve, and pfc's contact surface of a sphere on a half-space */
 #ifndef TC_E3_H
 #define TC_E3_H
 
@@ -31,9 +31,5 @@ double e3_curve_deviation(const double *d, const double *ref, const double *mode
  * pressure (Pa) at their vertices; errors: the model's, TC_ENOMEM */
 tc_status e3_surface(double r, double depth, double E, double k, int level, tc_pfc_polygon **poly,
                      int *n, tc_error *err);
-
-/* regenerate E3's FEM cache (o->source_dir/<fem.cache>, or o->out) with CalculiX on the
- * production mesh, for every eta of the script, to depth 0.4 + eta (both depth conventions) */
-tc_status e3_generate(const tc_gen_opts *o, tc_error *err);
 
 #endif

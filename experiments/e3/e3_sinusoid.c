@@ -2,6 +2,7 @@
 /* E3: FEM (CalculiX) vs pressure field contact for a rigid sinusoid on a layer (Elandt fig. 6), and
  * pfc's contact surface of a sphere on a half-space (fig. 1) */
 #include "experiments/e3/e3.h"
+#include "exp/tc_rows.h"
 #include "fem/tc_fem.h"
 #include "core/tc_fs.h"
 
@@ -208,6 +209,15 @@ static tc_status resolve_fem(tc_exp *x, e3_state *s) {
     return TC_OK;
 }
 
+/* the depth conventions of the tables, and of the metrics' names */
+static const char *const conv_name[] = {"first touch", "mean level"};
+static const char *const conv_key[] = {"touch", "mean"};
+
+/* the pressure field model's force at amplitude eta and depth d (from first touch), normalised */
+static double pfc_norm(const e3_state *s, double eta, double d) {
+    return e3_pfc_force(eta, s->e.lambda, s->e.E, d, s->e.segments) / s->f0_pfc;
+}
+
 /* curves.csv: both methods normalised, both depth conventions, a block per eta */
 static tc_status write_curves(const tc_exp *x, const e3_state *s, tc_error *err) {
     const e3_setup *e = &s->e;
@@ -220,8 +230,7 @@ static tc_status write_curves(const tc_exp *x, const e3_state *s, tc_error *err)
         for (int i = 0; i < s->fem[k].n; i++) {
             double d = s->fem[k].depth[i];
             fprintf(o.f, "%g,%.9g,%.9g,%.9g,%.9g\n", e->eta[k], d, d - e->eta[k],
-                    s->fem[k].force[i] / s->f0_fem,
-                    e3_pfc_force(e->eta[k], e->lambda, e->E, d, e->segments) / s->f0_pfc);
+                    s->fem[k].force[i] / s->f0_fem, pfc_norm(s, e->eta[k], d));
         }
         fprintf(o.f, "\n\n");
     }
@@ -231,55 +240,48 @@ static tc_status write_curves(const tc_exp *x, const e3_state *s, tc_error *err)
 /* the table: PFC / FEM at the reference depth, both conventions, beside the paper and the
  * coarse re-solve; one metric per row */
 static tc_status write_ratios(tc_exp *x, const e3_state *s, tc_error *err) {
+    static const tc_col cols[] = {TC_COL_TAB("eta", "%g"),
+                                  TC_COL_TAB("convention", NULL),
+                                  TC_COL_TAB("depth from first touch", "%.3f"),
+                                  TC_COL_TAB("FEM (norm.)", "%.4f"),
+                                  TC_COL_TAB("PFC (norm.)", "%.4f"),
+                                  TC_COL_TAB("PFC / FEM", "%.4f"),
+                                  TC_COL_TAB("paper PFC / FEM", "%.2f"),
+                                  TC_COL_TAB("coarse FEM / cache", "%.4f")};
     const e3_setup *e = &s->e;
     const tc_fem_curve *fem = s->fem;
-    static const char *const hdr[] = {
-        "eta",         "convention", "depth from first touch", "FEM (norm.)",
-        "PFC (norm.)", "PFC / FEM",  "paper PFC / FEM",        "coarse FEM / cache"};
-    tc_table *t = tc_table_alloc(8, hdr);
-    if (!t) return TC_ENOMEM;
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, NULL, cols, 8, err);
+    if (st) return st;
     for (int k = 0; k < e->neta; k++)
         for (int conv = 0; conv < 2; conv++) {
             /* first touch: d = depth; mean level: the mean of the surface at depth, d = depth + eta
              */
             double d = conv ? e->depth + e->eta[k] : e->depth;
-            double ff = at(&fem[k], d) / s->f0_fem,
-                   fp = e3_pfc_force(e->eta[k], e->lambda, e->E, d, e->segments) / s->f0_pfc;
+            double ff = at(&fem[k], d) / s->f0_fem, fp = pfc_norm(s, e->eta[k], d);
             double cf = s->resolved ? at(&s->coarse[k], e->depth) / at(&fem[k], e->depth) : NAN;
-            char c[8][64];
-            snprintf(c[0], 64, "%g", e->eta[k]);
-            snprintf(c[1], 64, "%s", conv ? "mean level" : "first touch");
-            snprintf(c[2], 64, "%.3f", d);
-            snprintf(c[3], 64, isnan(ff) ? "n/a (beyond the FEM curve)" : "%.4f", ff);
-            snprintf(c[4], 64, "%.4f", fp);
-            snprintf(c[5], 64, isnan(ff) ? "n/a" : "%.4f", fp / ff);
-            snprintf(c[6], 64, fabs(e->eta[k] - e->paper_eta) < 1e-9 && !conv ? "%.2f" : "-",
-                     e->paper_ratio);
-            snprintf(c[7], 64, conv || isnan(cf) ? "-" : "%.4f", cf);
-            const char *row[8];
-            for (int i = 0; i < 8; i++)
-                row[i] = c[i];
-            tc_table_add_row(t, row);
-            if (isnan(ff)) continue;
-            char name[96];
-            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s", e->eta[k],
-                     conv ? "mean" : "touch");
-            tc_metrics_add(tc_exp_metrics(x), NULL, name, fp / ff, "1", 0.005, 0.01, 0,
-                           "PFC / FEM normalised force at the reference depth");
+            const int paper = fabs(e->eta[k] - e->paper_eta) < 1e-9 && !conv;
+            tc_rows_put(w, (const tc_cell[]){
+                               TC_NUM(e->eta[k]), TC_TEXT(conv_name[conv]), TC_NUM(d),
+                               isnan(ff) ? TC_TEXT("n/a (beyond the FEM curve)") : TC_NUM(ff),
+                               TC_NUM(fp), isnan(ff) ? TC_TEXT("n/a") : TC_NUM(fp / ff),
+                               TC_NUM(paper ? e->paper_ratio : NAN), TC_NUM(conv ? NAN : cf)});
+            if (!isnan(ff))
+                tc_exp_metric(x, NULL, fp / ff, "1", 0.005, 0.01, 0,
+                              "PFC / FEM normalised force at the reference depth",
+                              "pfc_over_fem.eta%g.%s", e->eta[k], conv_key[conv]);
         }
     tc_exp_text(x,
                 "A rigid frictionless sinusoid (wavelength %.4g, amplitudes eta) pressed into a "
                 "plane-strain layer of unit thickness: CalculiX (neo-Hookean, finite strain) "
                 "against the pressure field model, tier `%s`.",
                 e->lambda, tc_exp_tier(x));
-    tc_status st = tc_exp_table(x, t, "ratios",
-                                "E3: normalised force (by the eta = 0, d = 0.4 value of each "
-                                "method) of a rigid sinusoid on a plane-strain neo-Hookean layer, "
-                                "CalculiX vs the pressure field model; depth from first touch or "
-                                "from the sinusoid's mean level.",
-                                err);
-    tc_table_free(t);
-    return st;
+    return tc_rows_close(w, "ratios",
+                         "E3: normalised force (by the eta = 0, d = 0.4 value of each "
+                         "method) of a rigid sinusoid on a plane-strain neo-Hookean layer, "
+                         "CalculiX vs the pressure field model; depth from first touch or "
+                         "from the sinusoid's mean level.",
+                         err);
 }
 
 /* one polygon of the contact surface at modulus ratio k as pm3d draws it (its fan from vertex 0
@@ -301,7 +303,7 @@ static double put_polygon(FILE *f, double k, const tc_pfc_polygon *poly) {
 /* Elandt et al. fig. 1: pfc's contact surface of the sphere on the half-space for each modulus
  * ratio into surface.csv, the figure and a paragraph */
 static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
-    char path[1200], count[256] = "";
+    char path[1200], count[256] = "", ratios[128] = "";
     tc_outfile o;
     tc_exp_path(x, "surface.csv", path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
@@ -326,8 +328,9 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
             pk = fmax(pk, put_polygon(o.f, e->ratio[j], &poly[i]));
         free(poly);
         pmax = fmax(pmax, pk);
-        snprintf(count + strlen(count), sizeof count - strlen(count),
-                 "%sk = %g: %d polygons, peak %.3g kPa", j ? "; " : "", e->ratio[j], n, pk / 1e3);
+        tc_words_add(count, sizeof count, "; ", "k = %g: %d polygons, peak %.3g kPa", e->ratio[j],
+                     n, pk / 1e3);
+        tc_words_add(ratios, sizeof ratios, " ", "%g", e->ratio[j]);
     }
     if (st) {
         tc_outfile_abort(&o);
@@ -335,10 +338,7 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
     }
     if ((st = tc_outfile_commit(&o, err))) return st;
     /* the figure: one panel per ratio, one colour scale up to the peak pressure of all */
-    char ratios[128] = "", r[32], d[32], cb[32];
-    for (int j = 0; j < e->nratio; j++)
-        snprintf(ratios + strlen(ratios), sizeof ratios - strlen(ratios), "%s%g", j ? " " : "",
-                 e->ratio[j]);
+    char r[32], d[32], cb[32];
     snprintf(r, sizeof r, "%g", e->sr);
     snprintf(d, sizeof d, "%g", e->sdepth);
     snprintf(cb, sizeof cb, "%g", ceil(pmax / 1e3) * 1e3);
@@ -369,13 +369,18 @@ static tc_status write_surface(tc_exp *x, const e3_setup *e, tc_error *err) {
  * force, so at eta = 0 the ratio is 1 at d = 0.4 by construction, and only the curve can
  * disagree), with the depth where it is reached; a table and one metric each */
 static tc_status write_deviation(tc_exp *x, const e3_state *s, tc_error *err) {
+    static const tc_col cols[] = {
+        TC_COL_TAB("eta", "%g"),        TC_COL_TAB("convention", NULL),
+        TC_COL_TAB("depths", NULL),     TC_COL_TAB("max |PFC / FEM - 1|", "%.4f"),
+        TC_COL_TAB("at depth", "%.3f"), TC_COL_TAB("PFC / FEM there", "%.4f"),
+        TC_COL_TAB("samples", "%.0f")};
     const e3_setup *e = &s->e;
     const tc_fem_curve *fem = s->fem;
-    static const char *const hdr[] = {
-        "eta",      "convention",      "depths", "max |PFC / FEM - 1|",
-        "at depth", "PFC / FEM there", "samples"};
-    tc_table *t = tc_table_alloc(7, hdr);
-    if (!t) return TC_ENOMEM;
+    char depths[64], caption[512];
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, NULL, cols, 7, err);
+    if (st) return st;
+    snprintf(depths, sizeof depths, "%g-%g", e->curve[0], e->curve[1]);
     for (int k = 0; k < e->neta; k++)
         for (int conv = 0; conv < 2; conv++) {
             /* the FEM samples as they are (no interpolation), PFC at the same depths */
@@ -385,8 +390,7 @@ static tc_status write_deviation(tc_exp *x, const e3_state *s, tc_error *err) {
             for (int i = 0; i < n; i++) {
                 d[i] = fem[k].depth[i] - shift;
                 ref[i] = fem[k].force[i] / s->f0_fem;
-                model[i] = e3_pfc_force(e->eta[k], e->lambda, e->E, fem[k].depth[i], e->segments) /
-                           s->f0_pfc;
+                model[i] = pfc_norm(s, e->eta[k], fem[k].depth[i]);
             }
             double dev = e3_curve_deviation(d, ref, model, n, e->curve[0], e->curve[1]);
             for (int i = 0; i < n; i++)
@@ -396,36 +400,24 @@ static tc_status write_deviation(tc_exp *x, const e3_state *s, tc_error *err) {
                         fabs(model[i] / ref[i] - 1) > fabs(model[worst] / ref[worst] - 1))
                         worst = i;
                 }
-            char c[7][64];
-            snprintf(c[0], 64, "%g", e->eta[k]);
-            snprintf(c[1], 64, "%s", conv ? "mean level" : "first touch");
-            snprintf(c[2], 64, "%g-%g", e->curve[0], e->curve[1]);
-            snprintf(c[3], 64, isnan(dev) ? "n/a" : "%.4f", dev);
-            snprintf(c[4], 64, worst < 0 ? "-" : "%.3f", worst < 0 ? 0 : d[worst]);
-            snprintf(c[5], 64, worst < 0 ? "-" : "%.4f", worst < 0 ? 0 : model[worst] / ref[worst]);
-            snprintf(c[6], 64, "%d", used);
-            const char *row[7];
-            for (int i = 0; i < 7; i++)
-                row[i] = c[i];
-            tc_table_add_row(t, row);
-            if (isnan(dev)) continue;
-            char name[96];
-            snprintf(name, sizeof name, "pfc_over_fem.eta%g.%s.maxdev", e->eta[k],
-                     conv ? "mean" : "touch");
-            tc_metrics_add(
-                tc_exp_metrics(x), NULL, name, dev, "1", 0.005, 0.01, 0,
-                "largest |PFC / FEM - 1| along the normalised curve over the curve depths");
+            tc_rows_put(w, (const tc_cell[]){
+                               TC_NUM(e->eta[k]), TC_TEXT(conv_name[conv]), TC_TEXT(depths),
+                               isnan(dev) ? TC_TEXT("n/a") : TC_NUM(dev),
+                               TC_NUM(worst < 0 ? NAN : d[worst]),
+                               TC_NUM(worst < 0 ? NAN : model[worst] / ref[worst]), TC_NUM(used)});
+            if (!isnan(dev))
+                tc_exp_metric(
+                    x, NULL, dev, "1", 0.005, 0.01, 0,
+                    "largest |PFC / FEM - 1| along the normalised curve over the curve depths",
+                    "pfc_over_fem.eta%g.%s.maxdev", e->eta[k], conv_key[conv]);
         }
-    char caption[512];
     snprintf(caption, sizeof caption,
              "E3: how far the pressure field model's normalised force curve strays from CalculiX's "
              "along depth: the largest |PFC / FEM - 1| over the FEM samples with depth in [%g, %g] "
              "(first touch, or from the sinusoid's mean level), and where. The ratio at d = %g "
              "alone is 1 at eta = 0 by construction (both curves are normalised there).",
              e->curve[0], e->curve[1], e->depth);
-    tc_status st = tc_exp_table(x, t, "curve_deviation", caption, err);
-    tc_table_free(t);
-    return st;
+    return tc_rows_close(w, "curve_deviation", caption, err);
 }
 
 static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
@@ -442,7 +434,7 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
     /* the figure: FEM solid, PFC dotted, as fig. 6 right */
     char data[1200], neta[16], etas[128] = "";
     for (int k = 0; k < e->neta; k++)
-        snprintf(etas + strlen(etas), sizeof etas - strlen(etas), "%s%g", k ? " " : "", e->eta[k]);
+        tc_words_add(etas, sizeof etas, " ", "%g", e->eta[k]);
     snprintf(neta, sizeof neta, "%d", e->neta);
     tc_exp_path(x, "curves.csv", data, sizeof data);
     tc_plot_var v[] = {{"datafile", data}, {"neta", neta}, {"etas", etas}};
@@ -452,7 +444,9 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
     return write_surface(x, e, err);
 }
 
-tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
+/* regenerate E3's FEM cache (o->source_dir/<fem.cache>, or o->out) with CalculiX on the
+ * production mesh, for every eta of the script, to depth 0.4 + eta (both depth conventions) */
+static tc_status e3_generate(const tc_gen_opts *o, tc_error *err) {
     char script[1100], path[1100];
     const char *source_dir = o->source_dir, *out_path = o->out;
     snprintf(script, sizeof script, "%s/experiments/e3/e3_sinusoid.cfg", source_dir);

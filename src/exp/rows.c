@@ -43,32 +43,32 @@ tc_status tc_rows_open(tc_rows **out, tc_exp *x, const char *csv, const tc_col *
         r->tcol[r->ntcol++] = c;
     }
     tc_status st = r->ntcol && !(r->tab = tc_table_alloc(r->ntcol, head)) ? TC_ENOMEM : TC_OK;
-    if (!st) st = tc_exp_open(x, csv, &r->out, err);
+    if (!st && csv) st = tc_exp_open(x, csv, &r->out, err);
     if (st) {
         tc_table_free(r->tab);
         free(r);
         return st;
     }
+    *out = r;
+    if (!csv) return TC_OK;
     /* the CSV header */
     for (int c = 0, n = 0; c < ncol; c++)
         if (cols[c].csv) fprintf(r->out.f, "%s%s", n++ ? "," : "", cols[c].csv);
     fputc('\n', r->out.f);
-    *out = r;
     return TC_OK;
 }
 
-/* the CSV's separator before the next cell of the line */
-static void csv_sep(tc_rows *r) {
+/* 1 when column col has a cell in the CSV (a table alone has none); writes the separator */
+static int csv_cell(tc_rows *r, const tc_col *col) {
+    if (!col->csv || !r->out.f) return 0;
     if (r->csv_cells++) fputc(',', r->out.f);
+    return 1;
 }
 
 /* a number cell of column c */
 static void put_num(tc_rows *r, int c, double v) {
     const tc_col *col = &r->col[c];
-    if (col->csv) {
-        csv_sep(r);
-        fprintf(r->out.f, col->fmt ? col->fmt : "%g", v);
-    }
+    if (csv_cell(r, col)) fprintf(r->out.f, col->fmt ? col->fmt : "%g", v);
     if (!col->head) return;
     double s = (col->scale != 0 ? col->scale : 1) * v;
     char *cell = r->cell[c];
@@ -84,8 +84,7 @@ static void put_num(tc_rows *r, int c, double v) {
 static void put_text(tc_rows *r, int c, const char *s) {
     const tc_col *col = &r->col[c];
     if (!s) s = "";
-    if (col->csv) {
-        csv_sep(r);
+    if (csv_cell(r, col)) {
         if (col->quote == TC_COL_QUOTED) {
             char q[1024];
             tc_csv_field(q, sizeof q, s);
@@ -99,12 +98,13 @@ static void put_text(tc_rows *r, int c, const char *s) {
 
 void tc_rows_put(tc_rows *r, const tc_cell *cells) {
     for (int c = 0; c < r->ncol; c++) {
-        if (r->col[c].fmt || r->col[c].digits > 0 || r->col[c].tfmt)
+        /* a text cell in a number column is written as it is ("-" for a failed run) */
+        if (!cells[c].s && (r->col[c].fmt || r->col[c].digits > 0 || r->col[c].tfmt))
             put_num(r, c, cells[c].v);
         else
             put_text(r, c, cells[c].s);
     }
-    fputc('\n', r->out.f);
+    if (r->out.f) fputc('\n', r->out.f);
     if (r->tab) {
         const char *row[TC_ROWS_MAXCOL];
         for (int k = 0; k < r->ntcol; k++)
@@ -115,7 +115,7 @@ void tc_rows_put(tc_rows *r, const tc_cell *cells) {
 }
 
 tc_status tc_rows_close(tc_rows *r, const char *base, const char *caption, tc_error *err) {
-    tc_status st = tc_outfile_commit(&r->out, err);
+    tc_status st = r->out.f ? tc_outfile_commit(&r->out, err) : TC_OK;
     if (!st && base && r->tab) st = tc_exp_table(r->x, r->tab, base, caption, err);
     tc_table_free(r->tab);
     free(r);
@@ -124,7 +124,7 @@ tc_status tc_rows_close(tc_rows *r, const char *base, const char *caption, tc_er
 
 void tc_rows_abort(tc_rows *r) {
     if (!r) return;
-    tc_outfile_abort(&r->out);
+    if (r->out.f) tc_outfile_abort(&r->out);
     tc_table_free(r->tab);
     free(r);
 }

@@ -407,6 +407,17 @@ void tc_exp_warn(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 
 /* text made safe for one CSV field: quoted, inner quotes doubled, line breaks as spaces */
 void tc_csv_field(char *buf, size_t n, const char *text);
 
+/* a metric of method label (NULL: the experiment's) whose name is printf's fmt, e.g.
+ * "%s.centre_slope.r%g" (tc_metrics_add: value, unit, tolerances, TC_METRIC_* flags, doc) */
+void tc_exp_metric(tc_exp *x, const char *label, double v, const char *unit, double tol_abs,
+                   double tol_rel, unsigned flags, const char *doc, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+
+/* append sep (when b is not empty) and printf's fmt to the string b of n bytes, cut to fit: a
+ * figure's list of labels, a caption's list of values */
+void tc_words_add(char *b, size_t n, const char *sep, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #ifdef __cplusplus
 }
 #endif

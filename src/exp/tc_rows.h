@@ -32,10 +32,18 @@ typedef struct tc_col {
     int quote;        /* text columns: TC_COL_RAW or TC_COL_QUOTED */
 } tc_col;
 
+/* a column of the CSV only and one of the table only: a number written with printf's format, or
+ * text (format NULL) */
+#define TC_COL_CSV(name, format)                                                                   \
+    { .csv = (name), .fmt = (format) }
+#define TC_COL_TAB(name, format)                                                                   \
+    { .head = (name), .tfmt = (format) }
+
 typedef struct tc_rows tc_rows;
 
-/* open x->dir/csv (a temp file until tc_rows_close) for the ncol columns cols (kept, not
- * copied: a static table) and a table of those with a heading */
+/* open x->dir/csv (a temp file until tc_rows_close; csv NULL: a table only) for the ncol columns
+ * cols (kept, not copied: a static table, or one that lives until tc_rows_close) and a table of
+ * those with a heading */
 tc_status tc_rows_open(tc_rows **r, tc_exp *x, const char *csv, const tc_col *cols, int ncol,
                        tc_error *err);
 
@@ -47,7 +55,8 @@ typedef struct tc_cell {
 #define TC_NUM(x)  ((tc_cell){NULL, (double)(x)})
 #define TC_TEXT(x) ((tc_cell){(x), 0})
 
-/* one row: a cell per column, in column order (its CSV line and its table row) */
+/* one row: a cell per column, in column order (its CSV line and its table row); a text cell in
+ * a number column is written as it is ("-" for a failed run, "n/a") */
 void tc_rows_put(tc_rows *r, const tc_cell *cells);
 
 /* commit the CSV and write the table as base.md and base.tex in the section (tc_exp_table,
