@@ -43,16 +43,16 @@ tc_status tc_rows_open(tc_rows **out, tc_exp *x, const char *csv, const tc_col *
         r->tcol[r->ntcol++] = c;
     }
     tc_status st = r->ntcol && !(r->tab = tc_table_alloc(r->ntcol, head)) ? TC_ENOMEM : TC_OK;
-    if (!st) st = tc_exp_open(x, csv, &r->out, err);
+    if (!st && csv) st = tc_exp_open(x, csv, &r->out, err);
     if (st) {
         tc_table_free(r->tab);
         free(r);
         return st;
     }
     /* the CSV header */
-    for (int c = 0, n = 0; c < ncol; c++)
+    for (int c = 0, n = 0; csv && c < ncol; c++)
         if (cols[c].csv) fprintf(r->out.f, "%s%s", n++ ? "," : "", cols[c].csv);
-    fputc('\n', r->out.f);
+    if (csv) fputc('\n', r->out.f);
     *out = r;
     return TC_OK;
 }
@@ -65,7 +65,7 @@ static void csv_sep(tc_rows *r) {
 /* a number cell of column c */
 static void put_num(tc_rows *r, int c, double v) {
     const tc_col *col = &r->col[c];
-    if (col->csv) {
+    if (col->csv && r->out.f) {
         csv_sep(r);
         fprintf(r->out.f, col->fmt ? col->fmt : "%g", v);
     }
@@ -84,7 +84,7 @@ static void put_num(tc_rows *r, int c, double v) {
 static void put_text(tc_rows *r, int c, const char *s) {
     const tc_col *col = &r->col[c];
     if (!s) s = "";
-    if (col->csv) {
+    if (col->csv && r->out.f) {
         csv_sep(r);
         if (col->quote == TC_COL_QUOTED) {
             char q[1024];
@@ -104,7 +104,7 @@ void tc_rows_put(tc_rows *r, const tc_cell *cells) {
         else
             put_text(r, c, cells[c].s);
     }
-    fputc('\n', r->out.f);
+    if (r->out.f) fputc('\n', r->out.f);
     if (r->tab) {
         const char *row[TC_ROWS_MAXCOL];
         for (int k = 0; k < r->ntcol; k++)
@@ -115,7 +115,7 @@ void tc_rows_put(tc_rows *r, const tc_cell *cells) {
 }
 
 tc_status tc_rows_close(tc_rows *r, const char *base, const char *caption, tc_error *err) {
-    tc_status st = tc_outfile_commit(&r->out, err);
+    tc_status st = r->out.f ? tc_outfile_commit(&r->out, err) : TC_OK;
     if (!st && base && r->tab) st = tc_exp_table(r->x, r->tab, base, caption, err);
     tc_table_free(r->tab);
     free(r);
@@ -124,7 +124,7 @@ tc_status tc_rows_close(tc_rows *r, const char *base, const char *caption, tc_er
 
 void tc_rows_abort(tc_rows *r) {
     if (!r) return;
-    tc_outfile_abort(&r->out);
+    if (r->out.f) tc_outfile_abort(&r->out);
     tc_table_free(r->tab);
     free(r);
 }

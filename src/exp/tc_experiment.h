@@ -401,6 +401,17 @@ tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const cha
 void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar, const char *base,
                    const char *caption);
 
+/* a metric of method label (NULL: of no method) whose name is printf-formatted from fmt
+ * ("slide.%s.distance_error"), as tc_metrics_add otherwise */
+void tc_exp_metric(tc_exp *x, const char *label, double v, const char *unit, double abs_tol,
+                   double rel_tol, unsigned flags, const char *doc, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+
+/* append the formatted text to buf (n bytes, truncated to fit), after sep when buf is not empty:
+ * a list built item by item ("`a` 1.2; `b` 3.4") */
+void tc_append(char *buf, size_t n, const char *sep, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* an experiment-level warning (summary and section) */
 void tc_exp_warn(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

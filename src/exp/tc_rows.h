@@ -34,8 +34,8 @@ typedef struct tc_col {
 
 typedef struct tc_rows tc_rows;
 
-/* open x->dir/csv (a temp file until tc_rows_close) for the ncol columns cols (kept, not
- * copied: a static table) and a table of those with a heading */
+/* open x->dir/csv (a temp file until tc_rows_close; NULL: no CSV, the table only) for the ncol
+ * columns cols (kept, not copied: a static table) and a table of those with a heading */
 tc_status tc_rows_open(tc_rows **r, tc_exp *x, const char *csv, const tc_col *cols, int ncol,
                        tc_error *err);
 
