@@ -25,6 +25,7 @@ static const char *const scene_name[E7_NSCENE] = {"slide", "incline", "roll", "p
 /* one simulation of the sweep */
 typedef struct e7_item {
     int method, scene, variant, planar, run;
+    const tc_scene *sc; /* its scene, shared */
     long steps, done;
     /* its samples in one block of nbuf doubles: (a)-(c) body 1 after every step (x, v, speed,
      * wr); (d) a sample every d_every steps (t, ke, energy, geo, own) */
@@ -53,7 +54,7 @@ typedef struct e7_state {
     e7_item *it;
     int n;
     char skipped[E7_NSCENE][E7_SKIPLEN];
-    /* the pile methods (those with a pile run), in method order */
+    /* the pile methods (those with a pile run), in method order, from the plan */
     int pm[256], npm;
     /* per method: the log-log fit over the pile sizes (slope, intercept; against own contacts) */
     double slope[256], icept[256], slope_own[256];
@@ -104,19 +105,6 @@ static void e7_free(void *state) {
 
 /* ---------- the runs ---------- */
 
-static const tc_scene *item_scene(const e7_state *s, const e7_item *t) {
-    switch (t->scene) {
-    case E7_SLIDE:
-        return s->slide[t->planar];
-    case E7_INCLINE:
-        return s->incline[t->planar][t->variant];
-    case E7_ROLL:
-        return s->roll;
-    default:
-        return s->pile[t->variant];
-    }
-}
-
 /* a line of the skipped list of scene q */
 static void skip(e7_state *s, int q, const char *label, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -141,6 +129,9 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
     const e7_setup *e = &s->e;
     e7_item *t = &s->it[s->n++];
     *t = (e7_item){.method = k, .scene = scene, .variant = variant, .planar = planar};
+    const tc_scene *const sc[E7_NSCENE] = {s->slide[planar], s->incline[planar][variant], s->roll,
+                                           s->pile[variant]};
+    t->sc = sc[scene];
     const char *dim = planar ? "2-D" : "3-D";
     const double secs[E7_NSCENE] = {e->a_seconds, e->b_seconds, e->c_seconds, e->d_seconds};
     const int pile = scene == E7_PILE;
@@ -164,8 +155,7 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
     t->nbuf = na * per;
     for (size_t j = 0; j < na; j++)
         *a[4 * pile + j] = t->buf + j * per;
-    if (pile && !(t->landed = calloc((size_t)s->pile[variant]->nbody, sizeof *t->landed)))
-        return TC_ENOMEM;
+    if (pile && !(t->landed = calloc((size_t)t->sc->nbody, sizeof *t->landed))) return TC_ENOMEM;
     return TC_OK;
 }
 
@@ -247,17 +237,15 @@ static tc_status plan_scenes(tc_exp *x, e7_state *s, int k) {
 static tc_status plan_items(tc_exp *x, e7_state *s) {
     const e7_setup *e = &s->e;
     const int nm = tc_exp_nmethod(x);
-    int *runs = calloc((size_t)nm + 1, sizeof *runs);
-    if (!runs) return TC_ENOMEM;
+    /* the pile methods, in method order: each has a pile run (one size at least fits its limit) */
     for (int k = 0; k < nm; k++)
-        runs[k] = runs_piles(x, s, k);
+        if (runs_piles(x, s, k)) s->pm[s->npm++] = k;
     tc_status st = TC_OK;
     const char *why;
     for (int i = e->d_n - 1; i >= 0; i--)
-        for (int k = 0; k < nm && !st; k++)
-            if (runs[k] && e->d_bodies[i] <= pile_limit(e, tc_exp_label(x, k), &why))
-                st = add_item(x, s, k, E7_PILE, i, 0);
-    free(runs);
+        for (int j = 0; j < s->npm && !st; j++)
+            if (e->d_bodies[i] <= pile_limit(e, tc_exp_label(x, s->pm[j]), &why))
+                st = add_item(x, s, s->pm[j], E7_PILE, i, 0);
     for (int k = 0; k < nm && !st; k++)
         st = plan_scenes(x, s, k);
     return st;
@@ -325,7 +313,7 @@ static void pile_end(void *ctx, tc_sim *sim) {
 
 static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     const e7_setup *e = &s->e;
-    const tc_scene *sc = s->pile[t->variant];
+    const tc_scene *sc = t->sc;
     pile_ctx c = {.e = e, .p = &s->piles[t->variant], .t = t};
     if (!(c.touch = e7_touch_alloc(sc, e->d_margin))) c.oom = 1;
     tc_sim_loop loop = {.dt = e->d_dt,
@@ -371,8 +359,8 @@ static void e7_work(void *ctx, int i, tc_item *it) {
         simulate_pile(s, t, it);
         return;
     }
-    e7_simulate(&s->e, t->scene, item_scene(s, t), tc_exp_method(s->x, t->method), t->x, t->v,
-                t->speed, t->wr, &t->done, it);
+    e7_simulate(&s->e, t->scene, t->sc, tc_exp_method(s->x, t->method), t->x, t->v, t->speed, t->wr,
+                &t->done, it);
     t->m = e7_measure_run(&s->e, t->scene, t->done, t->x, t->v, t->speed, t->wr);
 }
 
@@ -384,8 +372,7 @@ static int e7_regions(void *ctx, int i, tc_region *r) {
     e7_item *t = &s->it[i];
     int nr = 0;
     r[nr++] = (tc_region){t->buf, t->nbuf * sizeof *t->buf};
-    if (t->landed)
-        r[nr++] = (tc_region){t->landed, (size_t)s->pile[t->variant]->nbody * sizeof *t->landed};
+    if (t->landed) r[nr++] = (tc_region){t->landed, (size_t)t->sc->nbody * sizeof *t->landed};
     r[nr++] = (tc_region){&t->done, sizeof t->done};
     r[nr++] = (tc_region){&t->m, sizeof t->m};
     r[nr++] = (tc_region){&t->step_s, sizeof *t - offsetof(e7_item, step_s)};
@@ -676,17 +663,6 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
     return tc_rows_close(w, "roll_table", cap, err);
 }
 
-/* the pile methods, in method order: each method with a pile run */
-static void pile_methods(const tc_exp *x, e7_state *s) {
-    s->npm = 0;
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        for (int i = 0; i < s->n; i++)
-            if (s->it[i].scene == E7_PILE && s->it[i].method == k) {
-                s->pm[s->npm++] = k;
-                break;
-            }
-}
-
 /* the pile run of method k at size `size`, or NULL */
 static const e7_item *pile_item(const e7_state *s, int k, int size) {
     for (int i = 0; i < s->n; i++)
@@ -743,7 +719,7 @@ static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
         tc_progress_tick(&prog);
         if (!ok(x, t) || !t->have_landed) continue;
         /* the pile's scene with every free body where the window started */
-        memcpy(sc, s->pile[t->variant], sizeof *sc);
+        memcpy(sc, t->sc, sizeof *sc);
         for (int b = 0; b < sc->nbody; b++) {
             tc_body_desc *d = &sc->body[b];
             if (d->joint != TC_JOINT_FREE) continue;
@@ -1248,7 +1224,6 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     free(cost);
     if (!st && tc_exp_writer(x)) st = cost_study(x, s, err);
     if (st) return st;
-    pile_methods(x, s);
     fit_piles(x, s);
     return outputs(x, s, err);
 }
