@@ -115,14 +115,11 @@ static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *r
     char hb[MAXCOL][80];
     int nc = 3;
     for (int i = 0; i < n; i++) {
-        snprintf(hb[nc], 80, "%s steps/s", e->d_label[i]);
-        hdr[nc] = hb[nc];
-        nc++;
-        if (!i) continue;
-        snprintf(hb[nc], 80, "%s / %s", e->d_label[i], e->d_label[0]);
-        hdr[nc] = hb[nc];
-        nc++;
+        snprintf(hb[nc++], 80, "%s steps/s", e->d_label[i]);
+        if (i) snprintf(hb[nc++], 80, "%s / %s", e->d_label[i], e->d_label[0]);
     }
+    for (int j = 3; j < nc; j++)
+        hdr[j] = hb[j];
     tc_table *tab = tc_table_alloc(nc, hdr);
     if (!tab) return TC_ENOMEM;
     /* one row per pile size; a method whose timed steps failed says so */
