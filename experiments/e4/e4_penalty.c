@@ -33,11 +33,10 @@ typedef struct e4_state {
 /* study q's series, <study>.csv: gnuplot blocks (one per method, two blank lines apart) of
  * step, kinetic energy, penetration */
 static tc_status write_series(const tc_exp *x, const e4_state *s, int q, tc_error *err) {
-    char file[32], path[1200];
+    char file[32];
     tc_outfile o;
     snprintf(file, sizeof file, "%s.csv", study_name[q]);
-    tc_exp_path(x, file, path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, file, &o, err);
     if (st) return st;
     fprintf(o.f, "# step,kinetic_J,penetration_m; one block per method:");
     for (int i = 0; i < s->n; i++)
@@ -116,14 +115,11 @@ static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *r
     char hb[MAXCOL][80];
     int nc = 3;
     for (int i = 0; i < n; i++) {
-        snprintf(hb[nc], 80, "%s steps/s", e->d_label[i]);
-        hdr[nc] = hb[nc];
-        nc++;
-        if (!i) continue;
-        snprintf(hb[nc], 80, "%s / %s", e->d_label[i], e->d_label[0]);
-        hdr[nc] = hb[nc];
-        nc++;
+        snprintf(hb[nc++], 80, "%s steps/s", e->d_label[i]);
+        if (i) snprintf(hb[nc++], 80, "%s / %s", e->d_label[i], e->d_label[0]);
     }
+    for (int j = 3; j < nc; j++)
+        hdr[j] = hb[j];
     tc_table *tab = tc_table_alloc(nc, hdr);
     if (!tab) return TC_ENOMEM;
     /* one row per pile size; a method whose timed steps failed says so */
@@ -161,12 +157,11 @@ static tc_status speed_table(tc_exp *x, const e4_setup *e, const e4_speed_row *r
         for (int r = 0; r < e->d_n && isnan(at50); r++)
             if (rows[r].lcp_contacts >= 50) at50 = over_baseline(&rows[r], i);
         if (isnan(at50)) continue;
-        char name[128];
-        snprintf(name, sizeof name, "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
-        tc_metrics_add(tc_exp_metrics(x), e->d_label[i], name, at50, "1", 0, 0.9,
-                       TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
-                       "steps/s over the baseline's at the first pile with >= 50 LCP "
-                       "contacts (machine-dependent)");
+        tc_exp_metric(x, e->d_label[i], at50, "1", 0, 0.9,
+                      TC_METRIC_TIMING | TC_METRIC_HIGHER_FASTER,
+                      "steps/s over the baseline's at the first pile with >= 50 LCP contacts "
+                      "(machine-dependent)",
+                      "speed.%s_over_%s_at_50", e->d_label[i], e->d_label[0]);
     }
     return st;
 }
@@ -226,15 +221,6 @@ static int ran_ok(const tc_exp *x, const e4_item *t) {
     return t && tc_exp_run_record(x, t->run)->status == TC_OK;
 }
 
-/* a metric "<study>.<label>.<what>" of method label */
-static void study_metric(tc_exp *x, const char *study, const char *label, const char *what,
-                         double v, const char *unit, double abs_tol, double rel_tol,
-                         const char *doc) {
-    char name[160];
-    snprintf(name, sizeof name, "%s.%s.%s", study, label, what);
-    tc_metrics_add(tc_exp_metrics(x), label, name, v, unit, abs_tol, rel_tol, 0, doc);
-}
-
 /* (b)'s row of method k beside the paper's value, and its metric */
 static void perturbed_row(tc_exp *x, const e4_item *r, int k, tc_table *t) {
     const char *label = tc_exp_label(x, k);
@@ -249,8 +235,9 @@ static void perturbed_row(tc_exp *x, const e4_item *r, int k, tc_table *t) {
     snprintf(c[5], 64, isnan(paper) ? "-" : "%.2g", paper);
     snprintf(c[6], 64, "%s", ran_ok(x, r) ? "ok" : "failed");
     tc_table_add_row(t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6]});
-    study_metric(x, "perturbed", label, "mean_penetration", ran_ok(x, r) ? b->mean_pen : NAN, "m",
-                 1e-5, 0.3, "(b) mean penetration of the perturbed block");
+    tc_exp_metric(x, label, ran_ok(x, r) ? b->mean_pen : NAN, "m", 1e-5, 0.3, 0,
+                  "(b) mean penetration of the perturbed block", "perturbed.%s.mean_penetration",
+                  label);
 }
 
 /* the studies row of method k: (a) and (c), and its failed runs; a study the method could not
@@ -270,8 +257,7 @@ static void studies_row(tc_exp *x, const e4_state *s, int k, tc_table *t, char *
         char why[300];
         tc_method_why_not(tc_exp_method(x, k), TC_CAP_DYNAMICS, tc_scene_shapes(&s->scene[q]), why,
                           sizeof why);
-        snprintf(notrun + strlen(notrun), nn - strlen(notrun), "%s%s %s: %s", notrun[0] ? "; " : "",
-                 label, q ? "(c)" : "(a)", why);
+        tc_words_add(notrun, nn, "; ", "%s %s: %s", label, q ? "(c)" : "(a)", why);
     }
     /* (a): the final kinetic energy and the last penetration sample, the final one */
     const tc_series *a = r[0] ? &r[0]->r.s : NULL;
@@ -279,8 +265,8 @@ static void studies_row(tc_exp *x, const e4_state *s, int k, tc_table *t, char *
     if (a && a->steps > 0) {
         double pen = a->pen[(a->steps - 1) / r[0]->every];
         snprintf(c[1], 64, "%.3g", pen);
-        study_metric(x, "block", label, "final_penetration", ran_ok(x, r[0]) ? pen : NAN, "m", 1e-4,
-                     0.3, "(a) penetration after the last step");
+        tc_exp_metric(x, label, ran_ok(x, r[0]) ? pen : NAN, "m", 1e-4, 0.3, 0,
+                      "(a) penetration after the last step", "block.%s.final_penetration", label);
     }
     /* (c): the bodies that escaped, the deepest penetration and how far the energy decayed */
     const tc_series *p = r[2] ? &r[2]->r.s : NULL;
@@ -288,11 +274,11 @@ static void studies_row(tc_exp *x, const e4_state *s, int k, tc_table *t, char *
         snprintf(c[3], 64, "%d", r[2]->r.escaped);
         snprintf(c[4], 64, "%.3g", p->max_pen);
         snprintf(c[5], 64, "%.3g", p->final_ke / p->peak_ke);
-        study_metric(x, "pile", label, "escaped", ran_ok(x, r[2]) ? r[2]->r.escaped : NAN, "1", 0,
-                     0, "(c) bodies outside the container at the end");
-        study_metric(x, "pile", label, "ke_final_over_peak",
-                     ran_ok(x, r[2]) ? p->final_ke / p->peak_ke : NAN, "1", 0.01, 1.0,
-                     "(c) kinetic energy at the end over its peak (decay)");
+        tc_exp_metric(x, label, ran_ok(x, r[2]) ? r[2]->r.escaped : NAN, "1", 0, 0, 0,
+                      "(c) bodies outside the container at the end", "pile.%s.escaped", label);
+        tc_exp_metric(x, label, ran_ok(x, r[2]) ? p->final_ke / p->peak_ke : NAN, "1", 0.01, 1.0, 0,
+                      "(c) kinetic energy at the end over its peak (decay)",
+                      "pile.%s.ke_final_over_peak", label);
     }
     snprintf(c[6], 64, "%d", failed);
     tc_table_add_row(t, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6]});
@@ -307,12 +293,11 @@ static void ratio_metrics(tc_exp *x, const e4_state *s) {
         const e4_item *a = kn >= 0 ? item_of(s, kn, E4_PERTURBED) : NULL;
         const e4_item *b = kd >= 0 ? item_of(s, kd, E4_PERTURBED) : NULL;
         if (!a || !b) continue;
-        char name[160], doc[200];
-        snprintf(name, sizeof name, "perturbed.%s_over_%s.mean_penetration", num, den);
+        char doc[200];
         snprintf(doc, sizeof doc, "(b) mean penetration of %s over that of %s", num, den);
-        tc_metrics_add(tc_exp_metrics(x), num, name,
-                       ran_ok(x, a) && ran_ok(x, b) ? a->r.s.mean_pen / b->r.s.mean_pen : NAN, "1",
-                       0, 0.3, 0, doc);
+        tc_exp_metric(x, num,
+                      ran_ok(x, a) && ran_ok(x, b) ? a->r.s.mean_pen / b->r.s.mean_pen : NAN, "1",
+                      0, 0.3, 0, doc, "perturbed.%s_over_%s.mean_penetration", num, den);
     }
 }
 
@@ -327,8 +312,8 @@ static void resting_depths(tc_exp *x, const e4_state *s) {
             continue;
         double kp = tc_params_get(mp, "kp"), ki = tc_params_get(mp, "ki");
         double lam = tc_params_get(mp, "forget");
-        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s: %.3g m",
-                 line[0] ? "; " : "", tc_exp_label(x, k), s->e.gravity / (kp + ki / (1 - lam)));
+        tc_words_add(line, sizeof line, "; ", "%s: %.3g m", tc_exp_label(x, k),
+                     s->e.gravity / (kp + ki / (1 - lam)));
     }
     if (line[0])
         tc_exp_text(x,
@@ -393,8 +378,7 @@ static void series_figure(tc_exp *x, const e4_state *s, int q) {
     snprintf(file, sizeof file, "%s.csv", study_name[q]);
     for (int i = 0; i < s->n; i++)
         if (s->it[i].study == q) {
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
-                     labels[0] ? " " : "", tc_exp_label(x, s->it[i].method));
+            tc_words_add(labels, sizeof labels, " ", "%s", tc_exp_label(x, s->it[i].method));
             ok += ran_ok(x, &s->it[i]);
         }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
@@ -429,8 +413,7 @@ static void speed_figure(tc_exp *x, const e4_setup *e) {
     tc_exp_path(x, "speed.csv", path, sizeof path);
     if (!tc_file_readable(path)) return;
     for (int i = 0; i < e->d_nlabel; i++)
-        snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s", i ? " " : "",
-                 e->d_label[i]);
+        tc_words_add(labels, sizeof labels, " ", "%s", e->d_label[i]);
     tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
     tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
                   "(d) Steps per second against contact points, penalty and LCP.");
@@ -477,8 +460,7 @@ static tc_status model_figures(tc_exp *x, const e4_state *s, tc_error *err) {
                   : ", set in the script");
     int nd = (int)(sizeof forget_depth / sizeof *forget_depth);
     for (int d = 0; d < nd; d++)
-        snprintf(depths + strlen(depths), sizeof depths - strlen(depths), "%s%g", d ? " " : "",
-                 forget_depth[d]);
+        tc_words_add(depths, sizeof depths, " ", "%g", forget_depth[d]);
     snprintf(forgets, sizeof forgets, "%g %g", lam[0], lam[1]);
     tc_exp_path(x, "forget.csv", path, sizeof path);
     tc_status st = e4_write_forget(path, forget_depth, nd, lam, 2, FORGET_STEPS, err);

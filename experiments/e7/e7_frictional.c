@@ -25,6 +25,7 @@ static const char *const scene_name[E7_NSCENE] = {"slide", "incline", "roll", "p
 /* one simulation of the sweep */
 typedef struct e7_item {
     int method, scene, variant, planar, run;
+    const tc_scene *sc; /* its scene, shared */
     long steps, done;
     /* its samples in one block of nbuf doubles: (a)-(c) body 1 after every step (x, v, speed,
      * wr); (d) a sample every d_every steps (t, ke, energy, geo, own) */
@@ -47,36 +48,19 @@ typedef struct e7_item {
 typedef struct e7_state {
     e7_setup e;
     const tc_exp *x;
+    tc_scene *scenes; /* every scene in one block, pointed at by the next ones */
     tc_scene *slide[2], *incline[2][E7_MAXANGLE], *roll, *pile[E7_MAXPILE];
     tc_compound_pile piles[E7_MAXPILE];
     e7_item *it;
     int n;
     char skipped[E7_NSCENE][E7_SKIPLEN];
-    /* the pile methods (those with a pile run), in method order */
+    /* the pile methods (those with a pile run), in method order, from the plan */
     int pm[256], npm;
     /* per method: the log-log fit over the pile sizes (slope, intercept; against own contacts) */
     double slope[256], icept[256], slope_own[256];
 } e7_state;
 
-/* append the formatted text to buf (n bytes), after sep when buf is not empty */
-static void cat(char *buf, size_t n, const char *sep, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void cat(char *buf, size_t n, const char *sep, const char *fmt, ...) {
-    size_t l = strlen(buf);
-    if (l) snprintf(buf + l, n - l, "%s", sep);
-    l = strlen(buf);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + l, n - l, fmt, ap);
-    va_end(ap);
-}
-
 /* ---------- setup ---------- */
-
-static tc_status new_scene(tc_scene **sc) {
-    *sc = malloc(sizeof **sc);
-    return *sc ? TC_OK : TC_ENOMEM;
-}
 
 static tc_status e7_setup_fn(tc_exp *x, void **state, tc_error *err) {
     e7_state *s = calloc(1, sizeof *s);
@@ -88,15 +72,16 @@ static tc_status e7_setup_fn(tc_exp *x, void **state, tc_error *err) {
     for (int i = 0; i < e->d_nlimit; i++)
         tc_exp_refer(x, "pile.limits", e->d_limit[i].label);
     /* every scene once, shared read-only by the runs */
+    tc_scene *sc = s->scenes = calloc(3 + 2 * E7_MAXANGLE + E7_MAXPILE, sizeof *sc);
+    if (!sc) return TC_ENOMEM;
     for (int p = 0; p < 2 && !st; p++) {
-        if (!(st = new_scene(&s->slide[p]))) st = e7_slide_scene(e, p, s->slide[p], err);
+        st = e7_slide_scene(e, p, s->slide[p] = sc++, err);
         for (int i = 0; i < e->b_n && !st; i++)
-            if (!(st = new_scene(&s->incline[p][i])))
-                st = e7_incline_scene(e, i, p, s->incline[p][i], err);
+            st = e7_incline_scene(e, i, p, s->incline[p][i] = sc++, err);
     }
-    if (!st && !(st = new_scene(&s->roll))) st = e7_roll_scene(e, s->roll, err);
+    if (!st) st = e7_roll_scene(e, s->roll = sc++, err);
     for (int i = 0; i < e->d_n && !st; i++)
-        if (!(st = new_scene(&s->pile[i]))) st = e7_pile_scene(e, i, s->pile[i], &s->piles[i], err);
+        st = e7_pile_scene(e, i, s->pile[i] = sc++, &s->piles[i], err);
     if (st) return st;
     /* a method joins when it runs one of the scenes with friction */
     tc_exp_need(x, E7_CAPS, tc_scene_shapes(s->slide[0]), "(a), (b) a box on a plane");
@@ -114,31 +99,11 @@ static void e7_free(void *state) {
         free(s->it[i].landed);
     }
     free(s->it);
-    for (int p = 0; p < 2; p++) {
-        free(s->slide[p]);
-        for (int i = 0; i < E7_MAXANGLE; i++)
-            free(s->incline[p][i]);
-    }
-    free(s->roll);
-    for (int i = 0; i < E7_MAXPILE; i++)
-        free(s->pile[i]);
+    free(s->scenes);
     free(s);
 }
 
 /* ---------- the runs ---------- */
-
-static const tc_scene *item_scene(const e7_state *s, const e7_item *t) {
-    switch (t->scene) {
-    case E7_SLIDE:
-        return s->slide[t->planar];
-    case E7_INCLINE:
-        return s->incline[t->planar][t->variant];
-    case E7_ROLL:
-        return s->roll;
-    default:
-        return s->pile[t->variant];
-    }
-}
 
 /* a line of the skipped list of scene q */
 static void skip(e7_state *s, int q, const char *label, const char *fmt, ...)
@@ -149,7 +114,7 @@ static void skip(e7_state *s, int q, const char *label, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    cat(s->skipped[q], E7_SKIPLEN, "; ", "`%s` (%s)", label, why);
+    tc_words_add(s->skipped[q], E7_SKIPLEN, "; ", "`%s` (%s)", label, why);
 }
 
 /* why method m cannot run a scene of these shapes, in the skipped list of scene q */
@@ -164,6 +129,9 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
     const e7_setup *e = &s->e;
     e7_item *t = &s->it[s->n++];
     *t = (e7_item){.method = k, .scene = scene, .variant = variant, .planar = planar};
+    const tc_scene *const sc[E7_NSCENE] = {s->slide[planar], s->incline[planar][variant], s->roll,
+                                           s->pile[variant]};
+    t->sc = sc[scene];
     const char *dim = planar ? "2-D" : "3-D";
     const double secs[E7_NSCENE] = {e->a_seconds, e->b_seconds, e->c_seconds, e->d_seconds};
     const int pile = scene == E7_PILE;
@@ -187,8 +155,7 @@ static tc_status add_item(tc_exp *x, e7_state *s, int k, int scene, int variant,
     t->nbuf = na * per;
     for (size_t j = 0; j < na; j++)
         *a[4 * pile + j] = t->buf + j * per;
-    if (pile && !(t->landed = calloc((size_t)s->pile[variant]->nbody, sizeof *t->landed)))
-        return TC_ENOMEM;
+    if (pile && !(t->landed = calloc((size_t)t->sc->nbody, sizeof *t->landed))) return TC_ENOMEM;
     return TC_OK;
 }
 
@@ -218,7 +185,7 @@ static int runs_piles(tc_exp *x, e7_state *s, int k) {
     int lim = pile_limit(e, label, &why), smallest = -1;
     for (int i = 0; i < e->d_n; i++) {
         if (e->d_bodies[i] > lim)
-            cat(left, sizeof left, ", ", "%d", e->d_bodies[i]);
+            tc_words_add(left, sizeof left, ", ", "%d", e->d_bodies[i]);
         else if (smallest < 0 || e->d_bodies[i] < e->d_bodies[smallest])
             smallest = i;
     }
@@ -270,17 +237,15 @@ static tc_status plan_scenes(tc_exp *x, e7_state *s, int k) {
 static tc_status plan_items(tc_exp *x, e7_state *s) {
     const e7_setup *e = &s->e;
     const int nm = tc_exp_nmethod(x);
-    int *runs = calloc((size_t)nm + 1, sizeof *runs);
-    if (!runs) return TC_ENOMEM;
+    /* the pile methods, in method order: each has a pile run (one size at least fits its limit) */
     for (int k = 0; k < nm; k++)
-        runs[k] = runs_piles(x, s, k);
+        if (runs_piles(x, s, k)) s->pm[s->npm++] = k;
     tc_status st = TC_OK;
     const char *why;
     for (int i = e->d_n - 1; i >= 0; i--)
-        for (int k = 0; k < nm && !st; k++)
-            if (runs[k] && e->d_bodies[i] <= pile_limit(e, tc_exp_label(x, k), &why))
-                st = add_item(x, s, k, E7_PILE, i, 0);
-    free(runs);
+        for (int j = 0; j < s->npm && !st; j++)
+            if (e->d_bodies[i] <= pile_limit(e, tc_exp_label(x, s->pm[j]), &why))
+                st = add_item(x, s, s->pm[j], E7_PILE, i, 0);
     for (int k = 0; k < nm && !st; k++)
         st = plan_scenes(x, s, k);
     return st;
@@ -348,7 +313,7 @@ static void pile_end(void *ctx, tc_sim *sim) {
 
 static void simulate_pile(e7_state *s, e7_item *t, tc_item *it) {
     const e7_setup *e = &s->e;
-    const tc_scene *sc = s->pile[t->variant];
+    const tc_scene *sc = t->sc;
     pile_ctx c = {.e = e, .p = &s->piles[t->variant], .t = t};
     if (!(c.touch = e7_touch_alloc(sc, e->d_margin))) c.oom = 1;
     tc_sim_loop loop = {.dt = e->d_dt,
@@ -394,8 +359,8 @@ static void e7_work(void *ctx, int i, tc_item *it) {
         simulate_pile(s, t, it);
         return;
     }
-    e7_simulate(&s->e, t->scene, item_scene(s, t), tc_exp_method(s->x, t->method), t->x, t->v,
-                t->speed, t->wr, &t->done, it);
+    e7_simulate(&s->e, t->scene, t->sc, tc_exp_method(s->x, t->method), t->x, t->v, t->speed, t->wr,
+                &t->done, it);
     t->m = e7_measure_run(&s->e, t->scene, t->done, t->x, t->v, t->speed, t->wr);
 }
 
@@ -407,8 +372,7 @@ static int e7_regions(void *ctx, int i, tc_region *r) {
     e7_item *t = &s->it[i];
     int nr = 0;
     r[nr++] = (tc_region){t->buf, t->nbuf * sizeof *t->buf};
-    if (t->landed)
-        r[nr++] = (tc_region){t->landed, (size_t)s->pile[t->variant]->nbody * sizeof *t->landed};
+    if (t->landed) r[nr++] = (tc_region){t->landed, (size_t)t->sc->nbody * sizeof *t->landed};
     r[nr++] = (tc_region){&t->done, sizeof t->done};
     r[nr++] = (tc_region){&t->m, sizeof t->m};
     r[nr++] = (tc_region){&t->step_s, sizeof *t - offsetof(e7_item, step_s)};
@@ -433,7 +397,7 @@ static void block_labels(const tc_exp *x, const e7_state *s, int q, int variant,
     for (int i = 0; i < s->n; i++) {
         const e7_item *t = &s->it[i];
         if (t->scene == q && (variant < 0 || t->variant == variant))
-            cat(buf, n, " ", "%s", tc_exp_label(x, t->method));
+            tc_words_add(buf, n, " ", "%s", tc_exp_label(x, t->method));
     }
 }
 
@@ -445,11 +409,10 @@ static tc_status write_series(const tc_exp *x, const e7_state *s, int q, tc_erro
                                        "t_s,x_m,v_m_s,omega_r_m_s"};
     const int nv = q == E7_INCLINE ? e->b_n : 1;
     const double v0 = q == E7_SLIDE ? e->a_v0 : q == E7_ROLL ? e->c_v0 : 0;
-    char path[1200], file[32], labels[4096] = "", l[2048];
+    char file[32], labels[4096] = "", l[2048];
     tc_outfile o;
     snprintf(file, sizeof file, "%s.csv", scene_name[q]);
-    tc_exp_path(x, file, path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+    tc_status st = tc_exp_open(x, file, &o, err);
     if (st) return st;
     for (int a = 0; a < nv; a++) {
         block_labels(x, s, q, q == E7_INCLINE ? a : -1, l, sizeof l);
@@ -472,20 +435,6 @@ static tc_status write_series(const tc_exp *x, const e7_state *s, int q, tc_erro
             fprintf(o.f, "\n\n");
         }
     return tc_outfile_commit(&o, err);
-}
-
-/* a metric of method label, its name from fmt */
-static void metric(tc_exp *x, const char *label, double v, const char *unit, double ta, double tr,
-                   unsigned flags, const char *doc, const char *fmt, ...)
-    __attribute__((format(printf, 9, 10)));
-static void metric(tc_exp *x, const char *label, double v, const char *unit, double ta, double tr,
-                   unsigned flags, const char *doc, const char *fmt, ...) {
-    char name[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    tc_metrics_add(tc_exp_metrics(x), label, name, v, unit, ta, tr, flags, doc);
 }
 
 /* every closed-form scene's first columns: the method (label and spec) */
@@ -546,12 +495,12 @@ static tc_status slide_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
                                                  : !stopped ? "did not stop"
                                                             : "ok"),
                                          TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
-        metric(x, label, de, "1", 0.01, 0.3, 0,
-               "(a) |stopping distance - v0^2/(2 mu g)| over the closed form",
-               "slide.%s.distance_error", label);
-        metric(x, label, stopped ? te : NAN, "1", 0.01, 0.3, 0,
-               "(a) |stopping time - (v0 - stop_speed)/(mu g)| over the closed form",
-               "slide.%s.stop_time_error", label);
+        tc_exp_metric(x, label, de, "1", 0.01, 0.3, 0,
+                      "(a) |stopping distance - v0^2/(2 mu g)| over the closed form",
+                      "slide.%s.distance_error", label);
+        tc_exp_metric(x, label, te, "1", 0.01, 0.3, 0,
+                      "(a) |stopping time - (v0 - stop_speed)/(mu g)| over the closed form",
+                      "slide.%s.stop_time_error", label);
     }
     char cap[600];
     snprintf(cap, sizeof cap,
@@ -571,24 +520,27 @@ static void incline_metric(tc_exp *x, const e7_state *s, const e7_item *t, doubl
     const char *label = tc_exp_label(x, t->method);
     const int a = t->variant, good = ok(x, t);
     if (e7_incline_accel(&s->e, a) > 0)
-        metric(x, label, ae, "1", 0.01, 0.3, 0,
-               "(b) |fitted acceleration - g (sin - mu cos)| over the closed form, above the "
-               "friction angle",
-               "incline.%s.angle%d.accel_error", label, a);
+        tc_exp_metric(
+            x, label, ae, "1", 0.01, 0.3, 0,
+            "(b) |fitted acceleration - g (sin - mu cos)| over the closed form, above the "
+            "friction angle",
+            "incline.%s.angle%d.accel_error", label, a);
     /* at the friction angle a box that sticks and one that slides at a constant speed both meet
      * the closed form (a = 0): which one a step lands on is decided by rounding (the LCP slides
      * at 4 mm/s with one CPU's BLAS kernels, sticks with another's), so the acceleration is
      * checked, not the speed */
     else if (s->e.b_offset[a] == 0)
-        metric(x, label, good ? t->m.accel : NAN, "m/s^2", 1e-2, 0.5, 0,
-               "(b) fitted acceleration down the incline at the friction angle (closed form 0, "
-               "sticking or sliding)",
-               "incline.%s.angle%d.accel", label, a);
+        tc_exp_metric(
+            x, label, good ? t->m.accel : NAN, "m/s^2", 1e-2, 0.5, 0,
+            "(b) fitted acceleration down the incline at the friction angle (closed form 0, "
+            "sticking or sliding)",
+            "incline.%s.angle%d.accel", label, a);
     else
-        metric(x, label, good ? t->m.creep : NAN, "m/s", 1e-3, 0.5, 0,
-               "(b) mean velocity down the incline over the fit window, at or below the friction "
-               "angle (closed form 0)",
-               "incline.%s.angle%d.mean_velocity", label, a);
+        tc_exp_metric(
+            x, label, good ? t->m.creep : NAN, "m/s", 1e-3, 0.5, 0,
+            "(b) mean velocity down the incline over the fit window, at or below the friction "
+            "angle (closed form 0)",
+            "incline.%s.angle%d.mean_velocity", label, a);
 }
 
 /* (b): the table, runs csv and metrics */
@@ -686,15 +638,16 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
                            TC_NUM(ve), TC_NUM(t->m.roll_distance),
                            TC_NUM(good ? t->m.roll_distance : NAN), TC_NUM(D), TC_NUM(de),
                            TC_TEXT(status), TC_TEXT(tc_exp_run_record(x, t->run)->reason)});
-        metric(x, label, te, "1", 0.01, 0.3, 0,
-               "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)",
-               "roll.%s.time_error", label);
-        metric(x, label, ve, "1", 0.01, 0.3, 0, "(c) |rolling speed - 5 v0/7| over the closed form",
-               "roll.%s.speed_error", label);
-        metric(x, label, de, "1", 0.01, 0.3, 0,
-               "(c) |distance to t* - 12 v0^2/(49 mu g)| over the closed form (at the slip "
-               "threshold)",
-               "roll.%s.distance_error", label);
+        tc_exp_metric(x, label, te, "1", 0.01, 0.3, 0,
+                      "(c) |t* - 2 v0/(7 mu g)| over the closed form (at the slip threshold)",
+                      "roll.%s.time_error", label);
+        tc_exp_metric(x, label, ve, "1", 0.01, 0.3, 0,
+                      "(c) |rolling speed - 5 v0/7| over the closed form", "roll.%s.speed_error",
+                      label);
+        tc_exp_metric(x, label, de, "1", 0.01, 0.3, 0,
+                      "(c) |distance to t* - 12 v0^2/(49 mu g)| over the closed form (at the slip "
+                      "threshold)",
+                      "roll.%s.distance_error", label);
     }
     char cap[700];
     snprintf(
@@ -708,17 +661,6 @@ static tc_status roll_outputs(tc_exp *x, const e7_state *s, tc_error *err) {
         e->c_mass, e->c_radius, e->c_v0, e->c_mu, e->dt, e7_roll_time(e), V, e7_roll_distance(e),
         e->c_slip, e->c_slip, e->c_seconds);
     return tc_rows_close(w, "roll_table", cap, err);
-}
-
-/* the pile methods, in method order: each method with a pile run */
-static void pile_methods(const tc_exp *x, e7_state *s) {
-    s->npm = 0;
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
-        for (int i = 0; i < s->n; i++)
-            if (s->it[i].scene == E7_PILE && s->it[i].method == k) {
-                s->pm[s->npm++] = k;
-                break;
-            }
 }
 
 /* the pile run of method k at size `size`, or NULL */
@@ -777,7 +719,7 @@ static tc_status cost_study(tc_exp *x, e7_state *s, tc_error *err) {
         tc_progress_tick(&prog);
         if (!ok(x, t) || !t->have_landed) continue;
         /* the pile's scene with every free body where the window started */
-        memcpy(sc, s->pile[t->variant], sizeof *sc);
+        memcpy(sc, t->sc, sizeof *sc);
         for (int b = 0; b < sc->nbody; b++) {
             tc_body_desc *d = &sc->body[b];
             if (d->joint != TC_JOINT_FREE) continue;
@@ -831,13 +773,12 @@ static void fit_piles(const tc_exp *x, e7_state *s) {
 /* (d) pile.csv: a block per size and pile method (NaN when it did not run that size) */
 static tc_status pile_series(const tc_exp *x, const e7_state *s, tc_error *err) {
     const e7_setup *e = &s->e;
-    char path[1200], labels[4096] = "";
+    char labels[4096] = "";
     tc_outfile o;
     for (int i = 0; i < e->d_n; i++)
         for (int j = 0; j < s->npm; j++)
-            cat(labels, sizeof labels, " ", "%s", tc_exp_label(x, s->pm[j]));
-    tc_exp_path(x, "pile.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
+            tc_words_add(labels, sizeof labels, " ", "%s", tc_exp_label(x, s->pm[j]));
+    tc_status st = tc_exp_open(x, "pile.csv", &o, err);
     if (st) return st;
     fprintf(o.f, "# t_s,kinetic_J,energy_J,touching_parts,own_contacts; sizes in order (bodies):");
     for (int i = 0; i < e->d_n; i++)
@@ -886,8 +827,8 @@ static void pile_metrics(tc_exp *x, const e7_state *s, const e7_item *t, int i) 
         {"step_s", "s", "(d) CPU time of a step, the cost study's median (machine-dependent)",
          t->step_s, 1.0, 10.0, TC_METRIC_TIMING}};
     for (size_t q = 0; q < sizeof ms / sizeof *ms; q++)
-        metric(x, label, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f,
-               ms[q].doc, "pile.%s.%d.%s", label, s->e.d_bodies[i], ms[q].n);
+        tc_exp_metric(x, label, complete ? ms[q].v : NAN, ms[q].unit, ms[q].ta, ms[q].tr, ms[q].f,
+                      ms[q].doc, "pile.%s.%d.%s", label, s->e.d_bodies[i], ms[q].n);
 }
 
 /* (d) pile_runs.csv, its table and the metrics, method by method */
@@ -950,7 +891,7 @@ static tc_status pile_runs(tc_exp *x, const e7_state *s, tc_error *err) {
 
 /* (d): method k's block of pile_cost.csv (each size it ran: contacts, step time and the fit),
  * its row of the fit table, and its slope's metric */
-static void fit_row(tc_exp *x, const e7_state *s, int k, FILE *f, tc_table *ft) {
+static void fit_row(tc_exp *x, const e7_state *s, int k, FILE *f, tc_rows *w) {
     const e7_setup *e = &s->e;
     const char *label = tc_exp_label(x, k);
     int used = 0, last = -1;
@@ -965,51 +906,45 @@ static void fit_row(tc_exp *x, const e7_state *s, int k, FILE *f, tc_table *ft) 
     if (last < 0) fprintf(f, "NaN,NaN,NaN,NaN,NaN\n");
     fprintf(f, "\n\n");
     /* the row: the sizes fitted, both slopes, the largest pile and its step */
-    char c[6][64];
-    snprintf(c[0], 64, "%s", label);
-    snprintf(c[1], 64, "%d", used);
-    tc_cell_num(c[2], 64, s->slope[k], 3, 1e-12);
-    tc_cell_num(c[3], 64, s->slope_own[k], 3, 1e-12);
-    snprintf(c[4], 64, "-");
-    if (last >= 0) snprintf(c[4], 64, "%d", e->d_bodies[last]);
-    tc_cell_num(c[5], 64, last >= 0 ? 1e3 * pile_item(s, k, last)->step_s : NAN, 3, 1e-12);
-    tc_table_add_row(ft, (const char *[]){c[0], c[1], c[2], c[3], c[4], c[5]});
+    const e7_item *big = last >= 0 ? pile_item(s, k, last) : NULL;
+    tc_rows_put(w, (const tc_cell[]){TC_TEXT(label), TC_NUM(used), TC_NUM(s->slope[k]),
+                                     TC_NUM(s->slope_own[k]), TC_NUM(big ? e->d_bodies[last] : NAN),
+                                     TC_NUM(big ? big->step_s : NAN)});
     /* a slope needs two pile sizes: no metric for a method that ran one */
     if (used >= 2)
-        metric(x, label, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
-               "(d) log-log slope of step time against touching parts over the pile sizes "
-               "(machine-dependent)",
-               "pile.%s.slope", label);
+        tc_exp_metric(x, label, s->slope[k], "1", 0.5, 0.5, TC_METRIC_TIMING,
+                      "(d) log-log slope of step time against touching parts over the pile sizes "
+                      "(machine-dependent)",
+                      "pile.%s.slope", label);
 }
 
 /* (d) the fit per method over the sizes, and pile_cost.csv (step times: not digested) */
 static tc_status pile_fit(tc_exp *x, const e7_state *s, tc_error *err) {
-    static const char *const head[] = {
-        "method",       "sizes",    "slope vs touching parts", "slope vs own contacts",
-        "largest pile", "step (ms)"};
-    char path[1200];
+    static const tc_col cols[] = {{.head = "method"},
+                                  {.head = "sizes", .tfmt = "%.0f"},
+                                  E7_COL_NUM(NULL, "slope vs touching parts", NULL, 3, 0),
+                                  E7_COL_NUM(NULL, "slope vs own contacts", NULL, 3, 0),
+                                  {.head = "largest pile", .tfmt = "%.0f"},
+                                  E7_COL_NUM(NULL, "step (ms)", NULL, 3, 1e3)};
     tc_outfile o;
-    tc_table *ft = tc_table_alloc(6, head);
-    if (!ft) return TC_ENOMEM;
-    tc_exp_path(x, "pile_cost.csv", path, sizeof path);
-    tc_status st = tc_outfile_open(&o, path, err);
-    if (!st) {
-        fprintf(o.f, "# bodies,touching_parts,own_contacts,step_s,fit_s; one block per method:");
-        for (int j = 0; j < s->npm; j++)
-            fprintf(o.f, " %s", tc_exp_label(x, s->pm[j]));
-        fprintf(o.f, "\n");
-        for (int j = 0; j < s->npm; j++)
-            fit_row(x, s, s->pm[j], o.f, ft);
-        st = tc_outfile_commit(&o, err);
-    }
-    if (!st)
-        st = tc_exp_table(x, ft, "pile_fit_table",
-                          "E7 (d): step time against contacts, log-log least squares over the "
-                          "pile sizes each method ran (paper: cost linear in the number of "
-                          "contacts, slope 1; 1,000 bodies in seconds per step).",
-                          err);
-    tc_table_free(ft);
-    return st;
+    tc_rows *w;
+    tc_status st = tc_rows_open(&w, x, NULL, cols, sizeof cols / sizeof *cols, err);
+    if (!st && (st = tc_exp_open(x, "pile_cost.csv", &o, err))) tc_rows_abort(w);
+    if (st) return st;
+    fprintf(o.f, "# bodies,touching_parts,own_contacts,step_s,fit_s; one block per method:");
+    for (int j = 0; j < s->npm; j++)
+        fprintf(o.f, " %s", tc_exp_label(x, s->pm[j]));
+    fprintf(o.f, "\n");
+    for (int j = 0; j < s->npm; j++)
+        fit_row(x, s, s->pm[j], o.f, w);
+    if ((st = tc_outfile_commit(&o, err))) tc_rows_abort(w);
+    return st ? st
+              : tc_rows_close(
+                    w, "pile_fit_table",
+                    "E7 (d): step time against contacts, log-log least squares over the pile "
+                    "sizes each method ran (paper: cost linear in the number of contacts, "
+                    "slope 1; 1,000 bodies in seconds per step).",
+                    err);
 }
 
 /* ---------- figures ---------- */
@@ -1048,8 +983,8 @@ static void series_figures(tc_exp *x, const e7_state *s) {
                   "x = v0 t - mu g t^2 / 2 up to v0/(mu g), then v0^2/(2 mu g).");
     /* (b): a panel per angle */
     for (int i = 0; i < e->b_n; i++) {
-        cat(degs, sizeof degs, " ", "%.4g", e7_incline_angle(e, i) * 180 / M_PI);
-        cat(accs, sizeof accs, " ", "%.9g", e7_incline_accel(e, i));
+        tc_words_add(degs, sizeof degs, " ", "%.4g", e7_incline_angle(e, i) * 180 / M_PI);
+        tc_words_add(accs, sizeof accs, " ", "%.9g", e7_incline_accel(e, i));
     }
     tc_plot_var vb[] = {{0}, {0}, {"angles", degs}, {"accels", accs}};
     series_figure(x, s, E7_INCLINE, vb, 4,
@@ -1074,18 +1009,18 @@ static void pile_figures(tc_exp *x, const e7_state *s) {
                                    panels[64] = "";
     if (!s->npm) return;
     for (int j = 0; j < s->npm; j++) {
-        cat(labels, sizeof labels, " ", "%s", tc_exp_label(x, s->pm[j]));
-        cat(slopes, sizeof slopes, " ", "%.3g", s->slope[s->pm[j]]);
+        tc_words_add(labels, sizeof labels, " ", "%s", tc_exp_label(x, s->pm[j]));
+        tc_words_add(slopes, sizeof slopes, " ", "%.3g", s->slope[s->pm[j]]);
     }
     /* the panels: the sizes some method ran (the others' blocks are NaN) */
     for (int i = 0; i < e->d_n; i++) {
-        cat(sizes, sizeof sizes, " ", "%d", e->d_bodies[i]);
+        tc_words_add(sizes, sizeof sizes, " ", "%d", e->d_bodies[i]);
         int ran = 0;
         for (int j = 0; j < s->npm; j++) {
             const e7_item *t = pile_item(s, s->pm[j], i);
             ran += t && t->done > 0;
         }
-        if (ran) cat(panels, sizeof panels, " ", "%d", i);
+        if (ran) tc_words_add(panels, sizeof panels, " ", "%d", i);
     }
     /* the cost needs a pile that ran to the end without losing bodies */
     int good = 0;
@@ -1171,17 +1106,17 @@ static void pile_verdicts(tc_exp *x, const e7_state *s) {
         const int k = s->pm[j];
         const double sl = s->slope[k];
         if (isnan(sl))
-            cat(lin, sizeof lin, "; ", "`%s` no fit (fewer than two pile sizes ran)",
-                tc_exp_label(x, k));
+            tc_words_add(lin, sizeof lin, "; ", "`%s` no fit (fewer than two pile sizes ran)",
+                         tc_exp_label(x, k));
         else
-            cat(lin, sizeof lin, "; ", "`%s` %.3g (%s)", tc_exp_label(x, k), sl,
-                fabs(sl - 1) <= e->d_linear ? "linear" : "not linear");
+            tc_words_add(lin, sizeof lin, "; ", "`%s` %.3g (%s)", tc_exp_label(x, k), sl,
+                         fabs(sl - 1) <= e->d_linear ? "linear" : "not linear");
         /* its largest pile */
         for (int i = e->d_n - 1; i >= 0; i--) {
             const e7_item *t = pile_item(s, k, i);
             if (!t || !ok(x, t)) continue;
-            cat(big, sizeof big, "; ", "`%s` %.3g s per step at %d bodies", tc_exp_label(x, k),
-                t->step_s, e->d_bodies[i]);
+            tc_words_add(big, sizeof big, "; ", "`%s` %.3g s per step at %d bodies",
+                         tc_exp_label(x, k), t->step_s, e->d_bodies[i]);
             break;
         }
     }
@@ -1222,13 +1157,13 @@ static void closed_verdict(tc_exp *x, const e7_state *s) {
         if (!sticks)
             snprintf(stick, sizeof stick, "; creeps at %.2g m/s below the friction angle", creep);
         if (w < 0)
-            cat(buf, sizeof in, "; ", "`%s` (%s)", tc_exp_label(x, k), stick + 2);
+            tc_words_add(buf, sizeof in, "; ", "`%s` (%s)", tc_exp_label(x, k), stick + 2);
         else if (isinf(w))
-            cat(buf, sizeof in, "; ", "`%s` (%s: never measured%s)", tc_exp_label(x, k), what,
-                stick);
+            tc_words_add(buf, sizeof in, "; ", "`%s` (%s: never measured%s)", tc_exp_label(x, k),
+                         what, stick);
         else
-            cat(buf, sizeof in, "; ", "`%s` (%s: %.2g %%%s)", tc_exp_label(x, k), what, 100 * w,
-                stick);
+            tc_words_add(buf, sizeof in, "; ", "`%s` (%s: %.2g %%%s)", tc_exp_label(x, k), what,
+                         100 * w, stick);
     }
     tc_exp_text(x,
                 "**Closed forms of (a)-(c) within %g %%** and sticking below the friction angle "
@@ -1289,7 +1224,6 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     free(cost);
     if (!st && tc_exp_writer(x)) st = cost_study(x, s, err);
     if (st) return st;
-    pile_methods(x, s);
     fit_piles(x, s);
     return outputs(x, s, err);
 }

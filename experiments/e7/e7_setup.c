@@ -204,12 +204,11 @@ tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     tc_status st = tc_script_read(s, NULL, e7_fields, e, err);
     if (st) return st;
     /* the closed forms divide by mu g: (a) and (c) need friction and gravity */
-    if (!(e->a_mu * e->gravity > 0))
-        return E7_FAIL(s, "slide.friction", err,
-                       "must be > 0 with gravity > 0: the closed form divides by mu g");
-    if (!(e->c_mu * e->gravity > 0))
-        return E7_FAIL(s, "roll.friction", err,
-                       "must be > 0 with gravity > 0: the closed form divides by mu g");
+    const double mu[2] = {e->a_mu, e->c_mu};
+    for (int i = 0; i < 2; i++)
+        if (!(mu[i] * e->gravity > 0))
+            return E7_FAIL(s, i ? "roll.friction" : "slide.friction", err,
+                           "must be > 0 with gravity > 0: the closed form divides by mu g");
     if (e->a_stop >= e->a_v0)
         return E7_FAIL(s, "slide.stop_speed", err, "must be below slide.v0 (%g m/s)", e->a_v0);
     if (e->b_fit_from >= e->b_seconds)

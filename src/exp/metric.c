@@ -7,7 +7,7 @@
 
 void tc_exp_metric(tc_exp *x, const char *label, double v, const char *unit, double tol_abs,
                    double tol_rel, unsigned flags, const char *doc, const char *fmt, ...) {
-    char name[160];
+    char name[200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(name, sizeof name, fmt, ap);

@@ -99,6 +99,19 @@ static void tex_text(FILE *f, const char *s) {
     tc_latex_put(f, s);
 }
 
+/* s for LaTeX with a permitted line break after each '.' and '_' (an experiment's or a metric's
+ * long name in a narrow column) */
+static void tex_breakable(FILE *f, const char *s) {
+    for (const char *p = s, *cut; *p; p = cut) {
+        cut = p + strcspn(p, "._");
+        if (*cut) cut++;
+        char piece[128];
+        snprintf(piece, sizeof piece, "%.*s", (int)(cut - p), p);
+        tex_text(f, piece);
+        if (*cut) fputs("\\allowbreak{}", f);
+    }
+}
+
 /* every timing of the run in a section of its own, apart from the accuracy results: what the
  * machine measured, never compared with another machine's numbers */
 static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
@@ -137,16 +150,9 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
             snprintf(v, sizeof v, "%.3g%s%s", m->value, strcmp(m->unit, "1") ? " " : "",
                      strcmp(m->unit, "1") ? m->unit : "");
             fprintf(md, "| %s | `%s` | %s | %s |\n", r->ex[i].name, m->name, v, m->doc);
-            tex_text(tex, r->ex[i].name);
+            tex_breakable(tex, r->ex[i].name);
             fputs(" & \\texttt{", tex);
-            /* a line may break after each dot of a long metric name */
-            for (const char *p = m->name, *dot; *p; p = dot ? dot + 1 : p + strlen(p)) {
-                dot = strchr(p, '.');
-                char piece[128];
-                snprintf(piece, sizeof piece, "%.*s", dot ? (int)(dot - p + 1) : (int)strlen(p), p);
-                tex_text(tex, piece);
-                if (dot) fputs("\\allowbreak{}", tex);
-            }
+            tex_breakable(tex, m->name);
             fputs("} & ", tex);
             tex_text(tex, v);
             fputs(" & ", tex);

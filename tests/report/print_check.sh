@@ -14,13 +14,16 @@ fail=0
 # the LaTeX log of the PDF's build
 log=$out/paper/touche.log
 [ -f "$log" ] || { echo "no LaTeX log $log"; exit 1; }
+# a log that does not end with the PDF written is not the whole log (it once came back garbled)
+grep -q '^Output written on' "$log" || { echo "LaTeX log $log does not say the PDF was written"; exit 1; }
 floats=$(grep -c 'Float too large' "$log" || true)
 [ "$floats" -eq 0 ] || { echo "LaTeX: $floats floats too large for the page"; fail=1; }
 wide=$(grep -o 'Overfull \\[hv]box ([0-9.]*pt' "$log" | sed 's/.*(//; s/pt//' |
     awk '$1 > 10 {n++} END {print n + 0}')
 worst=$(grep -o 'Overfull \\[hv]box ([0-9.]*pt' "$log" | sed 's/.*(//; s/pt//' | sort -g | tail -1)
 [ "$wide" -eq 0 ] || { echo "LaTeX: $wide overfull boxes over 10 pt (worst ${worst}pt):"
-    grep -A1 'Overfull \\[hv]box' "$log" | head -20; fail=1; }
+    awk '/Overfull \\[hv]box/ { v = $0; sub(/.*\(/, "", v); sub(/pt.*/, "", v)
+        if (v + 0 > 10) { print; getline; print } }' "$log" | head -20; fail=1; }
 echo "LaTeX log: $floats floats too large, $wide overfull boxes over 10 pt (worst ${worst:-0}pt)"
 
 # every dependency the build found with a version (the test framework aside) in the setup chapter
