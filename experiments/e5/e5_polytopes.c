@@ -115,14 +115,17 @@ e56_study e5_study(const e5_setup *e) {
                        .end = end,
                        .ctx = e,
                        .what = "drop",
+                       .bodies = 1,
                        .size = e56_polygon_size(&e->poly),
                        .psdf_poly = &e->poly,
                        .psdf_phi = e->phi};
 }
 
-/* the driver's state */
+/* the driver's state: the shared hooks' part first */
 typedef struct e5_state {
+    e56_base b;
     e5_setup e;
+    e56_study study;
     e56_sweep sw;
     e56_silico_spec silico;
 } e5_state;
@@ -162,15 +165,9 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
         st = e56_silico_setup(x, &s->silico, "performance", e5_silico_q,
                               (int)(sizeof e5_silico_q / sizeof *e5_silico_q), err);
     if (st) return st;
-    for (int i = 0; i < s->e.grid.ntolm; i++)
-        tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
-    /* the first drop's scene says what a method needs */
-    tc_scene *sc = malloc(sizeof *sc);
-    if (!sc) return TC_ENOMEM;
-    if (!(st = e5_scene(&s->e, 0, sc, err)))
-        tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(sc), "a planar polygon on the ground");
-    free(sc);
-    return st;
+    s->study = e5_study(&s->e);
+    s->b = (e56_base){.nstudy = 1, .g = {&s->e.grid}, .st = {&s->study}, .sw = {&s->sw}};
+    return e56_need(x, &s->b, "a planar polygon on the ground", err);
 }
 
 /* the paper's value for a label, as text ("4 of 3600 runs", "55-95 %") */
@@ -225,7 +222,7 @@ static void method_summary(tc_exp *x, tc_table *t, int k, const e56_total *m) {
          m->iters_per_step, 0.5, 0.2},
         {"rest_rate", "1", "runs ending at rest face down", m->ok_end / runs, 0.05, 0.1},
         {"runs", "1", "drops run over every cell (the trials of the rates above)", runs, 0, 0}};
-    e56_metrics_add(x, label, ms, (int)(sizeof ms / sizeof *ms));
+    e56_metrics_add(x, label, label, ms, (int)(sizeof ms / sizeof *ms), 0);
 }
 
 /* per method over every cell: the table beside the paper, the metrics */
@@ -257,8 +254,7 @@ static tc_status summary(tc_exp *x, const e5_state *s, tc_error *err) {
 static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
     e5_state *s = state;
     const e5_setup *e = &s->e;
-    e56_study study = e5_study(e);
-    tc_status st = e56_run(x, &e->grid, &study, &s->sw, err);
+    tc_status st = e56_run_studies(x, &s->b, err);
     if (st) return st;
     /* the section, the tables, the data, the heat maps */
     tc_exp_text(x,
@@ -290,32 +286,9 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
     return e56_silico_section(x, &s->silico, &e->grid, &s->sw, err);
 }
 
-static void e5_free(void *state) {
-    e5_state *s = state;
-    e56_sweep_free(&s->sw);
-    free(s);
-}
-
 /* the result files digested per method */
 static const tc_results_file e5_results[] = {
     {"grid.csv", TC_RESULTS_ROWS, NULL}, {"drops.csv", TC_RESULTS_ROWS, NULL}, {NULL, 0, NULL}};
-
-/* the work: every drop over every method's grid; a step of two polytopes and an interior-point
- * solve costs a few small-scene steps */
-static void e5_estimate(const tc_exp *x, const void *state, tc_work *w) {
-    const e5_setup *e = &((const e5_state *)state)->e;
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        const double steps = e->ndrop * e56_grid_steps(x, &e->grid, k);
-        w->steps += steps;
-        w->seconds += steps * 6 * TC_WORK_STEP_S * tc_method_work_factor(tc_exp_method(x, k));
-    }
-    w->bytes = (double)tc_exp_nmethod(x) * e->ndrop * e->grid.nrate * e->grid.ntol * 256;
-}
-
-/* the tolerance sweep's methods have `tol` */
-static tc_status e5_check(const tc_exp *x, const void *state, tc_error *err) {
-    return e56_check_tol(x, &((const e5_state *)state)->e.grid, err);
-}
 
 const tc_experiment_type tc_experiment_e5 = {
     .name = "e5_polytopes",
@@ -327,7 +300,7 @@ const tc_experiment_type tc_experiment_e5 = {
     .results = e5_results,
     .setup = e5_setup_fn,
     .run = e5_run_fn,
-    .free = e5_free,
-    .estimate = e5_estimate,
-    .check = e5_check,
+    .free = e56_free,
+    .estimate = e56_estimate,
+    .check = e56_check,
 };

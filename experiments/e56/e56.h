@@ -41,14 +41,6 @@ typedef struct e56_grid {
  * seconds */
 tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err);
 
-/* every method of g's tolerance_methods has a solver parameter `tol` that takes each of g's
- * tolerances, set as the sweep sets it (the driver's check, before anything runs); an error names
- * the script's line (tolerance_methods, or tolerances for a value the solver refuses) */
-tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err);
-
-/* the steps method k takes on one scene over grid g (rates, and tolerances when it sweeps them) */
-double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k);
-
 /* the world pose of polygon p's vertices in a simulation (body i), y of the lowest two and the
  * body's rotation about z (rad, in (-pi, pi]) */
 void e56_lowest_two(tc_sim *sim, int body, double y[2]);
@@ -91,6 +83,7 @@ typedef struct e56_study {
     void (*end)(const void *ctx, int i, tc_sim *sim, e56_out *o);
     const void *ctx;
     const char *what; /* "drop", "stack" */
+    int bodies;       /* bodies that move in a scene: the work of a step grows with them */
     /* a penetration beyond this (m: the smallest body's size) is absurd: a body through the floor
      * or through another; 0: not checked */
     double size;
@@ -130,18 +123,37 @@ typedef struct e56_sweep {
     int has_tol[256]; /* per method: sweeps the tolerance */
 } e56_sweep;
 
-/* declare the runs (one per cell), run every scene of every cell in parallel (scenes built per
- * item in a per-thread buffer), and sum the cells up. A step's error or divergence is the
- * study's measured outcome (errored), not a failed run; a simulation that cannot start is, and
- * so is a physically absurd outcome (its cell's run fails with the first scene's reason) */
-tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw, tc_error *err);
-/* e56_run for several studies (study q over grid g[q] into sw[q]): their runs declared in study
- * order, then one sweep over all their items, so a study of a few long runs overlaps the others'
- * short ones instead of waiting for them (E6's tall stack beside its two-block stacks) */
+/* what E5's and E6's states start with: their studies (study q over grid g[q] into sw[q]) and
+ * the steps each method takes outside them (E6's speed study) */
 #define E56_MAXSTUDY 4
-tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
-                          const e56_study *const *st, e56_sweep *const *sw, tc_error *err);
-void e56_sweep_free(e56_sweep *sw);
+typedef struct e56_base {
+    int nstudy;
+    const e56_grid *g[E56_MAXSTUDY];
+    const e56_study *st[E56_MAXSTUDY];
+    e56_sweep *sw[E56_MAXSTUDY];
+    long extra_steps;
+} e56_base;
+
+/* b's studies: declare the runs (one per cell) in study order, run every scene of every cell in
+ * one parallel sweep (scenes built per item in a per-thread buffer; a study of a few long runs
+ * overlaps the others' short ones instead of waiting for them: E6's tall stack beside its
+ * two-block stacks), and sum the cells up. A step's error or divergence is the study's measured
+ * outcome (errored), not a failed run; a simulation that cannot start is, and so is a physically
+ * absurd outcome (its cell's run fails with the first scene's reason) */
+tc_status e56_run_studies(tc_exp *x, e56_base *b, tc_error *err);
+
+/* setup's end for the state b: the labels of the first grid's tolerance_methods must name
+ * methods, and the first study's first scene says what a method needs (what: it in words) */
+tc_status e56_need(tc_exp *x, const e56_base *b, const char *what, tc_error *err);
+
+/* the hooks of a driver whose state starts with an e56_base: the work of every study over every
+ * method's grid and the extra steps, the check that every method of each grid's
+ * tolerance_methods has a solver parameter `tol` that takes each of its tolerances (an error
+ * names the script's line: tolerance_methods, or tolerances for a value the solver refuses), and
+ * the state freed with its sweeps */
+void e56_estimate(const tc_exp *x, const void *state, tc_work *w);
+tc_status e56_check(const tc_exp *x, const void *state, tc_error *err);
+void e56_free(void *state);
 
 /* grid.csv (one row per cell: label, rate, tolerance, the summary) and the per-scene rows
  * (scenes.csv: label, rate, tolerance, scene, the measures) */
@@ -155,7 +167,7 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
                      const char *caption);
 
 /* cell c's value in grid.csv's column (NAN for a text column or no such column) */
-double e56_cell_value(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
+double e56_cell_value(const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
                       const char *column);
 
 /* the nv numbers v as "%g", space separated, into buf (n bytes): a figure's list of values */
@@ -181,12 +193,14 @@ typedef struct e56_total {
 /* method k's totals over sw's cells into t; 0 when it has no cell */
 int e56_total_of(const e56_sweep *sw, int k, e56_total *t);
 
-/* a metric of a method, named "<label>.<name>": its unit, what it is, its value and the
- * tolerances `touche check` compares it with */
+/* a metric of a method (its label), named "<prefix>.<name>": its unit, what it is, its value and
+ * the tolerances `touche check` compares it with; with finite, a metric without a finite value is
+ * left out */
 typedef struct e56_metric {
     const char *name, *unit, *doc;
     double v, tol_abs, tol_rel;
 } e56_metric;
-void e56_metrics_add(tc_exp *x, const char *label, const e56_metric *m, int n);
+void e56_metrics_add(tc_exp *x, const char *label, const char *prefix, const e56_metric *m, int n,
+                     int finite);
 
 #endif

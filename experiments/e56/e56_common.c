@@ -52,8 +52,7 @@ tc_status e56_read_polygon(const tc_script *s, const char *path, e56_polygon *p,
                               "%d rows",
                               TC_POLYGON_MAXROW, p->na, p->m);
     /* a polygon with an interior, bounded */
-    tc_error e2;
-    tc_error_clear(&e2);
+    tc_error e2 = {0};
     if ((st = tc_polygon_vertices((const double(*)[2])p->A, p->b, p->m, p->v, &p->nv, &e2)) ||
         (st = tc_polygon_centroid((const double(*)[2])p->A, p->b, p->m, p->c, &e2)))
         return tc_error_set(err, st, tc_script_path(s), tc_setting_line(a), pa, "%s", e2.msg);
@@ -133,8 +132,7 @@ static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc
     const tc_exp_entry *em = tc_exp_entry_at(x, k);
     const tc_script *s = tc_exp_script(x);
     *out = em->m;
-    tc_error e2;
-    tc_error_clear(&e2);
+    tc_error e2 = {0};
     tc_status st = t < 0 ? TC_OK : tc_method_set(out, tol_param, g->tol[t], &e2);
     if (st == TC_ENOTFOUND)
         return tc_script_fail(s, tc_script_lookup(s, NULL, "tolerance_methods"),
@@ -147,7 +145,9 @@ static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc
     return TC_OK;
 }
 
-tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
+/* every method of g's tolerance_methods has `tol` and takes each of g's tolerances, set as the
+ * sweep sets it (the driver's check, before anything runs) */
+static tc_status check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
     /* every tolerance on every method that sweeps it, as the sweep will set it */
     tc_method m;
     for (int k = 0; k < tc_exp_nmethod(x); k++)
@@ -160,7 +160,7 @@ tc_status e56_check_tol(const tc_exp *x, const e56_grid *g, tc_error *err) {
 
 /* the steps method k takes on one scene over grid g: every rate, and every tolerance when the
  * grid sweeps its `tol` */
-double e56_grid_steps(const tc_exp *x, const e56_grid *g, int k) {
+static double grid_steps(const tc_exp *x, const e56_grid *g, int k) {
     double steps = 0;
     for (int r = 0; r < g->nrate; r++)
         steps += ceil(g->seconds * g->rate[r]);
@@ -329,8 +329,7 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     }
     /* the scene, rebuilt from its index: the same for any thread */
     tc_scene *sc = &s->buf[th];
-    tc_error err;
-    tc_error_clear(&err);
+    tc_error err = {0};
     if ((it->status = st->build(st->ctx, j, sc, &err))) {
         snprintf(it->reason, sizeof it->reason, "%s", err.msg);
         return;
@@ -485,22 +484,22 @@ static void record_absurd(tc_exp *x, const e56_study *st, const e56_cell *c) {
     }
 }
 
-tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
-                          const e56_study *const *st, e56_sweep *const *sw, tc_error *err) {
+tc_status e56_run_studies(tc_exp *x, e56_base *b, tc_error *err) {
+    const int nstudy = b->nstudy;
     if (tc_exp_nmethod(x) > 256)
         return tc_error_set(err, TC_EINVAL, NULL, 0, "methods", "too many methods");
     if (nstudy < 1 || nstudy > E56_MAXSTUDY) return TC_EINVAL;
     sweep_ctx sc = {.nstudy = nstudy,
-                    .g = g,
-                    .st = st,
-                    .sw = sw,
+                    .g = b->g,
+                    .st = b->st,
+                    .sw = b->sw,
                     .nbuf = tc_exp_threads(x) > 0 ? tc_exp_threads(x) : 1};
     /* every study's cells, their items one study after the other */
     tc_status s = TC_OK;
     for (int q = 0; q < nstudy && !s; q++) {
         int ncell;
-        s = alloc_cells(x, g[q], st[q], sw[q], &ncell);
-        sc.first[q + 1] = sc.first[q] + (s ? 0 : ncell * st[q]->nscene);
+        s = alloc_cells(x, b->g[q], b->st[q], b->sw[q], &ncell);
+        sc.first[q + 1] = sc.first[q] + (s ? 0 : ncell * b->st[q]->nscene);
     }
     const int n = sc.first[nstudy];
     int *item_run = calloc((size_t)n + 1, sizeof *item_run);
@@ -509,7 +508,7 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
     if (!s && (!sc.buf || !item_run || !cost)) s = TC_ENOMEM;
     /* every study's runs, in study order, then one sweep over all their items */
     for (int q = 0; q < nstudy && !s; q++)
-        s = declare(x, g[q], st[q], sw[q], item_run + sc.first[q], err);
+        s = declare(x, b->g[q], b->st[q], b->sw[q], item_run + sc.first[q], err);
     if (!s) s = item_costs(&sc, cost, err);
     if (!s) s = tc_exp_sweep_split(x, n, item_run, cost, e56_item, e56_regions, &sc);
     free(item_run);
@@ -517,21 +516,61 @@ tc_status e56_run_studies(tc_exp *x, int nstudy, const e56_grid *const *g,
     free(sc.buf);
     if (s) return s;
     for (int q = 0; q < nstudy; q++)
-        for (int i = 0; i < sw[q]->ncell; i++) {
-            sum_cell(&sw[q]->cell[i], st[q]->nscene);
-            record_absurd(x, st[q], &sw[q]->cell[i]);
+        for (int i = 0; i < b->sw[q]->ncell; i++) {
+            sum_cell(&b->sw[q]->cell[i], b->st[q]->nscene);
+            record_absurd(x, b->st[q], &b->sw[q]->cell[i]);
         }
     return TC_OK;
 }
 
-tc_status e56_run(tc_exp *x, const e56_grid *g, const e56_study *st, e56_sweep *sw, tc_error *err) {
-    return e56_run_studies(x, 1, &g, &st, &sw, err);
+/* ---------- the drivers' hooks ---------- */
+
+tc_status e56_need(tc_exp *x, const e56_base *b, const char *what, tc_error *err) {
+    for (int i = 0; i < b->g[0]->ntolm; i++)
+        tc_exp_refer(x, "tolerance_methods", b->g[0]->tolm[i]);
+    /* the first scene says what a method needs */
+    tc_scene *sc = malloc(sizeof *sc);
+    if (!sc) return TC_ENOMEM;
+    const e56_study *st = b->st[0];
+    tc_status s = st->build(st->ctx, 0, sc, err);
+    if (!s) tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(sc), what);
+    free(sc);
+    return s;
 }
 
-void e56_sweep_free(e56_sweep *sw) {
-    free(sw->cell);
-    free(sw->out);
-    memset(sw, 0, sizeof *sw);
+void e56_estimate(const tc_exp *x, const void *state, tc_work *w) {
+    const e56_base *b = state;
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        /* a step of polytopes and an interior-point solve costs a few small-scene steps per body */
+        double steps = 0, body_steps = 0;
+        for (int q = 0; q < b->nstudy; q++) {
+            const double n = b->st[q]->nscene * grid_steps(x, b->g[q], k);
+            steps += n;
+            body_steps += b->st[q]->bodies * n;
+        }
+        w->steps += steps + b->extra_steps;
+        w->seconds += (body_steps + b->extra_steps) * 6 * TC_WORK_STEP_S *
+                      tc_method_work_factor(tc_exp_method(x, k));
+    }
+    const e56_grid *g = b->g[0];
+    w->bytes = (double)tc_exp_nmethod(x) * b->st[0]->nscene * g->nrate * g->ntol * 256;
+}
+
+tc_status e56_check(const tc_exp *x, const void *state, tc_error *err) {
+    const e56_base *b = state;
+    tc_status st = TC_OK;
+    for (int q = 0; q < b->nstudy && !st; q++)
+        st = check_tol(x, b->g[q], err);
+    return st;
+}
+
+void e56_free(void *state) {
+    e56_base *b = state;
+    for (int q = 0; q < b->nstudy; q++) {
+        free(b->sw[q]->cell);
+        free(b->sw[q]->out);
+    }
+    free(state);
 }
 
 /* ---------- outputs ---------- */
@@ -583,80 +622,63 @@ static const tc_col scene_cols[] = {{.csv = "label"},
                                     {.csv = "public_linear_momentum", .fmt = "%.6e"},
                                     {.csv = "public_angular_momentum", .fmt = "%.6e"},
                                     {.csv = "absurd", .quote = TC_COL_QUOTED}};
+#define NSCENE ((int)(sizeof scene_cols / sizeof *scene_cols))
 
-/* cell c's row of grid.csv; tol (32 bytes) holds its tolerance's text */
-static void grid_row(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
-                     char *tol, tc_cell *row) {
-    const int ns = sw->nscene > 0 ? sw->nscene : 1;
+/* cell c's values in grid.csv's columns (0 in its text columns); tol (32 bytes) holds its
+ * tolerance's text */
+static void grid_values(const e56_grid *g, const e56_sweep *sw, const e56_cell *c, char *tol,
+                        double *v) {
     tol[0] = 0;
     if (c->tol >= 0) snprintf(tol, 32, "%g", g->tol[c->tol]);
-    const tc_cell r[NGRID] = {TC_TEXT(tc_exp_label(x, c->method)),
-                              TC_NUM(g->rate[c->rate]),
-                              TC_TEXT(tol),
-                              TC_NUM(c->rate),
-                              TC_NUM(c->tol),
-                              TC_NUM(ns),
-                              TC_NUM(c->failed),
-                              TC_NUM((double)c->failed / ns),
-                              TC_NUM(c->errored),
-                              TC_NUM((double)c->errored / ns),
-                              TC_NUM(c->max_pen),
-                              TC_NUM(c->mean_pen),
-                              TC_NUM(c->iters_per_step),
-                              TC_NUM(c->mean_lin),
-                              TC_NUM(c->mean_ang),
-                              TC_NUM((double)c->ok_end / ns),
-                              TC_NUM(c->absurd),
-                              TC_NUM(c->land_pen),
-                              TC_NUM(c->after_pen),
-                              TC_NUM(c->psdf),
-                              TC_NUM(c->pub_lin),
-                              TC_NUM(c->pub_ang)};
-    memcpy(row, r, sizeof r);
+    /* the scenes' count, and the fractions of them that failed, errored or ended well */
+    const double n = sw->nscene > 0 ? sw->nscene : 1, rate = g->rate[c->rate];
+    const double fail = c->failed / n, error = c->errored / n, ok = c->ok_end / n;
+    const double ips = c->iters_per_step;
+    const double r[NGRID] = {0,          rate,        0,           c->rate,      c->tol,
+                             n,          c->failed,   fail,        c->errored,   error,
+                             c->max_pen, c->mean_pen, ips,         c->mean_lin,  c->mean_ang,
+                             ok,         c->absurd,   c->land_pen, c->after_pen, c->psdf,
+                             c->pub_lin, c->pub_ang};
+    memcpy(v, r, sizeof r);
+}
+
+/* a row of n columns cols (grid.csv's or the per-scene CSV's): a number column takes its value
+ * v[c], a text column the next of text */
+static void put_row(tc_rows *r, const tc_col *cols, int n, const double *v,
+                    const char *const *text) {
+    tc_cell cell[NGRID > NSCENE ? NGRID : NSCENE];
+    for (int c = 0, t = 0; c < n; c++)
+        cell[c] = cols[c].fmt ? TC_NUM(v[c]) : TC_TEXT(text[t++]);
+    tc_rows_put(r, cell);
 }
 
 tc_status e56_write_grid(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
                          const char *scene_file, tc_error *err) {
     tc_rows *r;
     char tol[32];
-    tc_cell row[NGRID];
+    double v[NGRID];
     /* one row per cell */
     tc_status st = tc_rows_open(&r, x, file, grid_cols, NGRID, err);
     if (st) return st;
     for (int i = 0; i < sw->ncell; i++) {
-        grid_row(x, g, sw, &sw->cell[i], tol, row);
-        tc_rows_put(r, row);
+        grid_values(g, sw, &sw->cell[i], tol, v);
+        put_row(r, grid_cols, NGRID, v, (const char *[]){tc_exp_label(x, sw->cell[i].method), tol});
     }
     if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
     /* one row per simulation */
-    const int nscol = (int)(sizeof scene_cols / sizeof *scene_cols);
-    if ((st = tc_rows_open(&r, x, scene_file, scene_cols, nscol, err))) return st;
+    if ((st = tc_rows_open(&r, x, scene_file, scene_cols, NSCENE, err))) return st;
     for (int i = 0; i < sw->ncell; i++) {
         const e56_cell *c = &sw->cell[i];
-        grid_row(x, g, sw, c, tol, row);
+        grid_values(g, sw, c, tol, v);
         for (int j = 0; j < sw->nscene; j++) {
             const e56_out *u = &c->out[j];
-            tc_rows_put(r, (const tc_cell[]){row[0],
-                                             row[1],
-                                             row[2],
-                                             TC_NUM(j),
-                                             TC_NUM(u->steps),
-                                             TC_NUM(u->errored),
-                                             TC_NUM(u->fails),
-                                             TC_NUM(u->iters),
-                                             TC_NUM(u->max_pen),
-                                             TC_NUM(u->mean_lin),
-                                             TC_NUM(u->mean_ang),
-                                             TC_NUM(u->ok_end),
-                                             TC_NUM(u->end[0]),
-                                             TC_NUM(u->end[1]),
-                                             TC_TEXT(u->reason),
-                                             TC_NUM(u->land_pen),
-                                             TC_NUM(u->after_pen),
-                                             TC_NUM(u->psdf),
-                                             TC_NUM(u->pub_lin),
-                                             TC_NUM(u->pub_ang),
-                                             TC_TEXT(u->absurd_reason)});
+            const double w[] = {
+                0,          v[1],       0,          j,           u->steps,     u->errored,
+                u->fails,   u->iters,   u->max_pen, u->mean_lin, u->mean_ang,  u->ok_end,
+                u->end[0],  u->end[1],  0,          u->land_pen, u->after_pen, u->psdf,
+                u->pub_lin, u->pub_ang, 0};
+            put_row(r, scene_cols, NSCENE, w,
+                    (const char *[]){tc_exp_label(x, c->method), tol, u->reason, u->absurd_reason});
         }
     }
     return tc_rows_close(r, NULL, NULL, err);
@@ -675,14 +697,14 @@ static int grid_column(const char *column) {
     return -1;
 }
 
-double e56_cell_value(const tc_exp *x, const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
+double e56_cell_value(const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
                       const char *column) {
     char tol[32];
-    tc_cell row[NGRID];
+    double v[NGRID];
     const int i = grid_column(column);
-    if (i < 0) return NAN;
-    grid_row(x, g, sw, c, tol, row);
-    return row[i].s ? NAN : row[i].v;
+    if (i < 0 || !grid_cols[i].fmt) return NAN;
+    grid_values(g, sw, c, tol, v);
+    return v[i];
 }
 
 void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
@@ -705,7 +727,7 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
      * scale) */
     double vlo = INFINITY, vhi = -INFINITY;
     for (int i = 0; i < sw->ncell; i++) {
-        double v = e56_cell_value(x, g, sw, &sw->cell[i], column);
+        double v = e56_cell_value(g, sw, &sw->cell[i], column);
         if (!isfinite(v) || (log_scale && !(v > 0))) continue;
         if (log_scale) v = log10(v);
         vlo = fmin(vlo, v);
@@ -762,6 +784,9 @@ tc_status e56_table_row(tc_table *t, const char *fmt, ...) {
 int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
     memset(t, 0, sizeof *t);
     int nlin = 0;
+    /* the totals averaged over the cells */
+    double *mean[] = {&t->mean_pen, &t->land_pen, &t->after_pen,     &t->psdf,
+                      &t->pub_lin,  &t->pub_ang,  &t->iters_per_step};
     for (int i = 0; i < sw->ncell; i++) {
         const e56_cell *c = &sw->cell[i];
         if (c->method != k) continue;
@@ -772,13 +797,12 @@ int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
         t->ok_end += c->ok_end;
         t->absurd += c->absurd;
         t->max_pen = fmax(t->max_pen, c->max_pen);
-        t->mean_pen += c->mean_pen;
-        t->land_pen += c->land_pen;
-        t->after_pen += c->after_pen;
-        t->psdf += c->psdf;
-        t->pub_lin += c->pub_lin;
-        t->pub_ang += c->pub_ang;
-        t->iters_per_step += isnan(c->iters_per_step) ? 0 : c->iters_per_step;
+        /* iterations per step: a cell without steps (NaN) counts as 0 */
+        const double ips = isnan(c->iters_per_step) ? 0 : c->iters_per_step;
+        const double add[] = {c->mean_pen, c->land_pen, c->after_pen, c->psdf,
+                              c->pub_lin,  c->pub_ang,  ips};
+        for (int m = 0; m < 7; m++)
+            *mean[m] += add[m];
         if (!isnan(c->mean_lin)) {
             t->mean_lin += c->mean_lin;
             t->mean_ang += c->mean_ang;
@@ -793,24 +817,20 @@ int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
         }
     }
     if (!t->ncell) return 0;
-    /* means over the cells */
-    t->mean_pen /= t->ncell;
-    t->land_pen /= t->ncell;
-    t->after_pen /= t->ncell;
-    t->psdf /= t->ncell;
-    t->pub_lin /= t->ncell;
-    t->pub_ang /= t->ncell;
-    t->iters_per_step /= t->ncell;
+    for (int m = 0; m < 7; m++)
+        *mean[m] /= t->ncell;
     t->mean_lin = nlin ? t->mean_lin / nlin : NAN;
     t->mean_ang = nlin ? t->mean_ang / nlin : NAN;
     return 1;
 }
 
-void e56_metrics_add(tc_exp *x, const char *label, const e56_metric *m, int n) {
+void e56_metrics_add(tc_exp *x, const char *label, const char *prefix, const e56_metric *m, int n,
+                     int finite) {
     for (int i = 0; i < n; i++) {
-        char name[128];
-        snprintf(name, sizeof name, "%s.%s", label, m[i].name);
-        tc_metrics_add(tc_exp_metrics(x), label, name, m[i].v, m[i].unit, m[i].tol_abs,
-                       m[i].tol_rel, 0, m[i].doc);
+        char name[192];
+        snprintf(name, sizeof name, "%s.%s", prefix, m[i].name);
+        if (!finite || isfinite(m[i].v))
+            tc_metrics_add(tc_exp_metrics(x), label, name, m[i].v, m[i].unit, m[i].tol_abs,
+                           m[i].tol_rel, 0, m[i].doc);
     }
 }

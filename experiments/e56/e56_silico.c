@@ -177,14 +177,8 @@ int e56_silico_tol_index(double tol) {
 
 e56_silico_cmp e56_silico_compare(int n, const double *ours, const double *theirs, const int *ri,
                                   const int *ti, int log10_scale, double floor) {
-    e56_silico_cmp c = {.n = 0,
-                        .mean_abs = NAN,
-                        .worst_abs = NAN,
-                        .corr = NAN,
-                        .worst_rate = -1,
-                        .worst_tol = -1,
-                        .worst_ours = NAN,
-                        .worst_theirs = NAN};
+    /* no cell yet: every measure NaN, no worst cell */
+    e56_silico_cmp c = {0, NAN, NAN, NAN, -1, -1, NAN, NAN};
     double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0, sum = 0;
     for (int i = 0; i < n; i++) {
         double a = ours[i], b = theirs[i];
@@ -307,10 +301,7 @@ static const e56_cell *our_cell(const section *s, int k, int i, int j) {
 
 /* a number for a table: 3 significant digits, or "n/a" */
 static void num(char *buf, size_t n, double v) {
-    if (isfinite(v))
-        snprintf(buf, n, "%.3g", v);
-    else
-        snprintf(buf, n, "n/a");
+    snprintf(buf, n, isfinite(v) ? "%.3g" : "n/a", v);
 }
 
 /* the paragraph: which of the authors' cells this tier's grid covers */
@@ -352,7 +343,7 @@ static e56_silico_cmp label_cells(const section *s, const e56_silico_quantity *Q
         for (int j = 0; j < E56_SILICO_N; j++) {
             const e56_cell *c = our_cell(s, k, i, j);
             const double ours = !c          ? NAN
-                                : Q->column ? e56_cell_value(s->x, s->g, s->sw, c, Q->column)
+                                : Q->column ? e56_cell_value(s->g, s->sw, c, Q->column)
                                             : Q->ours(c, s->sw->nscene);
             const double their = th->v[i][j];
             double d = NAN;
@@ -384,7 +375,8 @@ static e56_silico_cmp label_cells(const section *s, const e56_silico_quantity *Q
     return e56_silico_compare(n, a, b, ri, ti, Q->log10_scale, Q->floor);
 }
 
-/* one label's row of the table and its metrics (a correlation without variance is left out) */
+/* one label's row of the table and its metrics (those without a value are left out: no cell
+ * compared, a correlation without variance) */
 static void label_row(const section *s, const e56_silico_quantity *Q, int l,
                       const e56_silico_cmp *cm) {
     const char *label = tc_exp_label(s->x, s->idx[l]);
@@ -407,20 +399,12 @@ static void label_row(const section *s, const e56_silico_quantity *Q, int l,
     snprintf(doc[2], sizeof doc[2],
              "Pearson's correlation of ours and the authors' over the covered cells, %s", Q->doc);
     const char *unit = Q->log10_scale ? "decades" : Q->unit;
-    const struct {
-        const char *name, *unit;
-        double v, tol_abs, tol_rel;
-        int keep;
-    } ms[3] = {{"mean_abs_diff", unit, cm->mean_abs, Q->tol_abs, 0.3, cm->n > 0},
-               {"worst_abs_diff", unit, cm->worst_abs, Q->tol_abs, 0.3, cm->n > 0},
-               {"corr", "1", cm->corr, 0.1, 0, isfinite(cm->corr)}};
-    for (int i = 0; i < 3; i++) {
-        char name[160];
-        snprintf(name, sizeof name, "silico.%s.%s.%s", label, Q->name, ms[i].name);
-        if (ms[i].keep)
-            tc_metrics_add(tc_exp_metrics(s->x), label, name, ms[i].v, ms[i].unit, ms[i].tol_abs,
-                           ms[i].tol_rel, 0, doc[i]);
-    }
+    const e56_metric ms[3] = {{"mean_abs_diff", unit, doc[0], cm->mean_abs, Q->tol_abs, 0.3},
+                              {"worst_abs_diff", unit, doc[1], cm->worst_abs, Q->tol_abs, 0.3},
+                              {"corr", "1", doc[2], cm->corr, 0.1, 0}};
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "silico.%s.%s", label, Q->name);
+    e56_metrics_add(s->x, label, prefix, ms, 3, 1);
 }
 
 /* one quantity's figure from its CSV at path: ours, theirs, the difference; one colour bar for
@@ -461,10 +445,10 @@ static tc_status quantity(const section *s, const e56_silico_quantity *Q, tc_err
     /* the authors' grids of the methods compared */
     e56_silico_grid theirs[2];
     tc_status st;
-    if ((st =
-             e56_silico_load(s->sp->dir, s->sp->study, Q->file, "single_level", &theirs[0], err)) ||
-        (st = e56_silico_load(s->sp->dir, s->sp->study, Q->file, "bilevel", &theirs[1], err)))
-        return st;
+    for (int k = 0; k < 2; k++)
+        if ((st = e56_silico_load(s->sp->dir, s->sp->study, Q->file, k ? "bilevel" : "single_level",
+                                  &theirs[k], err)))
+            return st;
     char file[96], path[1200], labels[400] = "";
     snprintf(file, sizeof file, "silico_%s.csv", Q->name);
     tc_exp_path(s->x, file, path, sizeof path);

@@ -112,6 +112,7 @@ e56_study e6_study(const e6_setup *e) {
                        .end = end2,
                        .ctx = e,
                        .what = "stack",
+                       .bodies = 2,
                        .size = e56_polygon_size(&e->block)};
 }
 
@@ -121,6 +122,7 @@ e56_study e6_tall_study(const e6_setup *e) {
                        .end = end_tall,
                        .ctx = e,
                        .what = "tower",
+                       .bodies = e->tall_n,
                        .size = e56_polygon_size(&e->block)};
 }
 
@@ -159,8 +161,7 @@ static void step_stats(double *t, long k, e6_speed_row *r) {
 static void speed_one(const e6_setup *e, const tc_scene *sc, const tc_method *m, double *t,
                       e6_speed_row *r) {
     tc_sim *sim = NULL;
-    tc_error e2;
-    tc_error_clear(&e2);
+    tc_error e2 = {0};
     if ((r->status = tc_sim_alloc(&sim, sc, m, 1.0 / e->speed_rate, &e2))) {
         r->failed = 1;
         r->mean_s = r->median_s = r->p90_s = r->iters_per_step = NAN;
@@ -226,9 +227,12 @@ double e6_speed_ratio(const tc_exp *x, const e6_setup *e, const e6_speed_row *ro
 
 /* ---------- the driver ---------- */
 
+/* the driver's state: the shared hooks' part first */
 typedef struct e6_state {
+    e56_base b;
     e6_setup e;
     e56_grid tall_grid;
+    e56_study two, tower;
     e56_sweep sw, tall;
     e56_silico_spec silico;
 } e6_state;
@@ -255,22 +259,21 @@ static tc_status e6_setup_fn(tc_exp *x, void **state, tc_error *err) {
         st = e56_silico_setup(x, &s->silico, "momentum", e6_silico_q,
                               (int)(sizeof e6_silico_q / sizeof *e6_silico_q), err);
     if (st) return st;
-    for (int i = 0; i < s->e.grid.ntolm; i++)
-        tc_exp_refer(x, "tolerance_methods", s->e.grid.tolm[i]);
-    tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
-    tc_exp_refer(x, "speed.ratio_den", s->e.ratio_den);
     /* the tall stack: one rate and tolerance */
     s->tall_grid = s->e.grid;
     s->tall_grid.nrate = s->tall_grid.ntol = 1;
     s->tall_grid.rate[0] = s->e.tall_rate;
     s->tall_grid.tol[0] = s->e.tall_tol;
+    /* the stacks and the tall stack, the speed study's steps beside them */
+    s->two = e6_study(&s->e);
+    s->tower = e6_tall_study(&s->e);
+    s->b = (e56_base){
+        2, {&s->e.grid, &s->tall_grid}, {&s->two, &s->tower}, {&s->sw, &s->tall}, s->e.speed_steps};
     /* the two-block stack says what a method needs */
-    tc_scene *sc = malloc(sizeof *sc);
-    if (!sc) return TC_ENOMEM;
-    if (!(st = e6_stack_scene(&s->e, 2, 0, sc, err)))
-        tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(sc), "planar blocks stacked on the ground");
-    free(sc);
-    return st;
+    if ((st = e56_need(x, &s->b, "planar blocks stacked on the ground", err))) return st;
+    tc_exp_refer(x, "speed.ratio_num", s->e.ratio_num);
+    tc_exp_refer(x, "speed.ratio_den", s->e.ratio_den);
+    return TC_OK;
 }
 
 /* method k's row of the summary table, its note and its metrics (totals m over its stacks'
@@ -309,7 +312,7 @@ static void method_summary(tc_exp *x, tc_table *t, int k, const e56_total *m, co
          "and cells",
          m->pub_ang, 1e-4, 0.5},
         {"tall_up", "1", "the tall stack standing at the end", tc ? tc->ok_end : NAN, 0, 0}};
-    e56_metrics_add(x, label, ms, (int)(sizeof ms / sizeof *ms));
+    e56_metrics_add(x, label, label, ms, (int)(sizeof ms / sizeof *ms), 0);
 }
 
 /* per method over the stacks' cells: the table beside the paper, the metrics */
@@ -413,13 +416,9 @@ static tc_status speed_study(tc_exp *x, const e6_setup *e, tc_error *err) {
 static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     e6_state *s = state;
     const e6_setup *e = &s->e;
-    e56_study two = e6_study(e), tall = e6_tall_study(e);
     tc_status st;
     /* the stacks and the tall stack in one sweep: the tower's few long runs beside the stacks */
-    const e56_grid *grids[] = {&e->grid, &s->tall_grid};
-    const e56_study *studies[] = {&two, &tall};
-    e56_sweep *sweeps[] = {&s->sw, &s->tall};
-    if ((st = e56_run_studies(x, 2, grids, studies, sweeps, err))) return st;
+    if ((st = e56_run_studies(x, &s->b, err))) return st;
     tc_exp_text(x,
                 "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
                 "the bottom one shifted by %g m times %d..%d, %g s at %d rates; the methods in "
@@ -449,40 +448,11 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     return tc_exp_writer(x) ? speed_study(x, e, err) : TC_OK;
 }
 
-static void e6_free(void *state) {
-    e6_state *s = state;
-    e56_sweep_free(&s->sw);
-    e56_sweep_free(&s->tall);
-    free(s);
-}
-
 /* the result files digested per method (speed.csv holds wall-clock times: not digested) */
 static const tc_results_file e6_results[] = {{"grid.csv", TC_RESULTS_ROWS, NULL},
                                              {"stacks.csv", TC_RESULTS_ROWS, NULL},
                                              {"tall.csv", TC_RESULTS_ROWS, NULL},
                                              {NULL, 0, NULL}};
-
-/* the work: every two-block stack over every method's grid, the tall stack (its blocks), and
- * the serial speed study */
-static void e6_estimate(const tc_exp *x, const void *state, tc_work *w) {
-    const e6_state *s = state;
-    const e6_setup *e = &s->e;
-    for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        double stacks = e->nstack * e56_grid_steps(x, &e->grid, k);
-        double tall = e56_grid_steps(x, &s->tall_grid, k);
-        w->steps += stacks + tall + e->speed_steps;
-        w->seconds += (2 * stacks + e->tall_n * tall + e->speed_steps) * 6 * TC_WORK_STEP_S *
-                      tc_method_work_factor(tc_exp_method(x, k));
-    }
-    w->bytes = (double)tc_exp_nmethod(x) * e->nstack * e->grid.nrate * e->grid.ntol * 256;
-}
-
-/* the tolerance sweeps' methods have `tol` (the tall stack's grid names the same ones) */
-static tc_status e6_check(const tc_exp *x, const void *state, tc_error *err) {
-    const e6_state *s = state;
-    tc_status st = e56_check_tol(x, &s->e.grid, err);
-    return st ? st : e56_check_tol(x, &s->tall_grid, err);
-}
 
 const tc_experiment_type tc_experiment_e6 = {
     .name = "e6_stacking",
@@ -494,9 +464,9 @@ const tc_experiment_type tc_experiment_e6 = {
     .results = e6_results,
     .setup = e6_setup_fn,
     .run = e6_run_fn,
-    .free = e6_free,
-    .estimate = e6_estimate,
-    .check = e6_check,
+    .free = e56_free,
+    .estimate = e56_estimate,
+    .check = e56_check,
     .bench_name = "contact-ip",
     .bench_doc = "E6's falling block: time per step of every method (single-level and bilevel "
                  "beside the others), one thread, same run, CSV",
