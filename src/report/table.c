@@ -291,6 +291,37 @@ static void write_md(FILE *f, const tc_table *t, const char *caption, int *w, in
         md_row(f, t, t->cell + (size_t)i * (size_t)t->ncol, w, right);
 }
 
+/* a heading cell: on two lines, split at the space nearest its middle, when it is longer than 12
+ * characters (a column is then as wide as its numbers, not as its heading), aligned as its column
+ */
+static void tex_head(FILE *f, const char *h, int right) {
+    size_t n = strlen(h), cut = 0;
+    for (size_t i = 1; n > 12 && i + 1 < n; i++)
+        if (h[i] == ' ' && (!cut || (i > n / 2 ? i - n / 2 : n / 2 - i) <
+                                        (cut > n / 2 ? cut - n / 2 : n / 2 - cut)))
+            cut = i;
+    if (!cut) {
+        tc_latex_put(f, h);
+        return;
+    }
+    char first[256];
+    snprintf(first, sizeof first, "%.*s", (int)cut, h);
+    fprintf(f, "\\begin{tabular}[b]{@{}%c@{}}", right ? 'r' : 'l');
+    tc_latex_put(f, first);
+    fputs("\\\\", f);
+    tc_latex_put(f, h + cut + 1);
+    fputs("\\end{tabular}", f);
+}
+
+/* the heading row */
+static void tex_head_row(FILE *f, const tc_table *t, const int *right) {
+    for (int j = 0; j < t->ncol; j++) {
+        if (j) fputs(" & ", f);
+        tex_head(f, t->head[j], right[j]);
+    }
+    fputs(" \\\\\n", f);
+}
+
 /* one LaTeX row: "a & b \\" */
 static void tex_row(FILE *f, const tc_table *t, char *const *cells) {
     for (int j = 0; j < t->ncol; j++) {
@@ -340,7 +371,7 @@ static void write_tex(FILE *f, const tc_table *t, const char *base, const char *
     for (int j = 0; j < t->ncol; j++)
         fputc(right[j] ? 'r' : 'l', f);
     fputs("}\n\\toprule\n", f);
-    tex_row(f, t, t->head);
+    tex_head_row(f, t, right);
     fputs("\\midrule\n", f);
     for (int i = 0; i < t->nrow; i++)
         tex_row(f, t, t->cell + (size_t)i * (size_t)t->ncol);
