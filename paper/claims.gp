@@ -4,7 +4,7 @@
 # reproduced range as a dark band and the partly reproduced one as a light band, the point
 # coloured by verdict. variables: datafile (csv: row, claim, ratio, lo, hi, plo, phi, verdict,
 # label; the ratios clipped to the axis, NaN where there is none), nclaims
-# height: 17 cm
+# height: 11.5 cm
 set datafile separator ','
 set datafile missing 'nan'
 n = int(nclaims)

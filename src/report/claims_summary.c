@@ -68,13 +68,12 @@ tc_status tc_claims_figure(const tc_claims *c,
     if (!st) st = tc_plot_render(tpl, vars, 2, base, err);
     if (st) return st;
     static const char caption[] =
-        "Every claim of the five papers: our value over the centre of the claim's reproduced "
-        "range (log axis; a value beyond the axis is drawn at its end), the reproduced range "
-        "(dark band) and the partly reproduced one (light band), coloured by verdict; a claim "
-        "without a value says why.";
+        "Every claim: our value over the centre of its reproduced range (log axis, clipped at "
+        "its ends), the reproduced range dark, the partly reproduced one light, coloured by "
+        "verdict.";
     fprintf(md, "![%s](claims_summary.png)\n\n", caption);
     fprintf(tex,
-            "\\begin{figure}[htbp]\\centering\n\\includegraphics[width=\\linewidth]{claims_summary."
+            "\\begin{figure}[!htb]\\centering\n\\includegraphics[width=\\linewidth]{claims_summary."
             "pdf}\n"
             "\\caption{%s}\\label{fig:claims}\\end{figure}\n",
             caption);

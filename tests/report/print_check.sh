@@ -25,6 +25,14 @@ worst=$(grep -o 'Overfull \\[hv]box ([0-9.]*pt' "$log" | sed 's/.*(//; s/pt//' |
     awk '/Overfull \\[hv]box/ { v = $0; sub(/.*\(/, "", v); sub(/pt.*/, "", v)
         if (v + 0 > 10) { print; getline; print } }' "$log" | head -20; fail=1; }
 echo "LaTeX log: $floats floats too large, $wide overfull boxes over 10 pt (worst ${worst:-0}pt)"
+# every table's text as printed (table.c writes it to the log): never below 7 pt
+small=$(sed -n 's/^touche table \(.*\) printed at \([0-9.]*\)pt$/\2 \1/p' "$log" | sort -g | head -1)
+tables=$(grep -c '^touche table .* printed at' "$log" || true)
+[ "$tables" -gt 0 ] || { echo "LaTeX log: no table's printed size (table.c writes one per table)"; fail=1; }
+case ${small:-7} in
+    [0-6].*|[0-6]) echo "a table printed below 7 pt: $small"; fail=1 ;;
+esac
+echo "tables: $tables, the smallest printed at ${small%% *} pt (${small#* })"
 
 # every dependency the build found with a version (the test framework aside) in the setup chapter
 libs=$(meson introspect --dependencies "$build" | python3 -c '
