@@ -251,17 +251,15 @@ static void warnings_part(tc_exp *x) {
     list_end(x);
 }
 
-/* the paper's claims for a built-in experiment judged from its metrics (paper/claims.cfg),
+/* the paper's claims for a built-in experiment judged from its metrics (its claims.cfg),
  * into md and tex; a user's own script (other settings) and an experiment without claims get
  * none, and a claims file that cannot be read says so there */
 static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
     if (strcmp(x->name, x->type->name) != 0) return;
-    char path[1200];
-    snprintf(path, sizeof path, "%s/paper/claims.cfg", x->source_dir ? x->source_dir : ".");
     tc_claims c;
     tc_error e;
     tc_error_clear(&e);
-    if (tc_claims_load(&c, path, &e)) {
+    if (tc_claims_load_all(&c, x->source_dir ? x->source_dir : ".", &e)) {
         char line[800];
         snprintf(line, sizeof line,
                  "**Verdicts**: none: the claims file could not be read (%s:%d: %s).", e.file,
@@ -276,8 +274,8 @@ static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
     if (!tc_claims_section(&c, x->type->name, &x->metrics, md, tex)) {
         char line[600];
         snprintf(line, sizeof line,
-                 "**Verdicts**: none: paper/claims.cfg has no claims of this "
-                 "experiment (paper: %s).",
+                 "**Verdicts**: none: no claims.cfg holds claims of this experiment (paper: "
+                 "%s).",
                  x->type->paper && x->type->paper[0] ? x->type->paper : "none");
         fprintf(md, "%s\n\n", line);
         tc_md_to_tex(tex, line);

@@ -81,7 +81,7 @@ typedef struct tc_experiment_type {
     const char *title;   /* one line for `touche list` */
     const char *heading; /* the report section's title, e.g. "Sphere force profiles (E1)" */
     const char *paper;   /* what it reproduces, e.g. "Beker et al. 2025, fig. 1 and 5": then
-                          * paper/claims.cfg must hold its claims (tests/report/test_claims.c); one of
+                          * its folder's claims.cfg must hold its claims (tests/report/test_claims.c); one of
                           * one's own that reproduces no paper says "none: <what it is>" and
                           * needs none */
     const char *script;  /* the built-in script under experiments/, in the experiment's folder

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* the papers' claims: loaded from paper/claims.cfg, judged from a run's metrics, written as each
- * section's verdicts and as the report's table of every claim */
+/* the papers' claims: loaded from each experiment's claims.cfg, judged from a run's metrics,
+ * written as each section's verdicts and as the report's table of every claim */
 #include "report/tc_claims.h"
 #include "report/tc_table.h"
+#include "core/tc_fs.h"
 
+#include <dirent.h>
 #include <libconfig.h>
 #include <math.h>
 #include <stdlib.h>
@@ -207,6 +209,55 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
     }
     c->n = n;
     return TC_OK;
+}
+
+/* a file's claims appended to c (moved: from is emptied); a claim id that c already has is an
+ * error naming the file and line */
+static tc_status append(tc_claims *c, tc_claims *from, const char *path, tc_error *err) {
+    for (int i = 0; i < from->n; i++)
+        for (int j = 0; j < c->n; j++)
+            if (!strcmp(c->c[j].id, from->c[i].id))
+                return tc_error_set(err, TC_EINVAL, path, from->c[i].line, "id",
+                                    "'%s' is a claim of another experiment's file too",
+                                    from->c[i].id);
+    tc_claim *all = realloc(c->c, (size_t)(c->n + from->n + 1) * sizeof *all);
+    if (!all) return TC_ENOMEM;
+    memcpy(all + c->n, from->c, (size_t)from->n * sizeof *all);
+    c->c = all;
+    c->n += from->n;
+    tc_claims_free(from);
+    return TC_OK;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) {
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+tc_status tc_claims_load_all(tc_claims *c, const char *source_dir, tc_error *err) {
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/experiments", source_dir);
+    c->n = 0;
+    c->c = NULL;
+    struct dirent **ents;
+    /* a source tree without experiments (a stripped copy) has no claims */
+    int ne = scandir(dir, &ents, NULL, by_name);
+    if (ne < 0) return TC_OK;
+    tc_status st = TC_OK;
+    /* each folder's claims.cfg, in folder order (e1 ... e7, then a user's) */
+    for (int i = 0; i < ne; i++) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s/claims.cfg", dir, ents[i]->d_name);
+        tc_claims one;
+        if (!st && ents[i]->d_name[0] != '.' && tc_file_readable(path)) {
+            st = tc_claims_load(&one, path, err);
+            if (!st) st = append(c, &one, path, err);
+            tc_claims_free(&one);
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    if (st) tc_claims_free(c);
+    return st;
 }
 
 /* ---------- judging ---------- */
@@ -427,7 +478,7 @@ void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const c
         ">{\\raggedright\\arraybackslash}p{0.09\\linewidth}@{}}\n\\caption{Every claim of the five "
         "papers and its verdict in this run: ours with its unit and meaning, the range that "
         "counts as reproduced (and as partly reproduced), the tier it was judged at (metrics, "
-        "ranges and reasons in \\texttt{paper/claims.cfg} and each section).}"
+        "ranges and reasons in each experiment's \\texttt{claims.cfg} and section).}"
         "\\label{tab:claims}\\\\\n\\toprule\n",
         tex);
     fprintf(tex, "%s\\midrule\n\\endfirsthead\n\\toprule\n%s\\midrule\n\\endhead\n", head, head);

@@ -185,18 +185,21 @@ static void free_metrics(run_metrics *r) {
 }
 
 /* the table of every paper claim with its verdict: into md (report.md) and claims.tex (the
- * PDF); the claims are <source>/paper/claims.cfg, the metrics each experiment's metrics.cfg */
+ * PDF); the claims are each experiment folder's claims.cfg, the metrics each experiment's
+ * metrics.cfg */
 static tc_status claims_summary(const char *out_dir, const run_metrics *rm, FILE *md,
                                 tc_error *err) {
-    char path[1280];
-    snprintf(path, sizeof path, "%s/paper/claims.cfg", tc_source_dir());
-    /* a source tree without the claims (a stripped copy) says so; a broken file is an error */
-    if (!tc_file_readable(path)) {
-        fprintf(md, "\n## Paper claims\n\nNo claims file (%s): no verdicts.\n", path);
+    tc_claims c;
+    tc_status st = tc_claims_load_all(&c, tc_source_dir(), err);
+    /* a source tree without claims (a stripped copy) says so; a broken file is an error */
+    if (!st && c.n == 0) {
+        fprintf(md,
+                "\n## Paper claims\n\nNo claims files (%s/experiments/*/claims.cfg): no "
+                "verdicts.\n",
+                tc_source_dir());
+        tc_claims_free(&c);
         return TC_OK;
     }
-    tc_claims c;
-    tc_status st = tc_claims_load(&c, path, err);
     if (st) {
         fprintf(md, "\n## Paper claims\n\nThe claims file could not be read: %s:%d: %s\n",
                 err->file, err->line, err->msg);
@@ -207,11 +210,14 @@ static tc_status claims_summary(const char *out_dir, const run_metrics *rm, FILE
     st = open_in(out_dir, "claims.tex", &o, err);
     if (!st) {
         int count[TC_VERDICT_COUNT];
-        fprintf(md, "\n## Paper claims\n\nEvery claim of the five papers (`paper/claims.cfg`), "
-                    "judged from this run's metrics; each section gives the reasons.\n\n");
-        fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n"
-              "\\section*{Paper claims}\n",
-              o.f);
+        fprintf(md,
+                "\n## Paper claims\n\nEvery claim of the five papers (`experiments/*/claims.cfg`), "
+                "judged from this run's metrics; each section gives the reasons.\n\n");
+        fputs(
+            "% written by touche (tc_report_write) from the experiments' claims.cfg and the run's "
+            "metrics\n"
+            "\\section*{Paper claims}\n",
+            o.f);
         /* the summary figure first: a page-one picture of every verdict */
         char tpl[1300];
         tc_error fe;
@@ -250,20 +256,20 @@ static tc_status claims_summary(const char *out_dir, const run_metrics *rm, FILE
 /* the conclusions at the end of report.md and in conclusions.tex (nothing without a claims file;
  * a broken one was already reported by claims_summary) */
 static tc_status conclusions(const char *out_dir, const run_metrics *rm, FILE *md, tc_error *err) {
-    char path[1280];
-    snprintf(path, sizeof path, "%s/paper/claims.cfg", tc_source_dir());
     tc_claims c;
     tc_error e;
     tc_error_clear(&e);
-    if (!tc_file_readable(path) || tc_claims_load(&c, path, &e)) {
-        if (tc_file_readable(path)) tc_claims_free(&c);
+    if (tc_claims_load_all(&c, tc_source_dir(), &e) || c.n == 0) {
+        tc_claims_free(&c);
         return TC_OK;
     }
     tc_outfile o;
     tc_status st = open_in(out_dir, "conclusions.tex", &o, err);
     if (!st) {
-        fputs("% written by touche (tc_report_write) from paper/claims.cfg and the run's metrics\n",
-              o.f);
+        fputs(
+            "% written by touche (tc_report_write) from the experiments' claims.cfg and the run's "
+            "metrics\n",
+            o.f);
         tc_claims_conclusions(&c, metrics_of, (void *)rm, md, o.f);
         st = tc_outfile_commit(&o, err);
     }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* the papers' claims (paper/claims.cfg) judged from a run's metrics: a verdict per claim for each
- * experiment's section, and the report's table of every claim */
+/* the papers' claims (each experiment folder's claims.cfg) judged from a run's metrics: a verdict
+ * per claim for each experiment's section, and the report's table of every claim */
 #ifndef TC_CLAIMS_H
 #define TC_CLAIMS_H
 
@@ -55,6 +55,10 @@ const char *tc_verdict_str(tc_verdict v);
 /* read and validate a claims file: every key known, ids unique, ranges ordered; errors name the
  * file, line and key. c is empty on error (free it anyway) */
 tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err);
+/* every experiment's claims: <source_dir>/experiments/<folder>/claims.cfg of each folder that has
+ * one, in folder order, as one list (tc_claims_load's checks, and ids unique across the files);
+ * none without an experiments folder; c is empty on error (free it anyway) */
+tc_status tc_claims_load_all(tc_claims *c, const char *source_dir, tc_error *err);
 void tc_claims_free(tc_claims *c);
 
 /* a claim judged: the verdict, the measured value and, for a rate, its trials and 95 % interval

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* paper claims (src/report/claims.c): paper/claims.cfg covers every experiment that declares a
- * paper, verdicts, rates and tiers, null outcomes, metrics the experiments emit, bad files */
+/* paper claims (src/report/claims.c): the experiments' claims.cfg files cover every experiment that
+ * declares a paper, verdicts, rates and tiers, null outcomes, metrics the experiments emit, bad
+ * files */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "exp/tc_experiment.h"
+#include "core/tc_fs.h"
 #include "report/tc_claims.h"
 #include "report/tc_metrics.h"
 #include "test_scratch.h"
@@ -19,15 +21,14 @@ static int declares_paper(const tc_experiment_type *t) {
     return p && p[0] && !(!strncmp(p, "none", 4) && (p[4] == 0 || p[4] == ':'));
 }
 
-/* paper/claims.cfg: it loads, every registered experiment that declares a paper has claims, and
- * the ids are in order of experiment (E<n> for the n-th) */
+/* the experiments' claims.cfg files: they load, every registered experiment that declares a paper
+ * has claims, and the ids are in order of experiment (E<n> for the n-th) */
 Test(claims, the_claims_file_covers_every_experiment) {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/paper/claims.cfg", getenv("TOUCHE_SOURCE_DIR"));
     tc_claims c;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    cr_assert_eq(tc_claims_load_all(&c, getenv("TOUCHE_SOURCE_DIR"), &err), TC_OK, "%s:%d: %s",
+                 err.file, err.line, err.msg);
     int papers = 0;
     for (int i = 0; tc_experiment_at(i); i++) {
         const tc_experiment_type *t = tc_experiment_at(i);
@@ -45,7 +46,7 @@ Test(claims, the_claims_file_covers_every_experiment) {
         papers++;
         cr_expect_gt(
             n, 0,
-            "no claim of %s in paper/claims.cfg, but it declares a paper (.paper = \"%s\"): "
+            "no claim of %s in its folder's claims.cfg, but it declares a paper (.paper = \"%s\"): "
             "add the paper's claims (docs/adding-an-experiment.md, \"Claims\"), or set "
             ".paper = \"none: ...\" when it reproduces no paper",
             t->name, t->paper);
@@ -187,12 +188,11 @@ Test(claims, rates_by_their_interval_and_claims_by_their_tiers) {
  * force, the reference copied as the result), and none passes it: a claim that its null outcome
  * passes cannot fail */
 Test(claims, no_claim_passes_its_null_outcome) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/paper/claims.cfg", getenv("TOUCHE_SOURCE_DIR"));
     tc_claims c;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    cr_assert_eq(tc_claims_load_all(&c, getenv("TOUCHE_SOURCE_DIR"), &err), TC_OK, "%s:%d: %s",
+                 err.file, err.line, err.msg);
     int judged = 0;
     for (int i = 0; i < c.n; i++) {
         const tc_claim *q = &c.c[i];
@@ -214,11 +214,11 @@ Test(claims, no_claim_passes_its_null_outcome) {
 Test(claims, every_claim_names_metrics_its_experiment_emits) {
     const char *src = getenv("TOUCHE_SOURCE_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/paper/claims.cfg", src);
     tc_claims c;
     tc_error err;
     tc_error_clear(&err);
-    cr_assert_eq(tc_claims_load(&c, path, &err), TC_OK, "%s:%d: %s", err.file, err.line, err.msg);
+    cr_assert_eq(tc_claims_load_all(&c, src, &err), TC_OK, "%s:%d: %s", err.file, err.line,
+                 err.msg);
     static const char *const tier[2] = {"quick", "full"};
     for (int i = 0; i < c.n; i++) {
         const tc_claim *q = &c.c[i];
@@ -319,4 +319,35 @@ Test(claims, long_escapes_load_and_unmapped_characters_do_not) {
         }
         tc_claims_free(&c);
     }
+}
+
+/* the claims of every experiment folder as one list, in folder order; an id in two folders is an
+ * error naming the second file and the line */
+Test(claims, every_folders_claims_load_as_one_list) {
+    make_scratch();
+    char dir[1100];
+    static const char one[] = "claims = ( { id = \"E1.1\"; experiment = \"\"; paper = \"p\"; "
+                              "claim = \"c\"; paper_value = \"1\"; note = \"n\"; } );\n";
+    static const char two[] = "claims = ( { id = \"E2.1\"; experiment = \"\"; paper = \"p\"; "
+                              "claim = \"c\"; paper_value = \"1\"; note = \"n\"; } );\n";
+    tc_error err;
+    tc_error_clear(&err);
+    snprintf(dir, sizeof dir, "%s/experiments/e1", in_scratch(""));
+    cr_assert_eq(tc_mkdir_p(dir, &err), TC_OK, "%s", err.msg);
+    snprintf(dir, sizeof dir, "%s/experiments/e2", in_scratch(""));
+    cr_assert_eq(tc_mkdir_p(dir, &err), TC_OK, "%s", err.msg);
+    put_file(in_scratch("experiments/e1/claims.cfg"), one);
+    put_file(in_scratch("experiments/e2/claims.cfg"), two);
+    tc_claims c;
+    cr_assert_eq(tc_claims_load_all(&c, in_scratch(""), &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(c.n, 2);
+    cr_assert_str_eq(c.c[0].id, "E1.1");
+    cr_assert_str_eq(c.c[1].id, "E2.1");
+    tc_claims_free(&c);
+    /* the same id in the second folder */
+    put_file(in_scratch("experiments/e2/claims.cfg"), one);
+    cr_assert_eq(tc_claims_load_all(&c, in_scratch(""), &err), TC_EINVAL);
+    cr_assert(strstr(err.file, "e2/claims.cfg"), "%s", err.file);
+    cr_assert_eq(c.n, 0);
+    tc_claims_free(&c);
 }
