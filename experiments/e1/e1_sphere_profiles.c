@@ -1115,6 +1115,12 @@ static tc_status e1_run(tc_exp *x, void *state, tc_error *err) {
             st = write_field(x, &s->e, p, tc_exp_entry_at(x, k), &s->res[k], err);
     if (!st) st = write_table(x, &s->e, s->res, mt, err);
     if (!st) write_figures(x, &s->e, p, s->res, mt);
+    /* the scene: the big sphere fixed, the small one at the first sweep point */
+    if (!st)
+        tc_exp_scene_figure(x, &s->sc, "xy", "fig_scene",
+                            "The scene: the big sphere (fixed, grey) and the small one, drawn "
+                            "where the sweep starts; the sweep moves it along y through the big "
+                            "one.");
     if (!st) st = write_ssdf(x, err);
     if (!st) st = centre_study(x, &s->e, err);
     /* the cost study on one thread: a kernel asks tc_par_threads, which is 1 in a parallel

@@ -360,6 +360,9 @@ static void figures(tc_exp *x, const e2_state *s, int ref, int timed) {
              "points), %s and %s: start circled, end a triangle, the T's orientation as ticks.",
              col, tc_exp_label(x, ref), tc_exp_label(x, timed));
     tc_exp_figure(x, "e2_paths.gp", v, 4, "fig_paths", caption);
+    tc_exp_scene_figure(x, &s->sc, "xy", "fig_scene",
+                        "The scene from above: the T on the table at its start pose and the "
+                        "spherical finger at the first trajectory's start.");
     tc_exp_path(x, "step_time.csv", data, sizeof data);
     char machine[300];
     tc_machine_describe(machine, sizeof machine, 1);

@@ -569,6 +569,13 @@ static tc_status e4_run_fn(tc_exp *x, void *state, tc_error *err) {
                 "plane, (b) a perturbed block at rest, (c) a pile settling in an open box, and "
                 "(d) the speed of the penalty methods against the LCP.",
                 tc_exp_tier(x), s->e.dt);
+    /* the scenes as a reader sees them: the block of (a) and the pile of (c), from the front */
+    tc_exp_scene_figure(x, &s->scene[E4_BLOCK], "xz", "fig_scene_block",
+                        "The scene of (a): the randomly oriented block starting inside the plane "
+                        "(front view).");
+    tc_exp_scene_figure(x, &s->scene[E4_PILE], "xz", "fig_scene_pile",
+                        "The scene of (c): the bodies of the pile at their start in the open box "
+                        "(front view; walls grey).");
     /* the tables, each study's series and every run's summary; the serial timing study goes
      * only into files: the writing rank's alone (MPI) */
     st = write_tables(x, s, err);

@@ -256,6 +256,9 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
     const e5_setup *e = &s->e;
     tc_status st = e56_run_studies(x, &s->b, err);
     if (st) return st;
+    e56_scene_figure(x, &s->b, 0,
+                     "The scene: the polygon at the first drop's start above the ground (x-y "
+                     "plane, gravity along -y).");
     /* the section, the tables, the data, the heat maps */
     tc_exp_text(x,
                 "Tier `%s`: the polygon of %d rows (mass %g kg, inertia %g kg m^2, mu = %g) "

@@ -144,6 +144,9 @@ tc_status e56_run_studies(tc_exp *x, e56_base *b, tc_error *err);
 
 /* setup's end for the state b: the labels of the first grid's tolerance_methods must name
  * methods, and the first study's first scene says what a method needs (what: it in words) */
+/* a picture of study q's first scene (tc_exp_scene_figure, the x-y plane: gravity is -y) */
+void e56_scene_figure(tc_exp *x, const e56_base *b, int q, const char *caption);
+
 tc_status e56_need(tc_exp *x, const e56_base *b, const char *what, tc_error *err);
 
 /* the hooks of a driver whose state starts with an e56_base: the work of every study over every

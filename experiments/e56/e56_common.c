@@ -525,6 +525,17 @@ tc_status e56_run_studies(tc_exp *x, e56_base *b, tc_error *err) {
 
 /* ---------- the drivers' hooks ---------- */
 
+void e56_scene_figure(tc_exp *x, const e56_base *b, int q, const char *caption) {
+    tc_scene *sc = malloc(sizeof *sc);
+    tc_error err;
+    tc_error_clear(&err);
+    if (!sc || b->st[q]->build(b->st[q]->ctx, 0, sc, &err))
+        tc_exp_warn(x, "scene picture not drawn: %s", sc ? err.msg : "out of memory");
+    else
+        tc_exp_scene_figure(x, sc, "xy", "fig_scene", caption);
+    free(sc);
+}
+
 tc_status e56_need(tc_exp *x, const e56_base *b, const char *what, tc_error *err) {
     for (int i = 0; i < b->g[0]->ntolm; i++)
         tc_exp_refer(x, "tolerance_methods", b->g[0]->tolm[i]);

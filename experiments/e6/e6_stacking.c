@@ -419,6 +419,9 @@ static tc_status e6_run_fn(tc_exp *x, void *state, tc_error *err) {
     tc_status st;
     /* the stacks and the tall stack in one sweep: the tower's few long runs beside the stacks */
     if ((st = e56_run_studies(x, &s->b, err))) return st;
+    e56_scene_figure(x, &s->b, s->b.nstudy - 1,
+                     "The scene of the tall stack: the blocks at rest on the ground (x-y plane, "
+                     "gravity along -y).");
     tc_exp_text(x,
                 "Tier `%s`: two %g kg blocks (inertia %g kg m^2, mu = %g) stacked at rest, "
                 "the bottom one shifted by %g m times %d..%d, %g s at %d rates; the methods in "

@@ -1214,6 +1214,11 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     if (!s->it) return TC_ENOMEM;
     tc_status st = plan_items(x, s);
     if (st) return st;
+    /* the smallest pile as a reader sees it */
+    if (e->d_n > 0)
+        tc_exp_scene_figure(x, s->pile[0], "xz", "fig_scene_pile",
+                            "The scene of (d): the smallest pile's compound bodies at their start "
+                            "above the open box (front view; walls grey).");
     /* the piles first, the largest first: a step's cost grows with the bodies */
     double *cost = calloc((size_t)s->n + 1, sizeof *cost);
     if (!cost) return TC_ENOMEM;

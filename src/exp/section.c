@@ -130,10 +130,14 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
     tc_error_clear(&err);
     /* an MPI worker's outputs are thrown away: no figures to draw */
     if (x->rank > 0) return;
-    /* the template lives in the experiment's folder, beside its built-in script */
+    /* the template lives in the experiment's folder, beside its built-in script; one named
+     * plots/... is shared by every experiment (the scene picture) */
     const char *script = x->type->script, *slash = strrchr(script, '/');
-    snprintf(tpath, sizeof tpath, "%s/experiments/%.*s%s", x->source_dir,
-             slash ? (int)(slash - script + 1) : 0, script, tpl);
+    if (!strncmp(tpl, "plots/", 6))
+        snprintf(tpath, sizeof tpath, "%s/%s", x->source_dir, tpl);
+    else
+        snprintf(tpath, sizeof tpath, "%s/experiments/%.*s%s", x->source_dir,
+                 slash ? (int)(slash - script + 1) : 0, script, tpl);
     tc_exp_path(x, base, out, sizeof out);
     tc_status st = tc_plot_available() ? tc_plot_render(tpath, vars, nvar, out, &err)
                                        : tc_error_set(&err, TC_EIO, NULL, 0, NULL,

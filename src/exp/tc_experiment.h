@@ -81,8 +81,8 @@ typedef struct tc_experiment_type {
     const char *title;   /* one line for `touche list` */
     const char *heading; /* the report section's title, e.g. "Sphere force profiles (E1)" */
     const char *paper;   /* what it reproduces, e.g. "Beker et al. 2025, fig. 1 and 5": then
-                          * its folder's claims.cfg must hold its claims (tests/report/test_claims.c); one of
-                          * one's own that reproduces no paper says "none: <what it is>" and
+                          * its folder's claims.cfg must hold its claims (tests/report/test_claims.c);
+                          * one of   one's own that reproduces no paper says "none: <what it is>" and
                           * needs none */
     const char *script;  /* the built-in script under experiments/, in the experiment's folder
                           * ("e1/e1_sphere_profiles.cfg"), which also holds its plot templates */
@@ -400,6 +400,13 @@ tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const cha
  * summary, and makes `touche run` exit non-zero */
 void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar, const char *base,
                    const char *caption);
+
+/* a picture of scene sc (tc_exp_figure of plots/scene.gp, data base.dat): every body's outline
+ * projected onto two world axes, view "xz" (x across, z up: a 3-D scene under gravity -z) or
+ * "xy" (a planar scene, or a table seen from above), to scale; fixed bodies grey. A plane shows
+ * as a ground line when its normal is the view's vertical axis */
+void tc_exp_scene_figure(tc_exp *x, const tc_scene *sc, const char *view, const char *base,
+                         const char *caption);
 
 /* an experiment-level warning (summary and section) */
 void tc_exp_warn(tc_exp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
