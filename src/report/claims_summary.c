@@ -73,7 +73,7 @@ tc_status tc_claims_figure(const tc_claims *c,
         "verdict.";
     fprintf(md, "![%s](claims_summary.png)\n\n", caption);
     fprintf(tex,
-            "\\begin{figure}[!htb]\\centering\n\\includegraphics[width=\\linewidth]{claims_summary."
+            "\\begin{figure}[H]\\centering\n\\includegraphics[width=\\linewidth]{claims_summary."
             "pdf}\n"
             "\\caption{%s}\\label{fig:claims}\\end{figure}\n",
             caption);
