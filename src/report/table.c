@@ -335,7 +335,7 @@ static void tex_row(FILE *f, const tc_table *t, char *const *cells) {
  * shrunk to the line when wider and to 0.8 of the text height when taller (needs graphicx), with
  * the size its 10 pt text prints at in the log ("touche table NAME printed at P") */
 static void tex_float(FILE *f, const char *base, const char *caption, const char *label,
-                      const char *where) {
+                      const char *where, const char *note) {
     fprintf(f, "\\begin{table}[%s]\n\\centering\n", where);
     if (caption && caption[0]) {
         fputs("\\caption{", f);
@@ -352,8 +352,15 @@ static void tex_float(FILE *f, const char *base, const char *caption, const char
           f);
     fprintf(f,
             "\\typeout{touche table %s printed at \\the\\dimexpr 10pt*\\number\\wd"
-            "\\tctablebox/\\number\\tctablewd\\relax}%%\n\\usebox\\tctablebox\n\\end{table}\n",
+            "\\tctablebox/\\number\\tctablewd\\relax}%%\n\\usebox\\tctablebox\n",
             base);
+    /* the folded columns' values, with the table */
+    if (note && note[0]) {
+        fputs("\\par\\smallskip{\\footnotesize Columns empty in most rows, their values: ", f);
+        tc_latex_put(f, note);
+        fputs(".\\par}\n", f);
+    }
+    fputs("\\end{table}\n", f);
 }
 
 /* a floating table with booktabs rules, numeric columns right-aligned, set in a box first at
@@ -362,7 +369,7 @@ static void tex_float(FILE *f, const char *base, const char *caption, const char
  * shrunk to that page's line if need be; and to 0.8 of the text height when taller. The box's
  * natural size goes to the log ("touche table BASE: W x H") */
 static void write_tex(FILE *f, const tc_table *t, const char *base, const char *caption,
-                      const char *label, const int *right) {
+                      const char *label, const int *right, const char *note) {
     /* the tabular, boxed */
     fputs("\\ifdefined\\tctablebox\\else\\newsavebox\\tctablebox\\newdimen\\tctablewd"
           "\\newdimen\\tctableht\\fi\n",
@@ -382,9 +389,9 @@ static void write_tex(FILE *f, const tc_table *t, const char *base, const char *
             base);
     /* where it goes: the text's width, or a landscape page's */
     fputs("\\ifdim\\wd\\tctablebox>1.42\\linewidth\n\\begin{landscape}\n", f);
-    tex_float(f, base, caption, label, "p");
+    tex_float(f, base, caption, label, "p", note);
     fputs("\\end{landscape}\n\\else\n", f);
-    tex_float(f, base, caption, label, "htbp");
+    tex_float(f, base, caption, label, "htbp", note);
     fputs("\\fi\n", f);
 }
 
@@ -398,6 +405,60 @@ static tc_status latex_check(const char *base, const char *where, const char *te
                         "the character '%.*s' (U+%04lX) in %s ('%s') has no LaTeX form: add it "
                         "to latex_map in src/report/table.c or write it in ASCII",
                         (int)len, c, code_point(c, len), where, text);
+}
+
+/* a cell that holds no value */
+static int empty_cell(const char *c) {
+    return !c || !c[0] || !strcmp(c, "-");
+}
+
+/* the columns to show: a column empty ("-" or "") in at least three quarters of four or more rows
+ * is folded into a note under the table ("paper MJX (ms): scm 8-RK4-26 13.1; ...", each value
+ * with its row's first cell, or first two when the first repeats) instead of printing a column of
+ * dashes. view shares t's strings; note gets the folded values; returns the number of columns
+ * folded */
+static int fold_columns(const tc_table *t, tc_table *view, char **vh, char **vc, char *note,
+                        size_t n) {
+    note[0] = 0;
+    view->nrow = t->nrow;
+    view->ncol = 0;
+    view->head = vh;
+    view->cell = vc;
+    int folded = 0;
+    /* a row is named by its first cell, or its first two when the first repeats (a method over
+     * several columns) */
+    int twice = 0;
+    for (int i = 0; i < t->nrow && t->ncol > 1; i++)
+        for (int q = 0; q < i && !twice; q++)
+            twice = !strcmp(t->cell[(size_t)i * t->ncol], t->cell[(size_t)q * t->ncol]);
+    for (int j = 0; j < t->ncol; j++) {
+        int empty = 0;
+        for (int i = 0; i < t->nrow; i++)
+            empty += empty_cell(t->cell[(size_t)i * t->ncol + j]);
+        if (j > 0 && t->nrow >= 4 && 4 * empty >= 3 * t->nrow) {
+            /* its values, each named by its row's first cell */
+            size_t len = strlen(note);
+            snprintf(note + len, n - len, "%s%s:", folded++ ? "; " : "", t->head[j]);
+            for (int i = 0, k = 0; i < t->nrow; i++) {
+                const char *c = t->cell[(size_t)i * t->ncol + j];
+                if (empty_cell(c)) continue;
+                len = strlen(note);
+                snprintf(note + len, n - len, "%s %s%s%s %s", k++ ? "," : "",
+                         t->cell[(size_t)i * t->ncol], twice ? " " : "",
+                         twice ? t->cell[(size_t)i * t->ncol + 1] : "", c);
+            }
+            continue;
+        }
+        vh[view->ncol] = t->head[j];
+        for (int i = 0; i < t->nrow; i++)
+            vc[(size_t)i * t->ncol + view->ncol] = t->cell[(size_t)i * t->ncol + j];
+        view->ncol++;
+    }
+    /* the view's cells row-major at its own width */
+    for (int i = 1; i < t->nrow; i++)
+        memmove(vc + (size_t)i * view->ncol, vc + (size_t)i * t->ncol,
+                (size_t)view->ncol * sizeof *vc);
+    return folded;
 }
 
 tc_status tc_table_write(const tc_table *t, const char *base, const char *caption,
@@ -418,6 +479,14 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
         return st;
     }
 
+    /* the columns shown, and a note of the ones folded */
+    char **vh = malloc(((size_t)t->ncol * ((size_t)t->nrow + 1) + 1) * sizeof *vh), note[2048];
+    if (!vh) {
+        free(w);
+        return tc_error_set(err, TC_ENOMEM, base, 0, NULL, "out of memory writing %s", base);
+    }
+    tc_table view;
+    int folded = fold_columns(t, &view, vh, vh + t->ncol, note, sizeof note);
     /* base.md, then base.tex (which reuses the alignment computed for the Markdown) */
     for (int k = 0; k < 2 && st == TC_OK; k++) {
         char path[1024];
@@ -429,12 +498,17 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
         st = tc_outfile_open(&o, path, err);
         if (st != TC_OK) break;
         if (k == 0)
-            write_md(o.f, t, caption, w, right);
+            write_md(o.f, &view, caption, w, right);
         else
-            write_tex(o.f, t, strrchr(base, '/') ? strrchr(base, '/') + 1 : base, caption, label,
-                      right);
+            write_tex(o.f, &view, strrchr(base, '/') ? strrchr(base, '/') + 1 : base, caption,
+                      label, right, folded ? note : NULL);
+        /* the folded columns' values, under the Markdown table (the LaTeX one has them inside
+         * its float) */
+        if (folded && k == 0)
+            fprintf(o.f, "\nColumns empty in most rows, their values: %s.\n", note);
         st = tc_outfile_commit(&o, err);
     }
+    free(vh);
     free(w);
     return st;
 }

@@ -145,3 +145,33 @@ Test(table, streamed_latex_writes_every_character) {
                            "\\texttt{U+FFFD}!");
     free(text);
 }
+
+/* a column empty ("-") in most of its rows is folded into a note under the table, each value
+ * named by its row; a column with values in most rows stays */
+Test(table, a_mostly_empty_column_is_folded_into_a_note) {
+    make_scratch();
+    static const char *const head[] = {"column", "ours", "paper"};
+    tc_table *t = tc_table_alloc(3, head);
+    cr_assert_not_null(t);
+    static const char *const rows[5][3] = {{"2-RK4", "1.2", "1.3"},
+                                           {"8-RK4", "2.4", "-"},
+                                           {"8-Euler", "3.1", "-"},
+                                           {"16-Euler", "4.0", "-"},
+                                           {"16-RK4", "5.5", "-"}};
+    for (int i = 0; i < 5; i++)
+        tc_table_add_row(t, rows[i]);
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_table_write(t, in_scratch("fold"), "caption", "tab:fold", &err), TC_OK, "%s",
+                 err.msg);
+    char *md = slurp(in_scratch("fold.md")), *tex = slurp(in_scratch("fold.tex"));
+    cr_assert_not_null(md);
+    cr_assert_not_null(tex);
+    cr_assert(strstr(md, "column |") && strstr(md, "ours") && !strstr(md, "paper |"), "%s", md);
+    cr_assert(strstr(md, "their values: paper: 2-RK4 1.3."), "%s", md);
+    cr_assert(strstr(tex, "their values: paper: 2-RK4 1.3."), "%s", tex);
+    cr_assert(strstr(md, "16-RK4 |") && strstr(md, "5.5"), "every row stays: %s", md);
+    free(md);
+    free(tex);
+    tc_table_free(t);
+}
