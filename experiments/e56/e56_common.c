@@ -753,11 +753,15 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
     snprintf(hi, sizeof hi, "%.17g", vhi);
     snprintf(logs, sizeof logs, "%d", log_scale);
     tc_exp_path(x, grid_file, path, sizeof path);
-    tc_plot_var v[] = {{"datafile", path},   {"labels", labels}, {"tolm", tolm},
-                       {"rates", rates},     {"tols", tols},     {"col", col},
-                       {"logscale", logs},   {"lo", lo},         {"hi", hi},
-                       {"cblabel", cb_label}};
-    tc_exp_figure(x, "../e56/e56_heat.gp", v, 10, base, caption);
+    /* which end of the one palette is good: a fraction of drops at rest or towers up is good
+     * when high (light), every other column (failures, penetration, momentum, iterations) when
+     * low (dark) */
+    const char *better = !strcmp(column, "end_ok_rate") ? "high" : "low";
+    tc_plot_var v[] = {{"datafile", path},    {"labels", labels}, {"tolm", tolm},
+                       {"rates", rates},      {"tols", tols},     {"col", col},
+                       {"logscale", logs},    {"lo", lo},         {"hi", hi},
+                       {"cblabel", cb_label}, {"better", better}};
+    tc_exp_figure(x, "../e56/e56_heat.gp", v, 11, base, caption);
 }
 
 /* text split into cells at each ';' (at most 16; missing ones NULL, which a table takes as

@@ -58,7 +58,7 @@ do for [k=1:n] {
     if (k > n - cols) { set xlabel 'rate (Hz)' font ',8' offset 0,0.6 } else { unset xlabel }
     if (k == 1) {
         set colorbox user origin screen 0.89, screen 0.15 size screen 0.022, screen 0.7
-        if (exists('better')) { set label 1 'better: '.better at screen 0.9, screen 0.1 center font ',8' }
+        if (exists('better')) { set label 1 'better: '.better at screen 0.995, screen 0.1 right font ',8' }
     } else {
         unset colorbox
         unset label 1
