@@ -285,6 +285,10 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "end_ok_rate", 0,
                     "at rest face down (fraction)", "fig_rest",
                     "Drops at rest face down at the end.");
+    tc_exp_pareto(x, "%s.mean_max_penetration", NULL, "mean run max penetration (m)", "fig_pareto",
+                  "Speed against accuracy: each method's wall time per step over its finished "
+                  "drops (one thread, this machine) against its mean largest penetration; the "
+                  "dashed line joins the methods no cheaper one matches.");
     /* beside the authors' stored results, cell by cell */
     return e56_silico_section(x, &s->silico, &e->grid, &s->sw, err);
 }

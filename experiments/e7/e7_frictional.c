@@ -1230,7 +1230,15 @@ static tc_status e7_run_fn(tc_exp *x, void *state, tc_error *err) {
     if (!st && tc_exp_writer(x)) st = cost_study(x, s, err);
     if (st) return st;
     fit_piles(x, s);
-    return outputs(x, s, err);
+    st = outputs(x, s, err);
+    if (!st)
+        tc_exp_pareto(x, "slide.%s.distance_error", "scene=slide",
+                      "stopping distance error (fraction)", "fig_pareto",
+                      "Speed against accuracy on (a): each method's wall time per step over its "
+                      "sliding-box runs (one thread, this machine) against its stopping distance's "
+                      "error from the closed form; the dashed line joins the methods no cheaper "
+                      "one matches.");
+    return st;
 }
 
 /* the result files digested per method (pile_cost.csv holds step times: not digested; the runs'

@@ -405,6 +405,15 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
  * projected onto two world axes, view "xz" (x across, z up: a 3-D scene under gravity -z) or
  * "xy" (a planar scene, or a table seen from above), to scale; fixed bodies grey. A plane shows
  * as a ground line when its normal is the view's vertical axis */
+/* a speed-accuracy figure (plots/pareto.gp, data base.csv): per method, its wall time per step
+ * over its finished runs (those whose sweep point starts with runs, e.g. "scene=slide"; NULL:
+ * all) against |metric|, the metric named by fmt with the method's label for its %s
+ * ("%s.mean_max_penetration", "slide.%s.distance_error"), what its axis says ("mean run
+ * max penetration (m)"); the methods no cheaper one matches in accuracy joined as the Pareto
+ * front. Methods without finished runs or the metric are left out; nothing with fewer than two */
+void tc_exp_pareto(tc_exp *x, const char *fmt, const char *runs, const char *what, const char *base,
+                   const char *caption);
+
 void tc_exp_scene_figure(tc_exp *x, const tc_scene *sc, const char *view, const char *base,
                          const char *caption);
 
