@@ -2,7 +2,7 @@
 # speed against accuracy (tc_exp_pareto, src/exp/pareto.c): every method's wall time per step
 # over its finished runs against the magnitude of one of its accuracy metrics, both log scales;
 # the methods no cheaper one matches in accuracy (the Pareto front) joined by a dashed line.
-# variables: datafile (csv: method, s_per_step, error, front; sorted by cost; then the front's
+# variables: datafile (csv: method, step_s, error, front; sorted by cost; then the front's
 # rows again as a second block), labels (the methods
 # in row order), what (the error's name and unit); colors: each method's colour (src/report/style.c)
 # height: 9 cm

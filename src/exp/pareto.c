@@ -59,7 +59,7 @@ void tc_exp_pareto(tc_exp *x, const char *fmt, const char *runs, const char *wha
         return;
     }
     /* on the front when no cheaper method is as accurate (a zero error floored for the log axis) */
-    fprintf(o.f, "method,s_per_step,error,front\n");
+    fprintf(o.f, "method,step_s,error,front\n");
     double best = INFINITY;
     for (int i = 0; i < n; i++) {
         int front = pt[i].err < best;
