@@ -26,20 +26,6 @@ static void tex_escaped(FILE *f, const char *s, size_t n) {
     free(in);
 }
 
-/* a code span's n bytes escaped, with a permitted line break after each '.', '_', '/' and '-'
- * (a metric name such as perturbed.multi-point_over_deepest-point.mean_penetration would
- * otherwise run into the margin) */
-static void code_escaped(FILE *f, const char *s, size_t n) {
-    size_t from = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strchr("._/-", s[i]) && i + 1 < n) {
-            tex_escaped(f, s + from, i + 1 - from);
-            fputs("\\allowbreak{}", f);
-            from = i + 1;
-        }
-    tex_escaped(f, s + from, n - from);
-}
-
 void tc_md_to_tex(FILE *f, const char *md) {
     const char *p = md;
     while (*p) {
@@ -60,7 +46,7 @@ void tc_md_to_tex(FILE *f, const char *md) {
         }
         fputs(is_code ? "\\texttt{" : "\\textbf{", f);
         if (is_code)
-            code_escaped(f, start, (size_t)(end - start));
+            tc_latex_put_breakable(f, start, (size_t)(end - start));
         else
             tex_escaped(f, start, (size_t)(end - start));
         fputs("}", f);

@@ -99,19 +99,6 @@ static void tex_text(FILE *f, const char *s) {
     tc_latex_put(f, s);
 }
 
-/* s for LaTeX with a permitted line break after each '.' and '_' (an experiment's or a metric's
- * long name in a narrow column) */
-static void tex_breakable(FILE *f, const char *s) {
-    for (const char *p = s, *cut; *p; p = cut) {
-        cut = p + strcspn(p, "._");
-        if (*cut) cut++;
-        char piece[128];
-        snprintf(piece, sizeof piece, "%.*s", (int)(cut - p), p);
-        tex_text(f, piece);
-        if (*cut) fputs("\\allowbreak{}", f);
-    }
-}
-
 /* every timing of the run in a section of its own, apart from the accuracy results: what the
  * machine measured, never compared with another machine's numbers */
 static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
@@ -150,9 +137,9 @@ static void timings_summary(const run_metrics *r, FILE *md, FILE *tex) {
             snprintf(v, sizeof v, "%.3g%s%s", m->value, strcmp(m->unit, "1") ? " " : "",
                      strcmp(m->unit, "1") ? m->unit : "");
             fprintf(md, "| %s | `%s` | %s | %s |\n", r->ex[i].name, m->name, v, m->doc);
-            tex_breakable(tex, r->ex[i].name);
+            tc_latex_put_breakable(tex, r->ex[i].name, strlen(r->ex[i].name));
             fputs(" & \\texttt{", tex);
-            tex_breakable(tex, m->name);
+            tc_latex_put_breakable(tex, m->name, strlen(m->name));
             fputs("} & ", tex);
             tex_text(tex, v);
             fputs(" & ", tex);

@@ -55,6 +55,17 @@ static void pair(const out2 *o, const char *label, const char *value) {
     fputs("\\\\\n", o->tex);
 }
 
+/* one table row of n cells in both forms */
+static void put_row(const out2 *o, const char *const *cells, int n) {
+    fputs("|", o->md);
+    for (int c = 0; c < n; c++) {
+        fprintf(o->md, " %s |", cells[c]);
+        tc_latex_put(o->tex, cells[c]);
+        fputs(c < n - 1 ? " & " : "\\\\\n", o->tex);
+    }
+    fputs("\n", o->md);
+}
+
 /* the first line a program prints for its version ("" when it cannot be run) */
 static void program_version(const char *cmd, char *buf, size_t n) {
     buf[0] = 0;
@@ -183,13 +194,8 @@ static void runs_part(const out2 *o, const char *out_dir, const tc_report_entry 
         snprintf(cells[4], sizeof cells[4], "%.0f", atof(wall));
         snprintf(cells[5], sizeof cells[5], "%s", seeds[0] ? seeds : "none");
         snprintf(cells[6], sizeof cells[6], "%s, %s", rev, date);
-        fputs("|", o->md);
-        for (int c = 0; c < 7; c++) {
-            fprintf(o->md, " %s |", cells[c]);
-            tc_latex_put(o->tex, cells[c]);
-            fputs(c < 6 ? " & " : "\\\\\n", o->tex);
-        }
-        fputs("\n", o->md);
+        const char *row[7] = {cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6]};
+        put_row(o, row, 7);
     }
     fputs("\\bottomrule\n\\end{longtable}}\n", o->tex);
 }
@@ -224,6 +230,12 @@ static const char *source_of(const char *spec) {
     return m.engine ? m.engine->summary : "";
 }
 
+/* 1 when two experiments ran the same method: label, spec and parameters */
+static int same_method(const tc_metrics_method *a, const tc_metrics_method *b) {
+    return !strcmp(a->label, b->label) && !strcmp(a->spec, b->spec) &&
+           !strcmp(a->params, b->params);
+}
+
 /* every method that ran, once per label, spec and parameters, with the experiments it ran in */
 static void methods_part(const out2 *o, const tc_report_entry *ex, int n, const tc_metrics *ms,
                          const unsigned char *ok) {
@@ -253,28 +265,18 @@ static void methods_part(const out2 *o, const tc_report_entry *ex, int n, const 
             int seen = 0;
             for (int j = 0; j < i && !seen; j++)
                 for (int q = 0; ok[j] == 2 && q < ms[j].nmethod && !seen; q++)
-                    seen = !strcmp(ms[j].methods[q].label, a->label) &&
-                           !strcmp(ms[j].methods[q].spec, a->spec) &&
-                           !strcmp(ms[j].methods[q].params, a->params);
+                    seen = same_method(&ms[j].methods[q], a);
             if (seen) continue;
             char params[2048], where[512] = "";
             params_with_units(a->spec, a->params, params, sizeof params);
             for (int j = i; j < n; j++)
                 for (int q = 0; ok[j] == 2 && q < ms[j].nmethod; q++)
-                    if (!strcmp(ms[j].methods[q].label, a->label) &&
-                        !strcmp(ms[j].methods[q].spec, a->spec) &&
-                        !strcmp(ms[j].methods[q].params, a->params))
+                    if (same_method(&ms[j].methods[q], a))
                         snprintf(where + strlen(where), sizeof where - strlen(where), "%s%.2s",
                                  where[0] ? ", " : "", ex[j].name);
             const char *cells[] = {a->label, a->spec, source_of(a->spec),
                                    params[0] ? params : "none", where};
-            fputs("|", o->md);
-            for (int c = 0; c < 5; c++) {
-                fprintf(o->md, " %s |", cells[c]);
-                tc_latex_put(o->tex, cells[c]);
-                fputs(c < 4 ? " & " : "\\\\\n", o->tex);
-            }
-            fputs("\n", o->md);
+            put_row(o, cells, 5);
         }
     fputs("\\bottomrule\n\\end{longtable}}\n", o->tex);
 }

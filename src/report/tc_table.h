@@ -48,6 +48,11 @@ int tc_latex_mappable(const char *s);
  * U+FFFD; every byte of s is read, none of f's output is left undefined */
 void tc_latex_put(FILE *f, const char *s);
 
+/* n bytes of s written as tc_latex_put writes them, with a permitted line break after each '.',
+ * '_', '/' and '-' but the last (a metric's or an experiment's long name in a narrow column or a
+ * code span: perturbed.multi-point_over_deepest-point.mean_penetration) */
+void tc_latex_put_breakable(FILE *f, const char *s, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
