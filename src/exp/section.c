@@ -13,19 +13,6 @@
 
 /* ---------- Markdown to LaTeX ---------- */
 
-/* n bytes of s escaped for LaTeX text (a character without a LaTeX form as its code point) */
-static void tex_escaped(FILE *f, const char *s, size_t n) {
-    char *in = malloc(n + 1);
-    if (!in) {
-        fputs("?", f);
-        return;
-    }
-    memcpy(in, s, n);
-    in[n] = 0;
-    tc_latex_put(f, in);
-    free(in);
-}
-
 void tc_md_to_tex(FILE *f, const char *md) {
     const char *p = md;
     while (*p) {
@@ -33,22 +20,22 @@ void tc_md_to_tex(FILE *f, const char *md) {
         const char *tick = strchr(p, '`'), *bold = strstr(p, "**");
         const char *next = tick && (!bold || tick < bold) ? tick : bold;
         if (!next) {
-            tex_escaped(f, p, strlen(p));
+            tc_latex_put_n(f, p, strlen(p));
             break;
         }
-        tex_escaped(f, p, (size_t)(next - p));
+        tc_latex_put_n(f, p, (size_t)(next - p));
         int is_code = next == tick;
         const char *start = next + (is_code ? 1 : 2);
         const char *end = is_code ? strchr(start, '`') : strstr(start, "**");
         if (!end) {
-            tex_escaped(f, next, strlen(next));
+            tc_latex_put_n(f, next, strlen(next));
             break;
         }
         fputs(is_code ? "\\texttt{" : "\\textbf{", f);
         if (is_code)
             tc_latex_put_breakable(f, start, (size_t)(end - start));
         else
-            tex_escaped(f, start, (size_t)(end - start));
+            tc_latex_put_n(f, start, (size_t)(end - start));
         fputs("}", f);
         p = end + (is_code ? 1 : 2);
     }

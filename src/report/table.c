@@ -234,7 +234,7 @@ void tc_latex_put(FILE *f, const char *s) {
     }
 }
 
-void tc_latex_put_breakable(FILE *f, const char *s, size_t n) {
+void tc_latex_put_n(FILE *f, const char *s, size_t n) {
     char *in = malloc(n + 1);
     if (!in) {
         fputs("?", f);
@@ -242,17 +242,18 @@ void tc_latex_put_breakable(FILE *f, const char *s, size_t n) {
     }
     memcpy(in, s, n);
     in[n] = 0;
-    /* each piece up to and with a break character, cut in place */
+    tc_latex_put(f, in);
+    free(in);
+}
+
+void tc_latex_put_breakable(FILE *f, const char *s, size_t n) {
+    /* each piece up to and with a break character */
     for (size_t from = 0, i = 0; i < n; i++)
-        if (i + 1 == n || (strchr("._/-", in[i]) && in[i])) {
-            char keep = in[i + 1];
-            in[i + 1] = 0;
-            tc_latex_put(f, in + from);
-            in[i + 1] = keep;
+        if (i + 1 == n || strchr("._/-", s[i])) {
+            tc_latex_put_n(f, s + from, i + 1 - from);
             if (i + 1 < n) fputs("\\allowbreak{}", f);
             from = i + 1;
         }
-    free(in);
 }
 
 /* ---------- writers ---------- */

@@ -48,6 +48,9 @@ int tc_latex_mappable(const char *s);
  * U+FFFD; every byte of s is read, none of f's output is left undefined */
 void tc_latex_put(FILE *f, const char *s);
 
+/* n bytes of s (not necessarily terminated) written as tc_latex_put writes them */
+void tc_latex_put_n(FILE *f, const char *s, size_t n);
+
 /* n bytes of s written as tc_latex_put writes them, with a permitted line break after each '.',
  * '_', '/' and '-' but the last (a metric's or an experiment's long name in a narrow column or a
  * code span: perturbed.multi-point_over_deepest-point.mean_penetration) */
