@@ -6,8 +6,9 @@
 #include <string.h>
 
 void tc_caps_format(unsigned caps, char *buf, int n) {
-    static const char *const names[] = {"force-query", "dynamics",   "friction", "smooth",
-                                        "contacts",    "continuous", "geometry", "planar-only"};
+    static const char *const names[] = {"force-query", "dynamics",    "friction",
+                                        "smooth",      "contacts",    "continuous",
+                                        "geometry",    "planar-only", "gradient"};
     buf[0] = 0;
     for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
         if (caps & (1u << i)) {

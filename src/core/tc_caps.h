@@ -20,6 +20,9 @@ enum {
                                    * collisions itself (single-level, bilevel) */
     TC_CAP_PLANAR = 1u << 7,      /* moves planar bodies only (x, y, theta): refuses a scene whose
                                    * shape mask has TC_SHAPE_SPATIAL (a body on a free joint) */
+    TC_CAP_GRADIENT = 1u << 8,    /* analytic derivatives: a model's force_jacobian, an engine's
+                                   * jacobian (sim/tc_grad.h; every other method gets central
+                                   * differences) */
 };
 
 /* "force-query,dynamics,..." into buf */

@@ -63,6 +63,12 @@ void tc_system_normalize_q(const tc_system *sys, double *q);
 /* q <- q + dt * qdot(v): positions by Euler, orientations by the exact exponential map */
 void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, double dt);
 
+/* tangent coordinates of q (nv entries, v's layout): free bodies dpos[3] (m) and a world-frame
+ * rotation dtheta[3] (rad: R' = exp([dtheta]x) R), planar bodies dx, dy (m), dtheta (rad).
+ * q <- q [+] scale * dq (retract), and dq <- q1 [-] q0 (the inverse: retract(q0, dq) = q1) */
+void tc_system_retract(const tc_system *sys, double *q, const double *dq, double scale);
+void tc_system_difference(const tc_system *sys, const double *q1, const double *q0, double *dq);
+
 /* kinetic energy (J) of the bodies with degrees of freedom: 1/2 m v.v + 1/2 sum_k I_k w_k^2,
  * w the body-frame angular velocity */
 double tc_system_kinetic(const tc_system *sys, const tc_body_state *bs);

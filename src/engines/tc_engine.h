@@ -37,6 +37,12 @@ typedef struct tc_engine_type {
     /* optional: the contacts the engine's last step or force query held */
     int (*ncontact)(void *state);
     void (*free)(void *state);
+    /* optional (TC_CAP_GRADIENT): the engine's own derivatives of one step from (q, v) with
+     * ctrl and xfrc held, in touche's tangent coordinates (sim/tc_grad.h): A[(2 nv) x (2 nv)],
+     * B[(2 nv) x (2 nv)] with u = (tau, ctrl), row-major; q and v are not changed (MuJoCo:
+     * mjd_transitionFD, as its users get them) */
+    tc_status (*jacobian)(void *state, const double *ctrl, const tc_wrench *xfrc, const double *q,
+                          const double *v, double *A, double *B);
 } tc_engine_type;
 
 /* the registry: tc_engines[] is the built-in table (one line per file); tc_engine_at(i) walks it

@@ -47,6 +47,14 @@ typedef struct tc_model_type {
                             double *v);
     /* optional (TC_CAP_CONTACTS): contact points at poses bs into c[max]; returns how many */
     int (*contacts)(void *state, const tc_body_state *bs, tc_model_contact *c, int max);
+    /* optional (TC_CAP_GRADIENT): force() at bs and its derivatives dw[(6 nbody) x (12 nbody)],
+     * row-major, zeroed by the model. Row 6 i + r is body i's wrench entry r (0-2 force (N),
+     * 3-5 torque about the COM (N m), world frame); column 12 j + c is body j's pose or twist
+     * entry c: 0-2 COM position (m), 3-5 rotation (rad, world frame: R' = exp([d]x) R), 6-8
+     * COM velocity (m/s), 9-11 angular velocity (rad/s, world frame). Every body's columns
+     * are filled, fixed and kinematic ones too (callers ignore those they do not need) */
+    tc_status (*force_jacobian)(void *state, const tc_body_state *bs, tc_wrench *w, double *dw,
+                                tc_contact_stats *st);
 } tc_model_type;
 
 /* the registry: tc_models[] is the built-in table (one line per file); tc_model_at(i) walks it

@@ -106,7 +106,10 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
     } else {
         st = m->model->alloc(&s->mstate, s->scene, &m->mparams, err);
         if (!st) st = m->solver->alloc(&s->sstate, &s->sys, &m->sparams, err);
-        s->ode = (tc_ode){&s->sys, model_accel, m->model->contacts ? model_contacts : NULL, s};
+        s->ode = (tc_ode){.sys = &s->sys,
+                          .accel = model_accel,
+                          .contacts = m->model->contacts ? model_contacts : NULL,
+                          .ctx = s};
     }
     if (st) {
         tc_sim_free(s);

@@ -24,6 +24,13 @@ typedef struct tc_ode {
      * NULL when the model reports none (solvers that need them declare TC_CAP_CONTACTS) */
     int (*contacts)(void *ctx, double t, const double *q, tc_model_contact *c, int max);
     void *ctx;
+    /* optional (NULL when the model has no force_jacobian): vdot at (t, q, v) as accel gives
+     * it and its derivatives, row-major nv x nv each: dq with respect to q's tangent (v's
+     * layout: free bodies dpos (m) and a world-frame rotation (rad), planar dx, dy, dtheta),
+     * dv with respect to v, dtau with respect to generalised forces added to the applied ones
+     * (v's layout: N, N m) and dctrl with respect to the servo targets (q's coordinates) */
+    tc_status (*accel_jacobian)(void *ctx, double t, const double *q, const double *v, double *vdot,
+                                double *dq, double *dv, double *dtau, double *dctrl);
 } tc_ode;
 
 /* one contact's impulse in a step (bodies, point, normal, depth, normal and tangential impulse):
@@ -58,6 +65,15 @@ typedef struct tc_solver_type {
     /* optional: the last inner solve that failed, in words with its residuals (e.g. "step at
      * t = 0.3 s hit the 30-iteration cap: |f| = ..."), or NULL when none has */
     const char *(*failure)(void *state);
+    /* optional: take the step as step() does and give its Jacobians in tangent coordinates
+     * (x = (q's tangent, v), 2 nv entries; sim/tc_grad.h): A[(2 nv) x (2 nv)] = dx+/dx and
+     * B[(2 nv) x (2 nv)] = dx+/du, u = (generalised forces tau (N, N m), servo targets ctrl),
+     * row-major; NULL when the solver has none (the method then gets central differences) */
+    tc_status (*step_jacobian)(void *state, const tc_ode *ode, double t, double dt, double *q,
+                               double *v, double *A, double *B);
+    /* the model capabilities step_jacobian needs (semi-euler: TC_CAP_GRADIENT, i.e. the ode's
+     * accel_jacobian; the interior-point solvers: 0) */
+    unsigned jacobian_needs;
 } tc_solver_type;
 
 /* the registry: tc_solvers[] is the built-in table (one line per file); tc_solver_at(i) walks it

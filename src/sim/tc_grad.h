@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* gradients through contact: the one-step map x+ = Phi(x, u) of a simulation and its Jacobians
+ * A = dx+/dx and B = dx+/du, for every method (analytic where the method declares it, central
+ * differences otherwise) */
+#ifndef TC_GRAD_H
+#define TC_GRAD_H
+
+#include "sim/tc_sim.h"
+
+/* C linkage for C++ programs that include this header */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* coordinates. x = (dq, v) has 2 nv entries: dq is q's tangent (tc_system_retract: free bodies
+ * dpos (m) and a world-frame rotation (rad), never raw quaternion components; planar bodies dx,
+ * dy (m), dtheta (rad)), then v (m/s, rad/s). u = (tau, ctrl) has 2 nv entries: generalised
+ * forces added to the applied wrenches over the step (v's layout: N, N m; free bodies' torque
+ * about the COM, world frame), then the position-servo targets (tc_sim_ctrl; columns of dofs
+ * without a servo are zero). A is (2 nv) x (2 nv), B is (2 nv) x (2 nv), both row-major */
+
+/* how the Jacobians are obtained */
+typedef enum tc_grad_mode {
+    TC_GRAD_AUTO,     /* analytic when the method has them (tc_method_gradient), else FD */
+    TC_GRAD_ANALYTIC, /* the method's own (an error for a method without them) */
+    TC_GRAD_FD,       /* central differences of tc_sim_step, whatever the method has */
+} tc_grad_mode;
+
+/* the settings (defaults: tc_default_grad_settings) */
+typedef struct tc_grad_settings {
+    tc_grad_mode mode;
+    double fd_step; /* central-difference step h in tangent units (m, rad, m/s, rad/s, N, N m),
+                     * scaled per coordinate by max(1, |value|); > 0 (1e-6) */
+    int richardson; /* 1: also step h/2 and extrapolate, the difference of the two estimates
+                     * being the error estimate (costs twice the steps); 0: one step h (1) */
+} tc_grad_settings;
+
+tc_grad_settings tc_default_grad_settings(void);
+
+/* how a method's Jacobians are obtained under TC_GRAD_AUTO, in words: "analytic (force
+ * derivatives)", "analytic (implicit function theorem)", "engine (mjd_transitionFD)" or
+ * "central differences"; and 1 when they are analytic (model, solver or engine hooks) */
+const char *tc_method_gradient(const tc_method *m);
+int tc_method_has_gradient(const tc_method *m);
+
+typedef struct tc_grad tc_grad;
+
+/* a workspace for sim's Jacobians (all memory up front, a scratch simulation for the
+ * perturbed steps included); errors name the setting (an FD step <= 0, analytic asked of a
+ * method without them) */
+tc_status tc_grad_alloc(tc_grad **g, tc_sim *sim, const tc_grad_settings *set, tc_error *err);
+void tc_grad_free(tc_grad *g);
+
+/* 2 nv: the length of x and of u */
+int tc_grad_nx(const tc_grad *g);
+
+/* A and B at sim's current state, time, servo targets and applied wrenches; sim itself is not
+ * changed. err_est (may be NULL) gets the estimated absolute error of each entry of A then B
+ * (2 x (2 nv)^2; zero for analytic Jacobians, the Richardson difference for FD). A non-unit
+ * quaternion in sim's state is an error (TC_EINVAL naming the body); the step's own failure
+ * (divergence) is returned as the step returns it */
+tc_status tc_grad_step(tc_grad *g, double *A, double *B, double *err_est, tc_error *err);
+
+/* how many simulation steps the last tc_grad_step took (1 for analytic, 1 + 2 n per
+ * difference scheme for FD: the table of costs shows it) */
+long long tc_grad_steps_taken(const tc_grad *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
