@@ -5,15 +5,6 @@
 
 #include "exp/tc_experiment.h"
 
-/* the jump ratio of order k (1, 2, 3) of a profile sampled at spacing h (m) (yc, fc: nc samples)
- * and at h/2 (yf, ff: nf samples): the largest |k-th difference| / h^(k-1) over the stencils
- * whose samples all lie in the window lo <= |y| <= hi (m), at h over the same at h/2. 2 when
- * the (k-1)-th derivative of F is continuous (the difference shrinks with h); 0.67-1.5 when it
- * jumps (1 for k = 1), 0.5 when the one below jumps, 0.25 two below; NaN when the fine profile
- * is flat in the window (a zero force) */
-double e1_jump_ratio(const double *yc, const double *fc, int nc, const double *yf, const double *ff,
-                     int nf, double h, int order, double lo, double hi);
-
 /* the separation width eps2 (m) above which a small sphere of radius r (m) nested at the centre
  * of a big one of radius R (m) is an unstable equilibrium of SCM (eq. 21-23), for continuous
  * spheres in the limits eps1 -> 0 (each point pushed along the big sphere's radial normal),

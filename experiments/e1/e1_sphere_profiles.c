@@ -2,6 +2,7 @@
 /* E1: sphere force profiles — 1-D sweep, 2-D field, smoothness metrics (Beker et al. fig. 1, 5),
  * and the SSDF of a 2-D box at several smoothing levels (fig. 1 left, fig. 4) */
 #include "experiments/e1/e1.h"
+#include "math/tc_profile.h"
 #include "geom/tc_aopc.h"
 #include "scenes/tc_scenes.h"
 #include "core/tc_fs.h"
@@ -200,36 +201,10 @@ static int e1_regions(void *ctx, int item, tc_region *r) {
     return 3;
 }
 
-/* the largest |k-th difference of F| / h^(k-1) (order k = 1, 2, 3) over the stencils whose
- * samples all lie in the window lo <= |y| <= hi: at spacing h a continuous F^(k-1) makes it
- * shrink with h, a jump in F^(k-1) keeps it */
-static double largest_diff(const double *f, const double *y, int n, double h, int order, double lo,
-                           double hi) {
-    double big = 0;
-    for (int i = 0; i + order < n; i++) {
-        int in = 1;
-        for (int j = 0; j <= order; j++)
-            in &= fabs(y[i + j]) >= lo - 1e-12 && fabs(y[i + j]) <= hi + 1e-12;
-        if (!in) continue;
-        double d = order == 1   ? f[i + 1] - f[i]
-                   : order == 2 ? (f[i + 2] - 2 * f[i + 1] + f[i]) / h
-                                : (f[i + 3] - 3 * f[i + 2] + 3 * f[i + 1] - f[i]) / (h * h);
-        big = fmax(big, fabs(d));
-    }
-    return big;
-}
-
-double e1_jump_ratio(const double *yc, const double *fc, int nc, const double *yf, const double *ff,
-                     int nf, double h, int order, double lo, double hi) {
-    double c = largest_diff(fc, yc, nc, h, order, lo, hi),
-           f = largest_diff(ff, yf, nf, h / 2, order, lo, hi);
-    return f > 0 ? c / f : NAN;
-}
-
-/* the jump ratio of order k of a method's profile in a window (e1_jump_ratio) */
+/* the jump ratio of order k of a method's profile in a window (tc_jump_ratio) */
 static double jump_ratio(const e1_points *p, const double *fy, double h, int order, double lo,
                          double hi) {
-    return e1_jump_ratio(p->y, fy, p->n1, p->y + p->n1, fy + p->n1, p->nf, h, order, lo, hi);
+    return tc_jump_ratio(p->y, fy, p->n1, p->y + p->n1, fy + p->n1, p->nf, h, order, lo, hi);
 }
 
 /* per-method smoothness numbers */

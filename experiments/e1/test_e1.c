@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "experiments/e1/e1.h"
+#include "math/tc_profile.h"
 #include "scenes/tc_scenes.h"
 #include "sim/tc_sim.h"
 
@@ -30,7 +31,7 @@ static void sample(double (*f)(double)) {
 
 /* the ratio of order k over the whole profile */
 static double ratio(int order) {
-    return e1_jump_ratio(yc, fc, NC, yf, ff, NF, H, order, 0, INFINITY);
+    return tc_jump_ratio(yc, fc, NC, yf, ff, NF, H, order, 0, INFINITY);
 }
 
 /* profiles with a known smoothness, the kink at ykink off the samples (E1's samples include the
@@ -77,10 +78,10 @@ Test(e1, jump_ratios_tell_each_order_of_smoothness) {
     /* a window sees only its own stencils: the corner at ykink = 0.15 is outside |y| <= 0.1 */
     ykink = 0.15;
     sample(corner);
-    cr_expect(fabs(e1_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0, 0.1) - 2) > 0.5 ||
-                  isnan(e1_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0, 0.1)),
+    cr_expect(fabs(tc_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0, 0.1) - 2) > 0.5 ||
+                  isnan(tc_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0, 0.1)),
               "a straight line has no second difference: NaN or not 2");
-    cr_expect(e1_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0.13, 0.17) < 1.1);
+    cr_expect(tc_jump_ratio(yc, fc, NC, yf, ff, NF, H, 2, 0.13, 0.17) < 1.1);
     /* the null outcome of every ratio claim: zero force has no ratio (not a verdict) */
     sample(zero);
     for (int k = 1; k <= 3; k++)
