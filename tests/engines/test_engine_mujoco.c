@@ -879,6 +879,26 @@ static void call_jacobian(run *r, const double *ctrl, const tc_wrench *xfrc, dou
     cr_assert_eq(memcmp(v0, r->v, sizeof v0), 0, "v changed");
 }
 
+/* the hook's A, B and a reference agree within tol; the largest differences logged */
+static void expect_close(const char *what, const double *A, const double *Ar, const double *B,
+                         const double *Br, int n, double tol) {
+    double sa, sb, ea = max_diff(A, Ar, n * n, &sa), eb = max_diff(B, Br, n * n, &sb);
+    cr_log_info("%s: |A - reference| %.3g (entries up to %.3g), |B - reference| %.3g (up to %.3g)",
+                what, ea, sa, eb, sb);
+    cr_assert_leq(ea, tol, "%s: A off by %g", what, ea);
+    cr_assert_leq(eb, tol, "%s: B off by %g", what, eb);
+}
+
+/* the hook at r's state against centred differences (h 1e-6) of the step, within 1e-6; the
+ * hook's B into B */
+static void hook_matches_step(run *r, const double *ctrl, const tc_wrench *xfrc, const char *what,
+                              double *B) {
+    static double A[JNX * JNX], Af[JNX * JNX], Bf[JNX * JNX];
+    call_jacobian(r, ctrl, xfrc, A, B);
+    step_differences(r, ctrl, xfrc, 1e-6, Af, Bf);
+    expect_close(what, A, Af, B, Bf, 2 * r->sys.nv, 1e-6);
+}
+
 /* SO(3)'s left Jacobian: exp(phi + d) = exp([J(phi) d]x) exp(phi) to first order */
 static void left_jacobian(double J[9], const double phi[3]) {
     double th = tc_v3_norm(phi), a = th > 0 ? (1 - cos(th)) / (th * th) : 0.5;
@@ -943,12 +963,7 @@ Test(engine_mujoco, jacobian_free_flight_closed_form) {
             Be[(3 + k) * n + 3 + c] = dt * dt / I * J[3 * k + c];
         }
     }
-    double sa, sb, ea = max_diff(A, Ae, n * n, &sa), eb = max_diff(B, Be, n * n, &sb);
-    cr_log_info("free flight: |A - closed form| %.3g (entries up to %.3g), |B - closed form| "
-                "%.3g (up to %.3g)",
-                ea, sa, eb, sb);
-    cr_assert_leq(ea, 1e-7, "A off by %g", ea);
-    cr_assert_leq(eb, 1e-7, "B off by %g", eb);
+    expect_close("free flight vs closed form", A, Ae, B, Be, n, 1e-7);
     tc_engine_mujoco.free(R.st);
 }
 
@@ -974,7 +989,7 @@ Test(engine_mujoco, jacobian_resting_sphere_matches_step) {
             cr_assert_eq(tc_engine_mujoco.step(runs[k]->st, NULL, NULL, runs[k]->q, runs[k]->v),
                          TC_OK);
     }
-    double ctrl[NV] = {0}, A[JNX * JNX], B[JNX * JNX], Af[JNX * JNX], Bf[JNX * JNX];
+    double ctrl[NV] = {0}, A[JNX * JNX], B[JNX * JNX];
     tc_wrench xfrc[2] = {{{0, 0, 0}, {0, 0, 0}}, {{0.3, 0, 0}, {0, 0, 0}}};
     call_jacobian(&R, ctrl, xfrc, A, B);
     /* the step after the call: the same bits as the twin's */
@@ -985,15 +1000,7 @@ Test(engine_mujoco, jacobian_resting_sphere_matches_step) {
     cr_assert_eq(tc_engine_mujoco.ncontact(R.st), tc_engine_mujoco.ncontact(R2.st));
     cr_assert_gt(tc_engine_mujoco.ncontact(R.st), 0, "resting on the plane");
     /* the hook against the step's differences, at the new state */
-    int n = 2 * R.sys.nv;
-    call_jacobian(&R, ctrl, xfrc, A, B);
-    step_differences(&R, ctrl, xfrc, 1e-6, Af, Bf);
-    double sa, sb, ea = max_diff(A, Af, n * n, &sa), eb = max_diff(B, Bf, n * n, &sb);
-    cr_log_info("resting sphere: |A - step FD| %.3g (entries up to %.3g), |B - step FD| %.3g "
-                "(up to %.3g)",
-                ea, sa, eb, sb);
-    cr_assert_leq(ea, 1e-6, "A off by %g", ea);
-    cr_assert_leq(eb, 1e-6, "B off by %g", eb);
+    hook_matches_step(&R, ctrl, xfrc, "resting sphere vs step", B);
     tc_engine_mujoco.free(R.st);
     tc_engine_mujoco.free(R2.st);
 }
@@ -1019,20 +1026,13 @@ Test(engine_mujoco, jacobian_planar_servo_matches_step) {
         b->omega[2] = 1.5;
         add_sphere(&R.scene, "pin", 0.05, TC_JOINT_FIXED, 0.02 + 0.098, 0.03, 0.05);
         start(&R, dt);
-        double ctrl[NV] = {0.1, 0.05, 0.3}, A[JNX * JNX], B[JNX * JNX], Af[JNX * JNX],
-               Bf[JNX * JNX];
+        double ctrl[NV] = {0.1, 0.05, 0.3}, B[JNX * JNX];
         tc_wrench xfrc[2] = {{{0, 0.2, 0}, {0, 0, 0.001}}, {{0, 0, 0}, {0, 0, 0}}};
-        call_jacobian(&R, ctrl, xfrc, A, B);
-        cr_assert_gt(tc_engine_mujoco.ncontact(R.st), -1);
+        hook_matches_step(&R, ctrl, xfrc,
+                          integ ? "planar servo vs step, RK4" : "planar servo vs step, Euler", B);
         int n = 2 * R.sys.nv;
-        step_differences(&R, ctrl, xfrc, 1e-6, Af, Bf);
-        double sa, sb, ea = max_diff(A, Af, n * n, &sa), eb = max_diff(B, Bf, n * n, &sb);
-        cr_log_info("planar servo (%s): |A - step FD| %.3g (entries up to %.3g), |B - step FD| "
-                    "%.3g (up to %.3g); servo column dvy/dtarget_y %.6g",
-                    integ ? "RK4" : "Euler", ea, sa, eb, sb, B[4 * n + 4]);
+        cr_log_info("servo column dvy/dtarget_y %.6g", B[4 * n + 4]);
         cr_assert_gt(B[4 * n + 4], 0.01, "the servo target moves y");
-        cr_assert_leq(ea, 1e-6, "A off by %g", ea);
-        cr_assert_leq(eb, 1e-6, "B off by %g", eb);
         tc_engine_mujoco.free(R.st);
     }
 }
@@ -1059,17 +1059,10 @@ Test(engine_mujoco, jacobian_tumbling_box_matches_step) {
         tc_error err = {0};
         cr_assert_eq(tc_scene_add(&R.scene, &b, 800, &err), TC_OK, "%s", err.msg);
         start(&R, 0.002);
-        double ctrl[NV] = {0}, A[JNX * JNX], B[JNX * JNX], Af[JNX * JNX], Bf[JNX * JNX];
+        double ctrl[NV] = {0}, B[JNX * JNX];
         tc_wrench xfrc[1] = {{{0.5, -0.2, 1}, {0.01, 0.02, -0.03}}};
-        call_jacobian(&R, ctrl, xfrc, A, B);
-        int n = 2 * R.sys.nv;
-        step_differences(&R, ctrl, xfrc, 1e-6, Af, Bf);
-        double sa, sb, ea = max_diff(A, Af, n * n, &sa), eb = max_diff(B, Bf, n * n, &sb);
-        cr_log_info("tumbling box (%s): |A - step FD| %.3g (entries up to %.3g), |B - step FD| "
-                    "%.3g (up to %.3g)",
-                    integ ? "RK4" : "Euler", ea, sa, eb, sb);
-        cr_assert_leq(ea, 1e-6, "A off by %g", ea);
-        cr_assert_leq(eb, 1e-6, "B off by %g", eb);
+        hook_matches_step(&R, ctrl, xfrc,
+                          integ ? "tumbling box vs step, RK4" : "tumbling box vs step, Euler", B);
         tc_engine_mujoco.free(R.st);
     }
 }
