@@ -66,6 +66,27 @@ static const char *const warning_names[mjNWARNING] = {
 /* a lastinfo value MuJoCo never writes: marks counters untouched during one call */
 #define INFO_UNTOUCHED INT_MIN
 
+/* the derivatives' finite-difference step, in MuJoCo's tangent units (m, rad, m/s, rad/s; N and
+ * N m for the applied wrench; m and rad for servo targets): centred differences have truncation
+ * error O(eps^2) and rounding error O(1e-16 / eps), both near 1e-10 at 1e-6, MuJoCo's own choice in
+ * its derivative tests */
+#define JAC_EPS 1e-6
+
+/* the derivatives' workspace, made on the first jacobian call and kept: a second mjData (the
+ * step's is never touched) and the buffers, so later calls allocate nothing */
+typedef struct jac_ws {
+    mjData *d;             /* scratch data: the step's inputs copied in, differenced there */
+    int *mdof, *actu;      /* per touche dof: MuJoCo dof, position actuator (-1 none), */
+    int *xadr;             /* and its entry of xfrc_applied (force, torque per body) */
+    double *Amj, *Bmj;     /* mjd_transitionFD's A[(2 nv) x (2 nv)] and B[(2 nv) x nu] */
+    double *Bq;            /* d x+ / d tau[(2 nv) x nv]: rows MuJoCo's, columns touche's dofs */
+    double *qpos0, *qvel0; /* the inputs a step changes: qpos[nq], qvel[nv], */
+    double *warm;          /* qacc_warmstart[nv] */
+    double *qpos1, *qvel1; /* the nominal next state */
+    double *qposp, *qvelp, *qposm, *qvelm; /* the next states at +eps, -eps */
+    double *dpos;                          /* their position difference (nv) */
+} jac_ws;
+
 typedef struct engine {
     mjModel *m;
     mjData *d;
@@ -85,6 +106,7 @@ typedef struct engine {
     /* the scene's bodies, for the kinematic bodies' paths (the scene outlives the engine, as
      * tc_sim_alloc requires; a copy would be 1 MB per run) */
     const tc_body_desc *body;
+    jac_ws *jac; /* the derivatives' workspace, NULL before the first jacobian call */
     tc_warnbuf warn;
     tc_arena arena; /* the block that holds the engine and its maps */
 } engine;
@@ -425,6 +447,10 @@ static mjData *make_data(const mjModel *m) {
 static void mujoco_free(void *state) {
     engine *e = state;
     if (!e) return;
+    if (e->jac) {
+        if (e->jac->d) mj_deleteData(e->jac->d);
+        free(e->jac);
+    }
     if (e->d) mj_deleteData(e->d);
     if (e->m) mj_deleteModel(e->m);
     tc_arena_free(&e->arena);
@@ -783,6 +809,250 @@ static tc_status mujoco_step(void *state, const double *ctrl, const tc_wrench *x
     return TC_OK;
 }
 
+/* the workspace: scratch data and every buffer in one block, the dof and actuator maps filled */
+static tc_status jac_alloc(engine *e) {
+    const mjModel *m = e->m;
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nu = (size_t)m->nu, nx = 2 * nv;
+    size_t nd = nx * nx + nx * nu + nx * nv + 4 * nq + 6 * nv;
+    jac_ws *w = calloc(1, sizeof *w + nd * sizeof(double) + 3 * (nv + 1) * sizeof(int));
+    if (!w) return TC_ENOMEM;
+    double *p = (double *)(w + 1);
+    w->Amj = p, p += nx * nx;
+    w->Bmj = p, p += nx * nu;
+    w->Bq = p, p += nx * nv;
+    w->qpos0 = p, p += nq;
+    w->qpos1 = p, p += nq;
+    w->qposp = p, p += nq;
+    w->qposm = p, p += nq;
+    w->qvel0 = p, p += nv;
+    w->warm = p, p += nv;
+    w->qvel1 = p, p += nv;
+    w->qvelp = p, p += nv;
+    w->qvelm = p, p += nv;
+    w->dpos = p, p += nv;
+    w->mdof = (int *)p;
+    w->actu = w->mdof + nv;
+    w->xadr = w->actu + nv;
+    for (int i = 0; i < e->nbody; i++) {
+        if (e->vadr[i] < 0) continue;
+        int planar = e->joint[i] == TC_JOINT_PLANAR;
+        for (int k = 0; k < (planar ? 3 : 6); k++) {
+            w->mdof[e->vadr[i] + k] = e->mvadr[i] + k;
+            w->actu[e->vadr[i] + k] = planar ? e->act[i][k] : -1;
+            /* a planar body's dtheta is a torque about world z */
+            w->xadr[e->vadr[i] + k] = 6 * e->mbody[i] + (planar && k == 2 ? 5 : k);
+        }
+    }
+    w->d = make_data(m);
+    if (!w->d) {
+        free(w);
+        return TC_EENGINE;
+    }
+    e->jac = w;
+    return TC_OK;
+}
+
+/* the scratch data back to the step's inputs: state, warm start, time */
+static void jac_restore(const mjModel *m, mjData *d, const jac_ws *w, double t) {
+    mju_copy(d->qpos, w->qpos0, m->nq);
+    mju_copy(d->qvel, w->qvel0, m->nv);
+    mju_copy(d->qacc_warmstart, w->warm, m->nv);
+    d->time = t;
+}
+
+/* what one difference column nudges */
+enum { NUDGE_QPOS, NUDGE_QVEL, NUDGE_XFRC, NUDGE_CTRL };
+
+/* input j of the kind moved by h (qpos along MuJoCo's tangent: mj_integratePos, as mjd does;
+ * xfrc: entry j of xfrc_applied) */
+static void nudge(const mjModel *m, mjData *d, const jac_ws *w, int kind, int j, double h) {
+    if (kind == NUDGE_QPOS) {
+        mju_zero(w->dpos, m->nv);
+        w->dpos[j] = 1;
+        mj_integratePos(m, d->qpos, w->dpos, h);
+    } else if (kind == NUDGE_QVEL) {
+        d->qvel[j] += h;
+    } else {
+        (kind == NUDGE_XFRC ? d->xfrc_applied : d->ctrl)[j] += h;
+    }
+}
+
+/* one centred-difference column of mj_step in MuJoCo's tangent coordinates into col (stride
+ * ld): every step a full mj_step from the restored inputs */
+static void fd_column(const mjModel *m, mjData *d, const jac_ws *w, double t, int kind, int j,
+                      double *col, int ld) {
+    int nq = m->nq, nv = m->nv;
+    double held = kind == NUDGE_XFRC ? d->xfrc_applied[j] : kind == NUDGE_CTRL ? d->ctrl[j] : 0;
+    for (int s = 0; s < 2; s++) {
+        nudge(m, d, w, kind, j, s ? -JAC_EPS : JAC_EPS);
+        mj_step(m, d);
+        mju_copy(s ? w->qposm : w->qposp, d->qpos, nq);
+        mju_copy(s ? w->qvelm : w->qvelp, d->qvel, nv);
+        if (kind == NUDGE_XFRC) d->xfrc_applied[j] = held;
+        if (kind == NUDGE_CTRL) d->ctrl[j] = held;
+        jac_restore(m, d, w, t);
+    }
+    /* positions through MuJoCo's tangent difference (as mjd's), then velocities */
+    mj_differentiatePos(m, w->dpos, 2 * JAC_EPS, w->qposm, w->qposp);
+    for (int r = 0; r < nv; r++) {
+        col[r * ld] = w->dpos[r];
+        col[(nv + r) * ld] = (w->qvelp[r] - w->qvelm[r]) / (2 * JAC_EPS);
+    }
+}
+
+/* on the scratch data (current: the engine; the step's inputs set): the nominal step,
+ * mjd_transitionFD's A and B, and the columns for tau by the same centred differences of the
+ * world wrench xfrc_applied the step holds (mjd_transitionFD differences ctrl only; a body-frame
+ * qfrc_applied is the same under Euler but not under RK4, whose later stages turn the body). Under
+ * RK4 2.2.2's mjd_transitionFD is wrong: it skips the position (or velocity) stage after restoring
+ * the state, and RK4 leaves those stages at its last intermediate point; there every column is
+ * differenced with full steps */
+static void jac_work(const mjModel *m, mjData *d) {
+    const jac_ws *w = current->jac;
+    int nq = m->nq, nv = m->nv, nu = m->nu;
+    double t = d->time;
+    mju_copy(w->qpos0, d->qpos, nq);
+    mju_copy(w->qvel0, d->qvel, nv);
+    mju_copy(w->warm, d->qacc_warmstart, nv);
+    /* the nominal next state, where the output coordinates are converted */
+    mj_step(m, d);
+    mju_copy(w->qpos1, d->qpos, nq);
+    mju_copy(w->qvel1, d->qvel, nv);
+    jac_restore(m, d, w, t);
+    if (m->opt.integrator == mjINT_EULER) {
+        mjd_transitionFD(m, d, JAC_EPS, 1, w->Amj, nu ? w->Bmj : NULL, NULL, NULL);
+        jac_restore(m, d, w, t);
+    } else {
+        for (int j = 0; j < nv; j++) {
+            fd_column(m, d, w, t, NUDGE_QPOS, j, w->Amj + j, 2 * nv);
+            fd_column(m, d, w, t, NUDGE_QVEL, j, w->Amj + nv + j, 2 * nv);
+        }
+        for (int a = 0; a < nu; a++)
+            fd_column(m, d, w, t, NUDGE_CTRL, a, w->Bmj + a, nu);
+    }
+    /* generalised forces, one touche dof at a time, as world wrench entries */
+    for (int c = 0; c < nv; c++)
+        fd_column(m, d, w, t, NUDGE_XFRC, w->xadr[c], w->Bq + c, nv);
+}
+
+/* x <- a's three entries at stride s, and back */
+static void get3(double x[3], const double *a, int s) {
+    for (int k = 0; k < 3; k++)
+        x[k] = a[k * s];
+}
+
+static void put3(double *a, int s, const double x[3]) {
+    for (int k = 0; k < 3; k++)
+        a[k * s] = x[k];
+}
+
+/* the input side at (q, v), per free body (columns of X, nr rows of length ld): touche's world
+ * rotation th and world angular velocity w enter MuJoCo's body-frame ones as
+ *   th_mj = R^T th,  w_mj = R^T w + R^T (omega x th)
+ * so X's columns become th: R x_th - omega x (R x_w), w: R x_w (rows as vectors) */
+static void in_cols(double *X, int nr, int ld, int cth, int cw, const double R[9],
+                    const double omega[3]) {
+    for (int r = 0; r < nr; r++) {
+        double *row = X + (size_t)r * ld, a[3], b[3], Ra[3], Rb[3], oxRb[3];
+        get3(a, row + cth, 1);
+        get3(b, row + cw, 1);
+        tc_m3_mulv(Ra, R, a);
+        tc_m3_mulv(Rb, R, b);
+        tc_v3_cross(oxRb, omega, Rb);
+        tc_v3_sub(Ra, Ra, oxRb);
+        put3(row + cth, 1, Ra);
+        put3(row + cw, 1, Rb);
+    }
+}
+
+/* the output side at the nominal x+ (rows of X, nc columns, row length ld): MuJoCo's body-frame
+ * rotation th and angular velocity w leave as touche's world ones
+ *   th = R+ th_mj,  w = R+ (w_mj - omega_b+ x th_mj) */
+static void out_rows(double *X, int nc, int ld, int rth, int rw, const double R[9],
+                     const double omega_b[3]) {
+    for (int c = 0; c < nc; c++) {
+        double a[3], b[3], t[3];
+        get3(a, X + (size_t)rth * ld + c, ld);
+        get3(b, X + (size_t)rw * ld + c, ld);
+        tc_v3_cross(t, omega_b, a);
+        tc_v3_sub(b, b, t);
+        tc_m3_mulv(t, R, a);
+        put3(X + (size_t)rth * ld + c, ld, t);
+        tc_m3_mulv(t, R, b);
+        put3(X + (size_t)rw * ld + c, ld, t);
+    }
+}
+
+/* MuJoCo's x index of touche's x index k (dq then v, each in dof order) */
+static int mx(const jac_ws *w, int nv, int k) {
+    return k < nv ? w->mdof[k] : nv + w->mdof[k - nv];
+}
+
+/* A and B from MuJoCo's coordinates to touche's: reorder, then the free bodies' frames (planar
+ * bodies' slides and hinge are touche's dx, dy, dtheta already) */
+static void jac_convert(const engine *e, const double *q, const double *v, double *A, double *B) {
+    const jac_ws *w = e->jac;
+    int nv = e->m->nv, nu = e->m->nu, nx = 2 * nv;
+    for (int r = 0; r < nx; r++) {
+        int mr = mx(w, nv, r);
+        for (int c = 0; c < nx; c++)
+            A[r * nx + c] = w->Amj[mr * nx + mx(w, nv, c)];
+        for (int c = 0; c < nv; c++) {
+            int a = w->actu[c];
+            B[r * nx + c] = w->Bq[mr * nv + c];
+            B[r * nx + nv + c] = a >= 0 ? w->Bmj[mr * nu + a] : 0;
+        }
+    }
+    for (int i = 0; i < e->nbody; i++) {
+        if (e->joint[i] != TC_JOINT_FREE) continue;
+        int t = e->vadr[i] + 3;
+        double quat[4], R[9];
+        /* inputs at (q, v): A's rotation and angular velocity columns (B's are touche's) */
+        memcpy(quat, q + e->qadr[i] + 3, sizeof quat);
+        tc_quat_normalize(quat);
+        tc_quat_to_mat(R, quat);
+        in_cols(A, nx, nx, t, nv + t, R, v + e->vadr[i] + 3);
+        /* outputs at the nominal x+: both matrices' rows */
+        memcpy(quat, w->qpos1 + e->mqadr[i] + 3, sizeof quat);
+        tc_quat_normalize(quat);
+        tc_quat_to_mat(R, quat);
+        const double *ob = w->qvel1 + e->mvadr[i] + 3;
+        out_rows(A, nx, nx, t, nv + t, R, ob);
+        out_rows(B, nx, nx, t, nv + t, R, ob);
+    }
+}
+
+/* A and B of one step from (q, v) with ctrl and xfrc held: the step's inputs are set on the
+ * scratch data (e->d stands for it during the call, so state_in and guarded serve both), the
+ * step's warm start copied in; e->d, q and v are left as they were. Cost: 2 + 6 nv + 2 nu
+ * mj_steps (Euler: mjd_transitionFD's 1 + 2 (2 nv + nu), the nominal one, 2 nv for tau);
+ * 1 + 6 nv + 2 nu under RK4 */
+static tc_status mujoco_jacobian(void *state, const double *ctrl, const tc_wrench *xfrc,
+                                 const double *q, const double *v, double *A, double *B) {
+    engine *e = state;
+    if (e->m->na != 0) return TC_EUNSUP; /* position servos have no activation state */
+    if (!e->jac) {
+        tc_status st = jac_alloc(e);
+        if (st == TC_EENGINE) tc_warnbuf_push(&e->warn, "MuJoCo error: ", error_text);
+        if (st) return st;
+    }
+    mjData *step_data = e->d;
+    e->d = e->jac->d;
+    state_in(e, q, v);
+    ctrl_in(e, ctrl);
+    xfrc_in(e, xfrc);
+    time_in(e);
+    mju_copy(e->d->qacc_warmstart, step_data->qacc_warmstart, e->m->nv);
+    unsigned fired;
+    tc_status st = guarded(e, jac_work, &fired);
+    e->d = step_data;
+    if (st) return st;
+    /* a bad number made MuJoCo reset the scratch data: the differences are meaningless */
+    if (fired & RESET_WARNINGS) return TC_EDIVERGED;
+    jac_convert(e, q, v, A, B);
+    return TC_OK;
+}
+
 /* this engine's queued lines, then the thread's orphans */
 static int mujoco_warnings(void *state, char *buf, int n) {
     engine *e = state;
@@ -803,7 +1073,7 @@ const tc_engine_type tc_engine_mujoco = {
     .summary = "MuJoCo 2.2.2: soft convex contact constraints (solref/solimp), via in-memory MJCF",
     .version = MUJOCO_VERSION,
     .params = mujoco_params,
-    .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION,
+    .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_GRADIENT,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
               TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
               TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER) |
@@ -814,4 +1084,5 @@ const tc_engine_type tc_engine_mujoco = {
     .warnings = mujoco_warnings,
     .ncontact = mujoco_ncontact,
     .free = mujoco_free,
+    .jacobian = mujoco_jacobian,
 };
