@@ -50,7 +50,7 @@ typedef struct tc_grad tc_grad;
 
 /* a workspace for sim's Jacobians (all memory up front, a scratch simulation for the
  * perturbed steps included); errors name the setting (an FD step <= 0, analytic asked of a
- * method without them) */
+ * method without them); set may be NULL (tc_default_grad_settings) */
 tc_status tc_grad_alloc(tc_grad **g, tc_sim *sim, const tc_grad_settings *set, tc_error *err);
 void tc_grad_free(tc_grad *g);
 

@@ -620,3 +620,36 @@ Test(grad, fd_of_an_engine, .disabled = !TC_HAVE_ODE) {
 Test(grad, fd_of_a_velocity_level_method) {
     fd_leaves_sim_unchanged("rigid/lcp-lemke");
 }
+
+/* a model with memory (penalty-mp: integral terms, contact phases) made anew before each step:
+ * the same bits from one call to the next, and the sim (memory included) left as it was */
+Test(grad, fd_of_a_model_with_memory_repeats) {
+    fd_leaves_sim_unchanged("penalty-mp");
+    static tc_scene sc;
+    sphere_on_plane(&sc);
+    tc_sim *sim = make_sim(&sc, "penalty-mp", 0.001);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
+    tc_grad *g;
+    tc_error err;
+    tc_error_clear(&err);
+    cr_assert_eq(tc_grad_alloc(&g, sim, NULL, &err), TC_OK, "%s", err.msg);
+    static double A[2][144], B[2][144];
+    for (int k = 0; k < 2; k++)
+        cr_assert_eq(tc_grad_step(g, A[k], B[k], NULL, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(memcmp(A[0], A[1], sizeof A[0]), 0);
+    cr_expect_eq(memcmp(B[0], B[1], sizeof B[0]), 0);
+    tc_grad_free(g);
+    /* the simulation goes on as a twin that never had its Jacobians taken */
+    tc_sim *twin = make_sim(&sc, "penalty-mp", 0.001);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(tc_sim_step(twin), TC_OK);
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(tc_sim_step(sim), TC_OK);
+        cr_assert_eq(tc_sim_step(twin), TC_OK);
+    }
+    cr_expect_eq(memcmp(tc_sim_q(sim), tc_sim_q(twin), 7 * sizeof(double)), 0);
+    cr_expect_eq(memcmp(tc_sim_v(sim), tc_sim_v(twin), 6 * sizeof(double)), 0);
+    tc_sim_free(twin);
+    tc_sim_free(sim);
+}
