@@ -10,7 +10,9 @@
 /* bodies, shapes and the scene they make; ready-made scenes (a ground, boxes, piles) */
 #include "dyn/tc_scene.h"
 #include "scenes/tc_scenes.h"
-/* methods by name ("scm", "penalty-mp/rk4", "mujoco") and simulations: alloc, step, force, free */
+/* methods by name ("scm", "penalty-mp/rk4", "mujoco") and simulations: alloc, step, force, free;
+ * their one-step Jacobians (sim/tc_grad.h) */
+#include "sim/tc_grad.h"
 #include "sim/tc_sim.h"
 /* one's own contact model: its type, parameter table and registration (docs/adding-a-model.md),
  * with the penetration geometry and vector helpers the built-in models use */

@@ -195,6 +195,46 @@ void tc_system_integrate_q(const tc_system *sys, double *q, const double *v, dou
     }
 }
 
+void tc_system_retract(const tc_system *sys, double *q, const double *dq, double scale) {
+    for (int i = 0; i < sys->scene->nbody; i++) {
+        if (sys->qadr[i] < 0) continue;
+        double *qi = q + sys->qadr[i];
+        const double *di = dq + sys->vadr[i];
+        /* positions (and a planar body's theta) add */
+        for (int k = 0; k < 3; k++)
+            qi[k] += scale * di[k];
+        if (sys->scene->body[i].joint != TC_JOINT_FREE) continue;
+        /* rotations: quat <- exp(scale dtheta / 2) (x) quat, a world-frame rotation */
+        double d[3] = {scale * di[3], scale * di[4], scale * di[5]};
+        double a = tc_v3_norm(d);
+        if (a == 0) continue;
+        double s = sin(0.5 * a) / a, e[4] = {cos(0.5 * a), d[0] * s, d[1] * s, d[2] * s};
+        tc_quat_mul(qi + 3, e, qi + 3);
+        tc_quat_normalize(qi + 3);
+    }
+}
+
+void tc_system_difference(const tc_system *sys, const double *q1, const double *q0, double *dq) {
+    for (int i = 0; i < sys->scene->nbody; i++) {
+        if (sys->qadr[i] < 0) continue;
+        const double *a = q1 + sys->qadr[i], *b = q0 + sys->qadr[i];
+        double *di = dq + sys->vadr[i];
+        for (int k = 0; k < 3; k++)
+            di[k] = a[k] - b[k];
+        if (sys->scene->body[i].joint != TC_JOINT_FREE) continue;
+        /* the rotation vector of q1 (x) conj(q0), taken on the short way round */
+        double c[4] = {b[3], -b[4], -b[5], -b[6]}, e[4];
+        tc_quat_mul(e, a + 3, c);
+        if (e[0] < 0)
+            for (int k = 0; k < 4; k++)
+                e[k] = -e[k];
+        double n = sqrt(e[1] * e[1] + e[2] * e[2] + e[3] * e[3]);
+        double f = n > 0 ? 2 * atan2(n, e[0]) / n : 2 / e[0];
+        for (int k = 0; k < 3; k++)
+            di[3 + k] = f * e[1 + k];
+    }
+}
+
 void tc_system_qdot(const tc_system *sys, const double *q, const double *v, double *qdot) {
     for (int i = 0; i < sys->scene->nbody; i++) {
         if (sys->qadr[i] < 0) continue;

@@ -1,31 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* simulations: a method's states on a scene, the state vectors and all scratch memory; the
  * state, energy, momentum and geometric measures drivers read */
-#include "sim/tc_sim.h"
+#include "sim/sim_private.h"
 #include "collide/tc_penetration.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct tc_sim {
-    const tc_scene *scene; /* the caller's: it must outlive the simulation (models keep
-                            * pointers into it; a scene with polytopes is about 0.5 MB) */
-    tc_system sys;
-    tc_method m;
-    void *mstate, *sstate, *estate;
-    double dt, t;
-    double *q, *v;   /* nq, nv */
-    double *ctrl;    /* nv: position-servo targets, held over each step */
-    tc_wrench *xfrc; /* nbody: external wrenches, held over each step */
-    tc_body_state *bs;
-    tc_wrench *w;
-    tc_ode ode;
-    tc_sim_stats stats;
-    char warn[4096];
-    int nwarn;
-};
 
 /* remember a warning line (truncated when the buffer is full) */
 static void add_warning(tc_sim *s, const char *msg) {
@@ -59,6 +41,164 @@ static tc_status model_accel(void *ctx, double t, const double *q, const double 
             s->w[i].t[k] += s->xfrc[i].t[k];
         }
     tc_system_accel(&s->sys, s->bs, s->w, q, v, s->ctrl, vdot);
+    return TC_OK;
+}
+
+/* 3x3 helpers for the derivatives: [a]x, r = a b, and a's columns as world-frame products */
+static void skew(double m[9], const double a[3]) {
+    const double k[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0};
+    memcpy(m, k, sizeof k);
+}
+static void m3_mul(double r[9], const double a[9], const double b[9]) {
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+}
+
+/* R diag(d) R^T */
+static void m3_congruent(double r[9], const double R[9], const double d[3]) {
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r[3 * i + j] = R[3 * i] * d[0] * R[3 * j] + R[3 * i + 1] * d[1] * R[3 * j + 1] +
+                           R[3 * i + 2] * d[2] * R[3 * j + 2];
+}
+
+/* the model's wrench columns of body j (tangent pose, twist) in its generalised coordinates:
+ * free bodies all twelve, planar bodies x, y, rotation z and their rates */
+static int body_columns(const tc_body_desc *b, int cq[6], int cv[6]) {
+    static const int planar[6] = {0, 1, 5, 6, 7, 11};
+    const int planar_joint = b->joint == TC_JOINT_PLANAR, n = planar_joint ? 3 : 6;
+    for (int k = 0; k < n; k++) {
+        cq[k] = planar_joint ? planar[k] : k;
+        cv[k] = planar_joint ? planar[3 + k] : 6 + k;
+    }
+    return n;
+}
+
+/* vdot and its derivatives: the model's force_jacobian mapped to generalised tangent
+ * coordinates, composed with tc_system_accel's own derivatives (world inertia, gyroscopic
+ * torque, damping, servos) */
+static tc_status model_accel_jacobian(void *ctx, double t, const double *q, const double *v,
+                                      double *vdot, double *dq, double *dv, double *dtau,
+                                      double *dctrl) {
+    tc_sim *s = ctx;
+    const tc_system *sys = &s->sys;
+    const tc_scene *sc = s->scene;
+    const int nb = sc->nbody, nv = sys->nv, ld = 12 * nb;
+    tc_contact_stats cs = {0, 0};
+    tc_system_kinematics(sys, t, q, v, s->bs);
+    tc_status st = s->m.model->force_jacobian(s->mstate, s->bs, s->w, s->dw, &cs);
+    if (st) return st;
+    s->stats.force_evals++;
+    s->stats.pair_evals += cs.pair_evals;
+    s->stats.ncontact = cs.ncontact;
+    for (int i = 0; i < nb; i++)
+        for (int k = 0; k < 3; k++) {
+            s->w[i].f[k] += s->xfrc[i].f[k];
+            s->w[i].t[k] += s->xfrc[i].t[k];
+        }
+    tc_system_accel(sys, s->bs, s->w, q, v, s->ctrl, vdot);
+    size_t n2 = (size_t)nv * (size_t)nv;
+    memset(dq, 0, n2 * sizeof *dq);
+    memset(dv, 0, n2 * sizeof *dv);
+    memset(dtau, 0, n2 * sizeof *dtau);
+    memset(dctrl, 0, n2 * sizeof *dctrl);
+    for (int i = 0; i < nb; i++) {
+        if (sys->vadr[i] < 0) continue;
+        const tc_body_desc *b = &sc->body[i];
+        const int ri = sys->vadr[i];
+        if (b->joint == TC_JOINT_PLANAR) {
+            /* (F_x, F_y, tau_z) over (m, m, I_zz), damping and servos on the diagonal */
+            const int wrow[3] = {0, 1, 5};
+            const double m[3] = {b->mass, b->mass, sys->izz[i]};
+            for (int k = 0; k < 3; k++) {
+                const int r = ri + k;
+                const double *dwr = s->dw + (size_t)(6 * i + wrow[k]) * (size_t)ld;
+                for (int j = 0; j < nb; j++) {
+                    int cq[6], cv[6];
+                    if (sys->vadr[j] < 0) continue;
+                    int n = body_columns(&sc->body[j], cq, cv);
+                    for (int l = 0; l < n; l++) {
+                        dq[(size_t)r * nv + sys->vadr[j] + l] += dwr[12 * j + cq[l]] / m[k];
+                        dv[(size_t)r * nv + sys->vadr[j] + l] += dwr[12 * j + cv[l]] / m[k];
+                    }
+                }
+                dv[(size_t)r * nv + r] -= b->damping[k] / m[k];
+                dtau[(size_t)r * nv + r] = 1 / m[k];
+                if (b->kp[k] != 0) {
+                    dq[(size_t)r * nv + r] -= b->kp[k] / m[k];
+                    dctrl[(size_t)r * nv + r] = b->kp[k] / m[k];
+                }
+            }
+            continue;
+        }
+        /* free body, linear rows: (F - c v) / m */
+        for (int k = 0; k < 3; k++) {
+            const int r = ri + k;
+            const double *dwr = s->dw + (size_t)(6 * i + k) * (size_t)ld;
+            for (int j = 0; j < nb; j++) {
+                int cq[6], cv[6];
+                if (sys->vadr[j] < 0) continue;
+                int n = body_columns(&sc->body[j], cq, cv);
+                for (int l = 0; l < n; l++) {
+                    dq[(size_t)r * nv + sys->vadr[j] + l] += dwr[12 * j + cq[l]] / b->mass;
+                    dv[(size_t)r * nv + sys->vadr[j] + l] += dwr[12 * j + cv[l]] / b->mass;
+                }
+            }
+            dv[(size_t)r * nv + r] -= b->damping[k] / b->mass;
+            dtau[(size_t)r * nv + r] = 1 / b->mass;
+        }
+        /* angular rows: alpha = Iw^-1 (T - C w - w x Iw w), Iw = R diag(I) R^T */
+        const double *R = s->bs[i].R, *w = s->bs[i].omega, *al = vdot + ri + 3;
+        const double inv[3] = {1 / b->inertia[0], 1 / b->inertia[1], 1 / b->inertia[2]};
+        double Iw[9], Ii[9];
+        m3_congruent(Iw, R, b->inertia);
+        m3_congruent(Ii, R, inv);
+        /* the model's torque columns, every body's: Iw^-1 dT */
+        for (int j = 0; j < nb; j++) {
+            int cq[6], cv[6];
+            if (sys->vadr[j] < 0) continue;
+            int n = body_columns(&sc->body[j], cq, cv);
+            for (int l = 0; l < n; l++)
+                for (int k = 0; k < 3; k++)
+                    for (int m = 0; m < 3; m++) {
+                        const double *dwr = s->dw + (size_t)(6 * i + 3 + m) * (size_t)ld;
+                        size_t at = (size_t)(ri + 3 + k) * nv + sys->vadr[j] + l;
+                        dq[at] += Ii[3 * k + m] * dwr[12 * j + cq[l]];
+                        dv[at] += Ii[3 * k + m] * dwr[12 * j + cv[l]];
+                    }
+        }
+        /* the body's own rotation: Iw^-1 [Iw alpha]x - [alpha]x + Iw^-1 ([w]x [Iw w]x -
+         * [w]x Iw [w]x); its own spin: Iw^-1 ([Iw w]x - [w]x Iw - C) */
+        double Iwa[3], Iww[3], S[9], Sw[9], Sa[9], Siww[9], T1[9], T2[9], Jr[9], Jw[9];
+        tc_m3_mulv(Iwa, Iw, al);
+        tc_m3_mulv(Iww, Iw, w);
+        skew(Sw, w);
+        skew(Sa, al);
+        skew(Siww, Iww);
+        skew(S, Iwa);
+        m3_mul(T1, Sw, Siww); /* [w] [Iw w] */
+        m3_mul(T2, Iw, Sw);   /* Iw [w] */
+        m3_mul(Jw, Sw, T2);   /* [w] Iw [w] */
+        for (int k = 0; k < 9; k++)
+            Jr[k] = S[k] + T1[k] - Jw[k];
+        m3_mul(T1, Ii, Jr);
+        for (int k = 0; k < 9; k++)
+            Jr[k] = T1[k] - Sa[k];
+        m3_mul(T1, Sw, Iw); /* [w] Iw */
+        for (int k = 0; k < 9; k++)
+            Jw[k] = Siww[k] - T1[k];
+        for (int k = 0; k < 3; k++)
+            Jw[4 * k] -= b->damping[3 + k];
+        m3_mul(T2, Ii, Jw);
+        for (int k = 0; k < 3; k++)
+            for (int m = 0; m < 3; m++) {
+                size_t at = (size_t)(ri + 3 + k) * nv + ri + 3 + m;
+                dq[at] += Jr[3 * k + m];
+                dv[at] += T2[3 * k + m];
+                dtau[at] = Ii[3 * k + m];
+            }
+    }
     return TC_OK;
 }
 
@@ -130,6 +270,7 @@ void tc_sim_free(tc_sim *s) {
     free(s->bs);
     free(s->w);
     free(s->xfrc);
+    free(s->dw);
     free(s);
 }
 
@@ -245,6 +386,22 @@ int tc_sim_warnings(tc_sim *s, char *buf, int n) {
     }
     snprintf(buf, (size_t)n, "%s", s->warn);
     return s->nwarn;
+}
+
+tc_status tc_sim_reserve_jacobian(tc_sim *s) {
+    if (s->m.engine || !s->m.model->force_jacobian || s->dw) return TC_OK;
+    size_t nb = (size_t)s->scene->nbody;
+    s->dw = calloc(72 * nb * nb + 1, sizeof *s->dw);
+    if (!s->dw) return TC_ENOMEM;
+    s->ode.accel_jacobian = model_accel_jacobian;
+    return TC_OK;
+}
+
+tc_status tc_sim_reset_model(tc_sim *s, tc_error *err) {
+    if (s->m.engine) return TC_OK;
+    s->m.model->free(s->mstate);
+    s->mstate = NULL;
+    return s->m.model->alloc(&s->mstate, s->scene, &s->m.mparams, err);
 }
 
 /* ---------- state ---------- */

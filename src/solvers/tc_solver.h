@@ -24,9 +24,10 @@ typedef struct tc_ode {
      * NULL when the model reports none (solvers that need them declare TC_CAP_CONTACTS) */
     int (*contacts)(void *ctx, double t, const double *q, tc_model_contact *c, int max);
     void *ctx;
-    /* optional (NULL when the model has no force_jacobian): vdot at (t, q, v) as accel gives
-     * it and its derivatives, row-major nv x nv each: dq with respect to q's tangent (v's
-     * layout: free bodies dpos (m) and a world-frame rotation (rad), planar dx, dy, dtheta),
+    /* optional (NULL when the model has no force_jacobian, and until tc_grad_alloc sets it on
+     * its scratch simulation: sim/sim_private.h's tc_sim_reserve_jacobian): vdot at (t, q, v) as
+     * accel gives it and its derivatives, row-major nv x nv each: dq with respect to q's tangent
+     * (v's layout: free bodies dpos (m) and a world-frame rotation (rad), planar dx, dy, dtheta),
      * dv with respect to v, dtau with respect to generalised forces added to the applied ones
      * (v's layout: N, N m) and dctrl with respect to the servo targets (q's coordinates) */
     tc_status (*accel_jacobian)(void *ctx, double t, const double *q, const double *v, double *vdot,

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* the simulation's insides, for sim/ alone (grad.c): tc_sim stays opaque to everyone else */
+#ifndef TC_SIM_PRIVATE_H
+#define TC_SIM_PRIVATE_H
+
+#include "sim/tc_sim.h"
+
+/* a simulation: the scene, the method's states, the state vectors and all scratch memory */
+struct tc_sim {
+    const tc_scene *scene; /* the caller's: it must outlive the simulation (models keep
+                            * pointers into it; a scene with polytopes is about 0.5 MB) */
+    tc_system sys;
+    tc_method m;
+    void *mstate, *sstate, *estate;
+    double dt, t;
+    double *q, *v;   /* nq, nv */
+    double *ctrl;    /* nv: position-servo targets, held over each step */
+    tc_wrench *xfrc; /* nbody: external wrenches, held over each step */
+    tc_body_state *bs;
+    tc_wrench *w;
+    tc_ode ode;
+    tc_sim_stats stats;
+    double *dw; /* the model's force_jacobian, (6 nbody) x (12 nbody): tc_sim_reserve_jacobian */
+    char warn[4096];
+    int nwarn;
+};
+
+/* give the simulation's ode its accel_jacobian (the model's force_jacobian composed with the
+ * derivatives of tc_system_accel), with the model's (6 nbody) x (12 nbody) derivative buffer
+ * allocated here, not by tc_sim_alloc (a 1,000-body pile would need 600 MB); nothing for a
+ * model without force_jacobian or an engine */
+tc_status tc_sim_reserve_jacobian(tc_sim *s);
+
+/* the model's state made anew (its memory at its initial values: penalty's integral terms and
+ * contact phases); allocates */
+tc_status tc_sim_reset_model(tc_sim *s, tc_error *err);
+
+#endif
