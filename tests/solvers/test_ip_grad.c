@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* the single-level and bilevel steps' Jacobians by the implicit function theorem (step_jacobian)
  * against central differences of the solvers' own steps, the closed form of the implicit step in
- * free flight, their continuity in the relaxation and their thread-count independence */
+ * free flight, their continuity in the relaxation, the ode's acceleration Jacobian when it has one,
+ * and their thread-count independence */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <math.h>
@@ -49,6 +50,7 @@ typedef struct world {
     tc_body_state bs[4];
     tc_wrench w[4];
     double tau[NV], ctrl[NV];
+    double k; /* a force law the solver cannot know: f_x += k theta, torque += k v_x (0: none) */
 } world;
 
 static tc_status world_accel(void *ctx, double t, const double *q, const double *v, double *vdot) {
@@ -61,8 +63,33 @@ static tc_status world_accel(void *ctx, double t, const double *q, const double 
         W->w[i].f[0] = W->tau[a];
         W->w[i].f[1] = W->tau[a + 1];
         W->w[i].t[2] = W->tau[a + 2];
+        W->w[i].f[0] += W->k * q[a + 2];
+        W->w[i].t[2] += W->k * v[a];
     }
     tc_system_accel(&W->sys, W->bs, W->w, q, v, W->ctrl, vdot);
+    return TC_OK;
+}
+
+/* its derivatives, as a model's force_jacobian would give them (one planar body) */
+static tc_status world_accel_jacobian(void *ctx, double t, const double *q, const double *v,
+                                      double *vdot, double *dq, double *dv, double *dtau,
+                                      double *dctrl) {
+    world *W = ctx;
+    world_accel(ctx, t, q, v, vdot);
+    memset(dq, 0, NV * NV * sizeof *dq);
+    memset(dv, 0, NV * NV * sizeof *dv);
+    memset(dtau, 0, NV * NV * sizeof *dtau);
+    memset(dctrl, 0, NV * NV * sizeof *dctrl);
+    const tc_body_desc *b = &W->sys.scene->body[W->sys.scene->nbody - 1];
+    const double m[NV] = {b->mass, b->mass, W->sys.izz[W->sys.scene->nbody - 1]};
+    for (int i = 0; i < NV; i++) {
+        dq[i * NV + i] = -b->kp[i] / m[i];
+        dv[i * NV + i] = -b->damping[i] / m[i];
+        dtau[i * NV + i] = 1 / m[i];
+        dctrl[i * NV + i] = b->kp[i] / m[i];
+    }
+    dq[0 * NV + 2] += W->k / m[0];
+    dv[2 * NV + 0] += W->k / m[2];
     return TC_OK;
 }
 
@@ -348,6 +375,34 @@ Test(ip_grad, a_larger_relaxation_smooths_the_jacobian_across_contact) {
     cr_expect_leq(j2, 0.02 * r2, "1e-2: the Jacobian should vary continuously");
     cr_expect_leq(j2, j4, "the larger relaxation should be the smoother");
     cr_expect_leq(j4, j6, "the larger relaxation should be the smoother");
+}
+
+/* a force law the solver cannot see (coupling x to theta and the torque to v_x): the ode's
+ * accel_jacobian carries it into the Jacobians (against central differences as above), and
+ * without it the solver's own planar terms miss it */
+Test(ip_grad, the_odes_acceleration_jacobian_is_used_when_given) {
+    const grad_case cases[] = {
+        {"coupled sliding", HALF, 0, {1, 0, 0}, 1e-2},
+        {"coupled flight", 1.0, 0.3, {0.5, 1, -2}, 1e-5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        tc_scene sc = square(cases[c].y, 0.5, 10, 0.3);
+        rig r;
+        rig_open(&r, &sc, "single-level", 1e-6, NULL, NULL, 0);
+        r.W.k = 5;
+        r.ode.accel_jacobian = world_accel_jacobian;
+        double x[NX], u[NX], A[NX * NX], B[NX * NX], A0[NX * NX], B0[NX * NX];
+        state(cases[c].y, cases[c].theta, cases[c].v, x, u);
+        double e = against_fd(&r, x, u, 1e-5, cases[c].what);
+        cr_expect_leq(e, cases[c].bound, "%s: IFT against FD %g", cases[c].what, e);
+        jacobian_at(&r, x, u, A, B);
+        r.ode.accel_jacobian = NULL;
+        jacobian_at(&r, x, u, A0, B0);
+        double miss = max_diff(A, A0, NULL);
+        cr_log_info("%s: without accel_jacobian A moves by %.3g", cases[c].what, miss);
+        cr_expect_geq(miss, 1e-3, "%s: the coupling should show in A (%g)", cases[c].what, miss);
+        rig_close(&r);
+    }
 }
 
 /* the same bits for one thread and two (the solver starts no threads; the hook must not) */
