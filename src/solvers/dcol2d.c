@@ -262,7 +262,6 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     memset(d->E, 0, (size_t)pr->ne * sizeof *d->E);
     memset(d->dEdl, 0, (size_t)pr->ne * (size_t)L * sizeof *d->dEdl);
     memset(d->dEdq, 0, (size_t)pr->ne * 6 * sizeof *d->dEdq);
-    memset(d->dEdq0, 0, (size_t)pr->ne * 6 * sizeof *d->dEdq0);
     /* the two sides at q+ */
     side sd[2];
     for (int j = 0; j < 2; j++) {
@@ -285,6 +284,7 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     }
     collision_rows(d, pr, sd, l);
     if (collision_only) return;
+    memset(d->dEdq0, 0, (size_t)pr->ne * 6 * sizeof *d->dEdq0);
     /* the contact unknowns and rows */
     const int o = pr->ncol, G = o, SG = o + 1, PS = o + 2, SPS = o + 3, B1 = o + 4, B2 = o + 5,
               SB1 = o + 6, SB2 = o + 7;

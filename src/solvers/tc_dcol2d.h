@@ -66,7 +66,7 @@ void tc_dcol2d_free(tc_dcol2d *d);
  * dE/dq+ (of a's 3 then b's 3 coordinates; zero for a side without dofs), dE/dq (over the
  * start poses, the same columns: only the friction rows see them), and the wrench on
  * each side W[side][3] with its derivatives. With collision_only, only the collision rows and
- * their derivatives (no wrenches) */
+ * their derivatives (no wrenches; dE/dq left as it was) */
 void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
                          int collision_only);
 
