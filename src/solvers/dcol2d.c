@@ -90,6 +90,7 @@ static void carve(void *state, tc_arena *a, const void *ctx) {
     d->E = tc_arena_alloc(a, E, sizeof *d->E);
     d->dEdl = tc_arena_alloc(a, E * L, sizeof *d->dEdl);
     d->dEdq = tc_arena_alloc(a, E * 6, sizeof *d->dEdq);
+    d->dEdq0 = tc_arena_alloc(a, E * 6, sizeof *d->dEdq0);
     d->W = tc_arena_alloc(a, 6, sizeof *d->W);
     d->dWdl = tc_arena_alloc(a, 6 * L, sizeof *d->dWdl);
     d->dWdq = tc_arena_alloc(a, 36, sizeof *d->dWdq);
@@ -283,6 +284,7 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     }
     collision_rows(d, pr, sd, l);
     if (collision_only) return;
+    memset(d->dEdq0, 0, (size_t)pr->ne * 6 * sizeof *d->dEdq0);
     /* the contact unknowns and rows */
     const int o = pr->ncol, G = o, SG = o + 1, PS = o + 2, SPS = o + 3, B1 = o + 4, B2 = o + 5,
               SB1 = o + 6, SB2 = o + 7;
@@ -303,7 +305,7 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     memset(d->W, 0, 6 * sizeof *d->W);
     memset(d->dWdl, 0, 6 * (size_t)L * sizeof *d->dWdl);
     memset(d->dWdq, 0, 36 * sizeof *d->dWdq);
-    double vt = 0, dvt_l[2 * TC_CONVEX2D_MAXROW * 2 + 11] = {0}, dvt_q[6] = {0};
+    double vt = 0, dvt_l[2 * TC_CONVEX2D_MAXROW * 2 + 11] = {0}, dvt_q[6] = {0}, dvt_q0[6] = {0};
     double du[2 * (2 * TC_CONVEX2D_MAXROW * 2 + 11)];
     for (int j = 0; j < 2; j++) {
         const side *s = &sd[j];
@@ -323,6 +325,10 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
         dvt_q[s->qc] += t[0] / h - om * tr[0];
         dvt_q[s->qc + 1] += t[1] / h - om * tr[1];
         dvt_q[s->qc + 2] += cross(r, t) / h + (dtt[0] * vel[0] + dtt[1] * vel[1]);
+        /* the start pose enters through (x+ - x) / h and omega alone */
+        dvt_q0[s->qc] -= t[0] / h;
+        dvt_q0[s->qc + 1] -= t[1] / h;
+        dvt_q0[s->qc + 2] -= cross(r, t) / h;
         for (int i = 0; i < s->m; i++) {
             int c = s->lam + i;
             dvt_l[c] += -du[1 * L + c] * vel[0] + du[0 * L + c] * vel[1];
@@ -373,6 +379,8 @@ void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
     for (int c = 0; c < 6; c++) {
         Q[RB1 * 6 + c] -= dvt_q[c];
         Q[RB2 * 6 + c] += dvt_q[c];
+        d->dEdq0[RB1 * 6 + c] = -dvt_q0[c];
+        d->dEdq0[RB2 * 6 + c] = dvt_q0[c];
     }
 }
 

@@ -291,6 +291,15 @@ tc_status tc_ip_iterate(tc_ip_workspace *w) {
     return TC_OK;
 }
 
+tc_status tc_ip_refactor(tc_ip_workspace *w) {
+    tc_status st = evaluate(w, w->x, w->r, w->J, w->set.kappa);
+    return st ? st : condense(w);
+}
+
+tc_status tc_ip_newton_solve(tc_ip_workspace *w, double *d) {
+    return newton(w, d);
+}
+
 int tc_ip_test(const tc_ip_workspace *w) {
     return w->eq <= w->set.rtol && w->comp <= w->set.rtol;
 }

@@ -102,7 +102,7 @@ typedef struct ip_state {
     double backstep;
     /* bilevel: the lower level's start (1 warm), the Jacobian (1 finite differences) and its
      * regularisation (kg on the velocity diagonal, 1 on the duals'); scratch for a column */
-    int cwarm, fd;
+    int cwarm, fd, exact;
     double fd_reg_p, fd_reg_d;
     double *xp, *rp, *cs;
     /* the solved problem: single-level x = [q+, pair blocks]; bilevel x = [q+, 8 per pair] */
@@ -115,6 +115,9 @@ typedef struct ip_state {
     int coff[TC_DCOL2D_MAXPAIR];
     double *col, *l, *Mcc, *X;
     size_t *perm;
+    /* step_jacobian: the start state, the unconstrained acceleration's derivatives over q, v,
+     * tau and ctrl (nv x nv each), a right-hand side (n) and the collision unknowns' copy */
+    double *q0, *v0, *vd, *da, *rhs, *colsave, *dq0;
     long long iters, fails, cfails;
     char note[256];
 } ip_state;
@@ -137,6 +140,13 @@ static void ip_free(void *state) {
     free(s->xp);
     free(s->rp);
     free(s->cs);
+    free(s->q0);
+    free(s->v0);
+    free(s->vd);
+    free(s->da);
+    free(s->rhs);
+    free(s->colsave);
+    free(s->dq0);
     free(s);
 }
 
@@ -348,7 +358,7 @@ static tc_status bilevel_fd(ip_state *s, const double *x, double *r, double *J) 
 /* the bilevel residual, its Newton matrix exact or by finite differences */
 static tc_status bilevel_f(void *ctx, const double *x, double *r, double *J) {
     ip_state *s = ctx;
-    return J && s->fd ? bilevel_fd(s, x, r, J) : bilevel_exact(s, x, r, J);
+    return J && s->fd && !s->exact ? bilevel_fd(s, x, r, J) : bilevel_exact(s, x, r, J);
 }
 
 /* the layout of x and its complementarity pairs */
@@ -379,8 +389,17 @@ static tc_status layout(ip_state *s) {
     s->xp = calloc((size_t)n + 1, sizeof *s->xp);
     s->rp = calloc((size_t)n + 1, sizeof *s->rp);
     s->cs = calloc((size_t)d->maxl + 1, sizeof *s->cs);
+    size_t nv = (size_t)s->nv;
+    s->q0 = calloc(nv + 1, sizeof *s->q0);
+    s->v0 = calloc(nv + 1, sizeof *s->v0);
+    s->vd = calloc(nv + 1, sizeof *s->vd);
+    s->da = calloc(4 * nv * nv + 1, sizeof *s->da);
+    s->rhs = calloc((size_t)n + 1, sizeof *s->rhs);
+    s->colsave = calloc((size_t)nc + 1, sizeof *s->colsave);
+    s->dq0 = calloc((size_t)n * 6 + 1, sizeof *s->dq0);
     if (!s->zi || !s->si || !s->x || !s->a || !s->col || !s->l || !s->Mcc || !s->X || !s->perm ||
-        !s->xp || !s->rp || !s->cs)
+        !s->xp || !s->rp || !s->cs || !s->q0 || !s->v0 || !s->vd || !s->da || !s->rhs ||
+        !s->colsave || !s->dq0)
         return TC_ENOMEM;
     /* the pairs (z, s): collision duals and slacks (single-level), then gamma, psi, beta */
     int c = 0;
@@ -468,19 +487,18 @@ static void start(ip_state *s, const double *q, const double *v, double h) {
     }
 }
 
-/* one step: the unconstrained acceleration at the start, one interior-point solve for q+, then
- * v+ = (q+ - q) / h */
-static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, double *q,
-                         double *v) {
-    ip_state *s = state;
+/* one step from (q0, v0): the unconstrained acceleration at the start, one interior-point solve
+ * for q+, then v+ = (q+ - q0) / h into (q, v) (which may be q0 and v0 themselves) */
+static tc_status advance(ip_state *s, const tc_ode *ode, double t, double dt, const double *q0,
+                         const double *v0, double *q, double *v) {
     tc_dcol2d *d = s->dc;
-    tc_status st = ode->accel(ode->ctx, t, q, v, s->a);
+    tc_status st = ode->accel(ode->ctx, t, q0, v0, s->a);
     if (st) return st;
     d->h = dt;
-    d->q = q;
-    d->v = v;
+    d->q = q0;
+    d->v = v0;
     d->a = s->a;
-    start(s, q, v, dt);
+    start(s, q0, v0, dt);
     tc_ip_problem p = {s->n, s->ncone, s->zi, s->si, s->bilevel ? bilevel_f : single_f, s};
     int ok;
     st = tc_ip_solve(s->ws, &p, &s->set, s->x, &ok);
@@ -504,10 +522,129 @@ static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, do
     for (int i = 0; i < s->nv; i++) {
         double qn = s->x[i];
         if (!isfinite(qn)) return TC_EDIVERGED;
-        v[i] = (qn - q[i]) / dt;
+        v[i] = (qn - q0[i]) / dt;
         q[i] = qn;
     }
     return TC_OK;
+}
+
+static tc_status ip_step(void *state, const tc_ode *ode, double t, double dt, double *q,
+                         double *v) {
+    return advance(state, ode, t, dt, q, v, q, v);
+}
+
+/* the unconstrained acceleration's derivatives at the start (q0, v0) into da: over q, v, tau
+ * and ctrl, nv x nv each. The ode's accel_jacobian when it has one; otherwise the planar
+ * system's own terms (tc_system_accel: (f + tau - damping v + kp (ctrl - q)) / m + g), exact for
+ * a model without a force law (convex, the only one with the shapes these solvers need) */
+static tc_status accel_derivatives(ip_state *s, const tc_ode *ode, double t) {
+    const int nv = s->nv;
+    const size_t nn = (size_t)nv * (size_t)nv;
+    double *dq = s->da, *dv = dq + nn, *dtau = dv + nn, *dctrl = dtau + nn;
+    if (ode->accel_jacobian)
+        return ode->accel_jacobian(ode->ctx, t, s->q0, s->v0, s->vd, dq, dv, dtau, dctrl);
+    memset(s->da, 0, 4 * nn * sizeof *s->da);
+    const tc_scene *sc = s->sys->scene;
+    for (int i = 0; i < sc->nbody; i++) {
+        int v = s->sys->vadr[i];
+        if (v < 0) continue;
+        const tc_body_desc *b = &sc->body[i];
+        for (int c = 0; c < 3; c++) {
+            size_t at = (size_t)(v + c) * (size_t)nv + (size_t)(v + c);
+            double m = body_mass(s->sys, i, c);
+            dq[at] = -b->kp[c] / m;
+            dv[at] = -b->damping[c] / m;
+            dtau[at] = 1 / m;
+            dctrl[at] = b->kp[c] / m;
+        }
+    }
+    return TC_OK;
+}
+
+/* the step as ip_step takes it, then its Jacobians by the implicit function theorem on the
+ * relaxed system it solved, F(y; q, v, tau, ctrl) = 0: the full Newton matrix K at the final
+ * iterate (refactorised there, the pairs' rows z ds + s dz exact; the bilevel's exact matrix
+ * whatever its fd_jacobian) and dy/dp = -K^-1 dF/dp, one back-substitution per parameter. q and
+ * v enter the body rows M ((q+ - q) / h - v - h a) and, through the sliding velocity, the
+ * friction rows; tau and ctrl enter through a alone. Planar bodies: the tangent is (x, y, theta)
+ * itself, and v+ = (q+ - q) / h */
+static tc_status ip_step_jacobian(void *state, const tc_ode *ode, double t, double dt, double *q,
+                                  double *v, double *A, double *B) {
+    ip_state *s = state;
+    tc_dcol2d *d = s->dc;
+    const int nv = s->nv, n = s->n, N = 2 * nv;
+    const size_t nn = (size_t)nv * (size_t)nv;
+    memcpy(s->q0, q, (size_t)nv * sizeof *q);
+    memcpy(s->v0, v, (size_t)nv * sizeof *v);
+    tc_status st = advance(s, ode, t, dt, s->q0, s->v0, q, v);
+    if (!st) st = accel_derivatives(s, ode, t);
+    if (st) return st;
+    /* the bilevel: its exact matrix, and the collision unknowns (a warm start) kept as they are */
+    int nc = 0;
+    for (int k = 0; k < d->npair && s->bilevel; k++)
+        nc += d->pair[k].ncol;
+    memcpy(s->colsave, s->col, (size_t)nc * sizeof *s->col);
+    s->exact = 1;
+    st = tc_ip_refactor(s->ws);
+    s->exact = 0;
+    if (st) {
+        memcpy(s->col, s->colsave, (size_t)nc * sizeof *s->col);
+        return st;
+    }
+    /* the pairs' rows' derivatives over the start poses at the final iterate (the bilevel's with
+     * its collision unknowns as the refactorisation solved them), 6 per row from the pair's
+     * first row on */
+    for (int k = 0; k < d->npair; k++) {
+        const tc_dcol2d_pair *pr = &d->pair[k];
+        int e0 = s->bilevel ? pr->necol : 0, ne = s->bilevel ? 4 : pr->ne;
+        if (s->bilevel) {
+            memcpy(s->l, s->col + s->coff[k], (size_t)pr->ncol * sizeof *s->l);
+            memcpy(s->l + pr->ncol, s->x + s->voff[k], 8 * sizeof *s->l);
+            tc_dcol2d_pair_eval(d, k, s->x, s->l, 0);
+        } else {
+            tc_dcol2d_pair_eval(d, k, s->x, s->x + s->voff[k], 0);
+        }
+        memcpy(s->dq0 + (size_t)s->eoff[k] * 6, d->dEdq0 + (size_t)e0 * 6,
+               (size_t)ne * 6 * sizeof *s->dq0);
+    }
+    for (int j = 0; j < 4 * nv && !st; j++) {
+        /* parameter j: q (0 .. nv), v, tau, ctrl; column c of its block */
+        int blk = j / nv, c = j % nv;
+        const double *dab = s->da + (size_t)blk * nn;
+        memset(s->rhs, 0, (size_t)n * sizeof *s->rhs);
+        for (int i = 0; i < s->sys->scene->nbody; i++) {
+            int vi = s->sys->vadr[i];
+            for (int k = 0; k < 3 && vi >= 0; k++) {
+                int r = vi + k;
+                double m = body_mass(s->sys, i, k), g = -m * dt * dab[(size_t)r * (size_t)nv + c];
+                if (blk == 0 && r == c) g -= m / dt;
+                if (blk == 1 && r == c) g -= m;
+                s->rhs[r] = -g;
+            }
+        }
+        if (blk == 0) {
+            for (int k = 0; k < d->npair; k++) {
+                const tc_dcol2d_pair *pr = &d->pair[k];
+                int qc[6], ne = s->bilevel ? 4 : pr->ne;
+                q_columns(s, k, qc);
+                for (int m = 0; m < 6; m++)
+                    for (int e = 0; e < ne && qc[m] == c; e++)
+                        s->rhs[s->eoff[k] + e] = -s->dq0[(size_t)(s->eoff[k] + e) * 6 + m];
+            }
+        }
+        st = tc_ip_newton_solve(s->ws, s->rhs);
+        /* dq+/dp is the first nv entries; v+ = (q+ - q) / h */
+        double *M = j < N ? A : B;
+        int col = j < N ? j : j - N;
+        for (int r = 0; r < nv && !st; r++) {
+            double dqp = s->rhs[r];
+            M[(size_t)r * (size_t)N + (size_t)col] = dqp;
+            M[(size_t)(nv + r) * (size_t)N + (size_t)col] =
+                (dqp - (blk == 0 && r == c ? 1 : 0)) / dt;
+        }
+    }
+    memcpy(s->col, s->colsave, (size_t)nc * sizeof *s->col);
+    return st;
 }
 
 static void ip_counters(void *state, long long *iters, long long *fails) {
@@ -543,6 +680,8 @@ const tc_solver_type tc_solver_single_level = {
     .free = ip_free,
     .counters = ip_counters,
     .failure = ip_failure,
+    .step_jacobian = ip_step_jacobian,
+    .jacobian_needs = 0,
 };
 
 const tc_solver_type tc_solver_bilevel = {
@@ -558,4 +697,6 @@ const tc_solver_type tc_solver_bilevel = {
     .free = ip_free,
     .counters = ip_counters,
     .failure = ip_failure,
+    .step_jacobian = ip_step_jacobian,
+    .jacobian_needs = 0,
 };

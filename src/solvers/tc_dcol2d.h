@@ -47,6 +47,7 @@ typedef struct tc_dcol2d {
     const double *q, *v, *a;
     /* scratch for one pair's evaluation */
     double *E, *dEdl, *dEdq; /* ne; ne x nl; ne x 6 (a's then b's q+) */
+    double *dEdq0;           /* ne x 6: dE over the step's start poses q (the sliding velocity's) */
     double *W, *dWdl, *dWdq; /* 2 x 3 wrenches; 2 x 3 x nl; 2 x 3 x 6 */
     /* the collision problem being solved alone (tc_dcol2d_detect) */
     int ck, czi[2 * TC_CONVEX2D_MAXROW], csi[2 * TC_CONVEX2D_MAXROW];
@@ -62,9 +63,10 @@ tc_status tc_dcol2d_alloc(tc_dcol2d **out, const tc_system *sys, double mu, tc_e
 void tc_dcol2d_free(tc_dcol2d *d);
 
 /* pair k at body coordinates qp (nv: the candidate q+) and its local unknowns l: E, dE/dl,
- * dE/dq+ (of a's 3 then b's 3 coordinates; zero for a side without dofs), and the wrench on
+ * dE/dq+ (of a's 3 then b's 3 coordinates; zero for a side without dofs), dE/dq (over the
+ * start poses, the same columns: only the friction rows see them), and the wrench on
  * each side W[side][3] with its derivatives. With collision_only, only the collision rows and
- * their derivatives (no wrenches) */
+ * their derivatives (no wrenches; dE/dq left as it was) */
 void tc_dcol2d_pair_eval(tc_dcol2d *d, int k, const double *qp, const double *l,
                          int collision_only);
 

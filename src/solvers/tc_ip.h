@@ -64,6 +64,16 @@ int tc_ip_test(const tc_ip_workspace *w);
 tc_status tc_ip_solve(tc_ip_workspace *w, const tc_ip_problem *p, const tc_ip_settings *set,
                       double *x, int *converged);
 
+/* the implicit function theorem at the solve's last iterate x: f's Jacobian evaluated there,
+ * condensed and factorised as an iteration does (each pair's row z ds + s dz exact), so that
+ * tc_ip_newton_solve solves with the full Newton matrix at x */
+tc_status tc_ip_refactor(tc_ip_workspace *w);
+
+/* d[n] <- K^-1 d with K the full Newton matrix last factorised (f's rows, then the pairs' rows
+ * s dz + z ds): back-substitution only. dx/dp = K^-1 [-df/dp; 0] for a parameter p that enters
+ * f alone */
+tc_status tc_ip_newton_solve(tc_ip_workspace *w, double *d);
+
 /* the current residuals (|f|_inf, |z s - kappa|_inf) and the iterations of this solve */
 void tc_ip_residuals(const tc_ip_workspace *w, double *eq, double *comp);
 int tc_ip_iterations(const tc_ip_workspace *w);
