@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* SCM's force_jacobian: against central differences of force() (Richardson), the same wrenches,
+ * the same bits on any thread count, and nothing far from contact */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "math/tc_vec.h"
+#include "models/tc_model.h"
+#include "scenes/tc_scenes.h"
+
+/* a tiny deterministic generator (splitmix64) for the random states */
+static unsigned long long rng_state;
+static double uniform(double a, double b) {
+    unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return a + (b - a) * (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* the kinds of random near-contact states */
+enum { SPHERE_PLANE, SPHERE_SPHERE, BOX_PLANE, BOX_SPHERE, NKIND };
+static const char *kind_name[NKIND] = {"sphere-plane", "sphere-sphere", "box-plane", "box-sphere"};
+
+/* scene of a kind: body 0 fixed (plane or sphere of radius 0.08), body 1 free (sphere of radius
+ * 0.05 or a box of half sizes 0.04, 0.03, 0.05) */
+static void kind_scene(tc_scene *sc, int kind) {
+    *sc = tc_default_scene();
+    sc->friction = 0.5;
+    int plane = kind == SPHERE_PLANE || kind == BOX_PLANE,
+        box = kind == BOX_PLANE || kind == BOX_SPHERE;
+    tc_body_desc a = tc_default_body("a", plane ? tc_plane() : tc_sphere(0.08));
+    tc_body_desc b = tc_default_body("b", box ? tc_box(0.04, 0.03, 0.05) : tc_sphere(0.05));
+    b.joint = TC_JOINT_FREE;
+    b.pos[2] = 0.2;
+    cr_assert_eq(tc_scene_add(sc, &a, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(sc, &b, 1000, NULL), TC_OK);
+}
+
+static void set_quat(tc_body_state *s, const double q[4]) {
+    memcpy(s->quat, q, sizeof s->quat);
+    tc_quat_to_mat(s->R, s->quat);
+}
+
+/* a random twist: velocity up to vmax per axis, angular velocity up to wmax */
+static void random_twist(tc_body_state *s, double vmax, double wmax) {
+    for (int k = 0; k < 3; k++) {
+        s->vel[k] = uniform(-vmax, vmax);
+        s->omega[k] = uniform(-wmax, wmax);
+    }
+}
+
+/* a random state of a kind near contact: the free body's surface from 4 mm inside the other to
+ * 2 mm outside it, random orientations and twists (both bodies move: every column is tested) */
+static void random_state(int kind, unsigned long seed, tc_body_state bs[2]) {
+    memset(bs, 0, 2 * sizeof *bs);
+    double q[4];
+    tc_quat_identity(q);
+    set_quat(&bs[0], q);
+    tc_random_quat(seed, q);
+    set_quat(&bs[1], q);
+    const double gap = uniform(-0.004, 0.002);
+    if (kind == SPHERE_PLANE || kind == BOX_PLANE) {
+        tc_shape sh = kind == BOX_PLANE ? tc_box(0.04, 0.03, 0.05) : tc_sphere(0.05);
+        bs[1].pos[0] = uniform(-0.1, 0.1);
+        bs[1].pos[1] = uniform(-0.1, 0.1);
+        bs[1].pos[2] = tc_shape_lowest(&sh, q) + gap;
+    } else {
+        /* a direction, and the free body's reach along it (a box: its support distance) */
+        double d[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+        tc_v3_normalize(d);
+        double reach = 0.05;
+        if (kind == BOX_SPHERE) {
+            const double h[3] = {0.04, 0.03, 0.05};
+            double db[3];
+            tc_m3_mulvt(db, bs[1].R, d);
+            reach = h[0] * fabs(db[0]) + h[1] * fabs(db[1]) + h[2] * fabs(db[2]);
+        }
+        tc_v3_scale(bs[1].pos, d, 0.08 + reach + gap);
+    }
+    random_twist(&bs[0], 0.3, 2.0);
+    random_twist(&bs[1], 1.0, 5.0);
+}
+
+/* the model on a scene with spacing h and the reaction variant consistent */
+static void *model(const tc_model_type *T, const tc_scene *sc, double spacing, int consistent) {
+    tc_params p;
+    tc_params_default(&p, T->params);
+    cr_assert_eq(tc_params_set(&p, "spacing", spacing, NULL), TC_OK);
+    cr_assert_eq(tc_params_set(&p, "consistent", consistent, NULL), TC_OK);
+    void *state = NULL;
+    cr_assert_eq(T->alloc(&state, sc, &p, NULL), TC_OK);
+    return state;
+}
+
+/* body j of bs moved by x along column c (0-2 position, 3-5 world rotation, 6-8 velocity, 9-11
+ * angular velocity) */
+static void perturb(tc_body_state *bs, int j, int c, double x) {
+    tc_body_state *s = &bs[j];
+    if (c < 3)
+        s->pos[c] += x;
+    else if (c < 6) {
+        double d[3] = {0, 0, 0}, q[4];
+        d[c - 3] = x;
+        memcpy(q, s->quat, sizeof q);
+        tc_quat_integrate(q, d, 1.0);
+        set_quat(s, q);
+    } else if (c < 9)
+        s->vel[c - 6] += x;
+    else
+        s->omega[c - 9] += x;
+}
+
+/* steps per column type: position (m), rotation (rad), velocity (m/s), angular velocity (rad/s) */
+static const double fd_step[4] = {1e-7, 1e-6, 1e-6, 1e-5};
+
+/* central difference of force() along column (j, c) with step h into col[6 nb] */
+static void central(const tc_model_type *T, void *st, const tc_body_state *bs, int nb, int j, int c,
+                    double h, double *col) {
+    tc_body_state p[2], m[2];
+    tc_wrench wp[2], wm[2];
+    memcpy(p, bs, (size_t)nb * sizeof *bs);
+    memcpy(m, bs, (size_t)nb * sizeof *bs);
+    perturb(p, j, c, h);
+    perturb(m, j, c, -h);
+    cr_assert_eq(T->force(st, p, wp, NULL), TC_OK);
+    cr_assert_eq(T->force(st, m, wm, NULL), TC_OK);
+    for (int i = 0; i < nb; i++)
+        for (int r = 0; r < 6; r++) {
+            double a = r < 3 ? wp[i].f[r] : wp[i].t[r - 3], b = r < 3 ? wm[i].f[r] : wm[i].t[r - 3];
+            col[6 * i + r] = (a - b) / (2 * h);
+        }
+}
+
+/* the analytic Jacobian against Richardson's extrapolation of central differences at h and h/2:
+ * *err the largest entry error, *fd the largest difference of the two central differences (the
+ * FD error bound), both relative to the Jacobian's max-norm; *scale that norm; *blk the largest
+ * error of each column type relative to that type's own max-norm (velocity columns are smaller) */
+static void compare(const tc_model_type *T, void *st, const tc_body_state *bs, int nb, double *err,
+                    double *fd, double *scale, double blk[4]) {
+    const int nr = 6 * nb, nc = 12 * nb;
+    double *J = calloc((size_t)nr * nc, sizeof *J), c1[12], c2[12];
+    tc_wrench w[2];
+    cr_assert_eq(T->force_jacobian(st, bs, w, J, NULL), TC_OK);
+    double norm = 0, e = 0, f = 0, bn[4] = {0}, be[4] = {0};
+    for (int k = 0; k < nr * nc; k++) {
+        norm = fmax(norm, fabs(J[k]));
+        bn[(k % nc % 12) / 3] = fmax(bn[(k % nc % 12) / 3], fabs(J[k]));
+    }
+    for (int col = 0; col < nc; col++) {
+        const int type = (col % 12) / 3;
+        const double h = fd_step[type];
+        central(T, st, bs, nb, col / 12, col % 12, h, c1);
+        central(T, st, bs, nb, col / 12, col % 12, h / 2, c2);
+        for (int r = 0; r < nr; r++) {
+            double rich = (4 * c2[r] - c1[r]) / 3, d = fabs(J[r * nc + col] - rich);
+            e = fmax(e, d);
+            be[type] = fmax(be[type], d);
+            f = fmax(f, fabs(c2[r] - c1[r]));
+        }
+    }
+    *err = norm > 0 ? e / norm : e;
+    *fd = norm > 0 ? f / norm : f;
+    *scale = norm;
+    for (int t = 0; t < 4; t++)
+        blk[t] = bn[t] > 1e-12 * norm ? be[t] / bn[t] : 0;
+    free(J);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* 100 seeded random near-contact states, 25 of each kind, both reaction variants: the analytic
+ * Jacobian matches central differences to 1e-6 of its max-norm, the FD error bound below 1e-7 */
+Test(scm_grad, jacobian_matches_central_differences, .timeout = 600) {
+    const tc_model_type *T = tc_model_find("scm");
+    cr_assert_not_null(T);
+    cr_assert_not_null(T->force_jacobian);
+    cr_expect(T->caps & TC_CAP_GRADIENT);
+    enum { NSTATE = 100 };
+    double errs[NSTATE], worst = 0, worst_fd = 0, worst_blk[4] = {0};
+    rng_state = 36;
+    for (int s = 0; s < NSTATE; s++) {
+        const int kind = s % NKIND, consistent = (s / NKIND) % 2;
+        tc_scene sc;
+        kind_scene(&sc, kind);
+        void *st = model(T, &sc, 0.015, consistent);
+        tc_body_state bs[2];
+        random_state(kind, 1000 + (unsigned long)s, bs);
+        double err, fd, scale, blk[4];
+        compare(T, st, bs, 2, &err, &fd, &scale, blk);
+        for (int t = 0; t < 4; t++) {
+            cr_expect_leq(blk[t], 1e-6, "state %d (%s): column type %d error %.3g of its norm", s,
+                          kind_name[kind], t, blk[t]);
+            worst_blk[t] = fmax(worst_blk[t], blk[t]);
+        }
+        cr_expect_leq(err, 1e-6, "state %d (%s, consistent %d): error %.3g of |J| %.3g (FD %.3g)",
+                      s, kind_name[kind], consistent, err, scale, fd);
+        cr_expect_leq(fd, 1e-7, "state %d (%s): FD error bound %.3g", s, kind_name[kind], fd);
+        cr_expect_gt(scale, 0.0, "state %d (%s): no force derivative near contact", s,
+                     kind_name[kind]);
+        errs[s] = err;
+        worst = fmax(worst, err);
+        worst_fd = fmax(worst_fd, fd);
+        T->free(st);
+    }
+    qsort(errs, NSTATE, sizeof *errs, cmp_double);
+    fprintf(stderr, "scm_grad: relative error worst %.3g median %.3g; FD error bound %.3g\n", worst,
+            0.5 * (errs[NSTATE / 2 - 1] + errs[NSTATE / 2]), worst_fd);
+    fprintf(stderr,
+            "scm_grad: per column type (position, rotation, velocity, angular velocity) worst "
+            "%.3g %.3g %.3g %.3g of the type's own norm\n",
+            worst_blk[0], worst_blk[1], worst_blk[2], worst_blk[3]);
+}
+
+/* a plane, two spheres and a box touching each other and the ground (four pairs or more) */
+static void pile_scene(tc_scene *sc, tc_body_state bs[4]) {
+    *sc = tc_default_scene();
+    sc->friction = 0.5;
+    tc_body_desc f = tc_default_body("floor", tc_plane());
+    tc_body_desc a = tc_default_body("a", tc_sphere(0.05));
+    tc_body_desc b = tc_default_body("b", tc_sphere(0.04));
+    tc_body_desc c = tc_default_body("c", tc_box(0.04, 0.03, 0.05));
+    a.joint = b.joint = c.joint = TC_JOINT_FREE;
+    cr_assert_eq(tc_scene_add(sc, &f, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(sc, &a, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(sc, &b, 1000, NULL), TC_OK);
+    cr_assert_eq(tc_scene_add(sc, &c, 1000, NULL), TC_OK);
+    memset(bs, 0, 4 * sizeof *bs);
+    double q[4];
+    tc_quat_identity(q);
+    for (int i = 0; i < 4; i++)
+        set_quat(&bs[i], q);
+    tc_v3_set(bs[1].pos, 0, 0, 0.049);
+    tc_v3_set(bs[2].pos, 0.089, 0, 0.039);
+    tc_v3_set(bs[3].pos, -0.089, 0, 0.05);
+    rng_state = 7;
+    for (int i = 1; i < 4; i++)
+        random_twist(&bs[i], 0.2, 2.0);
+}
+
+/* the wrenches equal force()'s bit for bit, and the derivatives are the same bits on 1 and 2
+ * threads (the pairs run on threads, summed in pair order) */
+Test(scm_grad, same_wrench_as_force_and_same_bits_on_any_thread_count) {
+    const tc_model_type *T = tc_model_find("scm");
+    tc_scene sc;
+    tc_body_state bs[4];
+    pile_scene(&sc, bs);
+    const int nb = 4, n = 6 * nb * 12 * nb, saved = omp_get_max_threads();
+    double *J1 = calloc(n, sizeof *J1), *J2 = calloc(n, sizeof *J2);
+    tc_wrench w[4], wf[4], w2[4];
+    omp_set_num_threads(1);
+    void *st = model(T, &sc, 0.01, 0);
+    cr_assert_eq(T->force(st, bs, wf, NULL), TC_OK);
+    cr_assert_eq(T->force_jacobian(st, bs, w, J1, NULL), TC_OK);
+    cr_expect_eq(memcmp(w, wf, sizeof w), 0, "force_jacobian's wrenches differ from force()'s");
+    omp_set_num_threads(2);
+    cr_assert_eq(T->force_jacobian(st, bs, w2, J2, NULL), TC_OK);
+    omp_set_num_threads(saved);
+    cr_expect_eq(memcmp(w2, wf, sizeof w2), 0);
+    cr_expect_eq(memcmp(J1, J2, n * sizeof *J1), 0, "derivatives depend on the thread count");
+    double norm = 0;
+    for (int k = 0; k < n; k++)
+        norm = fmax(norm, fabs(J1[k]));
+    cr_expect_gt(norm, 0.0);
+    T->free(st);
+    free(J1);
+    free(J2);
+}
+
+/* a sphere 20 cm above the plane (200 eps3 beyond touching): the derivatives vanish, as central
+ * differences of the (vanishing) force do */
+Test(scm_grad, nothing_far_from_contact) {
+    const tc_model_type *T = tc_model_find("scm");
+    tc_scene sc;
+    kind_scene(&sc, SPHERE_PLANE);
+    void *st = model(T, &sc, 0.015, 0);
+    tc_body_state bs[2];
+    rng_state = 3;
+    random_state(SPHERE_PLANE, 5, bs);
+    bs[1].pos[2] += 0.2;
+    double J[12 * 24], col[12], big = 0, fd = 0;
+    tc_wrench w[2];
+    cr_assert_eq(T->force_jacobian(st, bs, w, J, NULL), TC_OK);
+    for (int k = 0; k < 12 * 24; k++)
+        big = fmax(big, fabs(J[k]));
+    for (int c = 0; c < 24; c++) {
+        central(T, st, bs, 2, c / 12, c % 12, fd_step[(c % 12) / 3], col);
+        for (int r = 0; r < 12; r++)
+            fd = fmax(fd, fabs(col[r]));
+    }
+    cr_expect_leq(big, 1e-30, "derivatives %g far from contact", big);
+    cr_expect_leq(fd, 1e-30, "central differences %g far from contact", fd);
+    T->free(st);
+}
