@@ -144,6 +144,7 @@ static void carve(void *state, tc_arena *a, const void *ctx) {
     s->kn = tc_arena_alloc_aligned(a, s->qcap * ng, sizeof *s->kn, 64);
     s->pw = tc_arena_alloc(a, np * 12 + 1, sizeof *s->pw);
     s->dpw = tc_arena_alloc(a, np * TC_SCM_DPW + 1, sizeof *s->dpw);
+    s->dsep = tc_arena_alloc(a, np * 25 + 1, sizeof *s->dsep);
     s->one_pass = tc_arena_alloc(a, np + 1, 1);
     s->gather = tc_arena_alloc_aligned(a, ng, sizeof *s->gather, 64);
     s->gbuf = tc_arena_alloc_aligned(a, ng * 2 * (size_t)z->maxn, sizeof *s->gbuf, 64);

@@ -271,10 +271,10 @@ static void point_outputs(const scm_state *s, const tc_body_state *qs, const tc_
 
 /* the query points of body qbody (against sbody) one after the other, block by block (each block's
  * candidates first): pass 0 writes their SSDF values into phi; pass 1 adds the weighing ones'
- * terms to J (see pair_jacobian) */
+ * terms to J and their separation weights times their SSDF gradients to dsep (see pair_jacobian) */
 static void sweep_points(const scm_state *s, tc_scm_gather *g, int qbody, int nq, int sbody,
                          const tc_body_state *bs, int pass, double *phi, double pmin, double cut,
-                         const double pw[12], double J[12][NC], int qfirst) {
+                         const double pw[12], double J[12][NC], double dsep[NC], int qfirst) {
     const int ns = s->world[sbody].n;
     for (int qb = 0; qb < (nq + BLK - 1) / BLK; qb++) {
         const int j0 = qb * BLK, j1 = j0 + BLK < nq ? j0 + BLK : nq;
@@ -299,6 +299,8 @@ static void sweep_points(const scm_state *s, tc_scm_gather *g, int qbody, int nq
             /* pair rows and columns: the first body's (0-5, 0-11), then the second's */
             const int rq = qfirst ? 0 : 6, rs = 6 - rq, cq = qfirst ? 0 : 12, cs = 12 - cq;
             const double wf = tc_exp_neg((pmin - phi[j]) / s->eps2), sc = wf / s->eps2;
+            for (int c = 0; c < NC; c++)
+                dsep[c < 12 ? cq + c : cs + c - 12] += wf * G[Y_PHI][c];
             for (int k = 0; k < 12; k++) {
                 const int row = k < 6 ? rq + k : rs + k - 6;
                 const double dev = o[k] - pw[row];
@@ -312,19 +314,22 @@ static void sweep_points(const scm_state *s, tc_scm_gather *g, int qbody, int nq
 }
 
 /* one pair's wrench derivatives into J (its first body's wrench rows, then the second's, by its
- * first body's columns, then the second's), with thread t's scratch: the SSDF values of every
- * query point, their softmin, then the terms of the points that weigh. pw = sum_f w_f o_f / D
- * with w_f = exp(-(phi_f - pmin) / eps2): dpw = sum_f w_f (do_f - (o_f - pw) dphi_f / eps2) / D */
+ * first body's columns, then the second's) and its separation with its gradient into sep (value,
+ * then the same 24 columns), with thread t's scratch: the SSDF values of every query point, their
+ * softmin, then the terms of the points that weigh. pw = sum_f w_f o_f / D with
+ * w_f = exp(-(phi_f - pmin) / eps2): dpw = sum_f w_f (do_f - (o_f - pw) dphi_f / eps2) / D; the
+ * separation pmin - eps2 log D has the gradient sum_f w_f dphi_f / D */
 static void pair_jacobian(const scm_state *s, int t, int a, int b, const tc_body_state *bs,
-                          const double pw[12], double J[12][NC]) {
+                          const double pw[12], double J[12][NC], double sep[1 + NC]) {
     const tc_aopc *A = &s->world[a], *B = &s->world[b];
     const int na = s->scene->body[a].shape.type != TC_SHAPE_PLANE ? A->n : 0;
     const int nb = s->scene->body[b].shape.type != TC_SHAPE_PLANE ? B->n : 0;
-    double *phi = s->out + s->qcap * OUT_N * t;
+    double *phi = s->out + s->qcap * OUT_N * t, *dsep = sep + 1;
     tc_scm_gather *g = &s->gather[t];
     memset(J, 0, TC_SCM_DPW * sizeof(double));
-    sweep_points(s, g, a, na, b, bs, 0, phi, 0, 0, pw, J, 1);
-    sweep_points(s, g, b, nb, a, bs, 0, phi + na, 0, 0, pw, J, 0);
+    memset(sep, 0, (1 + NC) * sizeof *sep);
+    sweep_points(s, g, a, na, b, bs, 0, phi, 0, 0, pw, J, dsep, 1);
+    sweep_points(s, g, b, nb, a, bs, 0, phi + na, 0, 0, pw, J, dsep, 0);
     double pmin = INFINITY, D = 0;
     for (int f = 0; f < na + nb; f++)
         pmin = fmin(pmin, phi[f]);
@@ -333,27 +338,46 @@ static void pair_jacobian(const scm_state *s, int t, int a, int b, const tc_body
     /* a pruned pair's points beyond the cut carry no force (force() zeroes them) */
     const double cut =
         tc_scm_pruned(s, na, A->n, nb, B->n) ? pmin + TC_SCM_CUT * s->eps2 : INFINITY;
-    sweep_points(s, g, a, na, b, bs, 1, phi, pmin, cut, pw, J, 1);
-    sweep_points(s, g, b, nb, a, bs, 1, phi + na, pmin, cut, pw, J, 0);
+    sweep_points(s, g, a, na, b, bs, 1, phi, pmin, cut, pw, J, dsep, 1);
+    sweep_points(s, g, b, nb, a, bs, 1, phi + na, pmin, cut, pw, J, dsep, 0);
     for (int k = 0; k < 12; k++)
         for (int c = 0; c < NC; c++)
             J[k][c] /= D;
+    sep[0] = pmin - s->eps2 * log(D);
+    for (int c = 0; c < NC; c++)
+        dsep[c] /= D;
+}
+
+/* force() (the wrenches w, the world clouds, each pair's wrench), then every pair's derivatives
+ * into s->dpw and separations into s->dsep, one pair per thread (each its own scratch) */
+static tc_status pairs_jacobian(scm_state *s, const tc_body_state *bs, tc_wrench *w,
+                                tc_contact_stats *st) {
+    tc_status r = tc_model_scm.force(s, bs, w, st);
+    if (r) return r;
+    const int np = s->npair, nth = tc_scm_threads(s);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (nth > 1 && np > 1)
+    for (int i = 0; i < np; i++)
+        pair_jacobian(s, omp_get_thread_num(), s->pairs[2 * i], s->pairs[2 * i + 1], bs,
+                      s->pw + 12 * i, (double(*)[NC])(s->dpw + (size_t)TC_SCM_DPW * i),
+                      s->dsep + (size_t)(1 + NC) * i);
+    return TC_OK;
+}
+
+tc_status tc_scm_separation(void *state, const tc_body_state *bs, tc_wrench *w, double *sep) {
+    scm_state *s = state;
+    tc_status r = pairs_jacobian(s, bs, w, NULL);
+    if (!r) memcpy(sep, s->dsep, (size_t)s->npair * (1 + NC) * sizeof *sep);
+    return r;
 }
 
 tc_status tc_scm_force_jacobian(void *state, const tc_body_state *bs, tc_wrench *w, double *dw,
                                 tc_contact_stats *st) {
     scm_state *s = state;
-    /* the wrenches as force() gives them; it leaves the world clouds and each pair's wrench */
-    tc_status r = tc_model_scm.force(state, bs, w, st);
+    /* the pairs' derivatives (the wrenches as force() gives them), summed in pair order */
+    tc_status r = pairs_jacobian(s, bs, w, st);
     if (r) return r;
     const int nb = s->scene->nbody, np = s->npair, nc = 12 * nb;
     memset(dw, 0, (size_t)6 * nb * nc * sizeof *dw);
-    /* one pair per thread (each its own scratch), then summed in pair order */
-    const int nth = tc_scm_threads(s);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (nth > 1 && np > 1)
-    for (int i = 0; i < np; i++)
-        pair_jacobian(s, omp_get_thread_num(), s->pairs[2 * i], s->pairs[2 * i + 1], bs,
-                      s->pw + 12 * i, (double(*)[NC])(s->dpw + (size_t)TC_SCM_DPW * i));
     for (int i = 0; i < np; i++) {
         const int body[2] = {s->pairs[2 * i], s->pairs[2 * i + 1]};
         const double *J = s->dpw + (size_t)TC_SCM_DPW * i;

@@ -37,10 +37,11 @@ typedef struct scm_state {
     size_t qcap;   /* query points of the largest pair (+1): the size of one scratch set */
     double *out;   /* per scratch set, per query point of a pair: OUT_N values */
     int *kidx,
-        *kn;     /* per scratch set, per query point: phase A's gathered indices when at most
-                  * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
-    double *pw;  /* per pair: wrench on its first body, then on its second (12 values) */
-    double *dpw; /* per pair: its TC_SCM_DPW wrench derivatives (scm_jacobian.c, scratch) */
+        *kn;      /* per scratch set, per query point: phase A's gathered indices when at most
+                   * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
+    double *pw;   /* per pair: wrench on its first body, then on its second (12 values) */
+    double *dpw;  /* per pair: its TC_SCM_DPW wrench derivatives (scm_jacobian.c, scratch) */
+    double *dsep; /* per pair: its separation and the 24 derivatives (scm_jacobian.c, scratch) */
     unsigned char *one_pass; /* per pruned pair: over 30 % of its points weighed at its last
                               * force, so the next runs in one pass (speed alone: same bits) */
     int by_pair; /* pairs are balanced enough to run on threads one pair each (see scm_force) */
@@ -114,5 +115,11 @@ tc_scm_law_eval(double phi, double nx, double ny, double nz, double v0, double v
 extern const tc_model_type tc_model_scm;
 tc_status tc_scm_force_jacobian(void *state, const tc_body_state *bs, tc_wrench *w, double *dw,
                                 tc_contact_stats *st);
+
+/* the checked second-derivative option: each pair's smooth separation distance, the softmin
+ * pmin - eps2 log sum_f exp((pmin - phi_f) / eps2) (m) of its query points' SSDF values, and its
+ * 24 derivatives (the pair's first body's columns as force_jacobian's, then the second's) into
+ * sep[25 npair]; w gets force()'s wrenches. Its Hessian is the difference of these gradients */
+tc_status tc_scm_separation(void *state, const tc_body_state *bs, tc_wrench *w, double *sep);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "math/tc_vec.h"
 #include "models/tc_model.h"
+#include "models/tc_scm.h"
 #include "scenes/tc_scenes.h"
 
 /* a tiny deterministic generator (splitmix64) for the random states */
@@ -298,4 +299,100 @@ Test(scm_grad, nothing_far_from_contact) {
     cr_expect_leq(big, 1e-30, "derivatives %g far from contact", big);
     cr_expect_leq(fd, 1e-30, "central differences %g far from contact", fd);
     T->free(st);
+}
+
+/* each piece of the dissipation d(u) (u = v_n / v_d, v_d = 0.5 m/s) on its own: a sphere pressed
+ * 3 mm into a still plane, not spinning, sliding along x at 0.1 m/s (friction) and moving along z
+ * so that every point has the same u: at rest (force()'s static kernel), approaching (u = -0.4),
+ * separating (u = 0.6), separating fast (u = 3: no force, no derivatives) */
+Test(scm_grad, every_piece_of_the_dissipation) {
+    const tc_model_type *T = tc_model_find("scm");
+    const double vz[4] = {0, -0.2, 0.3, 1.5}, vx[4] = {0, 0.1, 0.1, 0.1};
+    tc_scene sc;
+    kind_scene(&sc, SPHERE_PLANE);
+    for (int k = 0; k < 4; k++) {
+        void *st = model(T, &sc, 0.015, k % 2);
+        tc_body_state bs[2];
+        memset(bs, 0, sizeof bs);
+        double q[4];
+        tc_quat_identity(q);
+        set_quat(&bs[0], q);
+        set_quat(&bs[1], q);
+        bs[1].pos[2] = 0.047;
+        bs[1].vel[0] = vx[k];
+        bs[1].vel[2] = vz[k];
+        double err, fd, scale, blk[4];
+        compare(T, st, bs, 2, &err, &fd, &scale, blk);
+        if (k < 3) {
+            cr_expect_gt(scale, 1.0, "u = %g: no derivatives", vz[k] / 0.5);
+            cr_expect_leq(err, 1e-6, "u = %g: error %.3g of |J| %.3g", vz[k] / 0.5, err, scale);
+            cr_expect_leq(fd, 1e-7, "u = %g: FD error bound %.3g", vz[k] / 0.5, fd);
+            for (int t = 0; t < 4; t++)
+                cr_expect_leq(blk[t], 1e-6, "u = %g: column type %d error %.3g", vz[k] / 0.5, t,
+                              blk[t]);
+        } else {
+            cr_expect_eq(scale, 0.0, "u = 3: derivatives %g where d(u) = 0", scale);
+            cr_expect_eq(err, 0.0, "u = 3: central differences %g", err);
+        }
+        T->free(st);
+    }
+}
+
+/* the checked second-derivative option: the Hessian of a pair's smooth separation distance, as
+ * central differences (Richardson, h and h/2) of its analytic gradient over the pose columns, is
+ * symmetric to 1e-6 of its max-norm once the rotation blocks lose the Lie bracket term: with
+ * left perturbations R' = exp([d]x) R, d/ds g_i(exp(s e_j) R) = d_ij f + g.(e_i x e_j) / 2 */
+Test(scm_grad, separation_hessian_is_symmetric) {
+    const tc_model_type *T = tc_model_find("scm");
+    for (int kind = 0; kind < NKIND; kind++) {
+        tc_scene sc;
+        kind_scene(&sc, kind);
+        void *st = model(T, &sc, 0.015, 0);
+        tc_body_state bs[2];
+        rng_state = 11;
+        random_state(kind, 77 + (unsigned long)kind, bs);
+        double g[25], gp[25], gm[25], H[12][12];
+        tc_wrench w[2];
+        cr_assert_eq(tc_scm_separation(st, bs, w, g), TC_OK);
+        /* pose columns: each body's position and rotation (the separation ignores velocities) */
+        static const int col[12] = {0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17};
+        for (int j = 0; j < 12; j++) {
+            const double h = fd_step[(col[j] % 12) / 3];
+            double d[2][12];
+            for (int m = 0; m < 2; m++) {
+                tc_body_state p[2], q[2];
+                memcpy(p, bs, sizeof p);
+                memcpy(q, bs, sizeof q);
+                perturb(p, col[j] / 12, col[j] % 12, h / (1 + m));
+                perturb(q, col[j] / 12, col[j] % 12, -h / (1 + m));
+                cr_assert_eq(tc_scm_separation(st, p, w, gp), TC_OK);
+                cr_assert_eq(tc_scm_separation(st, q, w, gm), TC_OK);
+                for (int i = 0; i < 12; i++)
+                    d[m][i] = (gp[1 + col[i]] - gm[1 + col[i]]) / (2 * h / (1 + m));
+            }
+            for (int i = 0; i < 12; i++)
+                H[i][j] = (4 * d[1][i] - d[0][i]) / 3;
+        }
+        /* the bracket term of each body's rotation block: g.(e_i x e_j) / 2 */
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    double ei[3] = {0, 0, 0}, ej[3] = {0, 0, 0}, x[3];
+                    ei[i] = ej[j] = 1;
+                    tc_v3_cross(x, ei, ej);
+                    H[6 * b + 3 + i][6 * b + 3 + j] -= 0.5 * tc_v3_dot(g + 1 + 12 * b + 3, x);
+                }
+        double norm = 0, asym = 0;
+        for (int i = 0; i < 12; i++)
+            for (int j = 0; j < 12; j++) {
+                norm = fmax(norm, fabs(H[i][j]));
+                asym = fmax(asym, fabs(H[i][j] - H[j][i]));
+            }
+        cr_expect_gt(norm, 0.0);
+        cr_expect_leq(asym, 1e-6 * norm, "%s: Hessian asymmetric by %.3g of %.3g", kind_name[kind],
+                      asym, norm);
+        fprintf(stderr, "scm_grad: %s separation %.4g m, Hessian asymmetry %.3g of its norm %.3g\n",
+                kind_name[kind], g[0], asym / norm, norm);
+        T->free(st);
+    }
 }
