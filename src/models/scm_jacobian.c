@@ -269,46 +269,71 @@ static void point_outputs(const scm_state *s, const tc_body_state *qs, const tc_
     }
 }
 
-/* the query points of body qbody (against sbody) one after the other, block by block (each block's
- * candidates first): pass 0 writes their SSDF values into phi; pass 1 adds the weighing ones'
- * terms to J and their separation weights times their SSDF gradients to dsep (see pair_jacobian) */
-static void sweep_points(const scm_state *s, tc_scm_gather *g, int qbody, int nq, int sbody,
-                         const tc_body_state *bs, int pass, double *phi, double pmin, double cut,
-                         const double pw[12], double J[12][NC], double dsep[NC], int qfirst) {
-    const int ns = s->world[sbody].n;
+/* query block qb of body qbody (against sbody), its candidates first: pass 0 writes its points'
+ * SSDF values into phi; pass 1 adds the weighing ones' terms to J and their separation weights
+ * times their SSDF gradients to dsep (see pair_jacobian) */
+static void block_terms(const scm_state *s, tc_scm_gather *g, int qbody, int qb, int nq, int sbody,
+                        const tc_body_state *bs, int pass, double *phi, double pmin, double cut,
+                        const double pw[12], double J[12][NC], double dsep[NC], int qfirst) {
+    const int ns = s->world[sbody].n, j0 = qb * BLK, j1 = j0 + BLK < nq ? j0 + BLK : nq;
+    int any = !pass;
+    for (int j = j0; j < j1 && !any; j++)
+        any = phi[j] <= cut;
+    if (!any) return;
+    tc_scm_candidates(s->blkw[qbody] + 3 * qb, s->blk[qbody][4 * qb + 3], s->blk[sbody],
+                      s->blkw[sbody], (ns + BLK - 1) / BLK, s->eps1[sbody], s->prune, g);
+    /* pair rows and columns: the first body's (0-5, 0-11), then the second's */
+    const int rq = qfirst ? 0 : 6, rs = 6 - rq, cq = qfirst ? 0 : 12, cs = 12 - cq;
+    for (int j = j0; j < j1; j++) {
+        double Y[NY], G[NY][NC], o[12], dO[12][NC];
+        if (!pass) {
+            query_point(s, qbody, j, sbody, bs, g, 0, Y, G);
+            phi[j] = Y[Y_PHI];
+            continue;
+        }
+        if (!(phi[j] <= cut)) continue;
+        query_point(s, qbody, j, sbody, bs, g, 1, Y, G);
+        const tc_aopc *Q = &s->world[qbody];
+        const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
+        point_outputs(s, &bs[qbody], &bs[sbody], p, Y, G, o, dO);
+        const double wf = tc_exp_neg((pmin - phi[j]) / s->eps2), sc = wf / s->eps2;
+        for (int c = 0; c < NC; c++)
+            dsep[c < 12 ? cq + c : cs + c - 12] += wf * G[Y_PHI][c];
+        for (int k = 0; k < 12; k++) {
+            const int row = k < 6 ? rq + k : rs + k - 6;
+            const double dev = o[k] - pw[row];
+            for (int c = 0; c < NC; c++) {
+                const int col = c < 12 ? cq + c : cs + c - 12;
+                J[row][col] += wf * dO[k][c] - sc * dev * G[Y_PHI][c];
+            }
+        }
+    }
+}
+
+/* every query block of body qbody: each block's terms summed on their own, then added to J and
+ * dsep in block order (the same bits on any thread count). With inner the blocks run on threads,
+ * thread t on gather buffer g0 + t (as force()'s large pairs); else on g0 alone */
+static void sweep_points(const scm_state *s, tc_scm_gather *g0, int inner, int qbody, int nq,
+                         int sbody, const tc_body_state *bs, int pass, double *phi, double pmin,
+                         double cut, const double pw[12], double J[12][NC], double dsep[NC],
+                         int qfirst) {
+    const int par = inner && (long long)nq * s->world[sbody].n > 200000;
+#pragma omp parallel for ordered schedule(dynamic, 1) num_threads(tc_scm_threads(s)) if (par)
     for (int qb = 0; qb < (nq + BLK - 1) / BLK; qb++) {
-        const int j0 = qb * BLK, j1 = j0 + BLK < nq ? j0 + BLK : nq;
-        int any = !pass;
-        for (int j = j0; j < j1 && !any; j++)
-            any = phi[j] <= cut;
-        if (!any) continue;
-        tc_scm_candidates(s->blkw[qbody] + 3 * qb, s->blk[qbody][4 * qb + 3], s->blk[sbody],
-                          s->blkw[sbody], (ns + BLK - 1) / BLK, s->eps1[sbody], s->prune, g);
-        for (int j = j0; j < j1; j++) {
-            double Y[NY], G[NY][NC], o[12], dO[12][NC];
-            if (!pass) {
-                query_point(s, qbody, j, sbody, bs, g, 0, Y, G);
-                phi[j] = Y[Y_PHI];
-                continue;
-            }
-            if (!(phi[j] <= cut)) continue;
-            query_point(s, qbody, j, sbody, bs, g, 1, Y, G);
-            const tc_aopc *Q = &s->world[qbody];
-            const double p[3] = {Q->px[j], Q->py[j], Q->pz[j]};
-            point_outputs(s, &bs[qbody], &bs[sbody], p, Y, G, o, dO);
-            /* pair rows and columns: the first body's (0-5, 0-11), then the second's */
-            const int rq = qfirst ? 0 : 6, rs = 6 - rq, cq = qfirst ? 0 : 12, cs = 12 - cq;
-            const double wf = tc_exp_neg((pmin - phi[j]) / s->eps2), sc = wf / s->eps2;
+        double Jb[12][NC], db[NC];
+        if (pass) {
+            memset(Jb, 0, sizeof Jb);
+            memset(db, 0, sizeof db);
+        }
+        block_terms(s, g0 + omp_get_thread_num(), qbody, qb, nq, sbody, bs, pass, phi, pmin, cut,
+                    pw, Jb, db, qfirst);
+#pragma omp ordered
+        if (pass) {
+            for (int k = 0; k < 12; k++)
+                for (int c = 0; c < NC; c++)
+                    J[k][c] += Jb[k][c];
             for (int c = 0; c < NC; c++)
-                dsep[c < 12 ? cq + c : cs + c - 12] += wf * G[Y_PHI][c];
-            for (int k = 0; k < 12; k++) {
-                const int row = k < 6 ? rq + k : rs + k - 6;
-                const double dev = o[k] - pw[row];
-                for (int c = 0; c < NC; c++) {
-                    const int col = c < 12 ? cq + c : cs + c - 12;
-                    J[row][col] += wf * dO[k][c] - sc * dev * G[Y_PHI][c];
-                }
-            }
+                dsep[c] += db[c];
         }
     }
 }
@@ -319,8 +344,9 @@ static void sweep_points(const scm_state *s, tc_scm_gather *g, int qbody, int nq
  * softmin, then the terms of the points that weigh. pw = sum_f w_f o_f / D with
  * w_f = exp(-(phi_f - pmin) / eps2): dpw = sum_f w_f (do_f - (o_f - pw) dphi_f / eps2) / D; the
  * separation pmin - eps2 log D has the gradient sum_f w_f dphi_f / D */
-static void pair_jacobian(const scm_state *s, int t, int a, int b, const tc_body_state *bs,
-                          const double pw[12], double J[12][NC], double sep[1 + NC]) {
+static void pair_jacobian(const scm_state *s, int t, int inner, int a, int b,
+                          const tc_body_state *bs, const double pw[12], double J[12][NC],
+                          double sep[1 + NC]) {
     const tc_aopc *A = &s->world[a], *B = &s->world[b];
     const int na = s->scene->body[a].shape.type != TC_SHAPE_PLANE ? A->n : 0;
     const int nb = s->scene->body[b].shape.type != TC_SHAPE_PLANE ? B->n : 0;
@@ -328,8 +354,8 @@ static void pair_jacobian(const scm_state *s, int t, int a, int b, const tc_body
     tc_scm_gather *g = &s->gather[t];
     memset(J, 0, TC_SCM_DPW * sizeof(double));
     memset(sep, 0, (1 + NC) * sizeof *sep);
-    sweep_points(s, g, a, na, b, bs, 0, phi, 0, 0, pw, J, dsep, 1);
-    sweep_points(s, g, b, nb, a, bs, 0, phi + na, 0, 0, pw, J, dsep, 0);
+    sweep_points(s, g, inner, a, na, b, bs, 0, phi, 0, 0, pw, J, dsep, 1);
+    sweep_points(s, g, inner, b, nb, a, bs, 0, phi + na, 0, 0, pw, J, dsep, 0);
     double pmin = INFINITY, D = 0;
     for (int f = 0; f < na + nb; f++)
         pmin = fmin(pmin, phi[f]);
@@ -338,8 +364,8 @@ static void pair_jacobian(const scm_state *s, int t, int a, int b, const tc_body
     /* a pruned pair's points beyond the cut carry no force (force() zeroes them) */
     const double cut =
         tc_scm_pruned(s, na, A->n, nb, B->n) ? pmin + TC_SCM_CUT * s->eps2 : INFINITY;
-    sweep_points(s, g, a, na, b, bs, 1, phi, pmin, cut, pw, J, dsep, 1);
-    sweep_points(s, g, b, nb, a, bs, 1, phi + na, pmin, cut, pw, J, dsep, 0);
+    sweep_points(s, g, inner, a, na, b, bs, 1, phi, pmin, cut, pw, J, dsep, 1);
+    sweep_points(s, g, inner, b, nb, a, bs, 1, phi + na, pmin, cut, pw, J, dsep, 0);
     for (int k = 0; k < 12; k++)
         for (int c = 0; c < NC; c++)
             J[k][c] /= D;
@@ -349,17 +375,24 @@ static void pair_jacobian(const scm_state *s, int t, int a, int b, const tc_body
 }
 
 /* force() (the wrenches w, the world clouds, each pair's wrench), then every pair's derivatives
- * into s->dpw and separations into s->dsep, one pair per thread (each its own scratch) */
+ * into s->dpw and separations into s->dsep: as force() runs them, one pair per thread (each its
+ * own scratch) when the pairs are balanced, else one after the other with the threads inside */
 static tc_status pairs_jacobian(scm_state *s, const tc_body_state *bs, tc_wrench *w,
                                 tc_contact_stats *st) {
     tc_status r = tc_model_scm.force(s, bs, w, st);
     if (r) return r;
     const int np = s->npair, nth = tc_scm_threads(s);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) if (nth > 1 && np > 1)
-    for (int i = 0; i < np; i++)
-        pair_jacobian(s, omp_get_thread_num(), s->pairs[2 * i], s->pairs[2 * i + 1], bs,
-                      s->pw + 12 * i, (double(*)[NC])(s->dpw + (size_t)TC_SCM_DPW * i),
-                      s->dsep + (size_t)(1 + NC) * i);
+    if (s->by_pair && nth > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+        for (int i = 0; i < np; i++)
+            pair_jacobian(s, omp_get_thread_num(), 0, s->pairs[2 * i], s->pairs[2 * i + 1], bs,
+                          s->pw + 12 * i, (double(*)[NC])(s->dpw + (size_t)TC_SCM_DPW * i),
+                          s->dsep + (size_t)(1 + NC) * i);
+    } else
+        for (int i = 0; i < np; i++)
+            pair_jacobian(s, 0, 1, s->pairs[2 * i], s->pairs[2 * i + 1], bs, s->pw + 12 * i,
+                          (double(*)[NC])(s->dpw + (size_t)TC_SCM_DPW * i),
+                          s->dsep + (size_t)(1 + NC) * i);
     return TC_OK;
 }
 

@@ -246,33 +246,82 @@ static void pile_scene(tc_scene *sc, tc_body_state bs[4]) {
         random_twist(&bs[i], 0.2, 2.0);
 }
 
+/* the ground and six spheres of radius 5 cm on a ring, touching their neighbours: 21 pairs, none
+ * over a tenth of the work, so force() and its derivatives run them on threads one pair each */
+static void ring_scene(tc_scene *sc, tc_body_state bs[7]) {
+    *sc = tc_default_scene();
+    sc->friction = 0.5;
+    tc_body_desc f = tc_default_body("floor", tc_plane());
+    cr_assert_eq(tc_scene_add(sc, &f, 1000, NULL), TC_OK);
+    memset(bs, 0, 7 * sizeof *bs);
+    rng_state = 9;
+    for (int i = 0; i < 7; i++) {
+        double q[4];
+        tc_quat_identity(q);
+        set_quat(&bs[i], q);
+        if (!i) continue;
+        char name[8];
+        snprintf(name, sizeof name, "s%d", i);
+        tc_body_desc b = tc_default_body(name, tc_sphere(0.05));
+        b.joint = TC_JOINT_FREE;
+        cr_assert_eq(tc_scene_add(sc, &b, 1000, NULL), TC_OK);
+        const double t = 2 * M_PI * i / 6;
+        tc_v3_set(bs[i].pos, 0.099 * cos(t), 0.099 * sin(t), 0.049);
+        random_twist(&bs[i], 0.2, 2.0);
+    }
+}
+
+/* E1's pair (radii 10 and 5 cm) 2 mm into each other and moving: one large pair, whose query
+ * blocks run on threads */
+static void e1_scene(tc_scene *sc, tc_body_state bs[2]) {
+    cr_assert_eq(tc_scene_sphere_pair(sc, 0.1, 0.05, 0.148, 1000, NULL), TC_OK);
+    memset(bs, 0, 2 * sizeof *bs);
+    double q[4];
+    tc_quat_identity(q);
+    set_quat(&bs[0], q);
+    tc_random_quat(4, q);
+    set_quat(&bs[1], q);
+    bs[1].pos[1] = 0.148;
+    rng_state = 5;
+    random_twist(&bs[1], 0.2, 2.0);
+}
+
 /* the wrenches equal force()'s bit for bit, and the derivatives are the same bits on 1 and 2
- * threads (the pairs run on threads, summed in pair order) */
+ * threads: pairs one after the other (the pile), a large pair's blocks on threads (E1's pair),
+ * pairs on threads one each (the ring); blocks and pairs are summed in a fixed order */
 Test(scm_grad, same_wrench_as_force_and_same_bits_on_any_thread_count) {
     const tc_model_type *T = tc_model_find("scm");
-    tc_scene sc;
-    tc_body_state bs[4];
-    pile_scene(&sc, bs);
-    const int nb = 4, n = 6 * nb * 12 * nb, saved = omp_get_max_threads();
-    double *J1 = calloc(n, sizeof *J1), *J2 = calloc(n, sizeof *J2);
-    tc_wrench w[4], wf[4], w2[4];
-    omp_set_num_threads(1);
-    void *st = model(T, &sc, 0.01, 0);
-    cr_assert_eq(T->force(st, bs, wf, NULL), TC_OK);
-    cr_assert_eq(T->force_jacobian(st, bs, w, J1, NULL), TC_OK);
-    cr_expect_eq(memcmp(w, wf, sizeof w), 0, "force_jacobian's wrenches differ from force()'s");
-    omp_set_num_threads(2);
-    cr_assert_eq(T->force_jacobian(st, bs, w2, J2, NULL), TC_OK);
-    omp_set_num_threads(saved);
-    cr_expect_eq(memcmp(w2, wf, sizeof w2), 0);
-    cr_expect_eq(memcmp(J1, J2, n * sizeof *J1), 0, "derivatives depend on the thread count");
-    double norm = 0;
-    for (int k = 0; k < n; k++)
-        norm = fmax(norm, fabs(J1[k]));
-    cr_expect_gt(norm, 0.0);
-    T->free(st);
-    free(J1);
-    free(J2);
+    const int saved = omp_get_max_threads();
+    for (int k = 0; k < 3; k++) {
+        tc_scene sc;
+        tc_body_state bs[7];
+        if (k == 0) pile_scene(&sc, bs);
+        if (k == 1) e1_scene(&sc, bs);
+        if (k == 2) ring_scene(&sc, bs);
+        const int nb = sc.nbody, n = 6 * nb * 12 * nb;
+        double *J1 = calloc(n, sizeof *J1), *J2 = calloc(n, sizeof *J2);
+        tc_wrench w[7], wf[7], w2[7];
+        omp_set_num_threads(1);
+        void *st = model(T, &sc, 0.01, k == 1);
+        cr_expect_eq(((const scm_state *)st)->by_pair, k == 2, "scene %d: not the path meant", k);
+        cr_assert_eq(T->force(st, bs, wf, NULL), TC_OK);
+        cr_assert_eq(T->force_jacobian(st, bs, w, J1, NULL), TC_OK);
+        cr_expect_eq(memcmp(w, wf, nb * sizeof *w), 0,
+                     "scene %d: force_jacobian's wrenches differ from force()'s", k);
+        omp_set_num_threads(2);
+        cr_assert_eq(T->force_jacobian(st, bs, w2, J2, NULL), TC_OK);
+        omp_set_num_threads(saved);
+        cr_expect_eq(memcmp(w2, wf, nb * sizeof *w2), 0);
+        cr_expect_eq(memcmp(J1, J2, n * sizeof *J1), 0,
+                     "scene %d: derivatives depend on the thread count", k);
+        double norm = 0;
+        for (int i = 0; i < n; i++)
+            norm = fmax(norm, fabs(J1[i]));
+        cr_expect_gt(norm, 0.0, "scene %d: no derivatives", k);
+        T->free(st);
+        free(J1);
+        free(J2);
+    }
 }
 
 /* a sphere 20 cm above the plane (200 eps3 beyond touching): the derivatives vanish, as central
