@@ -445,3 +445,43 @@ Test(scm_grad, separation_hessian_is_symmetric) {
         T->free(st);
     }
 }
+
+/* E2's scene (a compound T of 4000-odd points at 1 cm, on planar joints) with its finger pressed
+ * against the stem's bottom at four random states: the derivative holds for compounds and planar
+ * scenes too (it never looks at the shape or the joint) */
+Test(scm_grad, e2_t_and_finger, .timeout = 300) {
+    const tc_model_type *T = tc_model_find("scm");
+    tc_t_pusher tp = tc_default_t_pusher();
+    tc_scene sc;
+    cr_assert_eq(tc_scene_t_pusher(&sc, &tp, NULL), TC_OK);
+    void *st = model(T, &sc, 0.01, 0);
+    double start[2];
+    tc_t_pusher_start(&tp, start);
+    rng_state = 2;
+    for (int k = 0; k < 4; k++) {
+        tc_body_state bs[2];
+        memset(bs, 0, sizeof bs);
+        const double turn[3] = {0, 0, uniform(-0.02, 0.02)};
+        double q[4];
+        tc_quat_identity(q);
+        set_quat(&bs[1], q);
+        tc_quat_integrate(q, turn, 1.0);
+        set_quat(&bs[0], q);
+        /* the stem's bottom is 2 radii above the start; the finger's surface 3 mm in to 1 mm out */
+        bs[1].pos[0] = uniform(-0.01, 0.01);
+        bs[1].pos[1] = start[1] + 2 * tp.finger_radius + uniform(-0.003, 0.001);
+        for (int b = 0; b < 2; b++) {
+            bs[b].vel[0] = uniform(-0.2, 0.2);
+            bs[b].vel[1] = uniform(-0.2, 0.2);
+            bs[b].omega[2] = uniform(-1, 1);
+        }
+        double err, fd, scale, blk[4];
+        compare(T, st, bs, 2, &err, &fd, &scale, blk);
+        cr_expect_gt(scale, 1.0, "state %d: no derivatives", k);
+        cr_expect_leq(err, 1e-6, "state %d: error %.3g of |J| %.3g (FD %.3g)", k, err, scale, fd);
+        cr_expect_leq(fd, 1e-7, "state %d: FD error bound %.3g", k, fd);
+        fprintf(stderr, "scm_grad: E2 state %d: error %.3g, FD bound %.3g, |J| %.3g\n", k, err, fd,
+                scale);
+    }
+    T->free(st);
+}
