@@ -31,10 +31,6 @@ typedef struct {
     double S[NY], ae[NY][3], av[NY][3], ath[NY][3], aw[NY][3];
 } point_acc;
 
-static inline void cross(double r[3], const double a[3], const double b[3]) {
-    tc_v3_cross(r, a, b);
-}
-
 /* add w times one row's gradients (ge, gn, gv, gr; value val) to row y of the sums */
 static inline void acc_row(point_acc *A, int y, double w, double val, const double glw[3],
                            const double ge[3], const double gn[3], const double gv[3],
@@ -43,18 +39,18 @@ static inline void acc_row(point_acc *A, int y, double w, double val, const doub
     double e[3], x[3], c1[3], c2[3], gvw[3];
     for (int k = 0; k < 3; k++)
         e[k] = ge[k] + val * glw[k];
-    cross(gvw, gv, WS);
+    tc_v3_cross(gvw, gv, WS);
     for (int k = 0; k < 3; k++)
         x[k] = e[k] - gr[k] + gvw[k];
-    cross(c1, x, r);
-    cross(c2, gn, n);
+    tc_v3_cross(c1, x, r);
+    tc_v3_cross(c2, gn, n);
     A->S[y] += w * val;
     for (int k = 0; k < 3; k++) {
         A->ae[y][k] += w * e[k];
         A->av[y][k] += w * gv[k];
         A->ath[y][k] += w * (c1[k] - c2[k]);
     }
-    cross(c1, gv, r);
+    tc_v3_cross(c1, gv, r);
     for (int k = 0; k < 3; k++)
         A->aw[y][k] += w * c1[k];
 }
@@ -103,13 +99,13 @@ static void gathered_point(const scm_state *s, point_acc *A, double w, double in
         }
     /* t = r x l: J(t) = [r]x J(l) over e, n, v, and -[l]x over r */
     double t[3], Te[3][3], Tn[3][3], Tv[3][3], Tr[3][3];
-    cross(t, r, o.l);
+    tc_v3_cross(t, r, o.l);
     for (int j = 0; j < 3; j++) {
         double ce[3] = {Je[0][j], Je[1][j], Je[2][j]}, cn[3] = {Jn[0][j], Jn[1][j], Jn[2][j]};
         double cv[3] = {Jv[0][j], Jv[1][j], Jv[2][j]}, xe[3], xn[3], xv[3];
-        cross(xe, r, ce);
-        cross(xn, r, cn);
-        cross(xv, r, cv);
+        tc_v3_cross(xe, r, ce);
+        tc_v3_cross(xn, r, cn);
+        tc_v3_cross(xv, r, cv);
         for (int i = 0; i < 3; i++) {
             Te[i][j] = xe[i];
             Tn[i][j] = xn[i];
@@ -168,7 +164,7 @@ static void query_point(const scm_state *s, int qbody, int j, int sbody, const t
         if (w == 0) continue;
         const double r[3] = {S->px[i] - sb->pos[0], S->py[i] - sb->pos[1], S->pz[i] - sb->pos[2]};
         double v[3], wr[3];
-        cross(wr, sb->omega, r);
+        tc_v3_cross(wr, sb->omega, r);
         for (int d = 0; d < 3; d++)
             v[d] = vq[d] - sb->vel[d] - wr[d];
         gathered_point(s, &A, w, inv_eps1, e, n, r, v, sb->omega);
@@ -190,11 +186,11 @@ static void query_point(const scm_state *s, int qbody, int j, int sbody, const t
             Gy[12 + k] = -ge[k];
             Gy[12 + 6 + k] = -gv[k];
         }
-        cross(t1, gv, qs->omega);
+        tc_v3_cross(t1, gv, qs->omega);
         for (int k = 0; k < 3; k++)
             t1[k] += ge[k];
-        cross(t2, rQ, t1);
-        cross(t1, rQ, gv);
+        tc_v3_cross(t2, rQ, t1);
+        tc_v3_cross(t1, rQ, gv);
         for (int k = 0; k < 3; k++) {
             Gy[3 + k] = t2[k];
             Gy[9 + k] = t1[k];
@@ -206,7 +202,7 @@ static void query_point(const scm_state *s, int qbody, int j, int sbody, const t
 static void cross_rows(double D[3][NC], const double a[3], double B[3][NC], double sg) {
     for (int c = 0; c < NC; c++) {
         double x[3] = {B[0][c], B[1][c], B[2][c]}, r[3];
-        cross(r, a, x);
+        tc_v3_cross(r, a, x);
         for (int k = 0; k < 3; k++)
             D[k][c] += sg * r[k];
     }
@@ -231,13 +227,13 @@ static void point_outputs(const scm_state *s, const tc_body_state *qs, const tc_
         }
     }
     /* torque on Q: rQ x F; rQ turns with Q (d rQ = dth x rQ): + [F]x [rQ]x dth */
-    cross(o + 3, rQ, F);
+    tc_v3_cross(o + 3, rQ, F);
     cross_rows(dO + 3, rQ, dF, 1.0);
     for (int j = 0; j < 3; j++) {
         double ej[3] = {0, 0, 0}, x[3], y[3];
         ej[j] = 1;
-        cross(x, rQ, ej);
-        cross(y, F, x);
+        tc_v3_cross(x, rQ, ej);
+        tc_v3_cross(y, F, x);
         for (int k = 0; k < 3; k++)
             dO[3 + k][3 + j] += y[k];
     }
@@ -252,18 +248,18 @@ static void point_outputs(const scm_state *s, const tc_body_state *qs, const tc_
     }
     /* consistent: (p - cS) x (-F); d(p - cS) = dcQ + dthQ x rQ - dcS: + [F]x d(p - cS) */
     double mF[3] = {-F[0], -F[1], -F[2]};
-    cross(o + 9, rS, mF);
+    tc_v3_cross(o + 9, rS, mF);
     cross_rows(dO + 9, rS, dF, -1.0);
     for (int j = 0; j < 3; j++) {
         double ej[3] = {0, 0, 0}, x[3], y[3];
         ej[j] = 1;
-        cross(y, F, ej);
+        tc_v3_cross(y, F, ej);
         for (int k = 0; k < 3; k++) {
             dO[9 + k][j] += y[k];
             dO[9 + k][12 + j] -= y[k];
         }
-        cross(x, ej, rQ);
-        cross(y, F, x);
+        tc_v3_cross(x, ej, rQ);
+        tc_v3_cross(y, F, x);
         for (int k = 0; k < 3; k++)
             dO[9 + k][3 + j] += y[k];
     }
