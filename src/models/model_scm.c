@@ -7,6 +7,7 @@
 #include "math/tc_vec.h"
 #include "geom/tc_morton.h"
 #include "models/tc_model.h"
+#include "models/tc_scm.h"
 #include "models/tc_scm_gather.h"
 
 #include <math.h>
@@ -38,44 +39,6 @@ static const tc_param_spec scm_params[] = {
      "skip pairs and points whose softmax weight is below 1e-20",
      "changes no result by more than 1e-12 relative (tested), makes large clouds far cheaper"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
-
-/* per-point outputs of one query: SSDF value, the wrenches on both bodies, and the nearest squared
- * distance to the other cloud (14 doubles) */
-#define BLK TC_SCM_BLK
-enum { CHUNK = 256 }; /* pairs per elementwise block (fixed: results never depend on threads) */
-/* gathered indices kept per query point between phases A and C (most points gather a few) */
-enum { KEEP = 8 };
-enum { OUT_PHI = 0, OUT_FQ = 1, OUT_TQ = 4, OUT_FS = 7, OUT_TS = 10, OUT_DMIN = 13, OUT_N = 14 };
-
-typedef struct scm_state {
-    const tc_scene *scene;
-    double k, eps2, eps3, vd, vs, mu;
-    int consistent;
-    int npair, *pairs;
-    tc_aopc *body;  /* per body: cloud in the body frame */
-    tc_aopc *world; /* per body: cloud in the world frame (scratch) */
-    double *eps1;   /* per body: SSDF width of its cloud (m^2) */
-    double **mom;   /* per body: 3n moments (p - c) x n, body frame then world (scratch) */
-    double **momw;
-    double **blk;  /* per body: bounding spheres of BLK consecutive points, 4 per block
-                    * (centre x y z in the body frame, radius) */
-    double **blkw; /* per body: the same centres in the world frame (scratch), 3 per block */
-    size_t qcap;   /* query points of the largest pair (+1): the size of one scratch set */
-    double *out;   /* per scratch set, per query point of a pair: OUT_N values */
-    int *kidx,
-        *kn;    /* per scratch set, per query point: phase A's gathered indices when at most
-                 * KEEP (kn[j] of them, KEEP slots each), else kn[j] = -1; phase C reuses them */
-    double *pw; /* per pair: wrench on its first body, then on its second (12 values) */
-    unsigned char *one_pass; /* per pruned pair: over 30 % of its points weighed at its last
-                              * force, so the next runs in one pass (speed alone: same bits) */
-    int by_pair; /* pairs are balanced enough to run on threads one pair each (see scm_force) */
-    int prune;   /* skip pairs and points whose weights are below e^-CUT */
-    int ngather; /* one gather buffer per thread */
-    tc_scm_gather *gather;
-    double *gbuf;
-    int *gidx;      /* per thread: gathered indices, then candidate blocks */
-    tc_arena arena; /* the block that holds the state and its arrays */
-} scm_state;
 
 static void scm_free(void *state) {
     scm_state *s = state;
@@ -180,6 +143,8 @@ static void carve(void *state, tc_arena *a, const void *ctx) {
     s->kidx = tc_arena_alloc_aligned(a, s->qcap * KEEP * ng, sizeof *s->kidx, 64);
     s->kn = tc_arena_alloc_aligned(a, s->qcap * ng, sizeof *s->kn, 64);
     s->pw = tc_arena_alloc(a, np * 12 + 1, sizeof *s->pw);
+    s->dpw = tc_arena_alloc(a, np * TC_SCM_DPW + 1, sizeof *s->dpw);
+    s->dsep = tc_arena_alloc(a, np * 25 + 1, sizeof *s->dsep);
     s->one_pass = tc_arena_alloc(a, np + 1, 1);
     s->gather = tc_arena_alloc_aligned(a, ng, sizeof *s->gather, 64);
     s->gbuf = tc_arena_alloc_aligned(a, ng * 2 * (size_t)z->maxn, sizeof *s->gbuf, 64);
@@ -305,18 +270,9 @@ static tc_status scm_alloc(void **state, const tc_scene *scene, const tc_params 
     return st;
 }
 
-/* dissipation factor d(u) of eq. 18, u = v_n / v_d: 1 - u approaching, (u-2)^2/4 separating */
-static inline double damping(double u) {
-    double sep = u <= 2 ? 0.25 * (u - 2) * (u - 2) : 0.0;
-    return u <= 0 ? 1 - u : sep;
-}
-
 /* pruning: weights below e^-CUT (1e-20) are left out, at both softmax levels; they change no sum
  * by more than 1e-20 of its largest term (the largest weight is 1) */
 #define CUT TC_SCM_CUT
-/* below this many pairs the two-phase pruning costs more than it saves (measured on E2's T) */
-#define PRUNE_MIN_PAIRS 20000
-
 /* elementwise over one chunk of gathered points, read from the cloud through their indices
  * (vectorises, with gathered loads; every clone computes the same IEEE operations, without
  * contraction, so all give the same bits): softmax weight and plane distance */
@@ -367,17 +323,14 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void chunk_f
     const double w0 = W[0], w1 = W[1], w2 = W[2], c0 = c[0], c1 = c[1], c2 = c[2];
     for (int t = 0; t < m; t++) {
         const int i = idx[t];
-        const double nxi = nx[i], nyi = ny[i], nzi = nz[i];
         double rx = px[i] - c0, ry = py[i] - c1, rz = pz[i] - c2;
         /* relative velocity of the point against the plane point */
         double v0 = v0_ - (w1 * rz - w2 * ry);
         double v1 = v1_ - (w2 * rx - w0 * rz);
         double v2 = v2_ - (w0 * ry - w1 * rx);
-        double vn = v0 * nxi + v1 * nyi + v2 * nzi;
-        double vt0 = v0 - vn * nxi, vt1 = v1 - vn * nyi, vt2 = v2 - vn * nzi;
-        double lnd = k * tc_softplus(-phib[t], eps3) * damping(vn * inv_vd);
-        double ft = -mu * lnd / sqrt(vs2 + vt0 * vt0 + vt1 * vt1 + vt2 * vt2);
-        double a = lnd * nxi + ft * vt0, b = lnd * nyi + ft * vt1, e = lnd * nzi + ft * vt2;
+        tc_scm_law o;
+        tc_scm_law_eval(phib[t], nx[i], ny[i], nz[i], v0, v1, v2, k, eps3, inv_vd, vs2, mu, &o);
+        const double a = o.l[0], b = o.l[1], e = o.l[2];
         l0[t] = a;
         l1[t] = b;
         l2[t] = e;
@@ -464,9 +417,7 @@ static void point_sums(const scm_state *s, const tc_scm_cloud *c, const tc_scm_g
         sum[k] = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
 }
 
-/* threads for a kernel region: what the caller may use now (a sweep's idle threads join its last
- * items), at most one per gather buffer */
-static int nthreads(const scm_state *s) {
+int tc_scm_threads(const scm_state *s) {
     int t = tc_par_threads();
     return t < s->ngather ? t : s->ngather;
 }
@@ -521,7 +472,8 @@ static void keep_gathered(const scm_scratch *sc, const tc_scm_gather *g, int f) 
 static void query_phi(const scm_state *s, const scm_scratch *sc, const tc_aopc *Q, int qbody,
                       const tc_aopc *S, int sbody, double eps1, int base, double *out) {
     const tc_scm_cloud c = cloud(s, S, sbody);
-#pragma omp parallel for schedule(dynamic, 2) num_threads(nthreads(s)) if (parallel_worth(Q, S))
+#pragma omp parallel for schedule(dynamic, 2)                                                      \
+    num_threads(tc_scm_threads(s)) if (parallel_worth(Q, S))
     for (int qb = 0; qb < qblocks(Q); qb++) {
         tc_scm_gather *g = sc->g0 + omp_get_thread_num();
         block_candidates(s, qbody, qb, sbody, S->n, eps1, g);
@@ -553,7 +505,8 @@ static void query_force(const scm_state *s, const scm_scratch *sc, const tc_aopc
                         int set_phi, int base, double *out) {
     const tc_scm_cloud c = cloud(s, S, sbody);
     const int paper = !s->consistent;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads(s)) if (parallel_worth(Q, S))
+#pragma omp parallel for schedule(dynamic, 1)                                                      \
+    num_threads(tc_scm_threads(s)) if (parallel_worth(Q, S))
     for (int qb = 0; qb < qblocks(Q); qb++) {
         const int j0 = qb * BLK, j1 = j0 + BLK < Q->n ? j0 + BLK : Q->n;
         /* outputs zeroed; a block none of whose points weighs is done */
@@ -616,7 +569,7 @@ static void pair_force(const scm_state *s, const scm_scratch *sc, int a, int b,
     Qa.n = na;
     Qb.n = nb;
     const int nq = na + nb;
-    const int pruned = s->prune && (long long)na * B->n + (long long)nb * A->n > PRUNE_MIN_PAIRS;
+    const int pruned = tc_scm_pruned(s, na, A->n, nb, B->n);
     /* the SSDF values: phase A first for a pruned pair, unless over 30 % of its points weighed
      * last time (phase A would cost more than it saves); else in one pass with every point's
      * force */
@@ -694,7 +647,7 @@ static tc_status scm_force(void *state, const tc_body_state *bs, tc_wrench *w,
     }
     /* every pair's wrenches: over threads one pair each when the pairs are balanced (each thread
      * its own scratch), else one after the other with the threads inside each large pair */
-    const int nth = nthreads(s), np = s->npair;
+    const int nth = tc_scm_threads(s), np = s->npair;
     if (s->by_pair && nth > 1) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
         for (int i = 0; i < np; i++) {
@@ -737,7 +690,8 @@ const tc_model_type tc_model_scm = {
     .summary = "soft-minimum contact model over SSDFs of oriented point clouds",
     .reference = "Beker et al. 2025, eq. 8-23; docs/models/scm.md",
     .params = scm_params,
-    .caps = TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH,
+    .caps =
+        TC_CAP_FORCE_QUERY | TC_CAP_DYNAMICS | TC_CAP_FRICTION | TC_CAP_SMOOTH | TC_CAP_GRADIENT,
     .shapes = TC_SHAPE_BIT(TC_SHAPE_SPHERE) | TC_SHAPE_BIT(TC_SHAPE_BOX) |
               TC_SHAPE_BIT(TC_SHAPE_PLANE) | TC_SHAPE_BIT(TC_SHAPE_COMPOUND) |
               TC_SHAPE_BIT(TC_SHAPE_ELLIPSOID) | TC_SHAPE_BIT(TC_SHAPE_CYLINDER) |
@@ -745,4 +699,5 @@ const tc_model_type tc_model_scm = {
     .alloc = scm_alloc,
     .force = scm_force,
     .free = scm_free,
+    .force_jacobian = tc_scm_force_jacobian,
 };
