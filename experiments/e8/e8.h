@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* E8 (gradients through contact): the scene, the landscapes' initial states and the measures the
+ * verdicts rest on, for the driver and the tests */
+#ifndef TC_E8_H
+#define TC_E8_H
+
+#include "exp/tc_experiment.h"
+
+/* the two landscapes: the drop height through contact onset, the corner angle across an edge */
+enum { E8_DROP, E8_TIP, E8_NSWEEP };
+
+/* one landscape's settings (the script's drop and tip groups) */
+typedef struct e8_sweep {
+    double lo, hi;  /* m (drop: the bottom's height) or rad (tip: the turn from lying flat) */
+    double vx;      /* m/s, the drop's sideways throw (tip: 0) */
+    double seconds; /* the rollout */
+    double fd_step; /* central-difference step of the rollout (m or rad) */
+} e8_sweep;
+
+/* the box and its world */
+typedef struct e8_box {
+    double half, mass;                   /* m, kg */
+    double gravity, friction, thickness; /* m/s^2, 1, m */
+} e8_box;
+
+/* the 2-D world: the ground (body 0) and the square box (body 1, planar) lying flat at the
+ * origin; the sweeps set its state */
+tc_status e8_scene(const e8_box *b, tc_scene *sc, tc_error *err);
+
+/* the box's planar state (x, y, theta; vx, vy, omega) at sweep point x0 of landscape sweep, and
+ * its derivative with respect to x0 in tangent coordinates (dq, dv: 6 entries) */
+void e8_initial(const e8_box *b, int sweep, const e8_sweep *w, double x0, double q[3], double v[3],
+                double dx0[6]);
+
+/* the height of the square's lowest corner below its centre when turned by theta (rad), a
+ * (|cos theta| + |sin theta|) */
+double e8_lowest(double half, double theta);
+
+/* the smoothness of a gradient profile g[n] sampled at even spacing: the sum of |g[i+1] - g[i]|
+ * (total variation, in g's unit), the fraction of points where g is exactly zero (the flat
+ * regions rigid contact gives), and the jump ratio of g (tc_jump_ratio on the even points
+ * against all: 2 when g is continuous, about 1 when it jumps; NaN when g is flat) */
+double e8_total_variation(const double *g, int n);
+double e8_zero_fraction(const double *g, int n);
+double e8_grad_jump_ratio(const double *x, const double *g, int n);
+
+#endif
