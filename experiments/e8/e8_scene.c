@@ -15,8 +15,8 @@ tc_status e8_scene(const e8_box *b, tc_scene *sc, tc_error *err) {
     const double izz = b->mass * 4 * b->half * b->half / 6;
     tc_status st = tc_scene_ground_2d(sc, b->gravity, b->friction, err);
     if (!st)
-        st = tc_scene_add_polygon(sc, "box", A, bb, 4, b->thickness, b->mass, izz, 0, 2 * b->half,
-                                  0, err);
+        st = tc_scene_add_polygon(sc, "box", A, bb, 4, b->thickness, b->mass, izz, 0, b->half, 0,
+                                  err);
     return st;
 }
 
