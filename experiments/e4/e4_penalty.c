@@ -370,15 +370,22 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
 static void series_figure(tc_exp *x, const e4_state *s, int q) {
     static const char *const caption[3] = {
         "(a) Kinetic energy and penetration of a block started inside a plane.",
-        "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows.",
+        "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows; "
+        "dotted: the paper's mean penetration of the method in its colour.",
         "(c) Kinetic energy and largest penetration of the settling pile."};
-    char labels[2048] = "", path[1200], base[32], file[32];
+    char labels[2048] = "", papers[1024] = "", path[1200], base[32], file[32];
     int ok = 0;
     snprintf(base, sizeof base, "fig_%s", study_name[q]);
     snprintf(file, sizeof file, "%s.csv", study_name[q]);
     for (int i = 0; i < s->n; i++)
         if (s->it[i].study == q) {
-            tc_words_add(labels, sizeof labels, " ", "%s", tc_exp_label(x, s->it[i].method));
+            const char *label = tc_exp_label(x, s->it[i].method);
+            /* the paper's mean penetration of (b), a reference mark ("nan": none) */
+            double paper = q == E4_PERTURBED ? tc_script_paper(tc_exp_script(x), "label", label,
+                                                               "mean_penetration")
+                                             : NAN;
+            tc_words_add(labels, sizeof labels, " ", "%s", label);
+            tc_words_add(papers, sizeof papers, " ", "%g", paper);
             ok += ran_ok(x, &s->it[i]);
         }
     /* no method ran this study (--methods kept none that handles its shapes): no figure */
@@ -403,8 +410,9 @@ static void series_figure(tc_exp *x, const e4_state *s, int q) {
     if (q == E4_PERTURBED)
         snprintf(windows, sizeof windows, "%d %d %d %d", s->e.b_settle, s->e.b_on, s->e.b_off,
                  s->e.b_cycles);
-    tc_plot_var v[] = {{"datafile", path}, {"labels", labels}, {"windows", windows}};
-    tc_exp_figure(x, "e4_series.gp", v, 3, base, caption[q]);
+    tc_plot_var v[] = {
+        {"datafile", path}, {"labels", labels}, {"windows", windows}, {"papers", papers}};
+    tc_exp_figure(x, "e4_series.gp", v, 4, base, caption[q]);
 }
 
 /* (d)'s figure, when the speed study ran */

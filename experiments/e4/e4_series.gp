@@ -2,7 +2,8 @@
 # E4 (a)-(c): kinetic energy (above 1e-12 J) and penetration against the step, log scale, one
 # line per method.
 # variables: datafile (csv blocks, one per method: step, kinetic_J, penetration_m), labels (the
-# methods in block order, space separated), windows ("settle on off cycles" in steps, or "")
+# methods in block order, space separated), windows ("settle on off cycles" in steps, or ""),
+# papers (the paper's mean penetration per method in label order, m; "nan" where it gives none)
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 # height: 13 cm
 set datafile separator ','
@@ -31,5 +32,8 @@ set ylabel 'penetration (m)'
 set xlabel 'step'
 set yrange [*:*]
 unset key
-plot for [k=0:n-1] datafile index k using 1:($3 > 0 ? $3 : 1/0) with lines lw 2 lc rgb word(colors, k+1) dt int(word(dashes, k+1)) notitle
+# the paper's values as dotted reference lines in each method's colour
+paper(k) = word(papers, k + 1) eq 'nan' ? 1/0 : real(word(papers, k + 1))
+plot for [k=0:n-1] datafile index k using 1:($3 > 0 ? $3 : 1/0) with lines lw 2 lc rgb word(colors, k+1) dt int(word(dashes, k+1)) notitle, \
+     for [k=0:n-1] paper(k) with lines lw 1.5 dt 3 lc rgb word(colors, k+1) notitle
 unset multiplot
