@@ -49,7 +49,8 @@ static const char run_help[] =
     "that experiment left as they were); 2 bad command line or input (nothing\n"
     "run); 3 finished, but runs failed (all written, the reasons in the summary,\n"
     "runs.csv and report.md); 5 finished, but an output is missing (a figure, the\n"
-    "report or the PDF: see the warnings); 130 interrupted\n";
+    "report or the PDF: see the warnings; or, of several experiments, one this build\n"
+    "cannot run, e.g. E2 without MuJoCo); 130 interrupted\n";
 
 /* what the command line asks of a session */
 typedef struct run_args {

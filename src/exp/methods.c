@@ -136,12 +136,21 @@ static tc_status script_methods(tc_exp *x, config_setting_t *tier_params, int *n
         memset(em, 0, sizeof *em);
         tc_error e2;
         tc_error_clear(&e2);
-        if ((st = tc_method_parse(&em->m, spec, &e2)))
-            return tc_error_set(err, st, s->path, line, "method", "%s", e2.msg);
+        st = tc_method_parse(&em->m, spec, &e2);
+        /* an engine this build left out: skipped with the reason, its label still known */
+        if (st && tc_method_left_out(spec)) {
+            tc_exp_skip *sk = &x->skip[x->nskip++];
+            snprintf(sk->name, sizeof sk->name, "%s", label ? label : spec);
+            snprintf(sk->reason, sizeof sk->reason, "%s", e2.msg);
+            know(x, label ? label : spec);
+            know(x, spec);
+            continue;
+        }
+        if (st) return tc_error_set(err, st, s->path, line, "method", "%s", e2.msg);
         if (need_met(x, &em->m) < 0) {
             char why[400];
             why_not(x, &em->m, why, sizeof why);
-            return tc_error_set(err, TC_EUNSUP, s->path, line, "method",
+            return tc_error_set(err, TC_EINVAL, s->path, line, "method",
                                 "'%s' cannot run this experiment: %s", spec, why);
         }
         if ((st = check_label(x, label ? label : spec, line, *n, err))) return st;
@@ -255,9 +264,16 @@ tc_status tc_exp_resolve(tc_exp *x, tc_error *err) {
         for (int i = 0; i < n && !found; i++)
             found = !strcmp(x->method[i].label, x->req[r]);
         config_setting_t *ml = config_lookup((config_t *)&s->cfg, "methods");
-        if (!found)
-            st = tc_error_set(err, TC_EINVAL, s->path, ml ? (int)config_setting_source_line(ml) : 0,
-                              "methods",
+        int line = ml ? (int)config_setting_source_line(ml) : 0;
+        /* listed, but its engine left out of this build: nothing to compare against */
+        for (int k = 0; k < x->nskip && !found && !st; k++)
+            if (!strcmp(x->skip[k].name, x->req[r]))
+                st = tc_error_set(err, TC_EUNSUP, s->path, line, "methods",
+                                  "this experiment compares against '%s', which it cannot run: "
+                                  "%s",
+                                  x->req[r], x->skip[k].reason);
+        if (!found && !st)
+            st = tc_error_set(err, TC_EINVAL, s->path, line, "methods",
                               "this experiment compares against '%s': the script must list a "
                               "method labelled so",
                               x->req[r]);

@@ -21,6 +21,14 @@ static const tc_solver_type *default_solver(const tc_model_type *m) {
     return m->solver ? tc_solver_find(m->solver) : tc_solver_at(0);
 }
 
+int tc_method_left_out(const char *spec) {
+    size_t n = strcspn(spec, "/");
+    for (int i = 0; tc_engines_left_out[i]; i++)
+        if (strlen(tc_engines_left_out[i]) == n && !strncmp(spec, tc_engines_left_out[i], n))
+            return 1;
+    return 0;
+}
+
 tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err) {
     memset(m, 0, sizeof *m);
     char name[64], known[512];

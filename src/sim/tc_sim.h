@@ -25,6 +25,11 @@ typedef struct tc_method {
 /* parse a spec; a bare model name takes the first registered solver (semi-euler) */
 tc_status tc_method_parse(tc_method *m, const char *spec, tc_error *err);
 
+/* 1 when spec ("mujoco", "ode/...") names a built-in engine this build left out (meson
+ * -Dmujoco=disabled, or its package missing): an experiment skips such a method of its script
+ * with the reason instead of refusing the script */
+int tc_method_left_out(const char *spec);
+
 /* set a parameter: the one route every method parameter takes (a script's and a tier's params,
  * --set, an experiment's own axes such as E2's spacing and E5/E6's tolerance). The name goes to
  * whichever of the model, solver or engine has it (searched in that order) and the value is
