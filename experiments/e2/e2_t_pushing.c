@@ -214,7 +214,7 @@ static void table_row(tc_exp *x, const e2_state *s, tc_rows *w, int k, int ref, 
     for (int c = 0; c < 4; c++) {
         paper[c] = tc_script_paper(tc_exp_script(x), "column", col, keys[c]);
         mean_sd(q[c], e->rollouts, &mean[c], &sd);
-        snprintf(ms[c], 64, "%.3g ± %.2g", mean[c], sd);
+        tc_cell_pm(ms[c], sizeof ms[c], mean[c], sd);
     }
     tc_rows_put(w,
                 (const tc_cell[]){TC_TEXT(label), TC_TEXT(col), TC_TEXT(ms[0]), TC_TEXT(ms[1]),

@@ -535,6 +535,13 @@ tc_status tc_table_write(const tc_table *t, const char *base, const char *captio
     return st;
 }
 
+void tc_cell_pm(char *c, size_t n, double mean, double sd) {
+    char m[64], d[64];
+    tc_cell_num(m, sizeof m, mean, 3, 0);
+    tc_cell_num(d, sizeof d, sd, 2, 0);
+    snprintf(c, n, "%s \xc2\xb1 %s", m, d);
+}
+
 void tc_cell_num(char *c, size_t n, double v, int digits, double below) {
     if (isnan(v))
         snprintf(c, n, "-");

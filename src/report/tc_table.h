@@ -35,6 +35,10 @@ void tc_table_free(tc_table *t);
  * from 10^digits on: 43300, not 4.33e+04) */
 void tc_cell_num(char *c, size_t n, double v, int digits, double below);
 
+/* "mean ± sd": the mean to 3 significant digits and the spread to 2, each as tc_cell_num writes
+ * it (396 ± 300, not 396 ± 3e+02) */
+void tc_cell_pm(char *c, size_t n, double mean, double sd);
+
 /* s with LaTeX specials escaped for text mode (_ % & # $ { } ~ ^ \ < > and the symbols ± µ × °
  * ≤ ≥ − ≈ Δ θ λ ε η as math, dashes); TC_EINVAL if it does not fit in n bytes (buf then holds a
  * truncated prefix) or holds a non-ASCII character without a LaTeX form (buf empty) */

@@ -49,6 +49,17 @@ Test(table, numeric_cells) {
     }
 }
 
+/* mean and spread: each in plain digits, never an exponent beside a plain number */
+Test(table, mean_and_spread_cells) {
+    char c[64];
+    tc_cell_pm(c, sizeof c, 396.2, 301.0);
+    cr_expect_str_eq(c, "396 \xc2\xb1 300");
+    tc_cell_pm(c, sizeof c, 0.7941, 0.0532);
+    cr_expect_str_eq(c, "0.794 \xc2\xb1 0.053");
+    tc_cell_pm(c, sizeof c, 135.0, 140.0);
+    cr_expect_str_eq(c, "135 \xc2\xb1 140");
+}
+
 /* the machine behind a timing: the CPU and the thread count, never empty */
 Test(table, machine_description) {
     char m[300];
