@@ -236,6 +236,72 @@ static int same_method(const tc_metrics_method *a, const tc_metrics_method *b) {
            !strcmp(a->params, b->params);
 }
 
+/* "name = value unit" of the method's stiffness parameters (a stiffness, a modulus or a gain per
+ * kg, by their docs) from its params text, ", "-separated, into buf ("" when it has none) */
+static void stiffness_of(const char *spec, const char *params, char *buf, size_t n) {
+    tc_method m;
+    tc_error err;
+    buf[0] = 0;
+    if (tc_method_parse(&m, spec, &err) != TC_OK) return;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", params);
+    for (char *save = NULL, *p = strtok_r(copy, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+        size_t l = strcspn(p, "=");
+        const tc_params *sets[] = {&m.mparams, &m.sparams, &m.eparams};
+        for (int k = 0; k < 3; k++)
+            for (const tc_param_spec *ps = sets[k]->spec; ps && ps->name; ps++)
+                if (strlen(ps->name) == l && !strncmp(ps->name, p, l) &&
+                    (strstr(ps->doc, "stiffness") || strstr(ps->doc, "modulus") ||
+                     strstr(ps->doc, "gain per kg")))
+                    snprintf(buf + strlen(buf), n - strlen(buf), "%s%s %s", buf[0] ? ", " : "", p,
+                             ps->unit);
+    }
+}
+
+/* per experiment, the methods grouped by the stiffness they were given: those sharing one stand
+ * together */
+static void stiffness_part(const out2 *o, const tc_report_entry *ex, int n, const tc_metrics *ms,
+                           const unsigned char *ok) {
+    static const char intro[] =
+        "Stiffness per experiment: the methods with a stiffness parameter (a stiffness, a "
+        "modulus, a gain per kg), grouped by the value they were given; methods in one group "
+        "share it. Engines (MuJoCo's solref, ODE's and Bullet's erp and cfm) and rigid methods "
+        "have none.";
+    fprintf(o->md, "\n%s\n\n", intro);
+    tc_latex_put(o->tex, intro);
+    fputs("\n\\begin{itemize}\\small\n", o->tex);
+    for (int i = 0; i < n; i++) {
+        char line[4096] = "";
+        int nm = ok[i] == 2 ? ms[i].nmethod : 0;
+        char(*val)[256] = calloc((size_t)nm + 1, sizeof *val);
+        if (!val) continue;
+        for (int k = 0; k < nm; k++)
+            stiffness_of(ms[i].methods[k].spec, ms[i].methods[k].params, val[k], sizeof val[k]);
+        /* each value once, with every label that has it */
+        for (int k = 0; k < nm; k++) {
+            int first = val[k][0] != 0;
+            for (int j = 0; j < k && first; j++)
+                first = strcmp(val[j], val[k]) != 0;
+            if (!first) continue;
+            snprintf(line + strlen(line), sizeof line - strlen(line), "%s", line[0] ? "; " : "");
+            for (int j = k, c = 0; j < nm; j++)
+                if (!strcmp(val[j], val[k]))
+                    snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s",
+                             c++ ? ", " : "", ms[i].methods[j].label);
+            snprintf(line + strlen(line), sizeof line - strlen(line), " (%s)", val[k]);
+        }
+        free(val);
+        if (!line[0]) continue;
+        fprintf(o->md, "- **%s**: %s\n", ex[i].name, line);
+        fputs("\\item \\textbf{", o->tex);
+        tc_latex_put(o->tex, ex[i].name);
+        fputs("}: ", o->tex);
+        tc_latex_put(o->tex, line);
+        fputs("\n", o->tex);
+    }
+    fputs("\\end{itemize}\n", o->tex);
+}
+
 /* every method that ran, once per label, spec and parameters, with the experiments it ran in */
 static void methods_part(const out2 *o, const tc_report_entry *ex, int n, const tc_metrics *ms,
                          const unsigned char *ok) {
@@ -279,6 +345,7 @@ static void methods_part(const out2 *o, const tc_report_entry *ex, int n, const 
             put_row(o, cells, 5);
         }
     fputs("\\bottomrule\n\\end{longtable}}\n", o->tex);
+    stiffness_part(o, ex, n, ms, ok);
 }
 
 /* the scripts' documented choices, experiment by experiment (the rows "choice" of setup.tsv) */

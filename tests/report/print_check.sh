@@ -56,6 +56,16 @@ for lib in mujoco siconos; do
     fi
 done
 echo "setup chapter: $n library versions named"
+# the stiffness each method was given, grouped per experiment: a line per experiment that has
+# methods with a stiffness, no label in two groups of one line
+st=$(sed -n '/^Stiffness per experiment/,/^###/p' "$out/report.md" | grep '^- \*\*' || true)
+[ -n "$st" ] || { echo "setup chapter: no stiffness groups"; fail=1; }
+dup=$(echo "$st" | while read -r line; do
+    echo "$line" | sed 's/^- \*\*[^*]*\*\*: //; s/ ([^)]*)//g' | tr ';,' '\n\n' | sed 's/^ *//' |
+        grep . | sort | uniq -d
+done)
+[ -z "$dup" ] || { echo "setup chapter: a label in two stiffness groups: $dup"; fail=1; }
+echo "stiffness groups: $(echo "$st" | grep -c .) experiments"
 
 # every script line that documents a choice, found in the deviations list (a sentence that quotes
 # "choice" states the convention and is not one)
