@@ -13,12 +13,15 @@ ns = int(nsrc)
 set multiplot layout 2, np title 'E8 (d): the T along the best plans, planned and replayed' font ',10'
 set grid
 set tics font ',7'
-set key bottom right font ',6' noenhanced
+set key top left font ',6' noenhanced
+set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 do for [k=0:np-1] {
   set title word(planners, k + 1) font ',8' noenhanced
   set xlabel 'x (m)' font ',7'
   set ylabel 'y (m)' font ',7'
   set size ratio -1
+  set format x '%.2f'
+  set xtics 0.02
   plot datafile index k*ns using 2:3 with lines lw 3 lc rgb 'black' title 'planned', \
        for [e=1:ne] datafile index k*ns+e using 2:3 with lines lw 1.5 lc rgb word(colors, e) \
          title word(labels, e), \
@@ -27,6 +30,10 @@ do for [k=0:np-1] {
 do for [k=0:np-1] {
   unset title
   set size noratio
+  set format x '%g'
+  set xtics 0.5
+  set autoscale xfix
+  set offsets 0, 0, graph 0.05, graph 0.05
   set xlabel 't (s)' font ',7'
   set ylabel 'theta (deg)' font ',7'
   plot datafile index k*ns using 1:($4*180/pi) with lines lw 3 lc rgb 'black' notitle, \

@@ -60,9 +60,7 @@ struct e8_plan {
     /* the planner methods (labels, their parameters for the T) and the replay engines */
     int nmethod;
     char label[E8_PLAN_MAXMETHOD][TC_LABEL_MAX + 1];
-    int nset[E8_PLAN_MAXMETHOD];
-    char set_name[E8_PLAN_MAXMETHOD][8][32];
-    double set_value[E8_PLAN_MAXMETHOD][8];
+    const tc_setting *params[E8_PLAN_MAXMETHOD]; /* the script's, NULL: none */
     int nreplay;
     char replay[E8_PLAN_MAXREPLAY][TC_LABEL_MAX + 1];
     /* at run: the methods that plan (index into the experiment, the method as run) */
@@ -463,6 +461,20 @@ static const tc_field budget_rows[] = {
     TC_FIELD_END,
 };
 
+/* a planner's parameters for the T (ps: the script's group, may be NULL) set on m */
+static tc_status set_params(const tc_script *sc, const tc_setting *ps, tc_method *m,
+                            tc_error *err) {
+    for (int k = 0; k < tc_setting_length(ps); k++) {
+        const tc_setting *p = tc_setting_at(ps, k);
+        const char *name = tc_setting_name(p);
+        if (tc_setting_type(p) != TC_SETTING_NUMBER)
+            return tc_script_fail(sc, p, name, err, "must be a number");
+        if (tc_method_set(m, name, tc_setting_number(p), err))
+            return tc_script_fail(sc, p, name, err, "%s", err->msg);
+    }
+    return TC_OK;
+}
+
 /* plan_methods = ( { label = "scm"; params = { k = 208.0; }; }, ... ): the planners and their
  * parameters for the T */
 static tc_status read_methods(tc_exp *x, const tc_script *sc, e8_plan *pl, tc_error *err) {
@@ -481,18 +493,19 @@ static tc_status read_methods(tc_exp *x, const tc_script *sc, e8_plan *pl, tc_er
         if (st) return st;
         snprintf(pl->label[i], sizeof pl->label[i], "%s", label);
         tc_exp_refer(x, "plan_methods", pl->label[i]);
-        /* the parameters: names checked when the method is set up (e8_plan_run) */
+        /* the parameters, checked now on the method the label names (its script spec, or a
+         * registered name; tc_exp_refer reports a label that is neither) */
         const tc_setting *ps = tc_script_lookup(sc, it, "params");
         tc_script_use(ps);
-        if (ps && (tc_setting_type(ps) != TC_SETTING_GROUP || tc_setting_length(ps) > 8))
-            return tc_script_fail(sc, ps, "params", err, "a group of at most 8 parameters");
-        for (int k = 0; k < tc_setting_length(ps); k++, pl->nset[i]++) {
-            const tc_setting *p = tc_setting_at(ps, k);
-            if (tc_setting_type(p) != TC_SETTING_NUMBER)
-                return tc_script_fail(sc, p, tc_setting_name(p), err, "must be a number");
-            snprintf(pl->set_name[i][k], sizeof pl->set_name[i][k], "%s", tc_setting_name(p));
-            pl->set_value[i][k] = tc_setting_number(p);
-        }
+        if (ps && tc_setting_type(ps) != TC_SETTING_GROUP)
+            return tc_script_fail(sc, ps, "params", err, "a group of method parameters");
+        pl->params[i] = ps;
+        const char *spec = tc_script_method_spec(sc, label);
+        tc_method m;
+        tc_error ignore = {0};
+        if (!tc_method_parse(&m, spec ? spec : label, &ignore) &&
+            (st = set_params(sc, ps, &m, err)))
+            return st;
     }
     /* plan_replay = ["mujoco", ...]: the engines the best plans are replayed in */
     const tc_setting *r = tc_script_lookup(sc, NULL, "plan_replay");
@@ -572,6 +585,27 @@ static double median(double *v, int n) {
     return gsl_stats_median_from_sorted_data(v, 1, (size_t)k);
 }
 
+/* a CSV with its table (tc_rows) and a figure's data file with its header line, opened together */
+static tc_status open_pair(tc_exp *x, const char *csv, const tc_col *cols, int ncol,
+                           const char *dat, const char *head, tc_rows **r, tc_outfile *f,
+                           tc_error *err) {
+    tc_status st = tc_rows_open(r, x, csv, cols, ncol, err);
+    if (!st && (st = tc_exp_open(x, dat, f, err))) tc_rows_abort(*r);
+    if (!st) fprintf(f->f, "%s\n", head);
+    return st;
+}
+
+/* ... and closed together: the data, then the CSV and the table */
+static tc_status close_pair(tc_rows *r, tc_outfile *f, const char *base, const char *caption,
+                            tc_error *err) {
+    tc_status st = tc_outfile_commit(f, err);
+    if (st) {
+        tc_rows_abort(r);
+        return st;
+    }
+    return tc_rows_close(r, base, caption, err);
+}
+
 /* every search (a CSV row each), then per method and optimiser the success rate, the median
  * steps and wall time to success (a CSV and its table), their metrics and the figure's data */
 static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
@@ -606,7 +640,7 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
     if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
     static const tc_col sum[] = {
         {.csv = "label", .head = "method"},
-        {.csv = "gradient", .head = "gradient"},
+        {.csv = "gradient", .head = "gradient", .quote = TC_COL_QUOTED},
         {.csv = "optimiser", .head = "optimiser"},
         {.csv = "success_rate", .head = "success", .fmt = "%.6g", .tfmt = "%.0f %%", .scale = 100},
         {.csv = "median_steps_to_success",
@@ -616,14 +650,12 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
         {.csv = "median_best_loss", .head = "median best loss", .fmt = "%.9g", .digits = 3},
         {.csv = "wall_s", .head = "wall time (s)", .fmt = "%.6g", .digits = 2},
     };
-    if ((st = tc_rows_open(&r, x, "plan.csv", sum, 7, err))) return st;
     tc_outfile f;
-    if ((st = tc_exp_open(x, "plan_success.dat", &f, err))) {
-        tc_rows_abort(r);
+    if ((st = open_pair(x, "plan.csv", sum, 7, "plan_success.dat",
+                        "# E8 (d): share of starts that reached the goal by a number of simulated "
+                        "steps; blocks: method 0 BFGS, method 0 CEM, method 1 BFGS, ...",
+                        &r, &f, err)))
         return st;
-    }
-    fprintf(f.f, "# E8 (d): share of starts that reached the goal by a number of simulated steps; "
-                 "blocks: method 0 BFGS, method 0 CEM, method 1 BFGS, ...\n");
     for (int m = 0; m < pl->nrun; m++) {
         const char *label = tc_exp_label(x, pl->k[m]);
         const int an = tc_method_has_gradient(&pl->m[m]);
@@ -645,12 +677,15 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
                 fprintf(f.f, "%.9g %.9g\n%.9g %.9g\n", ss[j], (double)j / pl->starts, ss[j],
                         (j + 1.0) / pl->starts);
             fprintf(f.f, "%.9g %.9g\n\n\n", (double)pl->budget, rate);
-            tc_rows_put(r, (tc_cell[]){TC_TEXT(label),
-                                       TC_TEXT(o == OPT_CEM ? "none (zeroth order)"
-                                               : an         ? "analytic chain"
-                                                            : "central differences"),
-                                       TC_TEXT(opt_title[o]), TC_NUM(rate), TC_NUM(med),
-                                       TC_NUM(median(loss, pl->starts)), TC_NUM(wall)});
+            char grad[96];
+            snprintf(grad, sizeof grad, "%s%s",
+                     o == OPT_CEM ? "none (zeroth order)"
+                     : an         ? "chain of one-step Jacobians: "
+                                  : "central differences of the rollout",
+                     o == OPT_BFGS && an ? tc_method_gradient(&pl->m[m]) : "");
+            tc_rows_put(r, (tc_cell[]){TC_TEXT(label), TC_TEXT(grad), TC_TEXT(opt_title[o]),
+                                       TC_NUM(rate), TC_NUM(med), TC_NUM(median(loss, pl->starts)),
+                                       TC_NUM(wall)});
             tc_exp_metric(x, label, rate, "1", 0.25, 0, 0,
                           "share of the seeded starts whose search pushed the T to within the "
                           "success tolerance of the goal",
@@ -664,17 +699,13 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
                           label, opt_name[o]);
         }
     }
-    if ((st = tc_outfile_commit(&f, err))) {
-        tc_rows_abort(r);
-        return st;
-    }
-    return tc_rows_close(r, "plan",
-                         "E8 (d): pushing the T to the goal pose, per method and optimiser: the "
-                         "share of seeded starts that succeeded (final pose within the tolerance), "
-                         "the median simulated steps to success (every step counted: rollouts, "
-                         "the steps of analytic Jacobians, central differences' rollouts), the "
-                         "median of each start's best loss and the wall time of all its searches",
-                         err);
+    return close_pair(r, &f, "plan",
+                      "E8 (d): pushing the T to the goal pose, per method and optimiser: the "
+                      "share of seeded starts that succeeded (final pose within the tolerance), "
+                      "the median simulated steps to success (every step counted: rollouts, "
+                      "the steps of analytic Jacobians, central differences' rollouts), the "
+                      "median of each start's best loss and the wall time of all its searches",
+                      err);
 }
 
 /* the replays: a CSV and its table, metrics, the paths' data */
@@ -691,15 +722,13 @@ static tc_status replay_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
         {.csv = "success", .head = "succeeds"},
     };
     tc_rows *r;
-    tc_status st = tc_rows_open(&r, x, "replay.csv", cols, 5, err);
-    if (st) return st;
     tc_outfile f;
-    if ((st = tc_exp_open(x, "plan_paths.dat", &f, err))) {
-        tc_rows_abort(r);
-        return st;
-    }
-    fprintf(f.f, "# E8 (d): the T's path (t_s x_m y_m theta_rad) of each planner's best plan; "
-                 "blocks: planner 0 in itself, then in each replay engine, planner 1 ...\n");
+    tc_status st = open_pair(x, "replay.csv", cols, 5, "plan_paths.dat",
+                             "# E8 (d): the T's path (t_s x_m y_m theta_rad) of each planner's "
+                             "best plan; blocks: planner 0 in itself, then in each replay engine, "
+                             "planner 1 ...",
+                             &r, &f, err);
+    if (st) return st;
     for (int i = 0; i < pl->nrep; i++) {
         const replay_out *e = &pl->rep[i];
         const char *planner = tc_exp_label(x, pl->k[e->planner]);
@@ -722,16 +751,12 @@ static tc_status replay_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
         tc_exp_metric(x, planner, ad, "deg", 0.5, 0.5, 0, "its final angle error",
                       "%s.replay.%s.angle_err_deg", planner, tc_exp_label(x, e->engine));
     }
-    if ((st = tc_outfile_commit(&f, err))) {
-        tc_rows_abort(r);
-        return st;
-    }
-    return tc_rows_close(r, "replay",
-                         "E8 (d): each method's best plan (the lowest loss over its starts and "
-                         "optimisers) replayed open loop, the same servo targets at the same "
-                         "step: the final pose error in the planning method itself and in each "
-                         "engine",
-                         err);
+    return close_pair(r, &f, "replay",
+                      "E8 (d): each method's best plan (the lowest loss over its starts and "
+                      "optimisers) replayed open loop, the same servo targets at the same "
+                      "step: the final pose error in the planning method itself and in each "
+                      "engine",
+                      err);
 }
 
 /* the two figures: success against simulated steps, and the paths */
@@ -781,10 +806,8 @@ static tc_status plan_methods(e8_plan *pl, tc_exp *x, tc_error *err) {
             continue;
         }
         tc_method m = *tc_exp_method(x, k);
-        for (int j = 0; j < pl->nset[i]; j++) {
-            tc_status st = tc_method_set(&m, pl->set_name[i][j], pl->set_value[i][j], err);
-            if (st) return st;
-        }
+        tc_status st = set_params(tc_exp_script(x), pl->params[i], &m, err);
+        if (st) return st;
         if (!tc_method_can_run(&m, TC_CAP_DYNAMICS, shapes)) {
             char why[200];
             tc_method_why_not(&m, TC_CAP_DYNAMICS, shapes, why, sizeof why);
