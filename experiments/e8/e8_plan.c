@@ -35,6 +35,7 @@ static const char *const opt_title[OPT_N] = {"BFGS", "CEM"};
 typedef struct plan_out {
     double p[E8_PLAN_NP]; /* the best plan seen (lowest loss) */
     double loss, pose[3];
+    double loss0;                   /* the start's loss */
     long long steps, steps_success; /* all steps taken; at the first success (-1: none) */
     int evals, failed_rollouts;
 } plan_out;
@@ -293,6 +294,7 @@ static double evaluate(search *s, const double *p, double *grad) {
         return s->last_loss;
     }
     double loss = e8_plan_loss(t, pose, p, dl, dlp);
+    if (o->evals == 1) o->loss0 = loss;
     if (loss < o->loss) {
         o->loss = loss;
         memcpy(o->p, p, sizeof *p * (size_t)np);
@@ -381,6 +383,7 @@ static void plan_item(void *ctx, int item, tc_item *it) {
     plan_out *o = &pl->out[item];
     memset(o, 0, sizeof *o);
     o->loss = INFINITY;
+    o->loss0 = NAN;
     o->steps_success = -1;
     search s = {.pl = pl, .m = &pl->m[m], .analytic = tc_method_has_gradient(&pl->m[m]), .o = o};
     double p0[E8_PLAN_NP], sd[E8_PLAN_NP];
@@ -559,9 +562,14 @@ tc_status e8_plan_setup(tc_exp *x, e8_plan **out, tc_error *err) {
 }
 
 void e8_plan_estimate(const tc_exp *x, const e8_plan *pl, tc_work *w) {
-    (void)x;
-    /* every search may spend its budget; the replays are one rollout each */
-    double steps = (double)pl->nmethod * OPT_N * pl->starts * (double)pl->budget;
+    /* every search of a method that plans may spend its budget; the replays are a rollout each */
+    const unsigned shapes = tc_scene_shapes(&pl->sc);
+    int n = 0;
+    for (int i = 0; i < pl->nmethod; i++) {
+        int k = tc_exp_method_find(x, pl->label[i]);
+        n += k >= 0 && tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS, shapes);
+    }
+    double steps = (double)n * OPT_N * pl->starts * (double)pl->budget;
     w->steps += steps;
     w->seconds += steps * TC_WORK_STEP_S * 10; /* SCM's T: about 10 small steps */
 }
@@ -613,17 +621,18 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
         {.csv = "label"},
         {.csv = "optimiser"},
         {.csv = "start", .fmt = "%.0f"},
+        {.csv = "start_loss", .fmt = "%.9g"},
         {.csv = "loss", .fmt = "%.9g"},
         {.csv = "pos_err_m", .fmt = "%.9g"},
         {.csv = "angle_err_deg", .fmt = "%.9g"},
         {.csv = "success", .fmt = "%.0f"},
         {.csv = "steps", .fmt = "%.0f"},
         {.csv = "steps_to_success", .fmt = "%.0f"},
-        {.csv = "rollouts", .fmt = "%.0f"},
+        {.csv = "evaluations", .fmt = "%.0f"},
         {.csv = "failed_rollouts", .fmt = "%.0f"},
     };
     tc_rows *r;
-    tc_status st = tc_rows_open(&r, x, "plan_starts.csv", each, 11, err);
+    tc_status st = tc_rows_open(&r, x, "plan_starts.csv", each, 12, err);
     if (st) return st;
     for (int m = 0; m < pl->nrun; m++)
         for (int o = 0; o < OPT_N; o++)
@@ -631,11 +640,12 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
                 const plan_out *p = &pl->out[(m * OPT_N + o) * pl->starts + i];
                 double pe = hypot(p->pose[0] - pl->task.goal[0], p->pose[1] - pl->task.goal[1]),
                        ae = 180 / M_PI * fabs(remainder(p->pose[2] - pl->task.goal[2], 2 * M_PI));
-                tc_rows_put(r, (tc_cell[]){TC_TEXT(tc_exp_label(x, pl->k[m])), TC_TEXT(opt_name[o]),
-                                           TC_NUM(i), TC_NUM(p->loss), TC_NUM(pe), TC_NUM(ae),
-                                           TC_NUM(p->steps_success >= 0), TC_NUM((double)p->steps),
-                                           TC_NUM((double)p->steps_success), TC_NUM(p->evals),
-                                           TC_NUM(p->failed_rollouts)});
+                tc_rows_put(r,
+                            (tc_cell[]){TC_TEXT(tc_exp_label(x, pl->k[m])), TC_TEXT(opt_name[o]),
+                                        TC_NUM(i), TC_NUM(p->loss0), TC_NUM(p->loss), TC_NUM(pe),
+                                        TC_NUM(ae), TC_NUM(p->steps_success >= 0),
+                                        TC_NUM((double)p->steps), TC_NUM((double)p->steps_success),
+                                        TC_NUM(p->evals), TC_NUM(p->failed_rollouts)});
             }
     if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
     static const tc_col sum[] = {
