@@ -464,6 +464,25 @@ static const tc_field budget_rows[] = {
     TC_FIELD_END,
 };
 
+/* 1 when label names a method of the script's list or a registered one (an engine may be left
+ * out of the build: its label is then not referred to, and the run says why it is missing) */
+static int registered(const tc_script *sc, const char *label) {
+    tc_method m;
+    tc_error ignore = {0};
+    return tc_script_method_spec(sc, label) || !tc_method_parse(&m, label, &ignore);
+}
+
+/* why a label is not among the run's methods, into buf */
+static void why_absent(const tc_exp *x, const char *label, char *buf, size_t n) {
+    for (int i = 0; i < tc_exp_nskip(x); i++)
+        if (!strcmp(tc_exp_skip_at(x, i)->name, label)) {
+            snprintf(buf, n, "%s", tc_exp_skip_at(x, i)->reason);
+            return;
+        }
+    snprintf(buf, n, "%s",
+             registered(tc_exp_script(x), label) ? "left out of this run" : "not in this build");
+}
+
 /* a planner's parameters for the T (ps: the script's group, may be NULL) set on m */
 static tc_status set_params(const tc_script *sc, const tc_setting *ps, tc_method *m,
                             tc_error *err) {
@@ -495,9 +514,9 @@ static tc_status read_methods(tc_exp *x, const tc_script *sc, e8_plan *pl, tc_er
         if (!st) st = tc_script_string(sc, it, "label", &label, err);
         if (st) return st;
         snprintf(pl->label[i], sizeof pl->label[i], "%s", label);
-        tc_exp_refer(x, "plan_methods", pl->label[i]);
+        if (registered(sc, label)) tc_exp_refer(x, "plan_methods", pl->label[i]);
         /* the parameters, checked now on the method the label names (its script spec, or a
-         * registered name; tc_exp_refer reports a label that is neither) */
+         * registered name) */
         const tc_setting *ps = tc_script_lookup(sc, it, "params");
         tc_script_use(ps);
         if (ps && tc_setting_type(ps) != TC_SETTING_GROUP)
@@ -521,7 +540,7 @@ static tc_status read_methods(tc_exp *x, const tc_script *sc, e8_plan *pl, tc_er
         const char *label = tc_setting_string(tc_setting_at(r, i));
         if (!label) return tc_script_fail(sc, r, "plan_replay", err, "labels are strings");
         snprintf(pl->replay[i], sizeof pl->replay[i], "%s", label);
-        tc_exp_refer(x, "plan_replay", pl->replay[i]);
+        if (registered(sc, label)) tc_exp_refer(x, "plan_replay", pl->replay[i]);
     }
     return TC_OK;
 }
@@ -811,8 +830,9 @@ static tc_status plan_methods(e8_plan *pl, tc_exp *x, tc_error *err) {
     for (int i = 0; i < pl->nmethod; i++) {
         int k = tc_exp_method_find(x, pl->label[i]);
         if (k < 0) {
-            tc_words_add(skipped, sizeof skipped, "; ", "%s (not among this run's methods)",
-                         pl->label[i]);
+            char why[200];
+            why_absent(x, pl->label[i], why, sizeof why);
+            tc_words_add(skipped, sizeof skipped, "; ", "%s (%s)", pl->label[i], why);
             continue;
         }
         tc_method m = *tc_exp_method(x, k);
@@ -854,9 +874,10 @@ tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err) {
             int k = e < 0 ? pl->k[m] : tc_exp_method_find(x, pl->replay[e]);
             const tc_method *mm = e < 0 ? &pl->m[m] : k >= 0 ? tc_exp_method(x, k) : NULL;
             if (!mm || !tc_method_can_run(mm, TC_CAP_DYNAMICS, shapes)) {
+                char why[200] = "cannot run the T";
+                if (!mm) why_absent(x, pl->replay[e], why, sizeof why);
                 if (m == 0)
-                    tc_words_add(skipped, sizeof skipped, ", ", "%s (%s)", pl->replay[e],
-                                 mm ? "cannot run the T" : "not among this run's methods");
+                    tc_words_add(skipped, sizeof skipped, "; ", "%s (%s)", pl->replay[e], why);
                 continue;
             }
             replay_out *r = &pl->rep[pl->nrep];
