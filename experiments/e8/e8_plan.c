@@ -38,6 +38,7 @@ typedef struct plan_out {
     double loss0;                   /* the start's loss */
     long long steps, steps_success; /* all steps taken; at the first success (-1: none) */
     int evals, failed_rollouts;
+    int restarts; /* BFGS's, from its best plan */
 } plan_out;
 
 /* one replay: a planner method's best plan in an engine (or in the planner itself) */
@@ -348,7 +349,9 @@ static double cem_f(void *ctx, const double *z, int *stop) {
     return l;
 }
 
-/* BFGS (GSL's vector_bfgs2) from p0 until a success, the budget, or no progress */
+/* BFGS (GSL's vector_bfgs2) from p0 until a success or the budget; when its line search makes
+ * no progress (or the gradient vanishes) it starts again from the best plan seen, as long as
+ * the previous leg improved on it */
 static void run_bfgs(search *s, const double *p0, int np) {
     gsl_multimin_function_fdf fn = {gsl_f, gsl_df, gsl_fdf, (size_t)np, s};
     gsl_multimin_fdfminimizer *mz =
@@ -356,10 +359,16 @@ static void run_bfgs(search *s, const double *p0, int np) {
     gsl_vector_const_view x0 = gsl_vector_const_view_array(p0, (size_t)np);
     if (!mz) return;
     gsl_multimin_fdfminimizer_set(mz, &fn, &x0.vector, s->pl->bfgs_step, s->pl->bfgs_tol);
+    double best = s->o->loss;
     for (int it = 0; it < 10000 && !s->stop; it++)
         if (gsl_multimin_fdfminimizer_iterate(mz) ||
-            gsl_multimin_test_gradient(mz->gradient, 1e-12) == GSL_SUCCESS)
-            break;
+            gsl_multimin_test_gradient(mz->gradient, 1e-12) == GSL_SUCCESS) {
+            if (!(s->o->loss < best)) break;
+            best = s->o->loss;
+            gsl_vector_const_view b = gsl_vector_const_view_array(s->o->p, (size_t)np);
+            gsl_multimin_fdfminimizer_set(mz, &fn, &b.vector, s->pl->bfgs_step, s->pl->bfgs_tol);
+            s->o->restarts++;
+        }
     gsl_multimin_fdfminimizer_free(mz);
 }
 
@@ -648,10 +657,11 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
         {.csv = "steps", .fmt = "%.0f"},
         {.csv = "steps_to_success", .fmt = "%.0f"},
         {.csv = "evaluations", .fmt = "%.0f"},
+        {.csv = "restarts", .fmt = "%.0f"},
         {.csv = "failed_rollouts", .fmt = "%.0f"},
     };
     tc_rows *r;
-    tc_status st = tc_rows_open(&r, x, "plan_starts.csv", each, 12, err);
+    tc_status st = tc_rows_open(&r, x, "plan_starts.csv", each, 13, err);
     if (st) return st;
     for (int m = 0; m < pl->nrun; m++)
         for (int o = 0; o < OPT_N; o++)
@@ -659,12 +669,12 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
                 const plan_out *p = &pl->out[(m * OPT_N + o) * pl->starts + i];
                 double pe = hypot(p->pose[0] - pl->task.goal[0], p->pose[1] - pl->task.goal[1]),
                        ae = 180 / M_PI * fabs(remainder(p->pose[2] - pl->task.goal[2], 2 * M_PI));
-                tc_rows_put(r,
-                            (tc_cell[]){TC_TEXT(tc_exp_label(x, pl->k[m])), TC_TEXT(opt_name[o]),
-                                        TC_NUM(i), TC_NUM(p->loss0), TC_NUM(p->loss), TC_NUM(pe),
-                                        TC_NUM(ae), TC_NUM(p->steps_success >= 0),
-                                        TC_NUM((double)p->steps), TC_NUM((double)p->steps_success),
-                                        TC_NUM(p->evals), TC_NUM(p->failed_rollouts)});
+                tc_rows_put(r, (tc_cell[]){TC_TEXT(tc_exp_label(x, pl->k[m])), TC_TEXT(opt_name[o]),
+                                           TC_NUM(i), TC_NUM(p->loss0), TC_NUM(p->loss), TC_NUM(pe),
+                                           TC_NUM(ae), TC_NUM(p->steps_success >= 0),
+                                           TC_NUM((double)p->steps),
+                                           TC_NUM((double)p->steps_success), TC_NUM(p->evals),
+                                           TC_NUM(p->restarts), TC_NUM(p->failed_rollouts)});
             }
     if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
     static const tc_col sum[] = {
