@@ -44,4 +44,58 @@ double e8_total_variation(const double *g, int n);
 double e8_zero_fraction(const double *g, int n);
 double e8_grad_jump_ratio(const double *x, const double *g, int n);
 
+/* ---------- (d) planning with gradients (e8_plan.c) ---------- */
+
+#define E8_PLAN_MAXWAY 8 /* waypoints of a finger path */
+
+/* the planning task: E2's T pushed by its finger, whose x-y servo targets move linearly in time
+ * from its start through nway waypoints, waypoint i reached at i seconds / nway */
+typedef struct e8_task {
+    double dt, seconds;        /* s: the step and the rollout */
+    int nway;                  /* waypoints after the finger's start */
+    double start[2];           /* the finger's start (m) */
+    double goal[3];            /* the T's goal pose: x, y (m), theta (rad) */
+    double length;             /* m: the angle's scale in the loss */
+    double reg;                /* weight of the regulariser on the path's legs (1) */
+    double tol_pos, tol_angle; /* success: within tol_pos (m) and tol_angle (rad) of the goal */
+} e8_task;
+
+/* the weights of the finger's start (w[0]) and of waypoints 1..nway (w[1..nway]) in the servo
+ * target at time t (s): the derivative of the target with respect to each waypoint */
+void e8_plan_weights(const e8_task *t, double time, double *w);
+
+/* the loss of the T's final pose (x, y, theta) after waypoints p[2 nway] (x, y each): |xy -
+ * goal|^2 + (length dtheta)^2 + reg sum over legs |p_i - p_(i-1)|^2 (m^2), and its gradient with
+ * respect to the pose (dl_pose[3], may be NULL) and the waypoints (dl_p[2 nway], may be NULL) */
+double e8_plan_loss(const e8_task *t, const double pose[3], const double *p, double dl_pose[3],
+                    double *dl_p);
+
+/* 1 when the pose is within the task's tolerances of its goal */
+int e8_plan_success(const e8_task *t, const double pose[3]);
+
+/* one rollout of waypoints p with method m on the T scene sc (tc_scene_t_pusher): the T's final
+ * pose; where dpose is not NULL, its derivative with respect to p (3 x 2 nway, row-major) by the
+ * chain of the method's analytic one-step Jacobians (an error for a method without them); path
+ * (may be NULL) gets npath samples (t, x, y, theta) of the T evenly in time; *steps grows by the
+ * steps taken, the Jacobians' included (tc_grad_steps_taken) */
+tc_status e8_plan_rollout(const e8_task *t, const tc_scene *sc, const tc_method *m, const double *p,
+                          double pose[3], double *dpose, double *path, int npath, long long *steps,
+                          tc_error *err);
+
+/* the cross-entropy method on f over n coordinates from mean and sd (updated in place: the last
+ * distribution), population samples a round drawn from GSL's MT19937 seeded with seed, the
+ * elites' mean and deviation (at least sd_min) the next round's; stops when f sets *stop or after
+ * max_iter rounds; returns the rounds done */
+typedef double (*e8_objective)(void *ctx, const double *z, int *stop);
+int e8_cem(e8_objective f, void *ctx, int n, double *mean, double *sd, int population, int elites,
+           double sd_min, unsigned long seed, int max_iter);
+
+/* (d) in the driver: reads the script's plan groups (setup), its share of the estimate, the
+ * searches, replays and outputs (run, after the landscapes) */
+typedef struct e8_plan e8_plan;
+tc_status e8_plan_setup(tc_exp *x, e8_plan **pl, tc_error *err);
+void e8_plan_estimate(const tc_exp *x, const e8_plan *pl, tc_work *w);
+tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err);
+void e8_plan_free(e8_plan *pl);
+
 #endif

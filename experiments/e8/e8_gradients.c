@@ -66,6 +66,8 @@ typedef struct e8_state {
     /* the accuracy study: the analytic methods x states */
     int acc_method[E8_MAXVARIANT], nacc;
     e8_acc *acc;
+    /* (d) planning with gradients (e8_plan.c) */
+    e8_plan *plan;
 } e8_state;
 
 /* ---------- setup ---------- */
@@ -142,6 +144,8 @@ static tc_status e8_setup(tc_exp *x, void **state, tc_error *err) {
                               s->points);
     tc_exp_refer(x, "relaxation_label", s->relax_label);
     if ((st = e8_scene(&s->box, &s->sc, err))) return st;
+    /* (d) */
+    if ((st = e8_plan_setup(x, &s->plan, err))) return st;
     tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->sc), "a box in the 2-D world");
     return TC_OK;
 }
@@ -170,6 +174,8 @@ static void e8_estimate(const tc_exp *x, const void *state, tc_work *w) {
     w->steps = steps;
     w->seconds = steps * TC_WORK_STEP_S * 10; /* SCM's box is about 10 small steps */
     w->bytes = 1e6 * tc_exp_nmethod(x);
+    /* (d) */
+    e8_plan_estimate(x, s->plan, w);
 }
 
 /* ---------- the landscapes ---------- */
@@ -638,6 +644,8 @@ static tc_status e8_run(tc_exp *x, void *state, tc_error *err) {
     if ((st = accuracy_outputs(s, x, err)) || (st = landscape_outputs(s, x, err)) ||
         (st = landscape_figures(s, x, err)))
         return st;
+    /* (d) */
+    if ((st = e8_plan_run(x, s->plan, err))) return st;
     return TC_OK;
 }
 
@@ -646,12 +654,17 @@ static void e8_free(void *state) {
     if (!s) return;
     free(s->acc);
     free(s->pt);
+    /* (d) */
+    e8_plan_free(s->plan);
     free(s);
 }
 
 static const tc_results_file e8_results[] = {
     {"accuracy.csv", TC_RESULTS_ROWS, NULL},
     {"landscape.csv", TC_RESULTS_ROWS, NULL},
+    /* (d) */
+    {"plan.csv", TC_RESULTS_ROWS, "wall_s"},
+    {"replay.csv", TC_RESULTS_ROWS, NULL},
     {NULL, 0, NULL},
 };
 

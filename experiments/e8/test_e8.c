@@ -3,8 +3,10 @@
  * a continuous gradient from a jump and a flat one (and failing on the wrong one) */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "experiments/e8/e8.h"
+#include "scenes/tc_scenes.h"
 
 static const e8_box box = {0.1, 1.0, 9.81, 0.5, 0.05};
 
@@ -45,4 +47,136 @@ Test(e8, smoothness_measures_tell_continuous_jumping_and_flat_gradients) {
     /* the zero fraction counts exact zeros: 20 of 41 for the ramp, none for the sine's samples */
     cr_expect_float_eq(e8_zero_fraction(flat, N), 20.0 / N, 1e-15);
     cr_expect_float_eq(e8_zero_fraction(smooth, N), 1.0 / N, 1e-15); /* sin(0) at x = 0 */
+}
+
+/* (d): E2's T, a task on it (the finger's start from the scene) */
+static e8_task plan_task(double seconds, int nway) {
+    e8_task t = {.dt = 0.008, .seconds = seconds, .nway = nway, .length = 0.1, .reg = 1e-3};
+    tc_t_pusher tp = tc_default_t_pusher();
+    tc_t_pusher_start(&tp, t.start);
+    t.goal[0] = 0.03, t.goal[1] = 0.06, t.goal[2] = 0.35;
+    t.tol_pos = 0.01, t.tol_angle = 5 * M_PI / 180;
+    return t;
+}
+
+Test(e8, plan_waypoints_interpolate_linearly_and_their_weights_are_the_derivative) {
+    const e8_task t = plan_task(1.2, 3);
+    const double p[6] = {0.1, 0.2, 0.3, -0.1, 0.5, 0.4};
+    for (double time = 0; time <= 1.5; time += 0.05) {
+        double w[4], sum = 0, target = 0;
+        e8_plan_weights(&t, time, w);
+        for (int i = 0; i < 4; i++) {
+            cr_expect_geq(w[i], 0, "t %g w%d", time, i);
+            sum += w[i];
+        }
+        cr_expect_float_eq(sum, 1, 1e-15, "t %g", time);
+        /* the target's x: linear between the waypoints (at 0, 0.4, 0.8, 1.2 s), held after */
+        target = w[0] * t.start[0];
+        for (int i = 1; i < 4; i++)
+            target += w[i] * p[2 * (i - 1)];
+        const double knots[4] = {t.start[0], 0.1, 0.3, 0.5};
+        int seg = time >= 1.2 ? 2 : (int)(time / 0.4);
+        double f = time >= 1.2 ? 1 : time / 0.4 - seg;
+        cr_expect_float_eq(target, (1 - f) * knots[seg] + f * knots[seg + 1], 1e-12, "t %g", time);
+    }
+    /* a waypoint moves the target only on its two legs: zero weight elsewhere */
+    double w[4];
+    e8_plan_weights(&t, 0.2, w);
+    cr_expect_float_eq(w[0], 0.5, 1e-12);
+    cr_expect_eq(w[2], 0);
+    cr_expect_eq(w[3], 0);
+}
+
+Test(e8, plan_loss_gradient_matches_differences) {
+    const e8_task t = plan_task(1.0, 2);
+    double pose[3] = {0.01, 0.09, 0.2}, p[4] = {0.01, -0.1, 0.03, -0.05}, dl[3], dp[4];
+    e8_plan_loss(&t, pose, p, dl, dp);
+    for (int i = 0; i < 3; i++) {
+        double a[3], b[3];
+        memcpy(a, pose, sizeof a), memcpy(b, pose, sizeof b);
+        a[i] += 1e-6, b[i] -= 1e-6;
+        double d = (e8_plan_loss(&t, a, p, NULL, NULL) - e8_plan_loss(&t, b, p, NULL, NULL)) / 2e-6;
+        cr_expect_float_eq(dl[i], d, 1e-9, "pose %d", i);
+    }
+    for (int j = 0; j < 4; j++) {
+        double a[4], b[4];
+        memcpy(a, p, sizeof a), memcpy(b, p, sizeof b);
+        a[j] += 1e-6, b[j] -= 1e-6;
+        double d =
+            (e8_plan_loss(&t, pose, a, NULL, NULL) - e8_plan_loss(&t, pose, b, NULL, NULL)) / 2e-6;
+        cr_expect_float_eq(dp[j], d, 1e-9, "waypoint coordinate %d", j);
+    }
+}
+
+Test(e8, plan_chain_gradient_of_scm_matches_rollout_differences) {
+    /* SCM as E2 runs it, a 0.4 s push whose finger reaches the stem after about 0.15 s */
+    const e8_task t = plan_task(0.4, 2);
+    tc_t_pusher tp = tc_default_t_pusher();
+    tc_scene sc;
+    tc_method m;
+    tc_error err = {0};
+    cr_assert_eq(tc_scene_t_pusher(&sc, &tp, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(tc_method_parse(&m, "scm", &err), TC_OK, "%s", err.msg);
+    const char *name[] = {"k", "eps1_rel", "eps2", "eps3", "spacing"};
+    const double value[] = {208, 0.1, 0.002, 0.001, 0.08};
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(tc_method_set(&m, name[i], value[i], &err), TC_OK, "%s", err.msg);
+    const double p[4] = {t.start[0] + 0.01, t.start[1] + 0.07, t.start[0] + 0.015,
+                         t.start[1] + 0.14};
+    double pose[3], dpose[12];
+    long long steps = 0;
+    cr_assert_eq(e8_plan_rollout(&t, &sc, &m, p, pose, dpose, NULL, 0, &steps, &err), TC_OK, "%s",
+                 err.msg);
+    /* pushed: the T moved up and turned, so the chain ran through contact */
+    cr_expect_gt(pose[1], 0.005, "y %g", pose[1]);
+    cr_expect_gt(fabs(pose[2]), 1e-3, "theta %g", pose[2]);
+    /* every step counted twice: the step and its analytic Jacobian */
+    cr_expect_eq(steps, 2 * 50);
+    /* Richardson central differences of the rollout (h = 1e-6 and h / 2): the contact's
+     * curvature makes plain differences' error h^2 bound (2.4e-2 of the largest entry at 1e-5,
+     * 2.4e-4 at 1e-6: the chain is their limit) */
+    double scale = 0, worst = 0;
+    for (int j = 0; j < 4; j++) {
+        double d[2][3];
+        for (int k = 0; k < 2; k++) {
+            double a[4], b[4], pa[3], pb[3], h = 1e-6 / (1 + k);
+            memcpy(a, p, sizeof a), memcpy(b, p, sizeof b);
+            a[j] += h, b[j] -= h;
+            cr_assert_eq(e8_plan_rollout(&t, &sc, &m, a, pa, NULL, NULL, 0, &steps, &err), TC_OK);
+            cr_assert_eq(e8_plan_rollout(&t, &sc, &m, b, pb, NULL, NULL, 0, &steps, &err), TC_OK);
+            for (int r = 0; r < 3; r++)
+                d[k][r] = (pa[r] - pb[r]) / (2 * h);
+        }
+        for (int r = 0; r < 3; r++) {
+            double rich = (4 * d[1][r] - d[0][r]) / 3;
+            scale = fmax(scale, fabs(rich));
+            worst = fmax(worst, fabs(rich - dpose[r * 4 + j]));
+        }
+    }
+    /* the extrapolation's own error: rounding, about 1e-16 / 5e-7 of the pose, 1e-10 */
+    cr_expect_gt(scale, 0.1, "the pose does not depend on the waypoints (%g)", scale);
+    cr_expect_leq(worst / scale, 1e-7, "chain against differences: %g of %g", worst, scale);
+}
+
+/* a toy objective: a quadratic bowl centred at (0.3, -0.2, 0.1) */
+static double bowl(void *ctx, const double *z, int *stop) {
+    int *calls = ctx;
+    ++*calls;
+    *stop = 0;
+    return (z[0] - 0.3) * (z[0] - 0.3) + 4 * (z[1] + 0.2) * (z[1] + 0.2) +
+           (z[2] - 0.1) * (z[2] - 0.1);
+}
+
+Test(e8, cem_converges_on_a_quadratic_and_is_seeded) {
+    double mean[3] = {0, 0, 0}, sd[3] = {0.5, 0.5, 0.5}, again[3] = {0, 0, 0},
+           sd2[3] = {0.5, 0.5, 0.5};
+    int calls = 0;
+    cr_expect_eq(e8_cem(bowl, &calls, 3, mean, sd, 40, 10, 1e-4, 7, 60), 60);
+    cr_expect_eq(calls, 60 * 40);
+    cr_expect_float_eq(mean[0], 0.3, 1e-3);
+    cr_expect_float_eq(mean[1], -0.2, 1e-3);
+    cr_expect_float_eq(mean[2], 0.1, 1e-3);
+    /* the same seed, the same bits */
+    e8_cem(bowl, &calls, 3, again, sd2, 40, 10, 1e-4, 7, 60);
+    cr_expect(!memcmp(mean, again, sizeof mean));
 }
