@@ -6,6 +6,8 @@
 
 #include "exp/tc_experiment.h"
 
+#define E8_NX 6 /* the box's tangent state: dx, dy, dtheta, vx, vy, omega */
+
 /* the two landscapes: the drop height through contact onset, the corner angle across an edge */
 enum { E8_DROP, E8_TIP, E8_NSWEEP };
 
@@ -26,6 +28,18 @@ typedef struct e8_box {
 /* the 2-D world: the ground (body 0) and the square box (body 1, planar) lying flat at the
  * origin; the sweeps set its state */
 tc_status e8_scene(const e8_box *b, tc_scene *sc, tc_error *err);
+
+/* the script's box and scene groups into b (its units) */
+tc_status e8_read_box(const tc_script *sc, e8_box *b, tc_error *err);
+
+/* one rollout of landscape sweep (settings w) from sweep point x0, method m at step dt on the
+ * scene sc of box b: the loss (the box's x at the end, m) and, when dl is not NULL, its
+ * derivative with respect to x0 by the chain of the method's analytic one-step Jacobians
+ * (dx <- A dx); the steps taken are added to *steps, the inner solves that hit their cap to
+ * *fails. An error (the method cannot run, a step fails) names the simulation's first warning */
+tc_status e8_rollout(const tc_scene *sc, const e8_box *b, double dt, int sweep, const e8_sweep *w,
+                     const tc_method *m, double x0, double *loss, double *dl, long long *steps,
+                     long long *fails, tc_error *err);
 
 /* the box's planar state (x, y, theta; vx, vy, omega) at sweep point x0 of landscape sweep, and
  * its derivative with respect to x0 in tangent coordinates (dq, dv: 6 entries) */
