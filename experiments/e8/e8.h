@@ -58,4 +58,32 @@ double e8_total_variation(const double *g, int n);
 double e8_zero_fraction(const double *g, int n);
 double e8_grad_jump_ratio(const double *x, const double *g, int n);
 
+/* (c) bias and variance (e8_bias.c): the estimates of F'(x), F(x) = E[L(x + w)] with w ~ N(0,
+ * sigma^2), from m samples: first-order, the mean of the exact gradients g[i] at x + w[i];
+ * zeroth-order, the score function with the baseline l0 = L(x), the mean of (l[i] - l0) w[i] /
+ * sigma^2 */
+double e8_first_order(const double *g, int m);
+double e8_zeroth_order(const double *w, const double *l, int m, double l0, double sigma);
+
+/* the reference F'(x): node k of n (odd) evenly over [-span sigma, span sigma] (the middle one
+ * exactly 0), and the trapezoid rule of the integral of (L(x + w) - L(x)) w phi(w) / sigma^2
+ * over the nodes' losses l[n] (l[(n - 1) / 2] = L(x)); *err (may be NULL) gets its estimated
+ * error: the rule over every other node against all, plus the tails beyond the span with |L -
+ * L(x)| at most its largest over the nodes */
+double e8_quad_node(int k, int n, double span, double sigma);
+double e8_smoothed_grad(const double *l, int n, double span, double sigma, double *err);
+
+/* the bias |mean - ref| and the standard deviation (n - 1) of r estimates est[r] */
+void e8_bias_std(const double *est, int r, double ref, double *bias, double *std);
+
+/* the study, for the driver: its settings (the script's bias group, the labels of bias.methods
+ * checked), its steps for the estimate, the run (its own sweep, CSV, table, metrics and
+ * figures) and the end */
+typedef struct e8_bias e8_bias;
+tc_status e8_bias_setup(tc_exp *x, e8_bias **b, tc_error *err);
+double e8_bias_steps(const tc_exp *x, const e8_bias *b, const e8_sweep *sweep, double dt);
+tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *box, double dt,
+                      const e8_sweep *sweep, tc_error *err);
+void e8_bias_free(e8_bias *b);
+
 #endif

@@ -65,6 +65,7 @@ typedef struct e8_state {
     /* the accuracy study: the analytic methods x states */
     int acc_method[E8_MAXVARIANT], nacc;
     e8_acc *acc;
+    e8_bias *bias; /* (c), e8_bias.c */
 } e8_state;
 
 /* ---------- setup ---------- */
@@ -128,6 +129,7 @@ static tc_status e8_setup(tc_exp *x, void **state, tc_error *err) {
                               "coarse profile",
                               s->points);
     tc_exp_refer(x, "relaxation_label", s->relax_label);
+    if ((st = e8_bias_setup(x, &s->bias, err))) return st;
     if ((st = e8_scene(&s->box, &s->sc, err))) return st;
     tc_exp_need(x, TC_CAP_DYNAMICS, tc_scene_shapes(&s->sc), "a box in the 2-D world");
     return TC_OK;
@@ -154,6 +156,7 @@ static void e8_estimate(const tc_exp *x, const void *state, tc_work *w) {
             steps += 4.0 * s->points * s->sweep[sw].seconds / s->dt;
     steps *= 1.0 + s->nrelax / (double)(tc_exp_nmethod(x) > 0 ? tc_exp_nmethod(x) : 1);
     steps += 50.0 * s->states * tc_exp_nmethod(x);
+    steps += e8_bias_steps(x, s->bias, s->sweep, s->dt);
     w->steps = steps;
     w->seconds = steps * TC_WORK_STEP_S * 10; /* SCM's box is about 10 small steps */
     w->bytes = 1e6 * tc_exp_nmethod(x);
@@ -583,7 +586,7 @@ static tc_status e8_run(tc_exp *x, void *state, tc_error *err) {
     if ((st = accuracy_outputs(s, x, err)) || (st = landscape_outputs(s, x, err)) ||
         (st = landscape_figures(s, x, err)))
         return st;
-    return TC_OK;
+    return e8_bias_run(x, s->bias, &s->sc, &s->box, s->dt, s->sweep, err);
 }
 
 static void e8_free(void *state) {
@@ -591,12 +594,14 @@ static void e8_free(void *state) {
     if (!s) return;
     free(s->acc);
     free(s->pt);
+    e8_bias_free(s->bias);
     free(s);
 }
 
 static const tc_results_file e8_results[] = {
     {"accuracy.csv", TC_RESULTS_ROWS, NULL},
     {"landscape.csv", TC_RESULTS_ROWS, NULL},
+    {"bias.csv", TC_RESULTS_ROWS, NULL},
     {NULL, 0, NULL},
 };
 
