@@ -86,4 +86,7 @@ tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *b
                       const e8_sweep *sweep, tc_error *err);
 void e8_bias_free(e8_bias *b);
 
+/* touche bench gradients (e8_bench.c) */
+extern const struct tc_bench_def e8_bench; /* exp/tc_bench.h */
+
 #endif

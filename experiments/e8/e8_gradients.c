@@ -617,4 +617,9 @@ const tc_experiment_type tc_experiment_e8 = {
     .free = e8_free,
     .estimate = e8_estimate,
     .check = e8_check,
+    .bench_name = "gradients",
+    .bench_doc = "E8's box at a few states in contact: for every method, one step beside one "
+                 "Jacobian [A B] as its users get it (analytic where it has them) and by central "
+                 "differences (2n + 1 steps), on one thread (issue 36's targets in the notes)",
+    .bench = &e8_bench,
 };
