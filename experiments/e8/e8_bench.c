@@ -26,16 +26,17 @@ static const struct {
 };
 #define E8_NBENCH ((int)(sizeof e8_bench_states / sizeof e8_bench_states[0]))
 
+/* the CSV's columns (and the console's) */
 static const tc_col e8_bench_cols[] = {
     {.csv = "label"},
     {.csv = "derivatives", .quote = TC_COL_QUOTED},
     {.csv = "state"},
-    {.csv = "step_s", .fmt = "%.4g"},
-    {.csv = "jacobian_s", .fmt = "%.4g"},
-    {.csv = "ratio", .fmt = "%.3g"},
-    {.csv = "fd_jacobian_s", .fmt = "%.4g"},
-    {.csv = "fd_ratio", .fmt = "%.3g"},
-    {.csv = "fd_steps", .fmt = "%.0f"},
+    TC_COL_CSV("step_s", "%.4g"),
+    TC_COL_CSV("jacobian_s", "%.4g"),
+    TC_COL_CSV("ratio", "%.3g"),
+    TC_COL_CSV("fd_jacobian_s", "%.4g"),
+    TC_COL_CSV("fd_ratio", "%.3g"),
+    TC_COL_CSV("fd_steps", "%.0f"),
 };
 
 /* what is timed: a step from the state (restored before each), or a Jacobian there */
@@ -164,13 +165,14 @@ static tc_status e8_bench_run(tc_exp *x, const tc_bench_opts *o, tc_bench_table 
     return TC_OK;
 }
 
+/* the harness's options: the time budget of each timing */
 static const tc_bench_opt e8_bench_opts[] = {
     TC_BENCH_OPT_SECONDS("0.2", "time budget of each timing (s)"),
     {0},
 };
 
-const tc_bench_def e8_bench = {.tier = "full",
-                               .csv = "bench_gradients.csv",
+const tc_bench_def e8_bench = {.run = e8_bench_run,
                                .opts = e8_bench_opts,
-                               .threads = 1,
-                               .run = e8_bench_run};
+                               .csv = "bench_gradients.csv",
+                               .tier = "full",
+                               .threads = 1};

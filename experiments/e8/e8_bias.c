@@ -245,16 +245,11 @@ static void summarise(const e8_bias *b, int blk, e8_bias_sum *s) {
  * landscape at the largest count) and the metrics */
 static tc_status bias_outputs(e8_bias *b, tc_exp *x, const e8_bias_sum *sum, tc_error *err) {
     static const tc_col csv[] = {
-        {.csv = "label"},
-        {.csv = "landscape"},
-        {.csv = "samples", .fmt = "%.0f"},
-        {.csv = "reference", .fmt = "%.9g"},
-        {.csv = "reference_err", .fmt = "%.3g"},
-        {.csv = "first_bias", .fmt = "%.6g"},
-        {.csv = "first_std", .fmt = "%.6g"},
-        {.csv = "zeroth_bias", .fmt = "%.6g"},
-        {.csv = "zeroth_std", .fmt = "%.6g"},
-        {.csv = "failed_solves", .fmt = "%.0f"},
+        TC_COL_CSV("label", NULL),           TC_COL_CSV("landscape", NULL),
+        TC_COL_CSV("samples", "%.0f"),       TC_COL_CSV("reference", "%.9g"),
+        TC_COL_CSV("reference_err", "%.3g"), TC_COL_CSV("first_bias", "%.6g"),
+        TC_COL_CSV("first_std", "%.6g"),     TC_COL_CSV("zeroth_bias", "%.6g"),
+        TC_COL_CSV("zeroth_std", "%.6g"),    TC_COL_CSV("failed_solves", "%.0f"),
     };
     tc_rows *r;
     tc_status st = tc_rows_open(&r, x, "bias.csv", csv, 10, err);
@@ -270,17 +265,17 @@ static tc_status bias_outputs(e8_bias *b, tc_exp *x, const e8_bias_sum *sum, tc_
         }
     if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
     static const tc_col tab[] = {
-        {.head = "method"},
-        {.head = "landscape"},
-        {.head = "gradient"},
-        {.head = "failed solves", .tfmt = "%.0f"},
-        {.head = "F' (quadrature)", .digits = 4},
-        {.head = "its error", .digits = 2},
-        {.head = "1st-order bias", .digits = 3},
-        {.head = "1st-order std", .digits = 3},
-        {.head = "0th-order bias", .digits = 3},
-        {.head = "0th-order std", .digits = 3},
-        {.head = "lower MSE"},
+        TC_COL_TAB("method", NULL),
+        TC_COL_TAB("landscape", NULL),
+        TC_COL_TAB("gradient", NULL),
+        TC_COL_TAB("failed solves", "%.0f"),
+        TC_COL_TAB("F' (quadrature)", "%.4g"),
+        TC_COL_TAB("its error", "%.2g"),
+        TC_COL_TAB("1st-order bias", "%.3g"),
+        TC_COL_TAB("1st-order std", "%.3g"),
+        TC_COL_TAB("0th-order bias", "%.3g"),
+        TC_COL_TAB("0th-order std", "%.3g"),
+        TC_COL_TAB("lower MSE", NULL),
     };
     if ((st = tc_rows_open(&r, x, NULL, tab, 11, err))) return st;
     int top = b->nsamples - 1;
@@ -374,9 +369,8 @@ static tc_status bias_figures(e8_bias *b, tc_exp *x, const e8_bias_sum *sum, tc_
         }
         if ((st = tc_outfile_commit(&o, err))) return st;
         if (!labels[0]) continue;
-        tc_plot_var vars[] = {{"datafile", path}, {"labels", labels}, {"sweep", sweep_name[sw]}};
-        char base[32], caption[512];
-        snprintf(base, sizeof base, "fig_bias_%s", sweep_name[sw]);
+        char caption[512], base[32] = "fig_bias_";
+        strcat(base, sweep_name[sw]);
         snprintf(caption, sizeof caption,
                  "E8 (c), the %s landscape: bias (solid) and standard deviation (dashed) of the "
                  "first-order (blue) and zeroth-order (red) estimates of the smoothed loss's "
@@ -384,6 +378,7 @@ static tc_status bias_figures(e8_bias *b, tc_exp *x, const e8_bias_sum *sum, tc_
                  "(a zero, the first-order std of a method whose gradients are all exactly zero, "
                  "is not drawn)",
                  sweep_name[sw], b->repeats);
+        tc_plot_var vars[] = {{"datafile", path}, {"labels", labels}, {"sweep", sweep_name[sw]}};
         tc_exp_figure(x, "e8_bias.gp", vars, 3, base, caption);
     }
     return TC_OK;
@@ -428,15 +423,11 @@ tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *b
     if (!st) st = bias_outputs(b, x, sum, err);
     if (!st) st = bias_figures(b, x, sum, err);
     gsl_rng_free(rng);
-    free(run);
-    free(cost);
-    free(sum);
+    free(run), free(cost), free(sum);
     return st;
 }
 
 void e8_bias_free(e8_bias *b) {
-    if (!b) return;
-    free(b->w);
-    free(b->pt);
+    if (b) free(b->w), free(b->pt);
     free(b);
 }

@@ -11,22 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the script's box and scene groups */
-static const tc_field box_rows[] = {
-    TC_FIELD_R(e8_box, half, "half", 1e-3, 10),
-    TC_FIELD_R(e8_box, mass, "mass", 1e-6, 1e6),
-    TC_FIELD_END,
-};
-static const tc_field scene_rows[] = {
-    TC_FIELD_R(e8_box, gravity, "gravity", 0, 100),
-    TC_FIELD_R(e8_box, friction, "friction", 0, 10),
-    TC_FIELD_R(e8_box, thickness, "thickness", 1e-4, 10),
-    TC_FIELD_END,
-};
-
+/* the script's box and scene groups, each read whole (no other setting in them) */
 tc_status e8_read_box(const tc_script *sc, e8_box *b, tc_error *err) {
-    tc_status st = tc_script_read(sc, "box", box_rows, b, err);
-    return st ? st : tc_script_read(sc, "scene", scene_rows, b, err);
+    static const tc_field box[] = {TC_FIELD_R(e8_box, half, "half", 1e-3, 10),
+                                   TC_FIELD_R(e8_box, mass, "mass", 1e-6, 1e6), TC_FIELD_END};
+    static const tc_field scene[] = {TC_FIELD_R(e8_box, gravity, "gravity", 0, 100),
+                                     TC_FIELD_R(e8_box, friction, "friction", 0, 10),
+                                     TC_FIELD_R(e8_box, thickness, "thickness", 1e-4, 10),
+                                     TC_FIELD_END};
+    tc_status st = tc_script_read(sc, "box", box, b, err);
+    return st ? st : tc_script_read(sc, "scene", scene, b, err);
 }
 
 tc_status e8_scene(const e8_box *b, tc_scene *sc, tc_error *err) {
