@@ -49,3 +49,11 @@ if tail -n +2 "$out/bench/bench_piles.csv" | grep -q ',0,nan,'; then
         || { echo "bench piles: an untimed row without a reason"; exit 1; }
 fi
 echo "bench piles: $rows rows"
+# the gradients benchmark at a tiny budget: four states a method, the box's FD Jacobian 2n + 1 =
+# 19 steps (n: 6 states and 3 forces; no servo columns)
+"$touche" bench gradients --seconds 0.001 --out "$out/bench" >/dev/null 2>&1
+rows=$(tail -n +2 "$out/bench/bench_gradients.csv" | wc -l)
+[ "$rows" -gt 0 ] && [ $((rows % 4)) -eq 0 ] || { echo "bench gradients: $rows rows"; exit 1; }
+[ "$(tail -n +2 "$out/bench/bench_gradients.csv" | awk -F, '$NF != 19' | wc -l)" -eq 0 ] \
+    || { echo "bench gradients: an FD Jacobian of other than 19 steps"; exit 1; }
+echo "bench gradients: $rows rows"

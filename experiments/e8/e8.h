@@ -6,6 +6,8 @@
 
 #include "exp/tc_experiment.h"
 
+#define E8_NX 6 /* the box's tangent state: dx, dy, dtheta, vx, vy, omega */
+
 /* the two landscapes: the drop height through contact onset, the corner angle across an edge */
 enum { E8_DROP, E8_TIP, E8_NSWEEP };
 
@@ -26,6 +28,18 @@ typedef struct e8_box {
 /* the 2-D world: the ground (body 0) and the square box (body 1, planar) lying flat at the
  * origin; the sweeps set its state */
 tc_status e8_scene(const e8_box *b, tc_scene *sc, tc_error *err);
+
+/* the script's box and scene groups into b (its units) */
+tc_status e8_read_box(const tc_script *sc, e8_box *b, tc_error *err);
+
+/* one rollout of landscape sweep (settings w) from sweep point x0, method m at step dt on the
+ * scene sc of box b: the loss (the box's x at the end, m) and, when dl is not NULL, its
+ * derivative with respect to x0 by the chain of the method's analytic one-step Jacobians
+ * (dx <- A dx); the steps taken are added to *steps, the inner solves that hit their cap to
+ * *fails. An error (the method cannot run, a step fails) names the simulation's first warning */
+tc_status e8_rollout(const tc_scene *sc, const e8_box *b, double dt, int sweep, const e8_sweep *w,
+                     const tc_method *m, double x0, double *loss, double *dl, long long *steps,
+                     long long *fails, tc_error *err);
 
 /* the box's planar state (x, y, theta; vx, vy, omega) at sweep point x0 of landscape sweep, and
  * its derivative with respect to x0 in tangent coordinates (dq, dv: 6 entries) */
@@ -97,5 +111,35 @@ tc_status e8_plan_setup(tc_exp *x, e8_plan **pl, tc_error *err);
 void e8_plan_estimate(const tc_exp *x, const e8_plan *pl, tc_work *w);
 tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err);
 void e8_plan_free(e8_plan *pl);
+/* (c) bias and variance (e8_bias.c): the estimates of F'(x), F(x) = E[L(x + w)] with w ~ N(0,
+ * sigma^2), from m samples: first-order, the mean of the exact gradients g[i] at x + w[i];
+ * zeroth-order, the score function with the baseline l0 = L(x), the mean of (l[i] - l0) w[i] /
+ * sigma^2 */
+double e8_first_order(const double *g, int m);
+double e8_zeroth_order(const double *w, const double *l, int m, double l0, double sigma);
+
+/* the reference F'(x): node k of n (odd) evenly over [-span sigma, span sigma] (the middle one
+ * exactly 0), and the trapezoid rule of the integral of (L(x + w) - L(x)) w phi(w) / sigma^2
+ * over the nodes' losses l[n] (l[(n - 1) / 2] = L(x)); *err (may be NULL) gets its estimated
+ * error: the rule over every other node against all, plus the tails beyond the span with |L -
+ * L(x)| at most its largest over the nodes */
+double e8_quad_node(int k, int n, double span, double sigma);
+double e8_smoothed_grad(const double *l, int n, double span, double sigma, double *err);
+
+/* the bias |mean - ref| and the standard deviation (n - 1) of r estimates est[r] */
+void e8_bias_std(const double *est, int r, double ref, double *bias, double *std);
+
+/* the study, for the driver: its settings (the script's bias group, the labels of bias.methods
+ * checked), its steps for the estimate, the run (its own sweep, CSV, table, metrics and
+ * figures) and the end */
+typedef struct e8_bias e8_bias;
+tc_status e8_bias_setup(tc_exp *x, e8_bias **b, tc_error *err);
+double e8_bias_steps(const tc_exp *x, const e8_bias *b, const e8_sweep *sweep, double dt);
+tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *box, double dt,
+                      const e8_sweep *sweep, tc_error *err);
+void e8_bias_free(e8_bias *b);
+
+/* touche bench gradients (e8_bench.c) */
+extern const struct tc_bench_def e8_bench; /* exp/tc_bench.h */
 
 #endif

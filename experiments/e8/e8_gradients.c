@@ -18,7 +18,6 @@
 #define E8_MAXPOINT   257
 #define E8_MAXRELAX   8
 #define E8_MAXVARIANT 64
-#define E8_NX         6 /* the box's tangent state: dx, dy, dtheta, vx, vy, omega */
 
 static const char *const sweep_name[E8_NSWEEP] = {"drop", "tip"};
 static const char *const sweep_unit[E8_NSWEEP] = {"m", "rad"};
@@ -68,21 +67,11 @@ typedef struct e8_state {
     e8_acc *acc;
     /* (d) planning with gradients (e8_plan.c) */
     e8_plan *plan;
+    e8_bias *bias; /* (c), e8_bias.c */
 } e8_state;
 
 /* ---------- setup ---------- */
 
-static const tc_field box_rows[] = {
-    TC_FIELD_R(e8_box, half, "half", 1e-3, 10),
-    TC_FIELD_R(e8_box, mass, "mass", 1e-6, 1e6),
-    TC_FIELD_END,
-};
-static const tc_field scene_rows[] = {
-    TC_FIELD_R(e8_box, gravity, "gravity", 0, 100),
-    TC_FIELD_R(e8_box, friction, "friction", 0, 10),
-    TC_FIELD_R(e8_box, thickness, "thickness", 1e-4, 10),
-    TC_FIELD_END,
-};
 static const tc_field drop_rows[] = {
     TC_FIELD_R(e8_sweep, lo, "lo", -1, 10),
     TC_FIELD_R(e8_sweep, hi, "hi", -1, 10),
@@ -123,8 +112,7 @@ static tc_status e8_setup(tc_exp *x, void **state, tc_error *err) {
     const tc_script *sc = tc_exp_script(x);
     e8_acc_settings a = {0, 0};
     tc_status st;
-    if ((st = tc_script_read(sc, "box", box_rows, &s->box, err)) ||
-        (st = tc_script_read(sc, "scene", scene_rows, &s->box, err)) ||
+    if ((st = e8_read_box(sc, &s->box, err)) ||
         (st = tc_script_read(sc, "drop", drop_rows, &s->sweep[E8_DROP], err)) ||
         (st = tc_script_read(sc, "tip", tip_rows, &s->sweep[E8_TIP], err)) ||
         (st = tc_script_read(sc, NULL, run_rows, s, err)) ||
@@ -143,6 +131,7 @@ static tc_status e8_setup(tc_exp *x, void **state, tc_error *err) {
                               "coarse profile",
                               s->points);
     tc_exp_refer(x, "relaxation_label", s->relax_label);
+    if ((st = e8_bias_setup(x, &s->bias, err))) return st;
     if ((st = e8_scene(&s->box, &s->sc, err))) return st;
     /* (d) */
     if ((st = e8_plan_setup(x, &s->plan, err))) return st;
@@ -171,6 +160,7 @@ static void e8_estimate(const tc_exp *x, const void *state, tc_work *w) {
             steps += 4.0 * s->points * s->sweep[sw].seconds / s->dt;
     steps *= 1.0 + s->nrelax / (double)(tc_exp_nmethod(x) > 0 ? tc_exp_nmethod(x) : 1);
     steps += 50.0 * s->states * tc_exp_nmethod(x);
+    steps += e8_bias_steps(x, s->bias, s->sweep, s->dt);
     w->steps = steps;
     w->seconds = steps * TC_WORK_STEP_S * 10; /* SCM's box is about 10 small steps */
     w->bytes = 1e6 * tc_exp_nmethod(x);
@@ -186,53 +176,11 @@ static double point_x(const e8_state *s, int sweep, int i) {
     return w->lo + (w->hi - w->lo) * i / (s->points - 1);
 }
 
-/* one rollout from point x0: the loss (the box's x at the end, m) and, when dl is not NULL, its
- * derivative with respect to x0 by the chain of the method's analytic one-step Jacobians */
+/* one rollout from point x0 (e8_rollout) */
 static tc_status rollout(const e8_state *s, const tc_method *m, int sweep, double x0, double *loss,
                          double *dl, long long *steps, long long *fails, tc_error *err) {
-    tc_sim *sim = NULL;
-    tc_grad *g = NULL;
-    tc_status st = tc_sim_alloc(&sim, &s->sc, m, s->dt, err);
-    double q[3], v[3], dx[E8_NX], A[4 * E8_NX * E8_NX], B[4 * E8_NX * E8_NX], t[E8_NX];
-    e8_initial(&s->box, sweep, &s->sweep[sweep], x0, q, v, dx);
-    if (!st) {
-        memcpy(tc_sim_q(sim), q, sizeof q);
-        memcpy(tc_sim_v(sim), v, sizeof v);
-    }
-    if (!st && dl) {
-        tc_grad_settings set = tc_default_grad_settings();
-        set.mode = TC_GRAD_ANALYTIC;
-        st = tc_grad_alloc(&g, sim, &set, err);
-        if (!st && tc_grad_nx(g) != E8_NX)
-            st = tc_error_set(err, TC_EINVAL, NULL, 0, NULL,
-                              "the box has %d tangent states, not %d", tc_grad_nx(g), E8_NX);
-    }
-    long n = lround(s->sweep[sweep].seconds / s->dt);
-    for (long k = 0; k < n && !st; k++) {
-        /* the tangent carried through the step: dx <- A dx */
-        if (g && !(st = tc_grad_step(g, A, B, NULL, err))) {
-            for (int i = 0; i < E8_NX; i++) {
-                t[i] = 0;
-                for (int j = 0; j < E8_NX; j++)
-                    t[i] += A[i * E8_NX + j] * dx[j];
-            }
-            memcpy(dx, t, sizeof dx);
-        }
-        if (!st) st = tc_sim_step(sim);
-        if (!st) ++*steps;
-    }
-    if (st && sim && !err->msg[0]) {
-        char warn[256] = "";
-        tc_sim_warnings(sim, warn, sizeof warn);
-        tc_error_set(err, st, NULL, 0, NULL, "%s",
-                     warn[0] ? strtok(warn, "\n") : tc_status_str(st));
-    }
-    if (sim) *fails += tc_sim_get_stats(sim)->solver_fails;
-    if (!st) *loss = tc_sim_q(sim)[0];
-    if (!st && dl) *dl = dx[0];
-    tc_grad_free(g);
-    tc_sim_free(sim);
-    return st;
+    return e8_rollout(&s->sc, &s->box, s->dt, sweep, &s->sweep[sweep], m, x0, loss, dl, steps,
+                      fails, err);
 }
 
 /* one landscape point of one variant: the loss, central differences of the rollout, the chain */
@@ -646,7 +594,8 @@ static tc_status e8_run(tc_exp *x, void *state, tc_error *err) {
         return st;
     /* (d) */
     if ((st = e8_plan_run(x, s->plan, err))) return st;
-    return TC_OK;
+    /* (c) */
+    return e8_bias_run(x, s->bias, &s->sc, &s->box, s->dt, s->sweep, err);
 }
 
 static void e8_free(void *state) {
@@ -656,6 +605,8 @@ static void e8_free(void *state) {
     free(s->pt);
     /* (d) */
     e8_plan_free(s->plan);
+    /* (c) */
+    e8_bias_free(s->bias);
     free(s);
 }
 
@@ -665,6 +616,7 @@ static const tc_results_file e8_results[] = {
     /* (d) */
     {"plan.csv", TC_RESULTS_ROWS, "wall_s"},
     {"replay.csv", TC_RESULTS_ROWS, NULL},
+    {"bias.csv", TC_RESULTS_ROWS, NULL},
     {NULL, 0, NULL},
 };
 
@@ -680,4 +632,9 @@ const tc_experiment_type tc_experiment_e8 = {
     .free = e8_free,
     .estimate = e8_estimate,
     .check = e8_check,
+    .bench_name = "gradients",
+    .bench_doc = "E8's box at a few states in contact: for every method, one step beside one "
+                 "Jacobian [A B] as its users get it (analytic where it has them) and by central "
+                 "differences (2n + 1 steps), on one thread (issue 36's targets in the notes)",
+    .bench = &e8_bench,
 };

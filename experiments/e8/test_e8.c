@@ -2,6 +2,8 @@
 /* E8: the landscapes' initial states and their derivatives, and the smoothness measures telling
  * a continuous gradient from a jump and a flat one (and failing on the wrong one) */
 #include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <string.h>
 
@@ -41,11 +43,13 @@ Test(e8, smoothness_measures_tell_continuous_jumping_and_flat_gradients) {
     /* the jump ratio: 2 for a continuous gradient, about 1 for a jump */
     cr_expect_float_eq(e8_grad_jump_ratio(x, smooth, N), 2, 0.1);
     cr_expect_float_eq(e8_grad_jump_ratio(x, jump, N), 1, 0.01);
-    /* total variation: a unit step's is 1, sin(2x)'s on [-1, 1] 2 sin 2 */
+    /* total variation: a unit step's is 1, sin(2x)'s on [-1, 1] 4 - 2 sin 2 (it turns at
+     * +-pi / 4; the samples miss the peaks by 2e-3) */
     cr_expect_float_eq(e8_total_variation(jump, N), 1, 1e-15);
-    cr_expect_float_eq(e8_total_variation(smooth, N), 2 * sin(2), 1e-3);
-    /* the zero fraction counts exact zeros: 20 of 41 for the ramp, none for the sine's samples */
-    cr_expect_float_eq(e8_zero_fraction(flat, N), 20.0 / N, 1e-15);
+    cr_expect_float_eq(e8_total_variation(smooth, N), 4 - 2 * sin(2), 3e-3);
+    /* the zero fraction counts exact zeros: 21 of 41 for the ramp (x = 0 too), one for the
+     * sine's samples */
+    cr_expect_float_eq(e8_zero_fraction(flat, N), 21.0 / N, 1e-15);
     cr_expect_float_eq(e8_zero_fraction(smooth, N), 1.0 / N, 1e-15); /* sin(0) at x = 0 */
 }
 
@@ -179,4 +183,70 @@ Test(e8, cem_converges_on_a_quadratic_and_is_seeded) {
     /* the same seed, the same bits */
     e8_cem(bowl, &calls, 3, again, sd2, 40, 10, 1e-4, 7, 60);
     cr_expect(!memcmp(mean, again, sizeof mean));
+}
+
+/* (c) on a closed-form toy, the unit step L = H(x) smoothed by w ~ N(0, sigma^2): F(x) =
+ * Phi(x / sigma), so F'(x) = phi_sigma(x). Its exact gradient is 0 wherever it exists, so the
+ * first-order estimate is 0 and its bias is phi_sigma(x) whatever the samples; the zeroth-order
+ * one is unbiased */
+static double phi_sigma(double x, double sigma) {
+    return exp(-0.5 * x * x / (sigma * sigma)) / (sigma * sqrt(2 * M_PI));
+}
+
+Test(e8, reference_quadrature_of_a_step_and_a_parabola) {
+    enum { N = 129 };
+    const double sigma = 0.01, span = 4;
+    double l[N], q[N], err, qerr;
+    for (double x = -0.015; x <= 0.015; x += 0.005) {
+        for (int k = 0; k < N; k++) {
+            double w = e8_quad_node(k, N, span, sigma);
+            l[k] = x + w > 0;
+            q[k] = (x + w) * (x + w); /* F = x^2 + sigma^2: F' = 2 x */
+        }
+        cr_expect_eq(e8_quad_node(N / 2, N, span, sigma), 0.0);
+        double f = e8_smoothed_grad(l, N, span, sigma, &err);
+        /* the error estimate covers the true error, and both are small against F' (40 at 0) */
+        cr_expect_leq(fabs(f - phi_sigma(x, sigma)), err, "x %g: %g vs %g (err %g)", x, f,
+                      phi_sigma(x, sigma), err);
+        cr_expect_leq(err, 0.05 * phi_sigma(0, sigma), "x %g: err %g", x, err);
+        /* smooth: the rule is exact but for the tails beyond 4 sigma (2 x times 1.1e-3), which
+         * the estimate covers */
+        double fq = e8_smoothed_grad(q, N, span, sigma, &qerr);
+        cr_expect_leq(fabs(fq - 2 * x), qerr, "x %g: %g (err %g)", x, fq, qerr);
+        cr_expect_leq(qerr, 0.01 * sigma, "x %g", x);
+    }
+}
+
+Test(e8, step_function_zeroth_order_unbiased_first_order_biased_by_phi) {
+    enum { R = 400, M = 16 };
+    const double sigma = 0.5, x = 0.3, ref = phi_sigma(x, sigma);
+    double fe[R], ze[R], w[M], l[M], g[M], bias, std;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 5);
+    for (int r = 0; r < R; r++) {
+        for (int i = 0; i < M; i++) {
+            w[i] = gsl_ran_gaussian(rng, sigma);
+            l[i] = x + w[i] > 0;
+            g[i] = 0; /* H' where it exists */
+        }
+        fe[r] = e8_first_order(g, M);
+        ze[r] = e8_zeroth_order(w, l, M, 1.0, sigma); /* the baseline L(x) = H(0.3) = 1 */
+    }
+    gsl_rng_free(rng);
+    /* first-order: all zero, biased by F' itself, no spread */
+    e8_bias_std(fe, R, ref, &bias, &std);
+    cr_expect_float_eq(bias, ref, 1e-15);
+    cr_expect_eq(std, 0.0);
+    /* zeroth-order: the bias within 4 standard errors of the mean, the spread that of one
+     * sample over sqrt(M): one sample's variance is E[(H - 1)^2 w^2] / sigma^4 - F'^2 */
+    e8_bias_std(ze, R, ref, &bias, &std);
+    cr_expect_leq(bias, 4 * std / sqrt(R), "bias %g std %g", bias, std);
+    cr_expect_gt(std, 0.0);
+    /* E[H(-x - w) w^2] = sigma^2 (Phi(-x / sigma) + (x / sigma) phi(x / sigma)): w < -x */
+    double z = x / sigma, tail = 0.5 * erfc(z / sqrt(2)) + z * exp(-0.5 * z * z) / sqrt(2 * M_PI);
+    double sd = sqrt((tail / (sigma * sigma) - ref * ref) / M);
+    cr_expect_float_eq(std, sd, 0.15 * sd, "std %g, theory %g", std, sd);
+    /* a sign error or a missing 1 / sigma^2 would fail: the estimate of a single sample */
+    double w1 = -0.4, l1 = 0;
+    cr_expect_float_eq(e8_zeroth_order(&w1, &l1, 1, 1.0, sigma), 0.4 / (sigma * sigma), 1e-12);
 }
