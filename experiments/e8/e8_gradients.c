@@ -428,11 +428,14 @@ static void smoothness_row(e8_state *s, tc_exp *x, tc_rows *r, int v, int w, dou
     tc_rows_put(r, (tc_cell[]){TC_TEXT(var->name), TC_TEXT(sw), TC_TEXT(used), TC_NUM(0),
                                TC_NUM(jr), TC_NUM(*tv), TC_NUM(zf),
                                var->analytic ? TC_NUM(agree) : TC_TEXT("n/a")});
-    tc_exp_metric(x, label, jr, "1", 0.05, 0.05, 0,
-                  "jump ratio of the loss gradient dL/dx0 along the landscape (the chained "
-                  "analytic Jacobians where the method has them, else central differences of the "
-                  "rollout): 2 continuous, about 1 a jump, below 0.5 a jump in the loss",
-                  "%s.%s%s.jump_ratio_grad", label, pre, sw);
+    /* a flat gradient has no jump ratio (the zero fraction says so): no metric */
+    if (isfinite(jr))
+        tc_exp_metric(
+            x, label, jr, "1", 0.05, 0.05, 0,
+            "jump ratio of the loss gradient dL/dx0 along the landscape (the chained "
+            "analytic Jacobians where the method has them, else central differences of the "
+            "rollout): 2 continuous, about 1 a jump, below 0.5 a jump in the loss",
+            "%s.%s%s.jump_ratio_grad", label, pre, sw);
     tc_exp_metric(x, label, *tv, "1", 1e-9, 0.05, 0, "total variation of the same dL/dx0",
                   "%s.%s%s.grad_tv", label, pre, sw);
     tc_exp_metric(x, label, zf, "1", 1e-9, 0, 0,
@@ -492,11 +495,13 @@ static tc_status landscape_outputs(e8_state *s, tc_exp *x, tc_error *err) {
             if (s->nrelax > 0 && rho == s->relax[0]) tv_rho[w][0] = tv;
             if (s->nrelax > 0 && rho == s->relax[s->nrelax - 1]) tv_rho[w][1] = tv;
         }
+    /* (none where either end of the relaxations failed on the landscape) */
     for (int w = 0; w < E8_NSWEEP && s->nrelax > 1; w++)
-        tc_exp_metric(x, s->relax_label, tv_rho[w][1] / tv_rho[w][0], "1", 1e-6, 0.05, 0,
-                      "total variation of dL/dx0 at the largest relaxation over that at the "
-                      "smallest (below 1: smoother when relaxed)",
-                      "%s.%s.tv_ratio_relaxed", s->relax_label, sweep_name[w]);
+        if (isfinite(tv_rho[w][1] / tv_rho[w][0]))
+            tc_exp_metric(x, s->relax_label, tv_rho[w][1] / tv_rho[w][0], "1", 1e-6, 0.05, 0,
+                          "total variation of dL/dx0 at the largest relaxation over that at the "
+                          "smallest (below 1: smoother when relaxed)",
+                          "%s.%s.tv_ratio_relaxed", s->relax_label, sweep_name[w]);
     return tc_rows_close(r, "smoothness",
                          "E8 (b): smoothness of the loss gradient dL/dx0 along each landscape, "
                          "the gradient a method's users get (the chained analytic one-step "

@@ -729,10 +729,13 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
                           "share of the seeded starts whose search pushed the T to within the "
                           "success tolerance of the goal",
                           "%s.plan.%s.success_rate", label, opt_name[o]);
-            tc_exp_metric(x, label, med, "1", 0, 0.5, 0,
-                          "median over the successful starts of the simulated steps taken to the "
-                          "first success (Jacobian and difference steps included)",
-                          "%s.plan.%s.median_steps", label, opt_name[o]);
+            /* no success, no steps to it (the success rate says 0) */
+            if (isfinite(med))
+                tc_exp_metric(
+                    x, label, med, "1", 0, 0.5, 0,
+                    "median over the successful starts of the simulated steps taken to the "
+                    "first success (Jacobian and difference steps included)",
+                    "%s.plan.%s.median_steps", label, opt_name[o]);
             tc_exp_metric(x, label, wall, "s", 0, 0, TC_METRIC_TIMING,
                           "wall time of all its searches (never judged)", "%s.plan.%s.wall_s",
                           label, opt_name[o]);
