@@ -3,7 +3,8 @@
  * the time of one step (tc_sim_step) beside one Jacobian [A B] the way its users get it
  * (tc_grad_step in TC_GRAD_AUTO: analytic where the method has it) and by central differences
  * (TC_GRAD_FD, one step h: 2n + 1 steps), side by side in one run on one thread (the harness
- * writes bench_gradients.csv); issue 36's targets in the notes */
+ * writes bench_gradients.csv); notes on the targets (SCM within 5 steps, the single-level within 2)
+ */
 #include "experiments/e8/e8.h"
 #include "exp/tc_bench.h"
 #include "sim/tc_grad.h"
@@ -106,7 +107,8 @@ static tc_status bench_one(const tc_scene *sc, const e8_box *box, double dt, con
     return st;
 }
 
-/* a note per target of issue 36: the median ratio over the states of the methods of a kind */
+/* a note per target (SCM's Jacobian within 5 of its steps, the IFT's within 2): the median ratio
+ * over the states of the methods of a kind */
 static void target_note(tc_bench_table *t, const tc_exp *x, const double *ratio, const char *kind,
                         const char *target, double bound) {
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
