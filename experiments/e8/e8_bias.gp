@@ -20,8 +20,8 @@ set key off
 set xlabel 'M (samples)' font ',7' offset 0, 0.5
 pos(v) = (v > 0 ? v : 1/0)
 do for [k=0:n-1] {
-  if (k == 0) { set key top right font ',6' samplen 2 } else { set key off }
-  set title word(labels, k + 1) font ',8' offset 0, -0.6 noenhanced
+  if (k == 0) { set key top right font ',7' samplen 2 } else { set key off }
+  set title word(labels, k + 1) font ',8' offset 0, -0.6 noenhanced textcolor rgb word(colors, k + 1)
   plot datafile index k using 1:(pos($2)) with linespoints lw 2 pt 7 ps 0.5 lc rgb '#1f77b4' title '1st bias', \
        datafile index k using 1:(pos($3)) with linespoints lw 2 dt 2 pt 6 ps 0.5 lc rgb '#1f77b4' title '1st std', \
        datafile index k using 1:(pos($4)) with linespoints lw 2 pt 7 ps 0.5 lc rgb '#d62728' title '0th bias', \

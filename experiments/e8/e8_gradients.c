@@ -154,15 +154,24 @@ static tc_status e8_check(const tc_exp *x, const void *state, tc_error *err) {
  * accuracy state about 50 steps of differences */
 static void e8_estimate(const tc_exp *x, const void *state, tc_work *w) {
     const e8_state *s = state;
-    double steps = 0;
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
+    double steps = 0, seconds = 0, most = 1;
+    /* per method: its landscapes (its relaxations too) and accuracy states, its raised iteration
+     * caps an upper bound on their time; SCM's box is about 10 small steps */
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
+        const double f = tc_method_work_factor(tc_exp_method(x, k));
+        double sk = 0;
         for (int sw = 0; sw < E8_NSWEEP; sw++)
-            steps += 4.0 * s->points * s->sweep[sw].seconds / s->dt;
-    steps *= 1.0 + s->nrelax / (double)(tc_exp_nmethod(x) > 0 ? tc_exp_nmethod(x) : 1);
-    steps += 50.0 * s->states * tc_exp_nmethod(x);
-    steps += e8_bias_steps(x, s->bias, s->sweep, s->dt);
-    w->steps = steps;
-    w->seconds = steps * TC_WORK_STEP_S * 10; /* SCM's box is about 10 small steps */
+            sk += 4.0 * s->points * s->sweep[sw].seconds / s->dt;
+        if (!strcmp(tc_exp_label(x, k), s->relax_label)) sk *= 1 + s->nrelax;
+        sk += 50.0 * s->states;
+        steps += sk;
+        seconds += sk * TC_WORK_STEP_S * 10 * f;
+        most = fmax(most, f);
+    }
+    /* (c): every method's share, bounded by the largest factor */
+    const double b = e8_bias_steps(x, s->bias, s->sweep, s->dt);
+    w->steps = steps + b;
+    w->seconds = seconds + b * TC_WORK_STEP_S * 10 * most;
     w->bytes = 1e6 * tc_exp_nmethod(x);
     /* (d) */
     e8_plan_estimate(x, s->plan, w);

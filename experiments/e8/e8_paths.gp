@@ -13,7 +13,7 @@ ns = int(nsrc)
 set multiplot layout 2, np title 'E8 (d): the T along the best plans, planned and replayed' font ',10'
 set grid
 set tics font ',7'
-set key top left font ',6' noenhanced
+set key top left font ',7' noenhanced
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 do for [k=0:np-1] {
   set title word(planners, k + 1) font ',8' noenhanced
@@ -24,7 +24,7 @@ do for [k=0:np-1] {
   set xtics 0.02
   plot datafile index k*ns using 2:3 with lines lw 3 lc rgb 'black' title 'planned', \
        for [e=1:ne] datafile index k*ns+e using 2:3 with lines lw 1.5 lc rgb word(colors, e) \
-         title word(labels, e), \
+         dt int(word(dashes, e)) title word(labels, e), \
        '+' using (real(gx)):(real(gy)) every ::0::0 with points pt 2 ps 2 lc rgb 'red' notitle
 }
 do for [k=0:np-1] {
@@ -38,7 +38,7 @@ do for [k=0:np-1] {
   set ylabel 'theta (deg)' font ',7'
   plot datafile index k*ns using 1:($4*180/pi) with lines lw 3 lc rgb 'black' notitle, \
        for [e=1:ne] datafile index k*ns+e using 1:($4*180/pi) with lines lw 1.5 \
-         lc rgb word(colors, e) notitle, \
+         lc rgb word(colors, e) dt int(word(dashes, e)) notitle, \
        real(gth)*180/pi with lines dt 2 lc rgb 'red' notitle
 }
 unset multiplot

@@ -592,14 +592,14 @@ tc_status e8_plan_setup(tc_exp *x, e8_plan **out, tc_error *err) {
 void e8_plan_estimate(const tc_exp *x, const e8_plan *pl, tc_work *w) {
     /* every search of a method that plans may spend its budget; the replays are a rollout each */
     const unsigned shapes = tc_scene_shapes(&pl->sc);
-    int n = 0;
     for (int i = 0; i < pl->nmethod; i++) {
         int k = tc_exp_method_find(x, pl->label[i]);
-        n += k >= 0 && tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS, shapes);
+        if (k < 0 || !tc_method_can_run(tc_exp_method(x, k), TC_CAP_DYNAMICS, shapes)) continue;
+        double steps = (double)OPT_N * pl->starts * (double)pl->budget;
+        w->steps += steps;
+        /* SCM's T: about 10 small steps; a method's raised iteration caps its upper bound */
+        w->seconds += steps * TC_WORK_STEP_S * 10 * tc_method_work_factor(tc_exp_method(x, k));
     }
-    double steps = (double)n * OPT_N * pl->starts * (double)pl->budget;
-    w->steps += steps;
-    w->seconds += steps * TC_WORK_STEP_S * 10; /* SCM's T: about 10 small steps */
 }
 
 void e8_plan_free(e8_plan *pl) {
@@ -820,8 +820,8 @@ static void plan_figures(e8_plan *pl, tc_exp *x) {
     char caption[512];
     snprintf(caption, sizeof caption,
              "E8 (d): share of the %d seeded starts that pushed the T to the goal against the "
-             "simulated steps taken (solid: BFGS with the method's gradient; dashed: the "
-             "cross-entropy method), per method",
+             "simulated steps taken (thick: BFGS with the method's gradient; thin: the "
+             "cross-entropy method), per method in its colour",
              pl->starts);
     tc_exp_figure(x, "e8_plan.gp", v1, 3, "fig_plan_success", caption);
     tc_plot_var v2[] = {{"datafile", paths}, {"labels", engines}, {"planners", labels},

@@ -269,7 +269,8 @@ static void stiffness_part(const out2 *o, const tc_report_entry *ex, int n, cons
         "have none.";
     fprintf(o->md, "\n%s\n\n", intro);
     tc_latex_put(o->tex, intro);
-    fputs("\n\\begin{itemize}\\small\n", o->tex);
+    fputs("\n", o->tex);
+    int items = 0;
     for (int i = 0; i < n; i++) {
         char line[4096] = "";
         int nm = ok[i] == 2 ? ms[i].nmethod : 0;
@@ -292,6 +293,8 @@ static void stiffness_part(const out2 *o, const tc_report_entry *ex, int n, cons
         }
         free(val);
         if (!line[0]) continue;
+        /* the list opens at its first item (LaTeX refuses an empty itemize) */
+        if (!items++) fputs("\\begin{itemize}\\small\n", o->tex);
         fprintf(o->md, "- **%s**: %s\n", ex[i].name, line);
         fputs("\\item \\textbf{", o->tex);
         tc_latex_put(o->tex, ex[i].name);
@@ -299,7 +302,12 @@ static void stiffness_part(const out2 *o, const tc_report_entry *ex, int n, cons
         tc_latex_put(o->tex, line);
         fputs("\n", o->tex);
     }
-    fputs("\\end{itemize}\n", o->tex);
+    if (items)
+        fputs("\\end{itemize}\n", o->tex);
+    else {
+        fputs("- none of the methods that ran has one\n", o->md);
+        fputs("None of the methods that ran has one.\n", o->tex);
+    }
 }
 
 /* every method that ran, once per label, spec and parameters, with the experiments it ran in */
