@@ -87,7 +87,9 @@ static tc_status bench_one(const tc_scene *sc, const e8_box *box, double dt, con
     tc_status st = tc_sim_alloc(&c.sim, sc, m, dt, err);
     if (st) return st;
     double th = e8_bench_states[s].theta;
-    c.q[0] = 0, c.q[1] = e8_lowest(box->half, th) + e8_bench_states[s].gap, c.q[2] = th;
+    c.q[0] = 0;
+    c.q[1] = e8_lowest(box->half, th) + e8_bench_states[s].gap;
+    c.q[2] = th;
     memcpy(c.v, e8_bench_states[s].v, sizeof c.v);
     restore(&c);
     out[0] = time_call(&c, timed_step, budget, note, n);
@@ -118,8 +120,10 @@ static void target_note(tc_bench_table *t, const tc_exp *x, const double *ratio,
         for (int s = 0; s < E8_NBENCH; s++)
             if (!isnan(ratio[k * E8_NBENCH + s])) r[n++] = ratio[k * E8_NBENCH + s];
         double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < n; i++)
-            lo = fmin(lo, r[i]), hi = fmax(hi, r[i]);
+        for (int i = 0; i < n; i++) {
+            lo = fmin(lo, r[i]);
+            hi = fmax(hi, r[i]);
+        }
         tc_bench_note(t, "%s, %s: Jacobian over step %.3g-%.3g over the states (target: %s, %s)",
                       tc_exp_label(x, k), kind, lo, hi, target,
                       n && hi <= bound ? "met" : "not met");

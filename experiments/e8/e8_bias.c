@@ -230,8 +230,10 @@ static void summarise(const e8_bias *b, int blk, e8_bias_sum *s) {
         for (int r = 0; r < b->repeats; r++) {
             const e8_bias_pt *q = &p[b->nodes + r * mm];
             const double *w = &b->w[((size_t)sw * b->repeats + r) * mm];
-            for (int k = 0; k < m; k++)
-                g[k] = q[k].grad, g[mm + k] = q[k].loss;
+            for (int k = 0; k < m; k++) {
+                g[k] = q[k].grad;
+                g[mm + k] = q[k].loss;
+            }
             fe[r] = e8_first_order(g, m);
             ze[r] = e8_zeroth_order(w, g + mm, m, l0, b->sigma[sw]);
         }
@@ -388,7 +390,11 @@ static tc_status bias_figures(e8_bias *b, tc_exp *x, const e8_bias_sum *sum, tc_
 
 tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *box, double dt,
                       const e8_sweep *sweep, tc_error *err) {
-    b->x = x, b->sc = sc, b->box = box, b->dt = dt, b->sweep = sweep;
+    b->x = x;
+    b->sc = sc;
+    b->box = box;
+    b->dt = dt;
+    b->sweep = sweep;
     for (int k = 0; k < tc_exp_nmethod(x) && b->nmethod < 64; k++)
         if (studied(b, x, k)) b->method[b->nmethod++] = k;
     /* no method studied (--methods): the CSV's header all the same, so the experiment's digest
@@ -431,11 +437,16 @@ tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *b
     if (!st) st = bias_outputs(b, x, sum, err);
     if (!st) st = bias_figures(b, x, sum, err);
     gsl_rng_free(rng);
-    free(run), free(cost), free(sum);
+    free(run);
+    free(cost);
+    free(sum);
     return st;
 }
 
 void e8_bias_free(e8_bias *b) {
-    if (b) free(b->w), free(b->pt);
+    if (b) {
+        free(b->w);
+        free(b->pt);
+    }
     free(b);
 }

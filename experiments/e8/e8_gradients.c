@@ -252,8 +252,11 @@ static void accuracy_state(const e8_state *s, int i, double q[3], double v[3]) {
     gsl_rng_set(r, s->seed + (unsigned long)i);
     double th = -0.1 + 0.2 * gsl_rng_uniform(r), u = gsl_rng_uniform(r);
     double gap = i % 3 == 0 ? 0.01 + 0.04 * u : i % 3 == 1 ? 0.002 * u : -0.001 * u;
-    q[0] = 0, q[1] = e8_lowest(s->box.half, th) + gap, q[2] = th;
-    v[0] = -0.5 + gsl_rng_uniform(r), v[1] = -0.5 * gsl_rng_uniform(r);
+    q[0] = 0;
+    q[1] = e8_lowest(s->box.half, th) + gap;
+    q[2] = th;
+    v[0] = -0.5 + gsl_rng_uniform(r);
+    v[1] = -0.5 * gsl_rng_uniform(r);
     v[2] = -1 + 2 * gsl_rng_uniform(r);
     gsl_rng_free(r);
 }

@@ -98,7 +98,11 @@ double e8_plan_loss(const e8_task *t, const double pose[3], const double *p, dou
     double dx = pose[0] - t->goal[0], dy = pose[1] - t->goal[1],
            dth = remainder(pose[2] - t->goal[2], 2 * M_PI), l2 = t->length * t->length;
     double loss = dx * dx + dy * dy + l2 * dth * dth;
-    if (dl_pose) dl_pose[0] = 2 * dx, dl_pose[1] = 2 * dy, dl_pose[2] = 2 * l2 * dth;
+    if (dl_pose) {
+        dl_pose[0] = 2 * dx;
+        dl_pose[1] = 2 * dy;
+        dl_pose[2] = 2 * l2 * dth;
+    }
     /* the regulariser: the squared length of each leg of the finger's path */
     for (int j = 0; j < 2 * t->nway; j++)
         if (dl_p) dl_p[j] = 0;
@@ -894,7 +898,9 @@ tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err) {
                 continue;
             }
             replay_out *r = &pl->rep[pl->nrep];
-            r->planner = m, r->engine = e < 0 ? -1 : k, r->m = *mm;
+            r->planner = m;
+            r->engine = e < 0 ? -1 : k;
+            r->m = *mm;
             run[pl->nrep++] =
                 tc_exp_add_run(x, k, mm, -1, "study=replay planner=%s", tc_exp_label(x, pl->k[m]));
         }

@@ -45,13 +45,19 @@ void e8_initial(const e8_box *b, int sweep, const e8_sweep *w, double x0, double
         dx0[i] = 0;
     if (sweep == E8_DROP) {
         /* lying flat, its bottom at x0, thrown sideways */
-        q[0] = 0, q[1] = b->half + x0, q[2] = 0;
-        v[0] = w->vx, v[1] = 0, v[2] = 0;
+        q[0] = 0;
+        q[1] = b->half + x0;
+        q[2] = 0;
+        v[0] = w->vx;
+        v[1] = 0;
+        v[2] = 0;
         dx0[1] = 1;
         return;
     }
     /* turned by x0 on its lowest corner, at rest: the centre's height follows the angle */
-    q[0] = 0, q[1] = e8_lowest(b->half, x0), q[2] = x0;
+    q[0] = 0;
+    q[1] = e8_lowest(b->half, x0);
+    q[2] = x0;
     v[0] = v[1] = v[2] = 0;
     dx0[1] = b->half * ((cos(x0) >= 0 ? 1 : -1) * -sin(x0) + (sin(x0) >= 0 ? 1 : -1) * cos(x0));
     dx0[2] = 1;
@@ -123,8 +129,10 @@ double e8_grad_jump_ratio(const double *x, const double *g, int n) {
     /* the even points are the profile at twice the spacing */
     double xc[512], gc[512];
     int nc = 0;
-    for (int i = 0; i < n && nc < 512; i += 2)
-        xc[nc] = x[i], gc[nc++] = g[i];
+    for (int i = 0; i < n && nc < 512; i += 2) {
+        xc[nc] = x[i];
+        gc[nc++] = g[i];
+    }
     if (n < 5) return NAN;
     return tc_jump_ratio(xc, gc, nc, x, g, n, 2 * (x[1] - x[0]), 1, 0, INFINITY);
 }

@@ -58,8 +58,11 @@ static e8_task plan_task(double seconds, int nway) {
     e8_task t = {.dt = 0.008, .seconds = seconds, .nway = nway, .length = 0.1, .reg = 1e-3};
     tc_t_pusher tp = tc_default_t_pusher();
     tc_t_pusher_start(&tp, t.start);
-    t.goal[0] = 0.03, t.goal[1] = 0.06, t.goal[2] = 0.35;
-    t.tol_pos = 0.01, t.tol_angle = 5 * M_PI / 180;
+    t.goal[0] = 0.03;
+    t.goal[1] = 0.06;
+    t.goal[2] = 0.35;
+    t.tol_pos = 0.01;
+    t.tol_angle = 5 * M_PI / 180;
     return t;
 }
 
@@ -97,15 +100,19 @@ Test(e8, plan_loss_gradient_matches_differences) {
     e8_plan_loss(&t, pose, p, dl, dp);
     for (int i = 0; i < 3; i++) {
         double a[3], b[3];
-        memcpy(a, pose, sizeof a), memcpy(b, pose, sizeof b);
-        a[i] += 1e-6, b[i] -= 1e-6;
+        memcpy(a, pose, sizeof a);
+        memcpy(b, pose, sizeof b);
+        a[i] += 1e-6;
+        b[i] -= 1e-6;
         double d = (e8_plan_loss(&t, a, p, NULL, NULL) - e8_plan_loss(&t, b, p, NULL, NULL)) / 2e-6;
         cr_expect_float_eq(dl[i], d, 1e-9, "pose %d", i);
     }
     for (int j = 0; j < 4; j++) {
         double a[4], b[4];
-        memcpy(a, p, sizeof a), memcpy(b, p, sizeof b);
-        a[j] += 1e-6, b[j] -= 1e-6;
+        memcpy(a, p, sizeof a);
+        memcpy(b, p, sizeof b);
+        a[j] += 1e-6;
+        b[j] -= 1e-6;
         double d =
             (e8_plan_loss(&t, pose, a, NULL, NULL) - e8_plan_loss(&t, pose, b, NULL, NULL)) / 2e-6;
         cr_expect_float_eq(dp[j], d, 1e-9, "waypoint coordinate %d", j);
@@ -144,8 +151,10 @@ Test(e8, plan_chain_gradient_of_scm_matches_rollout_differences) {
         double d[2][3];
         for (int k = 0; k < 2; k++) {
             double a[4], b[4], pa[3], pb[3], h = 1e-6 / (1 + k);
-            memcpy(a, p, sizeof a), memcpy(b, p, sizeof b);
-            a[j] += h, b[j] -= h;
+            memcpy(a, p, sizeof a);
+            memcpy(b, p, sizeof b);
+            a[j] += h;
+            b[j] -= h;
             cr_assert_eq(e8_plan_rollout(&t, &sc, &m, a, pa, NULL, NULL, 0, &steps, &err), TC_OK);
             cr_assert_eq(e8_plan_rollout(&t, &sc, &m, b, pb, NULL, NULL, 0, &steps, &err), TC_OK);
             for (int r = 0; r < 3; r++)
