@@ -370,8 +370,8 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
 static void series_figure(tc_exp *x, const e4_state *s, int q) {
     static const char *const caption[3] = {
         "(a) Kinetic energy and penetration of a block started inside a plane.",
-        "(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows; "
-        "dotted: the paper's mean penetration of the method in its colour.",
+        ("(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows; "
+         "dotted: the paper's mean penetration of the method in its colour."),
         "(c) Kinetic energy and largest penetration of the settling pile."};
     char labels[2048] = "", papers[1024] = "", path[1200], base[32], file[32];
     int ok = 0;
