@@ -9,6 +9,7 @@
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ typedef struct jac_ws {
     double *qpos1, *qvel1; /* the nominal next state */
     double *qposp, *qvelp, *qposm, *qvelm; /* the next states at +eps, -eps */
     double *dpos;                          /* their position difference (nv) */
+    tc_arena arena;                        /* the block this workspace heads */
 } jac_ws;
 
 typedef struct engine {
@@ -449,7 +451,7 @@ static void mujoco_free(void *state) {
     if (!e) return;
     if (e->jac) {
         if (e->jac->d) mj_deleteData(e->jac->d);
-        free(e->jac);
+        tc_arena_free(&e->jac->arena);
     }
     if (e->d) mj_deleteData(e->d);
     if (e->m) mj_deleteModel(e->m);
@@ -809,43 +811,35 @@ static tc_status mujoco_step(void *state, const double *ctrl, const tc_wrench *x
     return TC_OK;
 }
 
+/* the workspace's buffers, carved from its block (a probe while sizing) */
+static void jac_carve(void *state, tc_arena *a, const void *ctx) {
+    const mjModel *m = ctx;
+    jac_ws *w = state;
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nu = (size_t)m->nu, nx = 2 * nv;
+    w->Amj = tc_arena_alloc(a, nx * nx, sizeof(double));
+    w->Bmj = tc_arena_alloc(a, nx * nu, sizeof(double));
+    w->Bq = tc_arena_alloc(a, nx * nv, sizeof(double));
+    w->qpos0 = tc_arena_alloc(a, nq, sizeof(double));
+    w->qpos1 = tc_arena_alloc(a, nq, sizeof(double));
+    w->qposp = tc_arena_alloc(a, nq, sizeof(double));
+    w->qposm = tc_arena_alloc(a, nq, sizeof(double));
+    w->qvel0 = tc_arena_alloc(a, nv, sizeof(double));
+    w->warm = tc_arena_alloc(a, nv, sizeof(double));
+    w->qvel1 = tc_arena_alloc(a, nv, sizeof(double));
+    w->qvelp = tc_arena_alloc(a, nv, sizeof(double));
+    w->qvelm = tc_arena_alloc(a, nv, sizeof(double));
+    w->dpos = tc_arena_alloc(a, nv, sizeof(double));
+    w->mdof = tc_arena_alloc(a, nv + 1, sizeof(int));
+    w->actu = tc_arena_alloc(a, nv + 1, sizeof(int));
+    w->xadr = tc_arena_alloc(a, nv + 1, sizeof(int));
+}
+
 /* the workspace: scratch data and every buffer in one block, the dof and actuator maps filled */
 static tc_status jac_alloc(engine *e) {
     const mjModel *m = e->m;
-    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nu = (size_t)m->nu, nx = 2 * nv;
-    size_t nd = nx * nx + nx * nu + nx * nv + 4 * nq + 6 * nv;
-    jac_ws *w = calloc(1, sizeof *w + nd * sizeof(double) + 3 * (nv + 1) * sizeof(int));
+    jac_ws probe = {0};
+    jac_ws *w = tc_arena_make(&probe, sizeof probe, offsetof(jac_ws, arena), jac_carve, m);
     if (!w) return TC_ENOMEM;
-    double *p = (double *)(w + 1);
-    w->Amj = p;
-    p += nx * nx;
-    w->Bmj = p;
-    p += nx * nu;
-    w->Bq = p;
-    p += nx * nv;
-    w->qpos0 = p;
-    p += nq;
-    w->qpos1 = p;
-    p += nq;
-    w->qposp = p;
-    p += nq;
-    w->qposm = p;
-    p += nq;
-    w->qvel0 = p;
-    p += nv;
-    w->warm = p;
-    p += nv;
-    w->qvel1 = p;
-    p += nv;
-    w->qvelp = p;
-    p += nv;
-    w->qvelm = p;
-    p += nv;
-    w->dpos = p;
-    p += nv;
-    w->mdof = (int *)p;
-    w->actu = w->mdof + nv;
-    w->xadr = w->actu + nv;
     for (int i = 0; i < e->nbody; i++) {
         if (e->vadr[i] < 0) continue;
         int planar = e->joint[i] == TC_JOINT_PLANAR;
@@ -858,7 +852,7 @@ static tc_status jac_alloc(engine *e) {
     }
     w->d = make_data(m);
     if (!w->d) {
-        free(w);
+        tc_arena_free(&w->arena);
         return TC_EENGINE;
     }
     e->jac = w;
