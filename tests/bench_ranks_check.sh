@@ -22,7 +22,7 @@ expect() {
 expect 2 "--ranks" --ranks 0
 expect 2 "--ranks" --ranks 1,two
 expect 2 "--ranks: 2 ranks do not divide the 3 workers" --ranks 1,2 --threads 3
-expect 2 "--experiments: no experiment called 'e9'" --experiments e9
+expect 2 "--experiments: no experiment called 'e99'" --experiments e99
 expect 2 "--tier must be quick or full" --tier medium
 expect 2 "--repeat" --repeat 0
 expect 2 "unknown option '--bogus'" --bogus

@@ -28,7 +28,7 @@ check_mj() { # as check, in a build with MuJoCo
 export TOUCHE_NO_PROGRESS=1
 check "no command" "usage" "$touche"
 check "unknown command" "unknown command" "$touche" frobnicate
-check "unknown experiment" "'e9' is neither an experiment" "$touche" run e9
+check "unknown experiment" "'e99' is neither an experiment" "$touche" run e99
 check "bad tier" "tier must be" "$touche" run e1 --tier huge
 check "bad threads" "run: --threads: expected a whole number in 1 .. 1024" "$touche" run e1 --threads zero
 # run --threads as generate reads it: whole, in 1 .. 1024, nothing after (exit 2, a message)
@@ -277,7 +277,7 @@ else
     echo "FAIL: failed runs (exit $rc)"; tail -5 "$tmp/err"; fail=$((fail+1))
 fi
 # bench all: bad options exit 2 naming the option, nothing written
-for args in "--seconds abc" "--seconds 0" "--threads 0" "--methods nope" "--scenes e9" "--bogus"; do
+for args in "--seconds abc" "--seconds 0" "--threads 0" "--methods nope" "--scenes e99" "--bogus"; do
     opt=${args%% *}
     check "bench all: $args" "bench all: .*$opt\|bench all: unknown option '$opt'" "$touche" bench all $args --out "$tmp/ba"
     "$touche" bench all $args --out "$tmp/ba" >/dev/null 2>&1; rc=$?

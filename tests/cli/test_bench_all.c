@@ -171,7 +171,7 @@ Test(bench_all, filters_keep_the_named_methods_and_the_reference, .disabled = !T
 }
 
 Test(bench_all, bad_options_exit_2) {
-    char *a[] = {"all", "--methods", "nope", NULL}, *b[] = {"all", "--scenes", "e9", NULL},
+    char *a[] = {"all", "--methods", "nope", NULL}, *b[] = {"all", "--scenes", "e99", NULL},
          *c[] = {"all", "--seconds", "-1", NULL}, *d[] = {"all", "--bogus", NULL};
     cr_expect_eq(tc_bench_all(3, a), 2);
     cr_expect_eq(tc_bench_all(3, b), 2);
