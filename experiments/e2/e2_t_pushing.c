@@ -185,9 +185,10 @@ static void travel_metrics(tc_exp *x, const e2_state *s, int ref) {
 }
 
 /* one row of the table: method k in the grid's cell (d, g, p) against the reference over the
- * rollouts, the paper's values for its column, and its pose-gap metrics */
-static void table_row(tc_exp *x, const e2_state *s, tc_rows *w, int k, int ref, int d, int g, int p,
-                      int points) {
+ * rollouts, the paper's values for its column, and its pose-gap metrics; returns the mean final
+ * COM distance (cm, NAN when every rollout failed) */
+static double table_row(tc_exp *x, const e2_state *s, tc_rows *w, int k, int ref, int d, int g,
+                        int p, int points) {
     static const char *const keys[] = {"scm_ms", "mjx_ms", "dd_cm", "dth_deg"};
     const e2_setup *e = &s->e;
     /* per rollout: method step (us), reference step (us), delta d (cm), delta theta (deg) */
@@ -225,6 +226,7 @@ static void table_row(tc_exp *x, const e2_state *s, tc_rows *w, int k, int ref, 
                   "%s.%s.dd_cm", label, col);
     tc_exp_metric(x, label, mean[3], "deg", 3, 0.25, 0,
                   "mean final rotation difference to the reference", "%s.%s.dth_deg", label, col);
+    return mean[2];
 }
 
 /* the table (as fig. 7): every method and column against the reference, with the paper's */
@@ -248,12 +250,21 @@ static tc_status write_table(tc_exp *x, const e2_state *s, int ref, tc_error *er
      * never pushed (the null outcome every pose-gap claim must fail) */
     travel_metrics(x, s, ref);
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        int sp = spaced(tc_exp_method(x, k));
+        int sp = spaced(tc_exp_method(x, k)), cells = 0;
         if (k == ref) continue;
+        double sum = 0;
         for (int g = 0; g < e->ninteg; g++)
             for (int p = sp ? 0 : -1; p < (sp ? e->nspacing : 0); p++)
-                for (int d = 0; d < e->ndt; d++)
-                    table_row(x, s, w, k, ref, d, g, p, p >= 0 ? points[p] : 0);
+                for (int d = 0; d < e->ndt; d++) {
+                    double dd = table_row(x, s, w, k, ref, d, g, p, p >= 0 ? points[p] : 0);
+                    sum += dd;
+                    cells++;
+                }
+        /* the grid's mean pose gap (NAN when a cell failed whole): the speed-accuracy figure's
+         * accuracy, beside the mean step time of the same runs */
+        tc_exp_metric(x, tc_exp_label(x, k), cells ? sum / cells : NAN, "cm", 0.5, 0.25, 0,
+                      "mean final COM distance to the reference over every cell of the grid",
+                      "%s.grid.dd_cm", tc_exp_label(x, k));
     }
     char machine[300], caption[1024];
     tc_machine_describe(machine, sizeof machine, tc_exp_threads(x));
@@ -389,6 +400,14 @@ static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {
     /* the table and every rollout; without the timed method, no paths or step times */
     st = write_table(x, s, ref, err);
     if (!st) st = write_rollouts(x, s, err);
+    if (!st)
+        tc_exp_pareto(x, "%s.grid.dd_cm", NULL, "mean final COM distance to the reference (cm)",
+                      "fig_pareto",
+                      "Speed against accuracy: each method's wall time per step over all its "
+                      "rollouts of the grid (this parallel run, this machine) against its mean "
+                      "final pose gap to the reference over the grid's cells; the dashed line "
+                      "joins the methods no cheaper one matches. The reference has no gap to "
+                      "itself and is left out.");
     if (!st && timed < 0)
         tc_exp_text(x, "No method labelled `%s` ran: no paths or step-time figures.", e->timing);
     if (st || timed < 0) return st;
