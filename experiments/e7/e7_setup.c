@@ -266,37 +266,16 @@ double e7_incline_accel(const e7_setup *e, int i) {
 
 /* ---------- the scenes ---------- */
 
-/* a cube of half size h (m) and mass (kg) resting on the ground at the origin, as body 1; in
- * 2-D the square of the same size on a planar joint (the cube as a prism) */
-static tc_status add_cube(double h, double mass, int planar, tc_scene *sc, tc_error *err) {
-    if (planar) {
-        const double A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}, b[4] = {h, h, h, h};
-        /* a uniform square of side 2h: izz = m (2h)^2 / 6 */
-        return tc_scene_add_polygon(sc, "box", A, b, 4, h, mass, mass * 4 * h * h / 6, 0, h, 0,
-                                    err);
-    }
-    const double hs[3] = {h, h, h}, pos[3] = {0, 0, h};
-    return tc_scene_add_box(sc, "box", hs, mass, pos, NULL, err);
-}
-
 tc_status e7_slide_scene(const e7_setup *e, int planar, tc_scene *sc, tc_error *err) {
-    tc_status st = planar ? tc_scene_ground_2d(sc, e->gravity, e->a_mu, err)
-                          : tc_scene_ground(sc, e->gravity, e->a_mu, err);
-    if (!st) st = add_cube(e->a_half, e->a_mass, planar, sc, err);
+    tc_status st =
+        tc_scene_box_on_incline(sc, e->gravity, 0, e->a_mu, e->a_half, e->a_mass, planar, err);
     if (!st) sc->body[1].vel[0] = e->a_v0;
     return st;
 }
 
 tc_status e7_incline_scene(const e7_setup *e, int i, int planar, tc_scene *sc, tc_error *err) {
-    const double th = e7_incline_angle(e, i), g = e->gravity;
-    tc_status st =
-        planar ? tc_scene_ground_2d(sc, g, e->b_mu, err) : tc_scene_ground(sc, g, e->b_mu, err);
-    if (st) return st;
-    /* the incline: gravity turned by theta toward +x, the plane's normal its "up" */
-    sc->gravity[0] = g * sin(th);
-    sc->gravity[1] = planar ? -g * cos(th) : 0;
-    sc->gravity[2] = planar ? 0 : -g * cos(th);
-    return add_cube(e->b_half, e->b_mass, planar, sc, err);
+    return tc_scene_box_on_incline(sc, e->gravity, e7_incline_angle(e, i), e->b_mu, e->b_half,
+                                   e->b_mass, planar, err);
 }
 
 tc_status e7_roll_scene(const e7_setup *e, tc_scene *sc, tc_error *err) {

@@ -249,11 +249,18 @@ static void verdicts_part(tc_exp *x, FILE *md, FILE *tex) {
     }
     /* an experiment of one's own (no paper, so no claims) says so where the verdicts go */
     if (!tc_claims_section(&c, x->type->name, &x->metrics, md, tex)) {
+        const char *paper = x->type->paper && x->type->paper[0] ? x->type->paper : "none";
         char line[600];
-        snprintf(line, sizeof line,
-                 "**Verdicts**: none: no claims.cfg holds claims of this experiment (paper: "
-                 "%s).",
-                 x->type->paper && x->type->paper[0] ? x->type->paper : "none");
+        if (!strncmp(paper, "none", 4))
+            snprintf(line, sizeof line,
+                     "**Verdicts**: none: this experiment reproduces no paper (%s); what it "
+                     "measures are findings, given below.",
+                     paper[4] == ':' ? paper + 5 + (paper[5] == ' ') : paper);
+        else
+            snprintf(line, sizeof line,
+                     "**Verdicts**: none: no claims.cfg holds claims of this experiment (paper: "
+                     "%s).",
+                     paper);
         fprintf(md, "%s\n\n", line);
         tc_md_to_tex(tex, line);
         fputs("\n\n", tex);

@@ -505,6 +505,26 @@ tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err) {
     return tc_scene_add(sc, &ground, 0, err);
 }
 
+tc_status tc_scene_box_on_incline(tc_scene *sc, double g, double tilt, double mu, double h,
+                                  double mass, int planar, tc_error *err) {
+    tc_status st = planar ? tc_scene_ground_2d(sc, g, mu, err) : tc_scene_ground(sc, g, mu, err);
+    if (st) return st;
+    /* the incline: gravity turned by tilt toward +x, the plane's normal its "up" */
+    if (tilt != 0) {
+        sc->gravity[0] = g * sin(tilt);
+        sc->gravity[1] = planar ? -g * cos(tilt) : 0;
+        sc->gravity[2] = planar ? 0 : -g * cos(tilt);
+    }
+    if (planar) {
+        /* the square as a prism: a uniform square of side 2h has izz = m (2h)^2 / 6 */
+        const double A[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}, b[4] = {h, h, h, h};
+        return tc_scene_add_polygon(sc, "box", A, b, 4, h, mass, mass * 4 * h * h / 6, 0, h, 0,
+                                    err);
+    }
+    const double hs[3] = {h, h, h}, pos[3] = {0, 0, h};
+    return tc_scene_add_box(sc, "box", hs, mass, pos, NULL, err);
+}
+
 #define POLY_MAX TC_POLYGON_MAXROW
 
 /* the vertices of {x : A x <= b}, counter-clockwise around their mean, into v (*nv of them);

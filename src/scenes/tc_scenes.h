@@ -158,6 +158,15 @@ void tc_t_pusher_start(const tc_t_pusher *t, double xy[2]);
  * y, and body 0 "ground" is the half-space y <= 0 (a plane with normal +y); friction mu */
 tc_status tc_scene_ground_2d(tc_scene *sc, double g, double mu, tc_error *err);
 
+/* a cube of half size h (m) and mass (kg) at rest on the ground at the origin, as body 1 "box",
+ * Coulomb friction mu, gravity g (m/s^2) turned by tilt (rad) toward +x: an incline (gravity
+ * (g sin tilt, 0, -g cos tilt); the plane's normal stays "up", which every method takes, while a
+ * turned plane is no 2-D scene). planar: the 2-D version, a square of side 2h on a planar joint
+ * (izz = m (2h)^2 / 6) on tc_scene_ground_2d, gravity (g sin tilt, -g cos tilt, 0); tilt 0 leaves
+ * the ground's gravity as it is. E7's slide and incline scenes and E9's static friction */
+tc_status tc_scene_box_on_incline(tc_scene *sc, double g, double tilt, double mu, double h,
+                                  double mass, int planar, tc_error *err);
+
 /* the most rows (and vertices) of a polygon A x <= b */
 #define TC_POLYGON_MAXROW 16
 
