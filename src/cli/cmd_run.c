@@ -154,6 +154,19 @@ int tc_cmd_run(int argc, char **argv) {
         fputs(run_help, stdout);
         return 0;
     }
+    /* --dump-problems: its folder made and probed before anything is planned or runs */
+    tc_error err;
+    tc_error_clear(&err);
+    if ((a.dump_every != 500 || a.dump_max != 2) && !a.dump) {
+        fprintf(stderr, "touche run: --dump-every and --dump-max need --dump-problems DIR\n");
+        return 2;
+    }
+    if (a.dump && tc_sim_dump_problems(a.dump, a.dump_every, a.dump_max, &err)) {
+        char msg[768];
+        tc_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "touche run: --dump-problems: %s\n", msg);
+        return 2;
+    }
     /* plan everything before anything runs, then run */
     tc_session *s = NULL;
     if (tc_session_alloc(&s, &a.o, a.force, a.timings)) return 2;
@@ -163,21 +176,6 @@ int tc_cmd_run(int argc, char **argv) {
             return 2;
         }
     if (tc_session_plan(s)) {
-        tc_session_free(s);
-        return 2;
-    }
-    /* --dump-problems: its folder made and probed before anything runs */
-    tc_error err;
-    tc_error_clear(&err);
-    if ((a.dump_every != 500 || a.dump_max != 2) && !a.dump) {
-        fprintf(stderr, "touche run: --dump-every and --dump-max need --dump-problems DIR\n");
-        tc_session_free(s);
-        return 2;
-    }
-    if (a.dump && tc_sim_dump_problems(a.dump, a.dump_every, a.dump_max, &err)) {
-        char msg[768];
-        tc_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "touche run: --dump-problems: %s\n", msg);
         tc_session_free(s);
         return 2;
     }

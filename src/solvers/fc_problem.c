@@ -305,11 +305,14 @@ tc_status tc_fc_problem_check(const tc_fc_problem *p, int sol, const char *what,
         return tc_error_set(err, TC_EPARSE, w, 0, "W/p",
                             "column pointers run from %d to %d, not from 0 to nnz = %d",
                             p->colptr[0], p->colptr[p->n], p->nnz);
-    for (int j = 0; j < p->n; j++) {
+    /* every pointer first (non-decreasing, so within [0, nnz]), then the entries they bound
+     * (a pointer past nnz in the middle was read from before: found by fuzz_fclib) */
+    for (int j = 0; j < p->n; j++)
         if (p->colptr[j + 1] < p->colptr[j])
             return tc_error_set(err, TC_EPARSE, w, 0, "W/p",
                                 "column pointer %d (%d) below the one before (%d)", j + 1,
                                 p->colptr[j + 1], p->colptr[j]);
+    for (int j = 0; j < p->n; j++) {
         for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) {
             int i = p->rowind[k];
             if (i < 0 || i >= p->n)
