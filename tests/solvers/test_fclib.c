@@ -124,7 +124,9 @@ Test(fclib, written_problem_reads_back_bit_identical_in_both_readers) {
     cr_assert_eq(memcmp(fl->mu, p->mu, (size_t)p->nc * sizeof(double)), 0);
     cr_assert_eq(memcmp(fs->r, p->r, (size_t)p->n * sizeof(double)), 0);
     cr_assert_eq(memcmp(fs->u, p->u, (size_t)p->n * sizeof(double)), 0);
+    /* FCLIB 3.1's delete frees the problem's members, not the struct its reader allocated */
     fclib_delete_local(fl);
+    free(fl);
     fclib_delete_solutions(fs, 1);
     free(img);
     tc_fc_problem_free(q2);
