@@ -30,13 +30,15 @@ else bad "problems written: '$lcp', '$vp', $n files"; ls "$tmp/d"; fi
 ls "$tmp/d" | grep -q 'step0000300' && bad "--dump-max 2 exceeded"
 
 # solve them: a table with the stored solution and both solvers, vp-nsgs converged
-"$touche" solve "$tmp/d/$lcp" "$tmp/d/$vp" >"$tmp/solve.out" 2>"$tmp/solve.err"
+"$touche" solve --warm "$tmp/d/$lcp" "$tmp/d/$vp" >"$tmp/solve.out" 2>"$tmp/solve.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "solve exits 0" || { bad "solve: exit $rc"; cat "$tmp/solve.err"; }
 rows=$(grep -c 'vp-nsgs .* converged$' "$tmp/solve.out")
 [ "$rows" -eq 2 ] && ok "vp-nsgs converged on both" || { bad "vp-nsgs rows: $rows"; cat "$tmp/solve.out"; }
+rows=$(grep -c 'vp-nsgs-warm .* converged$' "$tmp/solve.out")
+[ "$rows" -eq 2 ] && ok "--warm: vp-nsgs from the stored solution converged on both" || { bad "vp-nsgs-warm rows: $rows"; cat "$tmp/solve.out"; }
 # the merits (fourth column) of the stored solutions and vp-nsgs's are at most 1e-9
-worst=$(awk '$3 == "stored" || $3 == "vp-nsgs" { if ($4 + 0 > w) w = $4 + 0 } END { print w + 0 }' "$tmp/solve.out")
+worst=$(awk '$3 == "stored" || $3 ~ /^vp-nsgs/ { if ($4 + 0 > w) w = $4 + 0 } END { print w + 0 }' "$tmp/solve.out")
 awk -v w="$worst" 'BEGIN { exit !(w <= 1e-9) }' && ok "merits at most 1e-9 (worst $worst)" \
     || { bad "a merit above 1e-9: $worst"; cat "$tmp/solve.out"; }
 "$touche" solve --csv "$tmp/d/$lcp" >"$tmp/solve.csv" 2>&1

@@ -19,11 +19,12 @@
 #define SOLVE_PYRAMID_MAX 60
 
 static const char solve_help[] =
-    "usage: touche solve FILE.hdf5 ... [--csv] [--tol T] [--max-iter N]\n"
+    "usage: touche solve FILE.hdf5 ... [--csv] [--tol T] [--max-iter N] [--warm]\n"
     "read FCLIB local problems (3-D; touche run --dump-problems writes them) and solve\n"
     "each with touche's contact solvers on its raw (W, q, mu):\n"
     "  vp-nsgs      velocity projection's cone solver, Siconos fc3d NSGS, from r = 0,\n"
-    "               to Siconos' relative error T (default 1e-10) or N sweeps (10000)\n"
+    "               to Siconos' relative error T (default 1e-10) or N sweeps (10000);\n"
+    "               --warm: also from the file's solution (vp-nsgs-warm)\n"
     "  lcp-pyramid  the LCP step's 4-sided friction pyramid, Lemke with its fallbacks,\n"
     "               to the relative natural residual T (at most 60 contacts: Lemke on the\n"
     "               dense LCP of 6 unknowns a contact took 409 s on 117)\n"
@@ -59,7 +60,8 @@ static const char *base(const char *path) {
 }
 
 /* one problem: its stored solution, then each solver */
-static void solve_one(const char *path, const tc_fc_problem *p, int csv, double tol, int max_iter) {
+static void solve_one(const char *path, const tc_fc_problem *p, int csv, double tol, int max_iter,
+                      int warm) {
     const char *name = base(path);
     double qn = 0;
     for (int i = 0; i < p->n; i++)
@@ -78,13 +80,16 @@ static void solve_one(const char *path, const tc_fc_problem *p, int csv, double 
         return;
     }
     tc_fc_result res;
-    /* velocity projection's cone solver */
-    if (tc_fc_solve_nsgs(p, tol, max_iter, r, u, &res) == TC_OK) {
-        tc_fc_siconos_error(p, r, norm, &serr);
-        row(csv, name, p->nc, "vp-nsgs", tc_fclib_merit(p, r), serr, res.iters, res.seconds,
-            res.info ? "not converged" : "converged");
-    } else
-        row(csv, name, p->nc, "vp-nsgs", NAN, NAN, -1, -1, "skipped: W too large for dense");
+    /* velocity projection's cone solver, from zero and (--warm) from the file's solution */
+    for (int w = 0; w <= (warm && p->has_solution); w++) {
+        const char *label = w ? "vp-nsgs-warm" : "vp-nsgs";
+        if (tc_fc_solve_nsgs(p, w ? p->r : NULL, tol, max_iter, r, u, &res) == TC_OK) {
+            tc_fc_siconos_error(p, r, norm, &serr);
+            row(csv, name, p->nc, label, tc_fclib_merit(p, r), serr, res.iters, res.seconds,
+                res.info ? "not converged" : "converged");
+        } else
+            row(csv, name, p->nc, label, NAN, NAN, -1, -1, "skipped: W too large for dense");
+    }
     /* the LCP step's pyramid */
     if (p->nc <= SOLVE_PYRAMID_MAX && tc_fc_solve_pyramid(p, tol, max_iter, r, u, &res) == TC_OK) {
         tc_fc_siconos_error(p, r, norm, &serr);
@@ -99,11 +104,12 @@ int tc_cmd_solve(int argc, char **argv) {
     static const struct option opts[] = {{"csv", no_argument, 0, 'c'},
                                          {"tol", required_argument, 0, 't'},
                                          {"max-iter", required_argument, 0, 'n'},
+                                         {"warm", no_argument, 0, 'w'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int csv = 0, max_iter = 10000;
+    int csv = 0, max_iter = 10000, warm = 0;
     double tol = 1e-10;
-    for (int c; (c = getopt_long(argc, argv, "ct:n:h", opts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "ct:n:wh", opts, NULL)) != -1;) {
         switch (c) {
         case 'c':
             csv = 1;
@@ -114,6 +120,9 @@ int tc_cmd_solve(int argc, char **argv) {
         case 'n':
             if (!tc_arg_int("touche solve", "--max-iter", optarg, 1, 100000000, &max_iter))
                 return 2;
+            break;
+        case 'w':
+            warm = 1;
             break;
         case 'h':
             fputs(solve_help, stdout);
@@ -146,7 +155,7 @@ int tc_cmd_solve(int argc, char **argv) {
             bad = 1;
             continue;
         }
-        solve_one(argv[i], p, csv, tol, max_iter);
+        solve_one(argv[i], p, csv, tol, max_iter, warm);
         tc_fc_problem_free(p);
         fflush(stdout);
     }

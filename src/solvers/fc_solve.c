@@ -86,8 +86,8 @@ tc_status tc_fc_siconos_error(const tc_fc_problem *p, const double *r, double no
     return st;
 }
 
-tc_status tc_fc_solve_nsgs(const tc_fc_problem *p, double tol, int max_iter, double *r, double *u,
-                           tc_fc_result *res) {
+tc_status tc_fc_solve_nsgs(const tc_fc_problem *p, const double *r0, double tol, int max_iter,
+                           double *r, double *u, tc_fc_result *res) {
     memset(res, 0, sizeof *res);
     double *W = NULL;
     NumericsMatrix *M = NULL;
@@ -101,7 +101,11 @@ tc_status tc_fc_solve_nsgs(const tc_fc_problem *p, double tol, int max_iter, dou
     }
     o->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
     o->dparam[SICONOS_DPARAM_TOL] = tol;
-    memset(r, 0, (size_t)p->n * sizeof *r);
+    /* Siconos' NSGS starts from the reaction it is given */
+    if (r0)
+        memcpy(r, r0, (size_t)p->n * sizeof *r);
+    else
+        memset(r, 0, (size_t)p->n * sizeof *r);
     memset(u, 0, (size_t)p->n * sizeof *u);
     double t0 = now();
     res->info = fc3d_driver(&fc, r, u, o);

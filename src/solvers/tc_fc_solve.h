@@ -29,10 +29,10 @@ tc_status tc_fc_dense(const tc_fc_problem *p, double *out);
  * exact). TC_EINVAL beyond TC_FC_DENSE_MAX rows, TC_ENOMEM */
 tc_status tc_fc_siconos_error(const tc_fc_problem *p, const double *r, double norm, double *error);
 
-/* fc3d NSGS from r = 0 (Siconos' default local solver, as velocity projection's blocks) to the
- * relative error tol or max_iter sweeps: impulses into r[n], u = W r + q into u[n] */
-tc_status tc_fc_solve_nsgs(const tc_fc_problem *p, double tol, int max_iter, double *r, double *u,
-                           tc_fc_result *res);
+/* fc3d NSGS (Siconos' default local solver, as velocity projection's blocks) from r0 (NULL:
+ * r = 0) to the relative error tol or max_iter sweeps: impulses into r[n], u = W r + q into u[n] */
+tc_status tc_fc_solve_nsgs(const tc_fc_problem *p, const double *r0, double tol, int max_iter,
+                           double *r, double *u, tc_fc_result *res);
 
 /* the LCP step's pyramid: friction along +-t1, +-t2 (k = 4) bounded by mu r_n, as the LCP of
  * solver_lcp.c over (r_n, beta, gamma), by tc_lcp (Lemke, fallbacks) to its relative natural

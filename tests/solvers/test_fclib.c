@@ -322,7 +322,7 @@ Test(fclib, solvers_on_a_raw_problem) {
     tc_fc_problem *p = random_problem(6, 4, 5);
     double *r = malloc(2 * (size_t)p->n * sizeof *r), *u = r + p->n;
     tc_fc_result res;
-    cr_assert_eq(tc_fc_solve_nsgs(p, 1e-10, 10000, r, u, &res), TC_OK);
+    cr_assert_eq(tc_fc_solve_nsgs(p, NULL, 1e-10, 10000, r, u, &res), TC_OK);
     double qn = 0, serr;
     for (int i = 0; i < p->n; i++)
         qn += p->q[i] * p->q[i];
