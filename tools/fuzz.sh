@@ -9,7 +9,7 @@
 # TOUCHE_FUZZ_OPTIONAL=1 says "skipped" and exits 0.
 set -eu
 cd "$(dirname "$0")/.."
-all="fuzz_script fuzz_trajectories fuzz_fem_cache fuzz_metrics fuzz_history fuzz_claims fuzz_tetgen fuzz_args"
+all="fuzz_script fuzz_trajectories fuzz_fem_cache fuzz_metrics fuzz_history fuzz_claims fuzz_tetgen fuzz_args fuzz_fclib"
 
 # arguments: the seconds per target when the first is a number, then the targets (default all)
 secs=30

@@ -6,6 +6,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 pkgs="gcc pkg-config meson ninja-build libgsl-dev libcriterion-dev libconfig-dev libmujoco-dev gnuplot-nox git calculix-ccx libqhull-dev tetgen libccd-dev libsiconos-numerics-dev"
+# FCLIB 3.1 (HDF5 underneath) for touche run --dump-problems and touche solve (docs/fclib.md)
+pkgs="$pkgs libfclib-dev"
 # the ODE engine adapter (src/engines/engine_ode.c)
 pkgs="$pkgs libode-dev"
 # Bullet 3.24 (double precision, bullet-float64.pc) and the C++ compiler for its one adapter file

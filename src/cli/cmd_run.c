@@ -6,6 +6,7 @@
 #include "core/tc_fs.h"
 #include "exp/tc_ranks.h"
 #include "exp/tc_session.h"
+#include "sim/tc_sim.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -40,11 +41,17 @@ static const char run_help[] =
     "usage: touche run NAME|all|SCRIPT.cfg ... [--tier quick|full] [--methods a,b]\n"
     "                  [--set LABEL.PARAM=VALUE]... [--threads N] [--out DIR]\n"
     "                  [--force] [--timings FILE]\n"
+    "                  [--dump-problems DIR [--dump-every N] [--dump-max K]]\n"
     "each experiment's work (steps, memory, time) is estimated before anything\n"
     "runs; one above 1e9 steps, a day over its threads or half the memory is\n"
     "refused unless --force is given (docs/architecture.md, work estimates)\n"
     "--timings FILE: a CSV row per experiment with its sweeps' items, wall and\n"
     "CPU time, ranks and threads (for touche bench ranks; timings only, no results)\n"
+    "--dump-problems DIR: the velocity-level solvers (the LCP steps, velocity\n"
+    "projection) write the 3-D friction-contact problem of steps N, 2N, ... that have\n"
+    "contacts (--dump-every N, default 500), at most K per simulation (--dump-max K,\n"
+    "default 2), with their solution, as FCLIB files DIR/EXP-runR-METHOD-simS-stepN.hdf5\n"
+    "(DIR made when missing; read them with touche solve; docs/fclib.md)\n"
     "exit status: 0 every run ok; 1 an experiment could not finish (outputs of\n"
     "that experiment left as they were); 2 bad command line or input (nothing\n"
     "run); 3 finished, but runs failed (all written, the reasons in the summary,\n"
@@ -58,6 +65,8 @@ typedef struct run_args {
     tc_override set[TC_SESSION_MAXSET];
     int force, help;
     const char *timings;
+    const char *dump; /* --dump-problems DIR, or NULL */
+    int dump_every, dump_max;
 } run_args;
 
 /* one option; 0 after saying what is wrong with it */
@@ -78,6 +87,13 @@ static int run_option(run_args *a, int c, const char *arg) {
     case 'h':
         a->help = 1;
         return 1;
+    case 'D':
+        a->dump = arg;
+        return 1;
+    case 'E':
+        return tc_arg_int("touche run", "--dump-every", arg, 1, 1000000000, &a->dump_every);
+    case 'K':
+        return tc_arg_int("touche run", "--dump-max", arg, 1, 1000000, &a->dump_max);
     case 'm':
         /* the filter is read whole (its readers hold 1 kB): a longer one is refused, never cut */
         if (strlen(arg) >= 1024) {
@@ -117,21 +133,39 @@ int tc_cmd_run(int argc, char **argv) {
                                          {"out", required_argument, 0, 'o'},
                                          {"force", no_argument, 0, 'f'},
                                          {"timings", required_argument, 0, 'T'},
+                                         {"dump-problems", required_argument, 0, 'D'},
+                                         {"dump-every", required_argument, 0, 'E'},
+                                         {"dump-max", required_argument, 0, 'K'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     static run_args a;
     a = (run_args){.o = {.source_dir = tc_source_dir(),
                          .out_root = "out",
                          .tier = "quick",
-                         .threads = omp_get_max_threads()}};
+                         .threads = omp_get_max_threads()},
+                   .dump_every = 500,
+                   .dump_max = 2};
     a.o.set = a.set;
     /* over MPI ranks, rank 0 alone speaks */
     tc_ranks_quiet();
-    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fT:h", opts, NULL)) != -1;)
+    for (int c; (c = getopt_long(argc, argv, "t:m:s:j:o:fT:D:E:K:h", opts, NULL)) != -1;)
         if (!run_option(&a, c, optarg)) return 2;
     if (a.help) {
         fputs(run_help, stdout);
         return 0;
+    }
+    /* --dump-problems: its folder made and probed before anything is planned or runs */
+    tc_error err;
+    tc_error_clear(&err);
+    if ((a.dump_every != 500 || a.dump_max != 2) && !a.dump) {
+        fprintf(stderr, "touche run: --dump-every and --dump-max need --dump-problems DIR\n");
+        return 2;
+    }
+    if (a.dump && tc_sim_dump_problems(a.dump, a.dump_every, a.dump_max, &err)) {
+        char msg[768];
+        tc_error_format(&err, msg, sizeof msg);
+        fprintf(stderr, "touche run: --dump-problems: %s\n", msg);
+        return 2;
     }
     /* plan everything before anything runs, then run */
     tc_session *s = NULL;

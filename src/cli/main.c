@@ -32,6 +32,8 @@ static const char usage[] =
     "      --threads N             OpenMP threads (default: all cores)\n"
     "      --out DIR               output root (default ./out)\n"
     "      --timings FILE          a CSV row per experiment: sweep items, wall and CPU time\n"
+    "      --dump-problems DIR     the velocity-level solvers' friction-contact problems of\n"
+    "                              chosen steps as FCLIB files (--dump-every N, --dump-max K)\n"
     "      exit status: 0 ok; 1 an experiment could not finish; 2 bad command line or input\n"
     "      (nothing run); 3 runs failed or outputs are missing (all written); 130 interrupted\n"
     "  check [options]           compare accuracy metrics and result digests under --out with\n"
@@ -43,6 +45,9 @@ static const char usage[] =
     "      --timings (a slowdown beyond tolerance fails)\n"
     "      --update (replace the references)  --update-new (add only what they lack); never\n"
     "      a method whose runs failed, unless --accept-failed (touche check --help)\n"
+    "  solve FILE.hdf5 ...       FCLIB friction-contact problems (run --dump-problems) solved\n"
+    "                            by touche's solvers: FCLIB merit, Siconos error, iterations,\n"
+    "                            time (--csv; docs/fclib.md)\n"
     "  history [--file F] [--out DIR]  every metric against the checks recorded in F (default\n"
     "                            out/history.tsv): history.md and a figure per experiment\n"
     "  bench scm [options]       SCM pair evaluations/s vs points, 1 and all threads, beside\n"
@@ -96,10 +101,10 @@ static int dispatch(int argc, char **argv) {
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"list", tc_cmd_list},        {"run", tc_cmd_run},
-                {"check", tc_cmd_check},      {"bench", tc_cmd_bench},
-                {"report", tc_cmd_report},    {"history", tc_cmd_history},
-                {"generate", tc_cmd_generate}};
+    } cmds[] = {{"list", tc_cmd_list},         {"run", tc_cmd_run},
+                {"check", tc_cmd_check},       {"bench", tc_cmd_bench},
+                {"report", tc_cmd_report},     {"history", tc_cmd_history},
+                {"generate", tc_cmd_generate}, {"solve", tc_cmd_solve}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (!strcmp(cmd, cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "touche: unknown command '%s'\n\n%s", cmd, usage);

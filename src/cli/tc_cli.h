@@ -13,6 +13,7 @@ int tc_cmd_bench(int argc, char **argv);
 int tc_cmd_report(int argc, char **argv);
 int tc_cmd_history(int argc, char **argv);
 int tc_cmd_generate(int argc, char **argv);
+int tc_cmd_solve(int argc, char **argv);
 
 /* touche bench points: the points model's broad phase and contacts on piles of the given body
  * counts, each timed for --seconds, into bench_points.csv (run by exp/tc_bench.h's harness) */

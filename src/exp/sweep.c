@@ -92,7 +92,12 @@ static void run_items(tc_exp *x, int n, const start_slot *order, const unsigned 
         }
         tc_par_sweep_start_item();
         double t0 = tc_wall_time();
+        /* --dump-problems names the run's files by experiment and run */
+        char label[96];
+        snprintf(label, sizeof label, "%s-run%04d", x->name, it[i].run);
+        tc_sim_dump_label(label);
         fn(ctx, i, &it[i]);
+        tc_sim_dump_label(NULL);
         wall[i] = tc_wall_time() - t0;
         tc_par_sweep_finish_item();
         long done = key ? tc_par_node_finish(key) : -1;

@@ -255,6 +255,7 @@ tc_status tc_sim_alloc(tc_sim **out, const tc_scene *scene, const tc_method *m, 
         tc_sim_free(s);
         return st;
     }
+    tc_sim_dump_attach(s);
     *out = s;
     return TC_OK;
 }
@@ -271,6 +272,7 @@ void tc_sim_free(tc_sim *s) {
     free(s->w);
     free(s->xfrc);
     free(s->dw);
+    tc_sim_dump_detach(s);
     free(s);
 }
 
@@ -317,6 +319,12 @@ tc_status tc_sim_step(tc_sim *s) {
     }
     s->t += s->dt;
     s->stats.steps++;
+    /* --dump-problems: the chosen steps' friction-contact problems (sim/dump.c) */
+    if (!st && s->dump) {
+        char why[768];
+        st = tc_sim_dump_step(s, why, sizeof why);
+        if (st) add_warning(s, why);
+    }
     if (st) {
         char msg[160];
         snprintf(msg, sizeof msg, "step failed at t = %g s: %s (%s)", s->t, tc_status_str(st),

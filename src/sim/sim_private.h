@@ -23,7 +23,15 @@ struct tc_sim {
     double *dw; /* the model's force_jacobian, (6 nbody) x (12 nbody): tc_sim_reserve_jacobian */
     char warn[4096];
     int nwarn;
+    struct tc_sim_dump *dump; /* --dump-problems: sim/dump.c; NULL when off */
 };
+
+/* --dump-problems (sim/dump.c): tc_sim_alloc attaches the process-wide setting to a simulation
+ * of a solver with an fc_problem hook, tc_sim_free detaches it, and tc_sim_step writes the
+ * chosen steps' problems; a failed write is the step's status, why in why[n] */
+void tc_sim_dump_attach(tc_sim *s);
+void tc_sim_dump_detach(tc_sim *s);
+tc_status tc_sim_dump_step(tc_sim *s, char *why, size_t n);
 
 /* give the simulation's ode its accel_jacobian (the model's force_jacobian composed with the
  * derivatives of tc_system_accel), with the model's (6 nbody) x (12 nbody) derivative buffer

@@ -187,6 +187,19 @@ int tc_sim_warnings(tc_sim *sim, char *buf, int n);
  * impulses hook (force-level integrators, engines) */
 int tc_sim_impulses(tc_sim *sim, tc_contact_impulse *out, int max);
 
+/* --dump-problems (docs/fclib.md): from now on every simulation made of a solver that poses a
+ * friction-contact problem (tc_solver_type.fc_problem: the LCP steps, velocity projection)
+ * writes the problems of its steps k = every, 2 every, ... that have contacts, at most max per
+ * simulation, as FCLIB files dir/LABEL-METHOD-simK-stepN.hdf5 (LABEL: the thread's run label,
+ * METHOD: the spec with '/' as '_', K: the simulations made under the label so far, N: the
+ * step, 1-based). dir is made when missing and probed for writing (TC_EIO naming it); NULL turns
+ * it off. Set it before anything runs (not thread-safe). A failed write fails the step */
+tc_status tc_sim_dump_problems(const char *dir, long every, int max, tc_error *err);
+
+/* the label of the simulations this thread makes next (the runner: "EXPERIMENT-runN"); the
+ * count K starts again at 0 */
+void tc_sim_dump_label(const char *label);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
  * optional drift correction by post-stabilisation (Cline & Pai 2003): after the step, positions
  * move along M^-1 N^T to shrink each penetration, velocities untouched */
 #include "solvers/tc_contact_space.h"
+#include "solvers/tc_fc_problem.h"
 #include "solvers/tc_lcp.h"
 
 #include <math.h>
@@ -56,6 +57,8 @@ typedef struct lcp_state {
     int nv, k, maxc, gap;
     double drift; /* 1/s: drift_rate, 0 for none */
     double *dq;   /* nv: the step's drift correction (a displacement, m and rad) */
+    double *vs;   /* nv: the last step's predictor v* (its friction-contact problem's q) */
+    double dt;    /* s: the last step's */
     long long fails;
     tc_cspace *cs; /* contacts, islands, rows (J, M^-1 J^T, bias), impulses */
     tc_lcp *lcp;   /* M, q, z, w ((maxc (k + 2))^2 and maxc (k + 2)) and Siconos */
@@ -68,6 +71,7 @@ static void lcp_free(void *state) {
     tc_cspace_free(s->cs);
     tc_lcp_free(s->lcp);
     free(s->dq);
+    free(s->vs);
     free(s);
 }
 
@@ -85,7 +89,8 @@ static tc_status lcp_alloc_id(void **state, int id, const tc_system *sys, const 
     s->drift = tc_params_get(p, "drift_rate");
     int n = s->maxc * (s->k + 2);
     s->dq = calloc((size_t)s->nv + 1, sizeof *s->dq);
-    tc_status st = s->dq ? tc_cspace_alloc(&s->cs, sys, s->maxc, s->k) : TC_ENOMEM;
+    s->vs = calloc((size_t)s->nv + 1, sizeof *s->vs);
+    tc_status st = s->dq && s->vs ? tc_cspace_alloc(&s->cs, sys, s->maxc, s->k) : TC_ENOMEM;
     if (!st)
         st = tc_lcp_alloc(&s->lcp, n, id, (int)tc_params_get(p, "max_iter"),
                           tc_params_get(p, "tol"), tc_params_get(p, "fallbacks") != 0);
@@ -221,6 +226,9 @@ static tc_status lcp_step(void *state, const tc_ode *ode, double t, double dt, d
     tc_status st = tc_cspace_begin(s->cs, ode, t, q, v);
     if (!st) st = tc_cspace_predict(s->cs, ode, t, dt, q, v);
     if (st) return st;
+    /* v*, kept for the step's friction-contact problem */
+    memcpy(s->vs, v, (size_t)s->nv * sizeof *v);
+    s->dt = dt;
     /* each island's LCP alone: they share no dof, so v* of one is untouched by another */
     for (int i = 0; i < s->cs->nisland; i++)
         island(s, i, v, dt);
@@ -247,6 +255,14 @@ static int lcp_impulses(void *state, tc_contact_impulse *out, int max) {
     return tc_cspace_impulses(s->cs, out, max);
 }
 
+/* the last step's contacts as the 3-D friction-contact problem (its pyramid's impulses as
+ * vectors in the contact frames; the gap term in q as the step had it) */
+static tc_status lcp_fc_problem(void *state, struct tc_fc_problem **out) {
+    const lcp_state *s = state;
+    return tc_fc_problem_from_cspace(out, s->cs, s->vs, s->sys->scene->friction,
+                                     s->gap ? s->dt : 0);
+}
+
 /* the two descriptors: the same step, Siconos' Lemke or PGS */
 static tc_status lemke_alloc(void **state, const tc_system *sys, const tc_params *p,
                              tc_error *err) {
@@ -268,6 +284,7 @@ const tc_solver_type tc_solver_lcp_lemke = {
     .free = lcp_free,
     .counters = lcp_counters,
     .impulses = lcp_impulses,
+    .fc_problem = lcp_fc_problem,
     .cpu_dependent = TC_LCP_CPU_NOTE,
     .cpu_kind = tc_lcp_cpu_kind,
 };
@@ -284,6 +301,7 @@ const tc_solver_type tc_solver_lcp_pgs = {
     .free = lcp_free,
     .counters = lcp_counters,
     .impulses = lcp_impulses,
+    .fc_problem = lcp_fc_problem,
     .cpu_dependent = TC_LCP_CPU_NOTE,
     .cpu_kind = tc_lcp_cpu_kind,
 };

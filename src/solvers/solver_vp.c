@@ -11,6 +11,7 @@
 #include "core/tc_arena.h"
 #include "math/tc_vec.h"
 #include "solvers/tc_contact_space.h"
+#include "solvers/tc_fc_problem.h"
 #include "solvers/tc_lcp.h"
 
 #include <math.h>
@@ -135,6 +136,7 @@ typedef struct vp_state {
     double (*minv)[3][3];     /* nbody: world inverse inertia of free bodies (1/(kg m^2)) */
     double *qh;               /* nq: the half step */
     double *acc;              /* nv: the unconstrained acceleration */
+    double *vs;               /* nv: the last step's pre-velocity phi- (its problem's q) */
     double *vref;             /* nv: each body's velocity when it last woke its neighbours */
     unsigned char *dirty;     /* nbody: the body's block must be solved (again) */
     double dcos[VP_MAXDIR], dsin[VP_MAXDIR]; /* the pyramid's directions on t1 and t2 */
@@ -197,6 +199,7 @@ static void carve(void *state, tc_arena *a, const void *ctx) {
     s->minv = tc_arena_alloc(a, nb, sizeof *s->minv);
     s->qh = tc_arena_alloc(a, (size_t)s->sys->nq + 1, sizeof *s->qh);
     s->acc = tc_arena_alloc(a, (size_t)s->sys->nv + 1, sizeof *s->acc);
+    s->vs = tc_arena_alloc(a, (size_t)s->sys->nv + 1, sizeof *s->vs);
     s->vref = tc_arena_alloc(a, (size_t)s->sys->nv + 1, sizeof *s->vref);
     s->dirty = tc_arena_alloc(a, nb + 1, sizeof *s->dirty);
     s->border = tc_arena_alloc(a, nb + 1, sizeof *s->border);
@@ -781,6 +784,8 @@ static tc_status vp_step(void *state, const tc_ode *ode, double t, double dt, do
     if (st) return st;
     for (int i = 0; i < sys->nv; i++)
         v[i] += dt * s->acc[i];
+    /* phi-, kept for the step's friction-contact problem */
+    memcpy(s->vs, v, (size_t)sys->nv * sizeof *v);
     warm_start(s, v);
     /* sweeps over the bodies in index order, each solving the blocks that are awake, until none
      * is: settled when no velocity moved by more than tol (impulses may still move between
@@ -874,6 +879,68 @@ static int vp_impulses(void *state, tc_contact_impulse *out, int max) {
     return s->nc;
 }
 
+/* the last step's contacts as the 3-D friction-contact problem: rows (n, t1, t2), the
+ * pyramid's (cone = 0) t2 row combined from its directions (rows are linear in the direction),
+ * q the rows' velocities at phi-, r the impulses (the pyramid's summed on t1 and t2) */
+static tc_status vp_fc_problem(void *state, struct tc_fc_problem **out) {
+    const vp_state *s = state;
+    *out = NULL;
+    if (s->nc < 1) return TC_EUNSUP;
+    tc_fc_contact *fc = calloc((size_t)s->nc, sizeof *fc);
+    if (!fc) return TC_ENOMEM;
+    /* pyramid: the direction with the largest sine on t2 */
+    int j2 = 1;
+    for (int j = 0; j < s->k; j++)
+        if (fabs(s->dsin[j]) > fabs(s->dsin[j2 % s->k])) j2 = j;
+    j2 %= s->k;
+    for (int m = 0; m < s->nc; m++) {
+        const vp_contact *c = &s->c[m];
+        tc_fc_contact *f = &fc[m];
+        double vfix[3] = {c->vfix[0], c->vfix[1], c->vfix[2]};
+        double t1[3], t2[3];
+        tc_v3_orthonormal(c->dir[0], t1, t2);
+        for (int j = 0; j < 2; j++) {
+            tc_fc_side *x = &f->side[j];
+            x->body = c->body[j];
+            x->nd = c->nd[j];
+            x->vadr = c->nd[j] ? c->vadr[j] : -1;
+            for (int a = 0; a < 3; a++)
+                for (int d = 0; d < c->nd[j]; d++) {
+                    double r = c->row[j][a][d], mr = c->mrow[j][a][d];
+                    if (!s->cone && a == 2) {
+                        /* t2 = (d_j2 - cos t1) / sin */
+                        double co = s->dcos[j2], si = s->dsin[j2];
+                        r = (c->row[j][1 + j2][d] - co * c->row[j][1][d]) / si;
+                        mr = (c->mrow[j][1 + j2][d] - co * c->mrow[j][1][d]) / si;
+                    }
+                    x->row[a][d] = r;
+                    x->mrow[a][d] = mr;
+                }
+        }
+        if (!s->cone) vfix[2] = (c->vfix[1 + j2] - s->dcos[j2] * c->vfix[1]) / s->dsin[j2];
+        for (int a = 0; a < 3; a++) {
+            double u = vfix[a];
+            for (int j = 0; j < 2; j++)
+                for (int d = 0; d < c->nd[j]; d++)
+                    u += f->side[j].row[a][d] * s->vs[c->vadr[j] + d];
+            f->q[a] = u;
+        }
+        f->r[0] = c->lam;
+        if (s->cone) {
+            f->r[1] = c->beta[0];
+            f->r[2] = c->beta[1];
+        } else
+            for (int j = 0; j < s->k; j++) {
+                f->r[1] += c->beta[j] * tc_v3_dot(c->dir[1 + j], t1);
+                f->r[2] += c->beta[j] * tc_v3_dot(c->dir[1 + j], t2);
+            }
+        f->mu = s->mu;
+    }
+    tc_status st = tc_fc_problem_build(out, fc, s->nc);
+    free(fc);
+    return st;
+}
+
 const tc_solver_type tc_solver_vp = {
     .name = "vp",
     .summary = "velocity projection (Kaufman et al. 2005): contacts at the half step, each body's "
@@ -890,4 +957,5 @@ const tc_solver_type tc_solver_vp = {
     .counters = vp_counters,
     .impulses = vp_impulses,
     .failure = vp_failure,
+    .fc_problem = vp_fc_problem,
 };

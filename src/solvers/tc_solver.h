@@ -38,6 +38,9 @@ typedef struct tc_ode {
  * defined in solvers/tc_contact_space.h */
 typedef struct tc_contact_impulse tc_contact_impulse;
 
+/* a step's friction-contact problem: defined in solvers/tc_fc_problem.h */
+struct tc_fc_problem;
+
 /* a solver type: one const instance per file in src/solvers/ */
 typedef struct tc_solver_type {
     const char *name; /* e.g. "euler", "semi-euler" */
@@ -75,6 +78,11 @@ typedef struct tc_solver_type {
     /* the model capabilities step_jacobian needs (semi-euler: TC_CAP_GRADIENT, i.e. the ode's
      * accel_jacobian; the interior-point solvers: 0) */
     unsigned jacobian_needs;
+    /* optional: the 3-D friction-contact problem the last step solved, with its impulses
+     * (solvers/tc_fc_problem.h, FCLIB's convention: docs/fclib.md), assembled into *out, which
+     * the caller frees with tc_fc_problem_free; allocates (call it off the step loop). TC_EUNSUP
+     * when the last step had no contact; NULL for solvers that pose no such problem */
+    tc_status (*fc_problem)(void *state, struct tc_fc_problem **out);
 } tc_solver_type;
 
 /* the registry: tc_solvers[] is the built-in table (one line per file); tc_solver_at(i) walks it
