@@ -4,6 +4,7 @@
 #define TC_SIM_PRIVATE_H
 
 #include "sim/tc_sim.h"
+#include "solvers/tc_contact_space.h"
 
 /* a simulation: the scene, the method's states, the state vectors and all scratch memory */
 struct tc_sim {
@@ -23,7 +24,22 @@ struct tc_sim {
     double *dw; /* the model's force_jacobian, (6 nbody) x (12 nbody): tc_sim_reserve_jacobian */
     char warn[4096];
     int nwarn;
+    /* contact impulses of force-level models and engines, and residual tracking: buffers sized
+     * once (tc_sim_reserve_impulses), the summary accumulated by tc_sim_step while track */
+    int track;
+    int icap;                /* contacts the buffers hold */
+    tc_contact_impulse *imp; /* icap */
+    tc_model_force *mf;      /* icap: a model's point forces */
+    tc_body_state *bs_pre;   /* nbody: poses and twists at the step's start */
+    tc_wrench *rw;           /* nbody: the model's wrenches, per-pair attribution */
+    int *pairs, npair;       /* the scene's pairs (per-pair attribution) */
+    int *touch;              /* nbody: overlapping pairs per body */
+    double (*pair_geo)[7];   /* npair: depth (m), normal from a to b, point (m) */
+    tc_residual_summary resid;
 };
+
+/* size the impulse and residual buffers (once; later calls do nothing); TC_ENOMEM */
+tc_status tc_sim_reserve_impulses(tc_sim *s);
 
 /* give the simulation's ode its accel_jacobian (the model's force_jacobian composed with the
  * derivatives of tc_system_accel), with the model's (6 nbody) x (12 nbody) derivative buffer
