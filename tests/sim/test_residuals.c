@@ -280,3 +280,52 @@ Test(residuals, ode_and_bullet_resting_box_impulses_carry_m_g_dt,
     engine_rest("ode", NULL, 0, 1);
     engine_rest("bullet", NULL, 0, 1e-3);
 }
+
+/* models reported per body pair (SCM, PFC: no contact points) and per point (hunt-crossley): a
+ * 20 cm box of 10 kg resting on the plane, after 1 s; the impulses on the block sum to m g dt
+ * within 1 %, and a pair's effective contact acts under the centre of mass, on the plane the
+ * pair's deepest point sets (within 1 mm) */
+Test(residuals, per_pair_and_per_point_models_carry_m_g_dt) {
+    const char *specs[] = {"scm/semi-euler", "pfc/semi-euler", "hunt-crossley/semi-euler"};
+    tc_scene sc = box_scene(0.1, 0.5, 0);
+    for (int k = 0; k < 3; k++) {
+        tc_method m = method(specs[k]);
+        /* stiff enough that the box sits within a few millimetres */
+        if (k == 0) cr_assert_eq(tc_method_set(&m, "k", 2e4, NULL), TC_OK);
+        if (k == 1) cr_assert_eq(tc_method_set(&m, "E", 1e6, NULL), TC_OK);
+        if (k == 1) cr_assert_eq(tc_method_set(&m, "d", 20, NULL), TC_OK);
+        if (k == 2) cr_assert_eq(tc_method_set(&m, "k", 1e6, NULL), TC_OK);
+        if (k == 2) cr_assert_eq(tc_method_set(&m, "d", 50, NULL), TC_OK);
+        const double dt = 1e-3, mgdt = 10 * G * dt;
+        tc_sim *sim;
+        cr_assert_eq(tc_sim_alloc(&sim, &sc, &m, dt, NULL), TC_OK, "%s", specs[k]);
+        cr_assert_eq(tc_sim_track_residuals(sim, 1), TC_OK);
+        for (int i = 0; i < 1000; i++)
+            cr_assert_eq(tc_sim_step(sim), TC_OK, "%s", specs[k]);
+        tc_contact_impulse im[64];
+        int n = tc_sim_impulses(sim, im, 64);
+        cr_assert(n > 0 && n <= 64, "%s: %d impulses", specs[k], n);
+        double Jz = 0;
+        for (int c = 0; c < n; c++) {
+            const double sign = im[c].b == 1 ? 1 : -1;
+            Jz += sign * (im[c].normal_impulse * im[c].normal[2] + im[c].tangent_impulse[2]);
+        }
+        const double *q = tc_sim_q(sim);
+        tc_residual_summary s;
+        tc_sim_residuals(sim, &s);
+        show(specs[k], &s);
+        cr_log_info("%s: %d contacts, sum %.6g of m g dt; first at (%.4g %.4g %.4g), box at "
+                    "(%.4g %.4g %.4g)",
+                    specs[k], n, Jz / mgdt, im[0].pos[0], im[0].pos[1], im[0].pos[2], q[0], q[1],
+                    q[2]);
+        cr_assert_float_eq(Jz, mgdt, 1e-2 * mgdt, "%s: %g of m g dt", specs[k], Jz / mgdt);
+        if (k < 2) {
+            cr_assert_eq(n, 1, "%s: one effective contact per pair", specs[k]);
+            cr_assert_float_eq(im[0].pos[0], q[0], 1e-3);
+            cr_assert_float_eq(im[0].pos[1], q[1], 1e-3);
+            cr_assert_lt(fabs(im[0].pos[2]), 1e-2, "%s: contact at z %g", specs[k], im[0].pos[2]);
+        }
+        cr_assert_eq(s.unassigned, 0);
+        tc_sim_free(sim);
+    }
+}
