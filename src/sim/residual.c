@@ -25,7 +25,7 @@ static void relative_velocity(const tc_body_state *bs, const tc_contact_impulse 
 void tc_residual_eval(const tc_contact_impulse *imp, int n, const tc_body_state *pre,
                       const tc_body_state *post, double mu, double dt, double penetration,
                       tc_residual_step *out) {
-    double sum_n = 0, sig = 0, cone = 0, dis = 0, ncp = 0, work = 0;
+    double sum_n = 0, sum_all = 0, sig = 0, cone = 0, dis = 0, ncp = 0, work = 0;
     /* per contact, in the reported order */
     for (int i = 0; i < n; i++) {
         const tc_contact_impulse *c = &imp[i];
@@ -39,6 +39,7 @@ void tc_residual_eval(const tc_contact_impulse *imp, int n, const tc_body_state 
         const double slip = tc_v3_norm(vt), ltn = tc_v3_norm(lt);
         /* signorini: the end-of-step gap where the normal impulse acts */
         sum_n += ln;
+        sum_all += fabs(ln) + ltn;
         sig += fabs(gap) * fabs(ln);
         /* the cone, and the dissipation left undone against the post-step slip */
         cone += fmax(0, ltn - mu * ln);
@@ -60,7 +61,7 @@ void tc_residual_eval(const tc_contact_impulse *imp, int n, const tc_body_state 
     out->work = work;
     out->r[TC_RESID_PENETRATION] = penetration;
     out->r[TC_RESID_SIGNORINI] = sum_n > 0 ? sig / sum_n : 0;
-    out->r[TC_RESID_CONE] = cone > 0 ? cone / fmax(sum_n, 1e-300) : 0;
+    out->r[TC_RESID_CONE] = cone > 0 ? cone / sum_all : 0;
     out->r[TC_RESID_DISSIPATION] = dis;
     out->r[TC_RESID_NCP] = sqrt(ncp);
     out->r[TC_RESID_ENERGY] = fmax(0, work);
@@ -91,4 +92,23 @@ void tc_residual_finish(tc_residual_summary *s) {
         s->frac[k] = known ? (double)s->above[k] / (double)s->steps : NAN;
         if (!known) s->max[k] = NAN;
     }
+}
+
+void tc_residual_merge(tc_residual_summary *dst, const tc_residual_summary *src) {
+    if (src->steps == 0) return;
+    if (dst->steps == 0) dst->impulses = src->impulses;
+    dst->impulses = dst->impulses && src->impulses;
+    for (int k = 0; k < TC_RESID_N; k++) {
+        /* a summary's max is NAN once finished for an unknown residual: maxima from the sums'
+         * own steps */
+        const double m = src->max[k];
+        if (dst->steps == 0 || m > dst->max[k] || isnan(dst->max[k])) dst->max[k] = m;
+        dst->sum[k] += src->sum[k];
+        dst->above[k] += src->above[k];
+    }
+    dst->steps += src->steps;
+    dst->contacts += src->contacts;
+    dst->overflows += src->overflows;
+    dst->unassigned += src->unassigned;
+    dst->work_net += src->work_net;
 }

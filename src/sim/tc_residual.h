@@ -20,7 +20,8 @@ typedef enum tc_residual_kind {
     TC_RESID_PENETRATION, /* m: the largest geometric overlap after the step (libccd) */
     TC_RESID_SIGNORINI,   /* m: sum |g+| lambda_n / sum lambda_n, g+ the contact's gap at the
                            * step's end (linearised: -depth + dt v_n+) */
-    TC_RESID_CONE,        /* 1: sum max(0, |lambda_t| - mu lambda_n) / sum lambda_n */
+    TC_RESID_CONE,        /* 1: sum max(0, |lambda_t| - mu lambda_n) / sum (lambda_n + |lambda_t|)
+                           * (0 without impulses, below 1) */
     TC_RESID_DISSIPATION, /* J: sum max(0, lambda_t . v_t+ + mu lambda_n |v_t+|) */
     TC_RESID_NCP,         /* sqrt of the sum of Siconos' fc3d_unitary_compute_and_add_error
                            * over the contacts, r in N s, u in m/s (mixed units, W = I) */
@@ -69,6 +70,10 @@ void tc_residual_clear(tc_residual_summary *s, int impulses);
 
 /* add one step to the summary (sums in step order: deterministic) */
 void tc_residual_add(tc_residual_summary *s, const tc_residual_step *r);
+
+/* fold summary src into dst (steps, sums, maxima, counts; unknown in either: unknown in dst
+ * only when dst had no steps). In a fixed order of calls the result is deterministic */
+void tc_residual_merge(tc_residual_summary *dst, const tc_residual_summary *src);
 
 /* the means and fractions of s brought up to date (NAN for unknown residuals) */
 void tc_residual_finish(tc_residual_summary *s);
