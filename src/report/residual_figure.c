@@ -59,8 +59,8 @@ static int collect(const tc_metrics *ms, const unsigned char *ok, int n,
 
 tc_status tc_report_residuals(const char *out_dir, const tc_metrics *ms, const unsigned char *ok,
                               int n, const char *tpl, FILE *md, FILE *tex, tc_error *err) {
-    static char label[RF_MAX][TC_LABEL_MAX + 1];
-    static double v[RF_MAX][TC_RESID_N];
+    char label[RF_MAX][TC_LABEL_MAX + 1];
+    double v[RF_MAX][TC_RESID_N];
     const int nl = collect(ms, ok, n, label, v);
     if (nl == 0) return TC_OK;
     /* the data: a cell per method and residual, from the top */
