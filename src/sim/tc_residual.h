@@ -17,7 +17,8 @@ typedef struct tc_contact_impulse tc_contact_impulse;
 
 /* the residuals, in the order of every array below */
 typedef enum tc_residual_kind {
-    TC_RESID_PENETRATION, /* m: the largest geometric overlap after the step (libccd) */
+    TC_RESID_PENETRATION, /* m: the largest geometric overlap after the step (libccd; scenes of
+                           * more than TC_SIM_PAIR_BODIES bodies: the deepest reported contact) */
     TC_RESID_SIGNORINI,   /* m: sum |g+| lambda_n / sum lambda_n, g+ the contact's gap at the
                            * step's end (linearised: -depth + dt v_n+) */
     TC_RESID_CONE,        /* 1: sum max(0, |lambda_t| - mu lambda_n) / sum (lambda_n + |lambda_t|)
