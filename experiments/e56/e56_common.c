@@ -347,6 +347,7 @@ static void e56_item(void *vctx, int i, tc_item *it) {
     tc_series ser = {0};
     tc_item mine = {.run = it->run};
     tc_simulate(sc, &cell->m, &loop, &ser, &mine);
+    it->resid = mine.resid;
     o->steps = it->steps = ser.steps;
     o->max_pen = ser.max_pen;
     o->iters = ser.iters;

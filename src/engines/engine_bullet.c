@@ -4,6 +4,7 @@
 #include "engines/tc_engine.h"
 #include "engines/tc_engine_check.h"
 #include "engines/tc_warnbuf.h"
+#include "solvers/tc_contact_space.h"
 #include "math/tc_vec.h"
 
 #include <math.h>
@@ -547,6 +548,29 @@ static int bullet_warnings(void *state, char *buf, int n) {
 }
 
 /* the manifold points of the last step or force query */
+/* the dynamics world's last step's contact impulses: per manifold point the applied normal
+ * and lateral impulses (Bullet's, in N s) on its body a, the normal from its b toward a; in
+ * touche's order Bullet's b is a, the point midway between the two bodies' points */
+static int bullet_impulses(void *state, tc_contact_impulse *out, int max) {
+    engine *e = state;
+    int nc = tc_bullet_world_ncontact(e->dyn);
+    for (int k = 0; out && k < nc && k < max; k++) {
+        tc_bullet_contact c;
+        tc_bullet_world_contact(e->dyn, k, &c);
+        tc_contact_impulse *o = &out[k];
+        o->a = c.b;
+        o->b = c.a;
+        for (int j = 0; j < 3; j++) {
+            o->pos[j] = 0.5 * (c.pa[j] + c.pb[j]);
+            o->normal[j] = c.normal[j];
+            o->tangent_impulse[j] = c.dir1[j] * c.impulse1 + c.dir2[j] * c.impulse2;
+        }
+        o->depth = -c.depth;
+        o->normal_impulse = c.impulse;
+    }
+    return nc;
+}
+
 static int bullet_ncontact(void *state) {
     return ((engine *)state)->ncontact;
 }
@@ -566,4 +590,5 @@ const tc_engine_type tc_engine_bullet = {
     .warnings = bullet_warnings,
     .ncontact = bullet_ncontact,
     .free = bullet_free,
+    .impulses = bullet_impulses,
 };

@@ -3,6 +3,7 @@
 #include "core/tc_arena.h"
 #include "engines/tc_engine.h"
 #include "engines/tc_warnbuf.h"
+#include "solvers/tc_contact_space.h"
 #include "math/tc_vec.h"
 
 #include <limits.h>
@@ -790,6 +791,31 @@ static tc_status mujoco_force(void *state, const double *q, const double *v, tc_
     return TC_OK;
 }
 
+/* the last step's contact impulses: mj_contactForce (contact frame, rows normal, tangent 1,
+ * tangent 2, whatever the cone; the normal from geom1 to geom2, the force on geom2) times dt,
+ * MuJoCo's constraint forces being held over its semi-implicit step */
+static int mujoco_impulses(void *state, tc_contact_impulse *out, int max) {
+    engine *e = state;
+    const mjModel *m = e->m;
+    const mjData *d = e->d;
+    for (int i = 0; i < d->ncon && out && i < max; i++) {
+        const mjContact *c = &d->contact[i];
+        mjtNum fc[6];
+        mj_contactForce(m, d, i, fc);
+        tc_contact_impulse *o = &out[i];
+        o->a = e->owner[c->geom1];
+        o->b = e->owner[c->geom2];
+        for (int k = 0; k < 3; k++) {
+            o->pos[k] = c->pos[k];
+            o->normal[k] = c->frame[k];
+            o->tangent_impulse[k] = e->dt * (fc[1] * c->frame[3 + k] + fc[2] * c->frame[6 + k]);
+        }
+        o->depth = -c->dist;
+        o->normal_impulse = e->dt * fc[0];
+    }
+    return d->ncon;
+}
+
 /* one mj_step from (q, v) with servo targets ctrl (touche layout, may be NULL) and external
  * wrenches xfrc (may be NULL), written back
  * into (q, v); kinematic bodies sit where their paths are at the step's start for the whole
@@ -1092,4 +1118,5 @@ const tc_engine_type tc_engine_mujoco = {
     .ncontact = mujoco_ncontact,
     .free = mujoco_free,
     .jacobian = mujoco_jacobian,
+    .impulses = mujoco_impulses,
 };

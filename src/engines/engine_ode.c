@@ -3,6 +3,7 @@
 #include "engines/tc_engine.h"
 #include "engines/tc_engine_check.h"
 #include "engines/tc_warnbuf.h"
+#include "solvers/tc_contact_space.h"
 #include "math/tc_vec.h"
 
 #include <math.h>
@@ -709,6 +710,29 @@ static tc_status ode_force(void *state, const double *q, const double *v, tc_wre
     return st;
 }
 
+/* the last step's contact impulses: each contact joint's feedback force f1 on its first body
+ * (the moving one, whose side dCollide's normal points into) times dt, ODE holding its
+ * constraint forces over the step; in touche's order the first body is b, the normal from a */
+static int ode_impulses(void *state, tc_contact_impulse *out, int max) {
+    engine *e = state;
+    for (int k = 0; out && k < e->ncon && k < max; k++) {
+        const contact *c = &e->con[k];
+        tc_contact_impulse *o = &out[k];
+        const double *f = e->fb[k].f1, *nr = c->g.normal;
+        const double fn = f[0] * nr[0] + f[1] * nr[1] + f[2] * nr[2];
+        o->a = c->b;
+        o->b = c->a;
+        for (int d = 0; d < 3; d++) {
+            o->pos[d] = c->g.pos[d];
+            o->normal[d] = nr[d];
+            o->tangent_impulse[d] = e->dt * (f[d] - fn * nr[d]);
+        }
+        o->depth = c->g.depth;
+        o->normal_impulse = e->dt * fn;
+    }
+    return e->ncon;
+}
+
 /* one ODE step from (q, v) with servo targets ctrl and external wrenches xfrc, written back
  * into (q, v); kinematic bodies start on their paths at the step's start and move with their
  * path velocity; the time advances by dt whatever the outcome */
@@ -767,4 +791,5 @@ const tc_engine_type tc_engine_ode = {
     .warnings = ode_warnings,
     .ncontact = ode_ncontact,
     .free = ode_free,
+    .impulses = ode_impulses,
 };

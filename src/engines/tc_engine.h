@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/* the impulse one contact received (solvers/tc_contact_space.h) */
+typedef struct tc_contact_impulse tc_contact_impulse;
+
 /* an engine type: one const instance per file in src/engines/.
  * q and v use touche's layout (tc_system): per free body q = (pos, quat), v = (vel, omega_world).
  */
@@ -43,6 +46,11 @@ typedef struct tc_engine_type {
      * mjd_transitionFD, as its users get them) */
     tc_status (*jacobian)(void *state, const double *ctrl, const tc_wrench *xfrc, const double *q,
                           const double *v, double *A, double *B);
+    /* optional: the contact impulses (N s) the last step applied, one per engine contact, in
+     * touche's convention (normal from body a to body b, b receives normal_impulse * normal +
+     * tangent_impulse), the first min(n, max) into out (out may be NULL); returns n. Allocates
+     * nothing (docs/residuals.md: each engine's frame and sign) */
+    int (*impulses)(void *state, tc_contact_impulse *out, int max);
 } tc_engine_type;
 
 /* the registry: tc_engines[] is the built-in table (one line per file); tc_engine_at(i) walks it

@@ -76,6 +76,24 @@ void tc_exp_record(tc_exp *x, int run, tc_status st, const char *reason, long lo
     }
 }
 
+void tc_item_residuals(tc_item *it, const tc_sim *sim) {
+    tc_residual_summary s;
+    tc_sim_residuals(sim, &s);
+    tc_residual_merge(&it->resid, &s);
+}
+
+void tc_exp_record_residuals(tc_exp *x, int run, const tc_residual_summary *s) {
+    if (run >= 0 && run < x->nrun) tc_residual_merge(&x->run[run].resid, s);
+}
+
+void tc_exp_method_residuals(const tc_exp *x, int method, tc_residual_summary *out) {
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < x->nrun; i++)
+        if (x->run[i].method == method && x->run[i].status == TC_OK)
+            tc_residual_merge(out, &x->run[i].resid);
+    tc_residual_finish(out);
+}
+
 const tc_run_record *tc_exp_run_record(const tc_exp *x, int run) {
     return run >= 0 && run < x->nrun ? &x->run[run] : NULL;
 }
@@ -132,7 +150,13 @@ tc_status tc_exp_write_runs(tc_exp *x, tc_error *err) {
     tc_exp_path(x, "runs.csv", path, sizeof path);
     tc_status st = tc_outfile_open(&o, path, err);
     if (st) return st;
-    fprintf(o.f, "run,label,method,what,seed,status,reason,steps,wall_s,params,set\n");
+    fprintf(o.f, "run,label,method,what,seed,status,reason,steps,wall_s,params,set");
+    /* the residual summary of each run's tracked steps (docs/residuals.md): empty when none */
+    fprintf(o.f, ",resid_steps,resid_contacts");
+    for (int k = 0; k < TC_RESID_N; k++)
+        fprintf(o.f, ",%s_max,%s_mean,%s_frac", tc_residual_names[k], tc_residual_names[k],
+                tc_residual_names[k]);
+    fputc('\n', o.f);
     for (int i = 0; i < x->nrun; i++) {
         const tc_run_record *r = &x->run[i];
         const tc_exp_entry *em = r->method >= 0 ? &x->method[r->method] : NULL;
@@ -141,9 +165,22 @@ tc_status tc_exp_write_runs(tc_exp *x, tc_error *err) {
         tc_csv_field(reason, sizeof reason, r->reason);
         tc_csv_field(params, sizeof params, r->params);
         tc_csv_field(set, sizeof set, em ? em->set : "");
-        fprintf(o.f, "%d,%s,%s,%s,%lld,%s,%s,%lld,%.6g,%s,%s\n", i, em ? em->label : "", r->spec,
+        fprintf(o.f, "%d,%s,%s,%s,%lld,%s,%s,%lld,%.6g,%s,%s", i, em ? em->label : "", r->spec,
                 what, r->seed, r->status ? "failed" : "ok", reason, r->steps, r->wall_s, params,
                 set);
+        tc_residual_summary rs = r->resid;
+        tc_residual_finish(&rs);
+        if (rs.steps)
+            fprintf(o.f, ",%lld,%lld", rs.steps, rs.contacts);
+        else
+            fprintf(o.f, ",,");
+        for (int k = 0; k < TC_RESID_N; k++) {
+            if (rs.steps && !isnan(rs.mean[k]))
+                fprintf(o.f, ",%.6g,%.6g,%.6g", rs.max[k], rs.mean[k], rs.frac[k]);
+            else
+                fprintf(o.f, ",,,");
+        }
+        fputc('\n', o.f);
     }
     return tc_outfile_commit(&o, err);
 }

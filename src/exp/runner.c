@@ -48,11 +48,40 @@ static void record_provenance(tc_exp *x) {
     if (x->script) tc_script_settings(x->script, record_setting, &x->metrics);
 }
 
+/* per method its runs' residual summary (docs/residuals.md): max, mean and the fraction of
+ * steps above the default threshold of each residual it has (unknown ones left out: n/a) */
+static void record_residuals(tc_exp *x) {
+    static const char *const stat[3] = {"max", "mean", "frac"};
+    for (int k = 0; k < x->nmethod; k++) {
+        tc_residual_summary s;
+        tc_exp_method_residuals(x, k, &s);
+        if (s.steps == 0) continue;
+        for (int r = 0; r < TC_RESID_N; r++) {
+            const double v[3] = {s.max[r], s.mean[r], s.frac[r]};
+            for (int j = 0; j < 3; j++) {
+                if (!isfinite(v[j])) continue;
+                char name[160], doc[160];
+                snprintf(name, sizeof name, "residuals.%s.%s_%s", x->method[k].label,
+                         tc_residual_names[r], stat[j]);
+                snprintf(doc, sizeof doc,
+                         "%s of the %s residual over the method's steps "
+                         "(docs/residuals.md)",
+                         j == 2 ? "fraction of steps above the threshold" : stat[j],
+                         tc_residual_names[r]);
+                tc_metrics_add(&x->metrics, x->method[k].label, name, v[j],
+                               j == 2 ? "1" : tc_residual_units[r],
+                               j == 2 ? 0.02 : 0.01 * tc_residual_threshold[r], 0.05, 0, doc);
+            }
+        }
+    }
+}
+
 /* metrics.cfg with the methods that ran and the digests of their results */
 static tc_status write_metrics(tc_exp *x, tc_error *err) {
     char path[1200];
     tc_status st = TC_OK;
     record_provenance(x);
+    record_residuals(x);
     if (x->type->results) st = tc_results_hash(x->dir, x->type->results, &x->metrics, err);
     tc_exp_path(x, "metrics.cfg", path, sizeof path);
     return st ? st : tc_metrics_write(&x->metrics, path, err);

@@ -3,6 +3,7 @@
  * driver's text, tables and figures, then the methods, the failed runs and the warnings */
 #include "exp/exp_private.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,7 +282,56 @@ static tc_status put(tc_exp *x, const char *file, const char *text, size_t len, 
     return tc_outfile_commit(&o, err);
 }
 
+/* one residual's cell: "max / mean / percent of steps above the threshold", n/a when unknown */
+static void residual_cell(char *buf, size_t n, const tc_residual_summary *s, int r) {
+    if (s->steps == 0 || isnan(s->mean[r]))
+        snprintf(buf, n, "n/a");
+    else
+        snprintf(buf, n, "%.2g / %.2g / %.0f%%", s->max[r], s->mean[r], 100 * s->frac[r]);
+}
+
+/* the physical residuals of each method's tracked steps (docs/residuals.md), when any */
+static tc_status residuals_part(tc_exp *x, tc_error *err) {
+    const char *head[2 + TC_RESID_N];
+    char hbuf[TC_RESID_N][48];
+    head[0] = "method";
+    head[1] = "steps";
+    for (int r = 0; r < TC_RESID_N; r++) {
+        snprintf(hbuf[r], sizeof hbuf[r], "%s (%s)", tc_residual_names[r], tc_residual_units[r]);
+        head[2 + r] = hbuf[r];
+    }
+    tc_table *t = NULL;
+    for (int k = 0; k < x->nmethod; k++) {
+        tc_residual_summary s;
+        tc_exp_method_residuals(x, k, &s);
+        if (s.steps == 0) continue;
+        if (!t && !(t = tc_table_alloc(2 + TC_RESID_N, head))) return TC_ENOMEM;
+        char cells[2 + TC_RESID_N][64];
+        const char *row[2 + TC_RESID_N];
+        snprintf(cells[0], sizeof cells[0], "%s", x->method[k].label);
+        snprintf(cells[1], sizeof cells[1], "%lld", s.steps);
+        for (int r = 0; r < TC_RESID_N; r++)
+            residual_cell(cells[2 + r], sizeof cells[2 + r], &s, r);
+        for (int c = 0; c < 2 + TC_RESID_N; c++)
+            row[c] = cells[c];
+        tc_status st = tc_table_add_row(t, row);
+        if (st) {
+            tc_table_free(t);
+            return st;
+        }
+    }
+    if (!t) return TC_OK;
+    tc_status st = tc_exp_table(x, t, "residuals",
+                                "Physical residuals per method over its runs' steps: max / mean / "
+                                "share of steps above the default threshold (docs/residuals.md)",
+                                err);
+    tc_table_free(t);
+    return st;
+}
+
 tc_status tc_section_end(tc_exp *x, tc_error *err) {
+    tc_status rst = residuals_part(x, err);
+    if (rst) return rst;
     methods_part(x);
     failures_part(x);
     warnings_part(x);

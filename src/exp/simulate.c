@@ -119,6 +119,11 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
                  err.msg[0] ? err.msg : tc_status_str(it->status));
         return;
     }
+    /* every dynamic run's physical residuals (docs/residuals.md) */
+    if ((it->status = tc_sim_track_residuals(sim, 1))) {
+        tc_sim_free(sim);
+        return;
+    }
     /* energy from nothing: the most it rose above the start */
     double rise = 0;
     double t0 = tc_wall_time();
@@ -137,5 +142,6 @@ void tc_simulate(const tc_scene *sc, const tc_method *m, const tc_sim_loop *loop
     out->iters = ss->solver_iters;
     out->fails = ss->solver_fails;
     it->steps = out->steps;
+    tc_item_residuals(it, sim);
     tc_sim_free(sim);
 }

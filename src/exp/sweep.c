@@ -237,8 +237,10 @@ tc_status tc_exp_sweep_split(tc_exp *x, int n, const int *item_run, const double
     x->sweep_cpu_s += cpu_time() - cpu0;
     /* fold the items into their runs in item order (so the first failure is the same for any
      * number of threads and ranks) */
-    for (int i = 0; i < n && !st; i++)
+    for (int i = 0; i < n && !st; i++) {
         tc_exp_record(x, w.it[i].run, w.it[i].status, w.it[i].reason, w.it[i].steps, w.wall[i]);
+        tc_exp_record_residuals(x, w.it[i].run, &w.it[i].resid);
+    }
     free(block);
     if (st) return st;
     return tc_interrupted() ? TC_EINTR : TC_OK;

@@ -160,8 +160,10 @@ typedef struct tc_run_record {
     long long seed;   /* -1: none */
     tc_status status; /* TC_OK, or why it failed (TC_EDIVERGED, TC_EENGINE, ...) */
     char reason[256];
-    long long steps; /* steps or force evaluations done */
-    double wall_s;   /* wall-clock time (s), summed over its items */
+    long long steps;           /* steps or force evaluations done */
+    double wall_s;             /* wall-clock time (s), summed over its items */
+    tc_residual_summary resid; /* its simulations' residuals (sim/tc_residual.h; 0 steps: none
+                                * tracked), folded from its items in item order */
 } tc_run_record;
 
 /* what a requirement of the experiment asks of a method */
@@ -271,8 +273,26 @@ typedef struct tc_item {
     int run;
     tc_status status; /* set on failure, with reason */
     char reason[256];
-    long long steps; /* steps or evaluations done */
+    long long steps;           /* steps or evaluations done */
+    tc_residual_summary resid; /* residuals of its simulations (tc_item_residuals), 0 steps: none */
 } tc_item;
+
+/* a driver's own loop: residual tracking on for sim (call after tc_sim_alloc; tc_simulate does
+ * it itself); the status of tc_sim_track_residuals */
+static inline tc_status tc_item_track(tc_sim *sim) {
+    return tc_sim_track_residuals(sim, 1);
+}
+
+/* a driver's own loop: sim's residual summary folded into the item (call before tc_sim_free);
+ * the runner folds the item into its run's record, runs.csv and the metrics */
+void tc_item_residuals(tc_item *it, const tc_sim *sim);
+
+/* a driver that folds its runs itself (tc_exp_record): summary s folded into run's record */
+void tc_exp_record_residuals(tc_exp *x, int run, const tc_residual_summary *s);
+
+/* the residuals of method's runs that succeeded, folded in run order and finished (0 steps:
+ * none tracked) */
+void tc_exp_method_residuals(const tc_exp *x, int method, tc_residual_summary *out);
 
 /* the sweep: items 0..n-1 (item i belongs to run item_run[i], or run i when item_run is NULL) in
  * parallel over x->threads OpenMP threads (dynamic schedule), with progress on stderr. fn must

@@ -50,11 +50,12 @@ static tc_status hc_alloc(void **state, const tc_scene *scene, const tc_params *
     return TC_OK;
 }
 
-static tc_status hc_force(void *state, const tc_body_state *bs, tc_wrench *w,
-                          tc_contact_stats *st) {
-    hc_state *s = state;
+/* the force law at poses bs: wrenches into w (when not NULL) and each pushing point's force
+ * into rec[max] (when not NULL); returns how many points push */
+static int hc_points(hc_state *s, const tc_body_state *bs, tc_wrench *w, tc_model_force *rec,
+                     int max) {
     const tc_scene *sc = s->scene;
-    memset(w, 0, (size_t)sc->nbody * sizeof *w);
+    if (w) memset(w, 0, (size_t)sc->nbody * sizeof *w);
     int active = 0;
     for (int i = 0; i < s->npair; i++) {
         int a = s->pairs[2 * i], b = s->pairs[2 * i + 1];
@@ -77,16 +78,37 @@ static tc_status hc_force(void *state, const tc_body_state *bs, tc_wrench *w,
             double ft = -sc->friction * fn / sqrt(s->vs * s->vs + tc_v3_dot(vt, vt));
             tc_v3_scale(f, c[j].normal, fn);
             tc_v3_addscl(f, vt, ft);
-            tc_wrench_apply(&w[b], &bs[b], c[j].pos, f, 1);
-            tc_wrench_apply(&w[a], &bs[a], c[j].pos, f, -1);
+            if (w) {
+                tc_wrench_apply(&w[b], &bs[b], c[j].pos, f, 1);
+                tc_wrench_apply(&w[a], &bs[a], c[j].pos, f, -1);
+            }
+            if (rec && active < max)
+                rec[active] =
+                    (tc_model_force){.a = a,
+                                     .b = b,
+                                     .pos = {c[j].pos[0], c[j].pos[1], c[j].pos[2]},
+                                     .normal = {c[j].normal[0], c[j].normal[1], c[j].normal[2]},
+                                     .depth = c[j].depth,
+                                     .force = {f[0], f[1], f[2]}};
             active++;
         }
     }
+    return active;
+}
+
+static tc_status hc_force(void *state, const tc_body_state *bs, tc_wrench *w,
+                          tc_contact_stats *st) {
+    hc_state *s = state;
+    int active = hc_points(s, bs, w, NULL, 0);
     if (st) {
         st->ncontact = active;
         st->pair_evals += s->npair;
     }
     return TC_OK;
+}
+
+static int hc_contact_forces(void *state, const tc_body_state *bs, tc_model_force *out, int max) {
+    return hc_points(state, bs, NULL, out, out ? max : 0);
 }
 
 static void hc_free(void *state) {
@@ -104,4 +126,5 @@ const tc_model_type tc_model_hunt_crossley = {
     .alloc = hc_alloc,
     .force = hc_force,
     .free = hc_free,
+    .contact_forces = hc_contact_forces,
 };

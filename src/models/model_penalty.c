@@ -93,6 +93,11 @@ typedef struct pen_state {
      * (a rotation cannot close it: it stays off untested while that exceeds margin) */
     unsigned char *off;
     double *moved; /* nbody scratch: how far each body's points are from the cache's poses (m) */
+    /* contact_forces' record: while rec is set, each pushing point's force is written there
+     * too (at most rec_max; rec_n counts them all) */
+    tc_model_force *rec;
+    int rec_max, rec_n;
+    tc_wrench *wscratch; /* nbody: contact_forces' wrenches (discarded) */
 } pen_state;
 
 /* points the start-of-step cache holds, at least (pairs beyond it are recomputed) */
@@ -137,6 +142,7 @@ static void penalty_free(void *state) {
     free(s->sgap);
     free(s->off);
     free(s->moved);
+    free(s->wscratch);
     free(s);
 }
 
@@ -198,8 +204,9 @@ static tc_status penalty_alloc_common(void **state, const tc_scene *scene, const
     s->sgap = calloc(np, sizeof *s->sgap);
     s->off = calloc(np, sizeof *s->off);
     s->moved = calloc((size_t)scene->nbody + 1, sizeof *s->moved);
+    s->wscratch = calloc((size_t)scene->nbody + 1, sizeof *s->wscratch);
     if (!s->pv || !s->pnum || !s->pose || !s->cm || !s->coff || !s->cn || !s->cdmax || !s->pool ||
-        !s->near || !s->sgap || !s->off || !s->moved) {
+        !s->near || !s->sgap || !s->off || !s->moved || !s->wscratch) {
         penalty_free(s);
         return TC_ENOMEM;
     }
@@ -348,6 +355,17 @@ static int pair_forces(pen_state *s, const pen_pair *pp, const tc_body_state *A,
         tc_v3_addscl(f, vt, ft);
         tc_wrench_apply(&fa, &a, pts[j].p, f, 1);
         tc_wrench_apply(&fb, &b, pts[j].p, f, -1);
+        /* the point's force, on pp->a along a normal from pp->b toward it */
+        if (s->rec && s->rec_n < s->rec_max) {
+            tc_model_force *o = &s->rec[s->rec_n];
+            o->a = pp->b;
+            o->b = pp->a;
+            tc_v3_copy(o->pos, pts[j].p);
+            tc_v3_copy(o->normal, nn);
+            o->depth = pts[j].depth;
+            tc_v3_copy(o->force, f);
+        }
+        if (s->rec) s->rec_n++;
         pushed++;
     }
     *wa = fa;
@@ -505,6 +523,19 @@ static tc_status penalty_step_begin(void *state, const tc_system *sys, const tc_
     return TC_OK;
 }
 
+/* the forces penalty_force applies at poses bs, point by point */
+static int penalty_contact_forces(void *state, const tc_body_state *bs, tc_model_force *out,
+                                  int max) {
+    pen_state *s = state;
+    tc_wrench *w = s->wscratch;
+    s->rec = out;
+    s->rec_max = out ? max : 0;
+    s->rec_n = 0;
+    penalty_force(s, bs, w, NULL);
+    s->rec = NULL;
+    return s->rec_n;
+}
+
 /* the multi-point set's contact points, at most 4 a pair, whichever variant pushes */
 static int penalty_contacts(void *state, const tc_body_state *bs, tc_model_contact *c, int max) {
     pen_state *s = state;
@@ -526,6 +557,7 @@ const tc_model_type tc_model_penalty_dp = {
     .free = penalty_free,
     .step_begin = penalty_step_begin,
     .contacts = penalty_contacts,
+    .contact_forces = penalty_contact_forces,
 };
 
 const tc_model_type tc_model_penalty_mp = {
@@ -541,4 +573,5 @@ const tc_model_type tc_model_penalty_mp = {
     .free = penalty_free,
     .step_begin = penalty_step_begin,
     .contacts = penalty_contacts,
+    .contact_forces = penalty_contact_forces,
 };

@@ -20,6 +20,16 @@ typedef struct tc_contact_stats {
     int ncontact;         /* number of active contacts (model's own notion) */
 } tc_contact_stats;
 
+/* the force one contact point carries at given poses and twists (a model's contact_forces):
+ * body b receives force, body a the opposite */
+typedef struct tc_model_force {
+    int a, b;         /* body indices */
+    double pos[3];    /* world point where the force acts (m) */
+    double normal[3]; /* unit contact normal from a to b, world */
+    double depth;     /* m: > 0 overlapping */
+    double force[3];  /* N, world frame, on body b (normal and friction parts together) */
+} tc_model_force;
+
 /* tc_model_contact, one contact point between two bodies for velocity-level solvers
  * (TC_CAP_CONTACTS), is defined in collide/tc_collide.h */
 
@@ -55,6 +65,11 @@ typedef struct tc_model_type {
      * are filled, fixed and kinematic ones too (callers ignore those they do not need) */
     tc_status (*force_jacobian)(void *state, const tc_body_state *bs, tc_wrench *w, double *dw,
                                 tc_contact_stats *st);
+    /* optional: the forces force() applies at poses bs, point by point (the same arithmetic, so
+     * they sum to force()'s wrenches), the first min(n, max) into out (out may be NULL); returns
+     * n, the points that push. Residual tracking (sim/tc_residual.h) turns them into impulses;
+     * a model without it is reported per body pair from its wrenches (docs/residuals.md) */
+    int (*contact_forces)(void *state, const tc_body_state *bs, tc_model_force *out, int max);
 } tc_model_type;
 
 /* the registry: tc_models[] is the built-in table (one line per file); tc_model_at(i) walks it

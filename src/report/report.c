@@ -231,10 +231,26 @@ static tc_status claims_summary(const char *out_dir, const run_metrics *rm, FILE
                     count[TC_VERDICT_UNTESTABLE], count[TC_VERDICT_MISSING],
                     count[TC_VERDICT_FIGURE]);
         timings_summary(rm, md, o.f);
+        /* the physical residuals of every method over the experiments */
+        char rtpl[1300];
+        tc_error re;
+        tc_error_clear(&re);
+        snprintf(rtpl, sizeof rtpl, "%s/paper/residuals.gp", tc_source_dir());
+        tc_status rst = tc_plot_available() ? tc_report_residuals(out_dir, rm->ms, rm->ok, rm->n,
+                                                                  rtpl, md, o.f, &re)
+                                            : TC_OK;
+        if (rst) {
+            fprintf(md, "*The residual figure could not be drawn: %s.*\n\n", re.msg);
+            fputs("\\emph{The residual figure could not be drawn: ", o.f);
+            tc_latex_put(o.f, re.msg);
+            fputs(".}\n\n", o.f);
+        }
         st = tc_outfile_commit(&o, err);
         /* a figure not drawn is said in the report and fails the report's status */
         if (!st && fst)
             st = tc_error_set(err, fst, tpl, 0, NULL, "the claims' summary figure: %s", fe.msg);
+        if (!st && rst)
+            st = tc_error_set(err, rst, rtpl, 0, NULL, "the residual figure: %s", re.msg);
     }
     tc_claims_free(&c);
     return st;

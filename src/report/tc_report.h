@@ -47,6 +47,13 @@ struct tc_metrics;
  * run) or blank (not in the experiment's script) */
 void tc_report_matrix(const char *out_dir, const tc_report_entry *ex, int n,
                       const struct tc_metrics *ms, const unsigned char *ok, FILE *md, FILE *tex);
+/* the residual heat map (template tpl, paper/residuals.gp) over the experiments' metrics ms[i]
+ * (read when ok[i] is 2): per method label and residual the largest per-experiment mean of
+ * residuals.LABEL.NAME_mean, to out_dir/residuals_summary.{csv,png,pdf}, shown in md and tex;
+ * nothing when no experiment recorded residuals */
+tc_status tc_report_residuals(const char *out_dir, const struct tc_metrics *ms,
+                              const unsigned char *ok, int n, const char *tpl, FILE *md, FILE *tex,
+                              tc_error *err);
 tc_status tc_report_setup(const char *out_dir, const tc_report_entry *ex, int n,
                           const struct tc_metrics *ms, const unsigned char *ok, FILE *md,
                           tc_error *err);

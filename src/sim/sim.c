@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void track_step(tc_sim *s);
+
 /* remember a warning line (truncated when the buffer is full) */
 static void add_warning(tc_sim *s, const char *msg) {
     size_t l = strlen(s->warn);
@@ -272,6 +274,13 @@ void tc_sim_free(tc_sim *s) {
     free(s->w);
     free(s->xfrc);
     free(s->dw);
+    free(s->imp);
+    free(s->mf);
+    free(s->bs_pre);
+    free(s->rw);
+    free(s->pairs);
+    free(s->touch);
+    free(s->pair_geo);
     tc_sim_dump_detach(s);
     free(s);
 }
@@ -294,6 +303,8 @@ int tc_sim_contacts(tc_sim *s, tc_model_contact *c, int max) {
 
 tc_status tc_sim_step(tc_sim *s) {
     tc_status st = TC_OK;
+    /* residual tracking: the step's start poses and twists */
+    if (s->track) tc_system_kinematics(&s->sys, s->t, s->q, s->v, s->bs_pre);
     if (s->m.engine) {
         st = s->m.engine->step(s->estate, s->ctrl, s->xfrc, s->q, s->v);
         if (s->m.engine->ncontact) s->stats.ncontact = s->m.engine->ncontact(s->estate);
@@ -357,6 +368,8 @@ tc_status tc_sim_step(tc_sim *s) {
         add_warning(s, msg);
         return TC_EDIVERGED;
     }
+    /* s->bs holds the post-step poses and twists */
+    if (s->track) track_step(s);
     return TC_OK;
 }
 
@@ -529,7 +542,170 @@ double tc_sim_gap(tc_sim *s, int a, int b) {
 
 /* ---------- contact impulses ---------- */
 
+tc_status tc_sim_reserve_impulses(tc_sim *s) {
+    if (s->imp) return TC_OK;
+    const int nb = s->scene->nbody, cap = TC_SIM_IMPULSE_CAP(nb);
+    const int maxpair = nb <= TC_SIM_PAIR_BODIES ? nb * (nb - 1) / 2 : 0;
+    s->imp = calloc((size_t)cap, sizeof *s->imp);
+    s->mf = calloc((size_t)cap, sizeof *s->mf);
+    s->bs_pre = calloc((size_t)nb + 1, sizeof *s->bs_pre);
+    s->rw = calloc((size_t)nb + 1, sizeof *s->rw);
+    s->touch = calloc((size_t)nb + 1, sizeof *s->touch);
+    s->pairs = calloc(2 * (size_t)maxpair + 2, sizeof *s->pairs);
+    s->pair_geo = calloc((size_t)maxpair + 1, sizeof *s->pair_geo);
+    if (!s->imp || !s->mf || !s->bs_pre || !s->rw || !s->touch || !s->pairs || !s->pair_geo) {
+        free(s->imp);
+        s->imp = NULL;
+        return TC_ENOMEM;
+    }
+    s->icap = cap;
+    s->npair = maxpair > 0 ? tc_scene_pairs(s->scene, s->pairs) : 0;
+    return TC_OK;
+}
+
+/* one effective contact per overlapping pair from the model's wrenches at poses bs (models
+ * without contact_forces): the wrench of the pair's body with dofs that overlaps no other body,
+ * acting where its central axis crosses the plane through the deepest point normal to the
+ * pair's normal; into s->imp, returns how many (more than s->icap: the rest not written) */
+static int pair_impulses(tc_sim *s, const tc_body_state *bs) {
+    const tc_scene *sc = s->scene;
+    tc_contact_stats cs = {0, 0};
+    if (s->npair == 0 || contact_force(s, bs, s->rw, &cs)) return 0;
+    memset(s->touch, 0, (size_t)sc->nbody * sizeof *s->touch);
+    /* the overlapping pairs, and how many each body is in */
+    for (int k = 0; k < s->npair; k++) {
+        const int a = s->pairs[2 * k], b = s->pairs[2 * k + 1];
+        double *g = s->pair_geo[k], nrm[3];
+        g[0] = 0;
+        if (tc_deepest(&sc->body[a].shape, &bs[a], &sc->body[b].shape, &bs[b], &g[0], nrm, g + 4) !=
+            1) {
+            g[0] = 0;
+            continue;
+        }
+        /* tc_deepest's normal points from b toward a */
+        tc_v3_scale(g + 1, nrm, -1);
+        s->touch[a]++;
+        s->touch[b]++;
+    }
+    int n = 0;
+    for (int k = 0; k < s->npair; k++) {
+        const int a = s->pairs[2 * k], b = s->pairs[2 * k + 1];
+        const double *g = s->pair_geo[k];
+        if (!(g[0] > 0)) continue;
+        /* the force on b and the point on its central axis, from whichever body can tell */
+        double F[3], x0[3], c[3];
+        const tc_wrench *w;
+        double sign;
+        if (s->sys.vadr[b] >= 0 && s->touch[b] == 1) {
+            w = &s->rw[b];
+            sign = 1;
+            tc_v3_copy(c, bs[b].pos);
+        } else if (s->sys.vadr[a] >= 0 && s->touch[a] == 1) {
+            w = &s->rw[a];
+            sign = -1;
+            tc_v3_copy(c, bs[a].pos);
+        } else {
+            s->resid.unassigned++;
+            continue;
+        }
+        const double f2 = tc_v3_dot(w->f, w->f);
+        if (!(f2 > 0)) continue;
+        double ft[3];
+        tc_v3_cross(ft, w->f, w->t);
+        tc_v3_copy(x0, c);
+        tc_v3_addscl(x0, ft, 1 / f2);
+        tc_v3_scale(F, w->f, sign);
+        if (n < s->icap) {
+            tc_contact_impulse *o = &s->imp[n];
+            const double fn = tc_v3_dot(F, g + 1),
+                         d[3] = {g[4] - x0[0], g[5] - x0[1], g[6] - x0[2]};
+            /* the axis meets the contact plane unless it runs along it */
+            const double along = tc_v3_dot(w->f, g + 1);
+            o->a = a;
+            o->b = b;
+            tc_v3_copy(o->pos, x0);
+            if (fabs(along) > 1e-9 * sqrt(f2))
+                tc_v3_addscl(o->pos, w->f, tc_v3_dot(d, g + 1) / along);
+            tc_v3_copy(o->normal, g + 1);
+            o->depth = g[0];
+            o->normal_impulse = s->dt * fn;
+            tc_v3_scale(o->tangent_impulse, F, s->dt);
+            tc_v3_addscl(o->tangent_impulse, g + 1, -s->dt * fn);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* the last step's impulses into s->imp at post-step poses bs (force-level models); returns how
+ * many there are (more than s->icap: the rest not written) */
+static int gather_impulses(tc_sim *s, const tc_body_state *bs) {
+    if (s->m.engine)
+        return s->m.engine->impulses ? s->m.engine->impulses(s->estate, s->imp, s->icap) : 0;
+    if (s->m.solver->impulses) return s->m.solver->impulses(s->sstate, s->imp, s->icap);
+    if (!s->m.model->contact_forces) return s->m.model->force ? pair_impulses(s, bs) : 0;
+    /* the model's point forces held over the step */
+    const int n = s->m.model->contact_forces(s->mstate, bs, s->mf, s->icap);
+    for (int i = 0; i < n && i < s->icap; i++) {
+        const tc_model_force *f = &s->mf[i];
+        tc_contact_impulse *o = &s->imp[i];
+        const double fn = tc_v3_dot(f->force, f->normal);
+        o->a = f->a;
+        o->b = f->b;
+        tc_v3_copy(o->pos, f->pos);
+        tc_v3_copy(o->normal, f->normal);
+        o->depth = f->depth;
+        o->normal_impulse = s->dt * fn;
+        tc_v3_scale(o->tangent_impulse, f->force, s->dt);
+        tc_v3_addscl(o->tangent_impulse, f->normal, -s->dt * fn);
+    }
+    return n;
+}
+
+/* 1 when the method reports impulses (the contact residuals are known) */
+static int has_impulses(const tc_sim *s) {
+    if (s->m.engine) return s->m.engine->impulses != NULL;
+    return s->m.solver->impulses || s->m.model->contact_forces ||
+           (s->m.model->force && s->npair > 0);
+}
+
 int tc_sim_impulses(tc_sim *s, tc_contact_impulse *out, int max) {
-    if (s->m.engine || !s->m.solver->impulses) return 0;
-    return s->m.solver->impulses(s->sstate, out, max);
+    if (s->m.engine) return s->m.engine->impulses ? s->m.engine->impulses(s->estate, out, max) : 0;
+    if (s->m.solver->impulses) return s->m.solver->impulses(s->sstate, out, max);
+    if (tc_sim_reserve_impulses(s)) return 0;
+    const int n = gather_impulses(s, tc_sim_bodies(s));
+    if (out) memcpy(out, s->imp, (size_t)(n < max ? n : max) * sizeof *out);
+    return n;
+}
+
+/* the step just taken into the residual summary (s->bs: the post-step states) */
+static void track_step(tc_sim *s) {
+    const int n = gather_impulses(s, s->bs), m = n < s->icap ? n : s->icap;
+    if (n > s->icap) s->resid.overflows += n - s->icap;
+    /* the geometric penetration over every pair for small scenes; beyond, all pairs would cost
+     * O(nbody^2) a step: the deepest reported contact instead */
+    double pen = 0;
+    if (s->scene->nbody <= TC_SIM_PAIR_BODIES)
+        pen = penetration(s->scene, s->bs, NULL);
+    else
+        for (int i = 0; i < m; i++)
+            pen = fmax(pen, s->imp[i].depth);
+    tc_residual_step r;
+    tc_residual_eval(s->imp, m, s->bs_pre, s->bs, s->scene->friction, s->dt, pen, &r);
+    tc_residual_add(&s->resid, &r);
+}
+
+tc_status tc_sim_track_residuals(tc_sim *s, int on) {
+    if (on) {
+        tc_status st = tc_sim_reserve_impulses(s);
+        if (st) return st;
+        tc_residual_clear(&s->resid, has_impulses(s));
+    }
+    s->track = on != 0;
+    return TC_OK;
+}
+
+void tc_sim_residuals(const tc_sim *s, tc_residual_summary *out) {
+    *out = s->resid;
+    tc_residual_finish(out);
 }

@@ -4,6 +4,7 @@
 #define TC_SIM_PRIVATE_H
 
 #include "sim/tc_sim.h"
+#include "solvers/tc_contact_space.h"
 
 /* a simulation: the scene, the method's states, the state vectors and all scratch memory */
 struct tc_sim {
@@ -24,6 +25,18 @@ struct tc_sim {
     char warn[4096];
     int nwarn;
     struct tc_sim_dump *dump; /* --dump-problems: sim/dump.c; NULL when off */
+    /* contact impulses of force-level models and engines, and residual tracking: buffers sized
+     * once (tc_sim_reserve_impulses), the summary accumulated by tc_sim_step while track */
+    int track;
+    int icap;                /* contacts the buffers hold */
+    tc_contact_impulse *imp; /* icap */
+    tc_model_force *mf;      /* icap: a model's point forces */
+    tc_body_state *bs_pre;   /* nbody: poses and twists at the step's start */
+    tc_wrench *rw;           /* nbody: the model's wrenches, per-pair attribution */
+    int *pairs, npair;       /* the scene's pairs (per-pair attribution) */
+    int *touch;              /* nbody: overlapping pairs per body */
+    double (*pair_geo)[7];   /* npair: depth (m), normal from a to b, point (m) */
+    tc_residual_summary resid;
 };
 
 /* --dump-problems (sim/dump.c): tc_sim_alloc attaches the process-wide setting to a simulation
@@ -32,6 +45,9 @@ struct tc_sim {
 void tc_sim_dump_attach(tc_sim *s);
 void tc_sim_dump_detach(tc_sim *s);
 tc_status tc_sim_dump_step(tc_sim *s, char *why, size_t n);
+
+/* size the impulse and residual buffers (once; later calls do nothing); TC_ENOMEM */
+tc_status tc_sim_reserve_impulses(tc_sim *s);
 
 /* give the simulation's ode its accel_jacobian (the model's force_jacobian composed with the
  * derivatives of tc_system_accel), with the model's (6 nbody) x (12 nbody) derivative buffer

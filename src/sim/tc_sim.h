@@ -5,6 +5,7 @@
 
 #include "engines/tc_engine.h"
 #include "models/tc_model.h"
+#include "sim/tc_residual.h"
 #include "solvers/tc_solver.h"
 
 /* C linkage for C++ programs that include this header */
@@ -182,9 +183,17 @@ double tc_sim_gap(tc_sim *sim, int a, int b);
 int tc_sim_warnings(tc_sim *sim, char *buf, int n);
 
 /* the contact impulses of the last step (tc_contact_impulse, solvers/tc_contact_space.h: bodies,
- * point, normal, depth, normal and tangential impulse in N s), one per contact the solver
- * resolved, the first min(n, max) into out; returns n, 0 for methods whose solver has no
- * impulses hook (force-level integrators, engines) */
+ * point, normal from a to b, depth, normal and tangential impulse in N s), the first
+ * min(n, max) into out (out may be NULL); returns n. Sources, first that applies
+ * (docs/residuals.md): an engine's impulses hook (MuJoCo: mj_contactForce x dt; ODE and Bullet
+ * have none yet: 0); a velocity-level solver's impulses, one per contact it resolved; a
+ * force-level model's contact_forces at the current state x dt (the force at the step's end
+ * held over the step: penalty, hunt-crossley, one per pushing point); any other force-level
+ * model (SCM, PFC) one effective contact per overlapping body pair, its impulse the wrench of
+ * the pair's body that touches nothing else, x dt, acting at the wrench's central axis where it
+ * crosses the contact plane through the pair's deepest point (scenes of at most
+ * TC_SIM_PAIR_BODIES bodies; larger scenes 0). Sizes its buffers on the first call, so call it
+ * (or tc_sim_track_residuals) once before a loop that must not allocate */
 int tc_sim_impulses(tc_sim *sim, tc_contact_impulse *out, int max);
 
 /* --dump-problems (docs/fclib.md): from now on every simulation made of a solver that poses a
@@ -199,6 +208,22 @@ tc_status tc_sim_dump_problems(const char *dir, long every, int max, tc_error *e
 /* the label of the simulations this thread makes next (the runner: "EXPERIMENT-runN"); the
  * count K starts again at 0 */
 void tc_sim_dump_label(const char *label);
+
+/* bodies up to which force-level models without contact_forces are reported per pair */
+#define TC_SIM_PAIR_BODIES 64
+
+/* contacts the impulse buffers of a simulation hold: 256 + 16 per body */
+#define TC_SIM_IMPULSE_CAP(nbody) (256 + 16 * (nbody))
+
+/* turn residual tracking on (1: the summary cleared, buffers sized now) or off (0): while on,
+ * every tc_sim_step that succeeds adds its residuals (sim/tc_residual.h) to the run's summary,
+ * allocating nothing. Tracking changes no state: a tracked run's trajectory is bitwise the
+ * untracked one's. TC_ENOMEM */
+tc_status tc_sim_track_residuals(tc_sim *sim, int on);
+
+/* the residual summary of the steps tracked so far (means and fractions up to date; zero steps
+ * when tracking was never on) */
+void tc_sim_residuals(const tc_sim *sim, tc_residual_summary *out);
 
 #ifdef __cplusplus
 }

@@ -42,14 +42,29 @@ Test(new_experiment, the_documented_example_runs_with_every_method_it_can,
         cr_assert_geq(i, 0, "%s", name);
         cr_expect(tc_exp_metrics(x)->m[i].value >= 0 && tc_exp_metrics(x)->m[i].value < 0.3,
                   "%s: %g", name, tc_exp_metrics(x)->m[i].value);
+        /* the shared loop tracked its physical residuals (docs/residuals.md): penetration for
+         * every method, the contact ones for a method that reports impulses (MuJoCo's hook) */
+        snprintf(name, sizeof name, "residuals.%s.penetration_max", tc_exp_label(x, k));
+        cr_expect_geq(tc_metrics_find(tc_exp_metrics(x), name), 0, "%s", name);
+        if (!strcmp(tc_exp_entry_at(x, k)->m.spec, "mujoco")) {
+            snprintf(name, sizeof name, "residuals.%s.ncp_mean", tc_exp_label(x, k));
+            cr_expect_geq(tc_metrics_find(tc_exp_metrics(x), name), 0, "%s", name);
+        }
     }
     tc_exp_free(x);
     /* its outputs and its section in the report */
     char path[256];
     snprintf(path, sizeof path, "%s/e99_ball_drop/rebound.md", out);
     cr_expect_eq(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/e99_ball_drop/residuals.md", out);
+    cr_expect_eq(access(path, R_OK), 0, "the section's residual table");
     snprintf(path, sizeof path, "%s/e99_ball_drop/runs.csv", out);
-    cr_expect_eq(access(path, R_OK), 0);
+    FILE *rf = fopen(path, "r");
+    cr_assert_not_null(rf);
+    char head[1024] = "";
+    cr_assert_not_null(fgets(head, sizeof head, rf));
+    fclose(rf);
+    cr_expect_not_null(strstr(head, ",resid_steps,resid_contacts,penetration_max,"), "%s", head);
     cr_expect_eq(tc_exp_report(out, &err), TC_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/report.md", out);
     FILE *f = fopen(path, "r");

@@ -119,8 +119,9 @@ Test(impulses, sliding_block_friction_is_mu_times_normal_against_the_slip) {
     tc_sim_free(sim);
 }
 
-/* out too small: the count of all contacts comes back and nothing past max is written; a method
- * without the hook (a force-level integrator) reports none */
+/* out too small: the count of all contacts comes back and nothing past max is written, for a
+ * solver's impulses and for a force-level model's (penalty: its pushing points' forces x dt);
+ * a model whose forces are all zero (the test's box-plane under an integrator) reports none */
 Test(impulses, truncation_and_methods_without_the_hook) {
     tc_scene sc = block_scene(0.5, 0);
     tc_method m = method("lcp-lemke");
@@ -139,6 +140,15 @@ Test(impulses, truncation_and_methods_without_the_hook) {
     cr_assert_eq(tc_sim_alloc(&sim, &sc, &pm, DT, NULL), TC_OK);
     for (int i = 0; i < 5; i++)
         cr_assert_eq(tc_sim_step(sim), TC_OK);
+    memset(im, 0xab, sizeof im);
+    int n = tc_sim_impulses(sim, im, 2);
+    cr_assert_gt(n, 2, "penalty: %d pushing points", n);
+    cr_assert_eq(memcmp(&im[2], &pad, sizeof pad), 0, "wrote past max");
+    cr_assert(im[0].normal_impulse > 0 && im[1].normal_impulse > 0);
+    tc_sim_free(sim);
+    tc_method em = method("semi-euler");
+    cr_assert_eq(tc_sim_alloc(&sim, &sc, &em, DT, NULL), TC_OK);
+    cr_assert_eq(tc_sim_step(sim), TC_OK);
     cr_assert_eq(tc_sim_impulses(sim, im, 4), 0);
     tc_sim_free(sim);
 }
