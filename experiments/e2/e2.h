@@ -57,6 +57,7 @@ typedef struct e2_result {
     int steps;
     tc_status status;
     char reason[256];
+    tc_residual_summary resid; /* the rollout's physical residuals (docs/residuals.md) */
 } e2_result;
 
 tc_status e2_read_setup(const tc_script *s, e2_setup *e, tc_error *err);

@@ -261,6 +261,7 @@ void e2_rollout(const e2_setup *e, const tc_scene *sc, const tc_method *m, doubl
     tc_item it = {0};
     tc_simulate(sc, m, &loop, &s, &it);
     r->status = it.status;
+    r->resid = it.resid;
     snprintf(r->reason, sizeof r->reason, "%s", it.reason);
     r->steps = (int)s.steps;
     r->step_s = r->steps ? s.wall_s / r->steps : NAN;

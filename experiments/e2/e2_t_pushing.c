@@ -284,6 +284,7 @@ static void e2_work(void *ctx, int i, tc_item *it) {
     e2_rollout(&s->e, &s->sc, &t->m, s->e.dt[t->dt], &s->tr[t->roll], t->path, NPATH, &t->r);
     it->status = t->r.status;
     it->steps = t->r.steps;
+    it->resid = t->r.resid;
     snprintf(it->reason, sizeof it->reason, "%s", t->r.reason);
 }
 

@@ -282,9 +282,12 @@ static tc_status put(tc_exp *x, const char *file, const char *text, size_t len, 
     return tc_outfile_commit(&o, err);
 }
 
-/* one residual's cell: "max / mean / percent of steps above the threshold", n/a when unknown */
+/* one residual's cell: "max / mean / percent of steps above the threshold", n/a when unknown,
+ * and for the contact residuals of a method that reported no contact impulse in any step (SCM's
+ * and PFC's forces at a distance, which no overlapping pair carries: docs/residuals.md), whose
+ * zeros would read as a perfect score */
 static void residual_cell(char *buf, size_t n, const tc_residual_summary *s, int r) {
-    if (s->steps == 0 || isnan(s->mean[r]))
+    if (s->steps == 0 || isnan(s->mean[r]) || (r != TC_RESID_PENETRATION && s->contacts == 0))
         snprintf(buf, n, "n/a");
     else
         snprintf(buf, n, "%.2g / %.2g / %.0f%%", s->max[r], s->mean[r], 100 * s->frac[r]);
@@ -292,27 +295,29 @@ static void residual_cell(char *buf, size_t n, const tc_residual_summary *s, int
 
 /* the physical residuals of each method's tracked steps (docs/residuals.md), when any */
 static tc_status residuals_part(tc_exp *x, tc_error *err) {
-    const char *head[2 + TC_RESID_N];
+    const char *head[3 + TC_RESID_N];
     char hbuf[TC_RESID_N][48];
     head[0] = "method";
     head[1] = "steps";
+    head[2] = "contacts";
     for (int r = 0; r < TC_RESID_N; r++) {
         snprintf(hbuf[r], sizeof hbuf[r], "%s (%s)", tc_residual_names[r], tc_residual_units[r]);
-        head[2 + r] = hbuf[r];
+        head[3 + r] = hbuf[r];
     }
     tc_table *t = NULL;
     for (int k = 0; k < x->nmethod; k++) {
         tc_residual_summary s;
         tc_exp_method_residuals(x, k, &s);
         if (s.steps == 0) continue;
-        if (!t && !(t = tc_table_alloc(2 + TC_RESID_N, head))) return TC_ENOMEM;
-        char cells[2 + TC_RESID_N][64];
-        const char *row[2 + TC_RESID_N];
+        if (!t && !(t = tc_table_alloc(3 + TC_RESID_N, head))) return TC_ENOMEM;
+        char cells[3 + TC_RESID_N][64];
+        const char *row[3 + TC_RESID_N];
         snprintf(cells[0], sizeof cells[0], "%s", x->method[k].label);
         snprintf(cells[1], sizeof cells[1], "%lld", s.steps);
+        snprintf(cells[2], sizeof cells[2], "%lld", s.contacts);
         for (int r = 0; r < TC_RESID_N; r++)
-            residual_cell(cells[2 + r], sizeof cells[2 + r], &s, r);
-        for (int c = 0; c < 2 + TC_RESID_N; c++)
+            residual_cell(cells[3 + r], sizeof cells[3 + r], &s, r);
+        for (int c = 0; c < 3 + TC_RESID_N; c++)
             row[c] = cells[c];
         tc_status st = tc_table_add_row(t, row);
         if (st) {
@@ -323,7 +328,9 @@ static tc_status residuals_part(tc_exp *x, tc_error *err) {
     if (!t) return TC_OK;
     tc_status st = tc_exp_table(x, t, "residuals",
                                 "Physical residuals per method over its runs' steps: max / mean / "
-                                "share of steps above the default threshold (docs/residuals.md)",
+                                "share of steps above the default threshold; contacts: the contact "
+                                "impulses evaluated over all steps (none: n/a, not 0) "
+                                "(docs/residuals.md)",
                                 err);
     tc_table_free(t);
     return st;
