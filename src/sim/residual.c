@@ -44,10 +44,11 @@ void tc_residual_eval(const tc_contact_impulse *imp, int n, const tc_body_state 
         /* the cone, and the dissipation left undone against the post-step slip */
         cone += fmax(0, ltn - mu * ln);
         dis += fmax(0, tc_v3_dot(lt, vt) + mu * ln * slip);
-        /* the NCP criterion on the local reaction and velocity (normal: the gap rate) */
+        /* the NCP criterion on the local reaction and post-step velocity (the velocity-level
+         * problem's u; the gap is signorini's and penetration's) */
         tc_v3_orthonormal(nr, t1, t2);
         double r[3] = {ln, tc_v3_dot(lt, t1), tc_v3_dot(lt, t2)};
-        double u[3] = {gap / dt, tc_v3_dot(vt, t1), tc_v3_dot(vt, t2)}, w[3];
+        double u[3] = {vn, tc_v3_dot(vt, t1), tc_v3_dot(vt, t2)}, w[3];
         fc3d_unitary_compute_and_add_error(r, u, mu, &ncp, w);
         /* contact work at the mean of the pre- and post-step contact velocities */
         double lam[3], vmid[3];
