@@ -690,6 +690,8 @@ static void e9_estimate(const tc_exp *x, const void *state, tc_work *w) {
         w->steps += steps;
         w->seconds += steps * TC_WORK_STEP_S * tc_method_work_factor(tc_exp_method(x, k));
     }
+    /* one two-body simulation per thread at a time (its residual buffers the largest part) */
+    w->bytes = 65536.0 * tc_exp_threads(x);
 }
 
 const tc_experiment_type tc_experiment_e9 = {
