@@ -71,12 +71,7 @@ tc_status tc_claims_figure(const tc_claims *c,
         "Every claim: our value over the centre of its reproduced range (log axis, clipped at "
         "its ends), the reproduced range dark, the partly reproduced one light, coloured by "
         "verdict.";
-    fprintf(md, "![%s](claims_summary.png)\n\n", caption);
-    fprintf(tex,
-            "\\begin{figure}[H]\\centering\n\\includegraphics[width=\\linewidth]{claims_summary."
-            "pdf}\n"
-            "\\caption{%s}\\label{fig:claims}\\end{figure}\n",
-            caption);
+    tc_plot_include(md, tex, "claims_summary", "claims", caption);
     return TC_OK;
 }
 

@@ -226,3 +226,12 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
     if (file_size(log) == 0) remove(log);
     return unstaged(log, TC_OK, err);
 }
+
+void tc_plot_include(FILE *md, FILE *tex, const char *name, const char *label,
+                     const char *caption) {
+    fprintf(md, "![%s](%s.png)\n\n", caption, name);
+    fprintf(tex,
+            "\\begin{figure}[H]\\centering\n\\includegraphics[width=\\linewidth]{%s.pdf}\n"
+            "\\caption{%s}\\label{fig:%s}\\end{figure}\n",
+            name, caption, label);
+}

@@ -103,11 +103,8 @@ tc_status tc_report_residuals(const char *out_dir, const tc_metrics *ms, const u
         "Physical residuals per method: each cell the method's largest per-experiment mean of "
         "the residual (printed), coloured by its ratio to the residual's default threshold on a "
         "log scale (docs/residuals.md); hatched n/a: the method reports no contact impulses.";
-    fprintf(md, "\n### Physical residuals\n\n![%s](residuals_summary.png)\n\n", caption);
+    fputs("\n### Physical residuals\n\n", md);
     fputs("\\subsection*{Physical residuals}\n", tex);
-    fprintf(tex,
-            "\\begin{figure}[H]\\centering\n\\includegraphics[width=\\linewidth]{residuals_summary."
-            "pdf}\n\\caption{%s}\\label{fig:residuals}\\end{figure}\n",
-            caption);
+    tc_plot_include(md, tex, "residuals_summary", "residuals", caption);
     return TC_OK;
 }

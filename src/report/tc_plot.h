@@ -3,6 +3,8 @@
 #ifndef TC_PLOT_H
 #define TC_PLOT_H
 
+#include <stdio.h>
+
 #include "core/tc_status.h"
 
 /* C linkage for C++ programs that include this header */
@@ -25,6 +27,10 @@ int tc_plot_available(void);
  * `dashes`: each label's style from tc_plot_style, word k for label k */
 tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int nvar,
                          const char *outbase, tc_error *err);
+
+/* a rendered figure name.png / name.pdf (beside the documents) shown at full width with its
+ * caption in a Markdown document md and a LaTeX one tex (\label{fig:label}) */
+void tc_plot_include(FILE *md, FILE *tex, const char *name, const char *label, const char *caption);
 
 /* one style per method in every figure: its colour ("#rrggbb", colour-blind safe, never yellow)
  * and dash type (1 solid, 2-4 dashed). touche's methods have fixed entries (a model family shares

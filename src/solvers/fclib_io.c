@@ -375,6 +375,17 @@ done:
     return st;
 }
 
+/* the problem of file f as HDF5 opened it (f < 0: it could not), closed after; under the lock */
+static tc_status read_opened(hid_t f, const char *name, tc_fc_problem **out, tc_fclib_info *info,
+                             tc_error *err) {
+    if (f < 0)
+        return tc_error_set(err, TC_EPARSE, name, 0, "",
+                            "not an HDF5 file (or a truncated one): not an FCLIB problem");
+    tc_status st = read_file(f, name, out, info, err);
+    H5Fclose(f);
+    return st;
+}
+
 tc_status tc_fclib_read(const char *path, tc_fc_problem **out, tc_fclib_info *info, tc_error *err) {
     *out = NULL;
     /* stdio first: its errno says why a file is unreadable */
@@ -382,15 +393,7 @@ tc_status tc_fclib_read(const char *path, tc_fc_problem **out, tc_fclib_info *in
     if (!fp) return tc_error_set(err, TC_EIO, path, 0, "", "cannot read it: %s", strerror(errno));
     fclose(fp);
     lock();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    tc_status st;
-    if (f < 0)
-        st = tc_error_set(err, TC_EPARSE, path, 0, "",
-                          "not an HDF5 file (or a truncated one): not an FCLIB problem");
-    else {
-        st = read_file(f, path, out, info, err);
-        H5Fclose(f);
-    }
+    tc_status st = read_opened(H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), path, out, info, err);
     unlock();
     return st;
 }
@@ -401,15 +404,7 @@ tc_status tc_fclib_read_image(const void *buf, size_t len, const char *name, tc_
     if (!len) return tc_error_set(err, TC_EPARSE, name, 0, "", "empty: not an FCLIB problem");
     lock();
     /* HDF5 copies the image (it may write to its copy) */
-    hid_t f = H5LTopen_file_image((void *)buf, len, 0);
-    tc_status st;
-    if (f < 0)
-        st = tc_error_set(err, TC_EPARSE, name, 0, "",
-                          "not an HDF5 file (or a truncated one): not an FCLIB problem");
-    else {
-        st = read_file(f, name, out, info, err);
-        H5Fclose(f);
-    }
+    tc_status st = read_opened(H5LTopen_file_image((void *)buf, len, 0), name, out, info, err);
     unlock();
     return st;
 }
