@@ -405,7 +405,9 @@ static void sum_cell(e56_cell *c, int n) {
             nok++;
         }
     }
-    c->iters_per_step = steps ? (double)iters / (double)steps : NAN;
+    /* n/a, not 0, for a method whose solver counts no iterations */
+    c->iters_per_step =
+        steps && tc_method_counts_iterations(&c->m) ? (double)iters / (double)steps : NAN;
     c->mean_lin = nok ? c->mean_lin / nok : NAN;
     c->mean_ang = nok ? c->mean_ang / nok : NAN;
 }
@@ -792,6 +794,9 @@ tc_status e56_table_row(tc_table *t, const char *fmt, ...) {
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     split(text, cell);
+    /* a value that does not apply (NaN) reads n/a, never a number */
+    for (int i = 0; i < 16 && cell[i]; i++)
+        if (!strcmp(cell[i], "nan") || !strcmp(cell[i], "-nan")) cell[i] = "n/a";
     return tc_table_add_row(t, (const char *const *)cell);
 }
 
@@ -799,7 +804,7 @@ tc_status e56_table_row(tc_table *t, const char *fmt, ...) {
 
 int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
     memset(t, 0, sizeof *t);
-    int nlin = 0;
+    int nlin = 0, counts = 0;
     /* the totals averaged over the cells */
     double *mean[] = {&t->mean_pen, &t->land_pen, &t->after_pen,     &t->psdf,
                       &t->pub_lin,  &t->pub_ang,  &t->iters_per_step};
@@ -813,6 +818,7 @@ int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
         t->ok_end += c->ok_end;
         t->absurd += c->absurd;
         t->max_pen = fmax(t->max_pen, c->max_pen);
+        counts |= tc_method_counts_iterations(&c->m);
         /* iterations per step: a cell without steps (NaN) counts as 0 */
         const double ips = isnan(c->iters_per_step) ? 0 : c->iters_per_step;
         const double add[] = {c->mean_pen, c->land_pen, c->after_pen, c->psdf,
@@ -837,6 +843,8 @@ int e56_total_of(const e56_sweep *sw, int k, e56_total *t) {
         *mean[m] /= t->ncell;
     t->mean_lin = nlin ? t->mean_lin / nlin : NAN;
     t->mean_ang = nlin ? t->mean_ang / nlin : NAN;
+    /* n/a for a method whose solver counts no iterations */
+    if (!counts) t->iters_per_step = NAN;
     return 1;
 }
 

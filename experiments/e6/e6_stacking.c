@@ -196,7 +196,9 @@ static void speed_one(const e6_setup *e, const tc_scene *sc, const tc_method *m,
     }
     step_stats(t, k, r);
     const tc_sim_stats *ss = tc_sim_get_stats(sim);
-    r->iters_per_step = ss->steps ? (double)ss->solver_iters / ss->steps : NAN;
+    r->iters_per_step = ss->steps && tc_method_counts_iterations(m)
+                            ? (double)ss->solver_iters / (double)ss->steps
+                            : NAN;
     tc_sim_free(sim);
 }
 

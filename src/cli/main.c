@@ -5,11 +5,13 @@
 #include "exp/tc_ranks.h"
 #include "experiments/tc_experiments.h"
 #include "core/tc_provenance.h"
+#include "solvers/tc_lcp.h"
 
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "touche — reproduction harness for rigid-body contact models\n"
@@ -111,7 +113,29 @@ static int dispatch(int argc, char **argv) {
     return 2;
 }
 
+/* Siconos multiplies and factors through OpenBLAS, which picks its kernels for the CPU when it
+ * loads; their rounding differs (AVX-512 against AVX2 with FMA), and Lemke's choice among the
+ * solutions of a degenerate contact LCP follows that rounding: E9's LCP box starts sliding at
+ * +0.7 % or -63 % of mu m g at 2 ms, by kernel (docs/determinism.md). One kernel on every x86-64
+ * machine: the program runs itself again once with OPENBLAS_CORETYPE set to the SSE3 kernels,
+ * which every x86-64 CPU runs, unless the caller chose a kernel */
+static void pin_blas_kernels(char **argv) {
+#if defined(__x86_64__)
+    if (getenv("OPENBLAS_CORETYPE")) return;
+    if (setenv("OPENBLAS_CORETYPE", TC_BLAS_CORETYPE, 1)) return;
+    execv("/proc/self/exe", argv);
+    /* no exec: the CPU's own kernels, which `touche check` reports as another CPU kind */
+    fprintf(stderr,
+            "touche: warning: could not pin OpenBLAS to %s kernels; results may differ "
+            "in the last bits from other machines'\n",
+            TC_BLAS_CORETYPE);
+#else
+    (void)argv;
+#endif
+}
+
 int main(int argc, char **argv) {
+    pin_blas_kernels(argv);
     /* blocks of 4 MiB and more (a simulation's buffers) are mapped and unmapped when freed: with
      * glibc's sliding threshold the memory of freed simulations stayed in the heap, and E7's
      * quick tier peaked at 197 MB instead of 120 MB (docs/architecture.md, Memory) */

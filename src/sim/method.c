@@ -122,6 +122,10 @@ int tc_method_has(const tc_method *m, const char *name) {
     return owner(m, name, &row) != NULL;
 }
 
+int tc_method_counts_iterations(const tc_method *m) {
+    return m->solver && m->solver->counters;
+}
+
 double tc_method_get(const tc_method *m, const char *name) {
     int row;
     const tc_params *p = owner(m, name, &row);

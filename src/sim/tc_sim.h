@@ -41,6 +41,11 @@ tc_status tc_method_set(tc_method *m, const char *name, double value, tc_error *
 /* 1 when the model, solver or engine has a parameter of that name */
 int tc_method_has(const tc_method *m, const char *name);
 
+/* 1 when the method's solver counts inner iterations (tc_sim_stats.solver_iters): an iteration
+ * count of 0 then means none was needed, else the count does not apply (engines, explicit
+ * integrators) */
+int tc_method_counts_iterations(const tc_method *m);
+
 /* a parameter's value, found as tc_method_set finds it (the name must exist: a typo is a
  * programming error and aborts, as in tc_params_get) */
 double tc_method_get(const tc_method *m, const char *name);

@@ -39,9 +39,14 @@ int tc_lcp_solve(tc_lcp *l, int n);
  * and residuals) per CPU, e.g. "OpenBLAS Haswell" */
 const char *tc_lcp_cpu_kind(void);
 
+/* the OpenBLAS kernels the touche program pins itself to on x86-64 (unless OPENBLAS_CORETYPE is
+ * set): SSE3, which every x86-64 CPU runs, so LCP results are the same bits on every machine */
+#define TC_BLAS_CORETYPE "Prescott"
+
 /* why LCP results may differ between CPUs, for tc_solver_type.cpu_dependent */
 #define TC_LCP_CPU_NOTE                                                                            \
-    "Siconos calls OpenBLAS, whose kernels (chosen per CPU) round differently; "                   \
-    "OPENBLAS_CORETYPE=Prescott changes E4 (a) from step 301"
+    "Siconos calls OpenBLAS, whose kernels (chosen per CPU) round differently; the touche "        \
+    "program "                                                                                     \
+    "pins them (OPENBLAS_CORETYPE=" TC_BLAS_CORETYPE ") unless the caller chose others"
 
 #endif
