@@ -21,9 +21,21 @@ static void add_warning(tc_sim *s, const char *msg) {
 /* the model's wrenches; a model without a force law (contact points only) gives none */
 static tc_status contact_force(tc_sim *s, const tc_body_state *bs, tc_wrench *w,
                                tc_contact_stats *cs) {
-    if (s->m.model->force) return s->m.model->force(s->mstate, bs, w, cs);
-    memset(w, 0, (size_t)s->scene->nbody * sizeof *w);
-    return TC_OK;
+    const size_t nb = (size_t)s->scene->nbody;
+    if (!s->m.model->force) {
+        memset(w, 0, nb * sizeof *w);
+        return TC_OK;
+    }
+    /* the residual tracker's evaluation at these very poses, once: a memoryless model's force
+     * is a function of the poses and twists alone, so the bits are those it would compute */
+    if (s->memo && !memcmp(bs, s->memo_bs, nb * sizeof *bs)) {
+        s->memo = 0;
+        memcpy(w, s->memo_w, nb * sizeof *w);
+        cs->pair_evals += s->memo_cs.pair_evals;
+        cs->ncontact = s->memo_cs.ncontact;
+        return TC_OK;
+    }
+    return s->m.model->force(s->mstate, bs, w, cs);
 }
 
 /* the ODE of a force-level method: model wrenches into Newton–Euler accelerations; kinematic
@@ -281,6 +293,8 @@ void tc_sim_free(tc_sim *s) {
     free(s->pairs);
     free(s->touch);
     free(s->pair_geo);
+    free(s->memo_bs);
+    free(s->memo_w);
     tc_sim_dump_detach(s);
     free(s);
 }
@@ -553,7 +567,10 @@ tc_status tc_sim_reserve_impulses(tc_sim *s) {
     s->touch = calloc((size_t)nb + 1, sizeof *s->touch);
     s->pairs = calloc(2 * (size_t)maxpair + 2, sizeof *s->pairs);
     s->pair_geo = calloc((size_t)maxpair + 1, sizeof *s->pair_geo);
-    if (!s->imp || !s->mf || !s->bs_pre || !s->rw || !s->touch || !s->pairs || !s->pair_geo) {
+    s->memo_bs = calloc((size_t)nb + 1, sizeof *s->memo_bs);
+    s->memo_w = calloc((size_t)nb + 1, sizeof *s->memo_w);
+    if (!s->imp || !s->mf || !s->bs_pre || !s->rw || !s->touch || !s->pairs || !s->pair_geo ||
+        !s->memo_bs || !s->memo_w) {
         free(s->imp);
         s->imp = NULL;
         return TC_ENOMEM;
@@ -571,7 +588,16 @@ static int pair_impulses(tc_sim *s, const tc_body_state *bs) {
     const tc_scene *sc = s->scene;
     tc_contact_stats cs = {0, 0};
     if (s->npair == 0 || contact_force(s, bs, s->rw, &cs)) return 0;
+    /* kept for the next step, which starts from these poses (not for a model with memory,
+     * whose step_begin changes its force between the two) */
+    if (!s->m.model->step_begin) {
+        memcpy(s->memo_bs, bs, (size_t)sc->nbody * sizeof *bs);
+        memcpy(s->memo_w, s->rw, (size_t)sc->nbody * sizeof *s->rw);
+        s->memo_cs = cs;
+        s->memo = 1;
+    }
     memset(s->touch, 0, (size_t)sc->nbody * sizeof *s->touch);
+    s->pair_pen = 0;
     /* the overlapping pairs, and how many each body is in */
     for (int k = 0; k < s->npair; k++) {
         const int a = s->pairs[2 * k], b = s->pairs[2 * k + 1];
@@ -586,7 +612,9 @@ static int pair_impulses(tc_sim *s, const tc_body_state *bs) {
         tc_v3_scale(g + 1, nrm, -1);
         s->touch[a]++;
         s->touch[b]++;
+        s->pair_pen = fmax(s->pair_pen, g[0]);
     }
+    s->pair_pen_ok = 1;
     int n = 0;
     for (int k = 0; k < s->npair; k++) {
         const int a = s->pairs[2 * k], b = s->pairs[2 * k + 1];
@@ -680,12 +708,16 @@ int tc_sim_impulses(tc_sim *s, tc_contact_impulse *out, int max) {
 
 /* the step just taken into the residual summary (s->bs: the post-step states) */
 static void track_step(tc_sim *s) {
+    s->pair_pen_ok = 0;
     const int n = gather_impulses(s, s->bs), m = n < s->icap ? n : s->icap;
     if (n > s->icap) s->resid.overflows += n - s->icap;
-    /* the geometric penetration over every pair for small scenes; beyond, all pairs would cost
+    /* the geometric penetration over every pair for small scenes (the per-pair attribution has
+     * just measured it: the same pairs, the same libccd depths); beyond, all pairs would cost
      * O(nbody^2) a step: the deepest reported contact instead */
     double pen = 0;
-    if (s->scene->nbody <= TC_SIM_PAIR_BODIES)
+    if (s->pair_pen_ok)
+        pen = s->pair_pen;
+    else if (s->scene->nbody <= TC_SIM_PAIR_BODIES)
         pen = penetration(s->scene, s->bs, NULL);
     else
         for (int i = 0; i < m; i++)
