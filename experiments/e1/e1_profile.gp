@@ -7,7 +7,7 @@
 # clipped (the methods whose peak lies beyond it, with their peaks; empty: none), impulse (the
 # methods whose numbers are a step's impulse over dt, space-separated with a space at each end),
 # joined (the methods that joined on their own rather than from the paper's list in the script,
-# the same way: drawn thin and grey, behind the paper's)
+# the same way: drawn thin and grey, behind the paper's) and plots: set by tc_exp_figure
 # colors, dashes: each method's colour and dash type, set by touche (src/report/style.c)
 # height: 9.5 cm
 set datafile separator ','
@@ -23,9 +23,7 @@ set key at screen 0.995, screen 0.8 right top Left reverse font ',8' samplen 2.5
 # a per-step correction impulse over dt is no force law: its key says so
 key(i) = word(labels, i).(strstrt(impulse, ' '.word(labels, i).' ') > 0 ? ' (impulse/dt)' : '')
 # the paper's methods in their colours; those that joined grey and thin (their dash types kept)
-grey(i) = strstrt(joined, ' '.word(labels, i).' ') > 0
-colour(i) = grey(i) ? 'gray65' : word(colors, i)
-width(i) = grey(i) ? 1 : 2
+load plots.'methods.gp'
 set xlabel 'y of the small sphere (m)'
 set ylabel 'F_y on the small sphere (N)'
 set xtics 0.1
@@ -33,8 +31,8 @@ set xtics 0.1
 if (real(ymax) > 0) set yrange [-1.15 * real(ymax) : 1.15 * real(ymax)]
 if (strlen(clipped) > 0) set label 1 'clipped: '.clipped at graph 0.98, graph 0.04 right font ',8' front
 # two passes, so the grey curves lie behind the coloured ones: the joined methods, then the paper's
-plot for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? column(i) : NaN) with lines lw width(i-1) lc rgb colour(i-1) dt int(word(dashes, i-1)) title (grey(i-1) ? key(i-1) : ''), \
-     for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? NaN : column(i)) with lines lw width(i-1) lc rgb colour(i-1) dt int(word(dashes, i-1)) title (grey(i-1) ? '' : key(i-1))
+plot for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? column(i) : NaN) with lines lw width(i-1) lc rgb colour(i-1, word(colors, i-1)) dt int(word(dashes, i-1)) title (grey(i-1) ? key(i-1) : ''), \
+     for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? NaN : column(i)) with lines lw width(i-1) lc rgb colour(i-1, word(colors, i-1)) dt int(word(dashes, i-1)) title (grey(i-1) ? '' : key(i-1))
 unset label 1
 # the zoom: from 4 cm inside first touch to 2 cm outside, a few newtons
 set origin 0.5, 0
@@ -45,6 +43,6 @@ set xrange [touchv - 0.04 : touchv + 0.02]
 set yrange [-5 : 40]
 unset key
 set ylabel ''
-plot for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? column(i) : NaN) with lines lw width(i-1) lc rgb colour(i-1) dt int(word(dashes, i-1)) notitle, \
-     for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? NaN : column(i)) with lines lw width(i-1) lc rgb colour(i-1) dt int(word(dashes, i-1)) notitle
+plot for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? column(i) : NaN) with lines lw width(i-1) lc rgb colour(i-1, word(colors, i-1)) dt int(word(dashes, i-1)) notitle, \
+     for [i=2:int(ncols)] datafile using 1:(grey(i-1) ? NaN : column(i)) with lines lw width(i-1) lc rgb colour(i-1, word(colors, i-1)) dt int(word(dashes, i-1)) notitle
 unset multiplot

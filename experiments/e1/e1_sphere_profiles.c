@@ -514,14 +514,11 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     /* the methods in column order (for their styles), those that ran (the fields' panels), those
      * whose "force" is a step's impulse over dt (marked so in every figure), and the fields' one
      * colour scale, up to the largest |F| of any method */
-    char labels[2048] = "", fields[2048] = "", impulse[2048] = " ", joined[2048] = " ";
+    char labels[2048] = "", fields[2048] = "", impulse[2048] = " ";
     double fbig = 1e-3;
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const char *label = tc_exp_label(x, k);
         tc_words_add(labels, sizeof labels, " ", "%s", label);
-        /* the methods that joined on their own (not the paper's, which the script lists) are
-         * drawn in grey behind the paper's */
-        if (!tc_exp_entry_at(x, k)->line) tc_words_add(joined, sizeof joined, "", "%s ", label);
         if (res[k].failed) continue;
         tc_words_add(fields, sizeof fields, " ", "%s", label);
         if (impulse_over_dt(&mt[k])) tc_words_add(impulse, sizeof impulse, "", "%s ", label);
@@ -533,10 +530,12 @@ static void write_figures(tc_exp *x, const e1_setup *e, const e1_points *p, cons
     snprintf(r, sizeof r, "%g", e->R + e->r);
     tc_exp_path(x, "profile_1d.csv", data, sizeof data);
     snprintf(ymax, sizeof ymax, "%.6g", profile_range(x, p, res, clipped, sizeof clipped));
-    tc_plot_var v[] = {{"datafile", data},   {"ncols", ncol},   {"touch", r},
-                       {"labels", labels},   {"ymax", ymax},    {"clipped", clipped},
-                       {"impulse", impulse}, {"joined", joined}};
-    tc_exp_figure(x, "e1_profile.gp", v, 8, "fig_profile",
+    tc_plot_var v[] = {{"datafile", data},  {"ncols", ncol}, {"touch", r},
+                       {"labels", labels},  {"ymax", ymax},  {"clipped", clipped},
+                       {"impulse", impulse}};
+    /* the methods that joined on their own (not the paper's, which the script lists) are drawn
+     * in grey behind the paper's: tc_exp_figure passes them as joined */
+    tc_exp_figure(x, "e1_profile.gp", v, 7, "fig_profile",
                   "F_y along y: the paper's methods (the script's) in colour, the methods that "
                   "joined on their own in grey; a method marked (impulse/dt) reports a step's "
                   "constraint impulse over the query step, not a force law (its 'force' at 1 cm "

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # E4 (paper fig. 6): the penalty's integral term I (eq. 2, m) for a penetration depth held
-# constant from step 0, one line per depth, one panel per forgetting factor, log scale; dotted:
+# constant from step 0, one line per depth, one panel per forgetting factor, log scale; dashed:
 # the bound d / (1 - lambda) where lambda < 1.
 # variables: datafile (csv blocks, one per forgetting factor: step, then I for each depth),
 # depths (m, space separated, in column order), forgets (the factors, in block order)
@@ -23,7 +23,7 @@ set format y '10^{%L}'
 set yrange [ymin / 2 : ymax * 2]
 set xrange [0:*]
 set grid lc rgb '#d0d0d0' dt 1 lw 0.5
-set xlabel 'step (the update is once a step)'
+set xlabel 'step (count; the update is once a step)'
 # one key for the panels, right of them
 set key at screen 0.995, screen 0.8 right top Left reverse font ',8' spacing 1.1 title 'depth d (m)'
 set multiplot layout 1, nf margins screen 0.1, 0.84, 0.14, 0.85 spacing screen 0.07, 0 \

@@ -369,10 +369,12 @@ static tc_status write_tables(tc_exp *x, const e4_state *s, tc_error *err) {
 /* study q's figure, fig_<study>: the series of the methods that ran it */
 static void series_figure(tc_exp *x, const e4_state *s, int q) {
     static const char *const caption[3] = {
-        "(a) Kinetic energy and penetration of a block started inside a plane.",
-        ("(b) Kinetic energy and penetration of the perturbed block; grey: the force-on windows; "
-         "dotted: the paper's mean penetration of the method in its colour."),
-        "(c) Kinetic energy and largest penetration of the settling pile."};
+        "(a) Kinetic energy and penetration of a block started inside a plane; " TC_EXP_GREY_NOTE
+        ".",
+        ("(b) Kinetic energy and penetration of the perturbed block (" TC_EXP_GREY_NOTE
+         "); shaded: the force-on windows; dotted: the paper's mean penetration of the method "
+         "in its colour."),
+        "(c) Kinetic energy and largest penetration of the settling pile; " TC_EXP_GREY_NOTE "."};
     char labels[2048] = "", papers[1024] = "", path[1200], base[32], file[32];
     int ok = 0;
     snprintf(base, sizeof base, "fig_%s", study_name[q]);
@@ -424,7 +426,8 @@ static void speed_figure(tc_exp *x, const e4_setup *e) {
         tc_words_add(labels, sizeof labels, " ", "%s", e->d_label[i]);
     tc_plot_var v[] = {{"datafile", path}, {"labels", labels}};
     tc_exp_figure(x, "e4_speed.gp", v, 2, "fig_speed",
-                  "(d) Steps per second against contact points, penalty and LCP.");
+                  "(d) Steps per second against contact points, penalty and LCP; " TC_EXP_GREY_NOTE
+                  ".");
 }
 
 /* fig. 6's depths (m) held constant and its steps; the second panel's factor: no forgetting */

@@ -979,17 +979,19 @@ static void series_figures(tc_exp *x, const e7_state *s) {
     tc_plot_var va[] = {
         {0}, {0}, {"g", num(g, e->gravity)}, {"mu", num(mu, e->a_mu)}, {"v0", num(v0, e->a_v0)}};
     series_figure(x, s, E7_SLIDE, va, 5,
-                  "(a) Distance slid against time per method; black: the closed form "
-                  "x = v0 t - mu g t^2 / 2 up to v0/(mu g), then v0^2/(2 mu g).");
+                  "(a) Distance slid against time per method (" TC_EXP_GREY_NOTE
+                  "); black, dashed: the closed form x = v0 t - mu g t^2 / 2 up to v0/(mu g), then "
+                  "v0^2/(2 mu g).");
     /* (b): a panel per angle */
     for (int i = 0; i < e->b_n; i++) {
         tc_words_add(degs, sizeof degs, " ", "%.4g", e7_incline_angle(e, i) * 180 / M_PI);
         tc_words_add(accs, sizeof accs, " ", "%.9g", e7_incline_accel(e, i));
     }
     tc_plot_var vb[] = {{0}, {0}, {"angles", degs}, {"accels", accs}};
-    series_figure(x, s, E7_INCLINE, vb, 4,
-                  "(b) Displacement down the incline against time, one panel per angle; "
-                  "black: the closed form (at rest, or g (sin - mu cos) t^2 / 2).");
+    series_figure(
+        x, s, E7_INCLINE, vb, 4,
+        "(b) Displacement down the incline against time, one panel per angle (" TC_EXP_GREY_NOTE
+        "); black, dashed: the closed form (at rest, or g (sin - mu cos) t^2 / 2).");
     tc_plot_var vc[] = {{0},
                         {0},
                         {"g", g},
@@ -1033,7 +1035,7 @@ static void pile_figures(tc_exp *x, const e7_state *s) {
                       "(d) CPU time per step against touching parts (log-log), one point per "
                       "pile size (the cost study's median: each pile restarted alone where it "
                       "had landed), with each method's least-squares line and its slope (the "
-                      "paper: 1).");
+                      "paper: 1); " TC_EXP_GREY_NOTE ".");
     else
         tc_exp_text(x, "(d) No pile ran to the end without losing bodies: no cost figure.");
     tc_exp_path(x, "pile.csv", series, sizeof series);
@@ -1042,7 +1044,7 @@ static void pile_figures(tc_exp *x, const e7_state *s) {
     if (panels[0])
         tc_exp_figure(x, "e7_pile_ke.gp", vk, 4, "fig_pile_ke",
                       "(d) Kinetic energy of the piles against time, one panel per pile size "
-                      "that ran.");
+                      "that ran; " TC_EXP_GREY_NOTE ".");
 }
 
 /* ---------- the driver ---------- */

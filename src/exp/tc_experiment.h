@@ -421,6 +421,11 @@ tc_status tc_exp_table(tc_exp *x, const tc_table *t, const char *base, const cha
 void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar, const char *base,
                    const char *caption);
 
+/* what a caption says of a figure whose template draws its methods through plots/methods.gp:
+ * tc_exp_figure passes every template joined, the methods that joined on their own */
+#define TC_EXP_GREY_NOTE                                                                           \
+    "the script's methods in colour, those that joined on their own thin and grey behind them"
+
 /* a picture of scene sc (tc_exp_figure of plots/scene.gp, data base.dat): every body's outline
  * projected onto two world axes, view "xz" (x across, z up: a 3-D scene under gravity -z) or
  * "xy" (a planar scene, or a table seen from above), to scale; fixed bodies grey. A plane shows
