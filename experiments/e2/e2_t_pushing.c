@@ -381,7 +381,7 @@ static void paper_step_times(const tc_exp *x, const e2_setup *e, char *pts, char
 /* the figures: the T's paths in the finest column, and the step time against the points */
 static void figures(tc_exp *x, const e2_state *s, int ref, int timed) {
     const e2_setup *e = &s->e;
-    char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
+    char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[800];
     snprintf(nroll, sizeof nroll, "%d", e->rollouts);
     snprintf(labels, sizeof labels, "%s %s", tc_exp_label(x, ref), tc_exp_label(x, timed));
     column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
