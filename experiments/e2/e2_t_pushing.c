@@ -358,10 +358,30 @@ static tc_status sweep(tc_exp *x, e2_state *s) {
     return st;
 }
 
+/* the paper's fig. 7 step times of the timing integrator at 2 ms, the step-time figure's
+ * reference marks: its columns' points ("26", "4k" read as 4000), the timed method's and MJX's
+ * ms (the script's `paper` scm_ms, mjx_ms), space separated; columns it lacks are left out */
+static void paper_step_times(const tc_exp *x, const e2_setup *e, char *pts, char *timed, char *ref,
+                             size_t n) {
+    static const char *const tails[] = {"26", "4k"};
+    pts[0] = timed[0] = ref[0] = 0;
+    for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+        char col[64], *end;
+        snprintf(col, sizeof col, "2-%s-%s", e->timing_integ, tails[i]);
+        double p = strtod(tails[i], &end) * (*end == 'k' ? 1000 : 1);
+        double a = tc_script_paper(tc_exp_script(x), "column", col, "scm_ms");
+        double b = tc_script_paper(tc_exp_script(x), "column", col, "mjx_ms");
+        if (isnan(a) || isnan(b)) continue;
+        tc_words_add(pts, n, " ", "%g", p);
+        tc_words_add(timed, n, " ", "%g", a);
+        tc_words_add(ref, n, " ", "%g", b);
+    }
+}
+
 /* the figures: the T's paths in the finest column, and the step time against the points */
 static void figures(tc_exp *x, const e2_state *s, int ref, int timed) {
     const e2_setup *e = &s->e;
-    char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[400];
+    char data[1200], nroll[16], labels[2 * TC_LABEL_MAX + 4], col[64], caption[800];
     snprintf(nroll, sizeof nroll, "%d", e->rollouts);
     snprintf(labels, sizeof labels, "%s %s", tc_exp_label(x, ref), tc_exp_label(x, timed));
     column_name(col, sizeof col, e, 0, 0, e2_points(&s->sc, e->spacing[e->nspacing - 1]));
@@ -376,14 +396,22 @@ static void figures(tc_exp *x, const e2_state *s, int ref, int timed) {
                         "The scene from above: the T on the table at its start pose and the "
                         "spherical finger at the first trajectory's start.");
     tc_exp_path(x, "step_time.csv", data, sizeof data);
-    char machine[300];
+    char machine[300], ppts[64], pscm[64], pref[64];
     tc_machine_describe(machine, sizeof machine, 1);
-    tc_plot_var w[] = {{"datafile", data}, {"labels", labels}};
+    paper_step_times(x, e, ppts, pscm, pref, sizeof ppts);
+    tc_plot_var w[] = {{"datafile", data},
+                       {"labels", labels},
+                       {"ppoints", ppts},
+                       {"ptimed", pscm},
+                       {"pref", pref}};
     snprintf(caption, sizeof caption,
              "Wall time per %s step (2 ms) against the AOPC points on the T, %s beside %s, "
-             "fastest of three runs of 2,000 steps each, one after the other (%s).",
-             e->timing_integ, tc_exp_label(x, timed), tc_exp_label(x, ref), machine);
-    tc_exp_figure(x, "e2_step_time.gp", w, 2, "fig_step_time", caption);
+             "fastest of three runs of 2,000 steps each, one after the other (%s). Black: the "
+             "paper's fig. 7 step times on a GPU (JAX), %s as open diamonds, MJX as a dashed "
+             "line, at its 26- and 4k-point columns.",
+             e->timing_integ, tc_exp_label(x, timed), tc_exp_label(x, ref), machine,
+             tc_exp_label(x, timed));
+    tc_exp_figure(x, "e2_step_time.gp", w, 5, "fig_step_time", caption);
 }
 
 static tc_status e2_run(tc_exp *x, void *state, tc_error *err) {

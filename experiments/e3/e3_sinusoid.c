@@ -437,10 +437,25 @@ static tc_status e3_run(tc_exp *x, void *state, tc_error *err) {
         tc_words_add(etas, sizeof etas, " ", "%g", e->eta[k]);
     snprintf(neta, sizeof neta, "%d", e->neta);
     tc_exp_path(x, "curves.csv", data, sizeof data);
-    tc_plot_var v[] = {{"datafile", data}, {"neta", neta}, {"etas", etas}};
-    tc_exp_figure(x, "e3_force.gp", v, 3, "fig_force",
-                  "Normalised force against depth: CalculiX (solid) and the pressure field model "
-                  "(dotted).");
+    /* the paper's mark: its PFC / FEM at its eta, times this FEM curve at the reference depth
+     * (where the paper puts the PFC curve); none without that eta */
+    char px[32] = "nan", py[32] = "nan", peta[32], pratio[32];
+    for (int k = 0; k < e->neta; k++)
+        if (fabs(e->eta[k] - e->paper_eta) < 1e-9) {
+            snprintf(px, sizeof px, "%.17g", e->depth);
+            snprintf(py, sizeof py, "%.17g", e->paper_ratio * at(&s->fem[k], e->depth) / s->f0_fem);
+        }
+    snprintf(peta, sizeof peta, "%g", e->paper_eta);
+    snprintf(pratio, sizeof pratio, "%g", e->paper_ratio);
+    tc_plot_var v[] = {{"datafile", data}, {"neta", neta}, {"etas", etas},    {"px", px},
+                       {"py", py},         {"peta", peta}, {"pratio", pratio}};
+    char caption[400];
+    snprintf(caption, sizeof caption,
+             "Normalised force against depth: CalculiX (solid) and the pressure field model "
+             "(dotted). Black open diamond: the paper's PFC force at eta = %g and d = %g, %g "
+             "times the FEM curve's there (fig. 6).",
+             e->paper_eta, e->depth, e->paper_ratio);
+    tc_exp_figure(x, "e3_force.gp", v, 7, "fig_force", caption);
     return write_surface(x, e, err);
 }
 

@@ -170,13 +170,24 @@ static tc_status e5_setup_fn(tc_exp *x, void **state, tc_error *err) {
     return e56_need(x, &s->b, "a planar polygon on the ground", err);
 }
 
+/* the paper's failure rate for a label (the script's `paper`): failures over runs, else its range
+ * fail_rate_lo..fail_rate_hi; NAN where it gives none (the heat map's reference marks) */
+static void paper_fail_rate(const tc_exp *x, const char *label, double *lo, double *hi) {
+    const tc_script *s = tc_exp_script(x);
+    double fails = tc_script_paper(s, "label", label, "failures");
+    double runs = tc_script_paper(s, "label", label, "runs");
+    *lo = tc_script_paper(s, "label", label, "fail_rate_lo");
+    *hi = tc_script_paper(s, "label", label, "fail_rate_hi");
+    if (!isnan(fails) && !isnan(runs)) *lo = *hi = fails / runs;
+}
+
 /* the paper's value for a label, as text ("4 of 3600 runs", "55-95 %") */
 static void paper_text(const tc_exp *x, const char *label, char *buf, size_t n) {
     const tc_script *s = tc_exp_script(x);
     double fails = tc_script_paper(s, "label", label, "failures");
     double runs = tc_script_paper(s, "label", label, "runs");
-    double lo = tc_script_paper(s, "label", label, "fail_rate_lo");
-    double hi = tc_script_paper(s, "label", label, "fail_rate_hi");
+    double lo, hi;
+    paper_fail_rate(x, label, &lo, &hi);
     if (!isnan(fails) && !isnan(runs))
         snprintf(buf, n, "%g of %g runs (%.2g %%)", fails, runs, 100 * fails / runs);
     else if (!isnan(lo) && !isnan(hi))
@@ -277,17 +288,18 @@ static tc_status e5_run_fn(tc_exp *x, void *state, tc_error *err) {
         (st = e56_write_grid(x, &e->grid, &s->sw, "grid.csv", "drops.csv", err)))
         return st;
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "fail_rate", 0, "failure rate", "fig_fail",
-                    "Failure rate (a step hit the iteration cap) per rate and tolerance (fig. 9).");
+                    "Failure rate (a step hit the iteration cap) per rate and tolerance (fig. 9).",
+                    paper_fail_rate);
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "max_penetration_m", 1,
                     "largest penetration (m)", "fig_penetration",
-                    "Largest penetration over the cell's drops (fig. 9).");
+                    "Largest penetration over the cell's drops (fig. 9).", NULL);
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "iters_per_step", 0, "iterations per step",
-                    "fig_iterations", "Mean inner-solver iterations per step (fig. 9).");
+                    "fig_iterations", "Mean inner-solver iterations per step (fig. 9).", NULL);
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "error_rate", 0, "errored runs (fraction)",
-                    "fig_errored", "Runs ended by a step's error or divergence.");
+                    "fig_errored", "Runs ended by a step's error or divergence.", NULL);
     e56_heat_figure(x, &e->grid, &s->sw, "grid.csv", "end_ok_rate", 0,
                     "at rest face down (fraction)", "fig_rest",
-                    "Drops at rest face down at the end.");
+                    "Drops at rest face down at the end.", NULL);
     tc_exp_pareto(x, "%s.mean_max_penetration", NULL, "mean run max penetration (m)", "fig_pareto",
                   "Speed against accuracy: each method's wall time per step over its finished "
                   "drops (one thread, this machine) against its mean largest penetration; the "

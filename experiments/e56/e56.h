@@ -163,11 +163,16 @@ void e56_free(void *state);
 tc_status e56_write_grid(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *file,
                          const char *scene_file, tc_error *err);
 
+/* the paper's value of a heat map's quantity for method label: lo == hi for one value, lo < hi
+ * for a range, both NAN where the paper gives none */
+typedef void (*e56_paper_fn)(const tc_exp *x, const char *label, double *lo, double *hi);
+
 /* one heat-map figure of a grid.csv column for every method (one panel each, one colour range
- * across them): rates along x, tolerances along y (one row for methods without them) */
+ * across them): rates along x, tolerances along y (one row for methods without them); paper
+ * (NULL: none) gives the paper's values, marked beside the colour bar and in the panels' titles */
 void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
                      const char *column, int log_scale, const char *cb_label, const char *base,
-                     const char *caption);
+                     const char *caption, e56_paper_fn paper);
 
 /* cell c's value in grid.csv's column (NAN for a text column or no such column) */
 double e56_cell_value(const e56_grid *g, const e56_sweep *sw, const e56_cell *c,

@@ -723,9 +723,10 @@ double e56_cell_value(const e56_grid *g, const e56_sweep *sw, const e56_cell *c,
 
 void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const char *grid_file,
                      const char *column, int log_scale, const char *cb_label, const char *base,
-                     const char *caption) {
+                     const char *caption, e56_paper_fn paper) {
     char path[1200], labels[2048] = "", tolm[600] = "", rates[256], tols[256], col[16], logs[4],
-                     lo[32], hi[32];
+                     lo[32], hi[32], plo[1024] = "", phi[1024] = "", cap[1024];
+    double vlo = INFINITY, vhi = -INFINITY;
     /* the column's number (gnuplot counts from 1; 0: none) */
     snprintf(col, sizeof col, "%d", grid_column(column) + 1);
     /* the methods with cells, and whether each has a tolerance axis */
@@ -734,12 +735,23 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
                  tc_exp_label(x, k));
         snprintf(tolm + strlen(tolm), sizeof tolm - strlen(tolm), "%s%d", k ? " " : "",
                  sw->has_tol[k]);
+        /* the paper's value or range of the method ("nan": none), inside the colour range */
+        double a = NAN, b = NAN;
+        if (paper) paper(x, tc_exp_label(x, k), &a, &b);
+        tc_words_add(plo, sizeof plo, " ", "%.17g", a);
+        tc_words_add(phi, sizeof phi, " ", "%.17g", b);
+        for (int j = 0; j < 2; j++) {
+            double v = j ? b : a;
+            if (!isfinite(v) || (log_scale && !(v > 0))) continue;
+            if (log_scale) v = log10(v);
+            vlo = fmin(vlo, v);
+            vhi = fmax(vhi, v);
+        }
     }
     e56_join(rates, sizeof rates, g->rate, g->nrate);
     e56_join(tols, sizeof tols, g->tol, g->ntol);
     /* one colour range across the methods: the column's finite values (positive ones on a log
      * scale) */
-    double vlo = INFINITY, vhi = -INFINITY;
     for (int i = 0; i < sw->ncell; i++) {
         double v = e56_cell_value(g, sw, &sw->cell[i], column);
         if (!isfinite(v) || (log_scale && !(v > 0))) continue;
@@ -763,8 +775,14 @@ void e56_heat_figure(tc_exp *x, const e56_grid *g, const e56_sweep *sw, const ch
     tc_plot_var v[] = {{"datafile", path},    {"labels", labels}, {"tolm", tolm},
                        {"rates", rates},      {"tols", tols},     {"col", col},
                        {"logscale", logs},    {"lo", lo},         {"hi", hi},
-                       {"cblabel", cb_label}, {"better", better}};
-    tc_exp_figure(x, "../e56/e56_heat.gp", v, 11, base, caption);
+                       {"cblabel", cb_label}, {"better", better}, {"plo", plo},
+                       {"phi", phi}};
+    /* the caption says how the paper's values are drawn when there are any */
+    snprintf(cap, sizeof cap, "%s%s", caption,
+             paper ? " Left of the colour bar, the paper's values: a black open diamond for one "
+                     "value, a black bar for a range; each panel's title names its method's."
+                   : "");
+    tc_exp_figure(x, "../e56/e56_heat.gp", v, paper ? 13 : 11, base, cap);
 }
 
 /* text split into cells at each ';' (at most 16; missing ones NULL, which a table takes as

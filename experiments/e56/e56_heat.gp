@@ -9,7 +9,9 @@
 # labels (methods, space separated), tolm (per method 1: has a tolerance axis), rates, tols
 # (space separated), col (the column's number), logscale (1: log10 of the value, zeros drawn at
 # the range's bottom), lo, hi (the colour range, log10 when logscale), cblabel; better (optional:
-# "low" or "high", which end of the scale is the good one, said under the colour bar)
+# "low" or "high", which end of the scale is the good one, said under the colour bar); plo, phi
+# (optional: the paper's value per method in label order, lo == hi for one value, a range
+# otherwise, "nan" where it gives none)
 # height: 20 cm
 set datafile separator ','
 set datafile columnheaders
@@ -29,6 +31,17 @@ txt(v) = v == 0 ? (lg ? 'zero' : '0') : (lg ? sprintf('%.1f', log10(v)) : (abs(v
 ink(v) = (f(v) - clo) / (chi - clo) > 0.55 ? 0 : 16777215
 nan(v) = v != v
 set cbrange [clo:chi]
+# the paper's values: left of the colour bar a black open diamond (one value) or a black bar (a
+# range) at its height, and in the method's panel title
+if (!exists('plo')) { plo = ''; phi = '' }
+pv(s) = s eq '' || s eq 'nan' ? NaN : real(s)
+pa(k) = pv(word(plo, k))
+pb(k) = pv(word(phi, k))
+has(k) = pa(k) == pa(k) && pb(k) == pb(k)
+cby(v) = 0.15 + 0.7 * (f(v) - clo) / (chi - clo)
+np = 0
+do for [j=1:n] { if (has(j)) { np = np + 1 } }
+ptxt(k) = pa(k) == pb(k) ? sprintf('paper: %.2g', pa(k)) : sprintf('paper: %.2g-%.2g', pa(k), pb(k))
 set cbtics font ',8'
 set cblabel (lg ? sprintf('log_{10} %s', cblabel) : cblabel) font ',9'
 if (lg) set format cb '%.0f'
@@ -48,10 +61,10 @@ do for [k=1:n] {
     set ytics () font ',8' scale 0
     if (tm) {
         do for [i=1:nt] { set ytics add (word(tols, i) i - 1) }
-        set title lab font ',9' offset 0,-0.6
+        set title (has(k) ? sprintf('%s (%s)', lab, ptxt(k)) : lab) font ',9' offset 0,-0.6
     } else {
         set ytics add ('own' (nt - 1) / 2.0)
-        set title sprintf('%s (no tolerance)', lab) font ',9' offset 0,-0.6
+        set title sprintf('%s (no tolerance%s)', lab, has(k) ? '; '.ptxt(k) : '') font ',9' offset 0,-0.6
     }
     # the axes' names on the left column and the bottom row only
     if ((k - 1) % cols == 0 && tm) { set ylabel 'tolerance' font ',8' offset 1.5,0 } else { unset ylabel }
@@ -59,9 +72,21 @@ do for [k=1:n] {
     if (k == 1) {
         set colorbox user origin screen 0.89, screen 0.15 size screen 0.022, screen 0.7
         if (exists('better')) { set label 1 'better: '.better at screen 0.995, screen 0.1 right font ',8' }
+        if (np > 0) { set label 99 'paper' at screen 0.866, screen 0.12 left font ',7' }
+        do for [j=1:n] {
+            if (has(j) && pa(j) == pb(j)) {
+                set label 100 + j '' at screen 0.876, screen cby(pa(j)) point pt 12 ps 2 lw 1.5 lc rgb 'black'
+            }
+            if (has(j) && pa(j) != pb(j)) {
+                set arrow 100 + j from screen 0.876, screen cby(pa(j)) to screen 0.876, screen cby(pb(j)) \
+                    heads size screen 0.006,90 lw 2 lc rgb 'black'
+            }
+        }
     } else {
         unset colorbox
         unset label 1
+        unset label 99
+        do for [j=1:n] { unset label 100 + j; unset arrow 100 + j }
     }
     yc(t) = tm ? t : (nt - 1) / 2.0
     yh = tm ? 0.5 : nt / 2.0
