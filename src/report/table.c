@@ -2,6 +2,7 @@
 /* tables of strings written as Markdown pipe tables and LaTeX booktabs tables */
 #include "report/tc_table.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,21 +284,23 @@ static size_t repo_path_len(const char *s, const char *p) {
         if (p[i] == '.') dot = i;
     if (dot <= name) return 0;
     for (size_t i = dot + 1; i < n; i++)
-        if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", p[i]))
-            return 0;
+        if (!isalnum((unsigned char)p[i])) return 0;
     return n;
 }
 
-/* the git reference a link points at: the build's commit (git describe's hash after "-g" when a
- * tag precedes it), or "main" when the tree was modified ("-dirty") or the revision is unknown */
+/* the git reference a link points at: the build's commit (git describe's hash after the last
+ * "-g" when a tag precedes it), or "main" when the tree was modified ("-dirty") or the revision is
+ * unknown */
 static void link_ref(char *ref, size_t n, const char *rev) {
     size_t len = rev ? strlen(rev) : 0;
-    const char *g = rev ? strstr(rev, "-g") : NULL;
-    if (g && strspn(g + 2, "0123456789abcdef") == strlen(g + 2) && g[2]) rev = g + 2;
     int ok = len > 0 && len < n && strcmp(rev, "unknown") != 0 &&
-             !(len >= 6 && strcmp(rev + len - 6, "-dirty") == 0) &&
-             strspn(rev, PATH_CHARS) == strlen(rev);
-    snprintf(ref, n, "%s", ok ? rev : "main");
+             !(len >= 6 && strcmp(rev + len - 6, "-dirty") == 0) && strspn(rev, PATH_CHARS) == len;
+    const char *hash = rev;
+    for (size_t i = 0; ok && i + 2 < len; i++)
+        if (rev[i] == '-' && rev[i + 1] == 'g' &&
+            strspn(rev + i + 2, "0123456789abcdef") == len - i - 2)
+            hash = rev + i + 2;
+    snprintf(ref, n, "%s", ok ? hash : "main");
 }
 
 /* n bytes of a web address for \href's first argument: '%', '#' and '~' escaped (hyperref turns

@@ -50,6 +50,10 @@ Test(links, paths_become_links) {
         /* git describe after a tag: its commit */
         {"paper/touche.tex", "v0.1.0-3-gf90fc65",
          "\\href{" URL "/blob/f90fc65/paper/touche.tex}{paper/touche.tex}"},
+        {"paper/touche.tex", "v1-gamma-12-gabc1234",
+         "\\href{" URL "/blob/abc1234/paper/touche.tex}{paper/touche.tex}"},
+        {"paper/touche.tex", "v0.1.0-3-gf90fc65-dirty",
+         "\\href{" URL "/blob/main/paper/touche.tex}{paper/touche.tex}"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *got = linked(cases[i].in, URL, cases[i].rev);
