@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* provenance facts: time, host, revision, version, source tree */
+/* provenance facts: time, host, revision, repository address, version, source tree */
 #include "core/tc_provenance.h"
 
 #include <stdio.h>
@@ -27,6 +27,10 @@ void tc_host_desc(char *buf, size_t n) {
 
 const char *tc_revision(void) {
     return TC_VCS_REVISION;
+}
+
+const char *tc_repository_url(void) {
+    return TC_REPOSITORY_URL;
 }
 
 const char *tc_version(void) {

@@ -16,6 +16,10 @@ void tc_host_desc(char *buf, size_t n);
  * "unknown" outside a git tree) */
 const char *tc_revision(void);
 
+/* the repository's web address, -Drepository_url without a trailing '/' ("" when not set): the
+ * PDF links the repository paths it prints there (tc_latex_put) */
+const char *tc_repository_url(void);
+
 /* the release, project() version in meson.build ("0.1.0") */
 const char *tc_version(void);
 

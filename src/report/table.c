@@ -2,12 +2,14 @@
 /* tables of strings written as Markdown pipe tables and LaTeX booktabs tables */
 #include "report/tc_table.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/tc_fs.h"
+#include "core/tc_provenance.h"
 
 struct tc_table {
     int ncol, nrow, cap; /* columns, rows, allocated rows */
@@ -212,7 +214,9 @@ int tc_latex_mappable(const char *s) {
     return latex_unmapped(s, &bad) == NULL;
 }
 
-void tc_latex_put(FILE *f, const char *s) {
+/* s written to f escaped as tc_latex_escape does, a character without a LaTeX form as its code
+ * point (tc_latex_put without links) */
+static void put_plain(FILE *f, const char *s) {
     while (*s) {
         size_t len;
         const char *bad = latex_unmapped(s, &len);
@@ -234,7 +238,8 @@ void tc_latex_put(FILE *f, const char *s) {
     }
 }
 
-void tc_latex_put_n(FILE *f, const char *s, size_t n) {
+/* n bytes of s (not necessarily terminated) as tc_latex_put (link = 1) or put_plain writes them */
+static void put_n(FILE *f, const char *s, size_t n, int link) {
     char *in = malloc(n + 1);
     if (!in) {
         fputs("?", f);
@@ -242,18 +247,138 @@ void tc_latex_put_n(FILE *f, const char *s, size_t n) {
     }
     memcpy(in, s, n);
     in[n] = 0;
-    tc_latex_put(f, in);
+    if (link)
+        tc_latex_put(f, in);
+    else
+        put_plain(f, in);
     free(in);
 }
 
+/* ---------- links to the repository ---------- */
+
+/* the characters of a repository path */
+#define PATH_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-"
+
+/* the length of the repository path starting at p in s (docs/residuals.md, experiments/e9/,
+ * tests/solvers/test_lcp.c): a top folder of the repository, then path characters up to a file
+ * name with an extension or a '/', trailing '.', '-' and '_' left out (a sentence's full stop);
+ * 0 when none starts there (inside a word or a longer path, or no such ending) */
+static size_t repo_path_len(const char *s, const char *p) {
+    static const char *const top[] = {"docs/",  "experiments/", "src/",  "plots/",   "tests/",
+                                      "paper/", "tools/",       "data/", "examples/"};
+    if (p > s && strchr(PATH_CHARS, p[-1])) return 0;
+    int rooted = 0;
+    for (size_t k = 0; k < sizeof top / sizeof top[0] && !rooted; k++)
+        rooted = strncmp(p, top[k], strlen(top[k])) == 0;
+    if (!rooted) return 0;
+    size_t n = strspn(p, PATH_CHARS);
+    while (strchr(".-_", p[n - 1]))
+        n--;
+    if (p[n - 1] == '/') return n;
+
+    /* the last name: a stem, a '.', an extension of letters and digits */
+    size_t name = n, dot = 0;
+    while (p[name - 1] != '/')
+        name--;
+    for (size_t i = name; i < n; i++)
+        if (p[i] == '.') dot = i;
+    if (dot <= name) return 0;
+    for (size_t i = dot + 1; i < n; i++)
+        if (!isalnum((unsigned char)p[i])) return 0;
+    return n;
+}
+
+/* the git reference a link points at: the build's commit (git describe's hash after the last
+ * "-g" when a tag precedes it), or "main" when the tree was modified ("-dirty") or the revision is
+ * unknown */
+static void link_ref(char *ref, size_t n, const char *rev) {
+    size_t len = rev ? strlen(rev) : 0;
+    int ok = len > 0 && len < n && strcmp(rev, "unknown") != 0 &&
+             !(len >= 6 && strcmp(rev + len - 6, "-dirty") == 0) && strspn(rev, PATH_CHARS) == len;
+    const char *hash = rev;
+    for (size_t i = 0; ok && i + 2 < len; i++)
+        if (rev[i] == '-' && rev[i + 1] == 'g' &&
+            strspn(rev + i + 2, "0123456789abcdef") == len - i - 2)
+            hash = rev + i + 2;
+    snprintf(ref, n, "%s", ok ? hash : "main");
+}
+
+/* n bytes of a web address for \href's first argument: '%', '#' and '~' escaped (hyperref turns
+ * \%, \# and \~ back into the characters), the rest as it stands */
+static void put_url(FILE *f, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (strchr("%#~", s[i])) fputc('\\', f);
+        fputc(s[i], f);
+    }
+}
+
+/* "\href{url/blob/ref/path}{" for the n-byte path p: its text follows, then "}" */
+static void href_open(FILE *f, const char *p, size_t n, const char *url, const char *ref) {
+    fputs("\\href{", f);
+    put_url(f, url, strlen(url));
+    fprintf(f, "/blob/%s/", ref);
+    put_url(f, p, n);
+    fputs("}{", f);
+}
+
+void tc_latex_put_linked(FILE *f, const char *s, const char *url, const char *rev) {
+    if (!url || !url[0]) {
+        put_plain(f, s);
+        return;
+    }
+    char ref[128];
+    link_ref(ref, sizeof ref, rev);
+
+    /* the text between paths as it stands, each path as a link showing the path */
+    const char *run = s;
+    for (const char *p = s; *p;) {
+        size_t len = repo_path_len(s, p);
+        if (!len) {
+            p++;
+            continue;
+        }
+        put_n(f, run, (size_t)(p - run), 0);
+        href_open(f, p, len, url, ref);
+        put_n(f, p, len, 0);
+        fputs("}", f);
+        p += len;
+        run = p;
+    }
+    put_plain(f, run);
+}
+
+void tc_latex_put(FILE *f, const char *s) {
+    tc_latex_put_linked(f, s, tc_repository_url(), tc_revision());
+}
+
+void tc_latex_put_n(FILE *f, const char *s, size_t n) {
+    put_n(f, s, n, 1);
+}
+
 void tc_latex_put_breakable(FILE *f, const char *s, size_t n) {
+    /* a span that is one repository path (a code span: `docs/residuals.md`) is one link */
+    const char *url = tc_repository_url();
+    char *in = url[0] ? malloc(n + 1) : NULL;
+    if (in) {
+        memcpy(in, s, n);
+        in[n] = 0;
+    }
+    int link = in && n > 0 && repo_path_len(in, in) == n;
+    if (link) {
+        char ref[128];
+        link_ref(ref, sizeof ref, tc_revision());
+        href_open(f, s, n, url, ref);
+    }
+    free(in);
+
     /* each piece up to and with a break character */
     for (size_t from = 0, i = 0; i < n; i++)
         if (i + 1 == n || strchr("._/-", s[i])) {
-            tc_latex_put_n(f, s + from, i + 1 - from);
+            put_n(f, s + from, i + 1 - from, 0);
             if (i + 1 < n) fputs("\\allowbreak{}", f);
             from = i + 1;
         }
+    if (link) fputs("}", f);
 }
 
 /* ---------- writers ---------- */

@@ -49,15 +49,25 @@ int tc_latex_mappable(const char *s);
 
 /* s written to f escaped as tc_latex_escape does, never failing: a character without a LaTeX
  * form is written as its code point in typewriter type (`é` as U+00E9), a malformed byte as
- * U+FFFD; every byte of s is read, none of f's output is left undefined */
+ * U+FFFD; every byte of s is read, none of f's output is left undefined. In a build with
+ * -Drepository_url, each repository path in s is a link there (tc_latex_put_linked with
+ * tc_repository_url() and tc_revision()); without it, nothing else */
 void tc_latex_put(FILE *f, const char *s);
+
+/* s written as tc_latex_put writes it without links, except that each repository path in it (a
+ * top folder docs/ experiments/ src/ plots/ tests/ paper/ tools/ data/ examples/, then letters,
+ * digits and "_./-" up to a file name with an extension or a '/'; a sentence's full stop after
+ * it left out) is \href{url/blob/REF/path}{path}: REF is rev (git describe's commit), or main
+ * when rev is NULL, "unknown" or "-dirty". url NULL or "": exactly tc_latex_put without links */
+void tc_latex_put_linked(FILE *f, const char *s, const char *url, const char *rev);
 
 /* n bytes of s (not necessarily terminated) written as tc_latex_put writes them */
 void tc_latex_put_n(FILE *f, const char *s, size_t n);
 
 /* n bytes of s written as tc_latex_put writes them, with a permitted line break after each '.',
  * '_', '/' and '-' but the last (a metric's or an experiment's long name in a narrow column or a
- * code span: perturbed.multi-point_over_deepest-point.mean_penetration) */
+ * code span: perturbed.multi-point_over_deepest-point.mean_penetration); with -Drepository_url, a
+ * span that is one repository path is one link, its text breakable */
 void tc_latex_put_breakable(FILE *f, const char *s, size_t n);
 
 #ifdef __cplusplus
