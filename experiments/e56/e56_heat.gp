@@ -30,6 +30,9 @@ txt(v) = v == 0 ? (lg ? 'zero' : '0') : (lg ? sprintf('%.1f', log10(v)) : (abs(v
 # black on the light half of the palette, white on the dark half
 ink(v) = (f(v) - clo) / (chi - clo) > 0.55 ? 0 : 16777215
 nan(v) = v != v
+# a cell without a value, read as text: gnuplot drops a row whose number is "nan" or empty
+# before any test on it could run
+na(k) = strcol(k) eq '' || strcol(k) eq 'nan' || strcol(k) eq '-nan'
 set cbrange [clo:chi]
 # the paper's values: left of the colour bar a black open diamond (one value) or a black bar (a
 # range) at its height, and in the method's panel title
@@ -93,9 +96,9 @@ do for [k=1:n] {
     ok(v) = strcol(1) eq lab && !nan(v)
     plot datafile using (ok(column(c)) ? column(4) : NaN):(yc(column(5))):(column(4) - 0.5):(column(4) + 0.5):(yc(column(5)) - yh):(yc(column(5)) + yh):(f(column(c))) \
              with boxxyerror fs solid 1.0 noborder lc palette, \
-         datafile using (strcol(1) eq lab && nan(column(c)) ? column(4) : NaN):(yc(column(5))):(column(4) - 0.5):(column(4) + 0.5):(yc(column(5)) - yh):(yc(column(5)) + yh) \
+         datafile using (strcol(1) eq lab && na(c) ? column(4) : NaN):(yc(column(5))):(column(4) - 0.5):(column(4) + 0.5):(yc(column(5)) - yh):(yc(column(5)) + yh) \
              with boxxyerror fs pattern 4 lc rgb '#bdbdbd', \
-         datafile using (strcol(1) eq lab && nan(column(c)) ? column(4) : NaN):(yc(column(5))):('n/a') \
+         datafile using (strcol(1) eq lab && na(c) ? column(4) : NaN):(yc(column(5))):('n/a') \
              with labels font ',7' textcolor rgb 'black', \
          datafile using (ok(column(c)) ? column(4) : NaN):(yc(column(5))):(txt(column(c))):(ink(column(c))) \
              with labels font ',7' textcolor rgb variable
