@@ -66,3 +66,21 @@ expect 1 "$tmp/p.txt" "$touche" check --out "$tmp/p" --history "$tmp/h.tsv"
 grep -q "likely cause: hunt-crossley.k changed from 100000 to 120000" "$tmp/p.txt" \
     || { cat "$tmp/p.txt"; fail "the changed parameter is not named"; }
 echo "ok: the changed parameter is named as the likely cause"
+
+# the program pins OpenBLAS's kernels (src/cli/main.c): without OPENBLAS_CORETYPE, an LCP method's
+# results belong to the SSE3 kernels on any x86-64 CPU and match the reference bit for bit; a
+# kernel the caller chose is kept (the check then lets the metrics decide)
+if [ "$(uname -m)" = x86_64 ]; then
+    expect 0 "$tmp/pin.txt" env -u OPENBLAS_CORETYPE "$touche" run e9 --tier quick --methods rigid \
+        --out "$tmp/pin"
+    grep -q 'cpu_kind = "OpenBLAS Prescott"' "$tmp/pin/e9_static_friction/metrics.cfg" \
+        || fail "an LCP run without OPENBLAS_CORETYPE did not run on the pinned kernels"
+    expect 0 "$tmp/pinc.txt" "$touche" check --out "$tmp/pin" --history "$tmp/h.tsv"
+    grep -q "result digests: [1-9][0-9]* equal, 0 failed, 0 new, 0 on another CPU kind" "$tmp/pinc.txt" \
+        || { cat "$tmp/pinc.txt"; fail "the pinned LCP run's digest is not the reference's"; }
+    expect 0 "$tmp/own.txt" env OPENBLAS_CORETYPE=Core2 "$touche" run e9 --tier quick \
+        --methods rigid --out "$tmp/own"
+    grep -q 'cpu_kind = "OpenBLAS Core2"' "$tmp/own/e9_static_friction/metrics.cfg" \
+        || fail "OPENBLAS_CORETYPE set by the caller was not kept"
+    echo "ok: OpenBLAS pinned to Prescott unless the caller chose its kernels"
+fi
