@@ -11,3 +11,11 @@ colour(i, c) = grey(i) ? 'gray65' : c
 width(i) = grey(i) ? 1 : 2
 # drawn(p, i): 1 in the pass p that draws it, 1 the grey ones first, 2 the coloured ones on top
 drawn(p, i) = (p == 1) == grey(i)
+# family(i): how the method of label i resolves contact, from families (' label=F ' per method,
+# set by tc_exp_figure; F its tc_method_family, src/sim/tc_sim.h), 0 for a label it lacks
+fpos(i) = strstrt(families, ' '.word(labels, i).'=')
+fdig(i) = fpos(i) + strlen(word(labels, i)) + 2
+family(i) = fpos(i) ? int(families[fdig(i):fdig(i)]) : 0
+# a panel per family (small multiples): its title, in tc_method_family's order
+family_title(f) = f == 1 ? 'constraint solvers' : f == 2 ? 'force laws' : 'engines'
+nfamily = 3

@@ -530,20 +530,24 @@ static tc_status figures(tc_exp *x, const e9_state *s, tc_error *err) {
                           "E9 creep: drift over the run against the load's ratio to the "
                           "threshold (tan theta / mu on the incline, F / mu m g for the push), "
                           "at the smallest step, log scale (truth: 0; below 1e-12 m drawn at "
-                          "1e-12 m).");
+                          "1e-12 m); a panel per family: constraint solvers, force laws, "
+                          "engines.");
         else if (q == 1)
             tc_exp_figure(x, "e9_onset.gp", v, 4, "fig_onset",
-                          "E9 onset: |onset error| against the step (log-log); dashed: an exact "
-                          "Coulomb box's lag behind mu m g at the speed threshold.");
+                          "E9 onset: |onset error| against the step (log-log), a panel per "
+                          "family of methods; black dashed: an exact Coulomb box's lag behind mu "
+                          "m g at the speed threshold.");
         else if (q == 2 && e->nangle > 1)
             tc_exp_figure(x, "e9_aniso.gp", v, 4, "fig_aniso",
                           "E9 anisotropy: the onset force over mu m g against the push's angle "
-                          "in the plane, at the smallest step (truth: 1; the dotted line is the "
+                          "in the plane, at the smallest step, a panel per family of methods "
+                          "(truth: 1, the solid black line; the dotted black line is the "
                           "sub-threshold push: a method below it slides under that push).");
         else if (q == 3 && e->nratchet)
             tc_exp_figure(x, "e9_ratchet.gp", v, 4, "fig_ratchet",
                           "E9 ratcheting: |net drift per cycle| of the oscillating push against "
-                          "the step (log-log; truth 0, below 1e-12 m drawn at 1e-12 m).");
+                          "the step (log-log; truth 0, below 1e-12 m drawn at 1e-12 m); a row "
+                          "per load, a panel per family of methods.");
     }
     return TC_OK;
 }

@@ -113,23 +113,28 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
         snprintf(tpath, sizeof tpath, "%s/experiments/%.*s%s", x->source_dir,
                  slash ? (int)(slash - script + 1) : 0, script, tpl);
     tc_exp_path(x, base, out, sizeof out);
-    /* every template also gets plots (the shared templates' folder, for `load plots.'...'`) and
+    /* every template also gets plots (the shared templates' folder, for `load plots.'...'`),
      * joined (the methods that joined on their own rather than from the script's list, each
-     * with a space on both sides: plots/methods.gp draws them grey, behind the paper's) */
-    char plots[1200], joined[4096] = " ";
+     * with a space on both sides: plots/methods.gp draws them grey, behind the paper's) and
+     * families (' label=F ' per method, F its tc_method_family: methods.gp's panels) */
+    char plots[1200], joined[4096] = " ", families[4096] = " ";
     snprintf(plots, sizeof plots, "%s/plots/", x->source_dir);
-    for (int k = 0; k < tc_exp_nmethod(x); k++)
+    for (int k = 0; k < tc_exp_nmethod(x); k++) {
         if (!tc_exp_entry_at(x, k)->line)
             tc_words_add(joined, sizeof joined, "", "%s ", tc_exp_label(x, k));
+        tc_words_add(families, sizeof families, "", "%s=%d ", tc_exp_label(x, k),
+                     (int)tc_method_family_of(tc_exp_method(x, k)));
+    }
     tc_plot_var all[60];
     tc_status st = TC_OK;
-    if (nvar > 58) {
+    if (nvar > 57) {
         st = tc_error_set(&err, TC_EINVAL, NULL, 0, NULL, "too many plot variables");
     } else {
         if (nvar > 0) memcpy(all, vars, (size_t)nvar * sizeof *vars);
         all[nvar] = (tc_plot_var){"plots", plots};
         all[nvar + 1] = (tc_plot_var){"joined", joined};
-        st = tc_plot_available() ? tc_plot_render(tpath, all, nvar + 2, out, &err)
+        all[nvar + 2] = (tc_plot_var){"families", families};
+        st = tc_plot_available() ? tc_plot_render(tpath, all, nvar + 3, out, &err)
                                  : tc_error_set(&err, TC_EIO, NULL, 0, NULL,
                                                 "gnuplot not found (install gnuplot-nox)");
     }

@@ -122,6 +122,13 @@ int tc_method_has(const tc_method *m, const char *name) {
     return owner(m, name, &row) != NULL;
 }
 
+tc_method_family tc_method_family_of(const tc_method *m) {
+    if (m->engine) return TC_FAMILY_ENGINE;
+    return m->solver && (m->solver->needs & (TC_CAP_CONTACTS | TC_CAP_GEOMETRY))
+               ? TC_FAMILY_CONSTRAINT
+               : TC_FAMILY_FORCE_LAW;
+}
+
 int tc_method_counts_iterations(const tc_method *m) {
     return m->solver && m->solver->counters;
 }

@@ -46,6 +46,17 @@ int tc_method_has(const tc_method *m, const char *name);
  * integrators) */
 int tc_method_counts_iterations(const tc_method *m);
 
+/* how a method resolves contact, for grouping methods in figures (plots/methods.gp names them):
+ * its solver computes the impulses from contact points or geometry (LCP, velocity projection,
+ * interior point), its model's force law is integrated in time (penalty, compliant, SCM, PFC),
+ * or an engine does both */
+typedef enum tc_method_family {
+    TC_FAMILY_CONSTRAINT = 1,
+    TC_FAMILY_FORCE_LAW = 2,
+    TC_FAMILY_ENGINE = 3
+} tc_method_family;
+tc_method_family tc_method_family_of(const tc_method *m);
+
 /* a parameter's value, found as tc_method_set finds it (the name must exist: a typo is a
  * programming error and aborts, as in tc_params_get) */
 double tc_method_get(const tc_method *m, const char *name);

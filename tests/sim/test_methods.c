@@ -367,3 +367,19 @@ Test(methods, out_of_memory_for_an_arena_is_enomem_and_leaves_nothing) {
     cr_expect_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (see the report above)");
 #endif
 }
+
+/* a method's family is who resolves contact: the solver (LCP, projection, interior point), the
+ * model's force law under an integrator, or an engine */
+Test(methods, a_family_is_who_resolves_contact) {
+    static const struct {
+        const char *spec;
+        tc_method_family family;
+    } cases[] = {{"rigid/lcp-lemke", TC_FAMILY_CONSTRAINT},     {"points/vp", TC_FAMILY_CONSTRAINT},
+                 {"convex/single-level", TC_FAMILY_CONSTRAINT}, {"scm", TC_FAMILY_FORCE_LAW},
+                 {"penalty-mp/rk4", TC_FAMILY_FORCE_LAW},       {"ode", TC_FAMILY_ENGINE}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tc_method m;
+        cr_assert_eq(tc_method_parse(&m, cases[i].spec, NULL), TC_OK, "%s", cases[i].spec);
+        cr_expect_eq(tc_method_family_of(&m), cases[i].family, "%s", cases[i].spec);
+    }
+}
