@@ -528,18 +528,18 @@ static tc_status figures(tc_exp *x, const e9_state *s, tc_error *err) {
         if (q == 0)
             tc_exp_figure(x, "e9_creep.gp", v, 4, "fig_creep",
                           "E9 creep: drift over the run against the load's ratio to the "
-                          "threshold (tan theta / mu on the incline, F / mu m g for the push), "
+                          "threshold (tan θ / μ on the incline, F / (μ m g) for the push), "
                           "at the smallest step, log scale (truth: 0; below 1e-12 m drawn at "
                           "1e-12 m); a panel per family: constraint solvers, force laws, "
                           "engines.");
         else if (q == 1)
             tc_exp_figure(x, "e9_onset.gp", v, 4, "fig_onset",
                           "E9 onset: |onset error| against the step (log-log), a panel per "
-                          "family of methods; black dashed: an exact Coulomb box's lag behind mu "
-                          "m g at the speed threshold.");
+                          "family of methods; black dashed: an exact Coulomb box's lag behind μ m "
+                          "g at the speed threshold.");
         else if (q == 2 && e->nangle > 1)
             tc_exp_figure(x, "e9_aniso.gp", v, 4, "fig_aniso",
-                          "E9 anisotropy: the onset force over mu m g against the push's angle "
+                          "E9 anisotropy: the onset force over μ m g against the push's angle "
                           "in the plane, at the smallest step, a panel per family of methods "
                           "(truth: 1, the solid black line; the dotted black line is the "
                           "sub-threshold push: a method below it slides under that push).");
