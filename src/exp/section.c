@@ -125,16 +125,17 @@ void tc_exp_figure(tc_exp *x, const char *tpl, const tc_plot_var *vars, int nvar
         tc_words_add(families, sizeof families, "", "%s=%d ", tc_exp_label(x, k),
                      (int)tc_method_family_of(tc_exp_method(x, k)));
     }
-    tc_plot_var all[60];
+    enum { NSHARED = 3 };
+    tc_plot_var all[TC_PLOT_MAXVAR];
     tc_status st = TC_OK;
-    if (nvar > 57) {
+    if (nvar + NSHARED > TC_PLOT_MAXVAR - 2) {
         st = tc_error_set(&err, TC_EINVAL, NULL, 0, NULL, "too many plot variables");
     } else {
         if (nvar > 0) memcpy(all, vars, (size_t)nvar * sizeof *vars);
         all[nvar] = (tc_plot_var){"plots", plots};
         all[nvar + 1] = (tc_plot_var){"joined", joined};
         all[nvar + 2] = (tc_plot_var){"families", families};
-        st = tc_plot_available() ? tc_plot_render(tpath, all, nvar + 3, out, &err)
+        st = tc_plot_available() ? tc_plot_render(tpath, all, nvar + NSHARED, out, &err)
                                  : tc_error_set(&err, TC_EIO, NULL, 0, NULL,
                                                 "gnuplot not found (install gnuplot-nox)");
     }

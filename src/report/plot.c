@@ -174,9 +174,9 @@ tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int
         return tc_error_set(err, TC_EINVAL, outbase, 0, NULL, "plot output path too long");
 
     /* the methods' styles when the template plots methods (labels) */
-    tc_plot_var all[64];
+    tc_plot_var all[TC_PLOT_MAXVAR];
     char colours[4096], dashes[1024];
-    if (nvar > 62)
+    if (nvar > TC_PLOT_MAXVAR - 2)
         return tc_error_set(err, TC_EINVAL, template_path, 0, NULL, "too many plot variables");
     if (nvar > 0) memcpy(all, vars, (size_t)nvar * sizeof *vars);
     for (int i = 0; i < nvar; i++)

@@ -28,6 +28,10 @@ int tc_plot_available(void);
 tc_status tc_plot_render(const char *template_path, const tc_plot_var *vars, int nvar,
                          const char *outbase, tc_error *err);
 
+/* the most variables one figure may take: a template's own, the runner's shared ones and the
+ * methods' styles (tc_plot_render adds colors and dashes) */
+#define TC_PLOT_MAXVAR 64
+
 /* a rendered figure name.png / name.pdf (beside the documents) shown at full width with its
  * caption in a Markdown document md and a LaTeX one tex (\label{fig:label}) */
 void tc_plot_include(FILE *md, FILE *tex, const char *name, const char *label, const char *caption);

@@ -614,7 +614,6 @@ static int pair_impulses(tc_sim *s, const tc_body_state *bs) {
         s->touch[b]++;
         s->pair_pen = fmax(s->pair_pen, g[0]);
     }
-    s->pair_pen_ok = 1;
     int n = 0;
     for (int k = 0; k < s->npair; k++) {
         const int a = s->pairs[2 * k], b = s->pairs[2 * k + 1];
@@ -708,14 +707,14 @@ int tc_sim_impulses(tc_sim *s, tc_contact_impulse *out, int max) {
 
 /* the step just taken into the residual summary (s->bs: the post-step states) */
 static void track_step(tc_sim *s) {
-    s->pair_pen_ok = 0;
+    s->pair_pen = NAN;
     const int n = gather_impulses(s, s->bs), m = n < s->icap ? n : s->icap;
     if (n > s->icap) s->resid.overflows += n - s->icap;
     /* the geometric penetration over every pair for small scenes (the per-pair attribution has
      * just measured it: the same pairs, the same libccd depths); beyond, all pairs would cost
      * O(nbody^2) a step: the deepest reported contact instead */
     double pen = 0;
-    if (s->pair_pen_ok)
+    if (!isnan(s->pair_pen))
         pen = s->pair_pen;
     else if (s->scene->nbody <= TC_SIM_PAIR_BODIES)
         pen = penetration(s->scene, s->bs, NULL);

@@ -36,8 +36,8 @@ struct tc_sim {
     int *pairs, npair;       /* the scene's pairs (per-pair attribution) */
     int *touch;              /* nbody: overlapping pairs per body */
     double (*pair_geo)[7];   /* npair: depth (m), normal from a to b, point (m) */
-    int pair_pen_ok;         /* 1 when pair_pen holds the last pair_geo's deepest depth */
-    double pair_pen;         /* m: the largest of pair_geo's depths (0 without overlap) */
+    double pair_pen;         /* m: the largest of pair_geo's depths (0 without overlap), NAN
+                              * until pair_impulses measures them in the tracked step */
     /* the tracker's evaluation of a memoryless model at the post-step poses, which the next
      * step's first evaluation reuses when its poses are the same bits (contact_force) */
     int memo;                 /* 1 while memo_* hold an unused evaluation */
