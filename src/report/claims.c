@@ -394,6 +394,15 @@ static void accepted(char *buf, size_t n, const tc_claim *c) {
         snprintf(buf + strlen(buf), n - strlen(buf), "; partly [%g, %g]", c->plo, c->phi);
 }
 
+/* the claim's words and its paper, then sep and the paper's value, in LaTeX */
+static void tex_claim(FILE *tex, const tc_claim *q, const char *sep) {
+    tex_put(tex, q->text);
+    fputs(" (", tex);
+    tex_put(tex, q->paper);
+    fputs(sep, tex);
+    tex_put(tex, q->paper_value);
+}
+
 int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms, FILE *md,
                       FILE *tex) {
     int k = 0;
@@ -426,11 +435,7 @@ int tc_claims_section(const tc_claims *c, const char *name, const tc_metrics *ms
         fputs("\\item \\textbf{", tex);
         tex_put(tex, tc_verdict_str(j.verdict));
         fprintf(tex, "} %s: ", q->id);
-        tex_put(tex, q->text);
-        fputs(" (", tex);
-        tex_put(tex, q->paper);
-        fputs("). Paper: ", tex);
-        tex_put(tex, q->paper_value);
+        tex_claim(tex, q, "). Paper: ");
         fputs("; ours: ", tex);
         tex_put(tex, got);
         if (q->metric[0]) {
@@ -500,19 +505,11 @@ void tc_claims_table(const tc_claims *c, const tc_metrics *(*metrics_of)(const c
         }
         fputs("|\n", md);
         fprintf(tex, "%s & ", q->id);
-        tex_put(tex, q->text);
-        fputs(" (", tex);
-        tex_put(tex, q->paper);
-        fputs(") & ", tex);
-        tex_put(tex, q->paper_value);
-        fputs(" & ", tex);
-        tex_put(tex, got);
-        fputs(" & ", tex);
-        tex_put(tex, acc[0] ? acc : "-");
-        fputs(" & ", tex);
-        tex_put(tex, tier);
-        fputs(" & ", tex);
-        tex_put(tex, tc_verdict_str(j.verdict));
+        tex_claim(tex, q, ") & ");
+        for (int k = 4; k < 8; k++) {
+            fputs(" & ", tex);
+            tex_put(tex, cell[k]);
+        }
         fputs("\\\\\n", tex);
     }
     fputs("\n", md);

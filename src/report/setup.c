@@ -46,6 +46,13 @@ static void heading(const out2 *o, int level, const char *text) {
     fputs("}\n", o->tex);
 }
 
+/* a paragraph in both forms (md_before: what the Markdown puts before it) */
+static void paragraph(const out2 *o, const char *md_before, const char *text) {
+    fprintf(o->md, "%s%s\n\n", md_before, text);
+    tc_latex_put(o->tex, text);
+    fputs("\n", o->tex);
+}
+
 /* a row of a two-column list: a label and its value */
 static void pair(const out2 *o, const char *label, const char *value) {
     fprintf(o->md, "| %s | %s |\n", label, value);
@@ -267,9 +274,7 @@ static void stiffness_part(const out2 *o, const tc_report_entry *ex, int n, cons
         "modulus, a gain per kg), grouped by the value they were given; methods in one group "
         "share it. Engines (MuJoCo's solref, ODE's and Bullet's erp and cfm) and rigid methods "
         "have none.";
-    fprintf(o->md, "\n%s\n\n", intro);
-    tc_latex_put(o->tex, intro);
-    fputs("\n", o->tex);
+    paragraph(o, "\n", intro);
     int items = 0;
     for (int i = 0; i < n; i++) {
         char line[4096] = "";
@@ -363,9 +368,7 @@ static void deviations_part(const out2 *o, const char *out_dir, const tc_report_
         "Every setting a paper does not give, and every place touche departs from a paper, is "
         "marked \"choice\" with its reason in the experiment's script; this list gathers them "
         "all from the scripts that ran (script line, setting, the script's words).";
-    fprintf(o->md, "%s\n\n", intro);
-    tc_latex_put(o->tex, intro);
-    fputs("\n", o->tex);
+    paragraph(o, "", intro);
     int total = 0;
     for (int i = 0; i < n; i++) {
         char path[1400], line[8192], script[1024];
