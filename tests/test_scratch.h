@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* shared by the tests of atomic files (core) and of the report layer: a scratch folder under /tmp
  * removed at exit, a file in it by name, a small file written or read whole, and counts of entries
- * and characters; static, as tests/test_tmp.h */
+ * and characters, a script edited in one place and the line of a text; static, as tests/test_tmp.h
+ */
 #ifndef TC_TEST_SCRATCH_H
 #define TC_TEST_SCRATCH_H
 
@@ -62,6 +63,36 @@ static inline char *slurp(const char *path) {
     s[got] = '\0';
     fclose(f);
     return s;
+}
+
+/* a whole file as a malloc'd string; the test fails when it cannot be read */
+static inline char *text_of(const char *path) {
+    char *s = slurp(path);
+    cr_assert_not_null(s, "cannot read %s", path);
+    return s;
+}
+
+/* the text with the first `from` replaced by `to`, written to path (a script with one mistake) */
+static inline void write_edited(const char *text, const char *from, const char *to,
+                                const char *path) {
+    const char *at = strstr(text, from);
+    cr_assert_not_null(at, "'%s' is in the text", from);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fwrite(text, 1, (size_t)(at - text), f);
+    fputs(to, f);
+    fputs(at + strlen(from), f);
+    fclose(f);
+}
+
+/* the line (1-based) of the first occurrence of needle in text */
+static inline int line_of(const char *text, const char *needle) {
+    const char *at = strstr(text, needle);
+    cr_assert_not_null(at, "'%s' is in the text", needle);
+    int line = 1;
+    for (const char *p = text; p < at; p++)
+        line += *p == '\n';
+    return line;
 }
 
 /* number of entries of dir whose name contains needle */

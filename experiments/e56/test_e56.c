@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_scratch.h"
 #include "test_tmp.h"
 #include "experiments/e5/e5.h"
 #include "experiments/e6/e6.h"
@@ -20,34 +21,7 @@ static const char *src(void) {
 static char *script_text(const char *name) {
     char path[1024];
     snprintf(path, sizeof path, "%s/experiments/%s", src(), name);
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f, "%s", path);
-    char *text = calloc(1, 1 << 16);
-    size_t n = fread(text, 1, (1 << 16) - 1, f);
-    text[n] = 0;
-    fclose(f);
-    return text;
-}
-
-/* the text with the first `from` replaced by `to`, written to dir/name */
-static void write_edited(const char *text, const char *from, const char *to, const char *path) {
-    const char *at = strstr(text, from);
-    cr_assert_not_null(at, "'%s' is in the script", from);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fwrite(text, 1, (size_t)(at - text), f);
-    fputs(to, f);
-    fputs(at + strlen(from), f);
-    fclose(f);
-}
-
-/* the line of the first line of text holding `needle` (1-based) */
-static int line_of(const char *text, const char *needle) {
-    const char *at = strstr(text, needle);
-    int line = 1;
-    for (const char *p = text; p < at; p++)
-        line += *p == '\n';
-    return line;
+    return text_of(path);
 }
 
 /* E5's setup from the script at path, quick tier */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_scratch.h"
 #include "test_tmp.h"
 #include "experiments/e7/e7.h"
 
@@ -19,37 +20,6 @@ static const char *src(void) {
 /* the built-in script's path and text */
 static void script_path(char *buf, size_t n) {
     snprintf(buf, n, "%s/experiments/e7/e7_frictional.cfg", src());
-}
-
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f, "%s", path);
-    char *text = calloc(1, 1 << 17);
-    text[fread(text, 1, (1 << 17) - 1, f)] = 0;
-    fclose(f);
-    return text;
-}
-
-/* the text with the first `from` replaced by `to`, written to path */
-static void write_edited(const char *text, const char *from, const char *to, const char *path) {
-    const char *at = strstr(text, from);
-    cr_assert_not_null(at, "'%s' is in the script", from);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fwrite(text, 1, (size_t)(at - text), f);
-    fputs(to, f);
-    fputs(at + strlen(from), f);
-    fclose(f);
-}
-
-/* the line (1-based) of the first occurrence of needle */
-static int line_of(const char *text, const char *needle) {
-    const char *at = strstr(text, needle);
-    cr_assert_not_null(at, "'%s' is in the text", needle);
-    int line = 1;
-    for (const char *p = text; p < at; p++)
-        line += *p == '\n';
-    return line;
 }
 
 static tc_status read7(const char *path, const char *tier, e7_setup *e, tc_error *err) {
@@ -230,7 +200,7 @@ Test(e7, bad_scripts_name_file_line_and_setting) {
     cr_assert_not_null(test_tmpdir(dir));
     snprintf(path, sizeof path, "%s/bad.cfg", dir);
     script_path(orig, sizeof orig);
-    char *text = read_text(orig);
+    char *text = text_of(orig);
     const struct {
         const char *from, *to, *param, *why, *at;
     } cases[] = {
@@ -271,7 +241,7 @@ Test(e7, bad_scripts_name_file_line_and_setting) {
         cr_expect_str_eq(err.file, path, "case %zu", i);
         cr_expect_str_eq(err.param, cases[i].param, "case %zu: %s", i, err.msg);
         cr_expect(strstr(err.msg, cases[i].why) != NULL, "case %zu: %s", i, err.msg);
-        char *edited = read_text(path);
+        char *edited = text_of(path);
         const char *at = cases[i].at ? cases[i].at : cases[i].to;
         /* the edited setting's line (its first line for a multi-line edit) */
         char first[256];
@@ -444,13 +414,13 @@ static char *tiny_run(int threads) {
     snprintf(path, sizeof path, "%s/e7.cfg", dir);
     snprintf(out, sizeof out, "%s/out", dir);
     script_path(orig, sizeof orig);
-    char *text = read_text(orig);
+    char *text = text_of(orig);
     write_edited(text, "quick = {\n",
                  "quick = {\n    slide = { seconds = 0.1; }; incline = { seconds = 0.3; };\n"
                  "    roll = { seconds = 0.1; };\n",
                  path);
     free(text);
-    text = read_text(path);
+    text = text_of(path);
     write_edited(text,
                  "pile = { bodies = [30, 60, 100]; half_width = [0.4, 0.5, 0.6]; seconds = 1.4;\n"
                  "             measure_from = 1.2;",
@@ -477,7 +447,7 @@ static char *tiny_run(int threads) {
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char csv[256];
         snprintf(csv, sizeof csv, "%s/e7/%s", out, files[i]);
-        char *t = read_text(csv);
+        char *t = text_of(csv);
         strncat(res, t, (1 << 22) - strlen(res) - 1);
         free(t);
     }
