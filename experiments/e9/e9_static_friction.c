@@ -226,6 +226,37 @@ static void ms(char *b, size_t n, double dt) {
     snprintf(b, n, "%g ms", 1e3 * dt);
 }
 
+/* a run's drift; NAN: not run or failed */
+static double run_drift(const tc_exp *x, const e9_item *t) {
+    return t && ok(x, t) ? t->r.drift : NAN;
+}
+
+/* method k's drift per cycle under ratchet load q at step j; NAN: not run, failed or no load */
+static double per_cycle(const tc_exp *x, const e9_state *s, int k, int q, int j) {
+    if (q >= s->e.nratchet) return NAN;
+    const e9_item *t = find(s, k, cond_index(s, E9_RATCHET, 0, 0) + q, j);
+    return t && ok(x, t) ? t->r.per_cycle : NAN;
+}
+
+/* how many angles method k's anisotropy push ran at; those it slides at are added to at */
+static int aniso_slides(const tc_exp *x, const e9_state *s, int k, char *at, size_t n) {
+    const e9_setup *e = &s->e;
+    int ran = 0;
+    for (int g = 0; g < e->nangle; g++) {
+        const e9_item *t = find(s, k, cond_index(s, E9_PUSH, e->aniso, e->angle[g]), 0);
+        if (!t) continue;
+        ran++;
+        if (!sticks(x, s, t)) tc_words_add(at, n, ", ", "%g", e->angle[g]);
+    }
+    return ran;
+}
+
+/* an exact Coulomb box's lag behind mu m g at the onset speed, in % */
+static double lag_percent(const e9_setup *e) {
+    return 100 * sqrt(2 * e->mass * e->onset_speed * e->ramp_to * e9_threshold(e) / e->seconds) /
+           e9_threshold(e);
+}
+
 /* every run: static.csv, and the metrics */
 static tc_status runs_csv(tc_exp *x, const e9_state *s, tc_error *err) {
     const e9_setup *e = &s->e;
@@ -327,40 +358,25 @@ static tc_status summary_table(tc_exp *x, const e9_state *s, tc_error *err) {
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
         const int cc[4] = {ci, ci, cp, cp}, jj[4] = {j0, j1, j0, j1};
         double d[4];
-        for (int q = 0; q < 4; q++) {
-            const e9_item *t = cc[q] >= 0 ? find(s, k, cc[q], jj[q]) : NULL;
-            d[q] = t && ok(x, t) ? t->r.drift : NAN;
-        }
+        for (int q = 0; q < 4; q++)
+            d[q] = run_drift(x, cc[q] >= 0 ? find(s, k, cc[q], jj[q]) : NULL);
         /* sticks at every angle it ran */
         char all[160] = "";
-        int every = 1, ran = 0;
-        for (int g = 0; g < e->nangle; g++) {
-            const e9_item *t = find(s, k, cond_index(s, E9_PUSH, f, e->angle[g]), j0);
-            if (!t) continue;
-            ran++;
-            if (!sticks(x, s, t)) {
-                every = 0;
-                tc_words_add(all, sizeof all, ", ", "%g", e->angle[g]);
-            }
-        }
+        const int ran = aniso_slides(x, s, k, all, sizeof all);
         char stick[200];
         if (!ran)
             snprintf(stick, sizeof stick, "-");
-        else if (every)
+        else if (!all[0])
             snprintf(stick, sizeof stick, "yes%s", s->planar[k] ? " (+x only, 2-D)" : "");
         else
             snprintf(stick, sizeof stick, "no: slides at %s deg", all);
-        /* the ratchet loads at the smallest step (the first two) */
-        double rc[2] = {NAN, NAN};
-        for (int q = 0; q < 2 && q < e->nratchet; q++) {
-            const e9_item *r = find(s, k, cond_index(s, E9_RATCHET, 0, 0) + q, j0);
-            rc[q] = r && ok(x, r) ? r->r.per_cycle : NAN;
-        }
         tc_rows_put(w, (const tc_cell[]){TC_TEXT(tc_exp_label(x, k)), TC_TEXT(dim(s->planar[k])),
                                          TC_NUM(d[0]), TC_NUM(d[1]), TC_NUM(d[2]), TC_NUM(d[3]),
                                          TC_NUM(onset_error(x, s, find(s, k, cr, j0))),
                                          TC_NUM(onset_error(x, s, find(s, k, cr, j1))),
-                                         TC_TEXT(stick), TC_NUM(rc[0]), TC_NUM(rc[1])});
+                                         TC_TEXT(stick), /* the first two ratchet loads */
+                                         TC_NUM(per_cycle(x, s, k, 0, j0)),
+                                         TC_NUM(per_cycle(x, s, k, 1, j0))});
     }
     char cap[900];
     snprintf(cap, sizeof cap,
@@ -374,10 +390,7 @@ static tc_status summary_table(tc_exp *x, const e9_state *s, tc_error *err) {
              "anisotropy study; the net drift per cycle of the push (mean + amplitude sin(2 pi t / "
              "%g s)) mu m g (truth: 0). \"-\": not run or failed.",
              e->settle, e->seconds, e->mass, e->mu, e9_threshold(e), f, f, e->ramp_to,
-             e->onset_speed,
-             100 * sqrt(2 * e->mass * e->onset_speed * e->ramp_to * e9_threshold(e) / e->seconds) /
-                 e9_threshold(e),
-             f, e->settle, e->stick_speed, e->period);
+             e->onset_speed, lag_percent(e), f, e->settle, e->stick_speed, e->period);
     return tc_rows_close(w, "summary", cap, err);
 }
 
@@ -459,54 +472,66 @@ static tc_status onset_table(tc_exp *x, const e9_state *s, tc_error *err) {
     return tc_rows_close(w, "onset", cap, err);
 }
 
+/* one method's block of a figure's data */
+typedef void (*e9_block)(FILE *f, const tc_exp *x, const e9_state *s, int k);
+
+/* creep: the incline's and the push's fractions side by side, as many rows as the longer */
+static void creep_block(FILE *f, const tc_exp *x, const e9_state *s, int k) {
+    const e9_setup *e = &s->e;
+    const int n = e->nincline > e->npush ? e->nincline : e->npush;
+    for (int i = 0; i < n; i++) {
+        const int ci = i < e->nincline ? cond_index(s, E9_INCLINE, e->incline[i], 0) : -1;
+        const int cp = i < e->npush ? cond_index(s, E9_PUSH, e->push[i], 0) : -1;
+        fprintf(f, "%.6g,%.6e,%.6g,%.6e\n", ci >= 0 ? load_ratio(e, &s->cond[ci]) : NAN,
+                run_drift(x, ci >= 0 ? find(s, k, ci, 0) : NULL), cp >= 0 ? e->push[i] : NAN,
+                run_drift(x, cp >= 0 ? find(s, k, cp, 0) : NULL));
+    }
+}
+
+/* onset: the error per step */
+static void onset_block(FILE *f, const tc_exp *x, const e9_state *s, int k) {
+    for (int j = 0; j < s->e.ndt; j++)
+        fprintf(f, "%.6g,%.6e\n", s->e.dt[j],
+                onset_error(x, s, find(s, k, cond_index(s, E9_RAMP, 0, 0), j)));
+}
+
+/* anisotropy: the onset force over mu m g per angle */
+static void aniso_block(FILE *f, const tc_exp *x, const e9_state *s, int k) {
+    for (int g = 0; g < s->e.nangle; g++) {
+        const e9_item *r = find(s, k, cond_index(s, E9_RAMP, 0, s->e.angle[g]), 0);
+        fprintf(f, "%.6g,%.6g\n", s->e.angle[g], r ? 1 + onset_error(x, s, r) : NAN);
+    }
+}
+
+/* ratchet: the first two loads' drift per cycle per step */
+static void ratchet_block(FILE *f, const tc_exp *x, const e9_state *s, int k) {
+    for (int j = 0; j < s->e.ndt; j++)
+        fprintf(f, "%.6g,%.6e,%.6e\n", s->e.dt[j], per_cycle(x, s, k, 0, j),
+                per_cycle(x, s, k, 1, j));
+}
+
+/* the figures' data in figures' order: the columns and one method's block */
+static const struct {
+    const char *head;
+    e9_block block;
+} figure_kind[] = {{"load_ratio,incline_drift_m,push_drift_m", creep_block},
+                   {"dt_s,onset_error", onset_block},
+                   {"angle_deg,onset_ratio", aniso_block},
+                   {"dt_s,symmetric_per_cycle_m,one_sided_per_cycle_m", ratchet_block}};
+
 /* the figures' data: gnuplot blocks, one per method (creep: per load, ratio and drift at the
  * smallest step; onset and ratchet: per step; anisotropy: per angle) */
 static tc_status figure_data(const tc_exp *x, const e9_state *s, int what, const char *file,
                              char *labels, size_t nl, tc_error *err) {
-    const e9_setup *e = &s->e;
     tc_outfile o;
     tc_status st = tc_exp_open(x, file, &o, err);
     if (st) return st;
     labels[0] = 0;
     for (int k = 0; k < tc_exp_nmethod(x); k++)
         tc_words_add(labels, nl, " ", "%s", tc_exp_label(x, k));
-    static const char *const head[] = {"load_ratio,incline_drift_m,push_drift_m",
-                                       "dt_s,onset_error", "angle_deg,onset_ratio",
-                                       "dt_s,symmetric_per_cycle_m,one_sided_per_cycle_m"};
-    fprintf(o.f, "# %s; one block per method: %s\n", head[what], labels);
+    fprintf(o.f, "# %s; one block per method: %s\n", figure_kind[what].head, labels);
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        if (what == 0) {
-            /* the incline's and the push's fractions side by side, as many rows as the longer */
-            const int n = e->nincline > e->npush ? e->nincline : e->npush;
-            for (int i = 0; i < n; i++) {
-                const int ci = i < e->nincline ? cond_index(s, E9_INCLINE, e->incline[i], 0) : -1;
-                const int cp = i < e->npush ? cond_index(s, E9_PUSH, e->push[i], 0) : -1;
-                const e9_item *a = ci >= 0 ? find(s, k, ci, 0) : NULL;
-                const e9_item *b = cp >= 0 ? find(s, k, cp, 0) : NULL;
-                fprintf(o.f, "%.6g,%.6e,%.6g,%.6e\n", ci >= 0 ? load_ratio(e, &s->cond[ci]) : NAN,
-                        a && ok(x, a) ? a->r.drift : NAN, cp >= 0 ? e->push[i] : NAN,
-                        b && ok(x, b) ? b->r.drift : NAN);
-            }
-        } else if (what == 1) {
-            for (int j = 0; j < e->ndt; j++)
-                fprintf(o.f, "%.6g,%.6e\n", e->dt[j],
-                        onset_error(x, s, find(s, k, cond_index(s, E9_RAMP, 0, 0), j)));
-        } else if (what == 2) {
-            for (int g = 0; g < e->nangle; g++) {
-                const e9_item *r = find(s, k, cond_index(s, E9_RAMP, 0, e->angle[g]), 0);
-                fprintf(o.f, "%.6g,%.6g\n", e->angle[g], r ? 1 + onset_error(x, s, r) : NAN);
-            }
-        } else {
-            for (int j = 0; j < e->ndt; j++) {
-                double v[2] = {NAN, NAN};
-                for (int q = 0; q < 2 && q < e->nratchet; q++) {
-                    const e9_item *t =
-                        find(s, k, cond_index(s, E9_RATCHET, 0, 0) + q, j); /* in order */
-                    v[q] = t && ok(x, t) ? t->r.per_cycle : NAN;
-                }
-                fprintf(o.f, "%.6g,%.6e,%.6e\n", e->dt[j], v[0], v[1]);
-            }
-        }
+        figure_kind[what].block(o.f, x, s, k);
         fprintf(o.f, "\n\n");
     }
     return tc_outfile_commit(&o, err);
@@ -552,87 +577,102 @@ static tc_status figures(tc_exp *x, const e9_state *s, tc_error *err) {
     return TC_OK;
 }
 
+/* the findings' lists of methods, one per verdict */
+typedef struct e9_findings {
+    char stick[2048], creep[2048], on[2048], off[2048], round[2048], pyramid[2048];
+} e9_findings;
+
+/* method k's worst creep over every sub-threshold run at every step, into stick or creep */
+static void creep_findings(const tc_exp *x, const e9_state *s, int k, e9_findings *f) {
+    const e9_setup *e = &s->e;
+    double worst = 0;
+    int any = 0, failed = 0;
+    for (int i = 0; i < s->n; i++) {
+        const e9_item *t = &s->it[i];
+        const int kind = s->cond[t->cond].kind;
+        if (t->method != k || (kind != E9_INCLINE && kind != E9_PUSH) ||
+            s->cond[t->cond].angle != 0)
+            continue;
+        any = 1;
+        if (!ok(x, t))
+            failed = 1;
+        else
+            worst = fmax(worst, t->r.drift);
+    }
+    const char *label = tc_exp_label(x, k);
+    if (!any) return;
+    if (failed)
+        tc_words_add(f->creep, sizeof f->creep, "; ", "`%s` (a run failed)", label);
+    else if (worst < e->stick_speed * (e->seconds - e->settle))
+        tc_words_add(f->stick, sizeof f->stick, "; ", "`%s` (%.2g m)", label, worst);
+    else
+        tc_words_add(f->creep, sizeof f->creep, "; ", "`%s` (%.2g m)", label, worst);
+}
+
+/* method k's anisotropy push at every angle at the smallest step (3-D), into round or pyramid */
+static void aniso_findings(const tc_exp *x, const e9_state *s, int k, e9_findings *f) {
+    char at[128] = "";
+    if (s->planar[k] || !aniso_slides(x, s, k, at, sizeof at)) return;
+    const char *label = tc_exp_label(x, k);
+    if (at[0])
+        tc_words_add(f->pyramid, sizeof f->pyramid, "; ", "`%s` (%s deg)", label, at);
+    else
+        tc_words_add(f->round, sizeof f->round, "; ", "`%s`", label);
+}
+
+/* method k's largest |onset error| over the steps, into on or off */
+static void onset_findings(const tc_exp *x, const e9_state *s, int k, e9_findings *f) {
+    const int cr = cond_index(s, E9_RAMP, 0, 0);
+    double w = 0;
+    int n = 0;
+    for (int j = 0; j < s->e.ndt; j++) {
+        const e9_item *t = find(s, k, cr, j);
+        if (!t) continue;
+        const double oe = onset_error(x, s, t);
+        w = isnan(oe) || isnan(w) ? NAN : fmax(w, fabs(oe));
+        n++;
+    }
+    const char *label = tc_exp_label(x, k);
+    if (!n) return;
+    if (!isnan(w) && w <= 0.01)
+        tc_words_add(f->on, sizeof f->on, "; ", "`%s` (%.2g %%)", label, 100 * w);
+    else if (isnan(w))
+        tc_words_add(f->off, sizeof f->off, "; ", "`%s` (never slid, or failed)", label);
+    else
+        tc_words_add(f->off, sizeof f->off, "; ", "`%s` (%.2g %%)", label, 100 * w);
+}
+
+/* a list of methods, "none" when empty */
+static const char *or_none(const char *w) {
+    return w[0] ? w : "none";
+}
+
 /* the findings in words: who sticks below the threshold and who starts within 1 % */
 static void findings(tc_exp *x, const e9_state *s) {
     const e9_setup *e = &s->e;
-    char stick[2048] = "", creep[2048] = "", on[2048] = "", off[2048] = "", a[32], round[2048] = "",
-         pyramid[2048] = "";
+    e9_findings f = {0};
+    char a[32];
     ms(a, sizeof a, e->dt[0]);
-    const int cr = cond_index(s, E9_RAMP, 0, 0);
     for (int k = 0; k < tc_exp_nmethod(x); k++) {
-        /* the worst creep over every sub-threshold run at every step */
-        double worst = 0;
-        int any = 0, failed = 0;
-        for (int i = 0; i < s->n; i++) {
-            const e9_item *t = &s->it[i];
-            const int kind = s->cond[t->cond].kind;
-            if (t->method != k || (kind != E9_INCLINE && kind != E9_PUSH) ||
-                s->cond[t->cond].angle != 0)
-                continue;
-            any = 1;
-            if (!ok(x, t))
-                failed = 1;
-            else
-                worst = fmax(worst, t->r.drift);
-        }
-        const char *label = tc_exp_label(x, k);
-        if (any) {
-            if (failed)
-                tc_words_add(creep, sizeof creep, "; ", "`%s` (a run failed)", label);
-            else if (worst < e->stick_speed * (e->seconds - e->settle))
-                tc_words_add(stick, sizeof stick, "; ", "`%s` (%.2g m)", label, worst);
-            else
-                tc_words_add(creep, sizeof creep, "; ", "`%s` (%.2g m)", label, worst);
-        }
-        /* the anisotropy push at every angle, at the smallest step */
-        int ran = 0, all = 1;
-        char at[128] = "";
-        for (int g = 0; g < e->nangle; g++) {
-            const e9_item *t = find(s, k, cond_index(s, E9_PUSH, e->aniso, e->angle[g]), 0);
-            if (!t || s->planar[k]) continue;
-            ran++;
-            if (!sticks(x, s, t)) {
-                all = 0;
-                tc_words_add(at, sizeof at, ", ", "%g", e->angle[g]);
-            }
-        }
-        if (ran && all) tc_words_add(round, sizeof round, "; ", "`%s`", label);
-        if (ran && !all) tc_words_add(pyramid, sizeof pyramid, "; ", "`%s` (%s deg)", label, at);
-        double w = 0;
-        int n = 0;
-        for (int j = 0; j < e->ndt; j++) {
-            const e9_item *t = find(s, k, cr, j);
-            if (!t) continue;
-            const double oe = onset_error(x, s, t);
-            w = isnan(oe) || isnan(w) ? NAN : fmax(w, fabs(oe));
-            n++;
-        }
-        if (!n) continue;
-        if (!isnan(w) && w <= 0.01)
-            tc_words_add(on, sizeof on, "; ", "`%s` (%.2g %%)", label, 100 * w);
-        else if (isnan(w))
-            tc_words_add(off, sizeof off, "; ", "`%s` (never slid, or failed)", label);
-        else
-            tc_words_add(off, sizeof off, "; ", "`%s` (%.2g %%)", label, 100 * w);
+        creep_findings(x, s, k, &f);
+        aniso_findings(x, s, k, &f);
+        onset_findings(x, s, k, &f);
     }
     tc_exp_text(x,
                 "**Findings** against the closed-form truth (no drift below mu m g, sliding "
                 "from mu m g on). Sticks in every sub-threshold run at every step (largest drift "
                 "below %g m, i.e. a mean speed under %g m/s): %s. Creeps (largest drift over "
                 "the sub-threshold runs): %s.",
-                e->stick_speed * (e->seconds - e->settle), e->stick_speed,
-                stick[0] ? stick : "none", creep[0] ? creep : "none");
+                e->stick_speed * (e->seconds - e->settle), e->stick_speed, or_none(f.stick),
+                or_none(f.creep));
     tc_exp_text(x,
                 "Onset within 1 %% of mu m g at every step (largest |error|; an exact Coulomb box "
                 "lags by %.2g %% at the speed threshold): %s. Beyond: %s.",
-                100 *
-                    sqrt(2 * e->mass * e->onset_speed * e->ramp_to * e9_threshold(e) / e->seconds) /
-                    e9_threshold(e),
-                on[0] ? on : "none", off[0] ? off : "none");
+                lag_percent(e), or_none(f.on), or_none(f.off));
     tc_exp_text(x,
                 "Anisotropy (3-D, step %s): a push of %g mu m g sticks at every angle for %s; it "
                 "slides at some angle (listed) for %s.",
-                a, e->aniso, round[0] ? round : "none", pyramid[0] ? pyramid : "none");
+                a, e->aniso, or_none(f.round), or_none(f.pyramid));
 }
 
 static tc_status e9_run_fn(tc_exp *x, void *state, tc_error *err) {
