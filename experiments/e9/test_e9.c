@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_scratch.h"
 #include "test_tmp.h"
 #include "experiments/e9/e9.h"
 
@@ -123,23 +124,11 @@ Test(e9, the_loads_and_the_incline_follow_their_closed_forms) {
 static tc_error edited(const char *from, const char *to, int *line) {
     char path[1024], tmp[1100], dir[] = "/tmp/touche-e9-XXXXXX";
     script_path(path, sizeof path);
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f);
-    char *text = calloc(1, 1 << 16);
-    text[fread(text, 1, (1 << 16) - 1, f)] = 0;
-    fclose(f);
-    const char *at = strstr(text, from);
-    cr_assert_not_null(at, "'%s' is in the script", from);
-    *line = 1;
-    for (const char *p = text; p < at; p++)
-        *line += *p == '\n';
+    char *text = text_of(path);
+    *line = line_of(text, from);
     cr_assert_not_null(test_tmpdir(dir));
     snprintf(tmp, sizeof tmp, "%s/e9.cfg", dir);
-    f = fopen(tmp, "w");
-    fwrite(text, 1, (size_t)(at - text), f);
-    fputs(to, f);
-    fputs(at + strlen(from), f);
-    fclose(f);
+    write_edited(text, from, to, tmp);
     free(text);
     e9_setup e;
     tc_error err;
