@@ -106,8 +106,7 @@ static tc_status read_setup(const tc_script *s, e1_setup *e, tc_error *err) {
         (tc_script_lookup(s, NULL, "cost") && (st = tc_script_read(s, "cost", cost_rows, e, err))))
         return st;
     if (e->n1d % 2 == 0)
-        return tc_script_fail(s, tc_script_lookup(s, NULL, "n1d"), "n1d", err,
-                              "must be odd so y = 0 is sampled (got %d)", e->n1d);
+        return tc_script_fail_at(s, "n1d", err, "must be odd so y = 0 is sampled (got %d)", e->n1d);
     if (e->r >= e->R)
         return tc_script_fail(s, tc_script_lookup(s, NULL, "scene.small_radius"), "small_radius",
                               err, "must be below big_radius");

@@ -397,7 +397,7 @@ tc_status e2_load(const tc_script *s, const char *source_dir, e2_setup *e, tc_sc
     if ((st = e2_read_trajectories(path, e, tr, ntr, err))) return st;
     /* as many rollouts as the script asks, each its own trajectory */
     if (e->rollouts > *ntr)
-        return tc_script_fail(s, tc_script_lookup(s, NULL, "rollouts"), "rollouts", err,
-                              "%d rollouts, but %s holds %d trajectories", e->rollouts, path, *ntr);
+        return tc_script_fail_at(s, "rollouts", err, "%d rollouts, but %s holds %d trajectories",
+                                 e->rollouts, path, *ntr);
     return TC_OK;
 }

@@ -41,8 +41,7 @@ static const tc_field fields[] = {
 static tc_status ordered(const tc_script *s, double lo, double hi, const char *hi_name,
                          const char *lo_name, tc_error *err) {
     if (hi >= lo) return TC_OK;
-    return tc_script_fail(s, tc_script_lookup(s, NULL, hi_name), hi_name, err, "must be >= %s",
-                          lo_name);
+    return tc_script_fail_at(s, hi_name, err, "must be >= %s", lo_name);
 }
 
 /* the strings of the array at path (min to max, each shorter than size) into out, size bytes

@@ -42,8 +42,8 @@ tc_status e5_read_setup(const tc_script *s, e5_setup *e, tc_error *err) {
         "", "drops.y_hi", "drops.theta_hi", "drops.vx_hi", "drops.vy_hi", "drops.omega_hi"};
     for (int k = 1; k < 6; k++)
         if (e->hi[k] < e->lo[k])
-            return tc_script_fail(s, tc_script_lookup(s, NULL, names[k]), names[k], err,
-                                  "must be >= its _lo (%g < %g)", e->hi[k], e->lo[k]);
+            return tc_script_fail_at(s, names[k], err, "must be >= its _lo (%g < %g)", e->hi[k],
+                                     e->lo[k]);
     /* the body's turn against A's frame, from the first drop's scene */
     tc_scene *sc = malloc(sizeof *sc);
     if (!sc) return TC_ENOMEM;

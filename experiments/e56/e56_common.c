@@ -91,10 +91,11 @@ tc_status e56_read_grid(const tc_script *s, e56_grid *g, tc_error *err) {
     /* every rate gives at least one step in `seconds` (a run of no step would be "ok") */
     for (int i = 0; i < g->nrate; i++)
         if (!(g->rate[i] * g->seconds >= 1))
-            return tc_script_fail(s, tc_script_lookup(s, NULL, "rates"), "rates", err,
-                                  "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
-                                  "%g Hz",
-                                  i + 1, g->rate[i], g->seconds, 1 / g->seconds);
+            return tc_script_fail_at(
+                s, "rates", err,
+                "entry %d (%g Hz) gives no step in %g s: at least 1 / seconds = "
+                "%g Hz",
+                i + 1, g->rate[i], g->seconds, 1 / g->seconds);
     /* the labels whose `tol` the grid sweeps */
     const tc_setting *tl = tc_script_lookup(s, NULL, "tolerance_methods");
     if (!tl || tc_setting_type(tl) != TC_SETTING_ARRAY || tc_setting_length(tl) > E56_MAXTOLM)
@@ -135,13 +136,11 @@ static tc_status tol_method(const tc_exp *x, const e56_grid *g, int k, int t, tc
     tc_error e2 = {0};
     tc_status st = t < 0 ? TC_OK : tc_method_set(out, tol_param, g->tol[t], &e2);
     if (st == TC_ENOTFOUND)
-        return tc_script_fail(s, tc_script_lookup(s, NULL, "tolerance_methods"),
-                              "tolerance_methods", err, "'%s' (%s) has no parameter %s: %s",
-                              em->label, em->m.spec, tol_param, e2.msg);
+        return tc_script_fail_at(s, "tolerance_methods", err, "'%s' (%s) has no parameter %s: %s",
+                                 em->label, em->m.spec, tol_param, e2.msg);
     if (st)
-        return tc_script_fail(s, tc_script_lookup(s, NULL, "tolerances"), "tolerances", err,
-                              "'%s' (%s) cannot take %s = %g: %s", em->label, em->m.spec, tol_param,
-                              g->tol[t], e2.msg);
+        return tc_script_fail_at(s, "tolerances", err, "'%s' (%s) cannot take %s = %g: %s",
+                                 em->label, em->m.spec, tol_param, g->tol[t], e2.msg);
     return TC_OK;
 }
 

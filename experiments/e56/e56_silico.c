@@ -228,9 +228,9 @@ static tc_status load_all(const tc_script *s, const e56_silico_spec *sp, const c
             char why[600];
             snprintf(why, sizeof why, "%s", err->msg);
             tc_error_clear(err);
-            st = tc_script_fail(s, tc_script_lookup(s, NULL, "silico.dir"), "silico.dir", err,
-                                "'%s' (%s) lacks the authors' file %s_data__%s_%s.dat: %s", dir,
-                                sp->dir, sp->study, sp->q[i].file, method[k], why);
+            st = tc_script_fail_at(s, "silico.dir", err,
+                                   "'%s' (%s) lacks the authors' file %s_data__%s_%s.dat: %s", dir,
+                                   sp->dir, sp->study, sp->q[i].file, method[k], why);
         }
     return st;
 }

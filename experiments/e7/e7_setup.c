@@ -9,10 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* an error at the setting at path (its line, looked up in the tier first) */
-#define E7_FAIL(s, path, err, ...)                                                                 \
-    tc_script_fail((s), tc_script_lookup((s), NULL, (path)), (path), (err), __VA_ARGS__)
-
 /* the numbers by dotted path (a tier may override any), each in its range */
 static const tc_field e7_fields[] = {
     TC_FIELD_R(e7_setup, gravity, "scene.gravity", 0, 100),
@@ -154,10 +150,10 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
     p->seed = (unsigned long)e->d_seed;
     p->gravity = e->gravity;
     if (p->size_hi < p->size_lo)
-        return E7_FAIL(s, "pile.size_hi", err, "must be >= size_lo (%g m)", p->size_lo);
+        return tc_script_fail_at(s, "pile.size_hi", err, "must be >= size_lo (%g m)", p->size_lo);
     if (e->d_measure_from >= e->d_seconds)
-        return E7_FAIL(s, "pile.measure_from", err, "must be below pile.seconds (%g s)",
-                       e->d_seconds);
+        return tc_script_fail_at(s, "pile.measure_from", err, "must be below pile.seconds (%g s)",
+                                 e->d_seconds);
     /* the kinds of body */
     const tc_setting *kinds = tc_script_lookup(s, NULL, "pile.shapes");
     p->nkind = tc_setting_length(kinds);
@@ -173,14 +169,16 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
     if ((st = tc_script_reals(s, NULL, "pile.bodies", 1, 1e6, b, E7_MAXPILE, &e->d_n, err)))
         return st;
     if (e->d_nwidth != e->d_n)
-        return E7_FAIL(s, "pile.half_width", err,
-                       "needs one box half width per pile size: %d for the %d sizes of pile.bodies",
-                       e->d_nwidth, e->d_n);
+        return tc_script_fail_at(
+            s, "pile.half_width", err,
+            "needs one box half width per pile size: %d for the %d sizes of pile.bodies",
+            e->d_nwidth, e->d_n);
     for (int i = 0; i < e->d_n; i++) {
         e->d_bodies[i] = (int)b[i];
         if (b[i] != e->d_bodies[i])
-            return E7_FAIL(s, "pile.bodies", err,
-                           "entry %d must be a whole number of bodies (got %g)", i + 1, b[i]);
+            return tc_script_fail_at(s, "pile.bodies", err,
+                                     "entry %d must be a whole number of bodies (got %g)", i + 1,
+                                     b[i]);
         tc_compound_pile q = *p;
         q.bodies = e->d_bodies[i];
         q.half_width = e->d_half_width[i];
@@ -207,21 +205,24 @@ tc_status e7_read_setup(const tc_script *s, e7_setup *e, tc_error *err) {
     const double mu[2] = {e->a_mu, e->c_mu};
     for (int i = 0; i < 2; i++)
         if (!(mu[i] * e->gravity > 0))
-            return E7_FAIL(s, i ? "roll.friction" : "slide.friction", err,
-                           "must be > 0 with gravity > 0: the closed form divides by mu g");
+            return tc_script_fail_at(
+                s, i ? "roll.friction" : "slide.friction", err,
+                "must be > 0 with gravity > 0: the closed form divides by mu g");
     if (e->a_stop >= e->a_v0)
-        return E7_FAIL(s, "slide.stop_speed", err, "must be below slide.v0 (%g m/s)", e->a_v0);
+        return tc_script_fail_at(s, "slide.stop_speed", err, "must be below slide.v0 (%g m/s)",
+                                 e->a_v0);
     if (e->b_fit_from >= e->b_seconds)
-        return E7_FAIL(s, "incline.fit_from", err, "must be below incline.seconds (%g s)",
-                       e->b_seconds);
+        return tc_script_fail_at(s, "incline.fit_from", err, "must be below incline.seconds (%g s)",
+                                 e->b_seconds);
     /* every angle a tilt in [0, 90) degrees */
     for (int i = 0; i < e->b_n; i++) {
         const double deg = e7_incline_angle(e, i) * 180 / M_PI;
         if (!(deg >= 0 && deg < 89))
-            return E7_FAIL(s, "incline.offsets", err,
-                           "entry %d gives an incline of %.3g degrees (friction angle %.3g plus "
-                           "%g): it must lie in [0, 89)",
-                           i + 1, deg, atan(e->b_mu) * 180 / M_PI, e->b_offset[i]);
+            return tc_script_fail_at(
+                s, "incline.offsets", err,
+                "entry %d gives an incline of %.3g degrees (friction angle %.3g plus "
+                "%g): it must lie in [0, 89)",
+                i + 1, deg, atan(e->b_mu) * 180 / M_PI, e->b_offset[i]);
     }
     return read_pile(s, e, err);
 }

@@ -7,10 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* an error at the setting at path (its line, looked up in the tier first) */
-#define E9_FAIL(s, path, err, ...)                                                                 \
-    tc_script_fail((s), tc_script_lookup((s), NULL, (path)), (path), (err), __VA_ARGS__)
-
 static const tc_field e9_fields[] = {
     TC_FIELD_R(e9_setup, gravity, "scene.gravity", 1e-3, 100),
     TC_FIELD_R(e9_setup, mu, "scene.friction", 1e-3, 10),
@@ -54,9 +50,8 @@ static tc_status read_limits(const tc_script *s, e9_setup *e, tc_error *err) {
             for (int j = 0; j < e->ndt; j++)
                 found |= e->limit[i].dt[q] == e->dt[j];
             if (!found)
-                return tc_script_fail(s, tc_script_lookup(s, NULL, path), path, err,
-                                      "dt entry %d (%g s) is not one of run.dt", q + 1,
-                                      e->limit[i].dt[q]);
+                return tc_script_fail_at(s, path, err, "dt entry %d (%g s) is not one of run.dt",
+                                         q + 1, e->limit[i].dt[q]);
         }
     }
     return TC_OK;
@@ -67,16 +62,18 @@ tc_status e9_read_setup(const tc_script *s, e9_setup *e, tc_error *err) {
     tc_status st = tc_script_read(s, NULL, e9_fields, e, err);
     if (st) return st;
     if (e->settle >= e->seconds)
-        return E9_FAIL(s, "run.settle", err, "must be below run.seconds (%g s)", e->seconds);
-    if (e->ndt < 1) return E9_FAIL(s, "run.dt", err, "needs at least one step size (s)");
+        return tc_script_fail_at(s, "run.settle", err, "must be below run.seconds (%g s)",
+                                 e->seconds);
+    if (e->ndt < 1) return tc_script_fail_at(s, "run.dt", err, "needs at least one step size (s)");
     if (e->nmean != e->nratchet)
-        return E9_FAIL(s, "ratchet.mean", err,
-                       "needs one mean per amplitude: %d for the %d of ratchet.amplitude", e->nmean,
-                       e->nratchet);
+        return tc_script_fail_at(s, "ratchet.mean", err,
+                                 "needs one mean per amplitude: %d for the %d of ratchet.amplitude",
+                                 e->nmean, e->nratchet);
     for (int i = 0; i < e->ndt; i++)
         if (e->dt[i] > e->settle)
-            return E9_FAIL(s, "run.dt", err, "entry %d (%g s) is longer than run.settle (%g s)",
-                           i + 1, e->dt[i], e->settle);
+            return tc_script_fail_at(s, "run.dt", err,
+                                     "entry %d (%g s) is longer than run.settle (%g s)", i + 1,
+                                     e->dt[i], e->settle);
     return read_limits(s, e, err);
 }
 

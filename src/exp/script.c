@@ -490,6 +490,16 @@ tc_status tc_script_fail(const tc_script *s, const tc_setting *v, const char *pa
     return tc_error_set(err, TC_EINVAL, s->path, tc_setting_line(v), param, "%s", msg);
 }
 
+tc_status tc_script_fail_at(const tc_script *s, const char *path, tc_error *err, const char *fmt,
+                            ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tc_script_fail(s, tc_script_lookup(s, NULL, path), path, err, "%s", msg);
+}
+
 /* one row of a table into dst */
 static tc_status read_field(const tc_script *s, const tc_setting *g, const tc_field *f, char *dst,
                             tc_error *err) {

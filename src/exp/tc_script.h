@@ -81,6 +81,11 @@ void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx);
 tc_status tc_script_fail(const tc_script *s, const tc_setting *v, const char *param, tc_error *err,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* tc_script_fail at the setting of dotted path `path` (looked up in the tier first), which is
+ * also the parameter named */
+tc_status tc_script_fail_at(const tc_script *s, const char *path, tc_error *err, const char *fmt,
+                            ...) __attribute__((format(printf, 4, 5)));
+
 /* settings read by a table: one row per setting of a group, read into a struct at an offset.
  * Rows end with a row whose name is NULL */
 typedef enum tc_field_kind {

@@ -462,6 +462,23 @@ Test(script, a_table_of_settings_names_the_line_of_each_mistake) {
     }
 }
 
+Test(script, a_failure_at_a_path_names_the_tiers_line_first) {
+    tc_script *s = NULL;
+    tc_error err = {0};
+    const char *text = "g = { a = 1;\n b = 2; };\ntiers = { quick = {\n\n g = { b = 3; }; }; };\n";
+    const char *path = script(text);
+    cr_assert_eq(tc_script_load(&s, path, "quick", &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(tc_script_fail_at(s, "g.b", &err, "too big (%d)", 3), TC_EINVAL);
+    cr_expect_eq(err.line, 5, "the tier's setting (line %d)", err.line);
+    cr_expect_str_eq(err.param, "g.b");
+    cr_expect(strstr(err.msg, "too big (3)"), "%s", err.msg);
+    cr_expect(strstr(err.file, "e1.cfg"), "%s", err.file);
+    tc_error_clear(&err);
+    cr_expect_eq(tc_script_fail_at(s, "g.a", &err, "x"), TC_EINVAL);
+    cr_expect_eq(err.line, 1, "the top level's setting (line %d)", err.line);
+    tc_script_free(s);
+}
+
 Test(script, settings_are_walked_through_the_opaque_type) {
     tc_script *s = NULL;
     tc_error err = {0};
