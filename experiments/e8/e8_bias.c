@@ -388,6 +388,32 @@ static tc_status bias_figures(e8_bias *b, tc_exp *x, const e8_bias_sum *sum, tc_
     return TC_OK;
 }
 
+/* the perturbations, the same for every method: landscape sw, repeat r from seed + index */
+static void draw_perturbations(e8_bias *b, gsl_rng *rng) {
+    for (int sw = 0; sw < E8_NSWEEP; sw++)
+        for (int r = 0; r < b->repeats; r++) {
+            gsl_rng_set(rng, (unsigned long)b->seed + (unsigned long)(sw * b->repeats + r));
+            for (int i = 0; i < b->mmax; i++)
+                b->w[((size_t)sw * b->repeats + r) * b->mmax + i] =
+                    gsl_ran_gaussian(rng, b->sigma[sw]);
+        }
+}
+
+/* a run per method and landscape, an item per node and sample: the items' runs and costs */
+static void add_runs(e8_bias *b, tc_exp *x, int *run, double *cost) {
+    const size_t per = (size_t)per_block(b);
+    for (int blk = 0; blk < b->nmethod * E8_NSWEEP; blk++) {
+        int k = b->method[blk / E8_NSWEEP], sw = blk % E8_NSWEEP;
+        int rn = tc_exp_add_run(x, k, NULL, b->seed, "study=bias %s=%.9g sigma=%g", sweep_name[sw],
+                                b->at[sw], b->sigma[sw]);
+        double c = tc_method_has_gradient(tc_exp_method(x, k)) ? 4 : 3;
+        for (size_t j = 0; j < per; j++) {
+            run[blk * per + j] = rn;
+            cost[blk * per + j] = b->sweep[sw].seconds * (j < (size_t)b->nodes ? 1 : c);
+        }
+    }
+}
+
 tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *box, double dt,
                       const e8_sweep *sweep, tc_error *err) {
     b->x = x;
@@ -413,25 +439,11 @@ tc_status e8_bias_run(tc_exp *x, e8_bias *b, const tc_scene *sc, const e8_box *b
     e8_bias_sum *sum = calloc((size_t)b->nmethod * E8_NSWEEP, sizeof *sum);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     tc_status st = b->w && b->pt && run && cost && sum && rng ? TC_OK : TC_ENOMEM;
-    for (int sw = 0; sw < E8_NSWEEP && !st; sw++)
-        for (int r = 0; r < b->repeats; r++) {
-            gsl_rng_set(rng, (unsigned long)b->seed + (unsigned long)(sw * b->repeats + r));
-            for (int i = 0; i < b->mmax; i++)
-                b->w[((size_t)sw * b->repeats + r) * b->mmax + i] =
-                    gsl_ran_gaussian(rng, b->sigma[sw]);
-        }
-    /* a run per method and landscape, an item per node and sample */
-    for (int blk = 0; blk < b->nmethod * E8_NSWEEP && !st; blk++) {
-        int k = b->method[blk / E8_NSWEEP], sw = blk % E8_NSWEEP;
-        int rn = tc_exp_add_run(x, k, NULL, b->seed, "study=bias %s=%.9g sigma=%g", sweep_name[sw],
-                                b->at[sw], b->sigma[sw]);
-        double c = tc_method_has_gradient(tc_exp_method(x, k)) ? 4 : 3;
-        for (size_t j = 0; j < per; j++) {
-            run[blk * per + j] = rn;
-            cost[blk * per + j] = sweep[sw].seconds * (j < (size_t)b->nodes ? 1 : c);
-        }
+    if (!st) {
+        draw_perturbations(b, rng);
+        add_runs(b, x, run, cost);
+        st = tc_exp_sweep_costed(x, (int)nitem, run, cost, bias_item, b);
     }
-    if (!st) st = tc_exp_sweep_costed(x, (int)nitem, run, cost, bias_item, b);
     for (int blk = 0; blk < b->nmethod * E8_NSWEEP && !st; blk++)
         summarise(b, blk, &sum[blk]);
     if (!st) st = bias_outputs(b, x, sum, err);

@@ -566,6 +566,18 @@ static tc_status landscape_figures(e8_state *s, tc_exp *x, tc_error *err) {
 
 /* ---------- run ---------- */
 
+/* (b): a run per variant and landscape, an item per point: the items' runs */
+static void landscape_runs(e8_state *s, tc_exp *x, int *run) {
+    for (int v = 0; v < s->nvar; v++)
+        for (int w = 0; w < E8_NSWEEP; w++) {
+            int r = tc_exp_add_run(x, s->var[v].method, &s->var[v].m, -1, "study=%s%s%s",
+                                   sweep_name[w], isnan(s->var[v].rho) ? "" : " rho=",
+                                   isnan(s->var[v].rho) ? "" : strchr(s->var[v].name, '@') + 1);
+            for (int i = 0; i < s->points; i++)
+                run[(v * E8_NSWEEP + w) * s->points + i] = r;
+        }
+}
+
 static tc_status e8_run(tc_exp *x, void *state, tc_error *err) {
     e8_state *s = state;
     s->x = x;
@@ -588,16 +600,11 @@ static tc_status e8_run(tc_exp *x, void *state, tc_error *err) {
                 tc_exp_add_run(x, s->acc_method[a], NULL, (long long)(s->seed + (unsigned long)i),
                                "study=accuracy state=%d kind=%s", i, kind_name[i % 3]);
     st = tc_exp_sweep(x, nacc, run, accuracy_item, s);
-    /* (b): a run per variant and landscape, an item per point */
-    for (int v = 0; v < s->nvar && !st; v++)
-        for (int w = 0; w < E8_NSWEEP; w++) {
-            int r = tc_exp_add_run(x, s->var[v].method, &s->var[v].m, -1, "study=%s%s%s",
-                                   sweep_name[w], isnan(s->var[v].rho) ? "" : " rho=",
-                                   isnan(s->var[v].rho) ? "" : strchr(s->var[v].name, '@') + 1);
-            for (int i = 0; i < s->points; i++)
-                run[(v * E8_NSWEEP + w) * s->points + i] = r;
-        }
-    if (!st) st = tc_exp_sweep(x, nland, run, landscape_item, s);
+    /* (b) */
+    if (!st) {
+        landscape_runs(s, x, run);
+        st = tc_exp_sweep(x, nland, run, landscape_item, s);
+    }
     free(run);
     if (st) return st;
     tc_exp_text(x,

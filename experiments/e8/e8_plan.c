@@ -142,6 +142,44 @@ static void finger_ctrl(tc_sim *sim, int nv, int col[2]) {
     }
 }
 
+/* the servo targets held over step k: the waypoints interpolated with their weights w */
+static void set_targets(const e8_task *t, tc_sim *sim, const double *p, long k, double *w) {
+    e8_plan_weights(t, k * t->dt, w);
+    for (int c = 0; c < 2; c++) {
+        double target = w[0] * t->start[c];
+        for (int i = 1; i <= t->nway; i++)
+            target += w[i] * p[2 * (i - 1) + c];
+        tc_sim_set_target(sim, BODY_FINGER, c, target);
+    }
+}
+
+/* S <- A S + B_ctrl dctrl/dp: waypoint i's coordinate c moves target c by w[i] */
+static void propagate_tangent(const double *A, double *S, int nx, int np, const int col[2],
+                              const double *w) {
+    const double *B = A + nx * nx;
+    double *T = S + nx * np;
+    for (int r = 0; r < nx; r++)
+        for (int j = 0; j < np; j++) {
+            double v = B[r * nx + nx / 2 + col[j % 2]] * w[j / 2 + 1];
+            for (int l = 0; l < nx; l++)
+                v += A[r * nx + l] * S[l * np + j];
+            T[r * np + j] = v;
+        }
+    memcpy(S, T, sizeof *S * (size_t)(nx * np));
+}
+
+/* the T's path, evenly in time: the samples due by time, from *kpath on */
+static void record_path(const e8_task *t, tc_sim *sim, double time, double *path, int npath,
+                        int *kpath) {
+    double q[7];
+    tc_sim_body_q(sim, BODY_T, q);
+    while (path && *kpath < npath && time >= *kpath * t->seconds / (npath - 1) - 1e-12) {
+        path[4 * *kpath] = time;
+        memcpy(path + 4 * *kpath + 1, q, 3 * sizeof *q);
+        ++*kpath;
+    }
+}
+
 tc_status e8_plan_rollout(const e8_task *t, const tc_scene *sc, const tc_method *m, const double *p,
                           double pose[3], double *dpose, double *path, int npath, long long *steps,
                           tc_error *err) {
@@ -172,39 +210,15 @@ tc_status e8_plan_rollout(const e8_task *t, const tc_scene *sc, const tc_method 
     }
     const long n = lround(t->seconds / t->dt);
     for (long k = 0; k < n && !st; k++) {
-        /* the servo targets held over step k: the waypoints interpolated */
-        e8_plan_weights(t, k * t->dt, w);
-        for (int c = 0; c < 2; c++) {
-            double target = w[0] * t->start[c];
-            for (int i = 1; i <= t->nway; i++)
-                target += w[i] * p[2 * (i - 1) + c];
-            tc_sim_set_target(sim, BODY_FINGER, c, target);
-        }
+        set_targets(t, sim, p, k, w);
         if (g && !(st = tc_grad_step(g, A, A + nx * nx, NULL, err))) {
-            /* S <- A S + B_ctrl dctrl/dp: waypoint i's coordinate c moves target c by w[i] */
-            const double *B = A + nx * nx;
-            double *T = S + nx * np;
-            for (int r = 0; r < nx; r++)
-                for (int j = 0; j < np; j++) {
-                    double v = B[r * nx + nx / 2 + col[j % 2]] * w[j / 2 + 1];
-                    for (int l = 0; l < nx; l++)
-                        v += A[r * nx + l] * S[l * np + j];
-                    T[r * np + j] = v;
-                }
-            memcpy(S, T, sizeof *S * (size_t)(nx * np));
+            propagate_tangent(A, S, nx, np, col, w);
             *steps += tc_grad_steps_taken(g);
         }
         if (!st) st = tc_sim_step(sim);
         if (st) break;
         ++*steps;
-        /* the T's path, evenly in time */
-        const double time = (k + 1) * t->dt;
-        tc_sim_body_q(sim, BODY_T, q);
-        while (path && kpath < npath && time >= kpath * t->seconds / (npath - 1) - 1e-12) {
-            path[4 * kpath] = time;
-            memcpy(path + 4 * kpath + 1, q, 3 * sizeof *q);
-            kpath++;
-        }
+        record_path(t, sim, (k + 1) * t->dt, path, npath, &kpath);
     }
     st = sim_failed(sim, st, err);
     if (!st) {
@@ -277,60 +291,76 @@ typedef struct search {
     tc_error err;
 } search;
 
-/* a candidate plan's rollout: the loss, its gradient (NULL: none) by the method's chain or by
- * central differences of the rollout; every step counted, the best plan and the first success
- * noted; past the budget (or after a success) nothing more is simulated */
-static double evaluate(search *s, const double *p, double *grad) {
-    const e8_task *t = &s->pl->task;
-    const int np = 2 * t->nway;
+/* a failed rollout (divergence): the first one's error kept */
+static void note_failure(search *s, const tc_error *err) {
+    if (!s->o->failed_rollouts++) s->err = *err;
+}
+
+/* a loss noted: the start's, the best plan, the first success; stop at a success or the budget */
+static void note_loss(search *s, const double *p, const double pose[3], double loss) {
     plan_out *o = s->o;
-    double pose[3], dpose[3 * E8_PLAN_NP], dl[3], dlp[E8_PLAN_NP];
-    if (grad) memset(grad, 0, sizeof *grad * (size_t)np);
-    if (s->stop) return s->last_loss;
-    tc_error err = {0};
-    int chain = grad && s->analytic;
-    tc_status st = e8_plan_rollout(t, &s->pl->sc, s->m, p, pose, chain ? dpose : NULL, NULL, 0,
-                                   &o->steps, &err);
-    o->evals++;
-    if (st) {
-        /* a failed rollout (divergence): a loss far above any reachable one, no gradient */
-        if (!o->failed_rollouts++) s->err = err;
-        s->last_loss = 1e3;
-        return s->last_loss;
-    }
-    double loss = e8_plan_loss(t, pose, p, dl, dlp);
     if (o->evals == 1) o->loss0 = loss;
     if (loss < o->loss) {
         o->loss = loss;
-        memcpy(o->p, p, sizeof *p * (size_t)np);
-        memcpy(o->pose, pose, sizeof pose);
+        memcpy(o->p, p, sizeof *p * (size_t)(2 * s->pl->task.nway));
+        memcpy(o->pose, pose, sizeof o->pose);
     }
-    if (o->steps_success < 0 && e8_plan_success(t, pose)) o->steps_success = o->steps;
+    if (o->steps_success < 0 && e8_plan_success(&s->pl->task, pose)) o->steps_success = o->steps;
     if (o->steps_success >= 0 || o->steps >= s->pl->budget) s->stop = 1;
     s->last_loss = loss;
-    if (!grad || s->stop) return loss;
-    if (chain) {
-        for (int j = 0; j < np; j++)
-            grad[j] = dlp[j] + dl[0] * dpose[j] + dl[1] * dpose[np + j] + dl[2] * dpose[2 * np + j];
-        return loss;
-    }
-    /* central differences of the whole rollout, one coordinate at a time */
+}
+
+/* the loss's gradient by central differences of the whole rollout, one coordinate at a time */
+static void fd_gradient(search *s, const double *p, double *grad, tc_error *err) {
+    const e8_task *t = &s->pl->task;
+    const int np = 2 * t->nway;
     double pp[E8_PLAN_NP], lo[2], pz[3];
+    tc_status st = TC_OK;
     memcpy(pp, p, sizeof *p * (size_t)np);
     for (int j = 0; j < np && !st; j++) {
         for (int side = 0; side < 2 && !st; side++) {
             pp[j] = p[j] + (side ? -1 : 1) * s->pl->fd_step;
-            st = e8_plan_rollout(t, &s->pl->sc, s->m, pp, pz, NULL, NULL, 0, &o->steps, &err);
+            st = e8_plan_rollout(t, &s->pl->sc, s->m, pp, pz, NULL, NULL, 0, &s->o->steps, err);
             lo[side] = st ? NAN : e8_plan_loss(t, pz, pp, NULL, NULL);
         }
         pp[j] = p[j];
         grad[j] = (lo[0] - lo[1]) / (2 * s->pl->fd_step);
     }
     if (st) {
-        if (!o->failed_rollouts++) s->err = err;
+        note_failure(s, err);
         memset(grad, 0, sizeof *grad * (size_t)np);
     }
-    if (o->steps >= s->pl->budget) s->stop = 1;
+    if (s->o->steps >= s->pl->budget) s->stop = 1;
+}
+
+/* a candidate plan's rollout: the loss, its gradient (NULL: none) by the method's chain or by
+ * central differences of the rollout; every step counted, the best plan and the first success
+ * noted; past the budget (or after a success) nothing more is simulated */
+static double evaluate(search *s, const double *p, double *grad) {
+    const e8_task *t = &s->pl->task;
+    const int np = 2 * t->nway;
+    double pose[3], dpose[3 * E8_PLAN_NP], dl[3], dlp[E8_PLAN_NP];
+    if (grad) memset(grad, 0, sizeof *grad * (size_t)np);
+    if (s->stop) return s->last_loss;
+    tc_error err = {0};
+    int chain = grad && s->analytic;
+    tc_status st = e8_plan_rollout(t, &s->pl->sc, s->m, p, pose, chain ? dpose : NULL, NULL, 0,
+                                   &s->o->steps, &err);
+    s->o->evals++;
+    if (st) {
+        /* a loss far above any reachable one, no gradient */
+        note_failure(s, &err);
+        s->last_loss = 1e3;
+        return s->last_loss;
+    }
+    double loss = e8_plan_loss(t, pose, p, dl, dlp);
+    note_loss(s, p, pose, loss);
+    if (!grad || s->stop) return loss;
+    if (chain)
+        for (int j = 0; j < np; j++)
+            grad[j] = dlp[j] + dl[0] * dpose[j] + dl[1] * dpose[np + j] + dl[2] * dpose[2 * np + j];
+    else
+        fd_gradient(s, p, grad, &err);
     return loss;
 }
 
@@ -646,9 +676,8 @@ static tc_status close_pair(tc_rows *r, tc_outfile *f, const char *base, const c
     return tc_rows_close(r, base, caption, err);
 }
 
-/* every search (a CSV row each), then per method and optimiser the success rate, the median
- * steps and wall time to success (a CSV and its table), their metrics and the figure's data */
-static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
+/* every search: a row each of plan_starts.csv */
+static tc_status starts_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
     static const tc_col each[] = {
         {.csv = "label"},
         {.csv = "optimiser"},
@@ -680,7 +709,58 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
                                            TC_NUM((double)p->steps_success), TC_NUM(p->evals),
                                            TC_NUM(p->restarts), TC_NUM(p->failed_rollouts)});
             }
-    if ((st = tc_rows_close(r, NULL, NULL, err))) return st;
+    return tc_rows_close(r, NULL, NULL, err);
+}
+
+/* planner m with optimiser o over its starts: a row of r, the metrics and the curve's block in f */
+static void summary_outputs(e8_plan *pl, tc_exp *x, int m, int o, tc_rows *r, FILE *f) {
+    const char *label = tc_exp_label(x, pl->k[m]);
+    const int an = tc_method_has_gradient(&pl->m[m]);
+    double ss[E8_PLAN_MAXSTART], loss[E8_PLAN_MAXSTART], wall = 0;
+    int ok = 0;
+    for (int i = 0; i < pl->starts; i++) {
+        const int item = (m * OPT_N + o) * pl->starts + i;
+        const plan_out *p = &pl->out[item];
+        ss[i] = p->steps_success >= 0 ? (double)p->steps_success : NAN;
+        loss[i] = p->loss;
+        ok += p->steps_success >= 0;
+        wall += tc_exp_run_record(x, pl->run_of[item])->wall_s;
+    }
+    const double rate = (double)ok / pl->starts, med = median(ss, pl->starts);
+    /* the curve: a step up at each success's steps (ss sorted by median) */
+    fprintf(f, "0 0\n");
+    for (int j = 0; j < ok; j++)
+        fprintf(f, "%.9g %.9g\n%.9g %.9g\n", ss[j], (double)j / pl->starts, ss[j],
+                (j + 1.0) / pl->starts);
+    fprintf(f, "%.9g %.9g\n\n\n", (double)pl->budget, rate);
+    char grad[96];
+    snprintf(grad, sizeof grad, "%s%s",
+             o == OPT_CEM ? "none (zeroth order)"
+             : an         ? "chain of one-step Jacobians: "
+                          : "central differences of the rollout",
+             o == OPT_BFGS && an ? tc_method_gradient(&pl->m[m]) : "");
+    tc_rows_put(r, (tc_cell[]){TC_TEXT(label), TC_TEXT(grad), TC_TEXT(opt_title[o]), TC_NUM(rate),
+                               TC_NUM(med), TC_NUM(median(loss, pl->starts)), TC_NUM(wall)});
+    tc_exp_metric(x, label, rate, "1", 0.25, 0, 0,
+                  "share of the seeded starts whose search pushed the T to within the "
+                  "success tolerance of the goal",
+                  "%s.plan.%s.success_rate", label, opt_name[o]);
+    /* no success, no steps to it (the success rate says 0) */
+    if (isfinite(med))
+        tc_exp_metric(x, label, med, "1", 0, 0.5, 0,
+                      "median over the successful starts of the simulated steps taken to the "
+                      "first success (Jacobian and difference steps included)",
+                      "%s.plan.%s.median_steps", label, opt_name[o]);
+    tc_exp_metric(x, label, wall, "s", 0, 0, TC_METRIC_TIMING,
+                  "wall time of all its searches (never judged)", "%s.plan.%s.wall_s", label,
+                  opt_name[o]);
+}
+
+/* every search (a CSV row each), then per method and optimiser the success rate, the median
+ * steps and wall time to success (a CSV and its table), their metrics and the figure's data */
+static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
+    tc_status st = starts_outputs(pl, x, err);
+    if (st) return st;
     static const tc_col sum[] = {
         {.csv = "label", .head = "method"},
         {.csv = "gradient", .head = "gradient", .quote = TC_COL_QUOTED},
@@ -693,58 +773,16 @@ static tc_status plan_outputs(e8_plan *pl, tc_exp *x, tc_error *err) {
         {.csv = "median_best_loss", .head = "median best loss", .fmt = "%.9g", .digits = 3},
         {.csv = "wall_s", .head = "wall time (s)", .fmt = "%.6g", .digits = 2},
     };
+    tc_rows *r;
     tc_outfile f;
     if ((st = open_pair(x, "plan.csv", sum, 7, "plan_success.dat",
                         "# E8 (d): share of starts that reached the goal by a number of simulated "
                         "steps; blocks: method 0 BFGS, method 0 CEM, method 1 BFGS, ...",
                         &r, &f, err)))
         return st;
-    for (int m = 0; m < pl->nrun; m++) {
-        const char *label = tc_exp_label(x, pl->k[m]);
-        const int an = tc_method_has_gradient(&pl->m[m]);
-        for (int o = 0; o < OPT_N; o++) {
-            double ss[E8_PLAN_MAXSTART], loss[E8_PLAN_MAXSTART], wall = 0;
-            int ok = 0;
-            for (int i = 0; i < pl->starts; i++) {
-                const int item = (m * OPT_N + o) * pl->starts + i;
-                const plan_out *p = &pl->out[item];
-                ss[i] = p->steps_success >= 0 ? (double)p->steps_success : NAN;
-                loss[i] = p->loss;
-                ok += p->steps_success >= 0;
-                wall += tc_exp_run_record(x, pl->run_of[item])->wall_s;
-            }
-            const double rate = (double)ok / pl->starts, med = median(ss, pl->starts);
-            /* the curve: a step up at each success's steps (ss sorted by median) */
-            fprintf(f.f, "0 0\n");
-            for (int j = 0; j < ok; j++)
-                fprintf(f.f, "%.9g %.9g\n%.9g %.9g\n", ss[j], (double)j / pl->starts, ss[j],
-                        (j + 1.0) / pl->starts);
-            fprintf(f.f, "%.9g %.9g\n\n\n", (double)pl->budget, rate);
-            char grad[96];
-            snprintf(grad, sizeof grad, "%s%s",
-                     o == OPT_CEM ? "none (zeroth order)"
-                     : an         ? "chain of one-step Jacobians: "
-                                  : "central differences of the rollout",
-                     o == OPT_BFGS && an ? tc_method_gradient(&pl->m[m]) : "");
-            tc_rows_put(r, (tc_cell[]){TC_TEXT(label), TC_TEXT(grad), TC_TEXT(opt_title[o]),
-                                       TC_NUM(rate), TC_NUM(med), TC_NUM(median(loss, pl->starts)),
-                                       TC_NUM(wall)});
-            tc_exp_metric(x, label, rate, "1", 0.25, 0, 0,
-                          "share of the seeded starts whose search pushed the T to within the "
-                          "success tolerance of the goal",
-                          "%s.plan.%s.success_rate", label, opt_name[o]);
-            /* no success, no steps to it (the success rate says 0) */
-            if (isfinite(med))
-                tc_exp_metric(
-                    x, label, med, "1", 0, 0.5, 0,
-                    "median over the successful starts of the simulated steps taken to the "
-                    "first success (Jacobian and difference steps included)",
-                    "%s.plan.%s.median_steps", label, opt_name[o]);
-            tc_exp_metric(x, label, wall, "s", 0, 0, TC_METRIC_TIMING,
-                          "wall time of all its searches (never judged)", "%s.plan.%s.wall_s",
-                          label, opt_name[o]);
-        }
-    }
+    for (int m = 0; m < pl->nrun; m++)
+        for (int o = 0; o < OPT_N; o++)
+            summary_outputs(pl, x, m, o, r, f.f);
     return close_pair(r, &f, "plan",
                       "E8 (d): pushing the T to the goal pose, per method and optimiser: the "
                       "share of seeded starts that succeeded (final pose within the tolerance), "
@@ -868,24 +906,10 @@ static tc_status plan_methods(e8_plan *pl, tc_exp *x, tc_error *err) {
     return TC_OK;
 }
 
-tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err) {
-    tc_status st = plan_methods(pl, x, err);
-    if (st) return st;
-    const int n = pl->nrun * OPT_N * pl->starts;
-    pl->out = calloc((size_t)n + 1, sizeof *pl->out);
-    pl->rep = calloc((size_t)pl->nrun * (pl->nreplay + 1) + 1, sizeof *pl->rep);
-    if (!pl->out || !pl->rep) return TC_ENOMEM;
-    for (int m = 0; m < pl->nrun; m++)
-        for (int o = 0; o < OPT_N; o++)
-            for (int i = 0; i < pl->starts; i++)
-                pl->run_of[(m * OPT_N + o) * pl->starts + i] =
-                    tc_exp_add_run(x, pl->k[m], &pl->m[m], (long long)(pl->seed + (unsigned long)i),
-                                   "study=plan optimiser=%s start=%d", opt_name[o], i);
-    if ((st = tc_exp_sweep(x, n, pl->run_of, plan_item, pl))) return st;
-    /* the replays: each planner's best plan in itself, then in each engine that runs the T */
+/* a run per replay into run: each best plan in itself, then per engine; those left out noted */
+static void replay_runs(e8_plan *pl, tc_exp *x, int *run) {
     const unsigned shapes = tc_scene_shapes(&pl->sc);
     char skipped[1024] = "";
-    int run[E8_PLAN_MAXMETHOD * (E8_PLAN_MAXREPLAY + 1)];
     for (int m = 0; m < pl->nrun; m++)
         for (int e = -1; e < pl->nreplay; e++) {
             int k = e < 0 ? pl->k[m] : tc_exp_method_find(x, pl->replay[e]);
@@ -905,6 +929,24 @@ tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err) {
                 tc_exp_add_run(x, k, mm, -1, "study=replay planner=%s", tc_exp_label(x, pl->k[m]));
         }
     if (skipped[0]) tc_exp_text(x, "(d) Replay engines left out: %s.", skipped);
+}
+
+tc_status e8_plan_run(tc_exp *x, e8_plan *pl, tc_error *err) {
+    tc_status st = plan_methods(pl, x, err);
+    if (st) return st;
+    const int n = pl->nrun * OPT_N * pl->starts;
+    pl->out = calloc((size_t)n + 1, sizeof *pl->out);
+    pl->rep = calloc((size_t)pl->nrun * (pl->nreplay + 1) + 1, sizeof *pl->rep);
+    if (!pl->out || !pl->rep) return TC_ENOMEM;
+    for (int m = 0; m < pl->nrun; m++)
+        for (int o = 0; o < OPT_N; o++)
+            for (int i = 0; i < pl->starts; i++)
+                pl->run_of[(m * OPT_N + o) * pl->starts + i] =
+                    tc_exp_add_run(x, pl->k[m], &pl->m[m], (long long)(pl->seed + (unsigned long)i),
+                                   "study=plan optimiser=%s start=%d", opt_name[o], i);
+    if ((st = tc_exp_sweep(x, n, pl->run_of, plan_item, pl))) return st;
+    int run[E8_PLAN_MAXMETHOD * (E8_PLAN_MAXREPLAY + 1)];
+    replay_runs(pl, x, run);
     if ((st = tc_exp_sweep(x, pl->nrep, run, replay_item, pl))) return st;
     tc_exp_text(x,
                 "(d) Planning: E2's T pushed by its finger (servo targets at %d waypoints, linear "
