@@ -126,15 +126,15 @@ tc_status e8_bias_setup(tc_exp *x, e8_bias **out, tc_error *err) {
     if (st) return st;
     for (int i = 0; i < b->nsamples; i++) {
         if (b->samples[i] != floor(b->samples[i]) || (i && b->samples[i] <= b->samples[i - 1]))
-            return tc_script_fail(sc, tc_script_lookup(sc, NULL, "bias.samples"), "bias.samples",
-                                  err, "sample counts must be whole and increasing (got %g)",
-                                  b->samples[i]);
+            return tc_script_fail_at(sc, "bias.samples", err,
+                                     "sample counts must be whole and increasing (got %g)",
+                                     b->samples[i]);
         b->mmax = (int)b->samples[i];
     }
     if (b->nodes % 2 == 0)
-        return tc_script_fail(sc, tc_script_lookup(sc, NULL, "bias.nodes"), "bias.nodes", err,
-                              "nodes must be odd (got %d): the middle one is the point itself",
-                              b->nodes);
+        return tc_script_fail_at(sc, "bias.nodes", err,
+                                 "nodes must be odd (got %d): the middle one is the point itself",
+                                 b->nodes);
     /* the methods studied: the labels listed, every method when none is */
     const tc_setting *list = tc_script_lookup(sc, NULL, "bias.methods");
     int n = tc_setting_length(list);

@@ -126,10 +126,10 @@ static tc_status e8_setup(tc_exp *x, void **state, tc_error *err) {
                                   "%s: hi (%g) must be above lo (%g)", sweep_name[w],
                                   s->sweep[w].hi, s->sweep[w].lo);
     if (s->points % 2 == 0)
-        return tc_script_fail(sc, tc_script_lookup(sc, NULL, "points"), "points", err,
-                              "points must be odd (got %d): the even ones are the jump ratio's "
-                              "coarse profile",
-                              s->points);
+        return tc_script_fail_at(sc, "points", err,
+                                 "points must be odd (got %d): the even ones are the jump ratio's "
+                                 "coarse profile",
+                                 s->points);
     tc_exp_refer(x, "relaxation_label", s->relax_label);
     if ((st = e8_bias_setup(x, &s->bias, err))) return st;
     if ((st = e8_scene(&s->box, &s->sc, err))) return st;
@@ -145,9 +145,9 @@ static tc_status e8_check(const tc_exp *x, const void *state, tc_error *err) {
     int k = tc_exp_method_find(x, s->relax_label);
     if (k < 0 || tc_method_has(tc_exp_method(x, k), "tol")) return TC_OK;
     const tc_script *sc = tc_exp_script(x);
-    return tc_script_fail(sc, tc_script_lookup(sc, NULL, "relaxation_label"), "relaxation_label",
-                          err, "'%s' has no parameter tol to set the relaxation with",
-                          s->relax_label);
+    return tc_script_fail_at(sc, "relaxation_label", err,
+                             "'%s' has no parameter tol to set the relaxation with",
+                             s->relax_label);
 }
 
 /* the work: every landscape point takes three rollouts (a fourth's worth with the chain), every

@@ -604,9 +604,8 @@ tc_status e8_plan_setup(tc_exp *x, e8_plan **out, tc_error *err) {
         (st = read_methods(x, sc, pl, err)))
         return st;
     if (ng != 3 || nr != 2)
-        return tc_script_fail(sc, tc_script_lookup(sc, NULL, ng != 3 ? "plan_goal" : "plan_reach"),
-                              ng != 3 ? "plan_goal" : "plan_reach", err,
-                              "plan_goal is (x, y, theta), plan_reach (x, y)");
+        return tc_script_fail_at(sc, ng != 3 ? "plan_goal" : "plan_reach", err,
+                                 "plan_goal is (x, y, theta), plan_reach (x, y)");
     if (pl->elites > pl->population)
         return tc_script_fail(sc, tc_script_lookup(sc, NULL, "plan"), "elites", err,
                               "elites (%d) above the population (%d)", pl->elites, pl->population);
