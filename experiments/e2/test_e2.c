@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_scratch.h"
 #include "test_tmp.h"
 #include "experiments/e2/e2.h"
 
@@ -27,18 +28,23 @@ static void setup(e2_setup *e) {
     tc_script_free(s);
 }
 
-Test(e2, trajectories_make_and_break_contact_twice_in_mujoco) {
-    e2_setup e;
-    setup(&e);
-    tc_scene sc;
-    e2_traj tr[E2_MAXTRAJ];
-    int n = 0;
+/* the setup, the T's scene and the committed finger trajectories */
+static void load(e2_setup *e, tc_scene *sc, e2_traj *tr, int *n) {
     char path[1024];
     tc_error err;
     tc_error_clear(&err);
-    snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
-    cr_assert_eq(tc_scene_t_pusher(&sc, &e.scene, &err), TC_OK, "%s", err.msg);
-    cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, &err), TC_OK, "%s", err.msg);
+    setup(e);
+    snprintf(path, sizeof path, "%s/%s", src(), e->trajectories);
+    cr_assert_eq(tc_scene_t_pusher(sc, &e->scene, &err), TC_OK, "%s", err.msg);
+    cr_assert_eq(e2_read_trajectories(path, e, tr, n, &err), TC_OK, "%s", err.msg);
+}
+
+Test(e2, trajectories_make_and_break_contact_twice_in_mujoco) {
+    e2_setup e;
+    tc_scene sc;
+    e2_traj tr[E2_MAXTRAJ];
+    int n = 0;
+    load(&e, &sc, tr, &n);
     cr_expect_eq(n, 5, "five trajectories");
     tc_method m;
     cr_assert_eq(tc_method_parse(&m, "mujoco", NULL), TC_OK);
@@ -55,14 +61,10 @@ Test(e2, trajectories_make_and_break_contact_twice_in_mujoco) {
 
 Test(e2, a_diverging_rollout_is_reported_with_its_reason) {
     e2_setup e;
-    setup(&e);
     tc_scene sc;
     e2_traj tr[E2_MAXTRAJ];
     int n = 0;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", src(), e.trajectories);
-    cr_assert_eq(tc_scene_t_pusher(&sc, &e.scene, NULL), TC_OK);
-    cr_assert_eq(e2_read_trajectories(path, &e, tr, &n, NULL), TC_OK);
+    load(&e, &sc, tr, &n);
     /* a contact 10^7 times too stiff for 16 ms explicit Euler */
     tc_method m;
     cr_assert_eq(tc_method_parse(&m, "scm/euler", NULL), TC_OK);
@@ -76,23 +78,15 @@ Test(e2, a_diverging_rollout_is_reported_with_its_reason) {
 
 Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     /* the committed script with SCM far too stiff: its rollouts fail, the rest complete */
-    char script[1024], text[8192], dir[64] = "/tmp/touche-e2-XXXXXX";
+    char script[1024], dir[64] = "/tmp/touche-e2-XXXXXX";
     snprintf(script, sizeof script, "%s/experiments/e2/e2_t_pushing.cfg", src());
-    FILE *f = fopen(script, "r");
-    cr_assert_not_null(f);
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    text[len] = 0;
-    fclose(f);
-    char *k = strstr(text, "k = 208.0");
-    cr_assert_not_null(k);
-    memcpy(k, "k = 2e9  ", 9);
+    char *text = text_of(script);
     cr_assert_not_null(test_tmpdir(dir));
     char mine[128], out[128];
     snprintf(mine, sizeof mine, "%s/e2.cfg", dir);
     snprintf(out, sizeof out, "%s/out", dir);
-    f = fopen(mine, "w");
-    fputs(text, f);
-    fclose(f);
+    write_edited(text, "k = 208.0", "k = 2e9", mine);
+    free(text);
     /* --methods names scm alone: the reference (the script's compare.reference) stays */
     tc_run_opts o = {
         .source_dir = src(), .out_root = out, .tier = "quick", .methods = "scm", .threads = 2};
@@ -108,7 +102,7 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     tc_exp_free(x);
     char csv[256], line[512];
     snprintf(csv, sizeof csv, "%s/e2/rollouts.csv", out);
-    f = fopen(csv, "r");
+    FILE *f = fopen(csv, "r");
     cr_assert_not_null(f);
     int failed = 0, ok = 0;
     while (fgets(line, sizeof line, f)) {
@@ -120,13 +114,10 @@ Test(e2, the_grid_goes_on_after_a_failed_rollout) {
     cr_expect_gt(ok, 0, "MuJoCo's rollouts should still complete");
     /* runs.csv and the report section carry the reasons */
     snprintf(csv, sizeof csv, "%s/e2/section.md", out);
-    f = fopen(csv, "r");
-    cr_assert_not_null(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
-    cr_expect_not_null(strstr(text, "Failed runs:"), "%s", text);
-    cr_expect_not_null(strstr(text, "diverged"), "%s", text);
+    char *section = text_of(csv);
+    cr_expect_not_null(strstr(section, "Failed runs:"), "%s", section);
+    cr_expect_not_null(strstr(section, "diverged"), "%s", section);
+    free(section);
 }
 
 /* E2.1's null outcome: a T that is never pushed stays at its start, so its delta d to MuJoCo's
