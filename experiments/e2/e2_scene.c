@@ -52,13 +52,9 @@ static tc_status read_integrator(const tc_script *s, const tc_setting *it, e2_se
 
 /* integrators = ( { name = "RK4"; solver = "rk4"; engine = { integrator = 1; }; }, ... ) */
 static tc_status read_integrators(const tc_script *s, e2_setup *e, tc_error *err) {
-    const tc_setting *l = tc_script_lookup(s, NULL, "integrators");
-    if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) < 1 ||
-        tc_setting_length(l) > E2_MAXINTEG)
-        return tc_script_fail(s, l, "integrators", err,
-                              "a list of 1 to %d { name; solver; engine; } groups", E2_MAXINTEG);
-    e->ninteg = tc_setting_length(l);
-    tc_status st = TC_OK;
+    const tc_setting *l;
+    tc_status st = tc_script_list(s, "integrators", 1, E2_MAXINTEG,
+                                  "{ name; solver; engine; } groups", &l, &e->ninteg, err);
     for (int g = 0; g < e->ninteg && !st; g++)
         st = read_integrator(s, tc_setting_at(l, g), e, g, err);
     return st;

@@ -126,15 +126,9 @@ static tc_status read_limits(const tc_script *s, e7_setup *e, tc_error *err) {
     static const tc_field fields[] = {TC_FIELD_S(e7_limit, label, "label"),
                                       TC_FIELD_I(e7_limit, bodies, "bodies", 0, 1 << 20),
                                       TC_FIELD_S(e7_limit, why, "why"), TC_FIELD_END};
-    const tc_setting *l = tc_script_lookup(s, NULL, "pile.limits");
-    if (!l) return TC_OK;
-    if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) > E7_MAXLIMIT)
-        return tc_script_fail(s, l, "pile.limits", err,
-                              "a list ( {...}, ... ) of at most %d groups { label = ...; bodies = "
-                              "...; why = ...; }",
-                              E7_MAXLIMIT);
-    e->d_nlimit = tc_setting_length(l);
-    tc_status st = TC_OK;
+    tc_status st =
+        tc_script_list(s, "pile.limits", 0, E7_MAXLIMIT,
+                       "groups { label = ...; bodies = ...; why = ...; }", NULL, &e->d_nlimit, err);
     for (int i = 0; i < e->d_nlimit && !st; i++) {
         char path[32];
         snprintf(path, sizeof path, "pile.limits.[%d]", i);
@@ -155,12 +149,9 @@ static tc_status read_pile(const tc_script *s, e7_setup *e, tc_error *err) {
         return tc_script_fail_at(s, "pile.measure_from", err, "must be below pile.seconds (%g s)",
                                  e->d_seconds);
     /* the kinds of body */
-    const tc_setting *kinds = tc_script_lookup(s, NULL, "pile.shapes");
-    p->nkind = tc_setting_length(kinds);
-    if (tc_setting_type(kinds) != TC_SETTING_LIST || p->nkind < 1 || p->nkind > TC_PILE_MAXKIND)
-        return tc_script_fail(s, kinds, "pile.shapes", err,
-                              "a list ( {...}, ... ) of 1 to %d compounds", TC_PILE_MAXKIND);
-    tc_status st = TC_OK;
+    const tc_setting *kinds;
+    tc_status st =
+        tc_script_list(s, "pile.shapes", 1, TC_PILE_MAXKIND, "compounds", &kinds, &p->nkind, err);
     for (int i = 0; i < p->nkind && !st; i++)
         st = read_kind(s, tc_setting_at(kinds, i), i, p->size_lo, p->size_hi, &p->kind[i], err);
     if (st) return st;

@@ -544,12 +544,10 @@ static tc_status set_params(const tc_script *sc, const tc_setting *ps, tc_method
  * parameters for the T */
 static tc_status read_methods(tc_exp *x, const tc_script *sc, e8_plan *pl, tc_error *err) {
     static const char *const allowed[] = {"label", "params", NULL};
-    const tc_setting *l = tc_script_lookup(sc, NULL, "plan_methods");
-    if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) < 1 ||
-        tc_setting_length(l) > E8_PLAN_MAXMETHOD)
-        return tc_script_fail(sc, l, "plan_methods", err,
-                              "a list of 1 to %d { label; params; } groups", E8_PLAN_MAXMETHOD);
-    pl->nmethod = tc_setting_length(l);
+    const tc_setting *l;
+    tc_status lst = tc_script_list(sc, "plan_methods", 1, E8_PLAN_MAXMETHOD,
+                                   "{ label; params; } groups", &l, &pl->nmethod, err);
+    if (lst) return lst;
     for (int i = 0; i < pl->nmethod; i++) {
         const tc_setting *it = tc_setting_at(l, i);
         const char *label;

@@ -32,14 +32,10 @@ static tc_status read_limits(const tc_script *s, e9_setup *e, tc_error *err) {
     static const tc_field fields[] = {TC_FIELD_S(e9_limit, label, "label"),
                                       TC_FIELD_RS(e9_limit, dt, ndt, "dt", 1e-6, 0.1),
                                       TC_FIELD_S(e9_limit, why, "why"), TC_FIELD_END};
-    const tc_setting *l = tc_script_lookup(s, NULL, "limits");
-    if (!l) return TC_OK;
-    if (tc_setting_type(l) != TC_SETTING_LIST || tc_setting_length(l) > E9_MAXLIMIT)
-        return tc_script_fail(s, l, "limits", err,
-                              "a list ( {...}, ... ) of at most %d groups { label = ...; dt = "
-                              "[...]; why = ...; }",
-                              E9_MAXLIMIT);
-    e->nlimit = tc_setting_length(l);
+    tc_status lst =
+        tc_script_list(s, "limits", 0, E9_MAXLIMIT,
+                       "groups { label = ...; dt = [...]; why = ...; }", NULL, &e->nlimit, err);
+    if (lst) return lst;
     for (int i = 0; i < e->nlimit; i++) {
         char path[32];
         snprintf(path, sizeof path, "limits.[%d]", i);

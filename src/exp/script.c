@@ -500,6 +500,22 @@ tc_status tc_script_fail_at(const tc_script *s, const char *path, tc_error *err,
     return tc_script_fail(s, tc_script_lookup(s, NULL, path), path, err, "%s", msg);
 }
 
+tc_status tc_script_list(const tc_script *s, const char *path, int lo, int hi, const char *what,
+                         const tc_setting **l, int *n, tc_error *err) {
+    const tc_setting *v = tc_script_lookup(s, NULL, path);
+    const int len = tc_setting_length(v);
+    if (l) *l = v;
+    *n = 0;
+    if (!v && lo == 0) return TC_OK;
+    if (tc_setting_type(v) == TC_SETTING_LIST && len >= lo && len <= hi) {
+        *n = len;
+        return TC_OK;
+    }
+    if (lo == 0)
+        return tc_script_fail(s, v, path, err, "a list ( {...}, ... ) of at most %d %s", hi, what);
+    return tc_script_fail(s, v, path, err, "a list ( {...}, ... ) of %d to %d %s", lo, hi, what);
+}
+
 /* one row of a table into dst */
 static tc_status read_field(const tc_script *s, const tc_setting *g, const tc_field *f, char *dst,
                             tc_error *err) {

@@ -86,6 +86,12 @@ tc_status tc_script_fail(const tc_script *s, const tc_setting *v, const char *pa
 tc_status tc_script_fail_at(const tc_script *s, const char *path, tc_error *err, const char *fmt,
                             ...) __attribute__((format(printf, 4, 5)));
 
+/* the list of groups at dotted path `path` (the tier's first), of lo to hi entries: the list in
+ * *l (l may be NULL) and its length in *n; otherwise *n 0 and an error at it naming path, "a
+ * list ( {...}, ... ) of lo to hi what". With lo = 0 a missing list is an empty one (*l NULL) */
+tc_status tc_script_list(const tc_script *s, const char *path, int lo, int hi, const char *what,
+                         const tc_setting **l, int *n, tc_error *err);
+
 /* settings read by a table: one row per setting of a group, read into a struct at an offset.
  * Rows end with a row whose name is NULL */
 typedef enum tc_field_kind {

@@ -479,6 +479,40 @@ Test(script, a_failure_at_a_path_names_the_tiers_line_first) {
     tc_script_free(s);
 }
 
+Test(script, a_list_of_groups_is_checked_for_kind_and_length) {
+    tc_script *s = NULL;
+    tc_error err = {0};
+    const char *text = "two = ( { a = 1; }, { a = 2; } );\nnum = 3;\nnone = ();\n";
+    cr_assert_eq(tc_script_load(&s, script(text), "quick", &err), TC_OK, "%s", err.msg);
+    const tc_setting *l = NULL;
+    int n = -1;
+    cr_expect_eq(tc_script_list(s, "two", 1, 2, "groups", &l, &n, &err), TC_OK, "%s", err.msg);
+    cr_expect_eq(n, 2);
+    cr_expect_eq(tc_setting_length(l), 2);
+    cr_expect_eq(tc_script_list(s, "missing", 0, 4, "groups", &l, &n, &err), TC_OK);
+    cr_expect_eq(n, 0, "a missing list with lo = 0 is empty");
+    cr_expect_null(l);
+    static const struct {
+        const char *path, *msg;
+        int lo, hi, line;
+    } bad[] = {
+        {"two", "of 1 to 1 groups", 1, 1, 1},     {"two", "of at most 1 groups", 0, 1, 1},
+        {"num", "of 1 to 4 groups", 1, 4, 2},     {"none", "of 1 to 4 groups", 1, 4, 3},
+        {"missing", "of 1 to 4 groups", 1, 4, 0},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        tc_error_clear(&err);
+        n = -1;
+        cr_expect_eq(tc_script_list(s, bad[k].path, bad[k].lo, bad[k].hi, "groups", NULL, &n, &err),
+                     TC_EINVAL, "case %zu", k);
+        cr_expect_eq(n, 0, "case %zu", k);
+        cr_expect_str_eq(err.param, bad[k].path, "case %zu", k);
+        cr_expect(strstr(err.msg, bad[k].msg), "case %zu: %s", k, err.msg);
+        cr_expect_eq(err.line, bad[k].line, "case %zu: line %d", k, err.line);
+    }
+    tc_script_free(s);
+}
+
 Test(script, settings_are_walked_through_the_opaque_type) {
     tc_script *s = NULL;
     tc_error err = {0};
