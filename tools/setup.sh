@@ -18,6 +18,8 @@ pkgs="$pkgs libopenmpi-dev openmpi-bin"
 pkgs="$pkgs clang libclang-rt-14-dev libomp-dev"
 # the style check (tests/format_check.sh): clang-format with the repository's .clang-format
 pkgs="$pkgs clang-format"
+# the complexity check of the upper half (tests/complexity_check.sh)
+pkgs="$pkgs pmccabe"
 # LaTeX without its recommendations (the documentation and fonts the report does not use)
 latex="texlive-latex-base texlive-latex-recommended texlive-fonts-recommended poppler-utils"
 sudo=""

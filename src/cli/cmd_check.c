@@ -34,46 +34,39 @@ static const char help[] =
     "  exit status: 0 nothing failed (new entries and timings do not fail); 1 a failure, an\n"
     "  update that refused entries, or an error (unreadable file, no outputs); 2 bad options\n";
 
-int tc_cmd_check(int argc, char **argv) {
+/* the options into o: -1 to go on, else the exit status (2 bad options, 0 after --help) */
+static int parse_options(int argc, char **argv, tc_check_opts *o) {
     static const struct option opts[] = {
         {"out", required_argument, 0, 'o'},     {"ref", required_argument, 0, 'r'},
         {"history", required_argument, 0, 'y'}, {"update", no_argument, 0, 'u'},
         {"update-new", no_argument, 0, 'n'},    {"accept-failed", no_argument, 0, 'a'},
         {"timings", no_argument, 0, 't'},       {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
-    char hist[1024] = "", cmd[1024] = "";
-    tc_check_opts o = {.out_dir = "out",
-                       .ref_dir = NULL,
-                       .ref_path = tc_experiment_reference,
-                       .history = NULL,
-                       .command = cmd};
-    for (int i = 0; i < argc; i++)
-        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);
     for (int c; (c = getopt_long(argc, argv, "o:r:y:unatvh", opts, NULL)) != -1;) {
         switch (c) {
         case 'o':
-            o.out_dir = optarg;
+            o->out_dir = optarg;
             break;
         case 'r':
-            o.ref_dir = optarg;
+            o->ref_dir = optarg;
             break;
         case 'y':
-            o.history = optarg;
+            o->history = optarg;
             break;
         case 'u':
-            o.update = 1;
+            o->update = 1;
             break;
         case 'n':
-            o.update_new = 1;
+            o->update_new = 1;
             break;
         case 'a':
-            o.accept_failed = 1;
+            o->accept_failed = 1;
             break;
         case 't':
-            o.timings = 1;
+            o->timings = 1;
             break;
         case 'v':
-            o.verbose = 1;
+            o->verbose = 1;
             break;
         case 'h':
             fputs(help, stdout);
@@ -87,14 +80,28 @@ int tc_cmd_check(int argc, char **argv) {
                 argv[optind]);
         return 2;
     }
-    if (o.update && o.update_new) {
+    if (o->update && o->update_new) {
         fprintf(stderr, "touche check: --update and --update-new exclude each other\n");
         return 2;
     }
-    if (o.accept_failed && !o.update && !o.update_new) {
+    if (o->accept_failed && !o->update && !o->update_new) {
         fprintf(stderr, "touche check: --accept-failed only applies to --update or --update-new\n");
         return 2;
     }
+    return -1;
+}
+
+int tc_cmd_check(int argc, char **argv) {
+    char hist[1024] = "", cmd[1024] = "";
+    tc_check_opts o = {.out_dir = "out",
+                       .ref_dir = NULL,
+                       .ref_path = tc_experiment_reference,
+                       .history = NULL,
+                       .command = cmd};
+    for (int i = 0; i < argc; i++)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "touche ", argv[i]);
+    const int parsed = parse_options(argc, argv, &o);
+    if (parsed >= 0) return parsed;
     if (!o.history) {
         snprintf(hist, sizeof hist, "%s/history.tsv", o.out_dir);
         o.history = hist;
