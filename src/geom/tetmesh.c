@@ -140,22 +140,9 @@ tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **out, double r, int level, double 
  * shell k1 (vertex v of shell k is k * nv + v): with x < y < z, the quad over edge (p, q), p < q,
  * is cut from p on shell k0 to q on shell k1, so neighbouring prisms share their diagonals */
 static void prism_tets(int *t, const int *tri, int nv, int k0, int k1) {
-    int x = tri[0], y = tri[1], z = tri[2], w;
-    if (x > y) {
-        w = x;
-        x = y;
-        y = w;
-    }
-    if (y > z) {
-        w = y;
-        y = z;
-        z = w;
-    }
-    if (x > y) {
-        w = x;
-        x = y;
-        y = w;
-    }
+    int s[3] = {tri[0], tri[1], tri[2]};
+    tc_sort3i(s);
+    const int x = s[0], y = s[1], z = s[2];
     const int o = k0 * nv, i = k1 * nv;
     const int q[12] = {o + x, o + y, o + z, i + z, o + x, o + y,
                        i + y, i + z, o + x, i + x, i + y, i + z};

@@ -73,29 +73,12 @@ tc_status tc_tetmesh_build_surface(tc_tetmesh *m) {
         }
         for (int j = 0; j < 4; j++) {
             face_rec *r = f + 4 * (size_t)i + j;
-            int a = t[fv[j][0]], b = t[fv[j][1]], c = t[fv[j][2]], s;
-            r->v[0] = a;
-            r->v[1] = b;
-            r->v[2] = c;
+            for (int k = 0; k < 3; k++) {
+                r->v[k] = t[fv[j][k]];
+                r->key[k] = t[fv[j][k]];
+            }
             r->opp = t[fv[j][3]];
-            if (a > b) {
-                s = a;
-                a = b;
-                b = s;
-            }
-            if (b > c) {
-                s = b;
-                b = c;
-                c = s;
-            }
-            if (a > b) {
-                s = a;
-                a = b;
-                b = s;
-            }
-            r->key[0] = a;
-            r->key[1] = b;
-            r->key[2] = c;
+            tc_sort3i(r->key);
         }
     }
     /* faces met once are the surface; orient each away from its opposite vertex */

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "math/tc_smooth.h"
+#include "math/tc_vec.h"
 
 Test(math, exp_neg_matches_libm) {
     double worst = 0;
@@ -49,4 +50,18 @@ Test(math, softmax_and_logsumexp) {
     cr_expect_float_eq(lse, tc_logsumexp(x, 5, 1.0), 1e-12);
     cr_expect_geq(tc_logsumexp(x, 3, 0.5), 3.0);
     cr_expect_float_eq(tc_logsumexp(x, 3, 1e-4), 3.0, 1e-9);
+}
+
+/* every order of three values, with ties, comes out ascending and a permutation of the input */
+Test(math, sort3i_orders_every_permutation) {
+    static const int sets[][3] = {{1, 2, 3}, {4, 4, 7}, {-2, 5, 5}, {9, 9, 9}};
+    static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                   {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int s = 0; s < 4; s++)
+        for (int p = 0; p < 6; p++) {
+            int v[3] = {sets[s][perm[p][0]], sets[s][perm[p][1]], sets[s][perm[p][2]]};
+            tc_sort3i(v);
+            for (int k = 0; k < 3; k++)
+                cr_expect_eq(v[k], sets[s][k], "set %d, order %d, entry %d", s, p, k);
+        }
 }
