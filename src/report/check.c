@@ -772,73 +772,58 @@ static tc_status reference_path(const tc_check_opts *o, const tc_metrics *run, c
     return TC_OK;
 }
 
-/* check (or update) the metrics.cfg of run directory name under out_dir */
-static tc_status check_one(const tc_check_opts *o, const char *name, sections *out, totals *t,
-                           tc_error *err) {
-    /* the run's metrics; the file, not the directory name, says experiment and tier */
-    char dir[1024], path[1280], ref_path[1280];
-    if (tc_path_join(dir, sizeof dir, o->out_dir, name) != TC_OK ||
-        tc_path_join(path, sizeof path, dir, "metrics.cfg") != TC_OK)
-        return tc_error_set(err, TC_EINVAL, o->out_dir, 0, NULL, "path too long for %s", name);
-    tc_metrics run, ref;
-    tc_metrics_init(&ref, "", "");
-    tc_status st = tc_metrics_read(&run, path, err);
-    if (!run.experiment[0])
-        snprintf(run.experiment, sizeof run.experiment, "%.*s", (int)sizeof run.experiment - 1,
+/* the run's metrics from path, its experiment (else the folder's name) and tier named well */
+static tc_status read_run(tc_metrics *run, const char *path, const char *name, tc_error *err) {
+    tc_status st = tc_metrics_read(run, path, err);
+    if (!run->experiment[0])
+        snprintf(run->experiment, sizeof run->experiment, "%.*s", (int)sizeof run->experiment - 1,
                  name);
     /* both name the reference's file: the folder's name where the file gives none, and a tier */
     char why[160];
-    if (st == TC_OK && !tc_metrics_name_ok(run.experiment, why, sizeof why))
-        st = tc_error_set(err, TC_EINVAL, path, 0, "experiment", "'%s' %s", run.experiment, why);
-    if (st == TC_OK && !run.tier[0])
+    if (st == TC_OK && !tc_metrics_name_ok(run->experiment, why, sizeof why))
+        st = tc_error_set(err, TC_EINVAL, path, 0, "experiment", "'%s' %s", run->experiment, why);
+    if (st == TC_OK && !run->tier[0])
         st = tc_error_set(err, TC_EINVAL, path, 0, "tier", "the file names no tier");
-    if (st == TC_OK) st = reference_path(o, &run, ref_path, sizeof ref_path, err);
+    return st;
+}
 
-    /* the reference, if there is one (a malformed one is an error, not a missing one) */
-    int have_ref = st == TC_OK && ref_path[0] && tc_file_readable(ref_path);
+/* the reference at ref_path into ref if there is one (*have then 1); a malformed one is an error */
+static tc_status read_reference(const char *ref_path, tc_metrics *ref, int *have, tc_error *err) {
+    *have = ref_path[0] && tc_file_readable(ref_path);
     /* a reference that is there but cannot be read (a dangling link, no permission) is an
      * error, not an experiment without a reference */
     struct stat lsb;
-    if (st == TC_OK && !have_ref && ref_path[0] && lstat(ref_path, &lsb) == 0)
-        st = tc_error_set(err, TC_EIO, ref_path, 0, NULL,
-                          "the reference is there but cannot be read%s",
-                          S_ISLNK(lsb.st_mode) ? " (a link to a missing file?)" : "");
-    if (have_ref) {
-        tc_metrics_free(&ref);
-        st = tc_metrics_read(&ref, ref_path, err);
-    }
-    cmp c = {.run = &run, .ref = have_ref ? &ref : NULL, .timings = o->timings};
-    c.rows = malloc(((size_t)run.n + (size_t)ref.n + 1) * sizeof *c.rows);
-    c.hrows = malloc(((size_t)run.nhash + (size_t)ref.nhash + 1) * sizeof *c.hrows);
-    if (st == TC_OK && (!c.rows || !c.hrows))
-        st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory");
-    if (st != TC_OK) {
-        free(c.rows);
-        free(c.hrows);
-        tc_metrics_free(&run);
-        tc_metrics_free(&ref);
-        return st;
-    }
+    if (!*have && ref_path[0] && lstat(ref_path, &lsb) == 0)
+        return tc_error_set(err, TC_EIO, ref_path, 0, NULL,
+                            "the reference is there but cannot be read%s",
+                            S_ISLNK(lsb.st_mode) ? " (a link to a missing file?)" : "");
+    if (!*have) return TC_OK;
+    tc_metrics_free(ref);
+    return tc_metrics_read(ref, ref_path, err);
+}
 
-    /* compare, then sort what it found into the sections */
-    compare(&c);
-    compare_hashes(&c);
-    diff_provenance(&c);
-    print_failures(out->f[S_FAIL], &c, o->timings);
-    print_new(out->f[S_NEW], &c);
-    for (int i = 0; i < c.nc; i++)
-        fprintf(out->f[S_CHANGED], "  %s  %s\n", run.experiment, c.changes[i].text);
-    print_line(out->f[S_LINES], &c, o->timings);
-    print_timings(out->f[S_TIMINGS], &c);
-    if (o->verbose) print_table(out->f[S_TABLES], &c, ref_path);
+/* compare the run with its reference, then sort what that found into the sections */
+static void compare_into(const tc_check_opts *o, cmp *c, sections *out, const char *ref_path) {
+    compare(c);
+    compare_hashes(c);
+    diff_provenance(c);
+    print_failures(out->f[S_FAIL], c, o->timings);
+    print_new(out->f[S_NEW], c);
+    for (int i = 0; i < c->nc; i++)
+        fprintf(out->f[S_CHANGED], "  %s  %s\n", c->run->experiment, c->changes[i].text);
+    print_line(out->f[S_LINES], c, o->timings);
+    print_timings(out->f[S_TIMINGS], c);
+    if (o->verbose) print_table(out->f[S_TABLES], c, ref_path);
+}
 
-    /* the totals */
+/* one experiment's comparison added to the totals */
+static void add_totals(totals *t, const cmp *c) {
     t->experiments++;
-    t->changed += c.nc;
-    for (int i = 0; i < c.n; i++) {
-        const char *s = c.rows[i].status;
+    t->changed += c->nc;
+    for (int i = 0; i < c->n; i++) {
+        const char *s = c->rows[i].status;
         t->metrics++;
-        if (is_timing(&c.rows[i])) {
+        if (is_timing(&c->rows[i])) {
             t->timings++;
             t->slow += !strcmp(s, "SLOW");
             continue;
@@ -849,49 +834,81 @@ static tc_status check_one(const tc_check_opts *o, const char *name, sections *o
         t->fresh += !strcmp(s, "NEW");
         t->skipped += !strcmp(s, "SKIP");
     }
-    for (int i = 0; i < c.nh; i++) {
-        const char *s = c.hrows[i].status;
+    for (int i = 0; i < c->nh; i++) {
+        const char *s = c->hrows[i].status;
         t->hashes++;
         t->hash_pass += !strcmp(s, "PASS");
         t->hash_fail += failing(s, 0);
         t->hash_new += !strcmp(s, "NEW");
         t->hash_cpu += !strcmp(s, "CPU");
     }
-    for (int i = 0; i < run.nmethod; i++)
-        t->methods_failed += runs_regressed(&c, &run.methods[i]);
+    for (int i = 0; i < c->run->nmethod; i++)
+        t->methods_failed += runs_regressed(c, &c->run->methods[i]);
+}
 
-    /* record, then (with an update) replace or extend the reference */
-    FILE *u = out->f[S_UPDATE];
-    if (o->history && o->history[0])
-        st = append_history(o->history, &c, o->update || o->update_new, err);
-    if (st == TC_OK && (o->update || o->update_new)) {
-        int refused = list_refused(&run, o->accept_failed, u);
-        t->refused += refused;
-        tc_metrics next;
-        int write = 1;
-        if (o->update && run.filtered) {
-            fprintf(u,
-                    "  refused  %s: the run left methods out (touche run --methods): replacing "
-                    "the reference would drop theirs; use --update-new, or run them all\n",
-                    run.experiment);
-            t->refused++;
-            write = 0;
-            tc_metrics_init(&next, "", "");
-        } else if (o->update) {
-            build_update(&next, &run, have_ref ? &ref : NULL, o->accept_failed);
-        } else {
-            next = ref;
-            tc_metrics_init(&ref, "", "");
-            write = add_new(&next, &c, o->accept_failed, o->timings) > 0;
-        }
-        if (next.oom)
-            st = tc_error_set(err, TC_ENOMEM, ref_path, 0, NULL, "out of memory");
-        else if (write &&
-                 (st = tc_metrics_write_reference(&next, ref_path, o->command, err)) == TC_OK) {
-            t->written++;
-            fprintf(u, "  wrote    %s\n", ref_path);
-        }
-        tc_metrics_free(&next);
+/* --update or --update-new: the reference at ref_path replaced or extended (ref is taken) */
+static tc_status update_reference(const tc_check_opts *o, const cmp *c, tc_metrics *ref,
+                                  int have_ref, const char *ref_path, FILE *u, totals *t,
+                                  tc_error *err) {
+    const tc_metrics *run = c->run;
+    int refused = list_refused(run, o->accept_failed, u);
+    t->refused += refused;
+    tc_metrics next;
+    int write = 1;
+    if (o->update && run->filtered) {
+        fprintf(u,
+                "  refused  %s: the run left methods out (touche run --methods): replacing "
+                "the reference would drop theirs; use --update-new, or run them all\n",
+                run->experiment);
+        t->refused++;
+        write = 0;
+        tc_metrics_init(&next, "", "");
+    } else if (o->update) {
+        build_update(&next, run, have_ref ? ref : NULL, o->accept_failed);
+    } else {
+        next = *ref;
+        tc_metrics_init(ref, "", "");
+        write = add_new(&next, c, o->accept_failed, o->timings) > 0;
+    }
+    tc_status st = TC_OK;
+    if (next.oom)
+        st = tc_error_set(err, TC_ENOMEM, ref_path, 0, NULL, "out of memory");
+    else if (write &&
+             (st = tc_metrics_write_reference(&next, ref_path, o->command, err)) == TC_OK) {
+        t->written++;
+        fprintf(u, "  wrote    %s\n", ref_path);
+    }
+    tc_metrics_free(&next);
+    return st;
+}
+
+/* check (or update) the metrics.cfg of run directory name under out_dir */
+static tc_status check_one(const tc_check_opts *o, const char *name, sections *out, totals *t,
+                           tc_error *err) {
+    /* the run's metrics; the file, not the directory name, says experiment and tier */
+    char dir[1024], path[1280], ref_path[1280];
+    if (tc_path_join(dir, sizeof dir, o->out_dir, name) != TC_OK ||
+        tc_path_join(path, sizeof path, dir, "metrics.cfg") != TC_OK)
+        return tc_error_set(err, TC_EINVAL, o->out_dir, 0, NULL, "path too long for %s", name);
+    tc_metrics run, ref;
+    tc_metrics_init(&ref, "", "");
+    tc_status st = read_run(&run, path, name, err);
+    if (st == TC_OK) st = reference_path(o, &run, ref_path, sizeof ref_path, err);
+    int have_ref = 0;
+    if (st == TC_OK) st = read_reference(ref_path, &ref, &have_ref, err);
+    cmp c = {.run = &run, .ref = have_ref ? &ref : NULL, .timings = o->timings};
+    c.rows = malloc(((size_t)run.n + (size_t)ref.n + 1) * sizeof *c.rows);
+    c.hrows = malloc(((size_t)run.nhash + (size_t)ref.nhash + 1) * sizeof *c.hrows);
+    if (st == TC_OK && (!c.rows || !c.hrows))
+        st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory");
+    if (st == TC_OK) {
+        compare_into(o, &c, out, ref_path);
+        add_totals(t, &c);
+        /* record, then (with an update) replace or extend the reference */
+        if (o->history && o->history[0])
+            st = append_history(o->history, &c, o->update || o->update_new, err);
+        if (st == TC_OK && (o->update || o->update_new))
+            st = update_reference(o, &c, &ref, have_ref, ref_path, out->f[S_UPDATE], t, err);
     }
     free(c.rows);
     free(c.hrows);
@@ -932,7 +949,8 @@ static void print_sections(FILE *f, sections *s, const tc_check_opts *o) {
     }
 }
 
-tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
+/* the reference folder named with --ref is there, unless an update is to create it */
+static tc_status check_ref_dir(const tc_check_opts *o, tc_error *err) {
     /* a reference folder that is not there cannot check anything: every entry would read "new" */
     /* (an update writes the folder) */
     struct stat rsb;
@@ -942,25 +960,91 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
                             "no reference folder %s (--ref names the folder of "
                             "<experiment>.<tier>.cfg; an update creates it)",
                             o->ref_dir);
+    return TC_OK;
+}
+
+/* an in-memory stream for each section; TC_ENOMEM when one cannot be opened */
+static tc_status open_sections(sections *s, tc_error *err) {
+    memset(s, 0, sizeof *s);
+    tc_status st = TC_OK;
+    for (int k = 0; k < S_COUNT && !st; k++)
+        if (!(s->f[k] = open_memstream(&s->buf[k], &s->len[k])))
+            st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    return st;
+}
+
+/* the sections' streams closed and their text freed */
+static void close_sections(sections *s) {
+    for (int k = 0; k < S_COUNT; k++)
+        if (s->f[k]) {
+            fclose(s->f[k]);
+            free(s->buf[k]);
+        }
+}
+
+/* 1 when run directory name under out_dir holds a readable metrics.cfg */
+static int has_metrics(const tc_check_opts *o, const char *name) {
+    char dir[1024], path[1280];
+    return tc_path_join(dir, sizeof dir, o->out_dir, name) == TC_OK &&
+           tc_path_join(path, sizeof path, dir, "metrics.cfg") == TC_OK && tc_file_readable(path);
+}
+
+/* the report: what matters first, then the totals and what to do */
+static void print_report(FILE *report, const tc_check_opts *o, sections *s, const totals *t) {
+    const char *refs = o->ref_dir ? o->ref_dir : "each experiment's reference.<tier>.cfg";
+    fprintf(report, "touche check: %d experiment(s) under %s against %s\n", t->experiments,
+            o->out_dir, refs);
+    print_sections(report, s, o);
+    fprintf(report,
+            "\n%d accuracy metrics: %d passed, %d failed, %d missing, %d new, %d not run; "
+            "%d result digests: %d equal, %d failed, %d new, %d on another CPU kind; "
+            "%d method(s) with more failed runs than the reference; %d timing(s)%s\n",
+            t->metrics - t->timings, t->pass, t->fail, t->missing, t->fresh, t->skipped, t->hashes,
+            t->hash_pass, t->hash_fail, t->hash_new, t->hash_cpu, t->methods_failed, t->timings,
+            o->timings ? "" : " (information)");
+    if (o->timings && t->slow) fprintf(report, "%d timing(s) slower than the reference\n", t->slow);
+    if (o->update || o->update_new)
+        fprintf(report,
+                "wrote %d reference file(s) under %s%s; review the diff before "
+                "committing\n",
+                t->written, refs, t->refused ? ", refused the entries named above" : "");
+    else if (t->fresh || t->hash_new)
+        fprintf(report, "new metrics or digests have no reference: review the outputs, then "
+                        "run `touche check --update-new` to record only those\n");
+}
+
+/* the outcome: TC_ECHECK naming the failures, or what an update refused */
+static tc_status verdict(const tc_check_opts *o, const totals *t, tc_error *err) {
+    /* an update's differences from the old reference are its purpose; what it refused is not */
+    if (o->update || o->update_new)
+        return t->refused ? tc_error_set(err, TC_ECHECK, NULL, 0, NULL,
+                                         "the update refused %d entr%s (named above)", t->refused,
+                                         t->refused == 1 ? "y" : "ies")
+                          : TC_OK;
+    int failed =
+        t->fail + t->missing + t->hash_fail + t->methods_failed + (o->timings ? t->slow : 0);
+    if (!failed) return TC_OK;
+    return tc_error_set(err, TC_ECHECK, NULL, 0, NULL,
+                        "%d failure(s): %d metrics, %d missing, %d digests, %d methods' runs%s",
+                        failed, t->fail, t->missing, t->hash_fail, t->methods_failed,
+                        o->timings && t->slow ? ", and slower timings" : "");
+}
+
+tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
+    tc_status st = check_ref_dir(o, err);
+    if (st != TC_OK) return st;
     /* run directories in name order, so the output and history are reproducible */
     struct dirent **ents;
     int ne = scandir(o->out_dir, &ents, not_hidden, alphasort);
     if (ne < 0) return tc_error_set(err, TC_EIO, o->out_dir, 0, NULL, "cannot list %s", o->out_dir);
     sections s;
-    memset(&s, 0, sizeof s);
-    tc_status st = TC_OK;
-    for (int k = 0; k < S_COUNT && !st; k++)
-        if (!(s.f[k] = open_memstream(&s.buf[k], &s.len[k])))
-            st = tc_error_set(err, TC_ENOMEM, NULL, 0, NULL, "out of memory");
+    st = open_sections(&s, err);
 
     /* each directory holding a metrics.cfg; the first hard error stops the loop */
     totals t = {0};
     for (int i = 0; i < ne; i++) {
-        char dir[1024], path[1280];
-        int usable = tc_path_join(dir, sizeof dir, o->out_dir, ents[i]->d_name) == TC_OK &&
-                     tc_path_join(path, sizeof path, dir, "metrics.cfg") == TC_OK &&
-                     tc_file_readable(path);
-        if (usable && st == TC_OK) st = check_one(o, ents[i]->d_name, &s, &t, err);
+        if (st == TC_OK && has_metrics(o, ents[i]->d_name))
+            st = check_one(o, ents[i]->d_name, &s, &t, err);
         free(ents[i]);
     }
     free(ents);
@@ -968,48 +1052,8 @@ tc_status tc_check_run(const tc_check_opts *o, FILE *report, tc_error *err) {
         st = tc_error_set(err, TC_ENOTFOUND, o->out_dir, 0, NULL,
                           "no <experiment>/metrics.cfg under %s: run the experiments first",
                           o->out_dir);
-
-    /* what matters first, then the totals and what to do */
-    const char *refs = o->ref_dir ? o->ref_dir : "each experiment's reference.<tier>.cfg";
-    if (st == TC_OK && report) {
-        fprintf(report, "touche check: %d experiment(s) under %s against %s\n", t.experiments,
-                o->out_dir, refs);
-        print_sections(report, &s, o);
-        fprintf(report,
-                "\n%d accuracy metrics: %d passed, %d failed, %d missing, %d new, %d not run; "
-                "%d result digests: %d equal, %d failed, %d new, %d on another CPU kind; "
-                "%d method(s) with more failed runs than the reference; %d timing(s)%s\n",
-                t.metrics - t.timings, t.pass, t.fail, t.missing, t.fresh, t.skipped, t.hashes,
-                t.hash_pass, t.hash_fail, t.hash_new, t.hash_cpu, t.methods_failed, t.timings,
-                o->timings ? "" : " (information)");
-        if (o->timings && t.slow)
-            fprintf(report, "%d timing(s) slower than the reference\n", t.slow);
-        if (o->update || o->update_new)
-            fprintf(report,
-                    "wrote %d reference file(s) under %s%s; review the diff before "
-                    "committing\n",
-                    t.written, refs, t.refused ? ", refused the entries named above" : "");
-        else if (t.fresh || t.hash_new)
-            fprintf(report, "new metrics or digests have no reference: review the outputs, then "
-                            "run `touche check --update-new` to record only those\n");
-    }
-    for (int k = 0; k < S_COUNT; k++)
-        if (s.f[k]) {
-            fclose(s.f[k]);
-            free(s.buf[k]);
-        }
+    if (st == TC_OK && report) print_report(report, o, &s, &t);
+    close_sections(&s);
     if (st != TC_OK) return st;
-
-    /* an update's differences from the old reference are its purpose; what it refused is not */
-    if (o->update || o->update_new)
-        return t.refused ? tc_error_set(err, TC_ECHECK, NULL, 0, NULL,
-                                        "the update refused %d entr%s (named above)", t.refused,
-                                        t.refused == 1 ? "y" : "ies")
-                         : TC_OK;
-    int failed = t.fail + t.missing + t.hash_fail + t.methods_failed + (o->timings ? t.slow : 0);
-    if (!failed) return TC_OK;
-    return tc_error_set(err, TC_ECHECK, NULL, 0, NULL,
-                        "%d failure(s): %d metrics, %d missing, %d digests, %d methods' runs%s",
-                        failed, t.fail, t.missing, t.hash_fail, t.methods_failed,
-                        o->timings && t.slow ? ", and slower timings" : "");
+    return verdict(o, &t, err);
 }

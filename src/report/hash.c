@@ -98,56 +98,72 @@ static int header(reader *r, char **hdr, char **cell) {
     return 0;
 }
 
+/* a table's header split into cells, with each column's owner and whether it is kept */
+typedef struct table {
+    char *hdr, *head[MAXCOL];
+    int n, label_col, owner[MAXCOL];
+    unsigned char keep[MAXCOL], *has;
+} table;
+
+/* read the header of r and find each column's owner; n is 0 when there is none */
+static tc_status table_open(table *t, reader *r, const tc_results_file *rf, const tc_metrics *ms) {
+    t->hdr = NULL;
+    t->has = NULL;
+    t->label_col = -1;
+    t->n = header(r, &t->hdr, t->head);
+    if (t->n == 0) return TC_OK;
+    t->has = calloc((size_t)ms->nmethod + 1, 1);
+    if (!t->has) return TC_ENOMEM;
+    for (int c = 0; c < t->n; c++) {
+        t->owner[c] = rf->layout == TC_RESULTS_COLUMNS ? method_of(ms, t->head[c]) : -1;
+        t->keep[c] = !listed(rf->drop, t->head[c]);
+        if (!strcmp(t->head[c], "label")) t->label_col = c;
+        if (t->owner[c] >= 0) t->has[t->owner[c]] = 1;
+    }
+    return TC_OK;
+}
+
+/* feed to h the kept cells of a row that method m sees: the keys and its own columns */
+static void feed_method(uint64_t *h, const table *t, char **cell, int n, int m) {
+    unsigned char mine[MAXCOL];
+    for (int c = 0; c < n; c++)
+        mine[c] = t->keep[c] && (t->owner[c] < 0 || t->owner[c] == m);
+    feed_row(h, cell, n, mine);
+}
+
+/* one data row: the whole row to its method (rows), or each method its keys and its cells */
+static void digest_row(const table *t, char *l, const tc_results_file *rf, const tc_metrics *ms,
+                       uint64_t *h, int shared) {
+    char *cell[MAXCOL];
+    int n = split(l, cell, MAXCOL);
+    if (n > t->n) n = t->n;
+    if (rf->layout == TC_RESULTS_ROWS) {
+        /* the whole row to its method (a row of no method that ran: the experiment's) */
+        int m = t->label_col >= 0 && t->label_col < n ? method_of(ms, cell[t->label_col]) : -1;
+        feed_row(&h[m < 0 ? shared : m], cell, n, t->keep);
+        return;
+    }
+    /* columns: each method its keys and its own cells (blank lines too: gnuplot blocks) */
+    for (int m = 0; m < ms->nmethod; m++)
+        if (t->has[m]) feed_method(&h[m], t, cell, n, m);
+}
+
 /* columns and rows: a header, then rows split into cells */
 static tc_status digest_table(reader *r, const tc_results_file *rf, const tc_metrics *ms,
                               uint64_t *h, int shared) {
-    char *hdr = NULL, *head[MAXCOL], *cell[MAXCOL];
-    int nh = header(r, &hdr, head);
-    if (nh == 0) {
-        free(hdr);
-        return TC_OK;
+    table t;
+    tc_status st = table_open(&t, r, rf, ms);
+    if (st == TC_OK && t.n > 0) {
+        /* the key columns of the header to the experiment's digest, each method's column with
+         * the keys to its own */
+        for (int m = -1; m < ms->nmethod; m++)
+            if (m < 0 || t.has[m]) feed_method(&h[m < 0 ? shared : m], &t, t.head, t.n, m);
+        for (char *l; (l = next_line(r));)
+            if (l[0] != '#') digest_row(&t, l, rf, ms, h, shared);
     }
-    int owner[MAXCOL], label_col = -1;
-    unsigned char keep[MAXCOL], mine[MAXCOL], *has = calloc((size_t)ms->nmethod + 1, 1);
-    if (!has) {
-        free(hdr);
-        return TC_ENOMEM;
-    }
-    for (int c = 0; c < nh; c++) {
-        owner[c] = rf->layout == TC_RESULTS_COLUMNS ? method_of(ms, head[c]) : -1;
-        keep[c] = !listed(rf->drop, head[c]);
-        if (!strcmp(head[c], "label")) label_col = c;
-        if (owner[c] >= 0) has[owner[c]] = 1;
-    }
-    /* the key columns of the header to the experiment's digest, each method's column with the
-     * keys to its own */
-    for (int m = -1; m < ms->nmethod; m++) {
-        if (m >= 0 && !has[m]) continue;
-        for (int c = 0; c < nh; c++)
-            mine[c] = keep[c] && (owner[c] < 0 || owner[c] == m);
-        feed_row(&h[m < 0 ? shared : m], head, nh, mine);
-    }
-    for (char *l; (l = next_line(r));) {
-        if (l[0] == '#') continue;
-        int n = split(l, cell, MAXCOL);
-        if (n > nh) n = nh;
-        if (rf->layout == TC_RESULTS_ROWS) {
-            /* the whole row to its method (a row of no method that ran: the experiment's) */
-            int m = label_col >= 0 && label_col < n ? method_of(ms, cell[label_col]) : -1;
-            feed_row(&h[m < 0 ? shared : m], cell, n, keep);
-            continue;
-        }
-        /* columns: each method its keys and its own cells (blank lines too: gnuplot blocks) */
-        for (int m = 0; m < ms->nmethod; m++) {
-            if (!has[m]) continue;
-            for (int c = 0; c < n; c++)
-                mine[c] = keep[c] && (owner[c] < 0 || owner[c] == m);
-            feed_row(&h[m], cell, n, mine);
-        }
-    }
-    free(has);
-    free(hdr);
-    return TC_OK;
+    free(t.has);
+    free(t.hdr);
+    return st;
 }
 
 /* blocks: labels from the "one block per method:" line, blocks split at blank lines */
@@ -228,6 +244,63 @@ static tc_status digest_file(const char *path, const char *name, const tc_result
     return st;
 }
 
+/* the label that name nm holds in place of the '*' of pattern; 0 when nm does not match */
+static int match_label(const char *nm, const char *pattern, size_t pre, const char *suf,
+                       char *label, size_t cap) {
+    size_t len = strlen(nm), ls = strlen(suf);
+    if (len <= pre + ls || strncmp(nm, pattern, pre) || strcmp(nm + len - ls, suf)) return 0;
+    snprintf(label, cap, "%.*s", (int)(len - pre - ls), nm + pre);
+    return 1;
+}
+
+/* one file per method: prefix*suffix in dir, in name order */
+static tc_status digest_per_method(const char *dir, const tc_results_file *rf, tc_metrics *ms,
+                                   uint64_t *h, int shared) {
+    const char *star = strchr(rf->pattern, '*');
+    size_t pre = star ? (size_t)(star - rf->pattern) : strlen(rf->pattern);
+    const char *suf = star ? star + 1 : "";
+    struct dirent **ents;
+    tc_status st = TC_OK;
+    int ne = scandir(dir, &ents, NULL, by_name);
+    for (int i = 0; i < ne; i++) {
+        const char *nm = ents[i]->d_name;
+        char path[1280], label[TC_LABEL_MAX + 1];
+        if (st == TC_OK && star && match_label(nm, rf->pattern, pre, suf, label, sizeof label) &&
+            !tc_path_join(path, sizeof path, dir, nm))
+            st = digest_file(path, nm, rf, ms, h, shared, method_of(ms, label));
+        free(ents[i]);
+    }
+    if (ne >= 0) free(ents);
+    return st;
+}
+
+/* the metrics that are results, each into its method's digest, at full precision */
+static void digest_metrics(const tc_metrics *ms, uint64_t *h, int shared) {
+    /* the physical residuals ("residuals.LABEL.NAME_STAT", docs/residuals.md) are measures of
+     * the same trajectories, not results of their own: compared by their tolerances, not
+     * hashed, so recording them changed no digest */
+    for (int i = 0; i < ms->n; i++) {
+        const tc_metric *x = &ms->m[i];
+        if (x->flags & TC_METRIC_TIMING) continue;
+        if (strncmp(x->name, "residuals.", 10) == 0) continue;
+        int m = method_of(ms, x->method);
+        char line[160];
+        snprintf(line, sizeof line, "metric:%s=%.17g\n", x->name, x->value);
+        fnv_str(&h[m < 0 ? shared : m], line);
+    }
+}
+
+/* each digest into ms: the methods' under their labels, the experiment's under "" */
+static void set_hashes(tc_metrics *ms, const uint64_t *h, int shared) {
+    for (int m = 0; m <= shared; m++) {
+        char hex[32];
+        snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)h[m]);
+        tc_metrics_set_hash(ms, m < shared ? ms->methods[m].label : "", hex,
+                            m < shared ? ms->methods[m].cpu : "",
+                            m < shared ? ms->methods[m].cpu_kind : "");
+    }
+}
+
 tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metrics *ms,
                           tc_error *err) {
     int shared = ms->nmethod;
@@ -238,50 +311,13 @@ tc_status tc_results_hash(const char *dir, const tc_results_file *spec, tc_metri
     tc_status st = TC_OK;
     char path[1280];
     for (const tc_results_file *rf = spec; rf && rf->pattern && st == TC_OK; rf++) {
-        if (rf->layout != TC_RESULTS_FILES) {
-            if (tc_path_join(path, sizeof path, dir, rf->pattern)) continue;
+        if (rf->layout == TC_RESULTS_FILES)
+            st = digest_per_method(dir, rf, ms, h, shared);
+        else if (!tc_path_join(path, sizeof path, dir, rf->pattern))
             st = digest_file(path, rf->pattern, rf, ms, h, shared, -1);
-            continue;
-        }
-        /* one file per method: prefix*suffix, in name order */
-        const char *star = strchr(rf->pattern, '*');
-        size_t pre = star ? (size_t)(star - rf->pattern) : strlen(rf->pattern);
-        const char *suf = star ? star + 1 : "";
-        struct dirent **ents;
-        int ne = scandir(dir, &ents, NULL, by_name);
-        for (int i = 0; i < ne; i++) {
-            const char *nm = ents[i]->d_name;
-            size_t len = strlen(nm), ls = strlen(suf);
-            if (st == TC_OK && star && len > pre + ls && !strncmp(nm, rf->pattern, pre) &&
-                !strcmp(nm + len - ls, suf) && !tc_path_join(path, sizeof path, dir, nm)) {
-                char label[TC_LABEL_MAX + 1];
-                snprintf(label, sizeof label, "%.*s", (int)(len - pre - ls), nm + pre);
-                st = digest_file(path, nm, rf, ms, h, shared, method_of(ms, label));
-            }
-            free(ents[i]);
-        }
-        if (ne >= 0) free(ents);
     }
-    /* the metrics that are results, each into its method's digest, at full precision; the
-     * physical residuals ("residuals.LABEL.NAME_STAT", docs/residuals.md) are measures of the
-     * same trajectories, not results of their own: compared by their tolerances, not hashed, so
-     * recording them changed no digest */
-    for (int i = 0; i < ms->n; i++) {
-        const tc_metric *x = &ms->m[i];
-        if (x->flags & TC_METRIC_TIMING) continue;
-        if (strncmp(x->name, "residuals.", 10) == 0) continue;
-        int m = method_of(ms, x->method);
-        char line[160];
-        snprintf(line, sizeof line, "metric:%s=%.17g\n", x->name, x->value);
-        fnv_str(&h[m < 0 ? shared : m], line);
-    }
-    for (int m = 0; m <= shared; m++) {
-        char hex[32];
-        snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)h[m]);
-        tc_metrics_set_hash(ms, m < shared ? ms->methods[m].label : "", hex,
-                            m < shared ? ms->methods[m].cpu : "",
-                            m < shared ? ms->methods[m].cpu_kind : "");
-    }
+    digest_metrics(ms, h, shared);
+    set_hashes(ms, h, shared);
     free(h);
     return st;
 }

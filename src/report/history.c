@@ -73,9 +73,11 @@ static tc_status put_field(tc_history *h, const char *path, int line, int f, con
     return *dst ? TC_OK : TC_ENOMEM;
 }
 
-static tc_status parse_line(tc_history *h, const char *path, int line, char *text,
-                            tc_history_row *r, tc_error *err) {
-    char *f[9];
+/* the longest length of each text field, in file order */
+static const size_t text_max[5] = {31, 47, 64, 15, 111};
+
+/* split text at tabs into at most 9 fields; returns their count */
+static int split_fields(char *text, char **f) {
     int nf = 0;
     for (char *p = text; nf < 9;) {
         f[nf++] = p;
@@ -84,10 +86,52 @@ static tc_status parse_line(tc_history *h, const char *path, int line, char *tex
         *tab = 0;
         p = tab + 1;
     }
+    return nf;
+}
+
+/* the text fields 0 to 4 into r, each the previous row's string where they are equal */
+static tc_status put_texts(tc_history *h, const char *path, int line, char **f, tc_history_row *r,
+                           tc_error *err) {
+    static const tc_history_row none = {0};
+    const tc_history_row *prev = h->n ? &h->r[h->n - 1] : &none;
+    const char **dst[5] = {&r->time, &r->revision, &r->experiment, &r->tier, &r->metric};
+    /* the metric's name: always a copy of its own */
+    const char *same[5] = {prev->time, prev->revision, prev->experiment, prev->tier, NULL};
+    tc_status st = TC_OK;
+    for (int k = 0; k < 5 && !st; k++)
+        st = put_field(h, path, line, k, f[k], text_max[k], dst[k], same[k], err);
+    return st;
+}
+
+/* the numbers (fields 5 and 6: the value and the reference), each written whole */
+static tc_status put_numbers(const char *path, int line, char **f, tc_history_row *r,
+                             tc_error *err) {
+    double *dst[2] = {&r->value, &r->ref};
+    for (int k = 5; k < 7; k++)
+        if (!parse_num(f[k], dst[k - 5]))
+            return tc_error_set(err, TC_EINVAL, path, line, field_names[k], "not a number: '%s'",
+                                f[k]);
+    return TC_OK;
+}
+
+/* the status (field 7), one of the known ones */
+static tc_status put_status(const char *path, int line, const char *s, tc_history_row *r,
+                            tc_error *err) {
+    for (int k = 0; statuses[k] && !r->status; k++)
+        if (!strcmp(statuses[k], s)) r->status = statuses[k];
+    if (!r->status)
+        return tc_error_set(err, TC_EINVAL, path, line, "status", "unknown status '%.20s'", s);
+    return TC_OK;
+}
+
+/* one line of the file (its newline removed) into r; TC_EINVAL naming the field that is wrong */
+static tc_status parse_line(tc_history *h, const char *path, int line, char *text,
+                            tc_history_row *r, tc_error *err) {
+    char *f[9];
+    int nf = split_fields(text, f);
     if (nf != 8)
         return tc_error_set(err, TC_EINVAL, path, line, NULL,
                             "%d fields, expected 8 separated by tabs (%s)", nf, header);
-    const tc_history_row *prev = h->n ? &h->r[h->n - 1] : NULL;
     memset(r, 0, sizeof *r);
     r->line = line;
     /* the experiment and the tier name the figures' files: validated like the metrics' */
@@ -96,22 +140,9 @@ static tc_status parse_line(tc_history *h, const char *path, int line, char *tex
         if (f[k][0] && !tc_metrics_name_ok(f[k], why, sizeof why))
             return tc_error_set(err, TC_EINVAL, path, line, field_names[k], "'%s' %s", f[k], why);
     }
-    tc_status st = put_field(h, path, line, 0, f[0], 31, &r->time, prev ? prev->time : NULL, err);
-    if (!st)
-        st = put_field(h, path, line, 1, f[1], 47, &r->revision, prev ? prev->revision : NULL, err);
-    if (!st)
-        st = put_field(h, path, line, 2, f[2], 64, &r->experiment, prev ? prev->experiment : NULL,
-                       err);
-    if (!st) st = put_field(h, path, line, 3, f[3], 15, &r->tier, prev ? prev->tier : NULL, err);
-    if (!st) st = put_field(h, path, line, 4, f[4], 111, &r->metric, NULL, err);
-    if (!st && !parse_num(f[5], &r->value))
-        st = tc_error_set(err, TC_EINVAL, path, line, "value", "not a number: '%s'", f[5]);
-    if (!st && !parse_num(f[6], &r->ref))
-        st = tc_error_set(err, TC_EINVAL, path, line, "reference", "not a number: '%s'", f[6]);
-    for (int k = 0; !st && statuses[k] && !r->status; k++)
-        if (!strcmp(statuses[k], f[7])) r->status = statuses[k];
-    if (!st && !r->status)
-        st = tc_error_set(err, TC_EINVAL, path, line, "status", "unknown status '%.20s'", f[7]);
+    tc_status st = put_texts(h, path, line, f, r, err);
+    if (!st) st = put_numbers(path, line, f, r, err);
+    if (!st) st = put_status(path, line, f[7], r, err);
     return st;
 }
 
@@ -119,6 +150,47 @@ static tc_status parse_line(tc_history *h, const char *path, int line, char *tex
 static void skip_line(tc_history *h, const tc_error *why) {
     if (h->nskipped < TC_HISTORY_SKIPS) h->skipped[h->nskipped] = *why;
     h->nskipped++;
+}
+
+/* the newline removed; a line too long for buf: the rest read, TC_EINVAL into why */
+static tc_status end_line(FILE *f, char *buf, size_t size, const char *path, int line,
+                          tc_error *why) {
+    size_t len = strlen(buf);
+    tc_status bad = TC_OK;
+    if (len && buf[len - 1] != '\n' && !feof(f)) {
+        bad = tc_error_set(why, TC_EINVAL, path, line, NULL, "line longer than %zu characters",
+                           size - 2);
+        int c;
+        while ((c = getc(f)) != EOF && c != '\n') {
+        }
+    }
+    buf[strcspn(buf, "\n")] = 0;
+    return bad;
+}
+
+/* room for one more row; TC_ENOMEM when there is none */
+static tc_status grow_rows(tc_history *h) {
+    if (h->n < h->cap) return TC_OK;
+    int cap = h->cap ? 2 * h->cap : 1024;
+    void *p = cap > h->cap ? realloc(h->r, (size_t)cap * sizeof *h->r) : NULL;
+    if (!p) return TC_ENOMEM;
+    h->r = p;
+    h->cap = cap;
+    return TC_OK;
+}
+
+/* a line after the header: a row, or a malformed line left out (bad: it is already) */
+static tc_status add_row(tc_history *h, const char *path, int line, char *buf, tc_status bad,
+                         tc_error *why, tc_error *err) {
+    if (!bad && grow_rows(h) != TC_OK)
+        return tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
+    if (!bad) bad = parse_line(h, path, line, buf, &h->r[h->n], why);
+    if (bad == TC_ENOMEM) return tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
+    if (bad)
+        skip_line(h, why);
+    else
+        h->n++;
+    return TC_OK;
 }
 
 tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
@@ -134,42 +206,15 @@ tc_status tc_history_read(tc_history *h, const char *path, tc_error *err) {
     int line = 0;
     while (!st && fgets(buf, sizeof buf, f)) {
         line++;
-        size_t len = strlen(buf);
         tc_error why;
         tc_error_clear(&why);
-        tc_status bad = TC_OK;
         /* a line too long for any valid one: the rest of it read and left out */
-        if (len && buf[len - 1] != '\n' && !feof(f)) {
-            bad = tc_error_set(&why, TC_EINVAL, path, line, NULL, "line longer than %zu characters",
-                               sizeof buf - 2);
-            int c;
-            while ((c = getc(f)) != EOF && c != '\n') {
-            }
-        }
-        buf[strcspn(buf, "\n")] = 0;
-        if (line == 1) {
-            if (bad || strcmp(buf, header))
-                st = tc_error_set(err, TC_EINVAL, path, 1, NULL,
-                                  "the first line must be the header '%s'", header);
-            continue;
-        }
-        if (!bad && h->n == h->cap) {
-            int cap = h->cap ? 2 * h->cap : 1024;
-            void *p = cap > h->cap ? realloc(h->r, (size_t)cap * sizeof *h->r) : NULL;
-            if (!p) {
-                st = tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
-                break;
-            }
-            h->r = p;
-            h->cap = cap;
-        }
-        if (!bad) bad = parse_line(h, path, line, buf, &h->r[h->n], &why);
-        if (bad == TC_ENOMEM)
-            st = tc_error_set(err, TC_ENOMEM, path, line, NULL, "out of memory");
-        else if (bad)
-            skip_line(h, &why);
-        else
-            h->n++;
+        tc_status bad = end_line(f, buf, sizeof buf, path, line, &why);
+        if (line > 1)
+            st = add_row(h, path, line, buf, bad, &why, err);
+        else if (bad || strcmp(buf, header))
+            st = tc_error_set(err, TC_EINVAL, path, 1, NULL,
+                              "the first line must be the header '%s'", header);
     }
     if (!st && ferror(f)) st = tc_error_set(err, TC_EIO, path, line, NULL, "reading failed");
     if (!st && line == 0) st = tc_error_set(err, TC_EINVAL, path, 0, NULL, "empty: no header");
@@ -241,29 +286,27 @@ static int same_series(const tc_history_row *a, const tc_history_row *b) {
     return !strcmp(a->experiment, b->experiment) && !strcmp(a->tier, b->tier);
 }
 
-static tc_status group(const tc_history *h, grouping *g) {
-    memset(g, 0, sizeof *g);
-    size_t n = (size_t)h->n;
-    g->idx = malloc((n ? n : 1) * sizeof *g->idx);
-    g->check_of = malloc((n ? n : 1) * sizeof *g->check_of);
-    g->sum = malloc((n ? n : 1) * sizeof *g->sum);
-    g->ser = malloc((n ? n : 1) * sizeof *g->ser);
-    g->checks = malloc((n ? n : 1) * sizeof *g->checks);
-    int *ser_of = malloc((n ? n : 1) * sizeof *ser_of), *last = NULL;
-    if (!g->idx || !g->check_of || !g->sum || !g->ser || !g->checks || !ser_of) goto oom;
-    for (size_t i = 0; i < n; i++)
-        g->idx[i] = &h->r[i];
-    qsort(g->idx, n, sizeof *g->idx, by_series_metric);
+/* the grouping's arrays and ser_of (each row's series), n entries each (at least one) */
+static tc_status group_alloc(grouping *g, size_t n, int **ser_of) {
+    size_t k = n ? n : 1;
+    g->idx = malloc(k * sizeof *g->idx);
+    g->check_of = malloc(k * sizeof *g->check_of);
+    g->sum = malloc(k * sizeof *g->sum);
+    g->ser = malloc(k * sizeof *g->ser);
+    g->checks = malloc(k * sizeof *g->checks);
+    *ser_of = malloc(k * sizeof **ser_of);
+    return g->idx && g->check_of && g->sum && g->ser && g->checks && *ser_of ? TC_OK : TC_ENOMEM;
+}
 
-    /* series and metrics: runs of the sorted rows */
+/* series and metrics: runs of the sorted rows; returns the number of metrics */
+static int find_runs(const tc_history *h, grouping *g, int *ser_of) {
     int nsum = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < (size_t)h->n; k++) {
         const tc_history_row *r = g->idx[k];
-        if (!k || !same_series(g->idx[k - 1], r)) {
-            g->ser[g->nser++] = (series){.first = r, .m0 = nsum};
-        }
+        int new_series = !k || !same_series(g->idx[k - 1], r);
+        if (new_series) g->ser[g->nser++] = (series){.first = r, .m0 = nsum};
         series *s = &g->ser[g->nser - 1];
-        if (!k || !same_series(g->idx[k - 1], r) || strcmp(g->idx[k - 1]->metric, r->metric)) {
+        if (new_series || strcmp(g->idx[k - 1]->metric, r->metric)) {
             g->sum[nsum++] = (metric_sum){.first_row = r, .r0 = (int)k};
             s->nmetric++;
         }
@@ -271,19 +314,22 @@ static tc_status group(const tc_history *h, grouping *g) {
         if (r < s->first) s->first = r;
         ser_of[r - h->r] = g->nser - 1;
     }
+    return nsum;
+}
 
-    /* checks: in file order, a new one where a series' time or revision changes */
-    last = malloc((size_t)(g->nser ? g->nser : 1) * sizeof *last);
-    if (!last) goto oom;
+/* checks: in file order, a new one where a series' time or revision changes */
+static tc_status find_checks(const tc_history *h, grouping *g, const int *ser_of) {
+    int *last = malloc((size_t)(g->nser ? g->nser : 1) * sizeof *last);
+    if (!last) return TC_ENOMEM;
     for (int s = 0; s < g->nser; s++)
         last[s] = -1;
-    for (size_t i = 0; i < n; i++) {
+    for (int i = 0; i < h->n; i++) {
         series *s = &g->ser[ser_of[i]];
         const tc_history_row *r = &h->r[i],
                              *l = last[ser_of[i]] >= 0 ? &h->r[last[ser_of[i]]] : NULL;
         if (!l || strcmp(l->time, r->time) || strcmp(l->revision, r->revision)) {
             s->ncheck++;
-            last[ser_of[i]] = (int)i;
+            last[ser_of[i]] = i;
         }
         g->check_of[i] = s->ncheck - 1;
     }
@@ -291,44 +337,59 @@ static tc_status group(const tc_history *h, grouping *g) {
         g->ser[s].c0 = c;
         c += g->ser[s].ncheck;
     }
-    for (size_t i = n; i-- > 0;) { /* backwards: the first row of each check stays */
+    for (int i = h->n; i-- > 0;) { /* backwards: the first row of each check stays */
         const series *s = &g->ser[ser_of[i]];
         g->checks[s->c0 + g->check_of[i]] = &h->r[i];
     }
+    free(last);
+    return TC_OK;
+}
 
-    /* each metric: its value at each check is the last row of that check; first and last
-     * finite, the checks with a value, the last status */
-    for (int m = 0; m < nsum; m++) {
-        metric_sum *x = &g->sum[m];
-        double a = NAN, b = NAN;
-        for (int k = x->r0; k < x->r1; k++) {
-            const tc_history_row *r = g->idx[k];
-            int c = g->check_of[r - h->r];
-            if (k + 1 < x->r1 && g->check_of[g->idx[k + 1] - h->r] == c) continue;
-            x->nchecks += !isnan(r->value);
-            if (isfinite(r->value)) {
-                if (isnan(a)) a = r->value;
-                b = r->value;
-            }
+/* one metric's summary: first and last finite value, checks with a value, last status */
+static void sum_metric(const tc_history *h, const grouping *g, metric_sum *x) {
+    /* its value at each check is the last row of that check */
+    double a = NAN, b = NAN;
+    for (int k = x->r0; k < x->r1; k++) {
+        const tc_history_row *r = g->idx[k];
+        int c = g->check_of[r - h->r];
+        if (k + 1 < x->r1 && g->check_of[g->idx[k + 1] - h->r] == c) continue;
+        x->nchecks += !isnan(r->value);
+        if (isfinite(r->value)) {
+            if (isnan(a)) a = r->value;
+            b = r->value;
         }
-        x->first = a;
-        x->last = b;
-        x->status = g->idx[x->r1 - 1]->status;
-        x->change = isnan(a) ? NAN : a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
     }
+    x->first = a;
+    x->last = b;
+    x->status = g->idx[x->r1 - 1]->status;
+    x->change = isnan(a) ? NAN : a == b ? 0 : (b - a) / fmax(fabs(a), 1e-300);
+}
 
+/* the whole history grouped: series, their metrics and checks, each in order of appearance */
+static tc_status group(const tc_history *h, grouping *g) {
+    memset(g, 0, sizeof *g);
+    size_t n = (size_t)h->n;
+    int *ser_of = NULL;
+    tc_status st = group_alloc(g, n, &ser_of);
+    if (st == TC_OK) {
+        for (size_t i = 0; i < n; i++)
+            g->idx[i] = &h->r[i];
+        qsort(g->idx, n, sizeof *g->idx, by_series_metric);
+        int nsum = find_runs(h, g, ser_of);
+        st = find_checks(h, g, ser_of);
+        for (int m = 0; st == TC_OK && m < nsum; m++)
+            sum_metric(h, g, &g->sum[m]);
+    }
+    free(ser_of);
+    if (st != TC_OK) {
+        grouping_free(g);
+        return st;
+    }
     /* the series in order of first appearance, each one's metrics likewise */
     qsort(g->ser, (size_t)g->nser, sizeof *g->ser, by_first_row);
     for (int s = 0; s < g->nser; s++)
         qsort(g->sum + g->ser[s].m0, (size_t)g->ser[s].nmetric, sizeof *g->sum, by_metric_first);
-    free(ser_of);
-    free(last);
     return TC_OK;
-oom:
-    free(ser_of);
-    free(last);
-    grouping_free(g);
-    return TC_ENOMEM;
 }
 
 /* the figure: up to 8 metrics that moved most, each over its first value, against the check */
