@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <libconfig.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +32,6 @@ void tc_claims_free(tc_claims *c) {
 }
 
 /* ---------- loading ---------- */
-
-/* the keys a claim may have */
-static const char *const claim_keys[] = {
-    "id",    "experiment", "paper",  "claim",   "paper_value", "metric",
-    "over",  "reproduced", "partly", "measure", "null",        "null_is",
-    "tiers", "trials",     "note",   "figure",  NULL};
 
 /* a string key into buf (required or not); TC_EINVAL naming the line and key when it is not a
  * string, does not fit, or holds a character the PDF cannot typeset */
@@ -118,6 +113,126 @@ static tc_status get_tiers(const char *path, config_setting_t *g, char *buf, siz
     return TC_OK;
 }
 
+/* how a claim's key is read */
+typedef enum claim_kind {
+    CLAIM_STR,   /* a string into char[size] (get_str) */
+    CLAIM_RANGE, /* [lo, hi] into two doubles, hi at off2 (get_range) */
+    CLAIM_REAL,  /* a number into a double (get_real) */
+    CLAIM_TIERS, /* the tiers into char[size] (get_tiers) */
+} claim_kind;
+
+/* a key a claim may have: where and how it is read */
+typedef struct claim_key {
+    const char *name;
+    claim_kind kind;
+    size_t off, off2; /* offsetof the tc_claim member(s) it fills */
+    size_t size;      /* a string's array size */
+    int required;
+} claim_key;
+
+#define CLAIM_S(member, name, required)                                                            \
+    {                                                                                              \
+        (name), CLAIM_STR, offsetof(tc_claim, member), 0, sizeof(((tc_claim *)0)->member),         \
+            (required)                                                                             \
+    }
+
+/* every key a claim may have, in the order they are read (the first error wins) */
+static const claim_key claim_keys[] = {
+    CLAIM_S(id, "id", 1),
+    CLAIM_S(experiment, "experiment", 1),
+    CLAIM_S(paper, "paper", 1),
+    CLAIM_S(text, "claim", 1),
+    CLAIM_S(paper_value, "paper_value", 1),
+    CLAIM_S(metric, "metric", 0),
+    CLAIM_S(over, "over", 0),
+    CLAIM_S(figure, "figure", 0),
+    CLAIM_S(note, "note", 1),
+    {"reproduced", CLAIM_RANGE, offsetof(tc_claim, lo), offsetof(tc_claim, hi), 0, 0},
+    {"partly", CLAIM_RANGE, offsetof(tc_claim, plo), offsetof(tc_claim, phi), 0, 0},
+    CLAIM_S(measure, "measure", 0),
+    {"null", CLAIM_REAL, offsetof(tc_claim, null_value), 0, 0, 0},
+    CLAIM_S(null_is, "null_is", 0),
+    {"tiers", CLAIM_TIERS, offsetof(tc_claim, tiers), 0, sizeof(((tc_claim *)0)->tiers), 0},
+    CLAIM_S(trials, "trials", 0),
+    {NULL, CLAIM_STR, 0, 0, 0, 0}};
+
+/* one key of a claim read into k as its row says */
+static tc_status get_key(const char *path, config_setting_t *g, const claim_key *r, tc_claim *k,
+                         tc_error *err) {
+    char *at = (char *)k + r->off;
+    switch (r->kind) {
+    case CLAIM_RANGE:
+        return get_range(path, g, r->name, (void *)at, (void *)((char *)k + r->off2), err);
+    case CLAIM_REAL:
+        return get_real(path, g, r->name, (void *)at, err);
+    case CLAIM_TIERS:
+        return get_tiers(path, g, at, r->size, err);
+    default:
+        return get_str(path, g, r->name, r->required, at, r->size, err);
+    }
+}
+
+/* TC_EINVAL naming the first member of group g that is not a claim's key: typos, not silence */
+static tc_status known_keys(const char *path, config_setting_t *g, tc_error *err) {
+    for (int m = 0; m < config_setting_length(g); m++) {
+        config_setting_t *s = config_setting_get_elem(g, (unsigned)m);
+        int known = 0;
+        for (int q = 0; claim_keys[q].name && !known; q++)
+            known = !strcmp(claim_keys[q].name, config_setting_name(s));
+        if (!known)
+            return tc_error_set(err, TC_EINVAL, path, config_setting_source_line(s),
+                                config_setting_name(s), "unknown key of a claim");
+    }
+    return TC_OK;
+}
+
+/* the keys of claim k that go together: null with null_is, metric with experiment, figure */
+static tc_status check_together(const char *path, const tc_claim *k, tc_error *err) {
+    /* a null outcome is a value and what it stands for, together */
+    if (isnan(k->null_value) != !k->null_is[0])
+        return tc_error_set(err, TC_EINVAL, path, k->line,
+                            isnan(k->null_value) ? "null" : "null_is",
+                            "claim %s: 'null' (the metric's value for the null outcome) and "
+                            "'null_is' (what that outcome is) go together",
+                            k->id);
+    if (!k->metric[0] && (k->measure[0] || !isnan(k->null_value) || k->trials[0]))
+        return tc_error_set(err, TC_EINVAL, path, k->line, "metric",
+                            "claim %s has measure, null or trials but no metric", k->id);
+    /* a measured claim needs its experiment and its range; an unmeasured one neither */
+    if (k->metric[0] && (!k->experiment[0] || isnan(k->lo)))
+        return tc_error_set(err, TC_EINVAL, path, k->line,
+                            k->metric[0] && !k->experiment[0] ? "experiment" : "reproduced",
+                            "claim %s has a metric, so it needs an experiment and a range", k->id);
+    if (!k->metric[0] && (k->over[0] || !isnan(k->lo) || !isnan(k->plo)))
+        return tc_error_set(err, TC_EINVAL, path, k->line, "metric",
+                            "claim %s has ranges or 'over' but no metric", k->id);
+    /* a figure stands in for a metric: it needs the experiment that draws it */
+    if (k->figure[0] && (k->metric[0] || !k->experiment[0]))
+        return tc_error_set(err, TC_EINVAL, path, k->line, "figure",
+                            "claim %s: a figure is for a claim without a metric, and needs the "
+                            "experiment that draws it",
+                            k->id);
+    return TC_OK;
+}
+
+/* claim i of the file, group g, read into c->c[i] and checked (its id unlike claims 0..i-1) */
+static tc_status read_claim(const char *path, config_setting_t *g, tc_claims *c, int i,
+                            tc_error *err) {
+    tc_claim *k = &c->c[i];
+    k->line = config_setting_source_line(g);
+    if (!config_setting_is_group(g))
+        return tc_error_set(err, TC_EINVAL, path, k->line, NULL, "a claim is a group { ... }");
+    tc_status st = known_keys(path, g, err);
+    for (int q = 0; claim_keys[q].name && !st; q++)
+        st = get_key(path, g, &claim_keys[q], k, err);
+    if (!st) st = check_together(path, k, err);
+    for (int j = 0; j < i && !st; j++)
+        if (!strcmp(c->c[j].id, k->id))
+            st = tc_error_set(err, TC_EINVAL, path, k->line, "id", "'%s' again (line %d)", k->id,
+                              c->c[j].line);
+    return st;
+}
+
 tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
     c->n = 0;
     c->c = NULL;
@@ -137,71 +252,8 @@ tc_status tc_claims_load(tc_claims *c, const char *path, tc_error *err) {
         st = tc_error_set(err, TC_EINVAL, path, 0, "claims", "needs a list 'claims = ( ... );'");
     int n = st ? 0 : config_setting_length(list);
     if (!st && !(c->c = calloc((size_t)n + 1, sizeof *c->c))) st = TC_ENOMEM;
-    for (int i = 0; i < n && !st; i++) {
-        config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        tc_claim *k = &c->c[i];
-        k->line = config_setting_source_line(g);
-        if (!config_setting_is_group(g)) {
-            st = tc_error_set(err, TC_EINVAL, path, k->line, NULL, "a claim is a group { ... }");
-            break;
-        }
-        /* unknown keys are typos, not silence */
-        for (int m = 0; m < config_setting_length(g) && !st; m++) {
-            config_setting_t *s = config_setting_get_elem(g, (unsigned)m);
-            int known = 0;
-            for (int q = 0; claim_keys[q] && !known; q++)
-                known = !strcmp(claim_keys[q], config_setting_name(s));
-            if (!known)
-                st = tc_error_set(err, TC_EINVAL, path, config_setting_source_line(s),
-                                  config_setting_name(s), "unknown key of a claim");
-        }
-        if (!st) st = get_str(path, g, "id", 1, k->id, sizeof k->id, err);
-        if (!st) st = get_str(path, g, "experiment", 1, k->experiment, sizeof k->experiment, err);
-        if (!st) st = get_str(path, g, "paper", 1, k->paper, sizeof k->paper, err);
-        if (!st) st = get_str(path, g, "claim", 1, k->text, sizeof k->text, err);
-        if (!st)
-            st = get_str(path, g, "paper_value", 1, k->paper_value, sizeof k->paper_value, err);
-        if (!st) st = get_str(path, g, "metric", 0, k->metric, sizeof k->metric, err);
-        if (!st) st = get_str(path, g, "over", 0, k->over, sizeof k->over, err);
-        if (!st) st = get_str(path, g, "figure", 0, k->figure, sizeof k->figure, err);
-        if (!st) st = get_str(path, g, "note", 1, k->note, sizeof k->note, err);
-        if (!st) st = get_range(path, g, "reproduced", &k->lo, &k->hi, err);
-        if (!st) st = get_range(path, g, "partly", &k->plo, &k->phi, err);
-        if (!st) st = get_str(path, g, "measure", 0, k->measure, sizeof k->measure, err);
-        if (!st) st = get_real(path, g, "null", &k->null_value, err);
-        if (!st) st = get_str(path, g, "null_is", 0, k->null_is, sizeof k->null_is, err);
-        if (!st) st = get_tiers(path, g, k->tiers, sizeof k->tiers, err);
-        if (!st) st = get_str(path, g, "trials", 0, k->trials, sizeof k->trials, err);
-        /* a null outcome is a value and what it stands for, together */
-        if (!st && (isnan(k->null_value) != !k->null_is[0]))
-            st = tc_error_set(err, TC_EINVAL, path, k->line,
-                              isnan(k->null_value) ? "null" : "null_is",
-                              "claim %s: 'null' (the metric's value for the null outcome) and "
-                              "'null_is' (what that outcome is) go together",
-                              k->id);
-        if (!st && !k->metric[0] && (k->measure[0] || !isnan(k->null_value) || k->trials[0]))
-            st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
-                              "claim %s has measure, null or trials but no metric", k->id);
-        /* a measured claim needs its experiment and its range; an unmeasured one neither */
-        if (!st && k->metric[0] && (!k->experiment[0] || isnan(k->lo)))
-            st =
-                tc_error_set(err, TC_EINVAL, path, k->line,
-                             k->metric[0] && !k->experiment[0] ? "experiment" : "reproduced",
-                             "claim %s has a metric, so it needs an experiment and a range", k->id);
-        if (!st && !k->metric[0] && (k->over[0] || !isnan(k->lo) || !isnan(k->plo)))
-            st = tc_error_set(err, TC_EINVAL, path, k->line, "metric",
-                              "claim %s has ranges or 'over' but no metric", k->id);
-        /* a figure stands in for a metric: it needs the experiment that draws it */
-        if (!st && k->figure[0] && (k->metric[0] || !k->experiment[0]))
-            st = tc_error_set(err, TC_EINVAL, path, k->line, "figure",
-                              "claim %s: a figure is for a claim without a metric, and needs the "
-                              "experiment that draws it",
-                              k->id);
-        for (int j = 0; j < i && !st; j++)
-            if (!strcmp(c->c[j].id, k->id))
-                st = tc_error_set(err, TC_EINVAL, path, k->line, "id", "'%s' again (line %d)",
-                                  k->id, c->c[j].line);
-    }
+    for (int i = 0; i < n && !st; i++)
+        st = read_claim(path, config_setting_get_elem(list, (unsigned)i), c, i, err);
     config_destroy(&cfg);
     if (st) {
         tc_claims_free(c);

@@ -231,75 +231,115 @@ static int add_double(config_setting_t *g, const char *key, double v) {
     return add_string(g, exact_key, exact);
 }
 
-/* experiment, tier, the methods that ran, the metrics list, the digests, and the provenance
- * group when command is not NULL */
-static int build_config(config_t *cfg, const tc_metrics *ms, const char *command) {
-    config_setting_t *root = config_root_setting(cfg);
-    if (!add_string(root, "experiment", ms->experiment) || !add_string(root, "tier", ms->tier))
-        return 0;
+/* how a field is written */
+typedef enum out_kind { OUT_STRING, OUT_INT, OUT_DOUBLE } out_kind;
 
-    /* the methods that ran, and whether others were left out on purpose */
-    config_setting_t *f = config_setting_add(root, "filtered", CONFIG_TYPE_BOOL);
-    config_setting_t *ran = config_setting_add(root, "methods", CONFIG_TYPE_LIST);
-    if (!f || !ran || config_setting_set_bool(f, ms->filtered) != CONFIG_TRUE) return 0;
-    for (int i = 0; i < ms->nmethod; i++) {
-        const tc_metrics_method *r = &ms->methods[i];
-        config_setting_t *g = config_setting_add(ran, NULL, CONFIG_TYPE_GROUP);
-        if (!g || !add_string(g, "label", r->label) ||
-            (r->spec[0] && !add_string(g, "method", r->spec)) ||
-            (r->spec[0] && !add_string(g, "params", r->params)) ||
-            (r->runs >= 0 && (!add_int(g, "runs", r->runs) || !add_int(g, "failed", r->failed))) ||
-            (r->failed_reason[0] && !add_string(g, "failed_reason", r->failed_reason)) ||
-            (r->cpu[0] && !add_string(g, "cpu", r->cpu)) ||
-            (r->cpu_kind[0] && !add_string(g, "cpu_kind", r->cpu_kind)))
-            return 0;
-    }
+/* when a field is written */
+typedef enum out_when {
+    OUT_ALWAYS,
+    OUT_TEXT,    /* when the string at `at` is not empty */
+    OUT_COUNTED, /* when the int at `at` is >= 0 */
+} out_when;
 
-    /* the script's settings at the run's tier, one group each (a line each in a diff) */
-    if (ms->nsetting) {
-        config_setting_t *sl = config_setting_add(root, "settings", CONFIG_TYPE_LIST);
-        if (!sl) return 0;
-        for (int i = 0; i < ms->nsetting; i++) {
-            config_setting_t *e = config_setting_add(sl, NULL, CONFIG_TYPE_GROUP);
-            if (!e || !add_string(e, "key", ms->setting[i].key) ||
-                !add_string(e, "value", ms->setting[i].value))
-                return 0;
+/* a struct's field written as a setting of a group; a table ends with a row whose name is NULL */
+typedef struct out_field {
+    const char *name;
+    out_kind kind;
+    size_t off; /* offsetof the field */
+    out_when when;
+    size_t at; /* offsetof what `when` looks at */
+} out_field;
+
+#define OUT(T, member, name, kind)                                                                 \
+    { (name), (kind), offsetof(T, member), OUT_ALWAYS, 0 }
+#define OUT_IF(T, member, name, kind, when, at)                                                    \
+    { (name), (kind), offsetof(T, member), (when), offsetof(T, at) }
+#define OUT_END                                                                                    \
+    { NULL, OUT_STRING, 0, OUT_ALWAYS, 0 }
+
+/* the fields of a method that ran */
+static const out_field method_fields[] = {
+    OUT(tc_metrics_method, label, "label", OUT_STRING),
+    OUT_IF(tc_metrics_method, spec, "method", OUT_STRING, OUT_TEXT, spec),
+    OUT_IF(tc_metrics_method, params, "params", OUT_STRING, OUT_TEXT, spec),
+    OUT_IF(tc_metrics_method, runs, "runs", OUT_INT, OUT_COUNTED, runs),
+    OUT_IF(tc_metrics_method, failed, "failed", OUT_INT, OUT_COUNTED, runs),
+    OUT_IF(tc_metrics_method, failed_reason, "failed_reason", OUT_STRING, OUT_TEXT, failed_reason),
+    OUT_IF(tc_metrics_method, cpu, "cpu", OUT_STRING, OUT_TEXT, cpu),
+    OUT_IF(tc_metrics_method, cpu_kind, "cpu_kind", OUT_STRING, OUT_TEXT, cpu_kind),
+    OUT_END};
+
+/* the fields of a setting of the script */
+static const out_field setting_fields[] = {OUT(tc_metrics_setting, key, "key", OUT_STRING),
+                                           OUT(tc_metrics_setting, value, "value", OUT_STRING),
+                                           OUT_END};
+
+/* the fields of a metric (its timing flags: add_timing) */
+static const out_field metric_fields[] = {
+    OUT(tc_metric, name, "name", OUT_STRING),       OUT(tc_metric, method, "method", OUT_STRING),
+    OUT(tc_metric, value, "value", OUT_DOUBLE),     OUT(tc_metric, unit, "unit", OUT_STRING),
+    OUT(tc_metric, tol_abs, "tol_abs", OUT_DOUBLE), OUT(tc_metric, tol_rel, "tol_rel", OUT_DOUBLE),
+    OUT(tc_metric, doc, "doc", OUT_STRING),         OUT_END};
+
+/* the fields of a method's digest */
+static const out_field hash_fields[] = {
+    OUT(tc_result_hash, method, "method", OUT_STRING),
+    OUT(tc_result_hash, hash, "hash", OUT_STRING),
+    OUT_IF(tc_result_hash, cpu, "cpu", OUT_STRING, OUT_TEXT, cpu),
+    OUT_IF(tc_result_hash, cpu_kind, "cpu_kind", OUT_STRING, OUT_TEXT, cpu_kind), OUT_END};
+
+/* 1 when row f is written for the struct at src */
+static int out_wanted(const out_field *f, const char *src) {
+    if (f->when == OUT_TEXT) return src[f->at] != 0;
+    if (f->when == OUT_COUNTED) return *(const int *)(const void *)(src + f->at) >= 0;
+    return 1;
+}
+
+/* the rows of table f that the struct at src wants, added to group g in order */
+static int add_fields(config_setting_t *g, const out_field *f, const void *src) {
+    for (; f->name; f++) {
+        const void *v = (const char *)src + f->off;
+        if (!out_wanted(f, src)) continue;
+        int ok;
+        switch (f->kind) {
+        case OUT_INT:
+            ok = add_int(g, f->name, *(const int *)v);
+            break;
+        case OUT_DOUBLE:
+            ok = add_double(g, f->name, *(const double *)v);
+            break;
+        default:
+            ok = add_string(g, f->name, v);
         }
+        if (!ok) return 0;
     }
+    return 1;
+}
 
-    /* one group per metric, in the order they were added */
-    config_setting_t *list = config_setting_add(root, "metrics", CONFIG_TYPE_LIST);
+/* a list key under root of a group per element of arr, written by table f, then by more */
+static int add_groups(config_setting_t *root, const char *key, const out_field *f, const void *arr,
+                      size_t stride, int n, int (*more)(config_setting_t *, const void *)) {
+    config_setting_t *list = config_setting_add(root, key, CONFIG_TYPE_LIST);
     if (!list) return 0;
-    for (int i = 0; i < ms->n; i++) {
-        const tc_metric *m = &ms->m[i];
+    for (int i = 0; i < n; i++) {
+        const void *e = (const char *)arr + (size_t)i * stride;
         config_setting_t *g = config_setting_add(list, NULL, CONFIG_TYPE_GROUP);
-        if (!g || !add_string(g, "name", m->name) || !add_string(g, "method", m->method) ||
-            !add_double(g, "value", m->value) || !add_string(g, "unit", m->unit) ||
-            !add_double(g, "tol_abs", m->tol_abs) || !add_double(g, "tol_rel", m->tol_rel) ||
-            !add_string(g, "doc", m->doc))
-            return 0;
-        config_setting_t *t;
-        if ((m->flags & TC_METRIC_TIMING) &&
-            (!(t = config_setting_add(g, "timing", CONFIG_TYPE_BOOL)) ||
-             config_setting_set_bool(t, 1) != CONFIG_TRUE ||
-             !add_string(g, "faster", m->flags & TC_METRIC_HIGHER_FASTER ? "higher" : "lower")))
-            return 0;
+        if (!g || !add_fields(g, f, e) || (more && !more(g, e))) return 0;
     }
+    return 1;
+}
 
-    /* the digests of the results, per method */
-    config_setting_t *hl = config_setting_add(root, "hashes", CONFIG_TYPE_LIST);
-    if (!hl) return 0;
-    for (int i = 0; i < ms->nhash; i++) {
-        const tc_result_hash *h = &ms->hash[i];
-        config_setting_t *g = config_setting_add(hl, NULL, CONFIG_TYPE_GROUP);
-        if (!g || !add_string(g, "method", h->method) || !add_string(g, "hash", h->hash) ||
-            (h->cpu[0] && !add_string(g, "cpu", h->cpu)) ||
-            (h->cpu_kind[0] && !add_string(g, "cpu_kind", h->cpu_kind)))
-            return 0;
-    }
-    if (!command) return 1;
+/* a timing metric's timing = true and which way is faster */
+static int add_timing(config_setting_t *g, const void *e) {
+    const tc_metric *m = e;
+    if (!(m->flags & TC_METRIC_TIMING)) return 1;
+    config_setting_t *t = config_setting_add(g, "timing", CONFIG_TYPE_BOOL);
+    return t && config_setting_set_bool(t, 1) == CONFIG_TRUE &&
+           add_string(g, "faster", m->flags & TC_METRIC_HIGHER_FASTER ? "higher" : "lower");
+}
 
-    /* where a reference came from */
+/* where a reference came from: the provenance group */
+static int add_provenance(config_setting_t *root, const char *command) {
     char date[64], host[320];
     tc_utc_now(date, sizeof date);
     tc_host_desc(host, sizeof host);
@@ -310,6 +350,29 @@ static int build_config(config_t *cfg, const tc_metrics *ms, const char *command
            add_string(p, "note",
                       "regenerated by `touche check --update` (or --update-new); "
                       "review the diff before committing");
+}
+
+/* experiment, tier, the methods that ran, the metrics list, the digests, and the provenance
+ * group when command is not NULL */
+static int build_config(config_t *cfg, const tc_metrics *ms, const char *command) {
+    config_setting_t *root = config_root_setting(cfg);
+    if (!add_string(root, "experiment", ms->experiment) || !add_string(root, "tier", ms->tier))
+        return 0;
+    /* the methods that ran, and whether others were left out on purpose */
+    config_setting_t *f = config_setting_add(root, "filtered", CONFIG_TYPE_BOOL);
+    if (!f || config_setting_set_bool(f, ms->filtered) != CONFIG_TRUE ||
+        !add_groups(root, "methods", method_fields, ms->methods, sizeof *ms->methods, ms->nmethod,
+                    NULL))
+        return 0;
+    /* the script's settings at the run's tier, one group each (a line each in a diff) */
+    if (ms->nsetting && !add_groups(root, "settings", setting_fields, ms->setting,
+                                    sizeof *ms->setting, ms->nsetting, NULL))
+        return 0;
+    /* one group per metric, in the order they were added; the digests of the results, per method */
+    if (!add_groups(root, "metrics", metric_fields, ms->m, sizeof *ms->m, ms->n, add_timing) ||
+        !add_groups(root, "hashes", hash_fields, ms->hash, sizeof *ms->hash, ms->nhash, NULL))
+        return 0;
+    return !command || add_provenance(root, command);
 }
 
 /* write ms (with provenance when command is not NULL) to path atomically */
@@ -587,6 +650,95 @@ static tc_status check_names(const config_setting_t *root, const tc_metrics *ms,
     return TC_OK;
 }
 
+/* the methods that ran: n groups of list l, each added to ms with its runs */
+static tc_status read_methods(const config_setting_t *l, int n, tc_metrics *ms, const char *path,
+                              tc_error *err) {
+    static const char *const keys[] = {"label",         "method", "params",   "runs", "failed",
+                                       "failed_reason", "cpu",    "cpu_kind", NULL};
+    tc_status st = TC_OK;
+    for (int i = 0; st == TC_OK && i < n; i++) {
+        const config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
+        if ((st = only_keys(g, keys, path, err))) break;
+        char label[TC_LABEL_MAX + 1], cpu[200], kind[64];
+        get_string(g, "label", label, sizeof label);
+        get_string(g, "cpu", cpu, sizeof cpu);
+        get_string(g, "cpu_kind", kind, sizeof kind);
+        tc_metrics_ran(ms, label, cpu, kind);
+        if (ms->oom) break;
+        st = read_runs(g, &ms->methods[ms->nmethod - 1], path, err);
+    }
+    return st;
+}
+
+/* the metrics: n groups of list l, each added to ms; a name twice is an error */
+static tc_status read_metrics(const config_setting_t *l, int n, tc_metrics *ms, const char *path,
+                              tc_error *err) {
+    tc_status st = TC_OK;
+    for (int i = 0; st == TC_OK && i < n; i++) {
+        tc_metric m;
+        memset(&m, 0, sizeof m);
+        const config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
+        st = read_metric(g, &m, path, err);
+        if (st == TC_OK && tc_metrics_find(ms, m.name) >= 0)
+            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), m.name,
+                              "a second metric of this name (the first is entry %d)",
+                              tc_metrics_find(ms, m.name) + 1);
+        if (st == TC_OK)
+            tc_metrics_add(ms, m.method, m.name, m.value, m.unit, m.tol_abs, m.tol_rel, m.flags,
+                           m.doc);
+    }
+    return st;
+}
+
+/* the digests: n groups of list l, each added to ms; one without a hash is an error */
+static tc_status read_hashes(const config_setting_t *l, int n, tc_metrics *ms, const char *path,
+                             tc_error *err) {
+    static const char *const keys[] = {"method", "hash", "cpu", "cpu_kind", NULL};
+    tc_status st = TC_OK;
+    for (int i = 0; st == TC_OK && i < n; i++) {
+        const config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
+        if ((st = only_keys(g, keys, path, err))) break;
+        char method[TC_LABEL_MAX + 1], hash[32], cpu[200], kind[64];
+        get_string(g, "method", method, sizeof method);
+        get_string(g, "hash", hash, sizeof hash);
+        get_string(g, "cpu", cpu, sizeof cpu);
+        get_string(g, "cpu_kind", kind, sizeof kind);
+        if (!hash[0])
+            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), "hashes",
+                              "entry %d has no hash", i + 1);
+        else
+            tc_metrics_set_hash(ms, method, hash, cpu, kind);
+    }
+    return st;
+}
+
+/* a parsed file's header, methods that ran, settings, metrics and digests into ms; nothing else */
+static tc_status read_root(const config_setting_t *root, tc_metrics *ms, const char *path,
+                           tc_error *err) {
+    static const char *const top[] = {"experiment", "tier",     "filtered",   "methods", "metrics",
+                                      "hashes",     "settings", "provenance", NULL};
+    tc_status st = only_keys(root, top, path, err);
+    get_string(root, "experiment", ms->experiment, sizeof ms->experiment);
+    get_string(root, "tier", ms->tier, sizeof ms->tier);
+    ms->filtered = get_bool(root, "filtered");
+    const config_setting_t *list = config_setting_get_member(root, "metrics");
+    if (!st && (!list || !(config_setting_is_list(list) || config_setting_is_array(list))))
+        st = tc_error_set(err, TC_EPARSE, path, 0, "metrics", "missing the metrics list");
+    const config_setting_t *ran = NULL, *hashes = NULL;
+    int nran = 0, nhash = 0, n = 0;
+    if (st == TC_OK) st = group_list(root, "methods", path, &ran, &nran, err);
+    if (st == TC_OK) st = group_list(root, "hashes", path, &hashes, &nhash, err);
+    if (st == TC_OK) st = group_list(root, "metrics", path, &list, &n, err);
+    if (st == TC_OK) st = read_methods(ran, nran, ms, path, err);
+    if (st == TC_OK) st = read_settings(root, ms, path, err);
+    if (st == TC_OK) st = read_metrics(list, n, ms, path, err);
+    if (st == TC_OK) st = read_hashes(hashes, nhash, ms, path, err);
+    if (st == TC_OK && ms->oom)
+        st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory reading %s", path);
+    if (st == TC_OK) st = check_names(root, ms, path, err);
+    return st;
+}
+
 tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
     tc_metrics_init(ms, "", "");
     if (!tc_file_readable(path))
@@ -602,68 +754,7 @@ tc_status tc_metrics_read(tc_metrics *ms, const char *path, tc_error *err) {
         config_destroy(&cfg);
         return st;
     }
-
-    /* header, the methods that ran, the metrics, the digests; nothing else */
-    static const char *const top[] = {"experiment", "tier",     "filtered",   "methods", "metrics",
-                                      "hashes",     "settings", "provenance", NULL};
-    static const char *const ran_keys[] = {"label",         "method", "params",   "runs", "failed",
-                                           "failed_reason", "cpu",    "cpu_kind", NULL};
-    static const char *const hash_keys[] = {"method", "hash", "cpu", "cpu_kind", NULL};
-    const config_setting_t *root = config_root_setting(&cfg);
-    st = only_keys(root, top, path, err);
-    get_string(root, "experiment", ms->experiment, sizeof ms->experiment);
-    get_string(root, "tier", ms->tier, sizeof ms->tier);
-    ms->filtered = get_bool(root, "filtered");
-    const config_setting_t *list = config_setting_get_member(root, "metrics");
-    if (!st && (!list || !(config_setting_is_list(list) || config_setting_is_array(list))))
-        st = tc_error_set(err, TC_EPARSE, path, 0, "metrics", "missing the metrics list");
-    const config_setting_t *ran, *hashes;
-    int nran = 0, nhash = 0, n = 0;
-    if (st == TC_OK) st = group_list(root, "methods", path, &ran, &nran, err);
-    if (st == TC_OK) st = group_list(root, "hashes", path, &hashes, &nhash, err);
-    if (st == TC_OK) st = group_list(root, "metrics", path, &list, &n, err);
-    for (int i = 0; st == TC_OK && i < nran; i++) {
-        const config_setting_t *g = config_setting_get_elem(ran, (unsigned)i);
-        if ((st = only_keys(g, ran_keys, path, err))) break;
-        char label[TC_LABEL_MAX + 1], cpu[200], kind[64];
-        get_string(g, "label", label, sizeof label);
-        get_string(g, "cpu", cpu, sizeof cpu);
-        get_string(g, "cpu_kind", kind, sizeof kind);
-        tc_metrics_ran(ms, label, cpu, kind);
-        if (ms->oom) break;
-        st = read_runs(g, &ms->methods[ms->nmethod - 1], path, err);
-    }
-    if (st == TC_OK) st = read_settings(root, ms, path, err);
-    for (int i = 0; st == TC_OK && i < n; i++) {
-        tc_metric m;
-        memset(&m, 0, sizeof m);
-        const config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        st = read_metric(g, &m, path, err);
-        if (st == TC_OK && tc_metrics_find(ms, m.name) >= 0)
-            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), m.name,
-                              "a second metric of this name (the first is entry %d)",
-                              tc_metrics_find(ms, m.name) + 1);
-        if (st == TC_OK)
-            tc_metrics_add(ms, m.method, m.name, m.value, m.unit, m.tol_abs, m.tol_rel, m.flags,
-                           m.doc);
-    }
-    for (int i = 0; st == TC_OK && i < nhash; i++) {
-        const config_setting_t *g = config_setting_get_elem(hashes, (unsigned)i);
-        if ((st = only_keys(g, hash_keys, path, err))) break;
-        char method[TC_LABEL_MAX + 1], hash[32], cpu[200], kind[64];
-        get_string(g, "method", method, sizeof method);
-        get_string(g, "hash", hash, sizeof hash);
-        get_string(g, "cpu", cpu, sizeof cpu);
-        get_string(g, "cpu_kind", kind, sizeof kind);
-        if (!hash[0])
-            st = tc_error_set(err, TC_EPARSE, path, (int)config_setting_source_line(g), "hashes",
-                              "entry %d has no hash", i + 1);
-        else
-            tc_metrics_set_hash(ms, method, hash, cpu, kind);
-    }
-    if (st == TC_OK && ms->oom)
-        st = tc_error_set(err, TC_ENOMEM, path, 0, NULL, "out of memory reading %s", path);
-    if (st == TC_OK) st = check_names(root, ms, path, err);
+    st = read_root(config_root_setting(&cfg), ms, path, err);
     config_destroy(&cfg);
     return st;
 }
