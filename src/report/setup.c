@@ -269,12 +269,12 @@ static void stiffness_of(const char *spec, const char *params, char *buf, size_t
  * together */
 static void stiffness_part(const out2 *o, const tc_report_entry *ex, int n, const tc_metrics *ms,
                            const unsigned char *ok) {
-    static const char intro[] =
+    paragraph(
+        o, "\n",
         "Stiffness per experiment: the methods with a stiffness parameter (a stiffness, a "
         "modulus, a gain per kg), grouped by the value they were given; methods in one group "
         "share it. Engines (MuJoCo's solref, ODE's and Bullet's erp and cfm) and rigid methods "
-        "have none.";
-    paragraph(o, "\n", intro);
+        "have none.");
     int items = 0;
     for (int i = 0; i < n; i++) {
         char line[4096] = "";
@@ -364,11 +364,11 @@ static void methods_part(const out2 *o, const tc_report_entry *ex, int n, const 
 /* the scripts' documented choices, experiment by experiment (the rows "choice" of setup.tsv) */
 static void deviations_part(const out2 *o, const char *out_dir, const tc_report_entry *ex, int n) {
     heading(o, 3, "Deviations from the papers");
-    static const char intro[] =
+    paragraph(
+        o, "",
         "Every setting a paper does not give, and every place touche departs from a paper, is "
         "marked \"choice\" with its reason in the experiment's script; this list gathers them "
-        "all from the scripts that ran (script line, setting, the script's words).";
-    paragraph(o, "", intro);
+        "all from the scripts that ran (script line, setting, the script's words).");
     int total = 0;
     for (int i = 0; i < n; i++) {
         char path[1400], line[8192], script[1024];
