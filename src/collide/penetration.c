@@ -432,18 +432,6 @@ static void sort_deepest_first(const tc_pen_work *w, int *ord, int n) {
     }
 }
 
-/* sort small int arrays ascending (insertion; used on at most max entries) */
-static void sort_int(int *v, int n) {
-    for (int i = 1; i < n; i++) {
-        int x = v[i], j = i - 1;
-        while (j >= 0 && v[j] > x) {
-            v[j + 1] = v[j];
-            j--;
-        }
-        v[j + 1] = x;
-    }
-}
-
 /* the fallback: tc_deepest's single point, moved onto a's surface: a's support point against the
  * normal (a plane a: half the depth below tc_deepest's midway point, which is then exact) */
 static int deepest_only(const tc_shape *sa, const tc_body_state *A, const tc_shape *sb,
@@ -540,7 +528,7 @@ int tc_penetrate_sides(const tc_pen_side *a, const tc_pen_side *b, tc_pen_work *
         w->order[k] = k;
     if (nout < m) {
         sort_deepest_first(w, w->order, m);
-        sort_int(w->order, nout);
+        tc_sort_int(w->order, nout);
     }
     double sgn = on_b ? -1 : 1, deepest = 0;
     for (int k = 0; k < nout; k++) {

@@ -141,7 +141,7 @@ tc_status tc_tetmesh_sphere_alloc(tc_tetmesh **out, double r, int level, double 
  * is cut from p on shell k0 to q on shell k1, so neighbouring prisms share their diagonals */
 static void prism_tets(int *t, const int *tri, int nv, int k0, int k1) {
     int s[3] = {tri[0], tri[1], tri[2]};
-    tc_sort3i(s);
+    tc_sort_int(s, 3);
     const int x = s[0], y = s[1], z = s[2];
     const int o = k0 * nv, i = k1 * nv;
     const int q[12] = {o + x, o + y, o + z, i + z, o + x, o + y,

@@ -78,7 +78,7 @@ tc_status tc_tetmesh_build_surface(tc_tetmesh *m) {
                 r->key[k] = t[fv[j][k]];
             }
             r->opp = t[fv[j][3]];
-            tc_sort3i(r->key);
+            tc_sort_int(r->key, 3);
         }
     }
     /* faces met once are the surface; orient each away from its opposite vertex */

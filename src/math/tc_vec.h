@@ -135,15 +135,18 @@ static inline void tc_quat_integrate(double q[4], const double omega[3], double 
     tc_quat_normalize(q);
 }
 
-/* three integers in ascending order, in place (a triangle's vertex key) */
-static inline void tc_sort3i(int v[3]) {
-    for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k + 1 < 3 - pass; k++)
-            if (v[k] > v[k + 1]) {
-                const int w = v[k];
-                v[k] = v[k + 1];
-                v[k + 1] = w;
-            }
+/* n integers in ascending order, in place: insertion, for the few of a triangle's vertex key or
+ * a contact's point order */
+static inline void tc_sort_int(int *v, int n) {
+    for (int i = 1; i < n; i++) {
+        const int x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
 }
 
 #ifdef __cplusplus

@@ -53,14 +53,14 @@ Test(math, softmax_and_logsumexp) {
 }
 
 /* every order of three values, with ties, comes out ascending and a permutation of the input */
-Test(math, sort3i_orders_every_permutation) {
+Test(math, sort_int_orders_every_permutation_of_three) {
     static const int sets[][3] = {{1, 2, 3}, {4, 4, 7}, {-2, 5, 5}, {9, 9, 9}};
     static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     for (int s = 0; s < 4; s++)
         for (int p = 0; p < 6; p++) {
             int v[3] = {sets[s][perm[p][0]], sets[s][perm[p][1]], sets[s][perm[p][2]]};
-            tc_sort3i(v);
+            tc_sort_int(v, 3);
             for (int k = 0; k < 3; k++)
                 cr_expect_eq(v[k], sets[s][k], "set %d, order %d, entry %d", s, p, k);
         }
