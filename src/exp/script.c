@@ -480,24 +480,32 @@ void tc_script_settings(const tc_script *s, tc_script_visit visit, void *ctx) {
 
 /* ---------- errors, tables of settings, a setting's shape ---------- */
 
+/* the error of tc_script_fail with its message's arguments in ap */
+__attribute__((format(printf, 5, 0))) static tc_status fail_v(const tc_script *s,
+                                                              const tc_setting *v,
+                                                              const char *param, tc_error *err,
+                                                              const char *fmt, va_list ap) {
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return tc_error_set(err, TC_EINVAL, s->path, tc_setting_line(v), param, "%s", msg);
+}
+
 tc_status tc_script_fail(const tc_script *s, const tc_setting *v, const char *param, tc_error *err,
                          const char *fmt, ...) {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    tc_status st = fail_v(s, v, param, err, fmt, ap);
     va_end(ap);
-    return tc_error_set(err, TC_EINVAL, s->path, tc_setting_line(v), param, "%s", msg);
+    return st;
 }
 
 tc_status tc_script_fail_at(const tc_script *s, const char *path, tc_error *err, const char *fmt,
                             ...) {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    tc_status st = fail_v(s, tc_script_lookup(s, NULL, path), path, err, fmt, ap);
     va_end(ap);
-    return tc_script_fail(s, tc_script_lookup(s, NULL, path), path, err, "%s", msg);
+    return st;
 }
 
 tc_status tc_script_list(const tc_script *s, const char *path, int lo, int hi, const char *what,
