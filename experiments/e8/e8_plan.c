@@ -168,12 +168,13 @@ static void propagate_tangent(const double *A, double *S, int nx, int np, const 
     memcpy(S, T, sizeof *S * (size_t)(nx * np));
 }
 
-/* the T's path, evenly in time: the samples due by time, from *kpath on */
+/* the T's path, evenly in time: the samples due by time, from *kpath on (path NULL: none kept) */
 static void record_path(const e8_task *t, tc_sim *sim, double time, double *path, int npath,
                         int *kpath) {
+    if (!path) return;
     double q[7];
     tc_sim_body_q(sim, BODY_T, q);
-    while (path && *kpath < npath && time >= *kpath * t->seconds / (npath - 1) - 1e-12) {
+    while (*kpath < npath && time >= *kpath * t->seconds / (npath - 1) - 1e-12) {
         path[4 * *kpath] = time;
         memcpy(path + 4 * *kpath + 1, q, 3 * sizeof *q);
         ++*kpath;
