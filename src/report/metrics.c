@@ -288,6 +288,17 @@ static const out_field hash_fields[] = {
     OUT_IF(tc_result_hash, cpu, "cpu", OUT_STRING, OUT_TEXT, cpu),
     OUT_IF(tc_result_hash, cpu_kind, "cpu_kind", OUT_STRING, OUT_TEXT, cpu_kind), OUT_END};
 
+/* the most rows of a field table (the writer's tables are also the keys the reader allows) */
+#define MAXFIELD 16
+
+/* the names of table f's rows, NULL-terminated: the keys a group written by it may hold */
+static void field_names(const out_field *f, const char *keys[MAXFIELD + 1]) {
+    int k = 0;
+    for (; f->name && k < MAXFIELD; f++)
+        keys[k++] = f->name;
+    keys[k] = NULL;
+}
+
 /* 1 when row f is written for the struct at src */
 static int out_wanted(const out_field *f, const char *src) {
     if (f->when == OUT_TEXT) return src[f->at] != 0;
@@ -653,8 +664,8 @@ static tc_status check_names(const config_setting_t *root, const tc_metrics *ms,
 /* the methods that ran: n groups of list l, each added to ms with its runs */
 static tc_status read_methods(const config_setting_t *l, int n, tc_metrics *ms, const char *path,
                               tc_error *err) {
-    static const char *const keys[] = {"label",         "method", "params",   "runs", "failed",
-                                       "failed_reason", "cpu",    "cpu_kind", NULL};
+    const char *keys[MAXFIELD + 1];
+    field_names(method_fields, keys);
     tc_status st = TC_OK;
     for (int i = 0; st == TC_OK && i < n; i++) {
         const config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
@@ -693,7 +704,8 @@ static tc_status read_metrics(const config_setting_t *l, int n, tc_metrics *ms, 
 /* the digests: n groups of list l, each added to ms; one without a hash is an error */
 static tc_status read_hashes(const config_setting_t *l, int n, tc_metrics *ms, const char *path,
                              tc_error *err) {
-    static const char *const keys[] = {"method", "hash", "cpu", "cpu_kind", NULL};
+    const char *keys[MAXFIELD + 1];
+    field_names(hash_fields, keys);
     tc_status st = TC_OK;
     for (int i = 0; st == TC_OK && i < n; i++) {
         const config_setting_t *g = config_setting_get_elem(l, (unsigned)i);
